@@ -1,0 +1,49 @@
+// stave-train: Stave's headless trainer, launcher, worker and tools, in one Qt-free binary.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/stave-train/command.h"
+
+namespace {
+void printHelp() {
+  std::cout << "stave-train " STAVE_VERSION " - train YOLO detectors on one to many GPUs\n\n"
+            << "usage: stave-train <command> [options]\n\ncommands:\n";
+  for (const auto* c : stave::cli::commands()) {
+    std::string name = c->name;
+    name.resize(std::max<size_t>(name.size() + 2, 20), ' ');
+    std::cout << "  " << name << c->summary << "\n";
+  }
+  std::cout << "\n'stave-train <command> --help' shows a command's options.\n";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    printHelp();
+    return args.empty() ? stave::cli::kUsage : stave::cli::kOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "stave-train " STAVE_VERSION "\n";
+    return stave::cli::kOk;
+  }
+  const auto* cmd = stave::cli::findCommand(args[0]);
+  if (!cmd) {
+    std::cerr << "stave-train: unknown command '" << args[0] << "' (see stave-train --help)\n";
+    return stave::cli::kUsage;
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& a : rest) {
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: " << cmd->usage << "\n";
+      return stave::cli::kOk;
+    }
+  }
+  try {
+    return cmd->run(rest);
+  } catch (const std::exception& e) {
+    std::cerr << "stave-train " << cmd->name << ": error: " << e.what() << "\n";
+    return stave::cli::kProblems;
+  }
+}

@@ -1,0 +1,1 @@
+// Anchor source for the translations resource library.
