@@ -1,0 +1,92 @@
+#include "core/config/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace stave {
+namespace {
+std::atomic<bool> g_failBeforeRename{false};
+
+Error sysError(const std::string& path, const std::string& what) {
+  return Error{path, 0, "", what + ": " + std::strerror(errno)};
+}
+}  // namespace
+
+namespace testing {
+void setFailBeforeRename(bool fail) { g_failBeforeRename = fail; }
+}  // namespace testing
+
+Status writeFileAtomic(const std::string& path, const std::string& bytes) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) return Error{path, 0, "", "cannot create folder: " + ec.message()};
+  }
+  // Unique temporary name in the same folder, so the rename stays on one file system.
+  std::random_device rd;
+  std::ostringstream tmpName;
+  tmpName << path << ".tmp-" << ::getpid() << '-' << std::hex << rd();
+  const std::string tmp = tmpName.str();
+
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return sysError(path, "cannot create temporary file " + tmp);
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Error e = sysError(path, "write failed");
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return e;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    Error e = sysError(path, "fsync failed");
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return e;
+  }
+  ::close(fd);
+  if (g_failBeforeRename) {
+    ::unlink(tmp.c_str());
+    return Error{path, 0, "", "simulated failure before rename"};
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    Error e = sysError(path, "rename failed");
+    ::unlink(tmp.c_str());
+    return e;
+  }
+  // Make the rename itself durable.
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Ok{};
+}
+
+Result<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Error{path, 0, "", "read failed"};
+  return ss.str();
+}
+
+}  // namespace stave
