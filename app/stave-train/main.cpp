@@ -28,12 +28,20 @@ int main(int argc, char** argv) {
     std::cout << "stave-train " STAVE_VERSION "\n";
     return stave::cli::kOk;
   }
-  const auto* cmd = stave::cli::findCommand(args[0]);
+  // Two-word commands ("bench loader") are looked up first.
+  const stave::cli::Command* cmd = nullptr;
+  size_t consumed = 1;
+  if (args.size() >= 2) cmd = stave::cli::findCommand(args[0] + " " + args[1]);
+  if (cmd) {
+    consumed = 2;
+  } else {
+    cmd = stave::cli::findCommand(args[0]);
+  }
   if (!cmd) {
     std::cerr << "stave-train: unknown command '" << args[0] << "' (see stave-train --help)\n";
     return stave::cli::kUsage;
   }
-  std::vector<std::string> rest(args.begin() + 1, args.end());
+  std::vector<std::string> rest(args.begin() + consumed, args.end());
   for (const auto& a : rest) {
     if (a == "--help" || a == "-h") {
       std::cout << "usage: " << cmd->usage << "\n";
