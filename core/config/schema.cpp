@@ -287,8 +287,8 @@ std::string closestParam(std::string_view name) {
       best = p.name;
     }
   }
-  // Close enough to be a typo: at most a third of the name, and at least one edit allowed.
-  const size_t limit = std::max<size_t>(1, name.size() / 3 + 1);
+  // Close enough to be a typo: one edit per four characters, at least one.
+  const size_t limit = std::max<size_t>(1, name.size() / 4);
   return bestDist <= limit ? best : std::string();
 }
 
