@@ -1,0 +1,75 @@
+#pragma once
+// The one place that knows how c10d differs between LibTorch versions. Included only by
+// process_group.cpp.
+//  - LibTorch 1.13: ProcessGroupGloo / ProcessGroupNCCL derive from c10d::ProcessGroup.
+//  - LibTorch 2.x: they derive from c10d::Backend (ProcessGroup became a dispatcher over
+//    backends); the collective calls and Options::create / ->timeout are the same.
+// The headers only declare the backends when USE_C10D_GLOO / USE_C10D_NCCL are defined, which
+// LibTorch's CMake package does not pass to users.
+
+#include <torch/version.h>
+
+#ifdef STAVE_HAVE_GLOO
+#ifndef USE_C10D_GLOO
+#define USE_C10D_GLOO 1
+#endif
+#endif
+#ifdef STAVE_HAVE_NCCL
+#ifndef USE_C10D_NCCL
+#define USE_C10D_NCCL 1
+#endif
+#endif
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Types.hpp>
+#include <torch/csrc/distributed/c10d/Work.hpp>
+#ifdef STAVE_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#ifdef STAVE_HAVE_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+#if TORCH_VERSION_MAJOR >= 2
+#include <torch/csrc/distributed/c10d/Backend.hpp>
+#else
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#endif
+
+namespace stave::dist::compat {
+
+#if TORCH_VERSION_MAJOR >= 2
+/// The common base of the Gloo and NCCL implementations.
+using CollectiveBackend = c10d::Backend;
+#else
+using CollectiveBackend = c10d::ProcessGroup;
+#endif
+
+using BackendPtr = c10::intrusive_ptr<CollectiveBackend>;
+
+#ifdef STAVE_HAVE_GLOO
+/// A Gloo group over `store` using one transport device bound to `interfaceOrHost`
+/// (an interface name when `isInterface`, else a host name or IP address).
+inline BackendPtr makeGloo(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                           std::chrono::milliseconds timeout, const std::string& interfaceOrHost,
+                           bool isInterface) {
+  auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
+  opts->devices.push_back(isInterface
+                              ? c10d::ProcessGroupGloo::createDeviceForInterface(interfaceOrHost)
+                              : c10d::ProcessGroupGloo::createDeviceForHostname(interfaceOrHost));
+  return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, opts);
+}
+#endif
+
+#ifdef STAVE_HAVE_NCCL
+/// An NCCL group over `store`; NCCL_* environment settings must be in place before this.
+inline BackendPtr makeNccl(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                           std::chrono::milliseconds timeout) {
+  auto opts = c10d::ProcessGroupNCCL::Options::create();
+  opts->timeout = timeout;
+  return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, opts);
+}
+#endif
+
+}  // namespace stave::dist::compat

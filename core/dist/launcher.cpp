@@ -1,0 +1,651 @@
+#include "core/dist/launcher.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "core/dist/straggler.h"
+
+extern char** environ;
+
+namespace stave::dist {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+// Signal state shared with the async-signal-safe handler.
+volatile sig_atomic_t g_signalCount = 0;
+volatile sig_atomic_t g_wakeFd = -1;
+
+void onSignal(int) {
+  g_signalCount = g_signalCount + 1;
+  if (g_wakeFd >= 0) {
+    const char c = 's';
+    [[maybe_unused]] ssize_t n = write(g_wakeFd, &c, 1);
+  }
+}
+
+double unixNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Last `n` lines of a file (reads at most its last 64 KiB).
+std::vector<std::string> tailLines(const std::string& path, int n) {
+  std::vector<std::string> lines;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || n <= 0) return lines;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  const std::streamoff start = size > 65536 ? size - 65536 : 0;
+  in.seekg(start);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::deque<std::string> dq;
+  std::istringstream ss(text);
+  std::string line;
+  bool first = start > 0;  // the first line of a cut is partial
+  while (std::getline(ss, line)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    dq.push_back(line);
+    if (static_cast<int>(dq.size()) > n) dq.pop_front();
+  }
+  return {dq.begin(), dq.end()};
+}
+
+struct RankProc {
+  int local = 0;
+  int global = 0;
+  pid_t pid = -1;
+  int outFd = -1;
+  std::string buffer;
+  std::string logPath;
+  bool alive = false;
+  int status = 0;
+  Clock::time_point lastEvent;
+  RankTiming timing;
+};
+
+class Supervisor {
+ public:
+  explicit Supervisor(const LaunchOptions& o) : m_opt(o) {}
+
+  LaunchResult run();
+
+ private:
+  bool prepare();
+  bool spawn(RankProc& r, const std::vector<std::string>& envStrings);
+  void emit(const std::string& line);
+  void emitEvent(const std::string& type, int rank, const nlohmann::json& data);
+  void readOutput(RankProc& r, bool untilEof);
+  void handleLine(RankProc& r, const std::string& line);
+  void writeLog(RankProc& r, const std::string& text);
+  void reap();
+  void onRankExit(RankProc& r);
+  void signalAll(int sig);
+  void fail(RunOutcome outcome, int rank, const std::string& message,
+            const nlohmann::json& extra);
+  void maybeReportStraggler();
+  int aliveCount() const;
+
+  const LaunchOptions& m_opt;
+  LaunchResult m_result;
+  std::vector<RankProc> m_ranks;
+  std::FILE* m_events = nullptr;
+  int m_wake[2] = {-1, -1};
+  bool m_failing = false;       // a failure was reported; others are being stopped
+  bool m_stopRequested = false; // first SIGTERM/SIGINT forwarded
+  bool m_killedAll = false;
+  int m_signalsHandled = 0;
+  Clock::time_point m_killDeadline = Clock::time_point::max();
+  Clock::time_point m_periodStart;
+  RunOutcome m_outcome = RunOutcome::Finished;
+  bool m_outcomeSet = false;
+};
+
+void Supervisor::emit(const std::string& line) {
+  if (m_opt.echoStdout) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+  }
+  if (m_events) {
+    std::fwrite(line.data(), 1, line.size(), m_events);
+    std::fputc('\n', m_events);
+    std::fflush(m_events);
+  }
+  if (m_opt.onEvent) m_opt.onEvent(line);
+}
+
+void Supervisor::emitEvent(const std::string& type, int rank, const nlohmann::json& data) {
+  nlohmann::json d = data;
+  d["source"] = "launcher";
+  emit(launcherEventLine(type, rank, d.dump()));
+}
+
+void Supervisor::writeLog(RankProc& r, const std::string& text) {
+  std::ofstream log(r.logPath, std::ios::app);
+  log << text << '\n';
+}
+
+bool Supervisor::prepare() {
+  if (m_opt.workerArgv.empty()) {
+    m_result.message = "no worker command given";
+    return false;
+  }
+  if (m_opt.nproc < 1 || m_opt.nnodes < 1 || m_opt.nodeRank < 0 || m_opt.nodeRank >= m_opt.nnodes) {
+    m_result.message = "nproc, nnodes must be >= 1 and node_rank in [0, nnodes)";
+    return false;
+  }
+  m_result.masterPort = m_opt.masterPort;
+  if (m_result.masterPort == 0) {
+    if (m_opt.nnodes > 1) {
+      m_result.message = "master_port: 0 (pick a free port) works on one node only; give a port";
+      return false;
+    }
+    auto port = findFreePort(m_opt.masterAddr);
+    if (!port) {
+      m_result.message = port.errorText();
+      return false;
+    }
+    m_result.masterPort = port.value();
+  }
+  std::string logDir;
+  if (!m_opt.runDir.empty()) {
+    std::error_code ec;
+    logDir = (fs::path(m_opt.runDir) / "logs").string();
+    fs::create_directories(logDir, ec);
+    if (ec) {
+      m_result.message = "cannot create " + logDir + ": " + ec.message();
+      return false;
+    }
+    const std::string eventsPath = (fs::path(m_opt.runDir) / "events.jsonl").string();
+    m_events = std::fopen(eventsPath.c_str(), "ae");
+    if (!m_events) {
+      m_result.message = "cannot open " + eventsPath + ": " + std::strerror(errno);
+      return false;
+    }
+  } else {
+    logDir = (fs::temp_directory_path() / ("stave-launch-" + std::to_string(getpid()))).string();
+    std::error_code ec;
+    fs::create_directories(logDir, ec);
+  }
+  for (int k = 0; k < m_opt.nproc; ++k) {
+    RankProc r;
+    r.local = k;
+    r.global = m_opt.nodeRank * m_opt.nproc + k;
+    r.logPath = (fs::path(logDir) / ("rank" + std::to_string(r.global) + ".log")).string();
+    m_ranks.push_back(r);
+  }
+  return true;
+}
+
+bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
+  std::vector<std::string> envStrings = baseEnv;
+  const int world = m_opt.nproc * m_opt.nnodes;
+  const std::map<std::string, std::string> rankVars = {
+      {"RANK", std::to_string(r.global)},
+      {"LOCAL_RANK", std::to_string(r.local)},
+      {"WORLD_SIZE", std::to_string(world)},
+      {"LOCAL_WORLD_SIZE", std::to_string(m_opt.nproc)},
+      {"GROUP_RANK", std::to_string(m_opt.nodeRank)},
+      {"MASTER_ADDR", m_opt.masterAddr},
+      {"MASTER_PORT", std::to_string(m_result.masterPort)},
+  };
+  for (const auto& kv : rankVars) envStrings.push_back(kv.first + "=" + kv.second);
+
+  // Everything exec needs is built before fork: the child only calls async-signal-safe code.
+  std::vector<char*> argv, envp;
+  for (const auto& a : m_opt.workerArgv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : envStrings) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return false;
+  const int logFd = open(r.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (logFd < 0) {
+    close(out[0]);
+    close(out[1]);
+    return false;
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    close(logFd);
+    return false;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);  // its own group: a terminal's Ctrl-C reaches only the launcher
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive a launcher that was killed
+    if (getppid() != parent) _exit(126);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    dup2(out[1], 1);
+    dup2(logFd, 2);
+    execvpe(argv[0], argv.data(), envp.data());
+    const char* msg = "stave launcher: cannot execute worker: ";
+    [[maybe_unused]] ssize_t n = write(2, msg, std::strlen(msg));
+    const char* err = std::strerror(errno);
+    n = write(2, err, std::strlen(err));
+    n = write(2, "\n", 1);
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from the parent, so a signal right after fork finds the group
+  close(out[1]);
+  close(logFd);
+  fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+  r.pid = pid;
+  r.outFd = out[0];
+  r.alive = true;
+  r.lastEvent = Clock::now();
+  r.timing.rank = r.global;
+  return true;
+}
+
+void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
+  std::string line = rawLine;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.empty()) return;
+  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) {
+    writeLog(r, "[stdout] " + line);  // not an event: keep it, but out of the event stream
+    return;
+  }
+  r.lastEvent = Clock::now();
+  if (!j.contains("rank")) j["rank"] = r.global;
+  if (j["type"] == "step" && j.contains("data")) r.timing.add(j["data"]);
+  emit(j.dump());
+}
+
+void Supervisor::readOutput(RankProc& r, bool untilEof) {
+  if (r.outFd < 0) return;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(r.outFd, buf, sizeof buf);
+    if (n > 0) {
+      r.buffer.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = r.buffer.find('\n')) != std::string::npos) {
+        handleLine(r, r.buffer.substr(0, nl));
+        r.buffer.erase(0, nl + 1);
+      }
+      if (r.buffer.size() > (16u << 20)) {  // a runaway line: keep memory bounded
+        writeLog(r, "[stdout] (dropped a line over 16 MiB)");
+        r.buffer.clear();
+      }
+      continue;
+    }
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+      if (!r.buffer.empty()) handleLine(r, r.buffer);
+      r.buffer.clear();
+      close(r.outFd);
+      r.outFd = -1;
+      return;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (!untilEof) return;
+    // The process is gone but a grandchild may still hold the pipe: do not wait for it.
+    return;
+  }
+}
+
+void Supervisor::signalAll(int sig) {
+  for (auto& r : m_ranks) {
+    if (!r.alive) continue;
+    if (kill(-r.pid, sig) != 0) kill(r.pid, sig);
+  }
+}
+
+void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
+                      const nlohmann::json& extra) {
+  if (m_failing) return;
+  m_failing = true;
+  m_outcome = outcome;
+  m_outcomeSet = true;
+  m_result.failedRank = rank;
+  m_result.message = message;
+  nlohmann::json data = extra;
+  data["message"] = message;
+  data["outcome"] = outcomeName(outcome);
+  for (auto& r : m_ranks) {
+    if (r.global == rank) data["log_tail"] = tailLines(r.logPath, m_opt.logTailLines);
+  }
+  emitEvent("error", rank, data);
+  signalAll(SIGTERM);
+  m_killDeadline = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
+}
+
+void Supervisor::onRankExit(RankProc& r) {
+  r.alive = false;
+  readOutput(r, true);
+  if (r.outFd >= 0) {
+    close(r.outFd);
+    r.outFd = -1;
+  }
+  nlohmann::json data{{"pid", r.pid}};
+  std::string how;
+  bool bad = false;
+  bool bySignal = WIFSIGNALED(r.status);
+  if (WIFEXITED(r.status)) {
+    const int code = WEXITSTATUS(r.status);
+    data["exit_code"] = code;
+    how = "exit code " + std::to_string(code);
+    bad = code != 0;
+  } else if (bySignal) {
+    const int sig = WTERMSIG(r.status);
+    data["signal"] = signalName(sig);
+    how = "signal " + signalName(sig);
+    // A rank ended by the SIGTERM we forwarded on a stop request ended as asked.
+    bad = !(m_stopRequested && sig == SIGTERM);
+  }
+  data["status"] = how;
+  emitEvent("rank_exit", r.global, data);
+  if (!bad || m_failing || m_killedAll) return;
+  const int code = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+  std::string message = "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) +
+                        ") ended with " + how;
+  if (code == 127) message += " (the worker command could not be executed)";
+  message += "; stopping the other ranks";
+  fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, data);
+}
+
+void Supervisor::reap() {
+  for (auto& r : m_ranks) {
+    if (!r.alive) continue;
+    int status = 0;
+    const pid_t p = waitpid(r.pid, &status, WNOHANG);
+    if (p == r.pid) {
+      r.status = status;
+      onRankExit(r);
+    }
+  }
+}
+
+int Supervisor::aliveCount() const {
+  int n = 0;
+  for (const auto& r : m_ranks) n += r.alive ? 1 : 0;
+  return n;
+}
+
+void Supervisor::maybeReportStraggler() {
+  if (m_opt.stragglerPeriodS <= 0 || secondsSince(m_periodStart) < m_opt.stragglerPeriodS) return;
+  m_periodStart = Clock::now();
+  std::vector<RankTiming> timings;
+  for (auto& r : m_ranks) {
+    timings.push_back(r.timing);
+    r.timing = RankTiming{};
+    r.timing.rank = r.global;
+  }
+  if (auto rep = detectStraggler(timings)) {
+    nlohmann::json data = rep->toJson();
+    data["period_s"] = m_opt.stragglerPeriodS;
+    emitEvent("straggler", rep->rank, data);
+  }
+}
+
+LaunchResult Supervisor::run() {
+  if (!prepare()) {
+    m_result.outcome = RunOutcome::FailedToStart;
+    m_result.exitCode = 1;
+    if (m_events) std::fclose(m_events);
+    return m_result;
+  }
+  if (pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+    m_result.message = std::string("pipe: ") + std::strerror(errno);
+    if (m_events) std::fclose(m_events);
+    return m_result;
+  }
+
+  struct sigaction oldTerm {}, oldInt {}, oldPipe {};
+  if (m_opt.handleSignals) {
+    g_signalCount = 0;
+    g_wakeFd = m_wake[1];
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: poll() returns at once
+    sigaction(SIGTERM, &sa, &oldTerm);
+    sigaction(SIGINT, &sa, &oldInt);
+  }
+  {
+    struct sigaction ign {};
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &oldPipe);  // a closed stdout (GUI gone) must not kill us
+  }
+
+  std::vector<std::string> baseEnv;
+  static const char* kOwn[] = {"RANK=", "LOCAL_RANK=", "WORLD_SIZE=", "LOCAL_WORLD_SIZE=",
+                               "GROUP_RANK=", "MASTER_ADDR=", "MASTER_PORT="};
+  for (char** e = environ; e && *e; ++e) {
+    std::string s(*e);
+    bool own = false;
+    for (const char* k : kOwn) own = own || s.rfind(k, 0) == 0;
+    for (const auto& kv : m_opt.env) own = own || s.rfind(kv.first + "=", 0) == 0;
+    if (!own) baseEnv.push_back(s);
+  }
+  for (const auto& kv : m_opt.env) baseEnv.push_back(kv.first + "=" + kv.second);
+
+  for (auto& r : m_ranks) {
+    if (!spawn(r, baseEnv)) {
+      m_result.message = "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
+      emitEvent("error", r.global, {{"message", m_result.message}, {"outcome", "failed_to_start"}});
+      m_outcome = RunOutcome::FailedToStart;
+      m_outcomeSet = true;
+      m_failing = true;
+      signalAll(SIGKILL);
+      break;
+    }
+  }
+  m_periodStart = Clock::now();
+  Clock::time_point stopDeadline = Clock::time_point::max();
+
+  while (aliveCount() > 0) {
+    std::vector<pollfd> fds;
+    fds.push_back({m_wake[0], POLLIN, 0});
+    std::vector<RankProc*> owners;
+    for (auto& r : m_ranks) {
+      if (r.outFd >= 0) {
+        fds.push_back({r.outFd, POLLIN, 0});
+        owners.push_back(&r);
+      }
+    }
+    poll(fds.data(), fds.size(), 100);
+    if (fds[0].revents & POLLIN) {
+      char drain[64];
+      while (read(m_wake[0], drain, sizeof drain) > 0) {
+      }
+    }
+    for (size_t i = 1; i < fds.size(); ++i)
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) readOutput(*owners[i - 1], false);
+
+    // Signals: the first is a graceful stop request, the second kills.
+    const int signals = g_signalCount;
+    if (m_opt.handleSignals && signals > m_signalsHandled) {
+      m_signalsHandled = signals;
+      if (!m_stopRequested && !m_failing) {
+        m_stopRequested = true;
+        stopDeadline = Clock::now() + std::chrono::milliseconds(
+                                          static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
+        emitEvent("warning", -1,
+                  {{"message", "stop requested: asking every rank to finish its step and stop"}});
+        signalAll(SIGTERM);
+      }
+      if (signals >= 2 && !m_killedAll) {
+        m_killedAll = true;
+        if (!m_outcomeSet) {
+          m_outcome = RunOutcome::Killed;
+          m_outcomeSet = true;
+          m_result.message = "second stop request: killed every rank";
+        }
+        emitEvent("warning", -1, {{"message", "second stop request: killing every rank"}});
+        signalAll(SIGKILL);
+      }
+    }
+
+    reap();
+
+    const auto now = Clock::now();
+    if (!m_failing && !m_stopRequested) {
+      for (auto& r : m_ranks) {
+        if (!r.alive) continue;
+        const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
+        if (silent > m_opt.hangTimeoutS) {
+          std::ostringstream msg;
+          msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)
+              << " s (limit " << m_opt.hangTimeoutS
+              << " s): hung, e.g. blocked in a collective; stopping the run";
+          fail(RunOutcome::TimedOut, r.global, msg.str(), {{"hung", true}, {"silent_s", silent}});
+          break;
+        }
+      }
+    }
+    if (m_stopRequested && !m_failing && !m_killedAll && now > stopDeadline) {
+      m_outcome = RunOutcome::TimedOut;
+      m_outcomeSet = true;
+      m_result.message = "ranks did not stop within " + std::to_string(m_opt.stopTimeoutS) +
+                         " s of the stop request; killed";
+      emitEvent("error", -1, {{"message", m_result.message}, {"outcome", "timed_out"}});
+      m_killedAll = true;
+      signalAll(SIGKILL);
+    }
+    if (m_failing && !m_killedAll && now > m_killDeadline) {
+      m_killedAll = true;  // survivors stuck in a collective ignore SIGTERM's effects
+      signalAll(SIGKILL);
+    }
+    maybeReportStraggler();
+  }
+
+  for (auto& r : m_ranks)
+    if (r.outFd >= 0) close(r.outFd);
+  if (m_opt.handleSignals) {
+    sigaction(SIGTERM, &oldTerm, nullptr);
+    sigaction(SIGINT, &oldInt, nullptr);
+    g_wakeFd = -1;
+  }
+  sigaction(SIGPIPE, &oldPipe, nullptr);
+  close(m_wake[0]);
+  close(m_wake[1]);
+  if (m_events) std::fclose(m_events);
+
+  if (!m_outcomeSet) m_outcome = m_stopRequested ? RunOutcome::Stopped : RunOutcome::Finished;
+  m_result.outcome = m_outcome;
+  m_result.exitCode =
+      (m_outcome == RunOutcome::Finished || m_outcome == RunOutcome::Stopped) ? 0 : 1;
+  return m_result;
+}
+
+}  // namespace
+
+const char* outcomeName(RunOutcome outcome) {
+  switch (outcome) {
+    case RunOutcome::FailedToStart: return "failed_to_start";
+    case RunOutcome::Finished: return "finished";
+    case RunOutcome::Stopped: return "stopped";
+    case RunOutcome::Failed: return "failed";
+    case RunOutcome::Crashed: return "crashed";
+    case RunOutcome::TimedOut: return "timed_out";
+    case RunOutcome::Killed: return "killed";
+  }
+  return "unknown";
+}
+
+std::string signalName(int sig) {
+  switch (sig) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string launcherEventLine(const std::string& type, int rank, const std::string& dataJson) {
+  nlohmann::json j;
+  j["type"] = type;
+  j["version"] = 1;
+  j["rank"] = rank;
+  j["time"] = unixNow();
+  j["data"] = nlohmann::json::parse(dataJson, nullptr, false);
+  return j.dump();
+}
+
+Result<int> findFreePort(const std::string& host) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Error{"", 0, "master_port", std::string("socket: ") + std::strerror(errno)};
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = 0;
+  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    const std::string err = std::strerror(errno);
+    close(fd);
+    return Error{"", 0, "master_port", "cannot bind a free port on " + host + ": " + err};
+  }
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return static_cast<int>(ntohs(addr.sin_port));
+}
+
+LaunchResult launch(const LaunchOptions& options) {
+  Supervisor s(options);
+  return s.run();
+}
+
+int runLauncher(const LaunchOptions& options) {
+  const LaunchResult r = launch(options);
+  if (r.exitCode != 0 && !r.message.empty())
+    std::fprintf(stderr, "stave launcher: %s: %s\n", outcomeName(r.outcome), r.message.c_str());
+  return r.exitCode;
+}
+
+}  // namespace stave::dist

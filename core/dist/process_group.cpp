@@ -1,0 +1,457 @@
+#include "core/dist/process_group.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+#include "core/dist/c10d_compat.h"
+
+namespace stave::dist {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds toMs(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0));
+}
+
+std::string storeString(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
+std::vector<uint8_t> storeBytes(const std::string& s) {
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+// The local IP address the kernel would use to reach `host`, so Gloo binds the interface
+// the peers can reach (a UDP connect sends nothing).
+std::string localAddressFor(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_DGRAM;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0 || !res)
+    return "";
+  std::string out;
+  int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd >= 0) {
+    if (connect(fd, res->ai_addr, res->ai_addrlen) == 0) {
+      sockaddr_in local{};
+      socklen_t len = sizeof(local);
+      if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) == 0) {
+        char buf[INET_ADDRSTRLEN] = {0};
+        if (inet_ntop(AF_INET, &local.sin_addr, buf, sizeof(buf))) out = buf;
+      }
+    }
+    close(fd);
+  }
+  freeaddrinfo(res);
+  return out;
+}
+
+class WorkHandle : public AsyncWork {
+ public:
+  WorkHandle(c10::intrusive_ptr<c10d::Work> work, std::vector<torch::Tensor> keep)
+      : m_work(std::move(work)), m_keep(std::move(keep)) {}
+  bool isCompleted() override { return m_work->isCompleted(); }
+  void wait() override { m_work->wait(); }
+
+ private:
+  c10::intrusive_ptr<c10d::Work> m_work;
+  std::vector<torch::Tensor> m_keep;  // the backend reads these until completion
+};
+
+void setEnvDefault(const char* name, const std::string& value,
+                   std::map<std::string, std::string>* applied) {
+  const char* existing = std::getenv(name);
+  if (existing && *existing) {
+    (*applied)[name] = existing;  // the user's environment wins
+    return;
+  }
+  if (value.empty()) return;
+  setenv(name, value.c_str(), 1);
+  (*applied)[name] = value;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> applyNcclSettings(const NcclSettings& s) {
+  std::map<std::string, std::string> applied;
+  setEnvDefault("NCCL_P2P_LEVEL", s.p2pLevel, &applied);
+  setEnvDefault("NCCL_SHM_DISABLE", s.shmDisable ? "1" : "", &applied);
+  setEnvDefault("NCCL_DEBUG", s.debug, &applied);
+  const std::string asyncValue = s.asyncErrorHandling ? "1" : "0";
+  // LibTorch 2.2+ reads the TORCH_ name, older ones the plain one; set both.
+  setEnvDefault("TORCH_NCCL_ASYNC_ERROR_HANDLING", asyncValue, &applied);
+  setEnvDefault("NCCL_ASYNC_ERROR_HANDLING", asyncValue, &applied);
+  std::ostringstream t;
+  t << s.timeoutS;
+  applied["nccl_timeout_s"] = t.str();
+  return applied;
+}
+
+struct ProcessGroup::Impl {
+  DistEnv env;
+  ProcessGroupOptions options;
+  std::string backendName;
+  torch::Device device = torch::kCPU;
+  c10::intrusive_ptr<c10d::Store> store;
+  compat::BackendPtr backend;
+  std::map<std::string, std::string> settings;
+};
+
+namespace {
+
+Error rdzvError(const DistEnv& env, const std::string& key, const std::string& message) {
+  std::ostringstream os;
+  os << "rank " << env.rank << " of " << env.worldSize << ", master " << env.masterAddr << ':'
+     << env.masterPort << ": " << message;
+  return Error{"", 0, key, os.str()};
+}
+
+// Handshake on top of the TCPStore: every rank agrees on the world size, no rank joins twice,
+// and rank 0 releases everyone once all have joined. A failure on one rank is published under
+// stave/error so the others stop waiting and report the same cause.
+Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
+  const auto deadline = Clock::now() + toMs(timeoutS);
+  auto fail = [&](const std::string& key, const std::string& msg) -> Status {
+    try {
+      store.set("stave/error", storeBytes("rank " + std::to_string(env.rank) + ": " + msg));
+    } catch (const std::exception&) {
+    }
+    return rdzvError(env, key, msg);
+  };
+  auto remoteError = [&]() -> std::string {
+    if (store.check({"stave/error"})) return storeString(store.get("stave/error"));
+    return "";
+  };
+  const std::string ws = std::to_string(env.worldSize);
+  if (env.rank == 0) store.set("stave/world_size", storeBytes(ws));
+
+  // Wait for rank 0's world size, polling so a published error ends the wait too.
+  while (!store.check({"stave/world_size"})) {
+    if (Clock::now() > deadline)
+      return rdzvError(env, "master_addr",
+                       "rank 0 did not publish the world size within " +
+                           std::to_string(timeoutS) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::string masterWs = storeString(store.get("stave/world_size"));
+  if (masterWs != ws)
+    return fail("WORLD_SIZE", "world size mismatch: this rank has WORLD_SIZE=" + ws +
+                                  " but rank 0 has " + masterWs);
+  if (store.add("stave/rank/" + std::to_string(env.rank), 1) > 1)
+    return fail("RANK", "rank " + std::to_string(env.rank) +
+                            " joined twice (two processes with the same RANK)");
+  store.add("stave/joined", 1);
+
+  if (env.rank == 0) {
+    for (;;) {
+      const int64_t joined = store.add("stave/joined", 0);
+      if (joined == env.worldSize) break;
+      if (joined > env.worldSize)
+        return fail("WORLD_SIZE", std::to_string(joined) + " ranks joined but WORLD_SIZE=" + ws);
+      const std::string err = remoteError();
+      if (!err.empty()) return rdzvError(env, "WORLD_SIZE", err);
+      if (Clock::now() > deadline)
+        return fail("WORLD_SIZE", "only " + std::to_string(joined) + " of " + ws +
+                                      " ranks joined within " + std::to_string(timeoutS) + " s");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    store.set("stave/ready", storeBytes("1"));
+  } else {
+    while (!store.check({"stave/ready"})) {
+      const std::string err = remoteError();
+      if (!err.empty()) return rdzvError(env, "WORLD_SIZE", err);
+      if (Clock::now() > deadline)
+        return rdzvError(env, "WORLD_SIZE",
+                         "not all " + ws + " ranks joined within " + std::to_string(timeoutS) +
+                             " s");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
+                                                          const ProcessGroupOptions& options) {
+  if (env.worldSize < 1 || env.rank < 0 || env.rank >= env.worldSize)
+    return rdzvError(env, "RANK", "rank must be in [0, world size)");
+  if (env.masterPort < 1 || env.masterPort > 65535)
+    return rdzvError(env, "MASTER_PORT", "port must be in [1, 65535]");
+
+  auto impl = std::make_unique<Impl>();
+  impl->env = env;
+  impl->options = options;
+  impl->device = options.device;
+  std::string backend = options.backend;
+  if (backend == "auto") backend = options.device.is_cuda() ? "nccl" : "gloo";
+  if (backend != "gloo" && backend != "nccl")
+    return Error{"", 0, "backend", "'" + backend + "' is not one of auto, gloo, nccl"};
+#ifndef STAVE_HAVE_NCCL
+  if (backend == "nccl")
+    return Error{"", 0, "devices",
+                 "NCCL is not available in this build (CPU LibTorch); use devices=cpu"};
+#endif
+#ifndef STAVE_HAVE_GLOO
+  if (backend == "gloo")
+    return Error{"", 0, "devices", "Gloo is not available in this build (no Gloo headers)"};
+#endif
+  if (backend == "gloo" && !options.device.is_cpu())
+    return Error{"", 0, "devices", "the Gloo group here runs on the CPU only"};
+  impl->backendName = backend;
+
+  impl->settings["backend"] = backend;
+  impl->settings["rendezvous"] = env.masterAddr + ":" + std::to_string(env.masterPort);
+  impl->settings["world_size"] = std::to_string(env.worldSize);
+  {
+    std::ostringstream t;
+    t << options.timeoutS;
+    impl->settings["timeout_s"] = t.str();
+  }
+  if (backend == "nccl") {
+    for (const auto& kv : applyNcclSettings(options.nccl)) impl->settings[kv.first] = kv.second;
+  }
+
+  // Rendezvous. The server binds on every interface; a busy port or an unreachable master
+  // surfaces here as an exception from TCPStore.
+  c10d::TCPStoreOptions so;
+  so.port = static_cast<uint16_t>(env.masterPort);
+  so.isServer = env.rank == 0;
+  so.numWorkers = c10::nullopt;  // our own handshake counts ranks, with better errors
+  so.waitWorkers = false;
+  so.timeout = toMs(options.rendezvousTimeoutS);
+  try {
+    impl->store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, so);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    const auto nl = what.find("\nException raised from");
+    if (nl != std::string::npos) what.resize(nl);
+    if (env.rank == 0)
+      return rdzvError(env, "master_port",
+                       "cannot serve the rendezvous store (is the port in use by another run?): " +
+                           what);
+    return rdzvError(env, "master_addr",
+                     "cannot reach the rendezvous store of rank 0 within " +
+                         std::to_string(options.rendezvousTimeoutS) +
+                         " s (is rank 0 running, and are MASTER_ADDR/MASTER_PORT right?): " + what);
+  }
+  try {
+    auto st = handshake(*impl->store, env, options.rendezvousTimeoutS);
+    if (!st) return st.errors();
+  } catch (const std::exception& e) {
+    return rdzvError(env, "master_addr", std::string("rendezvous failed: ") + e.what());
+  }
+
+  auto pgStore = c10::make_intrusive<c10d::PrefixStore>("stave/pg", impl->store);
+  const auto collectiveTimeout = toMs(options.timeoutS);
+  try {
+    if (backend == "gloo") {
+#ifdef STAVE_HAVE_GLOO
+      std::string iface = options.glooInterface;
+      if (iface.empty() && std::getenv("GLOO_SOCKET_IFNAME")) {
+        iface = std::getenv("GLOO_SOCKET_IFNAME");
+        iface = iface.substr(0, iface.find(','));
+      }
+      std::string host;
+      if (iface.empty()) {
+        host = localAddressFor(env.masterAddr, env.masterPort);
+        if (host.empty()) host = "127.0.0.1";
+      }
+      impl->settings["gloo_device"] = iface.empty() ? host : iface;
+      impl->backend = compat::makeGloo(pgStore, env.rank, env.worldSize, collectiveTimeout,
+                                       iface.empty() ? host : iface, !iface.empty());
+#endif
+    } else {
+#ifdef STAVE_HAVE_NCCL
+      impl->backend = compat::makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
+#endif
+    }
+  } catch (const std::exception& e) {
+    return rdzvError(env, "backend", "creating the " + backend + " group failed: " + e.what());
+  }
+  STAVE_CHECK(impl->backend, "no backend was created for " << backend);
+  return std::unique_ptr<ProcessGroup>(new ProcessGroup(std::move(impl)));
+}
+
+ProcessGroup::ProcessGroup(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+ProcessGroup::~ProcessGroup() = default;
+
+int ProcessGroup::rank() const { return m_impl->env.rank; }
+int ProcessGroup::worldSize() const { return m_impl->env.worldSize; }
+std::string ProcessGroup::backendName() const { return m_impl->backendName; }
+torch::Device ProcessGroup::device() const { return m_impl->device; }
+const std::map<std::string, std::string>& ProcessGroup::settings() const {
+  return m_impl->settings;
+}
+
+namespace {
+
+// Tensors grouped by dtype, each group flattened into one contiguous buffer on `device`, so a
+// whole module moves in a few collectives instead of hundreds.
+struct Coalesced {
+  std::vector<std::vector<size_t>> members;
+  std::vector<torch::Tensor> flats;
+};
+
+Coalesced coalesce(const std::vector<torch::Tensor>& tensors, torch::Device device) {
+  Coalesced c;
+  std::map<int, size_t> byType;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const int key = static_cast<int>(tensors[i].scalar_type());
+    auto it = byType.find(key);
+    if (it == byType.end()) {
+      it = byType.emplace(key, c.members.size()).first;
+      c.members.emplace_back();
+    }
+    c.members[it->second].push_back(i);
+  }
+  for (const auto& group : c.members) {
+    std::vector<torch::Tensor> parts;
+    for (size_t i : group) parts.push_back(tensors[i].detach().reshape({-1}).to(device));
+    c.flats.push_back(torch::cat(parts));
+  }
+  return c;
+}
+
+void scatterBack(const Coalesced& c, std::vector<torch::Tensor>& tensors) {
+  torch::NoGradGuard noGrad;
+  for (size_t g = 0; g < c.members.size(); ++g) {
+    int64_t offset = 0;
+    const auto flat = c.flats[g];
+    for (size_t i : c.members[g]) {
+      auto& t = tensors[i];
+      const int64_t n = t.numel();
+      t.copy_(flat.narrow(0, offset, n).view(t.sizes()));
+      offset += n;
+    }
+  }
+}
+
+}  // namespace
+
+void ProcessGroup::broadcast(std::vector<torch::Tensor>& tensors, int root) {
+  if (tensors.empty()) return;
+  auto c = coalesce(tensors, m_impl->device);
+  for (auto& flat : c.flats) {
+    std::vector<torch::Tensor> one{flat};
+    c10d::BroadcastOptions opts;
+    opts.rootRank = root;
+    m_impl->backend->broadcast(one, opts)->wait();
+  }
+  scatterBack(c, tensors);
+}
+
+void ProcessGroup::broadcastParameters(torch::nn::Module& module, int root) {
+  auto params = module.parameters(true);
+  broadcast(params, root);
+}
+
+void ProcessGroup::broadcastBuffers(torch::nn::Module& module, int root) {
+  auto buffers = module.buffers(true);
+  broadcast(buffers, root);
+}
+
+void ProcessGroup::averageBuffers(torch::nn::Module& module) {
+  std::vector<torch::Tensor> floating, integral;
+  for (auto& b : module.buffers(true)) {
+    (b.is_floating_point() ? floating : integral).push_back(b);
+  }
+  allReduce(floating, ReduceMode::Mean);
+  broadcast(integral, 0);
+}
+
+void ProcessGroup::allReduce(std::vector<torch::Tensor>& tensors, ReduceMode mode) {
+  if (tensors.empty()) return;
+  auto c = coalesce(tensors, m_impl->device);
+  for (auto& flat : c.flats) {
+    std::vector<torch::Tensor> one{flat};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp::SUM;
+    m_impl->backend->allreduce(one, opts)->wait();
+    if (mode == ReduceMode::Mean) {
+      if (flat.is_floating_point())
+        flat.div_(m_impl->env.worldSize);
+      else
+        flat.div_(m_impl->env.worldSize, "floor");
+    }
+  }
+  scatterBack(c, tensors);
+}
+
+std::shared_ptr<AsyncWork> ProcessGroup::allReduceAsync(torch::Tensor flat) {
+  std::vector<torch::Tensor> one{flat};
+  c10d::AllreduceOptions opts;
+  opts.reduceOp = c10d::ReduceOp::SUM;
+  auto work = m_impl->backend->allreduce(one, opts);
+  return std::make_shared<WorkHandle>(std::move(work), std::move(one));
+}
+
+void ProcessGroup::barrier() {
+  // An all-reduce of one element is a barrier on every backend (NCCL's barrier needs a device
+  // guess that this avoids).
+  auto t = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(m_impl->device));
+  std::vector<torch::Tensor> one{t};
+  m_impl->backend->allreduce(one)->wait();
+  if (t.is_cuda()) t.cpu();  // the host waits for the stream too
+}
+
+// Gathers a 1-D tensor whose length differs per rank: lengths first, then padded data.
+torch::Tensor ProcessGroup::gatherFlat(const torch::Tensor& local, std::vector<int64_t>* sizes) {
+  const int ws = m_impl->env.worldSize;
+  const auto dev = m_impl->device;
+  auto longOpts = torch::TensorOptions().dtype(torch::kLong).device(dev);
+  auto n = torch::full({1}, local.numel(), longOpts);
+  std::vector<torch::Tensor> nIn{n};
+  std::vector<std::vector<torch::Tensor>> nOut(1);
+  for (int r = 0; r < ws; ++r) nOut[0].push_back(torch::zeros({1}, longOpts));
+  m_impl->backend->allgather(nOut, nIn)->wait();
+  int64_t maxLen = 1;
+  sizes->clear();
+  for (int r = 0; r < ws; ++r) {
+    sizes->push_back(nOut[0][r].cpu().item<int64_t>());
+    maxLen = std::max(maxLen, sizes->back());
+  }
+  auto padded = torch::zeros({maxLen}, local.options().device(dev));
+  if (local.numel() > 0) padded.narrow(0, 0, local.numel()).copy_(local.to(dev));
+  std::vector<torch::Tensor> in{padded};
+  std::vector<std::vector<torch::Tensor>> out(1);
+  for (int r = 0; r < ws; ++r) out[0].push_back(torch::zeros({maxLen}, padded.options()));
+  m_impl->backend->allgather(out, in)->wait();
+  return torch::stack(out[0]).cpu();
+}
+
+std::vector<std::vector<float>> ProcessGroup::allGather(const std::vector<float>& values) {
+  auto local = torch::from_blob(const_cast<float*>(values.data()),
+                                {static_cast<int64_t>(values.size())}, torch::kFloat)
+                   .clone();
+  std::vector<int64_t> sizes;
+  auto all = gatherFlat(local, &sizes).contiguous();
+  std::vector<std::vector<float>> result;
+  for (size_t r = 0; r < sizes.size(); ++r) {
+    const float* p = all[static_cast<int64_t>(r)].data_ptr<float>();
+    result.emplace_back(p, p + sizes[r]);
+  }
+  return result;
+}
+
+std::vector<std::string> ProcessGroup::allGatherBytes(const std::string& bytes) {
+  auto local = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kByte);
+  if (!bytes.empty()) std::memcpy(local.data_ptr<uint8_t>(), bytes.data(), bytes.size());
+  std::vector<int64_t> sizes;
+  auto all = gatherFlat(local, &sizes).contiguous();
+  std::vector<std::string> result;
+  for (size_t r = 0; r < sizes.size(); ++r) {
+    const auto* p = reinterpret_cast<const char*>(all[static_cast<int64_t>(r)].data_ptr<uint8_t>());
+    result.emplace_back(p, p + sizes[r]);
+  }
+  return result;
+}
+
+}  // namespace stave::dist

@@ -1,0 +1,253 @@
+// Launcher failure tier: the real launcher drives fake_worker processes that finish, crash,
+// hang, ignore SIGTERM or get killed with SIGKILL.
+#include <QtTest>
+
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "core/dist/launcher.h"
+
+using namespace stave::dist;
+
+namespace {
+
+struct Captured {
+  std::mutex mutex;
+  std::vector<nlohmann::json> events;
+
+  std::vector<nlohmann::json> ofType(const std::string& type) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<nlohmann::json> out;
+    for (const auto& e : events)
+      if (e.value("type", "") == type) out.push_back(e);
+    return out;
+  }
+};
+
+LaunchOptions baseOptions(const QTemporaryDir& dir, Captured* cap, std::vector<std::string> modes,
+                          int nproc) {
+  LaunchOptions o;
+  o.workerArgv = {STAVE_FAKE_WORKER, "--steps", "4", "--interval-ms", "50"};
+  for (auto& m : modes) o.workerArgv.push_back(m);
+  o.nproc = nproc;
+  o.runDir = dir.path().toStdString() + "/run";
+  o.echoStdout = false;
+  o.graceS = 2;
+  o.hangTimeoutS = 60;
+  o.stragglerPeriodS = 0;
+  o.handleSignals = false;
+  o.onEvent = [cap](const std::string& line) {
+    std::lock_guard<std::mutex> lock(cap->mutex);
+    cap->events.push_back(nlohmann::json::parse(line));
+  };
+  return o;
+}
+
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int countLines(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += line.empty() ? 0 : 1;
+  return n;
+}
+
+}  // namespace
+
+class TstLauncher : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void finishes() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"ok", "garbage"}, 2);
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "finished");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.masterPort > 0);
+    // Every event carries a rank; the ok rank's steps had none and got theirs from the launcher.
+    auto steps = cap.ofType("step");
+    QCOMPARE(static_cast<int>(steps.size()), 4 + 1);
+    for (const auto& s : steps) QVERIFY(s.contains("rank"));
+    int rank0Steps = 0;
+    for (const auto& s : steps) rank0Steps += s["rank"] == 0 ? 1 : 0;
+    QCOMPARE(rank0Steps, 4);
+    // Rank variables reached the workers.
+    auto hellos = cap.ofType("hello");
+    QCOMPARE(static_cast<int>(hellos.size()), 2);
+    for (const auto& h : hellos) {
+      const auto& env = h["data"]["env"];
+      QCOMPARE(env["RANK"].get<std::string>(), std::to_string(h["rank"].get<int>()));
+      QCOMPARE(env["WORLD_SIZE"].get<std::string>(), std::string("2"));
+      QCOMPARE(env["LOCAL_WORLD_SIZE"].get<std::string>(), std::string("2"));
+      QCOMPARE(env["MASTER_PORT"].get<std::string>(), std::to_string(r.masterPort));
+    }
+    QCOMPARE(static_cast<int>(cap.ofType("rank_exit").size()), 2);
+    // events.jsonl holds what was multiplexed; stderr and the stray stdout line are in the logs.
+    QCOMPARE(countLines(o.runDir + "/events.jsonl"), static_cast<int>(cap.events.size()));
+    std::ifstream log1(o.runDir + "/logs/rank1.log");
+    std::string text((std::istreambuf_iterator<char>(log1)), std::istreambuf_iterator<char>());
+    QVERIFY(text.find("rank 1: log line 2") != std::string::npos);
+    QVERIFY(text.find("[stdout] this is not json") != std::string::npos);
+  }
+
+  void killedRankStopsRun() {
+    // Rank 1 is killed with SIGKILL from outside; rank 0 plays a survivor blocked in a
+    // collective that ignores SIGTERM, so only the SIGKILL escalation ends it.
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"blocked", "forever"}, 2);
+    auto inner = o.onEvent;
+    std::atomic<bool> killed{false};
+    o.onEvent = [&](const std::string& line) {
+      inner(line);
+      auto j = nlohmann::json::parse(line);
+      if (j["type"] == "step" && j["rank"] == 1 && !killed.exchange(true)) {
+        std::lock_guard<std::mutex> lock(cap.mutex);
+        for (const auto& e : cap.events)
+          if (e["type"] == "hello" && e["rank"] == 1) kill(e["data"]["pid"].get<int>(), SIGKILL);
+      }
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = launch(o);
+    const double elapsed = since(t0);
+    QVERIFY(killed.load());
+    QCOMPARE(outcomeName(r.outcome), "crashed");
+    QVERIFY(r.exitCode != 0);
+    QCOMPARE(r.failedRank, 1);
+    QVERIFY2(elapsed < 60, std::to_string(elapsed).c_str());
+    QVERIFY2(elapsed < o.graceS + 10, std::to_string(elapsed).c_str());
+    auto errors = cap.ofType("error");
+    QCOMPARE(static_cast<int>(errors.size()), 1);
+    const auto& e = errors[0];
+    QCOMPARE(e["rank"].get<int>(), 1);
+    const std::string msg = e["data"]["message"];
+    QVERIFY2(msg.find("rank 1") != std::string::npos, msg.c_str());
+    QVERIFY2(msg.find("SIGKILL") != std::string::npos, msg.c_str());
+    QCOMPARE(e["data"]["signal"].get<std::string>(), std::string("SIGKILL"));
+    QVERIFY(!e["data"]["log_tail"].empty());
+    QVERIFY(e["data"]["log_tail"].dump().find("rank 1: log line") != std::string::npos);
+  }
+
+  void failingExitCode() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"forever", "exit3"}, 2);
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "failed");
+    QCOMPARE(r.exitCode, 1);
+    QCOMPARE(r.failedRank, 1);
+    QVERIFY(r.message.find("exit code 3") != std::string::npos);
+    auto errors = cap.ofType("error");
+    QCOMPARE(static_cast<int>(errors.size()), 1);
+    QVERIFY(errors[0]["data"]["log_tail"].dump().find("fatal: something broke") !=
+            std::string::npos);
+    // Rank 0 handled the forwarded SIGTERM and exited cleanly.
+    auto finished = cap.ofType("finished");
+    QCOMPARE(static_cast<int>(finished.size()), 1);
+  }
+
+  void sigtermStopsGracefully() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"forever"}, 2);
+    o.handleSignals = true;
+    LaunchResult r;
+    std::thread runner([&] { r = launch(o); });
+    // Once both ranks are stepping, stop the run the way a user or the GUI does.
+    const auto t0 = std::chrono::steady_clock::now();
+    while (cap.ofType("step").size() < 4 && since(t0) < 20)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    kill(getpid(), SIGTERM);
+    runner.join();
+    QCOMPARE(outcomeName(r.outcome), "stopped");
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(static_cast<int>(cap.ofType("finished").size()), 2);
+    QCOMPARE(static_cast<int>(cap.ofType("error").size()), 0);
+  }
+
+  void secondSignalKills() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"blocked"}, 2);
+    o.handleSignals = true;
+    LaunchResult r;
+    std::thread runner([&] { r = launch(o); });
+    const auto t0 = std::chrono::steady_clock::now();
+    while (cap.ofType("hello").size() < 2 && since(t0) < 20)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    kill(getpid(), SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(getpid(), SIGINT);
+    runner.join();
+    QVERIFY(since(t0) < 20);
+    QCOMPARE(outcomeName(r.outcome), "killed");
+    QVERIFY(r.exitCode != 0);
+  }
+
+  void hangIsReported() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"forever", "hang"}, 2);
+    o.hangTimeoutS = 1.5;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = launch(o);
+    QVERIFY(since(t0) < 15);
+    QCOMPARE(outcomeName(r.outcome), "timed_out");
+    QCOMPARE(r.failedRank, 1);
+    auto errors = cap.ofType("error");
+    QCOMPARE(static_cast<int>(errors.size()), 1);
+    const std::string msg = errors[0]["data"]["message"];
+    QVERIFY2(msg.find("rank 1") != std::string::npos && msg.find("hung") != std::string::npos,
+             msg.c_str());
+  }
+
+  void stragglerNamed() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"ok", "slowdata"}, 2);
+    o.workerArgv = {STAVE_FAKE_WORKER, "--steps", "12", "--interval-ms", "50", "ok", "slowdata"};
+    o.stragglerPeriodS = 0.25;
+    auto r = launch(o);
+    QCOMPARE(r.exitCode, 0);
+    auto reports = cap.ofType("straggler");
+    QVERIFY(!reports.empty());
+    bool named = false;
+    for (const auto& s : reports)
+      named = named || (s["rank"] == 1 && s["data"]["slowest_rank"] == 1);
+    QVERIFY2(named, reports.front().dump().c_str());
+  }
+
+  void missingWorker() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {}, 1);
+    o.workerArgv = {"/nonexistent/stave-worker"};
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "failed");
+    QVERIFY(r.message.find("could not be executed") != std::string::npos);
+  }
+
+  void freePorts() {
+    auto a = findFreePort();
+    auto b = findFreePort();
+    QVERIFY(a.ok() && b.ok());
+    QVERIFY(a.value() > 0 && b.value() > 0);
+    QCOMPARE(QString::fromStdString(signalName(SIGKILL)), QString("SIGKILL"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstLauncher)
+#include "tst_launcher.moc"
