@@ -48,9 +48,8 @@ int run(const std::vector<std::string>& args) {
                              {"gpus-per-node", &opt.gpusPerNode},
                              {"cpus-per-task", &opt.cpusPerTask}}) {
     if (a.has(flag) && !parseCount(a.value(flag), field))
-      return stave::cli::usageError(kName, std::string("--") + flag +
-                                               " expects a whole number, got '" + a.value(flag) +
-                                               "'");
+      return stave::cli::usageError(
+          kName, std::string("--") + flag + " expects a whole number, got '" + a.value(flag) + "'");
   }
   opt.time = a.value("time", opt.time);
   opt.partition = a.value("partition");

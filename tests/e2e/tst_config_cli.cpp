@@ -56,8 +56,8 @@ class TestConfigCli : public QObject {
 void TestConfigCli::initTestCase() {
   QVERIFY(m_dir.isValid());
   writeText(path("data set/data.yaml"), "path: .\ntrain: images\nval: images\nnames: [a, b]\n");
-  auto r = runStaveTrain({"new-project", path("proj"), "--name", "demo $(x)", "--data",
-                          path("data set/data.yaml")});
+  auto r = runStaveTrain(
+      {"new-project", path("proj"), "--name", "demo $(x)", "--data", path("data set/data.yaml")});
   QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   m_project = path("proj/demo $(x).stave");
   QVERIFY(r.out.contains("created " + m_project));
@@ -77,11 +77,11 @@ void TestConfigCli::newProjectErrors_data() {
                              << "expected one folder";
   QTest::newRow("unknown flag") << QStringList{"new-project", "x", "--nme", "n"} << 2
                                 << "unknown option --nme";
-  QTest::newRow("no dataset") << QStringList{"new-project", "x", "--name", "n", "--data",
-                                             "missing.yaml"}
+  QTest::newRow("no dataset") << QStringList{"new-project", "x",      "--name",
+                                             "n",           "--data", "missing.yaml"}
                               << 2 << "dataset file not found";
-  QTest::newRow("exists") << QStringList{"new-project", "proj", "--name", "demo $(x)", "--data",
-                                         "data set/data.yaml"}
+  QTest::newRow("exists") << QStringList{"new-project", "proj",   "--name",
+                                         "demo $(x)",   "--data", "data set/data.yaml"}
                           << 2 << "already exists";
 }
 
@@ -111,8 +111,8 @@ void TestConfigCli::showProject() {
   QCOMPARE(o["name"].toString(), QString("demo $(x)"));
   QCOMPARE(o["dataset_path"].toString(), path("data set/data.yaml"));
   QCOMPARE(o["active_config"].toString(), QString("default"));
-  QCOMPARE(o["configs"].toObject()["default"].toObject()["derived"].toObject()["accumulate"].toInt(),
-           4);
+  QCOMPARE(
+      o["configs"].toObject()["default"].toObject()["derived"].toObject()["accumulate"].toInt(), 4);
   QVERIFY(o["problems"].toArray().isEmpty());
 }
 
@@ -121,16 +121,18 @@ void TestConfigCli::showProjectProblems_data() {
   QTest::addColumn<int>("exitCode");
   QTest::addColumn<QString>("message");
   QTest::newRow("missing dataset")
-      << QByteArray("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                    "\"dataset\": \"gone/data.yaml\", \"configs\": {\"default\": {}}}")
+      << QByteArray(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"gone/data.yaml\", \"configs\": {\"default\": {}}}")
       << 1 << "problem: ";
   QTest::newRow("truncated") << QByteArray("{\"format\": \"stave-project\", \"vers") << 2
                              << "truncated or malformed";
   QTest::newRow("newer") << QByteArray("{\"format\": \"stave-project\", \"version\": 9}") << 2
                          << "newer Stave (format version 9)";
   QTest::newRow("bad value")
-      << QByteArray("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                    "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"amp\": 3}}}")
+      << QByteArray(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"amp\": 3}}}")
       << 2 << "(config 'fast'): amp: expected true or false, got 3";
 }
 
@@ -157,9 +159,8 @@ void TestConfigCli::exportFormats_data() {
   QTest::newRow("ultralytics") << "ultralytics" << QStringList{"nproc=2", "devices=0,1"}
                                << "batch: 32";
   QTest::newRow("shell") << "shell" << QStringList{} << "stave-train train";
-  QTest::newRow("slurm") << "slurm"
-                         << QStringList{"--nodes", "2", "--gpus-per-node", "4", "--time",
-                                        "2:00:00", "--partition", "gpu"}
+  QTest::newRow("slurm") << "slurm" << QStringList{"--nodes", "2",       "--gpus-per-node", "4",
+                                                   "--time",  "2:00:00", "--partition",     "gpu"}
                          << "#SBATCH --nodes=2";
   QTest::newRow("k8s") << "k8s" << QStringList{"--nodes", "2", "--image", "stave:1"}
                        << "kind: PyTorchJob";
@@ -170,8 +171,9 @@ void TestConfigCli::exportFormats() {
   QFETCH(QStringList, extra);
   QFETCH(QString, expect);
   const QString out = path("exports/out." + format);
-  auto r = runStaveTrain(QStringList{"export", m_project, "--config", "default", "--format", format,
-                                     "--out", out} + extra);
+  auto r = runStaveTrain(
+      QStringList{"export", m_project, "--config", "default", "--format", format, "--out", out} +
+      extra);
   QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   QVERIFY(r.out.contains("wrote " + out));
   const QString text = QString::fromUtf8(readText(out));
@@ -228,8 +230,9 @@ void TestConfigCli::exportErrors() {
 
 void TestConfigCli::importUltralytics() {
   const QString args = path("ul/args.yaml");
-  writeText(args, "task: detect\nmode: train\nmodel: yolov8s.pt\ndata: coco.yaml\nepochs: 12\n"
-                  "batch: 32\ndevice: 0,1\nsave: true\nplots: false\ncache: false\n");
+  writeText(args,
+            "task: detect\nmode: train\nmodel: yolov8s.pt\ndata: coco.yaml\nepochs: 12\n"
+            "batch: 32\ndevice: 0,1\nsave: true\nplots: false\ncache: false\n");
   const QString out = path("ul/stave.yaml");
   auto r = runStaveTrain({"import-ultralytics", args, "--out", out});
   QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -245,18 +248,19 @@ void TestConfigCli::importUltralytics() {
 
   // Round trip through the project: export ultralytics, import as a named config.
   const QString exported = path("ul/exported.yaml");
-  QCOMPARE(runStaveTrain({"export", m_project, "--format", "ultralytics", "--out", exported,
-                          "epochs=5"})
-               .exitCode,
-           0);
-  auto add = runStaveTrain({"import-ultralytics", exported, "--project", m_project, "--config",
-                            "from-ul", "--strict"});
+  QCOMPARE(
+      runStaveTrain({"export", m_project, "--format", "ultralytics", "--out", exported, "epochs=5"})
+          .exitCode,
+      0);
+  auto add = runStaveTrain(
+      {"import-ultralytics", exported, "--project", m_project, "--config", "from-ul", "--strict"});
   QVERIFY2(add.exitCode == 0, qPrintable(add.err));
   auto show = runStaveTrain({"show-project", m_project});
   QVERIFY2(show.out.contains("from-ul  epochs=5\n"), qPrintable(show.out));
 
   writeText(path("ul/bad.yaml"), "epochs: 3\nlr0: fast\nmosaic: 9\n");
-  auto bad = runStaveTrain({"import-ultralytics", path("ul/bad.yaml"), "--out", path("ul/no.yaml")});
+  auto bad =
+      runStaveTrain({"import-ultralytics", path("ul/bad.yaml"), "--out", path("ul/no.yaml")});
   QCOMPARE(bad.exitCode, 2);
   QVERIFY(bad.err.contains(path("ul/bad.yaml") + ":2: lr0: expected a number"));
   QVERIFY(bad.err.contains(path("ul/bad.yaml") + ":3: mosaic:"));
@@ -274,7 +278,8 @@ void TestConfigCli::configDocs() {
 
 void TestConfigCli::helpTexts_data() {
   QTest::addColumn<QString>("command");
-  for (const char* c : {"new-project", "show-project", "export", "import-ultralytics", "config-docs"})
+  for (const char* c :
+       {"new-project", "show-project", "export", "import-ultralytics", "config-docs"})
     QTest::newRow(c) << QString(c);
 }
 
