@@ -191,6 +191,14 @@ void TestConfigCli::exportFormats() {
     QCOMPARE(runSh({"-n", out}), 0);
     QVERIFY(QFileInfo(out).isExecutable());
   }
+  if (format == "yaml") {
+    // A relative dataset path in a config file is found beside the file.
+    writeText(path("cfgs/rel.yaml"), "data: ../data set/data.yaml\nepochs: 3\n");
+    auto rel = runStaveTrain({"export", path("cfgs/rel.yaml"), "--format", "json"});
+    QCOMPARE(rel.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(rel.out.toUtf8()).object()["data"].toString(),
+             path("data set/data.yaml"));
+  }
   // Without --out the same text goes to stdout.
   auto stdoutRun = runStaveTrain(QStringList{"export", m_project, "--format", format} + extra);
   QCOMPARE(stdoutRun.exitCode, 0);
