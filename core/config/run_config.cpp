@@ -294,7 +294,11 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
     }
     config.set(key, *v);
   }
-  if (errors.empty()) crossChecks(config, errors, sourceName);
+  if (errors.empty()) {
+    crossChecks(config, errors, sourceName);
+    for (auto& e : errors)  // point at the line that set the key, when the file set it
+      if (auto it = seen.find(e.key); it != seen.end()) e.line = it->second;
+  }
   if (!errors.empty()) return errors;
   return config;
 }

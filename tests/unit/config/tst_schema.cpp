@@ -308,9 +308,9 @@ void TestSchema::parseErrors_data() {
       << std::string("devices: \"0,\"\n") << 1 << std::string("devices") << std::string("'0,'");
   QTest::newRow("duplicate") << std::string("epochs: 3\nbatch: 8\nepochs: 4\n") << 3
                              << std::string("epochs") << std::string("first set on line 1");
-  QTest::newRow("node rank") << std::string("nnodes: 2\nnode_rank: 2\n") << 0
+  QTest::newRow("node rank") << std::string("nnodes: 2\nnode_rank: 2\n") << 2
                              << std::string("node_rank") << std::string("less than nnodes (2)");
-  QTest::newRow("nproc vs devices") << std::string("devices: \"0,1\"\nnproc: 3\n") << 0
+  QTest::newRow("nproc vs devices") << std::string("devices: \"0,1\"\nnproc: 3\n") << 2
                                     << std::string("nproc") << std::string("lists 2");
   QTest::newRow("not a mapping") << std::string("- epochs\n- 3\n") << 1 << std::string()
                                  << std::string("expected a mapping");
