@@ -8,8 +8,11 @@ torch::Tensor distributionFocalLoss(const torch::Tensor& predLogits, const torch
   auto wl = tr.to(target.dtype()) - target;
   auto wr = 1.0 - wl;
   auto logp = torch::log_softmax(predLogits, -1);
-  auto ceL = -logp.gather(-1, tl.unsqueeze(-1)).squeeze(-1);
-  auto ceR = -logp.gather(-1, tr.unsqueeze(-1)).squeeze(-1);
+  // One-hot products instead of gather: gather's backward is a scatter-add, which CUDA's
+  // deterministic mode may refuse; the one-hots are tiny (K x 4 x regMax).
+  const int64_t bins = predLogits.size(-1);
+  auto ceL = -(logp * torch::one_hot(tl, bins).to(logp.dtype())).sum(-1);
+  auto ceR = -(logp * torch::one_hot(tr, bins).to(logp.dtype())).sum(-1);
   return (ceL * wl + ceR * wr).mean(-1);
 }
 
@@ -69,7 +72,11 @@ LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
   const double imgW = static_cast<double>(feats[0].size(3) * m_strides[0]);
   auto [anchors, strideT] =
       model::makeAnchors(feats, m_strides, 0.5);  // grid units, (A, 2) and (A, 1)
-  auto [gt, maskGt] = targetsPerImage(targets.to(x.device()), b, imgW, imgH);
+  // Padding the targets per image is bookkeeping on a few rows: done on the CPU (no device syncs,
+  // no bincount, which CUDA's deterministic mode refuses), then moved.
+  auto [gtCpu, maskCpu] = targetsPerImage(targets.to(torch::kCPU), b, imgW, imgH);
+  auto gt = gtCpu.to(x.device());
+  auto maskGt = maskCpu.to(x.device());
   auto gtLabels = gt.narrow(2, 0, 1), gtBboxes = gt.narrow(2, 1, 4);
 
   auto proj = torch::arange(r, fopts);
