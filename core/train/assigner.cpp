@@ -100,8 +100,6 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn,
   auto targetLabels = labels.flatten().index({flatIdx});   // (B, A)
   auto targetBboxes = gtB.view({-1, 4}).index({flatIdx});  // (B, A, 4)
   auto fgMask = fg > 0;
-  auto targetScores = torch::zeros({b, a, nc}, fopts).scatter_(2, targetLabels.unsqueeze(-1), 1.0) *
-                      fgMask.unsqueeze(-1);
 
   // Normalise: per box, the best aligned anchor gets the box's best IoU.
   alignMetric = alignMetric * maskPos;
@@ -109,7 +107,10 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn,
   auto posOverlaps = std::get<0>((overlaps * maskPos).max(-1, true));  // (B, M, 1)
   auto norm = std::get<0>((alignMetric * posOverlaps / (posAlign + m_options.eps)).max(1))
                   .unsqueeze(-1);  // (B, A, 1)
-  out.targetScores = targetScores * norm;
+  // One-hot at the label, scaled by the normalised metric, zero off the foreground: a single
+  // scatter instead of several passes over the (B, A, nc) tensor.
+  auto value = norm * fgMask.unsqueeze(-1);
+  out.targetScores = torch::zeros({b, a, nc}, fopts).scatter_(2, targetLabels.unsqueeze(-1), value);
   out.targetLabels = targetLabels;
   out.targetBboxes = targetBboxes;
   out.fgMask = fgMask;
