@@ -386,6 +386,130 @@ class TestLoss : public QObject {
     QVERIFY(!fast.fgMask[1].any().item<bool>());
   }
 
+  // The whole loss against plain loops: decode, reference assignment, BCE, CIoU and DFL terms,
+  // normalisation and weights, on random head outputs at imgsz 64 (levels 8x8, 4x4, 2x2).
+  void lossMatchesReference_data() {
+    QTest::addColumn<int>("seed");
+    for (int s = 0; s < 3; ++s) QTest::newRow(qPrintable(QString("seed%1").arg(s))) << s;
+  }
+  void lossMatchesReference() {
+    QFETCH(int, seed);
+    torch::manual_seed(seed);
+    const int nc = 2, bs = 2, regMax = 16, no = 4 * regMax + nc;
+    stave::model::Yolo model(stave::model::ModelOptions{"n", nc, regMax});
+    std::vector<torch::Tensor> feats{torch::randn({bs, no, 8, 8}) * 2,
+                                     torch::randn({bs, no, 4, 4}) * 2,
+                                     torch::randn({bs, no, 2, 2}) * 2};
+    // Image 0: three boxes, image 1: one (normalised cx, cy, w, h).
+    auto targets = torch::tensor({0.f, 1.f, .3f, .3f,  .4f, .4f,  //
+                                  1.f, 0.f, .5f, .5f,  .6f, .7f,  //
+                                  0.f, 0.f, .7f, .6f,  .3f, .5f,  //
+                                  0.f, 1.f, .6f, .25f, .5f, .3f})
+                       .view({4, 6});
+    auto out = DetectionLoss(*model)(feats, targets, bs);
+
+    std::vector<std::pair<double, double>> anc, ancGrid;
+    std::vector<double> stride;
+    std::vector<std::vector<std::vector<double>>> logits(bs);  // [b][a][no]
+    const int strides[3] = {8, 16, 32};
+    for (int l = 0; l < 3; ++l) {
+      const int n = 64 / strides[l];
+      for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+          ancGrid.emplace_back(x + 0.5, y + 0.5);
+          anc.emplace_back((x + 0.5) * strides[l], (y + 0.5) * strides[l]);
+          stride.push_back(strides[l]);
+          for (int b = 0; b < bs; ++b) {
+            std::vector<double> v(no);
+            for (int c = 0; c < no; ++c) v[c] = feats[l][b][c][y][x].item<double>();
+            logits[b].push_back(v);
+          }
+        }
+    }
+    const int na = int(anc.size());
+    std::vector<std::vector<Box>> pdGrid(bs), pdPix(bs), gts(bs);
+    std::vector<std::vector<std::vector<double>>> sc(bs), logp(bs);  // logp: [b][a][side*16+bin]
+    std::vector<std::vector<int>> labels(bs);
+    for (int b = 0; b < bs; ++b)
+      for (int a = 0; a < na; ++a) {
+        double d[4];
+        std::vector<double> lp(4 * regMax);
+        for (int side = 0; side < 4; ++side) {
+          double mx = -1e30, z = 0, e = 0;
+          for (int k = 0; k < regMax; ++k) mx = std::max(mx, logits[b][a][side * regMax + k]);
+          for (int k = 0; k < regMax; ++k) z += std::exp(logits[b][a][side * regMax + k] - mx);
+          for (int k = 0; k < regMax; ++k) {
+            const double p = std::exp(logits[b][a][side * regMax + k] - mx) / z;
+            e += p * k;
+            lp[side * regMax + k] = std::log(p);
+          }
+          d[side] = e;
+        }
+        logp[b].push_back(lp);
+        const auto [ax, ay] = ancGrid[a];
+        const Box g{ax - d[0], ay - d[1], ax + d[2], ay + d[3]};
+        pdGrid[b].push_back(g);
+        const double s = stride[a];
+        pdPix[b].push_back({g.x1 * s, g.y1 * s, g.x2 * s, g.y2 * s});
+        std::vector<double> p(nc);
+        for (int c = 0; c < nc; ++c) p[c] = 1 / (1 + std::exp(-logits[b][a][4 * regMax + c]));
+        sc[b].push_back(p);
+      }
+    for (int r = 0; r < targets.size(0); ++r) {
+      const int b = int(targets[r][0].item<double>());
+      const double cx = targets[r][2].item<double>() * 64, cy = targets[r][3].item<double>() * 64;
+      const double w = targets[r][4].item<double>() * 64, h = targets[r][5].item<double>() * 64;
+      gts[b].push_back({cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2});
+      labels[b].push_back(int(targets[r][1].item<double>()));
+    }
+    const auto ref = refAssign(pdPix, sc, anc, gts, labels, 3, 10, nc);
+
+    double tss = 0, cls = 0, box = 0, dfl = 0;
+    for (int b = 0; b < bs; ++b)
+      for (int a = 0; a < na; ++a)
+        for (int c = 0; c < nc; ++c) {
+          const double x = logits[b][a][4 * regMax + c], y = ref.scores[b][a][c];
+          tss += y;
+          cls += std::max(x, 0.0) - x * y + std::log1p(std::exp(-std::abs(x)));
+        }
+    for (int b = 0; b < bs; ++b)
+      for (int a = 0; a < na; ++a) {
+        if (!ref.fg[b][a]) continue;
+        double weight = 0;
+        for (int c = 0; c < nc; ++c) weight += ref.scores[b][a][c];
+        const Box& gp = gts[b][ref.gtIdx[b][a]];
+        const double s = stride[a];
+        const Box g{gp.x1 / s, gp.y1 / s, gp.x2 / s, gp.y2 / s};
+        box += (1 - refCiou(pdGrid[b][a], g)) * weight;
+        const auto [ax, ay] = ancGrid[a];
+        const double ltrb[4] = {ax - g.x1, ay - g.y1, g.x2 - ax, g.y2 - ay};
+        double sideSum = 0;
+        for (int side = 0; side < 4; ++side) {
+          const double t = std::clamp(ltrb[side], 0.0, regMax - 1 - 0.01);
+          const int tl = int(t);
+          const double wl = tl + 1 - t;
+          sideSum +=
+              -logp[b][a][side * regMax + tl] * wl - logp[b][a][side * regMax + tl + 1] * (1 - wl);
+        }
+        dfl += sideSum / 4 * weight;
+      }
+    tss = std::max(tss, 1.0);
+    const double expected[3] = {box / tss * 7.5, cls / tss * 0.5, dfl / tss * 1.5};
+    int fgCount = 0;
+    for (int b = 0; b < bs; ++b) fgCount += std::accumulate(ref.fg[b].begin(), ref.fg[b].end(), 0);
+    qInfo("reference: %d foreground anchors, box %.5f cls %.5f dfl %.5f", fgCount, expected[0],
+          expected[1], expected[2]);
+    QVERIFY(fgCount >= 8 && box > 0 && dfl > 0);
+    for (int i = 0; i < 3; ++i) {
+      const double got = out.items[i].item<double>();
+      QVERIFY2(
+          std::abs(got - expected[i]) < 1e-4 * std::max(1.0, expected[i]),
+          qPrintable(QString("item %1: loss %2, reference %3").arg(i).arg(got).arg(expected[i])));
+    }
+    QVERIFY(std::abs(out.total.item<double>() - bs * (expected[0] + expected[1] + expected[2])) <
+            1e-3);
+  }
+
   void lossFromReducedPrecisionFeats() {
     stave::model::Yolo model(stave::model::ModelOptions{"n", 2, 16});
     auto feats = model->forward(torch::rand({2, 3, 64, 64}));
