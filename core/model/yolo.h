@@ -130,8 +130,11 @@ class YoloImpl : public torch::nn::Module {
   std::vector<torch::Tensor> forward(torch::Tensor x);
   /// {8, 16, 32}.
   const std::vector<int64_t>& strides() const { return m_strides; }
+  /// Number of classes.
   int nc() const { return m_options.nc; }
+  /// DFL bins per box side.
   int regMax() const { return m_options.regMax; }
+  /// The options it was built with.
   const ModelOptions& options() const { return m_options; }
   /// Freezes the parameters of the first n layers (model.0 .. model.{n-1}); the DFL weights are
   /// always frozen.

@@ -43,6 +43,7 @@ class TaskAlignedAssigner {
   Assignment operator()(const torch::Tensor& pdScores, const torch::Tensor& pdBboxes,
                         const torch::Tensor& ancPoints, const torch::Tensor& gtLabels,
                         const torch::Tensor& gtBboxes, const torch::Tensor& maskGt) const;
+  /// The options it was built with.
   const AssignerOptions& options() const { return m_options; }
 
  private:

@@ -48,6 +48,7 @@ class DetectionLoss {
   /// targets: (T, 6) rows batchIdx, cls, cx, cy, w, h normalised to the batch image, any device.
   LossOutput operator()(const std::vector<torch::Tensor>& feats, const torch::Tensor& targets,
                         int64_t batchSize) const;
+  /// The options it was built with.
   const LossOptions& options() const { return m_options; }
 
  private:
