@@ -72,6 +72,7 @@ struct ScanOptions {
 /// The result of scanning one split: usable images and every problem found.
 struct SplitIndex {
   std::string split;                ///< "train", "val" or "test"
+  std::string root;                 ///< the dataset root (DataSpec::root); caches live below it
   std::vector<ImageRecord> images;  ///< usable images, in source order
   std::vector<Problem> problems;    ///< everything wrong, in source order
   int64_t listed = 0;               ///< image entries found in the sources (with duplicates)
