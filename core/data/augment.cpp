@@ -49,20 +49,19 @@ void clipBoxes(std::vector<PixBox>& boxes, float x0, float y0, float x1, float y
   boxes.swap(out);
 }
 
-// Ultralytics' _mosaic4 on a 2S x 2S canvas. Boxes are clipped to the part of their tile that
-// is pasted (Ultralytics clips only to the canvas, which lets a cut box spill into a neighbour).
-Sample mosaic4(const AugmentContext& ctx, int64_t index,
-               const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
+// Ultralytics' _mosaic4 as a composition of four tiles on a 2S x 2S canvas (painted only by
+// the slow path). Boxes are clipped to the part of their tile that is pasted (Ultralytics clips
+// only to the canvas, which lets a cut box spill into a neighbour).
+Composition mosaic4(const AugmentContext& ctx, int64_t index,
+                    const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
   const int s = ctx.imgsz;
   const int yc = static_cast<int>(rng.uniform(0.5 * s, 1.5 * s));
   const int xc = static_cast<int>(rng.uniform(0.5 * s, 1.5 * s));
   int64_t ids[4] = {index, companion(rng), companion(rng), companion(rng)};
-  Sample out;
-  out.img.create(2 * s, 2 * s, CV_8UC3);
-  out.img.setTo(kGrey);
+  Composition comp;
+  comp.canvas = cv::Size(2 * s, 2 * s);
   for (int i = 0; i < 4; ++i) {
-    const auto li = ctx.load(ids[i], times);
-    const double t0 = now();
+    auto li = ctx.load(ids[i], times);
     const int w = li->img.cols, h = li->img.rows;
     int x1a, y1a, x2a, y2a, x1b, y1b, x2b, y2b;
     if (i == 0) {
@@ -78,20 +77,52 @@ Sample mosaic4(const AugmentContext& ctx, int64_t index,
       x1a = xc, y1a = yc, x2a = std::min(xc + w, 2 * s), y2a = std::min(2 * s, yc + h);
       x1b = 0, y1b = 0, x2b = std::min(w, x2a - x1a), y2b = std::min(y2a - y1a, h);
     }
-    if (x2a > x1a && y2a > y1a) {
-      li->img(cv::Rect(x1b, y1b, x2b - x1b, y2b - y1b))
-          .copyTo(out.img(cv::Rect(x1a, y1a, x2a - x1a, y2a - y1a)));
-      const float padw = float(x1a - x1b), padh = float(y1a - y1b);
-      auto boxes = toPixels((*ctx.records)[static_cast<size_t>(ids[i])].boxes, w, h);
-      for (auto& b : boxes) {
-        b.x1 += padw, b.x2 += padw, b.y1 += padh, b.y2 += padh;
-      }
-      clipBoxes(boxes, float(x1a), float(y1a), float(x2a), float(y2a));
-      out.boxes.insert(out.boxes.end(), boxes.begin(), boxes.end());
+    if (x2a <= x1a || y2a <= y1a) continue;
+    Tile t;
+    t.src = cv::Rect(x1b, y1b, x2b - x1b, y2b - y1b);
+    t.dst = cv::Rect(x1a, y1a, x2a - x1a, y2a - y1a);
+    const float padw = float(x1a - x1b), padh = float(y1a - y1b);
+    t.boxes = toPixels((*ctx.records)[static_cast<size_t>(ids[i])].boxes, w, h);
+    for (auto& b : t.boxes) {
+      b.x1 += padw, b.x2 += padw, b.y1 += padh, b.y2 += padh;
     }
-    times.augment += now() - t0;
+    clipBoxes(t.boxes, float(x1a), float(y1a), float(x2a), float(y2a));
+    t.image = std::move(li);
+    comp.tiles.push_back(std::move(t));
   }
-  return out;
+  return comp;
+}
+
+// One image letterboxed into an S x S canvas, as a single tile.
+Composition letterboxed(const AugmentContext& ctx, int64_t index, StageTimes& times) {
+  const int s = ctx.imgsz;
+  auto li = ctx.load(index, times);
+  Composition comp;
+  comp.canvas = cv::Size(s, s);
+  Tile t;
+  t.boxes = toPixels((*ctx.records)[static_cast<size_t>(index)].boxes, li->img.cols, li->img.rows);
+  if (std::max(li->img.cols, li->img.rows) == s) {
+    // Already long side S: only padding, which the renderers give for free.
+    const int px = static_cast<int>(std::lround((s - li->img.cols) / 2.0 - 0.1));
+    const int py = static_cast<int>(std::lround((s - li->img.rows) / 2.0 - 0.1));
+    t.src = cv::Rect(0, 0, li->img.cols, li->img.rows);
+    t.dst = cv::Rect(px, py, li->img.cols, li->img.rows);
+    for (auto& b : t.boxes) {
+      b.x1 += px, b.x2 += px, b.y1 += py, b.y2 += py;
+    }
+    t.image = std::move(li);
+  } else {
+    float r, px, py;
+    auto boxed = std::make_shared<LoadedImage>();
+    boxed->img = letterbox(li->img, cv::Size(s, s), true, &r, &px, &py);
+    for (auto& b : t.boxes) {
+      b.x1 = b.x1 * r + px, b.x2 = b.x2 * r + px, b.y1 = b.y1 * r + py, b.y2 = b.y2 * r + py;
+    }
+    t.src = t.dst = cv::Rect(0, 0, s, s);
+    t.image = std::move(boxed);
+  }
+  comp.tiles.push_back(std::move(t));
+  return comp;
 }
 
 // Mosaic or letterbox, then random perspective: an imgsz x imgsz sample (Ultralytics'
@@ -99,30 +130,16 @@ Sample mosaic4(const AugmentContext& ctx, int64_t index,
 Sample baseSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
                   const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
   const int s = ctx.imgsz;
-  Sample smp;
   const bool useMosaic = mosaicOn && rng.uniform() < ctx.aug.mosaic;
-  if (useMosaic) {
-    smp = mosaic4(ctx, index, companion, rng, times);
-  } else {
-    const auto li = ctx.load(index, times);
-    const double t0 = now();
-    float r, px, py;
-    smp.img = letterbox(li->img, cv::Size(s, s), true, &r, &px, &py);
-    smp.boxes =
-        toPixels((*ctx.records)[static_cast<size_t>(index)].boxes, li->img.cols, li->img.rows);
-    for (auto& b : smp.boxes) {
-      b.x1 = b.x1 * r + px, b.x2 = b.x2 * r + px, b.y1 = b.y1 * r + py, b.y2 = b.y2 * r + py;
-    }
-    times.augment += now() - t0;
-  }
+  const Composition comp =
+      useMosaic ? mosaic4(ctx, index, companion, rng, times) : letterboxed(ctx, index, times);
   const double t0 = now();
   double scale = 1;
-  const cv::Matx33d M =
-      randomPerspectiveMatrix(rng, ctx.aug, smp.img.size(), cv::Size(s, s), &scale);
-  if (useMosaic || M != cv::Matx33d::eye()) {
-    smp.img = warpImage(smp.img, M, cv::Size(s, s));
-    smp.boxes = transformBoxes(smp.boxes, M, cv::Size(s, s), scale);
-  }
+  const cv::Matx33d M = randomPerspectiveMatrix(rng, ctx.aug, comp.canvas, cv::Size(s, s), &scale);
+  const bool scaleOnly =
+      M(0, 1) == 0 && M(1, 0) == 0 && M(2, 0) == 0 && M(2, 1) == 0 && M(2, 2) == 1;
+  Sample smp = scaleOnly ? renderScaled(comp, M, cv::Size(s, s), scale)
+                         : renderWarped(comp, M, cv::Size(s, s), scale);
   times.augment += now() - t0;
   return smp;
 }
@@ -135,6 +152,67 @@ std::vector<PixBox> toPixels(const std::vector<Box>& boxes, int w, int h) {
     out.push_back({b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
                    (b.cy + b.h / 2) * h});
   return out;
+}
+
+Sample renderWarped(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale) {
+  cv::Mat canvas(comp.canvas, CV_8UC3, kGrey);
+  std::vector<PixBox> boxes;
+  for (const auto& t : comp.tiles) {
+    t.image->img(t.src).copyTo(canvas(t.dst));
+    boxes.insert(boxes.end(), t.boxes.begin(), t.boxes.end());
+  }
+  Sample smp;
+  smp.img = warpImage(canvas, M, out);
+  smp.boxes = transformBoxes(boxes, M, out, scale);
+  return smp;
+}
+
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale) {
+  STAVE_CHECK(M(0, 1) == 0 && M(1, 0) == 0 && M(2, 0) == 0 && M(2, 1) == 0,
+              "renderScaled needs scale+translate");
+  const double sx = M(0, 0), sy = M(1, 1), tx = M(0, 2), ty = M(1, 2);
+  Sample smp;
+  smp.img = cv::Mat(out, CV_8UC3, kGrey);
+  for (const auto& t : comp.tiles) {
+    // The tile's visible part in whole output pixels, and the whole source pixels that map there.
+    const int u1 =
+        static_cast<int>(std::lround(std::clamp(t.dst.x * sx + tx, 0.0, double(out.width))));
+    const int u2 =
+        static_cast<int>(std::lround(std::clamp(t.dst.br().x * sx + tx, 0.0, double(out.width))));
+    const int v1 =
+        static_cast<int>(std::lround(std::clamp(t.dst.y * sy + ty, 0.0, double(out.height))));
+    const int v2 =
+        static_cast<int>(std::lround(std::clamp(t.dst.br().y * sy + ty, 0.0, double(out.height))));
+    if (u2 <= u1 || v2 <= v1) continue;
+    const int cx1 =
+        std::clamp(static_cast<int>(std::lround((u1 - tx) / sx)), t.dst.x, t.dst.br().x - 1);
+    const int cx2 =
+        std::clamp(static_cast<int>(std::lround((u2 - tx) / sx)), cx1 + 1, t.dst.br().x);
+    const int cy1 =
+        std::clamp(static_cast<int>(std::lround((v1 - ty) / sy)), t.dst.y, t.dst.br().y - 1);
+    const int cy2 =
+        std::clamp(static_cast<int>(std::lround((v2 - ty) / sy)), cy1 + 1, t.dst.br().y);
+    const cv::Rect src(t.src.x + cx1 - t.dst.x, t.src.y + cy1 - t.dst.y, cx2 - cx1, cy2 - cy1);
+    cv::Mat roi = smp.img(cv::Rect(u1, v1, u2 - u1, v2 - v1));
+    cv::resize(t.image->img(src), roi, roi.size(), 0, 0, cv::INTER_LINEAR);
+    // Boxes follow the mapping actually used (whole pixels), so labels match the pixels.
+    const double kx = double(u2 - u1) / (cx2 - cx1), ky = double(v2 - v1) / (cy2 - cy1);
+    const double ox = u1 - cx1 * kx, oy = v1 - cy1 * ky;
+    for (const auto& o : t.boxes) {
+      const double x1 = std::clamp(std::max<double>(o.x1, cx1) * kx + ox, 0.0, double(out.width));
+      const double x2 = std::clamp(std::min<double>(o.x2, cx2) * kx + ox, 0.0, double(out.width));
+      const double y1 = std::clamp(std::max<double>(o.y1, cy1) * ky + oy, 0.0, double(out.height));
+      const double y2 = std::clamp(std::min<double>(o.y2, cy2) * ky + oy, 0.0, double(out.height));
+      // box_candidates against the whole box at this scale.
+      const double w1 = (o.x2 - o.x1) * kx, h1 = (o.y2 - o.y1) * ky, w2 = x2 - x1, h2 = y2 - y1,
+                   eps = 1e-16;
+      const double ar = std::max(w2 / (h2 + eps), h2 / (w2 + eps));
+      if (w2 > 2 && h2 > 2 && w2 * h2 / (w1 * h1 + eps) > 0.1 && ar < 100)
+        smp.boxes.push_back({o.cls, float(x1), float(y1), float(x2), float(y2)});
+    }
+  }
+  (void)scale;  // the tile mapping's own scale is used, which differs only by rounding
+  return smp;
 }
 
 cv::Mat letterbox(const cv::Mat& img, cv::Size shape, bool scaleup, float* ratio, float* padX,
@@ -231,22 +309,16 @@ void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain
   const double r0 = rng.uniform(-1, 1) * hgain + 1, r1 = rng.uniform(-1, 1) * sgain + 1,
                r2 = rng.uniform(-1, 1) * vgain + 1;
   if (hgain == 0 && sgain == 0 && vgain == 0) return;
-  uint8_t lut[3][256];
+  cv::Mat lut(1, 256, CV_8UC3);
   for (int x = 0; x < 256; ++x) {
-    lut[0][x] = static_cast<uint8_t>(std::fmod(x * r0, 180.0));
-    lut[1][x] = static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0));
-    lut[2][x] = static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0));
+    lut.at<cv::Vec3b>(0, x) = cv::Vec3b(static_cast<uint8_t>(std::fmod(x * r0, 180.0)),
+                                        static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0)),
+                                        static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0)));
   }
-  cv::Mat hsv;
+  // A per-thread HSV buffer: a fresh 1 MB Mat per sample costs page faults on every call.
+  thread_local cv::Mat hsv;
   cv::cvtColor(img, hsv, cv::COLOR_BGR2HSV);
-  for (int y = 0; y < hsv.rows; ++y) {
-    uint8_t* p = hsv.ptr<uint8_t>(y);
-    for (int x = 0; x < hsv.cols; ++x, p += 3) {
-      p[0] = lut[0][p[0]];
-      p[1] = lut[1][p[1]];
-      p[2] = lut[2][p[2]];
-    }
-  }
+  cv::LUT(hsv, lut, hsv);
   cv::cvtColor(hsv, img, cv::COLOR_HSV2BGR);
 }
 

@@ -96,6 +96,29 @@ cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size outSize);
 /// Random HSV gains applied in place through lookup tables (Ultralytics' augment_hsv).
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain);
 
+/// A part of a source image pasted onto a canvas (a mosaic quarter, or a letterboxed image).
+struct Tile {
+  std::shared_ptr<const LoadedImage> image;  ///< source pixels
+  cv::Rect src;                              ///< the part of image->img that is pasted
+  cv::Rect dst;                              ///< where it goes on the canvas (same size)
+  std::vector<PixBox> boxes;                 ///< its boxes in canvas pixels, clipped to dst
+};
+
+/// Tiles on a grey (114) canvas, before the random perspective.
+struct Composition {
+  cv::Size canvas;          ///< canvas size (2S x 2S for mosaic, S x S otherwise)
+  std::vector<Tile> tiles;  ///< non-overlapping tiles
+};
+
+/// The slow, general renderer: paints the canvas and warps it by M (any perspective).
+Sample renderWarped(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+
+/// The fast renderer for M = scale + translation (the default hyperparameters): resizes the
+/// visible part of each tile straight into the output, without a canvas or a general warp.
+/// Boxes follow the whole-pixel mapping actually used, so they match the pixels exactly; the
+/// image differs from renderWarped by at most about one pixel of position.
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+
 /// Everything a training sample needs.
 struct AugmentContext {
   const std::vector<ImageRecord>* records = nullptr;  ///< the split's images and labels

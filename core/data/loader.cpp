@@ -1,9 +1,12 @@
 #include "core/data/loader.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>

@@ -41,6 +41,7 @@ class TestAugment : public QObject {
   void pipelineLabelsMatchPixels();
   void letterboxGeometry_data();
   void letterboxGeometry();
+  void scaledRendererMatchesWarp();
   void hsvMatchesPerPixelReference();
   void boxCandidatesDropSlivers();
 };
@@ -246,6 +247,61 @@ void TestAugment::letterboxGeometry() {
   if (py >= 1) QCOMPARE(int(out.at<cv::Vec3b>(0, tw / 2)[0]), 114);
   QVERIFY(std::abs((tw - w * r) / 2 - px) <= 0.6);
   QVERIFY(std::abs((th - h * r) / 2 - py) <= 0.6);
+}
+
+void TestAugment::scaledRendererMatchesWarp() {
+  // The fast renderer (resize each tile into place) against the slow one (paint the canvas,
+  // warpAffine), on smooth tiles so a sub-pixel shift shows as a small difference only.
+  Rng rng(5);
+  for (int trial = 0; trial < 10; ++trial) {
+    const int S = 160;
+    Composition comp;
+    comp.canvas = cv::Size(2 * S, 2 * S);
+    const int xc = int(rng.uniform(0.5 * S, 1.5 * S)), yc = int(rng.uniform(0.5 * S, 1.5 * S));
+    const cv::Rect quads[4] = {{0, 0, xc, yc},
+                               {xc, 0, 2 * S - xc, yc},
+                               {0, yc, xc, 2 * S - yc},
+                               {xc, yc, 2 * S - xc, 2 * S - yc}};
+    for (int q = 0; q < 4; ++q) {
+      auto li = std::make_shared<LoadedImage>();
+      li->img.create(2 * S, 2 * S, CV_8UC3);
+      for (int y = 0; y < li->img.rows; ++y)
+        for (int x = 0; x < li->img.cols; ++x)
+          li->img.at<cv::Vec3b>(y, x) =
+              cv::Vec3b(uint8_t(x * 0.75), uint8_t(y * 0.75), uint8_t(60 * q));
+      Tile t;
+      t.image = li;
+      t.dst = quads[q];
+      t.src = cv::Rect(0, 0, quads[q].width, quads[q].height);
+      const float bx = float(t.dst.x + 10), by = float(t.dst.y + 10);
+      t.boxes.push_back({q, bx, by, bx + std::min(60.f, t.dst.width - 12.f),
+                         by + std::min(50.f, t.dst.height - 12.f)});
+      comp.tiles.push_back(t);
+    }
+    AugmentOptions aug;  // defaults: scale and translate only
+    double s = 1;
+    const cv::Matx33d M = randomPerspectiveMatrix(rng, aug, comp.canvas, cv::Size(S, S), &s);
+    const Sample fast = renderScaled(comp, M, cv::Size(S, S), s);
+    const Sample slow = renderWarped(comp, M, cv::Size(S, S), s);
+    cv::Mat diff;
+    cv::absdiff(fast.img, slow.img, diff);
+    // Gradients of 0.75 levels per pixel: a shift of d pixels costs about 0.75 d per channel.
+    const double meanDiff = cv::mean(diff)[0] + cv::mean(diff)[1];
+    QVERIFY2(meanDiff < 2.5,
+             qPrintable(QString("trial %1: mean difference %2").arg(trial).arg(meanDiff)));
+    for (const auto& f : fast.boxes) {
+      bool matched = false;
+      for (const auto& r : slow.boxes)
+        matched = matched ||
+                  (r.cls == f.cls && std::abs(r.x1 - f.x1) <= 1.5 && std::abs(r.y1 - f.y1) <= 1.5 &&
+                   std::abs(r.x2 - f.x2) <= 1.5 && std::abs(r.y2 - f.y2) <= 1.5);
+      QVERIFY2(
+          matched,
+          qPrintable(
+              QString("trial %1: fast box of class %2 has no slow twin").arg(trial).arg(f.cls)));
+    }
+    QVERIFY(std::abs(int(fast.boxes.size()) - int(slow.boxes.size())) <= 1);
+  }
 }
 
 void TestAugment::hsvMatchesPerPixelReference() {
