@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <opencv2/core.hpp>
+
 #include "core/data/rng.h"
 #include "core/data/sampler.h"
 
@@ -98,6 +100,21 @@ Status Loader::validate(const SplitIndex& index, const LoaderOptions& o) {
 
 Loader::Loader(const SplitIndex& index, LoaderOptions options)
     : m_index(index), m_opt(std::move(options)) {
+  if (m_opt.tuneMalloc) {
+    // glibc hands blocks above its mmap threshold (128 KiB, growing to 32 MiB) straight back to
+    // the kernel; a 1 MB image then page-faults and zeroes its pages again on the next
+    // allocation. Keep such blocks in the heap instead (process-wide, set once).
+    static std::once_flag once;
+    std::call_once(once, [] {
+      mallopt(M_MMAP_THRESHOLD, 64 << 20);
+      mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    });
+  }
+  if (m_opt.workers > 0 && m_opt.sequentialOpenCv) {
+    // The workers are the parallelism. OpenCV's own pool inside each worker only adds
+    // spinning and contention (Ultralytics calls cv2.setNumThreads(0) for the same reason).
+    cv::setNumThreads(0);
+  }
   STAVE_CHECK(
       m_opt.batch >= 1 && m_opt.worldSize >= 1 && m_opt.rank >= 0 && m_opt.rank < m_opt.worldSize,
       "loader options: batch " << m_opt.batch << ", rank " << m_opt.rank << "/" << m_opt.worldSize);

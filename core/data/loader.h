@@ -46,6 +46,7 @@ struct LoaderOptions {
   int mosaicLag = 64;                 ///< mosaic companions come from samples at least this
   int mosaicWindow = 64;              ///< many positions back, within a window of this size
   double timeoutSeconds = 600;        ///< next() gives up when no batch arrives for this long
+  bool sequentialOpenCv = true;       ///< cv::setNumThreads(0) when workers > 0 (process-wide)
   bool tuneMalloc = true;             ///< keep freed image buffers in the heap (process-wide, once)
 };
 
