@@ -326,7 +326,9 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
                        const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
   Sample smp = baseSample(ctx, index, mosaicOn, companion, rng, times);
   const int s = ctx.imgsz;
-  if (rng.uniform() < ctx.aug.mixup) {
+  // close_mosaic turns mixup off too, as Ultralytics does; the draw happens either way so the
+  // rest of the sample's randomness stays aligned.
+  if (rng.uniform() < ctx.aug.mixup && mosaicOn) {
     Rng sub(rng.next());
     const int64_t other = companion(rng);
     Sample second = baseSample(ctx, other, mosaicOn, companion, sub, times);

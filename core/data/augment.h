@@ -128,8 +128,9 @@ struct AugmentContext {
 };
 
 /// A training sample of dataset index `index`: mosaic (with probability aug.mosaic when
-/// `mosaicOn`, companions from `companion`) or letterbox, then random perspective, mixup, HSV
-/// and flips. Output is imgsz x imgsz.
+/// `mosaicOn`, companions from `companion`) or letterbox, then random perspective, mixup (only
+/// when `mosaicOn`: close_mosaic ends both, as in Ultralytics), HSV and flips. Output is
+/// imgsz x imgsz.
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
                        const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times);
 

@@ -88,6 +88,7 @@ struct LoaderStats {
 };
 
 /// Batches for one split and one rank. Not copyable; the destructor stops and joins workers.
+/// The SplitIndex must outlive the loader (it is referenced, not copied).
 class Loader {
  public:
   /// Throws std::runtime_error when a cache cannot be used (see validate()).

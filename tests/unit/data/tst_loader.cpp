@@ -86,6 +86,7 @@ class TestLoader : public QObject {
   void channelsLast();
   void badImagesNeverStopTheLoader();
   void ranksShareTheEpoch();
+  void exifOrientationIsApplied();
 };
 
 void TestLoader::sampler_data() {
@@ -417,6 +418,39 @@ void TestLoader::ranksShareTheEpoch() {
   QCOMPARE(seen.size(), size_t(12));
   std::set<std::string> unique(seen.begin(), seen.end());
   QCOMPARE(unique.size(), size_t(10));
+}
+
+void TestLoader::exifOrientationIsApplied() {
+  // A 60x20 JPEG, left half black, right half white, tagged "rotate 90 clockwise" (6): it is
+  // shown 20 wide and 60 high with the white half at the bottom.
+  QTemporaryDir dir;
+  const fs::path root = dir.path().toStdString();
+  cv::Mat m(20, 60, CV_8UC3, cv::Scalar(0, 0, 0));
+  m(cv::Rect(30, 0, 30, 20)).setTo(cv::Scalar(255, 255, 255));
+  std::vector<uint8_t> jpg;
+  cv::imencode(".jpg", m, jpg);
+  const uint8_t tiff[] = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3,
+                          0,   0,   0, 1,  0, 6, 0, 0, 0, 0, 0,    0,    0, 0};
+  std::vector<uint8_t> app1 = {0xFF, 0xE1, 0, uint8_t(8 + sizeof tiff), 'E', 'x', 'i', 'f', 0, 0};
+  app1.insert(app1.end(), std::begin(tiff), std::end(tiff));
+  jpg.insert(jpg.begin() + 2, app1.begin(), app1.end());
+  fs::create_directories(root / "images/train");
+  std::ofstream(root / "images/train/r.jpg", std::ios::binary)
+      .write(reinterpret_cast<const char*>(jpg.data()), jpg.size());
+  std::ofstream(root / "data.yaml") << "train: images/train\nval: images/train\nnames: [a]\n";
+  const auto spec = loadDataYaml((root / "data.yaml").string()).value();
+  ScanOptions so;
+  so.useCache = false;
+  const auto index = scanSplit(spec, "train", so).value();
+  QCOMPARE(index.images.size(), size_t(1));
+  QCOMPARE(index.images[0].width, 20);
+  QCOMPARE(index.images[0].height, 60);
+  StageTimes t;
+  const LoadedImage li = loadImage(index.images[0], 0, false, t);
+  QCOMPARE(li.img.cols, 20);
+  QCOMPARE(li.img.rows, 60);
+  QVERIFY(li.img.at<cv::Vec3b>(5, 10)[0] < 40);    // top: black
+  QVERIFY(li.img.at<cv::Vec3b>(55, 10)[0] > 215);  // bottom: white
 }
 
 QTEST_GUILESS_MAIN(TestLoader)
