@@ -87,6 +87,12 @@ struct SplitIndex {
 Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                              const ScanOptions& options = {});
 
+/// Keeps the first round(n * fraction) images (Ultralytics' `fraction`, in (0, 1]).
+void applyFraction(SplitIndex& index, double fraction);
+
+/// Makes every box class 0 (Ultralytics' `single_cls`).
+void makeSingleClass(SplitIndex& index);
+
 /// Ultralytics' pairing: the last "/images/" becomes "/labels/", the extension ".txt".
 std::string labelPathFor(const std::string& imagePath);
 
