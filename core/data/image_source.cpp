@@ -384,6 +384,7 @@ std::shared_ptr<const LoadedImage> ImageSource::get(int64_t index, StageTimes& t
     if (!m_ram[static_cast<size_t>(index)]) m_ram[static_cast<size_t>(index)] = li;
     return m_ram[static_cast<size_t>(index)];
   }
+  if (m_opt.recentCapacity == 0) return decode(index, times);
   {
     std::lock_guard<std::mutex> g(m_recentMutex);
     auto it = m_recent.find(index);

@@ -113,6 +113,7 @@ Loader::Loader(const SplitIndex& index, LoaderOptions options)
   so.ramBudgetBytes = m_opt.ramBudgetBytes;
   so.recentCapacity = static_cast<size_t>(m_opt.mosaicLag + m_opt.mosaicWindow +
                                           (m_opt.workers + m_opt.prefetch + 2) * m_opt.batch + 64);
+  if (!m_opt.augment) so.recentCapacity = 0;  // no mosaic: each image is used once per epoch
   m_source = std::make_unique<ImageSource>(index, so);
   if (!m_opt.allocate) {
     m_opt.allocate = [](size_t n) {

@@ -87,6 +87,7 @@ class TestLoader : public QObject {
   void badImagesNeverStopTheLoader();
   void ranksShareTheEpoch();
   void exifOrientationIsApplied();
+  void emptySplitEndsAtOnce();
 };
 
 void TestLoader::sampler_data() {
@@ -451,6 +452,16 @@ void TestLoader::exifOrientationIsApplied() {
   QCOMPARE(li.img.rows, 60);
   QVERIFY(li.img.at<cv::Vec3b>(5, 10)[0] < 40);    // top: black
   QVERIFY(li.img.at<cv::Vec3b>(55, 10)[0] > 215);  // bottom: white
+}
+
+void TestLoader::emptySplitEndsAtOnce() {
+  SplitIndex empty;
+  empty.split = "val";
+  Loader l(empty, smallOptions());
+  QCOMPARE(l.batchesPerEpoch(), int64_t(0));
+  l.startEpoch(0, true);
+  QVERIFY(!l.next());
+  QVERIFY(!l.next());
 }
 
 QTEST_GUILESS_MAIN(TestLoader)
