@@ -307,6 +307,18 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment, const st
     ::unlink(tmp.c_str());
     return Error{path, 0, "cache", "cannot move the disk cache into place: " + why};
   }
+  // Older caches of the same split and size (the dataset changed since) are dead weight.
+  if (pathIn.empty()) {
+    const std::string name = fs::path(path).filename().string();
+    const std::string prefix =
+        name.substr(0, name.size() - std::string("0123456789abcdef.raw").size());
+    for (fs::directory_iterator it(fs::path(path).parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+      const std::string other = it->path().filename().string();
+      if (other != name && other.rfind(prefix, 0) == 0 && other.size() == name.size())
+        fs::remove(it->path(), ec);
+    }
+  }
   return Ok{};
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/data/demo.h"
 #include "core/data/loader.h"
+#include "core/data/prepare.h"
 #include "core/data/sampler.h"
 
 using namespace stave::data;
@@ -88,6 +89,7 @@ class TestLoader : public QObject {
   void ranksShareTheEpoch();
   void exifOrientationIsApplied();
   void emptySplitEndsAtOnce();
+  void prepareBuildsSharedDiskCaches();
 };
 
 void TestLoader::sampler_data() {
@@ -462,6 +464,37 @@ void TestLoader::emptySplitEndsAtOnce() {
   l.startEpoch(0, true);
   QVERIFY(!l.next());
   QVERIFY(!l.next());
+}
+
+void TestLoader::prepareBuildsSharedDiskCaches() {
+  Demo d(12, 96);
+  const auto rep = prepareDataset(d.spec.yamlPath, 96, CacheMode::Disk, 2);
+  QVERIFY2(rep.ok(), rep.errorText().c_str());
+  QCOMPARE(rep->trainImages, int64_t(12));
+  QVERIFY(fs::exists(rep->trainDiskCache) && fs::exists(rep->valDiskCache));
+  // Two "ranks" map the file the launcher built instead of decoding.
+  LoaderOptions o = smallOptions();
+  o.imgsz = 96;
+  o.cache = CacheMode::Disk;
+  o.worldSize = 2;
+  for (int r = 0; r < 2; ++r) {
+    o.rank = r;
+    Loader l(d.train, o);
+    QVERIFY(!epoch(l, 0).empty());
+    QCOMPARE(l.stats().decoded, int64_t(0));
+  }
+  // A changed dataset gets a new cache, and the stale one is removed.
+  std::ofstream(d.dir.filePath("labels/train/000000.txt").toStdString(), std::ios::app) << "";
+  fs::last_write_time(d.train.images[0].imagePath,
+                      fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  const auto rep2 = prepareDataset(d.spec.yamlPath, 96, CacheMode::Disk, 2);
+  QVERIFY(rep2.ok());
+  QVERIFY(rep2->trainDiskCache != rep->trainDiskCache);
+  QVERIFY(!fs::exists(rep->trainDiskCache));
+  QVERIFY(fs::exists(rep2->trainDiskCache));
+  QVERIFY(fs::exists(rep->valDiskCache));  // val unchanged, same file
+  // Errors: a dataset that cannot be used.
+  QVERIFY(!prepareDataset(d.dir.filePath("missing.yaml").toStdString(), 96, CacheMode::None).ok());
 }
 
 QTEST_GUILESS_MAIN(TestLoader)
