@@ -56,10 +56,9 @@ std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double 
     const torch::Tensor x = preds[b].to(torch::kFloat);
     auto [score, cls] = x.slice(1, 4).max(1);
     const torch::Tensor mask = score > conf;
-    torch::Tensor cand = torch::cat({x.slice(1, 0, 4), score.unsqueeze(1),
-                                     cls.unsqueeze(1).to(torch::kFloat)},
-                                    1)
-                             .index({mask});
+    torch::Tensor cand =
+        torch::cat({x.slice(1, 0, 4), score.unsqueeze(1), cls.unsqueeze(1).to(torch::kFloat)}, 1)
+            .index({mask});
     if (cand.size(0) == 0) {
       out.push_back(empty);
       continue;

@@ -110,9 +110,9 @@ class TestEvalPreds : public QObject {
     csv += "./sub/b.bmp,1,0.7,8,16,40,48\n";
     csv += "c,0,0.05,0,0,10,10\n";  // a low-scored false positive on the background image
     writeText(dir.path() + "/p.csv", csv);
-    const auto j = runJson({"eval-preds", "--data", yaml, "--split", "val", "--preds",
-                            dir.path() + "/p.csv"},
-                           dir.path());
+    const auto j =
+        runJson({"eval-preds", "--data", yaml, "--split", "val", "--preds", dir.path() + "/p.csv"},
+                dir.path());
     QCOMPARE(j.value("map50").toDouble(), 1.0);
     QCOMPARE(j.value("map50_95").toDouble(), 1.0);
     QCOMPARE(j.value("images").toInt(), 3);
@@ -127,10 +127,9 @@ class TestEvalPreds : public QObject {
     const QString yaml = makeDataset(dir.path());
     // The dog in sub/b.bmp is missed: cat AP 1; dog recall 1/2 at precision 1 -> AP 51/101.
     // mAP = (1 + 51/101) / 2 at every IoU threshold.
-    writeText(dir.path() + "/p.csv",
-              "a.bmp,0,0.9,20,10,60,50\na.bmp,1,0.8,100,20,180,90\n");
-    const auto j = runJson({"eval-preds", "--data", yaml, "--preds", dir.path() + "/p.csv"},
-                           dir.path());
+    writeText(dir.path() + "/p.csv", "a.bmp,0,0.9,20,10,60,50\na.bmp,1,0.8,100,20,180,90\n");
+    const auto j =
+        runJson({"eval-preds", "--data", yaml, "--preds", dir.path() + "/p.csv"}, dir.path());
     const double expected = (1 + 51.0 / 101) / 2;
     QVERIFY(qAbs(j.value("map50").toDouble() - expected) < 1e-9);
     QVERIFY(qAbs(j.value("map50_95").toDouble() - expected) < 1e-9);
@@ -154,16 +153,14 @@ class TestEvalPreds : public QObject {
     // Unknown images are found once the rows parse.
     writeText(dir.path() + "/unknown.csv", "a.bmp,0,0.9,20,10,60,50\nnope.bmp,0,0.9,1,1,2,2\n");
     const auto u = stave::e2e::runStaveTrain(
-        {"eval-preds", "--data", yaml, "--preds", dir.path() + "/unknown.csv"}, dir.path(),
-        120000);
+        {"eval-preds", "--data", yaml, "--preds", dir.path() + "/unknown.csv"}, dir.path(), 120000);
     QCOMPARE(u.exitCode, 2);
     QVERIFY2(u.err.contains("unknown.csv:2: image: 'nope.bmp' is not an image of this split"),
              qPrintable(u.err));
     // Missing arguments are usage errors.
     QCOMPARE(stave::e2e::runStaveTrain({"eval-preds", "--data", yaml}, dir.path()).exitCode, 2);
-    QCOMPARE(stave::e2e::runStaveTrain({"eval-preds", "--data", yaml, "--preds", "x.csv",
-                                        "--max-det", "0"},
-                                       dir.path())
+    QCOMPARE(stave::e2e::runStaveTrain(
+                 {"eval-preds", "--data", yaml, "--preds", "x.csv", "--max-det", "0"}, dir.path())
                  .exitCode,
              2);
   }

@@ -38,9 +38,11 @@ std::vector<Box> referenceNms(const torch::Tensor& image, double conf, double io
     for (int64_t c = 1; c < image.size(1) - 4; ++c) {
       if (a[i][4 + c] > a[i][4 + best]) best = int(c);
     }
-    if (a[i][4 + best] > conf) cand.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4 + best], best});
+    if (a[i][4 + best] > conf)
+      cand.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4 + best], best});
   }
-  std::stable_sort(cand.begin(), cand.end(), [](const Box& x, const Box& y) { return x.score > y.score; });
+  std::stable_sort(cand.begin(), cand.end(),
+                   [](const Box& x, const Box& y) { return x.score > y.score; });
   if (int64_t(cand.size()) > maxNms) cand.resize(maxNms);
   std::vector<Box> kept;
   for (const Box& b : cand) {
