@@ -72,4 +72,16 @@ std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double 
   return out;
 }
 
+std::vector<Detection> toDetections(const torch::Tensor& kept) {
+  STAVE_CHECK(kept.dim() == 2 && kept.size(1) == 6, "expected (K, 6), got " << kept.sizes());
+  const torch::Tensor cpu = kept.detach().to(torch::kCPU, torch::kFloat).contiguous();
+  auto a = cpu.accessor<float, 2>();
+  std::vector<Detection> out;
+  out.reserve(cpu.size(0));
+  for (int64_t i = 0; i < cpu.size(0); ++i) {
+    out.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4], static_cast<int>(a[i][5])});
+  }
+  return out;
+}
+
 }  // namespace stave::train

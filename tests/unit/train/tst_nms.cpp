@@ -161,6 +161,18 @@ class TestNms : public QObject {
     QVERIFY(a[0].size(0) > 0);
   }
 
+  void convertsToDetections() {
+    const auto kept = nonMaxSuppression(randomPreds(1, 200, 3, 21), 0.05, 0.7, 50)[0];
+    const auto dets = toDetections(kept);
+    QCOMPARE(int64_t(dets.size()), kept.size(0));
+    QVERIFY(!dets.empty());
+    QCOMPARE(dets[0].x1, kept[0][0].item<float>());
+    QCOMPARE(dets[0].y2, kept[0][3].item<float>());
+    QCOMPARE(dets[0].score, kept[0][4].item<float>());
+    QCOMPARE(dets.back().cls, int(kept[kept.size(0) - 1][5].item<float>()));
+    QVERIFY(toDetections(torch::zeros({0, 6})).empty());
+  }
+
   void badShapeIsAnInternalError() {
     bool thrown = false;
     try {
