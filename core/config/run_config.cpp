@@ -447,7 +447,9 @@ Derived derive(const RunConfig& config, int worldSize) {
       static_cast<int64_t>(std::nearbyint(static_cast<double>(nbs) / d.globalBatch)), 1);
   const double effective = static_cast<double>(d.globalBatch * d.accumulate) / nbs;
   d.weightDecay = config.getFloat("weight_decay") * effective;
-  d.lr0 = config.getFloat("lr0") * (config.getBool("scale_lr_with_batch") ? effective : 1.0);
+  // Linear scaling rule against the reference batch of 64 (issue: lr0 x global batch / 64).
+  d.lr0 = config.getFloat("lr0") *
+          (config.getBool("scale_lr_with_batch") ? static_cast<double>(d.globalBatch) / 64.0 : 1.0);
   return d;
 }
 

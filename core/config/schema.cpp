@@ -89,7 +89,7 @@ std::vector<ParamSpec> buildSchema() {
       boolP("cos_lr", false, G::Optimisation, "cosine learning-rate schedule instead of linear",
             true),
       boolP("scale_lr_with_batch", false, G::Optimisation,
-            "scale lr0 by global batch x accumulate / nbs (linear scaling rule)", false),
+            "scale lr0 by global batch / 64 (linear scaling rule)", false),
       floatP("box", 7.5, 0.0, 1000.0, G::Optimisation, "box (CIoU) loss gain", true),
       floatP("cls", 0.5, 0.0, 1000.0, G::Optimisation, "classification (BCE) loss gain", true),
       floatP("dfl", 1.5, 0.0, 1000.0, G::Optimisation, "distribution focal loss gain", true),
@@ -514,8 +514,8 @@ std::string schemaMarkdown() {
      << "`stave-train export --format ultralytics`).\n\n"
      << "In Stave `batch` is per rank: the global batch is batch x world size, gradients are\n"
      << "accumulated for max(round(nbs / global batch), 1) steps, weight decay is scaled by\n"
-     << "global batch x accumulate / nbs, and with `scale_lr_with_batch` lr0 is scaled the same\n"
-     << "way. Ultralytics' `batch` is the global batch; the exports convert.\n";
+     << "global batch x accumulate / nbs, and with `scale_lr_with_batch` lr0 is multiplied by\n"
+     << "global batch / 64. Ultralytics' `batch` is the global batch; the exports convert.\n";
   for (ParamGroup g : paramGroups()) {
     std::string title = paramGroupName(g);
     title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));

@@ -479,11 +479,12 @@ void TestSchema::derived_data() {
   QTest::addColumn<int>("accumulate");
   QTest::addColumn<double>("lr0");
   QTest::addColumn<double>("wd");
-  // Worked by hand: wd = 0.0005 * global * accumulate / nbs; lr0 = 0.01 * the same with scaling.
+  // Worked by hand: wd = 0.0005 * global * accumulate / nbs; with scaling lr0 = 0.01 * global / 64.
   QTest::newRow("defaults") << 16 << 1 << 64 << false << 16 << 4 << 0.01 << 0.0005;
   QTest::newRow("two ranks") << 16 << 2 << 64 << false << 32 << 2 << 0.01 << 0.0005;
   QTest::newRow("uneven") << 24 << 1 << 64 << false << 24 << 3 << 0.01 << 0.0005625;
-  QTest::newRow("uneven scaled") << 24 << 1 << 64 << true << 24 << 3 << 0.01125 << 0.0005625;
+  QTest::newRow("uneven scaled") << 24 << 1 << 64 << true << 24 << 3 << 0.00375 << 0.0005625;
+  QTest::newRow("two ranks scaled") << 16 << 2 << 64 << true << 32 << 2 << 0.005 << 0.0005;
   QTest::newRow("beyond nbs") << 16 << 8 << 64 << false << 128 << 1 << 0.01 << 0.001;
   QTest::newRow("beyond nbs scaled") << 16 << 8 << 64 << true << 128 << 1 << 0.02 << 0.001;
   // Python's round() rounds halves to even: round(1.5) = 2, round(2.5) = 2.
