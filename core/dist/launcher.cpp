@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -385,15 +386,21 @@ void Supervisor::onRankExit(RankProc& r) {
 }
 
 void Supervisor::reap() {
+  std::vector<RankProc*> exited;
   for (auto& r : m_ranks) {
     if (!r.alive) continue;
     int status = 0;
-    const pid_t p = waitpid(r.pid, &status, WNOHANG);
-    if (p == r.pid) {
+    if (waitpid(r.pid, &status, WNOHANG) == r.pid) {
       r.status = status;
-      onRankExit(r);
+      exited.push_back(&r);
     }
   }
+  // When a peer dies, survivors often notice (connection closed) and exit with an error
+  // soon after; if both are seen in one pass, blame the one ended by a signal.
+  std::stable_sort(exited.begin(), exited.end(), [](const RankProc* a, const RankProc* b) {
+    return WIFSIGNALED(a->status) && !WIFSIGNALED(b->status);
+  });
+  for (auto* r : exited) onRankExit(*r);
 }
 
 int Supervisor::aliveCount() const {
@@ -460,6 +467,17 @@ LaunchResult Supervisor::run() {
     if (!own) baseEnv.push_back(s);
   }
   for (const auto& kv : m_opt.env) baseEnv.push_back(kv.first + "=" + kv.second);
+  if (m_opt.env.count("STAVE_RUN_TOKEN") == 0) {
+    // Single node: a token unique to this launch. Several nodes must agree, so there the
+    // caller passes one (or none).
+    if (m_opt.nnodes == 1) {
+      for (auto it = baseEnv.begin(); it != baseEnv.end();)
+        it = it->rfind("STAVE_RUN_TOKEN=", 0) == 0 ? baseEnv.erase(it) : it + 1;
+      baseEnv.push_back("STAVE_RUN_TOKEN=" + std::to_string(getpid()) + "-" +
+                        std::to_string(static_cast<long long>(unixNow() * 1e6)) + "-" +
+                        std::to_string(m_result.masterPort));
+    }
+  }
 
   for (auto& r : m_ranks) {
     if (!spawn(r, baseEnv)) {
