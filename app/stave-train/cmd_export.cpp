@@ -1,0 +1,119 @@
+// stave-train export: write a project's config as YAML, JSON, Ultralytics args, a shell script,
+// a Slurm batch script or a Kubeflow PyTorchJob manifest.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "app/stave-train/command.h"
+#include "core/config/atomic_file.h"
+#include "core/config/export.h"
+#include "core/config/project.h"
+
+namespace {
+const char* kName = "export";
+
+bool parseCount(const std::string& text, int* out) {
+  if (text.empty() || text.size() > 9) return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  *out = std::stoi(text);
+  return true;
+}
+
+int printErrors(const std::vector<stave::Error>& errors) {
+  for (const auto& e : errors)
+    std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
+  return stave::cli::kUsage;
+}
+
+int run(const std::vector<std::string>& args) {
+  using namespace stave::config;
+  stave::cli::Args a(args,
+                     {"config", "format", "out", "nodes", "gpus-per-node", "cpus-per-task", "time",
+                      "partition", "image", "job-name"},
+                     {});
+  if (!a.ok()) return stave::cli::usageError(kName, a.error());
+  std::vector<std::string> files, overrides;
+  for (const auto& p : a.positional())
+    (p.find('=') != std::string::npos ? overrides : files).push_back(p);
+  if (files.size() != 1)
+    return stave::cli::usageError(kName, "expected one project (.stave) or config file");
+  if (!a.has("format")) return stave::cli::usageError(kName, "--format is required");
+  auto format = parseExportFormat(a.value("format"));
+  if (!format) return stave::cli::usageError(kName, format.errors().front().message);
+
+  ExportOptions opt;
+  for (auto [flag, field] : {std::pair<const char*, int*>{"nodes", &opt.nodes},
+                             {"gpus-per-node", &opt.gpusPerNode},
+                             {"cpus-per-task", &opt.cpusPerTask}}) {
+    if (a.has(flag) && !parseCount(a.value(flag), field))
+      return stave::cli::usageError(kName, std::string("--") + flag +
+                                               " expects a whole number, got '" + a.value(flag) +
+                                               "'");
+  }
+  opt.time = a.value("time", opt.time);
+  opt.partition = a.value("partition");
+  opt.image = a.value("image");
+
+  const std::string& input = files[0];
+  std::string configName = a.value("config");
+  stave::Result<RunConfig> config = stave::Error{};
+  if (std::filesystem::path(input).extension() == kProjectExtension) {
+    auto project = loadProject(input);
+    if (!project) return printErrors(project.errors());
+    if (configName.empty()) configName = project->activeConfig;
+    config = resolveProjectConfig(project.value(), configName, overrides);
+    opt.jobName = project->name + "-" + configName;
+    opt.description = "project '" + project->name + "', config '" + configName + "'";
+  } else {
+    if (!configName.empty())
+      return stave::cli::usageError(kName, "--config applies to project files only");
+    config = loadRunConfigWithOverrides(input, overrides);
+    if (config) {
+      // Scripts run elsewhere: make a relative dataset path absolute from here.
+      const std::string data = config->getString("data");
+      if (!data.empty() && std::filesystem::path(data).is_relative())
+        config->set("data", std::filesystem::absolute(data).lexically_normal().string());
+    }
+    opt.jobName = std::filesystem::path(input).stem().string();
+    opt.description = "config file '" + input + "'";
+  }
+  if (!config) return printErrors(config.errors());
+  opt.jobName = a.value("job-name", opt.jobName);
+
+  auto text = exportRunConfig(config.value(), format.value(), opt);
+  if (!text) return printErrors(text.errors());
+  if (!a.has("out")) {
+    std::cout << text.value();
+    return stave::cli::kOk;
+  }
+  const std::string out = a.value("out");
+  if (auto st = stave::writeFileAtomic(out, text.value()); !st) return printErrors(st.errors());
+  if (format.value() == ExportFormat::Shell || format.value() == ExportFormat::Slurm)
+    ::chmod(out.c_str(), 0755);
+  std::cout << "wrote " << out << " (" << exportFormatName(format.value()) << ")\n";
+  return stave::cli::kOk;
+}
+}  // namespace
+
+STAVE_COMMAND(stave::cli::Command{
+    kName, "export a config: yaml, json, ultralytics, shell, slurm, k8s",
+    "stave-train export PROJECT.stave|CONFIG.yaml [--config NAME] --format F [--out FILE]\n"
+    "                   [key=value ...] [--nodes N] [--gpus-per-node G] [--cpus-per-task C]\n"
+    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME]\n"
+    "  F: yaml, json     the full resolved config (dataset path absolute); 'stave-train train'\n"
+    "                    reads it\n"
+    "     ultralytics    args.yaml for 'yolo train cfg=FILE' (Ultralytics keys only; batch\n"
+    "                    becomes the global batch; Stave-only keys listed in a comment)\n"
+    "     shell          POSIX sh script running 'stave-train train' on one node (config\n"
+    "                    embedded)\n"
+    "     slurm          sbatch script: --nodes, --gpus-per-node (default: nproc),\n"
+    "                    --cpus-per-task (default: workers + 2), --time (24:00:00),\n"
+    "                    --partition, --image (pyxis, optional); srun starts one\n"
+    "                    'stave-train worker' per GPU\n"
+    "     k8s            Kubeflow PyTorchJob + ConfigMap; --image is required, --nodes pods\n"
+    "                    with --gpus-per-node GPUs each\n"
+    "  --config defaults to the project's active config. Without --out the export goes to\n"
+    "  stdout. Exit 0 ok, 2 bad command line or config.",
+    run});

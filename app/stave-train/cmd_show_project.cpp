@@ -1,0 +1,73 @@
+// stave-train show-project: print a project file (text or JSON).
+#include <iostream>
+
+#include "app/stave-train/command.h"
+#include "core/config/project.h"
+
+namespace {
+const char* kName = "show-project";
+
+int run(const std::vector<std::string>& args) {
+  using namespace stave::config;
+  stave::cli::Args a(args, {}, {"json"});
+  if (!a.ok()) return stave::cli::usageError(kName, a.error());
+  if (a.positional().size() != 1) return stave::cli::usageError(kName, "expected one project file");
+  auto p = loadProject(a.positional()[0]);
+  if (!p) {
+    for (const auto& e : p.errors())
+      std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
+    return stave::cli::kUsage;
+  }
+  const auto problems = projectProblems(p.value());
+  if (a.has("json")) {
+    nlohmann::ordered_json j;
+    j["file"] = p->path;
+    j["name"] = p->name;
+    j["dataset"] = p->dataset;
+    j["dataset_path"] = p->datasetPath();
+    j["active_config"] = p->activeConfig;
+    nlohmann::ordered_json configs = nlohmann::ordered_json::object();
+    for (const auto& [name, cfg] : p->configs) {
+      auto values = toJsonObject(cfg, true);
+      values.erase("data");
+      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")));
+      configs[name] = {{"changed", values},
+                       {"derived",
+                        {{"global_batch", d.globalBatch},
+                         {"accumulate", d.accumulate},
+                         {"lr0", d.lr0},
+                         {"weight_decay", d.weightDecay}}}};
+    }
+    j["configs"] = configs;
+    j["problems"] = nlohmann::ordered_json::array();
+    for (const auto& e : problems) j["problems"].push_back(e.toString());
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    std::cout << "project: " << p->name << "\n"
+              << "file:    " << p->path << "\n"
+              << "dataset: " << p->dataset << " (" << p->datasetPath() << ")\n"
+              << "configs:\n";
+    for (const auto& [name, cfg] : p->configs) {
+      std::cout << (name == p->activeConfig ? "  * " : "    ") << name;
+      std::string changed;
+      for (const auto& key : cfg.changedKeys())
+        if (key != "data") changed += " " + key + "=" + formatValue(cfg.get(key));
+      std::cout << (changed.empty() ? "  (defaults)" : " " + changed) << "\n";
+      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")));
+      std::cout << "      global batch " << d.globalBatch << ", accumulate " << d.accumulate
+                << ", lr0 " << formatFloat(d.lr0) << ", weight_decay " << formatFloat(d.weightDecay)
+                << "\n";
+    }
+  }
+  for (const auto& e : problems)
+    std::cerr << "stave-train " << kName << ": problem: " << e.toString() << "\n";
+  return problems.empty() ? stave::cli::kOk : stave::cli::kProblems;
+}
+}  // namespace
+
+STAVE_COMMAND(stave::cli::Command{
+    kName, "print a project: dataset, configs (changed values), derived batch and lr",
+    "stave-train show-project FILE.stave [--json]\n"
+    "  Exit 0 ok, 1 the project has problems (e.g. its dataset is missing; printed on stderr),\n"
+    "  2 the file cannot be read (malformed, newer format version).",
+    run});

@@ -1,0 +1,270 @@
+#include "core/config/export.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace stave::config {
+namespace {
+
+const char* kHeredocEnd = "STAVE_CONFIG_EOF";
+
+// A comment line never carries a newline, so nothing after '#' can become code.
+std::string commentSafe(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
+  return out;
+}
+
+// Slurm job names and k8s object names: only characters that need no quoting anywhere.
+std::string safeName(std::string_view s, bool dns) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(dns ? std::tolower(c) : c);
+    } else if (!dns && (c == '_' || c == '.' || c == '-')) {
+      out += static_cast<char>(c);
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  if (dns && out.size() > 50) out.resize(50);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "stave" : out;
+}
+
+// The config inside a quoted here-document: the shell expands nothing in it. No line of toYaml
+// output can equal the terminator (each is a comment, blank, or "key: value").
+std::string heredoc(const std::string& target, const RunConfig& config) {
+  const std::string yaml = toYaml(config);
+  STAVE_CHECK(("\n" + yaml).find(std::string("\n") + kHeredocEnd + "\n") == std::string::npos,
+              "config text contains the here-document terminator");
+  return "cat > " + target + " <<'" + kHeredocEnd + "'\n" + yaml + kHeredocEnd + "\n";
+}
+
+Status checkCluster(const ExportOptions& o, int gpus) {
+  std::vector<Error> errors;
+  const std::string src = "export options";
+  if (o.nodes < 1 || o.nodes > 100000)
+    errors.push_back({src, 0, "nodes", "expected an integer in [1, 100000]"});
+  if (gpus < 1 || gpus > 1024)
+    errors.push_back({src, 0, "gpus-per-node", "expected an integer in [1, 1024]"});
+  if (o.cpusPerTask < 0 || o.cpusPerTask > 4096)
+    errors.push_back({src, 0, "cpus-per-task", "expected an integer in [0, 4096]"});
+  bool timeOk = !o.time.empty();
+  for (char c : o.time) timeOk = timeOk && (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-');
+  if (!timeOk)
+    errors.push_back({src, 0, "time", "expected minutes or [D-]HH:MM:SS, got '" + o.time + "'"});
+  for (char c : o.partition)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+          c == ',')) {
+      errors.push_back({src, 0, "partition",
+                        "may hold only letters, digits and _ - . , got '" + o.partition + "'"});
+      break;
+    }
+  if (!errors.empty()) return errors;
+  return Ok{};
+}
+
+std::string shellScript(const RunConfig& c, const ExportOptions& o) {
+  std::ostringstream s;
+  s << "#!/bin/sh\n"
+    << "# Stave training run, exported by 'stave-train export --format shell'.\n";
+  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  s << "# Runs on this machine: 'stave-train train' starts one rank per GPU (nproc) with a\n"
+    << "# torchrun-style environment for one node. Arguments are passed on to stave-train, e.g.\n"
+    << "#   sh run.sh epochs=10\n"
+    << "# STAVE_TRAIN, MASTER_ADDR and MASTER_PORT in the environment take precedence.\n"
+    << "set -eu\n"
+    << "STAVE_TRAIN=${STAVE_TRAIN:-stave-train}\n"
+    << "NPROC=" << shellQuote(std::to_string(c.getInt("nproc"))) << "\n"
+    << "NNODES=1\n"
+    << "NODE_RANK=0\n"
+    << "if [ -z \"${MASTER_ADDR:-}\" ]; then MASTER_ADDR=" << shellQuote(c.getString("master_addr"))
+    << "; fi\n"
+    << "if [ -z \"${MASTER_PORT:-}\" ]; then MASTER_PORT="
+    << shellQuote(std::to_string(c.getInt("master_port"))) << "; fi\n"
+    << "export MASTER_ADDR MASTER_PORT NNODES NODE_RANK\n"
+    << "config_file=$(mktemp \"${TMPDIR:-/tmp}/stave-config.XXXXXX\")\n"
+    << "trap 'rm -f \"$config_file\"' EXIT\n"
+    << "trap 'exit 130' INT\n"
+    << "trap 'exit 143' TERM\n"
+    << heredoc("\"$config_file\"", c)
+    << "status=0\n"
+    << "\"$STAVE_TRAIN\" train \"$config_file\" --nproc \"$NPROC\" --nnodes \"$NNODES\" "
+       "--node-rank \"$NODE_RANK\" --master-addr \"$MASTER_ADDR\" --master-port \"$MASTER_PORT\" "
+       "\"$@\" || status=$?\n"
+    << "exit \"$status\"\n";
+  return s.str();
+}
+
+std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus) {
+  const int cpus = o.cpusPerTask > 0 ? o.cpusPerTask : static_cast<int>(c.getInt("workers")) + 2;
+  std::ostringstream s;
+  s << "#!/bin/sh\n"
+    << "#SBATCH --job-name=" << safeName(o.jobName, false) << "\n"
+    << "#SBATCH --nodes=" << o.nodes << "\n"
+    << "#SBATCH --ntasks-per-node=" << gpus << "\n"
+    << "#SBATCH --gpus-per-node=" << gpus << "\n"
+    << "#SBATCH --cpus-per-task=" << cpus << "\n"
+    << "#SBATCH --time=" << o.time << "\n";
+  if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
+  s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch FILE\n";
+  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  s << "# One 'stave-train worker' per GPU; each takes its rank from SLURM_PROCID, SLURM_LOCALID and\n"
+    << "# SLURM_NTASKS, and meets the others at the first node of the allocation.\n"
+    << "set -eu\n"
+    << "STAVE_TRAIN=${STAVE_TRAIN:-stave-train}\n"
+    << "# The submit folder is normally on a file system every node can read.\n"
+    << "run_base=\"${SLURM_SUBMIT_DIR:-$(pwd)}\"\n"
+    << "config_file=\"$run_base/stave-config-${SLURM_JOB_ID:-0}.yaml\"\n"
+    << heredoc("\"$config_file\"", c)
+    << "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+    << "# A port per job, so jobs sharing a node do not collide.\n"
+    << "MASTER_PORT=$((20000 + ${SLURM_JOB_ID:-0} % 20000))\n"
+    << "export MASTER_ADDR MASTER_PORT\n"
+    << "srun --kill-on-bad-exit=1";
+  if (!o.image.empty()) s << " --container-image=" << shellQuote(o.image);
+  s << " \"$STAVE_TRAIN\" worker --config \"$config_file\" "
+       "--run-dir \"$run_base/runs/slurm-${SLURM_JOB_ID:-0}\"\n";
+  return s.str();
+}
+
+void indentLines(std::ostringstream& s, const std::string& text, const std::string& indent) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) s << (line.empty() ? "" : indent) << line << "\n";
+}
+
+std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus) {
+  const std::string name = safeName(o.jobName, true);
+  const std::string configMap = name + "-config";
+  // Only integers and fixed text in the pod's shell command; the operator's variables give the
+  // node's place. Pods are nodes: the operator sets RANK to the pod index, so each pod runs the
+  // launcher with --nproc G as node PET_NODE_RANK of PET_NNODES.
+  const std::string cmd =
+      "exec stave-train train /config/run.yaml --nproc " + std::to_string(gpus) +
+      " --nnodes \"${PET_NNODES:-" + std::to_string(o.nodes) +
+      "}\" --node-rank \"${PET_NODE_RANK:-${RANK:-0}}\" --master-addr \"$MASTER_ADDR\""
+      " --master-port \"$MASTER_PORT\"";
+  auto replica = [&](std::ostringstream& s, const char* role, int replicas) {
+    s << "    " << role << ":\n"
+      << "      replicas: " << replicas << "\n"
+      << "      restartPolicy: OnFailure\n"
+      << "      template:\n"
+      << "        spec:\n"
+      << "          containers:\n"
+      << "            - name: pytorch\n"
+      << "              image: " << yamlQuote(o.image) << "\n"
+      << "              command: [\"/bin/sh\", \"-c\"]\n"
+      << "              args:\n"
+      << "                - " << yamlQuote(cmd) << "\n"
+      << "              resources:\n"
+      << "                limits:\n"
+      << "                  nvidia.com/gpu: " << gpus << "\n"
+      << "              volumeMounts:\n"
+      << "                - name: stave-config\n"
+      << "                  mountPath: /config\n"
+      << "                  readOnly: true\n"
+      << "                - name: dshm\n"
+      << "                  mountPath: /dev/shm\n"
+      << "          volumes:\n"
+      << "            - name: stave-config\n"
+      << "              configMap:\n"
+      << "                name: " << configMap << "\n"
+      << "            - name: dshm\n"
+      << "              emptyDir:\n"
+      << "                medium: Memory\n";
+  };
+  std::ostringstream s;
+  s << "# Stave training run, exported by 'stave-train export --format k8s'.\n";
+  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  s << "# Apply: kubectl apply -f FILE (needs the Kubeflow training operator).\n"
+    << "apiVersion: v1\n"
+    << "kind: ConfigMap\n"
+    << "metadata:\n"
+    << "  name: " << configMap << "\n"
+    << "data:\n"
+    << "  run.yaml: |\n";
+  indentLines(s, toYaml(c), "    ");
+  s << "---\n"
+    << "apiVersion: kubeflow.org/v1\n"
+    << "kind: PyTorchJob\n"
+    << "metadata:\n"
+    << "  name: " << name << "\n"
+    << "spec:\n"
+    << "  nprocPerNode: \"" << gpus << "\"\n"
+    << "  pytorchReplicaSpecs:\n";
+  replica(s, "Master", 1);
+  if (o.nodes > 1) replica(s, "Worker", o.nodes - 1);
+  return s.str();
+}
+
+}  // namespace
+
+const char* exportFormatName(ExportFormat format) {
+  switch (format) {
+    case ExportFormat::Yaml: return "yaml";
+    case ExportFormat::Json: return "json";
+    case ExportFormat::Ultralytics: return "ultralytics";
+    case ExportFormat::Shell: return "shell";
+    case ExportFormat::Slurm: return "slurm";
+    case ExportFormat::K8s: return "k8s";
+  }
+  return "?";
+}
+
+Result<ExportFormat> parseExportFormat(std::string_view name) {
+  for (auto f : {ExportFormat::Yaml, ExportFormat::Json, ExportFormat::Ultralytics,
+                 ExportFormat::Shell, ExportFormat::Slurm, ExportFormat::K8s})
+    if (name == exportFormatName(f)) return f;
+  return Error{"", 0, "format",
+               "unknown format '" + std::string(name) +
+                   "': expected yaml, json, ultralytics, shell, slurm or k8s"};
+}
+
+std::string shellQuote(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format,
+                                    const ExportOptions& options) {
+  if (auto errors = validate(config); !errors.empty()) return errors;
+  RunConfig c = config;
+  const int gpus =
+      options.gpusPerNode > 0 ? options.gpusPerNode : static_cast<int>(config.getInt("nproc"));
+  switch (format) {
+    case ExportFormat::Yaml: return toYaml(c);
+    case ExportFormat::Json: return toJson(c);
+    case ExportFormat::Ultralytics: return toUltralyticsYaml(c, options.description);
+    case ExportFormat::Shell:
+      c.set("nnodes", int64_t{1});
+      c.set("node_rank", int64_t{0});
+      return shellScript(c, options);
+    case ExportFormat::Slurm:
+    case ExportFormat::K8s: {
+      if (Status st = checkCluster(options, gpus); !st) return st.errors();
+      if (format == ExportFormat::K8s && options.image.empty())
+        return Error{"export options", 0, "image",
+                     "a Kubernetes export needs the container image (--image)"};
+      // The embedded config describes the cluster run it belongs to.
+      c.set("nnodes", int64_t{options.nodes});
+      c.set("node_rank", int64_t{0});
+      c.set("nproc", int64_t{gpus});
+      const std::string devices = c.getString("devices");
+      if (!devices.empty() && devices != "cpu") c.set("devices", std::string());
+      return format == ExportFormat::Slurm ? slurmScript(c, options, gpus)
+                                           : k8sManifest(c, options, gpus);
+    }
+  }
+  return Error{"", 0, "format", "unknown export format"};
+}
+
+}  // namespace stave::config

@@ -1,0 +1,58 @@
+#pragma once
+// Headless exports of a resolved RunConfig: YAML, JSON, Ultralytics args.yaml, a POSIX shell
+// script, a Slurm batch script and a Kubeflow PyTorchJob manifest; and the reverse import of an
+// Ultralytics args.yaml. Every user value that reaches a shell is single-quoted (shellQuote) or
+// inside a quoted here-document, so names with spaces, quotes, $(...) or backticks run nothing.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config/result.h"
+#include "core/config/run_config.h"
+
+namespace stave::config {
+
+/// What `stave-train export --format` can write.
+enum class ExportFormat { Yaml, Json, Ultralytics, Shell, Slurm, K8s };
+
+/// "yaml", "json", "ultralytics", "shell", "slurm", "k8s".
+const char* exportFormatName(ExportFormat format);
+/// Parses a format name; the error lists the valid ones.
+Result<ExportFormat> parseExportFormat(std::string_view name);
+
+/// Parameters of the cluster exports (they are not training parameters).
+struct ExportOptions {
+  std::string jobName = "stave";  ///< job name; reduced to safe characters for Slurm and k8s
+  std::string description;        ///< one comment line at the top (newlines are replaced)
+  int nodes = 1;                  ///< slurm, k8s: number of machines
+  int gpusPerNode = 0;            ///< slurm, k8s: GPUs (ranks) per machine; 0 = config's nproc
+  int cpusPerTask = 0;            ///< slurm: CPUs per rank; 0 = workers + 2
+  std::string time = "24:00:00";  ///< slurm: wall-clock limit ([D-]HH:MM:SS or minutes)
+  std::string partition;          ///< slurm: partition; "" = the cluster's default
+  std::string image;              ///< k8s: container image (required); slurm: pyxis image, optional
+};
+
+/// Writes `config` (already resolved: data absolute) in `format`. Errors name bad options.
+Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format,
+                                    const ExportOptions& options = {});
+
+/// `s` as one POSIX shell word: single quotes, with ' written as '\''.
+std::string shellQuote(std::string_view s);
+
+/// Ultralytics' args.yaml for `config`: Ultralytics keys only (its names and types; `batch`
+/// becomes the global batch, devices -> device, cache none -> false), Stave-only keys listed in a
+/// leading comment.
+std::string toUltralyticsYaml(const RunConfig& config, const std::string& description = {});
+
+/// The result of importing an Ultralytics args.yaml.
+struct UltralyticsImport {
+  RunConfig config = RunConfig::defaults();  ///< the Stave config
+  std::vector<std::string> droppedKeys;      ///< keys Stave does not use, in file order
+  std::vector<Error> warnings;               ///< conversions users should know about
+};
+/// Reads an Ultralytics args.yaml (text). Unknown keys are dropped and listed; bad values of known
+/// keys are errors with file and line.
+Result<UltralyticsImport> importUltralytics(const std::string& text, const std::string& sourceName);
+
+}  // namespace stave::config

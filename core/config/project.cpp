@@ -1,0 +1,224 @@
+#include "core/config/project.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::config {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path absoluteNormal(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return (ec ? p : a).lexically_normal();
+}
+
+int lineOfByte(const std::string& text, size_t byte) {
+  int line = 1;
+  for (size_t i = 0; i < std::min(byte, text.size()); ++i)
+    if (text[i] == '\n') ++line;
+  return line;
+}
+
+std::string configNames(const Project& p) {
+  std::string out;
+  for (const auto& [name, cfg] : p.configs) out += (out.empty() ? "'" : ", '") + name + "'";
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::string Project::folder() const { return absoluteNormal(path).parent_path().string(); }
+
+std::string Project::datasetPath() const {
+  const fs::path d(dataset);
+  if (d.is_absolute()) return d.lexically_normal().string();
+  return (fs::path(folder()) / d).lexically_normal().string();
+}
+
+void Project::setDataset(const std::string& p) {
+  const fs::path abs = absoluteNormal(p);
+  const fs::path rel = abs.lexically_relative(folder());
+  dataset = rel.empty() ? abs.string() : rel.string();
+}
+
+const RunConfig* Project::config(const std::string& name) const {
+  for (const auto& [n, c] : configs)
+    if (n == name) return &c;
+  return nullptr;
+}
+
+void Project::setConfig(const std::string& name, const RunConfig& config) {
+  for (auto& [n, c] : configs) {
+    if (n == name) {
+      c = config;
+      return;
+    }
+  }
+  configs.emplace_back(name, config);
+}
+
+bool Project::removeConfig(const std::string& name) {
+  auto it = std::find_if(configs.begin(), configs.end(),
+                         [&](const auto& nc) { return nc.first == name; });
+  if (it == configs.end()) return false;
+  configs.erase(it);
+  return true;
+}
+
+std::string projectToJson(const Project& project) {
+  nlohmann::ordered_json j;
+  j["format"] = kProjectFormatName;
+  j["version"] = kProjectFormatVersion;
+  j["name"] = project.name;
+  j["dataset"] = project.dataset;
+  j["active_config"] = project.activeConfig;
+  nlohmann::ordered_json configs = nlohmann::ordered_json::object();
+  for (const auto& [name, cfg] : project.configs) {
+    auto values = toJsonObject(cfg, /*onlyChanged=*/true);
+    values.erase("data");  // the project's dataset is the one source of truth
+    configs[name] = values;
+  }
+  j["configs"] = configs;
+  j["ui"] = project.uiState.is_object() ? project.uiState : nlohmann::json::object();
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Status saveProject(const Project& project) {
+  STAVE_CHECK(!project.path.empty(), "project has no path");
+  return writeFileAtomic(project.path, projectToJson(project));
+}
+
+Result<Project> loadProject(const std::string& path) {
+  auto text = readFile(path);
+  if (!text) return text.errors();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.value());
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
+    return Error{path, lineOfByte(text.value(), e.byte > 0 ? e.byte - 1 : 0), "",
+                 "not a valid project file: the JSON is truncated or malformed (" + what + ")"};
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != kProjectFormatName)
+    return Error{path, 0, "format",
+                 std::string("not a Stave project file (expected \"format\": \"") +
+                     kProjectFormatName + "\")"};
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return Error{path, 0, "version", "missing or not an integer"};
+  const int64_t version = j["version"].get<int64_t>();
+  if (version > kProjectFormatVersion)
+    return Error{path, 0, "version",
+                 "the file was written by a newer Stave (format version " +
+                     std::to_string(version) + "); this build reads up to version " +
+                     std::to_string(kProjectFormatVersion) +
+                     ". Open it with a newer Stave; the file was not changed"};
+  if (version < 1) return Error{path, 0, "version", "must be >= 1, got " + std::to_string(version)};
+
+  Project p;
+  p.path = absoluteNormal(path).string();
+  std::vector<Error> errors;
+  auto needString = [&](const char* key, std::string* out) {
+    if (!j.contains(key) || !j[key].is_string())
+      errors.push_back({path, 0, key, "missing or not a string"});
+    else
+      *out = j[key].get<std::string>();
+  };
+  needString("name", &p.name);
+  needString("dataset", &p.dataset);
+  if (j.contains("active_config")) {
+    if (j["active_config"].is_string())
+      p.activeConfig = j["active_config"].get<std::string>();
+    else
+      errors.push_back({path, 0, "active_config", "not a string"});
+  }
+  if (!j.contains("configs") || !j["configs"].is_object()) {
+    errors.push_back({path, 0, "configs", "missing or not an object of named configs"});
+  } else {
+    for (const auto& [name, values] : j["configs"].items()) {
+      auto cfg = runConfigFromJson(values, path + " (config '" + name + "')");
+      if (!cfg) {
+        errors.insert(errors.end(), cfg.errors().begin(), cfg.errors().end());
+        continue;
+      }
+      p.configs.emplace_back(name, cfg.value());
+    }
+  }
+  if (j.contains("ui")) {
+    if (j["ui"].is_object())
+      p.uiState = j["ui"];
+    else
+      errors.push_back({path, 0, "ui", "not an object"});
+  }
+  if (!errors.empty()) return errors;
+  if (p.activeConfig.empty() && !p.configs.empty()) p.activeConfig = p.configs.front().first;
+  return p;
+}
+
+Result<Project> createProject(const std::string& dir, const std::string& name,
+                              const std::string& dataYaml) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      name.find('\0') != std::string::npos)
+    return Error{"", 0, "name", "must be a non-empty file name without '/', got '" + name + "'"};
+  std::error_code ec;
+  if (!fs::is_regular_file(dataYaml, ec))
+    return Error{dataYaml, 0, "data", "dataset file not found (expected a data.yaml)"};
+  fs::create_directories(dir, ec);
+  if (ec) return Error{dir, 0, "", "cannot create folder: " + ec.message()};
+  Project p;
+  p.path = (absoluteNormal(dir) / (name + kProjectExtension)).string();
+  if (fs::exists(p.path, ec))
+    return Error{p.path, 0, "", "a project file already exists here; not overwritten"};
+  p.name = name;
+  p.setDataset(dataYaml);
+  p.configs.emplace_back("default", RunConfig::defaults());
+  p.activeConfig = "default";
+  if (Status st = saveProject(p); !st) return st.errors();
+  return p;
+}
+
+std::vector<Error> projectProblems(const Project& project) {
+  std::vector<Error> out;
+  std::error_code ec;
+  if (!fs::is_regular_file(project.datasetPath(), ec))
+    out.push_back({project.path, 0, "dataset",
+                   "dataset not found: " + project.datasetPath() + " (stored as '" +
+                       project.dataset + "', relative to the project folder)"});
+  if (!project.config(project.activeConfig))
+    out.push_back({project.path, 0, "active_config",
+                   "no config named '" + project.activeConfig + "' (configs: " +
+                       configNames(project) + ")"});
+  return out;
+}
+
+Result<RunConfig> resolveProjectConfig(const Project& project, const std::string& configName,
+                                       const std::vector<std::string>& overrides) {
+  const std::string name = configName.empty() ? project.activeConfig : configName;
+  const RunConfig* base = project.config(name);
+  if (!base)
+    return Error{project.path, 0, "config",
+                 "no config named '" + name + "' (configs: " + configNames(project) + ")"};
+  std::vector<Error> errors;
+  std::error_code ec;
+  if (!fs::is_regular_file(project.datasetPath(), ec))
+    errors.push_back({project.path, 0, "dataset",
+                      "dataset not found: " + project.datasetPath() + " (stored as '" +
+                          project.dataset + "', relative to the project folder)"});
+  RunConfig c = *base;
+  c.set("data", project.datasetPath());
+  if (Status st = applyOverrides(c, overrides); !st)
+    errors.insert(errors.end(), st.errors().begin(), st.errors().end());
+  if (errors.empty())
+    for (auto& e : validate(c)) {
+      e.file = project.path + " (config '" + name + "')";
+      errors.push_back(e);
+    }
+  if (!errors.empty()) return errors;
+  return c;
+}
+
+}  // namespace stave::config

@@ -1,0 +1,439 @@
+#include "core/config/run_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::config {
+namespace {
+
+const char* kCommandLine = "command line";
+
+std::string unknownKeyMessage(const std::string& key) {
+  std::string msg = "unknown key";
+  const std::string near = closestParam(key);
+  if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+  msg += "; 'stave-train config-docs' lists every key";
+  return msg;
+}
+
+std::string describeNode(const YAML::Node& node) {
+  if (node.IsNull()) return "nothing (null)";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  if (node.Tag() == "!") return "the string \"" + node.Scalar() + "\"";
+  return "'" + node.Scalar() + "'";
+}
+
+// Converts one YAML value to the parameter's type. Quoted scalars are strings, so `epochs: "5"`
+// is a type error just as it is in JSON.
+std::optional<Value> valueFromYaml(const ParamSpec& spec, const YAML::Node& node,
+                                   std::string* why) {
+  const bool stringType = spec.type == ParamType::String || spec.type == ParamType::Path ||
+                          spec.type == ParamType::Enum;
+  auto expected = [&]() -> std::optional<Value> {
+    *why = "expected " + describeRange(spec) + ", got " + describeNode(node);
+    return std::nullopt;
+  };
+  if (node.IsNull()) {
+    if (stringType) return Value(std::string());
+    return expected();
+  }
+  if (node.IsSequence()) {
+    if (spec.type != ParamType::IntList) return expected();
+    std::vector<int64_t> out;
+    for (const auto& item : node) {
+      if (!item.IsScalar() || item.Tag() == "!") return expected();
+      std::string itemWhy;
+      static const ParamSpec intSpec{"", ParamType::Int, int64_t{0}, 0, 0, {}, ParamGroup::Model,
+                                     "", false};
+      auto v = parseValueText(intSpec, item.Scalar(), &itemWhy);
+      if (!v) return expected();
+      out.push_back(std::get<int64_t>(*v));
+    }
+    return Value(out);
+  }
+  if (!node.IsScalar()) return expected();
+  if (!stringType && node.Tag() == "!") return expected();
+  auto v = parseValueText(spec, node.Scalar(), why);
+  if (!v) return expected();
+  return v;
+}
+
+std::optional<Value> valueFromJson(const ParamSpec& spec, const nlohmann::json& j,
+                                   std::string* why) {
+  auto expected = [&]() -> std::optional<Value> {
+    *why = "expected " + describeRange(spec) + ", got " +
+           j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return std::nullopt;
+  };
+  switch (spec.type) {
+    case ParamType::Bool:
+      if (!j.is_boolean()) return expected();
+      return Value(j.get<bool>());
+    case ParamType::Int:
+      if (j.is_number_unsigned()) {
+        if (j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return expected();
+        return Value(static_cast<int64_t>(j.get<uint64_t>()));
+      }
+      if (!j.is_number_integer()) return expected();
+      return Value(j.get<int64_t>());
+    case ParamType::Float:
+      if (j.is_number_integer()) return Value(static_cast<double>(j.get<int64_t>()));
+      if (!j.is_number()) return expected();
+      return Value(j.get<double>());
+    case ParamType::String:
+    case ParamType::Enum:
+    case ParamType::Path:
+      if (j.is_null()) return Value(std::string());
+      if (!j.is_string()) return expected();
+      return Value(j.get<std::string>());
+    case ParamType::IntList: {
+      if (!j.is_array()) return expected();
+      std::vector<int64_t> out;
+      for (const auto& item : j) {
+        if (!item.is_number_integer()) return expected();
+        out.push_back(item.get<int64_t>());
+      }
+      return Value(out);
+    }
+  }
+  return expected();
+}
+
+// Rules across keys; single-key rules live in checkValue().
+void crossChecks(const RunConfig& c, std::vector<Error>& errors, const std::string& source) {
+  if (c.getInt("node_rank") >= c.getInt("nnodes"))
+    errors.push_back({source, 0, "node_rank",
+                      "must be less than nnodes (" + std::to_string(c.getInt("nnodes")) +
+                          "), got " + std::to_string(c.getInt("node_rank"))});
+  const std::string devices = c.getString("devices");
+  if (!devices.empty() && devices != "cpu" && checkValue(*findParam("devices"), devices).empty()) {
+    const int64_t count = 1 + std::count(devices.begin(), devices.end(), ',');
+    if (c.getInt("nproc") > count)
+      errors.push_back({source, 0, "nproc",
+                        "nproc " + std::to_string(c.getInt("nproc")) + " needs one GPU per rank, "
+                        "but devices lists " + std::to_string(count) + " ('" + devices + "')"});
+  }
+}
+
+bool looksLikeJson(const std::string& text) {
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    return c == '{';
+  }
+  return false;
+}
+
+}  // namespace
+
+// ---- RunConfig -------------------------------------------------------------------------------
+
+RunConfig RunConfig::defaults() {
+  RunConfig c;
+  for (const auto& p : runConfigSchema()) c.m_values.push_back(p.defaultValue);
+  return c;
+}
+
+const Value& RunConfig::get(std::string_view key) const { return m_values.at(paramIndex(key)); }
+
+bool RunConfig::getBool(std::string_view key) const {
+  const Value& v = get(key);
+  STAVE_CHECK(std::holds_alternative<bool>(v), "config key '" << key << "' is not a bool");
+  return std::get<bool>(v);
+}
+
+int64_t RunConfig::getInt(std::string_view key) const {
+  const Value& v = get(key);
+  STAVE_CHECK(std::holds_alternative<int64_t>(v), "config key '" << key << "' is not an int");
+  return std::get<int64_t>(v);
+}
+
+double RunConfig::getFloat(std::string_view key) const {
+  const Value& v = get(key);
+  if (std::holds_alternative<int64_t>(v)) return static_cast<double>(std::get<int64_t>(v));
+  STAVE_CHECK(std::holds_alternative<double>(v), "config key '" << key << "' is not a float");
+  return std::get<double>(v);
+}
+
+std::string RunConfig::getString(std::string_view key) const {
+  const Value& v = get(key);
+  STAVE_CHECK(std::holds_alternative<std::string>(v), "config key '" << key
+                                                                     << "' is not a string");
+  return std::get<std::string>(v);
+}
+
+std::vector<int64_t> RunConfig::getIntList(std::string_view key) const {
+  const Value& v = get(key);
+  STAVE_CHECK(std::holds_alternative<std::vector<int64_t>>(v),
+              "config key '" << key << "' is not an int list");
+  return std::get<std::vector<int64_t>>(v);
+}
+
+Status RunConfig::set(std::string_view key, Value value) {
+  const ParamSpec* spec = findParam(key);
+  if (!spec) return Error{"", 0, std::string(key), unknownKeyMessage(std::string(key))};
+  if (spec->type == ParamType::Float && std::holds_alternative<int64_t>(value))
+    value = static_cast<double>(std::get<int64_t>(value));
+  if (!valueHasType(spec->type, value))
+    return Error{"", 0, spec->name,
+                 "expected " + describeRange(*spec) + ", got " + formatValue(value)};
+  m_values[paramIndex(key)] = std::move(value);
+  return Ok{};
+}
+
+bool RunConfig::isDefault(std::string_view key) const {
+  return get(key) == findParam(key)->defaultValue;
+}
+
+std::vector<std::string> RunConfig::changedKeys() const {
+  std::vector<std::string> out;
+  for (const auto& p : runConfigSchema())
+    if (!isDefault(p.name)) out.push_back(p.name);
+  return out;
+}
+
+// ---- reading ---------------------------------------------------------------------------------
+
+Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::string& sourceName,
+                                    const RunConfig& base) {
+  if (!object.is_object())
+    return Error{sourceName, 0, "", "expected a JSON object of \"key\": value pairs"};
+  RunConfig config = base;
+  std::vector<Error> errors;
+  for (const auto& [key, j] : object.items()) {
+    const ParamSpec* spec = findParam(key);
+    if (!spec) {
+      errors.push_back({sourceName, 0, key, unknownKeyMessage(key)});
+      continue;
+    }
+    std::string why;
+    auto v = valueFromJson(*spec, j, &why);
+    if (!v) {
+      errors.push_back({sourceName, 0, key, why});
+      continue;
+    }
+    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
+      errors.push_back({sourceName, 0, key, bad});
+      continue;
+    }
+    config.set(key, *v);
+  }
+  if (errors.empty()) crossChecks(config, errors, sourceName);
+  if (!errors.empty()) return errors;
+  return config;
+}
+
+Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string& sourceName) {
+  nlohmann::json jsonFallback;
+  const bool json = looksLikeJson(text);
+  if (json) {
+    // Check JSON syntax strictly first (YAML would accept more), then read it with the YAML
+    // parser below, which knows the line of every key.
+    try {
+      jsonFallback = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      int line = 1;
+      for (size_t i = 0; i < std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0); ++i)
+        if (text[i] == '\n') ++line;
+      std::string what = e.what();
+      if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
+      return Error{sourceName, line, "", "not valid JSON (truncated or malformed): " + what};
+    }
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    if (json) return runConfigFromJson(jsonFallback, sourceName);
+    return Error{sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                 "not valid YAML: " + e.msg};
+  }
+  RunConfig config = RunConfig::defaults();
+  if (root.IsNull()) return config;  // an empty file: all defaults
+  if (!root.IsMap())
+    return Error{sourceName, root.Mark().line + 1, "",
+                 "expected a mapping of 'key: value' lines at the top level"};
+  std::vector<Error> errors;
+  std::map<std::string, int> seen;
+  for (const auto& kv : root) {
+    const int line = kv.first.Mark().line + 1;
+    if (!kv.first.IsScalar()) {
+      errors.push_back({sourceName, line, "", "keys must be plain names"});
+      continue;
+    }
+    const std::string key = kv.first.Scalar();
+    if (auto it = seen.find(key); it != seen.end()) {
+      errors.push_back(
+          {sourceName, line, key, "duplicate key (first set on line " +
+                                      std::to_string(it->second) + ")"});
+      continue;
+    }
+    seen[key] = line;
+    const ParamSpec* spec = findParam(key);
+    if (!spec) {
+      errors.push_back({sourceName, line, key, unknownKeyMessage(key)});
+      continue;
+    }
+    std::string why;
+    auto v = valueFromYaml(*spec, kv.second, &why);
+    if (!v) {
+      errors.push_back({sourceName, line, key, why});
+      continue;
+    }
+    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
+      errors.push_back({sourceName, line, key, bad});
+      continue;
+    }
+    config.set(key, *v);
+  }
+  if (errors.empty()) crossChecks(config, errors, sourceName);
+  if (!errors.empty()) return errors;
+  return config;
+}
+
+Result<RunConfig> loadRunConfig(const std::string& path) {
+  auto text = readFile(path);
+  if (!text) return text.errors();
+  return parseRunConfigYaml(text.value(), path);
+}
+
+Result<RunConfig> loadRunConfigWithOverrides(const std::string& path,
+                                             const std::vector<std::string>& overrides) {
+  auto text = readFile(path);
+  if (!text) return text.errors();
+  auto config = parseRunConfigYaml(text.value(), path);
+  // Report problems in the overrides too, even when the file has some.
+  RunConfig c = config ? config.value() : RunConfig::defaults();
+  Status st = applyOverrides(c, overrides);
+  std::vector<Error> errors = config.errors();
+  if (!st) errors.insert(errors.end(), st.errors().begin(), st.errors().end());
+  if (!errors.empty()) return errors;
+  return c;
+}
+
+// ---- writing ---------------------------------------------------------------------------------
+
+std::string yamlQuote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+
+std::string toYaml(const RunConfig& config) {
+  std::ostringstream os;
+  os << "# Stave run configuration ('stave-train config-docs' describes every key)\n";
+  for (ParamGroup g : paramGroups()) {
+    os << "\n# " << paramGroupName(g) << "\n";
+    for (const auto& p : runConfigSchema()) {
+      if (p.group != g) continue;
+      const Value& v = config.get(p.name);
+      std::string text;
+      if (std::holds_alternative<std::string>(v)) {
+        text = yamlQuote(std::get<std::string>(v));
+      } else if (std::holds_alternative<std::vector<int64_t>>(v)) {
+        text = "[" + formatValue(v) + "]";
+        for (size_t i = 1; i < text.size(); ++i)
+          if (text[i] == ',') text.insert(++i, " ");
+      } else {
+        text = formatValue(v);
+      }
+      os << p.name << ": " << text << "  # " << p.help << "\n";
+    }
+  }
+  return os.str();
+}
+
+nlohmann::ordered_json toJsonObject(const RunConfig& config, bool onlyChanged) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& p : runConfigSchema()) {
+    if (onlyChanged && config.isDefault(p.name)) continue;
+    std::visit([&](const auto& v) { j[p.name] = v; }, config.get(p.name));
+  }
+  return j;
+}
+
+std::string toJson(const RunConfig& config) {
+  return toJsonObject(config).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// ---- overrides, validation, derived values ---------------------------------------------------
+
+Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValues) {
+  std::vector<Error> errors;
+  for (const auto& item : keyValues) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      errors.push_back({kCommandLine, 0, "", "expected key=value, got '" + item + "'"});
+      continue;
+    }
+    const std::string key = item.substr(0, eq);
+    const std::string text = item.substr(eq + 1);
+    const ParamSpec* spec = findParam(key);
+    if (!spec) {
+      errors.push_back({kCommandLine, 0, key, unknownKeyMessage(key)});
+      continue;
+    }
+    std::string why;
+    auto v = parseValueText(*spec, text, &why);
+    if (!v) {
+      errors.push_back({kCommandLine, 0, key, why});
+      continue;
+    }
+    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
+      errors.push_back({kCommandLine, 0, key, bad});
+      continue;
+    }
+    config.set(key, *v);
+  }
+  if (errors.empty()) crossChecks(config, errors, kCommandLine);
+  if (!errors.empty()) return errors;
+  return Ok{};
+}
+
+std::vector<Error> validate(const RunConfig& config) {
+  std::vector<Error> errors;
+  for (const auto& p : runConfigSchema())
+    if (std::string bad = checkValue(p, config.get(p.name)); !bad.empty())
+      errors.push_back({"", 0, p.name, bad});
+  if (errors.empty()) crossChecks(config, errors, "");
+  return errors;
+}
+
+Derived derive(const RunConfig& config, int worldSize) {
+  STAVE_CHECK(worldSize >= 1, "world size must be positive, got " << worldSize);
+  Derived d{};
+  const int64_t nbs = config.getInt("nbs");
+  d.globalBatch = config.getInt("batch") * worldSize;
+  // nearbyint rounds halves to even, like Python's round() in Ultralytics.
+  d.accumulate = std::max<int64_t>(
+      static_cast<int64_t>(std::nearbyint(static_cast<double>(nbs) / d.globalBatch)), 1);
+  const double effective = static_cast<double>(d.globalBatch * d.accumulate) / nbs;
+  d.weightDecay = config.getFloat("weight_decay") * effective;
+  d.lr0 = config.getFloat("lr0") * (config.getBool("scale_lr_with_batch") ? effective : 1.0);
+  return d;
+}
+
+}  // namespace stave::config

@@ -1,0 +1,87 @@
+#pragma once
+// RunConfig: one value for every row of the schema, with typed getters, YAML/JSON io,
+// command-line overrides, validation and the derived values users see (global batch, ...).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config/result.h"
+#include "core/config/schema.h"
+
+namespace stave::config {
+
+/// A complete set of training parameters: every schema key has a value (its default unless set).
+class RunConfig {
+ public:
+  /// Every key at its schema default.
+  static RunConfig defaults();
+
+  /// Typed getters; throw stave::InternalError on an unknown key or a type mismatch (a bug).
+  bool getBool(std::string_view key) const;
+  int64_t getInt(std::string_view key) const;
+  /// Accepts Int parameters too.
+  double getFloat(std::string_view key) const;
+  std::string getString(std::string_view key) const;
+  std::vector<int64_t> getIntList(std::string_view key) const;
+  /// The raw value; throws stave::InternalError on an unknown key.
+  const Value& get(std::string_view key) const;
+
+  /// Sets a value after checking the key and the type (an int is accepted for a float key). Range
+  /// and choices are checked by validate() so a form can hold an out-of-range edit.
+  Status set(std::string_view key, Value value);
+
+  /// True when `key` holds its schema default.
+  bool isDefault(std::string_view key) const;
+  /// Keys whose value differs from the default, in schema order.
+  std::vector<std::string> changedKeys() const;
+
+  bool operator==(const RunConfig& other) const { return m_values == other.m_values; }
+  bool operator!=(const RunConfig& other) const { return !(*this == other); }
+
+ private:
+  RunConfig() = default;
+  std::vector<Value> m_values;  // in runConfigSchema() order
+};
+
+/// Reads a config file, YAML or JSON (decided by content). Errors name the file, line and key.
+Result<RunConfig> loadRunConfig(const std::string& path);
+/// Reads a config file, then applies `key=value` overrides; all errors together.
+Result<RunConfig> loadRunConfigWithOverrides(const std::string& path,
+                                             const std::vector<std::string>& overrides);
+/// Parses YAML (or JSON, which is read with the same line-aware parser) text; keys not set keep
+/// their defaults. `sourceName` names the text in errors (a file path, "<stdin>").
+Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string& sourceName);
+/// Parses a JSON object already in memory (e.g. a project's config); `sourceName` prefixes keys.
+Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::string& sourceName,
+                                    const RunConfig& base = RunConfig::defaults());
+
+/// Every key in schema order, with group headings and help as comments. Reads back exactly.
+std::string toYaml(const RunConfig& config);
+/// Every key in schema order as a JSON object text. Reads back exactly.
+std::string toJson(const RunConfig& config);
+/// A double-quoted YAML scalar for any string (escapes ", \ and control characters).
+std::string yamlQuote(std::string_view s);
+/// The config as a JSON object (all keys, or only the ones that differ from the defaults).
+nlohmann::ordered_json toJsonObject(const RunConfig& config, bool onlyChanged = false);
+
+/// Applies "key=value" strings (the command line). Errors name "command line", the key and the
+/// valid range; every bad item is reported. Values are checked against the schema as they are set.
+Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValues);
+
+/// Every problem with the config: ranges, choices, per-key rules and rules across keys.
+std::vector<Error> validate(const RunConfig& config);
+
+/// Values derived from the config and the world size, as the trainer uses them.
+struct Derived {
+  int64_t globalBatch;  ///< batch x worldSize
+  int64_t accumulate;   ///< max(round(nbs / globalBatch), 1) micro-steps per optimizer step
+  double lr0;           ///< lr0, scaled by globalBatch x accumulate / nbs with scale_lr_with_batch
+  double weightDecay;   ///< weight_decay x globalBatch x accumulate / nbs (as Ultralytics)
+};
+/// Derived values for `worldSize` ranks.
+Derived derive(const RunConfig& config, int worldSize);
+
+}  // namespace stave::config

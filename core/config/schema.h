@@ -1,0 +1,78 @@
+#pragma once
+// The RunConfig schema: one row per training parameter. The parser, the validator, command-line
+// overrides, the exports, the docs table and the GUI form are all driven by this table, so a new
+// parameter is one row in schema.cpp.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace stave::config {
+
+/// A parameter value. Bool, Int, Float and IntList map to their C++ types; String, Enum and Path
+/// are all std::string.
+using Value = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>>;
+
+/// The type of a parameter, which decides how its text is parsed and checked.
+enum class ParamType { Bool, Int, Float, String, Enum, Path, IntList };
+
+/// Where a parameter is shown (form sections, docs table).
+enum class ParamGroup { Model, Data, Optimisation, Augmentation, Hardware, Distributed, Logging };
+
+/// One row of the schema.
+struct ParamSpec {
+  std::string name;                  ///< key, Ultralytics' snake_case name where it has one
+  ParamType type;                    ///< how the value is parsed and checked
+  Value defaultValue;                ///< the value when a config does not set it
+  double min;                        ///< inclusive lower bound for Int/Float (-inf: none)
+  double max;                        ///< inclusive upper bound for Int/Float (+inf: none)
+  std::vector<std::string> choices;  ///< the allowed values of an Enum
+  ParamGroup group;                  ///< section it belongs to
+  std::string help;                  ///< one line for users
+  bool ultralytics;                  ///< Ultralytics has this parameter (same name)
+};
+
+/// The schema, in display order.
+const std::vector<ParamSpec>& runConfigSchema();
+/// The row called `name`, or nullptr.
+const ParamSpec* findParam(std::string_view name);
+/// Position of `name` in runConfigSchema(); STAVE_CHECKs that it exists.
+size_t paramIndex(std::string_view name);
+
+/// The known key closest to `name` (edit distance), or "" when nothing is close.
+std::string closestParam(std::string_view name);
+
+/// "bool", "int", "float", "string", "enum", "path", "int list".
+const char* paramTypeName(ParamType type);
+/// "model", "data", "optimisation", "augmentation", "hardware", "distributed", "logging".
+const char* paramGroupName(ParamGroup group);
+/// All groups in display order.
+const std::vector<ParamGroup>& paramGroups();
+
+/// True when `value` holds the C++ type that `type` uses.
+bool valueHasType(ParamType type, const Value& value);
+/// Human text of a value: true/false, shortest exact number, raw string, "1,2,3".
+std::string formatValue(const Value& value);
+/// Shortest decimal text that reads back to exactly `v`, always with a '.' or exponent so it reads
+/// as a float in YAML 1.1 and 1.2 (e.g. "3.0", "1.0e-05").
+std::string formatFloat(double v);
+/// The valid range or choices of a parameter in words, e.g. "an integer in [1, 4096]".
+std::string describeRange(const ParamSpec& spec);
+
+/// Parses the text of one value (command line, unquoted YAML scalar) as `spec`'s type. On failure
+/// returns nullopt and sets `why` (e.g. "expected an integer, got 'abc'").
+std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view text, std::string* why);
+/// Checks type, range, choices and the parameter's own rules. Returns "" when valid, else the
+/// problem including the valid range.
+std::string checkValue(const ParamSpec& spec, const Value& value);
+
+/// The scale letter of a `model` value: "yolov8s.yaml" -> "s"; "" when not a known model.
+std::string modelScale(std::string_view model);
+
+/// The parameter table as Markdown (docs/config.md).
+std::string schemaMarkdown();
+
+}  // namespace stave::config

@@ -1,0 +1,208 @@
+// Ultralytics args.yaml export and import. Ultralytics' `yolo train cfg=FILE` rejects keys it
+// does not know, so the export writes only keys marked `ultralytics` in the schema, converted to
+// the types Ultralytics expects.
+#include <algorithm>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/config/export.h"
+
+namespace stave::config {
+namespace {
+
+std::string stripSuffix(std::string s, const std::string& suffix) {
+  if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+    s.resize(s.size() - suffix.size());
+  return s;
+}
+
+std::string scalarText(const Value& v) {
+  if (std::holds_alternative<std::string>(v)) return yamlQuote(std::get<std::string>(v));
+  if (std::holds_alternative<std::vector<int64_t>>(v)) return "[" + formatValue(v) + "]";
+  return formatValue(v);
+}
+
+int64_t worldSize(const RunConfig& c) { return c.getInt("nproc") * c.getInt("nnodes"); }
+
+}  // namespace
+
+std::string toUltralyticsYaml(const RunConfig& c, const std::string& description) {
+  std::ostringstream s;
+  s << "# Ultralytics args.yaml exported by Stave; use: yolo train cfg=THIS_FILE\n";
+  if (!description.empty()) {
+    std::string d = description;
+    for (auto& ch : d)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+    s << "# " << d << "\n";
+  }
+  const int64_t world = worldSize(c);
+  s << "# batch is Ultralytics' global batch: Stave's per-rank batch " << c.getInt("batch")
+    << " x " << world << " rank(s)\n"
+    << "# Stave-only settings (Ultralytics does not know them; devices became 'device'):\n";
+  for (const auto& p : runConfigSchema())
+    if (!p.ultralytics && p.name != "devices")
+      s << "#   " << p.name << ": " << scalarText(c.get(p.name)) << "\n";
+  s << "task: detect\n"
+    << "mode: train\n";
+  for (const auto& p : runConfigSchema()) {
+    if (!p.ultralytics) continue;
+    const Value& v = c.get(p.name);
+    std::string text = scalarText(v);
+    if (p.name == "model") {
+      text = yamlQuote(stripSuffix(c.getString("model"), ".yaml") + ".yaml");
+    } else if (p.name == "pretrained") {
+      // Ultralytics takes a bool or a weights path.
+      text = c.getString("pretrained").empty() ? "false" : text;
+    } else if (p.name == "cache") {
+      text = c.getString("cache") == "none" ? "false" : c.getString("cache");
+    } else if (p.name == "batch") {
+      text = std::to_string(c.getInt("batch") * world);
+    } else if (p.name == "time") {
+      text = c.getFloat("time") == 0.0 ? "null" : text;
+    } else if ((p.name == "name" || p.name == "project") && c.getString(p.name).empty()) {
+      text = "null";
+    }
+    s << p.name << ": " << text << "\n";
+  }
+  const std::string devices = c.getString("devices");
+  s << "device: " << (devices.empty() ? "null" : yamlQuote(devices)) << "\n";
+  return s.str();
+}
+
+Result<UltralyticsImport> importUltralytics(const std::string& text,
+                                            const std::string& sourceName) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return Error{sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML: " + e.msg};
+  }
+  if (!root.IsMap())
+    return Error{sourceName, 0, "", "expected Ultralytics' args.yaml: a mapping of 'key: value'"};
+  UltralyticsImport out;
+  RunConfig& c = out.config;
+  std::vector<Error> errors;
+  int64_t ultralyticsBatch = 0;
+  int batchLine = 0;
+  int64_t ranks = 1;
+
+  auto warn = [&](int line, const std::string& key, const std::string& msg) {
+    out.warnings.push_back({sourceName, line, key, msg});
+  };
+  auto setChecked = [&](int line, const std::string& key, const Value& v) {
+    const ParamSpec* spec = findParam(key);
+    if (std::string bad = checkValue(*spec, v); !bad.empty())
+      errors.push_back({sourceName, line, key, bad});
+    else
+      c.set(key, v);
+  };
+
+  for (const auto& kv : root) {
+    const std::string key = kv.first.Scalar();
+    const YAML::Node& v = kv.second;
+    const int line = kv.first.Mark().line + 1;
+    const std::string scalar = v.IsScalar() ? v.Scalar() : std::string();
+    if (key == "mode" || key == "cfg") continue;  // how Ultralytics was called, not a setting
+    if (key == "task") {
+      if (scalar != "detect")
+        warn(line, key, "task '" + scalar + "' is not supported; Stave trains detection");
+      continue;
+    }
+    if (key == "device") {
+      std::string d;
+      if (v.IsSequence()) {
+        for (const auto& item : v) d += (d.empty() ? "" : ",") + item.Scalar();
+      } else if (!v.IsNull()) {
+        d = scalar;
+      }
+      std::string cleaned;
+      for (char ch : d)
+        if (ch != ' ') cleaned += ch;
+      if (cleaned.rfind("cuda:", 0) == 0) cleaned = cleaned.substr(5);
+      if (cleaned == "mps") {
+        warn(line, key, "device 'mps' is not supported; using the CPU");
+        cleaned = "cpu";
+      }
+      setChecked(line, "devices", cleaned);
+      if (!cleaned.empty() && cleaned != "cpu")
+        ranks = 1 + static_cast<int64_t>(std::count(cleaned.begin(), cleaned.end(), ','));
+      continue;
+    }
+    const ParamSpec* spec = findParam(key);
+    if (!spec) {
+      out.droppedKeys.push_back(key);
+      continue;
+    }
+    if (v.IsNull()) continue;  // Ultralytics' "not set": keep Stave's default
+    if (key == "batch") {
+      int64_t b = 0;
+      std::string why;
+      auto parsed = parseValueText(*spec, scalar, &why);
+      if (parsed) b = std::get<int64_t>(*parsed);
+      if (!parsed || b < 1) {
+        warn(line, key, "batch " + scalar + " (AutoBatch) has no Stave equivalent; using " +
+                            formatValue(spec->defaultValue) + " per rank");
+        continue;
+      }
+      ultralyticsBatch = b;
+      batchLine = line;
+      continue;
+    }
+    if (key == "model") {
+      std::string m = scalar;
+      if (auto slash = m.find_last_of('/'); slash != std::string::npos) m = m.substr(slash + 1);
+      if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pt") == 0) {
+        m.resize(m.size() - 3);
+        warn(line, key, "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
+                            " with random weights (set pretrained to a Stave checkpoint)");
+      }
+      setChecked(line, key, stripSuffix(m, ".yaml"));
+      continue;
+    }
+    if (key == "pretrained") {
+      if (scalar == "true" || scalar == "True" || scalar == "false" || scalar == "False") continue;
+      warn(line, key, "'" + scalar + "' must be a Stave checkpoint, not Ultralytics weights");
+      setChecked(line, key, scalar);
+      continue;
+    }
+    if (key == "cache") {
+      std::string m = scalar;
+      if (m == "true" || m == "True") m = "ram";
+      if (m == "false" || m == "False") m = "none";
+      setChecked(line, key, m);
+      continue;
+    }
+    std::string why;
+    std::optional<Value> parsed;
+    if (v.IsScalar() && !(spec->type != ParamType::String && spec->type != ParamType::Path &&
+                          spec->type != ParamType::Enum && v.Tag() == "!"))
+      parsed = parseValueText(*spec, scalar, &why);
+    if (!parsed) {
+      errors.push_back({sourceName, line, key,
+                        "expected " + describeRange(*spec) + ", got " +
+                            (v.IsScalar() ? "'" + scalar + "'" : std::string("a list or mapping"))});
+      continue;
+    }
+    setChecked(line, key, *parsed);
+  }
+  // Ultralytics' batch is global; Stave's is per rank.
+  if (ultralyticsBatch > 0) {
+    if (ultralyticsBatch % ranks != 0)
+      warn(batchLine, "batch",
+           "global batch " + std::to_string(ultralyticsBatch) + " does not divide by " +
+               std::to_string(ranks) + " GPUs; using " +
+               std::to_string(std::max<int64_t>(1, ultralyticsBatch / ranks)) + " per rank");
+    setChecked(batchLine, "batch", std::max<int64_t>(1, ultralyticsBatch / ranks));
+  }
+  c.set("nproc", ranks);
+  if (!errors.empty()) return errors;
+  for (auto& e : validate(c)) {
+    e.file = sourceName;
+    errors.push_back(e);
+  }
+  if (!errors.empty()) return errors;
+  return out;
+}
+
+}  // namespace stave::config

@@ -1,0 +1,416 @@
+// The split scan: list sources, read headers and labels on worker threads, merge in source
+// order (so problems come out in a stable order), and cache the per-image results.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+#include <unordered_set>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "core/config/atomic_file.h"
+#include "core/data/dataset.h"
+#include "core/data/image_header.h"
+#include "core/data/rng.h"
+
+namespace stave::data {
+namespace fs = std::filesystem;
+
+namespace {
+constexpr uint64_t kCacheVersion = 3;
+
+struct FileStat {
+  bool exists = false;
+  int64_t size = 0;
+  int64_t mtimeNs = 0;
+};
+
+FileStat statFile(const std::string& p) {
+  struct stat st {};
+  FileStat f;
+  if (::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    f.exists = true;
+    f.size = st.st_size;
+    f.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  }
+  return f;
+}
+
+uint64_t hashString(uint64_t h, const std::string& s) {
+  // FNV-1a over the bytes, then mixed, so long shared prefixes still spread.
+  uint64_t f = 1469598103934665603ull;
+  for (unsigned char c : s) f = (f ^ c) * 1099511628211ull;
+  return splitMix64(h ^ f);
+}
+
+struct Entry {
+  std::string path;      // normalised absolute image path
+  std::string listFile;  // the .txt list it came from, or ""
+  int listLine = 0;
+};
+
+struct Slot {
+  bool usable = false;
+  ImageRecord record;
+  std::vector<Problem> problems;
+  int64_t dropped = 0;
+};
+
+// --- tiny binary serialisation for the cache -------------------------------------------
+struct Writer {
+  std::string out;
+  void u64(uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+  void i32(int32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
+  void f32(float v) { out.append(reinterpret_cast<const char*>(&v), 4); }
+  void str(const std::string& s) {
+    u64(s.size());
+    out += s;
+  }
+};
+struct Reader {
+  const std::string& in;
+  size_t pos = 0;
+  bool ok = true;
+  bool take(void* dst, size_t n) {
+    if (!ok || pos + n > in.size()) return ok = false;
+    std::memcpy(dst, in.data() + pos, n);
+    pos += n;
+    return true;
+  }
+  uint64_t u64() {
+    uint64_t v = 0;
+    take(&v, 8);
+    return v;
+  }
+  int32_t i32() {
+    int32_t v = 0;
+    take(&v, 4);
+    return v;
+  }
+  float f32() {
+    float v = 0;
+    take(&v, 4);
+    return v;
+  }
+  std::string str() {
+    const uint64_t n = u64();
+    if (!ok || pos + n > in.size()) {
+      ok = false;
+      return {};
+    }
+    std::string s = in.substr(pos, n);
+    pos += n;
+    return s;
+  }
+};
+
+void writeSlot(Writer& w, const Slot& s) {
+  w.i32(s.usable);
+  w.str(s.record.imagePath);
+  w.str(s.record.labelPath);
+  w.i32(s.record.width);
+  w.i32(s.record.height);
+  w.i32(s.record.orientation);
+  w.u64(s.record.boxes.size());
+  for (const auto& b : s.record.boxes) {
+    w.i32(b.cls);
+    w.f32(b.cx);
+    w.f32(b.cy);
+    w.f32(b.w);
+    w.f32(b.h);
+  }
+  w.u64(s.problems.size());
+  for (const auto& p : s.problems) {
+    w.str(p.file);
+    w.i32(p.line);
+    w.str(p.kind);
+    w.str(p.message);
+    w.i32(p.skipsImage);
+  }
+  w.u64(static_cast<uint64_t>(s.dropped));
+}
+
+bool readSlot(Reader& r, Slot& s) {
+  s.usable = r.i32() != 0;
+  s.record.imagePath = r.str();
+  s.record.labelPath = r.str();
+  s.record.width = r.i32();
+  s.record.height = r.i32();
+  s.record.orientation = r.i32();
+  const uint64_t nb = r.u64();
+  if (!r.ok || nb > 1000000) return false;
+  s.record.boxes.resize(nb);
+  for (auto& b : s.record.boxes) {
+    b.cls = r.i32();
+    b.cx = r.f32();
+    b.cy = r.f32();
+    b.w = r.f32();
+    b.h = r.f32();
+  }
+  const uint64_t np = r.u64();
+  if (!r.ok || np > 1000000) return false;
+  s.problems.resize(np);
+  for (auto& p : s.problems) {
+    p.file = r.str();
+    p.line = r.i32();
+    p.kind = r.str();
+    p.message = r.str();
+    p.skipsImage = r.i32() != 0;
+  }
+  s.dropped = static_cast<int64_t>(r.u64());
+  return r.ok;
+}
+
+Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& opt) {
+  Slot s;
+  s.record.imagePath = image;
+  s.record.labelPath = labelPathFor(image);
+  const ImageHeader h = readImageHeader(image);
+  auto skip = [&](const std::string& kind, const std::string& msg) {
+    s.problems.push_back({image, 0, kind, msg, true});
+  };
+  if (!h.ok) {
+    skip("image-unreadable", h.error);
+    return s;
+  }
+  if (h.truncated) {
+    skip("image-truncated", "the " + h.format + " file ends before its end marker (cut-off copy?)");
+    return s;
+  }
+  if (int64_t(h.width) * h.height > opt.maxPixels) {
+    skip("image-too-large", std::to_string(h.width) + "x" + std::to_string(h.height) +
+                                " pixels exceeds the limit of " + std::to_string(opt.maxPixels) +
+                                " pixels");
+    return s;
+  }
+  if (opt.verify && h.format != "other") {
+    cv::Mat m = cv::imread(image, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    if (m.empty()) {
+      skip("image-unreadable", "full decode failed (--verify)");
+      return s;
+    }
+    if (m.cols != h.width || m.rows != h.height) {
+      skip("image-unreadable", "decoded size differs from the header");
+      return s;
+    }
+  }
+  s.record.width = h.displayWidth();
+  s.record.height = h.displayHeight();
+  s.record.orientation = h.orientation;
+  std::ifstream in(s.record.labelPath, std::ios::binary);
+  if (in) {
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    LabelParse lp = parseLabelText(text, s.record.labelPath, spec.nc(), opt.coordTolerance);
+    s.record.boxes = std::move(lp.boxes);
+    s.problems = std::move(lp.problems);
+    s.dropped = lp.droppedRows;
+  }
+  s.usable = true;
+  return s;
+}
+
+std::string normalised(const fs::path& p) {
+  std::error_code ec;
+  return fs::absolute(p, ec).lexically_normal().string();
+}
+
+}  // namespace
+
+Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
+                             const ScanOptions& opt) {
+  const auto* sources = spec.sources(split);
+  if (!sources) return Error{spec.yamlPath, 0, split, "unknown split; expected train, val or test"};
+  SplitIndex index;
+  index.split = split;
+
+  // 1. List the image entries of every source, in a stable order.
+  std::vector<Entry> entries;
+  std::error_code ec;
+  for (const auto& src : *sources) {
+    if (fs::is_directory(src, ec)) {
+      std::vector<std::string> found;
+      for (fs::recursive_directory_iterator
+               it(src, fs::directory_options::skip_permission_denied, ec),
+           end;
+           !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec) && hasImageExtension(it->path().string()))
+          found.push_back(normalised(it->path()));
+      }
+      if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};
+      std::sort(found.begin(), found.end());
+      for (auto& f : found) entries.push_back({std::move(f), "", 0});
+    } else if (hasImageExtension(src)) {
+      entries.push_back({normalised(src), "", 0});
+    } else {
+      auto text = readFile(src);
+      if (!text) return text.errors();
+      const fs::path base = fs::path(src).parent_path();
+      std::istringstream in(text.value());
+      std::string line;
+      int lineNo = 0;
+      while (std::getline(in, line)) {
+        ++lineNo;
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+          line.pop_back();
+        size_t b = line.find_first_not_of(" \t");
+        if (b == std::string::npos) continue;
+        fs::path p(line.substr(b));
+        if (p.is_relative()) p = base / p;
+        entries.push_back({normalised(p), src, lineNo});
+      }
+    }
+  }
+  index.listed = static_cast<int64_t>(entries.size());
+
+  // 2. Duplicates and missing files, then stat everything for the cache key.
+  std::vector<Problem> preProblems;  // kept before the per-image problems, in entry order
+  std::vector<Entry> unique;
+  std::unordered_set<std::string> seen;
+  for (auto& e : entries) {
+    if (!seen.insert(e.path).second) {
+      preProblems.push_back({e.listFile.empty() ? e.path : e.listFile, e.listLine,
+                             "image-duplicate",
+                             "image listed twice: " + e.path + " (the copy is ignored)", true});
+      ++index.skippedImages;
+      continue;
+    }
+    unique.push_back(std::move(e));
+  }
+  uint64_t key = mixSeed(kCacheVersion, static_cast<uint64_t>(spec.nc()), opt.verify,
+                         static_cast<uint64_t>(opt.maxPixels));
+  key = hashString(key, std::to_string(opt.coordTolerance));
+  for (const auto& e : unique) {
+    const FileStat si = statFile(e.path);
+    const std::string lp = labelPathFor(e.path);
+    const FileStat sl = statFile(lp);
+    key = hashString(key, e.path);
+    key =
+        mixSeed(key, si.exists, static_cast<uint64_t>(si.size), static_cast<uint64_t>(si.mtimeNs));
+    key =
+        mixSeed(key, sl.exists, static_cast<uint64_t>(sl.size), static_cast<uint64_t>(sl.mtimeNs));
+  }
+
+  // 3. Label folders: missing ones, and label files that belong to no image.
+  std::map<std::string, int64_t> labelDirs;  // folder -> images expecting labels there
+  std::set<std::string> expectedLabels;
+  for (const auto& e : unique) {
+    const std::string lp = labelPathFor(e.path);
+    expectedLabels.insert(lp);
+    if (fs::path(lp).parent_path() != fs::path(e.path).parent_path())
+      ++labelDirs[fs::path(lp).parent_path().string()];
+  }
+  std::vector<Problem> postProblems;
+  for (const auto& [dir, count] : labelDirs) {
+    if (!fs::is_directory(dir, ec)) {
+      postProblems.push_back({dir, 0, "labels-missing",
+                              "label folder does not exist: " + std::to_string(count) +
+                                  " images there are treated as background (no objects)",
+                              false});
+      continue;
+    }
+    std::vector<std::string> orphans;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string p = normalised(it->path());
+      if (it->path().extension() == ".txt" && !expectedLabels.count(p)) orphans.push_back(p);
+    }
+    std::sort(orphans.begin(), orphans.end());
+    for (const auto& o : orphans)
+      postProblems.push_back(
+          {o, 0, "label-orphan", "label file without an image in this split", false});
+  }
+
+  // 4. Per-image results: from the cache when nothing changed, else scanned on threads.
+  std::vector<Slot> slots(unique.size());
+  const std::string cacheDir = (fs::path(spec.root) / ".stave-cache").string();
+  uint64_t srcHash = 0;
+  for (const auto& s : *sources) srcHash = hashString(srcHash, s);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(srcHash));
+  const std::string cachePath = cacheDir + "/scan-" + split + "-" + hex + ".bin";
+  bool loaded = false;
+  if (opt.useCache) {
+    std::ifstream in(cachePath, std::ios::binary);
+    if (in) {
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      Reader r{bytes};
+      char magic[8] = {0};
+      r.take(magic, 8);
+      if (r.ok && std::memcmp(magic, "STAVESC1", 8) == 0 && r.u64() == key &&
+          r.u64() == slots.size()) {
+        loaded = true;
+        for (auto& s : slots) {
+          if (!readSlot(r, s)) {
+            loaded = false;
+            break;
+          }
+        }
+      }
+    }
+  }
+  if (!loaded) {
+    int threads = opt.threads > 0
+                      ? opt.threads
+                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::max(1, std::min<int>(threads, static_cast<int>(unique.size())));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < unique.size();) {
+        try {
+          slots[i] = scanOne(unique[i].path, spec, opt);
+        } catch (const std::exception& e) {
+          slots[i] = Slot{};
+          slots[i].problems.push_back({unique[i].path, 0, "image-unreadable", e.what(), true});
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    if (opt.useCache && !unique.empty()) {
+      Writer w;
+      w.out.append("STAVESC1", 8);
+      w.u64(key);
+      w.u64(slots.size());
+      for (const auto& s : slots) writeSlot(w, s);
+      // A read-only dataset simply goes without a cache.
+      if (writeFileAtomic(cachePath, w.out).ok()) index.cachePath = cachePath;
+    }
+  } else {
+    index.cachePath = cachePath;
+    index.fromCache = true;
+  }
+
+  // 5. Merge in entry order. Missing listed files surface as unreadable images here.
+  index.problems = std::move(preProblems);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    auto& s = slots[i];
+    for (auto& p : s.problems) {
+      if (p.skipsImage && !unique[i].listFile.empty() && p.file == unique[i].path)
+        p.message +=
+            " (listed in " + unique[i].listFile + ":" + std::to_string(unique[i].listLine) + ")";
+      index.problems.push_back(std::move(p));
+    }
+    index.droppedRows += s.dropped;
+    if (s.usable)
+      index.images.push_back(std::move(s.record));
+    else
+      ++index.skippedImages;
+  }
+  for (auto& p : postProblems) index.problems.push_back(std::move(p));
+  if (index.images.empty()) {
+    index.problems.push_back({spec.yamlPath, 0, "split-empty",
+                              "split '" + split + "' has no usable images (" +
+                                  std::to_string(index.listed) + " entries found)",
+                              false});
+  }
+  return index;
+}
+
+}  // namespace stave::data

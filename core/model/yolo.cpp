@@ -1,0 +1,237 @@
+#include "core/model/yolo.h"
+
+#include <cmath>
+
+namespace stave::model {
+
+namespace nn = torch::nn;
+
+ConvImpl::ConvImpl(int64_t c1, int64_t c2, int64_t k, int64_t s) {
+  conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(c1, c2, k).stride(s).padding(k / 2).bias(false)));
+  // Ultralytics' initialize_weights(): BN eps 1e-3, momentum 0.03; conv keeps PyTorch's default init.
+  bn = register_module("bn", nn::BatchNorm2d(nn::BatchNorm2dOptions(c2).eps(1e-3).momentum(0.03)));
+  act = register_module("act", nn::SiLU());
+}
+
+torch::Tensor ConvImpl::forward(torch::Tensor x) { return act(bn(conv(x))); }
+
+BottleneckImpl::BottleneckImpl(int64_t c1, int64_t c2, bool shortcut) {
+  cv1 = register_module("cv1", Conv(c1, c2, 3, 1));
+  cv2 = register_module("cv2", Conv(c2, c2, 3, 1));
+  add = shortcut && c1 == c2;
+}
+
+torch::Tensor BottleneckImpl::forward(torch::Tensor x) {
+  auto y = cv2(cv1(x));
+  return add ? x + y : y;
+}
+
+C2fImpl::C2fImpl(int64_t c1, int64_t c2, int64_t n, bool shortcut) {
+  const int64_t c = c2 / 2;
+  cv1 = register_module("cv1", Conv(c1, 2 * c, 1, 1));
+  cv2 = register_module("cv2", Conv((2 + n) * c, c2, 1, 1));
+  m = register_module("m", nn::ModuleList());
+  for (int64_t i = 0; i < n; ++i) {
+    m_blocks.emplace_back(c, c, shortcut);
+    m->push_back(m_blocks.back());
+  }
+}
+
+torch::Tensor C2fImpl::forward(torch::Tensor x) {
+  std::vector<torch::Tensor> ys = cv1(x).chunk(2, 1);
+  ys.reserve(2 + m_blocks.size());
+  for (auto& block : m_blocks) ys.push_back(block(ys.back()));
+  return cv2(torch::cat(ys, 1));
+}
+
+SPPFImpl::SPPFImpl(int64_t c1, int64_t c2, int64_t k) {
+  const int64_t c = c1 / 2;
+  cv1 = register_module("cv1", Conv(c1, c, 1, 1));
+  cv2 = register_module("cv2", Conv(c * 4, c2, 1, 1));
+  m = register_module("m", nn::MaxPool2d(nn::MaxPool2dOptions(k).stride(1).padding(k / 2)));
+}
+
+torch::Tensor SPPFImpl::forward(torch::Tensor x) {
+  auto y0 = cv1(x);
+  auto y1 = m(y0);
+  auto y2 = m(y1);
+  auto y3 = m(y2);
+  return cv2(torch::cat({y0, y1, y2, y3}, 1));
+}
+
+torch::Tensor ConcatImpl::forward(const std::vector<torch::Tensor>& xs) { return torch::cat(xs, 1); }
+
+DFLImpl::DFLImpl(int64_t bins) : regMax(bins) {
+  conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(bins, 1, 1).bias(false)));
+  torch::NoGradGuard noGrad;
+  conv->weight.copy_(torch::arange(bins, torch::kFloat).view({1, bins, 1, 1}));
+  conv->weight.set_requires_grad(false);
+}
+
+torch::Tensor DFLImpl::forward(torch::Tensor x) {
+  const int64_t b = x.size(0), a = x.size(2);
+  // (B, 4*R, A) -> (B, R, 4, A): softmax over bins, then the conv takes the expectation.
+  auto p = x.view({b, 4, regMax, a}).transpose(2, 1).softmax(1);
+  return conv(p.to(conv->weight.dtype())).view({b, 4, a});
+}
+
+DetectImpl::DetectImpl(int64_t numClasses, int64_t bins, const std::vector<int64_t>& ch,
+                       const std::vector<int64_t>& levelStrides)
+    : nc(numClasses), regMax(bins), strides(levelStrides) {
+  const int64_t cBox = std::max<int64_t>({16, ch[0] / 4, 4 * regMax});
+  const int64_t cCls = std::max<int64_t>(ch[0], std::min<int64_t>(nc, 100));
+  cv2 = register_module("cv2", nn::ModuleList());
+  cv3 = register_module("cv3", nn::ModuleList());
+  for (int64_t c : ch) {
+    m_box.emplace_back(Conv(c, cBox, 3), Conv(cBox, cBox, 3), nn::Conv2d(nn::Conv2dOptions(cBox, 4 * regMax, 1)));
+    m_cls.emplace_back(Conv(c, cCls, 3), Conv(cCls, cCls, 3), nn::Conv2d(nn::Conv2dOptions(cCls, nc, 1)));
+    cv2->push_back(m_box.back());
+    cv3->push_back(m_cls.back());
+  }
+  dfl = register_module("dfl", DFL(regMax));
+  initBiases();
+}
+
+void DetectImpl::initBiases() {
+  torch::NoGradGuard noGrad;
+  for (size_t i = 0; i < m_box.size(); ++i) {
+    m_box[i][2]->as<nn::Conv2dImpl>()->bias.fill_(1.0);
+    // Prior: about 5 objects per 640x640 image spread over nc classes and this level's cells.
+    const double cells = std::pow(640.0 / static_cast<double>(strides[i]), 2.0);
+    m_cls[i][2]->as<nn::Conv2dImpl>()->bias.fill_(std::log(5.0 / static_cast<double>(nc) / cells));
+  }
+}
+
+std::vector<torch::Tensor> DetectImpl::forward(const std::vector<torch::Tensor>& xs) {
+  std::vector<torch::Tensor> out;
+  out.reserve(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) out.push_back(torch::cat({m_box[i]->forward(xs[i]), m_cls[i]->forward(xs[i])}, 1));
+  return out;
+}
+
+YoloImpl::YoloImpl(const ModelOptions& options) : m_options(options) {
+  auto specResult = scaleSpec(options.scale);
+  if (!specResult.ok()) throw InternalError("Yolo: " + specResult.errorText());
+  if (options.nc < 1 || options.regMax < 2) {
+    throw InternalError("Yolo: nc must be >= 1 and regMax >= 2 (nc " + std::to_string(options.nc) + ", regMax " +
+                        std::to_string(options.regMax) + ")");
+  }
+  const ScaleSpec spec = specResult.value();
+  auto ch = [&](int64_t c) { return scaledChannels(spec, c); };
+  auto dep = [&](int64_t n) { return scaledDepth(spec, n); };
+  const int64_t c0 = ch(64), c1 = ch(128), c3 = ch(256), c5 = ch(512), c7 = ch(1024);
+  const int64_t c12 = ch(512), c15 = ch(256), c18 = ch(512), c21 = ch(1024);
+  auto up = [] {
+    return nn::Upsample(nn::UpsampleOptions().scale_factor(std::vector<double>{2.0, 2.0}).mode(torch::kNearest));
+  };
+
+  m_l0 = Conv(3, c0, 3, 2);
+  m_l1 = Conv(c0, c1, 3, 2);
+  m_l2 = C2f(c1, c1, dep(3), true);
+  m_l3 = Conv(c1, c3, 3, 2);
+  m_l4 = C2f(c3, c3, dep(6), true);
+  m_l5 = Conv(c3, c5, 3, 2);
+  m_l6 = C2f(c5, c5, dep(6), true);
+  m_l7 = Conv(c5, c7, 3, 2);
+  m_l8 = C2f(c7, c7, dep(3), true);
+  m_l9 = SPPF(c7, c7, 5);
+  m_l10 = up();
+  m_l11 = Concat();
+  m_l12 = C2f(c7 + c5, c12, dep(3), false);
+  m_l13 = up();
+  m_l14 = Concat();
+  m_l15 = C2f(c12 + c3, c15, dep(3), false);
+  m_l16 = Conv(c15, c15, 3, 2);
+  m_l17 = Concat();
+  m_l18 = C2f(c15 + c12, c18, dep(3), false);
+  m_l19 = Conv(c18, c18, 3, 2);
+  m_l20 = Concat();
+  m_l21 = C2f(c18 + c7, c21, dep(3), false);
+  m_detect = Detect(options.nc, options.regMax, std::vector<int64_t>{c15, c18, c21}, m_strides);
+
+  m_layers = register_module("model", nn::ModuleList());
+  m_layers->push_back(m_l0);
+  m_layers->push_back(m_l1);
+  m_layers->push_back(m_l2);
+  m_layers->push_back(m_l3);
+  m_layers->push_back(m_l4);
+  m_layers->push_back(m_l5);
+  m_layers->push_back(m_l6);
+  m_layers->push_back(m_l7);
+  m_layers->push_back(m_l8);
+  m_layers->push_back(m_l9);
+  m_layers->push_back(m_l10);
+  m_layers->push_back(m_l11);
+  m_layers->push_back(m_l12);
+  m_layers->push_back(m_l13);
+  m_layers->push_back(m_l14);
+  m_layers->push_back(m_l15);
+  m_layers->push_back(m_l16);
+  m_layers->push_back(m_l17);
+  m_layers->push_back(m_l18);
+  m_layers->push_back(m_l19);
+  m_layers->push_back(m_l20);
+  m_layers->push_back(m_l21);
+  m_layers->push_back(m_detect);
+  freeze(0);
+}
+
+std::vector<torch::Tensor> YoloImpl::forward(torch::Tensor x) {
+  auto x2 = m_l2(m_l1(m_l0(x)));
+  auto p3 = m_l4(m_l3(x2));
+  auto p4 = m_l6(m_l5(p3));
+  auto p5 = m_l9(m_l8(m_l7(p4)));
+  auto x12 = m_l12(m_l11->forward({m_l10(p5), p4}));
+  auto x15 = m_l15(m_l14->forward({m_l13(x12), p3}));
+  auto x18 = m_l18(m_l17->forward({m_l16(x15), x12}));
+  auto x21 = m_l21(m_l20->forward({m_l19(x18), p5}));
+  return m_detect->forward({x15, x18, x21});
+}
+
+void YoloImpl::freeze(int n) {
+  for (auto& item : named_parameters(true)) {
+    const std::string& name = item.key();
+    bool frozen = name.find(".dfl") != std::string::npos;
+    for (int i = 0; i < n && !frozen; ++i) frozen = name.rfind("model." + std::to_string(i) + ".", 0) == 0;
+    item.value().set_requires_grad(!frozen);
+  }
+}
+
+std::pair<torch::Tensor, torch::Tensor> makeAnchors(const std::vector<torch::Tensor>& feats,
+                                                    const std::vector<int64_t>& strides, double offset) {
+  STAVE_CHECK(feats.size() == strides.size(), "makeAnchors: one stride per level");
+  std::vector<torch::Tensor> points, strideParts;
+  const auto opts = torch::TensorOptions().dtype(torch::kFloat).device(feats.at(0).device());
+  for (size_t i = 0; i < feats.size(); ++i) {
+    const int64_t h = feats[i].size(2), w = feats[i].size(3);
+    auto sx = torch::arange(w, opts) + offset;
+    auto sy = torch::arange(h, opts) + offset;
+    auto grid = torch::meshgrid({sy, sx}, "ij");
+    points.push_back(torch::stack({grid[1], grid[0]}, -1).view({-1, 2}));
+    strideParts.push_back(torch::full({h * w, 1}, static_cast<double>(strides[i]), opts));
+  }
+  return {torch::cat(points, 0), torch::cat(strideParts, 0)};
+}
+
+torch::Tensor distToBbox(const torch::Tensor& distance, const torch::Tensor& anchorPoints) {
+  auto lt = distance.narrow(-1, 0, 2);
+  auto rb = distance.narrow(-1, 2, 2);
+  return torch::cat({anchorPoints - lt, anchorPoints + rb}, -1);
+}
+
+torch::Tensor decodePredictions(const YoloImpl& model, const std::vector<torch::Tensor>& feats) {
+  STAVE_CHECK(!feats.empty(), "decodePredictions: no feature maps");
+  const int64_t b = feats[0].size(0);
+  const int64_t regMax = model.regMax();
+  const int64_t no = 4 * regMax + model.nc();
+  std::vector<torch::Tensor> flat;
+  for (const auto& f : feats) flat.push_back(f.to(torch::kFloat).reshape({b, no, -1}));
+  auto x = torch::cat(flat, 2);  // (B, no, A)
+  auto dist = model.detect()->dfl.ptr()->forward(x.narrow(1, 0, 4 * regMax));  // (B, 4, A)
+  auto [anchors, strideTensor] = makeAnchors(feats, model.strides(), 0.5);
+  auto boxes = distToBbox(dist.transpose(1, 2), anchors.unsqueeze(0)) * strideTensor.unsqueeze(0);
+  auto scores = x.narrow(1, 4 * regMax, model.nc()).transpose(1, 2).sigmoid();
+  return torch::cat({boxes, scores}, 2);
+}
+
+}  // namespace stave::model

@@ -1,0 +1,240 @@
+#include "core/studio/config_form_model.h"
+
+#include <cmath>
+#include <limits>
+
+namespace stave::studio {
+namespace {
+using config::ParamSpec;
+using config::runConfigSchema;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+const ParamSpec& specAt(int row) { return runConfigSchema().at(static_cast<size_t>(row)); }
+}  // namespace
+
+ConfigFormModel::ConfigFormModel(QObject* parent) : QAbstractTableModel(parent) {
+  m_rows.resize(runConfigSchema().size());
+  setCommitted(config::RunConfig::defaults());
+}
+
+void ConfigFormModel::setCommitted(const config::RunConfig& cfg) {
+  beginResetModel();
+  m_committed = cfg;
+  for (size_t i = 0; i < m_rows.size(); ++i) {
+    m_rows[i].text = committedText(static_cast<int>(i));
+    m_rows[i].error.clear();
+  }
+  endResetModel();
+  emit editStateChanged();
+}
+
+QString ConfigFormModel::committedText(int row) const {
+  return qs(config::formatValue(m_committed.get(specAt(row).name)));
+}
+
+Result<config::RunConfig> ConfigFormModel::edited() const {
+  config::RunConfig cfg = m_committed;
+  std::vector<Error> errors;
+  for (size_t i = 0; i < m_rows.size(); ++i) {
+    const ParamSpec& spec = specAt(static_cast<int>(i));
+    std::string why;
+    auto v = config::parseValueText(spec, m_rows[i].text.toStdString(), &why);
+    if (!v) {
+      errors.push_back({"form", 0, spec.name, why});
+      continue;
+    }
+    auto st = cfg.set(spec.name, *v);
+    if (!st) errors.insert(errors.end(), st.errors().begin(), st.errors().end());
+  }
+  if (!errors.empty()) return errors;
+  return cfg;
+}
+
+bool ConfigFormModel::isDirty() const {
+  for (size_t i = 0; i < m_rows.size(); ++i)
+    if (m_rows[i].text != committedText(static_cast<int>(i))) return true;
+  return false;
+}
+
+int ConfigFormModel::errorCount() const {
+  int n = 0;
+  for (const auto& r : m_rows) n += r.error.isEmpty() ? 0 : 1;
+  return n;
+}
+
+int ConfigFormModel::rowOf(const QString& key) const {
+  const ParamSpec* spec = config::findParam(key.toStdString());
+  return spec ? static_cast<int>(config::paramIndex(spec->name)) : -1;
+}
+
+bool ConfigFormModel::setEditedText(const QString& key, const QString& text) {
+  const int row = rowOf(key);
+  if (row < 0) return false;
+  return setData(index(row, ValueColumn), text, Qt::EditRole);
+}
+
+void ConfigFormModel::revalidate() {
+  // Parse errors first; then the config-wide rules (ranges, choices) for rows that parse.
+  for (size_t i = 0; i < m_rows.size(); ++i) {
+    const ParamSpec& spec = specAt(static_cast<int>(i));
+    std::string why;
+    auto v = config::parseValueText(spec, m_rows[i].text.toStdString(), &why);
+    m_rows[i].error = v ? qs(config::checkValue(spec, *v)) : qs(why);
+  }
+  auto cfg = edited();
+  if (cfg) {
+    for (const auto& e : config::validate(cfg.value())) {
+      const int row = rowOf(qs(e.key));
+      if (row >= 0 && m_rows[static_cast<size_t>(row)].error.isEmpty())
+        m_rows[static_cast<size_t>(row)].error = qs(e.message);
+    }
+  }
+  emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit editStateChanged();
+}
+
+bool ConfigFormModel::apply() {
+  revalidate();
+  if (errorCount() > 0) return false;
+  auto cfg = edited();
+  if (!cfg) return false;
+  const bool changed = cfg.value() != m_committed;
+  setCommitted(cfg.value());
+  if (changed) emit committedChanged(m_committed);
+  return true;
+}
+
+void ConfigFormModel::cancel() { setCommitted(m_committed); }
+
+int ConfigFormModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ConfigFormModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const int row = index.row();
+  const ParamSpec& spec = specAt(row);
+  const Row& r = m_rows[static_cast<size_t>(row)];
+  switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+      if (index.column() == NameColumn) return qs(spec.name);
+      if (index.column() == ValueColumn) {
+        if (spec.type == config::ParamType::Bool && role == Qt::DisplayRole) return QVariant();
+        return r.text;
+      }
+      if (index.column() == DefaultColumn) return qs(config::formatValue(spec.defaultValue));
+      if (index.column() == HelpColumn) return qs(spec.help);
+      return {};
+    case Qt::CheckStateRole:
+      if (index.column() == ValueColumn && spec.type == config::ParamType::Bool)
+        return r.text == QLatin1String("true") ? Qt::Checked : Qt::Unchecked;
+      return {};
+    case Qt::ToolTipRole:
+      return r.error.isEmpty() ? qs(spec.help + " (" + config::describeRange(spec) + ")") : r.error;
+    case KeyRole: return qs(spec.name);
+    case GroupRole: return QString::fromLatin1(config::paramGroupName(spec.group));
+    case TypeRole: return QString::fromLatin1(config::paramTypeName(spec.type));
+    case ChoicesRole: {
+      QStringList c;
+      for (const auto& s : spec.choices) c << qs(s);
+      return c;
+    }
+    case MinRole: return spec.min;
+    case MaxRole: return spec.max;
+    case HelpRole: return qs(spec.help);
+    case EditedTextRole: return r.text;
+    case CommittedTextRole: return committedText(row);
+    case ModifiedRole: return r.text != committedText(row);
+    case ChangedFromDefaultRole:
+      return r.text != qs(config::formatValue(spec.defaultValue));
+    case ErrorRole: return r.error;
+    default: return {};
+  }
+}
+
+bool ConfigFormModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+  if (!index.isValid() || index.column() != ValueColumn) return false;
+  const ParamSpec& spec = specAt(index.row());
+  QString text;
+  if (role == Qt::CheckStateRole) {
+    if (spec.type != config::ParamType::Bool) return false;
+    text = value.toInt() == Qt::Checked ? QStringLiteral("true") : QStringLiteral("false");
+  } else if (role == Qt::EditRole) {
+    text = value.toString().trimmed();
+  } else {
+    return false;
+  }
+  Row& r = m_rows[static_cast<size_t>(index.row())];
+  if (r.text == text && r.error.isEmpty()) return true;
+  r.text = text;  // kept even when invalid, so the user can see and fix it
+  revalidate();
+  return true;
+}
+
+Qt::ItemFlags ConfigFormModel::flags(const QModelIndex& index) const {
+  Qt::ItemFlags f = QAbstractTableModel::flags(index);
+  if (index.isValid() && index.column() == ValueColumn) {
+    if (specAt(index.row()).type == config::ParamType::Bool)
+      f |= Qt::ItemIsUserCheckable;
+    else
+      f |= Qt::ItemIsEditable;
+  }
+  return f;
+}
+
+QVariant ConfigFormModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case NameColumn: return tr("Parameter");
+    case ValueColumn: return tr("Value");
+    case DefaultColumn: return tr("Default");
+    case HelpColumn: return tr("Description");
+    default: return {};
+  }
+}
+
+QHash<int, QByteArray> ConfigFormModel::roleNames() const {
+  auto names = QAbstractTableModel::roleNames();
+  names[KeyRole] = "key";
+  names[GroupRole] = "group";
+  names[TypeRole] = "type";
+  names[ChoicesRole] = "choices";
+  names[HelpRole] = "help";
+  names[ErrorRole] = "error";
+  names[ModifiedRole] = "modified";
+  return names;
+}
+
+ConfigFilterModel::ConfigFilterModel(QObject* parent) : QSortFilterProxyModel(parent) {}
+
+void ConfigFilterModel::setGroup(const QString& group) {
+  m_group = group;
+  invalidateFilter();
+}
+
+void ConfigFilterModel::setText(const QString& text) {
+  m_text = text.trimmed();
+  invalidateFilter();
+}
+
+void ConfigFilterModel::setChangedOnly(bool on) {
+  m_changedOnly = on;
+  invalidateFilter();
+}
+
+bool ConfigFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+  const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+  if (!m_group.isEmpty() && idx.data(ConfigFormModel::GroupRole).toString() != m_group) return false;
+  if (m_changedOnly && !idx.data(ConfigFormModel::ChangedFromDefaultRole).toBool()) return false;
+  if (m_text.isEmpty()) return true;
+  return idx.data(ConfigFormModel::KeyRole).toString().contains(m_text, Qt::CaseInsensitive) ||
+         idx.data(ConfigFormModel::HelpRole).toString().contains(m_text, Qt::CaseInsensitive);
+}
+
+}  // namespace stave::studio

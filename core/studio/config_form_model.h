@@ -1,0 +1,106 @@
+#pragma once
+// ConfigFormModel: the training form as an item model, one row per schema parameter. It keeps the
+// edited values apart from the committed config (apply, cancel, dirty), and reports each row's
+// problem in words so the form can show it next to the field.
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+#include <QString>
+#include <vector>
+
+#include "core/config/run_config.h"
+
+namespace stave::studio {
+
+/// Rows: runConfigSchema() in order. Columns: parameter, value, default, help.
+class ConfigFormModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { NameColumn = 0, ValueColumn, DefaultColumn, HelpColumn, ColumnCount };
+  enum Roles {
+    KeyRole = Qt::UserRole + 1,  ///< QString: the parameter's key
+    GroupRole,                   ///< QString: its group ("optimisation", ...)
+    TypeRole,                    ///< QString: "bool", "int", "float", "enum", ...
+    ChoicesRole,                 ///< QStringList: an enum's choices
+    MinRole,                     ///< double: lower bound (-inf when none)
+    MaxRole,                     ///< double: upper bound (+inf when none)
+    HelpRole,                    ///< QString: the one-line help
+    EditedTextRole,              ///< QString: the edited value as text
+    CommittedTextRole,           ///< QString: the committed value as text
+    ModifiedRole,                ///< bool: the edit differs from the committed value
+    ChangedFromDefaultRole,      ///< bool: the edit differs from the schema default
+    ErrorRole,                   ///< QString: what is wrong with the edit, "" when fine
+  };
+  Q_ENUM(Roles)
+
+  explicit ConfigFormModel(QObject* parent = nullptr);
+
+  /// Replaces the committed config and drops all edits.
+  void setCommitted(const config::RunConfig& cfg);
+  /// The committed config.
+  const config::RunConfig& committed() const { return m_committed; }
+  /// The edited config, when every edit parses (range problems are left to validate()).
+  Result<config::RunConfig> edited() const;
+  /// True when some edit differs from the committed value.
+  bool isDirty() const;
+  /// Number of rows whose edit has a problem.
+  int errorCount() const;
+
+  /// Sets the edit of `key` from text; false (and ErrorRole set) when it does not parse.
+  bool setEditedText(const QString& key, const QString& text);
+  /// Row of `key`, or -1.
+  int rowOf(const QString& key) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+  Qt::ItemFlags flags(const QModelIndex& index) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+  QHash<int, QByteArray> roleNames() const override;
+
+ public slots:
+  /// Commits the edits when they are all valid; returns false and leaves them when not.
+  bool apply();
+  /// Drops every edit.
+  void cancel();
+
+ signals:
+  /// The committed config changed through apply().
+  void committedChanged(const stave::config::RunConfig& cfg);
+  /// The dirty flag or the error count may have changed.
+  void editStateChanged();
+
+ private:
+  struct Row {
+    QString text;   // edited text
+    QString error;  // parse or validation problem
+  };
+  void revalidate();
+  QString committedText(int row) const;
+  config::RunConfig m_committed = config::RunConfig::defaults();
+  std::vector<Row> m_rows;
+};
+
+/// Filters the form by group and by text in the key or help.
+class ConfigFilterModel : public QSortFilterProxyModel {
+  Q_OBJECT
+ public:
+  explicit ConfigFilterModel(QObject* parent = nullptr);
+  /// Shows only `group` ("" = all groups).
+  void setGroup(const QString& group);
+  /// Shows rows whose key or help contains `text` (case-insensitive).
+  void setText(const QString& text);
+  /// Shows only rows that differ from the default.
+  void setChangedOnly(bool on);
+
+ protected:
+  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+ private:
+  QString m_group;
+  QString m_text;
+  bool m_changedOnly = false;
+};
+
+}  // namespace stave::studio

@@ -1,0 +1,92 @@
+#include "core/studio/project_document.h"
+
+namespace stave::studio {
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+}  // namespace
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
+
+bool ProjectDocument::open(const QString& path, QString* error) {
+  auto loaded = config::loadProject(path.toStdString());
+  if (!loaded) {
+    if (error) *error = qs(loaded.errorText());
+    return false;
+  }
+  m_project = std::move(loaded).value();
+  m_open = true;
+  setDirty(false);
+  emit opened();
+  emit configsChanged();
+  return true;
+}
+
+bool ProjectDocument::save(QString* error) {
+  if (!m_open) {
+    if (error) *error = tr("No project is open.");
+    return false;
+  }
+  auto st = config::saveProject(m_project);
+  if (!st) {
+    if (error) *error = qs(st.errorText());
+    return false;
+  }
+  setDirty(false);
+  return true;
+}
+
+QString ProjectDocument::path() const { return qs(m_project.path); }
+QString ProjectDocument::name() const { return qs(m_project.name); }
+QString ProjectDocument::datasetStored() const { return qs(m_project.dataset); }
+QString ProjectDocument::datasetPath() const { return m_open ? qs(m_project.datasetPath()) : QString(); }
+QString ProjectDocument::activeConfig() const { return qs(m_project.activeConfig); }
+
+QStringList ProjectDocument::configNames() const {
+  QStringList names;
+  for (const auto& [name, cfg] : m_project.configs) names << qs(name);
+  return names;
+}
+
+QStringList ProjectDocument::problems() const {
+  QStringList out;
+  if (!m_open) return out;
+  for (const auto& e : config::projectProblems(m_project)) out << qs(e.toString());
+  return out;
+}
+
+const config::RunConfig* ProjectDocument::config(const QString& name) const {
+  return m_project.config(name.toStdString());
+}
+
+void ProjectDocument::setConfig(const QString& name, const config::RunConfig& cfg) {
+  const config::RunConfig* old = m_project.config(name.toStdString());
+  if (old && *old == cfg) return;
+  m_project.setConfig(name.toStdString(), cfg);
+  setDirty(true);
+  emit configsChanged();
+}
+
+bool ProjectDocument::setActiveConfig(const QString& name) {
+  if (!m_project.config(name.toStdString())) return false;
+  if (m_project.activeConfig == name.toStdString()) return true;
+  m_project.activeConfig = name.toStdString();
+  setDirty(true);
+  emit configsChanged();
+  return true;
+}
+
+nlohmann::json ProjectDocument::uiState() const { return m_project.uiState; }
+
+void ProjectDocument::setUiState(const nlohmann::json& state) {
+  if (m_project.uiState == state) return;
+  m_project.uiState = state;
+  setDirty(true);
+}
+
+void ProjectDocument::setDirty(bool dirty) {
+  if (m_dirty == dirty) return;
+  m_dirty = dirty;
+  emit dirtyChanged(dirty);
+}
+
+}  // namespace stave::studio

@@ -1,0 +1,62 @@
+#pragma once
+// Where a process writes its events: a stream (stdout, read by the launcher or the studio)
+// and/or an append-only file (runs/<id>/events.jsonl). One line per event, flushed at once, so a
+// reader sees every event as soon as it happens and a crash loses at most a partial line.
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "core/config/result.h"
+#include "core/telemetry/events.h"
+
+namespace stave::telemetry {
+
+/// Thread-safe writer of encoded events. Lines from different threads never interleave.
+/// A sink with neither stream nor file discards events (useful in tests and benchmarks).
+class EventSink {
+ public:
+  /// A sink that writes to nothing until setStream/openFile.
+  EventSink() = default;
+  /// A sink writing to `stream` (not owned, e.g. stdout); `rank` tags typed events.
+  explicit EventSink(std::FILE* stream, int rank = 0);
+  ~EventSink();
+  EventSink(const EventSink&) = delete;
+  EventSink& operator=(const EventSink&) = delete;
+
+  /// Writes to `stream` (not owned) from now on; nullptr stops writing to a stream.
+  void setStream(std::FILE* stream);
+  /// Appends to `path` from now on (created with its folders if missing). The error names the
+  /// path and the system's reason.
+  Status openFile(const std::string& path);
+  /// Stops appending to the file (flushes and closes it).
+  void closeFile();
+  /// Rank used by write() for typed events.
+  void setRank(int rank);
+  int rank() const;
+
+  /// Encodes and writes one event.
+  void write(const Event& event);
+  /// Writes one already encoded line (no newline), e.g. a rank's line relayed by the launcher.
+  void writeLine(const std::string& line);
+  /// Builds the event of a typed payload with this sink's rank and writes it.
+  template <typename Typed>
+  void writeTyped(const Typed& typed) {
+    write(toEvent(typed, rank()));
+  }
+
+  /// Lines written since construction.
+  int64_t linesWritten() const;
+  /// Writes that failed (disk full, closed pipe); they are counted, never thrown.
+  int64_t writeFailures() const;
+
+ private:
+  mutable std::mutex m_mutex;
+  std::FILE* m_stream = nullptr;
+  std::FILE* m_file = nullptr;
+  int m_rank = 0;
+  int64_t m_lines = 0;
+  int64_t m_failures = 0;
+};
+
+}  // namespace stave::telemetry

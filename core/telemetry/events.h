@@ -1,0 +1,270 @@
+#pragma once
+// The event protocol between trainer, launcher and studio: versioned JSON objects, one per line.
+// Every producer encodes with encodeEvent and every consumer decodes with decodeEvent, so the
+// two sides cannot drift apart. A line is
+//   {"type":"step","version":1,"rank":0,"time":1764680000.25,"data":{...}}
+// Typed structs below describe the `data` of each event type; toEvent() builds an Event from
+// one and <type>FromEvent() reads it back, naming the field that is missing or mistyped.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config/result.h"
+
+namespace stave::telemetry {
+
+/// Version of the event protocol written by this program. Readers refuse newer versions.
+constexpr int kEventVersion = 1;
+
+/// Names of the event types (the "type" field).
+namespace event_type {
+inline constexpr const char* kRunStart = "run_start";
+inline constexpr const char* kStep = "step";
+inline constexpr const char* kEpochEnd = "epoch_end";
+inline constexpr const char* kValidation = "validation";
+inline constexpr const char* kCheckpoint = "checkpoint";
+inline constexpr const char* kWarning = "warning";
+inline constexpr const char* kError = "error";
+inline constexpr const char* kFinished = "finished";
+inline constexpr const char* kStraggler = "straggler";
+inline constexpr const char* kRankExit = "rank_exit";
+inline constexpr const char* kScheduleReplanned = "schedule_replanned";
+}  // namespace event_type
+
+/// One event as it travels: type, protocol version, emitting rank, wall time, payload.
+struct Event {
+  std::string type;            ///< one of event_type::k*
+  int version = kEventVersion;  ///< protocol version the producer wrote
+  int rank = 0;                ///< rank that emitted it (the launcher uses its own, or -1)
+  double time = 0;             ///< unix time in seconds
+  nlohmann::json data = nlohmann::json::object();  ///< type-specific payload (always an object)
+};
+
+/// Seconds since the unix epoch, as stored in Event::time.
+double unixTimeNow();
+
+/// One line of JSON (no newline). Non-finite numbers become null.
+std::string encodeEvent(const Event& event);
+
+/// Parses one line. Errors name what is wrong: not JSON (with position), not an object,
+/// missing "type", a field of the wrong type, or a version newer than kEventVersion.
+/// A trailing "\r" or "\n" is accepted. Unknown top-level fields are ignored.
+Result<Event> decodeEvent(std::string_view line);
+
+// ---------------------------------------------------------------------------------------------
+// Typed events. Times are seconds; losses are the per-item means Ultralytics reports.
+
+/// Where one optimiser step's wall time went, in seconds.
+struct StepTiming {
+  double dataWait = 0;       ///< waiting for the loader to hand over a batch
+  double h2d = 0;            ///< host-to-device copy and normalisation
+  double fwdBwd = 0;         ///< forward and backward (including loss)
+  double allreduceWait = 0;  ///< waiting for gradient all-reduce after backward
+  double optimizer = 0;      ///< unscale, clip, optimiser step, EMA update
+  double total = 0;          ///< whole step, start to end (>= the sum of the phases)
+};
+
+/// Sum of two timings, phase by phase.
+StepTiming operator+(const StepTiming& a, const StepTiming& b);
+/// Every phase multiplied by `factor` (e.g. 1/n for a mean).
+StepTiming operator*(const StepTiming& a, double factor);
+
+/// What the dataset holds, for the run header.
+struct DatasetSummary {
+  std::string yaml;                ///< data.yaml path
+  int64_t trainImages = 0;         ///< images in the train split
+  int64_t valImages = 0;           ///< images in the val split
+  int nc = 0;                      ///< number of classes
+  std::vector<std::string> names;  ///< class names
+};
+
+/// NCCL-related settings in effect, recorded in the run header.
+struct NcclSettings {
+  std::string backend;             ///< "nccl", "gloo" or "" (single process)
+  std::string p2pLevel;            ///< NCCL_P2P_LEVEL ("" = NCCL's default)
+  bool shmDisable = false;         ///< NCCL_SHM_DISABLE
+  std::string debug;               ///< NCCL_DEBUG
+  bool asyncErrorHandling = true;  ///< NCCL async error handling
+  double timeoutS = 1800;          ///< collective timeout
+  double bucketMb = 25;            ///< gradient bucket size
+};
+
+/// run_start: what runs where. Emitted once by rank 0 (and by the launcher).
+struct RunStartEvent {
+  std::map<std::string, std::string> versions;  ///< e.g. stave, torch, cuda, cudnn, nccl
+  std::string device;                           ///< "cpu" or "cuda"
+  std::vector<std::string> deviceNames;         ///< one per local device used
+  int worldSize = 1;                            ///< number of ranks
+  int nnodes = 1;                               ///< number of machines
+  DatasetSummary dataset;                       ///< dataset summary
+  nlohmann::json config = nlohmann::json::object();  ///< resolved run config (key -> value)
+  NcclSettings nccl;                            ///< distributed settings
+  std::string runDir;                           ///< runs/<id>
+};
+
+/// step: one optimiser step (or the mean of the last few), per rank.
+struct StepEvent {
+  int epoch = 0;            ///< 0-based epoch
+  int iter = 0;             ///< 0-based iteration within the epoch
+  int itersPerEpoch = 0;    ///< iterations in this epoch
+  double boxLoss = 0;       ///< running mean box loss of the epoch
+  double clsLoss = 0;       ///< running mean cls loss of the epoch
+  double dflLoss = 0;       ///< running mean dfl loss of the epoch
+  double lr = 0;            ///< learning rate of parameter group 0
+  double samplesPerSec = 0;  ///< images per second on this rank
+  StepTiming timing;        ///< where the step's time went
+};
+
+/// epoch_end: training part of an epoch finished.
+struct EpochEndEvent {
+  int epoch = 0;            ///< 0-based epoch just finished
+  int epochs = 0;           ///< planned number of epochs
+  double boxLoss = 0;       ///< mean train box loss
+  double clsLoss = 0;       ///< mean train cls loss
+  double dflLoss = 0;       ///< mean train dfl loss
+  double epochTime = 0;     ///< training time of the epoch (validation excluded)
+  std::vector<double> lr;   ///< lr per parameter group (pg0, pg1, pg2)
+};
+
+/// Metrics of one class in a validation.
+struct ClassMetricsRow {
+  int cls = 0;             ///< class index
+  std::string name;        ///< class name
+  int64_t images = 0;      ///< images containing the class
+  int64_t instances = 0;   ///< ground-truth boxes
+  double precision = 0;    ///< P at the operating point
+  double recall = 0;       ///< R at the operating point
+  double map50 = 0;        ///< AP at IoU .5 (-1 when the class has no ground truth)
+  double map5095 = 0;      ///< AP at IoU .5:.95 (-1 when the class has no ground truth)
+};
+
+/// validation: metrics of one validation pass.
+struct ValidationEvent {
+  int epoch = 0;            ///< 0-based epoch validated
+  double precision = 0;     ///< mean P
+  double recall = 0;        ///< mean R
+  double map50 = 0;         ///< mAP at IoU .5
+  double map5095 = 0;       ///< mAP at IoU .5:.95
+  double boxLoss = 0;       ///< val box loss
+  double clsLoss = 0;       ///< val cls loss
+  double dflLoss = 0;       ///< val dfl loss
+  double valTime = 0;       ///< seconds the validation took
+  std::vector<ClassMetricsRow> perClass;  ///< optional, empty when not reported
+};
+
+/// Which checkpoint was written.
+enum class CheckpointKind { Last, Best, Periodic };
+/// "last", "best", "periodic".
+const char* toString(CheckpointKind kind);
+
+/// checkpoint: a checkpoint file was written (atomically).
+struct CheckpointEvent {
+  std::string path;  ///< file written
+  int epoch = 0;     ///< 0-based epoch it holds
+  CheckpointKind kind = CheckpointKind::Last;  ///< last, best or periodic
+};
+
+/// warning: something the user should know, the run goes on.
+struct WarningEvent {
+  std::string message;  ///< what happened and what to try
+  std::string source;   ///< subsystem ("data", "amp", "dist", ...) or ""
+};
+
+/// error: the run (or one rank) failed.
+struct ErrorEvent {
+  int rank = -1;                      ///< rank that failed, -1 when not rank specific
+  std::string message;                ///< the cause in words
+  std::optional<int> exitCode;        ///< exit code of the failed process, if it exited
+  std::optional<int> signal;          ///< signal that killed it, if any
+  std::vector<std::string> logTail;   ///< last lines of its log
+  std::string hint;                   ///< what to try, or ""
+};
+
+/// How a run ended.
+enum class RunStatus { Completed, Stopped, Failed, EarlyStopped };
+/// "completed", "stopped", "failed", "early_stopped".
+const char* toString(RunStatus status);
+
+/// finished: the last event of a run.
+struct FinishedEvent {
+  RunStatus status = RunStatus::Completed;  ///< how it ended
+  int epochsCompleted = 0;                  ///< epochs fully trained
+  int epochs = 0;                           ///< epochs planned
+  int bestEpoch = -1;                       ///< epoch of best.pt, -1 when none
+  double bestMap50 = 0;                     ///< mAP50 of the best epoch
+  double bestMap5095 = 0;                   ///< mAP50-95 of the best epoch
+  double totalTime = 0;                     ///< wall seconds of the run
+  std::string message;                      ///< a line for the user, or ""
+};
+
+/// The phases a step's time is split into, in StepTiming order.
+enum class StepPhase { DataWait, H2D, FwdBwd, AllreduceWait, Optimizer };
+/// "data_wait", "h2d", "fwd_bwd", "allreduce_wait", "optimizer".
+const char* toString(StepPhase phase);
+/// The seconds of `phase` in `timing`.
+double phaseSeconds(const StepTiming& timing, StepPhase phase);
+
+/// straggler: the slowest rank of a reporting period and what holds it back.
+struct StragglerEvent {
+  int slowRank = 0;            ///< the slowest rank
+  StepPhase waitsOn = StepPhase::DataWait;  ///< its dominant phase
+  double fraction = 0;         ///< that phase's share of the rank's step (0..1)
+  double othersFraction = 0;   ///< the same share on the other ranks (median), 0 with one rank
+  double stepTime = 0;         ///< the slow rank's mean step time
+  double imbalance = 0;        ///< (its busy time - median busy time of the others) / its step
+  int steps = 0;               ///< step samples of the slow rank in the period
+  std::string message;         ///< e.g. "rank 1 waits for data 41% of its step"
+};
+
+/// rank_exit: a rank process ended (emitted by the launcher).
+struct RankExitEvent {
+  int rank = 0;                 ///< which rank
+  std::optional<int> exitCode;  ///< exit code, if it exited
+  std::optional<int> signal;    ///< signal, if it was killed
+  std::string outcome;          ///< "finished", "stopped", "crashed", "killed", "timed_out"
+};
+
+/// schedule_replanned: epochs changed during a run (time budget, resume with more epochs).
+struct ScheduleReplannedEvent {
+  int oldEpochs = 0;       ///< epochs planned before
+  int newEpochs = 0;       ///< epochs planned now
+  int atEpoch = 0;         ///< epoch at which the plan changed
+  std::string reason;      ///< "time_budget", "resume_extended", ...
+  double epochTime = 0;    ///< measured seconds per epoch behind the decision, 0 if unused
+};
+
+/// Build an Event (time = now) from a typed payload, emitted by `rank`.
+Event toEvent(const RunStartEvent& e, int rank);
+Event toEvent(const StepEvent& e, int rank);
+Event toEvent(const EpochEndEvent& e, int rank);
+Event toEvent(const ValidationEvent& e, int rank);
+Event toEvent(const CheckpointEvent& e, int rank);
+Event toEvent(const WarningEvent& e, int rank);
+Event toEvent(const ErrorEvent& e, int rank);
+Event toEvent(const FinishedEvent& e, int rank);
+Event toEvent(const StragglerEvent& e, int rank);
+Event toEvent(const RankExitEvent& e, int rank);
+Event toEvent(const ScheduleReplannedEvent& e, int rank);
+
+/// Read the typed payload back. Errors name the field (as "data.<field>") and what is wrong,
+/// or say the event has another type. A JSON null where a number belongs reads as NaN (that is
+/// how a non-finite loss travels).
+Result<RunStartEvent> runStartFromEvent(const Event& e);
+Result<StepEvent> stepFromEvent(const Event& e);
+Result<EpochEndEvent> epochEndFromEvent(const Event& e);
+Result<ValidationEvent> validationFromEvent(const Event& e);
+Result<CheckpointEvent> checkpointFromEvent(const Event& e);
+Result<WarningEvent> warningFromEvent(const Event& e);
+Result<ErrorEvent> errorFromEvent(const Event& e);
+Result<FinishedEvent> finishedFromEvent(const Event& e);
+Result<StragglerEvent> stragglerFromEvent(const Event& e);
+Result<RankExitEvent> rankExitFromEvent(const Event& e);
+Result<ScheduleReplannedEvent> scheduleReplannedFromEvent(const Event& e);
+
+}  // namespace stave::telemetry

@@ -1,0 +1,161 @@
+#include "core/train/checkpoint.h"
+
+#include <sstream>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::train {
+namespace {
+constexpr int64_t kFormatVersion = 1;
+
+void writeInt(torch::serialize::OutputArchive& a, const std::string& k, int64_t v) { a.write(k, c10::IValue(v)); }
+void writeDouble(torch::serialize::OutputArchive& a, const std::string& k, double v) { a.write(k, c10::IValue(v)); }
+void writeString(torch::serialize::OutputArchive& a, const std::string& k, const std::string& v) {
+  a.write(k, c10::IValue(v));
+}
+int64_t readInt(torch::serialize::InputArchive& a, const std::string& k) {
+  c10::IValue v;
+  a.read(k, v);
+  return v.toInt();
+}
+double readDouble(torch::serialize::InputArchive& a, const std::string& k) {
+  c10::IValue v;
+  a.read(k, v);
+  return v.toDouble();
+}
+std::string readString(torch::serialize::InputArchive& a, const std::string& k) {
+  c10::IValue v;
+  a.read(k, v);
+  return v.toStringRef();
+}
+
+void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
+  writeInt(a, "format_version", kFormatVersion);
+  writeInt(a, "epoch", m.epoch);
+  writeInt(a, "epochs", m.epochs);
+  writeInt(a, "iteration", m.iteration);
+  writeInt(a, "last_opt_step", m.lastOptStep);
+  writeDouble(a, "best_fitness", m.bestFitness);
+  writeInt(a, "best_epoch", m.bestEpoch);
+  writeInt(a, "ema_updates", m.emaUpdates);
+  writeDouble(a, "scaler_scale", m.scalerScale);
+  writeInt(a, "scaler_growth", m.scalerGrowth);
+  writeInt(a, "non_finite_total", m.nonFiniteTotal);
+  writeString(a, "config_yaml", m.configYaml);
+  writeString(a, "scale", m.scale);
+  writeInt(a, "nc", m.nc);
+  writeInt(a, "imgsz", m.imgsz);
+  std::string names;
+  for (const auto& n : m.names) names += n + "\n";
+  writeString(a, "names", names);
+  writeInt(a, "has_optimizer", m.hasOptimizer ? 1 : 0);
+}
+
+CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
+  CheckpointMeta m;
+  const int64_t version = readInt(a, "format_version");
+  if (version != kFormatVersion) {
+    throw std::runtime_error("checkpoint format " + std::to_string(version) + " is not supported (expected " +
+                             std::to_string(kFormatVersion) + ")");
+  }
+  m.epoch = readInt(a, "epoch");
+  m.epochs = readInt(a, "epochs");
+  m.iteration = readInt(a, "iteration");
+  m.lastOptStep = readInt(a, "last_opt_step");
+  m.bestFitness = readDouble(a, "best_fitness");
+  m.bestEpoch = readInt(a, "best_epoch");
+  m.emaUpdates = readInt(a, "ema_updates");
+  m.scalerScale = readDouble(a, "scaler_scale");
+  m.scalerGrowth = readInt(a, "scaler_growth");
+  m.nonFiniteTotal = readInt(a, "non_finite_total");
+  m.configYaml = readString(a, "config_yaml");
+  m.scale = readString(a, "scale");
+  m.nc = readInt(a, "nc");
+  m.imgsz = readInt(a, "imgsz");
+  std::istringstream names(readString(a, "names"));
+  for (std::string line; std::getline(names, line);) m.names.push_back(line);
+  m.hasOptimizer = readInt(a, "has_optimizer") != 0;
+  return m;
+}
+
+Result<std::string> readBytes(const std::string& path) {
+  auto bytes = readFile(path);
+  if (!bytes) return bytes.errors();
+  return bytes.value();
+}
+}  // namespace
+
+Status saveCheckpoint(const std::string& path, const CheckpointParts& parts, const CheckpointMeta& meta) {
+  std::string bytes;
+  try {
+    torch::serialize::OutputArchive archive;
+    CheckpointMeta m = meta;
+    m.hasOptimizer = parts.optimizer != nullptr;
+    writeMeta(archive, m);
+    if (parts.model) {
+      torch::serialize::OutputArchive sub;
+      parts.model->save(sub);
+      archive.write("model", sub);
+    }
+    if (parts.ema) {
+      torch::serialize::OutputArchive sub;
+      parts.ema->save(sub);
+      archive.write("ema", sub);
+    }
+    if (parts.optimizer) {
+      torch::serialize::OutputArchive sub;
+      parts.optimizer->save(sub);
+      archive.write("optimizer", sub);
+    }
+    archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
+    std::ostringstream os;
+    archive.save_to(os);
+    bytes = os.str();
+  } catch (const std::exception& e) {
+    return Error{path, 0, "", std::string("could not serialise the checkpoint: ") + e.what()};
+  }
+  return writeFileAtomic(path, bytes);
+}
+
+Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts, bool restoreRng,
+                                      const torch::Device& device) {
+  auto bytes = readBytes(path);
+  if (!bytes) return bytes.errors();
+  try {
+    std::istringstream is(bytes.value());
+    torch::serialize::InputArchive archive;
+    archive.load_from(is, device);
+    CheckpointMeta m = readMeta(archive);
+    if (parts.model) {
+      torch::serialize::InputArchive sub;
+      archive.read("model", sub);
+      parts.model->load(sub);
+    }
+    if (parts.ema) {
+      torch::serialize::InputArchive sub;
+      archive.read("ema", sub);
+      parts.ema->load(sub);
+    }
+    if (parts.optimizer) {
+      if (!m.hasOptimizer) return Error{path, 0, "", "this checkpoint has no optimiser state, so it cannot be resumed"};
+      torch::serialize::InputArchive sub;
+      archive.read("optimizer", sub);
+      parts.optimizer->load(sub);
+    }
+    if (restoreRng) {
+      torch::Tensor state;
+      archive.read("rng_cpu", state);
+      at::Generator gen = at::detail::getDefaultCPUGenerator();
+      gen.set_state(state.to(torch::kCPU));
+    }
+    return m;
+  } catch (const std::exception& e) {
+    return Error{path, 0, "", std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
+  }
+}
+
+Result<CheckpointMeta> readCheckpointMeta(const std::string& path) {
+  return loadCheckpoint(path, CheckpointParts{}, false);
+}
+
+}  // namespace stave::train

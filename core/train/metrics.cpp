@@ -1,0 +1,409 @@
+#include "core/train/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace stave::train {
+
+namespace {
+
+// numpy.linspace(start, stop, num): i * step + start, the last element set to stop exactly.
+std::vector<double> linspace(double start, double stop, int num) {
+  std::vector<double> v(num);
+  const double step = (stop - start) / (num - 1);
+  for (int i = 0; i < num; ++i) v[i] = i * step + start;
+  v[num - 1] = stop;
+  return v;
+}
+
+constexpr double kAreaMax = 1e5 * 1e5;  // COCOeval's area range "all": [0, 1e5^2]
+
+double boxArea(double x1, double y1, double x2, double y2) { return (x2 - x1) * (y2 - y1); }
+
+// Stable descending order of scores, as np.argsort(-scores, kind='mergesort').
+template <typename T, typename Score>
+std::vector<size_t> stableOrderByScore(const std::vector<T>& items, Score score) {
+  std::vector<size_t> order(items.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return score(items[a]) > score(items[b]); });
+  return order;
+}
+
+// The result of COCOeval.evaluateImg for one image and category: per kept detection its score,
+// and per IoU threshold whether it matched and whether it is ignored.
+struct ImageCategoryEval {
+  std::vector<double> scores;                    // sorted descending, capped at maxDet
+  std::vector<std::vector<uint8_t>> matched;     // [t][d]
+  std::vector<std::vector<uint8_t>> ignored;     // [t][d]
+  int64_t gtCount = 0;                           // ground truth that is not ignored
+};
+
+ImageCategoryEval evaluateImage(const std::vector<const Detection*>& dtIn,
+                                const std::vector<const GroundTruth*>& gtIn, int maxDet) {
+  const auto& thresholds = cocoIouThresholds();
+  const size_t T = thresholds.size();
+
+  // Ground truth: not-ignored first (stable), as COCOeval sorts by the ignore flag.
+  std::vector<const GroundTruth*> gt;
+  std::vector<uint8_t> gtIgnore;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const GroundTruth* g : gtIn) {
+      const double a = boxArea(g->x1, g->y1, g->x2, g->y2);
+      const bool ignore = a < 0 || a > kAreaMax;
+      if (ignore == (pass == 1)) {
+        gt.push_back(g);
+        gtIgnore.push_back(ignore);
+      }
+    }
+  }
+  const auto order = stableOrderByScore(dtIn, [](const Detection* d) { return d->score; });
+  const size_t nd = std::min(order.size(), static_cast<size_t>(std::max(maxDet, 0)));
+  std::vector<const Detection*> dt(nd);
+  for (size_t i = 0; i < nd; ++i) dt[i] = dtIn[order[i]];
+
+  std::vector<std::vector<double>> ious(nd, std::vector<double>(gt.size()));
+  for (size_t d = 0; d < nd; ++d) {
+    for (size_t g = 0; g < gt.size(); ++g) {
+      ious[d][g] = cocoIou(dt[d]->x1, dt[d]->y1, dt[d]->x2, dt[d]->y2, gt[g]->x1, gt[g]->y1,
+                           gt[g]->x2, gt[g]->y2);
+    }
+  }
+
+  ImageCategoryEval out;
+  out.scores.resize(nd);
+  for (size_t d = 0; d < nd; ++d) out.scores[d] = dt[d]->score;
+  out.matched.assign(T, std::vector<uint8_t>(nd, 0));
+  out.ignored.assign(T, std::vector<uint8_t>(nd, 0));
+  for (size_t g = 0; g < gt.size(); ++g) out.gtCount += gtIgnore[g] ? 0 : 1;
+
+  for (size_t t = 0; t < T; ++t) {
+    std::vector<uint8_t> gtMatched(gt.size(), 0);
+    for (size_t d = 0; d < nd; ++d) {
+      // The best still unmatched ground truth with IoU >= threshold; a later one with equal
+      // IoU wins, and once a real match exists ignored ground truth is not considered.
+      double best = std::min(thresholds[t], 1 - 1e-10);
+      long m = -1;
+      for (size_t g = 0; g < gt.size(); ++g) {
+        if (gtMatched[g]) continue;  // no crowd boxes: a matched one is taken
+        if (m > -1 && !gtIgnore[m] && gtIgnore[g]) break;
+        if (ious[d][g] < best) continue;
+        best = ious[d][g];
+        m = static_cast<long>(g);
+      }
+      if (m == -1) continue;
+      out.ignored[t][d] = gtIgnore[m];
+      out.matched[t][d] = 1;
+      gtMatched[m] = 1;
+    }
+    // Unmatched detections outside the area range are ignored ("all" covers [0, 1e10]).
+    for (size_t d = 0; d < nd; ++d) {
+      const double a = boxArea(dt[d]->x1, dt[d]->y1, dt[d]->x2, dt[d]->y2);
+      if (!out.matched[t][d] && (a < 0 || a > kAreaMax)) out.ignored[t][d] = 1;
+    }
+  }
+  return out;
+}
+
+// np.interp(x, xp, fp, left, right) for increasing xp (ties allowed).
+double interp(double x, const std::vector<double>& xp, const std::vector<double>& fp, double left) {
+  const size_t n = xp.size();
+  if (x < xp.front()) return left;
+  if (x >= xp.back()) return fp.back();
+  // Last j with xp[j] <= x, so xp[j] <= x < xp[j + 1].
+  const size_t j = static_cast<size_t>(std::upper_bound(xp.begin(), xp.end(), x) - xp.begin()) - 1;
+  if (x == xp[j] || j + 1 >= n) return fp[j];
+  const double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
+  return slope * (x - xp[j]) + fp[j];
+}
+
+// Ultralytics' smooth(): box filter of odd width round(n * 2f) // 2 + 1, edges padded.
+std::vector<double> smooth(const std::vector<double>& y, double f) {
+  const int n = static_cast<int>(y.size());
+  const int nf = static_cast<int>(std::nearbyint(n * f * 2)) / 2 + 1;
+  const int half = nf / 2;
+  std::vector<double> padded;
+  padded.reserve(n + 2 * half);
+  padded.insert(padded.end(), half, y.front());
+  padded.insert(padded.end(), y.begin(), y.end());
+  padded.insert(padded.end(), half, y.back());
+  std::vector<double> out(n);
+  for (int i = 0; i < n; ++i) {
+    double s = 0;
+    for (int k = 0; k < nf; ++k) s += padded[i + k];
+    out[i] = s / nf;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<double>& cocoIouThresholds() {
+  static const std::vector<double> t = linspace(0.5, 0.95, 10);
+  return t;
+}
+
+const std::vector<double>& cocoRecallThresholds() {
+  static const std::vector<double> r = linspace(0.0, 1.0, 101);
+  return r;
+}
+
+double cocoIou(float ax1, float ay1, float ax2, float ay2, float bx1, float by1, float bx2,
+               float by2) {
+  // pycocotools' bbIou: boxes as x, y, w, h; no +1 on widths; empty overlap is 0.
+  const double w = std::min<double>(ax2, bx2) - std::max<double>(ax1, bx1);
+  if (w <= 0) return 0;
+  const double h = std::min<double>(ay2, by2) - std::max<double>(ay1, by1);
+  if (h <= 0) return 0;
+  const double inter = w * h;
+  const double uni = boxArea(ax1, ay1, ax2, ay2) + boxArea(bx1, by1, bx2, by2) - inter;
+  return inter / uni;
+}
+
+DetectionEvaluator::DetectionEvaluator(int nc, int maxDet) : m_nc(nc), m_maxDet(maxDet) {}
+
+void DetectionEvaluator::add(int imageId, std::vector<Detection> detections,
+                             std::vector<GroundTruth> truths) {
+  ImageData& img = m_images[imageId];
+  for (const auto& d : detections) {
+    if (d.cls < 0 || d.cls >= m_nc) {
+      ++m_ignored;
+    } else {
+      img.detections.push_back(d);
+    }
+  }
+  for (const auto& g : truths) {
+    if (g.cls < 0 || g.cls >= m_nc) {
+      ++m_ignored;
+    } else {
+      img.truths.push_back(g);
+    }
+  }
+}
+
+void DetectionEvaluator::merge(const DetectionEvaluator& other) {
+  for (const auto& [id, img] : other.m_images) add(id, img.detections, img.truths);
+  m_ignored += other.m_ignored;
+}
+
+std::vector<float> DetectionEvaluator::pack() const {
+  std::vector<float> out;
+  for (const auto& [id, img] : m_images) {
+    out.push_back(static_cast<float>(id));
+    out.push_back(static_cast<float>(img.detections.size()));
+    out.push_back(static_cast<float>(img.truths.size()));
+    for (const auto& d : img.detections) {
+      out.insert(out.end(), {d.x1, d.y1, d.x2, d.y2, d.score, static_cast<float>(d.cls)});
+    }
+    for (const auto& g : img.truths) {
+      out.insert(out.end(), {g.x1, g.y1, g.x2, g.y2, static_cast<float>(g.cls)});
+    }
+  }
+  return out;
+}
+
+bool DetectionEvaluator::addPacked(const std::vector<float>& packed) {
+  // Parse everything first so a malformed buffer adds nothing.
+  struct Parsed {
+    int id;
+    std::vector<Detection> dets;
+    std::vector<GroundTruth> gts;
+  };
+  std::vector<Parsed> parsed;
+  size_t i = 0;
+  auto count = [](float f, size_t& out) {
+    if (!(f >= 0) || f != std::floor(f) || f > 1e7f) return false;
+    out = static_cast<size_t>(f);
+    return true;
+  };
+  while (i < packed.size()) {
+    if (packed.size() - i < 3) return false;
+    size_t nd = 0, ng = 0;
+    if (packed[i] != std::floor(packed[i]) || !count(packed[i + 1], nd) ||
+        !count(packed[i + 2], ng)) {
+      return false;
+    }
+    Parsed p;
+    p.id = static_cast<int>(packed[i]);
+    i += 3;
+    if (packed.size() - i < nd * 6 + ng * 5) return false;
+    for (size_t k = 0; k < nd; ++k, i += 6) {
+      p.dets.push_back({packed[i], packed[i + 1], packed[i + 2], packed[i + 3], packed[i + 4],
+                        static_cast<int>(packed[i + 5])});
+    }
+    for (size_t k = 0; k < ng; ++k, i += 5) {
+      p.gts.push_back({packed[i], packed[i + 1], packed[i + 2], packed[i + 3],
+                       static_cast<int>(packed[i + 4])});
+    }
+    parsed.push_back(std::move(p));
+  }
+  for (auto& p : parsed) add(p.id, std::move(p.dets), std::move(p.gts));
+  return true;
+}
+
+DetectionMetrics DetectionEvaluator::compute() const {
+  const auto& iouThr = cocoIouThresholds();
+  const auto& recThr = cocoRecallThresholds();
+  const size_t T = iouThr.size(), R = recThr.size();
+  constexpr double kSpacing1 = 2.220446049250313e-16;  // np.spacing(1), COCOeval's eps
+
+  DetectionMetrics out;
+  out.images = static_cast<int64_t>(m_images.size());
+  out.perClass.resize(m_nc);
+  for (int c = 0; c < m_nc; ++c) out.perClass[c].cls = c;
+
+  // Per class, the detections of all images in image-id order, as COCOeval.accumulate sees them.
+  struct ClassPool {
+    std::vector<double> scores;
+    std::vector<std::vector<uint8_t>> matched, ignored;  // [t][d]
+    int64_t gtCount = 0;
+  };
+  std::vector<ClassPool> pools(m_nc);
+  for (auto& p : pools) {
+    p.matched.resize(T);
+    p.ignored.resize(T);
+  }
+  for (const auto& [id, img] : m_images) {
+    out.detections += static_cast<int64_t>(img.detections.size());
+    std::vector<std::vector<const Detection*>> dts(m_nc);
+    std::vector<std::vector<const GroundTruth*>> gts(m_nc);
+    for (const auto& d : img.detections) dts[d.cls].push_back(&d);
+    for (const auto& g : img.truths) gts[g.cls].push_back(&g);
+    for (int c = 0; c < m_nc; ++c) {
+      if (!gts[c].empty()) {
+        ++out.perClass[c].images;
+        out.perClass[c].instances += static_cast<int64_t>(gts[c].size());
+      }
+      if (dts[c].empty() && gts[c].empty()) continue;
+      const ImageCategoryEval e = evaluateImage(dts[c], gts[c], m_maxDet);
+      ClassPool& p = pools[c];
+      p.scores.insert(p.scores.end(), e.scores.begin(), e.scores.end());
+      for (size_t t = 0; t < T; ++t) {
+        p.matched[t].insert(p.matched[t].end(), e.matched[t].begin(), e.matched[t].end());
+        p.ignored[t].insert(p.ignored[t].end(), e.ignored[t].begin(), e.ignored[t].end());
+      }
+      p.gtCount += e.gtCount;
+    }
+  }
+
+  // COCOeval.accumulate + summarize, and the per-detection TP flags at IoU .5 for P and R.
+  double sum50 = 0, sum75 = 0, sumAll = 0;
+  struct PrCurve {
+    std::vector<double> conf, tp;  // sorted by confidence, ignored detections left out
+    int64_t nGt = 0;
+  };
+  std::vector<PrCurve> curves(m_nc);
+  for (int c = 0; c < m_nc; ++c) {
+    const ClassPool& p = pools[c];
+    out.instances += out.perClass[c].instances;
+    if (p.gtCount == 0) continue;  // precision stays -1: left out of the mean
+    ++out.classesWithGt;
+    std::vector<size_t> order(p.scores.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return p.scores[a] > p.scores[b]; });
+    const size_t nd = order.size();
+    std::vector<double> apPerT(T, 0);
+    for (size_t t = 0; t < T; ++t) {
+      std::vector<double> rc(nd), pr(nd);
+      double tpSum = 0, fpSum = 0;
+      for (size_t k = 0; k < nd; ++k) {
+        const size_t d = order[k];
+        const bool ign = p.ignored[t][d];
+        tpSum += (p.matched[t][d] && !ign) ? 1 : 0;
+        fpSum += (!p.matched[t][d] && !ign) ? 1 : 0;
+        rc[k] = tpSum / p.gtCount;
+        pr[k] = tpSum / (fpSum + tpSum + kSpacing1);
+      }
+      for (size_t k = nd; k-- > 1;) {
+        if (pr[k] > pr[k - 1]) pr[k - 1] = pr[k];
+      }
+      double q = 0;
+      for (size_t r = 0; r < R; ++r) {
+        const size_t k =
+            static_cast<size_t>(std::lower_bound(rc.begin(), rc.end(), recThr[r]) - rc.begin());
+        if (k >= nd) break;  // COCOeval stops filling at the first recall it cannot reach
+        q += pr[k];
+      }
+      apPerT[t] = q / R;
+    }
+    ClassMetrics& cm = out.perClass[c];
+    cm.ap50 = apPerT[0];
+    cm.ap75 = apPerT[5];
+    cm.ap5095 = std::accumulate(apPerT.begin(), apPerT.end(), 0.0) / T;
+    sum50 += cm.ap50;
+    sum75 += cm.ap75;
+    sumAll += cm.ap5095;
+
+    PrCurve& curve = curves[c];
+    curve.nGt = p.gtCount;
+    for (size_t k = 0; k < nd; ++k) {
+      const size_t d = order[k];
+      if (p.ignored[0][d]) continue;
+      curve.conf.push_back(p.scores[d]);
+      curve.tp.push_back(p.matched[0][d] ? 1 : 0);
+    }
+  }
+  if (out.classesWithGt > 0) {
+    out.map50 = sum50 / out.classesWithGt;
+    out.map75 = sum75 / out.classesWithGt;
+    out.map5095 = sumAll / out.classesWithGt;
+  }
+
+  // Ultralytics' operating point: P and R per class on a 1000-point confidence grid
+  // (interpolated along the ranked detections), the grid point where the smoothed mean F1
+  // over classes with ground truth peaks, and P and R read there.
+  constexpr int kGrid = 1000;
+  constexpr double kEps = 1e-16;
+  const std::vector<double> x = linspace(0, 1, kGrid);
+  std::vector<int> classes;
+  for (int c = 0; c < m_nc; ++c) {
+    if (curves[c].nGt > 0) classes.push_back(c);
+  }
+  if (classes.empty()) return out;
+  std::vector<std::vector<double>> P(classes.size(), std::vector<double>(kGrid, 0));
+  std::vector<std::vector<double>> Rc(classes.size(), std::vector<double>(kGrid, 0));
+  std::vector<double> meanF1(kGrid, 0);
+  for (size_t ci = 0; ci < classes.size(); ++ci) {
+    const PrCurve& curve = curves[classes[ci]];
+    if (curve.conf.empty()) continue;  // no predictions: P = R = 0 everywhere
+    const size_t n = curve.conf.size();
+    std::vector<double> negConf(n), recall(n), precision(n);
+    double tpc = 0, fpc = 0;
+    for (size_t k = 0; k < n; ++k) {
+      negConf[k] = -curve.conf[k];
+      tpc += curve.tp[k];
+      fpc += 1 - curve.tp[k];
+      recall[k] = tpc / (curve.nGt + kEps);
+      precision[k] = tpc / (tpc + fpc);
+    }
+    for (int i = 0; i < kGrid; ++i) {
+      Rc[ci][i] = interp(-x[i], negConf, recall, 0.0);
+      P[ci][i] = interp(-x[i], negConf, precision, 1.0);
+    }
+  }
+  for (int i = 0; i < kGrid; ++i) {
+    double s = 0;
+    for (size_t ci = 0; ci < classes.size(); ++ci) {
+      s += 2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps);
+    }
+    meanF1[i] = s / classes.size();
+  }
+  const std::vector<double> smoothed = smooth(meanF1, 0.1);
+  const int best = static_cast<int>(std::max_element(smoothed.begin(), smoothed.end()) -
+                                    smoothed.begin());
+  out.operatingConf = x[best];
+  double sumP = 0, sumR = 0;
+  for (size_t ci = 0; ci < classes.size(); ++ci) {
+    out.perClass[classes[ci]].precision = P[ci][best];
+    out.perClass[classes[ci]].recall = Rc[ci][best];
+    sumP += P[ci][best];
+    sumR += Rc[ci][best];
+  }
+  out.precision = sumP / classes.size();
+  out.recall = sumR / classes.size();
+  return out;
+}
+
+}  // namespace stave::train

@@ -1,0 +1,24 @@
+#pragma once
+// Non-maximum suppression of decoded YOLO predictions, as Ultralytics' non_max_suppression does
+// it for detection (one label per box): confidence filter, at most maxNms candidates by score,
+// greedy class-aware NMS, at most maxDet boxes per image.
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace stave::train {
+
+/// Candidates kept per image before NMS (highest scores), as Ultralytics' max_nms.
+constexpr int64_t kMaxNmsCandidates = 30000;
+
+/// `preds` (B, N, 4 + nc): x1, y1, x2, y2 in pixels, then class probabilities. Per image a
+/// (K, 6) float tensor x1, y1, x2, y2, score, cls on preds' device, best score first, K <= maxDet.
+/// A box is a candidate when its best class probability is > conf; it is suppressed by a kept
+/// box of the same class (any class when `agnostic`) with IoU > iou. Images without candidates
+/// give (0, 6).
+std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double conf, double iou,
+                                             int maxDet, bool agnostic = false,
+                                             int64_t maxNms = kMaxNmsCandidates);
+
+}  // namespace stave::train

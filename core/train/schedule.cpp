@@ -1,0 +1,92 @@
+#include "core/train/schedule.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "core/config/result.h"
+
+namespace stave::train {
+namespace {
+double interp(double x, double x0, double x1, double y0, double y1) {
+  if (x <= x0) return y0;
+  if (x >= x1) return y1;
+  return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+}  // namespace
+
+Schedule::Schedule(const ScheduleOptions& options) : m_options(options) {
+  STAVE_CHECK(options.epochs > 0, "epochs " << options.epochs);
+  STAVE_CHECK(options.itersPerEpoch > 0, "itersPerEpoch " << options.itersPerEpoch);
+  if (options.warmupEpochs > 0) {
+    m_warmupIters = std::max<int64_t>(
+        static_cast<int64_t>(std::nearbyint(options.warmupEpochs * static_cast<double>(options.itersPerEpoch))),
+        100);
+  }
+}
+
+double Schedule::lambda(int epoch) const {
+  const double x = static_cast<double>(epoch);
+  const double n = static_cast<double>(m_options.epochs);
+  const double lrf = m_options.lrf;
+  if (m_options.cosine) return ((1.0 - std::cos(x * M_PI / n)) / 2.0) * (lrf - 1.0) + 1.0;
+  return std::max(1.0 - x / n, 0.0) * (1.0 - lrf) + lrf;
+}
+
+SchedulePoint Schedule::at(int epoch, int64_t iter) const {
+  SchedulePoint p;
+  const double target = m_options.lr0 * lambda(epoch);
+  const int64_t ni = iter + m_options.itersPerEpoch * static_cast<int64_t>(epoch);
+  p.momentum = m_options.momentum;
+  p.accumulate = std::max(1, static_cast<int>(std::nearbyint(m_options.nominalAccumulate)));
+  if (m_warmupIters > 0 && ni <= m_warmupIters) {
+    const double x = static_cast<double>(ni);
+    const double xw = static_cast<double>(m_warmupIters);
+    p.warmup = true;
+    // Accumulation also ramps from 1 to nbs/batch, as Ultralytics does, so the first steps are
+    // small and frequent. nearbyint rounds half to even, as numpy and Python do.
+    p.accumulate =
+        std::max(1, static_cast<int>(std::nearbyint(interp(x, 0, xw, 1.0, m_options.nominalAccumulate))));
+    for (int g = 0; g < 3; ++g) {
+      const double start = g == kGroupBias ? m_options.warmupBiasLr : 0.0;
+      p.lr[g] = interp(x, 0, xw, start, target);
+    }
+    if (m_options.momentumWarmup) p.momentum = interp(x, 0, xw, m_options.warmupMomentum, m_options.momentum);
+  } else {
+    p.lr = {target, target, target};
+  }
+  return p;
+}
+
+double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumulate, int64_t nbs) {
+  STAVE_CHECK(nbs > 0, "nbs " << nbs);
+  return weightDecay * static_cast<double>(globalBatch) * static_cast<double>(accumulate) /
+         static_cast<double>(nbs);
+}
+
+OptimizerChoice chooseOptimizer(const char* name, double lr0, double momentum, int64_t iterations,
+                                int nc) {
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+  OptimizerChoice c;
+  if (n == "auto") {
+    c.autoChosen = true;
+    c.momentum = 0.9;
+    if (iterations > 10000) {
+      c.sgd = true;
+      c.lr0 = 0.01;
+    } else {
+      c.sgd = false;
+      c.lr0 = std::round(0.002 * 5.0 / (4.0 + nc) * 1e6) / 1e6;
+    }
+    return c;
+  }
+  STAVE_CHECK(n == "sgd" || n == "adamw", "unknown optimizer '" << name << "'");
+  c.sgd = n == "sgd";
+  c.lr0 = lr0;
+  c.momentum = momentum;
+  return c;
+}
+
+}  // namespace stave::train

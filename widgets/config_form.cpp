@@ -1,0 +1,179 @@
+#include "widgets/config_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/config/run_config.h"
+#include "core/studio/config_form_model.h"
+#include "core/studio/project_document.h"
+
+namespace stave::widgets {
+
+using studio::ConfigFormModel;
+
+void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const {
+  QStyledItemDelegate::initStyleOption(option, index);
+  if (!index.data(ConfigFormModel::ErrorRole).toString().isEmpty()) {
+    option->backgroundBrush = QColor(255, 220, 220);
+    option->palette.setColor(QPalette::Text, QColor(160, 0, 0));
+  }
+  if (index.data(ConfigFormModel::ChangedFromDefaultRole).toBool()) option->font.setBold(true);
+}
+
+QWidget* ConfigValueDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                           const QModelIndex& index) const {
+  const QStringList choices = index.data(ConfigFormModel::ChoicesRole).toStringList();
+  if (!choices.isEmpty()) {
+    auto* combo = new QComboBox(parent);
+    combo->addItems(choices);
+    return combo;
+  }
+  return QStyledItemDelegate::createEditor(parent, option, index);
+}
+
+void ConfigValueDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
+  if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+    combo->setCurrentText(index.data(Qt::EditRole).toString());
+    return;
+  }
+  QStyledItemDelegate::setEditorData(editor, index);
+}
+
+void ConfigValueDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
+                                       const QModelIndex& index) const {
+  if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+    model->setData(index, combo->currentText(), Qt::EditRole);
+    return;
+  }
+  QStyledItemDelegate::setModelData(editor, model, index);
+}
+
+ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
+    : QWidget(parent),
+      m_doc(doc),
+      m_model(new ConfigFormModel(this)),
+      m_filter(new studio::ConfigFilterModel(this)) {
+  m_filter->setSourceModel(m_model);
+
+  auto* layout = new QVBoxLayout(this);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Config:"), this));
+  m_configs = new QComboBox(this);
+  m_configs->setObjectName(QStringLiteral("configSelector"));
+  top->addWidget(m_configs);
+  top->addSpacing(16);
+  top->addWidget(new QLabel(tr("Group:"), this));
+  m_group = new QComboBox(this);
+  m_group->setObjectName(QStringLiteral("groupFilter"));
+  m_group->addItem(tr("All"), QString());
+  for (auto g : config::paramGroups()) {
+    const QString name = QString::fromLatin1(config::paramGroupName(g));
+    m_group->addItem(name.left(1).toUpper() + name.mid(1), name);
+  }
+  top->addWidget(m_group);
+  m_search = new QLineEdit(this);
+  m_search->setObjectName(QStringLiteral("searchFilter"));
+  m_search->setPlaceholderText(tr("Filter parameters…"));
+  m_search->setClearButtonEnabled(true);
+  top->addWidget(m_search, 1);
+  m_changedOnly = new QCheckBox(tr("Changed only"), this);
+  top->addWidget(m_changedOnly);
+  layout->addLayout(top);
+
+  m_view = new QTableView(this);
+  m_view->setObjectName(QStringLiteral("configTable"));
+  m_view->setModel(m_filter);
+  m_view->setItemDelegate(new ConfigValueDelegate(m_view));
+  m_view->verticalHeader()->hide();
+  m_view->horizontalHeader()->setStretchLastSection(true);
+  m_view->setAlternatingRowColors(true);
+  m_view->setEditTriggers(QAbstractItemView::AllEditTriggers);
+  m_view->setColumnWidth(ConfigFormModel::NameColumn, 180);
+  m_view->setColumnWidth(ConfigFormModel::ValueColumn, 160);
+  m_view->setColumnWidth(ConfigFormModel::DefaultColumn, 110);
+  m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+  m_view->setWordWrap(false);
+  layout->addWidget(m_view, 1);
+
+  m_derived = new QLabel(this);
+  m_derived->setObjectName(QStringLiteral("derivedValues"));
+  layout->addWidget(m_derived);
+  auto* bottom = new QHBoxLayout;
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("formStatus"));
+  m_status->setWordWrap(true);
+  bottom->addWidget(m_status, 1);
+  m_cancel = new QPushButton(tr("Revert"), this);
+  m_apply = new QPushButton(tr("Apply"), this);
+  m_apply->setObjectName(QStringLiteral("applyButton"));
+  bottom->addWidget(m_cancel);
+  bottom->addWidget(m_apply);
+  layout->addLayout(bottom);
+
+  connect(m_group, &QComboBox::currentIndexChanged, this,
+          [this] { m_filter->setGroup(m_group->currentData().toString()); });
+  connect(m_search, &QLineEdit::textChanged, m_filter, &studio::ConfigFilterModel::setText);
+  connect(m_changedOnly, &QCheckBox::toggled, m_filter, &studio::ConfigFilterModel::setChangedOnly);
+  connect(m_apply, &QPushButton::clicked, m_model, &ConfigFormModel::apply);
+  connect(m_cancel, &QPushButton::clicked, m_model, &ConfigFormModel::cancel);
+  connect(m_model, &ConfigFormModel::editStateChanged, this, &ConfigForm::updateState);
+  connect(m_model, &ConfigFormModel::committedChanged, this, [this](const config::RunConfig& cfg) {
+    if (m_doc->isOpen() && !m_configs->currentText().isEmpty()) m_doc->setConfig(m_configs->currentText(), cfg);
+  });
+  connect(m_configs, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+    loadConfig(name);
+    if (!name.isEmpty()) m_doc->setActiveConfig(name);
+  });
+  connect(m_doc, &studio::ProjectDocument::opened, this, [this] {
+    QSignalBlocker block(m_configs);
+    m_configs->clear();
+    m_configs->addItems(m_doc->configNames());
+    m_configs->setCurrentText(m_doc->activeConfig());
+    loadConfig(m_doc->activeConfig());
+  });
+  updateState();
+}
+
+void ConfigForm::loadConfig(const QString& name) {
+  const config::RunConfig* cfg = m_doc->config(name);
+  m_model->setCommitted(cfg ? *cfg : config::RunConfig::defaults());
+}
+
+QString ConfigForm::derivedText() const { return m_derived->text(); }
+
+void ConfigForm::updateState() {
+  auto cfg = m_model->edited();
+  if (cfg) {
+    const auto& c = cfg.value();
+    const int world = static_cast<int>(std::max<int64_t>(1, c.getInt("nproc")) *
+                                       std::max<int64_t>(1, c.getInt("nnodes")));
+    const config::Derived d = config::derive(c, world);
+    m_derived->setText(tr("World size %1 · global batch %2 · accumulate %3 step(s) · "
+                          "effective batch %4 · lr0 %5 · weight decay %6")
+                           .arg(world)
+                           .arg(d.globalBatch)
+                           .arg(d.accumulate)
+                           .arg(d.globalBatch * d.accumulate)
+                           .arg(d.lr0, 0, 'g', 4)
+                           .arg(d.weightDecay, 0, 'g', 4));
+  }
+  const int errors = m_model->errorCount();
+  if (errors > 0) {
+    m_status->setText(tr("%n value(s) need fixing before Apply.", nullptr, errors));
+    m_status->setStyleSheet(QStringLiteral("color: #b00020"));
+  } else {
+    m_status->setText(m_model->isDirty() ? tr("Unapplied changes.") : QString());
+    m_status->setStyleSheet(QString());
+  }
+  m_apply->setEnabled(m_model->isDirty() && errors == 0);
+  m_cancel->setEnabled(m_model->isDirty());
+}
+
+}  // namespace stave::widgets

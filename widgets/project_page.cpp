@@ -1,0 +1,54 @@
+#include "widgets/project_page.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QVBoxLayout>
+
+#include "core/studio/project_document.h"
+
+namespace stave::widgets {
+
+ProjectPage::ProjectPage(studio::ProjectDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc) {
+  auto* layout = new QVBoxLayout(this);
+  m_summary = new QLabel(this);
+  m_summary->setTextFormat(Qt::RichText);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_summary->setObjectName(QStringLiteral("projectSummary"));
+  layout->addWidget(m_summary);
+  layout->addWidget(new QLabel(tr("Run configs (the active one is marked):"), this));
+  m_configs = new QListWidget(this);
+  m_configs->setObjectName(QStringLiteral("projectConfigs"));
+  layout->addWidget(m_configs, 1);
+  m_problems = new QLabel(this);
+  m_problems->setObjectName(QStringLiteral("projectProblems"));
+  m_problems->setStyleSheet(QStringLiteral("color: #b00020"));
+  m_problems->setWordWrap(true);
+  layout->addWidget(m_problems);
+  connect(doc, &studio::ProjectDocument::opened, this, &ProjectPage::refresh);
+  connect(doc, &studio::ProjectDocument::configsChanged, this, &ProjectPage::refresh);
+  refresh();
+}
+
+void ProjectPage::refresh() {
+  if (!m_doc->isOpen()) {
+    m_summary->setText(tr("<h2>No project open</h2><p>Open a .stave file with File ▸ Open, or "
+                          "create one with <code>stave-train new-project</code>.</p>"));
+    m_configs->clear();
+    m_problems->clear();
+    return;
+  }
+  m_summary->setText(tr("<h2>%1</h2><table><tr><td><b>File</b></td><td>%2</td></tr>"
+                        "<tr><td><b>Dataset</b></td><td>%3</td></tr></table>")
+                         .arg(m_doc->name().toHtmlEscaped(), m_doc->path().toHtmlEscaped(),
+                              m_doc->datasetPath().toHtmlEscaped()));
+  m_configs->clear();
+  for (const QString& name : m_doc->configNames()) {
+    auto* item = new QListWidgetItem(name == m_doc->activeConfig() ? tr("%1 (active)").arg(name) : name);
+    m_configs->addItem(item);
+  }
+  m_problems->setText(m_doc->problems().join(QLatin1Char('\n')));
+}
+
+}  // namespace stave::widgets
