@@ -72,6 +72,9 @@ GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> param
   for (size_t k = n; k-- > 0;) {
     const auto& p = m_params[k];
     STAVE_CHECK(p.is_leaf(), "GradientSync needs leaf parameters (parameter " << k << ")");
+    STAVE_CHECK(p.device() == group.device(),
+                "parameter " << k << " is on " << p.device() << " but the " << group.backendName()
+                             << " group runs on " << group.device());
     if (current) {
       const auto& first = m_params[current->params.front()];
       if (first.scalar_type() != p.scalar_type() || first.device() != p.device() ||

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -22,9 +23,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
-#include "core/dist/straggler.h"
+#include "core/telemetry/events.h"
+#include "core/telemetry/straggler.h"
 
 extern char** environ;
 
@@ -44,12 +47,6 @@ void onSignal(int) {
     const char c = 's';
     [[maybe_unused]] ssize_t n = write(g_wakeFd, &c, 1);
   }
-}
-
-double unixNow() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
 double secondsSince(Clock::time_point t) {
@@ -91,7 +88,6 @@ struct RankProc {
   bool alive = false;
   int status = 0;
   Clock::time_point lastEvent;
-  RankTiming timing;
 };
 
 class Supervisor {
@@ -104,15 +100,16 @@ class Supervisor {
   bool prepare();
   bool spawn(RankProc& r, const std::vector<std::string>& envStrings);
   void emit(const std::string& line);
-  void emitEvent(const std::string& type, int rank, const nlohmann::json& data);
+  void emitEvent(telemetry::Event event);
+  void warn(const std::string& message);
   void readOutput(RankProc& r, bool untilEof);
   void handleLine(RankProc& r, const std::string& line);
   void writeLog(RankProc& r, const std::string& text);
   void reap();
   void onRankExit(RankProc& r);
   void signalAll(int sig);
-  void fail(RunOutcome outcome, int rank, const std::string& message,
-            const nlohmann::json& extra);
+  void fail(RunOutcome outcome, int rank, const std::string& message, std::optional<int> exitCode,
+            std::optional<int> signal, const nlohmann::json& extra);
   void maybeReportStraggler();
   int aliveCount() const;
 
@@ -129,6 +126,7 @@ class Supervisor {
   Clock::time_point m_periodStart;
   RunOutcome m_outcome = RunOutcome::Finished;
   bool m_outcomeSet = false;
+  telemetry::StragglerDetector m_straggler;
 };
 
 void Supervisor::emit(const std::string& line) {
@@ -145,10 +143,15 @@ void Supervisor::emit(const std::string& line) {
   if (m_opt.onEvent) m_opt.onEvent(line);
 }
 
-void Supervisor::emitEvent(const std::string& type, int rank, const nlohmann::json& data) {
-  nlohmann::json d = data;
-  d["source"] = "launcher";
-  emit(launcherEventLine(type, rank, d.dump()));
+// Every event the launcher writes goes through here (and is marked as the launcher's).
+void Supervisor::emitEvent(telemetry::Event event) {
+  if (!event.data.is_object()) event.data = nlohmann::json::object();
+  event.data["source"] = "launcher";
+  emit(telemetry::encodeEvent(event));
+}
+
+void Supervisor::warn(const std::string& message) {
+  emitEvent(telemetry::toEvent(telemetry::WarningEvent{message, "dist"}, -1));
 }
 
 void Supervisor::writeLog(RankProc& r, const std::string& text) {
@@ -273,23 +276,26 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
   r.outFd = out[0];
   r.alive = true;
   r.lastEvent = Clock::now();
-  r.timing.rank = r.global;
   return true;
 }
 
 void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   std::string line = rawLine;
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.empty()) return;
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-    writeLog(r, "[stdout] " + line);  // not an event: keep it, but out of the event stream
+  if (line.find_first_not_of(" \t") == std::string::npos) return;
+  auto event = telemetry::decodeEvent(line);
+  if (!event) {
+    // Not an event (a stray print, or a malformed event): keep it in the rank's log, out of
+    // the event stream the GUI decodes.
+    const bool looksLikeEvent = line[line.find_first_not_of(" \t")] == '{';
+    writeLog(r, (looksLikeEvent ? "[bad event: " + event.errorText() + "] " : "[stdout] ") + line);
     return;
   }
   r.lastEvent = Clock::now();
-  if (!j.contains("rank")) j["rank"] = r.global;
-  if (j["type"] == "step" && j.contains("data")) r.timing.add(j["data"]);
-  emit(j.dump());
+  const nlohmann::json raw = nlohmann::json::parse(line, nullptr, false);
+  if (!raw.is_object() || !raw.contains("rank")) event->rank = r.global;
+  if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
+  emit(telemetry::encodeEvent(event.value()));
 }
 
 void Supervisor::readOutput(RankProc& r, bool untilEof) {
@@ -332,6 +338,7 @@ void Supervisor::signalAll(int sig) {
 }
 
 void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
+                      std::optional<int> exitCode, std::optional<int> signal,
                       const nlohmann::json& extra) {
   if (m_failing) return;
   m_failing = true;
@@ -339,13 +346,21 @@ void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
   m_outcomeSet = true;
   m_result.failedRank = rank;
   m_result.message = message;
-  nlohmann::json data = extra;
-  data["message"] = message;
-  data["outcome"] = outcomeName(outcome);
-  for (auto& r : m_ranks) {
-    if (r.global == rank) data["log_tail"] = tailLines(r.logPath, m_opt.logTailLines);
-  }
-  emitEvent("error", rank, data);
+  telemetry::ErrorEvent err;
+  err.rank = rank;
+  err.message = message;
+  err.exitCode = exitCode;
+  err.signal = signal;
+  for (auto& r : m_ranks)
+    if (r.global == rank) err.logTail = tailLines(r.logPath, m_opt.logTailLines);
+  if (outcome == RunOutcome::TimedOut)
+    err.hint = "a rank blocked in a collective usually waits for a peer that is stuck or gone; "
+               "see the rank logs (NCCL_DEBUG=INFO helps on CUDA)";
+  auto event = telemetry::toEvent(err, rank);
+  for (auto it = extra.begin(); it != extra.end(); ++it) event.data[it.key()] = it.value();
+  if (signal) event.data["signal_name"] = signalName(*signal);
+  event.data["outcome"] = outcomeName(outcome);
+  emitEvent(std::move(event));
   signalAll(SIGTERM);
   m_killDeadline = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
 }
@@ -357,43 +372,55 @@ void Supervisor::onRankExit(RankProc& r) {
     close(r.outFd);
     r.outFd = -1;
   }
-  nlohmann::json data{{"pid", r.pid}};
+  telemetry::RankExitEvent ex;
+  ex.rank = r.global;
   std::string how;
   bool bad = false;
-  bool bySignal = WIFSIGNALED(r.status);
+  const bool bySignal = WIFSIGNALED(r.status);
   if (WIFEXITED(r.status)) {
-    const int code = WEXITSTATUS(r.status);
-    data["exit_code"] = code;
-    how = "exit code " + std::to_string(code);
-    bad = code != 0;
+    ex.exitCode = WEXITSTATUS(r.status);
+    how = "exit code " + std::to_string(*ex.exitCode);
+    bad = *ex.exitCode != 0;
+    ex.outcome = bad ? "failed" : (m_stopRequested ? "stopped" : "finished");
   } else if (bySignal) {
-    const int sig = WTERMSIG(r.status);
-    data["signal"] = signalName(sig);
-    how = "signal " + signalName(sig);
+    ex.signal = WTERMSIG(r.status);
+    how = "signal " + signalName(*ex.signal);
     // A rank ended by the SIGTERM we forwarded on a stop request ended as asked.
-    bad = !(m_stopRequested && sig == SIGTERM);
+    bad = !(m_stopRequested && *ex.signal == SIGTERM);
+    ex.outcome = !bad ? "stopped" : (m_failing || m_killedAll) ? "killed" : "crashed";
   }
-  data["status"] = how;
-  emitEvent("rank_exit", r.global, data);
+  if (!bad && m_failing) ex.outcome = "stopped";
+  auto event = telemetry::toEvent(ex, r.global);
+  event.data["pid"] = r.pid;
+  event.data["status"] = how;
+  if (ex.signal) event.data["signal_name"] = signalName(*ex.signal);
+  emitEvent(std::move(event));
   if (!bad || m_failing || m_killedAll) return;
-  const int code = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+  const int code = ex.exitCode.value_or(-1);
   std::string message = "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) +
                         ") ended with " + how;
   if (code == 127) message += " (the worker command could not be executed)";
   message += "; stopping the other ranks";
-  fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, data);
+  fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, ex.exitCode,
+       ex.signal, {{"pid", r.pid}});
 }
 
 void Supervisor::reap() {
+  std::vector<RankProc*> exited;
   for (auto& r : m_ranks) {
     if (!r.alive) continue;
     int status = 0;
-    const pid_t p = waitpid(r.pid, &status, WNOHANG);
-    if (p == r.pid) {
+    if (waitpid(r.pid, &status, WNOHANG) == r.pid) {
       r.status = status;
-      onRankExit(r);
+      exited.push_back(&r);
     }
   }
+  // When a peer dies, survivors often notice (connection closed) and exit with an error
+  // soon after; if both are seen in one pass, blame the one ended by a signal.
+  std::stable_sort(exited.begin(), exited.end(), [](const RankProc* a, const RankProc* b) {
+    return WIFSIGNALED(a->status) && !WIFSIGNALED(b->status);
+  });
+  for (auto* r : exited) onRankExit(*r);
 }
 
 int Supervisor::aliveCount() const {
@@ -405,16 +432,10 @@ int Supervisor::aliveCount() const {
 void Supervisor::maybeReportStraggler() {
   if (m_opt.stragglerPeriodS <= 0 || secondsSince(m_periodStart) < m_opt.stragglerPeriodS) return;
   m_periodStart = Clock::now();
-  std::vector<RankTiming> timings;
-  for (auto& r : m_ranks) {
-    timings.push_back(r.timing);
-    r.timing = RankTiming{};
-    r.timing.rank = r.global;
-  }
-  if (auto rep = detectStraggler(timings)) {
-    nlohmann::json data = rep->toJson();
-    data["period_s"] = m_opt.stragglerPeriodS;
-    emitEvent("straggler", rep->rank, data);
+  if (auto report = m_straggler.report()) {
+    auto event = telemetry::toEvent(*report, report->slowRank);
+    event.data["period_s"] = m_opt.stragglerPeriodS;
+    emitEvent(std::move(event));
   }
 }
 
@@ -460,11 +481,27 @@ LaunchResult Supervisor::run() {
     if (!own) baseEnv.push_back(s);
   }
   for (const auto& kv : m_opt.env) baseEnv.push_back(kv.first + "=" + kv.second);
+  if (m_opt.env.count("STAVE_RUN_TOKEN") == 0) {
+    // Single node: a token unique to this launch. Several nodes must agree, so there the
+    // caller passes one (or none).
+    if (m_opt.nnodes == 1) {
+      for (auto it = baseEnv.begin(); it != baseEnv.end();)
+        it = it->rfind("STAVE_RUN_TOKEN=", 0) == 0 ? baseEnv.erase(it) : it + 1;
+      baseEnv.push_back("STAVE_RUN_TOKEN=" + std::to_string(getpid()) + "-" +
+                        std::to_string(static_cast<long long>(telemetry::unixTimeNow() * 1e6)) + "-" +
+                        std::to_string(m_result.masterPort));
+    }
+  }
 
   for (auto& r : m_ranks) {
     if (!spawn(r, baseEnv)) {
       m_result.message = "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
-      emitEvent("error", r.global, {{"message", m_result.message}, {"outcome", "failed_to_start"}});
+      telemetry::ErrorEvent err;
+      err.rank = r.global;
+      err.message = m_result.message;
+      auto event = telemetry::toEvent(err, r.global);
+      event.data["outcome"] = outcomeName(RunOutcome::FailedToStart);
+      emitEvent(std::move(event));
       m_outcome = RunOutcome::FailedToStart;
       m_outcomeSet = true;
       m_failing = true;
@@ -502,8 +539,7 @@ LaunchResult Supervisor::run() {
         m_stopRequested = true;
         stopDeadline = Clock::now() + std::chrono::milliseconds(
                                           static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
-        emitEvent("warning", -1,
-                  {{"message", "stop requested: asking every rank to finish its step and stop"}});
+        warn("stop requested: asking every rank to finish its step and stop");
         signalAll(SIGTERM);
       }
       if (signals >= 2 && !m_killedAll) {
@@ -513,7 +549,7 @@ LaunchResult Supervisor::run() {
           m_outcomeSet = true;
           m_result.message = "second stop request: killed every rank";
         }
-        emitEvent("warning", -1, {{"message", "second stop request: killing every rank"}});
+        warn("second stop request: killing every rank");
         signalAll(SIGKILL);
       }
     }
@@ -530,7 +566,8 @@ LaunchResult Supervisor::run() {
           msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)
               << " s (limit " << m_opt.hangTimeoutS
               << " s): hung, e.g. blocked in a collective; stopping the run";
-          fail(RunOutcome::TimedOut, r.global, msg.str(), {{"hung", true}, {"silent_s", silent}});
+          fail(RunOutcome::TimedOut, r.global, msg.str(), std::nullopt, std::nullopt,
+               {{"hung", true}, {"silent_s", silent}});
           break;
         }
       }
@@ -540,7 +577,11 @@ LaunchResult Supervisor::run() {
       m_outcomeSet = true;
       m_result.message = "ranks did not stop within " + std::to_string(m_opt.stopTimeoutS) +
                          " s of the stop request; killed";
-      emitEvent("error", -1, {{"message", m_result.message}, {"outcome", "timed_out"}});
+      telemetry::ErrorEvent err;
+      err.message = m_result.message;
+      auto event = telemetry::toEvent(err, -1);
+      event.data["outcome"] = outcomeName(RunOutcome::TimedOut);
+      emitEvent(std::move(event));
       m_killedAll = true;
       signalAll(SIGKILL);
     }
@@ -606,16 +647,6 @@ std::string signalName(int sig) {
     case SIGXFSZ: return "SIGXFSZ";
     default: return "signal " + std::to_string(sig);
   }
-}
-
-std::string launcherEventLine(const std::string& type, int rank, const std::string& dataJson) {
-  nlohmann::json j;
-  j["type"] = type;
-  j["version"] = 1;
-  j["rank"] = rank;
-  j["time"] = unixNow();
-  j["data"] = nlohmann::json::parse(dataJson, nullptr, false);
-  return j.dump();
 }
 
 Result<int> findFreePort(const std::string& host) {

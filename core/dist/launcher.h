@@ -66,10 +66,6 @@ int runLauncher(const LaunchOptions& options);
 /// A port that is free on `host` now (the kernel's choice for bind(port 0)).
 Result<int> findFreePort(const std::string& host = "127.0.0.1");
 
-/// The event line the launcher writes (one JSON object, no newline); the one place that knows
-/// the event envelope until core/telemetry's encodeEvent is merged.
-std::string launcherEventLine(const std::string& type, int rank, const std::string& dataJson);
-
 /// Name of a signal number ("SIGKILL"), or "signal N".
 std::string signalName(int sig);
 

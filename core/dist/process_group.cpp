@@ -130,7 +130,11 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
     return "";
   };
   const std::string ws = std::to_string(env.worldSize);
-  if (env.rank == 0) store.set("stave/world_size", storeBytes(ws));
+  if (env.rank == 0) {
+    const char* t = std::getenv("STAVE_RUN_TOKEN");
+    store.set("stave/token", storeBytes(t ? t : ""));
+    store.set("stave/world_size", storeBytes(ws));
+  }
 
   // Wait for rank 0's world size, polling so a published error ends the wait too.
   while (!store.check({"stave/world_size"})) {
@@ -139,6 +143,17 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
                        "rank 0 did not publish the world size within " +
                            std::to_string(timeoutS) + " s");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // The launcher gives each run a token, so a rank never joins another run's store that
+  // happens to sit on the same port.
+  const char* tokenEnv = std::getenv("STAVE_RUN_TOKEN");
+  const std::string token = tokenEnv ? tokenEnv : "";
+  if (env.rank != 0 && store.check({"stave/token"})) {
+    const std::string masterToken = storeString(store.get("stave/token"));
+    if (masterToken != token)
+      return rdzvError(env, "master_port",
+                       "the store on this port belongs to another run (run token '" +
+                           masterToken + "', this rank has '" + token + "')");
   }
   const std::string masterWs = storeString(store.get("stave/world_size"));
   if (masterWs != ws)
@@ -400,6 +415,14 @@ void ProcessGroup::barrier() {
   std::vector<torch::Tensor> one{t};
   m_impl->backend->allreduce(one)->wait();
   if (t.is_cuda()) t.cpu();  // the host waits for the stream too
+}
+
+bool ProcessGroup::anyTrue(bool flag) {
+  auto t = torch::full({1}, flag ? 1.0f : 0.0f,
+                       torch::TensorOptions().dtype(torch::kFloat).device(m_impl->device));
+  std::vector<torch::Tensor> one{t};
+  m_impl->backend->allreduce(one)->wait();
+  return t.cpu().item<float>() > 0.5f;
 }
 
 // Gathers a 1-D tensor whose length differs per rank: lengths first, then padded data.

@@ -95,6 +95,9 @@ class ProcessGroup {
   std::shared_ptr<AsyncWork> allReduceAsync(torch::Tensor flat);
   /// Blocks until every rank arrives.
   void barrier();
+  /// True on every rank when `flag` is true on any rank: how ranks agree to stop at the same
+  /// step when only some of them saw SIGTERM.
+  bool anyTrue(bool flag);
 
   /// Gathers a small float vector from every rank (lengths may differ); result[r] is rank r's.
   std::vector<std::vector<float>> allGather(const std::vector<float>& values);

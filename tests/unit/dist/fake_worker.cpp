@@ -10,7 +10,7 @@
 //   hang       one event, then silent; SIGTERM ends it
 //   selfkill   two events, then SIGKILL on itself
 //   exit3      one event, an error on stderr, exit code 3
-//   garbage    a non-JSON line and an event, then exit 0
+//   garbage    a non-JSON line, a malformed event and an event, then exit 0
 #include <signal.h>
 #include <unistd.h>
 
@@ -41,13 +41,13 @@ void event(const std::string& type, const std::string& data, bool withRank = tru
 }
 
 void step(int i, bool slowData) {
-  char buf[400];
-  const double dw = slowData ? 0.041 : 0.002;
-  const double total = 0.1;
+  char buf[600];
   std::snprintf(buf, sizeof buf,
-                "{\"epoch\":0,\"iter\":%d,\"timing\":{\"data_wait\":%.3f,\"h2d\":0.001,"
-                "\"fwd_bwd\":%.3f,\"allreduce_wait\":%.3f,\"optimizer\":0.005,\"total\":%.3f}}",
-                i, dw, slowData ? 0.05 : 0.05, slowData ? 0.003 : 0.042, total);
+                "{\"epoch\":0,\"iter\":%d,\"iters_per_epoch\":100,\"box_loss\":1.5,"
+                "\"cls_loss\":2.0,\"dfl_loss\":1.1,\"lr\":0.01,\"samples_per_s\":160,"
+                "\"timing\":{\"data_wait\":%.3f,\"h2d\":0.001,\"fwd_bwd\":0.05,"
+                "\"allreduce_wait\":%.3f,\"optimizer\":0.005,\"total\":0.1}}",
+                i, slowData ? 0.041 : 0.002, slowData ? 0.003 : 0.042);
   event("step", buf, false);
 }
 
@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
   }
   if (mode == "garbage") {
     std::puts("this is not json");
+    std::puts("{\"type\":\"step\",\"version\":99}");
     std::fflush(stdout);
     step(0, false);
     return 0;

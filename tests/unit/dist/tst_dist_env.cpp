@@ -2,7 +2,6 @@
 #include <QtTest>
 
 #include "core/dist/dist_env.h"
-#include "core/dist/straggler.h"
 
 using stave::dist::DistEnv;
 using Vars = std::map<std::string, std::string>;
@@ -155,36 +154,6 @@ class TstDistEnv : public QObject {
     auto r = stave::dist::expandNodelist(list.toStdString());
     QVERIFY(!r.ok());
     QVERIFY2(QString::fromStdString(r.errorText()).contains("'" + list + "'"), r.errorText().c_str());
-  }
-
-  // Straggler naming from step timing (the launcher's minimal detector).
-  void straggler() {
-    using stave::dist::RankTiming;
-    std::vector<RankTiming> ranks(2);
-    for (int r = 0; r < 2; ++r) {
-      ranks[r].rank = r;
-      for (int i = 0; i < 4; ++i) {
-        nlohmann::json t{{"data_wait", r == 1 ? 0.041 : 0.002}, {"h2d", 0.001},
-                         {"fwd_bwd", 0.05}, {"allreduce_wait", r == 1 ? 0.003 : 0.042},
-                         {"optimizer", 0.005}, {"total", 0.1}};
-        QVERIFY(ranks[r].add(nlohmann::json{{"timing", t}}));
-      }
-    }
-    auto rep = stave::dist::detectStraggler(ranks);
-    QVERIFY(rep.has_value());
-    QCOMPARE(rep->rank, 1);
-    QCOMPARE(QString::fromStdString(rep->waitsOn), QString("compute"));
-    // With data wait dominating, it names data.
-    ranks[1] = RankTiming{};
-    ranks[1].rank = 1;
-    ranks[1].add(nlohmann::json{{"dataWait", 0.06}, {"fwdBwd", 0.03}, {"total", 0.1}});
-    rep = stave::dist::detectStraggler(ranks);
-    QVERIFY(rep.has_value());
-    QCOMPARE(rep->rank, 1);
-    QCOMPARE(QString::fromStdString(rep->message), QString("rank 1 waits for data 60% of its step"));
-    // One rank alone: nobody to compare with.
-    QVERIFY(!stave::dist::detectStraggler({ranks[0]}).has_value());
-    QVERIFY(!RankTiming{}.add(nlohmann::json{{"epoch", 1}}));
   }
 };
 

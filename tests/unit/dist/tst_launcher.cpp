@@ -101,6 +101,7 @@ class TstLauncher : public QObject {
     std::string text((std::istreambuf_iterator<char>(log1)), std::istreambuf_iterator<char>());
     QVERIFY(text.find("rank 1: log line 2") != std::string::npos);
     QVERIFY(text.find("[stdout] this is not json") != std::string::npos);
+    QVERIFY(text.find("[bad event: version: event version 99") != std::string::npos);
   }
 
   void killedRankStopsRun() {
@@ -136,7 +137,8 @@ class TstLauncher : public QObject {
     const std::string msg = e["data"]["message"];
     QVERIFY2(msg.find("rank 1") != std::string::npos, msg.c_str());
     QVERIFY2(msg.find("SIGKILL") != std::string::npos, msg.c_str());
-    QCOMPARE(e["data"]["signal"].get<std::string>(), std::string("SIGKILL"));
+    QCOMPARE(e["data"]["signal"].get<int>(), static_cast<int>(SIGKILL));
+    QCOMPARE(e["data"]["signal_name"].get<std::string>(), std::string("SIGKILL"));
     QVERIFY(!e["data"]["log_tail"].empty());
     QVERIFY(e["data"]["log_tail"].dump().find("rank 1: log line") != std::string::npos);
   }
@@ -226,7 +228,8 @@ class TstLauncher : public QObject {
     QVERIFY(!reports.empty());
     bool named = false;
     for (const auto& s : reports)
-      named = named || (s["rank"] == 1 && s["data"]["slowest_rank"] == 1);
+      named = named || (s["rank"] == 1 && s["data"]["slow_rank"] == 1 &&
+                        s["data"]["waits_on"] == "data_wait");
     QVERIFY2(named, reports.front().dump().c_str());
   }
 
