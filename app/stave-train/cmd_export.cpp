@@ -48,9 +48,8 @@ int run(const std::vector<std::string>& args) {
                              {"gpus-per-node", &opt.gpusPerNode},
                              {"cpus-per-task", &opt.cpusPerTask}}) {
     if (a.has(flag) && !parseCount(a.value(flag), field))
-      return stave::cli::usageError(kName, std::string("--") + flag +
-                                               " expects a whole number, got '" + a.value(flag) +
-                                               "'");
+      return stave::cli::usageError(
+          kName, std::string("--") + flag + " expects a whole number, got '" + a.value(flag) + "'");
   }
   opt.time = a.value("time", opt.time);
   opt.partition = a.value("partition");
@@ -71,10 +70,15 @@ int run(const std::vector<std::string>& args) {
       return stave::cli::usageError(kName, "--config applies to project files only");
     config = loadRunConfigWithOverrides(input, overrides);
     if (config) {
-      // Scripts run elsewhere: make a relative dataset path absolute from here.
+      // Scripts run elsewhere: make a relative dataset path absolute, found beside the config
+      // file first and then from here (as 'stave-train train CONFIG' does).
+      namespace fs = std::filesystem;
       const std::string data = config->getString("data");
-      if (!data.empty() && std::filesystem::path(data).is_relative())
-        config->set("data", std::filesystem::absolute(data).lexically_normal().string());
+      if (!data.empty() && fs::path(data).is_relative()) {
+        const fs::path beside = fs::path(input).parent_path() / data;
+        const fs::path chosen = fs::exists(beside) ? beside : fs::path(data);
+        config->set("data", fs::absolute(chosen).lexically_normal().string());
+      }
     }
     opt.jobName = std::filesystem::path(input).stem().string();
     opt.description = "config file '" + input + "'";

@@ -22,7 +22,8 @@ int run(const std::vector<std::string>& args) {
   const std::string name = "model-info";
   stave::cli::Args a(args, {"scale", "nc", "imgsz"}, {"json"});
   if (!a.ok()) return stave::cli::usageError(name, a.error());
-  if (!a.positional().empty()) return stave::cli::usageError(name, "unexpected argument '" + a.positional()[0] + "'");
+  if (!a.positional().empty())
+    return stave::cli::usageError(name, "unexpected argument '" + a.positional()[0] + "'");
   const std::string scale = a.value("scale", "n");
   auto spec = stave::model::scaleSpec(scale);
   if (!spec.ok()) return stave::cli::usageError(name, "--scale: " + spec.errors()[0].message);
@@ -39,12 +40,15 @@ int run(const std::vector<std::string>& args) {
   std::snprintf(gflops, sizeof gflops, "%.4f", info.gflops);
   if (a.has("json")) {
     std::cout << "{\"scale\":\"" << letter << "\",\"nc\":" << nc << ",\"imgsz\":" << imgsz
-              << ",\"params\":" << info.params << ",\"gflops\":" << gflops << ",\"layers\":" << info.layers << "}\n";
+              << ",\"params\":" << info.params << ",\"gflops\":" << gflops
+              << ",\"layers\":" << info.layers << "}\n";
   } else {
     char line[256];
-    std::snprintf(line, sizeof line, "yolov8%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %lldx%lld, %lld classes",
-                  letter.c_str(), info.layers, static_cast<long long>(info.params), info.params / 1e6, info.gflops,
-                  imgsz, imgsz, nc);
+    std::snprintf(
+        line, sizeof line,
+        "yolov8%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %lldx%lld, %lld classes",
+        letter.c_str(), info.layers, static_cast<long long>(info.params), info.params / 1e6,
+        info.gflops, imgsz, imgsz, nc);
     std::cout << line << "\n";
   }
   return stave::cli::kOk;
@@ -52,5 +56,6 @@ int run(const std::vector<std::string>& args) {
 
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"model-info", "parameters and GFLOPs of a YOLOv8 scale",
-                                  "stave-train model-info [--scale n|s|m|l|x] [--nc N] [--imgsz K] [--json]", run});
+STAVE_COMMAND(stave::cli::Command{
+    "model-info", "parameters and GFLOPs of a YOLOv8 scale",
+    "stave-train model-info [--scale n|s|m|l|x] [--nc N] [--imgsz K] [--json]", run});

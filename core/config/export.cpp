@@ -52,7 +52,8 @@ Status checkCluster(const ExportOptions& o, int gpus) {
   if (o.cpusPerTask < 0 || o.cpusPerTask > 4096)
     errors.push_back({src, 0, "cpus-per-task", "expected an integer in [0, 4096]"});
   bool timeOk = !o.time.empty();
-  for (char c : o.time) timeOk = timeOk && (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-');
+  for (char c : o.time)
+    timeOk = timeOk && (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-');
   if (!timeOk)
     errors.push_back({src, 0, "time", "expected minutes or [D-]HH:MM:SS, got '" + o.time + "'"});
   for (char c : o.partition)
@@ -89,8 +90,7 @@ std::string shellScript(const RunConfig& c, const ExportOptions& o) {
     << "trap 'rm -f \"$config_file\"' EXIT\n"
     << "trap 'exit 130' INT\n"
     << "trap 'exit 143' TERM\n"
-    << heredoc("\"$config_file\"", c)
-    << "status=0\n"
+    << heredoc("\"$config_file\"", c) << "status=0\n"
     << "\"$STAVE_TRAIN\" train \"$config_file\" --nproc \"$NPROC\" --nnodes \"$NNODES\" "
        "--node-rank \"$NODE_RANK\" --master-addr \"$MASTER_ADDR\" --master-port \"$MASTER_PORT\" "
        "\"$@\" || status=$?\n"
@@ -109,9 +109,11 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus) {
     << "#SBATCH --cpus-per-task=" << cpus << "\n"
     << "#SBATCH --time=" << o.time << "\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
-  s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch FILE\n";
+  s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch "
+       "FILE\n";
   if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
-  s << "# One 'stave-train worker' per GPU; each takes its rank from SLURM_PROCID, SLURM_LOCALID and\n"
+  s << "# One 'stave-train worker' per GPU; each takes its rank from SLURM_PROCID, SLURM_LOCALID "
+       "and\n"
     << "# SLURM_NTASKS, and meets the others at the first node of the allocation.\n"
     << "set -eu\n"
     << "STAVE_TRAIN=${STAVE_TRAIN:-stave-train}\n"
@@ -204,12 +206,18 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus) {
 
 const char* exportFormatName(ExportFormat format) {
   switch (format) {
-    case ExportFormat::Yaml: return "yaml";
-    case ExportFormat::Json: return "json";
-    case ExportFormat::Ultralytics: return "ultralytics";
-    case ExportFormat::Shell: return "shell";
-    case ExportFormat::Slurm: return "slurm";
-    case ExportFormat::K8s: return "k8s";
+    case ExportFormat::Yaml:
+      return "yaml";
+    case ExportFormat::Json:
+      return "json";
+    case ExportFormat::Ultralytics:
+      return "ultralytics";
+    case ExportFormat::Shell:
+      return "shell";
+    case ExportFormat::Slurm:
+      return "slurm";
+    case ExportFormat::K8s:
+      return "k8s";
   }
   return "?";
 }
@@ -241,9 +249,12 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
   const int gpus =
       options.gpusPerNode > 0 ? options.gpusPerNode : static_cast<int>(config.getInt("nproc"));
   switch (format) {
-    case ExportFormat::Yaml: return toYaml(c);
-    case ExportFormat::Json: return toJson(c);
-    case ExportFormat::Ultralytics: return toUltralyticsYaml(c, options.description);
+    case ExportFormat::Yaml:
+      return toYaml(c);
+    case ExportFormat::Json:
+      return toJson(c);
+    case ExportFormat::Ultralytics:
+      return toUltralyticsYaml(c, options.description);
     case ExportFormat::Shell:
       c.set("nnodes", int64_t{1});
       c.set("node_rank", int64_t{0});

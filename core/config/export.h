@@ -41,8 +41,8 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
 std::string shellQuote(std::string_view s);
 
 /// Ultralytics' args.yaml for `config`: Ultralytics keys only (its names and types; `batch`
-/// becomes the global batch, devices -> device, cache none -> false), Stave-only keys listed in a
-/// leading comment.
+/// becomes the global batch, devices -> device, cache none -> false, pretrained -> false as a
+/// Stave checkpoint cannot be loaded by Ultralytics), Stave-only keys listed in a leading comment.
 std::string toUltralyticsYaml(const RunConfig& config, const std::string& description = {});
 
 /// The result of importing an Ultralytics args.yaml.

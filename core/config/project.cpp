@@ -31,7 +31,9 @@ std::string configNames(const Project& p) {
 
 }  // namespace
 
-std::string Project::folder() const { return absoluteNormal(path).parent_path().string(); }
+std::string Project::folder() const {
+  return absoluteNormal(path).parent_path().string();
+}
 
 std::string Project::datasetPath() const {
   const fs::path d(dataset);
@@ -189,9 +191,9 @@ std::vector<Error> projectProblems(const Project& project) {
                    "dataset not found: " + project.datasetPath() + " (stored as '" +
                        project.dataset + "', relative to the project folder)"});
   if (!project.config(project.activeConfig))
-    out.push_back({project.path, 0, "active_config",
-                   "no config named '" + project.activeConfig + "' (configs: " +
-                       configNames(project) + ")"});
+    out.push_back(
+        {project.path, 0, "active_config",
+         "no config named '" + project.activeConfig + "' (configs: " + configNames(project) + ")"});
   return out;
 }
 

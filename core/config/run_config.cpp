@@ -50,8 +50,8 @@ std::optional<Value> valueFromYaml(const ParamSpec& spec, const YAML::Node& node
     for (const auto& item : node) {
       if (!item.IsScalar() || item.Tag() == "!") return expected();
       std::string itemWhy;
-      static const ParamSpec intSpec{"", ParamType::Int, int64_t{0}, 0, 0, {}, ParamGroup::Model,
-                                     "", false};
+      static const ParamSpec intSpec{"", ParamType::Int,    int64_t{0}, 0,    0,
+                                     {}, ParamGroup::Model, "",         false};
       auto v = parseValueText(intSpec, item.Scalar(), &itemWhy);
       if (!v) return expected();
       out.push_back(std::get<int64_t>(*v));
@@ -117,8 +117,10 @@ void crossChecks(const RunConfig& c, std::vector<Error>& errors, const std::stri
     const int64_t count = 1 + std::count(devices.begin(), devices.end(), ',');
     if (c.getInt("nproc") > count)
       errors.push_back({source, 0, "nproc",
-                        "nproc " + std::to_string(c.getInt("nproc")) + " needs one GPU per rank, "
-                        "but devices lists " + std::to_string(count) + " ('" + devices + "')"});
+                        "nproc " + std::to_string(c.getInt("nproc")) +
+                            " needs one GPU per rank, "
+                            "but devices lists " +
+                            std::to_string(count) + " ('" + devices + "')"});
   }
 }
 
@@ -140,7 +142,9 @@ RunConfig RunConfig::defaults() {
   return c;
 }
 
-const Value& RunConfig::get(std::string_view key) const { return m_values.at(paramIndex(key)); }
+const Value& RunConfig::get(std::string_view key) const {
+  return m_values.at(paramIndex(key));
+}
 
 bool RunConfig::getBool(std::string_view key) const {
   const Value& v = get(key);
@@ -163,8 +167,7 @@ double RunConfig::getFloat(std::string_view key) const {
 
 std::string RunConfig::getString(std::string_view key) const {
   const Value& v = get(key);
-  STAVE_CHECK(std::holds_alternative<std::string>(v), "config key '" << key
-                                                                     << "' is not a string");
+  STAVE_CHECK(std::holds_alternative<std::string>(v), "config key '" << key << "' is not a string");
   return std::get<std::string>(v);
 }
 
@@ -269,9 +272,8 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
     }
     const std::string key = kv.first.Scalar();
     if (auto it = seen.find(key); it != seen.end()) {
-      errors.push_back(
-          {sourceName, line, key, "duplicate key (first set on line " +
-                                      std::to_string(it->second) + ")"});
+      errors.push_back({sourceName, line, key,
+                        "duplicate key (first set on line " + std::to_string(it->second) + ")"});
       continue;
     }
     seen[key] = line;
@@ -292,7 +294,11 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
     }
     config.set(key, *v);
   }
-  if (errors.empty()) crossChecks(config, errors, sourceName);
+  if (errors.empty()) {
+    crossChecks(config, errors, sourceName);
+    for (auto& e : errors)  // point at the line that set the key, when the file set it
+      if (auto it = seen.find(e.key); it != seen.end()) e.line = it->second;
+  }
   if (!errors.empty()) return errors;
   return config;
 }
@@ -323,11 +329,21 @@ std::string yamlQuote(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buf[8];
@@ -340,7 +356,6 @@ std::string yamlQuote(std::string_view s) {
   }
   return out + "\"";
 }
-
 
 std::string toYaml(const RunConfig& config) {
   std::ostringstream os;
@@ -432,7 +447,9 @@ Derived derive(const RunConfig& config, int worldSize) {
       static_cast<int64_t>(std::nearbyint(static_cast<double>(nbs) / d.globalBatch)), 1);
   const double effective = static_cast<double>(d.globalBatch * d.accumulate) / nbs;
   d.weightDecay = config.getFloat("weight_decay") * effective;
-  d.lr0 = config.getFloat("lr0") * (config.getBool("scale_lr_with_batch") ? effective : 1.0);
+  // Linear scaling rule against the reference batch of 64 (issue: lr0 x global batch / 64).
+  d.lr0 = config.getFloat("lr0") *
+          (config.getBool("scale_lr_with_batch") ? static_cast<double>(d.globalBatch) / 64.0 : 1.0);
   return d;
 }
 

@@ -78,7 +78,7 @@ std::vector<Error> validate(const RunConfig& config);
 struct Derived {
   int64_t globalBatch;  ///< batch x worldSize
   int64_t accumulate;   ///< max(round(nbs / globalBatch), 1) micro-steps per optimizer step
-  double lr0;           ///< lr0, scaled by globalBatch x accumulate / nbs with scale_lr_with_batch
+  double lr0;           ///< lr0, times globalBatch / 64 with scale_lr_with_batch
   double weightDecay;   ///< weight_decay x globalBatch x accumulate / nbs (as Ultralytics)
 };
 /// Derived values for `worldSize` ranks.

@@ -61,8 +61,7 @@ std::vector<ParamSpec> buildSchema() {
       boolP("rect", false, G::Data, "rectangular batches (images sorted by aspect ratio)", true),
       intP("workers", 8, 0, 256, G::Data, "data loader threads per rank", true),
       intP("prefetch", 4, 1, 64, G::Data, "batches prepared ahead per rank", false),
-      boolP("persistent_workers", true, G::Data, "keep loader threads alive between epochs",
-            false),
+      boolP("persistent_workers", true, G::Data, "keep loader threads alive between epochs", false),
       // Optimisation
       intP("epochs", 100, 1, 100000, G::Optimisation, "number of epochs to train", true),
       floatP("time", 0.0, 0.0, 100000.0, G::Optimisation,
@@ -90,7 +89,7 @@ std::vector<ParamSpec> buildSchema() {
       boolP("cos_lr", false, G::Optimisation, "cosine learning-rate schedule instead of linear",
             true),
       boolP("scale_lr_with_batch", false, G::Optimisation,
-            "scale lr0 by global batch x accumulate / nbs (linear scaling rule)", false),
+            "scale lr0 by global batch / 64 (linear scaling rule)", false),
       floatP("box", 7.5, 0.0, 1000.0, G::Optimisation, "box (CIoU) loss gain", true),
       floatP("cls", 0.5, 0.0, 1000.0, G::Optimisation, "classification (BCE) loss gain", true),
       floatP("dfl", 1.5, 0.0, 1000.0, G::Optimisation, "distribution focal loss gain", true),
@@ -101,8 +100,7 @@ std::vector<ParamSpec> buildSchema() {
       // Augmentation
       floatP("hsv_h", 0.015, 0.0, 1.0, G::Augmentation, "hue jitter (fraction)", true),
       floatP("hsv_s", 0.7, 0.0, 1.0, G::Augmentation, "saturation jitter (fraction)", true),
-      floatP("hsv_v", 0.4, 0.0, 1.0, G::Augmentation, "value (brightness) jitter (fraction)",
-             true),
+      floatP("hsv_v", 0.4, 0.0, 1.0, G::Augmentation, "value (brightness) jitter (fraction)", true),
       floatP("degrees", 0.0, 0.0, 180.0, G::Augmentation, "rotation (+/- degrees)", true),
       floatP("translate", 0.1, 0.0, 1.0, G::Augmentation, "translation (+/- fraction)", true),
       floatP("scale", 0.5, 0.0, 0.99, G::Augmentation,
@@ -215,7 +213,9 @@ bool parseFloat(const std::string& t, double* out) {
   return true;
 }
 
-std::string quoteForMessage(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string quoteForMessage(std::string_view text) {
+  return "'" + std::string(text) + "'";
+}
 
 std::string formatBound(const ParamSpec& spec, double v) {
   if (spec.type == ParamType::Int) {
@@ -294,46 +294,64 @@ std::string closestParam(std::string_view name) {
 
 const char* paramTypeName(ParamType type) {
   switch (type) {
-    case T::Bool: return "bool";
-    case T::Int: return "int";
-    case T::Float: return "float";
-    case T::String: return "string";
-    case T::Enum: return "enum";
-    case T::Path: return "path";
-    case T::IntList: return "int list";
+    case T::Bool:
+      return "bool";
+    case T::Int:
+      return "int";
+    case T::Float:
+      return "float";
+    case T::String:
+      return "string";
+    case T::Enum:
+      return "enum";
+    case T::Path:
+      return "path";
+    case T::IntList:
+      return "int list";
   }
   return "?";
 }
 
 const char* paramGroupName(ParamGroup group) {
   switch (group) {
-    case G::Model: return "model";
-    case G::Data: return "data";
-    case G::Optimisation: return "optimisation";
-    case G::Augmentation: return "augmentation";
-    case G::Hardware: return "hardware";
-    case G::Distributed: return "distributed";
-    case G::Logging: return "logging";
+    case G::Model:
+      return "model";
+    case G::Data:
+      return "data";
+    case G::Optimisation:
+      return "optimisation";
+    case G::Augmentation:
+      return "augmentation";
+    case G::Hardware:
+      return "hardware";
+    case G::Distributed:
+      return "distributed";
+    case G::Logging:
+      return "logging";
   }
   return "?";
 }
 
 const std::vector<ParamGroup>& paramGroups() {
-  static const std::vector<ParamGroup> groups = {G::Model,    G::Data,        G::Optimisation,
-                                                 G::Augmentation, G::Hardware, G::Distributed,
-                                                 G::Logging};
+  static const std::vector<ParamGroup> groups = {
+      G::Model, G::Data, G::Optimisation, G::Augmentation, G::Hardware, G::Distributed, G::Logging};
   return groups;
 }
 
 bool valueHasType(ParamType type, const Value& value) {
   switch (type) {
-    case T::Bool: return std::holds_alternative<bool>(value);
-    case T::Int: return std::holds_alternative<int64_t>(value);
-    case T::Float: return std::holds_alternative<double>(value);
+    case T::Bool:
+      return std::holds_alternative<bool>(value);
+    case T::Int:
+      return std::holds_alternative<int64_t>(value);
+    case T::Float:
+      return std::holds_alternative<double>(value);
     case T::String:
     case T::Enum:
-    case T::Path: return std::holds_alternative<std::string>(value);
-    case T::IntList: return std::holds_alternative<std::vector<int64_t>>(value);
+    case T::Path:
+      return std::holds_alternative<std::string>(value);
+    case T::IntList:
+      return std::holds_alternative<std::vector<int64_t>>(value);
   }
   return false;
 }
@@ -370,7 +388,8 @@ std::string formatValue(const Value& value) {
 
 std::string describeRange(const ParamSpec& spec) {
   switch (spec.type) {
-    case T::Bool: return "true or false";
+    case T::Bool:
+      return "true or false";
     case T::Int:
     case T::Float: {
       const std::string what = spec.type == T::Int ? "an integer" : "a number";
@@ -388,16 +407,19 @@ std::string describeRange(const ParamSpec& spec) {
       }
       return out;
     }
-    case T::String: return "a string";
-    case T::Path: return "a path";
-    case T::IntList: return "a list of integers such as 0,1,2";
+    case T::String:
+      return "a string";
+    case T::Path:
+      return "a path";
+    case T::IntList:
+      return "a list of integers such as 0,1,2";
   }
   return "";
 }
 
 std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw, std::string* why) {
-  const std::string text = (spec.type == T::String || spec.type == T::Path) ? std::string(raw)
-                                                                            : trim(raw);
+  const std::string text =
+      (spec.type == T::String || spec.type == T::Path) ? std::string(raw) : trim(raw);
   auto fail = [&](const std::string& expected) -> std::optional<Value> {
     if (why) *why = "expected " + expected + ", got " + quoteForMessage(text);
     return std::nullopt;
@@ -421,7 +443,8 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw,
     }
     case T::String:
     case T::Enum:
-    case T::Path: return Value(text);
+    case T::Path:
+      return Value(text);
     case T::IntList: {
       std::vector<int64_t> out;
       std::string t = text;
@@ -466,7 +489,8 @@ std::string checkValue(const ParamSpec& spec, const Value& value) {
                describeRange(spec);
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return extraRule(spec, value);
 }
@@ -490,8 +514,8 @@ std::string schemaMarkdown() {
      << "`stave-train export --format ultralytics`).\n\n"
      << "In Stave `batch` is per rank: the global batch is batch x world size, gradients are\n"
      << "accumulated for max(round(nbs / global batch), 1) steps, weight decay is scaled by\n"
-     << "global batch x accumulate / nbs, and with `scale_lr_with_batch` lr0 is scaled the same\n"
-     << "way. Ultralytics' `batch` is the global batch; the exports convert.\n";
+     << "global batch x accumulate / nbs, and with `scale_lr_with_batch` lr0 is multiplied by\n"
+     << "global batch / 64. Ultralytics' `batch` is the global batch; the exports convert.\n";
   for (ParamGroup g : paramGroups()) {
     std::string title = paramGroupName(g);
     title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));

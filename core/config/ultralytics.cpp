@@ -23,7 +23,9 @@ std::string scalarText(const Value& v) {
   return formatValue(v);
 }
 
-int64_t worldSize(const RunConfig& c) { return c.getInt("nproc") * c.getInt("nnodes"); }
+int64_t worldSize(const RunConfig& c) {
+  return c.getInt("nproc") * c.getInt("nnodes");
+}
 
 }  // namespace
 
@@ -37,12 +39,16 @@ std::string toUltralyticsYaml(const RunConfig& c, const std::string& description
     s << "# " << d << "\n";
   }
   const int64_t world = worldSize(c);
-  s << "# batch is Ultralytics' global batch: Stave's per-rank batch " << c.getInt("batch")
-    << " x " << world << " rank(s)\n"
+  s << "# batch is Ultralytics' global batch: Stave's per-rank batch " << c.getInt("batch") << " x "
+    << world << " rank(s)\n"
     << "# Stave-only settings (Ultralytics does not know them; devices became 'device'):\n";
   for (const auto& p : runConfigSchema())
     if (!p.ultralytics && p.name != "devices")
       s << "#   " << p.name << ": " << scalarText(c.get(p.name)) << "\n";
+  // A Stave checkpoint is not an Ultralytics one: Ultralytics would fail to load it.
+  if (!c.getString("pretrained").empty())
+    s << "#   pretrained: " << scalarText(c.get("pretrained"))
+      << "  (a Stave checkpoint; Ultralytics cannot load it)\n";
   s << "task: detect\n"
     << "mode: train\n";
   for (const auto& p : runConfigSchema()) {
@@ -52,8 +58,7 @@ std::string toUltralyticsYaml(const RunConfig& c, const std::string& description
     if (p.name == "model") {
       text = yamlQuote(stripSuffix(c.getString("model"), ".yaml") + ".yaml");
     } else if (p.name == "pretrained") {
-      // Ultralytics takes a bool or a weights path.
-      text = c.getString("pretrained").empty() ? "false" : text;
+      text = "false";
     } else if (p.name == "cache") {
       text = c.getString("cache") == "none" ? "false" : c.getString("cache");
     } else if (p.name == "batch") {
@@ -76,7 +81,8 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    return Error{sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML: " + e.msg};
+    return Error{sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                 "not valid YAML: " + e.msg};
   }
   if (!root.IsMap())
     return Error{sourceName, 0, "", "expected Ultralytics' args.yaml: a mapping of 'key: value'"};
@@ -141,8 +147,9 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
       auto parsed = parseValueText(*spec, scalar, &why);
       if (parsed) b = std::get<int64_t>(*parsed);
       if (!parsed || b < 1) {
-        warn(line, key, "batch " + scalar + " (AutoBatch) has no Stave equivalent; using " +
-                            formatValue(spec->defaultValue) + " per rank");
+        warn(line, key,
+             "batch " + scalar + " (AutoBatch) has no Stave equivalent; using " +
+                 formatValue(spec->defaultValue) + " per rank");
         continue;
       }
       ultralyticsBatch = b;
@@ -154,8 +161,9 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
       if (auto slash = m.find_last_of('/'); slash != std::string::npos) m = m.substr(slash + 1);
       if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pt") == 0) {
         m.resize(m.size() - 3);
-        warn(line, key, "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
-                            " with random weights (set pretrained to a Stave checkpoint)");
+        warn(line, key,
+             "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
+                 " with random weights (set pretrained to a Stave checkpoint)");
       }
       setChecked(line, key, stripSuffix(m, ".yaml"));
       continue;
@@ -179,9 +187,10 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
                           spec->type != ParamType::Enum && v.Tag() == "!"))
       parsed = parseValueText(*spec, scalar, &why);
     if (!parsed) {
-      errors.push_back({sourceName, line, key,
-                        "expected " + describeRange(*spec) + ", got " +
-                            (v.IsScalar() ? "'" + scalar + "'" : std::string("a list or mapping"))});
+      errors.push_back(
+          {sourceName, line, key,
+           "expected " + describeRange(*spec) + ", got " +
+               (v.IsScalar() ? "'" + scalar + "'" : std::string("a list or mapping"))});
       continue;
     }
     setChecked(line, key, *parsed);

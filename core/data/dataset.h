@@ -72,6 +72,7 @@ struct ScanOptions {
 /// The result of scanning one split: usable images and every problem found.
 struct SplitIndex {
   std::string split;                ///< "train", "val" or "test"
+  std::string root;                 ///< the dataset root (DataSpec::root); caches live below it
   std::vector<ImageRecord> images;  ///< usable images, in source order
   std::vector<Problem> problems;    ///< everything wrong, in source order
   int64_t listed = 0;               ///< image entries found in the sources (with duplicates)
@@ -85,6 +86,12 @@ struct SplitIndex {
 /// the spec or a source cannot be listed at all; an empty split gives a split-empty problem.
 Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                              const ScanOptions& options = {});
+
+/// Keeps the first round(n * fraction) images (Ultralytics' `fraction`, in (0, 1]).
+void applyFraction(SplitIndex& index, double fraction);
+
+/// Makes every box class 0 (Ultralytics' `single_cls`).
+void makeSingleClass(SplitIndex& index);
 
 /// Ultralytics' pairing: the last "/images/" becomes "/labels/", the extension ".txt".
 std::string labelPathFor(const std::string& imagePath);

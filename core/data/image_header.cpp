@@ -181,8 +181,9 @@ ImageHeader readImageHeader(const std::string& path) {
     h.error = "empty file (0 bytes)";
     return h;
   }
-  // JPEG headers can sit behind large EXIF thumbnails: read 64 KiB, then more if needed.
-  std::vector<uint8_t> buf(std::min<long>(size, 65536));
+  // 4 KiB holds the header of almost every file, so a scan reads little of each image; a JPEG
+  // whose frame header sits behind a large EXIF thumbnail is read whole below.
+  std::vector<uint8_t> buf(std::min<long>(size, 4096));
   size_t got = std::fread(buf.data(), 1, buf.size(), f);
   buf.resize(got);
   bool whole = static_cast<long>(got) == size;

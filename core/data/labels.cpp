@@ -1,4 +1,5 @@
 // Label files: parsing rows, pairing images with labels, describing problems.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +17,17 @@ std::string Problem::toString() const {
   if (line > 0) os << ':' << line;
   os << ": " << kind << ": " << message;
   return os.str();
+}
+
+void applyFraction(SplitIndex& index, double fraction) {
+  if (!(fraction > 0) || fraction >= 1) return;
+  const auto keep = static_cast<size_t>(std::llround(double(index.images.size()) * fraction));
+  if (keep < index.images.size()) index.images.resize(std::max<size_t>(keep, 1));
+}
+
+void makeSingleClass(SplitIndex& index) {
+  for (auto& r : index.images)
+    for (auto& b : r.boxes) b.cls = 0;
 }
 
 std::string labelPathFor(const std::string& imagePath) {

@@ -228,6 +228,7 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
   if (!sources) return Error{spec.yamlPath, 0, split, "unknown split; expected train, val or test"};
   SplitIndex index;
   index.split = split;
+  index.root = spec.root;
 
   // 1. List the image entries of every source, in a stable order.
   std::vector<Entry> entries;

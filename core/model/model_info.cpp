@@ -19,7 +19,8 @@ Result<ScaleSpec> scaleSpec(const std::string& scale) {
   if (s == "m") return ScaleSpec{0.67, 0.75, 768};
   if (s == "l") return ScaleSpec{1.00, 1.00, 512};
   if (s == "x") return ScaleSpec{1.00, 1.25, 512};
-  return Error{"", 0, "model", "unknown scale '" + scale + "' (valid: n, s, m, l, x or yolov8n..yolov8x)"};
+  return Error{"", 0, "model",
+               "unknown scale '" + scale + "' (valid: n, s, m, l, x or yolov8n..yolov8x)"};
 }
 
 int64_t scaledChannels(const ScaleSpec& spec, int64_t channels) {
@@ -80,8 +81,8 @@ class Counter {
 ModelInfo modelInfo(const std::string& scale, int nc, int imgsz) {
   auto specResult = scaleSpec(scale);
   if (!specResult.ok() || nc < 1 || imgsz < 32 || imgsz % 32 != 0) {
-    throw InternalError("modelInfo: bad arguments (scale '" + scale + "', nc " + std::to_string(nc) +
-                        ", imgsz " + std::to_string(imgsz) + ")");
+    throw InternalError("modelInfo: bad arguments (scale '" + scale + "', nc " +
+                        std::to_string(nc) + ", imgsz " + std::to_string(imgsz) + ")");
   }
   const ScaleSpec& spec = specResult.value();
   auto ch = [&](int64_t c) { return scaledChannels(spec, c); };
@@ -91,27 +92,27 @@ ModelInfo modelInfo(const std::string& scale, int nc, int imgsz) {
   Counter k;
 
   const int64_t c0 = ch(64), c1 = ch(128), c3 = ch(256), c5 = ch(512), c7 = ch(1024);
-  k.conv(3, c0, 3, s / 2);                 // 0
-  k.conv(c0, c1, 3, s / 4);                // 1
-  k.c2f(c1, c1, dep(3), s / 4);            // 2
-  k.conv(c1, c3, 3, s / 8);                // 3
-  k.c2f(c3, c3, dep(6), s / 8);            // 4 (P3)
-  k.conv(c3, c5, 3, s / 16);               // 5
-  k.c2f(c5, c5, dep(6), s / 16);           // 6 (P4)
-  k.conv(c5, c7, 3, s / 32);               // 7
-  k.c2f(c7, c7, dep(3), s / 32);           // 8
-  k.sppf(c7, c7, s / 32);                  // 9 (P5)
+  k.conv(3, c0, 3, s / 2);        // 0
+  k.conv(c0, c1, 3, s / 4);       // 1
+  k.c2f(c1, c1, dep(3), s / 4);   // 2
+  k.conv(c1, c3, 3, s / 8);       // 3
+  k.c2f(c3, c3, dep(6), s / 8);   // 4 (P3)
+  k.conv(c3, c5, 3, s / 16);      // 5
+  k.c2f(c5, c5, dep(6), s / 16);  // 6 (P4)
+  k.conv(c5, c7, 3, s / 32);      // 7
+  k.c2f(c7, c7, dep(3), s / 32);  // 8
+  k.sppf(c7, c7, s / 32);         // 9 (P5)
   const int64_t c12 = ch(512), c15 = ch(256), c18 = ch(512), c21 = ch(1024);
-  k.modules += 2;                          // 10 upsample, 11 concat
-  k.c2f(c7 + c5, c12, dep(3), s / 16);     // 12
-  k.modules += 2;                          // 13, 14
-  k.c2f(c12 + c3, c15, dep(3), s / 8);     // 15 (out P3)
-  k.conv(c15, c15, 3, s / 16);             // 16
-  k.modules += 1;                          // 17
-  k.c2f(c15 + c12, c18, dep(3), s / 16);   // 18 (out P4)
-  k.conv(c18, c18, 3, s / 32);             // 19
-  k.modules += 1;                          // 20
-  k.c2f(c18 + c7, c21, dep(3), s / 32);    // 21 (out P5)
+  k.modules += 2;                         // 10 upsample, 11 concat
+  k.c2f(c7 + c5, c12, dep(3), s / 16);    // 12
+  k.modules += 2;                         // 13, 14
+  k.c2f(c12 + c3, c15, dep(3), s / 8);    // 15 (out P3)
+  k.conv(c15, c15, 3, s / 16);            // 16
+  k.modules += 1;                         // 17
+  k.c2f(c15 + c12, c18, dep(3), s / 16);  // 18 (out P4)
+  k.conv(c18, c18, 3, s / 32);            // 19
+  k.modules += 1;                         // 20
+  k.c2f(c18 + c7, c21, dep(3), s / 32);   // 21 (out P5)
 
   // 22 Detect
   const int64_t chs[3] = {c15, c18, c21};

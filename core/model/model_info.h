@@ -12,9 +12,9 @@ namespace stave::model {
 
 /// The multipliers that turn the YOLOv8 base architecture into one scale.
 struct ScaleSpec {
-  double depth = 0.33;      ///< repeats of each C2f block are round(n * depth), at least 1
-  double width = 0.25;      ///< channels are min(c, maxChannels) * width, rounded up to 8
-  int maxChannels = 1024;   ///< channel cap applied before the width multiplier
+  double depth = 0.33;     ///< repeats of each C2f block are round(n * depth), at least 1
+  double width = 0.25;     ///< channels are min(c, maxChannels) * width, rounded up to 8
+  int maxChannels = 1024;  ///< channel cap applied before the width multiplier
 };
 
 /// The scale letters Stave knows, in size order: n, s, m, l, x.
@@ -32,15 +32,17 @@ int64_t scaledDepth(const ScaleSpec& spec, int64_t repeats);
 
 /// Parameter count, cost and module count of one model.
 struct ModelInfo {
-  int64_t params = 0;  ///< every parameter, trainable or not (the fixed DFL weights too), as Ultralytics counts
-  double gflops = 0;   ///< 2 x multiply-accumulates of the convolutions for one image of imgsz x imgsz
-  int layers = 0;      ///< modules as Ultralytics counts them (225 for yolov8n)
+  int64_t params =
+      0;  ///< every parameter, trainable or not (the fixed DFL weights too), as Ultralytics counts
+  double gflops =
+      0;           ///< 2 x multiply-accumulates of the convolutions for one image of imgsz x imgsz
+  int layers = 0;  ///< modules as Ultralytics counts them (225 for yolov8n)
 };
 
-/// Analytic size of the network at `scale` with `nc` classes for square input `imgsz` (a multiple of
-/// 32). FLOPs follow thop as Ultralytics uses it: convolutions only (bias add included where a conv
-/// has a bias), BN, activations, pooling and upsampling free. Throws stave::InternalError on an
-/// unknown scale or nc < 1; callers validate user input with scaleSpec() first.
+/// Analytic size of the network at `scale` with `nc` classes for square input `imgsz` (a multiple
+/// of 32). FLOPs follow thop as Ultralytics uses it: convolutions only (bias add included where a
+/// conv has a bias), BN, activations, pooling and upsampling free. Throws stave::InternalError on
+/// an unknown scale or nc < 1; callers validate user input with scaleSpec() first.
 ModelInfo modelInfo(const std::string& scale, int nc, int imgsz = 640);
 
 }  // namespace stave::model

@@ -7,13 +7,17 @@ namespace stave::model {
 namespace nn = torch::nn;
 
 ConvImpl::ConvImpl(int64_t c1, int64_t c2, int64_t k, int64_t s) {
-  conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(c1, c2, k).stride(s).padding(k / 2).bias(false)));
-  // Ultralytics' initialize_weights(): BN eps 1e-3, momentum 0.03; conv keeps PyTorch's default init.
+  conv = register_module(
+      "conv", nn::Conv2d(nn::Conv2dOptions(c1, c2, k).stride(s).padding(k / 2).bias(false)));
+  // Ultralytics' initialize_weights(): BN eps 1e-3, momentum 0.03; conv keeps PyTorch's default
+  // init.
   bn = register_module("bn", nn::BatchNorm2d(nn::BatchNorm2dOptions(c2).eps(1e-3).momentum(0.03)));
   act = register_module("act", nn::SiLU());
 }
 
-torch::Tensor ConvImpl::forward(torch::Tensor x) { return act(bn(conv(x))); }
+torch::Tensor ConvImpl::forward(torch::Tensor x) {
+  return act(bn(conv(x)));
+}
 
 BottleneckImpl::BottleneckImpl(int64_t c1, int64_t c2, bool shortcut) {
   cv1 = register_module("cv1", Conv(c1, c2, 3, 1));
@@ -59,7 +63,9 @@ torch::Tensor SPPFImpl::forward(torch::Tensor x) {
   return cv2(torch::cat({y0, y1, y2, y3}, 1));
 }
 
-torch::Tensor ConcatImpl::forward(const std::vector<torch::Tensor>& xs) { return torch::cat(xs, 1); }
+torch::Tensor ConcatImpl::forward(const std::vector<torch::Tensor>& xs) {
+  return torch::cat(xs, 1);
+}
 
 DFLImpl::DFLImpl(int64_t bins) : regMax(bins) {
   conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(bins, 1, 1).bias(false)));
@@ -83,8 +89,10 @@ DetectImpl::DetectImpl(int64_t numClasses, int64_t bins, const std::vector<int64
   cv2 = register_module("cv2", nn::ModuleList());
   cv3 = register_module("cv3", nn::ModuleList());
   for (int64_t c : ch) {
-    m_box.emplace_back(Conv(c, cBox, 3), Conv(cBox, cBox, 3), nn::Conv2d(nn::Conv2dOptions(cBox, 4 * regMax, 1)));
-    m_cls.emplace_back(Conv(c, cCls, 3), Conv(cCls, cCls, 3), nn::Conv2d(nn::Conv2dOptions(cCls, nc, 1)));
+    m_box.emplace_back(Conv(c, cBox, 3), Conv(cBox, cBox, 3),
+                       nn::Conv2d(nn::Conv2dOptions(cBox, 4 * regMax, 1)));
+    m_cls.emplace_back(Conv(c, cCls, 3), Conv(cCls, cCls, 3),
+                       nn::Conv2d(nn::Conv2dOptions(cCls, nc, 1)));
     cv2->push_back(m_box.back());
     cv3->push_back(m_cls.back());
   }
@@ -105,7 +113,8 @@ void DetectImpl::initBiases() {
 std::vector<torch::Tensor> DetectImpl::forward(const std::vector<torch::Tensor>& xs) {
   std::vector<torch::Tensor> out;
   out.reserve(xs.size());
-  for (size_t i = 0; i < xs.size(); ++i) out.push_back(torch::cat({m_box[i]->forward(xs[i]), m_cls[i]->forward(xs[i])}, 1));
+  for (size_t i = 0; i < xs.size(); ++i)
+    out.push_back(torch::cat({m_box[i]->forward(xs[i]), m_cls[i]->forward(xs[i])}, 1));
   return out;
 }
 
@@ -113,8 +122,8 @@ YoloImpl::YoloImpl(const ModelOptions& options) : m_options(options) {
   auto specResult = scaleSpec(options.scale);
   if (!specResult.ok()) throw InternalError("Yolo: " + specResult.errorText());
   if (options.nc < 1 || options.regMax < 2) {
-    throw InternalError("Yolo: nc must be >= 1 and regMax >= 2 (nc " + std::to_string(options.nc) + ", regMax " +
-                        std::to_string(options.regMax) + ")");
+    throw InternalError("Yolo: nc must be >= 1 and regMax >= 2 (nc " + std::to_string(options.nc) +
+                        ", regMax " + std::to_string(options.regMax) + ")");
   }
   const ScaleSpec spec = specResult.value();
   auto ch = [&](int64_t c) { return scaledChannels(spec, c); };
@@ -122,7 +131,8 @@ YoloImpl::YoloImpl(const ModelOptions& options) : m_options(options) {
   const int64_t c0 = ch(64), c1 = ch(128), c3 = ch(256), c5 = ch(512), c7 = ch(1024);
   const int64_t c12 = ch(512), c15 = ch(256), c18 = ch(512), c21 = ch(1024);
   auto up = [] {
-    return nn::Upsample(nn::UpsampleOptions().scale_factor(std::vector<double>{2.0, 2.0}).mode(torch::kNearest));
+    return nn::Upsample(
+        nn::UpsampleOptions().scale_factor(std::vector<double>{2.0, 2.0}).mode(torch::kNearest));
   };
 
   m_l0 = Conv(3, c0, 3, 2);
@@ -177,6 +187,9 @@ YoloImpl::YoloImpl(const ModelOptions& options) : m_options(options) {
 }
 
 std::vector<torch::Tensor> YoloImpl::forward(torch::Tensor x) {
+  STAVE_CHECK(x.dim() == 4 && x.size(1) == 3 && x.size(2) % 32 == 0 && x.size(3) % 32 == 0 &&
+                  x.size(2) > 0 && x.size(3) > 0,
+              "Yolo::forward: input must be (B, 3, H, W) with H and W multiples of 32");
   auto x2 = m_l2(m_l1(m_l0(x)));
   auto p3 = m_l4(m_l3(x2));
   auto p4 = m_l6(m_l5(p3));
@@ -192,13 +205,15 @@ void YoloImpl::freeze(int n) {
   for (auto& item : named_parameters(true)) {
     const std::string& name = item.key();
     bool frozen = name.find(".dfl") != std::string::npos;
-    for (int i = 0; i < n && !frozen; ++i) frozen = name.rfind("model." + std::to_string(i) + ".", 0) == 0;
+    for (int i = 0; i < n && !frozen; ++i)
+      frozen = name.rfind("model." + std::to_string(i) + ".", 0) == 0;
     item.value().set_requires_grad(!frozen);
   }
 }
 
 std::pair<torch::Tensor, torch::Tensor> makeAnchors(const std::vector<torch::Tensor>& feats,
-                                                    const std::vector<int64_t>& strides, double offset) {
+                                                    const std::vector<int64_t>& strides,
+                                                    double offset) {
   STAVE_CHECK(feats.size() == strides.size(), "makeAnchors: one stride per level");
   std::vector<torch::Tensor> points, strideParts;
   const auto opts = torch::TensorOptions().dtype(torch::kFloat).device(feats.at(0).device());
@@ -220,13 +235,15 @@ torch::Tensor distToBbox(const torch::Tensor& distance, const torch::Tensor& anc
 }
 
 torch::Tensor decodePredictions(const YoloImpl& model, const std::vector<torch::Tensor>& feats) {
-  STAVE_CHECK(!feats.empty(), "decodePredictions: no feature maps");
+  STAVE_CHECK(feats.size() == model.strides().size(),
+              "decodePredictions: expected one feature map per stride");
+  AutocastOff autocastOff;
   const int64_t b = feats[0].size(0);
   const int64_t regMax = model.regMax();
   const int64_t no = 4 * regMax + model.nc();
   std::vector<torch::Tensor> flat;
   for (const auto& f : feats) flat.push_back(f.to(torch::kFloat).reshape({b, no, -1}));
-  auto x = torch::cat(flat, 2);  // (B, no, A)
+  auto x = torch::cat(flat, 2);                                                // (B, no, A)
   auto dist = model.detect()->dfl.ptr()->forward(x.narrow(1, 0, 4 * regMax));  // (B, 4, A)
   auto [anchors, strideTensor] = makeAnchors(feats, model.strides(), 0.5);
   auto boxes = distToBbox(dist.transpose(1, 2), anchors.unsqueeze(0)) * strideTensor.unsqueeze(0);

@@ -3,6 +3,7 @@
 // Ultralytics models ("model.22.cv2.0.0.conv.weight"), so parameter counts and weight names can be
 // compared with them.
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include <string>
@@ -102,7 +103,8 @@ TORCH_MODULE(DFL);
 class DetectImpl : public torch::nn::Module {
  public:
   /// nc classes, regMax bins, input channels of the three levels and their strides.
-  DetectImpl(int64_t nc, int64_t regMax, const std::vector<int64_t>& ch, const std::vector<int64_t>& strides);
+  DetectImpl(int64_t nc, int64_t regMax, const std::vector<int64_t>& ch,
+             const std::vector<int64_t>& strides);
   /// Per level (B, 4*regMax + nc, H, W): box logits first, then class logits.
   std::vector<torch::Tensor> forward(const std::vector<torch::Tensor>& xs);
   /// Box biases 1.0, class biases log(5 / nc / (640 / stride)^2), as Ultralytics initialises them.
@@ -128,8 +130,11 @@ class YoloImpl : public torch::nn::Module {
   std::vector<torch::Tensor> forward(torch::Tensor x);
   /// {8, 16, 32}.
   const std::vector<int64_t>& strides() const { return m_strides; }
+  /// Number of classes.
   int nc() const { return m_options.nc; }
+  /// DFL bins per box side.
   int regMax() const { return m_options.regMax; }
+  /// The options it was built with.
   const ModelOptions& options() const { return m_options; }
   /// Freezes the parameters of the first n layers (model.0 .. model.{n-1}); the DFL weights are
   /// always frozen.
@@ -141,7 +146,8 @@ class YoloImpl : public torch::nn::Module {
   ModelOptions m_options;
   std::vector<int64_t> m_strides{8, 16, 32};
   torch::nn::ModuleList m_layers{nullptr};
-  Conv m_l0{nullptr}, m_l1{nullptr}, m_l3{nullptr}, m_l5{nullptr}, m_l7{nullptr}, m_l16{nullptr}, m_l19{nullptr};
+  Conv m_l0{nullptr}, m_l1{nullptr}, m_l3{nullptr}, m_l5{nullptr}, m_l7{nullptr}, m_l16{nullptr},
+      m_l19{nullptr};
   C2f m_l2{nullptr}, m_l4{nullptr}, m_l6{nullptr}, m_l8{nullptr}, m_l12{nullptr}, m_l15{nullptr},
       m_l18{nullptr}, m_l21{nullptr};
   SPPF m_l9{nullptr};
@@ -151,16 +157,37 @@ class YoloImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Yolo);
 
+/// Turns autocast off (CUDA and CPU) for its lifetime and restores the previous state: box
+/// decoding and losses need float32 even when the network ran under bf16/fp16 autocast.
+class AutocastOff {
+ public:
+  AutocastOff() : m_gpu(at::autocast::is_enabled()), m_cpu(at::autocast::is_cpu_enabled()) {
+    at::autocast::set_enabled(false);
+    at::autocast::set_cpu_enabled(false);
+  }
+  ~AutocastOff() {
+    at::autocast::set_enabled(m_gpu);
+    at::autocast::set_cpu_enabled(m_cpu);
+  }
+  AutocastOff(const AutocastOff&) = delete;
+  AutocastOff& operator=(const AutocastOff&) = delete;
+
+ private:
+  bool m_gpu, m_cpu;
+};
+
 /// Anchor points at cell centres (x + 0.5, y + 0.5) in grid units of each level, concatenated over
 /// levels: (A, 2), and the stride of each anchor: (A, 1). Same device/dtype as feats[0] (float).
 std::pair<torch::Tensor, torch::Tensor> makeAnchors(const std::vector<torch::Tensor>& feats,
-                                                    const std::vector<int64_t>& strides, double offset = 0.5);
+                                                    const std::vector<int64_t>& strides,
+                                                    double offset = 0.5);
 
-/// Distances (..., 4) as left, top, right, bottom from anchor points (..., 2) to xyxy boxes (..., 4).
+/// Distances (..., 4) as left, top, right, bottom from anchor points (..., 2) to xyxy boxes (...,
+/// 4).
 torch::Tensor distToBbox(const torch::Tensor& distance, const torch::Tensor& anchorPoints);
 
 /// Raw head outputs -> (B, N, 4 + nc): xyxy boxes in input pixels, class probabilities (sigmoid).
-/// N is the number of anchors over the three levels. Computed in float32.
+/// N is the number of anchors over the three levels. Computed in float32 with autocast off.
 torch::Tensor decodePredictions(const YoloImpl& model, const std::vector<torch::Tensor>& feats);
 
 }  // namespace stave::model

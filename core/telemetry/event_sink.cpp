@@ -8,7 +8,9 @@ namespace stave::telemetry {
 
 EventSink::EventSink(std::FILE* stream, int rank) : m_stream(stream), m_rank(rank) {}
 
-EventSink::~EventSink() { closeFile(); }
+EventSink::~EventSink() {
+  closeFile();
+}
 
 void EventSink::setStream(std::FILE* stream) {
   std::lock_guard<std::mutex> lock(m_mutex);
@@ -20,7 +22,8 @@ Status EventSink::openFile(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (!f) return Error{path, 0, "", std::string("cannot open for appending: ") + std::strerror(errno)};
+  if (!f)
+    return Error{path, 0, "", std::string("cannot open for appending: ") + std::strerror(errno)};
   std::lock_guard<std::mutex> lock(m_mutex);
   if (m_file) std::fclose(m_file);
   m_file = f;
@@ -45,7 +48,9 @@ int EventSink::rank() const {
   return m_rank;
 }
 
-void EventSink::write(const Event& event) { writeLine(encodeEvent(event)); }
+void EventSink::write(const Event& event) {
+  writeLine(encodeEvent(event));
+}
 
 void EventSink::writeLine(const std::string& line) {
   std::string buffer = line;
@@ -55,8 +60,8 @@ void EventSink::writeLine(const std::string& line) {
   // flush makes each line visible to the reader at once.
   for (std::FILE* f : {m_stream, m_file}) {
     if (!f) continue;
-    const bool ok = std::fwrite(buffer.data(), 1, buffer.size(), f) == buffer.size() &&
-                    std::fflush(f) == 0;
+    const bool ok =
+        std::fwrite(buffer.data(), 1, buffer.size(), f) == buffer.size() && std::fflush(f) == 0;
     if (!ok) ++m_failures;
   }
   ++m_lines;

@@ -47,7 +47,8 @@ class EventSink {
 
   /// Lines written since construction.
   int64_t linesWritten() const;
-  /// Writes that failed (disk full, closed pipe); they are counted, never thrown.
+  /// Writes that failed (disk full, closed pipe); they are counted, never thrown. A process
+  /// writing to a pipe should ignore SIGPIPE so that a vanished reader lands here.
   int64_t writeFailures() const;
 
  private:

@@ -171,8 +171,8 @@ Event makeEvent(const char* type, int rank, json data) {
 // Checks the type before reading; the error says which type was expected.
 std::vector<Error> checkType(const Event& e, const char* expected) {
   if (e.type != expected) {
-    return {Error{"", 0, "type", "expected a \"" + std::string(expected) + "\" event, got \"" +
-                                     e.type + "\""}};
+    return {Error{"", 0, "type",
+                  "expected a \"" + std::string(expected) + "\" event, got \"" + e.type + "\""}};
   }
   if (!e.data.is_object()) {
     return {Error{"", 0, "data", std::string("must be an object, got ") + jsonTypeName(e.data)}};
@@ -191,11 +191,13 @@ Result<T> readTyped(const Event& e, const char* type, ReadFn read) {
   return out;
 }
 
-json optionalInt(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
+json optionalInt(const std::optional<int>& v) {
+  return v ? json(*v) : json(nullptr);
+}
 
 json timingToJson(const StepTiming& t) {
-  return json{{"data_wait", t.dataWait}, {"h2d", t.h2d},
-              {"fwd_bwd", t.fwdBwd},     {"allreduce_wait", t.allreduceWait},
+  return json{{"data_wait", t.dataWait},  {"h2d", t.h2d},
+              {"fwd_bwd", t.fwdBwd},      {"allreduce_wait", t.allreduceWait},
               {"optimizer", t.optimizer}, {"total", t.total}};
 }
 
@@ -276,20 +278,20 @@ Result<Event> decodeEvent(std::string_view line) {
     return Error{"", 0, "", "not JSON: " + what};
   }
   if (!j.is_object()) {
-    return Error{"", 0, "", std::string("not an event: expected a JSON object, got ") +
-                                jsonTypeName(j)};
+    return Error{"", 0, "",
+                 std::string("not an event: expected a JSON object, got ") + jsonTypeName(j)};
   }
   Event e;
   FieldReader r(j, "");
   // The version comes first: a newer producer may have changed anything else.
   if (auto it = j.find("version"); it != j.end() && isIntegral(*it)) {
-    const int64_t version = it->is_number_integer() ? it->get<int64_t>()
-                                                    : static_cast<int64_t>(it->get<double>());
+    const int64_t version =
+        it->is_number_integer() ? it->get<int64_t>() : static_cast<int64_t>(it->get<double>());
     if (version > kEventVersion) {
       return Error{"", 0, "version",
                    "event version " + std::to_string(version) +
-                       " is newer than this program reads (up to " +
-                       std::to_string(kEventVersion) + "); update Stave"};
+                       " is newer than this program reads (up to " + std::to_string(kEventVersion) +
+                       "); update Stave"};
     }
     if (version < 1) {
       return Error{"", 0, "version", "must be 1 or more, got " + std::to_string(version)};
@@ -306,9 +308,9 @@ Result<Event> decodeEvent(std::string_view line) {
 }
 
 StepTiming operator+(const StepTiming& a, const StepTiming& b) {
-  return StepTiming{a.dataWait + b.dataWait,           a.h2d + b.h2d,
-                    a.fwdBwd + b.fwdBwd,               a.allreduceWait + b.allreduceWait,
-                    a.optimizer + b.optimizer,         a.total + b.total};
+  return StepTiming{a.dataWait + b.dataWait,   a.h2d + b.h2d,
+                    a.fwdBwd + b.fwdBwd,       a.allreduceWait + b.allreduceWait,
+                    a.optimizer + b.optimizer, a.total + b.total};
 }
 
 StepTiming operator*(const StepTiming& a, double f) {
@@ -318,41 +320,58 @@ StepTiming operator*(const StepTiming& a, double f) {
 
 const char* toString(CheckpointKind kind) {
   switch (kind) {
-    case CheckpointKind::Last: return "last";
-    case CheckpointKind::Best: return "best";
-    case CheckpointKind::Periodic: return "periodic";
+    case CheckpointKind::Last:
+      return "last";
+    case CheckpointKind::Best:
+      return "best";
+    case CheckpointKind::Periodic:
+      return "periodic";
   }
   return "?";
 }
 
 const char* toString(RunStatus status) {
   switch (status) {
-    case RunStatus::Completed: return "completed";
-    case RunStatus::Stopped: return "stopped";
-    case RunStatus::Failed: return "failed";
-    case RunStatus::EarlyStopped: return "early_stopped";
+    case RunStatus::Completed:
+      return "completed";
+    case RunStatus::Stopped:
+      return "stopped";
+    case RunStatus::Failed:
+      return "failed";
+    case RunStatus::EarlyStopped:
+      return "early_stopped";
   }
   return "?";
 }
 
 const char* toString(StepPhase phase) {
   switch (phase) {
-    case StepPhase::DataWait: return "data_wait";
-    case StepPhase::H2D: return "h2d";
-    case StepPhase::FwdBwd: return "fwd_bwd";
-    case StepPhase::AllreduceWait: return "allreduce_wait";
-    case StepPhase::Optimizer: return "optimizer";
+    case StepPhase::DataWait:
+      return "data_wait";
+    case StepPhase::H2D:
+      return "h2d";
+    case StepPhase::FwdBwd:
+      return "fwd_bwd";
+    case StepPhase::AllreduceWait:
+      return "allreduce_wait";
+    case StepPhase::Optimizer:
+      return "optimizer";
   }
   return "?";
 }
 
 double phaseSeconds(const StepTiming& t, StepPhase phase) {
   switch (phase) {
-    case StepPhase::DataWait: return t.dataWait;
-    case StepPhase::H2D: return t.h2d;
-    case StepPhase::FwdBwd: return t.fwdBwd;
-    case StepPhase::AllreduceWait: return t.allreduceWait;
-    case StepPhase::Optimizer: return t.optimizer;
+    case StepPhase::DataWait:
+      return t.dataWait;
+    case StepPhase::H2D:
+      return t.h2d;
+    case StepPhase::FwdBwd:
+      return t.fwdBwd;
+    case StepPhase::AllreduceWait:
+      return t.allreduceWait;
+    case StepPhase::Optimizer:
+      return t.optimizer;
   }
   return 0;
 }
@@ -391,8 +410,8 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
     if (const json* versions = r.object("versions")) {
       for (auto it = versions->begin(); it != versions->end(); ++it) {
         if (!it->is_string()) {
-          r.error("versions." + it.key(), std::string("must be a string, got ") +
-                                              jsonTypeName(*it));
+          r.error("versions." + it.key(),
+                  std::string("must be a string, got ") + jsonTypeName(*it));
         } else {
           e.versions[it.key()] = it->get<std::string>();
         }
@@ -455,8 +474,12 @@ Result<StepEvent> stepFromEvent(const Event& ev) {
 }
 
 Event toEvent(const EpochEndEvent& e, int rank) {
-  json d{{"epoch", e.epoch},         {"epochs", e.epochs},       {"box_loss", e.boxLoss},
-         {"cls_loss", e.clsLoss},    {"dfl_loss", e.dflLoss},    {"epoch_time", e.epochTime},
+  json d{{"epoch", e.epoch},
+         {"epochs", e.epochs},
+         {"box_loss", e.boxLoss},
+         {"cls_loss", e.clsLoss},
+         {"dfl_loss", e.dflLoss},
+         {"epoch_time", e.epochTime},
          {"lr", e.lr}};
   return makeEvent(event_type::kEpochEnd, rank, std::move(d));
 }
@@ -474,9 +497,9 @@ Result<EpochEndEvent> epochEndFromEvent(const Event& ev) {
 }
 
 Event toEvent(const ValidationEvent& e, int rank) {
-  json d{{"epoch", e.epoch},       {"precision", e.precision}, {"recall", e.recall},
-         {"map50", e.map50},       {"map50_95", e.map5095},    {"box_loss", e.boxLoss},
-         {"cls_loss", e.clsLoss},  {"dfl_loss", e.dflLoss},    {"val_time", e.valTime}};
+  json d{{"epoch", e.epoch},      {"precision", e.precision}, {"recall", e.recall},
+         {"map50", e.map50},      {"map50_95", e.map5095},    {"box_loss", e.boxLoss},
+         {"cls_loss", e.clsLoss}, {"dfl_loss", e.dflLoss},    {"val_time", e.valTime}};
   if (!e.perClass.empty()) {
     json rows = json::array();
     for (const auto& c : e.perClass) {
@@ -580,14 +603,10 @@ Result<ErrorEvent> errorFromEvent(const Event& ev) {
 }
 
 Event toEvent(const FinishedEvent& e, int rank) {
-  json d{{"status", toString(e.status)},
-         {"epochs_completed", e.epochsCompleted},
-         {"epochs", e.epochs},
-         {"best_epoch", e.bestEpoch},
-         {"best_map50", e.bestMap50},
-         {"best_map50_95", e.bestMap5095},
-         {"total_time", e.totalTime},
-         {"message", e.message}};
+  json d{{"status", toString(e.status)}, {"epochs_completed", e.epochsCompleted},
+         {"epochs", e.epochs},           {"best_epoch", e.bestEpoch},
+         {"best_map50", e.bestMap50},    {"best_map50_95", e.bestMap5095},
+         {"total_time", e.totalTime},    {"message", e.message}};
   return makeEvent(event_type::kFinished, rank, std::move(d));
 }
 
@@ -605,10 +624,10 @@ Result<FinishedEvent> finishedFromEvent(const Event& ev) {
 }
 
 Event toEvent(const StragglerEvent& e, int rank) {
-  json d{{"slow_rank", e.slowRank},     {"waits_on", toString(e.waitsOn)},
-         {"fraction", e.fraction},      {"others_fraction", e.othersFraction},
-         {"step_time", e.stepTime},     {"imbalance", e.imbalance},
-         {"steps", e.steps},            {"message", e.message}};
+  json d{{"slow_rank", e.slowRank}, {"waits_on", toString(e.waitsOn)},
+         {"fraction", e.fraction},  {"others_fraction", e.othersFraction},
+         {"step_time", e.stepTime}, {"imbalance", e.imbalance},
+         {"steps", e.steps},        {"message", e.message}};
   return makeEvent(event_type::kStraggler, rank, std::move(d));
 }
 

@@ -39,10 +39,10 @@ inline constexpr const char* kScheduleReplanned = "schedule_replanned";
 
 /// One event as it travels: type, protocol version, emitting rank, wall time, payload.
 struct Event {
-  std::string type;            ///< one of event_type::k*
+  std::string type;             ///< one of event_type::k*
   int version = kEventVersion;  ///< protocol version the producer wrote
-  int rank = 0;                ///< rank that emitted it (the launcher uses its own, or -1)
-  double time = 0;             ///< unix time in seconds
+  int rank = 0;                 ///< rank that emitted it (the launcher uses its own, or -1)
+  double time = 0;              ///< unix time in seconds
   nlohmann::json data = nlohmann::json::object();  ///< type-specific payload (always an object)
 };
 
@@ -97,64 +97,64 @@ struct NcclSettings {
 
 /// run_start: what runs where. Emitted once by rank 0 (and by the launcher).
 struct RunStartEvent {
-  std::map<std::string, std::string> versions;  ///< e.g. stave, torch, cuda, cudnn, nccl
-  std::string device;                           ///< "cpu" or "cuda"
-  std::vector<std::string> deviceNames;         ///< one per local device used
-  int worldSize = 1;                            ///< number of ranks
-  int nnodes = 1;                               ///< number of machines
-  DatasetSummary dataset;                       ///< dataset summary
+  std::map<std::string, std::string> versions;       ///< e.g. stave, torch, cuda, cudnn, nccl
+  std::string device;                                ///< "cpu" or "cuda"
+  std::vector<std::string> deviceNames;              ///< one per local device used
+  int worldSize = 1;                                 ///< number of ranks
+  int nnodes = 1;                                    ///< number of machines
+  DatasetSummary dataset;                            ///< dataset summary
   nlohmann::json config = nlohmann::json::object();  ///< resolved run config (key -> value)
-  NcclSettings nccl;                            ///< distributed settings
-  std::string runDir;                           ///< runs/<id>
+  NcclSettings nccl;                                 ///< distributed settings
+  std::string runDir;                                ///< runs/<id>
 };
 
 /// step: one optimiser step (or the mean of the last few), per rank.
 struct StepEvent {
-  int epoch = 0;            ///< 0-based epoch
-  int iter = 0;             ///< 0-based iteration within the epoch
-  int itersPerEpoch = 0;    ///< iterations in this epoch
-  double boxLoss = 0;       ///< running mean box loss of the epoch
-  double clsLoss = 0;       ///< running mean cls loss of the epoch
-  double dflLoss = 0;       ///< running mean dfl loss of the epoch
-  double lr = 0;            ///< learning rate of parameter group 0
+  int epoch = 0;             ///< 0-based epoch
+  int iter = 0;              ///< 0-based iteration within the epoch
+  int itersPerEpoch = 0;     ///< iterations in this epoch
+  double boxLoss = 0;        ///< running mean box loss of the epoch
+  double clsLoss = 0;        ///< running mean cls loss of the epoch
+  double dflLoss = 0;        ///< running mean dfl loss of the epoch
+  double lr = 0;             ///< learning rate of parameter group 0
   double samplesPerSec = 0;  ///< images per second on this rank
-  StepTiming timing;        ///< where the step's time went
+  StepTiming timing;         ///< where the step's time went
 };
 
 /// epoch_end: training part of an epoch finished.
 struct EpochEndEvent {
-  int epoch = 0;            ///< 0-based epoch just finished
-  int epochs = 0;           ///< planned number of epochs
-  double boxLoss = 0;       ///< mean train box loss
-  double clsLoss = 0;       ///< mean train cls loss
-  double dflLoss = 0;       ///< mean train dfl loss
-  double epochTime = 0;     ///< training time of the epoch (validation excluded)
-  std::vector<double> lr;   ///< lr per parameter group (pg0, pg1, pg2)
+  int epoch = 0;           ///< 0-based epoch just finished
+  int epochs = 0;          ///< planned number of epochs
+  double boxLoss = 0;      ///< mean train box loss
+  double clsLoss = 0;      ///< mean train cls loss
+  double dflLoss = 0;      ///< mean train dfl loss
+  double epochTime = 0;    ///< training time of the epoch (validation excluded)
+  std::vector<double> lr;  ///< lr per parameter group (pg0, pg1, pg2)
 };
 
 /// Metrics of one class in a validation.
 struct ClassMetricsRow {
-  int cls = 0;             ///< class index
-  std::string name;        ///< class name
-  int64_t images = 0;      ///< images containing the class
-  int64_t instances = 0;   ///< ground-truth boxes
-  double precision = 0;    ///< P at the operating point
-  double recall = 0;       ///< R at the operating point
-  double map50 = 0;        ///< AP at IoU .5 (-1 when the class has no ground truth)
-  double map5095 = 0;      ///< AP at IoU .5:.95 (-1 when the class has no ground truth)
+  int cls = 0;            ///< class index
+  std::string name;       ///< class name
+  int64_t images = 0;     ///< images containing the class
+  int64_t instances = 0;  ///< ground-truth boxes
+  double precision = 0;   ///< P at the operating point
+  double recall = 0;      ///< R at the operating point
+  double map50 = 0;       ///< AP at IoU .5 (-1 when the class has no ground truth)
+  double map5095 = 0;     ///< AP at IoU .5:.95 (-1 when the class has no ground truth)
 };
 
 /// validation: metrics of one validation pass.
 struct ValidationEvent {
-  int epoch = 0;            ///< 0-based epoch validated
-  double precision = 0;     ///< mean P
-  double recall = 0;        ///< mean R
-  double map50 = 0;         ///< mAP at IoU .5
-  double map5095 = 0;       ///< mAP at IoU .5:.95
-  double boxLoss = 0;       ///< val box loss
-  double clsLoss = 0;       ///< val cls loss
-  double dflLoss = 0;       ///< val dfl loss
-  double valTime = 0;       ///< seconds the validation took
+  int epoch = 0;                          ///< 0-based epoch validated
+  double precision = 0;                   ///< mean P
+  double recall = 0;                      ///< mean R
+  double map50 = 0;                       ///< mAP at IoU .5
+  double map5095 = 0;                     ///< mAP at IoU .5:.95
+  double boxLoss = 0;                     ///< val box loss
+  double clsLoss = 0;                     ///< val cls loss
+  double dflLoss = 0;                     ///< val dfl loss
+  double valTime = 0;                     ///< seconds the validation took
   std::vector<ClassMetricsRow> perClass;  ///< optional, empty when not reported
 };
 
@@ -165,8 +165,8 @@ const char* toString(CheckpointKind kind);
 
 /// checkpoint: a checkpoint file was written (atomically).
 struct CheckpointEvent {
-  std::string path;  ///< file written
-  int epoch = 0;     ///< 0-based epoch it holds
+  std::string path;                            ///< file written
+  int epoch = 0;                               ///< 0-based epoch it holds
   CheckpointKind kind = CheckpointKind::Last;  ///< last, best or periodic
 };
 
@@ -178,12 +178,12 @@ struct WarningEvent {
 
 /// error: the run (or one rank) failed.
 struct ErrorEvent {
-  int rank = -1;                      ///< rank that failed, -1 when not rank specific
-  std::string message;                ///< the cause in words
-  std::optional<int> exitCode;        ///< exit code of the failed process, if it exited
-  std::optional<int> signal;          ///< signal that killed it, if any
-  std::vector<std::string> logTail;   ///< last lines of its log
-  std::string hint;                   ///< what to try, or ""
+  int rank = -1;                     ///< rank that failed, -1 when not rank specific
+  std::string message;               ///< the cause in words
+  std::optional<int> exitCode;       ///< exit code of the failed process, if it exited
+  std::optional<int> signal;         ///< signal that killed it, if any
+  std::vector<std::string> logTail;  ///< last lines of its log
+  std::string hint;                  ///< what to try, or ""
 };
 
 /// How a run ended.
@@ -212,14 +212,14 @@ double phaseSeconds(const StepTiming& timing, StepPhase phase);
 
 /// straggler: the slowest rank of a reporting period and what holds it back.
 struct StragglerEvent {
-  int slowRank = 0;            ///< the slowest rank
+  int slowRank = 0;                         ///< the slowest rank
   StepPhase waitsOn = StepPhase::DataWait;  ///< its dominant phase
-  double fraction = 0;         ///< that phase's share of the rank's step (0..1)
-  double othersFraction = 0;   ///< the same share on the other ranks (median), 0 with one rank
-  double stepTime = 0;         ///< the slow rank's mean step time
-  double imbalance = 0;        ///< (its busy time - median busy time of the others) / its step
-  int steps = 0;               ///< step samples of the slow rank in the period
-  std::string message;         ///< e.g. "rank 1 waits for data 41% of its step"
+  double fraction = 0;                      ///< that phase's share of the rank's step (0..1)
+  double othersFraction = 0;  ///< the same share on the other ranks (median), 0 with one rank
+  double stepTime = 0;        ///< the slow rank's mean step time
+  double imbalance = 0;       ///< (its busy time - median busy time of the others) / its step
+  int steps = 0;              ///< step samples of the slow rank in the period
+  std::string message;        ///< e.g. "rank 1 waits for data 41% of its step"
 };
 
 /// rank_exit: a rank process ended (emitted by the launcher).
@@ -232,11 +232,11 @@ struct RankExitEvent {
 
 /// schedule_replanned: epochs changed during a run (time budget, resume with more epochs).
 struct ScheduleReplannedEvent {
-  int oldEpochs = 0;       ///< epochs planned before
-  int newEpochs = 0;       ///< epochs planned now
-  int atEpoch = 0;         ///< epoch at which the plan changed
-  std::string reason;      ///< "time_budget", "resume_extended", ...
-  double epochTime = 0;    ///< measured seconds per epoch behind the decision, 0 if unused
+  int oldEpochs = 0;     ///< epochs planned before
+  int newEpochs = 0;     ///< epochs planned now
+  int atEpoch = 0;       ///< epoch at which the plan changed
+  std::string reason;    ///< "time_budget", "resume_extended", ...
+  double epochTime = 0;  ///< measured seconds per epoch behind the decision, 0 if unused
 };
 
 /// Build an Event (time = now) from a typed payload, emitted by `rank`.

@@ -79,8 +79,8 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
   nvml->init = symbol<decltype(nvml->init)>(lib, "nvmlInit_v2", "nvmlInit");
   nvml->shutdown = symbol<decltype(nvml->shutdown)>(lib, "nvmlShutdown");
   nvml->errorString = symbol<decltype(nvml->errorString)>(lib, "nvmlErrorString");
-  nvml->getCount = symbol<decltype(nvml->getCount)>(lib, "nvmlDeviceGetCount_v2",
-                                                    "nvmlDeviceGetCount");
+  nvml->getCount =
+      symbol<decltype(nvml->getCount)>(lib, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
   nvml->getHandle = symbol<decltype(nvml->getHandle)>(lib, "nvmlDeviceGetHandleByIndex_v2",
                                                       "nvmlDeviceGetHandleByIndex");
   nvml->getName = symbol<decltype(nvml->getName)>(lib, "nvmlDeviceGetName");
@@ -131,11 +131,19 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
   m_nvml = std::move(nvml);
 }
 
-GpuSampler::~GpuSampler() { stop(); }
+GpuSampler::~GpuSampler() {
+  stop();
+}
 
-bool GpuSampler::available() const { return m_nvml != nullptr; }
-const std::string& GpuSampler::unavailableReason() const { return m_reason; }
-int GpuSampler::deviceCount() const { return available() ? static_cast<int>(m_indices.size()) : 0; }
+bool GpuSampler::available() const {
+  return m_nvml != nullptr;
+}
+const std::string& GpuSampler::unavailableReason() const {
+  return m_reason;
+}
+int GpuSampler::deviceCount() const {
+  return available() ? static_cast<int>(m_indices.size()) : 0;
+}
 std::vector<std::string> GpuSampler::deviceNames() const {
   return available() ? m_names : std::vector<std::string>{};
 }

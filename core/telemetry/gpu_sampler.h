@@ -17,24 +17,24 @@ namespace stave::telemetry {
 
 /// One reading of one GPU. Values a device does not support are -1.
 struct GpuSample {
-  int index = 0;               ///< NVML device index
-  std::string name;            ///< e.g. "NVIDIA H100 80GB HBM3"
-  double time = 0;             ///< unix seconds of the reading
-  double utilization = -1;     ///< % of time a kernel ran over the last sample period
+  int index = 0;                  ///< NVML device index
+  std::string name;               ///< e.g. "NVIDIA H100 80GB HBM3"
+  double time = 0;                ///< unix seconds of the reading
+  double utilization = -1;        ///< % of time a kernel ran over the last sample period
   double memoryUtilization = -1;  ///< % of time memory was read or written
-  int64_t memoryUsed = -1;     ///< bytes
-  int64_t memoryTotal = -1;    ///< bytes
-  double powerW = -1;          ///< current board power, watts
-  double powerLimitW = -1;     ///< enforced power limit, watts
-  double temperatureC = -1;    ///< GPU core temperature, Celsius
-  double smClockMHz = -1;      ///< current SM clock, MHz
+  int64_t memoryUsed = -1;        ///< bytes
+  int64_t memoryTotal = -1;       ///< bytes
+  double powerW = -1;             ///< current board power, watts
+  double powerLimitW = -1;        ///< enforced power limit, watts
+  double temperatureC = -1;       ///< GPU core temperature, Celsius
+  double smClockMHz = -1;         ///< current SM clock, MHz
 };
 
 /// Options of GpuSampler.
 struct GpuSamplerOptions {
-  double periodSeconds = 1.0;              ///< time between samples of the polling thread
+  double periodSeconds = 1.0;                 ///< time between samples of the polling thread
   std::string library = "libnvidia-ml.so.1";  ///< the NVML library to dlopen (tests use a fake)
-  std::vector<int> devices;                ///< NVML indices to sample; empty = all
+  std::vector<int> devices;                   ///< NVML indices to sample; empty = all
 };
 
 /// Polls NVML on its own thread and hands each round of samples (one per device) to a callback.

@@ -3,7 +3,9 @@
 namespace stave::telemetry {
 
 namespace {
-double seconds(StepTimer::Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(StepTimer::Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 }  // namespace
 
 void StepTimer::startStep() {
@@ -26,7 +28,9 @@ void StepTimer::end() {
   m_phaseOpen = false;
 }
 
-void StepTimer::add(StepPhase phase, double s) { slot(phase) += s; }
+void StepTimer::add(StepPhase phase, double s) {
+  slot(phase) += s;
+}
 
 StepTiming StepTimer::finishStep() {
   end();
@@ -42,11 +46,16 @@ StepTiming StepTimer::current() const {
 
 double& StepTimer::slot(StepPhase phase) {
   switch (phase) {
-    case StepPhase::DataWait: return m_timing.dataWait;
-    case StepPhase::H2D: return m_timing.h2d;
-    case StepPhase::FwdBwd: return m_timing.fwdBwd;
-    case StepPhase::AllreduceWait: return m_timing.allreduceWait;
-    case StepPhase::Optimizer: return m_timing.optimizer;
+    case StepPhase::DataWait:
+      return m_timing.dataWait;
+    case StepPhase::H2D:
+      return m_timing.h2d;
+    case StepPhase::FwdBwd:
+      return m_timing.fwdBwd;
+    case StepPhase::AllreduceWait:
+      return m_timing.allreduceWait;
+    case StepPhase::Optimizer:
+      return m_timing.optimizer;
   }
   return m_timing.optimizer;
 }

@@ -15,7 +15,9 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-double share(double part, double total) { return total > 0 ? part / total : 0; }
+double share(double part, double total) {
+  return total > 0 ? part / total : 0;
+}
 
 }  // namespace
 
@@ -74,17 +76,16 @@ std::optional<StragglerEvent> StragglerDetector::report() {
 
   bool decided = false;
   if (!others.empty()) {
-    ev.imbalance = share(slow->busy - othersMedian([](const RankMean& r) { return r.busy; }),
-                         t.total);
+    ev.imbalance =
+        share(slow->busy - othersMedian([](const RankMean& r) { return r.busy; }), t.total);
     if (ev.imbalance >= m_options.minImbalance) {
       // The rank the others wait for: blame the phase where it spends most beyond them.
       double bestExcess = 0;
-      for (StepPhase p : {StepPhase::DataWait, StepPhase::H2D, StepPhase::FwdBwd,
-                          StepPhase::Optimizer}) {
-        const double excess =
-            phaseSeconds(t, p) - othersMedian([p](const RankMean& r) {
-              return phaseSeconds(r.mean, p);
-            });
+      for (StepPhase p :
+           {StepPhase::DataWait, StepPhase::H2D, StepPhase::FwdBwd, StepPhase::Optimizer}) {
+        const double excess = phaseSeconds(t, p) - othersMedian([p](const RankMean& r) {
+                                return phaseSeconds(r.mean, p);
+                              });
         if (excess > bestExcess) {
           bestExcess = excess;
           ev.waitsOn = p;
@@ -106,10 +107,9 @@ std::optional<StragglerEvent> StragglerDetector::report() {
   }
   ev.fraction = share(phaseSeconds(t, ev.waitsOn), t.total);
   const StepPhase phase = ev.waitsOn;
-  ev.othersFraction = others.empty() ? 0
-                                     : othersMedian([phase](const RankMean& r) {
-                                         return share(phaseSeconds(r.mean, phase), r.mean.total);
-                                       });
+  ev.othersFraction = others.empty() ? 0 : othersMedian([phase](const RankMean& r) {
+    return share(phaseSeconds(r.mean, phase), r.mean.total);
+  });
   ev.message = describeStraggler(ev.slowRank, ev.waitsOn, ev.fraction,
                                  others.empty() ? -1.0 : ev.othersFraction);
   return ev;
@@ -120,11 +120,21 @@ std::string describeStraggler(int rank, StepPhase phase, double fraction, double
   const std::string pct = std::to_string(std::lround(fraction * 100)) + "%";
   std::string s;
   switch (phase) {
-    case StepPhase::DataWait: s = r + " waits for data " + pct + " of its step"; break;
-    case StepPhase::H2D: s = r + " waits for host-to-device copies " + pct + " of its step"; break;
-    case StepPhase::AllreduceWait: s = r + " waits in all-reduce " + pct + " of its step"; break;
-    case StepPhase::FwdBwd: s = r + " spends " + pct + " of its step in forward+backward"; break;
-    case StepPhase::Optimizer: s = r + " spends " + pct + " of its step in the optimiser"; break;
+    case StepPhase::DataWait:
+      s = r + " waits for data " + pct + " of its step";
+      break;
+    case StepPhase::H2D:
+      s = r + " waits for host-to-device copies " + pct + " of its step";
+      break;
+    case StepPhase::AllreduceWait:
+      s = r + " waits in all-reduce " + pct + " of its step";
+      break;
+    case StepPhase::FwdBwd:
+      s = r + " spends " + pct + " of its step in forward+backward";
+      break;
+    case StepPhase::Optimizer:
+      s = r + " spends " + pct + " of its step in the optimiser";
+      break;
   }
   if (othersFraction >= 0) {
     s += "; other ranks " + std::to_string(std::lround(othersFraction * 100)) + "%";

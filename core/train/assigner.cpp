@@ -8,8 +8,10 @@ namespace stave::train {
 using torch::indexing::Slice;
 
 torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool ciou, double eps) {
-  auto b1x1 = box1.select(-1, 0), b1y1 = box1.select(-1, 1), b1x2 = box1.select(-1, 2), b1y2 = box1.select(-1, 3);
-  auto b2x1 = box2.select(-1, 0), b2y1 = box2.select(-1, 1), b2x2 = box2.select(-1, 2), b2y2 = box2.select(-1, 3);
+  auto b1x1 = box1.select(-1, 0), b1y1 = box1.select(-1, 1), b1x2 = box1.select(-1, 2),
+       b1y2 = box1.select(-1, 3);
+  auto b2x1 = box2.select(-1, 0), b2y1 = box2.select(-1, 1), b2x2 = box2.select(-1, 2),
+       b2y2 = box2.select(-1, 3);
   auto w1 = b1x2 - b1x1, h1 = b1y2 - b1y1 + eps;
   auto w2 = b2x2 - b2x1, h2 = b2y2 - b2y1 + eps;
   auto inter = (torch::min(b1x2, b2x2) - torch::max(b1x1, b2x1)).clamp_min(0) *
@@ -28,7 +30,8 @@ torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool
   return iou - (rho2 / c2 + v * alpha);
 }
 
-torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes, double eps) {
+torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes,
+                              double eps) {
   auto lt = gtBboxes.narrow(-1, 0, 2).unsqueeze(2);  // (B, M, 1, 2)
   auto rb = gtBboxes.narrow(-1, 2, 2).unsqueeze(2);
   auto deltas = torch::cat({ancPoints - lt, rb - ancPoints}, -1);  // (B, M, A, 4)
@@ -37,9 +40,12 @@ torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tenso
 
 TaskAlignedAssigner::TaskAlignedAssigner(AssignerOptions options) : m_options(options) {}
 
-Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn, const torch::Tensor& pdBboxesIn,
-                                           const torch::Tensor& ancPoints, const torch::Tensor& gtLabels,
-                                           const torch::Tensor& gtBboxes, const torch::Tensor& maskGtIn) const {
+Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn,
+                                           const torch::Tensor& pdBboxesIn,
+                                           const torch::Tensor& ancPoints,
+                                           const torch::Tensor& gtLabels,
+                                           const torch::Tensor& gtBboxes,
+                                           const torch::Tensor& maskGtIn) const {
   torch::NoGradGuard noGrad;
   const int64_t b = pdScoresIn.size(0), a = pdScoresIn.size(1), nc = pdScoresIn.size(2);
   const int64_t m = gtBboxes.size(1);
@@ -68,7 +74,8 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn, cons
   bboxScores = bboxScores * maskCand;
   auto overlaps = torch::zeros({b, m, a}, fopts);
   {
-    // CIoU only for candidate pairs, as a full (B, M, A) CIoU would dominate memory for crowded images.
+    // CIoU only for candidate pairs, as a full (B, M, A) CIoU would dominate memory for crowded
+    // images.
     auto pd = pdBboxes.unsqueeze(1).expand({b, m, a, 4}).index({maskCand});
     auto gt = gtB.unsqueeze(2).expand({b, m, a, 4}).index({maskCand});
     overlaps.index_put_({maskCand}, bboxIou(gt, pd, true).clamp_min(0));
@@ -90,17 +97,20 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn, cons
   auto targetGtIdx = maskPos.argmax(1);  // (B, A)
 
   auto flatIdx = targetGtIdx + torch::arange(b, lopts).unsqueeze(1) * m;
-  auto targetLabels = labels.flatten().index({flatIdx});  // (B, A)
+  auto targetLabels = labels.flatten().index({flatIdx});   // (B, A)
   auto targetBboxes = gtB.view({-1, 4}).index({flatIdx});  // (B, A, 4)
   auto fgMask = fg > 0;
-  auto targetScores = torch::zeros({b, a, nc}, fopts).scatter_(2, targetLabels.unsqueeze(-1), 1.0) * fgMask.unsqueeze(-1);
 
   // Normalise: per box, the best aligned anchor gets the box's best IoU.
   alignMetric = alignMetric * maskPos;
-  auto posAlign = std::get<0>(alignMetric.max(-1, true));                 // (B, M, 1)
-  auto posOverlaps = std::get<0>((overlaps * maskPos).max(-1, true));     // (B, M, 1)
-  auto norm = std::get<0>((alignMetric * posOverlaps / (posAlign + m_options.eps)).max(1)).unsqueeze(-1);  // (B, A, 1)
-  out.targetScores = targetScores * norm;
+  auto posAlign = std::get<0>(alignMetric.max(-1, true));              // (B, M, 1)
+  auto posOverlaps = std::get<0>((overlaps * maskPos).max(-1, true));  // (B, M, 1)
+  auto norm = std::get<0>((alignMetric * posOverlaps / (posAlign + m_options.eps)).max(1))
+                  .unsqueeze(-1);  // (B, A, 1)
+  // One-hot at the label, scaled by the normalised metric, zero off the foreground: a single
+  // scatter instead of several passes over the (B, A, nc) tensor.
+  auto value = norm * fgMask.unsqueeze(-1);
+  out.targetScores = torch::zeros({b, a, nc}, fopts).scatter_(2, targetLabels.unsqueeze(-1), value);
   out.targetLabels = targetLabels;
   out.targetBboxes = targetBboxes;
   out.fgMask = fgMask;

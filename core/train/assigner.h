@@ -7,24 +7,26 @@ namespace stave::train {
 
 /// IoU, or CIoU when `ciou`, of xyxy boxes; box1 and box2 (..., 4) broadcast against each other.
 /// Returns (...) (the last dimension dropped). eps guards empty boxes as Ultralytics does (1e-7).
-torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool ciou = false, double eps = 1e-7);
+torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool ciou = false,
+                      double eps = 1e-7);
 
 /// Hyperparameters of the assigner (Ultralytics' defaults).
 struct AssignerOptions {
-  int topk = 10;         ///< candidates kept per ground-truth box
-  int numClasses = 80;   ///< nc
-  double alpha = 0.5;    ///< exponent of the class score in the alignment metric
-  double beta = 6.0;     ///< exponent of the IoU in the alignment metric
-  double eps = 1e-9;     ///< guards divisions and the inside-the-box test
+  int topk = 10;        ///< candidates kept per ground-truth box
+  int numClasses = 80;  ///< nc
+  double alpha = 0.5;   ///< exponent of the class score in the alignment metric
+  double beta = 6.0;    ///< exponent of the IoU in the alignment metric
+  double eps = 1e-9;    ///< guards divisions and the inside-the-box test
 };
 
 /// What each anchor should learn. B images, A anchors, nc classes.
 struct Assignment {
-  torch::Tensor targetLabels;   ///< (B, A) int64 class of the assigned box (0 for background)
-  torch::Tensor targetBboxes;   ///< (B, A, 4) xyxy of the assigned box, in the units of gtBboxes
-  torch::Tensor targetScores;   ///< (B, A, nc) soft one-hot: normalised alignment metric at the class
-  torch::Tensor fgMask;         ///< (B, A) bool, anchors assigned to some box
-  torch::Tensor targetGtIdx;    ///< (B, A) int64 index of the assigned box within its image
+  torch::Tensor targetLabels;  ///< (B, A) int64 class of the assigned box (0 for background)
+  torch::Tensor targetBboxes;  ///< (B, A, 4) xyxy of the assigned box, in the units of gtBboxes
+  torch::Tensor
+      targetScores;           ///< (B, A, nc) soft one-hot: normalised alignment metric at the class
+  torch::Tensor fgMask;       ///< (B, A) bool, anchors assigned to some box
+  torch::Tensor targetGtIdx;  ///< (B, A) int64 index of the assigned box within its image
 };
 
 /// Task-aligned assigner: candidates are anchors whose centre lies inside a ground-truth box; each
@@ -38,8 +40,10 @@ class TaskAlignedAssigner {
   /// pdScores (B, A, nc) probabilities; pdBboxes (B, A, 4) xyxy; ancPoints (A, 2) anchor centres in
   /// the same units as the boxes; gtLabels (B, M, 1); gtBboxes (B, M, 4) xyxy; maskGt (B, M, 1)
   /// 1 for real boxes, 0 for padding. Computed without gradients.
-  Assignment operator()(const torch::Tensor& pdScores, const torch::Tensor& pdBboxes, const torch::Tensor& ancPoints,
-                        const torch::Tensor& gtLabels, const torch::Tensor& gtBboxes, const torch::Tensor& maskGt) const;
+  Assignment operator()(const torch::Tensor& pdScores, const torch::Tensor& pdBboxes,
+                        const torch::Tensor& ancPoints, const torch::Tensor& gtLabels,
+                        const torch::Tensor& gtBboxes, const torch::Tensor& maskGt) const;
+  /// The options it was built with.
   const AssignerOptions& options() const { return m_options; }
 
  private:
@@ -47,6 +51,7 @@ class TaskAlignedAssigner {
 };
 
 /// (B, M, A) bool: anchor centre strictly inside the box (by more than eps on every side).
-torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes, double eps = 1e-9);
+torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes,
+                              double eps = 1e-9);
 
 }  // namespace stave::train

@@ -1,30 +1,6 @@
 #include "core/train/loss.h"
 
-#include <ATen/autocast_mode.h>
-
 namespace stave::train {
-
-namespace {
-
-// The loss runs in float32 whatever the caller's autocast state; restored on exit.
-class AutocastOff {
- public:
-  AutocastOff() : m_gpu(at::autocast::is_enabled()), m_cpu(at::autocast::is_cpu_enabled()) {
-    at::autocast::set_enabled(false);
-    at::autocast::set_cpu_enabled(false);
-  }
-  ~AutocastOff() {
-    at::autocast::set_enabled(m_gpu);
-    at::autocast::set_cpu_enabled(m_cpu);
-  }
-  AutocastOff(const AutocastOff&) = delete;
-  AutocastOff& operator=(const AutocastOff&) = delete;
-
- private:
-  bool m_gpu, m_cpu;
-};
-
-}  // namespace
 
 torch::Tensor distributionFocalLoss(const torch::Tensor& predLogits, const torch::Tensor& target) {
   auto tl = target.to(torch::kLong);  // targets are >= 0, so truncation is floor
@@ -32,17 +8,23 @@ torch::Tensor distributionFocalLoss(const torch::Tensor& predLogits, const torch
   auto wl = tr.to(target.dtype()) - target;
   auto wr = 1.0 - wl;
   auto logp = torch::log_softmax(predLogits, -1);
-  auto ceL = -logp.gather(-1, tl.unsqueeze(-1)).squeeze(-1);
-  auto ceR = -logp.gather(-1, tr.unsqueeze(-1)).squeeze(-1);
+  // One-hot products instead of gather: gather's backward is a scatter-add, which CUDA's
+  // deterministic mode may refuse; the one-hots are tiny (K x 4 x regMax).
+  const int64_t bins = predLogits.size(-1);
+  auto ceL = -(logp * torch::one_hot(tl, bins).to(logp.dtype())).sum(-1);
+  auto ceR = -(logp * torch::one_hot(tr, bins).to(logp.dtype())).sum(-1);
   return (ceL * wl + ceR * wr).mean(-1);
 }
 
-std::pair<torch::Tensor, torch::Tensor> targetsPerImage(const torch::Tensor& targetsIn, int64_t batchSize,
-                                                        double imgW, double imgH) {
+std::pair<torch::Tensor, torch::Tensor> targetsPerImage(const torch::Tensor& targetsIn,
+                                                        int64_t batchSize, double imgW,
+                                                        double imgH) {
   auto targets = targetsIn.to(torch::kFloat).view({-1, 6});
   const auto fopts = targets.options();
   const int64_t t = targets.size(0);
-  if (t == 0) return {torch::zeros({batchSize, 0, 5}, fopts), torch::zeros({batchSize, 0, 1}, fopts.dtype(torch::kBool))};
+  if (t == 0)
+    return {torch::zeros({batchSize, 0, 5}, fopts),
+            torch::zeros({batchSize, 0, 1}, fopts.dtype(torch::kBool))};
   auto idx = targets.select(1, 0).to(torch::kLong);
   STAVE_CHECK(idx.min().item<int64_t>() >= 0 && idx.max().item<int64_t>() < batchSize,
               "targetsPerImage: a target's image index is outside the batch");
@@ -70,36 +52,44 @@ DetectionLoss::DetectionLoss(const model::YoloImpl& model, LossOptions options)
       m_strides(model.strides()),
       m_assigner(AssignerOptions{options.topk, model.nc(), options.alpha, options.beta, 1e-9}) {}
 
-LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats, const torch::Tensor& targets,
-                                     int64_t batchSize) const {
-  AutocastOff autocastOff;
-  STAVE_CHECK(feats.size() == m_strides.size(), "DetectionLoss: expected one feature map per stride");
+LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
+                                     const torch::Tensor& targets, int64_t batchSize) const {
+  model::AutocastOff autocastOff;  // the loss runs in float32 whatever the caller's autocast state
+  STAVE_CHECK(feats.size() == m_strides.size(),
+              "DetectionLoss: expected one feature map per stride");
   const int64_t b = feats[0].size(0);
   STAVE_CHECK(b == batchSize, "DetectionLoss: batchSize differs from the feature maps' batch");
   const int64_t r = m_regMax, no = 4 * m_regMax + m_nc;
   std::vector<torch::Tensor> flat;
   for (const auto& f : feats) flat.push_back(f.to(torch::kFloat).reshape({b, no, -1}));
-  auto x = torch::cat(flat, 2);                                    // (B, no, A)
-  auto predDistri = x.narrow(1, 0, 4 * r).transpose(1, 2).contiguous();  // (B, A, 4R)
+  auto x = torch::cat(flat, 2);                                             // (B, no, A)
+  auto predDistri = x.narrow(1, 0, 4 * r).transpose(1, 2).contiguous();     // (B, A, 4R)
   auto predScores = x.narrow(1, 4 * r, m_nc).transpose(1, 2).contiguous();  // (B, A, nc)
   const int64_t a = x.size(2);
   const auto fopts = x.options();
 
   const double imgH = static_cast<double>(feats[0].size(2) * m_strides[0]);
   const double imgW = static_cast<double>(feats[0].size(3) * m_strides[0]);
-  auto [anchors, strideT] = model::makeAnchors(feats, m_strides, 0.5);  // grid units, (A, 2) and (A, 1)
-  auto [gt, maskGt] = targetsPerImage(targets.to(x.device()), b, imgW, imgH);
+  auto [anchors, strideT] =
+      model::makeAnchors(feats, m_strides, 0.5);  // grid units, (A, 2) and (A, 1)
+  // Padding the targets per image is bookkeeping on a few rows: done on the CPU (no device syncs,
+  // no bincount, which CUDA's deterministic mode refuses), then moved.
+  auto [gtCpu, maskCpu] = targetsPerImage(targets.to(torch::kCPU), b, imgW, imgH);
+  auto gt = gtCpu.to(x.device());
+  auto maskGt = maskCpu.to(x.device());
   auto gtLabels = gt.narrow(2, 0, 1), gtBboxes = gt.narrow(2, 1, 4);
 
   auto proj = torch::arange(r, fopts);
-  auto dist = predDistri.view({b, a, 4, r}).softmax(3).matmul(proj);  // (B, A, 4) in bins = grid units
-  auto predBboxes = model::distToBbox(dist, anchors);                  // (B, A, 4) grid units
+  auto dist =
+      predDistri.view({b, a, 4, r}).softmax(3).matmul(proj);  // (B, A, 4) in bins = grid units
+  auto predBboxes = model::distToBbox(dist, anchors);         // (B, A, 4) grid units
 
-  Assignment as = m_assigner(predScores.detach().sigmoid(), predBboxes.detach() * strideT, anchors * strideT,
-                             gtLabels, gtBboxes, maskGt);
+  Assignment as = m_assigner(predScores.detach().sigmoid(), predBboxes.detach() * strideT,
+                             anchors * strideT, gtLabels, gtBboxes, maskGt);
   auto targetScoresSum = as.targetScores.sum().clamp_min(1.0);
 
-  auto lossCls = torch::binary_cross_entropy_with_logits(predScores, as.targetScores, {}, {}, at::Reduction::Sum) /
+  auto lossCls = torch::binary_cross_entropy_with_logits(predScores, as.targetScores, {}, {},
+                                                         at::Reduction::Sum) /
                  targetScoresSum;
 
   // Box losses over foreground anchors, each weighted by its target score.
@@ -108,12 +98,15 @@ LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats, co
   auto weight = as.targetScores.sum(-1).index({fg});  // (K)
   auto iou = bboxIou(predBboxes.index({fg}), targetBboxes.index({fg}), true);
   auto lossBox = ((1.0 - iou) * weight).sum() / targetScoresSum;
-  auto targetLtrb = torch::cat({anchors - targetBboxes.narrow(-1, 0, 2), targetBboxes.narrow(-1, 2, 2) - anchors}, -1)
-                        .clamp(0, static_cast<double>(r - 1) - 0.01);
+  auto targetLtrb =
+      torch::cat({anchors - targetBboxes.narrow(-1, 0, 2), targetBboxes.narrow(-1, 2, 2) - anchors},
+                 -1)
+          .clamp(0, static_cast<double>(r - 1) - 0.01);
   auto dfl = distributionFocalLoss(predDistri.index({fg}).view({-1, 4, r}), targetLtrb.index({fg}));
   auto lossDfl = (dfl * weight).sum() / targetScoresSum;
 
-  auto weighted = torch::stack({lossBox * m_options.box, lossCls * m_options.cls, lossDfl * m_options.dfl});
+  auto weighted =
+      torch::stack({lossBox * m_options.box, lossCls * m_options.cls, lossDfl * m_options.dfl});
   LossOutput out;
   out.total = weighted.sum() * static_cast<double>(batchSize);
   out.items = weighted.detach();

@@ -22,8 +22,10 @@ struct LossOptions {
 
 /// The loss of one batch.
 struct LossOutput {
-  torch::Tensor total;  ///< scalar to backward: (box + cls + dfl, each weighted) x batch size, as Ultralytics
-  torch::Tensor items;  ///< (3) detached weighted box, cls, dfl losses (per image, what gets logged)
+  torch::Tensor
+      total;  ///< scalar to backward: (box + cls + dfl, each weighted) x batch size, as Ultralytics
+  torch::Tensor
+      items;  ///< (3) detached weighted box, cls, dfl losses (per image, what gets logged)
 };
 
 /// Distribution focal loss: predLogits (N, 4, regMax) over bins, target (N, 4) distances in bins
@@ -33,8 +35,9 @@ torch::Tensor distributionFocalLoss(const torch::Tensor& predLogits, const torch
 
 /// Target rows (T, 6) = batchIdx, cls, cx, cy, w, h normalised to the image -> (B, M, 5) per image
 /// cls, x1, y1, x2, y2 in pixels (imgW x imgH), zero padded, plus the (B, M, 1) mask of real rows.
-std::pair<torch::Tensor, torch::Tensor> targetsPerImage(const torch::Tensor& targets, int64_t batchSize,
-                                                        double imgW, double imgH);
+std::pair<torch::Tensor, torch::Tensor> targetsPerImage(const torch::Tensor& targets,
+                                                        int64_t batchSize, double imgW,
+                                                        double imgH);
 
 /// The YOLOv8 detection loss for a model's raw outputs.
 class DetectionLoss {
@@ -43,7 +46,9 @@ class DetectionLoss {
   DetectionLoss(const model::YoloImpl& model, LossOptions options = {});
   /// feats: the model's outputs (any float dtype: computed in float32, autocast off);
   /// targets: (T, 6) rows batchIdx, cls, cx, cy, w, h normalised to the batch image, any device.
-  LossOutput operator()(const std::vector<torch::Tensor>& feats, const torch::Tensor& targets, int64_t batchSize) const;
+  LossOutput operator()(const std::vector<torch::Tensor>& feats, const torch::Tensor& targets,
+                        int64_t batchSize) const;
+  /// The options it was built with.
   const LossOptions& options() const { return m_options; }
 
  private:

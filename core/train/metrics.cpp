@@ -19,7 +19,9 @@ std::vector<double> linspace(double start, double stop, int num) {
 
 constexpr double kAreaMax = 1e5 * 1e5;  // COCOeval's area range "all": [0, 1e5^2]
 
-double boxArea(double x1, double y1, double x2, double y2) { return (x2 - x1) * (y2 - y1); }
+double boxArea(double x1, double y1, double x2, double y2) {
+  return (x2 - x1) * (y2 - y1);
+}
 
 // Stable descending order of scores, as np.argsort(-scores, kind='mergesort').
 template <typename T, typename Score>
@@ -34,10 +36,10 @@ std::vector<size_t> stableOrderByScore(const std::vector<T>& items, Score score)
 // The result of COCOeval.evaluateImg for one image and category: per kept detection its score,
 // and per IoU threshold whether it matched and whether it is ignored.
 struct ImageCategoryEval {
-  std::vector<double> scores;                    // sorted descending, capped at maxDet
-  std::vector<std::vector<uint8_t>> matched;     // [t][d]
-  std::vector<std::vector<uint8_t>> ignored;     // [t][d]
-  int64_t gtCount = 0;                           // ground truth that is not ignored
+  std::vector<double> scores;                 // sorted descending, capped at maxDet
+  std::vector<std::vector<uint8_t>> matched;  // [t][d]
+  std::vector<std::vector<uint8_t>> ignored;  // [t][d]
+  int64_t gtCount = 0;                        // ground truth that is not ignored
 };
 
 ImageCategoryEval evaluateImage(const std::vector<const Detection*>& dtIn,
@@ -391,8 +393,8 @@ DetectionMetrics DetectionEvaluator::compute() const {
     meanF1[i] = s / classes.size();
   }
   const std::vector<double> smoothed = smooth(meanF1, 0.1);
-  const int best = static_cast<int>(std::max_element(smoothed.begin(), smoothed.end()) -
-                                    smoothed.begin());
+  const int best =
+      static_cast<int>(std::max_element(smoothed.begin(), smoothed.end()) - smoothed.begin());
   out.operatingConf = x[best];
   double sumP = 0, sumR = 0;
   for (size_t ci = 0; ci < classes.size(); ++ci) {

@@ -27,23 +27,23 @@ struct GroundTruth {
 
 /// Metrics of one class.
 struct ClassMetrics {
-  int cls = 0;             ///< class index
-  int64_t images = 0;      ///< images with at least one box of the class
-  int64_t instances = 0;   ///< ground-truth boxes of the class
-  double precision = 0;    ///< P at the operating point (0 when no ground truth)
-  double recall = 0;       ///< R at the operating point (0 when no ground truth)
-  double ap50 = -1;        ///< AP at IoU .5; -1 when the class has no ground truth
-  double ap75 = -1;        ///< AP at IoU .75; -1 when the class has no ground truth
-  double ap5095 = -1;      ///< AP averaged over IoU .50:.05:.95; -1 without ground truth
+  int cls = 0;            ///< class index
+  int64_t images = 0;     ///< images with at least one box of the class
+  int64_t instances = 0;  ///< ground-truth boxes of the class
+  double precision = 0;   ///< P at the operating point (0 when no ground truth)
+  double recall = 0;      ///< R at the operating point (0 when no ground truth)
+  double ap50 = -1;       ///< AP at IoU .5; -1 when the class has no ground truth
+  double ap75 = -1;       ///< AP at IoU .75; -1 when the class has no ground truth
+  double ap5095 = -1;     ///< AP averaged over IoU .50:.05:.95; -1 without ground truth
 };
 
 /// Metrics of a whole evaluation.
 struct DetectionMetrics {
-  double precision = 0;  ///< mean P over classes with ground truth, at the operating point
-  double recall = 0;     ///< mean R over classes with ground truth, at the operating point
-  double map50 = 0;      ///< COCO AP at IoU .5 (0 when nothing has ground truth)
-  double map75 = 0;      ///< COCO AP at IoU .75
-  double map5095 = 0;    ///< COCO AP at IoU .50:.05:.95
+  double precision = 0;      ///< mean P over classes with ground truth, at the operating point
+  double recall = 0;         ///< mean R over classes with ground truth, at the operating point
+  double map50 = 0;          ///< COCO AP at IoU .5 (0 when nothing has ground truth)
+  double map75 = 0;          ///< COCO AP at IoU .75
+  double map5095 = 0;        ///< COCO AP at IoU .50:.05:.95
   double operatingConf = 0;  ///< the confidence where mean F1 peaks (P and R are read there)
   int64_t images = 0;        ///< images evaluated
   int64_t instances = 0;     ///< ground-truth boxes

@@ -56,10 +56,9 @@ std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double 
     const torch::Tensor x = preds[b].to(torch::kFloat);
     auto [score, cls] = x.slice(1, 4).max(1);
     const torch::Tensor mask = score > conf;
-    torch::Tensor cand = torch::cat({x.slice(1, 0, 4), score.unsqueeze(1),
-                                     cls.unsqueeze(1).to(torch::kFloat)},
-                                    1)
-                             .index({mask});
+    torch::Tensor cand =
+        torch::cat({x.slice(1, 0, 4), score.unsqueeze(1), cls.unsqueeze(1).to(torch::kFloat)}, 1)
+            .index({mask});
     if (cand.size(0) == 0) {
       out.push_back(empty);
       continue;
@@ -69,6 +68,18 @@ std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double 
     cand = cand.index_select(0, order.slice(0, 0, std::max<int64_t>(maxNms, 0)));
     const torch::Tensor kept = greedyNms(cand.to(torch::kCPU).contiguous(), iou, maxDet, agnostic);
     out.push_back(kept.to(device));
+  }
+  return out;
+}
+
+std::vector<Detection> toDetections(const torch::Tensor& kept) {
+  STAVE_CHECK(kept.dim() == 2 && kept.size(1) == 6, "expected (K, 6), got " << kept.sizes());
+  const torch::Tensor cpu = kept.detach().to(torch::kCPU, torch::kFloat).contiguous();
+  auto a = cpu.accessor<float, 2>();
+  std::vector<Detection> out;
+  out.reserve(cpu.size(0));
+  for (int64_t i = 0; i < cpu.size(0); ++i) {
+    out.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4], static_cast<int>(a[i][5])});
   }
   return out;
 }

@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "core/train/metrics.h"
+
 namespace stave::train {
 
 /// Candidates kept per image before NMS (highest scores), as Ultralytics' max_nms.
@@ -20,5 +22,8 @@ constexpr int64_t kMaxNmsCandidates = 30000;
 std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double conf, double iou,
                                              int maxDet, bool agnostic = false,
                                              int64_t maxNms = kMaxNmsCandidates);
+
+/// The rows of one image's nonMaxSuppression output (K, 6) as Detections for the evaluator.
+std::vector<Detection> toDetections(const torch::Tensor& kept);
 
 }  // namespace stave::train

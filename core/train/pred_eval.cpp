@@ -109,8 +109,8 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
       if (first == "image") continue;  // header row
     }
     if (fields.size() != 7) {
-      fail("", "expected 7 columns (image,cls,conf,x1,y1,x2,y2), got " +
-                   std::to_string(fields.size()));
+      fail("",
+           "expected 7 columns (image,cls,conf,x1,y1,x2,y2), got " + std::to_string(fields.size()));
       continue;
     }
     PredictionRow row;
@@ -145,8 +145,8 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
       fail("y2", "y2 (" + fields[6] + ") is above y1 (" + fields[4] + ")");
       continue;
     }
-    row.det = Detection{float(v[2]), float(v[3]), float(v[4]), float(v[5]), float(v[1]),
-                        static_cast<int>(cls)};
+    row.det = Detection{float(v[2]), float(v[3]), float(v[4]),
+                        float(v[5]), float(v[1]), static_cast<int>(cls)};
     rows.push_back(std::move(row));
   }
   if (!errors.empty()) return errors;
@@ -188,8 +188,8 @@ Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
       continue;
     }
     if (idx < 0) {
-      errors.push_back(Error{csvName, row.line, "image",
-                             "'" + row.image + "' is not an image of this split"});
+      errors.push_back(
+          Error{csvName, row.line, "image", "'" + row.image + "' is not an image of this split"});
       continue;
     }
     dets[idx].push_back(row.det);

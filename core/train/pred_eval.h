@@ -16,8 +16,8 @@ namespace stave::train {
 
 /// One image of the split with its ground truth in pixels.
 struct EvalImage {
-  std::vector<std::string> keys;  ///< names a CSV row may use: relative and absolute paths
-  std::string stem;               ///< file name without folder and extension
+  std::vector<std::string> keys;    ///< names a CSV row may use: relative and absolute paths
+  std::string stem;                 ///< file name without folder and extension
   std::vector<GroundTruth> truths;  ///< ground truth, pixels
 };
 
@@ -39,8 +39,8 @@ std::string normaliseImageKey(const std::string& path);
 
 /// What evaluatePredictions found.
 struct PredEvalResult {
-  DetectionMetrics metrics;         ///< the scores
-  int64_t predictions = 0;          ///< rows used
+  DetectionMetrics metrics;           ///< the scores
+  int64_t predictions = 0;            ///< rows used
   int64_t imagesWithPredictions = 0;  ///< images named by at least one row
 };
 

@@ -74,10 +74,10 @@ int pwnedFiles(const std::string& root) {
 
 RunConfig sampleConfig() {
   RunConfig c = RunConfig::defaults();
-  for (const char* kv : {"data=/datasets/coco/data.yaml", "epochs=42", "batch=8", "lr0=0.02",
-                         "model=yolov8s", "cache=ram", "mosaic=0.75", "cos_lr=true", "nproc=2",
-                         "devices=0,1", "time=1.5", "name=run one", "weight_decay=1e-05",
-                         "close_mosaic=3", "pretrained=/ckpt/last.pt"})
+  for (const char* kv :
+       {"data=/datasets/coco/data.yaml", "epochs=42", "batch=8", "lr0=0.02", "model=yolov8s",
+        "cache=ram", "mosaic=0.75", "cos_lr=true", "nproc=2", "devices=0,1", "time=1.5",
+        "name=run one", "weight_decay=1e-05", "close_mosaic=3", "pretrained=/ckpt/last.pt"})
     if (!applyOverrides(c, {kv}).ok()) qFatal("bad sample override %s", kv);
   return c;
 }
@@ -131,7 +131,8 @@ void TestExport::formatNames() {
   }
   auto bad = parseExportFormat("docker");
   QVERIFY(!bad.ok());
-  QVERIFY(bad.errorText().find("yaml, json, ultralytics, shell, slurm or k8s") != std::string::npos);
+  QVERIFY(bad.errorText().find("yaml, json, ultralytics, shell, slurm or k8s") !=
+          std::string::npos);
 }
 
 void TestExport::ultralyticsExport() {
@@ -154,7 +155,8 @@ void TestExport::ultralyticsExport() {
   QCOMPARE(root["batch"].Scalar(), std::string("16"));  // 8 per rank x 2 ranks
   QCOMPARE(root["device"].Scalar(), std::string("0,1"));
   QCOMPARE(root["cache"].Scalar(), std::string("ram"));
-  QCOMPARE(root["pretrained"].Scalar(), std::string("/ckpt/last.pt"));
+  QCOMPARE(root["pretrained"].Scalar(), std::string("false"));  // Stave weights stay in Stave
+  QVERIFY(text.find("#   pretrained: \"/ckpt/last.pt\"") != std::string::npos);
   QCOMPARE(root["weight_decay"].Scalar(), std::string("1.0e-05"));  // a float to PyYAML too
   QCOMPARE(root["project"].IsNull(), true);
   // Ultralytics checks value types: ints without a point, floats with one, bools as words.
@@ -163,7 +165,8 @@ void TestExport::ultralyticsExport() {
     const std::string v = root[p.name].Scalar();
     if (p.type == ParamType::Int && p.name != "batch")
       QVERIFY2(v.find_first_not_of("-0123456789") == std::string::npos, p.name.c_str());
-    if (p.type == ParamType::Float) QVERIFY2(v.find_first_of(".e") != std::string::npos, p.name.c_str());
+    if (p.type == ParamType::Float)
+      QVERIFY2(v.find_first_of(".e") != std::string::npos, p.name.c_str());
     if (p.type == ParamType::Bool) QVERIFY2(v == "true" || v == "false", p.name.c_str());
   }
   RunConfig plain = RunConfig::defaults();
@@ -180,10 +183,12 @@ void TestExport::ultralyticsRoundTrip() {
   auto back = importUltralytics(exportOrDie(c, ExportFormat::Ultralytics), "args.yaml");
   QVERIFY2(back.ok(), back.errorText().c_str());
   QVERIFY(back->droppedKeys.empty());
-  // model comes back without the suffix; otherwise the same config.
+  // model comes back without the suffix and the Stave checkpoint stays behind; otherwise the
+  // same config.
   RunConfig expected = c;
   QVERIFY(back->config.getString("model") == "yolov8s");
   QVERIFY(expected.set("model", std::string("yolov8s")).ok());
+  QVERIFY(expected.set("pretrained", std::string()).ok());
   QCOMPARE(toYaml(back->config), toYaml(expected));
 }
 
@@ -215,7 +220,8 @@ void TestExport::ultralyticsImport() {
            (std::vector<std::string>{"save", "exist_ok", "verbose", "plots", "label_smoothing"}));
   bool warnedWeights = false;
   for (const auto& w : r->warnings)
-    warnedWeights |= w.key == "model" && w.line == 3 && w.message.find("not loaded") != std::string::npos;
+    warnedWeights |=
+        w.key == "model" && w.line == 3 && w.message.find("not loaded") != std::string::npos;
   QVERIFY(warnedWeights);
 
   auto uneven = importUltralytics("batch: 10\ndevice: 0,1,2\n", "u.yaml");
@@ -234,13 +240,27 @@ void TestExport::ultralyticsImportErrors_data() {
   QTest::addColumn<int>("line");
   QTest::addColumn<QString>("key");
   QTest::addColumn<QString>("message");
-  QTest::newRow("type") << "epochs: 3\nlr0: fast\n" << 2 << "lr0" << "expected a number";
-  QTest::newRow("range") << "mosaic: 2.0\n" << 1 << "mosaic" << "out of range";
-  QTest::newRow("model") << "model: yolo11n.pt\n" << 1 << "model" << "expected one of yolov8n";
-  QTest::newRow("device") << "device: tpu\n" << 1 << "devices" << "'tpu'";
-  QTest::newRow("list freeze") << "freeze: [0, 1]\n" << 1 << "freeze" << "a list or mapping";
-  QTest::newRow("not a map") << "- a\n" << 0 << "" << "expected Ultralytics' args.yaml";
-  QTest::newRow("bad yaml") << "a: [1\n" << 2 << "" << "not valid YAML";
+  QTest::newRow("type") << "epochs: 3\nlr0: fast\n"
+                        << 2 << "lr0"
+                        << "expected a number";
+  QTest::newRow("range") << "mosaic: 2.0\n"
+                         << 1 << "mosaic"
+                         << "out of range";
+  QTest::newRow("model") << "model: yolo11n.pt\n"
+                         << 1 << "model"
+                         << "expected one of yolov8n";
+  QTest::newRow("device") << "device: tpu\n"
+                          << 1 << "devices"
+                          << "'tpu'";
+  QTest::newRow("list freeze") << "freeze: [0, 1]\n"
+                               << 1 << "freeze"
+                               << "a list or mapping";
+  QTest::newRow("not a map") << "- a\n"
+                             << 0 << ""
+                             << "expected Ultralytics' args.yaml";
+  QTest::newRow("bad yaml") << "a: [1\n"
+                            << 2 << ""
+                            << "not valid YAML";
 }
 
 void TestExport::ultralyticsImportErrors() {
@@ -338,18 +358,18 @@ void TestExport::shellExportRunsNothingFromNames() {
   QVERIFY(stave::writeFileAtomic(script, exportOrDie(c, ExportFormat::Shell, o)).ok());
 
   const QString rootQ = QString::fromStdString(root);
-  auto r = runProcess("sh", {QString::fromStdString(script), "epochs=2", QString::fromStdString(kEvil)},
-                      rootQ,
-                      {"PATH=" + rootQ + "/bin:/usr/bin:/bin", "FAKE_OUT=" + rootQ + "/out",
-                       "MASTER_ADDR=", "MASTER_PORT=", "TMPDIR=" + rootQ});
+  auto r = runProcess(
+      "sh", {QString::fromStdString(script), "epochs=2", QString::fromStdString(kEvil)}, rootQ,
+      {"PATH=" + rootQ + "/bin:/usr/bin:/bin", "FAKE_OUT=" + rootQ + "/out",
+       "MASTER_ADDR=", "MASTER_PORT=", "TMPDIR=" + rootQ});
   QCOMPARE(r.exitCode, 3);  // the script passes stave-train's exit code on
   const auto argv = readArgv(root + "/out/argv");
   QCOMPARE(int(argv.size()), 14);
   QCOMPARE(argv[0], std::string("train"));
   const std::vector<std::string> rest(argv.begin() + 2, argv.end());
   QCOMPARE(rest, (std::vector<std::string>{"--nproc", "2", "--nnodes", "1", "--node-rank", "0",
-                                           "--master-addr", kEvil, "--master-port", "0",
-                                           "epochs=2", kEvil}));
+                                           "--master-addr", kEvil, "--master-port", "0", "epochs=2",
+                                           kEvil}));
   QCOMPARE(stave::readFile(root + "/out/master_addr").value(), kEvil);
   // The config stave-train received is the exported one, byte for byte in meaning.
   auto got = loadRunConfig(root + "/out/config.yaml");
@@ -384,10 +404,10 @@ void TestExport::slurmExportRunsNothingFromNames() {
   const std::string script = root + "/job.sbatch";
   QVERIFY(stave::writeFileAtomic(script, exportOrDie(c, ExportFormat::Slurm, o)).ok());
   const QString rootQ = QString::fromStdString(root);
-  auto r = runProcess("sh", {QString::fromStdString(script)}, rootQ,
-                      {"PATH=" + rootQ + "/bin:/usr/bin:/bin", "FAKE_OUT=" + rootQ + "/out",
-                       "SLURM_JOB_ID=41234", "SLURM_SUBMIT_DIR=" + rootQ,
-                       "SLURM_JOB_NODELIST=nid[001-002]"});
+  auto r = runProcess(
+      "sh", {QString::fromStdString(script)}, rootQ,
+      {"PATH=" + rootQ + "/bin:/usr/bin:/bin", "FAKE_OUT=" + rootQ + "/out", "SLURM_JOB_ID=41234",
+       "SLURM_SUBMIT_DIR=" + rootQ, "SLURM_JOB_NODELIST=nid[001-002]"});
   QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   const std::string config = root + "/stave-config-41234.yaml";
   QCOMPARE(readArgv(root + "/out/argv"),
@@ -466,11 +486,26 @@ void TestExport::clusterOptionErrors_data() {
   QTest::addColumn<QString>("field");
   QTest::addColumn<QString>("value");
   QTest::addColumn<QString>("key");
-  QTest::newRow("partition") << "slurm" << "partition" << "gpu; touch pwned" << "partition";
-  QTest::newRow("time") << "slurm" << "time" << "1 day" << "time";
-  QTest::newRow("nodes") << "slurm" << "nodes" << "0" << "nodes";
-  QTest::newRow("gpus") << "k8s" << "gpus" << "2000" << "gpus-per-node";
-  QTest::newRow("image") << "k8s" << "image" << "" << "image";
+  QTest::newRow("partition") << "slurm"
+                             << "partition"
+                             << "gpu; touch pwned"
+                             << "partition";
+  QTest::newRow("time") << "slurm"
+                        << "time"
+                        << "1 day"
+                        << "time";
+  QTest::newRow("nodes") << "slurm"
+                         << "nodes"
+                         << "0"
+                         << "nodes";
+  QTest::newRow("gpus") << "k8s"
+                        << "gpus"
+                        << "2000"
+                        << "gpus-per-node";
+  QTest::newRow("image") << "k8s"
+                         << "image"
+                         << ""
+                         << "image";
 }
 
 void TestExport::clusterOptionErrors() {
@@ -485,7 +520,8 @@ void TestExport::clusterOptionErrors() {
   if (field == "nodes") o.nodes = value.toInt();
   if (field == "gpus") o.gpusPerNode = value.toInt();
   if (field == "image") o.image = value.toStdString();
-  auto r = exportRunConfig(RunConfig::defaults(), parseExportFormat(format.toStdString()).value(), o);
+  auto r =
+      exportRunConfig(RunConfig::defaults(), parseExportFormat(format.toStdString()).value(), o);
   QVERIFY(!r.ok());
   QCOMPARE(QString::fromStdString(r.errors().front().key), key);
 }

@@ -126,7 +126,8 @@ void TestProject::refusesToOverwrite() {
 void TestProject::createErrors() {
   QTemporaryDir dir;
   const std::string data = writeDataYaml(dir);
-  auto noData = createProject(dir.path().toStdString(), "p", dir.filePath("none.yaml").toStdString());
+  auto noData =
+      createProject(dir.path().toStdString(), "p", dir.filePath("none.yaml").toStdString());
   QVERIFY(!noData.ok());
   QVERIFY(mentions(noData.errors(), "data", "dataset file not found"));
   QVERIFY(!fs::exists(dir.filePath("p.stave").toStdString()));
@@ -150,30 +151,36 @@ void TestProject::badFiles_data() {
                              << std::string("truncated or malformed") << 5;
   QTest::newRow("empty") << std::string() << std::string() << std::string("truncated or malformed")
                          << 1;
-  QTest::newRow("malformed") << std::string("{\n\"format\": \"stave-project\",\n\"version\": 1,,\n}")
+  QTest::newRow("malformed") << std::string(
+                                    "{\n\"format\": \"stave-project\",\n\"version\": 1,,\n}")
                              << std::string() << std::string("truncated or malformed") << 3;
   QTest::newRow("not a project") << std::string("{\"format\": \"other\"}") << std::string("format")
                                  << std::string("not a Stave project file") << 0;
   QTest::newRow("newer version") << std::string("{\"format\": \"stave-project\", \"version\": 2}")
                                  << std::string("version")
                                  << std::string("newer Stave (format version 2)") << 0;
-  QTest::newRow("version type") << std::string("{\"format\": \"stave-project\", \"version\": \"1\"}")
+  QTest::newRow("version type") << std::string(
+                                       "{\"format\": \"stave-project\", \"version\": \"1\"}")
                                 << std::string("version") << std::string("not an integer") << 0;
   QTest::newRow("no dataset")
-      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                     "\"configs\": {}}")
+      << std::string(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"configs\": {}}")
       << std::string("dataset") << std::string("missing") << 0;
   QTest::newRow("bad config value")
-      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                     "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"epochs\": \"ten\"}}}")
+      << std::string(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"epochs\": \"ten\"}}}")
       << std::string("epochs") << std::string("expected an integer") << 0;
   QTest::newRow("unknown config key")
-      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                     "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"epoch\": 3}}}")
+      << std::string(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"epoch\": 3}}}")
       << std::string("epoch") << std::string("did you mean 'epochs'") << 0;
   QTest::newRow("ui not object")
-      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
-                     "\"dataset\": \"d.yaml\", \"configs\": {}, \"ui\": 3}")
+      << std::string(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"d.yaml\", \"configs\": {}, \"ui\": 3}")
       << std::string("ui") << std::string("not an object") << 0;
 }
 
@@ -227,7 +234,7 @@ void TestProject::atomicSaveKeepsOldFile() {
   QVERIFY(!st.ok());
   QVERIFY(st.errorText().find(p->path) != std::string::npos);
   QCOMPARE(stave::readFile(p->path).value(), before);  // old file intact
-  QCOMPARE(tempFilesIn(dir.path().toStdString()), 0);    // no debris
+  QCOMPARE(tempFilesIn(dir.path().toStdString()), 0);  // no debris
   auto back = loadProject(p->path);
   QVERIFY(back.ok());
   QCOMPARE(back->name, std::string("p"));

@@ -19,7 +19,9 @@ RunConfig randomConfig(uint32_t seed) {
   for (const auto& p : runConfigSchema()) {
     Value v = p.defaultValue;
     switch (p.type) {
-      case ParamType::Bool: v = bool(rng() & 1); break;
+      case ParamType::Bool:
+        v = bool(rng() & 1);
+        break;
       case ParamType::Int: {
         if (p.name == "imgsz") {
           v = int64_t(32 * (1 + rng() % 40));
@@ -39,16 +41,28 @@ RunConfig randomConfig(uint32_t seed) {
         v = x;
         break;
       }
-      case ParamType::Enum: v = p.choices[rng() % p.choices.size()]; break;
+      case ParamType::Enum:
+        v = p.choices[rng() % p.choices.size()];
+        break;
       case ParamType::String:
       case ParamType::Path: {
-        static const char* pool[] = {"", "plain", "with space", "quote\"s and 'single'",
-                                     "back\\slash", "$(touch x) `y`", "line\nbreak\ttab",
-                                     "中文/路径", "#not a comment", "key: value", "- dash"};
+        static const char* pool[] = {"",
+                                     "plain",
+                                     "with space",
+                                     "quote\"s and 'single'",
+                                     "back\\slash",
+                                     "$(touch x) `y`",
+                                     "line\nbreak\ttab",
+                                     "中文/路径",
+                                     "#not a comment",
+                                     "key: value",
+                                     "- dash"};
         v = std::string(pool[rng() % (sizeof pool / sizeof *pool)]);
         break;
       }
-      case ParamType::IntList: v = std::vector<int64_t>{int64_t(rng() % 8)}; break;
+      case ParamType::IntList:
+        v = std::vector<int64_t>{int64_t(rng() % 8)};
+        break;
     }
     if (!c.set(p.name, v).ok()) qFatal("cannot set %s", p.name.c_str());
   }
@@ -62,8 +76,7 @@ RunConfig randomConfig(uint32_t seed) {
 bool hasError(const std::vector<stave::Error>& errors, int line, const std::string& key,
               const std::string& text) {
   for (const auto& e : errors)
-    if ((line < 0 || e.line == line) && e.key == key &&
-        e.message.find(text) != std::string::npos)
+    if ((line < 0 || e.line == line) && e.key == key && e.message.find(text) != std::string::npos)
       return true;
   return false;
 }
@@ -104,44 +117,78 @@ void TestSchema::everyKeyHasOneRow_data() {
     bool u;
   };
   const Row rows[] = {
-      {"data", "path", "", true},           {"model", "enum", "yolov8n", true},
-      {"pretrained", "path", "", true},     {"imgsz", "int", "640", true},
-      {"epochs", "int", "100", true},       {"batch", "int", "16", true},
-      {"nbs", "int", "64", true},           {"workers", "int", "8", true},
-      {"optimizer", "enum", "auto", true},  {"lr0", "float", "0.01", true},
-      {"lrf", "float", "0.01", true},       {"momentum", "float", "0.937", true},
+      {"data", "path", "", true},
+      {"model", "enum", "yolov8n", true},
+      {"pretrained", "path", "", true},
+      {"imgsz", "int", "640", true},
+      {"epochs", "int", "100", true},
+      {"batch", "int", "16", true},
+      {"nbs", "int", "64", true},
+      {"workers", "int", "8", true},
+      {"optimizer", "enum", "auto", true},
+      {"lr0", "float", "0.01", true},
+      {"lrf", "float", "0.01", true},
+      {"momentum", "float", "0.937", true},
       {"weight_decay", "float", "0.0005", true},
       {"warmup_epochs", "float", "3.0", true},
       {"warmup_momentum", "float", "0.8", true},
       {"warmup_bias_lr", "float", "0.1", true},
-      {"cos_lr", "bool", "false", true},    {"box", "float", "7.5", true},
-      {"cls", "float", "0.5", true},        {"dfl", "float", "1.5", true},
-      {"hsv_h", "float", "0.015", true},    {"hsv_s", "float", "0.7", true},
-      {"hsv_v", "float", "0.4", true},      {"degrees", "float", "0.0", true},
-      {"translate", "float", "0.1", true},  {"scale", "float", "0.5", true},
-      {"shear", "float", "0.0", true},      {"perspective", "float", "0.0", true},
-      {"flipud", "float", "0.0", true},     {"fliplr", "float", "0.5", true},
-      {"mosaic", "float", "1.0", true},     {"mixup", "float", "0.0", true},
-      {"close_mosaic", "int", "10", true},  {"patience", "int", "100", true},
-      {"save_period", "int", "-1", true},   {"val_period", "int", "1", false},
-      {"time", "float", "0.0", true},       {"fraction", "float", "1.0", true},
-      {"single_cls", "bool", "false", true}, {"seed", "int", "0", true},
-      {"deterministic", "bool", "true", true}, {"cache", "enum", "none", true},
-      {"amp", "bool", "true", true},        {"resume", "bool", "false", true},
-      {"val", "bool", "true", true},        {"conf", "float", "0.001", true},
-      {"iou", "float", "0.7", true},        {"max_det", "int", "300", true},
-      {"rect", "bool", "false", true},      {"multi_scale", "bool", "false", true},
-      {"freeze", "int", "0", true},         {"devices", "string", "", false},
-      {"nproc", "int", "1", false},         {"precision", "enum", "auto", false},
-      {"channels_last", "bool", "false", false}, {"pin_memory", "bool", "true", false},
-      {"prefetch", "int", "4", false},      {"persistent_workers", "bool", "true", false},
-      {"threads", "int", "0", false},       {"scale_lr_with_batch", "bool", "false", false},
-      {"sync_bn", "bool", "false", false},  {"bucket_mb", "int", "25", false},
-      {"nccl_p2p_level", "enum", "", false}, {"nccl_shm_disable", "bool", "false", false},
-      {"nccl_debug", "enum", "", false},    {"nccl_timeout_s", "int", "1800", false},
-      {"master_addr", "string", "127.0.0.1", false}, {"master_port", "int", "0", false},
-      {"nnodes", "int", "1", false},        {"node_rank", "int", "0", false},
-      {"name", "string", "", true},         {"project", "string", "", true},
+      {"cos_lr", "bool", "false", true},
+      {"box", "float", "7.5", true},
+      {"cls", "float", "0.5", true},
+      {"dfl", "float", "1.5", true},
+      {"hsv_h", "float", "0.015", true},
+      {"hsv_s", "float", "0.7", true},
+      {"hsv_v", "float", "0.4", true},
+      {"degrees", "float", "0.0", true},
+      {"translate", "float", "0.1", true},
+      {"scale", "float", "0.5", true},
+      {"shear", "float", "0.0", true},
+      {"perspective", "float", "0.0", true},
+      {"flipud", "float", "0.0", true},
+      {"fliplr", "float", "0.5", true},
+      {"mosaic", "float", "1.0", true},
+      {"mixup", "float", "0.0", true},
+      {"close_mosaic", "int", "10", true},
+      {"patience", "int", "100", true},
+      {"save_period", "int", "-1", true},
+      {"val_period", "int", "1", false},
+      {"time", "float", "0.0", true},
+      {"fraction", "float", "1.0", true},
+      {"single_cls", "bool", "false", true},
+      {"seed", "int", "0", true},
+      {"deterministic", "bool", "true", true},
+      {"cache", "enum", "none", true},
+      {"amp", "bool", "true", true},
+      {"resume", "bool", "false", true},
+      {"val", "bool", "true", true},
+      {"conf", "float", "0.001", true},
+      {"iou", "float", "0.7", true},
+      {"max_det", "int", "300", true},
+      {"rect", "bool", "false", true},
+      {"multi_scale", "bool", "false", true},
+      {"freeze", "int", "0", true},
+      {"devices", "string", "", false},
+      {"nproc", "int", "1", false},
+      {"precision", "enum", "auto", false},
+      {"channels_last", "bool", "false", false},
+      {"pin_memory", "bool", "true", false},
+      {"prefetch", "int", "4", false},
+      {"persistent_workers", "bool", "true", false},
+      {"threads", "int", "0", false},
+      {"scale_lr_with_batch", "bool", "false", false},
+      {"sync_bn", "bool", "false", false},
+      {"bucket_mb", "int", "25", false},
+      {"nccl_p2p_level", "enum", "", false},
+      {"nccl_shm_disable", "bool", "false", false},
+      {"nccl_debug", "enum", "", false},
+      {"nccl_timeout_s", "int", "1800", false},
+      {"master_addr", "string", "127.0.0.1", false},
+      {"master_port", "int", "0", false},
+      {"nnodes", "int", "1", false},
+      {"node_rank", "int", "0", false},
+      {"name", "string", "", true},
+      {"project", "string", "", true},
   };
   for (const auto& r : rows)
     QTest::newRow(r.k) << QString(r.k) << QString(r.t) << QString(r.d) << r.u;
@@ -172,7 +219,9 @@ void TestSchema::rowsAreConsistent() {
   QVERIFY(!findParam("no_such_key"));
 }
 
-void TestSchema::defaultsAreValid() { QVERIFY(validate(RunConfig::defaults()).empty()); }
+void TestSchema::defaultsAreValid() {
+  QVERIFY(validate(RunConfig::defaults()).empty());
+}
 
 void TestSchema::roundTrip_data() {
   QTest::addColumn<uint>("seed");
@@ -255,13 +304,13 @@ void TestSchema::parseErrors_data() {
                                 << std::string("multiple of 32");
   QTest::newRow("devices") << std::string("devices: gpu0\n") << 1 << std::string("devices")
                            << std::string("'0,1,3'");
-  QTest::newRow("devices trailing comma") << std::string("devices: \"0,\"\n") << 1
-                                          << std::string("devices") << std::string("'0,'");
+  QTest::newRow("devices trailing comma")
+      << std::string("devices: \"0,\"\n") << 1 << std::string("devices") << std::string("'0,'");
   QTest::newRow("duplicate") << std::string("epochs: 3\nbatch: 8\nepochs: 4\n") << 3
                              << std::string("epochs") << std::string("first set on line 1");
-  QTest::newRow("node rank") << std::string("nnodes: 2\nnode_rank: 2\n") << 0
+  QTest::newRow("node rank") << std::string("nnodes: 2\nnode_rank: 2\n") << 2
                              << std::string("node_rank") << std::string("less than nnodes (2)");
-  QTest::newRow("nproc vs devices") << std::string("devices: \"0,1\"\nnproc: 3\n") << 0
+  QTest::newRow("nproc vs devices") << std::string("devices: \"0,1\"\nnproc: 3\n") << 2
                                     << std::string("nproc") << std::string("lists 2");
   QTest::newRow("not a mapping") << std::string("- epochs\n- 3\n") << 1 << std::string()
                                  << std::string("expected a mapping");
@@ -271,8 +320,8 @@ void TestSchema::parseErrors_data() {
                              << std::string("epochs") << std::string("got the string \"10\"");
   QTest::newRow("json truncated") << std::string("{\n  \"epochs\": 10,\n  \"batch\"") << 3
                                   << std::string() << std::string("not valid JSON");
-  QTest::newRow("json trailing comma") << std::string("{\"epochs\": 10,}\n") << 1
-                                       << std::string() << std::string("not valid JSON");
+  QTest::newRow("json trailing comma")
+      << std::string("{\"epochs\": 10,}\n") << 1 << std::string() << std::string("not valid JSON");
   QTest::newRow("json unknown") << std::string("{\"epochs\": 10,\n\"lr\": 0.1}") << 2
                                 << std::string("lr") << std::string("unknown key");
 }
@@ -343,8 +392,8 @@ void TestSchema::overrides_data() {
                                   << std::string("1.0");
   QTest::newRow("bool yes") << QStringList{"amp=no"} << true << std::string("amp")
                             << std::string("false");
-  QTest::newRow("string keeps spaces") << QStringList{"name=a b = c"} << true
-                                       << std::string("name") << std::string("a b = c");
+  QTest::newRow("string keeps spaces")
+      << QStringList{"name=a b = c"} << true << std::string("name") << std::string("a b = c");
   QTest::newRow("empty string") << QStringList{"devices="} << true << std::string("devices")
                                 << std::string("");
   QTest::newRow("last wins") << QStringList{"batch=4", "batch=8"} << true << std::string("batch")
@@ -430,16 +479,16 @@ void TestSchema::derived_data() {
   QTest::addColumn<int>("accumulate");
   QTest::addColumn<double>("lr0");
   QTest::addColumn<double>("wd");
-  // Worked by hand: wd = 0.0005 * global * accumulate / nbs; lr0 = 0.01 * the same with scaling.
+  // Worked by hand: wd = 0.0005 * global * accumulate / nbs; with scaling lr0 = 0.01 * global / 64.
   QTest::newRow("defaults") << 16 << 1 << 64 << false << 16 << 4 << 0.01 << 0.0005;
   QTest::newRow("two ranks") << 16 << 2 << 64 << false << 32 << 2 << 0.01 << 0.0005;
   QTest::newRow("uneven") << 24 << 1 << 64 << false << 24 << 3 << 0.01 << 0.0005625;
-  QTest::newRow("uneven scaled") << 24 << 1 << 64 << true << 24 << 3 << 0.01125 << 0.0005625;
+  QTest::newRow("uneven scaled") << 24 << 1 << 64 << true << 24 << 3 << 0.00375 << 0.0005625;
+  QTest::newRow("two ranks scaled") << 16 << 2 << 64 << true << 32 << 2 << 0.005 << 0.0005;
   QTest::newRow("beyond nbs") << 16 << 8 << 64 << false << 128 << 1 << 0.01 << 0.001;
   QTest::newRow("beyond nbs scaled") << 16 << 8 << 64 << true << 128 << 1 << 0.02 << 0.001;
   // Python's round() rounds halves to even: round(1.5) = 2, round(2.5) = 2.
-  QTest::newRow("half to even 1.5") << 4 << 1 << 6 << false << 4 << 2 << 0.01
-                                    << 0.0005 * 8.0 / 6.0;
+  QTest::newRow("half to even 1.5") << 4 << 1 << 6 << false << 4 << 2 << 0.01 << 0.0005 * 8.0 / 6.0;
   QTest::newRow("half to even 2.5") << 4 << 1 << 10 << false << 4 << 2 << 0.01 << 0.0004;
 }
 

@@ -70,6 +70,7 @@ class TestDataset : public QObject {
   void emptySplitIsUnusable();
   void cacheAndThreads();
   void checkExitCodes();
+  void fractionAndSingleClass();
 };
 
 void TestDataset::labelRows_data() {
@@ -436,6 +437,21 @@ void TestDataset::checkExitCodes() {
   QCOMPARE(bad.exitCode, 1);
   QCOMPARE(bad.report["splits"]["val"]["problems"][0]["line"].get<int>(), 2);
   QVERIFY(bad.text.find("labels/val/b.txt:2: label-class") != std::string::npos);
+}
+
+void TestDataset::fractionAndSingleClass() {
+  SplitIndex s;
+  for (int i = 0; i < 10; ++i)
+    s.images.push_back(ImageRecord{"i" + std::to_string(i), "", 10, 10, {{3, .5f, .5f, .1f, .1f}}});
+  applyFraction(s, 1.0);
+  QCOMPARE(s.images.size(), size_t(10));
+  applyFraction(s, 0.26);
+  QCOMPARE(s.images.size(), size_t(3));
+  QCOMPARE(s.images[2].imagePath, std::string("i2"));
+  applyFraction(s, 0.01);
+  QCOMPARE(s.images.size(), size_t(1));  // never empty
+  makeSingleClass(s);
+  QCOMPARE(s.images[0].boxes[0].cls, 0);
 }
 
 QTEST_GUILESS_MAIN(TestDataset)

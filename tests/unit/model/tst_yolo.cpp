@@ -43,12 +43,15 @@ class TestYolo : public QObject {
     QFETCH(qint64, exactParams);
     QFETCH(int, layers);
     const ModelInfo info = modelInfo(scale.toStdString(), 80, 640);
-    QVERIFY2(std::abs(info.params / 1e6 - paramsM) / paramsM < 0.015, qPrintable(QString::number(info.params)));
-    QVERIFY2(std::abs(info.gflops - gflops) / gflops < 0.015, qPrintable(QString::number(info.gflops)));
+    QVERIFY2(std::abs(info.params / 1e6 - paramsM) / paramsM < 0.015,
+             qPrintable(QString::number(info.params)));
+    QVERIFY2(std::abs(info.gflops - gflops) / gflops < 0.015,
+             qPrintable(QString::number(info.gflops)));
     QCOMPARE(info.params, exactParams);
     QCOMPARE(info.layers, layers);
     // FLOPs scale with the pixel count.
-    QVERIFY(std::abs(modelInfo(scale.toStdString(), 80, 320).gflops * 4 - info.gflops) < 0.02 * info.gflops);
+    QVERIFY(std::abs(modelInfo(scale.toStdString(), 80, 320).gflops * 4 - info.gflops) <
+            0.02 * info.gflops);
   }
 
   // The analytic count and the built network must agree exactly (all scales, two class counts).
@@ -89,8 +92,9 @@ class TestYolo : public QObject {
     for (const char* expected :
          {"model.0.conv.weight", "model.0.bn.weight", "model.0.bn.bias", "model.2.cv1.conv.weight",
           "model.2.m.0.cv1.conv.weight", "model.2.m.0.cv2.bn.bias", "model.4.m.1.cv2.conv.weight",
-          "model.9.cv1.conv.weight", "model.9.cv2.bn.weight", "model.12.cv2.conv.weight", "model.21.m.0.cv2.conv.weight",
-          "model.22.cv2.0.0.conv.weight", "model.22.cv2.2.1.bn.bias", "model.22.cv2.1.2.weight", "model.22.cv2.1.2.bias",
+          "model.9.cv1.conv.weight", "model.9.cv2.bn.weight", "model.12.cv2.conv.weight",
+          "model.21.m.0.cv2.conv.weight", "model.22.cv2.0.0.conv.weight",
+          "model.22.cv2.2.1.bn.bias", "model.22.cv2.1.2.weight", "model.22.cv2.1.2.bias",
           "model.22.cv3.2.2.bias", "model.22.dfl.conv.weight"}) {
       QVERIFY2(names.count(expected), expected);
     }
@@ -105,11 +109,14 @@ class TestYolo : public QObject {
   void initialisation() {
     Yolo model(ModelOptions{"n", 80, 16});
     auto params = model->named_parameters(true);
-    // Box bias 1.0; class bias log(5 / nc / (640 / stride)^2) = log(5 / 80 / 80^2) = -11.53664 at stride 8.
+    // Box bias 1.0; class bias log(5 / nc / (640 / stride)^2) = log(5 / 80 / 80^2) = -11.53664 at
+    // stride 8.
     QVERIFY(torch::allclose(params["model.22.cv2.0.2.bias"], torch::ones({64})));
     QVERIFY(std::abs(params["model.22.cv3.0.2.bias"][0].item<double>() - (-11.536642)) < 1e-4);
-    QVERIFY(std::abs(params["model.22.cv3.2.2.bias"][5].item<double>() - std::log(5.0 / 80 / 400)) < 1e-4);
-    QVERIFY(torch::equal(params["model.22.dfl.conv.weight"].flatten(), torch::arange(16, torch::kFloat)));
+    QVERIFY(std::abs(params["model.22.cv3.2.2.bias"][5].item<double>() - std::log(5.0 / 80 / 400)) <
+            1e-4);
+    QVERIFY(torch::equal(params["model.22.dfl.conv.weight"].flatten(),
+                         torch::arange(16, torch::kFloat)));
     for (auto& m : model->modules(false)) {
       if (auto* bn = m->as<torch::nn::BatchNorm2dImpl>()) {
         QCOMPARE(bn->options.eps(), 1e-3);
@@ -128,7 +135,8 @@ class TestYolo : public QObject {
     QVERIFY(!params["model.0.conv.weight"].requires_grad());
     QVERIFY(!params["model.1.bn.bias"].requires_grad());
     QVERIFY(params["model.2.cv1.conv.weight"].requires_grad());
-    QVERIFY(params["model.12.cv1.conv.weight"].requires_grad());  // "model.1." must not match model.12
+    QVERIFY(
+        params["model.12.cv1.conv.weight"].requires_grad());  // "model.1." must not match model.12
     QVERIFY(params["model.22.cv2.0.2.bias"].requires_grad());
     QVERIFY(!params["model.22.dfl.conv.weight"].requires_grad());
     model->freeze(0);
@@ -139,7 +147,8 @@ class TestYolo : public QObject {
   void decodeKnownDistributions() {
     Yolo model(ModelOptions{"n", 2, 16});
     const int64_t no = 64 + 2;
-    std::vector<torch::Tensor> feats{torch::full({1, no, 8, 8}, -1e4), torch::full({1, no, 4, 4}, -1e4),
+    std::vector<torch::Tensor> feats{torch::full({1, no, 8, 8}, -1e4),
+                                     torch::full({1, no, 4, 4}, -1e4),
                                      torch::full({1, no, 2, 2}, -1e4)};
     for (auto& f : feats) f.narrow(1, 64, 2).zero_();  // class logits 0 -> probability 0.5
     // Level 0 cell x=1, y=2 (anchor 2*8+1 = 17, centre (1.5, 2.5) cells): sides l=2, t=3, r=4 and b
@@ -157,13 +166,16 @@ class TestYolo : public QObject {
     torch::NoGradGuard noGrad;
     auto dec = decodePredictions(*model, feats);
     QCOMPARE(dec.sizes().vec(), (std::vector<int64_t>{1, 84, 6}));
-    // x1 = (1.5 - 2) * 8 = -4, y1 = (2.5 - 3) * 8 = -4, x2 = (1.5 + 4) * 8 = 44, y2 = (2.5 + 2.3) * 8 = 38.4
+    // x1 = (1.5 - 2) * 8 = -4, y1 = (2.5 - 3) * 8 = -4, x2 = (1.5 + 4) * 8 = 44, y2 = (2.5 + 2.3) *
+    // 8 = 38.4
     auto a = dec[0][17];
-    QVERIFY(torch::allclose(a.narrow(0, 0, 4), torch::tensor({-4.0f, -4.0f, 44.0f, 38.4f}), 1e-4, 1e-3));
+    QVERIFY(torch::allclose(a.narrow(0, 0, 4), torch::tensor({-4.0f, -4.0f, 44.0f, 38.4f}), 1e-4,
+                            1e-3));
     QVERIFY(std::abs(a[4].item<double>() - 0.5) < 1e-6);
     QVERIFY(std::abs(a[5].item<double>() - 1.0 / (1.0 + std::exp(-2.0))) < 1e-6);
     // x1 = (1.5 - 1) * 32 = 16, y1 = (0.5 - 1) * 32 = -16, x2 = 2.5 * 32 = 80, y2 = 1.5 * 32 = 48
-    QVERIFY(torch::allclose(dec[0][81].narrow(0, 0, 4), torch::tensor({16.0f, -16.0f, 80.0f, 48.0f}), 1e-4, 1e-3));
+    QVERIFY(torch::allclose(dec[0][81].narrow(0, 0, 4),
+                            torch::tensor({16.0f, -16.0f, 80.0f, 48.0f}), 1e-4, 1e-3));
   }
 };
 

@@ -34,7 +34,9 @@ int nvmlShutdown() {
   --g_initCount;
   return 0;
 }
-const char* nvmlErrorString(int rc) { return rc == 9 ? "Driver Not Loaded" : "Unknown Error"; }
+const char* nvmlErrorString(int rc) {
+  return rc == 9 ? "Driver Not Loaded" : "Unknown Error";
+}
 int nvmlDeviceGetCount_v2(unsigned int* count) {
   *count = 2;
   return 0;
@@ -74,11 +76,13 @@ int nvmlDeviceGetTemperature(nvmlDevice_st*, int sensor, unsigned int* t) {
   return 0;
 }
 int nvmlDeviceGetClockInfo(nvmlDevice_st* device, int type, unsigned int* mhz) {
-  if (type != 1) return 2;  // only the SM clock is expected
+  if (type != 1) return 2;           // only the SM clock is expected
   if (device->index == 1) return 3;  // NVML_ERROR_NOT_SUPPORTED on the second device
   *mhz = 1980;
   return 0;
 }
-int fakeNvmlInitCount() { return g_initCount; }
+int fakeNvmlInitCount() {
+  return g_initCount;
+}
 
 }  // extern "C"

@@ -171,7 +171,8 @@ class TestEvents : public QObject {
     QVERIFY(!noRows.contains("per_class"));
     QVERIFY(validationFromEvent(roundTrip(toEvent(v, 0))).ok());
 
-    for (CheckpointKind k : {CheckpointKind::Last, CheckpointKind::Best, CheckpointKind::Periodic}) {
+    for (CheckpointKind k :
+         {CheckpointKind::Last, CheckpointKind::Best, CheckpointKind::Periodic}) {
       auto c = checkpointFromEvent(roundTrip(toEvent(CheckpointEvent{"w/last.pt", 5, k}, 0)));
       QVERIFY2(c.ok(), c.errorText().c_str());
       QCOMPARE(c->kind, k);
@@ -208,8 +209,8 @@ class TestEvents : public QObject {
     QCOMPARE(er2->exitCode.value(), 3);
     QVERIFY(!er2->signal.has_value());
 
-    for (RunStatus s : {RunStatus::Completed, RunStatus::Stopped, RunStatus::Failed,
-                        RunStatus::EarlyStopped}) {
+    for (RunStatus s :
+         {RunStatus::Completed, RunStatus::Stopped, RunStatus::Failed, RunStatus::EarlyStopped}) {
       FinishedEvent f{s, 7, 10, 5, 0.61, 0.42, 3600.5, "done"};
       auto fr = finishedFromEvent(roundTrip(toEvent(f, 0)));
       QVERIFY2(fr.ok(), fr.errorText().c_str());
@@ -262,31 +263,56 @@ class TestEvents : public QObject {
     QTest::addColumn<QString>("line");
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("needle");
-    QTest::newRow("empty") << "" << "" << "not JSON";
-    QTest::newRow("garbage") << "epoch 3 loss 1.2" << "" << "not JSON";
-    QTest::newRow("truncated") << "{\"type\":\"step\",\"version\":1,\"da" << "" << "not JSON";
-    QTest::newRow("array") << "[1,2]" << "" << "expected a JSON object, got array";
-    QTest::newRow("number") << "42" << "" << "expected a JSON object, got integer";
-    QTest::newRow("no type") << R"({"version":1,"data":{}})" << "type" << "missing";
-    QTest::newRow("type not string") << R"({"type":3,"version":1})" << "type"
+    QTest::newRow("empty") << ""
+                           << ""
+                           << "not JSON";
+    QTest::newRow("garbage") << "epoch 3 loss 1.2"
+                             << ""
+                             << "not JSON";
+    QTest::newRow("truncated") << "{\"type\":\"step\",\"version\":1,\"da"
+                               << ""
+                               << "not JSON";
+    QTest::newRow("array") << "[1,2]"
+                           << ""
+                           << "expected a JSON object, got array";
+    QTest::newRow("number") << "42"
+                            << ""
+                            << "expected a JSON object, got integer";
+    QTest::newRow("no type") << R"({"version":1,"data":{}})"
+                             << "type"
+                             << "missing";
+    QTest::newRow("type not string") << R"({"type":3,"version":1})"
+                                     << "type"
                                      << "must be a string, got integer";
-    QTest::newRow("empty type") << R"({"type":"","version":1})" << "type" << "must not be empty";
-    QTest::newRow("no version") << R"({"type":"step"})" << "version" << "missing";
-    QTest::newRow("version string") << R"({"type":"step","version":"1"})" << "version"
+    QTest::newRow("empty type") << R"({"type":"","version":1})"
+                                << "type"
+                                << "must not be empty";
+    QTest::newRow("no version") << R"({"type":"step"})"
+                                << "version"
+                                << "missing";
+    QTest::newRow("version string") << R"({"type":"step","version":"1"})"
+                                    << "version"
                                     << "must be an integer, got string";
-    QTest::newRow("version fraction") << R"({"type":"step","version":1.5})" << "version"
+    QTest::newRow("version fraction") << R"({"type":"step","version":1.5})"
+                                      << "version"
                                       << "must be an integer, got number";
-    QTest::newRow("newer version") << R"({"type":"step","version":2,"data":{}})" << "version"
+    QTest::newRow("newer version") << R"({"type":"step","version":2,"data":{}})"
+                                   << "version"
                                    << "event version 2 is newer than this program reads";
-    QTest::newRow("newer version, other fields bad")
-        << R"({"type":7,"version":9})" << "version" << "newer";
-    QTest::newRow("version zero") << R"({"type":"step","version":0})" << "version"
+    QTest::newRow("newer version, other fields bad") << R"({"type":7,"version":9})"
+                                                     << "version"
+                                                     << "newer";
+    QTest::newRow("version zero") << R"({"type":"step","version":0})"
+                                  << "version"
                                   << "must be 1 or more";
-    QTest::newRow("rank string") << R"({"type":"step","version":1,"rank":"0"})" << "rank"
+    QTest::newRow("rank string") << R"({"type":"step","version":1,"rank":"0"})"
+                                 << "rank"
                                  << "must be an integer, got string";
-    QTest::newRow("time string") << R"({"type":"step","version":1,"time":"now"})" << "time"
+    QTest::newRow("time string") << R"({"type":"step","version":1,"time":"now"})"
+                                 << "time"
                                  << "must be a number, got string";
-    QTest::newRow("data array") << R"({"type":"step","version":1,"data":[]})" << "data"
+    QTest::newRow("data array") << R"({"type":"step","version":1,"data":[]})"
+                                << "data"
                                 << "must be an object, got array";
   }
 
@@ -352,13 +378,13 @@ class TestEvents : public QObject {
     QVERIFY(!finishedFromEvent(f).ok());
 
     Event v = toEvent(ValidationEvent{}, 0);
-    v.data["per_class"] = json::array({json{{"cls", 0}, {"precision", 1}, {"recall", 1},
-                                            {"map50", 1}, {"map50_95", "x"}}});
+    v.data["per_class"] = json::array(
+        {json{{"cls", 0}, {"precision", 1}, {"recall", 1}, {"map50", 1}, {"map50_95", "x"}}});
     auto vr = validationFromEvent(v);
     QVERIFY(!vr.ok());
-    QVERIFY2(vr.errorText().find("data.per_class[0].map50_95: must be a number") !=
-                 std::string::npos,
-             vr.errorText().c_str());
+    QVERIFY2(
+        vr.errorText().find("data.per_class[0].map50_95: must be a number") != std::string::npos,
+        vr.errorText().c_str());
 
     Event x = toEvent(ErrorEvent{}, 0);
     x.data["log_tail"] = json::array({"ok", 5});

@@ -78,8 +78,8 @@ RefResult referenceCoco(std::vector<RefImage> images, int nc, int maxDet) {
           int best = -1;
           for (size_t g = 0; g < gts.size(); ++g) {
             if (claimed[g]) continue;
-            const double iou = refIou(d.x1, d.y1, d.x2, d.y2, gts[g].x1, gts[g].y1, gts[g].x2,
-                                      gts[g].y2);
+            const double iou =
+                refIou(d.x1, d.y1, d.x2, d.y2, gts[g].x1, gts[g].y1, gts[g].x2, gts[g].y2);
             if (iou >= bestIou) {
               bestIou = iou;
               best = int(g);
@@ -223,8 +223,7 @@ class TestMetrics : public QObject {
     // F1 curve (also after smoothing): P = 2/3, R = 1.
     {
       DetectionEvaluator ev(1);
-      ev.add(0,
-             {{0, 0, 10, 10, 0.9f, 0}, {50, 50, 60, 60, 0.8f, 0}, {20, 20, 30, 30, 0.7f, 0}},
+      ev.add(0, {{0, 0, 10, 10, 0.9f, 0}, {50, 50, 60, 60, 0.8f, 0}, {20, 20, 30, 30, 0.7f, 0}},
              {{0, 0, 10, 10, 0}, {20, 20, 30, 30, 0}});
       const auto m = ev.compute();
       const double ap = (51 + 50 * 2.0 / 3.0) / 101;

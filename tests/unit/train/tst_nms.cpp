@@ -38,9 +38,11 @@ std::vector<Box> referenceNms(const torch::Tensor& image, double conf, double io
     for (int64_t c = 1; c < image.size(1) - 4; ++c) {
       if (a[i][4 + c] > a[i][4 + best]) best = int(c);
     }
-    if (a[i][4 + best] > conf) cand.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4 + best], best});
+    if (a[i][4 + best] > conf)
+      cand.push_back({a[i][0], a[i][1], a[i][2], a[i][3], a[i][4 + best], best});
   }
-  std::stable_sort(cand.begin(), cand.end(), [](const Box& x, const Box& y) { return x.score > y.score; });
+  std::stable_sort(cand.begin(), cand.end(),
+                   [](const Box& x, const Box& y) { return x.score > y.score; });
   if (int64_t(cand.size()) > maxNms) cand.resize(maxNms);
   std::vector<Box> kept;
   for (const Box& b : cand) {
@@ -157,6 +159,18 @@ class TestNms : public QObject {
     const auto a = nonMaxSuppression(preds.to(torch::kBFloat16), 0.05, 0.7, 100);
     QCOMPARE(a[0].scalar_type(), torch::kFloat);
     QVERIFY(a[0].size(0) > 0);
+  }
+
+  void convertsToDetections() {
+    const auto kept = nonMaxSuppression(randomPreds(1, 200, 3, 21), 0.05, 0.7, 50)[0];
+    const auto dets = toDetections(kept);
+    QCOMPARE(int64_t(dets.size()), kept.size(0));
+    QVERIFY(!dets.empty());
+    QCOMPARE(dets[0].x1, kept[0][0].item<float>());
+    QCOMPARE(dets[0].y2, kept[0][3].item<float>());
+    QCOMPARE(dets[0].score, kept[0][4].item<float>());
+    QCOMPARE(dets.back().cls, int(kept[kept.size(0) - 1][5].item<float>()));
+    QVERIFY(toDetections(torch::zeros({0, 6})).empty());
   }
 
   void badShapeIsAnInternalError() {

@@ -41,17 +41,28 @@ class TestPredEval : public QObject {
   void malformedRows_data() {
     QTest::addColumn<QString>("row");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("too few columns") << "a.jpg,0,0.9,1,2,3" << "p.csv:2: expected 7 columns";
-    QTest::newRow("too many columns") << "a.jpg,0,0.9,1,2,3,4,5" << "p.csv:2: expected 7 columns";
-    QTest::newRow("not a number") << "a.jpg,0,high,1,2,3,4" << "p.csv:2: conf: 'high' is not a number";
-    QTest::newRow("nan") << "a.jpg,0,0.5,nan,2,3,4" << "p.csv:2: x1: must be finite";
-    QTest::newRow("class too big") << "a.jpg,3,0.5,1,2,3,4" << "p.csv:2: cls: '3' is not a class id in [0, 2]";
-    QTest::newRow("negative class") << "a.jpg,-1,0.5,1,2,3,4" << "p.csv:2: cls:";
-    QTest::newRow("fractional class") << "a.jpg,1.5,0.5,1,2,3,4" << "p.csv:2: cls:";
-    QTest::newRow("x2 < x1") << "a.jpg,0,0.5,5,2,3,4" << "p.csv:2: x2: x2 (3) is left of x1 (5)";
-    QTest::newRow("y2 < y1") << "a.jpg,0,0.5,1,5,3,4" << "p.csv:2: y2: y2 (4) is above y1 (5)";
-    QTest::newRow("empty image") << ",0,0.5,1,2,3,4" << "p.csv:2: image: is empty";
-    QTest::newRow("open quote") << "\"a.jpg,0,0.5,1,2,3,4" << "p.csv:2: a quoted field is not closed";
+    QTest::newRow("too few columns") << "a.jpg,0,0.9,1,2,3"
+                                     << "p.csv:2: expected 7 columns";
+    QTest::newRow("too many columns") << "a.jpg,0,0.9,1,2,3,4,5"
+                                      << "p.csv:2: expected 7 columns";
+    QTest::newRow("not a number") << "a.jpg,0,high,1,2,3,4"
+                                  << "p.csv:2: conf: 'high' is not a number";
+    QTest::newRow("nan") << "a.jpg,0,0.5,nan,2,3,4"
+                         << "p.csv:2: x1: must be finite";
+    QTest::newRow("class too big") << "a.jpg,3,0.5,1,2,3,4"
+                                   << "p.csv:2: cls: '3' is not a class id in [0, 2]";
+    QTest::newRow("negative class") << "a.jpg,-1,0.5,1,2,3,4"
+                                    << "p.csv:2: cls:";
+    QTest::newRow("fractional class") << "a.jpg,1.5,0.5,1,2,3,4"
+                                      << "p.csv:2: cls:";
+    QTest::newRow("x2 < x1") << "a.jpg,0,0.5,5,2,3,4"
+                             << "p.csv:2: x2: x2 (3) is left of x1 (5)";
+    QTest::newRow("y2 < y1") << "a.jpg,0,0.5,1,5,3,4"
+                             << "p.csv:2: y2: y2 (4) is above y1 (5)";
+    QTest::newRow("empty image") << ",0,0.5,1,2,3,4"
+                                 << "p.csv:2: image: is empty";
+    QTest::newRow("open quote") << "\"a.jpg,0,0.5,1,2,3,4"
+                                << "p.csv:2: a quoted field is not closed";
   }
 
   void malformedRows() {
@@ -64,8 +75,8 @@ class TestPredEval : public QObject {
   }
 
   void everyBadRowIsReported() {
-    auto r = parsePredictionsCsv("a,0,0.5,0,0,1,1\nb,x,0.5,0,0,1,1\nc,0,0.5,0,0,1\nd,0,0.5,0,0,1,1\n",
-                                 "preds.csv", 1);
+    auto r = parsePredictionsCsv(
+        "a,0,0.5,0,0,1,1\nb,x,0.5,0,0,1,1\nc,0,0.5,0,0,1\nd,0,0.5,0,0,1,1\n", "preds.csv", 1);
     QVERIFY(!r.ok());
     QCOMPARE(int(r.errors().size()), 2);
     QCOMPARE(r.errors()[0].line, 2);
@@ -104,7 +115,8 @@ class TestPredEval : public QObject {
     QCOMPARE(int(e.errors().size()), 2);
     QVERIFY2(e.errors()[0].toString().find("p.csv:1: image: 'c' matches several images") == 0,
              e.errorText().c_str());
-    QVERIFY2(e.errors()[1].toString().find("p.csv:2: image: 'zzz.jpg' is not an image of this split") == 0,
+    QVERIFY2(e.errors()[1].toString().find(
+                 "p.csv:2: image: 'zzz.jpg' is not an image of this split") == 0,
              e.errorText().c_str());
   }
 

@@ -1,0 +1,121 @@
+// stave-train eval-preds: score predictions made by any tool against a dataset split, computed
+// as COCOeval computes bbox AP (see core/train/metrics.h), so models from elsewhere compare on
+// the same footing.
+#include <filesystem>
+#include <iostream>
+
+#include "app/stave-train/command.h"
+#include "core/config/atomic_file.h"
+#include "core/data/dataset.h"
+#include "core/train/pred_eval.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every name a CSV row may use for the image: absolute path, path relative to a source folder
+// of the split, path relative to the dataset root.
+std::vector<std::string> keysFor(const std::string& imagePath, const stave::data::DataSpec& spec,
+                                 const std::vector<std::string>& sources) {
+  const fs::path img = fs::path(imagePath).lexically_normal();
+  std::vector<std::string> keys{img.generic_string()};
+  auto addRelative = [&](const std::string& base) {
+    if (base.empty()) return;
+    const fs::path rel = img.lexically_relative(fs::path(base).lexically_normal());
+    const std::string s = rel.generic_string();
+    if (!s.empty() && s != "." && s.rfind("..", 0) != 0) keys.push_back(s);
+  };
+  for (const auto& src : sources) {
+    std::error_code ec;
+    if (fs::is_directory(src, ec)) addRelative(src);
+  }
+  addRelative(spec.root);
+  return keys;
+}
+
+int fail(const std::string& text) {
+  std::cerr << "stave-train eval-preds: " << text << "\n";
+  return stave::cli::kUsage;
+}
+
+int run(const std::vector<std::string>& args) {
+  stave::cli::Args a(args, {"data", "split", "preds", "max-det"}, {"json"});
+  if (!a.ok()) return stave::cli::usageError("eval-preds", a.error());
+  if (!a.has("data") || !a.has("preds")) {
+    return stave::cli::usageError("eval-preds", "--data D.yaml and --preds P.csv are required");
+  }
+  int maxDet = 100;
+  try {
+    size_t used = 0;
+    const std::string v = a.value("max-det", "100");
+    maxDet = std::stoi(v, &used);
+    if (used != v.size() || maxDet < 1) throw std::invalid_argument(v);
+  } catch (const std::exception&) {
+    return stave::cli::usageError("eval-preds", "--max-det expects an integer >= 1");
+  }
+  const std::string split = a.value("split", "val");
+  const std::string predsPath = a.value("preds");
+
+  auto spec = stave::data::loadDataYaml(a.value("data"));
+  if (!spec) return fail(spec.errorText());
+  const auto* sources = spec->sources(split);
+  if (!sources || sources->empty()) {
+    return fail("split '" + split + "' is not in " + a.value("data"));
+  }
+  auto index = stave::data::scanSplit(spec.value(), split);
+  if (!index) return fail(index.errorText());
+  size_t skipped = 0;
+  for (const auto& p : index->problems) skipped += p.skipsImage ? 1 : 0;
+  if (skipped > 0) {
+    std::cerr << "stave-train eval-preds: " << skipped << " image(s) of split '" << split
+              << "' are unusable and left out (see stave-train check-dataset)\n";
+  }
+
+  std::vector<stave::train::EvalImage> images;
+  images.reserve(index->images.size());
+  for (const auto& rec : index->images) {
+    stave::train::EvalImage im;
+    im.keys = keysFor(rec.imagePath, spec.value(), *sources);
+    im.stem = fs::path(rec.imagePath).stem().string();
+    for (const auto& b : rec.boxes) {
+      const double w = rec.width, h = rec.height;
+      im.truths.push_back({float((b.cx - b.w / 2.0) * w), float((b.cy - b.h / 2.0) * h),
+                           float((b.cx + b.w / 2.0) * w), float((b.cy + b.h / 2.0) * h), b.cls});
+    }
+    images.push_back(std::move(im));
+  }
+
+  auto text = stave::readFile(predsPath);
+  if (!text) return fail(text.errorText());
+  auto rows = stave::train::parsePredictionsCsv(text.value(), predsPath, spec->nc());
+  if (!rows) return fail(rows.errorText());
+  auto result =
+      stave::train::evaluatePredictions(images, rows.value(), predsPath, spec->nc(), maxDet);
+  if (!result) return fail(result.errorText());
+
+  const auto& m = result->metrics;
+  if (a.has("json")) {
+    auto j = stave::train::metricsToJson(m, spec->names);
+    j["data"] = a.value("data");
+    j["split"] = split;
+    j["preds"] = predsPath;
+    j["max_det"] = maxDet;
+    j["predictions"] = result->predictions;
+    j["images_with_predictions"] = result->imagesWithPredictions;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << result->predictions << " predictions on " << result->imagesWithPredictions
+              << " of " << m.images << " images (split " << split << ", max-det " << maxDet
+              << ", COCO bbox AP)\n"
+              << stave::train::formatMetricsTable(m, spec->names);
+  }
+  return stave::cli::kOk;
+}
+
+}  // namespace
+
+STAVE_COMMAND(stave::cli::Command{
+    "eval-preds",
+    "score a predictions CSV (image,cls,conf,x1,y1,x2,y2 in pixels) against a dataset split",
+    "stave-train eval-preds --data D.yaml --preds P.csv [--split val] [--max-det 100] [--json]",
+    run});

@@ -1,0 +1,140 @@
+#pragma once
+// Training augmentation with box transforms, as Ultralytics defines it: mosaic, random
+// perspective with box filtering, HSV, flips, mixup; letterbox for validation. All randomness
+// comes from the Rng passed in, so a sample depends only on (seed, epoch, index).
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "core/data/dataset.h"
+#include "core/data/rng.h"
+
+namespace stave::data {
+
+/// Augmentation hyperparameters; names, meanings and defaults are Ultralytics'.
+struct AugmentOptions {
+  double hsv_h = 0.015;      ///< hue gain, fraction (0..1)
+  double hsv_s = 0.7;        ///< saturation gain, fraction (0..1)
+  double hsv_v = 0.4;        ///< value gain, fraction (0..1)
+  double degrees = 0.0;      ///< rotation, +/- degrees
+  double translate = 0.1;    ///< translation, +/- fraction of the image
+  double scale = 0.5;        ///< scale gain, +/- fraction
+  double shear = 0.0;        ///< shear, +/- degrees
+  double perspective = 0.0;  ///< perspective, +/- fraction (0..0.001)
+  double flipud = 0.0;       ///< probability of a vertical flip
+  double fliplr = 0.5;       ///< probability of a horizontal flip
+  double mosaic = 1.0;       ///< probability of a 4-image mosaic
+  double mixup = 0.0;        ///< probability of mixing with a second sample
+};
+
+/// A box in pixels of the image it belongs to.
+struct PixBox {
+  int cls;
+  float x1, y1, x2, y2;
+};
+
+/// An image as the pipeline starts from it: decoded to BGR and resized so that its long side
+/// is imgsz (Ultralytics' load_image), with its original size.
+struct LoadedImage {
+  cv::Mat img;  ///< CV_8UC3 BGR
+  int w0 = 0;   ///< original width (after EXIF orientation)
+  int h0 = 0;   ///< original height
+};
+
+/// How a validation image was placed in the batch image, to map predictions back:
+/// original = (batch - pad) / scale.
+struct ImageMeta {
+  int origWidth = 0;   ///< original image width
+  int origHeight = 0;  ///< original image height
+  float scale = 1;     ///< batch pixels per original pixel
+  float padX = 0;      ///< left padding in batch pixels
+  float padY = 0;      ///< top padding in batch pixels
+};
+
+/// One augmented sample before collation.
+struct Sample {
+  cv::Mat img;                ///< CV_8UC3 BGR
+  std::vector<PixBox> boxes;  ///< in pixels of img
+  ImageMeta meta;
+};
+
+/// Accumulated seconds per stage, summed over samples.
+struct StageTimes {
+  double read = 0, decode = 0, augment = 0, collate = 0;
+};
+
+/// Gives the loaded image of a dataset index (from a cache or by decoding) and adds the
+/// time it took to `times`.
+using ImageProvider =
+    std::function<std::shared_ptr<const LoadedImage>(int64_t index, StageTimes& times)>;
+
+/// Boxes of a record converted to pixels of an image of size (w, h).
+std::vector<PixBox> toPixels(const std::vector<Box>& boxes, int w, int h);
+
+/// Ultralytics' LetterBox (centred): resize to fit `shape` (never up unless `scaleup`), pad
+/// with grey 114. Returns the image; `ratio`, `padX`, `padY` say how boxes move.
+cv::Mat letterbox(const cv::Mat& img, cv::Size shape, bool scaleup, float* ratio, float* padX,
+                  float* padY);
+
+/// The random perspective matrix (3x3, double) for an input of `inSize` producing `outSize`,
+/// as Ultralytics' random_perspective draws it; `scaleOut` receives the random scale.
+cv::Matx33d randomPerspectiveMatrix(Rng& rng, const AugmentOptions& aug, cv::Size inSize,
+                                    cv::Size outSize, double* scaleOut);
+
+/// Transforms boxes by `M` (corners, then their bounding box, clipped to `outSize`) and drops
+/// those that become too small, too thin or lose most of their area (Ultralytics'
+/// box_candidates: w, h > 2 px, area ratio > 0.1 of the scaled original, aspect < 100).
+std::vector<PixBox> transformBoxes(const std::vector<PixBox>& boxes, const cv::Matx33d& M,
+                                   cv::Size outSize, double scale);
+
+/// Warps `img` by `M` into `outSize` (affine when the perspective row is (0, 0, 1)), grey 114.
+cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size outSize);
+
+/// Random HSV gains applied in place through lookup tables (Ultralytics' augment_hsv).
+void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain);
+
+/// A part of a source image pasted onto a canvas (a mosaic quarter, or a letterboxed image).
+struct Tile {
+  std::shared_ptr<const LoadedImage> image;  ///< source pixels
+  cv::Rect src;                              ///< the part of image->img that is pasted
+  cv::Rect dst;                              ///< where it goes on the canvas (same size)
+  std::vector<PixBox> boxes;                 ///< its boxes in canvas pixels, clipped to dst
+};
+
+/// Tiles on a grey (114) canvas, before the random perspective.
+struct Composition {
+  cv::Size canvas;          ///< canvas size (2S x 2S for mosaic, S x S otherwise)
+  std::vector<Tile> tiles;  ///< non-overlapping tiles
+};
+
+/// The slow, general renderer: paints the canvas and warps it by M (any perspective).
+Sample renderWarped(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+
+/// The fast renderer for M = scale + translation (the default hyperparameters): resizes the
+/// visible part of each tile straight into the output, without a canvas or a general warp.
+/// Boxes follow the whole-pixel mapping actually used, so they match the pixels exactly; the
+/// image differs from renderWarped by at most about one pixel of position.
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+
+/// Everything a training sample needs.
+struct AugmentContext {
+  const std::vector<ImageRecord>* records = nullptr;  ///< the split's images and labels
+  ImageProvider load;                                 ///< decoded, resized images
+  int imgsz = 640;                                    ///< output size (square)
+  AugmentOptions aug;                                 ///< hyperparameters
+};
+
+/// A training sample of dataset index `index`: mosaic (with probability aug.mosaic when
+/// `mosaicOn`, companions from `companion`) or letterbox, then random perspective, mixup (only
+/// when `mosaicOn`: close_mosaic ends both, as in Ultralytics), HSV and flips. Output is
+/// imgsz x imgsz.
+Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
+                       const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times);
+
+/// A validation sample: the loaded image letterboxed into `shape` (no augmentation).
+Sample makeValSample(const AugmentContext& ctx, int64_t index, cv::Size shape, StageTimes& times);
+
+}  // namespace stave::data

@@ -1,0 +1,29 @@
+#pragma once
+// The loader benchmark behind `stave-train bench loader`: samples per second with and without
+// mosaic, with cache none and ram, against the plain decode rate of the same files.
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config/result.h"
+
+namespace stave::data {
+
+/// What to measure.
+struct LoaderBenchOptions {
+  std::string data;             ///< data.yaml
+  std::string split = "train";  ///< split to read
+  int imgsz = 640;              ///< loader image size
+  int batch = 16;               ///< batch size
+  int workers = 2;              ///< loader threads, and threads of the plain decode
+  int batches = 20;             ///< batches timed per configuration (after 2 warm-up batches)
+  uint64_t seed = 0;            ///< loader seed
+};
+
+/// Runs every configuration and returns the numbers as JSON (rates in samples or images per
+/// second, per-stage seconds per sample, and the two target ratios with pass/fail).
+Result<nlohmann::json> benchLoader(const LoaderBenchOptions& options);
+
+}  // namespace stave::data

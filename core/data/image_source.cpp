@@ -1,0 +1,425 @@
+#include "core/data/image_source.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "core/data/rng.h"
+
+namespace stave::data {
+namespace fs = std::filesystem;
+
+namespace {
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr char kDiskMagic[8] = {'S', 'T', 'A', 'V', 'E', 'I', 'C', '1'};
+constexpr uint64_t kDiskVersion = 1;
+
+struct DiskHeader {
+  char magic[8];
+  uint64_t key;
+  uint64_t count;
+  uint64_t dataBytes;
+  uint32_t imgsz;
+  uint32_t flags;
+  uint64_t reserved[3];
+};
+static_assert(sizeof(DiskHeader) == 64, "disk cache header is 64 bytes");
+
+std::string gb(double bytes) {
+  std::ostringstream os;
+  os.precision(3);
+  os << bytes / 1e9 << " GB";
+  return os.str();
+}
+
+int64_t availableMemory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  int64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 2;
+}
+
+uint64_t diskKey(const SplitIndex& index, int imgsz, bool augment) {
+  uint64_t k = mixSeed(kDiskVersion, static_cast<uint64_t>(imgsz), augment, index.images.size());
+  for (const auto& r : index.images) {
+    struct stat st {};
+    ::stat(r.imagePath.c_str(), &st);
+    uint64_t f = 1469598103934665603ull;
+    for (unsigned char c : r.imagePath) f = (f ^ c) * 1099511628211ull;
+    k = mixSeed(k, f, static_cast<uint64_t>(st.st_size),
+                static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
+                    static_cast<uint64_t>(st.st_mtim.tv_nsec));
+    k = mixSeed(k, static_cast<uint64_t>(r.orientation));
+  }
+  return k;
+}
+
+void applyOrientation(cv::Mat& m, int o) {
+  switch (o) {
+    case 2:
+      cv::flip(m, m, 1);
+      break;
+    case 3:
+      cv::rotate(m, m, cv::ROTATE_180);
+      break;
+    case 4:
+      cv::flip(m, m, 0);
+      break;
+    case 5:
+      cv::transpose(m, m);
+      break;
+    case 6:
+      cv::rotate(m, m, cv::ROTATE_90_CLOCKWISE);
+      break;
+    case 7:
+      cv::transpose(m, m);
+      cv::flip(m, m, -1);
+      break;
+    case 8:
+      cv::rotate(m, m, cv::ROTATE_90_COUNTERCLOCKWISE);
+      break;
+    default:
+      break;
+  }
+}
+
+bool sameShape(const cv::Size& a, int w, int h) {
+  return a.width == w && a.height == h;
+}
+}  // namespace
+
+static_assert(sizeof(DiskCacheEntry) == 24, "disk cache entry is 24 bytes");
+
+Result<CacheMode> parseCacheMode(const std::string& t) {
+  if (t.empty() || t == "none" || t == "false" || t == "False") return CacheMode::None;
+  if (t == "ram" || t == "true" || t == "True") return CacheMode::Ram;
+  if (t == "disk") return CacheMode::Disk;
+  return Error{"", 0, "cache", "expected none, ram or disk, not '" + t + "'"};
+}
+
+cv::Size loadedSize(int w0, int h0, int imgsz) {
+  if (imgsz <= 0) return {w0, h0};
+  const double r = double(imgsz) / std::max(w0, h0);
+  if (w0 == imgsz || h0 == imgsz) {
+    if (std::max(w0, h0) == imgsz) return {w0, h0};
+  }
+  const int w = std::max(1, std::min(static_cast<int>(std::ceil(w0 * r - 1e-9)), imgsz));
+  const int h = std::max(1, std::min(static_cast<int>(std::ceil(h0 * r - 1e-9)), imgsz));
+  return {w, h};
+}
+
+LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTimes& times) {
+  double t0 = now();
+  std::vector<uint8_t> bytes;
+  {
+    std::ifstream in(rec.imagePath, std::ios::binary | std::ios::ate);
+    if (!in) throw std::runtime_error(rec.imagePath + ": cannot open image");
+    const std::streamsize n = in.tellg();
+    in.seekg(0);
+    bytes.resize(static_cast<size_t>(std::max<std::streamsize>(n, 0)));
+    if (n <= 0 || !in.read(reinterpret_cast<char*>(bytes.data()), n))
+      throw std::runtime_error(rec.imagePath + ": cannot read image");
+  }
+  const double t1 = now();
+  times.read += t1 - t0;
+  const cv::Size target = loadedSize(rec.width, rec.height, imgsz);
+  int flags = cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION;
+  const bool jpeg = bytes.size() > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8;
+  const int longSide = std::max(rec.width, rec.height);
+  if (jpeg && imgsz > 0) {
+    // libjpeg's DCT scaling: decode at 1/k when the result is still at least the target size.
+    if (longSide >= 8 * imgsz)
+      flags = cv::IMREAD_REDUCED_COLOR_8 | cv::IMREAD_IGNORE_ORIENTATION;
+    else if (longSide >= 4 * imgsz)
+      flags = cv::IMREAD_REDUCED_COLOR_4 | cv::IMREAD_IGNORE_ORIENTATION;
+    else if (longSide >= 2 * imgsz)
+      flags = cv::IMREAD_REDUCED_COLOR_2 | cv::IMREAD_IGNORE_ORIENTATION;
+  }
+  cv::Mat m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, bytes.data()), flags);
+  if (m.empty()) throw std::runtime_error(rec.imagePath + ": cannot decode image");
+  if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256);
+  if (m.channels() == 1)
+    cv::cvtColor(m, m, cv::COLOR_GRAY2BGR);
+  else if (m.channels() == 4)
+    cv::cvtColor(m, m, cv::COLOR_BGRA2BGR);
+  applyOrientation(m, rec.orientation);
+  if (!sameShape(m.size(), target.width, target.height)) {
+    const bool shrink = target.width < m.cols;
+    cv::resize(m, m, target, 0, 0, (augment || !shrink) ? cv::INTER_LINEAR : cv::INTER_AREA);
+  }
+  times.decode += now() - t1;
+  LoadedImage li;
+  li.img = m;
+  li.w0 = rec.width;
+  li.h0 = rec.height;
+  return li;
+}
+
+Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budget) {
+  double need = 0;
+  for (const auto& r : index.images) {
+    const cv::Size s = loadedSize(r.width, r.height, imgsz);
+    need += double(s.width) * s.height * 3;
+  }
+  const double withHeadroom = need * 1.5;
+  const double avail = budget > 0 ? double(budget) : double(availableMemory());
+  if (withHeadroom > avail) {
+    return Error{"", 0, "cache",
+                 "cache=ram needs " + gb(need) + " for " + std::to_string(index.images.size()) +
+                     " " + index.split + " images at imgsz " + std::to_string(imgsz) + " (" +
+                     gb(withHeadroom) + " with 50% headroom), but only " + gb(avail) +
+                     (budget > 0 ? " are allowed" : " of RAM are available") +
+                     "; use cache=disk or cache=none"};
+  }
+  return Ok{};
+}
+
+std::string defaultDiskCachePath(const SplitIndex& index, int imgsz, bool augment) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(diskKey(index, imgsz, augment)));
+  const std::string root = index.root.empty() && !index.images.empty()
+                               ? fs::path(index.images[0].imagePath).parent_path().string()
+                               : index.root;
+  return (fs::path(root) / ".stave-cache" /
+          ("images-" + index.split + "-" + std::to_string(imgsz) + (augment ? "-train-" : "-val-") +
+           hex + ".raw"))
+      .string();
+}
+
+namespace {
+// Maps a valid cache file; returns nullptr (and leaves nothing mapped) when stale or absent.
+const uint8_t* mapCache(const std::string& path, uint64_t key, size_t count, int imgsz,
+                        size_t* size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(DiskHeader))) {
+    ::close(fd);
+    return nullptr;
+  }
+  DiskHeader h{};
+  if (::pread(fd, &h, sizeof h, 0) != sizeof h || std::memcmp(h.magic, kDiskMagic, 8) != 0 ||
+      h.key != key || h.count != count || h.imgsz != static_cast<uint32_t>(imgsz) ||
+      static_cast<uint64_t>(st.st_size) != sizeof(DiskHeader) + 24 * count + h.dataBytes) {
+    ::close(fd);
+    return nullptr;
+  }
+  void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return nullptr;
+  *size = static_cast<size_t>(st.st_size);
+  return static_cast<const uint8_t*>(p);
+}
+}  // namespace
+
+Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment, const std::string& pathIn,
+                      int threads) {
+  const std::string path = pathIn.empty() ? defaultDiskCachePath(index, imgsz, augment) : pathIn;
+  const uint64_t key = diskKey(index, imgsz, augment);
+  size_t size = 0;
+  if (const uint8_t* m = mapCache(path, key, index.images.size(), imgsz, &size)) {
+    ::munmap(const_cast<uint8_t*>(m), size);
+    return Ok{};
+  }
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) return Error{path, 0, "cache", "cannot create the cache folder: " + ec.message()};
+  const size_t n = index.images.size();
+  std::vector<DiskCacheEntry> table(n);
+  uint64_t offset = sizeof(DiskHeader) + 24 * n;
+  const uint64_t dataStart = offset;
+  for (size_t i = 0; i < n; ++i) {
+    const cv::Size s = loadedSize(index.images[i].width, index.images[i].height, imgsz);
+    table[i] = {offset, s.width, s.height, index.images[i].width, index.images[i].height};
+    offset += uint64_t(s.width) * s.height * 3;
+  }
+  DiskHeader h{};
+  std::memcpy(h.magic, kDiskMagic, 8);
+  h.key = key;
+  h.count = n;
+  h.dataBytes = offset - dataStart;
+  h.imgsz = static_cast<uint32_t>(imgsz);
+  std::random_device rd;
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
+  const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return Error{path, 0, "cache",
+                 std::string("cannot create the disk cache: ") + std::strerror(errno)};
+  auto fail = [&](const std::string& why) -> Status {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Error{path, 0, "cache", why};
+  };
+  if (::ftruncate(fd, static_cast<off_t>(offset)) != 0)
+    return fail(std::string("cannot size the disk cache (") + gb(double(offset)) +
+                "): " + std::strerror(errno));
+  void* p = ::mmap(nullptr, offset, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED)
+    return fail(std::string("cannot map the disk cache: ") + std::strerror(errno));
+  auto* base = static_cast<uint8_t*>(p);
+  std::memcpy(base, &h, sizeof h);
+  std::memcpy(base + sizeof h, table.data(), 24 * n);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    StageTimes t;
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      cv::Mat dst(table[i].h, table[i].w, CV_8UC3, base + table[i].offset);
+      try {
+        loadImage(index.images[i], imgsz, augment, t).img.copyTo(dst);
+      } catch (const std::exception&) {
+        dst.setTo(cv::Scalar(114, 114, 114));  // the loader counts it as a failure when read
+      }
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  const bool synced = ::msync(p, offset, MS_SYNC) == 0;
+  ::munmap(p, offset);
+  if (!synced || ::fsync(fd) != 0)
+    return fail(std::string("cannot write the disk cache: ") + std::strerror(errno));
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return Error{path, 0, "cache", "cannot move the disk cache into place: " + why};
+  }
+  // Older caches of the same split and size (the dataset changed since) are dead weight.
+  if (pathIn.empty()) {
+    const std::string name = fs::path(path).filename().string();
+    const std::string prefix =
+        name.substr(0, name.size() - std::string("0123456789abcdef.raw").size());
+    for (fs::directory_iterator it(fs::path(path).parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+      const std::string other = it->path().filename().string();
+      if (other != name && other.rfind(prefix, 0) == 0 && other.size() == name.size())
+        fs::remove(it->path(), ec);
+    }
+  }
+  return Ok{};
+}
+
+ImageSource::ImageSource(const SplitIndex& index, ImageSourceOptions opt)
+    : m_index(index), m_opt(std::move(opt)) {
+  if (m_opt.cache == CacheMode::Ram) {
+    const Status st = checkRamCache(index, m_opt.imgsz, m_opt.ramBudgetBytes);
+    if (!st) throw std::runtime_error(st.errorText());
+    m_ram.resize(index.images.size());
+    m_ramLocks = std::vector<std::mutex>(64);
+  } else if (m_opt.cache == CacheMode::Disk) {
+    if (m_opt.diskCachePath.empty())
+      m_opt.diskCachePath = defaultDiskCachePath(index, m_opt.imgsz, m_opt.augment);
+    const uint64_t key = diskKey(index, m_opt.imgsz, m_opt.augment);
+    m_map = mapCache(m_opt.diskCachePath, key, index.images.size(), m_opt.imgsz, &m_mapSize);
+    if (!m_map) {
+      // Normally built by the launcher before the ranks start; a single process builds it here.
+      const Status st = buildDiskCache(index, m_opt.imgsz, m_opt.augment, m_opt.diskCachePath);
+      if (!st) throw std::runtime_error(st.errorText());
+      m_map = mapCache(m_opt.diskCachePath, key, index.images.size(), m_opt.imgsz, &m_mapSize);
+      if (!m_map)
+        throw std::runtime_error(m_opt.diskCachePath +
+                                 ": the disk cache was built but cannot be mapped");
+    }
+    m_table = reinterpret_cast<const DiskCacheEntry*>(m_map + sizeof(DiskHeader));
+  }
+}
+
+ImageSource::~ImageSource() {
+  if (m_map) ::munmap(const_cast<uint8_t*>(m_map), m_mapSize);
+}
+
+std::shared_ptr<const LoadedImage> ImageSource::decode(int64_t index, StageTimes& times) {
+  const auto& rec = m_index.images[static_cast<size_t>(index)];
+  auto li = std::make_shared<LoadedImage>();
+  try {
+    *li = loadImage(rec, m_opt.imgsz, m_opt.augment, times);
+    ++m_decoded;
+  } catch (const std::exception&) {
+    // The scan found this image readable; if it is not (changed since, corrupt inside), train
+    // on grey with no objects rather than stopping the run, and count it.
+    const cv::Size s = loadedSize(rec.width, rec.height, m_opt.imgsz);
+    li->img = cv::Mat(s, CV_8UC3, cv::Scalar(114, 114, 114));
+    li->w0 = rec.width;
+    li->h0 = rec.height;
+    ++m_failures;
+  }
+  return li;
+}
+
+std::shared_ptr<const LoadedImage> ImageSource::get(int64_t index, StageTimes& times) {
+  STAVE_CHECK(index >= 0 && static_cast<size_t>(index) < m_index.images.size(),
+              "image index " << index);
+  if (m_opt.cache == CacheMode::Disk) {
+    const DiskCacheEntry& e = m_table[index];
+    auto li = std::make_shared<LoadedImage>();
+    // Read-only view into the shared mapping: no copy, pages shared by every rank.
+    li->img = cv::Mat(e.h, e.w, CV_8UC3, const_cast<uint8_t*>(m_map + e.offset));
+    li->w0 = e.w0;
+    li->h0 = e.h0;
+    ++m_hits;
+    return li;
+  }
+  if (m_opt.cache == CacheMode::Ram) {
+    std::mutex& lock = m_ramLocks[static_cast<size_t>(index) % m_ramLocks.size()];
+    {
+      std::lock_guard<std::mutex> g(lock);
+      if (m_ram[static_cast<size_t>(index)]) {
+        ++m_hits;
+        return m_ram[static_cast<size_t>(index)];
+      }
+    }
+    auto li = decode(index, times);
+    std::lock_guard<std::mutex> g(lock);
+    if (!m_ram[static_cast<size_t>(index)]) m_ram[static_cast<size_t>(index)] = li;
+    return m_ram[static_cast<size_t>(index)];
+  }
+  if (m_opt.recentCapacity == 0) return decode(index, times);
+  {
+    std::lock_guard<std::mutex> g(m_recentMutex);
+    auto it = m_recent.find(index);
+    if (it != m_recent.end()) {
+      it->second.second = ++m_tick;
+      ++m_hits;
+      return it->second.first;
+    }
+  }
+  auto li = decode(index, times);
+  std::lock_guard<std::mutex> g(m_recentMutex);
+  m_recent[index] = {li, ++m_tick};
+  if (m_recent.size() > m_opt.recentCapacity) {
+    auto oldest = m_recent.begin();
+    for (auto it = m_recent.begin(); it != m_recent.end(); ++it)
+      if (it->second.second < oldest->second.second) oldest = it;
+    m_recent.erase(oldest);
+  }
+  return li;
+}
+
+ImageSourceStats ImageSource::stats() const {
+  return {m_decoded.load(), m_hits.load(), m_failures.load()};
+}
+
+}  // namespace stave::data

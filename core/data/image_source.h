@@ -1,0 +1,107 @@
+#pragma once
+// Decoded, resized images for the pipeline: decode with reduced-size JPEG decoding, or take
+// them from a RAM cache, a memory-mapped disk cache, or a small buffer of recent images (which
+// mosaic draws its companions from, so a mosaic costs about one decode, not four).
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/config/result.h"
+#include "core/data/augment.h"
+#include "core/data/dataset.h"
+
+namespace stave::data {
+
+/// Where decoded images are kept between uses (Ultralytics' `cache`).
+enum class CacheMode { None, Ram, Disk };
+
+/// Parses "none"/"false"/"", "ram"/"true", "disk".
+Result<CacheMode> parseCacheMode(const std::string& text);
+
+/// Size of an image of `w0` x `h0` after load_image's resize (long side = imgsz).
+cv::Size loadedSize(int w0, int h0, int imgsz);
+
+/// Reads and decodes one image to 8-bit BGR (grey, alpha and 16-bit inputs converted), applies
+/// its EXIF orientation and resizes it so the long side is `imgsz` (0 = keep). A JPEG at least
+/// twice as large as needed is decoded at 1/2, 1/4 or 1/8 scale. Throws std::runtime_error
+/// naming the file when it cannot be read or decoded.
+LoadedImage loadImage(const ImageRecord& record, int imgsz, bool augment, StageTimes& times);
+
+/// Checks that cache=ram fits: the bytes needed (plus 50% headroom) against `budgetBytes`
+/// (0 = the machine's available memory). The error names both numbers.
+Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budgetBytes = 0);
+
+/// The default disk cache file of a split: <root>/.stave-cache/images-<split>-<imgsz>-<key>.raw.
+std::string defaultDiskCachePath(const SplitIndex& index, int imgsz, bool augment);
+
+/// Builds the disk cache (one raw file of resized BGR images plus a table) once: returns at
+/// once when `path` already holds a cache for the same files (paths, sizes, mtimes) and size.
+/// Written to a temporary file and renamed, so readers never see half a cache. Call it before
+/// distributed ranks start; every rank then maps the same file read-only (one copy in RAM).
+Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment,
+                      const std::string& path = "", int threads = 0);
+
+/// One image in the disk cache file: where its pixels are and its sizes.
+struct DiskCacheEntry {
+  uint64_t offset;  ///< byte offset of the BGR pixels in the file
+  int32_t w, h;     ///< loaded size
+  int32_t w0, h0;   ///< original size
+};
+
+/// Options of an ImageSource.
+struct ImageSourceOptions {
+  int imgsz = 640;                    ///< long side of loaded images
+  bool augment = true;                ///< training (linear resize) or validation (area resize)
+  CacheMode cache = CacheMode::None;  ///< where decoded images are kept
+  std::string diskCachePath;          ///< cache=disk file ("" = defaultDiskCachePath)
+  int64_t ramBudgetBytes = 0;         ///< cache=ram budget (0 = available memory)
+  size_t recentCapacity = 256;        ///< images kept in the recent buffer (cache=none)
+};
+
+/// Counters of an ImageSource.
+struct ImageSourceStats {
+  int64_t decoded = 0;         ///< images decoded from their files
+  int64_t cacheHits = 0;       ///< images served from RAM, disk or the recent buffer
+  int64_t decodeFailures = 0;  ///< images that failed to decode and were replaced by grey
+};
+
+/// Thread-safe provider of loaded images for one split.
+class ImageSource {
+ public:
+  /// Throws std::runtime_error with a clear message when a cache cannot be used (RAM budget,
+  /// disk cache not writable).
+  ImageSource(const SplitIndex& index, ImageSourceOptions options);
+  ~ImageSource();
+  ImageSource(const ImageSource&) = delete;
+  ImageSource& operator=(const ImageSource&) = delete;
+
+  /// The loaded image of `index` (never null: an undecodable image becomes grey, counted).
+  std::shared_ptr<const LoadedImage> get(int64_t index, StageTimes& times);
+  /// Counters so far.
+  ImageSourceStats stats() const;
+
+ private:
+  std::shared_ptr<const LoadedImage> decode(int64_t index, StageTimes& times);
+
+  const SplitIndex& m_index;
+  ImageSourceOptions m_opt;
+  // cache=ram
+  std::vector<std::shared_ptr<const LoadedImage>> m_ram;
+  std::vector<std::mutex> m_ramLocks;
+  // cache=disk
+  const uint8_t* m_map = nullptr;
+  size_t m_mapSize = 0;
+  const DiskCacheEntry* m_table = nullptr;
+  // recent buffer
+  mutable std::mutex m_recentMutex;
+  std::unordered_map<int64_t, std::pair<std::shared_ptr<const LoadedImage>, uint64_t>> m_recent;
+  uint64_t m_tick = 0;
+  std::atomic<int64_t> m_decoded{0}, m_hits{0}, m_failures{0};
+};
+
+}  // namespace stave::data

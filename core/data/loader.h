@@ -1,0 +1,146 @@
+#pragma once
+// The data loader: persistent worker threads build whole batches (decode, augment, collate)
+// ahead of the trainer into a bounded queue and hand them out in order. No torch here: the
+// trainer wraps Batch::pixels with torch::from_blob.
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/config/result.h"
+#include "core/data/augment.h"
+#include "core/data/dataset.h"
+#include "core/data/image_source.h"
+
+namespace stave::data {
+
+/// Loader settings (plain values; the trainer fills them from its RunConfig).
+struct LoaderOptions {
+  int imgsz = 640;            ///< square training size; validation long side
+  int batch = 16;             ///< images per batch, per rank
+  int workers = 8;            ///< worker threads (persist across epochs); 0 = build on next()
+  int prefetch = 4;           ///< finished batches that may wait beyond those being built
+  bool augment = true;        ///< training augmentation (else letterbox only)
+  bool shuffle = true;        ///< new order every epoch from (seed, epoch)
+  bool channelsLast = false;  ///< pixels NHWC instead of NCHW
+  bool rect = false;   ///< validation: batches of similar aspect, each padded to its own shape
+  uint64_t seed = 0;   ///< all randomness derives from (seed, epoch, sample index)
+  int rank = 0;        ///< this rank
+  int worldSize = 1;   ///< number of ranks
+  AugmentOptions aug;  ///< Ultralytics hyperparameters
+  /// Allocates pixel memory (e.g. pinned); default new uint8_t[].
+  std::function<std::shared_ptr<uint8_t>(size_t)> allocate;
+  CacheMode cache = CacheMode::None;  ///< none, ram or disk
+  std::string diskCachePath;          ///< cache=disk file ("" = beside the dataset)
+  int64_t ramBudgetBytes = 0;         ///< cache=ram budget (0 = available memory)
+  int stride = 32;                    ///< rect batch sizes are multiples of this
+  double rectPad = 0.5;               ///< rect padding in strides (Ultralytics: 0.5 for val)
+  int mosaicLag = 64;                 ///< mosaic companions come from samples at least this
+  int mosaicWindow = 64;              ///< many positions back, within a window of this size
+  double timeoutSeconds = 600;        ///< next() gives up when no batch arrives for this long
+  bool sequentialOpenCv = true;       ///< cv::setNumThreads(0) when workers > 0 (process-wide)
+  bool tuneMalloc = true;             ///< keep freed image buffers in the heap (process-wide, once)
+};
+
+/// Seconds spent on one batch, summed over its samples (so with several workers they can
+/// exceed wall time), plus how long the consumer waited for it.
+struct LoaderTimes {
+  double read = 0;     ///< reading files
+  double decode = 0;   ///< decoding and resizing
+  double augment = 0;  ///< mosaic, perspective, HSV, flips, letterbox
+  double collate = 0;  ///< copying into the batch layout
+  double wait = 0;     ///< time next() blocked waiting for this batch
+};
+
+/// One collated batch.
+struct Batch {
+  int64_t seq = 0;                  ///< batch index within the epoch (delivered in this order)
+  int epoch = 0;                    ///< the epoch it belongs to
+  int n = 0;                        ///< images in the batch (the last one may be smaller)
+  int height = 0;                   ///< image height in pixels
+  int width = 0;                    ///< image width in pixels
+  bool channelsLast = false;        ///< NHWC (else NCHW)
+  std::shared_ptr<uint8_t> pixels;  ///< uint8 RGB, n*3*height*width bytes
+  std::vector<float> targets;       ///< rows of 6: batchIdx, cls, cx, cy, w, h (normalised)
+  std::vector<std::string> paths;   ///< image paths
+  std::vector<ImageMeta> meta;      ///< per image: original size, scale and padding
+  LoaderTimes times;                ///< per-stage seconds
+  /// Number of target rows.
+  int64_t numTargets() const { return static_cast<int64_t>(targets.size() / 6); }
+};
+
+/// Totals since the loader was made.
+struct LoaderStats {
+  int64_t batches = 0, samples = 0;                       ///< delivered
+  double read = 0, decode = 0, augment = 0, collate = 0;  ///< stage seconds, summed over samples
+  double consumerWait = 0;                                ///< seconds next() blocked
+  int64_t decoded = 0;                                    ///< images decoded from files
+  int64_t cacheHits = 0;       ///< images taken from a cache or the recent buffer
+  int64_t decodeFailures = 0;  ///< images that could not be decoded (trained as grey)
+};
+
+/// Batches for one split and one rank. Not copyable; the destructor stops and joins workers.
+/// The SplitIndex must outlive the loader (it is referenced, not copied).
+class Loader {
+ public:
+  /// Throws std::runtime_error when a cache cannot be used (see validate()).
+  Loader(const SplitIndex& index, LoaderOptions options);
+  ~Loader();
+  Loader(const Loader&) = delete;
+  Loader& operator=(const Loader&) = delete;
+
+  /// Checks options and caches before making a loader; errors name the key and valid range.
+  static Status validate(const SplitIndex& index, const LoaderOptions& options);
+
+  /// Starts (or restarts) `epoch`: the order from (seed, epoch), mosaic on or off
+  /// (close_mosaic). Batches of an unfinished previous epoch are dropped.
+  void startEpoch(int epoch, bool mosaicOn = true);
+  /// The next batch in order, or nullopt at the end of the epoch. Rethrows a worker's
+  /// exception with the epoch and batch it happened in.
+  std::optional<Batch> next();
+  /// Batches per epoch for this rank.
+  int64_t batchesPerEpoch() const;
+  /// Images per epoch for this rank (padded as DistributedSampler pads).
+  int64_t samplesPerEpoch() const;
+  /// Totals so far.
+  LoaderStats stats() const;
+
+  /// Builds batch `seq` of (epoch, mosaicOn) on the calling thread, bypassing the queue: the
+  /// same bytes the workers produce (used by tests and the benchmark).
+  Batch buildBatch(int epoch, bool mosaicOn, int64_t seq);
+
+ private:
+  struct Plan;
+  struct Slot {
+    std::optional<Batch> batch;
+    std::exception_ptr error;
+  };
+  std::shared_ptr<const Plan> makePlan(int epoch, bool mosaicOn) const;
+  Batch build(const Plan& plan, int64_t seq);
+  void workerLoop();
+
+  const SplitIndex& m_index;
+  LoaderOptions m_opt;
+  std::unique_ptr<ImageSource> m_source;
+  AugmentContext m_ctx;
+
+  mutable std::mutex m_mutex;
+  std::condition_variable m_workCv, m_readyCv;
+  std::shared_ptr<const Plan> m_plan;
+  uint64_t m_generation = 0;
+  int64_t m_nextJob = 0, m_consumed = 0;
+  std::map<int64_t, Slot> m_ready;
+  bool m_stop = false;
+  LoaderStats m_stats;
+  std::vector<std::thread> m_workers;
+};
+
+}  // namespace stave::data

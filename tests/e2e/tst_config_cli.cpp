@@ -1,0 +1,304 @@
+// The config commands of stave-train end to end: exit codes, messages, files written.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "e2e/e2e_util.h"
+
+using stave::e2e::runStaveTrain;
+
+namespace {
+void writeText(const QString& path, const QByteArray& text) {
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(text);
+}
+QByteArray readText(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+int runSh(const QStringList& args) {
+  QProcess p;
+  p.start("sh", args);
+  if (!p.waitForFinished(20000)) return -1;
+  return p.exitCode();
+}
+}  // namespace
+
+class TestConfigCli : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir m_dir;
+  QString m_project;
+  QString path(const QString& rel) const { return m_dir.filePath(rel); }
+
+ private slots:
+  void initTestCase();
+  void newProjectErrors_data();
+  void newProjectErrors();
+  void showProject();
+  void showProjectProblems_data();
+  void showProjectProblems();
+  void exportFormats_data();
+  void exportFormats();
+  void exportErrors_data();
+  void exportErrors();
+  void importUltralytics();
+  void configDocs();
+  void helpTexts_data();
+  void helpTexts();
+};
+
+void TestConfigCli::initTestCase() {
+  QVERIFY(m_dir.isValid());
+  writeText(path("data set/data.yaml"), "path: .\ntrain: images\nval: images\nnames: [a, b]\n");
+  auto r = runStaveTrain(
+      {"new-project", path("proj"), "--name", "demo $(x)", "--data", path("data set/data.yaml")});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  m_project = path("proj/demo $(x).stave");
+  QVERIFY(r.out.contains("created " + m_project));
+  QVERIFY(QFileInfo::exists(m_project));
+  const auto j = QJsonDocument::fromJson(readText(m_project)).object();
+  QCOMPARE(j["format"].toString(), QString("stave-project"));
+  QCOMPARE(j["dataset"].toString(), QString("../data set/data.yaml"));
+}
+
+void TestConfigCli::newProjectErrors_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<int>("exitCode");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("no name") << QStringList{"new-project", "x", "--data", "d.yaml"} << 2
+                           << "--name and --data are required";
+  QTest::newRow("no folder") << QStringList{"new-project", "--name", "n", "--data", "d"} << 2
+                             << "expected one folder";
+  QTest::newRow("unknown flag") << QStringList{"new-project", "x", "--nme", "n"} << 2
+                                << "unknown option --nme";
+  QTest::newRow("no dataset") << QStringList{"new-project", "x",      "--name",
+                                             "n",           "--data", "missing.yaml"}
+                              << 2 << "dataset file not found";
+  QTest::newRow("exists") << QStringList{"new-project", "proj",   "--name",
+                                         "demo $(x)",   "--data", "data set/data.yaml"}
+                          << 2 << "already exists";
+}
+
+void TestConfigCli::newProjectErrors() {
+  QFETCH(QStringList, args);
+  QFETCH(int, exitCode);
+  QFETCH(QString, message);
+  const QByteArray before = readText(m_project);
+  auto r = runStaveTrain(args, m_dir.path());
+  QCOMPARE(r.exitCode, exitCode);
+  QVERIFY2(r.err.contains(message), qPrintable(r.err));
+  QCOMPARE(readText(m_project), before);
+}
+
+void TestConfigCli::showProject() {
+  auto r = runStaveTrain({"show-project", m_project});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY(r.out.contains("project: demo $(x)"));
+  QVERIFY(r.out.contains("* default  (defaults)"));
+  QVERIFY(r.out.contains("global batch 16, accumulate 4"));
+  auto j = runStaveTrain({"show-project", m_project, "--json"});
+  QCOMPARE(j.exitCode, 0);
+  QJsonParseError err;
+  const auto doc = QJsonDocument::fromJson(j.out.toUtf8(), &err);
+  QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+  const auto o = doc.object();
+  QCOMPARE(o["name"].toString(), QString("demo $(x)"));
+  QCOMPARE(o["dataset_path"].toString(), path("data set/data.yaml"));
+  QCOMPARE(o["active_config"].toString(), QString("default"));
+  QCOMPARE(
+      o["configs"].toObject()["default"].toObject()["derived"].toObject()["accumulate"].toInt(), 4);
+  QVERIFY(o["problems"].toArray().isEmpty());
+}
+
+void TestConfigCli::showProjectProblems_data() {
+  QTest::addColumn<QByteArray>("content");
+  QTest::addColumn<int>("exitCode");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("missing dataset")
+      << QByteArray(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"gone/data.yaml\", \"configs\": {\"default\": {}}}")
+      << 1 << "problem: ";
+  QTest::newRow("truncated") << QByteArray("{\"format\": \"stave-project\", \"vers") << 2
+                             << "truncated or malformed";
+  QTest::newRow("newer") << QByteArray("{\"format\": \"stave-project\", \"version\": 9}") << 2
+                         << "newer Stave (format version 9)";
+  QTest::newRow("bad value")
+      << QByteArray(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
+             "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"amp\": 3}}}")
+      << 2 << "(config 'fast'): amp: expected true or false, got 3";
+}
+
+void TestConfigCli::showProjectProblems() {
+  QFETCH(QByteArray, content);
+  QFETCH(int, exitCode);
+  QFETCH(QString, message);
+  const QString file = path("bad/p.stave");
+  writeText(file, content);
+  auto r = runStaveTrain({"show-project", file});
+  QCOMPARE(r.exitCode, exitCode);
+  QVERIFY2(r.err.contains(message), qPrintable(r.err));
+  QVERIFY(r.err.contains(file));
+  QCOMPARE(readText(file), content);  // nothing lost
+  if (exitCode == 1) QVERIFY(r.err.contains("dataset not found: " + path("bad/gone/data.yaml")));
+}
+
+void TestConfigCli::exportFormats_data() {
+  QTest::addColumn<QString>("format");
+  QTest::addColumn<QStringList>("extra");
+  QTest::addColumn<QString>("expect");
+  QTest::newRow("yaml") << "yaml" << QStringList{"epochs=7"} << "epochs: 7";
+  QTest::newRow("json") << "json" << QStringList{"epochs=7"} << "\"epochs\": 7";
+  QTest::newRow("ultralytics") << "ultralytics" << QStringList{"nproc=2", "devices=0,1"}
+                               << "batch: 32";
+  QTest::newRow("shell") << "shell" << QStringList{} << "stave-train train";
+  QTest::newRow("slurm") << "slurm" << QStringList{"--nodes", "2",       "--gpus-per-node", "4",
+                                                   "--time",  "2:00:00", "--partition",     "gpu"}
+                         << "#SBATCH --nodes=2";
+  QTest::newRow("k8s") << "k8s" << QStringList{"--nodes", "2", "--image", "stave:1"}
+                       << "kind: PyTorchJob";
+}
+
+void TestConfigCli::exportFormats() {
+  QFETCH(QString, format);
+  QFETCH(QStringList, extra);
+  QFETCH(QString, expect);
+  const QString out = path("exports/out." + format);
+  auto r = runStaveTrain(
+      QStringList{"export", m_project, "--config", "default", "--format", format, "--out", out} +
+      extra);
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY(r.out.contains("wrote " + out));
+  const QString text = QString::fromUtf8(readText(out));
+  QVERIFY2(text.contains(expect), qPrintable(text));
+  if (format == "yaml" || format == "json") {
+    // The export is a complete config stave-train reads back, with the dataset absolute.
+    QVERIFY(text.contains(path("data set/data.yaml")));
+    auto again = runStaveTrain({"export", out, "--format", "json"});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    const auto o = QJsonDocument::fromJson(again.out.toUtf8()).object();
+    QCOMPARE(o["epochs"].toInt(), 7);
+    QCOMPARE(o["data"].toString(), path("data set/data.yaml"));
+  }
+  if (format == "shell" || format == "slurm") {
+    QCOMPARE(runSh({"-n", out}), 0);
+    QVERIFY(QFileInfo(out).isExecutable());
+  }
+  if (format == "yaml") {
+    // A relative dataset path in a config file is found beside the file.
+    writeText(path("cfgs/rel.yaml"), "data: ../data set/data.yaml\nepochs: 3\n");
+    auto rel = runStaveTrain({"export", path("cfgs/rel.yaml"), "--format", "json"});
+    QCOMPARE(rel.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(rel.out.toUtf8()).object()["data"].toString(),
+             path("data set/data.yaml"));
+  }
+  // Without --out the same text goes to stdout.
+  auto stdoutRun = runStaveTrain(QStringList{"export", m_project, "--format", format} + extra);
+  QCOMPARE(stdoutRun.exitCode, 0);
+  if (format != "shell") QCOMPARE(stdoutRun.out, text);
+}
+
+void TestConfigCli::exportErrors_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<int>("exitCode");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("no format") << QStringList{} << 2 << "--format is required";
+  QTest::newRow("bad format") << QStringList{"--format", "docker"} << 2
+                              << "expected yaml, json, ultralytics, shell, slurm or k8s";
+  QTest::newRow("bad override") << QStringList{"--format", "yaml", "epochs=abc", "mosaic=3"} << 2
+                                << "command line: epochs: expected an integer";
+  QTest::newRow("unknown key") << QStringList{"--format", "yaml", "lr=0.1"} << 2
+                               << "command line: lr: unknown key";
+  QTest::newRow("no such config") << QStringList{"--format", "yaml", "--config", "fast"} << 2
+                                  << "no config named 'fast' (configs: 'default')";
+  QTest::newRow("k8s without image") << QStringList{"--format", "k8s"} << 2 << "--image";
+  QTest::newRow("bad partition") << QStringList{"--format", "slurm", "--partition", "a;b"} << 2
+                                 << "partition: may hold only";
+  QTest::newRow("bad nodes") << QStringList{"--format", "slurm", "--nodes", "two"} << 2
+                             << "--nodes expects a whole number";
+}
+
+void TestConfigCli::exportErrors() {
+  QFETCH(QStringList, args);
+  QFETCH(int, exitCode);
+  QFETCH(QString, message);
+  auto r = runStaveTrain(QStringList{"export", m_project} + args);
+  QCOMPARE(r.exitCode, exitCode);
+  QVERIFY2(r.err.contains(message), qPrintable(r.err));
+  QVERIFY(r.out.isEmpty());
+  if (args.contains("mosaic=3")) QVERIFY(r.err.contains("mosaic: 3.0 is out of range"));
+}
+
+void TestConfigCli::importUltralytics() {
+  const QString args = path("ul/args.yaml");
+  writeText(args,
+            "task: detect\nmode: train\nmodel: yolov8s.pt\ndata: coco.yaml\nepochs: 12\n"
+            "batch: 32\ndevice: 0,1\nsave: true\nplots: false\ncache: false\n");
+  const QString out = path("ul/stave.yaml");
+  auto r = runStaveTrain({"import-ultralytics", args, "--out", out});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY2(r.err.contains("ignored 2 key(s) Stave does not use: save plots"), qPrintable(r.err));
+  QVERIFY(r.err.contains("warning: " + args + ":3: model:"));
+  const QString yaml = QString::fromUtf8(readText(out));
+  QVERIFY(yaml.contains("batch: 16"));
+  QVERIFY(yaml.contains("nproc: 2"));
+  QVERIFY(yaml.contains("model: \"yolov8s\""));
+  auto strict = runStaveTrain({"import-ultralytics", args, "--strict"});
+  QCOMPARE(strict.exitCode, 1);
+  QVERIFY(strict.out.contains("epochs: 12"));
+
+  // Round trip through the project: export ultralytics, import as a named config.
+  const QString exported = path("ul/exported.yaml");
+  QCOMPARE(
+      runStaveTrain({"export", m_project, "--format", "ultralytics", "--out", exported, "epochs=5"})
+          .exitCode,
+      0);
+  auto add = runStaveTrain(
+      {"import-ultralytics", exported, "--project", m_project, "--config", "from-ul", "--strict"});
+  QVERIFY2(add.exitCode == 0, qPrintable(add.err));
+  auto show = runStaveTrain({"show-project", m_project});
+  QVERIFY2(show.out.contains("from-ul  epochs=5\n"), qPrintable(show.out));
+
+  writeText(path("ul/bad.yaml"), "epochs: 3\nlr0: fast\nmosaic: 9\n");
+  auto bad =
+      runStaveTrain({"import-ultralytics", path("ul/bad.yaml"), "--out", path("ul/no.yaml")});
+  QCOMPARE(bad.exitCode, 2);
+  QVERIFY(bad.err.contains(path("ul/bad.yaml") + ":2: lr0: expected a number"));
+  QVERIFY(bad.err.contains(path("ul/bad.yaml") + ":3: mosaic:"));
+  QVERIFY(!QFileInfo::exists(path("ul/no.yaml")));
+  auto usage = runStaveTrain({"import-ultralytics", args, "--project", m_project});
+  QCOMPARE(usage.exitCode, 2);
+}
+
+void TestConfigCli::configDocs() {
+  auto r = runStaveTrain({"config-docs"});
+  QCOMPARE(r.exitCode, 0);
+  QVERIFY(r.out.contains("| `lr0` | float | `0.01` |"));
+  QCOMPARE(r.out.toUtf8(), readText(STAVE_SOURCE_DIR "/docs/config.md"));
+}
+
+void TestConfigCli::helpTexts_data() {
+  QTest::addColumn<QString>("command");
+  for (const char* c :
+       {"new-project", "show-project", "export", "import-ultralytics", "config-docs"})
+    QTest::newRow(c) << QString(c);
+}
+
+void TestConfigCli::helpTexts() {
+  QFETCH(QString, command);
+  auto r = runStaveTrain({command, "--help"});
+  QCOMPARE(r.exitCode, 0);
+  QVERIFY(r.out.startsWith("usage: stave-train " + command));
+  auto all = runStaveTrain({"--help"});
+  QVERIFY(all.out.contains("  " + command + " "));
+}
+
+QTEST_GUILESS_MAIN(TestConfigCli)
+#include "tst_config_cli.moc"
