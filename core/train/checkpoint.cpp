@@ -37,6 +37,10 @@ void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
   writeInt(a, "last_opt_step", m.lastOptStep);
   writeDouble(a, "best_fitness", m.bestFitness);
   writeInt(a, "best_epoch", m.bestEpoch);
+  writeDouble(a, "best_map50", m.bestMap50);
+  writeDouble(a, "best_map5095", m.bestMap5095);
+  writeInt(a, "best_map_epoch", m.bestMapEpoch);
+  a.write("last_metrics", c10::IValue(m.lastMetrics));
   writeInt(a, "ema_updates", m.emaUpdates);
   writeDouble(a, "scaler_scale", m.scalerScale);
   writeInt(a, "scaler_growth", m.scalerGrowth);
@@ -64,6 +68,14 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   m.lastOptStep = readInt(a, "last_opt_step");
   m.bestFitness = readDouble(a, "best_fitness");
   m.bestEpoch = readInt(a, "best_epoch");
+  m.bestMap50 = readDouble(a, "best_map50");
+  m.bestMap5095 = readDouble(a, "best_map5095");
+  m.bestMapEpoch = readInt(a, "best_map_epoch");
+  {
+    c10::IValue v;
+    a.read("last_metrics", v);
+    m.lastMetrics = v.toDoubleVector();
+  }
   m.emaUpdates = readInt(a, "ema_updates");
   m.scalerScale = readDouble(a, "scaler_scale");
   m.scalerGrowth = readInt(a, "scaler_growth");

@@ -16,9 +16,13 @@ struct CheckpointMeta {
   int64_t epoch = -1;            ///< last completed epoch (0-based); -1 = none
   int64_t epochs = 0;            ///< planned epochs when it was written
   int64_t iteration = 0;         ///< micro-batches trained so far (Ultralytics' ni of the next)
-  int64_t lastOptStep = 0;       ///< ni of the last optimiser step
+  int64_t lastOptStep = -1;      ///< ni of the last optimiser step (-1: none yet)
   double bestFitness = -1.0;     ///< best fitness so far (0.1 mAP50 + 0.9 mAP50-95)
-  int64_t bestEpoch = -1;        ///< epoch of bestFitness
+  int64_t bestEpoch = -1;        ///< epoch of bestFitness (patience counts from here)
+  double bestMap50 = 0.0;        ///< mAP50 of best.pt
+  double bestMap5095 = -1.0;     ///< mAP50-95 of best.pt (best.pt is chosen by it); -1 = none
+  int64_t bestMapEpoch = -1;     ///< epoch of best.pt
+  std::vector<double> lastMetrics;  ///< P, R, mAP50, mAP50-95, val box/cls/dfl of the last validation
   int64_t emaUpdates = 0;        ///< EMA update count (drives its decay ramp)
   double scalerScale = 65536.0;  ///< GradScaler scale
   int64_t scalerGrowth = 0;      ///< GradScaler good-step counter

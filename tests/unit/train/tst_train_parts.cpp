@@ -191,6 +191,9 @@ class TstTrainParts : public QObject {
     meta.configYaml = "epochs: 10\n";
     meta.nc = 2;
     meta.names = {"cat", "dog"};
+    meta.bestMap5095 = 0.4;
+    meta.bestMapEpoch = 2;
+    meta.lastMetrics = {0.5, 0.6, 0.7, 0.4, 1.0, 2.0, 3.0};
     QVERIFY(saveCheckpoint(path, {model.get(), shadow.get(), opt.get()}, meta).ok());
     const auto expectedRandom = torch::rand({5});
 
@@ -210,6 +213,9 @@ class TstTrainParts : public QObject {
     QCOMPARE(loaded->scalerScale, 1024.0);
     QCOMPARE(loaded->configYaml, std::string("epochs: 10\n"));
     QCOMPARE(loaded->names, (std::vector<std::string>{"cat", "dog"}));
+    QCOMPARE(loaded->bestMap5095, 0.4);
+    QCOMPARE(loaded->bestMapEpoch, int64_t(2));
+    QCOMPARE(loaded->lastMetrics, (std::vector<double>{0.5, 0.6, 0.7, 0.4, 1.0, 2.0, 3.0}));
     QVERIFY(loaded->hasOptimizer);
     // The momentum buffers came back: one more identical step gives identical weights.
     torch::manual_seed(5);

@@ -1,0 +1,264 @@
+#include "core/train/inference.h"
+
+#include <torch/torch.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+
+#include "core/config/atomic_file.h"
+#include "core/data/dataset.h"
+#include "core/data/loader.h"
+#include "core/model/yolo.h"
+#include "core/train/checkpoint.h"
+#include "core/train/nms.h"
+#include "core/train/optimizer.h"
+#include "core/train/validator.h"
+
+namespace fs = std::filesystem;
+
+namespace stave::train {
+namespace {
+
+Result<torch::Device> pickDevice(const std::string& device) {
+  if (device == "cpu") return torch::Device(torch::kCPU);
+  if (device.empty()) return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+  if (!torch::cuda::is_available()) {
+    return Error{"command line", 0, "device", "'" + device + "' needs CUDA, which this LibTorch does not see; use cpu"};
+  }
+  return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(std::atoi(device.c_str())));
+}
+
+struct LoadedModel {
+  model::Yolo model{nullptr};
+  CheckpointMeta meta;
+};
+
+Result<LoadedModel> loadWeights(const std::string& path, const torch::Device& device) {
+  auto meta = readCheckpointMeta(path);
+  if (!meta) return meta.errors();
+  LoadedModel lm;
+  lm.meta = meta.value();
+  model::ModelOptions mo;
+  mo.scale = lm.meta.scale;
+  mo.nc = static_cast<int>(lm.meta.nc);
+  lm.model = model::Yolo(mo);
+  // Validation and prediction use the EMA weights, as the trainer's validation does.
+  auto r = loadCheckpoint(path, {nullptr, lm.model.get(), nullptr}, false);
+  if (!r) return r.errors();
+  lm.model->to(device);
+  lm.model->eval();
+  return lm;
+}
+
+bool isImage(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp" || ext == ".tif" || ext == ".tiff" ||
+         ext == ".webp";
+}
+
+cv::Scalar classColour(int cls) {
+  static const cv::Scalar palette[] = {{56, 56, 255}, {151, 157, 255}, {31, 112, 255}, {29, 178, 255},
+                                       {49, 210, 207}, {10, 249, 72},  {23, 204, 146}, {134, 219, 61},
+                                       {52, 147, 26},  {187, 212, 0},  {168, 153, 44}, {255, 194, 0}};
+  return palette[static_cast<size_t>(cls) % (sizeof palette / sizeof palette[0])];
+}
+
+}  // namespace
+
+Result<nlohmann::json> validateWeights(const ValRequest& req) {
+  auto device = pickDevice(req.device);
+  if (!device) return device.errors();
+  auto lm = loadWeights(req.weights, device.value());
+  if (!lm) return lm.errors();
+  auto spec = data::loadDataYaml(req.data);
+  if (!spec) return spec.errors();
+  if (spec->nc() != lm->meta.nc) {
+    return Error{req.data, 0, "names",
+                 "the dataset has " + std::to_string(spec->nc()) + " classes, the weights " + std::to_string(lm->meta.nc)};
+  }
+  auto index = data::scanSplit(spec.value(), req.split);
+  if (!index) return index.errors();
+  if (index->images.empty()) return Error{req.data, 0, req.split, "the split has no usable images"};
+  data::LoaderOptions lo;
+  lo.imgsz = req.imgsz > 0 ? req.imgsz : static_cast<int>(lm->meta.imgsz);
+  lo.batch = req.batch;
+  lo.workers = req.workers;
+  lo.augment = false;
+  lo.shuffle = false;
+  data::Loader loader(index.value(), lo);
+  ValidationOptions vo;
+  vo.conf = req.conf;
+  vo.iou = req.iou;
+  vo.maxDet = req.maxDet;
+  vo.device = device.value();
+  auto v = validate(*lm->model, loader, static_cast<int>(lm->meta.nc), vo, nullptr);
+  nlohmann::json j;
+  j["weights"] = req.weights;
+  j["data"] = req.data;
+  j["split"] = req.split;
+  j["images"] = v.images;
+  j["precision"] = v.precision;
+  j["recall"] = v.recall;
+  j["map50"] = v.map50;
+  j["map5095"] = v.map5095;
+  j["seconds"] = v.seconds;
+  j["per_class"] = nlohmann::json::array();
+  for (const auto& c : v.perClass) {
+    j["per_class"].push_back({{"cls", c.cls},
+                              {"name", c.cls < spec->nc() ? spec->names[static_cast<size_t>(c.cls)] : ""},
+                              {"images", c.images},
+                              {"instances", c.instances},
+                              {"precision", c.precision},
+                              {"recall", c.recall},
+                              {"map50", c.map50},
+                              {"map5095", c.map5095}});
+  }
+  return j;
+}
+
+Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b) {
+  auto ma = readCheckpointMeta(a);
+  if (!ma) return ma.errors();
+  auto mb = readCheckpointMeta(b);
+  if (!mb) return mb.errors();
+  if (ma->scale != mb->scale || ma->nc != mb->nc) {
+    return Error{b, 0, "", "a different model (" + mb->scale + ", nc " + std::to_string(mb->nc) + ") than " + a + " (" +
+                               ma->scale + ", nc " + std::to_string(ma->nc) + ")"};
+  }
+  model::ModelOptions mo;
+  mo.scale = ma->scale;
+  mo.nc = static_cast<int>(ma->nc);
+  model::Yolo modelA(mo), emaA(mo), modelB(mo), emaB(mo);
+  if (auto r = loadCheckpoint(a, {modelA.get(), emaA.get(), nullptr}, false); !r) return r.errors();
+  if (auto r = loadCheckpoint(b, {modelB.get(), emaB.get(), nullptr}, false); !r) return r.errors();
+  auto maxDiff = [](torch::nn::Module& x, torch::nn::Module& y, int64_t& count) {
+    double worst = 0;
+    auto tx = stateTensors(x), ty = stateTensors(y);
+    count = static_cast<int64_t>(tx.size());
+    for (size_t i = 0; i < tx.size(); ++i) {
+      worst = std::max(worst, (tx[i].to(torch::kDouble) - ty[i].to(torch::kDouble)).abs().max().item<double>());
+    }
+    return worst;
+  };
+  int64_t count = 0;
+  nlohmann::json j;
+  j["model_max_abs_diff"] = maxDiff(*modelA, *modelB, count);
+  j["ema_max_abs_diff"] = maxDiff(*emaA, *emaB, count);
+  j["tensors"] = count;
+  j["epoch_a"] = ma->epoch;
+  j["epoch_b"] = mb->epoch;
+  return j;
+}
+
+Result<nlohmann::json> predictImages(const PredictRequest& req) {
+  auto device = pickDevice(req.device);
+  if (!device) return device.errors();
+  auto lm = loadWeights(req.weights, device.value());
+  if (!lm) return lm.errors();
+  std::vector<fs::path> files;
+  const fs::path source(req.source);
+  std::error_code ec;
+  if (fs::is_directory(source, ec)) {
+    for (const auto& e : fs::recursive_directory_iterator(source, ec)) {
+      if (e.is_regular_file() && isImage(e.path())) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+  } else if (fs::is_regular_file(source, ec)) {
+    files.push_back(source);
+  } else {
+    return Error{req.source, 0, "source", "no such image file or folder"};
+  }
+  if (files.empty()) return Error{req.source, 0, "source", "no images (.jpg, .png, .bmp, .tif, .webp) found"};
+  fs::create_directories(req.outDir, ec);
+  if (ec) return Error{req.outDir, 0, "out", "cannot create the folder: " + ec.message()};
+
+  const int imgsz = req.imgsz > 0 ? req.imgsz : static_cast<int>(lm->meta.imgsz);
+  const auto& names = lm->meta.names;
+  std::ostringstream csv;
+  csv << "image,cls,conf,x1,y1,x2,y2\n";
+  nlohmann::json problems = nlohmann::json::array();
+  int64_t detections = 0, images = 0;
+  const auto start = std::chrono::steady_clock::now();
+  torch::NoGradGuard noGrad;
+  for (const auto& file : files) {
+    cv::Mat bgr = cv::imread(file.string(), cv::IMREAD_COLOR);
+    if (bgr.empty()) {
+      problems.push_back(file.string() + ": not a readable image");
+      continue;
+    }
+    // Letterbox: keep the aspect ratio, pad to a square of imgsz with grey 114.
+    const double r = std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
+    const int nw = std::max(1, static_cast<int>(std::lround(bgr.cols * r)));
+    const int nh = std::max(1, static_cast<int>(std::lround(bgr.rows * r)));
+    const int padX = (imgsz - nw) / 2, padY = (imgsz - nh) / 2;
+    cv::Mat resized, canvas(imgsz, imgsz, CV_8UC3, cv::Scalar(114, 114, 114));
+    cv::resize(bgr, resized, cv::Size(nw, nh), 0, 0, cv::INTER_LINEAR);
+    resized.copyTo(canvas(cv::Rect(padX, padY, nw, nh)));
+    cv::cvtColor(canvas, canvas, cv::COLOR_BGR2RGB);
+    auto x = torch::from_blob(canvas.data, {1, imgsz, imgsz, 3}, torch::kUInt8)
+                 .permute({0, 3, 1, 2})
+                 .to(device.value())
+                 .to(torch::kFloat)
+                 .div_(255.0)
+                 .contiguous();
+    auto feats = lm->model->forward(x);
+    auto kept = nonMaxSuppression(model::decodePredictions(*lm->model, feats), req.conf, req.iou, req.maxDet)[0]
+                    .to(torch::kCPU, torch::kFloat)
+                    .contiguous();
+    auto d = kept.accessor<float, 2>();
+    const std::string name = fs::is_directory(source) ? fs::relative(file, source).string() : file.filename().string();
+    for (int64_t k = 0; k < kept.size(0); ++k) {
+      const double x1 = std::clamp((d[k][0] - padX) / r, 0.0, static_cast<double>(bgr.cols));
+      const double y1 = std::clamp((d[k][1] - padY) / r, 0.0, static_cast<double>(bgr.rows));
+      const double x2 = std::clamp((d[k][2] - padX) / r, 0.0, static_cast<double>(bgr.cols));
+      const double y2 = std::clamp((d[k][3] - padY) / r, 0.0, static_cast<double>(bgr.rows));
+      const int cls = static_cast<int>(d[k][5]);
+      const float score = d[k][4];
+      csv << name << ',' << cls << ',' << score << ',' << x1 << ',' << y1 << ',' << x2 << ',' << y2 << '\n';
+      const cv::Scalar colour = classColour(cls);
+      const int thickness = std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));
+      cv::rectangle(bgr, cv::Point(static_cast<int>(x1), static_cast<int>(y1)),
+                    cv::Point(static_cast<int>(x2), static_cast<int>(y2)), colour, thickness);
+      char label[128];
+      std::snprintf(label, sizeof label, "%s %.2f",
+                    cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str() : std::to_string(cls).c_str(),
+                    score);
+      int baseline = 0;
+      const double fontScale = std::max(0.35, thickness / 3.0);
+      const cv::Size ts = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, fontScale, 1, &baseline);
+      const int ty = std::max(static_cast<int>(y1), ts.height + 2);
+      cv::rectangle(bgr, cv::Point(static_cast<int>(x1), ty - ts.height - 2),
+                    cv::Point(static_cast<int>(x1) + ts.width, ty + baseline - 2), colour, cv::FILLED);
+      cv::putText(bgr, label, cv::Point(static_cast<int>(x1), ty - 2), cv::FONT_HERSHEY_SIMPLEX, fontScale,
+                  cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+      ++detections;
+    }
+    fs::path outFile = fs::path(req.outDir) / name;
+    fs::create_directories(outFile.parent_path(), ec);
+    std::vector<uchar> encoded;
+    std::string ext = outFile.extension().string();
+    if (!cv::imencode(ext.empty() ? ".jpg" : ext, bgr, encoded)) {
+      problems.push_back(file.string() + ": cannot encode the annotated image");
+    } else if (auto s = writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end())); !s) {
+      problems.push_back(s.errorText());
+    }
+    ++images;
+  }
+  const std::string csvPath = (fs::path(req.outDir) / "predictions.csv").string();
+  if (auto s = writeFileAtomic(csvPath, csv.str()); !s) return s.errors();
+  nlohmann::json j;
+  j["images"] = images;
+  j["detections"] = detections;
+  j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  j["csv"] = csvPath;
+  j["problems"] = problems;
+  return j;
+}
+
+}  // namespace stave::train

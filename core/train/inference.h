@@ -1,0 +1,53 @@
+#pragma once
+// Using trained weights: validate them on a dataset split (`stave-train val`) and predict on
+// images (`stave-train predict`: annotated images and a CSV in the eval-preds format). No torch.
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "core/config/result.h"
+
+namespace stave::train {
+
+/// `stave-train val` options.
+struct ValRequest {
+  std::string weights;         ///< a Stave checkpoint (last.pt, best.pt)
+  std::string data;            ///< data.yaml
+  std::string split = "val";   ///< split to evaluate
+  int batch = 16;              ///< images per batch
+  int imgsz = 0;               ///< 0 = the training image size
+  int workers = 4;             ///< loader threads
+  double conf = 0.001;         ///< confidence threshold
+  double iou = 0.7;            ///< NMS IoU threshold
+  int maxDet = 300;            ///< detections per image
+  std::string device;          ///< "" auto, "cpu", "0"
+};
+
+/// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,
+/// seconds, per_class: [...]}.
+Result<nlohmann::json> validateWeights(const ValRequest& request);
+
+/// `stave-train predict` options.
+struct PredictRequest {
+  std::string weights;         ///< a Stave checkpoint
+  std::string source;          ///< an image file or a folder of images
+  std::string outDir;          ///< annotated images and predictions.csv go here
+  double conf = 0.25;          ///< confidence threshold
+  double iou = 0.7;            ///< NMS IoU threshold
+  int maxDet = 300;            ///< detections per image
+  int imgsz = 0;               ///< 0 = the training image size
+  std::string device;          ///< "" auto, "cpu", "0"
+};
+
+/// Predicts every image; writes <outDir>/<image name> with boxes and class names drawn and
+/// <outDir>/predictions.csv (image,cls,conf,x1,y1,x2,y2 in original pixels; image = path
+/// relative to the source folder, or the file name). Returns {images, detections, seconds,
+/// csv}. Unreadable images are reported in "problems" and skipped.
+Result<nlohmann::json> predictImages(const PredictRequest& request);
+
+/// Largest absolute difference between the tensors of two checkpoints of the same model:
+/// {model_max_abs_diff, ema_max_abs_diff, tensors}. Errors when the structures differ.
+Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b);
+
+}  // namespace stave::train

@@ -1,0 +1,60 @@
+#include "core/train/launch_bridge.h"
+
+#include <filesystem>
+#include <iostream>
+
+#if __has_include("core/dist/launcher.h")
+#include "core/dist/dist_env.h"
+#include "core/dist/launcher.h"
+#define STAVE_TRAIN_HAVE_DIST 1
+#endif
+
+namespace stave::train {
+
+#ifdef STAVE_TRAIN_HAVE_DIST
+
+Result<WorkerIdentity> workerIdentity() {
+  auto env = dist::DistEnv::fromEnvironment();
+  if (!env) return env.errors();
+  WorkerIdentity id;
+  id.rank = env->rank;
+  id.localRank = env->localRank;
+  id.worldSize = env->worldSize;
+  id.localWorldSize = env->localWorldSize;
+  id.masterAddr = env->masterAddr;
+  id.masterPort = env->masterPort;
+  return id;
+}
+
+int launchRanks(const config::RunConfig& config, const std::string& runDir, const std::string& executable,
+                int stopAfterEpochs) {
+  dist::LaunchOptions lo;
+  lo.workerArgv = {executable, "worker", "--config", (std::filesystem::path(runDir) / "config.yaml").string(),
+                   "--run-dir", runDir};
+  if (stopAfterEpochs > 0) {
+    lo.workerArgv.push_back("--stop-after");
+    lo.workerArgv.push_back(std::to_string(stopAfterEpochs));
+  }
+  lo.nproc = static_cast<int>(config.getInt("nproc"));
+  lo.nnodes = static_cast<int>(config.getInt("nnodes"));
+  lo.nodeRank = static_cast<int>(config.getInt("node_rank"));
+  lo.masterAddr = config.getString("master_addr");
+  lo.masterPort = static_cast<int>(config.getInt("master_port"));
+  lo.runDir = runDir;
+  lo.env["STAVE_LAUNCHER"] = "1";  // the launcher keeps events.jsonl, not rank 0
+  lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
+  return dist::runLauncher(lo);
+}
+
+#else  // no core/dist in this build
+
+Result<WorkerIdentity> workerIdentity() { return WorkerIdentity{}; }
+
+int launchRanks(const config::RunConfig&, const std::string&, const std::string&, int) {
+  std::cerr << "stave-train train: several ranks need the launcher, which this build does not have\n";
+  return 1;
+}
+
+#endif
+
+}  // namespace stave::train

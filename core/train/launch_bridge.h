@@ -1,0 +1,27 @@
+#pragma once
+// The two things the train/worker commands need from core/dist, kept apart so that the
+// trainer's command logic does not depend on how ranks are started.
+
+#include <string>
+
+#include "core/config/result.h"
+#include "core/config/run_config.h"
+
+namespace stave::train {
+
+/// This worker's place in the run (torchrun variables, then Slurm's, else a single rank).
+struct WorkerIdentity {
+  int rank = 0, localRank = 0, worldSize = 1, localWorldSize = 1;
+  std::string masterAddr = "127.0.0.1";
+  int masterPort = 0;
+};
+
+/// Reads the identity from the environment; errors name the variable.
+Result<WorkerIdentity> workerIdentity();
+
+/// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
+/// supervises them; returns the launcher's exit code.
+int launchRanks(const config::RunConfig& config, const std::string& runDir, const std::string& executable,
+                int stopAfterEpochs);
+
+}  // namespace stave::train

@@ -1,0 +1,185 @@
+#include "core/train/train_command.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "core/config/atomic_file.h"
+#include "core/config/project.h"
+#include "core/config/run_config.h"
+#include "core/data/dataset.h"
+#include "core/telemetry/event_sink.h"
+#include "core/train/launch_bridge.h"
+#include "core/train/trainer.h"
+
+namespace fs = std::filesystem;
+
+namespace stave::train {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void onStopSignal(int sig) {
+  // First signal: finish the step, checkpoint, stop. Second: stop at once.
+  if (g_stop.exchange(true)) std::_Exit(128 + sig);
+}
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+int printErrors(const std::string& what, const std::vector<Error>& errors) {
+  std::cerr << "stave-train " << what << ": " << errors.size() << (errors.size() == 1 ? " problem" : " problems")
+            << ":\n";
+  for (const auto& e : errors) std::cerr << "  " << e.toString() << "\n";
+  return 2;
+}
+
+bool wantsResume(const std::vector<std::string>& overrides) {
+  for (const auto& o : overrides) {
+    if (o == "resume=true" || o == "resume=True" || o == "resume=1" || o == "resume") return true;
+  }
+  return false;
+}
+
+std::vector<std::string> withoutBareResume(const std::vector<std::string>& overrides) {
+  std::vector<std::string> out;
+  for (const auto& o : overrides) out.push_back(o == "resume" ? "resume=true" : o);
+  return out;
+}
+
+/// `data` given relative to the config file is found beside it (as users expect when they move
+/// a config and its dataset together); otherwise it stays relative to the working directory.
+void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
+  std::string data = cfg.getString("data");
+  if (data.empty() || fs::path(data).is_absolute()) return;
+  if (!configPath.empty()) {
+    fs::path beside = fs::path(configPath).parent_path() / data;
+    if (fs::exists(beside)) {
+      cfg.set("data", fs::absolute(beside).lexically_normal().string());
+      return;
+    }
+  }
+  if (fs::exists(data)) cfg.set("data", fs::absolute(data).lexically_normal().string());
+}
+
+}  // namespace
+
+int runTrainCommand(const TrainCommand& cmd) {
+  const auto overrides = withoutBareResume(cmd.overrides);
+  const bool resume = wantsResume(cmd.overrides);
+  config::RunConfig cfg = config::RunConfig::defaults();
+  std::string beside = ".";
+  if (resume) {
+    // A resumed run keeps the config it was started with; key=value may change e.g. epochs.
+    if (cmd.runDir.empty()) {
+      return printErrors("train", {Error{"command line", 0, "resume", "resuming needs --run-dir runs/<id>"}});
+    }
+    auto r = config::loadRunConfigWithOverrides((fs::path(cmd.runDir) / "config.yaml").string(), overrides);
+    if (!r) return printErrors("train", r.errors());
+    cfg = r.value();
+  } else if (!cmd.projectPath.empty()) {
+    auto project = config::loadProject(cmd.projectPath);
+    if (!project) return printErrors("train", project.errors());
+    auto r = config::resolveProjectConfig(project.value(), cmd.configName, overrides);
+    if (!r) return printErrors("train", r.errors());
+    cfg = r.value();
+    beside = project->folder();
+  } else {
+    if (cmd.configPath.empty()) {
+      return printErrors("train", {Error{"command line", 0, "", "give a CONFIG.yaml, --project FILE, or --run-dir with resume=true"}});
+    }
+    auto r = config::loadRunConfigWithOverrides(cmd.configPath, overrides);
+    if (!r) return printErrors("train", r.errors());
+    cfg = r.value();
+    resolveDataPath(cfg, cmd.configPath);
+    beside = fs::path(cmd.configPath).parent_path().string();
+    if (beside.empty()) beside = ".";
+  }
+  if (cmd.nproc > 0) cfg.set("nproc", int64_t{cmd.nproc});
+  if (cmd.nnodes > 0) cfg.set("nnodes", int64_t{cmd.nnodes});
+  if (cmd.nodeRank >= 0) cfg.set("node_rank", int64_t{cmd.nodeRank});
+  if (!cmd.masterAddr.empty()) cfg.set("master_addr", cmd.masterAddr);
+  if (cmd.masterPort >= 0) cfg.set("master_port", int64_t{cmd.masterPort});
+  if (auto errors = config::validate(cfg); !errors.empty()) return printErrors("train", errors);
+  if (cfg.getString("data").empty()) {
+    return printErrors("train", {Error{cmd.configPath, 0, "data", "no dataset: set data=path/to/data.yaml"}});
+  }
+
+  std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
+  runDir = fs::absolute(runDir).lexically_normal().string();
+  std::error_code ec;
+  fs::create_directories(fs::path(runDir) / "weights", ec);
+  if (ec) return printErrors("train", {Error{runDir, 0, "", "cannot create the run folder: " + ec.message()}});
+  std::cerr << "run folder: " << runDir << "\n";
+
+  const int nproc = static_cast<int>(cfg.getInt("nproc"));
+  const int nnodes = static_cast<int>(cfg.getInt("nnodes"));
+  if (nproc > 1 || nnodes > 1) {
+    // Scan (and cache) the dataset once, so that no rank waits in a collective while another
+    // scans, then hand over to the launcher.
+    auto spec = data::loadDataYaml(cfg.getString("data"));
+    if (!spec) return printErrors("train", spec.errors());
+    for (const char* split : {"train", "val"}) {
+      auto scan = data::scanSplit(spec.value(), split);
+      if (!scan) return printErrors("train", scan.errors());
+    }
+    auto s = writeFileAtomic((fs::path(runDir) / "config.yaml").string(), config::toYaml(cfg));
+    if (!s) return printErrors("train", s.errors());
+    return launchRanks(cfg, runDir, cmd.executable, cmd.stopAfterEpochs);
+  }
+
+  installStopHandlers();
+  telemetry::EventSink sink(stdout, 0);
+  if (auto s = sink.openFile((fs::path(runDir) / "events.jsonl").string()); !s) {
+    return printErrors("train", s.errors());
+  }
+  TrainOptions options;
+  options.config = cfg;
+  options.runDir = runDir;
+  options.sink = &sink;
+  options.stopAfterEpochs = cmd.stopAfterEpochs;
+  options.stopRequested = &g_stop;
+  options.version = cmd.version;
+  Trainer trainer(options);
+  return trainer.run();
+}
+
+int runWorkerCommand(const WorkerCommand& cmd) {
+  auto cfg = config::loadRunConfig(cmd.configPath);
+  if (!cfg) return printErrors("worker", cfg.errors());
+  auto env = workerIdentity();
+  if (!env) return printErrors("worker", env.errors());
+  installStopHandlers();
+  telemetry::EventSink sink(stdout, env->rank);
+  // Without the launcher (e.g. srun) rank 0 keeps the run's event log itself.
+  if (env->rank == 0 && !std::getenv("STAVE_LAUNCHER")) {
+    if (auto s = sink.openFile((fs::path(cmd.runDir) / "events.jsonl").string()); !s) {
+      return printErrors("worker", s.errors());
+    }
+  }
+  TrainOptions options;
+  options.config = cfg.value();
+  options.runDir = fs::absolute(cmd.runDir).lexically_normal().string();
+  options.sink = &sink;
+  options.rank = env->rank;
+  options.localRank = env->localRank;
+  options.worldSize = env->worldSize;
+  options.localWorldSize = env->localWorldSize;
+  options.masterAddr = env->masterAddr;
+  options.masterPort = env->masterPort;
+  options.stopAfterEpochs = cmd.stopAfterEpochs;
+  options.stopRequested = &g_stop;
+  options.version = cmd.version;
+  Trainer trainer(options);
+  return trainer.run();
+}
+
+}  // namespace stave::train

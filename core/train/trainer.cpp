@@ -1,0 +1,745 @@
+#include "core/train/trainer.h"
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/config/atomic_file.h"
+#include "core/data/dataset.h"
+#include "core/data/loader.h"
+#include "core/model/yolo.h"
+#include "core/telemetry/event_sink.h"
+#include "core/telemetry/events.h"
+#include "core/train/amp.h"
+#include "core/train/checkpoint.h"
+#include "core/train/loss.h"
+#include "core/train/optimizer.h"
+#include "core/train/schedule.h"
+#include "core/train/trainer_dist.h"
+#include "core/train/validator.h"
+
+namespace fs = std::filesystem;
+
+namespace stave::train {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+constexpr int kMaxNonFiniteInARow = 5;
+constexpr double kMaxGradNorm = 10.0;
+constexpr double kStepEventInterval = 0.5;  // seconds between step events of a rank
+
+/// A user-facing failure with a hint; becomes an error event.
+struct RunFailure : std::runtime_error {
+  RunFailure(const std::string& message, std::string hint_, int code_ = kTrainFailed)
+      : std::runtime_error(message), hint(std::move(hint_)), code(code_) {}
+  std::string hint;
+  int code;
+};
+
+const char* kCsvHeader =
+    "epoch,train/box_loss,train/cls_loss,train/dfl_loss,metrics/precision(B),metrics/recall(B),"
+    "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,lr/pg1,lr/pg2";
+
+std::string csvNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+bool isOutOfMemory(const std::exception& e) {
+  if (dynamic_cast<const c10::OutOfMemoryError*>(&e)) return true;
+  const std::string what = e.what();
+  return what.find("out of memory") != std::string::npos || what.find("CUDA out of memory") != std::string::npos;
+}
+
+}  // namespace
+
+std::string chooseRunDir(const config::RunConfig& config, const std::string& besideFolder) {
+  std::string project = config.getString("project");
+  fs::path base = project.empty() ? fs::path(besideFolder) / "runs" : fs::path(project);
+  std::string name = config.getString("name");
+  if (name.empty()) name = "train";
+  fs::path dir = base / name;
+  for (int i = 2; fs::exists(dir); ++i) dir = base / (name + std::to_string(i));
+  return dir.lexically_normal().string();
+}
+
+struct Trainer::Impl {
+  TrainOptions o;
+  const config::RunConfig& cfg;
+  torch::Device device{torch::kCPU};
+  Precision precision = Precision::Fp32;
+  int rank = 0, world = 1;
+  Clock::time_point runStart = Clock::now();
+
+  data::DataSpec spec;
+  std::unique_ptr<data::SplitIndex> trainIndex, valIndex;
+  std::unique_ptr<data::Loader> trainLoader, valLoader;
+  int nc = 0;
+
+  model::Yolo model{nullptr}, emaModel{nullptr};
+  std::unique_ptr<ModelEma> ema;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  OptimizerChoice optChoice;
+  std::unique_ptr<DetectionLoss> loss;
+  ScheduleOptions schedOptions;
+  std::unique_ptr<Schedule> schedule;
+  GradScaler scaler;
+  std::vector<torch::Tensor> params;
+  std::unique_ptr<DistContext> dist;
+
+  int epochs = 0;
+  int64_t nb = 0;
+  CheckpointMeta state;  // progress: what goes into last.pt
+  std::vector<std::string> csvRows;
+  int consecutiveNonFinite = 0;
+  int64_t skippedSteps = 0;
+  double trainSeconds = 0, valSeconds = 0;
+  std::vector<double> epochTimes;
+
+  explicit Impl(TrainOptions opts) : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
+
+  template <typename Typed>
+  void emit(const Typed& e) {
+    if (o.sink) o.sink->write(telemetry::toEvent(e, rank));
+  }
+  void warn(const std::string& message, const std::string& source) {
+    if (rank == 0) emit(telemetry::WarningEvent{message, source});
+  }
+  std::string path(const std::string& rel) const { return (fs::path(o.runDir) / rel).string(); }
+
+  // ---------------------------------------------------------------- setup
+  void setupRuntime() {
+    int threads = static_cast<int>(cfg.getInt("threads"));
+    if (threads <= 0) {
+      const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      threads = std::max(1, cores / std::max(1, o.localWorldSize));
+    }
+    torch::set_num_threads(threads);
+    const uint64_t seed = static_cast<uint64_t>(cfg.getInt("seed"));
+    torch::manual_seed(seed);
+    if (cfg.getBool("deterministic")) {
+      at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
+      at::globalContext().setDeterministicCuDNN(true);
+      at::globalContext().setBenchmarkCuDNN(false);
+    }
+    device = resolveDevice();
+    auto p = resolvePrecision(cfg.getString("precision"), cfg.getBool("amp"), device);
+    if (!p) throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
+    precision = p.value();
+    GradScalerOptions so;
+    so.enabled = precision == Precision::Fp16;
+    scaler = GradScaler(so);
+  }
+
+  torch::Device resolveDevice() {
+    const std::string devices = cfg.getString("devices");
+    if (devices == "cpu") return torch::kCPU;
+    if (!torch::cuda::is_available()) {
+      if (devices.empty()) return torch::kCPU;
+      throw RunFailure("devices=" + devices + " asks for GPUs, but this LibTorch sees no CUDA device",
+                       "use devices=cpu, or run with a CUDA build of LibTorch", kTrainBadInput);
+    }
+    std::vector<int> ids;
+    std::stringstream ss(devices);
+    for (std::string item; std::getline(ss, item, ',');) {
+      if (!item.empty()) ids.push_back(std::stoi(item));
+    }
+    const int count = static_cast<int>(torch::cuda::device_count());
+    if (ids.empty()) {
+      for (int i = 0; i < count; ++i) ids.push_back(i);
+    }
+    const int id = ids[static_cast<size_t>(o.localRank) % ids.size()];
+    if (id < 0 || id >= count) {
+      throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" + std::to_string(count) + " visible)",
+                       "list GPUs 0.." + std::to_string(count - 1), kTrainBadInput);
+    }
+    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(id));
+  }
+
+  data::LoaderOptions loaderOptions(bool train) const {
+    data::LoaderOptions lo;
+    lo.imgsz = static_cast<int>(cfg.getInt("imgsz"));
+    lo.batch = static_cast<int>(cfg.getInt("batch"));
+    lo.workers = static_cast<int>(cfg.getInt("workers"));
+    lo.prefetch = static_cast<int>(cfg.getInt("prefetch"));
+    lo.augment = train;
+    lo.shuffle = train;
+    lo.channelsLast = cfg.getBool("channels_last");
+    lo.rect = !train && cfg.getBool("rect");
+    lo.seed = static_cast<uint64_t>(cfg.getInt("seed"));
+    lo.rank = rank;
+    lo.worldSize = world;
+    auto& a = lo.aug;
+    a.hsv_h = cfg.getFloat("hsv_h");
+    a.hsv_s = cfg.getFloat("hsv_s");
+    a.hsv_v = cfg.getFloat("hsv_v");
+    a.degrees = cfg.getFloat("degrees");
+    a.translate = cfg.getFloat("translate");
+    a.scale = cfg.getFloat("scale");
+    a.shear = cfg.getFloat("shear");
+    a.perspective = cfg.getFloat("perspective");
+    a.flipud = cfg.getFloat("flipud");
+    a.fliplr = cfg.getFloat("fliplr");
+    a.mosaic = cfg.getFloat("mosaic");
+    a.mixup = cfg.getFloat("mixup");
+    if (auto cache = data::parseCacheMode(cfg.getString("cache"))) lo.cache = cache.value();
+    if (device.is_cuda() && cfg.getBool("pin_memory")) lo.allocate = pinnedHostAllocator();
+    return lo;
+  }
+
+  void setupData() {
+    auto specR = data::loadDataYaml(cfg.getString("data"));
+    if (!specR) throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml", kTrainBadInput);
+    spec = specR.value();
+    nc = cfg.getBool("single_cls") ? 1 : spec.nc();
+    data::ScanOptions so;
+    auto scan = [&](const std::string& split) {
+      auto r = data::scanSplit(spec, split, so);
+      if (!r) throw RunFailure(r.errorText(), "run `stave-train check-dataset` on the data.yaml", kTrainBadInput);
+      if (r->images.empty()) {
+        throw RunFailure("the " + split + " split of " + spec.yamlPath + " has no usable images",
+                         "run `stave-train check-dataset` to see why", kTrainBadInput);
+      }
+      if (!r->problems.empty()) {
+        warn(std::to_string(r->problems.size()) + " problems in the " + split + " split (first: " +
+                 r->problems.front().toString() + "); see `stave-train check-dataset`",
+             "data");
+      }
+      return std::make_unique<data::SplitIndex>(std::move(r.value()));
+    };
+    trainIndex = scan("train");
+    valIndex = scan("val");
+    applyFraction(*trainIndex);
+    trainLoader = std::make_unique<data::Loader>(*trainIndex, loaderOptions(true));
+    valLoader = std::make_unique<data::Loader>(*valIndex, loaderOptions(false));
+    nb = trainLoader->batchesPerEpoch();
+    if (nb <= 0) throw RunFailure("the train split gives no batches", "use a smaller batch", kTrainBadInput);
+  }
+
+  void applyFraction(data::SplitIndex& index) const {
+    const double fraction = cfg.getFloat("fraction");
+    if (fraction >= 1.0) return;
+    const size_t keep = std::max<size_t>(1, static_cast<size_t>(fraction * static_cast<double>(index.images.size())));
+    index.images.resize(std::min(keep, index.images.size()));
+  }
+
+  void setupModel() {
+    model::ModelOptions mo;
+    mo.scale = cfg.getString("model");
+    mo.nc = nc;
+    model = model::Yolo(mo);
+    emaModel = model::Yolo(mo);
+    const int freeze = static_cast<int>(cfg.getInt("freeze"));
+    if (freeze > 0) model->freeze(freeze);
+    model->to(device);
+    emaModel->to(device);
+    if (cfg.getBool("channels_last")) {
+      toChannelsLast(*model);
+      toChannelsLast(*emaModel);
+    }
+    ema = std::make_unique<ModelEma>(emaModel.ptr());
+    ema->reset(*model);
+    for (auto& p : model->parameters()) {
+      if (p.requires_grad()) params.push_back(p);
+    }
+    LossOptions lo;
+    lo.box = cfg.getFloat("box");
+    lo.cls = cfg.getFloat("cls");
+    lo.dfl = cfg.getFloat("dfl");
+    loss = std::make_unique<DetectionLoss>(*model, lo);
+  }
+
+  void setupOptimizer() {
+    const auto derived = config::derive(cfg, world);
+    const int64_t nbs = cfg.getInt("nbs");
+    const int64_t images = static_cast<int64_t>(trainIndex->images.size());
+    const int64_t iterations =
+        (images + std::max(derived.globalBatch, nbs) - 1) / std::max(derived.globalBatch, nbs) * epochs;
+    optChoice = chooseOptimizer(cfg.getString("optimizer").c_str(), cfg.getFloat("lr0"), cfg.getFloat("momentum"),
+                                iterations, nc);
+    double lr0 = optChoice.lr0;
+    // The usual rule of thumb: the lr follows the global batch, relative to a batch of 64.
+    if (cfg.getBool("scale_lr_with_batch")) lr0 *= static_cast<double>(derived.globalBatch) / 64.0;
+    OptimizerSpec spec;
+    spec.sgd = optChoice.sgd;
+    spec.lr0 = lr0;
+    spec.momentum = optChoice.momentum;
+    spec.weightDecay = scaledWeightDecay(cfg.getFloat("weight_decay"), derived.globalBatch, derived.accumulate, nbs);
+    optimizer = buildOptimizer(splitParameters(*model), spec);
+    schedOptions.lr0 = lr0;
+    schedOptions.lrf = cfg.getFloat("lrf");
+    schedOptions.momentum = optChoice.momentum;
+    schedOptions.warmupEpochs = cfg.getFloat("warmup_epochs");
+    schedOptions.warmupMomentum = cfg.getFloat("warmup_momentum");
+    // optimizer=auto sets warmup_bias_lr to 0, as Ultralytics does (AdamW must not start at 0.1).
+    schedOptions.warmupBiasLr = optChoice.autoChosen ? 0.0 : cfg.getFloat("warmup_bias_lr");
+    schedOptions.cosine = cfg.getBool("cos_lr");
+    schedOptions.itersPerEpoch = nb;
+    schedOptions.nominalAccumulate =
+        std::max(1.0, static_cast<double>(nbs) / static_cast<double>(derived.globalBatch));
+    schedOptions.momentumWarmup = optChoice.sgd;
+    replan(epochs);
+    if (rank == 0) {
+      std::ostringstream msg;
+      msg << "optimizer: " << (spec.sgd ? "SGD" : "AdamW") << "(lr=" << lr0 << ", momentum=" << spec.momentum
+          << ") with parameter groups: biases, weights (weight_decay=" << spec.weightDecay << "), norm weights"
+          << (optChoice.autoChosen ? " (chosen by optimizer=auto)" : "");
+      std::fprintf(stderr, "%s\n", msg.str().c_str());
+    }
+  }
+
+  void replan(int newEpochs) {
+    epochs = newEpochs;
+    schedOptions.epochs = newEpochs;
+    schedule = std::make_unique<Schedule>(schedOptions);
+  }
+
+  void resumeIfAsked() {
+    if (!cfg.getBool("resume")) return;
+    const std::string last = path("weights/last.pt");
+    auto meta = loadCheckpoint(last, {model.get(), emaModel.get(), optimizer.get()}, true, device);
+    if (!meta) throw RunFailure(meta.errorText(), "resume needs the run's weights/last.pt (--run-dir)", kTrainBadInput);
+    state = meta.value();
+    ema->setUpdates(state.emaUpdates);
+    scaler.setState(state.scalerScale, state.scalerGrowth);
+    // results.csv keeps the rows of the epochs the checkpoint holds.
+    if (auto text = readFile(path("results.csv"))) {
+      std::istringstream is(text.value());
+      std::string line;
+      std::getline(is, line);
+      while (std::getline(is, line)) {
+        if (line.empty()) continue;
+        const int epochNumber = std::atoi(line.c_str());
+        if (epochNumber <= state.epoch + 1) csvRows.push_back(line);
+      }
+    }
+    if (state.epochs != epochs && rank == 0) {
+      emit(telemetry::ScheduleReplannedEvent{static_cast<int>(state.epochs), epochs, static_cast<int>(state.epoch + 1),
+                                            epochs > state.epochs ? "resume_extended" : "resume_shortened", 0.0});
+    }
+    if (state.epoch + 1 >= epochs) {
+      throw RunFailure("the run in " + o.runDir + " already trained " + std::to_string(state.epoch + 1) + " of " +
+                           std::to_string(epochs) + " epochs",
+                       "resume with a larger epochs=N to extend it", kTrainBadInput);
+    }
+  }
+
+  void writeRunStart() {
+    if (rank != 0) return;
+    telemetry::RunStartEvent e;
+    e.versions["stave"] = o.version;
+    e.versions["torch"] = TORCH_VERSION;
+    e.device = device.is_cuda() ? "cuda" : "cpu";
+    e.deviceNames.push_back(device.str());
+    e.worldSize = world;
+    e.nnodes = static_cast<int>(cfg.getInt("nnodes"));
+    e.dataset.yaml = spec.yamlPath;
+    e.dataset.trainImages = static_cast<int64_t>(trainIndex->images.size());
+    e.dataset.valImages = static_cast<int64_t>(valIndex->images.size());
+    e.dataset.nc = nc;
+    e.dataset.names = spec.names;
+    e.config = nlohmann::json::parse(config::toJson(cfg));
+    e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
+    e.nccl.p2pLevel = cfg.getString("nccl_p2p_level");
+    e.nccl.shmDisable = cfg.getBool("nccl_shm_disable");
+    e.nccl.debug = cfg.getString("nccl_debug");
+    e.nccl.timeoutS = static_cast<double>(cfg.getInt("nccl_timeout_s"));
+    e.nccl.bucketMb = cfg.getFloat("bucket_mb");
+    e.runDir = o.runDir;
+    emit(e);
+  }
+
+  // ---------------------------------------------------------------- outputs
+  void writeConfigYaml() {
+    if (rank != 0) return;
+    auto s = writeFileAtomic(path("config.yaml"), config::toYaml(cfg));
+    if (!s) throw RunFailure(s.errorText(), "check that the run folder is writable", kTrainBadInput);
+  }
+
+  void writeResults() {
+    std::string text = std::string(kCsvHeader) + "\n";
+    for (const auto& r : csvRows) text += r + "\n";
+    auto s = writeFileAtomic(path("results.csv"), text);
+    if (!s) warn("could not write results.csv: " + s.errorText(), "io");
+  }
+
+  CheckpointMeta metaFor(int completedEpoch) {
+    CheckpointMeta m = state;
+    m.epoch = completedEpoch;
+    m.epochs = epochs;
+    m.emaUpdates = ema->updates();
+    m.scalerScale = scaler.scaleValue();
+    m.scalerGrowth = scaler.growthTracker();
+    m.nonFiniteTotal = state.nonFiniteTotal;
+    m.configYaml = config::toYaml(cfg);
+    m.scale = cfg.getString("model");
+    m.nc = nc;
+    m.imgsz = cfg.getInt("imgsz");
+    m.names = cfg.getBool("single_cls") ? std::vector<std::string>{"object"} : spec.names;
+    return m;
+  }
+
+  void saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind) {
+    const std::string p = path(rel);
+    auto s = saveCheckpoint(p, {model.get(), emaModel.get(), optimizer.get()}, metaFor(completedEpoch));
+    if (!s) throw RunFailure(s.errorText(), "check free disk space in the run folder");
+    emit(telemetry::CheckpointEvent{p, completedEpoch, kind});
+  }
+
+  // ---------------------------------------------------------------- training
+  bool stopRequested() {
+    bool local = o.stopRequested && o.stopRequested->load();
+    return dist ? dist->anyRank(local) : local;
+  }
+
+  /// One epoch of training; returns false when stopped on request part-way.
+  bool trainEpoch(int epoch, std::array<double, 3>& meanLoss) {
+    const int closeMosaic = static_cast<int>(cfg.getInt("close_mosaic"));
+    const bool mosaicOn = closeMosaic <= 0 || epoch < epochs - closeMosaic;
+    if (rank == 0 && closeMosaic > 0 && epoch == epochs - closeMosaic) {
+      std::fprintf(stderr, "closing mosaic for the last %d epochs\n", closeMosaic);
+    }
+    trainLoader->startEpoch(epoch, mosaicOn);
+    model->train();
+    std::array<double, 3> tloss{0, 0, 0};
+    int64_t counted = 0;
+    telemetry::StepTiming acc;
+    int accSteps = 0;
+    int64_t accImages = 0;
+    auto lastEvent = Clock::now();
+    const bool worldScale = world > 1;
+    const bool singleCls = cfg.getBool("single_cls");
+    int64_t i = 0;
+    for (;; ++i) {
+      auto t0 = Clock::now();
+      auto batch = trainLoader->next();
+      if (!batch) break;
+      telemetry::StepTiming timing;
+      timing.dataWait = secondsSince(t0);
+      const int64_t ni = i + nb * static_cast<int64_t>(epoch);
+      const auto point = schedule->at(epoch, i);
+      applySchedulePoint(*optimizer, point);
+
+      auto t1 = Clock::now();
+      auto images = batchImages(*batch, device, cfg.getBool("channels_last"));
+      auto targets = batchTargets(*batch, device);
+      if (singleCls) targets.select(1, 1).zero_();
+      timing.h2d = secondsSince(t1);
+
+      auto t2 = Clock::now();
+      const bool optStep = ni - state.lastOptStep >= point.accumulate;
+      if (dist) dist->beforeBackward(optStep);
+      std::vector<torch::Tensor> feats;
+      {
+        AutocastScope autocast(precision, device);
+        feats = model->forward(images);
+      }
+      auto out = (*loss)(feats, targets, batch->n);
+      auto total = worldScale ? out.total * static_cast<double>(world) : out.total;
+      scaler.scale(total).backward();
+      const auto items = out.items.to(torch::kCPU, torch::kDouble);
+      timing.fwdBwd = secondsSince(t2);
+      const double* it = items.data_ptr<double>();
+      if (std::isfinite(it[0]) && std::isfinite(it[1]) && std::isfinite(it[2])) {
+        consecutiveNonFinite = 0;
+        for (int c = 0; c < 3; ++c) tloss[c] = (tloss[c] * counted + it[c]) / static_cast<double>(counted + 1);
+        ++counted;
+      } else {
+        ++state.nonFiniteTotal;
+        if (++consecutiveNonFinite >= kMaxNonFiniteInARow) {
+          throw RunFailure("the loss was not finite (inf or NaN) in " + std::to_string(consecutiveNonFinite) +
+                               " steps in a row (epoch " + std::to_string(epoch) + ", iteration " +
+                               std::to_string(i) + "); the run cannot recover",
+                           "lower lr0, use precision=bf16 instead of fp16, and check the labels "
+                           "(stave-train check-dataset)");
+        }
+        if (rank == 0) warn("non-finite loss at epoch " + std::to_string(epoch) + " iteration " + std::to_string(i) +
+                                ": step skipped", "amp");
+      }
+
+      if (optStep) {
+        if (dist) timing.allreduceWait = dist->waitGradients();
+        auto t3 = Clock::now();
+        const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
+        const bool finite = std::isfinite(norm);
+        if (finite) {
+          optimizer->step();
+        } else {
+          ++skippedSteps;
+        }
+        scaler.update(!finite);
+        optimizer->zero_grad();
+        if (finite) ema->update(*model);
+        state.lastOptStep = ni;
+        timing.optimizer = secondsSince(t3);
+      }
+      state.iteration = ni + 1;
+      timing.total = secondsSince(t0);
+      acc = acc + timing;
+      ++accSteps;
+      accImages += batch->n;
+
+      const bool last = i + 1 >= nb;
+      if (secondsSince(lastEvent) >= kStepEventInterval || last) {
+        telemetry::StepEvent e;
+        e.epoch = epoch;
+        e.iter = static_cast<int>(i);
+        e.itersPerEpoch = static_cast<int>(nb);
+        e.boxLoss = tloss[0];
+        e.clsLoss = tloss[1];
+        e.dflLoss = tloss[2];
+        e.lr = groupLr(*optimizer, 0);
+        e.timing = acc * (1.0 / accSteps);
+        e.samplesPerSec = acc.total > 0 ? static_cast<double>(accImages) / acc.total : 0.0;
+        emit(e);
+        acc = {};
+        accSteps = 0;
+        accImages = 0;
+        lastEvent = Clock::now();
+      }
+      if (stopRequested()) {
+        meanLoss = tloss;
+        return false;
+      }
+    }
+    meanLoss = tloss;
+    return true;
+  }
+
+  ValidationOutput runValidation() {
+    ValidationOptions vo;
+    vo.conf = cfg.getFloat("conf");
+    vo.iou = cfg.getFloat("iou");
+    vo.maxDet = static_cast<int>(cfg.getInt("max_det"));
+    vo.precision = precision;
+    vo.device = device;
+    vo.channelsLast = cfg.getBool("channels_last");
+    vo.singleCls = cfg.getBool("single_cls");
+    DetectionLoss valLoss(*emaModel, loss->options());
+    GatherFloats gather;
+    if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };
+    return validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
+  }
+
+  int run() {
+    epochs = static_cast<int>(cfg.getInt("epochs"));
+    setupRuntime();
+    if (world > 1) dist = std::make_unique<DistContext>(o, device);
+    writeConfigYaml();
+    setupData();
+    setupModel();
+    if (dist) dist->attach(*model, params, cfg);
+    setupOptimizer();
+    resumeIfAsked();
+    writeRunStart();
+
+    const int startEpoch = static_cast<int>(state.epoch + 1);
+    const int patience = static_cast<int>(cfg.getInt("patience"));
+    const int savePeriod = static_cast<int>(cfg.getInt("save_period"));
+    const int valPeriod = std::max<int>(1, static_cast<int>(cfg.getInt("val_period")));
+    const double timeBudget = cfg.getFloat("time") * 3600.0;
+    const bool doVal = cfg.getBool("val");
+    telemetry::RunStatus status = telemetry::RunStatus::Completed;
+    std::string finishMessage;
+    int epochsThisProcess = 0;
+    if (!state.lastMetrics.empty() && state.lastMetrics.size() != 7) state.lastMetrics.clear();
+    if (state.lastMetrics.empty()) state.lastMetrics.assign(7, 0.0);
+
+    for (int epoch = startEpoch; epoch < epochs; ++epoch) {
+      auto epochStart = Clock::now();
+      std::array<double, 3> tloss{};
+      const bool complete = trainEpoch(epoch, tloss);
+      if (dist) {
+        dist->syncBuffers(*model);
+        dist->syncBuffers(*emaModel);
+      }
+      const double epochTime = secondsSince(epochStart);
+      trainSeconds += epochTime;
+      if (!complete) {
+        // Stopped part-way: keep the weights, restart this epoch on resume.
+        if (rank == 0) saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last);
+        status = telemetry::RunStatus::Stopped;
+        finishMessage = "stopped on request during epoch " + std::to_string(epoch + 1) + "; resume=true continues";
+        break;
+      }
+      std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1), groupLr(*optimizer, 2)};
+      telemetry::EpochEndEvent ee;
+      ee.epoch = epoch;
+      ee.epochs = epochs;
+      ee.boxLoss = tloss[0];
+      ee.clsLoss = tloss[1];
+      ee.dflLoss = tloss[2];
+      ee.epochTime = epochTime;
+      ee.lr = {lrs[0], lrs[1], lrs[2]};
+      if (rank == 0) emit(ee);
+
+      const bool finalEpoch = epoch + 1 == epochs;
+      const bool possibleStop = patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
+      bool earlyStop = false;
+      if ((doVal && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop) {
+        auto v = runValidation();
+        valSeconds += v.seconds;
+        state.lastMetrics = {v.precision, v.recall, v.map50, v.map5095, v.loss[0], v.loss[1], v.loss[2]};
+        telemetry::ValidationEvent ve;
+        ve.epoch = epoch;
+        ve.precision = v.precision;
+        ve.recall = v.recall;
+        ve.map50 = v.map50;
+        ve.map5095 = v.map5095;
+        ve.boxLoss = v.loss[0];
+        ve.clsLoss = v.loss[1];
+        ve.dflLoss = v.loss[2];
+        ve.valTime = v.seconds;
+        for (const auto& c : v.perClass) {
+          telemetry::ClassMetricsRow row;
+          row.cls = c.cls;
+          row.name = c.cls < static_cast<int>(spec.names.size()) ? spec.names[static_cast<size_t>(c.cls)] : "";
+          row.images = c.images;
+          row.instances = c.instances;
+          row.precision = c.precision;
+          row.recall = c.recall;
+          row.map50 = c.map50;
+          row.map5095 = c.map5095;
+          ve.perClass.push_back(row);
+        }
+        if (rank == 0) emit(ve);
+        const double fit = fitness(v.map50, v.map5095);
+        if (fit >= state.bestFitness || state.bestEpoch < 0) {
+          state.bestFitness = fit;
+          state.bestEpoch = epoch;
+        }
+        if (v.map5095 > state.bestMap5095) {
+          state.bestMap5095 = v.map5095;
+          state.bestMap50 = v.map50;
+          state.bestMapEpoch = epoch;
+        }
+        earlyStop = patience > 0 && epoch - state.bestEpoch >= patience;
+      }
+      if (rank == 0) {
+        std::string row = std::to_string(epoch + 1);
+        for (double v : tloss) row += "," + csvNumber(v);
+        for (double v : state.lastMetrics) row += "," + csvNumber(v);
+        for (double v : lrs) row += "," + csvNumber(v);
+        csvRows.push_back(row);
+        writeResults();
+        saveCheckpointAs("weights/last.pt", epoch, telemetry::CheckpointKind::Last);
+        if (state.bestMapEpoch == epoch) {
+          saveCheckpointAs("weights/best.pt", epoch, telemetry::CheckpointKind::Best);
+        }
+        if (savePeriod > 0 && (epoch + 1) % savePeriod == 0) {
+          saveCheckpointAs("weights/epoch" + std::to_string(epoch + 1) + ".pt", epoch,
+                           telemetry::CheckpointKind::Periodic);
+        }
+      }
+      state.epoch = epoch;
+      ++epochsThisProcess;
+      epochTimes.push_back(secondsSince(epochStart));
+
+      if (earlyStop) {
+        status = telemetry::RunStatus::EarlyStopped;
+        finishMessage = "no improvement for " + std::to_string(patience) + " epochs (best epoch " +
+                        std::to_string(state.bestEpoch + 1) + "); stopped early";
+        break;
+      }
+      if (timeBudget > 0 && !finalEpoch) {
+        const double elapsed = secondsSince(runStart);
+        double mean = 0;
+        for (double t : epochTimes) mean += t;
+        mean /= static_cast<double>(epochTimes.size());
+        int planned = std::max(epoch + 1, static_cast<int>(std::ceil(timeBudget / std::max(mean, 1e-9))));
+        if (dist) planned = dist->broadcastInt(planned);
+        if (elapsed >= timeBudget) planned = epoch + 1;
+        if (planned != epochs) {
+          if (rank == 0) {
+            emit(telemetry::ScheduleReplannedEvent{epochs, planned, epoch + 1, "time_budget", mean});
+          }
+          replan(planned);
+        }
+        if (epoch + 1 >= epochs) {
+          finishMessage = "time budget of " + csvNumber(cfg.getFloat("time")) + " h reached";
+          break;
+        }
+      }
+      if (stopRequested()) {
+        status = telemetry::RunStatus::Stopped;
+        finishMessage = "stopped on request after epoch " + std::to_string(epoch + 1) + "; resume=true continues";
+        break;
+      }
+      if (o.stopAfterEpochs > 0 && epochsThisProcess >= o.stopAfterEpochs && epoch + 1 < epochs) {
+        status = telemetry::RunStatus::Stopped;
+        finishMessage = "stopped after " + std::to_string(epochsThisProcess) + " epochs as asked; resume=true continues";
+        break;
+      }
+    }
+
+    telemetry::FinishedEvent fe;
+    fe.status = status;
+    fe.epochsCompleted = static_cast<int>(state.epoch + 1);
+    fe.epochs = epochs;
+    fe.bestEpoch = static_cast<int>(state.bestMapEpoch);
+    fe.bestMap50 = state.bestMap50;
+    fe.bestMap5095 = std::max(0.0, state.bestMap5095);
+    fe.totalTime = secondsSince(runStart);
+    std::ostringstream msg;
+    msg << finishMessage << (finishMessage.empty() ? "" : "; ") << "train " << csvNumber(trainSeconds) << " s, val "
+        << csvNumber(valSeconds) << " s";
+    if (state.nonFiniteTotal > 0 || skippedSteps > 0) {
+      msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps << " optimiser steps skipped";
+    }
+    fe.message = msg.str();
+    if (rank == 0) emit(fe);
+    if (dist) dist->finish();
+    return kTrainOk;
+  }
+};
+
+Trainer::Trainer(TrainOptions options) : m(std::make_unique<Impl>(std::move(options))) {}
+Trainer::~Trainer() = default;
+
+int Trainer::run() {
+  auto fail = [&](const std::string& message, const std::string& hint, int code) {
+    telemetry::ErrorEvent e;
+    e.rank = m->rank;
+    e.message = message;
+    e.hint = hint;
+    m->emit(e);
+    telemetry::FinishedEvent fe;
+    fe.status = telemetry::RunStatus::Failed;
+    fe.epochsCompleted = static_cast<int>(m->state.epoch + 1);
+    fe.epochs = m->epochs;
+    fe.message = message;
+    if (m->rank == 0) m->emit(fe);
+    std::fprintf(stderr, "rank %d: error: %s%s%s\n", m->rank, message.c_str(), hint.empty() ? "" : "\nhint: ",
+                 hint.c_str());
+    return code;
+  };
+  try {
+    return m->run();
+  } catch (const RunFailure& e) {
+    return fail(e.what(), e.hint, e.code);
+  } catch (const std::exception& e) {
+    if (isOutOfMemory(e)) {
+      std::ostringstream msg, hint;
+      msg << "out of device memory on " << m->device.str() << " with batch " << m->cfg.getInt("batch")
+          << " per rank, imgsz " << m->cfg.getInt("imgsz") << ", precision " << precisionName(m->precision)
+          << ", model " << m->cfg.getString("model");
+      hint << "lower batch (e.g. batch=" << std::max<int64_t>(1, m->cfg.getInt("batch") / 2)
+           << "; accumulation keeps the nominal batch " << m->cfg.getInt("nbs")
+           << "), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is intact";
+      return fail(msg.str(), hint.str(), kTrainFailed);
+    }
+    return fail(std::string("training failed: ") + e.what(), "", kTrainFailed);
+  }
+}
+
+}  // namespace stave::train

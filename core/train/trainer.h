@@ -1,0 +1,64 @@
+#pragma once
+// The training loop of one rank: data, model, loss, optimiser, AMP, EMA, validation,
+// checkpoints, results.csv and events. Single process or one rank of a distributed run.
+// No torch in this header, so the command files that drive it compile quickly.
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "core/config/result.h"
+#include "core/config/run_config.h"
+
+namespace stave::telemetry {
+class EventSink;
+}
+
+namespace stave::train {
+
+/// How to run one rank's training.
+struct TrainOptions {
+  config::RunConfig config = config::RunConfig::defaults();  ///< resolved run config
+  std::string runDir;          ///< runs/<id>: config.yaml, results.csv, weights/, events
+  telemetry::EventSink* sink = nullptr;  ///< where events go (not owned); nullptr = nowhere
+  int rank = 0;                ///< this process's rank
+  int localRank = 0;           ///< rank on this machine (picks the GPU)
+  int worldSize = 1;           ///< number of ranks
+  int localWorldSize = 1;      ///< ranks on this machine (divides threads=0 among them)
+  std::string masterAddr = "127.0.0.1";  ///< rendezvous address (worldSize > 1)
+  int masterPort = 0;          ///< rendezvous port (worldSize > 1)
+  int stopAfterEpochs = 0;     ///< > 0: stop (resumable, status stopped) after this many epochs in this process
+  const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
+  std::string version;         ///< Stave's version, for run_start
+};
+
+/// Exit codes of Trainer::run (stave::cli's values).
+enum TrainExit : int {
+  kTrainOk = 0,        ///< completed, early-stopped or stopped on request
+  kTrainFailed = 1,    ///< the run failed (error event written)
+  kTrainBadInput = 2,  ///< config or dataset unusable (error event written)
+};
+
+/// Fitness used for early stopping: 0.1 mAP50 + 0.9 mAP50-95 (Ultralytics).
+inline double fitness(double map50, double map5095) { return 0.1 * map50 + 0.9 * map5095; }
+
+/// One rank's training run.
+class Trainer {
+ public:
+  explicit Trainer(TrainOptions options);
+  ~Trainer();
+  Trainer(const Trainer&) = delete;
+  Trainer& operator=(const Trainer&) = delete;
+  /// Runs to the end (or stop / failure); every outcome is also a `finished` or `error` event.
+  int run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+/// The run folder for a config: --run-dir when given, else <project or config folder>/runs/<name
+/// or "train"> with a numeric suffix when taken (train, train2, ...). Does not create it.
+std::string chooseRunDir(const config::RunConfig& config, const std::string& besideFolder);
+
+}  // namespace stave::train

@@ -1,0 +1,107 @@
+#include "core/train/trainer_dist.h"
+
+#include <stdexcept>
+
+#if __has_include("core/dist/process_group.h")
+#include "core/dist/dist_env.h"
+#include "core/dist/gradient_sync.h"
+#include "core/dist/process_group.h"
+#define STAVE_TRAIN_HAVE_DIST 1
+#endif
+
+namespace stave::train {
+
+#ifdef STAVE_TRAIN_HAVE_DIST
+
+struct DistContext::Impl {
+  std::unique_ptr<dist::ProcessGroup> group;
+  std::unique_ptr<dist::GradientSync> sync;
+  bool averageBn = false;
+};
+
+DistContext::DistContext(const TrainOptions& o, const torch::Device& device) : m(std::make_unique<Impl>()) {
+  dist::DistEnv env;
+  env.rank = o.rank;
+  env.localRank = o.localRank;
+  env.worldSize = o.worldSize;
+  env.localWorldSize = o.localWorldSize;
+  env.masterAddr = o.masterAddr;
+  env.masterPort = o.masterPort;
+  env.source = "torchrun";
+  dist::ProcessGroupOptions po;
+  po.device = device;
+  po.timeoutS = static_cast<double>(o.config.getInt("nccl_timeout_s"));
+  po.nccl.p2pLevel = o.config.getString("nccl_p2p_level");
+  po.nccl.shmDisable = o.config.getBool("nccl_shm_disable");
+  po.nccl.debug = o.config.getString("nccl_debug");
+  po.nccl.timeoutS = po.timeoutS;
+  auto group = dist::ProcessGroup::create(env, po);
+  if (!group) throw std::runtime_error("rank " + std::to_string(o.rank) + ": " + group.errorText());
+  m->group = std::move(group.value());
+}
+
+DistContext::~DistContext() = default;
+
+void DistContext::attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params,
+                         const config::RunConfig& config) {
+  m->group->broadcastParameters(model, 0);
+  m->group->broadcastBuffers(model, 0);
+  // Without a SyncBatchNorm module, sync_bn averages BN statistics over ranks at each epoch end.
+  m->averageBn = config.getBool("sync_bn");
+  m->sync = std::make_unique<dist::GradientSync>(*m->group, params, config.getFloat("bucket_mb"));
+}
+
+void DistContext::beforeBackward(bool syncThisStep) {
+  m->sync->setSyncEnabled(syncThisStep);
+  m->sync->prepareForBackward();
+}
+
+double DistContext::waitGradients() { return m->sync->wait(); }
+
+void DistContext::syncBuffers(torch::nn::Module& model) {
+  if (m->averageBn) {
+    m->group->averageBuffers(model);
+  } else {
+    m->group->broadcastBuffers(model, 0);
+  }
+}
+
+bool DistContext::anyRank(bool local) {
+  std::vector<torch::Tensor> t{torch::full({1}, local ? 1.0f : 0.0f)};
+  m->group->allReduce(t, dist::ReduceMode::Sum);
+  return t[0].item<float>() > 0.5f;
+}
+
+int DistContext::broadcastInt(int value) {
+  std::vector<torch::Tensor> t{torch::full({1}, static_cast<int64_t>(value), torch::kLong)};
+  m->group->broadcast(t, 0);
+  return static_cast<int>(t[0].item<int64_t>());
+}
+
+std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) {
+  std::vector<float> all;
+  for (const auto& part : m->group->allGather(mine)) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+void DistContext::finish() { m->group->barrier(); }
+
+#else  // no core/dist in this build
+
+struct DistContext::Impl {};
+DistContext::DistContext(const TrainOptions&, const torch::Device&) {
+  throw std::runtime_error("distributed training is not available in this build (no core/dist)");
+}
+DistContext::~DistContext() = default;
+void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&, const config::RunConfig&) {}
+void DistContext::beforeBackward(bool) {}
+double DistContext::waitGradients() { return 0.0; }
+void DistContext::syncBuffers(torch::nn::Module&) {}
+bool DistContext::anyRank(bool local) { return local; }
+int DistContext::broadcastInt(int value) { return value; }
+std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) { return mine; }
+void DistContext::finish() {}
+
+#endif
+
+}  // namespace stave::train

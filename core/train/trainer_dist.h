@@ -1,0 +1,43 @@
+#pragma once
+// What the trainer needs from the other ranks, in one place: rendezvous and process group,
+// parameter broadcast, overlapped gradient sync, and the few small collectives the loop uses
+// (stop agreement, epoch re-planning, validation statistics).
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/train/trainer.h"
+
+namespace stave::train {
+
+/// One rank's view of the distributed run (worldSize > 1 only).
+class DistContext {
+ public:
+  /// Rendezvous with the other ranks (TCPStore at masterAddr:masterPort) and make the group.
+  DistContext(const TrainOptions& options, const torch::Device& device);
+  ~DistContext();
+  /// Broadcasts rank 0's weights and buffers, and hooks gradient buckets onto `params`.
+  void attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params, const config::RunConfig& config);
+  /// Before a micro-step's backward: all-reduce its gradients only when `syncThisStep`.
+  void beforeBackward(bool syncThisStep);
+  /// Waits for the gradient all-reduce of this step; returns the seconds spent waiting.
+  double waitGradients();
+  /// BatchNorm running statistics follow rank 0 (when sync_bn is off).
+  void syncBuffers(torch::nn::Module& model);
+  /// True on every rank when `local` is true on any rank.
+  bool anyRank(bool local);
+  /// Rank 0's value on every rank.
+  int broadcastInt(int value);
+  /// Every rank's floats, concatenated in rank order, on every rank.
+  std::vector<float> gatherFloats(const std::vector<float>& mine);
+  /// Last barrier before the process group goes away.
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+}  // namespace stave::train

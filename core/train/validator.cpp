@@ -1,0 +1,156 @@
+#include "core/train/validator.h"
+
+#include <ATen/detail/CUDAHooksInterface.h>
+
+#include <chrono>
+#include <map>
+
+#include "core/data/loader.h"
+#include "core/model/yolo.h"
+#include "core/train/loss.h"
+#include "core/train/metrics.h"
+#include "core/train/nms.h"
+
+namespace stave::train {
+namespace {
+// One gathered row: image id, kind (0 detection, 1 ground truth), x1, y1, x2, y2, score, cls.
+constexpr size_t kRow = 8;
+}  // namespace
+
+torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device, bool channelsLast) {
+  auto keep = batch.pixels;  // the tensor borrows the loader's buffer until it is copied
+  torch::Tensor u8;
+  if (batch.channelsLast) {
+    u8 = torch::from_blob(keep.get(), {batch.n, batch.height, batch.width, 3}, [keep](void*) {}, torch::kUInt8)
+             .permute({0, 3, 1, 2});
+  } else {
+    u8 = torch::from_blob(keep.get(), {batch.n, 3, batch.height, batch.width}, [keep](void*) {}, torch::kUInt8);
+  }
+  // uint8 travels to the device (4x less than float) and is normalised there.
+  auto x = device.is_cpu() ? u8 : u8.to(device, /*non_blocking=*/true);
+  x = x.to(torch::kFloat).div_(255.0);
+  if (channelsLast && !batch.channelsLast) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
+  return x;
+}
+
+std::function<std::shared_ptr<uint8_t>(size_t)> pinnedHostAllocator() {
+  return [](size_t bytes) -> std::shared_ptr<uint8_t> {
+    if (at::detail::getCUDAHooks().hasCUDA()) {
+      auto* allocator = at::detail::getCUDAHooks().getPinnedMemoryAllocator();
+      auto holder = std::make_shared<at::DataPtr>(allocator->allocate(bytes));
+      return std::shared_ptr<uint8_t>(holder, static_cast<uint8_t*>(holder->get()));
+    }
+    return std::shared_ptr<uint8_t>(new uint8_t[bytes], std::default_delete<uint8_t[]>());
+  };
+}
+
+torch::Tensor batchTargets(const data::Batch& batch, const torch::Device& device) {
+  const int64_t rows = static_cast<int64_t>(batch.targets.size() / 6);
+  auto t = torch::from_blob(const_cast<float*>(batch.targets.data()), {rows, 6}, torch::kFloat).clone();
+  return device.is_cpu() ? t : t.to(device);
+}
+
+ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, const ValidationOptions& options,
+                          const DetectionLoss* loss, const GatherFloats& gather) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool wasTraining = model.is_training();
+  model.eval();
+  torch::NoGradGuard noGrad;
+
+  std::vector<float> rows;
+  torch::Tensor lossSum = torch::zeros({3}, torch::kDouble);
+  int64_t batches = 0;
+  int64_t localImages = 0;
+  loader.startEpoch(0, /*mosaicOn=*/false);
+  while (auto batch = loader.next()) {
+    auto images = batchImages(*batch, options.device, options.channelsLast);
+    std::vector<torch::Tensor> feats;
+    {
+      AutocastScope autocast(options.precision, options.device);
+      feats = model.forward(images);
+    }
+    for (auto& f : feats) f = f.to(torch::kFloat);
+    auto targets = batchTargets(*batch, torch::kCPU);
+    if (options.singleCls) targets.select(1, 1).zero_();
+    if (loss) {
+      auto out = (*loss)(feats, targets.to(options.device), batch->n);
+      lossSum += out.items.to(torch::kCPU, torch::kDouble);
+      ++batches;
+    }
+    auto preds = model::decodePredictions(model, feats);
+    auto kept = nonMaxSuppression(preds, options.conf, options.iou, options.maxDet);
+    // Metrics are computed in the letterboxed batch frame: letterboxing scales and shifts boxes
+    // uniformly, which leaves every IoU unchanged.
+    const float w = static_cast<float>(batch->width), h = static_cast<float>(batch->height);
+    auto tacc = targets.accessor<float, 2>();
+    for (int64_t j = 0; j < batch->n; ++j) {
+      const float id = static_cast<float>(localImages + j);
+      auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
+      auto d = det.accessor<float, 2>();
+      for (int64_t k = 0; k < det.size(0); ++k) {
+        rows.insert(rows.end(), {id, 0.f, d[k][0], d[k][1], d[k][2], d[k][3], d[k][4], d[k][5]});
+      }
+      for (int64_t r = 0; r < tacc.size(0); ++r) {
+        if (static_cast<int64_t>(tacc[r][0]) != j) continue;
+        const float cx = tacc[r][2] * w, cy = tacc[r][3] * h, bw = tacc[r][4] * w, bh = tacc[r][5] * h;
+        rows.insert(rows.end(), {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
+      }
+    }
+    localImages += batch->n;
+  }
+
+  // Image ids must be unique across ranks: prefix each rank's ids with its position.
+  std::vector<float> header = {static_cast<float>(localImages), static_cast<float>(batches),
+                               static_cast<float>(lossSum[0].item<double>()), static_cast<float>(lossSum[1].item<double>()),
+                               static_cast<float>(lossSum[2].item<double>()), 0.f, 0.f, 0.f};
+  std::vector<float> mine = header;
+  mine.insert(mine.end(), rows.begin(), rows.end());
+  mine.push_back(-1.f);  // end marker row
+  mine.resize(mine.size() + kRow - 1, 0.f);
+  std::vector<float> all = gather ? gather(mine) : mine;
+
+  DetectionEvaluator evaluator(nc, options.maxDet);
+  ValidationOutput out;
+  double lossTotals[3] = {0, 0, 0};
+  int64_t batchTotal = 0;
+  std::map<int64_t, std::pair<std::vector<Detection>, std::vector<GroundTruth>>> images;
+  size_t pos = 0;
+  int64_t idBase = 0;
+  while (pos + kRow <= all.size()) {
+    const int64_t count = static_cast<int64_t>(all[pos]);
+    batchTotal += static_cast<int64_t>(all[pos + 1]);
+    for (int c = 0; c < 3; ++c) lossTotals[c] += all[pos + 2 + c];
+    pos += kRow;
+    for (int64_t i = 0; i < count; ++i) images[idBase + i];
+    while (pos + kRow <= all.size() && all[pos] >= 0.f) {
+      const float* r = &all[pos];
+      const int64_t id = idBase + static_cast<int64_t>(r[0]);
+      if (r[1] == 0.f) {
+        images[id].first.push_back(Detection{r[2], r[3], r[4], r[5], r[6], static_cast<int>(r[7])});
+      } else {
+        images[id].second.push_back(GroundTruth{r[2], r[3], r[4], r[5], static_cast<int>(r[7])});
+      }
+      pos += kRow;
+    }
+    pos += kRow;  // the end marker row
+    idBase += count;
+  }
+  for (auto& [id, item] : images) evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
+  const auto m = evaluator.compute();
+  out.precision = m.precision;
+  out.recall = m.recall;
+  out.map50 = m.map50;
+  out.map5095 = m.map5095;
+  for (const auto& c : m.perClass) {
+    out.perClass.push_back(ClassResult{c.cls, c.images, c.instances, c.precision, c.recall, c.ap50, c.ap5095});
+  }
+  if (batchTotal > 0) {
+    for (int c = 0; c < 3; ++c) out.loss[static_cast<size_t>(c)] = lossTotals[c] / static_cast<double>(batchTotal);
+  }
+  out.images = idBase;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (wasTraining) model.train();
+  return out;
+}
+
+}  // namespace stave::train

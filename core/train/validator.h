@@ -1,0 +1,73 @@
+#pragma once
+// Validation of a detector on a letterboxed loader: loss, NMS, COCO-style metrics, with the
+// statistics of every rank gathered so that each rank validates its own shard.
+
+#include <torch/torch.h>
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/train/amp.h"
+
+namespace stave::data {
+class Loader;
+struct Batch;
+}  // namespace stave::data
+namespace stave::model {
+class YoloImpl;
+}
+
+namespace stave::train {
+
+class DetectionLoss;
+
+/// Validation settings (Ultralytics' names: conf, iou, max_det).
+struct ValidationOptions {
+  double conf = 0.001;  ///< confidence threshold before NMS
+  double iou = 0.7;     ///< NMS IoU threshold
+  int maxDet = 300;     ///< detections kept per image
+  Precision precision = Precision::Fp32;  ///< forward precision
+  torch::Device device = torch::kCPU;    ///< where the model is
+  bool channelsLast = false;              ///< feed channels_last input
+  bool singleCls = false;                 ///< every ground-truth box counts as class 0
+};
+
+/// One class's metrics (mAP values are -1 for a class without ground truth).
+struct ClassResult {
+  int cls = 0;
+  int64_t images = 0, instances = 0;
+  double precision = 0, recall = 0, map50 = 0, map5095 = 0;
+};
+
+/// What a validation pass measured (identical on every rank).
+struct ValidationOutput {
+  double precision = 0, recall = 0, map50 = 0, map5095 = 0;  ///< overall
+  std::array<double, 3> loss{};    ///< mean val box, cls, dfl loss (0 without a loss)
+  double seconds = 0;              ///< wall time of the pass
+  int64_t images = 0;              ///< images evaluated (all ranks)
+  std::vector<ClassResult> perClass;  ///< per class
+};
+
+/// Collects float rows from all ranks and returns everyone's rows (all ranks receive all). The
+/// default (one rank) returns its input.
+using GatherFloats = std::function<std::vector<float>(const std::vector<float>&)>;
+
+/// Runs the model (eval mode, no grad) over one epoch of `loader` and computes the metrics.
+/// `loss` may be null. `gather` merges the ranks' statistics.
+ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, const ValidationOptions& options,
+                          const DetectionLoss* loss, const GatherFloats& gather = {});
+
+/// A loader batch as a float (N, 3, H, W) tensor on `device`, scaled to 0..1 (channels_last when
+/// the batch is NHWC or `channelsLast` is set).
+torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device, bool channelsLast);
+
+/// An allocator of page-locked host memory for the loader's batches (fast, asynchronous copies
+/// to a CUDA device); plain memory when no CUDA runtime is loaded.
+std::function<std::shared_ptr<uint8_t>(size_t)> pinnedHostAllocator();
+
+/// The batch's targets (T, 6) as a float tensor on `device`.
+torch::Tensor batchTargets(const data::Batch& batch, const torch::Device& device);
+
+}  // namespace stave::train
