@@ -172,7 +172,15 @@ Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out,
               "renderScaled needs scale+translate");
   const double sx = M(0, 0), sy = M(1, 1), tx = M(0, 2), ty = M(1, 2);
   Sample smp;
-  smp.img = cv::Mat(out, CV_8UC3, kGrey);
+  // A per-thread output buffer, reused when nobody holds the previous sample any more (the
+  // loader collates each sample before making the next): a fresh 1.2 MB Mat per sample costs
+  // ~300 page faults. A sample still held elsewhere keeps its pixels: then a new one is made.
+  thread_local cv::Mat buffer;
+  if (buffer.empty() || buffer.size() != out || buffer.type() != CV_8UC3 || !buffer.u ||
+      buffer.u->refcount != 1)
+    buffer = cv::Mat(out, CV_8UC3);
+  buffer.setTo(kGrey);
+  smp.img = buffer;
   for (const auto& t : comp.tiles) {
     // The tile's visible part in whole output pixels, and the whole source pixels that map there.
     const int u1 =
@@ -305,29 +313,44 @@ cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size out) {
   return dst;
 }
 
+cv::Matx33f hsvColourMatrix(double hueTurns, double satGain, double valGain) {
+  // In RGB: hue rotation about the grey axis n = (1,1,1)/sqrt(3) (Rodrigues), then saturation
+  // as a lerp towards Rec. 601 luma, then value as a gain on all channels.
+  const double th = 2 * kPi * hueTurns, c = std::cos(th), sn = std::sin(th) / std::sqrt(3.0);
+  const double k = (1 - c) / 3;
+  const cv::Matx33d H(c + k, k - sn, k + sn,  //
+                      k + sn, c + k, k - sn,  //
+                      k - sn, k + sn, c + k);
+  const double w[3] = {0.299, 0.587, 0.114};
+  cv::Matx33d S;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) S(i, j) = (i == j ? satGain : 0.0) + (1 - satGain) * w[j];
+  const cv::Matx33d rgb = valGain * (S * H);
+  cv::Matx33f bgr;  // the same map with channels in BGR order
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) bgr(i, j) = static_cast<float>(rgb(2 - i, 2 - j));
+  return bgr;
+}
+
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain) {
-  const double r0 = rng.uniform(-1, 1) * hgain + 1, r1 = rng.uniform(-1, 1) * sgain + 1,
-               r2 = rng.uniform(-1, 1) * vgain + 1;
+  // The gains are drawn as Ultralytics' RandomHSV draws them (r = U(-1, 1) * gain per channel):
+  // hue shifts by r0 of a full turn, saturation and value scale by 1 + r1 and 1 + r2.
+  const double r0 = rng.uniform(-1, 1) * hgain, r1 = rng.uniform(-1, 1) * sgain,
+               r2 = rng.uniform(-1, 1) * vgain;
   if (hgain == 0 && sgain == 0 && vgain == 0) return;
-  uint8_t lut[3][256];
-  for (int x = 0; x < 256; ++x) {
-    lut[0][x] = static_cast<uint8_t>(std::fmod(x * r0, 180.0));
-    lut[1][x] = static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0));
-    lut[2][x] = static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0));
+  // One linear colour map instead of BGR -> HSV -> LUT -> BGR: cv::transform's 8-bit 3x3 path
+  // (fixed point, SIMD) costs ~0.1 ms on 640x640 against ~1.6 ms for the two conversions.
+  // cv::transform clones its input when run in place (a fresh 1.2 MB buffer and ~300 page
+  // faults per sample), so it runs on bands of rows through a small per-thread buffer that
+  // stays in cache.
+  const cv::Matx33f m = hsvColourMatrix(r0, 1 + r1, 1 + r2);
+  thread_local cv::Mat band;
+  constexpr int kRows = 16;
+  for (int y = 0; y < img.rows; y += kRows) {
+    const cv::Mat rows = img.rowRange(y, std::min(img.rows, y + kRows));
+    cv::transform(rows, band, m);
+    band.copyTo(rows);
   }
-  // A per-thread HSV buffer: a fresh 1 MB Mat per sample costs page faults on every call.
-  // (A plain loop beats cv::LUT with a 3-channel table by 2x here.)
-  thread_local cv::Mat hsv;
-  cv::cvtColor(img, hsv, cv::COLOR_BGR2HSV);
-  for (int y = 0; y < hsv.rows; ++y) {
-    uint8_t* p = hsv.ptr<uint8_t>(y);
-    for (int x = 0; x < hsv.cols; ++x, p += 3) {
-      p[0] = lut[0][p[0]];
-      p[1] = lut[1][p[1]];
-      p[2] = lut[2][p[2]];
-    }
-  }
-  cv::cvtColor(hsv, img, cv::COLOR_HSV2BGR);
 }
 
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
