@@ -43,6 +43,7 @@ class TestAugment : public QObject {
   void letterboxGeometry();
   void scaledRendererMatchesWarp();
   void hsvMatchesPerPixelReference();
+  void hsvAndMirrorFused();
   void boxCandidatesDropSlivers();
 };
 
@@ -350,6 +351,46 @@ void TestAugment::hsvMatchesPerPixelReference() {
   Rng c(1);
   augmentHsv(same, c, 0, 0, 0);
   QCOMPARE(cv::norm(same, img, cv::NORM_INF), 0.0);
+}
+
+void TestAugment::hsvAndMirrorFused() {
+  // The colour map and the left-right flip run in one pass: a sample with fliplr = 1 must be
+  // exactly the mirror of the same sample with fliplr = 0 (same draws), boxes included.
+  const int S = 96;
+  std::vector<ImageRecord> records(1);
+  records[0].width = S, records[0].height = S;
+  records[0].boxes.push_back({2, 0.3f, 0.4f, 0.2f, 0.3f});
+  auto li = std::make_shared<LoadedImage>();
+  li->img = cv::Mat(S, S, CV_8UC3);
+  cv::randu(li->img, 0, 256);
+  li->w0 = li->h0 = S;
+  AugmentContext ctx;
+  ctx.records = &records;
+  ctx.imgsz = S;
+  ctx.aug.mosaic = 0;
+  ctx.aug.translate = 0.05;
+  ctx.load = [&](int64_t, StageTimes&) { return std::shared_ptr<const LoadedImage>(li); };
+  const auto companion = [](Rng&) -> int64_t { return 0; };
+  for (int trial = 0; trial < 4; ++trial) {
+    StageTimes t;
+    ctx.aug.fliplr = 0;
+    Rng a(50 + trial);
+    const Sample plain = makeTrainSample(ctx, 0, true, companion, a, t);
+    const cv::Mat plainImg = plain.img.clone();
+    ctx.aug.fliplr = 1;
+    Rng b(50 + trial);
+    const Sample mirrored = makeTrainSample(ctx, 0, true, companion, b, t);
+    cv::Mat expect;
+    cv::flip(plainImg, expect, 1);
+    QCOMPARE(cv::norm(expect, mirrored.img, cv::NORM_INF), 0.0);
+    QVERIFY(cv::norm(plainImg, mirrored.img, cv::NORM_INF) > 0);
+    QCOMPARE(plain.boxes.size(), mirrored.boxes.size());
+    for (size_t k = 0; k < plain.boxes.size(); ++k) {
+      QCOMPARE(mirrored.boxes[k].x1, S - plain.boxes[k].x2);
+      QCOMPARE(mirrored.boxes[k].x2, S - plain.boxes[k].x1);
+      QCOMPARE(mirrored.boxes[k].y1, plain.boxes[k].y1);
+    }
+  }
 }
 
 void TestAugment::boxCandidatesDropSlivers() {
