@@ -47,9 +47,9 @@ class Vars {
     long long v = 0;
     std::string s = get(name);
     if (!parseInt(s, lo, hi, &v)) {
-      errors->push_back(envError(name, s,
-                                 "is not an integer in [" + std::to_string(lo) + ", " +
-                                     std::to_string(hi) + "]"));
+      errors->push_back(envError(
+          name, s,
+          "is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"));
       return fallback;
     }
     return static_cast<int>(v);
@@ -126,7 +126,8 @@ Result<std::vector<std::string>> expandNodelist(const std::string& nodelist) {
       size_t p = 0;
       while (p <= ranges.size()) {
         size_t comma = ranges.find(',', p);
-        std::string r = ranges.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
+        std::string r =
+            ranges.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
         p = comma == std::string::npos ? ranges.size() + 1 : comma + 1;
         size_t dash = r.find('-');
         std::string lo = r.substr(0, dash);

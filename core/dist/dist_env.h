@@ -13,13 +13,13 @@ namespace stave::dist {
 
 /// The identity of one rank and the rendezvous address, as torchrun or Slurm describe it.
 struct DistEnv {
-  int rank = 0;                        ///< global rank, 0..worldSize-1
-  int localRank = 0;                   ///< rank on this node (selects the GPU)
-  int worldSize = 1;                   ///< number of ranks in the run
-  int localWorldSize = 1;              ///< ranks on this node
+  int rank = 0;                          ///< global rank, 0..worldSize-1
+  int localRank = 0;                     ///< rank on this node (selects the GPU)
+  int worldSize = 1;                     ///< number of ranks in the run
+  int localWorldSize = 1;                ///< ranks on this node
   std::string masterAddr = "127.0.0.1";  ///< host of rank 0's TCPStore
-  int masterPort = 29500;              ///< port of rank 0's TCPStore
-  std::string source = "single";       ///< where the values came from: torchrun, slurm, single
+  int masterPort = 29500;                ///< port of rank 0's TCPStore
+  std::string source = "single";         ///< where the values came from: torchrun, slurm, single
 
   /// True when there is more than one rank.
   bool distributed() const { return worldSize > 1; }

@@ -13,7 +13,7 @@ using Clock = std::chrono::steady_clock;
 }
 
 struct GradientSync::Bucket {
-  std::vector<size_t> params;   // indices into m_params
+  std::vector<size_t> params;    // indices into m_params
   std::vector<int64_t> offsets;  // element offset of each param in flat
   torch::Tensor flat;
   size_t pending = 0;  // params not yet ready in this step
@@ -44,8 +44,7 @@ class GradientSync::ReadyHook : public torch::autograd::FunctionPostHook {
   size_t m_index;
 };
 
-GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> params,
-                           double bucketMb)
+GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> params, double bucketMb)
     : m_group(group) {
   for (auto& p : params)
     if (p.requires_grad()) m_params.push_back(p);
@@ -72,9 +71,9 @@ GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> param
   for (size_t k = n; k-- > 0;) {
     const auto& p = m_params[k];
     STAVE_CHECK(p.is_leaf(), "GradientSync needs leaf parameters (parameter " << k << ")");
-    STAVE_CHECK(p.device() == group.device(),
-                "parameter " << k << " is on " << p.device() << " but the " << group.backendName()
-                             << " group runs on " << group.device());
+    STAVE_CHECK(p.device() == group.device(), "parameter " << k << " is on " << p.device()
+                                                           << " but the " << group.backendName()
+                                                           << " group runs on " << group.device());
     if (current) {
       const auto& first = m_params[current->params.front()];
       if (first.scalar_type() != p.scalar_type() || first.device() != p.device() ||
@@ -128,9 +127,9 @@ bool GradientSync::syncEnabled() const {
 
 void GradientSync::prepareForBackward() {
   std::lock_guard<std::mutex> lock(m_mutex);
-  STAVE_CHECK(m_nextBucket == 0,
-              "prepareForBackward() while " << m_nextBucket
-                                            << " bucket(s) are in flight: call wait() first");
+  STAVE_CHECK(m_nextBucket == 0, "prepareForBackward() while "
+                                     << m_nextBucket
+                                     << " bucket(s) are in flight: call wait() first");
   resetStepLocked();
 }
 
@@ -265,7 +264,8 @@ double GradientSync::wait() {
     last = std::max(last, l->completed);
   }
   std::lock_guard<std::mutex> lock(m_mutex);
-  const double allreduceS = launches.empty() ? 0 : std::chrono::duration<double>(last - first).count();
+  const double allreduceS =
+      launches.empty() ? 0 : std::chrono::duration<double>(last - first).count();
   m_stats.syncSteps++;
   m_stats.lastAllreduceS = allreduceS;
   m_stats.lastWaitS = waitS;

@@ -19,14 +19,14 @@ namespace stave::dist {
 
 /// Timing of gradient synchronisation, cumulative since construction plus the last step.
 struct SyncStats {
-  int64_t syncSteps = 0;            ///< wait() calls that all-reduced
-  int buckets = 0;                  ///< number of buckets
-  int64_t launchedInBackward = 0;   ///< bucket all-reduces started by hooks during backward
-  int64_t launchedInWait = 0;       ///< started in wait() (unused parameters, no backward)
-  double lastAllreduceS = 0;        ///< last step: first launch to last completion
-  double lastWaitS = 0;             ///< last step: time wait() blocked on all-reduces
-  double totalAllreduceS = 0;       ///< sum of lastAllreduceS over steps
-  double totalWaitS = 0;            ///< sum of lastWaitS over steps
+  int64_t syncSteps = 0;           ///< wait() calls that all-reduced
+  int buckets = 0;                 ///< number of buckets
+  int64_t launchedInBackward = 0;  ///< bucket all-reduces started by hooks during backward
+  int64_t launchedInWait = 0;      ///< started in wait() (unused parameters, no backward)
+  double lastAllreduceS = 0;       ///< last step: first launch to last completion
+  double lastWaitS = 0;            ///< last step: time wait() blocked on all-reduces
+  double totalAllreduceS = 0;      ///< sum of lastAllreduceS over steps
+  double totalWaitS = 0;           ///< sum of lastWaitS over steps
 
   /// Share of all-reduce time hidden behind backward: 1 - wait / all-reduce, in [0, 1].
   double overlapRatio() const {

@@ -118,8 +118,8 @@ class Supervisor {
   std::vector<RankProc> m_ranks;
   std::FILE* m_events = nullptr;
   int m_wake[2] = {-1, -1};
-  bool m_failing = false;       // a failure was reported; others are being stopped
-  bool m_stopRequested = false; // first SIGTERM/SIGINT forwarded
+  bool m_failing = false;        // a failure was reported; others are being stopped
+  bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
   bool m_killedAll = false;
   int m_signalsHandled = 0;
   Clock::time_point m_killDeadline = Clock::time_point::max();
@@ -354,15 +354,17 @@ void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
   for (auto& r : m_ranks)
     if (r.global == rank) err.logTail = tailLines(r.logPath, m_opt.logTailLines);
   if (outcome == RunOutcome::TimedOut)
-    err.hint = "a rank blocked in a collective usually waits for a peer that is stuck or gone; "
-               "see the rank logs (NCCL_DEBUG=INFO helps on CUDA)";
+    err.hint =
+        "a rank blocked in a collective usually waits for a peer that is stuck or gone; "
+        "see the rank logs (NCCL_DEBUG=INFO helps on CUDA)";
   auto event = telemetry::toEvent(err, rank);
   for (auto it = extra.begin(); it != extra.end(); ++it) event.data[it.key()] = it.value();
   if (signal) event.data["signal_name"] = signalName(*signal);
   event.data["outcome"] = outcomeName(outcome);
   emitEvent(std::move(event));
   signalAll(SIGTERM);
-  m_killDeadline = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
+  m_killDeadline =
+      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
 }
 
 void Supervisor::onRankExit(RankProc& r) {
@@ -397,8 +399,8 @@ void Supervisor::onRankExit(RankProc& r) {
   emitEvent(std::move(event));
   if (!bad || m_failing || m_killedAll) return;
   const int code = ex.exitCode.value_or(-1);
-  std::string message = "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) +
-                        ") ended with " + how;
+  std::string message =
+      "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) + ") ended with " + how;
   if (code == 127) message += " (the worker command could not be executed)";
   message += "; stopping the other ranks";
   fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, ex.exitCode,
@@ -452,7 +454,8 @@ LaunchResult Supervisor::run() {
     return m_result;
   }
 
-  struct sigaction oldTerm {}, oldInt {}, oldPipe {};
+  struct sigaction oldTerm {
+  }, oldInt{}, oldPipe{};
   if (m_opt.handleSignals) {
     g_signalCount = 0;
     g_wakeFd = m_wake[1];
@@ -471,7 +474,7 @@ LaunchResult Supervisor::run() {
   }
 
   std::vector<std::string> baseEnv;
-  static const char* kOwn[] = {"RANK=", "LOCAL_RANK=", "WORLD_SIZE=", "LOCAL_WORLD_SIZE=",
+  static const char* kOwn[] = {"RANK=",       "LOCAL_RANK=",  "WORLD_SIZE=", "LOCAL_WORLD_SIZE=",
                                "GROUP_RANK=", "MASTER_ADDR=", "MASTER_PORT="};
   for (char** e = environ; e && *e; ++e) {
     std::string s(*e);
@@ -488,14 +491,15 @@ LaunchResult Supervisor::run() {
       for (auto it = baseEnv.begin(); it != baseEnv.end();)
         it = it->rfind("STAVE_RUN_TOKEN=", 0) == 0 ? baseEnv.erase(it) : it + 1;
       baseEnv.push_back("STAVE_RUN_TOKEN=" + std::to_string(getpid()) + "-" +
-                        std::to_string(static_cast<long long>(telemetry::unixTimeNow() * 1e6)) + "-" +
-                        std::to_string(m_result.masterPort));
+                        std::to_string(static_cast<long long>(telemetry::unixTimeNow() * 1e6)) +
+                        "-" + std::to_string(m_result.masterPort));
     }
   }
 
   for (auto& r : m_ranks) {
     if (!spawn(r, baseEnv)) {
-      m_result.message = "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
+      m_result.message =
+          "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
       telemetry::ErrorEvent err;
       err.rank = r.global;
       err.message = m_result.message;
@@ -537,8 +541,8 @@ LaunchResult Supervisor::run() {
       m_signalsHandled = signals;
       if (!m_stopRequested && !m_failing) {
         m_stopRequested = true;
-        stopDeadline = Clock::now() + std::chrono::milliseconds(
-                                          static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
+        stopDeadline = Clock::now() +
+                       std::chrono::milliseconds(static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
         warn("stop requested: asking every rank to finish its step and stop");
         signalAll(SIGTERM);
       }
@@ -615,37 +619,62 @@ LaunchResult Supervisor::run() {
 
 const char* outcomeName(RunOutcome outcome) {
   switch (outcome) {
-    case RunOutcome::FailedToStart: return "failed_to_start";
-    case RunOutcome::Finished: return "finished";
-    case RunOutcome::Stopped: return "stopped";
-    case RunOutcome::Failed: return "failed";
-    case RunOutcome::Crashed: return "crashed";
-    case RunOutcome::TimedOut: return "timed_out";
-    case RunOutcome::Killed: return "killed";
+    case RunOutcome::FailedToStart:
+      return "failed_to_start";
+    case RunOutcome::Finished:
+      return "finished";
+    case RunOutcome::Stopped:
+      return "stopped";
+    case RunOutcome::Failed:
+      return "failed";
+    case RunOutcome::Crashed:
+      return "crashed";
+    case RunOutcome::TimedOut:
+      return "timed_out";
+    case RunOutcome::Killed:
+      return "killed";
   }
   return "unknown";
 }
 
 std::string signalName(int sig) {
   switch (sig) {
-    case SIGHUP: return "SIGHUP";
-    case SIGINT: return "SIGINT";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGILL: return "SIGILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGUSR2: return "SIGUSR2";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: return "signal " + std::to_string(sig);
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGINT:
+      return "SIGINT";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGILL:
+      return "SIGILL";
+    case SIGTRAP:
+      return "SIGTRAP";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGALRM:
+      return "SIGALRM";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGXCPU:
+      return "SIGXCPU";
+    case SIGXFSZ:
+      return "SIGXFSZ";
+    default:
+      return "signal " + std::to_string(sig);
   }
 }
 
@@ -655,7 +684,8 @@ Result<int> findFreePort(const std::string& host) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = 0;
-  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1)
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     const std::string err = std::strerror(errno);
     close(fd);

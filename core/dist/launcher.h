@@ -28,31 +28,31 @@ const char* outcomeName(RunOutcome outcome);
 
 /// Options of one launch.
 struct LaunchOptions {
-  std::vector<std::string> workerArgv;  ///< one worker's command line; argv[0] looked up in PATH
-  int nproc = 1;                        ///< ranks on this node
-  int nnodes = 1;                       ///< nodes in the run
-  int nodeRank = 0;                     ///< this node's index (global rank = nodeRank*nproc+k)
-  std::string masterAddr = "127.0.0.1"; ///< rendezvous host (rank 0's node)
-  int masterPort = 0;                   ///< rendezvous port; 0 = pick a free one (1 node only)
-  std::string runDir;                   ///< gets events.jsonl and logs/rank<k>.log ("" = none)
+  std::vector<std::string> workerArgv;     ///< one worker's command line; argv[0] looked up in PATH
+  int nproc = 1;                           ///< ranks on this node
+  int nnodes = 1;                          ///< nodes in the run
+  int nodeRank = 0;                        ///< this node's index (global rank = nodeRank*nproc+k)
+  std::string masterAddr = "127.0.0.1";    ///< rendezvous host (rank 0's node)
+  int masterPort = 0;                      ///< rendezvous port; 0 = pick a free one (1 node only)
+  std::string runDir;                      ///< gets events.jsonl and logs/rank<k>.log ("" = none)
   std::map<std::string, std::string> env;  ///< extra environment of every rank
-  double hangTimeoutS = 1800;           ///< a rank silent this long is hung (nccl_timeout_s)
-  double graceS = 10;                   ///< SIGTERM to SIGKILL when stopping after a failure
-  double stopTimeoutS = 600;            ///< after a forwarded stop request, SIGKILL after this
-  double stragglerPeriodS = 30;         ///< straggler report period (0 = off)
-  int logTailLines = 20;                ///< log lines quoted in an error event
-  bool echoStdout = true;               ///< write every event line to stdout
-  bool handleSignals = true;            ///< catch SIGTERM/SIGINT while running (then restore)
+  double hangTimeoutS = 1800;              ///< a rank silent this long is hung (nccl_timeout_s)
+  double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure
+  double stopTimeoutS = 600;               ///< after a forwarded stop request, SIGKILL after this
+  double stragglerPeriodS = 30;            ///< straggler report period (0 = off)
+  int logTailLines = 20;                   ///< log lines quoted in an error event
+  bool echoStdout = true;                  ///< write every event line to stdout
+  bool handleSignals = true;               ///< catch SIGTERM/SIGINT while running (then restore)
   std::function<void(const std::string&)> onEvent;  ///< called with each event line (tests, GUI)
 };
 
 /// The outcome of a launch.
 struct LaunchResult {
   RunOutcome outcome = RunOutcome::FailedToStart;  ///< how it ended
-  int exitCode = 1;          ///< 0 for finished and stopped, else 1
-  int failedRank = -1;       ///< the rank that failed, crashed or hung, else -1
-  std::string message;       ///< the cause in words ("" when finished)
-  int masterPort = 0;        ///< the port the ranks used
+  int exitCode = 1;                                ///< 0 for finished and stopped, else 1
+  int failedRank = -1;  ///< the rank that failed, crashed or hung, else -1
+  std::string message;  ///< the cause in words ("" when finished)
+  int masterPort = 0;   ///< the port the ranks used
 };
 
 /// Runs the workers to the end and reports how it went. Events written by the launcher

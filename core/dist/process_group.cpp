@@ -22,7 +22,9 @@ std::chrono::milliseconds toMs(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0));
 }
 
-std::string storeString(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
+std::string storeString(const std::vector<uint8_t>& v) {
+  return std::string(v.begin(), v.end());
+}
 std::vector<uint8_t> storeBytes(const std::string& s) {
   return std::vector<uint8_t>(s.begin(), s.end());
 }
@@ -34,8 +36,7 @@ std::string localAddressFor(const std::string& host, int port) {
   hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_DGRAM;
   addrinfo* res = nullptr;
-  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0 || !res)
-    return "";
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0 || !res) return "";
   std::string out;
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
   if (fd >= 0) {
@@ -139,9 +140,9 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
   // Wait for rank 0's world size, polling so a published error ends the wait too.
   while (!store.check({"stave/world_size"})) {
     if (Clock::now() > deadline)
-      return rdzvError(env, "master_addr",
-                       "rank 0 did not publish the world size within " +
-                           std::to_string(timeoutS) + " s");
+      return rdzvError(
+          env, "master_addr",
+          "rank 0 did not publish the world size within " + std::to_string(timeoutS) + " s");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   // The launcher gives each run a token, so a rank never joins another run's store that
@@ -152,8 +153,8 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
     const std::string masterToken = storeString(store.get("stave/token"));
     if (masterToken != token)
       return rdzvError(env, "master_port",
-                       "the store on this port belongs to another run (run token '" +
-                           masterToken + "', this rank has '" + token + "')");
+                       "the store on this port belongs to another run (run token '" + masterToken +
+                           "', this rank has '" + token + "')");
   }
   const std::string masterWs = storeString(store.get("stave/world_size"));
   if (masterWs != ws)
@@ -183,9 +184,9 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
       const std::string err = remoteError();
       if (!err.empty()) return rdzvError(env, "WORLD_SIZE", err);
       if (Clock::now() > deadline)
-        return rdzvError(env, "WORLD_SIZE",
-                         "not all " + ws + " ranks joined within " + std::to_string(timeoutS) +
-                             " s");
+        return rdzvError(
+            env, "WORLD_SIZE",
+            "not all " + ws + " ranks joined within " + std::to_string(timeoutS) + " s");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
@@ -195,7 +196,7 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
 }  // namespace
 
 Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
-                                                          const ProcessGroupOptions& options) {
+                                                           const ProcessGroupOptions& options) {
   if (env.worldSize < 1 || env.rank < 0 || env.rank >= env.worldSize)
     return rdzvError(env, "RANK", "rank must be in [0, world size)");
   if (env.masterPort < 1 || env.masterPort > 65535)
@@ -249,9 +250,9 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
     const auto nl = what.find("\nException raised from");
     if (nl != std::string::npos) what.resize(nl);
     if (env.rank == 0)
-      return rdzvError(env, "master_port",
-                       "cannot serve the rendezvous store (is the port in use by another run?): " +
-                           what);
+      return rdzvError(
+          env, "master_port",
+          "cannot serve the rendezvous store (is the port in use by another run?): " + what);
     return rdzvError(env, "master_addr",
                      "cannot reach the rendezvous store of rank 0 within " +
                          std::to_string(options.rendezvousTimeoutS) +
@@ -298,10 +299,18 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
 ProcessGroup::ProcessGroup(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 ProcessGroup::~ProcessGroup() = default;
 
-int ProcessGroup::rank() const { return m_impl->env.rank; }
-int ProcessGroup::worldSize() const { return m_impl->env.worldSize; }
-std::string ProcessGroup::backendName() const { return m_impl->backendName; }
-torch::Device ProcessGroup::device() const { return m_impl->device; }
+int ProcessGroup::rank() const {
+  return m_impl->env.rank;
+}
+int ProcessGroup::worldSize() const {
+  return m_impl->env.worldSize;
+}
+std::string ProcessGroup::backendName() const {
+  return m_impl->backendName;
+}
+torch::Device ProcessGroup::device() const {
+  return m_impl->device;
+}
 const std::map<std::string, std::string>& ProcessGroup::settings() const {
   return m_impl->settings;
 }

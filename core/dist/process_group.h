@@ -30,13 +30,13 @@ std::map<std::string, std::string> applyNcclSettings(const NcclSettings& s);
 
 /// How to make a process group.
 struct ProcessGroupOptions {
-  std::string backend = "auto";     ///< "auto" (NCCL for CUDA devices, else Gloo), "gloo", "nccl"
+  std::string backend = "auto";  ///< "auto" (NCCL for CUDA devices, else Gloo), "gloo", "nccl"
   torch::Device device = torch::kCPU;  ///< where collectives run (CUDA: this rank's GPU)
-  double rendezvousTimeoutS = 300;  ///< give up joining the TCPStore / peers after this long
-  double timeoutS = 1800;           ///< collective timeout (nccl_timeout_s)
-  NcclSettings nccl;                ///< applied before an NCCL group is made
-  std::string glooInterface;        ///< network interface for Gloo ("" = GLOO_SOCKET_IFNAME or
-                                    ///< the interface that routes to the master)
+  double rendezvousTimeoutS = 300;     ///< give up joining the TCPStore / peers after this long
+  double timeoutS = 1800;              ///< collective timeout (nccl_timeout_s)
+  NcclSettings nccl;                   ///< applied before an NCCL group is made
+  std::string glooInterface;           ///< network interface for Gloo ("" = GLOO_SOCKET_IFNAME or
+                                       ///< the interface that routes to the master)
 };
 
 /// A pending collective; wait() rethrows the collective's error (timeout, peer gone).

@@ -23,7 +23,9 @@
 namespace {
 
 volatile sig_atomic_t g_term = 0;
-void onTerm(int) { g_term = 1; }
+void onTerm(int) {
+  g_term = 1;
+}
 
 void event(const std::string& type, int rank, const nlohmann::json& data) {
   nlohmann::json j{{"type", type}, {"version", 1}, {"rank", rank}, {"time", 0}, {"data", data}};
@@ -99,11 +101,22 @@ int main(int argc, char** argv) {
           return 2;
         }
       event("step", rank,
-            {{"epoch", 0}, {"iter", step}, {"iters_per_epoch", steps}, {"box_loss", 0.0},
-             {"cls_loss", 0.0}, {"dfl_loss", 0.0}, {"lr", 0.05}, {"samples_per_s", 0.0},
+            {{"epoch", 0},
+             {"iter", step},
+             {"iters_per_epoch", steps},
+             {"box_loss", 0.0},
+             {"cls_loss", 0.0},
+             {"dfl_loss", 0.0},
+             {"lr", 0.05},
+             {"samples_per_s", 0.0},
              {"checksum", checksum},
-             {"timing", {{"data_wait", 0.0}, {"h2d", 0.0}, {"fwd_bwd", fwdBwd},
-                         {"allreduce_wait", wait}, {"optimizer", 0.0}, {"total", seconds(t0)}}}});
+             {"timing",
+              {{"data_wait", 0.0},
+               {"h2d", 0.0},
+               {"fwd_bwd", fwdBwd},
+               {"allreduce_wait", wait},
+               {"optimizer", 0.0},
+               {"total", seconds(t0)}}}});
       if (group.anyTrue(g_term != 0)) {
         event("finished", rank, {{"status", "stopped"}, {"iter", step}});
         return 0;

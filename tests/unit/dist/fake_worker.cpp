@@ -25,7 +25,9 @@
 namespace {
 
 volatile sig_atomic_t g_term = 0;
-void onTerm(int) { g_term = 1; }
+void onTerm(int) {
+  g_term = 1;
+}
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -51,7 +53,9 @@ void step(int i, bool slowData) {
   event("step", buf, false);
 }
 
-void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void sleepMs(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 }  // namespace
 
@@ -80,7 +84,8 @@ int main(int argc, char** argv) {
                      "\",\"LOCAL_WORLD_SIZE\":\"" + env("LOCAL_WORLD_SIZE") +
                      "\",\"MASTER_ADDR\":\"" + env("MASTER_ADDR") + "\",\"MASTER_PORT\":\"" +
                      env("MASTER_PORT") + "\"}}");
-  for (int i = 0; i < 3; ++i) std::fprintf(stderr, "rank %d: log line %d (%s)\n", rank, i, mode.c_str());
+  for (int i = 0; i < 3; ++i)
+    std::fprintf(stderr, "rank %d: log line %d (%s)\n", rank, i, mode.c_str());
 
   if (mode == "ok" || mode == "slowdata") {
     for (int i = 0; i < steps; ++i) {

@@ -81,7 +81,8 @@ class TstCollectives : public QObject {
       std::string bytes = r == 1 ? std::string() : std::string("rank\0", 5) + std::to_string(r);
       auto strings = pg.allGatherBytes(bytes);
       for (int k = 0; k < worldSize; ++k) {
-        const std::string want = k == 1 ? std::string() : std::string("rank\0", 5) + std::to_string(k);
+        const std::string want =
+            k == 1 ? std::string() : std::string("rank\0", 5) + std::to_string(k);
         if (strings[k] != want) return "allGatherBytes of rank " + std::to_string(k) + " differs";
       }
       pg.barrier();
@@ -101,7 +102,8 @@ class TstCollectives : public QObject {
       {
         torch::NoGradGuard g;
         auto params = net->parameters();
-        for (size_t i = 0; i < params.size(); ++i) params[i].copy_(pattern(params[i], pg.rank(), i));
+        for (size_t i = 0; i < params.size(); ++i)
+          params[i].copy_(pattern(params[i], pg.rank(), i));
         auto bufs = net->buffers();
         for (auto& b : bufs)
           if (b.is_floating_point()) b.fill_(static_cast<float>(pg.rank() + 1));

@@ -31,7 +31,8 @@ class TstDistEnv : public QObject {
     QTest::addColumn<QString>("addr");
     QTest::addColumn<int>("port");
 
-    QTest::newRow("none") << "" << "single" << 0 << 0 << 1 << 1 << "127.0.0.1" << 29500;
+    QTest::newRow("none") << ""
+                          << "single" << 0 << 0 << 1 << 1 << "127.0.0.1" << 29500;
     QTest::newRow("torchrun")
         << "RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 MASTER_ADDR=node1 MASTER_PORT=1234"
         << "torchrun" << 3 << 1 << 4 << 2 << "node1" << 1234;
@@ -78,28 +79,45 @@ class TstDistEnv : public QObject {
     QTest::addColumn<QString>("vars");
     QTest::addColumn<QString>("variable");
     QTest::addColumn<QString>("value");
-    QTest::newRow("rank not a number") << "RANK=one WORLD_SIZE=2 MASTER_PORT=1" << "RANK" << "one";
-    QTest::newRow("world size zero") << "RANK=0 WORLD_SIZE=0 MASTER_PORT=1" << "WORLD_SIZE" << "0";
-    QTest::newRow("rank too large") << "RANK=2 WORLD_SIZE=2 MASTER_PORT=1" << "RANK" << "2";
-    QTest::newRow("port out of range")
-        << "RANK=0 WORLD_SIZE=2 MASTER_PORT=70000" << "MASTER_PORT" << "70000";
-    QTest::newRow("world size missing") << "RANK=0 MASTER_PORT=1" << "WORLD_SIZE" << "";
-    QTest::newRow("port missing") << "RANK=0 WORLD_SIZE=2" << "MASTER_PORT" << "";
+    QTest::newRow("rank not a number") << "RANK=one WORLD_SIZE=2 MASTER_PORT=1"
+                                       << "RANK"
+                                       << "one";
+    QTest::newRow("world size zero") << "RANK=0 WORLD_SIZE=0 MASTER_PORT=1"
+                                     << "WORLD_SIZE"
+                                     << "0";
+    QTest::newRow("rank too large") << "RANK=2 WORLD_SIZE=2 MASTER_PORT=1"
+                                    << "RANK"
+                                    << "2";
+    QTest::newRow("port out of range") << "RANK=0 WORLD_SIZE=2 MASTER_PORT=70000"
+                                       << "MASTER_PORT"
+                                       << "70000";
+    QTest::newRow("world size missing") << "RANK=0 MASTER_PORT=1"
+                                        << "WORLD_SIZE"
+                                        << "";
+    QTest::newRow("port missing") << "RANK=0 WORLD_SIZE=2"
+                                  << "MASTER_PORT"
+                                  << "";
     QTest::newRow("local rank too large")
-        << "RANK=0 LOCAL_RANK=3 WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_PORT=1" << "LOCAL_RANK"
+        << "RANK=0 LOCAL_RANK=3 WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_PORT=1"
+        << "LOCAL_RANK"
         << "3";
-    QTest::newRow("slurm ntasks bad")
-        << "SLURM_PROCID=0 SLURM_NTASKS=x SLURM_JOB_NODELIST=a" << "SLURM_NTASKS" << "x";
+    QTest::newRow("slurm ntasks bad") << "SLURM_PROCID=0 SLURM_NTASKS=x SLURM_JOB_NODELIST=a"
+                                      << "SLURM_NTASKS"
+                                      << "x";
     QTest::newRow("slurm nodelist bad")
-        << "SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_JOB_NODELIST=gpu[01-" << "SLURM_JOB_NODELIST"
+        << "SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_JOB_NODELIST=gpu[01-"
+        << "SLURM_JOB_NODELIST"
         << "gpu[01-";
-    QTest::newRow("slurm no master")
-        << "SLURM_PROCID=0 SLURM_NTASKS=2" << "SLURM_JOB_NODELIST" << "";
+    QTest::newRow("slurm no master") << "SLURM_PROCID=0 SLURM_NTASKS=2"
+                                     << "SLURM_JOB_NODELIST"
+                                     << "";
     QTest::newRow("slurm tasks per node bad")
         << "SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_NTASKS_PER_NODE=2(y3) SLURM_JOB_NODELIST=a"
-        << "SLURM_NTASKS_PER_NODE" << "2(y3)";
-    QTest::newRow("slurm job id bad")
-        << "SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=abc" << "SLURM_JOB_ID" << "abc";
+        << "SLURM_NTASKS_PER_NODE"
+        << "2(y3)";
+    QTest::newRow("slurm job id bad") << "SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=abc"
+                                      << "SLURM_JOB_ID"
+                                      << "abc";
   }
   void errors() {
     QFETCH(QString, vars);
@@ -153,7 +171,8 @@ class TstDistEnv : public QObject {
     QFETCH(QString, list);
     auto r = stave::dist::expandNodelist(list.toStdString());
     QVERIFY(!r.ok());
-    QVERIFY2(QString::fromStdString(r.errorText()).contains("'" + list + "'"), r.errorText().c_str());
+    QVERIFY2(QString::fromStdString(r.errorText()).contains("'" + list + "'"),
+             r.errorText().c_str());
   }
 };
 

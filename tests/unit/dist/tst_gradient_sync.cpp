@@ -15,9 +15,12 @@ using stave::dist::testing::runRanks;
 namespace {
 
 torch::nn::Sequential makeMlp() {
-  return torch::nn::Sequential(torch::nn::Linear(8, 16), torch::nn::Functional([](torch::Tensor t) { return torch::tanh(t); }),
-                               torch::nn::Linear(16, 16), torch::nn::Functional([](torch::Tensor t) { return torch::tanh(t); }),
-                               torch::nn::Linear(16, 4));
+  return torch::nn::Sequential(
+      torch::nn::Linear(8, 16),
+      torch::nn::Functional([](torch::Tensor t) { return torch::tanh(t); }),
+      torch::nn::Linear(16, 16),
+      torch::nn::Functional([](torch::Tensor t) { return torch::tanh(t); }),
+      torch::nn::Linear(16, 4));
 }
 
 void loadWeights(torch::nn::Module& m, const std::vector<torch::Tensor>& w) {
@@ -32,12 +35,13 @@ std::vector<torch::Tensor> cloneAll(const std::vector<torch::Tensor>& ts, bool g
   return out;
 }
 
-std::string compareAll(const std::vector<torch::Tensor>& got, const std::vector<torch::Tensor>& want,
-                       double tol, const char* what) {
+std::string compareAll(const std::vector<torch::Tensor>& got,
+                       const std::vector<torch::Tensor>& want, double tol, const char* what) {
   for (size_t i = 0; i < want.size(); ++i) {
     if (!got[i].defined()) return std::string(what) + " " + std::to_string(i) + " undefined";
     const double d = (got[i] - want[i]).abs().max().item<double>();
-    if (d > tol) return std::string(what) + " " + std::to_string(i) + " differs by " + std::to_string(d);
+    if (d > tol)
+      return std::string(what) + " " + std::to_string(i) + " differs by " + std::to_string(d);
   }
   return "";
 }
@@ -177,7 +181,8 @@ class TstGradientSync : public QObject {
       QCOMPARE(s.syncSteps, int64_t{3});
       QVERIFY(s.launchedInBackward == 3 * s.buckets);
       QVERIFY2(s.totalWaitS < s.totalAllreduceS,
-               qPrintable(QString("wait %1 s, all-reduce %2 s").arg(s.totalWaitS).arg(s.totalAllreduceS)));
+               qPrintable(
+                   QString("wait %1 s, all-reduce %2 s").arg(s.totalWaitS).arg(s.totalAllreduceS)));
       QVERIFY(s.overlapRatio() > 0);
     }
   }

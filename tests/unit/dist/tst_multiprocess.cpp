@@ -69,7 +69,8 @@ class TstMultiprocess : public QObject {
     QCOMPARE(static_cast<int>(steps.size()), 10);
     // Same checksum on both ranks at each step, and the weights change over steps.
     std::map<int, std::set<double>> byIter;
-    for (const auto& s : steps) byIter[s["data"]["iter"].get<int>()].insert(s["data"]["checksum"].get<double>());
+    for (const auto& s : steps)
+      byIter[s["data"]["iter"].get<int>()].insert(s["data"]["checksum"].get<double>());
     for (const auto& kv : byIter) QCOMPARE(static_cast<int>(kv.second.size()), 1);
     QVERIFY(*byIter[0].begin() != *byIter[4].begin());
     QCOMPARE(static_cast<int>(cap.ofType("finished").size()), 2);
