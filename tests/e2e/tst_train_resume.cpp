@@ -53,6 +53,32 @@ class TstTrainResume : public QObject {
     QCOMPARE(replanned[0]["data"].toObject()["old_epochs"].toInt(), 4);
   }
 
+  void sigtermStopsGracefully() {
+    const QString cfg = m_dir.filePath("long.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 200, 8, {"threads: 1", "val: false"}));
+    const QString run = m_dir.filePath("runs/term");
+    QProcess p;
+    p.start(QStringLiteral(STAVE_TRAIN_EXE), {"train", cfg, "--run-dir", run});
+    QVERIFY(p.waitForStarted(20000));
+    QElapsedTimer t;
+    t.start();
+    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 120000 && p.state() == QProcess::Running) {
+      p.waitForReadyRead(200);
+    }
+    QVERIFY(QFile::exists(run + "/weights/last.pt"));
+    p.terminate();  // SIGTERM: finish the step, checkpoint, report stopped, exit 0
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const auto finished = eventsOf(parseEvents(QString::fromUtf8(p.readAllStandardOutput())), "finished");
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("stopped"));
+    const int done = finished[0]["data"].toObject()["epochs_completed"].toInt();
+    auto r = runStaveTrain({"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(done + 1)}, {}, 120000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    QCOMPARE(readResults(run + "/results.csv").size(), done + 1);
+  }
+
   void resumeNeedsARun() {
     auto r = runStaveTrain({"train", "--run-dir", m_dir.filePath("runs/none"), "resume=true"});
     QCOMPARE(r.exitCode, 2);
