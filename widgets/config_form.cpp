@@ -18,7 +18,8 @@ namespace stave::widgets {
 
 using studio::ConfigFormModel;
 
-void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const {
+void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option,
+                                          const QModelIndex& index) const {
   QStyledItemDelegate::initStyleOption(option, index);
   if (!index.data(ConfigFormModel::ErrorRole).toString().isEmpty()) {
     option->backgroundBrush = QColor(255, 220, 220);
@@ -125,7 +126,8 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_cancel, &QPushButton::clicked, m_model, &ConfigFormModel::cancel);
   connect(m_model, &ConfigFormModel::editStateChanged, this, &ConfigForm::updateState);
   connect(m_model, &ConfigFormModel::committedChanged, this, [this](const config::RunConfig& cfg) {
-    if (m_doc->isOpen() && !m_configs->currentText().isEmpty()) m_doc->setConfig(m_configs->currentText(), cfg);
+    if (m_doc->isOpen() && !m_configs->currentText().isEmpty())
+      m_doc->setConfig(m_configs->currentText(), cfg);
   });
   connect(m_configs, &QComboBox::currentTextChanged, this, [this](const QString& name) {
     loadConfig(name);
@@ -146,7 +148,9 @@ void ConfigForm::loadConfig(const QString& name) {
   m_model->setCommitted(cfg ? *cfg : config::RunConfig::defaults());
 }
 
-QString ConfigForm::derivedText() const { return m_derived->text(); }
+QString ConfigForm::derivedText() const {
+  return m_derived->text();
+}
 
 void ConfigForm::updateState() {
   auto cfg = m_model->edited();

@@ -70,7 +70,9 @@ void MainWindow::addPage(const QString& name, QWidget* page) {
   m_stack->addWidget(page);
 }
 
-void MainWindow::showPage(int index) { m_pages->setCurrentRow(index); }
+void MainWindow::showPage(int index) {
+  m_pages->setCurrentRow(index);
+}
 
 QStringList MainWindow::pageNames() const {
   QStringList names;
@@ -113,9 +115,10 @@ void MainWindow::updateTitle() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (m_doc->isDirty()) {
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("Save the changes to %1 before closing?").arg(m_doc->name()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, tr("Unsaved changes"),
+                              tr("Save the changes to %1 before closing?").arg(m_doc->name()),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveProject())) {
       event->ignore();
       return;

@@ -33,8 +33,9 @@ ProjectPage::ProjectPage(studio::ProjectDocument* doc, QWidget* parent)
 
 void ProjectPage::refresh() {
   if (!m_doc->isOpen()) {
-    m_summary->setText(tr("<h2>No project open</h2><p>Open a .stave file with File ▸ Open, or "
-                          "create one with <code>stave-train new-project</code>.</p>"));
+    m_summary->setText(
+        tr("<h2>No project open</h2><p>Open a .stave file with File ▸ Open, or "
+           "create one with <code>stave-train new-project</code>.</p>"));
     m_configs->clear();
     m_problems->clear();
     return;
@@ -45,7 +46,8 @@ void ProjectPage::refresh() {
                               m_doc->datasetPath().toHtmlEscaped()));
   m_configs->clear();
   for (const QString& name : m_doc->configNames()) {
-    auto* item = new QListWidgetItem(name == m_doc->activeConfig() ? tr("%1 (active)").arg(name) : name);
+    auto* item =
+        new QListWidgetItem(name == m_doc->activeConfig() ? tr("%1 (active)").arg(name) : name);
     m_configs->addItem(item);
   }
   m_problems->setText(m_doc->problems().join(QLatin1Char('\n')));

@@ -6,7 +6,9 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"scale", "imgsz", "batch", "steps", "warmup", "workers", "threads", "data", "device"}, {});
+  stave::cli::Args a(
+      args, {"scale", "imgsz", "batch", "steps", "warmup", "workers", "threads", "data", "device"},
+      {});
   if (!a.ok()) return stave::cli::usageError("bench train", a.error());
   stave::train::BenchTrainOptions o;
   o.scale = a.value("scale", "n");
@@ -20,10 +22,12 @@ int run(const std::vector<std::string>& args) {
     o.workers = std::stoi(a.value("workers", "0"));
     o.threads = std::stoi(a.value("threads", "0"));
   } catch (const std::exception&) {
-    return stave::cli::usageError("bench train", "--imgsz, --batch, --steps, --warmup, --workers, --threads take integers");
+    return stave::cli::usageError(
+        "bench train", "--imgsz, --batch, --steps, --warmup, --workers, --threads take integers");
   }
   if (o.imgsz < 32 || o.imgsz % 32 != 0 || o.batch < 1 || o.steps < 1 || o.warmup < 0) {
-    return stave::cli::usageError("bench train", "need imgsz a multiple of 32, batch >= 1, steps >= 1, warmup >= 0");
+    return stave::cli::usageError(
+        "bench train", "need imgsz a multiple of 32, batch >= 1, steps >= 1, warmup >= 0");
   }
   auto j = stave::train::benchTrain(o);
   if (!j) return stave::cli::usageError("bench train", j.errorText());
@@ -32,6 +36,8 @@ int run(const std::vector<std::string>& args) {
 }
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"bench train", "training samples/s end to end vs compute only (JSON)",
-                                  "stave-train bench train [--scale n] [--imgsz 320] [--batch 16] [--steps 10] [--workers N] [--data D.yaml]",
+STAVE_COMMAND(stave::cli::Command{"bench train",
+                                  "training samples/s end to end vs compute only (JSON)",
+                                  "stave-train bench train [--scale n] [--imgsz 320] [--batch 16] "
+                                  "[--steps 10] [--workers N] [--data D.yaml]",
                                   run});

@@ -33,12 +33,14 @@ int run(const std::vector<std::string>& args) {
     if (auto text = formatter.format(event.value())) std::cout << *text << std::endl;
   }
   const std::string& status = formatter.finalStatus();
-  return status == "completed" || status == "stopped" || status == "early_stopped" ? stave::cli::kOk
-                                                                                   : stave::cli::kProblems;
+  return status == "completed" || status == "stopped" || status == "early_stopped"
+             ? stave::cli::kOk
+             : stave::cli::kProblems;
 }
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "follow", "print a run's events (events.jsonl or stdin) as readable progress lines",
     "stave-train follow [EVENTS.jsonl|-] [--step-every SECONDS]\n"
-    "  exit 0 when the run finished (completed, stopped, early_stopped), 1 otherwise", run});
+    "  exit 0 when the run finished (completed, stopped, early_stopped), 1 otherwise",
+    run});

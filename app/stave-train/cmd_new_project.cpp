@@ -18,7 +18,8 @@ int run(const std::vector<std::string>& args) {
   if (!a.has("name") || !a.has("data"))
     return stave::cli::usageError(kName, "--name and --data are required");
   auto report = [](const std::vector<stave::Error>& errors) {
-    for (const auto& e : errors) std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
+    for (const auto& e : errors)
+      std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
     return stave::cli::kUsage;
   };
   // Check the settings before anything is written, so a typo leaves no half-made project.
@@ -34,8 +35,9 @@ int run(const std::vector<std::string>& args) {
   std::cout << "created " << p->path << "\n"
             << "dataset: " << p->dataset << " (" << p->datasetPath() << ")\n"
             << "config: " << p->activeConfig
-            << (overrides.empty() ? std::string(" (all defaults)")
-                                  : " (" + std::to_string(cfg.changedKeys().size()) + " values set)")
+            << (overrides.empty()
+                    ? std::string(" (all defaults)")
+                    : " (" + std::to_string(cfg.changedKeys().size()) + " values set)")
             << "\n";
   return stave::cli::kOk;
 }

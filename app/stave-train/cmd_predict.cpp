@@ -6,7 +6,8 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json"});
+  stave::cli::Args a(
+      args, {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json"});
   if (!a.ok()) return stave::cli::usageError("predict", a.error());
   if (!a.has("weights") || !a.has("source") || !a.has("out")) {
     return stave::cli::usageError("predict", "--weights, --source and --out are required");
@@ -22,25 +23,31 @@ int run(const std::vector<std::string>& args) {
     r.maxDet = std::stoi(a.value("max-det", "300"));
     r.imgsz = std::stoi(a.value("imgsz", "0"));
   } catch (const std::exception&) {
-    return stave::cli::usageError("predict", "--conf and --iou take numbers, --max-det and --imgsz integers");
+    return stave::cli::usageError("predict",
+                                  "--conf and --iou take numbers, --max-det and --imgsz integers");
   }
-  if (r.conf < 0 || r.conf > 1 || r.iou <= 0 || r.iou > 1 || r.maxDet < 1 || r.imgsz < 0 || r.imgsz % 32 != 0) {
-    return stave::cli::usageError("predict", "need conf in [0, 1], iou in (0, 1], max-det >= 1, imgsz a multiple of 32");
+  if (r.conf < 0 || r.conf > 1 || r.iou <= 0 || r.iou > 1 || r.maxDet < 1 || r.imgsz < 0 ||
+      r.imgsz % 32 != 0) {
+    return stave::cli::usageError(
+        "predict", "need conf in [0, 1], iou in (0, 1], max-det >= 1, imgsz a multiple of 32");
   }
   auto j = stave::train::predictImages(r);
   if (!j) return stave::cli::usageError("predict", j.errorText());
   if (a.has("json")) {
     std::cout << j->dump(2) << "\n";
   } else {
-    std::cout << j.value()["detections"].get<int64_t>() << " detections in " << j.value()["images"].get<int64_t>()
-              << " images; annotated images and " << j.value()["csv"].get<std::string>() << " written\n";
-    for (const auto& p : j.value()["problems"]) std::cerr << "problem: " << p.get<std::string>() << "\n";
+    std::cout << j.value()["detections"].get<int64_t>() << " detections in "
+              << j.value()["images"].get<int64_t>() << " images; annotated images and "
+              << j.value()["csv"].get<std::string>() << " written\n";
+    for (const auto& p : j.value()["problems"])
+      std::cerr << "problem: " << p.get<std::string>() << "\n";
   }
   return j.value()["problems"].empty() ? stave::cli::kOk : stave::cli::kProblems;
 }
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"predict", "detect objects in images with trained weights (drawn + CSV)",
-                                  "stave-train predict --weights W.pt --source IMG|DIR --out DIR [--conf 0.25] [--iou 0.7]\n"
-                                  "                    [--max-det 300] [--imgsz N] [--device cpu|0] [--json]",
-                                  run});
+STAVE_COMMAND(stave::cli::Command{
+    "predict", "detect objects in images with trained weights (drawn + CSV)",
+    "stave-train predict --weights W.pt --source IMG|DIR --out DIR [--conf 0.25] [--iou 0.7]\n"
+    "                    [--max-det 300] [--imgsz N] [--device cpu|0] [--json]",
+    run});

@@ -25,8 +25,8 @@ bool parseInt(const std::string& s, int& out) {
 
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(args,
-                     {"project", "config", "run-dir", "nproc", "nnodes", "node-rank", "master-addr", "master-port",
-                      "stop-after"},
+                     {"project", "config", "run-dir", "nproc", "nnodes", "node-rank", "master-addr",
+                      "master-port", "stop-after"},
                      {});
   if (!a.ok()) return stave::cli::usageError("train", a.error());
   stave::train::TrainCommand cmd;
@@ -36,7 +36,8 @@ int run(const std::vector<std::string>& args) {
     } else if (cmd.configPath.empty()) {
       cmd.configPath = p;
     } else {
-      return stave::cli::usageError("train", "more than one CONFIG given ('" + cmd.configPath + "', '" + p + "')");
+      return stave::cli::usageError(
+          "train", "more than one CONFIG given ('" + cmd.configPath + "', '" + p + "')");
     }
   }
   cmd.projectPath = a.value("project");
@@ -50,12 +51,16 @@ int run(const std::vector<std::string>& args) {
     const char* name;
     int* target;
     int min;
-  } ints[] = {{"nproc", &cmd.nproc, 1},         {"nnodes", &cmd.nnodes, 1},         {"node-rank", &cmd.nodeRank, 0},
-              {"master-port", &cmd.masterPort, 0}, {"stop-after", &cmd.stopAfterEpochs, 1}};
+  } ints[] = {{"nproc", &cmd.nproc, 1},
+              {"nnodes", &cmd.nnodes, 1},
+              {"node-rank", &cmd.nodeRank, 0},
+              {"master-port", &cmd.masterPort, 0},
+              {"stop-after", &cmd.stopAfterEpochs, 1}};
   for (const auto& f : ints) {
     if (!a.has(f.name)) continue;
     if (!parseInt(a.value(f.name), *f.target) || *f.target < f.min) {
-      return stave::cli::usageError("train", std::string("--") + f.name + " needs an integer >= " + std::to_string(f.min) +
+      return stave::cli::usageError("train", std::string("--") + f.name +
+                                                 " needs an integer >= " + std::to_string(f.min) +
                                                  ", got '" + a.value(f.name) + "'");
     }
   }
@@ -69,6 +74,7 @@ int run(const std::vector<std::string>& args) {
 STAVE_COMMAND(stave::cli::Command{
     "train", "train a detector (one process, or --nproc N ranks)",
     "stave-train train CONFIG.yaml|--project FILE [--config NAME] [key=value ...] [--run-dir DIR]\n"
-    "                  [--nproc N --nnodes M --node-rank R --master-addr A --master-port P] [--stop-after EPOCHS]\n"
+    "                  [--nproc N --nnodes M --node-rank R --master-addr A --master-port P] "
+    "[--stop-after EPOCHS]\n"
     "  resume: stave-train train --run-dir runs/<id> resume=true [epochs=N]",
     run});

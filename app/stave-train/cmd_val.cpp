@@ -7,10 +7,13 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device"},
-                     {"json"});
+  stave::cli::Args a(
+      args,
+      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device"},
+      {"json"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
-  if (!a.has("weights") || !a.has("data")) return stave::cli::usageError("val", "--weights and --data are required");
+  if (!a.has("weights") || !a.has("data"))
+    return stave::cli::usageError("val", "--weights and --data are required");
   stave::train::ValRequest r;
   r.weights = a.value("weights");
   r.data = a.value("data");
@@ -24,10 +27,14 @@ int run(const std::vector<std::string>& args) {
     r.iou = std::stod(a.value("iou", "0.7"));
     r.maxDet = std::stoi(a.value("max-det", "300"));
   } catch (const std::exception&) {
-    return stave::cli::usageError("val", "--batch, --imgsz, --workers, --max-det take integers; --conf, --iou numbers");
+    return stave::cli::usageError(
+        "val", "--batch, --imgsz, --workers, --max-det take integers; --conf, --iou numbers");
   }
-  if (r.batch < 1 || r.imgsz < 0 || r.imgsz % 32 != 0 || r.conf < 0 || r.conf > 1 || r.iou <= 0 || r.iou > 1 || r.maxDet < 1) {
-    return stave::cli::usageError("val", "need batch >= 1, imgsz a multiple of 32, conf in [0, 1], iou in (0, 1], max-det >= 1");
+  if (r.batch < 1 || r.imgsz < 0 || r.imgsz % 32 != 0 || r.conf < 0 || r.conf > 1 || r.iou <= 0 ||
+      r.iou > 1 || r.maxDet < 1) {
+    return stave::cli::usageError(
+        "val",
+        "need batch >= 1, imgsz a multiple of 32, conf in [0, 1], iou in (0, 1], max-det >= 1");
   }
   auto j = stave::train::validateWeights(r);
   if (!j) return stave::cli::usageError("val", j.errorText());
@@ -35,22 +42,26 @@ int run(const std::vector<std::string>& args) {
     std::cout << j->dump(2) << "\n";
     return stave::cli::kOk;
   }
-  std::printf("%-16s %8s %10s %9s %9s %9s %9s\n", "class", "images", "instances", "P", "R", "mAP50", "mAP50-95");
-  std::printf("%-16s %8lld %10s %9.3f %9.3f %9.3f %9.3f\n", "all", static_cast<long long>(j.value()["images"].get<int64_t>()), "",
-              j.value()["precision"].get<double>(), j.value()["recall"].get<double>(), j.value()["map50"].get<double>(),
-              j.value()["map5095"].get<double>());
+  std::printf("%-16s %8s %10s %9s %9s %9s %9s\n", "class", "images", "instances", "P", "R", "mAP50",
+              "mAP50-95");
+  std::printf("%-16s %8lld %10s %9.3f %9.3f %9.3f %9.3f\n", "all",
+              static_cast<long long>(j.value()["images"].get<int64_t>()), "",
+              j.value()["precision"].get<double>(), j.value()["recall"].get<double>(),
+              j.value()["map50"].get<double>(), j.value()["map5095"].get<double>());
   for (const auto& c : j.value()["per_class"]) {
-    std::printf("%-16s %8lld %10lld %9.3f %9.3f %9.3f %9.3f\n", c["name"].get<std::string>().c_str(),
-                static_cast<long long>(c["images"].get<int64_t>()), static_cast<long long>(c["instances"].get<int64_t>()),
-                c["precision"].get<double>(), c["recall"].get<double>(), c["map50"].get<double>(),
-                c["map5095"].get<double>());
+    std::printf("%-16s %8lld %10lld %9.3f %9.3f %9.3f %9.3f\n",
+                c["name"].get<std::string>().c_str(),
+                static_cast<long long>(c["images"].get<int64_t>()),
+                static_cast<long long>(c["instances"].get<int64_t>()), c["precision"].get<double>(),
+                c["recall"].get<double>(), c["map50"].get<double>(), c["map5095"].get<double>());
   }
   std::printf("%.2f s\n", j.value()["seconds"].get<double>());
   return stave::cli::kOk;
 }
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
-                                  "stave-train val --weights W.pt --data D.yaml [--split val] [--batch 16] [--imgsz N]\n"
-                                  "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--device cpu|0] [--json]",
-                                  run});
+STAVE_COMMAND(stave::cli::Command{
+    "val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
+    "stave-train val --weights W.pt --data D.yaml [--split val] [--batch 16] [--imgsz N]\n"
+    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--device cpu|0] [--json]",
+    run});

@@ -8,8 +8,10 @@ namespace {
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(args, {"config", "run-dir", "stop-after"}, {});
   if (!a.ok()) return stave::cli::usageError("worker", a.error());
-  if (!a.has("config") || !a.has("run-dir")) return stave::cli::usageError("worker", "--config and --run-dir are required");
-  if (!a.positional().empty()) return stave::cli::usageError("worker", "unexpected argument '" + a.positional()[0] + "'");
+  if (!a.has("config") || !a.has("run-dir"))
+    return stave::cli::usageError("worker", "--config and --run-dir are required");
+  if (!a.positional().empty())
+    return stave::cli::usageError("worker", "unexpected argument '" + a.positional()[0] + "'");
   stave::train::WorkerCommand cmd;
   cmd.configPath = a.value("config");
   cmd.runDir = a.value("run-dir");
@@ -19,6 +21,6 @@ int run(const std::vector<std::string>& args) {
 }
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"worker", "run one rank of a distributed training (started by the launcher or srun)",
-                                  "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--stop-after N]",
-                                  run});
+STAVE_COMMAND(stave::cli::Command{
+    "worker", "run one rank of a distributed training (started by the launcher or srun)",
+    "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--stop-after N]", run});

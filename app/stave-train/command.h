@@ -57,5 +57,6 @@ int usageError(const std::string& command, const std::string& message);
 #define STAVE_CMD_CONCAT2(a, b) a##b
 #define STAVE_CMD_CONCAT(a, b) STAVE_CMD_CONCAT2(a, b)
 /// Registers a Command object (expression) with the registry.
-#define STAVE_COMMAND(...) \
-  static const bool STAVE_CMD_CONCAT(s_stave_command_, __LINE__) = ::stave::cli::registerCommand(__VA_ARGS__)
+#define STAVE_COMMAND(...)                                         \
+  static const bool STAVE_CMD_CONCAT(s_stave_command_, __LINE__) = \
+      ::stave::cli::registerCommand(__VA_ARGS__)

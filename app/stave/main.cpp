@@ -22,18 +22,22 @@ int main(int argc, char** argv) {
                                                "(default: the system's)."),
                                 QStringLiteral("code"));
   parser.addOption(langOption);
-  parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("A .stave project file to open."));
+  parser.addPositionalArgument(QStringLiteral("project"),
+                               QStringLiteral("A .stave project file to open."));
   parser.process(app);
 
   // English is built in; other languages come from the translations compiled into the binary.
   QTranslator translator;
-  const QLocale locale = parser.isSet(langOption) ? QLocale(parser.value(langOption)) : QLocale::system();
+  const QLocale locale =
+      parser.isSet(langOption) ? QLocale(parser.value(langOption)) : QLocale::system();
   if (locale.language() != QLocale::English &&
-      translator.load(locale, QStringLiteral("stave"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+      translator.load(locale, QStringLiteral("stave"), QStringLiteral("_"),
+                      QStringLiteral(":/i18n")))
     QApplication::installTranslator(&translator);
 
   stave::widgets::MainWindow window;
-  if (!parser.positionalArguments().isEmpty()) window.openProject(parser.positionalArguments().first());
+  if (!parser.positionalArguments().isEmpty())
+    window.openProject(parser.positionalArguments().first());
   window.show();
   return app.exec();
 }

@@ -21,7 +21,9 @@ Error sysError(const std::string& path, const std::string& what) {
 }  // namespace
 
 namespace testing {
-void setFailBeforeRename(bool fail) { g_failBeforeRename = fail; }
+void setFailBeforeRename(bool fail) {
+  g_failBeforeRename = fail;
+}
 }  // namespace testing
 
 Status writeFileAtomic(const std::string& path, const std::string& bytes) {

@@ -47,8 +47,8 @@ inline std::string joinErrors(const std::vector<Error>& errors) {
 template <typename T>
 class Result {
  public:
-  Result(T value) : m_value(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Error error) : m_errors{std::move(error)} {}  // NOLINT
+  Result(T value) : m_value(std::move(value)) {}                      // NOLINT: implicit by design
+  Result(Error error) : m_errors{std::move(error)} {}                 // NOLINT
   Result(std::vector<Error> errors) : m_errors(std::move(errors)) {}  // NOLINT
 
   bool ok() const { return m_value.has_value(); }
@@ -79,11 +79,11 @@ class InternalError : public std::logic_error {
 }  // namespace stave
 
 /// Checks an invariant; throws stave::InternalError naming the file, line and condition.
-#define STAVE_CHECK(cond, msg)                                                                  \
-  do {                                                                                          \
-    if (!(cond)) {                                                                              \
-      std::ostringstream stave_check_os_;                                                       \
-      stave_check_os_ << __FILE__ << ':' << __LINE__ << ": check failed: " #cond ": " << msg;   \
-      throw ::stave::InternalError(stave_check_os_.str());                                      \
-    }                                                                                           \
+#define STAVE_CHECK(cond, msg)                                                                \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
+      std::ostringstream stave_check_os_;                                                     \
+      stave_check_os_ << __FILE__ << ':' << __LINE__ << ": check failed: " #cond ": " << msg; \
+      throw ::stave::InternalError(stave_check_os_.str());                                    \
+    }                                                                                         \
   } while (0)

@@ -288,8 +288,8 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
         if (hi <= 0)
           return plan.order[static_cast<size_t>(
               start + static_cast<int64_t>(r.below(uint64_t(end - start))))];
-        return plan.order[static_cast<size_t>(lo +
-                                              static_cast<int64_t>(r.below(uint64_t(hi - lo))))];
+        return plan
+            .order[static_cast<size_t>(lo + static_cast<int64_t>(r.below(uint64_t(hi - lo))))];
       };
       Rng rng(mixSeed(m_opt.seed, static_cast<uint64_t>(plan.epoch), static_cast<uint64_t>(idx)));
       s = makeTrainSample(m_ctx, idx, plan.mosaicOn, companion, rng, times);

@@ -8,9 +8,13 @@ namespace {
 using config::ParamSpec;
 using config::runConfigSchema;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
-const ParamSpec& specAt(int row) { return runConfigSchema().at(static_cast<size_t>(row)); }
+const ParamSpec& specAt(int row) {
+  return runConfigSchema().at(static_cast<size_t>(row));
+}
 }  // namespace
 
 ConfigFormModel::ConfigFormModel(QObject* parent) : QAbstractTableModel(parent) {
@@ -105,7 +109,9 @@ bool ConfigFormModel::apply() {
   return true;
 }
 
-void ConfigFormModel::cancel() { setCommitted(m_committed); }
+void ConfigFormModel::cancel() {
+  setCommitted(m_committed);
+}
 
 int ConfigFormModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
@@ -137,24 +143,35 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       return r.error.isEmpty() ? qs(spec.help + " (" + config::describeRange(spec) + ")") : r.error;
-    case KeyRole: return qs(spec.name);
-    case GroupRole: return QString::fromLatin1(config::paramGroupName(spec.group));
-    case TypeRole: return QString::fromLatin1(config::paramTypeName(spec.type));
+    case KeyRole:
+      return qs(spec.name);
+    case GroupRole:
+      return QString::fromLatin1(config::paramGroupName(spec.group));
+    case TypeRole:
+      return QString::fromLatin1(config::paramTypeName(spec.type));
     case ChoicesRole: {
       QStringList c;
       for (const auto& s : spec.choices) c << qs(s);
       return c;
     }
-    case MinRole: return spec.min;
-    case MaxRole: return spec.max;
-    case HelpRole: return qs(spec.help);
-    case EditedTextRole: return r.text;
-    case CommittedTextRole: return committedText(row);
-    case ModifiedRole: return r.text != committedText(row);
+    case MinRole:
+      return spec.min;
+    case MaxRole:
+      return spec.max;
+    case HelpRole:
+      return qs(spec.help);
+    case EditedTextRole:
+      return r.text;
+    case CommittedTextRole:
+      return committedText(row);
+    case ModifiedRole:
+      return r.text != committedText(row);
     case ChangedFromDefaultRole:
       return r.text != qs(config::formatValue(spec.defaultValue));
-    case ErrorRole: return r.error;
-    default: return {};
+    case ErrorRole:
+      return r.error;
+    default:
+      return {};
   }
 }
 
@@ -191,11 +208,16 @@ Qt::ItemFlags ConfigFormModel::flags(const QModelIndex& index) const {
 QVariant ConfigFormModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case NameColumn: return tr("Parameter");
-    case ValueColumn: return tr("Value");
-    case DefaultColumn: return tr("Default");
-    case HelpColumn: return tr("Description");
-    default: return {};
+    case NameColumn:
+      return tr("Parameter");
+    case ValueColumn:
+      return tr("Value");
+    case DefaultColumn:
+      return tr("Default");
+    case HelpColumn:
+      return tr("Description");
+    default:
+      return {};
   }
 }
 
@@ -230,7 +252,8 @@ void ConfigFilterModel::setChangedOnly(bool on) {
 
 bool ConfigFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
   const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
-  if (!m_group.isEmpty() && idx.data(ConfigFormModel::GroupRole).toString() != m_group) return false;
+  if (!m_group.isEmpty() && idx.data(ConfigFormModel::GroupRole).toString() != m_group)
+    return false;
   if (m_changedOnly && !idx.data(ConfigFormModel::ChangedFromDefaultRole).toBool()) return false;
   if (m_text.isEmpty()) return true;
   return idx.data(ConfigFormModel::KeyRole).toString().contains(m_text, Qt::CaseInsensitive) ||

@@ -2,7 +2,9 @@
 
 namespace stave::studio {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 }  // namespace
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
@@ -35,11 +37,21 @@ bool ProjectDocument::save(QString* error) {
   return true;
 }
 
-QString ProjectDocument::path() const { return qs(m_project.path); }
-QString ProjectDocument::name() const { return qs(m_project.name); }
-QString ProjectDocument::datasetStored() const { return qs(m_project.dataset); }
-QString ProjectDocument::datasetPath() const { return m_open ? qs(m_project.datasetPath()) : QString(); }
-QString ProjectDocument::activeConfig() const { return qs(m_project.activeConfig); }
+QString ProjectDocument::path() const {
+  return qs(m_project.path);
+}
+QString ProjectDocument::name() const {
+  return qs(m_project.name);
+}
+QString ProjectDocument::datasetStored() const {
+  return qs(m_project.dataset);
+}
+QString ProjectDocument::datasetPath() const {
+  return m_open ? qs(m_project.datasetPath()) : QString();
+}
+QString ProjectDocument::activeConfig() const {
+  return qs(m_project.activeConfig);
+}
 
 QStringList ProjectDocument::configNames() const {
   QStringList names;
@@ -75,7 +87,9 @@ bool ProjectDocument::setActiveConfig(const QString& name) {
   return true;
 }
 
-nlohmann::json ProjectDocument::uiState() const { return m_project.uiState; }
+nlohmann::json ProjectDocument::uiState() const {
+  return m_project.uiState;
+}
 
 void ProjectDocument::setUiState(const nlohmann::json& state) {
   if (m_project.uiState == state) return;

@@ -46,8 +46,8 @@ std::optional<std::string> EventLogFormatter::format(const Event& event) {
   } else if (event.type == kValidation) {
     auto e = validationFromEvent(event);
     if (!e) return std::nullopt;
-    os << "  val  P " << fmt("%.3f", e->precision) << "  R " << fmt("%.3f", e->recall)
-       << "  mAP50 " << fmt("%.4f", e->map50) << "  mAP50-95 " << fmt("%.4f", e->map5095) << "  ("
+    os << "  val  P " << fmt("%.3f", e->precision) << "  R " << fmt("%.3f", e->recall) << "  mAP50 "
+       << fmt("%.4f", e->map50) << "  mAP50-95 " << fmt("%.4f", e->map5095) << "  ("
        << fmt("%.1f", e->valTime) << " s)";
   } else if (event.type == kCheckpoint) {
     auto e = checkpointFromEvent(event);
@@ -60,7 +60,8 @@ std::optional<std::string> EventLogFormatter::format(const Event& event) {
   } else if (event.type == kError) {
     auto e = errorFromEvent(event);
     if (!e) return std::nullopt;
-    os << "error" << (e->rank >= 0 ? " on rank " + std::to_string(e->rank) : "") << ": " << e->message;
+    os << "error" << (e->rank >= 0 ? " on rank " + std::to_string(e->rank) : "") << ": "
+       << e->message;
     if (!e->hint.empty()) os << "\n  try: " << e->hint;
     for (const auto& l : e->logTail) os << "\n  | " << l;
   } else if (event.type == kStraggler) {

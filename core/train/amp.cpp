@@ -9,13 +9,25 @@ namespace stave::train {
 namespace {
 // LibTorch 2.4 replaced the per-device autocast setters with ones taking the device type.
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-bool autocastEnabled(bool cuda) { return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU); }
-void setAutocast(bool cuda, bool on) { at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, on); }
-at::ScalarType autocastDtype(bool cuda) { return at::autocast::get_autocast_dtype(cuda ? at::kCUDA : at::kCPU); }
-void setAutocastDtype(bool cuda, at::ScalarType t) { at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, t); }
+bool autocastEnabled(bool cuda) {
+  return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU);
+}
+void setAutocast(bool cuda, bool on) {
+  at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, on);
+}
+at::ScalarType autocastDtype(bool cuda) {
+  return at::autocast::get_autocast_dtype(cuda ? at::kCUDA : at::kCPU);
+}
+void setAutocastDtype(bool cuda, at::ScalarType t) {
+  at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, t);
+}
 #else
-bool autocastEnabled(bool cuda) { return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled(); }
-void setAutocast(bool cuda, bool on) { cuda ? at::autocast::set_enabled(on) : at::autocast::set_cpu_enabled(on); }
+bool autocastEnabled(bool cuda) {
+  return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+}
+void setAutocast(bool cuda, bool on) {
+  cuda ? at::autocast::set_enabled(on) : at::autocast::set_cpu_enabled(on);
+}
 at::ScalarType autocastDtype(bool cuda) {
   return cuda ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
 }
@@ -27,14 +39,18 @@ void setAutocastDtype(bool cuda, at::ScalarType t) {
 
 const char* precisionName(Precision p) {
   switch (p) {
-    case Precision::Fp32: return "fp32";
-    case Precision::Bf16: return "bf16";
-    case Precision::Fp16: return "fp16";
+    case Precision::Fp32:
+      return "fp32";
+    case Precision::Bf16:
+      return "bf16";
+    case Precision::Fp16:
+      return "fp16";
   }
   return "?";
 }
 
-Result<Precision> resolvePrecision(const std::string& precision, bool amp, const torch::Device& device) {
+Result<Precision> resolvePrecision(const std::string& precision, bool amp,
+                                   const torch::Device& device) {
   const bool cuda = device.is_cuda();
   if (!amp || precision == "fp32") return Precision::Fp32;
   if (precision == "auto" || precision.empty()) return cuda ? Precision::Bf16 : Precision::Fp32;
@@ -42,11 +58,13 @@ Result<Precision> resolvePrecision(const std::string& precision, bool amp, const
   if (precision == "fp16") {
     if (!cuda) {
       return Error{"", 0, "precision",
-                   "fp16 needs a CUDA device (autocast on the CPU supports bf16 only); use precision=bf16 or fp32"};
+                   "fp16 needs a CUDA device (autocast on the CPU supports bf16 only); use "
+                   "precision=bf16 or fp32"};
     }
     return Precision::Fp16;
   }
-  return Error{"", 0, "precision", "unknown value '" + precision + "' (valid: auto, fp32, bf16, fp16)"};
+  return Error{"", 0, "precision",
+               "unknown value '" + precision + "' (valid: auto, fp32, bf16, fp16)"};
 }
 
 AutocastScope::AutocastScope(Precision precision, const torch::Device& device) {
@@ -68,7 +86,8 @@ AutocastScope::~AutocastScope() {
   setAutocastDtype(m_cuda, m_prevDtype);
 }
 
-GradScaler::GradScaler(GradScalerOptions options) : m_options(options), m_scale(options.initScale) {}
+GradScaler::GradScaler(GradScalerOptions options)
+    : m_options(options), m_scale(options.initScale) {}
 
 torch::Tensor GradScaler::scale(const torch::Tensor& loss) const {
   return m_options.enabled ? loss * m_scale : loss;

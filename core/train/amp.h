@@ -20,7 +20,8 @@ const char* precisionName(Precision p);
 /// Resolves the `precision` key ("auto", "fp32", "bf16", "fp16") with `amp` for `device`:
 /// auto is bf16 on CUDA when amp is on, fp32 otherwise; amp=false forces fp32. fp16 on the CPU
 /// is an error naming the key and the alternatives.
-Result<Precision> resolvePrecision(const std::string& precision, bool amp, const torch::Device& device);
+Result<Precision> resolvePrecision(const std::string& precision, bool amp,
+                                   const torch::Device& device);
 
 /// Enables autocast for its lifetime (nothing for fp32) and restores the previous state.
 class AutocastScope {
@@ -39,11 +40,11 @@ class AutocastScope {
 
 /// Settings of the dynamic loss scaler (PyTorch's GradScaler defaults).
 struct GradScalerOptions {
-  bool enabled = false;          ///< on for fp16 only
-  double initScale = 65536.0;    ///< starting scale
-  double growthFactor = 2.0;     ///< multiply after growthInterval good steps
-  double backoffFactor = 0.5;    ///< multiply on a step with inf/NaN gradients
-  int64_t growthInterval = 2000; ///< good steps before growing
+  bool enabled = false;           ///< on for fp16 only
+  double initScale = 65536.0;     ///< starting scale
+  double growthFactor = 2.0;      ///< multiply after growthInterval good steps
+  double backoffFactor = 0.5;     ///< multiply on a step with inf/NaN gradients
+  int64_t growthInterval = 2000;  ///< good steps before growing
 };
 
 /// Dynamic loss scaling: scale the loss, unscale and clip the gradients, skip bad steps.

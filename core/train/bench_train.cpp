@@ -22,16 +22,21 @@ namespace fs = std::filesystem;
 namespace stave::train {
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 }  // namespace
 
 Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
-  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = o.threads > 0
+                          ? o.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(threads);
   torch::manual_seed(0);
   torch::Device device = torch::kCPU;
   if (o.device != "cpu" && torch::cuda::is_available()) {
-    device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(o.device.empty() ? 0 : std::atoi(o.device.c_str())));
+    device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(
+                                             o.device.empty() ? 0 : std::atoi(o.device.c_str())));
   }
   std::string dataYaml = o.data;
   fs::path tmp;
@@ -56,7 +61,8 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   if (!spec) return spec.errors();
   auto index = data::scanSplit(spec.value(), "train");
   if (!index) return index.errors();
-  if (static_cast<int>(index->images.size()) < o.batch) return Error{dataYaml, 0, "train", "fewer images than one batch"};
+  if (static_cast<int>(index->images.size()) < o.batch)
+    return Error{dataYaml, 0, "train", "fewer images than one batch"};
 
   data::LoaderOptions lo;
   lo.imgsz = o.imgsz;

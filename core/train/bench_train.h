@@ -13,15 +13,15 @@ namespace stave::train {
 
 /// Benchmark settings.
 struct BenchTrainOptions {
-  std::string scale = "n";     ///< model scale
-  int imgsz = 320;             ///< training image size
-  int batch = 16;              ///< batch size
-  int steps = 10;              ///< measured steps per mode
-  int warmup = 2;              ///< unmeasured steps first
-  int workers = 0;             ///< loader threads (0 = 8, as the config default)
-  int threads = 0;             ///< intra-op threads (0 = all cores)
-  std::string data;            ///< data.yaml ("" = a demo dataset made in a temporary folder)
-  std::string device;          ///< "" auto, "cpu", "0"
+  std::string scale = "n";  ///< model scale
+  int imgsz = 320;          ///< training image size
+  int batch = 16;           ///< batch size
+  int steps = 10;           ///< measured steps per mode
+  int warmup = 2;           ///< unmeasured steps first
+  int workers = 0;          ///< loader threads (0 = 8, as the config default)
+  int threads = 0;          ///< intra-op threads (0 = all cores)
+  std::string data;         ///< data.yaml ("" = a demo dataset made in a temporary folder)
+  std::string device;       ///< "" auto, "cpu", "0"
 };
 
 /// Runs both measurements; JSON with end_to_end_samples_per_s, compute_only_samples_per_s,

@@ -8,8 +8,12 @@ namespace stave::train {
 namespace {
 constexpr int64_t kFormatVersion = 1;
 
-void writeInt(torch::serialize::OutputArchive& a, const std::string& k, int64_t v) { a.write(k, c10::IValue(v)); }
-void writeDouble(torch::serialize::OutputArchive& a, const std::string& k, double v) { a.write(k, c10::IValue(v)); }
+void writeInt(torch::serialize::OutputArchive& a, const std::string& k, int64_t v) {
+  a.write(k, c10::IValue(v));
+}
+void writeDouble(torch::serialize::OutputArchive& a, const std::string& k, double v) {
+  a.write(k, c10::IValue(v));
+}
 void writeString(torch::serialize::OutputArchive& a, const std::string& k, const std::string& v) {
   a.write(k, c10::IValue(v));
 }
@@ -59,8 +63,8 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   CheckpointMeta m;
   const int64_t version = readInt(a, "format_version");
   if (version != kFormatVersion) {
-    throw std::runtime_error("checkpoint format " + std::to_string(version) + " is not supported (expected " +
-                             std::to_string(kFormatVersion) + ")");
+    throw std::runtime_error("checkpoint format " + std::to_string(version) +
+                             " is not supported (expected " + std::to_string(kFormatVersion) + ")");
   }
   m.epoch = readInt(a, "epoch");
   m.epochs = readInt(a, "epochs");
@@ -97,7 +101,8 @@ Result<std::string> readBytes(const std::string& path) {
 }
 }  // namespace
 
-Status saveCheckpoint(const std::string& path, const CheckpointParts& parts, const CheckpointMeta& meta) {
+Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
+                      const CheckpointMeta& meta) {
   std::string bytes;
   try {
     torch::serialize::OutputArchive archive;
@@ -129,8 +134,8 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts, con
   return writeFileAtomic(path, bytes);
 }
 
-Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts, bool restoreRng,
-                                      const torch::Device& device) {
+Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
+                                      bool restoreRng, const torch::Device& device) {
   auto bytes = readBytes(path);
   if (!bytes) return bytes.errors();
   try {
@@ -149,7 +154,9 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
       parts.ema->load(sub);
     }
     if (parts.optimizer) {
-      if (!m.hasOptimizer) return Error{path, 0, "", "this checkpoint has no optimiser state, so it cannot be resumed"};
+      if (!m.hasOptimizer)
+        return Error{path, 0, "",
+                     "this checkpoint has no optimiser state, so it cannot be resumed"};
       torch::serialize::InputArchive sub;
       archive.read("optimizer", sub);
       parts.optimizer->load(sub);
@@ -162,7 +169,8 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
     }
     return m;
   } catch (const std::exception& e) {
-    return Error{path, 0, "", std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
+    return Error{path, 0, "",
+                 std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
   }
 }
 

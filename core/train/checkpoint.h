@@ -13,16 +13,17 @@ namespace stave::train {
 
 /// Everything in a checkpoint besides the tensors of model, EMA and optimiser.
 struct CheckpointMeta {
-  int64_t epoch = -1;            ///< last completed epoch (0-based); -1 = none
-  int64_t epochs = 0;            ///< planned epochs when it was written
-  int64_t iteration = 0;         ///< micro-batches trained so far (Ultralytics' ni of the next)
-  int64_t lastOptStep = -1;      ///< ni of the last optimiser step (-1: none yet)
-  double bestFitness = -1.0;     ///< best fitness so far (0.1 mAP50 + 0.9 mAP50-95)
-  int64_t bestEpoch = -1;        ///< epoch of bestFitness (patience counts from here)
-  double bestMap50 = 0.0;        ///< mAP50 of best.pt
-  double bestMap5095 = -1.0;     ///< mAP50-95 of best.pt (best.pt is chosen by it); -1 = none
-  int64_t bestMapEpoch = -1;     ///< epoch of best.pt
-  std::vector<double> lastMetrics;  ///< P, R, mAP50, mAP50-95, val box/cls/dfl of the last validation
+  int64_t epoch = -1;         ///< last completed epoch (0-based); -1 = none
+  int64_t epochs = 0;         ///< planned epochs when it was written
+  int64_t iteration = 0;      ///< micro-batches trained so far (Ultralytics' ni of the next)
+  int64_t lastOptStep = -1;   ///< ni of the last optimiser step (-1: none yet)
+  double bestFitness = -1.0;  ///< best fitness so far (0.1 mAP50 + 0.9 mAP50-95)
+  int64_t bestEpoch = -1;     ///< epoch of bestFitness (patience counts from here)
+  double bestMap50 = 0.0;     ///< mAP50 of best.pt
+  double bestMap5095 = -1.0;  ///< mAP50-95 of best.pt (best.pt is chosen by it); -1 = none
+  int64_t bestMapEpoch = -1;  ///< epoch of best.pt
+  std::vector<double>
+      lastMetrics;               ///< P, R, mAP50, mAP50-95, val box/cls/dfl of the last validation
   int64_t emaUpdates = 0;        ///< EMA update count (drives its decay ramp)
   double scalerScale = 65536.0;  ///< GradScaler scale
   int64_t scalerGrowth = 0;      ///< GradScaler good-step counter
@@ -32,23 +33,24 @@ struct CheckpointMeta {
   int64_t nc = 0;                ///< number of classes
   int64_t imgsz = 640;           ///< training image size
   std::vector<std::string> names;  ///< class names
-  bool hasOptimizer = false;     ///< optimiser state present (false for exported weights)
+  bool hasOptimizer = false;       ///< optimiser state present (false for exported weights)
 };
 
 /// The live objects a checkpoint reads or writes; null members are skipped.
 struct CheckpointParts {
-  torch::nn::Module* model = nullptr;          ///< the trained model
-  torch::nn::Module* ema = nullptr;            ///< its EMA
+  torch::nn::Module* model = nullptr;            ///< the trained model
+  torch::nn::Module* ema = nullptr;              ///< its EMA
   torch::optim::Optimizer* optimizer = nullptr;  ///< the optimiser (3 groups)
 };
 
 /// Serialises parts and meta (plus the CPU/CUDA RNG states) and writes them atomically.
-Status saveCheckpoint(const std::string& path, const CheckpointParts& parts, const CheckpointMeta& meta);
+Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
+                      const CheckpointMeta& meta);
 
 /// Reads a checkpoint into the given parts (which must have the same structure) and returns
 /// its meta. Restores the RNG states when `restoreRng`. The error names the file.
-Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts, bool restoreRng,
-                                      const torch::Device& device = torch::kCPU);
+Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
+                                      bool restoreRng, const torch::Device& device = torch::kCPU);
 
 /// Reads only the meta of a checkpoint (to build the matching model first).
 Result<CheckpointMeta> readCheckpointMeta(const std::string& path);

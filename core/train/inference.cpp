@@ -26,9 +26,12 @@ namespace {
 
 Result<torch::Device> pickDevice(const std::string& device) {
   if (device == "cpu") return torch::Device(torch::kCPU);
-  if (device.empty()) return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+  if (device.empty())
+    return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
+                                       : torch::Device(torch::kCPU);
   if (!torch::cuda::is_available()) {
-    return Error{"command line", 0, "device", "'" + device + "' needs CUDA, which this LibTorch does not see; use cpu"};
+    return Error{"command line", 0, "device",
+                 "'" + device + "' needs CUDA, which this LibTorch does not see; use cpu"};
   }
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(std::atoi(device.c_str())));
 }
@@ -57,15 +60,17 @@ Result<LoadedModel> loadWeights(const std::string& path, const torch::Device& de
 
 bool isImage(const fs::path& p) {
   std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp" || ext == ".tif" || ext == ".tiff" ||
-         ext == ".webp";
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp" || ext == ".tif" ||
+         ext == ".tiff" || ext == ".webp";
 }
 
 cv::Scalar classColour(int cls) {
-  static const cv::Scalar palette[] = {{56, 56, 255}, {151, 157, 255}, {31, 112, 255}, {29, 178, 255},
-                                       {49, 210, 207}, {10, 249, 72},  {23, 204, 146}, {134, 219, 61},
-                                       {52, 147, 26},  {187, 212, 0},  {168, 153, 44}, {255, 194, 0}};
+  static const cv::Scalar palette[] = {{56, 56, 255},  {151, 157, 255}, {31, 112, 255},
+                                       {29, 178, 255}, {49, 210, 207},  {10, 249, 72},
+                                       {23, 204, 146}, {134, 219, 61},  {52, 147, 26},
+                                       {187, 212, 0},  {168, 153, 44},  {255, 194, 0}};
   return palette[static_cast<size_t>(cls) % (sizeof palette / sizeof palette[0])];
 }
 
@@ -80,7 +85,8 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   if (!spec) return spec.errors();
   if (spec->nc() != lm->meta.nc) {
     return Error{req.data, 0, "names",
-                 "the dataset has " + std::to_string(spec->nc()) + " classes, the weights " + std::to_string(lm->meta.nc)};
+                 "the dataset has " + std::to_string(spec->nc()) + " classes, the weights " +
+                     std::to_string(lm->meta.nc)};
   }
   auto index = data::scanSplit(spec.value(), req.split);
   if (!index) return index.errors();
@@ -110,14 +116,15 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   j["seconds"] = v.seconds;
   j["per_class"] = nlohmann::json::array();
   for (const auto& c : v.perClass) {
-    j["per_class"].push_back({{"cls", c.cls},
-                              {"name", c.cls < spec->nc() ? spec->names[static_cast<size_t>(c.cls)] : ""},
-                              {"images", c.images},
-                              {"instances", c.instances},
-                              {"precision", c.precision},
-                              {"recall", c.recall},
-                              {"map50", c.map50},
-                              {"map5095", c.map5095}});
+    j["per_class"].push_back(
+        {{"cls", c.cls},
+         {"name", c.cls < spec->nc() ? spec->names[static_cast<size_t>(c.cls)] : ""},
+         {"images", c.images},
+         {"instances", c.instances},
+         {"precision", c.precision},
+         {"recall", c.recall},
+         {"map50", c.map50},
+         {"map5095", c.map5095}});
   }
   return j;
 }
@@ -128,8 +135,9 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
   auto mb = readCheckpointMeta(b);
   if (!mb) return mb.errors();
   if (ma->scale != mb->scale || ma->nc != mb->nc) {
-    return Error{b, 0, "", "a different model (" + mb->scale + ", nc " + std::to_string(mb->nc) + ") than " + a + " (" +
-                               ma->scale + ", nc " + std::to_string(ma->nc) + ")"};
+    return Error{b, 0, "",
+                 "a different model (" + mb->scale + ", nc " + std::to_string(mb->nc) + ") than " +
+                     a + " (" + ma->scale + ", nc " + std::to_string(ma->nc) + ")"};
   }
   model::ModelOptions mo;
   mo.scale = ma->scale;
@@ -142,7 +150,8 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
     auto tx = stateTensors(x), ty = stateTensors(y);
     count = static_cast<int64_t>(tx.size());
     for (size_t i = 0; i < tx.size(); ++i) {
-      worst = std::max(worst, (tx[i].to(torch::kDouble) - ty[i].to(torch::kDouble)).abs().max().item<double>());
+      worst = std::max(
+          worst, (tx[i].to(torch::kDouble) - ty[i].to(torch::kDouble)).abs().max().item<double>());
     }
     return worst;
   };
@@ -174,7 +183,8 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   } else {
     return Error{req.source, 0, "source", "no such image file or folder"};
   }
-  if (files.empty()) return Error{req.source, 0, "source", "no images (.jpg, .png, .bmp, .tif, .webp) found"};
+  if (files.empty())
+    return Error{req.source, 0, "source", "no images (.jpg, .png, .bmp, .tif, .webp) found"};
   fs::create_directories(req.outDir, ec);
   if (ec) return Error{req.outDir, 0, "out", "cannot create the folder: " + ec.message()};
 
@@ -193,7 +203,8 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
       continue;
     }
     // Letterbox: keep the aspect ratio, pad to a square of imgsz with grey 114.
-    const double r = std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
+    const double r =
+        std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
     const int nw = std::max(1, static_cast<int>(std::lround(bgr.cols * r)));
     const int nh = std::max(1, static_cast<int>(std::lround(bgr.rows * r)));
     const int padX = (imgsz - nw) / 2, padY = (imgsz - nh) / 2;
@@ -208,11 +219,13 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
                  .div_(255.0)
                  .contiguous();
     auto feats = lm->model->forward(x);
-    auto kept = nonMaxSuppression(model::decodePredictions(*lm->model, feats), req.conf, req.iou, req.maxDet)[0]
+    auto kept = nonMaxSuppression(model::decodePredictions(*lm->model, feats), req.conf, req.iou,
+                                  req.maxDet)[0]
                     .to(torch::kCPU, torch::kFloat)
                     .contiguous();
     auto d = kept.accessor<float, 2>();
-    const std::string name = fs::is_directory(source) ? fs::relative(file, source).string() : file.filename().string();
+    const std::string name =
+        fs::is_directory(source) ? fs::relative(file, source).string() : file.filename().string();
     for (int64_t k = 0; k < kept.size(0); ++k) {
       const double x1 = std::clamp((d[k][0] - padX) / r, 0.0, static_cast<double>(bgr.cols));
       const double y1 = std::clamp((d[k][1] - padY) / r, 0.0, static_cast<double>(bgr.rows));
@@ -220,23 +233,27 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
       const double y2 = std::clamp((d[k][3] - padY) / r, 0.0, static_cast<double>(bgr.rows));
       const int cls = static_cast<int>(d[k][5]);
       const float score = d[k][4];
-      csv << name << ',' << cls << ',' << score << ',' << x1 << ',' << y1 << ',' << x2 << ',' << y2 << '\n';
+      csv << name << ',' << cls << ',' << score << ',' << x1 << ',' << y1 << ',' << x2 << ',' << y2
+          << '\n';
       const cv::Scalar colour = classColour(cls);
-      const int thickness = std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));
+      const int thickness =
+          std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));
       cv::rectangle(bgr, cv::Point(static_cast<int>(x1), static_cast<int>(y1)),
                     cv::Point(static_cast<int>(x2), static_cast<int>(y2)), colour, thickness);
       char label[128];
       std::snprintf(label, sizeof label, "%s %.2f",
-                    cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str() : std::to_string(cls).c_str(),
+                    cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str()
+                                                         : std::to_string(cls).c_str(),
                     score);
       int baseline = 0;
       const double fontScale = std::max(0.35, thickness / 3.0);
       const cv::Size ts = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, fontScale, 1, &baseline);
       const int ty = std::max(static_cast<int>(y1), ts.height + 2);
       cv::rectangle(bgr, cv::Point(static_cast<int>(x1), ty - ts.height - 2),
-                    cv::Point(static_cast<int>(x1) + ts.width, ty + baseline - 2), colour, cv::FILLED);
-      cv::putText(bgr, label, cv::Point(static_cast<int>(x1), ty - 2), cv::FONT_HERSHEY_SIMPLEX, fontScale,
-                  cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+                    cv::Point(static_cast<int>(x1) + ts.width, ty + baseline - 2), colour,
+                    cv::FILLED);
+      cv::putText(bgr, label, cv::Point(static_cast<int>(x1), ty - 2), cv::FONT_HERSHEY_SIMPLEX,
+                  fontScale, cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
       ++detections;
     }
     fs::path outFile = fs::path(req.outDir) / name;
@@ -245,7 +262,9 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
     std::string ext = outFile.extension().string();
     if (!cv::imencode(ext.empty() ? ".jpg" : ext, bgr, encoded)) {
       problems.push_back(file.string() + ": cannot encode the annotated image");
-    } else if (auto s = writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end())); !s) {
+    } else if (auto s =
+                   writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end()));
+               !s) {
       problems.push_back(s.errorText());
     }
     ++images;

@@ -12,16 +12,16 @@ namespace stave::train {
 
 /// `stave-train val` options.
 struct ValRequest {
-  std::string weights;         ///< a Stave checkpoint (last.pt, best.pt)
-  std::string data;            ///< data.yaml
-  std::string split = "val";   ///< split to evaluate
-  int batch = 16;              ///< images per batch
-  int imgsz = 0;               ///< 0 = the training image size
-  int workers = 4;             ///< loader threads
-  double conf = 0.001;         ///< confidence threshold
-  double iou = 0.7;            ///< NMS IoU threshold
-  int maxDet = 300;            ///< detections per image
-  std::string device;          ///< "" auto, "cpu", "0"
+  std::string weights;        ///< a Stave checkpoint (last.pt, best.pt)
+  std::string data;           ///< data.yaml
+  std::string split = "val";  ///< split to evaluate
+  int batch = 16;             ///< images per batch
+  int imgsz = 0;              ///< 0 = the training image size
+  int workers = 4;            ///< loader threads
+  double conf = 0.001;        ///< confidence threshold
+  double iou = 0.7;           ///< NMS IoU threshold
+  int maxDet = 300;           ///< detections per image
+  std::string device;         ///< "" auto, "cpu", "0"
 };
 
 /// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,
@@ -30,14 +30,14 @@ Result<nlohmann::json> validateWeights(const ValRequest& request);
 
 /// `stave-train predict` options.
 struct PredictRequest {
-  std::string weights;         ///< a Stave checkpoint
-  std::string source;          ///< an image file or a folder of images
-  std::string outDir;          ///< annotated images and predictions.csv go here
-  double conf = 0.25;          ///< confidence threshold
-  double iou = 0.7;            ///< NMS IoU threshold
-  int maxDet = 300;            ///< detections per image
-  int imgsz = 0;               ///< 0 = the training image size
-  std::string device;          ///< "" auto, "cpu", "0"
+  std::string weights;  ///< a Stave checkpoint
+  std::string source;   ///< an image file or a folder of images
+  std::string outDir;   ///< annotated images and predictions.csv go here
+  double conf = 0.25;   ///< confidence threshold
+  double iou = 0.7;     ///< NMS IoU threshold
+  int maxDet = 300;     ///< detections per image
+  int imgsz = 0;        ///< 0 = the training image size
+  std::string device;   ///< "" auto, "cpu", "0"
 };
 
 /// Predicts every image; writes <outDir>/<image name> with boxes and class names drawn and

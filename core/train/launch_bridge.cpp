@@ -26,10 +26,11 @@ Result<WorkerIdentity> workerIdentity() {
   return id;
 }
 
-int launchRanks(const config::RunConfig& config, const std::string& runDir, const std::string& executable,
-                int stopAfterEpochs) {
+int launchRanks(const config::RunConfig& config, const std::string& runDir,
+                const std::string& executable, int stopAfterEpochs) {
   dist::LaunchOptions lo;
-  lo.workerArgv = {executable, "worker", "--config", (std::filesystem::path(runDir) / "config.yaml").string(),
+  lo.workerArgv = {executable,  "worker",
+                   "--config",  (std::filesystem::path(runDir) / "config.yaml").string(),
                    "--run-dir", runDir};
   if (stopAfterEpochs > 0) {
     lo.workerArgv.push_back("--stop-after");
@@ -48,10 +49,13 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir, cons
 
 #else  // no core/dist in this build
 
-Result<WorkerIdentity> workerIdentity() { return WorkerIdentity{}; }
+Result<WorkerIdentity> workerIdentity() {
+  return WorkerIdentity{};
+}
 
 int launchRanks(const config::RunConfig&, const std::string&, const std::string&, int) {
-  std::cerr << "stave-train train: several ranks need the launcher, which this build does not have\n";
+  std::cerr
+      << "stave-train train: several ranks need the launcher, which this build does not have\n";
   return 1;
 }
 

@@ -21,7 +21,7 @@ Result<WorkerIdentity> workerIdentity();
 
 /// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
 /// supervises them; returns the launcher's exit code.
-int launchRanks(const config::RunConfig& config, const std::string& runDir, const std::string& executable,
-                int stopAfterEpochs);
+int launchRanks(const config::RunConfig& config, const std::string& runDir,
+                const std::string& executable, int stopAfterEpochs);
 
 }  // namespace stave::train

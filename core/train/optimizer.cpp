@@ -26,7 +26,8 @@ ParamGroups splitParameters(torch::nn::Module& model) {
   return g;
 }
 
-std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& groups, const OptimizerSpec& spec) {
+std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& groups,
+                                                        const OptimizerSpec& spec) {
   std::vector<torch::optim::OptimizerParamGroup> pg;
   for (int g = 0; g < 3; ++g) {
     const double wd = g == kGroupWeight ? spec.weightDecay : 0.0;
@@ -83,7 +84,8 @@ void copyState(torch::nn::Module& from, torch::nn::Module& to) {
   std::vector<std::string> fromNames, toNames;
   auto src = stateTensors(from, &fromNames);
   auto dst = stateTensors(to, &toNames);
-  STAVE_CHECK(src.size() == dst.size(), "copyState: " << src.size() << " vs " << dst.size() << " tensors");
+  STAVE_CHECK(src.size() == dst.size(),
+              "copyState: " << src.size() << " vs " << dst.size() << " tensors");
   for (size_t i = 0; i < src.size(); ++i) {
     STAVE_CHECK(fromNames[i] == toNames[i], "copyState: " << fromNames[i] << " vs " << toNames[i]);
     dst[i].copy_(src[i]);
@@ -119,7 +121,8 @@ void ModelEma::update(torch::nn::Module& model) {
   const double d = nextDecay();
   ++m_updates;
   std::vector<torch::Tensor> srcFloat, srcOther;
-  for (auto& t : stateTensors(model)) (t.is_floating_point() ? srcFloat : srcOther).push_back(t.detach());
+  for (auto& t : stateTensors(model))
+    (t.is_floating_point() ? srcFloat : srcOther).push_back(t.detach());
   STAVE_CHECK(srcFloat.size() == m_emaFloat.size() && srcOther.size() == m_emaOther.size(),
               "EMA and model differ in structure");
   // Integer buffers (BatchNorm's num_batches_tracked) are left alone, as Ultralytics does.

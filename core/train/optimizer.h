@@ -14,10 +14,10 @@ namespace stave::train {
 
 /// How to build the optimiser (after optimizer=auto is resolved and the decay scaled).
 struct OptimizerSpec {
-  bool sgd = true;             ///< SGD with Nesterov momentum when true, AdamW otherwise
-  double lr0 = 0.01;           ///< initial learning rate of every group
-  double momentum = 0.937;     ///< SGD momentum or AdamW beta1
-  double weightDecay = 5e-4;   ///< applied to kGroupWeight only
+  bool sgd = true;            ///< SGD with Nesterov momentum when true, AdamW otherwise
+  double lr0 = 0.01;          ///< initial learning rate of every group
+  double momentum = 0.937;    ///< SGD momentum or AdamW beta1
+  double weightDecay = 5e-4;  ///< applied to kGroupWeight only
 };
 
 /// A model's parameters split into the three groups (see ParamGroupIndex).
@@ -31,7 +31,8 @@ struct ParamGroups {
 ParamGroups splitParameters(torch::nn::Module& model);
 
 /// Builds SGD (Nesterov) or AdamW over `groups`, in ParamGroupIndex order.
-std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& groups, const OptimizerSpec& spec);
+std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& groups,
+                                                        const OptimizerSpec& spec);
 
 /// Sets every group's lr (and SGD momentum / AdamW beta1) from a schedule point.
 void applySchedulePoint(torch::optim::Optimizer& optimizer, const SchedulePoint& point);
@@ -45,7 +46,8 @@ class ModelEma {
  public:
   /// `ema` must have the same structure as the trained model; its weights are replaced by
   /// the model's on the first call of reset().
-  explicit ModelEma(std::shared_ptr<torch::nn::Module> ema, double decay = 0.9999, double tau = 2000.0);
+  explicit ModelEma(std::shared_ptr<torch::nn::Module> ema, double decay = 0.9999,
+                    double tau = 2000.0);
   /// Copies the model's weights into the EMA and sets updates to 0.
   void reset(torch::nn::Module& model);
   /// One EMA step after an optimiser step.
@@ -66,7 +68,8 @@ class ModelEma {
 };
 
 /// Parameters then buffers of `m`, in a fixed order (names included in `names` when given).
-std::vector<torch::Tensor> stateTensors(torch::nn::Module& m, std::vector<std::string>* names = nullptr);
+std::vector<torch::Tensor> stateTensors(torch::nn::Module& m,
+                                        std::vector<std::string>* names = nullptr);
 
 /// Copies parameters and buffers of `from` into `to` (same structure).
 void copyState(torch::nn::Module& from, torch::nn::Module& to);

@@ -21,7 +21,8 @@ Schedule::Schedule(const ScheduleOptions& options) : m_options(options) {
   STAVE_CHECK(options.itersPerEpoch > 0, "itersPerEpoch " << options.itersPerEpoch);
   if (options.warmupEpochs > 0) {
     m_warmupIters = std::max<int64_t>(
-        static_cast<int64_t>(std::nearbyint(options.warmupEpochs * static_cast<double>(options.itersPerEpoch))),
+        static_cast<int64_t>(
+            std::nearbyint(options.warmupEpochs * static_cast<double>(options.itersPerEpoch))),
         100);
   }
 }
@@ -46,13 +47,14 @@ SchedulePoint Schedule::at(int epoch, int64_t iter) const {
     p.warmup = true;
     // Accumulation also ramps from 1 to nbs/batch, as Ultralytics does, so the first steps are
     // small and frequent. nearbyint rounds half to even, as numpy and Python do.
-    p.accumulate =
-        std::max(1, static_cast<int>(std::nearbyint(interp(x, 0, xw, 1.0, m_options.nominalAccumulate))));
+    p.accumulate = std::max(
+        1, static_cast<int>(std::nearbyint(interp(x, 0, xw, 1.0, m_options.nominalAccumulate))));
     for (int g = 0; g < 3; ++g) {
       const double start = g == kGroupBias ? m_options.warmupBiasLr : 0.0;
       p.lr[g] = interp(x, 0, xw, start, target);
     }
-    if (m_options.momentumWarmup) p.momentum = interp(x, 0, xw, m_options.warmupMomentum, m_options.momentum);
+    if (m_options.momentumWarmup)
+      p.momentum = interp(x, 0, xw, m_options.warmupMomentum, m_options.momentum);
   } else {
     p.lr = {target, target, target};
   }

@@ -60,9 +60,9 @@ double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumu
 
 /// What optimizer=auto resolves to.
 struct OptimizerChoice {
-  bool sgd = true;        ///< SGD (Nesterov) when true, AdamW otherwise
-  double lr0 = 0.01;      ///< learning rate to use
-  double momentum = 0.9;  ///< momentum / beta1
+  bool sgd = true;          ///< SGD (Nesterov) when true, AdamW otherwise
+  double lr0 = 0.01;        ///< learning rate to use
+  double momentum = 0.9;    ///< momentum / beta1
   bool autoChosen = false;  ///< picked by 'auto' (then warmup_bias_lr is forced to 0)
 };
 

@@ -36,8 +36,8 @@ void installStopHandlers() {
 }
 
 int printErrors(const std::string& what, const std::vector<Error>& errors) {
-  std::cerr << "stave-train " << what << ": " << errors.size() << (errors.size() == 1 ? " problem" : " problems")
-            << ":\n";
+  std::cerr << "stave-train " << what << ": " << errors.size()
+            << (errors.size() == 1 ? " problem" : " problems") << ":\n";
   for (const auto& e : errors) std::cerr << "  " << e.toString() << "\n";
   return 2;
 }
@@ -80,9 +80,11 @@ int runTrainCommand(const TrainCommand& cmd) {
   if (resume) {
     // A resumed run keeps the config it was started with; key=value may change e.g. epochs.
     if (cmd.runDir.empty()) {
-      return printErrors("train", {Error{"command line", 0, "resume", "resuming needs --run-dir runs/<id>"}});
+      return printErrors(
+          "train", {Error{"command line", 0, "resume", "resuming needs --run-dir runs/<id>"}});
     }
-    auto r = config::loadRunConfigWithOverrides((fs::path(cmd.runDir) / "config.yaml").string(), overrides);
+    auto r = config::loadRunConfigWithOverrides((fs::path(cmd.runDir) / "config.yaml").string(),
+                                                overrides);
     if (!r) return printErrors("train", r.errors());
     cfg = r.value();
   } else if (!cmd.projectPath.empty()) {
@@ -94,7 +96,9 @@ int runTrainCommand(const TrainCommand& cmd) {
     beside = project->folder();
   } else {
     if (cmd.configPath.empty()) {
-      return printErrors("train", {Error{"command line", 0, "", "give a CONFIG.yaml, --project FILE, or --run-dir with resume=true"}});
+      return printErrors(
+          "train", {Error{"command line", 0, "",
+                          "give a CONFIG.yaml, --project FILE, or --run-dir with resume=true"}});
     }
     auto r = config::loadRunConfigWithOverrides(cmd.configPath, overrides);
     if (!r) return printErrors("train", r.errors());
@@ -110,14 +114,17 @@ int runTrainCommand(const TrainCommand& cmd) {
   if (cmd.masterPort >= 0) cfg.set("master_port", int64_t{cmd.masterPort});
   if (auto errors = config::validate(cfg); !errors.empty()) return printErrors("train", errors);
   if (cfg.getString("data").empty()) {
-    return printErrors("train", {Error{cmd.configPath, 0, "data", "no dataset: set data=path/to/data.yaml"}});
+    return printErrors(
+        "train", {Error{cmd.configPath, 0, "data", "no dataset: set data=path/to/data.yaml"}});
   }
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
   runDir = fs::absolute(runDir).lexically_normal().string();
   std::error_code ec;
   fs::create_directories(fs::path(runDir) / "weights", ec);
-  if (ec) return printErrors("train", {Error{runDir, 0, "", "cannot create the run folder: " + ec.message()}});
+  if (ec)
+    return printErrors("train",
+                       {Error{runDir, 0, "", "cannot create the run folder: " + ec.message()}});
   std::cerr << "run folder: " << runDir << "\n";
 
   const int nproc = static_cast<int>(cfg.getInt("nproc"));

@@ -31,7 +31,9 @@ namespace stave::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 constexpr int kMaxNonFiniteInARow = 5;
 constexpr double kMaxGradNorm = 10.0;
@@ -47,7 +49,8 @@ struct RunFailure : std::runtime_error {
 
 const char* kCsvHeader =
     "epoch,train/box_loss,train/cls_loss,train/dfl_loss,metrics/precision(B),metrics/recall(B),"
-    "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,lr/pg1,lr/pg2";
+    "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,lr/pg1,lr/"
+    "pg2";
 
 std::string csvNumber(double v) {
   char buf[32];
@@ -58,7 +61,8 @@ std::string csvNumber(double v) {
 bool isOutOfMemory(const std::exception& e) {
   if (dynamic_cast<const c10::OutOfMemoryError*>(&e)) return true;
   const std::string what = e.what();
-  return what.find("out of memory") != std::string::npos || what.find("CUDA out of memory") != std::string::npos;
+  return what.find("out of memory") != std::string::npos ||
+         what.find("CUDA out of memory") != std::string::npos;
 }
 
 }  // namespace
@@ -106,7 +110,8 @@ struct Trainer::Impl {
   double trainSeconds = 0, valSeconds = 0;
   std::vector<double> epochTimes;
 
-  explicit Impl(TrainOptions opts) : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
+  explicit Impl(TrainOptions opts)
+      : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
 
   template <typename Typed>
   void emit(const Typed& e) {
@@ -134,7 +139,8 @@ struct Trainer::Impl {
     }
     device = resolveDevice();
     auto p = resolvePrecision(cfg.getString("precision"), cfg.getBool("amp"), device);
-    if (!p) throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
+    if (!p)
+      throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
     precision = p.value();
     GradScalerOptions so;
     so.enabled = precision == Precision::Fp16;
@@ -146,8 +152,9 @@ struct Trainer::Impl {
     if (devices == "cpu") return torch::kCPU;
     if (!torch::cuda::is_available()) {
       if (devices.empty()) return torch::kCPU;
-      throw RunFailure("devices=" + devices + " asks for GPUs, but this LibTorch sees no CUDA device",
-                       "use devices=cpu, or run with a CUDA build of LibTorch", kTrainBadInput);
+      throw RunFailure(
+          "devices=" + devices + " asks for GPUs, but this LibTorch sees no CUDA device",
+          "use devices=cpu, or run with a CUDA build of LibTorch", kTrainBadInput);
     }
     std::vector<int> ids;
     std::stringstream ss(devices);
@@ -160,7 +167,8 @@ struct Trainer::Impl {
     }
     const int id = ids[static_cast<size_t>(o.localRank) % ids.size()];
     if (id < 0 || id >= count) {
-      throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" + std::to_string(count) + " visible)",
+      throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" +
+                           std::to_string(count) + " visible)",
                        "list GPUs 0.." + std::to_string(count - 1), kTrainBadInput);
     }
     return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(id));
@@ -199,13 +207,17 @@ struct Trainer::Impl {
 
   void setupData() {
     auto specR = data::loadDataYaml(cfg.getString("data"));
-    if (!specR) throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml", kTrainBadInput);
+    if (!specR)
+      throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml",
+                       kTrainBadInput);
     spec = specR.value();
     nc = cfg.getBool("single_cls") ? 1 : spec.nc();
     data::ScanOptions so;
     auto scan = [&](const std::string& split) {
       auto r = data::scanSplit(spec, split, so);
-      if (!r) throw RunFailure(r.errorText(), "run `stave-train check-dataset` on the data.yaml", kTrainBadInput);
+      if (!r)
+        throw RunFailure(r.errorText(), "run `stave-train check-dataset` on the data.yaml",
+                         kTrainBadInput);
       if (r->images.empty()) {
         throw RunFailure("the " + split + " split of " + spec.yamlPath + " has no usable images",
                          "run `stave-train check-dataset` to see why", kTrainBadInput);
@@ -223,13 +235,15 @@ struct Trainer::Impl {
     trainLoader = std::make_unique<data::Loader>(*trainIndex, loaderOptions(true));
     valLoader = std::make_unique<data::Loader>(*valIndex, loaderOptions(false));
     nb = trainLoader->batchesPerEpoch();
-    if (nb <= 0) throw RunFailure("the train split gives no batches", "use a smaller batch", kTrainBadInput);
+    if (nb <= 0)
+      throw RunFailure("the train split gives no batches", "use a smaller batch", kTrainBadInput);
   }
 
   void applyFraction(data::SplitIndex& index) const {
     const double fraction = cfg.getFloat("fraction");
     if (fraction >= 1.0) return;
-    const size_t keep = std::max<size_t>(1, static_cast<size_t>(fraction * static_cast<double>(index.images.size())));
+    const size_t keep = std::max<size_t>(
+        1, static_cast<size_t>(fraction * static_cast<double>(index.images.size())));
     index.images.resize(std::min(keep, index.images.size()));
   }
 
@@ -263,10 +277,10 @@ struct Trainer::Impl {
     const auto derived = config::derive(cfg, world);
     const int64_t nbs = cfg.getInt("nbs");
     const int64_t images = static_cast<int64_t>(trainIndex->images.size());
-    const int64_t iterations =
-        (images + std::max(derived.globalBatch, nbs) - 1) / std::max(derived.globalBatch, nbs) * epochs;
-    optChoice = chooseOptimizer(cfg.getString("optimizer").c_str(), cfg.getFloat("lr0"), cfg.getFloat("momentum"),
-                                iterations, nc);
+    const int64_t iterations = (images + std::max(derived.globalBatch, nbs) - 1) /
+                               std::max(derived.globalBatch, nbs) * epochs;
+    optChoice = chooseOptimizer(cfg.getString("optimizer").c_str(), cfg.getFloat("lr0"),
+                                cfg.getFloat("momentum"), iterations, nc);
     double lr0 = optChoice.lr0;
     // The usual rule of thumb: the lr follows the global batch, relative to a batch of 64.
     if (cfg.getBool("scale_lr_with_batch")) lr0 *= static_cast<double>(derived.globalBatch) / 64.0;
@@ -274,7 +288,8 @@ struct Trainer::Impl {
     spec.sgd = optChoice.sgd;
     spec.lr0 = lr0;
     spec.momentum = optChoice.momentum;
-    spec.weightDecay = scaledWeightDecay(cfg.getFloat("weight_decay"), derived.globalBatch, derived.accumulate, nbs);
+    spec.weightDecay = scaledWeightDecay(cfg.getFloat("weight_decay"), derived.globalBatch,
+                                         derived.accumulate, nbs);
     optimizer = buildOptimizer(splitParameters(*model), spec);
     schedOptions.lr0 = lr0;
     schedOptions.lrf = cfg.getFloat("lrf");
@@ -291,9 +306,10 @@ struct Trainer::Impl {
     replan(epochs);
     if (rank == 0) {
       std::ostringstream msg;
-      msg << "optimizer: " << (spec.sgd ? "SGD" : "AdamW") << "(lr=" << lr0 << ", momentum=" << spec.momentum
-          << ") with parameter groups: biases, weights (weight_decay=" << spec.weightDecay << "), norm weights"
-          << (optChoice.autoChosen ? " (chosen by optimizer=auto)" : "");
+      msg << "optimizer: " << (spec.sgd ? "SGD" : "AdamW") << "(lr=" << lr0
+          << ", momentum=" << spec.momentum
+          << ") with parameter groups: biases, weights (weight_decay=" << spec.weightDecay
+          << "), norm weights" << (optChoice.autoChosen ? " (chosen by optimizer=auto)" : "");
       std::fprintf(stderr, "%s\n", msg.str().c_str());
     }
   }
@@ -308,7 +324,9 @@ struct Trainer::Impl {
     if (!cfg.getBool("resume")) return;
     const std::string last = path("weights/last.pt");
     auto meta = loadCheckpoint(last, {model.get(), emaModel.get(), optimizer.get()}, true, device);
-    if (!meta) throw RunFailure(meta.errorText(), "resume needs the run's weights/last.pt (--run-dir)", kTrainBadInput);
+    if (!meta)
+      throw RunFailure(meta.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
+                       kTrainBadInput);
     state = meta.value();
     ema->setUpdates(state.emaUpdates);
     scaler.setState(state.scalerScale, state.scalerGrowth);
@@ -324,12 +342,14 @@ struct Trainer::Impl {
       }
     }
     if (state.epochs != epochs && rank == 0) {
-      emit(telemetry::ScheduleReplannedEvent{static_cast<int>(state.epochs), epochs, static_cast<int>(state.epoch + 1),
-                                            epochs > state.epochs ? "resume_extended" : "resume_shortened", 0.0});
+      emit(telemetry::ScheduleReplannedEvent{
+          static_cast<int>(state.epochs), epochs, static_cast<int>(state.epoch + 1),
+          epochs > state.epochs ? "resume_extended" : "resume_shortened", 0.0});
     }
     if (state.epoch + 1 >= epochs) {
-      throw RunFailure("the run in " + o.runDir + " already trained " + std::to_string(state.epoch + 1) + " of " +
-                           std::to_string(epochs) + " epochs",
+      throw RunFailure("the run in " + o.runDir + " already trained " +
+                           std::to_string(state.epoch + 1) + " of " + std::to_string(epochs) +
+                           " epochs",
                        "resume with a larger epochs=N to extend it", kTrainBadInput);
     }
   }
@@ -363,7 +383,8 @@ struct Trainer::Impl {
   void writeConfigYaml() {
     if (rank != 0) return;
     auto s = writeFileAtomic(path("config.yaml"), config::toYaml(cfg));
-    if (!s) throw RunFailure(s.errorText(), "check that the run folder is writable", kTrainBadInput);
+    if (!s)
+      throw RunFailure(s.errorText(), "check that the run folder is writable", kTrainBadInput);
   }
 
   void writeResults() {
@@ -389,9 +410,11 @@ struct Trainer::Impl {
     return m;
   }
 
-  void saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind) {
+  void saveCheckpointAs(const std::string& rel, int completedEpoch,
+                        telemetry::CheckpointKind kind) {
     const std::string p = path(rel);
-    auto s = saveCheckpoint(p, {model.get(), emaModel.get(), optimizer.get()}, metaFor(completedEpoch));
+    auto s =
+        saveCheckpoint(p, {model.get(), emaModel.get(), optimizer.get()}, metaFor(completedEpoch));
     if (!s) throw RunFailure(s.errorText(), "check free disk space in the run folder");
     emit(telemetry::CheckpointEvent{p, completedEpoch, kind});
   }
@@ -452,19 +475,23 @@ struct Trainer::Impl {
       const double* it = items.data_ptr<double>();
       if (std::isfinite(it[0]) && std::isfinite(it[1]) && std::isfinite(it[2])) {
         consecutiveNonFinite = 0;
-        for (int c = 0; c < 3; ++c) tloss[c] = (tloss[c] * counted + it[c]) / static_cast<double>(counted + 1);
+        for (int c = 0; c < 3; ++c)
+          tloss[c] = (tloss[c] * counted + it[c]) / static_cast<double>(counted + 1);
         ++counted;
       } else {
         ++state.nonFiniteTotal;
         if (++consecutiveNonFinite >= kMaxNonFiniteInARow) {
-          throw RunFailure("the loss was not finite (inf or NaN) in " + std::to_string(consecutiveNonFinite) +
-                               " steps in a row (epoch " + std::to_string(epoch) + ", iteration " +
-                               std::to_string(i) + "); the run cannot recover",
+          throw RunFailure("the loss was not finite (inf or NaN) in " +
+                               std::to_string(consecutiveNonFinite) + " steps in a row (epoch " +
+                               std::to_string(epoch) + ", iteration " + std::to_string(i) +
+                               "); the run cannot recover",
                            "lower lr0, use precision=bf16 instead of fp16, and check the labels "
                            "(stave-train check-dataset)");
         }
-        if (rank == 0) warn("non-finite loss at epoch " + std::to_string(epoch) + " iteration " + std::to_string(i) +
-                                ": step skipped", "amp");
+        if (rank == 0)
+          warn("non-finite loss at epoch " + std::to_string(epoch) + " iteration " +
+                   std::to_string(i) + ": step skipped",
+               "amp");
       }
 
       if (optStep) {
@@ -567,12 +594,15 @@ struct Trainer::Impl {
       trainSeconds += epochTime;
       if (!complete) {
         // Stopped part-way: keep the weights, restart this epoch on resume.
-        if (rank == 0) saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last);
+        if (rank == 0)
+          saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last);
         status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped on request during epoch " + std::to_string(epoch + 1) + "; resume=true continues";
+        finishMessage = "stopped on request during epoch " + std::to_string(epoch + 1) +
+                        "; resume=true continues";
         break;
       }
-      std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1), groupLr(*optimizer, 2)};
+      std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1),
+                                groupLr(*optimizer, 2)};
       telemetry::EpochEndEvent ee;
       ee.epoch = epoch;
       ee.epochs = epochs;
@@ -584,12 +614,14 @@ struct Trainer::Impl {
       if (rank == 0) emit(ee);
 
       const bool finalEpoch = epoch + 1 == epochs;
-      const bool possibleStop = patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
+      const bool possibleStop =
+          patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
       bool earlyStop = false;
       if ((doVal && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop) {
         auto v = runValidation();
         valSeconds += v.seconds;
-        state.lastMetrics = {v.precision, v.recall, v.map50, v.map5095, v.loss[0], v.loss[1], v.loss[2]};
+        state.lastMetrics = {v.precision, v.recall,  v.map50,  v.map5095,
+                             v.loss[0],   v.loss[1], v.loss[2]};
         telemetry::ValidationEvent ve;
         ve.epoch = epoch;
         ve.precision = v.precision;
@@ -603,7 +635,9 @@ struct Trainer::Impl {
         for (const auto& c : v.perClass) {
           telemetry::ClassMetricsRow row;
           row.cls = c.cls;
-          row.name = c.cls < static_cast<int>(spec.names.size()) ? spec.names[static_cast<size_t>(c.cls)] : "";
+          row.name = c.cls < static_cast<int>(spec.names.size())
+                         ? spec.names[static_cast<size_t>(c.cls)]
+                         : "";
           row.images = c.images;
           row.instances = c.instances;
           row.precision = c.precision;
@@ -656,12 +690,14 @@ struct Trainer::Impl {
         double mean = 0;
         for (double t : epochTimes) mean += t;
         mean /= static_cast<double>(epochTimes.size());
-        int planned = std::max(epoch + 1, static_cast<int>(std::ceil(timeBudget / std::max(mean, 1e-9))));
+        int planned =
+            std::max(epoch + 1, static_cast<int>(std::ceil(timeBudget / std::max(mean, 1e-9))));
         if (dist) planned = dist->broadcastInt(planned);
         if (elapsed >= timeBudget) planned = epoch + 1;
         if (planned != epochs) {
           if (rank == 0) {
-            emit(telemetry::ScheduleReplannedEvent{epochs, planned, epoch + 1, "time_budget", mean});
+            emit(
+                telemetry::ScheduleReplannedEvent{epochs, planned, epoch + 1, "time_budget", mean});
           }
           replan(planned);
         }
@@ -672,12 +708,14 @@ struct Trainer::Impl {
       }
       if (stopRequested()) {
         status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped on request after epoch " + std::to_string(epoch + 1) + "; resume=true continues";
+        finishMessage = "stopped on request after epoch " + std::to_string(epoch + 1) +
+                        "; resume=true continues";
         break;
       }
       if (o.stopAfterEpochs > 0 && epochsThisProcess >= o.stopAfterEpochs && epoch + 1 < epochs) {
         status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped after " + std::to_string(epochsThisProcess) + " epochs as asked; resume=true continues";
+        finishMessage = "stopped after " + std::to_string(epochsThisProcess) +
+                        " epochs as asked; resume=true continues";
         break;
       }
     }
@@ -691,10 +729,11 @@ struct Trainer::Impl {
     fe.bestMap5095 = std::max(0.0, state.bestMap5095);
     fe.totalTime = secondsSince(runStart);
     std::ostringstream msg;
-    msg << finishMessage << (finishMessage.empty() ? "" : "; ") << "train " << csvNumber(trainSeconds) << " s, val "
-        << csvNumber(valSeconds) << " s";
+    msg << finishMessage << (finishMessage.empty() ? "" : "; ") << "train "
+        << csvNumber(trainSeconds) << " s, val " << csvNumber(valSeconds) << " s";
     if (state.nonFiniteTotal > 0 || skippedSteps > 0) {
-      msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps << " optimiser steps skipped";
+      msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps
+          << " optimiser steps skipped";
     }
     fe.message = msg.str();
     if (rank == 0) emit(fe);
@@ -719,8 +758,8 @@ int Trainer::run() {
     fe.epochs = m->epochs;
     fe.message = message;
     if (m->rank == 0) m->emit(fe);
-    std::fprintf(stderr, "rank %d: error: %s%s%s\n", m->rank, message.c_str(), hint.empty() ? "" : "\nhint: ",
-                 hint.c_str());
+    std::fprintf(stderr, "rank %d: error: %s%s%s\n", m->rank, message.c_str(),
+                 hint.empty() ? "" : "\nhint: ", hint.c_str());
     return code;
   };
   try {
@@ -730,12 +769,14 @@ int Trainer::run() {
   } catch (const std::exception& e) {
     if (isOutOfMemory(e)) {
       std::ostringstream msg, hint;
-      msg << "out of device memory on " << m->device.str() << " with batch " << m->cfg.getInt("batch")
-          << " per rank, imgsz " << m->cfg.getInt("imgsz") << ", precision " << precisionName(m->precision)
-          << ", model " << m->cfg.getString("model");
+      msg << "out of device memory on " << m->device.str() << " with batch "
+          << m->cfg.getInt("batch") << " per rank, imgsz " << m->cfg.getInt("imgsz")
+          << ", precision " << precisionName(m->precision) << ", model "
+          << m->cfg.getString("model");
       hint << "lower batch (e.g. batch=" << std::max<int64_t>(1, m->cfg.getInt("batch") / 2)
            << "; accumulation keeps the nominal batch " << m->cfg.getInt("nbs")
-           << "), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is intact";
+           << "), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is "
+              "intact";
       return fail(msg.str(), hint.str(), kTrainFailed);
     }
     return fail(std::string("training failed: ") + e.what(), "", kTrainFailed);

@@ -19,17 +19,18 @@ namespace stave::train {
 /// How to run one rank's training.
 struct TrainOptions {
   config::RunConfig config = config::RunConfig::defaults();  ///< resolved run config
-  std::string runDir;          ///< runs/<id>: config.yaml, results.csv, weights/, events
+  std::string runDir;                    ///< runs/<id>: config.yaml, results.csv, weights/, events
   telemetry::EventSink* sink = nullptr;  ///< where events go (not owned); nullptr = nowhere
-  int rank = 0;                ///< this process's rank
-  int localRank = 0;           ///< rank on this machine (picks the GPU)
-  int worldSize = 1;           ///< number of ranks
-  int localWorldSize = 1;      ///< ranks on this machine (divides threads=0 among them)
+  int rank = 0;                          ///< this process's rank
+  int localRank = 0;                     ///< rank on this machine (picks the GPU)
+  int worldSize = 1;                     ///< number of ranks
+  int localWorldSize = 1;                ///< ranks on this machine (divides threads=0 among them)
   std::string masterAddr = "127.0.0.1";  ///< rendezvous address (worldSize > 1)
-  int masterPort = 0;          ///< rendezvous port (worldSize > 1)
-  int stopAfterEpochs = 0;     ///< > 0: stop (resumable, status stopped) after this many epochs in this process
+  int masterPort = 0;                    ///< rendezvous port (worldSize > 1)
+  int stopAfterEpochs =
+      0;  ///< > 0: stop (resumable, status stopped) after this many epochs in this process
   const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
-  std::string version;         ///< Stave's version, for run_start
+  std::string version;                               ///< Stave's version, for run_start
 };
 
 /// Exit codes of Trainer::run (stave::cli's values).
@@ -40,7 +41,9 @@ enum TrainExit : int {
 };
 
 /// Fitness used for early stopping: 0.1 mAP50 + 0.9 mAP50-95 (Ultralytics).
-inline double fitness(double map50, double map5095) { return 0.1 * map50 + 0.9 * map5095; }
+inline double fitness(double map50, double map5095) {
+  return 0.1 * map50 + 0.9 * map5095;
+}
 
 /// One rank's training run.
 class Trainer {

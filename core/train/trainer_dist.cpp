@@ -19,7 +19,8 @@ struct DistContext::Impl {
   bool averageBn = false;
 };
 
-DistContext::DistContext(const TrainOptions& o, const torch::Device& device) : m(std::make_unique<Impl>()) {
+DistContext::DistContext(const TrainOptions& o, const torch::Device& device)
+    : m(std::make_unique<Impl>()) {
   dist::DistEnv env;
   env.rank = o.rank;
   env.localRank = o.localRank;
@@ -56,7 +57,9 @@ void DistContext::beforeBackward(bool syncThisStep) {
   m->sync->prepareForBackward();
 }
 
-double DistContext::waitGradients() { return m->sync->wait(); }
+double DistContext::waitGradients() {
+  return m->sync->wait();
+}
 
 void DistContext::syncBuffers(torch::nn::Module& model) {
   if (m->averageBn) {
@@ -80,11 +83,14 @@ int DistContext::broadcastInt(int value) {
 
 std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) {
   std::vector<float> all;
-  for (const auto& part : m->group->allGather(mine)) all.insert(all.end(), part.begin(), part.end());
+  for (const auto& part : m->group->allGather(mine))
+    all.insert(all.end(), part.begin(), part.end());
   return all;
 }
 
-void DistContext::finish() { m->group->barrier(); }
+void DistContext::finish() {
+  m->group->barrier();
+}
 
 #else  // no core/dist in this build
 
@@ -93,13 +99,22 @@ DistContext::DistContext(const TrainOptions&, const torch::Device&) {
   throw std::runtime_error("distributed training is not available in this build (no core/dist)");
 }
 DistContext::~DistContext() = default;
-void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&, const config::RunConfig&) {}
+void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&,
+                         const config::RunConfig&) {}
 void DistContext::beforeBackward(bool) {}
-double DistContext::waitGradients() { return 0.0; }
+double DistContext::waitGradients() {
+  return 0.0;
+}
 void DistContext::syncBuffers(torch::nn::Module&) {}
-bool DistContext::anyRank(bool local) { return local; }
-int DistContext::broadcastInt(int value) { return value; }
-std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) { return mine; }
+bool DistContext::anyRank(bool local) {
+  return local;
+}
+int DistContext::broadcastInt(int value) {
+  return value;
+}
+std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) {
+  return mine;
+}
 void DistContext::finish() {}
 
 #endif

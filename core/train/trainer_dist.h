@@ -19,7 +19,8 @@ class DistContext {
   DistContext(const TrainOptions& options, const torch::Device& device);
   ~DistContext();
   /// Broadcasts rank 0's weights and buffers, and hooks gradient buckets onto `params`.
-  void attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params, const config::RunConfig& config);
+  void attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params,
+              const config::RunConfig& config);
   /// Before a micro-step's backward: all-reduce its gradients only when `syncThisStep`.
   void beforeBackward(bool syncThisStep);
   /// Waits for the gradient all-reduce of this step; returns the seconds spent waiting.

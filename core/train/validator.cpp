@@ -17,14 +17,17 @@ namespace {
 constexpr size_t kRow = 8;
 }  // namespace
 
-torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device, bool channelsLast) {
+torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device,
+                          bool channelsLast) {
   auto keep = batch.pixels;  // the tensor borrows the loader's buffer until it is copied
   torch::Tensor u8;
   if (batch.channelsLast) {
-    u8 = torch::from_blob(keep.get(), {batch.n, batch.height, batch.width, 3}, [keep](void*) {}, torch::kUInt8)
+    u8 = torch::from_blob(
+             keep.get(), {batch.n, batch.height, batch.width, 3}, [keep](void*) {}, torch::kUInt8)
              .permute({0, 3, 1, 2});
   } else {
-    u8 = torch::from_blob(keep.get(), {batch.n, 3, batch.height, batch.width}, [keep](void*) {}, torch::kUInt8);
+    u8 = torch::from_blob(
+        keep.get(), {batch.n, 3, batch.height, batch.width}, [keep](void*) {}, torch::kUInt8);
   }
   // uint8 travels to the device (4x less than float) and is normalised there.
   auto x = device.is_cpu() ? u8 : u8.to(device, /*non_blocking=*/true);
@@ -46,12 +49,14 @@ std::function<std::shared_ptr<uint8_t>(size_t)> pinnedHostAllocator() {
 
 torch::Tensor batchTargets(const data::Batch& batch, const torch::Device& device) {
   const int64_t rows = static_cast<int64_t>(batch.targets.size() / 6);
-  auto t = torch::from_blob(const_cast<float*>(batch.targets.data()), {rows, 6}, torch::kFloat).clone();
+  auto t =
+      torch::from_blob(const_cast<float*>(batch.targets.data()), {rows, 6}, torch::kFloat).clone();
   return device.is_cpu() ? t : t.to(device);
 }
 
-ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, const ValidationOptions& options,
-                          const DetectionLoss* loss, const GatherFloats& gather) {
+ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
+                          const ValidationOptions& options, const DetectionLoss* loss,
+                          const GatherFloats& gather) {
   const auto start = std::chrono::steady_clock::now();
   const bool wasTraining = model.is_training();
   model.eval();
@@ -92,17 +97,24 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, 
       }
       for (int64_t r = 0; r < tacc.size(0); ++r) {
         if (static_cast<int64_t>(tacc[r][0]) != j) continue;
-        const float cx = tacc[r][2] * w, cy = tacc[r][3] * h, bw = tacc[r][4] * w, bh = tacc[r][5] * h;
-        rows.insert(rows.end(), {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
+        const float cx = tacc[r][2] * w, cy = tacc[r][3] * h, bw = tacc[r][4] * w,
+                    bh = tacc[r][5] * h;
+        rows.insert(rows.end(),
+                    {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
       }
     }
     localImages += batch->n;
   }
 
   // Image ids must be unique across ranks: prefix each rank's ids with its position.
-  std::vector<float> header = {static_cast<float>(localImages), static_cast<float>(batches),
-                               static_cast<float>(lossSum[0].item<double>()), static_cast<float>(lossSum[1].item<double>()),
-                               static_cast<float>(lossSum[2].item<double>()), 0.f, 0.f, 0.f};
+  std::vector<float> header = {static_cast<float>(localImages),
+                               static_cast<float>(batches),
+                               static_cast<float>(lossSum[0].item<double>()),
+                               static_cast<float>(lossSum[1].item<double>()),
+                               static_cast<float>(lossSum[2].item<double>()),
+                               0.f,
+                               0.f,
+                               0.f};
   std::vector<float> mine = header;
   mine.insert(mine.end(), rows.begin(), rows.end());
   mine.push_back(-1.f);  // end marker row
@@ -135,17 +147,20 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, 
     pos += kRow;  // the end marker row
     idBase += count;
   }
-  for (auto& [id, item] : images) evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
+  for (auto& [id, item] : images)
+    evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
   const auto m = evaluator.compute();
   out.precision = m.precision;
   out.recall = m.recall;
   out.map50 = m.map50;
   out.map5095 = m.map5095;
   for (const auto& c : m.perClass) {
-    out.perClass.push_back(ClassResult{c.cls, c.images, c.instances, c.precision, c.recall, c.ap50, c.ap5095});
+    out.perClass.push_back(
+        ClassResult{c.cls, c.images, c.instances, c.precision, c.recall, c.ap50, c.ap5095});
   }
   if (batchTotal > 0) {
-    for (int c = 0; c < 3; ++c) out.loss[static_cast<size_t>(c)] = lossTotals[c] / static_cast<double>(batchTotal);
+    for (int c = 0; c < 3; ++c)
+      out.loss[static_cast<size_t>(c)] = lossTotals[c] / static_cast<double>(batchTotal);
   }
   out.images = idBase;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

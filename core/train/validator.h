@@ -25,11 +25,11 @@ class DetectionLoss;
 
 /// Validation settings (Ultralytics' names: conf, iou, max_det).
 struct ValidationOptions {
-  double conf = 0.001;  ///< confidence threshold before NMS
-  double iou = 0.7;     ///< NMS IoU threshold
-  int maxDet = 300;     ///< detections kept per image
+  double conf = 0.001;                    ///< confidence threshold before NMS
+  double iou = 0.7;                       ///< NMS IoU threshold
+  int maxDet = 300;                       ///< detections kept per image
   Precision precision = Precision::Fp32;  ///< forward precision
-  torch::Device device = torch::kCPU;    ///< where the model is
+  torch::Device device = torch::kCPU;     ///< where the model is
   bool channelsLast = false;              ///< feed channels_last input
   bool singleCls = false;                 ///< every ground-truth box counts as class 0
 };
@@ -44,9 +44,9 @@ struct ClassResult {
 /// What a validation pass measured (identical on every rank).
 struct ValidationOutput {
   double precision = 0, recall = 0, map50 = 0, map5095 = 0;  ///< overall
-  std::array<double, 3> loss{};    ///< mean val box, cls, dfl loss (0 without a loss)
-  double seconds = 0;              ///< wall time of the pass
-  int64_t images = 0;              ///< images evaluated (all ranks)
+  std::array<double, 3> loss{};       ///< mean val box, cls, dfl loss (0 without a loss)
+  double seconds = 0;                 ///< wall time of the pass
+  int64_t images = 0;                 ///< images evaluated (all ranks)
   std::vector<ClassResult> perClass;  ///< per class
 };
 
@@ -56,8 +56,9 @@ using GatherFloats = std::function<std::vector<float>(const std::vector<float>&)
 
 /// Runs the model (eval mode, no grad) over one epoch of `loader` and computes the metrics.
 /// `loss` may be null. `gather` merges the ranks' statistics.
-ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc, const ValidationOptions& options,
-                          const DetectionLoss* loss, const GatherFloats& gather = {});
+ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
+                          const ValidationOptions& options, const DetectionLoss* loss,
+                          const GatherFloats& gather = {});
 
 /// A loader batch as a float (N, 3, H, W) tensor on `device`, scaled to 0..1 (channels_last when
 /// the batch is NHWC or `channelsLast` is set).

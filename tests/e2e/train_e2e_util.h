@@ -14,14 +14,16 @@ namespace stave::e2e {
 
 /// Writes the demo dataset to `dir`; returns the data.yaml path or "" on failure.
 inline QString makeDemoDataset(const QString& dir, int train, int val, int imgsz, int seed = 0) {
-  auto r = runStaveTrain({"make-demo", "--out", dir, "--train", QString::number(train), "--val", QString::number(val),
-                          "--imgsz", QString::number(imgsz), "--seed", QString::number(seed)},
-                         {}, 120000);
+  auto r = runStaveTrain(
+      {"make-demo", "--out", dir, "--train", QString::number(train), "--val", QString::number(val),
+       "--imgsz", QString::number(imgsz), "--seed", QString::number(seed)},
+      {}, 120000);
   return r.exitCode == 0 ? dir + "/data.yaml" : QString();
 }
 
 /// results.csv as rows of column -> value (header row gives the names).
-inline QVector<QMap<QString, double>> readResults(const QString& path, QStringList* header = nullptr) {
+inline QVector<QMap<QString, double>> readResults(const QString& path,
+                                                  QStringList* header = nullptr) {
   QVector<QMap<QString, double>> rows;
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return rows;
@@ -64,13 +66,18 @@ inline QString readText(const QString& path) {
 }
 
 /// Writes a small CPU training config to `path` (keys as `key: value` lines); returns success.
-inline bool writeTinyConfig(const QString& path, const QString& dataYaml, int imgsz, int epochs, int batch,
-                            const QStringList& extra = {}) {
+inline bool writeTinyConfig(const QString& path, const QString& dataYaml, int imgsz, int epochs,
+                            int batch, const QStringList& extra = {}) {
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-  QMap<QString, QString> keys{{"data", "\"" + dataYaml + "\""}, {"model", "yolov8n"}, {"imgsz", QString::number(imgsz)},
-                              {"epochs", QString::number(epochs)}, {"batch", QString::number(batch)},
-                              {"devices", "cpu"}, {"workers", "2"}, {"close_mosaic", "0"}};
+  QMap<QString, QString> keys{{"data", "\"" + dataYaml + "\""},
+                              {"model", "yolov8n"},
+                              {"imgsz", QString::number(imgsz)},
+                              {"epochs", QString::number(epochs)},
+                              {"batch", QString::number(batch)},
+                              {"devices", "cpu"},
+                              {"workers", "2"},
+                              {"close_mosaic", "0"}};
   for (const auto& e : extra) {
     const int colon = e.indexOf(':');
     keys[e.left(colon).trimmed()] = e.mid(colon + 1).trimmed();

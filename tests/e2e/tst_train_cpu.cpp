@@ -19,7 +19,8 @@ class TstTrainCpu : public QObject {
     const QString cfg = m_dir.filePath("run.yaml");
     // nbs 8: one optimiser step per batch, so 10 short epochs are 120 steps.
     QVERIFY(writeTinyConfig(cfg, m_data, 128, 10, 8,
-                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8", "close_mosaic: 2"}));
+                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8",
+                             "close_mosaic: 2"}));
     m_run = m_dir.filePath("runs/cpu");
     QElapsedTimer t;
     t.start();
@@ -32,14 +33,19 @@ class TstTrainCpu : public QObject {
 
     QStringList header;
     const auto rows = readResults(m_run + "/results.csv", &header);
-    QCOMPARE(header, QString("epoch,train/box_loss,train/cls_loss,train/dfl_loss,metrics/precision(B),metrics/recall(B),"
-                             "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,"
-                             "lr/pg1,lr/pg2")
-                         .split(','));
+    QCOMPARE(
+        header,
+        QString(
+            "epoch,train/box_loss,train/cls_loss,train/dfl_loss,metrics/precision(B),metrics/"
+            "recall(B),"
+            "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,"
+            "lr/pg1,lr/pg2")
+            .split(','));
     QCOMPARE(rows.size(), 10);
-    for (const auto& row : rows) qInfo("epoch %2d  box %.3f cls %.3f dfl %.3f  mAP50 %.3f mAP50-95 %.3f",
-                                       int(row["epoch"]), row["train/box_loss"], row["train/cls_loss"],
-                                       row["train/dfl_loss"], row["metrics/mAP50(B)"], row["metrics/mAP50-95(B)"]);
+    for (const auto& row : rows)
+      qInfo("epoch %2d  box %.3f cls %.3f dfl %.3f  mAP50 %.3f mAP50-95 %.3f", int(row["epoch"]),
+            row["train/box_loss"], row["train/cls_loss"], row["train/dfl_loss"],
+            row["metrics/mAP50(B)"], row["metrics/mAP50-95(B)"]);
     QCOMPARE(rows.first()["epoch"], 1.0);
     // Falling losses: the last epochs are well below the first.
     QVERIFY(rows.last()["train/cls_loss"] < 0.8 * rows.first()["train/cls_loss"]);
@@ -68,7 +74,8 @@ class TstTrainCpu : public QObject {
 
   void valAndPredict() {
     if (m_run.isEmpty()) QSKIP("needs the trained run");
-    auto v = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data", m_data, "--json"}, {}, 120000);
+    auto v = runStaveTrain(
+        {"val", "--weights", m_run + "/weights/best.pt", "--data", m_data, "--json"}, {}, 120000);
     QVERIFY2(v.exitCode == 0, qPrintable(v.err));
     const auto j = QJsonDocument::fromJson(v.out.toUtf8()).object();
     QVERIFY(j["map50"].toDouble() > 0.002);
@@ -84,7 +91,8 @@ class TstTrainCpu : public QObject {
     QVERIFY(csv.size() >= 1);  // header, then detections (few this early in training)
     QCOMPARE(QDir(out).entryList({"*.jpg"}, QDir::Files).size(), 32);
 
-    auto bad = runStaveTrain({"predict", "--weights", m_dir.filePath("missing.pt"), "--source", out, "--out", out});
+    auto bad = runStaveTrain(
+        {"predict", "--weights", m_dir.filePath("missing.pt"), "--source", out, "--out", out});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("missing.pt"));
   }

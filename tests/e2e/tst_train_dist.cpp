@@ -45,15 +45,17 @@ class TstTrainDist : public QObject {
     const QString cfg = m_dir.filePath("dist.yaml");
     // Global batch 8 as in the single-process test (4 per rank), same schedule, one step per batch.
     QVERIFY(writeTinyConfig(cfg, m_data, 128, 10, 4,
-                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8", "close_mosaic: 2",
-                             "threads: 1", "workers: 1"}));
+                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8",
+                             "close_mosaic: 2", "threads: 1", "workers: 1"}));
     const QString run = m_dir.filePath("runs/dist");
     auto r = runStaveTrain({"train", cfg, "--run-dir", run, "--nproc", "2"}, {}, 600000);
-    QVERIFY2(r.exitCode == 0 && !r.crashed, qPrintable(r.err.right(3000) + readText(run + "/logs/rank1.log").right(2000)));
+    QVERIFY2(r.exitCode == 0 && !r.crashed,
+             qPrintable(r.err.right(3000) + readText(run + "/logs/rank1.log").right(2000)));
     const auto rows = readResults(run + "/results.csv");
     QCOMPARE(rows.size(), 10);
-    for (const auto& row : rows) qInfo("epoch %2d  cls %.3f  mAP50 %.3f", int(row["epoch"]), row["train/cls_loss"],
-                                       row["metrics/mAP50(B)"]);
+    for (const auto& row : rows)
+      qInfo("epoch %2d  cls %.3f  mAP50 %.3f", int(row["epoch"]), row["train/cls_loss"],
+            row["metrics/mAP50(B)"]);
     QVERIFY(rows.last()["metrics/mAP50(B)"] > 0.002);  // as the single-process test
     QVERIFY(rows.last()["train/cls_loss"] < rows.first()["train/cls_loss"]);
     const auto events = parseEvents(readText(run + "/events.jsonl"));
@@ -69,7 +71,8 @@ class TstTrainDist : public QObject {
 
   void killRankOneThenResume() {
     const QString cfg = m_dir.filePath("kill.yaml");
-    QVERIFY(writeTinyConfig(cfg, m_data, 64, 40, 4, {"threads: 1", "workers: 1", "val: false", "nbs: 8"}));
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 40, 4,
+                            {"threads: 1", "workers: 1", "val: false", "nbs: 8"}));
     const QString run = m_dir.filePath("runs/kill");
     QProcess p;
     p.start(QStringLiteral(STAVE_TRAIN_EXE), {"train", cfg, "--run-dir", run, "--nproc", "2"});
@@ -77,7 +80,8 @@ class TstTrainDist : public QObject {
     // Wait for the first checkpoint, then kill rank 1 mid-epoch.
     QElapsedTimer t;
     t.start();
-    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 300000 && p.state() == QProcess::Running) {
+    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 300000 &&
+           p.state() == QProcess::Running) {
       p.waitForReadyRead(500);
     }
     QVERIFY2(QFile::exists(run + "/weights/last.pt"), qPrintable(p.readAllStandardError()));
@@ -94,15 +98,17 @@ class TstTrainDist : public QObject {
     bool named = false;
     for (const auto& e : eventsOf(events, "error")) {
       const auto d = e["data"].toObject();
-      named |= d["rank"].toInt() == 1 && d["signal"].toInt() == SIGKILL && d["message"].toString().contains("SIGKILL");
+      named |= d["rank"].toInt() == 1 && d["signal"].toInt() == SIGKILL &&
+               d["message"].toString().contains("SIGKILL");
     }
     QVERIFY2(named, "an error event must name rank 1 and SIGKILL");
     const int doneEpochs = readResults(run + "/results.csv").size();
     QVERIFY(doneEpochs >= 1);
 
     // Resume completes the run (one more epoch than the checkpoint holds).
-    auto r = runStaveTrain({"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(doneEpochs + 1)}, {},
-                           300000);
+    auto r = runStaveTrain(
+        {"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(doneEpochs + 1)}, {},
+        300000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
     QCOMPARE(readResults(run + "/results.csv").size(), doneEpochs + 1);
   }

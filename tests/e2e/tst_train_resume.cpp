@@ -15,7 +15,8 @@ class TstTrainResume : public QObject {
     m_data = makeDemoDataset(m_dir.filePath("demo"), 24, 8, 64, 3);
     QVERIFY(!m_data.isEmpty());
     m_cfg = m_dir.filePath("run.yaml");
-    QVERIFY(writeTinyConfig(m_cfg, m_data, 64, 4, 8, {"deterministic: true", "threads: 1", "seed: 7", "warmup_epochs: 1"}));
+    QVERIFY(writeTinyConfig(m_cfg, m_data, 64, 4, 8,
+                            {"deterministic: true", "threads: 1", "seed: 7", "warmup_epochs: 1"}));
   }
 
   void straightVersusResumed() {
@@ -32,7 +33,8 @@ class TstTrainResume : public QObject {
     auto rc = runStaveTrain({"train", "--run-dir", b, "resume=true"}, {}, 300000);
     QVERIFY2(rc.exitCode == 0, qPrintable(rc.err.right(2000)));
     QCOMPARE(readText(b + "/results.csv"), readText(a + "/results.csv"));
-    auto diff = runStaveTrain({"compare-weights", a + "/weights/last.pt", b + "/weights/last.pt", "--json"});
+    auto diff = runStaveTrain(
+        {"compare-weights", a + "/weights/last.pt", b + "/weights/last.pt", "--json"});
     QVERIFY2(diff.exitCode == 0, qPrintable(diff.err));
     const auto j = QJsonDocument::fromJson(diff.out.toUtf8()).object();
     QVERIFY2(j["model_max_abs_diff"].toDouble() <= 1e-6, qPrintable(diff.out));
@@ -62,7 +64,8 @@ class TstTrainResume : public QObject {
     QVERIFY(p.waitForStarted(20000));
     QElapsedTimer t;
     t.start();
-    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 120000 && p.state() == QProcess::Running) {
+    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 120000 &&
+           p.state() == QProcess::Running) {
       p.waitForReadyRead(200);
     }
     QVERIFY(QFile::exists(run + "/weights/last.pt"));
@@ -70,11 +73,13 @@ class TstTrainResume : public QObject {
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
-    const auto finished = eventsOf(parseEvents(QString::fromUtf8(p.readAllStandardOutput())), "finished");
+    const auto finished =
+        eventsOf(parseEvents(QString::fromUtf8(p.readAllStandardOutput())), "finished");
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("stopped"));
     const int done = finished[0]["data"].toObject()["epochs_completed"].toInt();
-    auto r = runStaveTrain({"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(done + 1)}, {}, 120000);
+    auto r = runStaveTrain(
+        {"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(done + 1)}, {}, 120000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
     QCOMPARE(readResults(run + "/results.csv").size(), done + 1);
   }

@@ -10,8 +10,8 @@ class TestTranslation : public QObject {
  private slots:
   void chinesePageNames() {
     QTranslator translator;
-    QVERIFY(translator.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("stave"), QStringLiteral("_"),
-                            QStringLiteral(":/i18n")));
+    QVERIFY(translator.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("stave"),
+                            QStringLiteral("_"), QStringLiteral(":/i18n")));
     QVERIFY(QCoreApplication::installTranslator(&translator));
     stave::widgets::MainWindow w;
     QCOMPARE(w.pageNames(), (QStringList{"项目", "数据集", "训练", "监控", "历史"}));

@@ -14,19 +14,26 @@ class TestConfigForm : public QObject {
     QCOMPARE(m.rowCount(), int(stave::config::runConfigSchema().size()));
     QVERIFY(m.rowOf("lr0") >= 0);
     QCOMPARE(m.rowOf("no_such_key"), -1);
-    QCOMPARE(m.data(m.index(m.rowOf("epochs"), ConfigFormModel::ValueColumn)).toString(), QString("100"));
+    QCOMPARE(m.data(m.index(m.rowOf("epochs"), ConfigFormModel::ValueColumn)).toString(),
+             QString("100"));
   }
 
   void edits_data() {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("valid");
-    QTest::newRow("int ok") << "epochs" << "5" << true;
-    QTest::newRow("int not a number") << "epochs" << "abc" << false;
-    QTest::newRow("float out of range") << "lr0" << "-1" << false;
-    QTest::newRow("enum ok") << "optimizer" << "AdamW" << true;
-    QTest::newRow("enum unknown") << "optimizer" << "Lion" << false;
-    QTest::newRow("bool text") << "cos_lr" << "true" << true;
+    QTest::newRow("int ok") << "epochs"
+                            << "5" << true;
+    QTest::newRow("int not a number") << "epochs"
+                                      << "abc" << false;
+    QTest::newRow("float out of range") << "lr0"
+                                        << "-1" << false;
+    QTest::newRow("enum ok") << "optimizer"
+                             << "AdamW" << true;
+    QTest::newRow("enum unknown") << "optimizer"
+                                  << "Lion" << false;
+    QTest::newRow("bool text") << "cos_lr"
+                               << "true" << true;
   }
   void edits() {
     QFETCH(QString, key);
@@ -42,7 +49,9 @@ class TestConfigForm : public QObject {
     QCOMPARE(committed.count(), valid ? 1 : 0);
     if (valid) {
       QVERIFY(!m.isDirty());
-      QCOMPARE(QString::fromStdString(stave::config::formatValue(m.committed().get(key.toStdString()))), text);
+      QCOMPARE(
+          QString::fromStdString(stave::config::formatValue(m.committed().get(key.toStdString()))),
+          text);
     } else {
       QVERIFY(m.isDirty());  // the bad edit is kept for the user to fix
       QCOMPARE(m.errorCount(), 1);
@@ -55,7 +64,8 @@ class TestConfigForm : public QObject {
     QVERIFY(m.isDirty());
     m.cancel();
     QVERIFY(!m.isDirty());
-    QCOMPARE(m.data(m.index(m.rowOf("batch"), ConfigFormModel::ValueColumn)).toString(), QString("16"));
+    QCOMPARE(m.data(m.index(m.rowOf("batch"), ConfigFormModel::ValueColumn)).toString(),
+             QString("16"));
   }
 
   void boolViaCheckState() {

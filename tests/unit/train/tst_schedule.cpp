@@ -112,8 +112,10 @@ class TstSchedule : public QObject {
     QTest::addColumn<double>("lr");
     QTest::addColumn<double>("momentum");
     QTest::newRow("auto long -> SGD") << "auto" << 20000 << 80 << true << 0.01 << 0.9;
-    QTest::newRow("auto short nc80 -> AdamW") << "auto" << 5000 << 80 << false << 0.000119 << 0.9;  // 0.01/84
-    QTest::newRow("auto short nc3 -> AdamW") << "auto" << 10000 << 3 << false << 0.001429 << 0.9;   // 0.01/7
+    QTest::newRow("auto short nc80 -> AdamW")
+        << "auto" << 5000 << 80 << false << 0.000119 << 0.9;  // 0.01/84
+    QTest::newRow("auto short nc3 -> AdamW")
+        << "auto" << 10000 << 3 << false << 0.001429 << 0.9;  // 0.01/7
     QTest::newRow("explicit SGD") << "SGD" << 10 << 3 << true << 0.02 << 0.937;
     QTest::newRow("explicit AdamW") << "adamw" << 10 << 3 << false << 0.02 << 0.937;
   }

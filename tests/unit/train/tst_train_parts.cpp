@@ -17,7 +17,8 @@ using namespace stave::train;
 namespace {
 struct TinyImpl : torch::nn::Module {
   TinyImpl() {
-    conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).bias(false)));
+    conv =
+        register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).bias(false)));
     bn = register_module("bn", torch::nn::BatchNorm2d(4));
     head = register_module("head", torch::nn::Conv2d(torch::nn::Conv2dOptions(4, 2, 1)));
   }
@@ -163,7 +164,8 @@ class TstTrainParts : public QObject {
       QVERIFY(!at::autocast::is_cpu_enabled());
     }
     QVERIFY(!resolvePrecision("fp16", true, torch::kCPU).ok());
-    QVERIFY(resolvePrecision("fp16", true, torch::kCPU).errorText().find("precision") != std::string::npos);
+    QVERIFY(resolvePrecision("fp16", true, torch::kCPU).errorText().find("precision") !=
+            std::string::npos);
     QCOMPARE(resolvePrecision("auto", true, torch::kCPU).value(), Precision::Fp32);
     QCOMPARE(resolvePrecision("bf16", false, torch::kCPU).value(), Precision::Fp32);
     QCOMPARE(resolvePrecision("bf16", true, torch::kCPU).value(), Precision::Bf16);
