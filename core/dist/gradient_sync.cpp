@@ -53,6 +53,10 @@ GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> param
   m_slotOf.assign(n, 0);
   m_ready.assign(n, false);
   const double capBytes = std::max(1.0, bucketMb * 1024.0 * 1024.0);
+  // As PyTorch DDP does, the first bucket (the last layers, whose gradients backward produces
+  // first) is kept small, so one all-reduce starts early even when the whole model fits in one
+  // bucket of bucket_mb.
+  const double firstCapBytes = std::min(capBytes, kFirstBucketMb * 1024.0 * 1024.0);
 
   // Reverse registration order approximates the order backward produces gradients, so the
   // first buckets fill (and start) while backward still runs through the early layers.
@@ -77,7 +81,7 @@ GradientSync::GradientSync(ProcessGroup& group, std::vector<torch::Tensor> param
     if (current) {
       const auto& first = m_params[current->params.front()];
       if (first.scalar_type() != p.scalar_type() || first.device() != p.device() ||
-          currentBytes >= capBytes)
+          currentBytes >= (m_buckets.empty() ? firstCapBytes : capBytes))
         close();
     }
     if (!current) current = std::make_unique<Bucket>();

@@ -46,6 +46,8 @@ class GradientSync {
   /// Buckets `params` (those requiring grad; leaf tensors) of about `bucketMb` MiB each, in
   /// reverse order, and installs the readiness hooks.
   GradientSync(ProcessGroup& group, std::vector<torch::Tensor> params, double bucketMb = 25.0);
+  /// Size of the first bucket (the first gradients backward produces), capped by bucketMb.
+  static constexpr double kFirstBucketMb = 1.0;
   /// Removes the hooks and stops the completion watcher.
   ~GradientSync();
   GradientSync(const GradientSync&) = delete;

@@ -151,6 +151,27 @@ class TstGradientSync : public QObject {
     QVERIFY2(failures.empty(), joined(failures).c_str());
   }
 
+  void firstBucketIsSmall() {
+    // 6 x (384 x 384 + 384) floats = 3.4 MiB: one 25 MiB bucket would hold everything and start
+    // only after backward; the first bucket is capped at 1 MiB (as PyTorch DDP's) instead.
+    std::mutex mutex;
+    std::vector<std::vector<std::vector<size_t>>> layouts(2);
+    auto failures = runRanks(2, [&](ProcessGroup& pg) -> std::string {
+      torch::nn::Sequential net;
+      for (int i = 0; i < 6; ++i) net->push_back(torch::nn::Linear(384, 384));
+      GradientSync sync(pg, net->parameters(), 25.0);
+      std::lock_guard<std::mutex> lock(mutex);
+      layouts[pg.rank()] = sync.bucketLayout();
+      return "";
+    });
+    QVERIFY2(failures.empty(), joined(failures).c_str());
+    QCOMPARE(layouts[0], layouts[1]);
+    QCOMPARE(layouts[0].size(), size_t{2});
+    // Reverse order: the last Linear's bias (index 11) and weight (10), then the weight of the
+    // one before pushes the first bucket past 1 MiB: (384*384 + 384 + 384*384) * 4 B > 1 MiB.
+    QCOMPARE(layouts[0][0], (std::vector<size_t>{11, 10, 9, 8}));
+  }
+
   void overlap() {
     // Several buckets and a backward long enough that the early buckets' all-reduce runs
     // while later layers are still differentiated: the wait is shorter than the all-reduce.
