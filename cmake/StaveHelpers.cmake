@@ -92,8 +92,10 @@ function(stave_add_test name)
     _stave_use_torch(${name})
   endif()
   add_test(NAME ${name} COMMAND ${name})
+  # Qt Test stops a test function after 5 minutes unless told otherwise; CTest's TIMEOUT rules.
+  math(EXPR _fn_timeout_ms "${ARG_TIMEOUT} * 1000")
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=${_fn_timeout_ms};${ARG_ENVIRONMENT}")
 endfunction()
 
 # The build checks the process boundary: stave-train and the engine libraries must not link Qt.

@@ -34,7 +34,9 @@ int run(const std::vector<std::string>& args) {
 }
 }  // namespace
 
-STAVE_COMMAND(stave::cli::Command{"bench loader", "data loader throughput vs plain decode (JSON)",
-                                  "stave-train bench loader --data DATA.yaml [--imgsz 640] "
-                                  "[--batch 16] [--workers 2] [--batches 20] [--split train]",
-                                  run});
+STAVE_COMMAND(stave::cli::Command{
+    "bench loader",
+    "data loader samples/s (mosaic on/off, cache none/ram) vs plain decode images/s, as JSON",
+    "stave-train bench loader --data DATA.yaml [--imgsz 640] [--batch 16] [--workers 2] "
+    "[--batches 20] [--split train] [--seed 0]",
+    run});

@@ -172,7 +172,15 @@ Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out,
               "renderScaled needs scale+translate");
   const double sx = M(0, 0), sy = M(1, 1), tx = M(0, 2), ty = M(1, 2);
   Sample smp;
-  smp.img = cv::Mat(out, CV_8UC3, kGrey);
+  // A per-thread output buffer, reused when nobody holds the previous sample any more (the
+  // loader collates each sample before making the next): a fresh 1.2 MB Mat per sample costs
+  // ~300 page faults. A sample still held elsewhere keeps its pixels: then a new one is made.
+  thread_local cv::Mat buffer;
+  if (buffer.empty() || buffer.size() != out || buffer.type() != CV_8UC3 || !buffer.u ||
+      buffer.u->refcount != 1)
+    buffer = cv::Mat(out, CV_8UC3);
+  buffer.setTo(kGrey);
+  smp.img = buffer;
   for (const auto& t : comp.tiles) {
     // The tile's visible part in whole output pixels, and the whole source pixels that map there.
     const int u1 =
@@ -305,29 +313,69 @@ cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size out) {
   return dst;
 }
 
+cv::Matx33f hsvColourMatrix(double hueTurns, double satGain, double valGain) {
+  // In RGB: hue rotation about the grey axis n = (1,1,1)/sqrt(3) (Rodrigues), then saturation
+  // as a lerp towards Rec. 601 luma, then value as a gain on all channels.
+  const double th = 2 * kPi * hueTurns, c = std::cos(th), sn = std::sin(th) / std::sqrt(3.0);
+  const double k = (1 - c) / 3;
+  const cv::Matx33d H(c + k, k - sn, k + sn,  //
+                      k + sn, c + k, k - sn,  //
+                      k - sn, k + sn, c + k);
+  const double w[3] = {0.299, 0.587, 0.114};
+  cv::Matx33d S;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) S(i, j) = (i == j ? satGain : 0.0) + (1 - satGain) * w[j];
+  const cv::Matx33d rgb = valGain * (S * H);
+  cv::Matx33f bgr;  // the same map with channels in BGR order
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) bgr(i, j) = static_cast<float>(rgb(2 - i, 2 - j));
+  return bgr;
+}
+
+namespace {
+struct HsvGains {
+  double h = 0, s = 0, v = 0;  // r = U(-1, 1) x gain
+  bool on = false;
+};
+
+HsvGains drawHsv(Rng& rng, double hgain, double sgain, double vgain) {
+  // Drawn as Ultralytics' RandomHSV draws them (r = U(-1, 1) * gain per channel).
+  HsvGains g;
+  g.h = rng.uniform(-1, 1) * hgain;
+  g.s = rng.uniform(-1, 1) * sgain;
+  g.v = rng.uniform(-1, 1) * vgain;
+  g.on = !(hgain == 0 && sgain == 0 && vgain == 0);
+  return g;
+}
+
+// The colour map and an optional left-right mirror in one pass. cv::transform clones its
+// input when run in place (a fresh 1.2 MB buffer and ~300 page faults per sample), so it runs
+// on bands of rows through a small per-thread buffer that stays in cache; the copy back is
+// where the mirror happens, for free. Both are per-pixel/per-row maps, so they commute with
+// each other and with a vertical flip.
+void colourAndMirror(cv::Mat& img, const HsvGains& g, bool mirror) {
+  if (!g.on) {
+    if (mirror) cv::flip(img, img, 1);
+    return;
+  }
+  const cv::Matx33f m = hsvColourMatrix(g.h, 1 + g.s, 1 + g.v);
+  thread_local cv::Mat band;
+  constexpr int kRows = 16;
+  for (int y = 0; y < img.rows; y += kRows) {
+    cv::Mat rows = img.rowRange(y, std::min(img.rows, y + kRows));
+    cv::transform(rows, band, m);
+    if (mirror)
+      cv::flip(band, rows, 1);
+    else
+      band.copyTo(rows);
+  }
+}
+}  // namespace
+
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain) {
-  const double r0 = rng.uniform(-1, 1) * hgain + 1, r1 = rng.uniform(-1, 1) * sgain + 1,
-               r2 = rng.uniform(-1, 1) * vgain + 1;
-  if (hgain == 0 && sgain == 0 && vgain == 0) return;
-  uint8_t lut[3][256];
-  for (int x = 0; x < 256; ++x) {
-    lut[0][x] = static_cast<uint8_t>(std::fmod(x * r0, 180.0));
-    lut[1][x] = static_cast<uint8_t>(std::clamp(x * r1, 0.0, 255.0));
-    lut[2][x] = static_cast<uint8_t>(std::clamp(x * r2, 0.0, 255.0));
-  }
-  // A per-thread HSV buffer: a fresh 1 MB Mat per sample costs page faults on every call.
-  // (A plain loop beats cv::LUT with a 3-channel table by 2x here.)
-  thread_local cv::Mat hsv;
-  cv::cvtColor(img, hsv, cv::COLOR_BGR2HSV);
-  for (int y = 0; y < hsv.rows; ++y) {
-    uint8_t* p = hsv.ptr<uint8_t>(y);
-    for (int x = 0; x < hsv.cols; ++x, p += 3) {
-      p[0] = lut[0][p[0]];
-      p[1] = lut[1][p[1]];
-      p[2] = lut[2][p[2]];
-    }
-  }
-  cv::cvtColor(hsv, img, cv::COLOR_HSV2BGR);
+  // Hue turns by r_h of a full turn, saturation and value scale by 1 + r_s and 1 + r_v: one
+  // linear colour map (~0.1 ms on 640x640) instead of BGR -> HSV -> LUT -> BGR (~1.6 ms).
+  colourAndMirror(img, drawHsv(rng, hgain, sgain, vgain), false);
 }
 
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
@@ -347,16 +395,20 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
     times.augment += now() - t0;
   }
   const double t0 = now();
-  augmentHsv(smp.img, rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
-  if (rng.uniform() < ctx.aug.flipud) {
+  // Draws in Ultralytics' order (HSV gains, flipud, fliplr); the colour map and the
+  // left-right mirror are then applied in one pass (they commute).
+  const HsvGains hsv = drawHsv(rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
+  const bool ud = rng.uniform() < ctx.aug.flipud;
+  const bool lr = rng.uniform() < ctx.aug.fliplr;
+  colourAndMirror(smp.img, hsv, lr);
+  if (ud) {
     cv::flip(smp.img, smp.img, 0);
     for (auto& b : smp.boxes) {
       const float y1 = s - b.y2, y2 = s - b.y1;
       b.y1 = y1, b.y2 = y2;
     }
   }
-  if (rng.uniform() < ctx.aug.fliplr) {
-    cv::flip(smp.img, smp.img, 1);
+  if (lr) {
     for (auto& b : smp.boxes) {
       const float x1 = s - b.x2, x2 = s - b.x1;
       b.x1 = x1, b.x2 = x2;

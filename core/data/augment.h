@@ -93,7 +93,14 @@ std::vector<PixBox> transformBoxes(const std::vector<PixBox>& boxes, const cv::M
 /// Warps `img` by `M` into `outSize` (affine when the perspective row is (0, 0, 1)), grey 114.
 cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size outSize);
 
-/// Random HSV gains applied in place through lookup tables (Ultralytics' augment_hsv).
+/// The colour map of the HSV augmentation as a 3x3 matrix on BGR pixels: hue rotated by
+/// `hueTurns` of a full turn about the grey axis, saturation scaled by `satGain` (a lerp
+/// towards Rec. 601 luma), value scaled by `valGain`. See docs/datasets.md.
+cv::Matx33f hsvColourMatrix(double hueTurns, double satGain, double valGain);
+
+/// Random HSV augmentation in place, gains drawn as Ultralytics' RandomHSV draws them
+/// (r = U(-1, 1) x gain): hue turned by r_h of a full turn, saturation x (1 + r_s), value x
+/// (1 + r_v), applied as one colour matrix (hsvColourMatrix) with uint8 clamping.
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain);
 
 /// A part of a source image pasted onto a canvas (a mosaic quarter, or a letterboxed image).

@@ -119,6 +119,7 @@ class Loader {
 
  private:
   struct Plan;
+  struct BufferPool;
   struct Slot {
     std::optional<Batch> batch;
     std::exception_ptr error;
@@ -131,6 +132,7 @@ class Loader {
   LoaderOptions m_opt;
   std::unique_ptr<ImageSource> m_source;
   AugmentContext m_ctx;
+  std::shared_ptr<BufferPool> m_pool;  // recycled batch buffers (default allocator only)
 
   mutable std::mutex m_mutex;
   std::condition_variable m_workCv, m_readyCv;

@@ -3,9 +3,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <fstream>
-
-#include "core/config/project.h"
+#include "common/project_fixture.h"
 #include "core/studio/config_form_model.h"
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
@@ -15,14 +13,6 @@ using stave::studio::ConfigFormModel;
 
 class TestMainWindow : public QObject {
   Q_OBJECT
-  QString makeProject(const QTemporaryDir& dir) {
-    const std::string data = (dir.path() + "/data.yaml").toStdString();
-    std::ofstream(data) << "path: .\ntrain: images\nval: images\nnames: [a]\n";
-    auto p = stave::config::createProject(dir.path().toStdString(), "demo", data);
-    if (!p) qFatal("%s", p.errorText().c_str());
-    return QString::fromStdString(p->path);
-  }
-
  private slots:
   void pagesExist() {
     stave::widgets::MainWindow w;
@@ -38,7 +28,7 @@ class TestMainWindow : public QObject {
   void projectPageShowsProject() {
     QTemporaryDir dir;
     stave::widgets::MainWindow w;
-    QVERIFY(w.openProject(makeProject(dir)));
+    QVERIFY(w.openProject(stave::testing::makeProject(dir)));
     auto* summary = w.findChild<QLabel*>("projectSummary");
     QVERIFY(summary);
     QVERIFY(summary->text().contains("demo"));
@@ -48,7 +38,7 @@ class TestMainWindow : public QObject {
 
   void formEditAppliesAndSaves() {
     QTemporaryDir dir;
-    const QString path = makeProject(dir);
+    const QString path = stave::testing::makeProject(dir);
     {
       stave::widgets::MainWindow w;
       QVERIFY(w.openProject(path));

@@ -43,6 +43,7 @@ class TestAugment : public QObject {
   void letterboxGeometry();
   void scaledRendererMatchesWarp();
   void hsvMatchesPerPixelReference();
+  void hsvAndMirrorFused();
   void boxCandidatesDropSlivers();
 };
 
@@ -310,28 +311,86 @@ void TestAugment::hsvMatchesPerPixelReference() {
   cv::Mat fast = img.clone();
   Rng a(99), b(99);
   augmentHsv(fast, a, 0.5, 0.7, 0.4);
-  const double r0 = b.uniform(-1, 1) * 0.5 + 1, r1 = b.uniform(-1, 1) * 0.7 + 1,
-               r2 = b.uniform(-1, 1) * 0.4 + 1;
-  // OpenCV's colour conversion rounds differently for one pixel than for a whole row (SIMD),
-  // so the reference converts the whole image and applies the gains per pixel by formula.
-  cv::Mat hsv, ref;
-  cv::cvtColor(img, hsv, cv::COLOR_BGR2HSV);
+  const double r0 = b.uniform(-1, 1) * 0.5, r1 = b.uniform(-1, 1) * 0.7,
+               r2 = b.uniform(-1, 1) * 0.4;
+  // Reference: the documented definition, per pixel in double precision. Hue: the chroma
+  // (pixel minus its grey mean, orthogonal to the grey axis n) rotated by r0 turns about n;
+  // saturation: lerp from Rec. 601 luma by 1 + r1; value: x (1 + r2); then round and clamp.
+  const double th = 2 * M_PI * r0, rs3 = 1 / std::sqrt(3.0);
+  cv::Mat ref(img.size(), CV_8UC3);
   for (int y = 0; y < img.rows; ++y) {
     for (int x = 0; x < img.cols; ++x) {
-      cv::Vec3b& v = hsv.at<cv::Vec3b>(y, x);
-      v[0] = uint8_t(std::fmod(v[0] * r0, 180.0));
-      v[1] = uint8_t(std::min(255.0, v[1] * r1));
-      v[2] = uint8_t(std::min(255.0, v[2] * r2));
+      const cv::Vec3b p = img.at<cv::Vec3b>(y, x);
+      const double rgb[3] = {double(p[2]), double(p[1]), double(p[0])};
+      const double m = (rgb[0] + rgb[1] + rgb[2]) / 3;
+      const double d[3] = {rgb[0] - m, rgb[1] - m, rgb[2] - m};
+      const double cr[3] = {rs3 * (d[2] - d[1]), rs3 * (d[0] - d[2]), rs3 * (d[1] - d[0])};
+      double v[3];
+      for (int c = 0; c < 3; ++c) v[c] = m + d[c] * std::cos(th) + cr[c] * std::sin(th);
+      const double luma = 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2];
+      cv::Vec3b& o = ref.at<cv::Vec3b>(y, x);
+      for (int c = 0; c < 3; ++c) {
+        const double out = (luma + (1 + r1) * (v[c] - luma)) * (1 + r2);
+        o[2 - c] = uint8_t(std::clamp(std::lround(out), 0L, 255L));
+      }
     }
   }
-  cv::cvtColor(hsv, ref, cv::COLOR_HSV2BGR);
-  QCOMPARE(cv::norm(ref, fast, cv::NORM_INF), 0.0);
+  // cv::transform works in 10-bit fixed point: allow one level.
+  QVERIFY2(cv::norm(ref, fast, cv::NORM_INF) <= 1.0,
+           qPrintable(QString("max difference %1").arg(cv::norm(ref, fast, cv::NORM_INF))));
+  // A pure hue turn keeps grey pixels grey and maps red towards green (hue grows R -> G -> B).
+  const cv::Matx33f quarter = hsvColourMatrix(1.0 / 3, 1, 1);  // 120 degrees: R -> G
+  const cv::Vec3f red(0, 0, 200), grey(90, 90, 90);
+  const cv::Vec3f redOut = quarter * red, greyOut = quarter * grey;
+  QVERIFY(std::abs(redOut[1] - 200) < 0.01 && std::abs(redOut[0]) < 0.01 &&
+          std::abs(redOut[2]) < 0.01);
+  QVERIFY(cv::norm(greyOut - grey) < 0.01);
   QVERIFY(cv::norm(img, fast, cv::NORM_INF) > 10);  // the gains did change the image
   // Zero gains leave the image as it is.
   cv::Mat same = img.clone();
   Rng c(1);
   augmentHsv(same, c, 0, 0, 0);
   QCOMPARE(cv::norm(same, img, cv::NORM_INF), 0.0);
+}
+
+void TestAugment::hsvAndMirrorFused() {
+  // The colour map and the left-right flip run in one pass: a sample with fliplr = 1 must be
+  // exactly the mirror of the same sample with fliplr = 0 (same draws), boxes included.
+  const int S = 96;
+  std::vector<ImageRecord> records(1);
+  records[0].width = S, records[0].height = S;
+  records[0].boxes.push_back({2, 0.3f, 0.4f, 0.2f, 0.3f});
+  auto li = std::make_shared<LoadedImage>();
+  li->img = cv::Mat(S, S, CV_8UC3);
+  cv::randu(li->img, 0, 256);
+  li->w0 = li->h0 = S;
+  AugmentContext ctx;
+  ctx.records = &records;
+  ctx.imgsz = S;
+  ctx.aug.mosaic = 0;
+  ctx.aug.translate = 0.05;
+  ctx.load = [&](int64_t, StageTimes&) { return std::shared_ptr<const LoadedImage>(li); };
+  const auto companion = [](Rng&) -> int64_t { return 0; };
+  for (int trial = 0; trial < 4; ++trial) {
+    StageTimes t;
+    ctx.aug.fliplr = 0;
+    Rng a(50 + trial);
+    const Sample plain = makeTrainSample(ctx, 0, true, companion, a, t);
+    const cv::Mat plainImg = plain.img.clone();
+    ctx.aug.fliplr = 1;
+    Rng b(50 + trial);
+    const Sample mirrored = makeTrainSample(ctx, 0, true, companion, b, t);
+    cv::Mat expect;
+    cv::flip(plainImg, expect, 1);
+    QCOMPARE(cv::norm(expect, mirrored.img, cv::NORM_INF), 0.0);
+    QVERIFY(cv::norm(plainImg, mirrored.img, cv::NORM_INF) > 0);
+    QCOMPARE(plain.boxes.size(), mirrored.boxes.size());
+    for (size_t k = 0; k < plain.boxes.size(); ++k) {
+      QCOMPARE(mirrored.boxes[k].x1, S - plain.boxes[k].x2);
+      QCOMPARE(mirrored.boxes[k].x2, S - plain.boxes[k].x1);
+      QCOMPARE(mirrored.boxes[k].y1, plain.boxes[k].y1);
+    }
+  }
 }
 
 void TestAugment::boxCandidatesDropSlivers() {

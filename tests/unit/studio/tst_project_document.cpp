@@ -2,27 +2,17 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <fstream>
-
-#include "core/config/project.h"
+#include "common/project_fixture.h"
 #include "core/studio/project_document.h"
 
 using stave::studio::ProjectDocument;
 
 class TestProjectDocument : public QObject {
   Q_OBJECT
-  QString makeProject(const QTemporaryDir& dir) {
-    const std::string data = (dir.path() + "/data.yaml").toStdString();
-    std::ofstream(data) << "path: .\ntrain: images\nval: images\nnames: [a]\n";
-    auto p = stave::config::createProject(dir.path().toStdString(), "demo", data);
-    if (!p) qFatal("%s", p.errorText().c_str());
-    return QString::fromStdString(p->path);
-  }
-
  private slots:
   void openEditSaveReopen() {
     QTemporaryDir dir;
-    const QString path = makeProject(dir);
+    const QString path = stave::testing::makeProject(dir);
     ProjectDocument doc;
     QSignalSpy dirty(&doc, &ProjectDocument::dirtyChanged);
     QVERIFY(doc.open(path));
@@ -50,7 +40,7 @@ class TestProjectDocument : public QObject {
 
   void badFileKeepsCurrentProject() {
     QTemporaryDir dir;
-    const QString path = makeProject(dir);
+    const QString path = stave::testing::makeProject(dir);
     ProjectDocument doc;
     QVERIFY(doc.open(path));
     const QString bad = dir.path() + "/bad.stave";

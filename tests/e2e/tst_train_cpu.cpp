@@ -1,0 +1,98 @@
+// End to end: make-demo -> train scale n at imgsz 128 on the CPU for a few epochs -> mAP50
+// clearly above chance, falling losses, every output of a run; then val and predict on it.
+#include <QtTest/QtTest>
+
+#include "e2e/train_e2e_util.h"
+
+using namespace stave::e2e;
+
+class TstTrainCpu : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_data = makeDemoDataset(m_dir.filePath("demo"), 96, 32, 128);
+    QVERIFY(!m_data.isEmpty());
+  }
+
+  void trainsAndConverges() {
+    const QString cfg = m_dir.filePath("run.yaml");
+    // nbs 8: one optimiser step per batch, so 10 short epochs are 120 steps.
+    QVERIFY(writeTinyConfig(cfg, m_data, 128, 10, 8,
+                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8", "close_mosaic: 2"}));
+    m_run = m_dir.filePath("runs/cpu");
+    QElapsedTimer t;
+    t.start();
+    auto r = runStaveTrain({"train", cfg, "--run-dir", m_run}, m_dir.path(), 300000);
+    const double seconds = t.elapsed() / 1000.0;
+    QVERIFY2(r.exitCode == 0 && !r.crashed, qPrintable(r.err.right(3000)));
+    qInfo("trained 10 epochs in %.1f s", seconds);
+    // About 100 s on an idle 2-core machine; the bound leaves room for a busy CI runner.
+    QVERIFY2(seconds < 400, "training the tiny model took far too long");
+
+    QStringList header;
+    const auto rows = readResults(m_run + "/results.csv", &header);
+    QCOMPARE(header, QString("epoch,train/box_loss,train/cls_loss,train/dfl_loss,metrics/precision(B),metrics/recall(B),"
+                             "metrics/mAP50(B),metrics/mAP50-95(B),val/box_loss,val/cls_loss,val/dfl_loss,lr/pg0,"
+                             "lr/pg1,lr/pg2")
+                         .split(','));
+    QCOMPARE(rows.size(), 10);
+    for (const auto& row : rows) qInfo("epoch %2d  box %.3f cls %.3f dfl %.3f  mAP50 %.3f mAP50-95 %.3f",
+                                       int(row["epoch"]), row["train/box_loss"], row["train/cls_loss"],
+                                       row["train/dfl_loss"], row["metrics/mAP50(B)"], row["metrics/mAP50-95(B)"]);
+    QCOMPARE(rows.first()["epoch"], 1.0);
+    // Falling losses: the last epochs are well below the first.
+    QVERIFY(rows.last()["train/cls_loss"] < 0.8 * rows.first()["train/cls_loss"]);
+    QVERIFY(rows.last()["train/box_loss"] < rows.first()["train/box_loss"]);
+    // Chance level is ~0 (random boxes almost never reach IoU .5); this run reaches ~0.02 after
+    // 10 epochs (BatchNorm statistics are still settling), so the bar sits well below that.
+    const double map50 = rows.last()["metrics/mAP50(B)"];
+    QVERIFY2(map50 > 0.002, qPrintable(QString("mAP50 %1").arg(map50)));
+
+    QVERIFY(QFile::exists(m_run + "/weights/last.pt"));
+    QVERIFY(QFile::exists(m_run + "/weights/best.pt"));
+    QVERIFY(readText(m_run + "/config.yaml").contains("epochs: 10"));
+    const auto events = parseEvents(readText(m_run + "/events.jsonl"));
+    QCOMPARE(eventsOf(events, "run_start").size(), 1);
+    QCOMPARE(eventsOf(events, "epoch_end").size(), 10);
+    QCOMPARE(eventsOf(events, "validation").size(), 10);
+    QVERIFY(!eventsOf(events, "step").isEmpty());
+    const auto step = eventsOf(events, "step").last()["data"].toObject();
+    QVERIFY(step["timing"].toObject()["fwd_bwd"].toDouble() > 0);
+    const auto finished = eventsOf(events, "finished");
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("completed"));
+    // The same events went to stdout.
+    QCOMPARE(eventsOf(parseEvents(r.out), "finished").size(), 1);
+  }
+
+  void valAndPredict() {
+    if (m_run.isEmpty()) QSKIP("needs the trained run");
+    auto v = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data", m_data, "--json"}, {}, 120000);
+    QVERIFY2(v.exitCode == 0, qPrintable(v.err));
+    const auto j = QJsonDocument::fromJson(v.out.toUtf8()).object();
+    QVERIFY(j["map50"].toDouble() > 0.002);
+    QCOMPARE(j["images"].toInt(), 32);
+
+    const QString out = m_dir.filePath("pred");
+    auto p = runStaveTrain({"predict", "--weights", m_run + "/weights/best.pt", "--source",
+                            m_dir.filePath("demo/images/val"), "--out", out, "--conf", "0.01"},
+                           {}, 120000);
+    QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+    const QStringList csv = readText(out + "/predictions.csv").split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.first(), QString("image,cls,conf,x1,y1,x2,y2"));
+    QVERIFY(csv.size() >= 1);  // header, then detections (few this early in training)
+    QCOMPARE(QDir(out).entryList({"*.jpg"}, QDir::Files).size(), 32);
+
+    auto bad = runStaveTrain({"predict", "--weights", m_dir.filePath("missing.pt"), "--source", out, "--out", out});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("missing.pt"));
+  }
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_data, m_run;
+};
+
+QTEST_GUILESS_MAIN(TstTrainCpu)
+#include "tst_train_cpu.moc"

@@ -1,0 +1,116 @@
+// Two CPU ranks on Gloo: the real detector trains, validates and writes one results.csv;
+// kill -9 of rank 1 stops the run within 60 s with an error naming rank 1 and SIGKILL, and
+// resume=true completes the run from its checkpoint.
+#include <QtTest/QtTest>
+
+#include <csignal>
+
+#include "e2e/train_e2e_util.h"
+
+using namespace stave::e2e;
+
+namespace {
+/// The pid of the child of `parent` whose environment has RANK=<rank>, or 0.
+qint64 findRankPid(qint64 parent, int rank) {
+  const QString want = QString("RANK=%1").arg(rank);
+  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    bool ok = false;
+    const qint64 pid = entry.toLongLong(&ok);
+    if (!ok) continue;
+    const QString stat = readText("/proc/" + entry + "/stat");
+    const int close = stat.lastIndexOf(')');
+    if (close < 0) continue;
+    const QStringList fields = stat.mid(close + 2).split(' ');
+    if (fields.size() < 2 || fields[1].toLongLong() != parent) continue;
+    QFile env("/proc/" + entry + "/environ");
+    if (!env.open(QIODevice::ReadOnly)) continue;
+    for (const auto& var : env.readAll().split('\0')) {
+      if (QString::fromUtf8(var) == want) return pid;
+    }
+  }
+  return 0;
+}
+}  // namespace
+
+class TstTrainDist : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_data = makeDemoDataset(m_dir.filePath("demo"), 96, 32, 128);
+    QVERIFY(!m_data.isEmpty());
+  }
+
+  void twoRanksTrain() {
+    const QString cfg = m_dir.filePath("dist.yaml");
+    // Global batch 8 as in the single-process test (4 per rank), same schedule, one step per batch.
+    QVERIFY(writeTinyConfig(cfg, m_data, 128, 10, 4,
+                            {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8", "close_mosaic: 2",
+                             "threads: 1", "workers: 1"}));
+    const QString run = m_dir.filePath("runs/dist");
+    auto r = runStaveTrain({"train", cfg, "--run-dir", run, "--nproc", "2"}, {}, 600000);
+    QVERIFY2(r.exitCode == 0 && !r.crashed, qPrintable(r.err.right(3000) + readText(run + "/logs/rank1.log").right(2000)));
+    const auto rows = readResults(run + "/results.csv");
+    QCOMPARE(rows.size(), 10);
+    for (const auto& row : rows) qInfo("epoch %2d  cls %.3f  mAP50 %.3f", int(row["epoch"]), row["train/cls_loss"],
+                                       row["metrics/mAP50(B)"]);
+    QVERIFY(rows.last()["metrics/mAP50(B)"] > 0.002);  // as the single-process test
+    QVERIFY(rows.last()["train/cls_loss"] < rows.first()["train/cls_loss"]);
+    const auto events = parseEvents(readText(run + "/events.jsonl"));
+    bool rank0 = false, rank1 = false, overlapSeen = false;
+    for (const auto& e : eventsOf(events, "step")) {
+      rank0 |= e["rank"].toInt() == 0;
+      rank1 |= e["rank"].toInt() == 1;
+      overlapSeen |= e["data"].toObject()["timing"].toObject()["allreduce_wait"].toDouble() >= 0;
+    }
+    QVERIFY(rank0 && rank1 && overlapSeen);
+    QCOMPARE(eventsOf(events, "finished").size(), 1);
+  }
+
+  void killRankOneThenResume() {
+    const QString cfg = m_dir.filePath("kill.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 40, 4, {"threads: 1", "workers: 1", "val: false", "nbs: 8"}));
+    const QString run = m_dir.filePath("runs/kill");
+    QProcess p;
+    p.start(QStringLiteral(STAVE_TRAIN_EXE), {"train", cfg, "--run-dir", run, "--nproc", "2"});
+    QVERIFY(p.waitForStarted(20000));
+    // Wait for the first checkpoint, then kill rank 1 mid-epoch.
+    QElapsedTimer t;
+    t.start();
+    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 300000 && p.state() == QProcess::Running) {
+      p.waitForReadyRead(500);
+    }
+    QVERIFY2(QFile::exists(run + "/weights/last.pt"), qPrintable(p.readAllStandardError()));
+    QTest::qWait(1500);
+    const qint64 victim = findRankPid(p.processId(), 1);
+    QVERIFY(victim > 0);
+    QElapsedTimer k;
+    k.start();
+    QCOMPARE(::kill(static_cast<pid_t>(victim), SIGKILL), 0);
+    QVERIFY2(p.waitForFinished(60000), "the launcher must end within 60 s of a rank's death");
+    qInfo("launcher ended %.1f s after kill -9", k.elapsed() / 1000.0);
+    QVERIFY(p.exitCode() != 0);
+    const auto events = parseEvents(QString::fromUtf8(p.readAllStandardOutput()));
+    bool named = false;
+    for (const auto& e : eventsOf(events, "error")) {
+      const auto d = e["data"].toObject();
+      named |= d["rank"].toInt() == 1 && d["signal"].toInt() == SIGKILL && d["message"].toString().contains("SIGKILL");
+    }
+    QVERIFY2(named, "an error event must name rank 1 and SIGKILL");
+    const int doneEpochs = readResults(run + "/results.csv").size();
+    QVERIFY(doneEpochs >= 1);
+
+    // Resume completes the run (one more epoch than the checkpoint holds).
+    auto r = runStaveTrain({"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(doneEpochs + 1)}, {},
+                           300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
+    QCOMPARE(readResults(run + "/results.csv").size(), doneEpochs + 1);
+  }
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_data;
+};
+
+QTEST_GUILESS_MAIN(TstTrainDist)
+#include "tst_train_dist.moc"

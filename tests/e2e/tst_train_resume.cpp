@@ -1,0 +1,94 @@
+// Exact resume: with deterministic=true on the CPU, 4 epochs straight and 2 + resume 2 give
+// the same weights (to 1e-6) and the same results.csv; resuming with more epochs extends the
+// run and records the re-planned schedule.
+#include <QtTest/QtTest>
+
+#include "e2e/train_e2e_util.h"
+
+using namespace stave::e2e;
+
+class TstTrainResume : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_data = makeDemoDataset(m_dir.filePath("demo"), 24, 8, 64, 3);
+    QVERIFY(!m_data.isEmpty());
+    m_cfg = m_dir.filePath("run.yaml");
+    QVERIFY(writeTinyConfig(m_cfg, m_data, 64, 4, 8, {"deterministic: true", "threads: 1", "seed: 7", "warmup_epochs: 1"}));
+  }
+
+  void straightVersusResumed() {
+    const QString a = m_dir.filePath("runs/straight"), b = m_dir.filePath("runs/split");
+    auto ra = runStaveTrain({"train", m_cfg, "--run-dir", a}, {}, 300000);
+    QVERIFY2(ra.exitCode == 0, qPrintable(ra.err.right(2000)));
+    auto rb = runStaveTrain({"train", m_cfg, "--run-dir", b, "--stop-after", "2"}, {}, 300000);
+    QVERIFY2(rb.exitCode == 0, qPrintable(rb.err.right(2000)));
+    QCOMPARE(readResults(b + "/results.csv").size(), 2);
+    const auto stopped = eventsOf(parseEvents(rb.out), "finished");
+    QCOMPARE(stopped.size(), 1);
+    QCOMPARE(stopped[0]["data"].toObject()["status"].toString(), QString("stopped"));
+
+    auto rc = runStaveTrain({"train", "--run-dir", b, "resume=true"}, {}, 300000);
+    QVERIFY2(rc.exitCode == 0, qPrintable(rc.err.right(2000)));
+    QCOMPARE(readText(b + "/results.csv"), readText(a + "/results.csv"));
+    auto diff = runStaveTrain({"compare-weights", a + "/weights/last.pt", b + "/weights/last.pt", "--json"});
+    QVERIFY2(diff.exitCode == 0, qPrintable(diff.err));
+    const auto j = QJsonDocument::fromJson(diff.out.toUtf8()).object();
+    QVERIFY2(j["model_max_abs_diff"].toDouble() <= 1e-6, qPrintable(diff.out));
+    QVERIFY2(j["ema_max_abs_diff"].toDouble() <= 1e-6, qPrintable(diff.out));
+  }
+
+  void resumeExtends() {
+    const QString a = m_dir.filePath("runs/straight");
+    auto done = runStaveTrain({"train", "--run-dir", a, "resume=true"});
+    QCOMPARE(done.exitCode, 2);  // already complete: says how to extend
+    QVERIFY(done.err.contains("epochs"));
+    auto r = runStaveTrain({"train", "--run-dir", a, "resume=true", "epochs=5"}, {}, 300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    QCOMPARE(readResults(a + "/results.csv").size(), 5);
+    const auto replanned = eventsOf(parseEvents(r.out), "schedule_replanned");
+    QCOMPARE(replanned.size(), 1);
+    QCOMPARE(replanned[0]["data"].toObject()["new_epochs"].toInt(), 5);
+    QCOMPARE(replanned[0]["data"].toObject()["old_epochs"].toInt(), 4);
+  }
+
+  void sigtermStopsGracefully() {
+    const QString cfg = m_dir.filePath("long.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 200, 8, {"threads: 1", "val: false"}));
+    const QString run = m_dir.filePath("runs/term");
+    QProcess p;
+    p.start(QStringLiteral(STAVE_TRAIN_EXE), {"train", cfg, "--run-dir", run});
+    QVERIFY(p.waitForStarted(20000));
+    QElapsedTimer t;
+    t.start();
+    while (!QFile::exists(run + "/weights/last.pt") && t.elapsed() < 120000 && p.state() == QProcess::Running) {
+      p.waitForReadyRead(200);
+    }
+    QVERIFY(QFile::exists(run + "/weights/last.pt"));
+    p.terminate();  // SIGTERM: finish the step, checkpoint, report stopped, exit 0
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const auto finished = eventsOf(parseEvents(QString::fromUtf8(p.readAllStandardOutput())), "finished");
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("stopped"));
+    const int done = finished[0]["data"].toObject()["epochs_completed"].toInt();
+    auto r = runStaveTrain({"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(done + 1)}, {}, 120000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    QCOMPARE(readResults(run + "/results.csv").size(), done + 1);
+  }
+
+  void resumeNeedsARun() {
+    auto r = runStaveTrain({"train", "--run-dir", m_dir.filePath("runs/none"), "resume=true"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("runs/none"));
+  }
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_data, m_cfg;
+};
+
+QTEST_GUILESS_MAIN(TstTrainResume)
+#include "tst_train_resume.moc"
