@@ -10,19 +10,8 @@
 
 namespace {
 
-std::string selfExecutable() {
-  char buf[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("stave-train");
-}
-
-bool parseInt(const std::string& s, int& out) {
-  char* end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || v < INT_MIN || v > INT_MAX) return false;
-  out = static_cast<int>(v);
-  return true;
-}
+using stave::cli::parseInt;
+using stave::cli::selfExecutable;
 
 int run(const std::vector<std::string>& args) {
   const char* cmd = "bench ddp";

@@ -8,16 +8,6 @@
 
 namespace {
 
-bool parseInt(const std::string& text, long long* out) {
-  try {
-    size_t used = 0;
-    *out = std::stoll(text, &used);
-    return used == text.size();
-  } catch (...) {
-    return false;
-  }
-}
-
 int run(const std::vector<std::string>& args) {
   const std::string name = "model-info";
   stave::cli::Args a(args, {"scale", "nc", "imgsz"}, {"json"});
@@ -27,15 +17,16 @@ int run(const std::vector<std::string>& args) {
   const std::string scale = a.value("scale", "n");
   auto spec = stave::model::scaleSpec(scale);
   if (!spec.ok()) return stave::cli::usageError(name, "--scale: " + spec.errors()[0].message);
-  long long nc = 0, imgsz = 0;
-  if (!parseInt(a.value("nc", "80"), &nc) || nc < 1 || nc > 100000)
+  int nc = 0, imgsz = 0;
+  if (!stave::cli::parseInt(a.value("nc", "80"), nc) || nc < 1 || nc > 100000)
     return stave::cli::usageError(name, "--nc must be an integer from 1 to 100000");
-  if (!parseInt(a.value("imgsz", "640"), &imgsz) || imgsz < 32 || imgsz > 8192 || imgsz % 32 != 0)
+  if (!stave::cli::parseInt(a.value("imgsz", "640"), imgsz) || imgsz < 32 || imgsz > 8192 ||
+      imgsz % 32 != 0)
     return stave::cli::usageError(name, "--imgsz must be a multiple of 32 from 32 to 8192");
 
   std::string letter = scale;
   if (letter.rfind("yolov8", 0) == 0) letter = letter.substr(6, 1);
-  const auto info = stave::model::modelInfo(scale, static_cast<int>(nc), static_cast<int>(imgsz));
+  const auto info = stave::model::modelInfo(scale, nc, imgsz);
   char gflops[32];
   std::snprintf(gflops, sizeof gflops, "%.4f", info.gflops);
   if (a.has("json")) {
@@ -44,11 +35,10 @@ int run(const std::vector<std::string>& args) {
               << ",\"layers\":" << info.layers << "}\n";
   } else {
     char line[256];
-    std::snprintf(
-        line, sizeof line,
-        "yolov8%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %lldx%lld, %lld classes",
-        letter.c_str(), info.layers, static_cast<long long>(info.params), info.params / 1e6,
-        info.gflops, imgsz, imgsz, nc);
+    std::snprintf(line, sizeof line,
+                  "yolov8%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %dx%d, %d classes",
+                  letter.c_str(), info.layers, static_cast<long long>(info.params),
+                  info.params / 1e6, info.gflops, imgsz, imgsz, nc);
     std::cout << line << "\n";
   }
   return stave::cli::kOk;

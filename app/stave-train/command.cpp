@@ -1,6 +1,11 @@
 #include "app/stave-train/command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -86,6 +91,22 @@ int usageError(const std::string& command, const std::string& message) {
   std::cerr << "stave-train " << command << ": " << message << "\n";
   if (const Command* c = findCommand(command)) std::cerr << "usage: " << c->usage << "\n";
   return kUsage;
+}
+
+bool parseInt(const std::string& text, int& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+std::string selfExecutable() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("stave-train");
 }
 
 }  // namespace stave::cli

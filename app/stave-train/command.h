@@ -52,6 +52,12 @@ class Args {
 /// Prints `message` to stderr as "stave-train <command>: message" and returns kUsage.
 int usageError(const std::string& command, const std::string& message);
 
+/// Parses a whole decimal integer that fits an int; false on anything else ("", "3x", overflow).
+bool parseInt(const std::string& text, int& out);
+
+/// The path of the running stave-train binary (to start workers of itself).
+std::string selfExecutable();
+
 }  // namespace stave::cli
 
 #define STAVE_CMD_CONCAT2(a, b) a##b
