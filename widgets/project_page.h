@@ -21,6 +21,7 @@ class ProjectPage : public QWidget {
   studio::ProjectDocument* m_doc;
   QLabel* m_summary = nullptr;
   QListWidget* m_configs = nullptr;
+  QListWidget* m_runs = nullptr;
   QLabel* m_problems = nullptr;
 };
 

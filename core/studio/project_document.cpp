@@ -1,5 +1,10 @@
 #include "core/studio/project_document.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
 namespace stave::studio {
 namespace {
 QString qs(const std::string& s) {
@@ -63,6 +68,54 @@ QStringList ProjectDocument::problems() const {
   QStringList out;
   if (!m_open) return out;
   for (const auto& e : config::projectProblems(m_project)) out << qs(e.toString());
+  return out;
+}
+
+QList<RunSummary> ProjectDocument::runs() const {
+  QList<RunSummary> out;
+  if (!m_open) return out;
+  QDir runsDir(QDir(qs(m_project.folder())).filePath(QStringLiteral("runs")));
+  const auto entries = runsDir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+  for (const QFileInfo& dir : entries) {
+    RunSummary run;
+    run.id = dir.fileName();
+    run.path = dir.absoluteFilePath();
+    QFile csv(QDir(run.path).filePath(QStringLiteral("results.csv")));
+    if (!csv.open(QIODevice::ReadOnly | QIODevice::Text)) {
+      run.problem = tr("no results.csv yet");
+      out << run;
+      continue;
+    }
+    QTextStream in(&csv);
+    const QStringList header = in.readLine().split(QLatin1Char(','));
+    const int c50 = header.indexOf(QStringLiteral("metrics/mAP50(B)"));
+    const int c5095 = header.indexOf(QStringLiteral("metrics/mAP50-95(B)"));
+    if (c50 < 0 || c5095 < 0) {
+      run.problem = tr("results.csv has no mAP columns");
+      out << run;
+      continue;
+    }
+    int line = 1;
+    while (!in.atEnd()) {
+      const QString text = in.readLine();
+      ++line;
+      if (text.trimmed().isEmpty()) continue;
+      const QStringList cells = text.split(QLatin1Char(','));
+      bool ok50 = false, ok5095 = false;
+      const double m50 = cells.value(c50).toDouble(&ok50);
+      const double m5095 = cells.value(c5095).toDouble(&ok5095);
+      if (!ok50 || !ok5095) {
+        run.problem = tr("results.csv line %1 is malformed").arg(line);
+        break;
+      }
+      ++run.epochs;
+      if (run.epochs == 1 || m5095 > run.bestMap5095) {
+        run.bestMap5095 = m5095;
+        run.bestMap50 = m50;
+      }
+    }
+    out << run;
+  }
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -36,6 +37,38 @@ class TestProjectDocument : public QObject {
     QCOMPARE(again.activeConfig(), QString("fast"));
     QCOMPARE(again.config("fast")->getInt("epochs"), int64_t(12));
     QCOMPARE(again.uiState()["page"].get<int>(), 2);
+  }
+
+  void runsAreReadFromResults() {
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    QVERIFY(doc.open(stave::testing::makeProject(dir)));
+    QVERIFY(doc.runs().isEmpty());
+    auto write = [&](const QString& run, const QByteArray& csv) {
+      QVERIFY(QDir(dir.path()).mkpath("runs/" + run));
+      QFile f(dir.path() + "/runs/" + run + "/results.csv");
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(csv);
+    };
+    const QByteArray header = "epoch,train/box_loss,metrics/mAP50(B),metrics/mAP50-95(B)\n";
+    write("a", header + "1,2.0,0.10,0.05\n2,1.5,0.30,0.12\n3,1.4,0.28,0.11\n");
+    write("b", header + "1,2.0,zero,0.05\n");
+    QVERIFY(QDir(dir.path()).mkpath("runs/c"));  // started, nothing written yet
+    const auto runs = doc.runs();
+    QCOMPARE(runs.size(), 3);
+    for (const auto& r : runs) {
+      if (r.id == "a") {
+        QCOMPARE(r.epochs, 3);
+        QCOMPARE(r.bestMap5095, 0.12);  // epoch 2, not the last one
+        QCOMPARE(r.bestMap50, 0.30);
+        QVERIFY(r.problem.isEmpty());
+      } else if (r.id == "b") {
+        QVERIFY2(r.problem.contains("line 2"), qPrintable(r.problem));
+      } else {
+        QCOMPARE(r.id, QString("c"));
+        QVERIFY(!r.problem.isEmpty());
+      }
+    }
   }
 
   void badFileKeepsCurrentProject() {
