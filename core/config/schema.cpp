@@ -127,7 +127,7 @@ std::vector<ParamSpec> buildSchema() {
       intP("threads", 0, 0, 1024, G::Hardware, "intra-op CPU threads per rank (0 = all cores)",
            false),
       // Distributed
-      boolP("sync_bn", false, G::Distributed, "synchronise BatchNorm statistics across ranks",
+      boolP("sync_bn", false, G::Distributed, "SyncBatchNorm: BatchNorm over the global batch of all ranks while training",
             false),
       intP("bucket_mb", 25, 1, 4096, G::Distributed, "gradient bucket size for all-reduce, MiB",
            false),

@@ -1,6 +1,9 @@
 #include "core/model/yolo.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/config/result.h"
 
 namespace stave::model {
 
@@ -16,7 +19,119 @@ ConvImpl::ConvImpl(int64_t c1, int64_t c2, int64_t k, int64_t s) {
 }
 
 torch::Tensor ConvImpl::forward(torch::Tensor x) {
+  if (is_training() && bnSync) return act(syncBatchNorm(conv(x), *bn, bnSync));
   return act(bn(conv(x)));
+}
+
+namespace {
+
+/// Per-channel view (1, C, 1, 1) for broadcasting against NCHW.
+torch::Tensor channelView(const torch::Tensor& t) {
+  return t.view({1, -1, 1, 1});
+}
+
+/// The autograd function behind syncBatchNorm. Inputs: x, weight, bias (tensors); the BN module
+/// (running stats, eps, momentum) and the sync hook ride along as non-tensor arguments.
+struct SyncBatchNormFunction : public torch::autograd::Function<SyncBatchNormFunction> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                               const torch::Tensor& weight, const torch::Tensor& bias,
+                               torch::nn::BatchNorm2dImpl* bn, BatchNormSync* sync) {
+    // Statistics in float64: E[x^2] - mean^2 over a global batch cancels badly in float32, and
+    // under autocast x may be bf16/fp16.
+    const auto xf = x.to(torch::kFloat);
+    const int64_t c = x.size(1);
+    const double localCount = static_cast<double>(x.numel() / std::max<int64_t>(c, 1));
+    auto packed = torch::cat({xf.sum({0, 2, 3}, false, torch::kDouble),
+                              (xf * xf).sum({0, 2, 3}, false, torch::kDouble),
+                              torch::full({1}, localCount, xf.options().dtype(torch::kDouble))});
+    std::vector<torch::Tensor> one{packed};
+    sync->allReduceSum(one);
+    packed = one[0];
+    const double count = packed[2 * c].item<double>();
+    STAVE_CHECK(count > 0, "syncBatchNorm: empty batch on every rank");
+    const auto mean = packed.narrow(0, 0, c) / count;
+    const auto var = (packed.narrow(0, c, c) / count - mean * mean).clamp_min(0.0);
+    const double eps = bn->options.eps();
+    const auto invstd = (var + eps).rsqrt();
+
+    {
+      torch::NoGradGuard noGrad;
+      if (bn->options.track_running_stats() && bn->running_mean.defined()) {
+        bn->num_batches_tracked.add_(1);
+        double m = 0.0;
+        if (bn->options.momentum().has_value())
+          m = *bn->options.momentum();
+        else  // cumulative moving average, as PyTorch does with momentum=None
+          m = 1.0 / static_cast<double>(bn->num_batches_tracked.item<int64_t>());
+        const auto unbiased = count > 1 ? var * (count / (count - 1)) : var;
+        bn->running_mean.mul_(1.0 - m).add_(mean.to(bn->running_mean.dtype()), m);
+        bn->running_var.mul_(1.0 - m).add_(unbiased.to(bn->running_var.dtype()), m);
+      }
+    }
+
+    const auto meanF = mean.to(torch::kFloat), invstdF = invstd.to(torch::kFloat);
+    auto y = (xf - channelView(meanF)) * channelView(invstdF);
+    if (weight.defined()) y = y * channelView(weight.to(torch::kFloat));
+    if (bias.defined()) y = y + channelView(bias.to(torch::kFloat));
+    ctx->save_for_backward({x, weight, meanF, invstdF});
+    ctx->saved_data["count"] = count;
+    ctx->saved_data["sync"] = reinterpret_cast<int64_t>(sync);
+    ctx->saved_data["hasBias"] = bias.defined();
+    return y.to(x.scalar_type());
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& x = saved[0];
+    const auto& weight = saved[1];
+    const auto& mean = saved[2];
+    const auto& invstd = saved[3];
+    const double count = ctx->saved_data["count"].toDouble();
+    auto* sync = reinterpret_cast<BatchNormSync*>(ctx->saved_data["sync"].toInt());
+    const int64_t c = x.size(1);
+
+    const auto dy = grads[0].to(torch::kFloat);
+    const auto xmu = x.to(torch::kFloat) - channelView(mean);
+    const auto sumDy = dy.sum({0, 2, 3});
+    const auto sumDyXmu = (dy * xmu).sum({0, 2, 3});
+    // Always all-reduce (even when x needs no gradient): whether backward runs at all is decided
+    // by the graph, which is the same on every rank, so the collectives stay in step.
+    auto packed = torch::cat({sumDy.to(torch::kDouble), sumDyXmu.to(torch::kDouble)});
+    std::vector<torch::Tensor> one{packed};
+    sync->allReduceSum(one);
+    packed = one[0];
+    const auto meanDy = (packed.narrow(0, 0, c) / count).to(torch::kFloat);
+    const auto meanDyXmu = (packed.narrow(0, c, c) / count).to(torch::kFloat);
+
+    torch::Tensor gradInput;
+    if (ctx->needs_input_grad(0)) {
+      auto scale = invstd;
+      if (weight.defined()) scale = scale * weight.to(torch::kFloat);
+      gradInput = (dy - channelView(meanDy) -
+                   xmu * channelView(invstd * invstd * meanDyXmu)) *
+                  channelView(scale);
+      gradInput = gradInput.to(x.scalar_type());
+    }
+    // Local sums: gradient sync averages them like any other parameter gradient.
+    torch::Tensor gradWeight, gradBias;
+    if (weight.defined() && ctx->needs_input_grad(1))
+      gradWeight = (sumDyXmu * invstd).to(weight.scalar_type());
+    if (ctx->saved_data["hasBias"].toBool() && ctx->needs_input_grad(2))
+      gradBias = sumDy.to(weight.defined() ? weight.scalar_type() : torch::kFloat);
+    return {gradInput, gradWeight, gradBias, torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn,
+                            const std::shared_ptr<BatchNormSync>& sync) {
+  STAVE_CHECK(sync != nullptr, "syncBatchNorm without a BatchNormSync");
+  STAVE_CHECK(x.dim() == 4, "syncBatchNorm expects NCHW input");
+  const torch::Tensor weight = bn.options.affine() ? bn.weight : torch::Tensor();
+  const torch::Tensor bias = bn.options.affine() ? bn.bias : torch::Tensor();
+  return SyncBatchNormFunction::apply(x, weight, bias, &bn, sync.get());
 }
 
 BottleneckImpl::BottleneckImpl(int64_t c1, int64_t c2, bool shortcut) {
@@ -199,6 +314,11 @@ std::vector<torch::Tensor> YoloImpl::forward(torch::Tensor x) {
   auto x18 = m_l18(m_l17->forward({m_l16(x15), x12}));
   auto x21 = m_l21(m_l20->forward({m_l19(x18), p5}));
   return m_detect->forward({x15, x18, x21});
+}
+
+void YoloImpl::setBatchNormSync(std::shared_ptr<BatchNormSync> sync) {
+  for (const auto& m : modules(/*include_self=*/false))
+    if (auto* conv = m->as<ConvImpl>()) conv->bnSync = sync;
 }
 
 void YoloImpl::freeze(int n) {

@@ -6,6 +6,7 @@
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,17 +22,35 @@ struct ModelOptions {
   int regMax = 16;          ///< bins of the distribution focal regression per box side
 };
 
+/// How SyncBatchNorm reaches the other ranks: the model stays free of process groups, the
+/// trainer supplies an implementation over its group.
+struct BatchNormSync {
+  virtual ~BatchNormSync() = default;
+  /// Sums `tensors` element-wise over all ranks, in place. Every rank calls it in the same order.
+  virtual void allReduceSum(std::vector<torch::Tensor>& tensors) = 0;
+};
+
+/// Training-mode BatchNorm over the batch of ALL ranks: per-channel sum, sum of squares and count
+/// are summed over ranks (one allReduceSum in forward, one in backward), so the output equals
+/// BatchNorm on the concatenated batch. Updates bn's running stats (unbiased variance) and
+/// num_batches_tracked. Statistics in float64, output in x's dtype. grad_weight/grad_bias are
+/// this rank's local sums (gradient sync averages them, as with PyTorch's SyncBatchNorm + DDP).
+torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn,
+                            const std::shared_ptr<BatchNormSync>& sync);
+
 /// Conv2d (no bias) + BatchNorm2d (eps 1e-3, momentum 0.03) + SiLU.
 class ConvImpl : public torch::nn::Module {
  public:
   /// c1 -> c2 channels, k x k kernel with "same" padding, stride s.
   ConvImpl(int64_t c1, int64_t c2, int64_t k = 1, int64_t s = 1);
-  /// silu(bn(conv(x))).
+  /// silu(bn(conv(x))); in training mode with a BatchNormSync set, bn is syncBatchNorm.
   torch::Tensor forward(torch::Tensor x);
 
   torch::nn::Conv2d conv{nullptr};
   torch::nn::BatchNorm2d bn{nullptr};
   torch::nn::SiLU act{nullptr};
+  /// SyncBatchNorm across ranks when set (training mode only); null = plain BatchNorm.
+  std::shared_ptr<BatchNormSync> bnSync;
 };
 TORCH_MODULE(Conv);
 
@@ -139,6 +158,9 @@ class YoloImpl : public torch::nn::Module {
   /// Freezes the parameters of the first n layers (model.0 .. model.{n-1}); the DFL weights are
   /// always frozen.
   void freeze(int n);
+  /// Makes every Conv's BatchNorm a SyncBatchNorm over `sync` in training mode (null: plain
+  /// BatchNorm again). Eval mode always uses the running statistics.
+  void setBatchNormSync(std::shared_ptr<BatchNormSync> sync);
   /// The detection head (for its DFL and strides).
   const Detect& detect() const { return m_detect; }
 

@@ -6,6 +6,7 @@
 #include "core/dist/dist_env.h"
 #include "core/dist/gradient_sync.h"
 #include "core/dist/process_group.h"
+#include "core/model/yolo.h"
 #define STAVE_TRAIN_HAVE_DIST 1
 #endif
 
@@ -13,10 +14,26 @@ namespace stave::train {
 
 #ifdef STAVE_TRAIN_HAVE_DIST
 
+namespace {
+
+/// SyncBatchNorm's collectives over the trainer's process group.
+class GroupBatchNormSync : public model::BatchNormSync {
+ public:
+  explicit GroupBatchNormSync(dist::ProcessGroup& group) : m_group(group) {}
+  void allReduceSum(std::vector<torch::Tensor>& tensors) override {
+    m_group.allReduce(tensors, dist::ReduceMode::Sum);
+  }
+
+ private:
+  dist::ProcessGroup& m_group;
+};
+
+}  // namespace
+
 struct DistContext::Impl {
   std::unique_ptr<dist::ProcessGroup> group;
   std::unique_ptr<dist::GradientSync> sync;
-  bool averageBn = false;
+  std::shared_ptr<model::BatchNormSync> bnSync;
 };
 
 DistContext::DistContext(const TrainOptions& o, const torch::Device& device)
@@ -47,8 +64,14 @@ void DistContext::attach(torch::nn::Module& model, const std::vector<torch::Tens
                          const config::RunConfig& config) {
   m->group->broadcastParameters(model, 0);
   m->group->broadcastBuffers(model, 0);
-  // Without a SyncBatchNorm module, sync_bn averages BN statistics over ranks at each epoch end.
-  m->averageBn = config.getBool("sync_bn");
+  // sync_bn: every Conv's BatchNorm normalises over the global batch in training mode, so the
+  // running stats agree across ranks (up to rounding) and the epoch-end broadcast is a no-op.
+  if (config.getBool("sync_bn")) {
+    if (auto* yolo = dynamic_cast<model::YoloImpl*>(&model)) {
+      m->bnSync = std::make_shared<GroupBatchNormSync>(*m->group);
+      yolo->setBatchNormSync(m->bnSync);
+    }
+  }
   m->sync = std::make_unique<dist::GradientSync>(*m->group, params, config.getFloat("bucket_mb"));
 }
 
@@ -62,11 +85,9 @@ double DistContext::waitGradients() {
 }
 
 void DistContext::syncBuffers(torch::nn::Module& model) {
-  if (m->averageBn) {
-    m->group->averageBuffers(model);
-  } else {
-    m->group->broadcastBuffers(model, 0);
-  }
+  // Without sync_bn each rank's BN stats drift on its own shard: rank 0's win. With sync_bn they
+  // are already equal; the broadcast only removes rounding differences.
+  m->group->broadcastBuffers(model, 0);
 }
 
 bool DistContext::anyRank(bool local) {

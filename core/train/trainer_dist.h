@@ -18,14 +18,15 @@ class DistContext {
   /// Rendezvous with the other ranks (TCPStore at masterAddr:masterPort) and make the group.
   DistContext(const TrainOptions& options, const torch::Device& device);
   ~DistContext();
-  /// Broadcasts rank 0's weights and buffers, and hooks gradient buckets onto `params`.
+  /// Broadcasts rank 0's weights and buffers, hooks gradient buckets onto `params`, and with
+  /// sync_bn makes a Yolo model's BatchNorms SyncBatchNorms over the group.
   void attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params,
               const config::RunConfig& config);
   /// Before a micro-step's backward: all-reduce its gradients only when `syncThisStep`.
   void beforeBackward(bool syncThisStep);
   /// Waits for the gradient all-reduce of this step; returns the seconds spent waiting.
   double waitGradients();
-  /// BatchNorm running statistics follow rank 0 (when sync_bn is off).
+  /// BatchNorm running statistics follow rank 0 (with sync_bn they already agree).
   void syncBuffers(torch::nn::Module& model);
   /// True on every rank when `local` is true on any rank.
   bool anyRank(bool local);

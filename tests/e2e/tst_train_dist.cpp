@@ -1,8 +1,9 @@
 // Two CPU ranks on Gloo: the real detector trains, validates and writes one results.csv;
 // kill -9 of rank 1 stops the run within 60 s with an error naming rank 1 and SIGKILL, and
-// resume=true completes the run from its checkpoint.
+// resume=true completes the run from its checkpoint. sync_bn=true trains through SyncBatchNorm.
 #include <QtTest/QtTest>
 
+#include <cmath>
 #include <csignal>
 
 #include "e2e/train_e2e_util.h"
@@ -67,6 +68,24 @@ class TstTrainDist : public QObject {
     }
     QVERIFY(rank0 && rank1 && overlapSeen);
     QCOMPARE(eventsOf(events, "finished").size(), 1);
+  }
+
+  void twoRanksSyncBn() {
+    // sync_bn=true: every BN all-reduces in forward and backward; the run must neither deadlock
+    // (collectives in step across ranks, validation in eval mode without them) nor diverge.
+    const QString cfg = m_dir.filePath("syncbn.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 2, 2,
+                            {"seed: 1", "sync_bn: true", "threads: 1", "workers: 1", "nbs: 4",
+                             "warmup_epochs: 0"}));
+    const QString run = m_dir.filePath("runs/syncbn");
+    auto r = runStaveTrain({"train", cfg, "--run-dir", run, "--nproc", "2"}, {}, 300000);
+    QVERIFY2(r.exitCode == 0 && !r.crashed,
+             qPrintable(r.err.right(3000) + readText(run + "/logs/rank1.log").right(2000)));
+    const auto rows = readResults(run + "/results.csv");
+    QCOMPARE(rows.size(), 2);
+    for (const auto& row : rows)
+      QVERIFY(std::isfinite(row["train/box_loss"]) && std::isfinite(row["train/cls_loss"]));
+    QCOMPARE(eventsOf(parseEvents(readText(run + "/events.jsonl")), "finished").size(), 1);
   }
 
   void killRankOneThenResume() {
