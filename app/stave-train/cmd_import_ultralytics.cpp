@@ -10,9 +10,7 @@ namespace {
 const char* kName = "import-ultralytics";
 
 int printErrors(const std::vector<stave::Error>& errors) {
-  for (const auto& e : errors)
-    std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
-  return stave::cli::kUsage;
+  return stave::cli::reportErrors(kName, errors);
 }
 
 int run(const std::vector<std::string>& args) {

@@ -18,9 +18,7 @@ int run(const std::vector<std::string>& args) {
   if (!a.has("name") || !a.has("data"))
     return stave::cli::usageError(kName, "--name and --data are required");
   auto report = [](const std::vector<stave::Error>& errors) {
-    for (const auto& e : errors)
-      std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
-    return stave::cli::kUsage;
+    return stave::cli::reportErrors(kName, errors);
   };
   // Check the settings before anything is written, so a typo leaves no half-made project.
   auto cfg = stave::config::RunConfig::defaults();

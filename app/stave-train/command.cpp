@@ -93,6 +93,12 @@ int usageError(const std::string& command, const std::string& message) {
   return kUsage;
 }
 
+int reportErrors(const std::string& command, const std::vector<Error>& errors) {
+  for (const auto& e : errors)
+    std::cerr << "stave-train " << command << ": error: " << e.toString() << "\n";
+  return kUsage;
+}
+
 bool parseInt(const std::string& text, int& out) {
   if (text.empty()) return false;
   char* end = nullptr;

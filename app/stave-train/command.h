@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config/result.h"
+
 namespace stave::cli {
 
 /// Exit codes shared by every subcommand.
@@ -51,6 +53,9 @@ class Args {
 
 /// Prints `message` to stderr as "stave-train <command>: message" and returns kUsage.
 int usageError(const std::string& command, const std::string& message);
+
+/// Prints each error as "stave-train <command>: error: <error>" and returns kUsage.
+int reportErrors(const std::string& command, const std::vector<Error>& errors);
 
 /// Parses a whole decimal integer that fits an int; false on anything else ("", "3x", overflow).
 bool parseInt(const std::string& text, int& out);
