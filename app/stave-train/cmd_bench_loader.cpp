@@ -6,7 +6,8 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"data", "split", "imgsz", "batch", "workers", "batches", "seed"}, {});
+  stave::cli::Args a(
+      args, {"data", "split", "imgsz", "batch", "workers", "batches", "warmup", "seed"}, {});
   if (!a.ok()) return stave::cli::usageError("bench loader", a.error());
   if (!a.has("data")) return stave::cli::usageError("bench loader", "--data DATA.yaml is required");
   stave::data::LoaderBenchOptions o;
@@ -17,13 +18,17 @@ int run(const std::vector<std::string>& args) {
     o.batch = std::stoi(a.value("batch", "16"));
     o.workers = std::stoi(a.value("workers", "2"));
     o.batches = std::stoi(a.value("batches", "20"));
+    o.warmup = a.has("warmup") ? std::stoi(a.value("warmup")) : -1;
     o.seed = std::stoull(a.value("seed", "0"));
   } catch (const std::exception&) {
     return stave::cli::usageError(
-        "bench loader", "--imgsz, --batch, --workers, --batches and --seed take integers");
+        "bench loader",
+        "--imgsz, --batch, --workers, --batches, --warmup and --seed take integers");
   }
   if (o.batches < 1 || o.workers < 1)
     return stave::cli::usageError("bench loader", "--batches and --workers must be >= 1");
+  if (a.has("warmup") && o.warmup < 0)
+    return stave::cli::usageError("bench loader", "--warmup must be >= 0");
   const auto r = stave::data::benchLoader(o);
   if (!r) {
     std::cerr << "stave-train bench loader: " << r.errorText() << "\n";
@@ -38,5 +43,5 @@ STAVE_COMMAND(stave::cli::Command{
     "bench loader",
     "data loader samples/s (mosaic on/off, cache none/ram) vs plain decode images/s, as JSON",
     "stave-train bench loader --data DATA.yaml [--imgsz 640] [--batch 16] [--workers 2] "
-    "[--batches 20] [--split train] [--seed 0]",
+    "[--batches 20] [--warmup N (default: fill the mosaic buffer)] [--split train] [--seed 0]",
     run});

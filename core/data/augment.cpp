@@ -125,21 +125,33 @@ Composition letterboxed(const AugmentContext& ctx, int64_t index, StageTimes& ti
   return comp;
 }
 
-// Mosaic or letterbox, then random perspective: an imgsz x imgsz sample (Ultralytics'
-// pre_transform, also used for the second image of mixup).
-Sample baseSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
-                  const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
+// Mosaic or letterbox and the random perspective drawn for it (Ultralytics' pre_transform,
+// also used for the second image of mixup); rendering comes later.
+struct Base {
+  Composition comp;
+  cv::Matx33d M;
+  double scale = 1;
+  bool scaleOnly = false;  // M is scale + translation: the fast renderer applies
+};
+
+Base baseDraw(const AugmentContext& ctx, int64_t index, bool mosaicOn,
+              const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
   const int s = ctx.imgsz;
   const bool useMosaic = mosaicOn && rng.uniform() < ctx.aug.mosaic;
-  const Composition comp =
-      useMosaic ? mosaic4(ctx, index, companion, rng, times) : letterboxed(ctx, index, times);
+  Base b;
+  b.comp = useMosaic ? mosaic4(ctx, index, companion, rng, times) : letterboxed(ctx, index, times);
+  b.M = randomPerspectiveMatrix(rng, ctx.aug, b.comp.canvas, cv::Size(s, s), &b.scale);
+  b.scaleOnly =
+      b.M(0, 1) == 0 && b.M(1, 0) == 0 && b.M(2, 0) == 0 && b.M(2, 1) == 0 && b.M(2, 2) == 1;
+  return b;
+}
+
+// The base as a BGR image (imgsz x imgsz).
+Sample renderBase(const AugmentContext& ctx, const Base& b, StageTimes& times) {
   const double t0 = now();
-  double scale = 1;
-  const cv::Matx33d M = randomPerspectiveMatrix(rng, ctx.aug, comp.canvas, cv::Size(s, s), &scale);
-  const bool scaleOnly =
-      M(0, 1) == 0 && M(1, 0) == 0 && M(2, 0) == 0 && M(2, 1) == 0 && M(2, 2) == 1;
-  Sample smp = scaleOnly ? renderScaled(comp, M, cv::Size(s, s), scale)
-                         : renderWarped(comp, M, cv::Size(s, s), scale);
+  const cv::Size out(ctx.imgsz, ctx.imgsz);
+  Sample smp = b.scaleOnly ? renderScaled(b.comp, b.M, out, b.scale)
+                           : renderWarped(b.comp, b.M, out, b.scale);
   times.augment += now() - t0;
   return smp;
 }
@@ -167,20 +179,11 @@ Sample renderWarped(const Composition& comp, const cv::Matx33d& M, cv::Size out,
   return smp;
 }
 
-Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale) {
+ScaledLayout scaledLayout(const Composition& comp, const cv::Matx33d& M, cv::Size out) {
   STAVE_CHECK(M(0, 1) == 0 && M(1, 0) == 0 && M(2, 0) == 0 && M(2, 1) == 0,
-              "renderScaled needs scale+translate");
+              "scaledLayout needs scale+translate");
   const double sx = M(0, 0), sy = M(1, 1), tx = M(0, 2), ty = M(1, 2);
-  Sample smp;
-  // A per-thread output buffer, reused when nobody holds the previous sample any more (the
-  // loader collates each sample before making the next): a fresh 1.2 MB Mat per sample costs
-  // ~300 page faults. A sample still held elsewhere keeps its pixels: then a new one is made.
-  thread_local cv::Mat buffer;
-  if (buffer.empty() || buffer.size() != out || buffer.type() != CV_8UC3 || !buffer.u ||
-      buffer.u->refcount != 1)
-    buffer = cv::Mat(out, CV_8UC3);
-  buffer.setTo(kGrey);
-  smp.img = buffer;
+  ScaledLayout lay;
   for (const auto& t : comp.tiles) {
     // The tile's visible part in whole output pixels, and the whole source pixels that map there.
     const int u1 =
@@ -201,8 +204,7 @@ Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out,
     const int cy2 =
         std::clamp(static_cast<int>(std::lround((v2 - ty) / sy)), cy1 + 1, t.dst.br().y);
     const cv::Rect src(t.src.x + cx1 - t.dst.x, t.src.y + cy1 - t.dst.y, cx2 - cx1, cy2 - cy1);
-    cv::Mat roi = smp.img(cv::Rect(u1, v1, u2 - u1, v2 - v1));
-    cv::resize(t.image->img(src), roi, roi.size(), 0, 0, cv::INTER_LINEAR);
+    lay.tiles.push_back({t.image->img(src), cv::Rect(u1, v1, u2 - u1, v2 - v1)});
     // Boxes follow the mapping actually used (whole pixels), so labels match the pixels.
     const double kx = double(u2 - u1) / (cx2 - cx1), ky = double(v2 - v1) / (cy2 - cy1);
     const double ox = u1 - cx1 * kx, oy = v1 - cy1 * ky;
@@ -216,9 +218,22 @@ Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out,
                    eps = 1e-16;
       const double ar = std::max(w2 / (h2 + eps), h2 / (w2 + eps));
       if (w2 > 2 && h2 > 2 && w2 * h2 / (w1 * h1 + eps) > 0.1 && ar < 100)
-        smp.boxes.push_back({o.cls, float(x1), float(y1), float(x2), float(y2)});
+        lay.boxes.push_back({o.cls, float(x1), float(y1), float(x2), float(y2)});
     }
   }
+  return lay;
+}
+
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale) {
+  ScaledLayout lay = scaledLayout(comp, M, out);
+  RgbRender r;
+  r.out = out;
+  r.tiles = std::move(lay.tiles);
+  std::vector<uint8_t> planes(size_t(3) * size_t(out.area()));
+  renderRgb(r, planes.data(), false);
+  Sample smp;
+  smp.img = planarRgbToBgr(planes.data(), out);
+  smp.boxes = std::move(lay.boxes);
   (void)scale;  // the tile mapping's own scale is used, which differs only by rounding
   return smp;
 }
@@ -353,6 +368,20 @@ HsvGains drawHsv(Rng& rng, double hgain, double sgain, double vgain) {
 // on bands of rows through a small per-thread buffer that stays in cache; the copy back is
 // where the mirror happens, for free. Both are per-pixel/per-row maps, so they commute with
 // each other and with a vertical flip.
+// Boxes of an s x s sample after the flips.
+void flipBoxes(std::vector<PixBox>& boxes, int s, bool ud, bool lr) {
+  for (auto& b : boxes) {
+    if (ud) {
+      const float y1 = s - b.y2, y2 = s - b.y1;
+      b.y1 = y1, b.y2 = y2;
+    }
+    if (lr) {
+      const float x1 = s - b.x2, x2 = s - b.x1;
+      b.x1 = x1, b.x2 = x2;
+    }
+  }
+}
+
 void colourAndMirror(cv::Mat& img, const HsvGains& g, bool mirror) {
   if (!g.on) {
     if (mirror) cv::flip(img, img, 1);
@@ -379,19 +408,50 @@ void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain
 }
 
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
-                       const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times) {
-  Sample smp = baseSample(ctx, index, mosaicOn, companion, rng, times);
+                       const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times,
+                       const PixelSink* sink) {
   const int s = ctx.imgsz;
+  const cv::Size out(s, s);
+  const Base base = baseDraw(ctx, index, mosaicOn, companion, rng, times);
   // close_mosaic turns mixup off too, as Ultralytics does; the draw happens either way so the
   // rest of the sample's randomness stays aligned.
-  if (rng.uniform() < ctx.aug.mixup && mosaicOn) {
+  const bool mix = rng.uniform() < ctx.aug.mixup && mosaicOn;
+  Sample smp;
+  if (!mix && base.scaleOnly) {
+    // The default path: one pass from the source images to the batch (renderRgb). Draws in
+    // Ultralytics' order: HSV gains, flipud, fliplr.
+    const double t0 = now();
+    ScaledLayout lay = scaledLayout(base.comp, base.M, out);
+    const HsvGains hsv = drawHsv(rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
+    RgbRender r;
+    r.out = out;
+    r.tiles = std::move(lay.tiles);
+    r.flipUD = rng.uniform() < ctx.aug.flipud;
+    r.flipLR = rng.uniform() < ctx.aug.fliplr;
+    if (hsv.on) r.colour = hsvColourMatrix(hsv.h, 1 + hsv.s, 1 + hsv.v);
+    smp.boxes = std::move(lay.boxes);
+    flipBoxes(smp.boxes, s, r.flipUD, r.flipLR);
+    if (sink) {
+      renderRgb(r, sink->data, sink->channelsLast);
+    } else {
+      std::vector<uint8_t> planes(size_t(3) * size_t(out.area()));
+      renderRgb(r, planes.data(), false);
+      smp.img = planarRgbToBgr(planes.data(), out);
+    }
+    smp.meta = ImageMeta{s, s, 1.0f, 0.0f, 0.0f};
+    times.augment += now() - t0;
+    return smp;
+  }
+  smp = renderBase(ctx, base, times);
+  if (mix) {
     Rng sub(rng.next());
     const int64_t other = companion(rng);
-    Sample second = baseSample(ctx, other, mosaicOn, companion, sub, times);
+    const Base second = baseDraw(ctx, other, mosaicOn, companion, sub, times);
+    const Sample secondSample = renderBase(ctx, second, times);
     const double t0 = now();
     const double r = betaSample(rng, 32.0, 32.0);
-    cv::addWeighted(smp.img, r, second.img, 1 - r, 0, smp.img);
-    smp.boxes.insert(smp.boxes.end(), second.boxes.begin(), second.boxes.end());
+    cv::addWeighted(smp.img, r, secondSample.img, 1 - r, 0, smp.img);
+    smp.boxes.insert(smp.boxes.end(), secondSample.boxes.begin(), secondSample.boxes.end());
     times.augment += now() - t0;
   }
   const double t0 = now();
@@ -401,20 +461,13 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
   const bool ud = rng.uniform() < ctx.aug.flipud;
   const bool lr = rng.uniform() < ctx.aug.fliplr;
   colourAndMirror(smp.img, hsv, lr);
-  if (ud) {
-    cv::flip(smp.img, smp.img, 0);
-    for (auto& b : smp.boxes) {
-      const float y1 = s - b.y2, y2 = s - b.y1;
-      b.y1 = y1, b.y2 = y2;
-    }
-  }
-  if (lr) {
-    for (auto& b : smp.boxes) {
-      const float x1 = s - b.x2, x2 = s - b.x1;
-      b.x1 = x1, b.x2 = x2;
-    }
-  }
+  if (ud) cv::flip(smp.img, smp.img, 0);
+  flipBoxes(smp.boxes, s, ud, lr);
   smp.meta = ImageMeta{s, s, 1.0f, 0.0f, 0.0f};
+  if (sink) {
+    copyBgrToRgb(smp.img, sink->data, sink->channelsLast);
+    smp.img = cv::Mat();
+  }
   times.augment += now() - t0;
   return smp;
 }

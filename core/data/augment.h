@@ -10,6 +10,7 @@
 #include <opencv2/core.hpp>
 
 #include "core/data/dataset.h"
+#include "core/data/resample.h"
 #include "core/data/rng.h"
 
 namespace stave::data {
@@ -120,11 +121,27 @@ struct Composition {
 /// The slow, general renderer: paints the canvas and warps it by M (any perspective).
 Sample renderWarped(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
 
-/// The fast renderer for M = scale + translation (the default hyperparameters): resizes the
-/// visible part of each tile straight into the output, without a canvas or a general warp.
-/// Boxes follow the whole-pixel mapping actually used, so they match the pixels exactly; the
-/// image differs from renderWarped by at most about one pixel of position.
+/// The visible part of each tile of a composition under M = scale + translation, as tiles to
+/// resample straight into the output (no canvas, no general warp), and the boxes that follow.
+struct ScaledLayout {
+  std::vector<ResampleTile> tiles;  ///< source views and where they land
+  std::vector<PixBox> boxes;        ///< in output pixels, filtered like transformBoxes
+};
+
+/// Lays out a composition for M = scale + translation (the default hyperparameters). Boxes
+/// follow the whole-pixel mapping actually used, so they match the pixels exactly.
+ScaledLayout scaledLayout(const Composition& comp, const cv::Matx33d& M, cv::Size outSize);
+
+/// The fast renderer for M = scale + translation: scaledLayout resampled by renderRgb, as a BGR
+/// image. It differs from renderWarped by at most about one pixel of position.
 Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+
+/// Where a training sample's pixels go instead of Sample::img: its slot in a batch, RGB planes
+/// (or interleaved RGB with channelsLast), as renderRgb writes them.
+struct PixelSink {
+  uint8_t* data = nullptr;    ///< 3 x imgsz x imgsz bytes
+  bool channelsLast = false;  ///< interleaved RGB rows instead of planes
+};
 
 /// Everything a training sample needs.
 struct AugmentContext {
@@ -137,9 +154,13 @@ struct AugmentContext {
 /// A training sample of dataset index `index`: mosaic (with probability aug.mosaic when
 /// `mosaicOn`, companions from `companion`) or letterbox, then random perspective, mixup (only
 /// when `mosaicOn`: close_mosaic ends both, as in Ultralytics), HSV and flips. Output is
-/// imgsz x imgsz.
+/// imgsz x imgsz. With a `sink` the pixels are written there and Sample::img stays empty: for
+/// the default hyperparameters (no rotation, shear, perspective or mixup in this sample) the
+/// resampling, colour map, flips and layout are one pass (renderRgb); otherwise the sample is
+/// made as a BGR image and copied. Without a sink, Sample::img holds the same pixels as BGR.
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
-                       const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times);
+                       const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times,
+                       const PixelSink* sink = nullptr);
 
 /// A validation sample: the loaded image letterboxed into `shape` (no augmentation).
 Sample makeValSample(const AugmentContext& ctx, int64_t index, cv::Size shape, StageTimes& times);

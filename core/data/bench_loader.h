@@ -18,8 +18,12 @@ struct LoaderBenchOptions {
   int imgsz = 640;              ///< loader image size
   int batch = 16;               ///< batch size
   int workers = 2;              ///< loader threads, and threads of the plain decode
-  int batches = 20;             ///< batches timed per configuration (after 2 warm-up batches)
-  uint64_t seed = 0;            ///< loader seed
+  int batches = 20;             ///< batches timed per configuration
+  /// Batches run before timing; -1 = enough to fill the loader's recent-image buffer (where
+  /// mosaic draws its companions), so the timed batches show the steady state of a long
+  /// epoch rather than the first batches of a run, which allocate fresh memory per image.
+  int warmup = -1;
+  uint64_t seed = 0;  ///< loader seed
 };
 
 /// Runs every configuration and returns the numbers as JSON (rates in samples or images per

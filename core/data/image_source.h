@@ -32,6 +32,12 @@ cv::Size loadedSize(int w0, int h0, int imgsz);
 /// naming the file when it cannot be read or decoded.
 LoadedImage loadImage(const ImageRecord& record, int imgsz, bool augment, StageTimes& times);
 
+/// Decodes a JPEG straight to 8-bit BGR with libjpeg(-turbo), at 1/`scaleDenom` size (1, 2, 4
+/// or 8, DCT scaling): the same pixels as cv::imdecode, faster. Returns an empty Mat when libjpeg
+/// cannot decode it (corrupt data, CMYK, a libjpeg without BGR output); callers then fall back
+/// to OpenCV. Grey JPEGs come out as three equal channels.
+cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom = 1);
+
 /// Checks that cache=ram fits: the bytes needed (plus 50% headroom) against `budgetBytes`
 /// (0 = the machine's available memory). The error names both numbers.
 Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budgetBytes = 0);
@@ -84,6 +90,10 @@ class ImageSource {
   std::shared_ptr<const LoadedImage> get(int64_t index, StageTimes& times);
   /// Counters so far.
   ImageSourceStats stats() const;
+  /// Images the recent buffer keeps (0 when a cache serves them or there is no buffer).
+  size_t recentCapacity() const {
+    return m_opt.cache == CacheMode::None ? m_opt.recentCapacity : 0;
+  }
 
  private:
   std::shared_ptr<const LoadedImage> decode(int64_t index, StageTimes& times);

@@ -14,6 +14,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "core/data/resample.h"
 #include "core/data/rng.h"
 #include "core/data/sampler.h"
 
@@ -23,21 +24,6 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// BGR HWC (one sample) into RGB planes (NCHW) or RGB interleaved (NHWC), with OpenCV's SIMD
-// split / conversion writing straight into the batch buffer (8x faster than a scalar loop).
-void collateImage(const cv::Mat& img, uint8_t* dst, bool channelsLast) {
-  const int h = img.rows, w = img.cols;
-  if (channelsLast) {
-    cv::Mat out(h, w, CV_8UC3, dst);
-    cv::cvtColor(img, out, cv::COLOR_BGR2RGB);
-    return;
-  }
-  const size_t plane = size_t(h) * w;
-  std::vector<cv::Mat> planes{cv::Mat(h, w, CV_8U, dst + 2 * plane),
-                              cv::Mat(h, w, CV_8U, dst + plane), cv::Mat(h, w, CV_8U, dst)};
-  cv::split(img, planes);
-  STAVE_CHECK(planes[0].data == dst + 2 * plane, "cv::split reallocated a plane");
-}
 }  // namespace
 
 // Batch buffers of the default allocator, handed back when the consumer drops a batch: a
@@ -270,8 +256,8 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
   double t0 = now();
   b.pixels = m_opt.allocate(per * static_cast<size_t>(b.n));
   times.collate += now() - t0;
-  // Each sample is collated as soon as it is made, so its image buffer is free again for the
-  // next sample of this thread (see renderScaled) instead of 16 fresh ones per batch.
+  // Training samples are rendered straight into their slot of the batch (makeTrainSample with
+  // a PixelSink); validation samples and the rarer augmentation paths are copied in.
   for (int64_t p = start; p < end; ++p) {
     const int64_t idx = plan.order[static_cast<size_t>(p)];
     const size_t i = static_cast<size_t>(p - start);
@@ -292,12 +278,17 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
             .order[static_cast<size_t>(lo + static_cast<int64_t>(r.below(uint64_t(hi - lo))))];
       };
       Rng rng(mixSeed(m_opt.seed, static_cast<uint64_t>(plan.epoch), static_cast<uint64_t>(idx)));
-      s = makeTrainSample(m_ctx, idx, plan.mosaicOn, companion, rng, times);
+      const PixelSink sink{b.pixels.get() + i * per, m_opt.channelsLast};
+      s = makeTrainSample(m_ctx, idx, plan.mosaicOn, companion, rng, times, &sink);
+      STAVE_CHECK(s.img.empty(), "a training sample with a sink kept its pixels");
     }
     t0 = now();
-    STAVE_CHECK(s.img.cols == shape.width && s.img.rows == shape.height && s.img.type() == CV_8UC3,
-                "sample " << i << " is " << s.img.cols << "x" << s.img.rows);
-    collateImage(s.img, b.pixels.get() + i * per, m_opt.channelsLast);
+    if (!m_opt.augment) {
+      STAVE_CHECK(
+          s.img.cols == shape.width && s.img.rows == shape.height && s.img.type() == CV_8UC3,
+          "sample " << i << " is " << s.img.cols << "x" << s.img.rows);
+      copyBgrToRgb(s.img, b.pixels.get() + i * per, m_opt.channelsLast);
+    }
     for (const auto& bx : s.boxes) {
       b.targets.insert(b.targets.end(),
                        {float(i), float(bx.cls), (bx.x1 + bx.x2) / 2 / shape.width,
@@ -399,6 +390,10 @@ std::optional<Batch> Loader::next() {
   m_stats.augment += b.times.augment;
   m_stats.collate += b.times.collate;
   return b;
+}
+
+size_t Loader::recentCapacity() const {
+  return m_source->recentCapacity();
 }
 
 LoaderStats Loader::stats() const {

@@ -112,6 +112,8 @@ class Loader {
   int64_t samplesPerEpoch() const;
   /// Totals so far.
   LoaderStats stats() const;
+  /// Decoded images kept for mosaic companions (0 without augmentation or with a cache).
+  size_t recentCapacity() const;
 
   /// Builds batch `seq` of (epoch, mosaicOn) on the calling thread, bypassing the queue: the
   /// same bytes the workers produce (used by tests and the benchmark).
