@@ -21,6 +21,7 @@
 #include "core/dist/process_group.h"
 #include "core/model/yolo.h"
 #include "core/telemetry/events.h"
+#include "core/train/blas_check.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
 
@@ -359,6 +360,7 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o) {
   j["cores"] = cores;
   j["threads_single"] = cores;
   j["threads_per_rank"] = rankThreads;
+  j["blas"] = detectBlas().name;
   auto sj = timesJson(single, false);
   sj["samples_per_s"] = singleSamplesPerS;
   j["single"] = sj;

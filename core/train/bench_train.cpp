@@ -13,6 +13,7 @@
 #include "core/data/demo.h"
 #include "core/data/loader.h"
 #include "core/model/yolo.h"
+#include "core/train/blas_check.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
 #include "core/train/validator.h"
@@ -134,6 +135,9 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   j["steps"] = o.steps;
   j["device"] = device.str();
   j["threads"] = threads;
+  const BlasInfo blas = detectBlas();
+  j["blas"] = blas.name;
+  j["blas_library"] = blas.library;
   j["workers"] = lo.workers;
   j["end_to_end_samples_per_s"] = e2e;
   j["compute_only_samples_per_s"] = compute;

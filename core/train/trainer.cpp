@@ -18,6 +18,7 @@
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/events.h"
 #include "core/train/amp.h"
+#include "core/train/blas_check.h"
 #include "core/train/checkpoint.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
@@ -138,6 +139,10 @@ struct Trainer::Impl {
       at::globalContext().setBenchmarkCuDNN(false);
     }
     device = resolveDevice();
+    if (device.is_cpu()) {
+      const std::string slowBlas = blasWarning(detectBlas());
+      if (!slowBlas.empty()) warn(slowBlas, "blas");
+    }
     auto p = resolvePrecision(cfg.getString("precision"), cfg.getBool("amp"), device);
     if (!p)
       throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
