@@ -10,24 +10,30 @@ namespace stave::train {
 
 BlasInfo detectBlas() {
   BlasInfo info;
+  // The library that provides the process's sgemm_ (the one LibTorch's calls bind to), then
+  // what that library is: other BLAS libraries may be loaded beside it (e.g. a LAPACK built on
+  // OpenBLAS next to the reference BLAS).
   void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
-  if (dlsym(RTLD_DEFAULT, "openblas_get_config")) {
-    info.name = "openblas";
-  } else if (dlsym(RTLD_DEFAULT, "bli_info_get_version_str")) {
-    info.name = "blis";
-  } else if (dlsym(RTLD_DEFAULT, "mkl_get_version") || dlsym(RTLD_DEFAULT, "MKL_Get_Version")) {
-    info.name = "mkl";
-  } else if (!sgemm) {
+  if (!sgemm) {
     info.name = "none";  // no BLAS in the global scope (e.g. linked statically into LibTorch)
     return info;
   }
-  if (sgemm) {
-    Dl_info dl{};
-    if (dladdr(sgemm, &dl) && dl.dli_fname) {
-      std::error_code ec;
-      const auto real = std::filesystem::canonical(dl.dli_fname, ec);
-      info.library = ec ? std::string(dl.dli_fname) : real.string();
-    }
+  Dl_info dl{};
+  if (!dladdr(sgemm, &dl) || !dl.dli_fname) {
+    info.name = "unknown";
+    return info;
+  }
+  std::error_code ec;
+  const auto real = std::filesystem::canonical(dl.dli_fname, ec);
+  info.library = ec ? std::string(dl.dli_fname) : real.string();
+  if (void* h = dlopen(dl.dli_fname, RTLD_NOW | RTLD_NOLOAD)) {
+    if (dlsym(h, "openblas_get_config"))
+      info.name = "openblas";
+    else if (dlsym(h, "bli_info_get_version_str"))
+      info.name = "blis";
+    else if (dlsym(h, "mkl_get_version") || dlsym(h, "MKL_Get_Version"))
+      info.name = "mkl";
+    dlclose(h);
   }
   if (info.name.empty()) {
     // Debian and Ubuntu keep the reference implementation in .../blas/libblas.so.3 (the
