@@ -27,6 +27,13 @@ function(_stave_use_torch target)
   _stave_torch_pch_target()
   target_link_libraries(${target} PUBLIC ${TORCH_LIBRARIES})
   target_precompile_headers(${target} REUSE_FROM stave_torch_pch)
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "EXECUTABLE")
+    # Executables compile with -fPIE, the PCH with -fPIC; GCC would ignore the PCH (one more
+    # 30-second torch TU). -fPIC code links into a PIE just as well. (Qt's targets add -fPIC
+    # themselves, so this matters for executables without Qt.)
+    target_compile_options(${target} PRIVATE -fPIC)
+  endif()
 endfunction()
 
 # stave_add_library(<folder> SOURCES ... [DEPS ...] [PRIVATE_DEPS ...] [TORCH])

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -151,7 +152,9 @@ cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom) {
   d.err = jpeg_std_error(&err.mgr);
   err.mgr.error_exit = jpegErrorExit;
   err.mgr.emit_message = jpegQuiet;
-  cv::Mat img;  // made before setjmp: the jump passes over no constructor or destructor
+  // The image lives on the heap: an automatic object changed between setjmp and longjmp would
+  // have an indeterminate value after the jump (and its destructor would run on it).
+  const auto img = std::make_unique<cv::Mat>();
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&d);
     return {};
@@ -170,18 +173,18 @@ cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom) {
   d.scale_denom = static_cast<unsigned int>(scaleDenom);
   jpeg_start_decompress(&d);
   try {
-    img.create(static_cast<int>(d.output_height), static_cast<int>(d.output_width), CV_8UC3);
+    img->create(static_cast<int>(d.output_height), static_cast<int>(d.output_width), CV_8UC3);
   } catch (...) {
     jpeg_destroy_decompress(&d);
     throw;
   }
   while (d.output_scanline < d.output_height) {
-    JSAMPROW row = img.ptr<uint8_t>(static_cast<int>(d.output_scanline));
+    JSAMPROW row = img->ptr<uint8_t>(static_cast<int>(d.output_scanline));
     jpeg_read_scanlines(&d, &row, 1);
   }
   jpeg_finish_decompress(&d);
   jpeg_destroy_decompress(&d);
-  return img;
+  return *img;
 #else
   (void)data, (void)size, (void)scaleDenom;
   return {};  // a libjpeg without BGR output: OpenCV decodes

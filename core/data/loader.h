@@ -56,7 +56,8 @@ struct LoaderTimes {
   double read = 0;     ///< reading files
   double decode = 0;   ///< decoding and resizing
   double augment = 0;  ///< mosaic, perspective, HSV, flips, letterbox
-  double collate = 0;  ///< copying into the batch layout
+  double collate = 0;  ///< targets, and copying validation images into the batch layout
+                       ///< (training images are rendered straight into it: in augment)
   double wait = 0;     ///< time next() blocked waiting for this batch
 };
 
