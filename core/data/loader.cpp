@@ -249,6 +249,12 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
   b.seq = seq;
   b.epoch = plan.epoch;
   b.n = static_cast<int>(end - start);
+  // This rank's position p is global position rank + p * world; those past the dataset are
+  // DistributedSampler's padding (always the last positions of a rank).
+  const int64_t total = static_cast<int64_t>(m_index.images.size());
+  const int64_t unique =
+      total > m_opt.rank ? (total - m_opt.rank + m_opt.worldSize - 1) / m_opt.worldSize : 0;
+  b.padded = static_cast<int>(std::max<int64_t>(0, end - std::max(start, unique)));
   b.height = shape.height;
   b.width = shape.width;
   b.channelsLast = m_opt.channelsLast;

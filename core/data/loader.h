@@ -63,9 +63,12 @@ struct LoaderTimes {
 
 /// One collated batch.
 struct Batch {
-  int64_t seq = 0;                  ///< batch index within the epoch (delivered in this order)
-  int epoch = 0;                    ///< the epoch it belongs to
-  int n = 0;                        ///< images in the batch (the last one may be smaller)
+  int64_t seq = 0;  ///< batch index within the epoch (delivered in this order)
+  int epoch = 0;    ///< the epoch it belongs to
+  int n = 0;        ///< images in the batch (the last one may be smaller)
+  /// The last `padded` images repeat images of other ranks: DistributedSampler pads every
+  /// rank to the same length. Training uses them as DDP does; validation must not count them.
+  int padded = 0;
   int height = 0;                   ///< image height in pixels
   int width = 0;                    ///< image width in pixels
   bool channelsLast = false;        ///< NHWC (else NCHW)

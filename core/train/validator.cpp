@@ -88,7 +88,10 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     // uniformly, which leaves every IoU unchanged.
     const float w = static_cast<float>(batch->width), h = static_cast<float>(batch->height);
     auto tacc = targets.accessor<float, 2>();
-    for (int64_t j = 0; j < batch->n; ++j) {
+    // Images the sampler repeated to pad this rank are not scored twice (their loss is kept:
+    // a few repeated images in a mean).
+    const int64_t real = batch->n - batch->padded;
+    for (int64_t j = 0; j < real; ++j) {
       const float id = static_cast<float>(localImages + j);
       auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
       auto d = det.accessor<float, 2>();
@@ -103,7 +106,7 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
                     {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
       }
     }
-    localImages += batch->n;
+    localImages += real;
   }
 
   // Image ids must be unique across ranks: prefix each rank's ids with its position.

@@ -410,17 +410,25 @@ void TestLoader::ranksShareTheEpoch() {
   Demo d(10);
   LoaderOptions o = smallOptions();
   o.worldSize = 3;
-  std::multiset<std::string> seen;
+  std::multiset<std::string> seen, notPadding;
   for (int r = 0; r < 3; ++r) {
     o.rank = r;
     Loader l(d.train, o);
     QCOMPARE(l.samplesPerEpoch(), int64_t(4));
     QCOMPARE(l.batchesPerEpoch(), int64_t(1));
-    for (const auto& b : epoch(l, 4)) seen.insert(b.paths.begin(), b.paths.end());
+    for (const auto& b : epoch(l, 4)) {
+      seen.insert(b.paths.begin(), b.paths.end());
+      // 10 images over 3 ranks: positions 10 and 11 (the last of ranks 1 and 2) are padding,
+      // and what is not padding covers every image exactly once.
+      QCOMPARE(b.padded, r == 0 ? 0 : 1);
+      notPadding.insert(b.paths.begin(), b.paths.end() - b.padded);
+    }
   }
   QCOMPARE(seen.size(), size_t(12));
   std::set<std::string> unique(seen.begin(), seen.end());
   QCOMPARE(unique.size(), size_t(10));
+  QCOMPARE(notPadding.size(), size_t(10));
+  QCOMPARE(std::set<std::string>(notPadding.begin(), notPadding.end()).size(), size_t(10));
 }
 
 void TestLoader::exifOrientationIsApplied() {
