@@ -57,6 +57,8 @@ void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
   for (const auto& n : m.names) names += n + "\n";
   writeString(a, "names", names);
   writeInt(a, "has_optimizer", m.hasOptimizer ? 1 : 0);
+  writeString(a, "optimizer_name", m.optimizer);
+  writeDouble(a, "optimizer_base_lr0", m.optimizerLr0);
 }
 
 CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
@@ -91,6 +93,10 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   std::istringstream names(readString(a, "names"));
   for (std::string line; std::getline(names, line);) m.names.push_back(line);
   m.hasOptimizer = readInt(a, "has_optimizer") != 0;
+  // Added later in format 1: absent from older checkpoints.
+  c10::IValue v;
+  if (a.try_read("optimizer_name", v) && v.isString()) m.optimizer = v.toStringRef();
+  if (a.try_read("optimizer_base_lr0", v) && v.isDouble()) m.optimizerLr0 = v.toDouble();
   return m;
 }
 

@@ -34,6 +34,11 @@ struct CheckpointMeta {
   int64_t imgsz = 640;           ///< training image size
   std::vector<std::string> names;  ///< class names
   bool hasOptimizer = false;       ///< optimiser state present (false for exported weights)
+  /// The optimiser the run uses, "SGD" or "AdamW", and its base lr0 (before batch scaling):
+  /// optimizer=auto must keep them on resume, even when a longer run would pick another.
+  /// Empty in checkpoints written before this was recorded.
+  std::string optimizer;
+  double optimizerLr0 = 0.0;
 };
 
 /// The live objects a checkpoint reads or writes; null members are skipped.

@@ -286,6 +286,22 @@ struct Trainer::Impl {
                                std::max(derived.globalBatch, nbs) * epochs;
     optChoice = chooseOptimizer(cfg.getString("optimizer").c_str(), cfg.getFloat("lr0"),
                                 cfg.getFloat("momentum"), iterations, nc);
+    if (optChoice.autoChosen && cfg.getBool("resume")) {
+      // optimizer=auto decides by the run's length; a resumed run keeps what it started with
+      // (its state in last.pt belongs to that optimiser), even when epochs grew.
+      auto meta = readCheckpointMeta(path("weights/last.pt"));
+      if (meta && !meta->optimizer.empty()) {
+        const bool sgd = meta->optimizer == "SGD";
+        if (sgd != optChoice.sgd && rank == 0)
+          warn("optimizer=auto keeps " + meta->optimizer + " (lr0 " +
+                   std::to_string(meta->optimizerLr0) +
+                   ") from the checkpoint; a new run of this length would pick " +
+                   (optChoice.sgd ? "SGD" : "AdamW"),
+               "optimizer");
+        optChoice.sgd = sgd;
+        optChoice.lr0 = meta->optimizerLr0;
+      }
+    }
     double lr0 = optChoice.lr0;
     // The usual rule of thumb: the lr follows the global batch, relative to a batch of 64.
     if (cfg.getBool("scale_lr_with_batch")) lr0 *= static_cast<double>(derived.globalBatch) / 64.0;
@@ -412,6 +428,8 @@ struct Trainer::Impl {
     m.nc = nc;
     m.imgsz = cfg.getInt("imgsz");
     m.names = cfg.getBool("single_cls") ? std::vector<std::string>{"object"} : spec.names;
+    m.optimizer = optChoice.sgd ? "SGD" : "AdamW";
+    m.optimizerLr0 = optChoice.lr0;
     return m;
   }
 

@@ -1,6 +1,6 @@
 // Exact resume: with deterministic=true on the CPU, 4 epochs straight and 2 + resume 2 give
 // the same weights (to 1e-6) and the same results.csv; resuming with more epochs extends the
-// run and records the re-planned schedule.
+// run and records the re-planned schedule (keeping the optimiser optimizer=auto chose).
 #include <QtTest/QtTest>
 
 #include "e2e/train_e2e_util.h"
@@ -53,6 +53,20 @@ class TstTrainResume : public QObject {
     QCOMPARE(replanned.size(), 1);
     QCOMPARE(replanned[0]["data"].toObject()["new_epochs"].toInt(), 5);
     QCOMPARE(replanned[0]["data"].toObject()["old_epochs"].toInt(), 4);
+
+    // optimizer=auto picked AdamW for this short run (under 10000 iterations); extended past
+    // that it would pick SGD, but the resumed run keeps AdamW, whose state last.pt holds.
+    auto longer = runStaveTrain(
+        {"train", "--run-dir", a, "resume=true", "epochs=10010", "--stop-after", "1"}, {}, 300000);
+    QVERIFY2(longer.exitCode == 0, qPrintable(longer.err.right(2000)));
+    QCOMPARE(readResults(a + "/results.csv").size(), 6);
+    bool kept = false;
+    for (const auto& w : eventsOf(parseEvents(longer.out), "warning")) {
+      const auto d = w["data"].toObject();
+      kept = kept || (d["source"].toString() == "optimizer" &&
+                      d["message"].toString().contains("keeps AdamW"));
+    }
+    QVERIFY2(kept, qPrintable(longer.out.right(3000)));
   }
 
   void sigtermStopsGracefully() {

@@ -196,6 +196,8 @@ class TstTrainParts : public QObject {
     meta.bestMap5095 = 0.4;
     meta.bestMapEpoch = 2;
     meta.lastMetrics = {0.5, 0.6, 0.7, 0.4, 1.0, 2.0, 3.0};
+    meta.optimizer = "AdamW";
+    meta.optimizerLr0 = 0.001111;
     QVERIFY(saveCheckpoint(path, {model.get(), shadow.get(), opt.get()}, meta).ok());
     const auto expectedRandom = torch::rand({5});
 
@@ -219,6 +221,8 @@ class TstTrainParts : public QObject {
     QCOMPARE(loaded->bestMapEpoch, int64_t(2));
     QCOMPARE(loaded->lastMetrics, (std::vector<double>{0.5, 0.6, 0.7, 0.4, 1.0, 2.0, 3.0}));
     QVERIFY(loaded->hasOptimizer);
+    QCOMPARE(loaded->optimizer, std::string("AdamW"));
+    QCOMPARE(loaded->optimizerLr0, 0.001111);
     // The momentum buffers came back: one more identical step gives identical weights.
     torch::manual_seed(5);
     trainStep(model, *opt);
