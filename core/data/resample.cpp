@@ -318,12 +318,12 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
       horizontalScalar(vrow, p, 0, m, pr + p.d0, pg + p.d0, pb + p.d0);
     }
     if (channelsLast) {
-      uint8_t* o = dst + size_t(row) * W * 3;
-      for (int x = 0; x < W; ++x) {
-        o[3 * x] = pr[x];
-        o[3 * x + 1] = pg[x];
-        o[3 * x + 2] = pb[x];
-      }
+      // Interleave with OpenCV's SIMD merge, straight into the batch row.
+      const cv::Mat planes[3] = {cv::Mat(1, W, CV_8U, pr), cv::Mat(1, W, CV_8U, pg),
+                                 cv::Mat(1, W, CV_8U, pb)};
+      cv::Mat out(1, W, CV_8UC3, dst + size_t(row) * W * 3);
+      cv::merge(planes, 3, out);
+      STAVE_CHECK(out.data == dst + size_t(row) * W * 3, "cv::merge reallocated a row");
     } else {
       uint8_t* o = dst + size_t(row) * W;
       streamCopy(o, pr, W);
