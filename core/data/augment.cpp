@@ -150,7 +150,7 @@ Base baseDraw(const AugmentContext& ctx, int64_t index, bool mosaicOn,
 Sample renderBase(const AugmentContext& ctx, const Base& b, StageTimes& times) {
   const double t0 = now();
   const cv::Size out(ctx.imgsz, ctx.imgsz);
-  Sample smp = b.scaleOnly ? renderScaled(b.comp, b.M, out, b.scale)
+  Sample smp = b.scaleOnly ? renderScaled(b.comp, b.M, out, b.scale, ctx.fused)
                            : renderWarped(b.comp, b.M, out, b.scale);
   times.augment += now() - t0;
   return smp;
@@ -224,15 +224,24 @@ ScaledLayout scaledLayout(const Composition& comp, const cv::Matx33d& M, cv::Siz
   return lay;
 }
 
-Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale) {
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size out, double scale,
+                    bool fused) {
   ScaledLayout lay = scaledLayout(comp, M, out);
-  RgbRender r;
-  r.out = out;
-  r.tiles = std::move(lay.tiles);
-  std::vector<uint8_t> planes(size_t(3) * size_t(out.area()));
-  renderRgb(r, planes.data(), false);
   Sample smp;
-  smp.img = planarRgbToBgr(planes.data(), out);
+  if (fused && resampleHasAvx2()) {
+    RgbRender r;
+    r.out = out;
+    r.tiles = std::move(lay.tiles);
+    std::vector<uint8_t> planes(size_t(3) * size_t(out.area()));
+    renderRgb(r, planes.data(), false);
+    smp.img = planarRgbToBgr(planes.data(), out);
+  } else {
+    smp.img = cv::Mat(out, CV_8UC3, kGrey);
+    for (const auto& t : lay.tiles) {
+      cv::Mat roi = smp.img(t.dst);
+      cv::resize(t.src, roi, roi.size(), 0, 0, cv::INTER_LINEAR);
+    }
+  }
   smp.boxes = std::move(lay.boxes);
   (void)scale;  // the tile mapping's own scale is used, which differs only by rounding
   return smp;
@@ -417,7 +426,7 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
   // rest of the sample's randomness stays aligned.
   const bool mix = rng.uniform() < ctx.aug.mixup && mosaicOn;
   Sample smp;
-  if (!mix && base.scaleOnly) {
+  if (!mix && base.scaleOnly && ctx.fused && resampleHasAvx2()) {
     // The default path: one pass from the source images to the batch (renderRgb). Draws in
     // Ultralytics' order: HSV gains, flipud, fliplr.
     const double t0 = now();

@@ -132,9 +132,11 @@ struct ScaledLayout {
 /// follow the whole-pixel mapping actually used, so they match the pixels exactly.
 ScaledLayout scaledLayout(const Composition& comp, const cv::Matx33d& M, cv::Size outSize);
 
-/// The fast renderer for M = scale + translation: scaledLayout resampled by renderRgb, as a BGR
-/// image. It differs from renderWarped by at most about one pixel of position.
-Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale);
+/// The fast renderer for M = scale + translation: scaledLayout resampled (renderRgb with AVX2
+/// and `fused`, else cv::resize per tile), as a BGR image. It differs from renderWarped by at
+/// most about one pixel of position.
+Sample renderScaled(const Composition& comp, const cv::Matx33d& M, cv::Size outSize, double scale,
+                    bool fused = true);
 
 /// Where a training sample's pixels go instead of Sample::img: its slot in a batch, RGB planes
 /// (or interleaved RGB with channelsLast), as renderRgb writes them.
@@ -149,15 +151,20 @@ struct AugmentContext {
   ImageProvider load;                                 ///< decoded, resized images
   int imgsz = 640;                                    ///< output size (square)
   AugmentOptions aug;                                 ///< hyperparameters
+  /// The one-pass renderer (renderRgb) for the default path when the CPU has AVX2; otherwise,
+  /// or when false, OpenCV's passes (cv::resize, cv::transform, split), whose SSE2 / NEON code
+  /// beats the portable scalar kernel by about 4x.
+  bool fused = true;
 };
 
 /// A training sample of dataset index `index`: mosaic (with probability aug.mosaic when
 /// `mosaicOn`, companions from `companion`) or letterbox, then random perspective, mixup (only
 /// when `mosaicOn`: close_mosaic ends both, as in Ultralytics), HSV and flips. Output is
 /// imgsz x imgsz. With a `sink` the pixels are written there and Sample::img stays empty: for
-/// the default hyperparameters (no rotation, shear, perspective or mixup in this sample) the
-/// resampling, colour map, flips and layout are one pass (renderRgb); otherwise the sample is
-/// made as a BGR image and copied. Without a sink, Sample::img holds the same pixels as BGR.
+/// the default hyperparameters (no rotation, shear, perspective or mixup in this sample, and
+/// ctx.fused on a CPU with AVX2) the resampling, colour map, flips and layout are one pass
+/// (renderRgb); otherwise the sample is made as a BGR image with OpenCV and copied. Without a
+/// sink, Sample::img holds the same pixels as BGR.
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
                        const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times,
                        const PixelSink* sink = nullptr);

@@ -85,9 +85,13 @@ void planTile(const ResampleTile& t, int outWidth, bool flipLR, TilePlan& p) {
   }
 }
 
+// Rounds to nearest, ties to even (as the AVX2 kernel's conversion does) and clamps to a byte.
+// Adding and subtracting 1.5 x 2^23 rounds a float of magnitude below 2^22 in the FPU's
+// default mode without a library call (std::nearbyint is one on baseline x86-64).
 inline uint8_t toByte(float v) {
-  const float r = std::nearbyint(v);
-  return static_cast<uint8_t>(r <= 0 ? 0 : (r >= 255 ? 255 : r));
+  v = std::min(std::max(v, -1.0f), 256.0f);  // branch-free (minss / maxss)
+  const float r = (v + 12582912.0f) - 12582912.0f;
+  return static_cast<uint8_t>(static_cast<int>(std::min(std::max(r, 0.0f), 255.0f)));
 }
 
 // ---- scalar kernel -------------------------------------------------------------------------

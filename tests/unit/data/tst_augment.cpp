@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "core/data/augment.h"
+#include "core/data/resample.h"
 
 using namespace stave::data;
 
@@ -44,6 +45,7 @@ class TestAugment : public QObject {
   void scaledRendererMatchesWarp();
   void hsvMatchesPerPixelReference();
   void hsvAndMirrorFused();
+  void fusedAndOpenCvPathsAgree();
   void boxCandidatesDropSlivers();
 };
 
@@ -390,6 +392,58 @@ void TestAugment::hsvAndMirrorFused() {
       QCOMPARE(mirrored.boxes[k].x2, S - plain.boxes[k].x1);
       QCOMPARE(mirrored.boxes[k].y1, plain.boxes[k].y1);
     }
+  }
+}
+
+void TestAugment::fusedAndOpenCvPathsAgree() {
+  // The one-pass renderer (AVX2 CPUs) and OpenCV's passes (the others) give the same boxes and
+  // pixels within OpenCV's fixed-point rounding, for mosaic and letterbox samples with HSV and
+  // flips.
+  if (!resampleHasAvx2()) QSKIP("this CPU has no AVX2: both settings take the OpenCV path");
+  const int S = 128;
+  std::vector<ImageRecord> records(4);
+  std::vector<std::shared_ptr<LoadedImage>> images;
+  cv::RNG noise(4);
+  for (int i = 0; i < 4; ++i) {
+    records[i].width = 90 + 13 * i, records[i].height = 128 - 9 * i;
+    records[i].boxes.push_back({i, 0.5f, 0.5f, 0.4f, 0.3f});
+    auto li = std::make_shared<LoadedImage>();
+    li->img = cv::Mat(records[i].height, records[i].width, CV_8UC3);
+    for (int y = 0; y < li->img.rows; ++y)
+      for (int x = 0; x < li->img.cols; ++x)
+        li->img.at<cv::Vec3b>(y, x) =
+            cv::Vec3b(uint8_t(2 * x + 40 * i), uint8_t(y + 30), uint8_t((x + y) % 256));
+    li->w0 = li->img.cols, li->h0 = li->img.rows;
+    images.push_back(li);
+  }
+  AugmentContext ctx;
+  ctx.records = &records;
+  ctx.imgsz = S;
+  ctx.aug.flipud = 0.5;
+  ctx.load = [&](int64_t i, StageTimes&) {
+    return std::shared_ptr<const LoadedImage>(images[size_t(i)]);
+  };
+  const auto companion = [](Rng& r) -> int64_t { return int64_t(r.below(4)); };
+  for (int trial = 0; trial < 16; ++trial) {
+    ctx.aug.mosaic = trial % 2 ? 1.0 : 0.0;
+    StageTimes t;
+    ctx.fused = true;
+    Rng a(900 + trial);
+    const Sample fused = makeTrainSample(ctx, trial % 4, true, companion, a, t);
+    ctx.fused = false;
+    Rng b(900 + trial);
+    const Sample plain = makeTrainSample(ctx, trial % 4, true, companion, b, t);
+    QCOMPARE(fused.boxes.size(), plain.boxes.size());
+    for (size_t k = 0; k < fused.boxes.size(); ++k) {
+      QCOMPARE(fused.boxes[k].x1, plain.boxes[k].x1);
+      QCOMPARE(fused.boxes[k].y2, plain.boxes[k].y2);
+    }
+    cv::Mat diff;
+    cv::absdiff(fused.img, plain.img, diff);
+    double worst = 0;
+    cv::minMaxLoc(diff.reshape(1), nullptr, &worst);
+    QVERIFY2(worst <= 2 && cv::mean(diff)[0] < 0.5,
+             qPrintable(QString("trial %1: max %2").arg(trial).arg(worst)));
   }
 }
 
