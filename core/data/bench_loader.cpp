@@ -37,8 +37,8 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
   const int64_t perEpoch = loader.batchesPerEpoch();
   const int64_t fill = (static_cast<int64_t>(loader.recentCapacity()) + o.batch - 1) / o.batch + 2;
   int64_t warm = o.warmup >= 0 ? o.warmup : fill;
-  const bool steady = o.warmup >= 0 || warm + o.batches <= perEpoch;
   warm = std::max<int64_t>(0, std::min(warm, perEpoch - 1));
+  const bool steady = warm >= fill;  // the recent-image buffer was full before timing
   const int64_t timed = std::min<int64_t>(o.batches, perEpoch - warm);
   if (cache == CacheMode::Ram) {
     // Fill the cache with one pass over the same batches, then time a second pass.

@@ -149,8 +149,27 @@ void TestDataCli::benchLoaderPrintsJson() {
     QVERIFY2(j[k]["samples_per_s"].toDouble() > 0, k);
   QVERIFY(j["targets"]["mosaic_vs_decode"]["ratio"].toDouble() > 0);
   QVERIFY(j["targets"]["ram_vs_uncached"]["target"].toDouble() == 3.0);
+  // 24 images cannot fill the mosaic buffer (about 100 images at batch 4) before timing: the
+  // JSON says the uncached numbers are not a steady state.
+  QCOMPARE(j["steady_state"].toBool(), false);
+  QVERIFY(j["note"].toString().contains("--warmup"));
+  QVERIFY(j["mosaic_cache_none"]["warmup_batches"].toInt() >= 1);
+  // An explicit warm-up is taken as asked (one batch does not fill the buffer either).
+  auto warm =
+      runStaveTrain({"bench", "loader", "--data", dir.filePath("d/data.yaml"), "--imgsz", "96",
+                     "--batch", "4", "--workers", "1", "--batches", "2", "--warmup", "1"},
+                    {}, 120000);
+  QCOMPARE(warm.exitCode, 0);
+  const QJsonObject w = QJsonDocument::fromJson(warm.out.toUtf8()).object();
+  QCOMPARE(w["mosaic_cache_none"]["warmup_batches"].toInt(), 1);
+  QCOMPARE(w["mosaic_cache_none"]["timed_batches"].toInt(), 2);
+  QCOMPARE(w["steady_state"].toBool(), false);
   auto bad = runStaveTrain({"bench", "loader"}, {}, 60000);
   QCOMPARE(bad.exitCode, 2);
+  auto badWarmup = runStaveTrain(
+      {"bench", "loader", "--data", dir.filePath("d/data.yaml"), "--warmup", "-1"}, {}, 60000);
+  QCOMPARE(badWarmup.exitCode, 2);
+  QVERIFY(badWarmup.err.contains("--warmup"));
 }
 
 QTEST_GUILESS_MAIN(TestDataCli)
