@@ -59,7 +59,9 @@ std::vector<ParamSpec> buildSchema() {
       enumP("cache", "none", {"none", "ram", "disk"}, G::Data,
             "cache decoded images in RAM or on disk", true),
       boolP("rect", false, G::Data, "rectangular batches (images sorted by aspect ratio)", true),
-      intP("workers", 8, 0, 256, G::Data, "data loader threads per rank", true),
+      intP("workers", 8, 0, 256, G::Data,
+           "data loader threads per rank (at most the CPU cores per rank, as Ultralytics caps it)",
+           true),
       intP("prefetch", 4, 1, 64, G::Data, "batches prepared ahead per rank", false),
       boolP("persistent_workers", true, G::Data, "keep loader threads alive between epochs", false),
       // Optimisation

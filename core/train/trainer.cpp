@@ -183,7 +183,11 @@ struct Trainer::Impl {
     data::LoaderOptions lo;
     lo.imgsz = static_cast<int>(cfg.getInt("imgsz"));
     lo.batch = static_cast<int>(cfg.getInt("batch"));
-    lo.workers = static_cast<int>(cfg.getInt("workers"));
+    // Ultralytics' cap: no more loader threads than this rank's share of the CPU cores (more
+    // only compete with each other and with the model's threads).
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    lo.workers = std::min(static_cast<int>(cfg.getInt("workers")),
+                          std::max(1, cores / std::max(1, o.localWorldSize)));
     lo.prefetch = static_cast<int>(cfg.getInt("prefetch"));
     lo.augment = train;
     lo.shuffle = train;
