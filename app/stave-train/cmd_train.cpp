@@ -15,7 +15,7 @@ using stave::cli::selfExecutable;
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(args,
                      {"project", "config", "run-dir", "nproc", "nnodes", "node-rank", "master-addr",
-                      "master-port", "stop-after"},
+                      "master-port", "stop-after", "stop-after-batches"},
                      {});
   if (!a.ok()) return stave::cli::usageError("train", a.error());
   stave::train::TrainCommand cmd;
@@ -44,7 +44,8 @@ int run(const std::vector<std::string>& args) {
               {"nnodes", &cmd.nnodes, 1},
               {"node-rank", &cmd.nodeRank, 0},
               {"master-port", &cmd.masterPort, 0},
-              {"stop-after", &cmd.stopAfterEpochs, 1}};
+              {"stop-after", &cmd.stopAfterEpochs, 1},
+              {"stop-after-batches", &cmd.stopAfterBatches, 1}};
   for (const auto& f : ints) {
     if (!a.has(f.name)) continue;
     if (!parseInt(a.value(f.name), *f.target) || *f.target < f.min) {
@@ -64,6 +65,6 @@ STAVE_COMMAND(stave::cli::Command{
     "train", "train a detector (one process, or --nproc N ranks)",
     "stave-train train CONFIG.yaml|--project FILE [--config NAME] [key=value ...] [--run-dir DIR]\n"
     "                  [--nproc N --nnodes M --node-rank R --master-addr A --master-port P] "
-    "[--stop-after EPOCHS]\n"
+    "[--stop-after EPOCHS] [--stop-after-batches N]\n"
     "  resume: stave-train train --run-dir runs/<id> resume=true [epochs=N]",
     run});

@@ -6,7 +6,7 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"config", "run-dir", "stop-after"}, {});
+  stave::cli::Args a(args, {"config", "run-dir", "stop-after", "stop-after-batches"}, {});
   if (!a.ok()) return stave::cli::usageError("worker", a.error());
   if (!a.has("config") || !a.has("run-dir"))
     return stave::cli::usageError("worker", "--config and --run-dir are required");
@@ -16,6 +16,7 @@ int run(const std::vector<std::string>& args) {
   cmd.configPath = a.value("config");
   cmd.runDir = a.value("run-dir");
   cmd.stopAfterEpochs = std::atoi(a.value("stop-after", "0").c_str());
+  cmd.stopAfterBatches = std::atoi(a.value("stop-after-batches", "0").c_str());
   cmd.version = STAVE_VERSION;
   return stave::train::runWorkerCommand(cmd);
 }
@@ -23,4 +24,6 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "worker", "run one rank of a distributed training (started by the launcher or srun)",
-    "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--stop-after N]", run});
+    "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--stop-after N] "
+    "[--stop-after-batches N]",
+    run});

@@ -219,14 +219,15 @@ std::shared_ptr<const Loader::Plan> Loader::makePlan(int epoch, bool mosaicOn) c
   return plan;
 }
 
-void Loader::startEpoch(int epoch, bool mosaicOn) {
+void Loader::startEpoch(int epoch, bool mosaicOn, int64_t firstBatch) {
   auto plan = makePlan(epoch, mosaicOn);
+  firstBatch = std::clamp<int64_t>(firstBatch, 0, plan->numBatches);
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_plan = std::move(plan);
     ++m_generation;
-    m_nextJob = 0;
-    m_consumed = 0;
+    m_nextJob = firstBatch;
+    m_consumed = firstBatch;
     m_ready.clear();
   }
   m_workCv.notify_all();

@@ -105,8 +105,9 @@ class Loader {
   static Status validate(const SplitIndex& index, const LoaderOptions& options);
 
   /// Starts (or restarts) `epoch`: the order from (seed, epoch), mosaic on or off
-  /// (close_mosaic). Batches of an unfinished previous epoch are dropped.
-  void startEpoch(int epoch, bool mosaicOn = true);
+  /// (close_mosaic). Batches of an unfinished previous epoch are dropped. With `firstBatch`
+  /// the epoch starts there (a resumed run): the same batches the full epoch would give next.
+  void startEpoch(int epoch, bool mosaicOn = true, int64_t firstBatch = 0);
   /// The next batch in order, or nullopt at the end of the epoch. Rethrows a worker's
   /// exception with the epoch and batch it happened in.
   std::optional<Batch> next();

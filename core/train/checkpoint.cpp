@@ -59,6 +59,8 @@ void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
   writeInt(a, "has_optimizer", m.hasOptimizer ? 1 : 0);
   writeString(a, "optimizer_name", m.optimizer);
   writeDouble(a, "optimizer_base_lr0", m.optimizerLr0);
+  writeInt(a, "epoch_batches", m.epochBatches);
+  a.write("epoch_loss", c10::IValue(m.epochLoss));
 }
 
 CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
@@ -97,6 +99,8 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   c10::IValue v;
   if (a.try_read("optimizer_name", v) && v.isString()) m.optimizer = v.toStringRef();
   if (a.try_read("optimizer_base_lr0", v) && v.isDouble()) m.optimizerLr0 = v.toDouble();
+  if (a.try_read("epoch_batches", v) && v.isInt()) m.epochBatches = v.toInt();
+  if (a.try_read("epoch_loss", v) && v.isDoubleList()) m.epochLoss = v.toDoubleVector();
   return m;
 }
 
@@ -129,6 +133,12 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
       torch::serialize::OutputArchive sub;
       parts.optimizer->save(sub);
       archive.write("optimizer", sub);
+    }
+    if (parts.gradients && parts.model) {
+      torch::serialize::OutputArchive sub;
+      for (const auto& p : parts.model->named_parameters(true))
+        if (p.value().grad().defined()) sub.write(p.key(), p.value().grad());
+      archive.write("gradients", sub);
     }
     archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
     std::ostringstream os;
@@ -166,6 +176,19 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
       torch::serialize::InputArchive sub;
       archive.read("optimizer", sub);
       parts.optimizer->load(sub);
+    }
+    if (parts.gradients && parts.model) {
+      // Absent from checkpoints written before gradients were kept: they start at zero.
+      torch::serialize::InputArchive sub;
+      if (archive.try_read("gradients", sub)) {
+        for (auto& p : parts.model->named_parameters(true)) {
+          torch::Tensor g;
+          if (sub.try_read(p.key(), g)) {
+            torch::NoGradGuard noGrad;
+            p.value().mutable_grad() = g.to(p.value().device()).clone();
+          }
+        }
+      }
     }
     if (restoreRng) {
       torch::Tensor state;

@@ -39,6 +39,11 @@ struct CheckpointMeta {
   /// Empty in checkpoints written before this was recorded.
   std::string optimizer;
   double optimizerLr0 = 0.0;
+  /// Batches of epoch `epoch + 1` already trained when the run stopped inside it (0: at an
+  /// epoch boundary), and that partial epoch's mean box, cls, dfl loss and the number of steps
+  /// they average: a resumed run continues with the next batch.
+  int64_t epochBatches = 0;
+  std::vector<double> epochLoss;
 };
 
 /// The live objects a checkpoint reads or writes; null members are skipped.
@@ -46,14 +51,19 @@ struct CheckpointParts {
   torch::nn::Module* model = nullptr;            ///< the trained model
   torch::nn::Module* ema = nullptr;              ///< its EMA
   torch::optim::Optimizer* optimizer = nullptr;  ///< the optimiser (3 groups)
+  /// Also the model's gradients: accumulated micro-batches not yet applied by an optimiser
+  /// step (gradient accumulation crosses epoch ends), so that a resumed run is exact.
+  bool gradients = false;
 };
 
-/// Serialises parts and meta (plus the CPU/CUDA RNG states) and writes them atomically.
+/// Serialises parts and meta (plus the CPU RNG state; YOLO training draws no random numbers on
+/// a GPU: augmentation runs on the CPU with its own seeded generators) and writes them
+/// atomically.
 Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
                       const CheckpointMeta& meta);
 
 /// Reads a checkpoint into the given parts (which must have the same structure) and returns
-/// its meta. Restores the RNG states when `restoreRng`. The error names the file.
+/// its meta. Restores the CPU RNG state when `restoreRng`. The error names the file.
 Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
                                       bool restoreRng, const torch::Device& device = torch::kCPU);
 

@@ -27,7 +27,7 @@ Result<WorkerIdentity> workerIdentity() {
 }
 
 int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, int stopAfterEpochs) {
+                const std::string& executable, int stopAfterEpochs, int stopAfterBatches) {
   dist::LaunchOptions lo;
   lo.workerArgv = {executable,  "worker",
                    "--config",  (std::filesystem::path(runDir) / "config.yaml").string(),
@@ -35,6 +35,10 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir,
   if (stopAfterEpochs > 0) {
     lo.workerArgv.push_back("--stop-after");
     lo.workerArgv.push_back(std::to_string(stopAfterEpochs));
+  }
+  if (stopAfterBatches > 0) {
+    lo.workerArgv.push_back("--stop-after-batches");
+    lo.workerArgv.push_back(std::to_string(stopAfterBatches));
   }
   lo.nproc = static_cast<int>(config.getInt("nproc"));
   lo.nnodes = static_cast<int>(config.getInt("nnodes"));

@@ -22,6 +22,6 @@ Result<WorkerIdentity> workerIdentity();
 /// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
 /// supervises them; returns the launcher's exit code.
 int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, int stopAfterEpochs);
+                const std::string& executable, int stopAfterEpochs, int stopAfterBatches = 0);
 
 }  // namespace stave::train

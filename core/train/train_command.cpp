@@ -140,7 +140,7 @@ int runTrainCommand(const TrainCommand& cmd) {
     }
     auto s = writeFileAtomic((fs::path(runDir) / "config.yaml").string(), config::toYaml(cfg));
     if (!s) return printErrors("train", s.errors());
-    return launchRanks(cfg, runDir, cmd.executable, cmd.stopAfterEpochs);
+    return launchRanks(cfg, runDir, cmd.executable, cmd.stopAfterEpochs, cmd.stopAfterBatches);
   }
 
   installStopHandlers();
@@ -153,6 +153,7 @@ int runTrainCommand(const TrainCommand& cmd) {
   options.runDir = runDir;
   options.sink = &sink;
   options.stopAfterEpochs = cmd.stopAfterEpochs;
+  options.stopAfterBatches = cmd.stopAfterBatches;
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);
@@ -183,6 +184,7 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   options.masterAddr = env->masterAddr;
   options.masterPort = env->masterPort;
   options.stopAfterEpochs = cmd.stopAfterEpochs;
+  options.stopAfterBatches = cmd.stopAfterBatches;
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);

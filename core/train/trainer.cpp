@@ -111,6 +111,14 @@ struct Trainer::Impl {
   double trainSeconds = 0, valSeconds = 0;
   std::vector<double> epochTimes;
 
+  /// How far the current epoch got: batches done, running mean loss and the steps in it.
+  struct EpochProgress {
+    int64_t batches = 0;
+    std::array<double, 3> loss{0, 0, 0};
+    int64_t counted = 0;
+  };
+  int64_t batchesThisProcess = 0;
+
   explicit Impl(TrainOptions opts)
       : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
 
@@ -348,7 +356,9 @@ struct Trainer::Impl {
   void resumeIfAsked() {
     if (!cfg.getBool("resume")) return;
     const std::string last = path("weights/last.pt");
-    auto meta = loadCheckpoint(last, {model.get(), emaModel.get(), optimizer.get()}, true, device);
+    CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
+    parts.gradients = true;
+    auto meta = loadCheckpoint(last, parts, true, device);
     if (!meta)
       throw RunFailure(meta.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
                        kTrainBadInput);
@@ -434,14 +444,24 @@ struct Trainer::Impl {
     m.names = cfg.getBool("single_cls") ? std::vector<std::string>{"object"} : spec.names;
     m.optimizer = optChoice.sgd ? "SGD" : "AdamW";
     m.optimizerLr0 = optChoice.lr0;
+    m.epochBatches = 0;  // an epoch boundary unless saveCheckpointAs is told otherwise
+    m.epochLoss.clear();
     return m;
   }
 
-  void saveCheckpointAs(const std::string& rel, int completedEpoch,
-                        telemetry::CheckpointKind kind) {
+  void saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind,
+                        const EpochProgress* partial = nullptr) {
     const std::string p = path(rel);
-    auto s =
-        saveCheckpoint(p, {model.get(), emaModel.get(), optimizer.get()}, metaFor(completedEpoch));
+    CheckpointMeta meta = metaFor(completedEpoch);
+    if (partial) {
+      meta.epochBatches = partial->batches;
+      meta.epochLoss = {partial->loss[0], partial->loss[1], partial->loss[2],
+                        static_cast<double>(partial->counted)};
+    }
+    // last.pt keeps the accumulated gradients too: resuming from it is exact.
+    CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
+    parts.gradients = kind == telemetry::CheckpointKind::Last;
+    auto s = saveCheckpoint(p, parts, meta);
     if (!s) throw RunFailure(s.errorText(), "check free disk space in the run folder");
     emit(telemetry::CheckpointEvent{p, completedEpoch, kind});
   }
@@ -452,24 +472,25 @@ struct Trainer::Impl {
     return dist ? dist->anyRank(local) : local;
   }
 
-  /// One epoch of training; returns false when stopped on request part-way.
-  bool trainEpoch(int epoch, std::array<double, 3>& meanLoss) {
+  /// One epoch of training from batch `progress.batches` (non-zero when resuming inside the
+  /// epoch), updating `progress`; returns false when stopped part-way.
+  bool trainEpoch(int epoch, EpochProgress& progress) {
     const int closeMosaic = static_cast<int>(cfg.getInt("close_mosaic"));
     const bool mosaicOn = closeMosaic <= 0 || epoch < epochs - closeMosaic;
     if (rank == 0 && closeMosaic > 0 && epoch == epochs - closeMosaic) {
       std::fprintf(stderr, "closing mosaic for the last %d epochs\n", closeMosaic);
     }
-    trainLoader->startEpoch(epoch, mosaicOn);
+    trainLoader->startEpoch(epoch, mosaicOn, progress.batches);
     model->train();
-    std::array<double, 3> tloss{0, 0, 0};
-    int64_t counted = 0;
+    std::array<double, 3>& tloss = progress.loss;
+    int64_t& counted = progress.counted;
     telemetry::StepTiming acc;
     int accSteps = 0;
     int64_t accImages = 0;
     auto lastEvent = Clock::now();
     const bool worldScale = world > 1;
     const bool singleCls = cfg.getBool("single_cls");
-    int64_t i = 0;
+    int64_t i = progress.batches;
     for (;; ++i) {
       auto t0 = Clock::now();
       auto batch = trainLoader->next();
@@ -561,12 +582,13 @@ struct Trainer::Impl {
         accImages = 0;
         lastEvent = Clock::now();
       }
-      if (stopRequested()) {
-        meanLoss = tloss;
+      progress.batches = i + 1;
+      ++batchesThisProcess;
+      const bool stop = stopRequested();  // a collective: every rank asks at every step
+      if (stop || (o.stopAfterBatches > 0 && batchesThisProcess >= o.stopAfterBatches)) {
         return false;
       }
     }
-    meanLoss = tloss;
     return true;
   }
 
@@ -609,23 +631,38 @@ struct Trainer::Impl {
     if (!state.lastMetrics.empty() && state.lastMetrics.size() != 7) state.lastMetrics.clear();
     if (state.lastMetrics.empty()) state.lastMetrics.assign(7, 0.0);
 
-    for (int epoch = startEpoch; epoch < epochs; ++epoch) {
+    // A run resumed inside an epoch continues with that epoch's next batch.
+    EpochProgress progress;
+    if (state.epochBatches > 0) {
+      progress.batches = state.epochBatches;
+      if (state.epochLoss.size() == 4) {
+        progress.loss = {state.epochLoss[0], state.epochLoss[1], state.epochLoss[2]};
+        progress.counted = static_cast<int64_t>(state.epochLoss[3]);
+      }
+      state.epochBatches = 0;
+      state.epochLoss.clear();
+    }
+    for (int epoch = startEpoch; epoch < epochs; ++epoch, progress = EpochProgress{}) {
       auto epochStart = Clock::now();
-      std::array<double, 3> tloss{};
-      const bool complete = trainEpoch(epoch, tloss);
+      const bool complete = trainEpoch(epoch, progress);
+      const std::array<double, 3> tloss = progress.loss;
       if (dist) {
         dist->syncBuffers(*model);
         dist->syncBuffers(*emaModel);
+        // Gradients accumulated for the next optimiser step go into last.pt (rank 0's).
+        dist->averageGradients(params);
       }
       const double epochTime = secondsSince(epochStart);
       trainSeconds += epochTime;
       if (!complete) {
-        // Stopped part-way: keep the weights, restart this epoch on resume.
+        // Stopped part-way: the checkpoint says how far this epoch got; resume continues there.
         if (rank == 0)
-          saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last);
+          saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last,
+                           &progress);
         status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped on request during epoch " + std::to_string(epoch + 1) +
-                        "; resume=true continues";
+        finishMessage = "stopped during epoch " + std::to_string(epoch + 1) + " after " +
+                        std::to_string(progress.batches) + " of " + std::to_string(nb) +
+                        " batches; resume=true continues";
         break;
       }
       std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1),

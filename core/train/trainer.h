@@ -29,6 +29,7 @@ struct TrainOptions {
   int masterPort = 0;                    ///< rendezvous port (worldSize > 1)
   int stopAfterEpochs =
       0;  ///< > 0: stop (resumable, status stopped) after this many epochs in this process
+  int stopAfterBatches = 0;  ///< > 0: stop (resumable) after this many batches in this process
   const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
   std::string version;                               ///< Stave's version, for run_start
 };

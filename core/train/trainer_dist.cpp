@@ -90,6 +90,14 @@ void DistContext::syncBuffers(torch::nn::Module& model) {
   m->group->broadcastBuffers(model, 0);
 }
 
+void DistContext::averageGradients(const std::vector<torch::Tensor>& params) {
+  // Every rank has the same parameters with gradients defined (same model, same steps).
+  std::vector<torch::Tensor> grads;
+  for (const auto& p : params)
+    if (p.grad().defined()) grads.push_back(p.grad());
+  m->group->allReduce(grads, dist::ReduceMode::Mean);
+}
+
 bool DistContext::anyRank(bool local) {
   std::vector<torch::Tensor> t{torch::full({1}, local ? 1.0f : 0.0f)};
   m->group->allReduce(t, dist::ReduceMode::Sum);
@@ -127,6 +135,7 @@ double DistContext::waitGradients() {
   return 0.0;
 }
 void DistContext::syncBuffers(torch::nn::Module&) {}
+void DistContext::averageGradients(const std::vector<torch::Tensor>&) {}
 bool DistContext::anyRank(bool local) {
   return local;
 }

@@ -28,6 +28,10 @@ class DistContext {
   double waitGradients();
   /// BatchNorm running statistics follow rank 0 (with sync_bn they already agree).
   void syncBuffers(torch::nn::Module& model);
+  /// Replaces each rank's accumulated, not yet applied gradients by their mean over ranks,
+  /// so that rank 0's checkpoint holds what every rank needs to resume exactly (the
+  /// all-reduce at the next optimiser step gives the same result either way).
+  void averageGradients(const std::vector<torch::Tensor>& params);
   /// True on every rank when `local` is true on any rank.
   bool anyRank(bool local);
   /// Rank 0's value on every rank.

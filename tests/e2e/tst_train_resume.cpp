@@ -1,6 +1,7 @@
 // Exact resume: with deterministic=true on the CPU, 4 epochs straight and 2 + resume 2 give
 // the same weights (to 1e-6) and the same results.csv; resuming with more epochs extends the
-// run and records the re-planned schedule (keeping the optimiser optimizer=auto chose).
+// run and records the re-planned schedule (keeping the optimiser optimizer=auto chose); stops
+// inside an epoch and gradient accumulation across epoch ends resume exactly too.
 #include <QtTest/QtTest>
 
 #include "e2e/train_e2e_util.h"
@@ -96,6 +97,44 @@ class TstTrainResume : public QObject {
         {"train", "--run-dir", run, "resume=true", QString("epochs=%1").arg(done + 1)}, {}, 120000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
     QCOMPARE(readResults(run + "/results.csv").size(), done + 1);
+  }
+
+  void midEpochAndAccumulationResumeIsExact() {
+    // Gradient accumulation across epoch ends (24 images, batch 8: 3 batches per epoch, nbs 32:
+    // an optimiser step every 4 batches) and stops inside an epoch: every way of splitting the
+    // run gives the weights and results.csv of the straight run.
+    const QString cfg = m_dir.filePath("accumulate.yaml");
+    QVERIFY(writeTinyConfig(
+        cfg, m_data, 64, 4, 8,
+        {"deterministic: true", "threads: 1", "seed: 7", "nbs: 32", "warmup_epochs: 0"}));
+    const QString a = m_dir.filePath("runs/acc-straight"), b = m_dir.filePath("runs/acc-epochs"),
+                  c = m_dir.filePath("runs/acc-batches");
+    QCOMPARE(runStaveTrain({"train", cfg, "--run-dir", a}, {}, 300000).exitCode, 0);
+    QCOMPARE(
+        runStaveTrain({"train", cfg, "--run-dir", b, "--stop-after", "2"}, {}, 300000).exitCode, 0);
+    QCOMPARE(runStaveTrain({"train", "--run-dir", b, "resume=true"}, {}, 300000).exitCode, 0);
+    auto first =
+        runStaveTrain({"train", cfg, "--run-dir", c, "--stop-after-batches", "4"}, {}, 300000);
+    QCOMPARE(first.exitCode, 0);
+    const auto stopped = eventsOf(parseEvents(first.out), "finished");
+    QCOMPARE(stopped.size(), 1);
+    QVERIFY2(stopped[0]["data"].toObject()["message"].toString().contains(
+                 "during epoch 2 after 1 of 3 batches"),
+             qPrintable(first.out.right(1000)));
+    QCOMPARE(runStaveTrain({"train", "--run-dir", c, "resume=true", "--stop-after-batches", "4"},
+                           {}, 300000)
+                 .exitCode,
+             0);
+    QCOMPARE(runStaveTrain({"train", "--run-dir", c, "resume=true"}, {}, 300000).exitCode, 0);
+    for (const QString& run : {b, c}) {
+      QCOMPARE(readText(run + "/results.csv"), readText(a + "/results.csv"));
+      auto diff = runStaveTrain(
+          {"compare-weights", a + "/weights/last.pt", run + "/weights/last.pt", "--json"});
+      QVERIFY2(diff.exitCode == 0, qPrintable(diff.err));
+      const auto j = QJsonDocument::fromJson(diff.out.toUtf8()).object();
+      QVERIFY2(j["model_max_abs_diff"].toDouble() <= 1e-6, qPrintable(run + ": " + diff.out));
+      QVERIFY2(j["ema_max_abs_diff"].toDouble() <= 1e-6, qPrintable(run + ": " + diff.out));
+    }
   }
 
   void resumeNeedsARun() {

@@ -87,6 +87,7 @@ class TestLoader : public QObject {
   void channelsLast();
   void badImagesNeverStopTheLoader();
   void ranksShareTheEpoch();
+  void epochStartsAtAGivenBatch();
   void exifOrientationIsApplied();
   void emptySplitEndsAtOnce();
   void prepareBuildsSharedDiskCaches();
@@ -429,6 +430,26 @@ void TestLoader::ranksShareTheEpoch() {
   QCOMPARE(unique.size(), size_t(10));
   QCOMPARE(notPadding.size(), size_t(10));
   QCOMPARE(std::set<std::string>(notPadding.begin(), notPadding.end()).size(), size_t(10));
+}
+
+void TestLoader::epochStartsAtAGivenBatch() {
+  // A run resumed inside an epoch gets the batches the full epoch would have given next.
+  Demo d(20);
+  LoaderOptions o = smallOptions();
+  Loader full(d.train, o), resumed(d.train, o);
+  QVERIFY(full.batchesPerEpoch() >= 3);
+  const auto all = epoch(full, 2);
+  resumed.startEpoch(2, true, 2);
+  std::vector<Batch> rest;
+  while (auto b = resumed.next()) rest.push_back(std::move(*b));
+  QCOMPARE(rest.size(), all.size() - 2);
+  for (size_t k = 0; k < rest.size(); ++k) {
+    QCOMPARE(rest[k].seq, all[k + 2].seq);
+    QVERIFY(sameBatch(rest[k], all[k + 2]));
+  }
+  // Past the end: an empty epoch.
+  resumed.startEpoch(2, true, 1000);
+  QVERIFY(!resumed.next());
 }
 
 void TestLoader::exifOrientationIsApplied() {

@@ -198,14 +198,24 @@ class TstTrainParts : public QObject {
     meta.lastMetrics = {0.5, 0.6, 0.7, 0.4, 1.0, 2.0, 3.0};
     meta.optimizer = "AdamW";
     meta.optimizerLr0 = 0.001111;
-    QVERIFY(saveCheckpoint(path, {model.get(), shadow.get(), opt.get()}, meta).ok());
+    meta.epochBatches = 7;
+    meta.epochLoss = {1.5, 2.5, 3.5, 6};
+    // Gradients of a micro-batch not yet applied by an optimiser step.
+    model->forward(torch::randn({2, 3, 8, 8})).pow(2).mean().backward();
+    std::vector<torch::Tensor> pending;
+    for (const auto& p : model->parameters()) pending.push_back(p.grad().clone());
+    CheckpointParts withGrads{model.get(), shadow.get(), opt.get()};
+    withGrads.gradients = true;
+    QVERIFY(saveCheckpoint(path, withGrads, meta).ok());
     const auto expectedRandom = torch::rand({5});
 
     torch::manual_seed(99);  // different weights and RNG state
     Tiny model2, shadow2;
     auto opt2 = buildOptimizer(splitParameters(*model2), OptimizerSpec{true, 0.01, 0.9, 5e-4});
     QVERIFY(!sameState(*model, *model2));
-    auto loaded = loadCheckpoint(path, {model2.get(), shadow2.get(), opt2.get()}, true);
+    CheckpointParts into{model2.get(), shadow2.get(), opt2.get()};
+    into.gradients = true;
+    auto loaded = loadCheckpoint(path, into, true);
     QVERIFY2(loaded.ok(), loaded.errorText().c_str());
     QVERIFY(torch::equal(torch::rand({5}), expectedRandom));
     QVERIFY(sameState(*model, *model2));
@@ -223,6 +233,14 @@ class TstTrainParts : public QObject {
     QVERIFY(loaded->hasOptimizer);
     QCOMPARE(loaded->optimizer, std::string("AdamW"));
     QCOMPARE(loaded->optimizerLr0, 0.001111);
+    QCOMPARE(loaded->epochBatches, int64_t(7));
+    QCOMPARE(loaded->epochLoss, (std::vector<double>{1.5, 2.5, 3.5, 6}));
+    {
+      const auto params2 = model2->parameters();
+      QCOMPARE(params2.size(), pending.size());
+      for (size_t k = 0; k < pending.size(); ++k)
+        QVERIFY(torch::equal(params2[k].grad(), pending[k]));
+    }
     // The momentum buffers came back: one more identical step gives identical weights.
     torch::manual_seed(5);
     trainStep(model, *opt);
