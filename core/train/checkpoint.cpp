@@ -135,10 +135,17 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
       archive.write("optimizer", sub);
     }
     if (parts.gradients && parts.model) {
-      torch::serialize::OutputArchive sub;
-      for (const auto& p : parts.model->named_parameters(true))
-        if (p.value().grad().defined()) sub.write(p.key(), p.value().grad());
-      archive.write("gradients", sub);
+      // Only when a step is pending: right after an optimiser step they are all zero, and a
+      // large model's gradients are as big as its weights.
+      bool pending = false;
+      for (const auto& p : parts.model->parameters())
+        pending = pending || (p.grad().defined() && p.grad().ne(0).any().item<bool>());
+      if (pending) {
+        torch::serialize::OutputArchive sub;
+        for (const auto& p : parts.model->named_parameters(true))
+          if (p.value().grad().defined()) sub.write(p.key(), p.value().grad());
+        archive.write("gradients", sub);
+      }
     }
     archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
     std::ostringstream os;

@@ -52,7 +52,8 @@ struct CheckpointParts {
   torch::nn::Module* ema = nullptr;              ///< its EMA
   torch::optim::Optimizer* optimizer = nullptr;  ///< the optimiser (3 groups)
   /// Also the model's gradients: accumulated micro-batches not yet applied by an optimiser
-  /// step (gradient accumulation crosses epoch ends), so that a resumed run is exact.
+  /// step (gradient accumulation crosses epoch ends), so that a resumed run is exact. Written
+  /// only when some are non-zero; loading leaves the gradients alone when none were written.
   bool gradients = false;
 };
 
