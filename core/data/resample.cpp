@@ -34,13 +34,12 @@ struct TilePlan {
   std::vector<int32_t> a;        // per column: weight of pixel x0 + 1, 0..256
   std::vector<int16_t> weights;  // AVX2 layout: per group of 8 columns, 4 x (2 x 8) i16; the
                                  // last group is the overlapping one for columns n-8..n-1
-  int prefetched[2] = {-1, -1};  // source rows already asked for
 };
 
 struct Scratch {
   std::vector<TilePlan> plans;
   std::vector<uint16_t> vrow;   // one vertically interpolated source row
-  std::vector<uint8_t> rgbRow;  // planar row for the interleaved layout
+  std::vector<uint8_t> rgbRow;  // the output row being made (R, G, B planes), in L1
 };
 
 // Where destination position `i` of a size-`dn` axis samples a size-`sn` source, as
@@ -67,7 +66,6 @@ void planTile(const ResampleTile& t, int outWidth, bool flipLR, TilePlan& p) {
   p.a.resize(static_cast<size_t>(n));
   const int groups = n / 8;
   p.weights.assign(static_cast<size_t>(groups + 1) * 64, 0);
-  p.prefetched[0] = p.prefetched[1] = -1;
   // Register q (0..3) of a group holds columns q and q + 4 in its two 128-bit halves.
   const auto setWeights = [&p](size_t group, int col, int w) {
     const size_t base = group * 64 + size_t(col % 4) * 16 + size_t((col % 8) / 4) * 8;
@@ -298,7 +296,7 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
       std::memset(pb, grey[2], size_t(W));
     }
     for (size_t q = 0; q < used; ++q) {
-      TilePlan& p = plans[q];
+      const TilePlan& p = plans[q];
       const ResampleTile& t = *p.tile;
       if (v < t.dst.y || v >= t.dst.br().y) continue;
       int y0, b;
