@@ -15,45 +15,20 @@
 #include <thread>
 
 #include "core/dist/launcher.h"
+#include "launch_test_util.h"
 
 using namespace stave::dist;
+using stave::dist::testing::Captured;
+using stave::dist::testing::since;
+using stave::dist::testing::testLaunchOptions;
 
 namespace {
 
-struct Captured {
-  std::mutex mutex;
-  std::vector<nlohmann::json> events;
-
-  std::vector<nlohmann::json> ofType(const std::string& type) {
-    std::lock_guard<std::mutex> lock(mutex);
-    std::vector<nlohmann::json> out;
-    for (const auto& e : events)
-      if (e.value("type", "") == type) out.push_back(e);
-    return out;
-  }
-};
-
 LaunchOptions baseOptions(const QTemporaryDir& dir, Captured* cap, std::vector<std::string> modes,
                           int nproc) {
-  LaunchOptions o;
-  o.workerArgv = {STAVE_FAKE_WORKER, "--steps", "4", "--interval-ms", "50"};
-  for (auto& m : modes) o.workerArgv.push_back(m);
-  o.nproc = nproc;
-  o.runDir = dir.path().toStdString() + "/run";
-  o.echoStdout = false;
-  o.graceS = 2;
-  o.hangTimeoutS = 60;
-  o.stragglerPeriodS = 0;
-  o.handleSignals = false;
-  o.onEvent = [cap](const std::string& line) {
-    std::lock_guard<std::mutex> lock(cap->mutex);
-    cap->events.push_back(nlohmann::json::parse(line));
-  };
-  return o;
-}
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  std::vector<std::string> argv = {STAVE_FAKE_WORKER, "--steps", "4", "--interval-ms", "50"};
+  argv.insert(argv.end(), modes.begin(), modes.end());
+  return testLaunchOptions(dir.path().toStdString(), cap, argv, nproc, 2);
 }
 
 int countLines(const std::string& path) {

@@ -16,43 +16,19 @@
 #include <thread>
 
 #include "core/dist/launcher.h"
+#include "launch_test_util.h"
 
 using namespace stave::dist;
+using stave::dist::testing::Captured;
+using stave::dist::testing::since;
+using stave::dist::testing::testLaunchOptions;
 
 namespace {
 
-struct Captured {
-  std::mutex mutex;
-  std::vector<nlohmann::json> events;
-  std::vector<nlohmann::json> ofType(const std::string& type) {
-    std::lock_guard<std::mutex> lock(mutex);
-    std::vector<nlohmann::json> out;
-    for (const auto& e : events)
-      if (e.value("type", "") == type) out.push_back(e);
-    return out;
-  }
-};
-
 LaunchOptions options(const QTemporaryDir& dir, Captured* cap, std::vector<std::string> args) {
-  LaunchOptions o;
-  o.workerArgv = {STAVE_DIST_WORKER};
-  for (auto& a : args) o.workerArgv.push_back(a);
-  o.nproc = 2;
-  o.runDir = dir.path().toStdString() + "/run";
-  o.echoStdout = false;
-  o.graceS = 3;
-  o.hangTimeoutS = 60;
-  o.stragglerPeriodS = 0;
-  o.handleSignals = false;
-  o.onEvent = [cap](const std::string& line) {
-    std::lock_guard<std::mutex> lock(cap->mutex);
-    cap->events.push_back(nlohmann::json::parse(line));
-  };
-  return o;
-}
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  std::vector<std::string> argv = {STAVE_DIST_WORKER};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testLaunchOptions(dir.path().toStdString(), cap, argv, 2, 3);
 }
 
 }  // namespace
