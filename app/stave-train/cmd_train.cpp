@@ -44,8 +44,8 @@ int run(const std::vector<std::string>& args) {
               {"nnodes", &cmd.nnodes, 1},
               {"node-rank", &cmd.nodeRank, 0},
               {"master-port", &cmd.masterPort, 0},
-              {"stop-after", &cmd.stopAfterEpochs, 1},
-              {"stop-after-batches", &cmd.stopAfterBatches, 1}};
+              {"stop-after", &cmd.stopAfter.epochs, 1},
+              {"stop-after-batches", &cmd.stopAfter.batches, 1}};
   for (const auto& f : ints) {
     if (!a.has(f.name)) continue;
     if (!parseInt(a.value(f.name), *f.target) || *f.target < f.min) {

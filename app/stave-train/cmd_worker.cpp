@@ -15,8 +15,8 @@ int run(const std::vector<std::string>& args) {
   stave::train::WorkerCommand cmd;
   cmd.configPath = a.value("config");
   cmd.runDir = a.value("run-dir");
-  cmd.stopAfterEpochs = std::atoi(a.value("stop-after", "0").c_str());
-  cmd.stopAfterBatches = std::atoi(a.value("stop-after-batches", "0").c_str());
+  cmd.stopAfter.epochs = std::atoi(a.value("stop-after", "0").c_str());
+  cmd.stopAfter.batches = std::atoi(a.value("stop-after-batches", "0").c_str());
   cmd.version = STAVE_VERSION;
   return stave::train::runWorkerCommand(cmd);
 }

@@ -27,18 +27,16 @@ Result<WorkerIdentity> workerIdentity() {
 }
 
 int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, int stopAfterEpochs, int stopAfterBatches) {
+                const std::string& executable, const StopAfter& stopAfter) {
   dist::LaunchOptions lo;
   lo.workerArgv = {executable,  "worker",
                    "--config",  (std::filesystem::path(runDir) / "config.yaml").string(),
                    "--run-dir", runDir};
-  if (stopAfterEpochs > 0) {
-    lo.workerArgv.push_back("--stop-after");
-    lo.workerArgv.push_back(std::to_string(stopAfterEpochs));
-  }
-  if (stopAfterBatches > 0) {
-    lo.workerArgv.push_back("--stop-after-batches");
-    lo.workerArgv.push_back(std::to_string(stopAfterBatches));
+  for (const auto& [flag, n] : {std::pair{"--stop-after", stopAfter.epochs},
+                                std::pair{"--stop-after-batches", stopAfter.batches}}) {
+    if (n <= 0) continue;
+    lo.workerArgv.push_back(flag);
+    lo.workerArgv.push_back(std::to_string(n));
   }
   lo.nproc = static_cast<int>(config.getInt("nproc"));
   lo.nnodes = static_cast<int>(config.getInt("nnodes"));

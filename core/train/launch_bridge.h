@@ -6,6 +6,7 @@
 
 #include "core/config/result.h"
 #include "core/config/run_config.h"
+#include "core/train/trainer.h"
 
 namespace stave::train {
 
@@ -22,6 +23,6 @@ Result<WorkerIdentity> workerIdentity();
 /// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
 /// supervises them; returns the launcher's exit code.
 int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, int stopAfterEpochs, int stopAfterBatches = 0);
+                const std::string& executable, const StopAfter& stopAfter);
 
 }  // namespace stave::train

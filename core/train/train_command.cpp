@@ -140,7 +140,7 @@ int runTrainCommand(const TrainCommand& cmd) {
     }
     auto s = writeFileAtomic((fs::path(runDir) / "config.yaml").string(), config::toYaml(cfg));
     if (!s) return printErrors("train", s.errors());
-    return launchRanks(cfg, runDir, cmd.executable, cmd.stopAfterEpochs, cmd.stopAfterBatches);
+    return launchRanks(cfg, runDir, cmd.executable, cmd.stopAfter);
   }
 
   installStopHandlers();
@@ -152,8 +152,7 @@ int runTrainCommand(const TrainCommand& cmd) {
   options.config = cfg;
   options.runDir = runDir;
   options.sink = &sink;
-  options.stopAfterEpochs = cmd.stopAfterEpochs;
-  options.stopAfterBatches = cmd.stopAfterBatches;
+  options.stopAfter = cmd.stopAfter;
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);
@@ -183,8 +182,7 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   options.localWorldSize = env->localWorldSize;
   options.masterAddr = env->masterAddr;
   options.masterPort = env->masterPort;
-  options.stopAfterEpochs = cmd.stopAfterEpochs;
-  options.stopAfterBatches = cmd.stopAfterBatches;
+  options.stopAfter = cmd.stopAfter;
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);

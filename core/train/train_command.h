@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/train/trainer.h"
+
 namespace stave::train {
 
 /// What `stave-train train` was asked to do.
@@ -14,16 +16,15 @@ struct TrainCommand {
   std::string projectPath;             ///< --project FILE
   std::string configName;              ///< --config NAME inside the project ("" = active)
   std::vector<std::string> overrides;  ///< key=value
-  std::string runDir;        ///< --run-dir ("" = runs/<name> beside the config or project)
-  int nproc = 0;             ///< --nproc (0 = the config's)
-  int nnodes = 0;            ///< --nnodes (0 = the config's)
-  int nodeRank = -1;         ///< --node-rank (-1 = the config's)
-  std::string masterAddr;    ///< --master-addr ("" = the config's)
-  int masterPort = -1;       ///< --master-port (-1 = the config's)
-  int stopAfterEpochs = 0;   ///< --stop-after N: train N epochs now, stop resumably
-  int stopAfterBatches = 0;  ///< --stop-after-batches N: train N batches now, stop resumably
-  std::string version;       ///< Stave's version
-  std::string executable;    ///< path of stave-train (the launcher starts workers with it)
+  std::string runDir;      ///< --run-dir ("" = runs/<name> beside the config or project)
+  int nproc = 0;           ///< --nproc (0 = the config's)
+  int nnodes = 0;          ///< --nnodes (0 = the config's)
+  int nodeRank = -1;       ///< --node-rank (-1 = the config's)
+  std::string masterAddr;  ///< --master-addr ("" = the config's)
+  int masterPort = -1;     ///< --master-port (-1 = the config's)
+  StopAfter stopAfter;     ///< --stop-after / --stop-after-batches: stop resumably
+  std::string version;     ///< Stave's version
+  std::string executable;  ///< path of stave-train (the launcher starts workers with it)
 };
 
 /// Runs `stave-train train`; returns the process exit code.
@@ -31,11 +32,10 @@ int runTrainCommand(const TrainCommand& command);
 
 /// What `stave-train worker` was asked to do (identity comes from the environment).
 struct WorkerCommand {
-  std::string configPath;    ///< --config: the resolved config (runs/<id>/config.yaml)
-  std::string runDir;        ///< --run-dir
-  int stopAfterEpochs = 0;   ///< --stop-after N
-  int stopAfterBatches = 0;  ///< --stop-after-batches N
-  std::string version;       ///< Stave's version
+  std::string configPath;  ///< --config: the resolved config (runs/<id>/config.yaml)
+  std::string runDir;      ///< --run-dir
+  StopAfter stopAfter;     ///< --stop-after / --stop-after-batches
+  std::string version;     ///< Stave's version
 };
 
 /// Runs one rank (`stave-train worker`); returns the process exit code.

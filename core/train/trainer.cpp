@@ -585,7 +585,7 @@ struct Trainer::Impl {
       progress.batches = i + 1;
       ++batchesThisProcess;
       const bool stop = stopRequested();  // a collective: every rank asks at every step
-      if (stop || (o.stopAfterBatches > 0 && batchesThisProcess >= o.stopAfterBatches)) {
+      if (stop || (o.stopAfter.batches > 0 && batchesThisProcess >= o.stopAfter.batches)) {
         return false;
       }
     }
@@ -776,7 +776,7 @@ struct Trainer::Impl {
                         "; resume=true continues";
         break;
       }
-      if (o.stopAfterEpochs > 0 && epochsThisProcess >= o.stopAfterEpochs && epoch + 1 < epochs) {
+      if (o.stopAfter.epochs > 0 && epochsThisProcess >= o.stopAfter.epochs && epoch + 1 < epochs) {
         status = telemetry::RunStatus::Stopped;
         finishMessage = "stopped after " + std::to_string(epochsThisProcess) +
                         " epochs as asked; resume=true continues";

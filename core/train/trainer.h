@@ -17,6 +17,13 @@ class EventSink;
 namespace stave::train {
 
 /// How to run one rank's training.
+/// Resumable stops a run can be asked for: after this many epochs or batches trained by this
+/// process (0 = no limit); the run ends with status stopped and resume=true continues it.
+struct StopAfter {
+  int epochs = 0;   ///< --stop-after N
+  int batches = 0;  ///< --stop-after-batches N
+};
+
 struct TrainOptions {
   config::RunConfig config = config::RunConfig::defaults();  ///< resolved run config
   std::string runDir;                    ///< runs/<id>: config.yaml, results.csv, weights/, events
@@ -27,9 +34,7 @@ struct TrainOptions {
   int localWorldSize = 1;                ///< ranks on this machine (divides threads=0 among them)
   std::string masterAddr = "127.0.0.1";  ///< rendezvous address (worldSize > 1)
   int masterPort = 0;                    ///< rendezvous port (worldSize > 1)
-  int stopAfterEpochs =
-      0;  ///< > 0: stop (resumable, status stopped) after this many epochs in this process
-  int stopAfterBatches = 0;  ///< > 0: stop (resumable) after this many batches in this process
+  StopAfter stopAfter;  ///< resumable stops asked for (--stop-after, --stop-after-batches)
   const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
   std::string version;                               ///< Stave's version, for run_start
 };
