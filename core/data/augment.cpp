@@ -1,4 +1,5 @@
 #include "core/data/augment.h"
+#include "core/config/clock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,10 +11,6 @@ namespace stave::data {
 namespace {
 constexpr double kPi = 3.14159265358979323846;
 const cv::Scalar kGrey(114, 114, 114);
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Beta(a, a) from two gammas (Marsaglia-Tsang), drawn only from our Rng.
 double gammaSample(Rng& rng, double a) {
@@ -148,11 +145,11 @@ Base baseDraw(const AugmentContext& ctx, int64_t index, bool mosaicOn,
 
 // The base as a BGR image (imgsz x imgsz).
 Sample renderBase(const AugmentContext& ctx, const Base& b, StageTimes& times) {
-  const double t0 = now();
+  const double t0 = monotonicSeconds();
   const cv::Size out(ctx.imgsz, ctx.imgsz);
   Sample smp = b.scaleOnly ? renderScaled(b.comp, b.M, out, b.scale, ctx.fused)
                            : renderWarped(b.comp, b.M, out, b.scale);
-  times.augment += now() - t0;
+  times.augment += monotonicSeconds() - t0;
   return smp;
 }
 }  // namespace
@@ -429,7 +426,7 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
   if (!mix && base.scaleOnly && ctx.fused && resampleHasAvx2()) {
     // The default path: one pass from the source images to the batch (renderRgb). Draws in
     // Ultralytics' order: HSV gains, flipud, fliplr.
-    const double t0 = now();
+    const double t0 = monotonicSeconds();
     ScaledLayout lay = scaledLayout(base.comp, base.M, out);
     const HsvGains hsv = drawHsv(rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
     RgbRender r;
@@ -448,7 +445,7 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
       smp.img = planarRgbToBgr(planes.data(), out);
     }
     smp.meta = ImageMeta{s, s, 1.0f, 0.0f, 0.0f};
-    times.augment += now() - t0;
+    times.augment += monotonicSeconds() - t0;
     return smp;
   }
   smp = renderBase(ctx, base, times);
@@ -457,13 +454,13 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
     const int64_t other = companion(rng);
     const Base second = baseDraw(ctx, other, mosaicOn, companion, sub, times);
     const Sample secondSample = renderBase(ctx, second, times);
-    const double t0 = now();
+    const double t0 = monotonicSeconds();
     const double r = betaSample(rng, 32.0, 32.0);
     cv::addWeighted(smp.img, r, secondSample.img, 1 - r, 0, smp.img);
     smp.boxes.insert(smp.boxes.end(), secondSample.boxes.begin(), secondSample.boxes.end());
-    times.augment += now() - t0;
+    times.augment += monotonicSeconds() - t0;
   }
-  const double t0 = now();
+  const double t0 = monotonicSeconds();
   // Draws in Ultralytics' order (HSV gains, flipud, fliplr); the colour map and the
   // left-right mirror are then applied in one pass (they commute).
   const HsvGains hsv = drawHsv(rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
@@ -477,13 +474,13 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
     copyBgrToRgb(smp.img, sink->data, sink->channelsLast);
     smp.img = cv::Mat();
   }
-  times.augment += now() - t0;
+  times.augment += monotonicSeconds() - t0;
   return smp;
 }
 
 Sample makeValSample(const AugmentContext& ctx, int64_t index, cv::Size shape, StageTimes& times) {
   const auto li = ctx.load(index, times);
-  const double t0 = now();
+  const double t0 = monotonicSeconds();
   Sample smp;
   float r, px, py;
   smp.img = letterbox(li->img, shape, false, &r, &px, &py);
@@ -494,7 +491,7 @@ Sample makeValSample(const AugmentContext& ctx, int64_t index, cv::Size shape, S
   }
   const float loadScale = li->w0 > 0 ? float(li->img.cols) / li->w0 : 1.0f;
   smp.meta = ImageMeta{li->w0, li->h0, loadScale * r, px, py};
-  times.augment += now() - t0;
+  times.augment += monotonicSeconds() - t0;
   return smp;
 }
 

@@ -1,4 +1,5 @@
 #include "core/data/bench_loader.h"
+#include "core/config/clock.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,9 +14,6 @@
 
 namespace stave::data {
 namespace {
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 // CPU seconds of the whole process: on a shared machine wall rates swing with other load,
 // CPU per sample does not.
 double cpuNow() {
@@ -48,10 +46,10 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
   loader.startEpoch(0, mosaic);
   for (int64_t b = 0; b < warm; ++b) loader.next();
   const LoaderStats before = loader.stats();
-  const double t0 = now(), c0 = cpuNow();
+  const double t0 = monotonicSeconds(), c0 = cpuNow();
   int64_t samples = 0;
   for (int64_t b = 0; b < timed; ++b) samples += loader.next()->n;
-  const double secs = now() - t0, cpu = cpuNow() - c0;
+  const double secs = monotonicSeconds() - t0, cpu = cpuNow() - c0;
   const LoaderStats s = loader.stats();
   const double n = std::max<double>(1, double(s.samples - before.samples));
   return {{"samples_per_s", samples / std::max(secs, 1e-9)},
@@ -75,10 +73,10 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
 Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   auto spec = loadDataYaml(o.data);
   if (!spec) return spec.errors();
-  const double ts = now();
+  const double ts = monotonicSeconds();
   auto index = scanSplit(spec.value(), o.split);
   if (!index) return index.errors();
-  const double scanSecs = now() - ts;
+  const double scanSecs = monotonicSeconds() - ts;
   if (index->images.empty()) return Error{o.data, 0, o.split, "the split has no usable images"};
   LoaderOptions probe;
   probe.imgsz = o.imgsz;
@@ -102,13 +100,13 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   const int threads = std::max(1, o.workers);
   decodeAll();  // warm the page cache so both sides read from memory
   next = 0;
-  const double t0 = now(), c0 = cpuNow();
+  const double t0 = monotonicSeconds(), c0 = cpuNow();
   {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) pool.emplace_back(decodeAll);
     for (auto& t : pool) t.join();
   }
-  const double decodeRate = count / std::max(now() - t0, 1e-9);
+  const double decodeRate = count / std::max(monotonicSeconds() - t0, 1e-9);
   const double decodeCpuMs = 1000 * (cpuNow() - c0) / std::max<double>(1, double(count));
 
   nlohmann::json out;

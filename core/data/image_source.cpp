@@ -1,4 +1,5 @@
 #include "core/data/image_source.h"
+#include "core/config/clock.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -29,9 +30,6 @@ namespace stave::data {
 namespace fs = std::filesystem;
 
 namespace {
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // libjpeg reports fatal errors through error_exit, which must not return: jump back to
 // decodeJpegBgr. Warnings (e.g. a missing end marker) are not printed.
@@ -192,7 +190,7 @@ cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom) {
 }
 
 LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTimes& times) {
-  double t0 = now();
+  double t0 = monotonicSeconds();
   std::vector<uint8_t> bytes;
   {
     std::ifstream in(rec.imagePath, std::ios::binary | std::ios::ate);
@@ -203,7 +201,7 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTime
     if (n <= 0 || !in.read(reinterpret_cast<char*>(bytes.data()), n))
       throw std::runtime_error(rec.imagePath + ": cannot read image");
   }
-  const double t1 = now();
+  const double t1 = monotonicSeconds();
   times.read += t1 - t0;
   const cv::Size target = loadedSize(rec.width, rec.height, imgsz);
   const bool jpeg = bytes.size() > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8;
@@ -240,7 +238,7 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTime
     const bool shrink = target.width < m.cols;
     cv::resize(m, m, target, 0, 0, (augment || !shrink) ? cv::INTER_LINEAR : cv::INTER_AREA);
   }
-  times.decode += now() - t1;
+  times.decode += monotonicSeconds() - t1;
   LoadedImage li;
   li.img = m;
   li.w0 = rec.width;

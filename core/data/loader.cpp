@@ -1,4 +1,5 @@
 #include "core/data/loader.h"
+#include "core/config/clock.h"
 
 #include <malloc.h>
 
@@ -19,12 +20,7 @@
 #include "core/data/sampler.h"
 
 namespace stave::data {
-namespace {
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // Batch buffers of the default allocator, handed back when the consumer drops a batch: a
 // fresh 20 MB buffer per batch costs ~5000 page faults (the kernel zeroes every page), which
@@ -260,9 +256,9 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
   b.width = shape.width;
   b.channelsLast = m_opt.channelsLast;
   const size_t per = size_t(3) * shape.width * shape.height;
-  double t0 = now();
+  double t0 = monotonicSeconds();
   b.pixels = m_opt.allocate(per * static_cast<size_t>(b.n));
-  times.collate += now() - t0;
+  times.collate += monotonicSeconds() - t0;
   // Training samples are rendered straight into their slot of the batch (makeTrainSample with
   // a PixelSink); validation samples and the rarer augmentation paths are copied in.
   for (int64_t p = start; p < end; ++p) {
@@ -289,7 +285,7 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
       s = makeTrainSample(m_ctx, idx, plan.mosaicOn, companion, rng, times, &sink);
       STAVE_CHECK(s.img.empty(), "a training sample with a sink kept its pixels");
     }
-    t0 = now();
+    t0 = monotonicSeconds();
     if (!m_opt.augment) {
       STAVE_CHECK(
           s.img.cols == shape.width && s.img.rows == shape.height && s.img.type() == CV_8UC3,
@@ -304,7 +300,7 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
     }
     b.paths.push_back(m_index.images[static_cast<size_t>(idx)].imagePath);
     b.meta.push_back(s.meta);
-    times.collate += now() - t0;
+    times.collate += monotonicSeconds() - t0;
   }
   b.times.read = times.read;
   b.times.decode = times.decode;
@@ -349,7 +345,7 @@ std::optional<Batch> Loader::next() {
   if (m_consumed >= m_plan->numBatches) return std::nullopt;
   const int64_t seq = m_consumed;
   const int epoch = m_plan->epoch;
-  const double t0 = now();
+  const double t0 = monotonicSeconds();
   Slot slot;
   if (m_opt.workers <= 0) {
     // workers = 0: build on the caller's thread.
@@ -374,7 +370,7 @@ std::optional<Batch> Loader::next() {
     slot = std::move(m_ready[seq]);
     m_ready.erase(seq);
   }
-  const double waited = now() - t0;
+  const double waited = monotonicSeconds() - t0;
   ++m_consumed;
   m_stats.consumerWait += waited;
   lock.unlock();

@@ -1,4 +1,5 @@
 #include "core/dist/launcher.h"
+#include "core/config/clock.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -47,10 +48,6 @@ void onSignal(int) {
     const char c = 's';
     [[maybe_unused]] ssize_t n = write(g_wakeFd, &c, 1);
   }
-}
-
-double secondsSince(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
 // Last `n` lines of a file (reads at most its last 64 KiB).

@@ -1,4 +1,5 @@
 #include "core/train/bench_ddp.h"
+#include "core/config/clock.h"
 
 #include <torch/torch.h>
 
@@ -31,9 +32,6 @@ namespace stave::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 constexpr const char* kRankEvent = "bench_ddp_rank";
 constexpr int kNc = 80;  // COCO-sized head, as the published models
@@ -101,7 +99,7 @@ std::vector<StepTimes> runSteps(Trainee& t, const SyntheticBatch& b, int total,
     auto images = b.pixels.to(torch::kFloat).div_(255.0);
     auto l = (*t.loss)(t.net->forward(images), b.targets, b.n);
     l.total.backward();
-    s.compute = since(t0);
+    s.compute = secondsSince(t0);
     if (sync) {
       s.wait = sync->wait();
       s.allreduce = sync->stats().lastAllreduceS;
@@ -109,8 +107,8 @@ std::vector<StepTimes> runSteps(Trainee& t, const SyntheticBatch& b, int total,
     const auto t2 = Clock::now();
     t.optimizer->step();
     t.optimizer->zero_grad();
-    s.optimizer = since(t2);
-    s.step = since(t0);
+    s.optimizer = secondsSince(t2);
+    s.step = secondsSince(t0);
     out.push_back(s);
   }
   return out;

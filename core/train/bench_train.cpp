@@ -1,4 +1,5 @@
 #include "core/train/bench_train.h"
+#include "core/config/clock.h"
 
 #include <torch/torch.h>
 
@@ -23,9 +24,6 @@ namespace fs = std::filesystem;
 namespace stave::train {
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 }  // namespace
 
 Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
@@ -104,12 +102,12 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
       batch = loader.next();
       if (!batch) return Error{dataYaml, 0, "train", "the loader produced no batch"};
     }
-    const double wait = since(t0);
+    const double wait = secondsSince(t0);
     auto images = batchImages(*batch, device, false);
     auto targets = batchTargets(*batch, device);
     step(images, targets, batch->n);
     if (i >= o.warmup) {
-      e2eTime += since(t0);
+      e2eTime += secondsSince(t0);
       dataWait += wait;
       e2eSamples += batch->n;
     }
@@ -123,7 +121,7 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   for (int i = 0; i < o.warmup + o.steps; ++i) {
     auto t0 = Clock::now();
     step(images, targets, kept->n);
-    if (i >= o.warmup) computeTime += since(t0);
+    if (i >= o.warmup) computeTime += secondsSince(t0);
   }
   const double e2e = static_cast<double>(e2eSamples) / e2eTime;
   const double compute = static_cast<double>(o.steps) * static_cast<double>(kept->n) / computeTime;

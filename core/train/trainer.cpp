@@ -1,4 +1,5 @@
 #include "core/train/trainer.h"
+#include "core/config/clock.h"
 
 #include <torch/torch.h>
 #include <torch/version.h>
@@ -32,9 +33,6 @@ namespace stave::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 constexpr int kMaxNonFiniteInARow = 5;
 constexpr double kMaxGradNorm = 10.0;
