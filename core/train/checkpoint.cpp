@@ -157,15 +157,33 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
   return writeFileAtomic(path, bytes);
 }
 
-Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
-                                      bool restoreRng, const torch::Device& device) {
+namespace {
+Error unreadable(const std::string& path, const std::exception& e) {
+  return Error{path, 0, "",
+               std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
+}
+}  // namespace
+
+Result<CheckpointReader> CheckpointReader::open(const std::string& path,
+                                                const torch::Device& device) {
   auto bytes = readBytes(path);
   if (!bytes) return bytes.errors();
   try {
+    CheckpointReader r;
+    r.m_path = path;
+    r.m_archive = std::make_shared<torch::serialize::InputArchive>();
     std::istringstream is(bytes.value());
-    torch::serialize::InputArchive archive;
-    archive.load_from(is, device);
-    CheckpointMeta m = readMeta(archive);
+    r.m_archive->load_from(is, device);
+    r.m_meta = readMeta(*r.m_archive);
+    return r;
+  } catch (const std::exception& e) {
+    return unreadable(path, e);
+  }
+}
+
+Status CheckpointReader::restore(const CheckpointParts& parts, bool restoreRng) const {
+  auto& archive = *m_archive;
+  try {
     if (parts.model) {
       torch::serialize::InputArchive sub;
       archive.read("model", sub);
@@ -177,8 +195,8 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
       parts.ema->load(sub);
     }
     if (parts.optimizer) {
-      if (!m.hasOptimizer)
-        return Error{path, 0, "",
+      if (!m_meta.hasOptimizer)
+        return Error{m_path, 0, "",
                      "this checkpoint has no optimiser state, so it cannot be resumed"};
       torch::serialize::InputArchive sub;
       archive.read("optimizer", sub);
@@ -203,11 +221,18 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
       at::Generator gen = at::detail::getDefaultCPUGenerator();
       gen.set_state(state.to(torch::kCPU));
     }
-    return m;
+    return Ok{};
   } catch (const std::exception& e) {
-    return Error{path, 0, "",
-                 std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
+    return unreadable(m_path, e);
   }
+}
+
+Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
+                                      bool restoreRng, const torch::Device& device) {
+  auto reader = CheckpointReader::open(path, device);
+  if (!reader) return reader.errors();
+  if (auto s = reader->restore(parts, restoreRng); !s) return s.errors();
+  return reader->meta();
 }
 
 Result<CheckpointMeta> readCheckpointMeta(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,25 @@ struct CheckpointParts {
 /// atomically.
 Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
                       const CheckpointMeta& meta);
+
+/// A checkpoint read from disk once: its meta at once, the parts when asked (a resumed run
+/// needs the meta to build the optimiser the state belongs to before restoring it).
+class CheckpointReader {
+ public:
+  /// Reads and parses the file (tensors go to `device`). The error names the file.
+  static Result<CheckpointReader> open(const std::string& path,
+                                       const torch::Device& device = torch::kCPU);
+  /// Progress, best metrics, config and model description.
+  const CheckpointMeta& meta() const { return m_meta; }
+  /// Restores `parts` (which must have the same structure) and, with `restoreRng`, the CPU RNG
+  /// state. The error names the file.
+  Status restore(const CheckpointParts& parts, bool restoreRng) const;
+
+ private:
+  std::string m_path;
+  std::shared_ptr<torch::serialize::InputArchive> m_archive;
+  CheckpointMeta m_meta;
+};
 
 /// Reads a checkpoint into the given parts (which must have the same structure) and returns
 /// its meta. Restores the CPU RNG state when `restoreRng`. The error names the file.

@@ -42,17 +42,16 @@ struct LoadedModel {
 };
 
 Result<LoadedModel> loadWeights(const std::string& path, const torch::Device& device) {
-  auto meta = readCheckpointMeta(path);
-  if (!meta) return meta.errors();
+  auto file = CheckpointReader::open(path);
+  if (!file) return file.errors();
   LoadedModel lm;
-  lm.meta = meta.value();
+  lm.meta = file->meta();
   model::ModelOptions mo;
   mo.scale = lm.meta.scale;
   mo.nc = static_cast<int>(lm.meta.nc);
   lm.model = model::Yolo(mo);
   // Validation and prediction use the EMA weights, as the trainer's validation does.
-  auto r = loadCheckpoint(path, {nullptr, lm.model.get(), nullptr}, false);
-  if (!r) return r.errors();
+  if (auto r = file->restore({nullptr, lm.model.get(), nullptr}, false); !r) return r.errors();
   lm.model->to(device);
   lm.model->eval();
   return lm;
@@ -130,10 +129,11 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
 }
 
 Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b) {
-  auto ma = readCheckpointMeta(a);
-  if (!ma) return ma.errors();
-  auto mb = readCheckpointMeta(b);
-  if (!mb) return mb.errors();
+  auto fa = CheckpointReader::open(a), fb = CheckpointReader::open(b);
+  if (!fa) return fa.errors();
+  if (!fb) return fb.errors();
+  const CheckpointMeta* ma = &fa->meta();
+  const CheckpointMeta* mb = &fb->meta();
   if (ma->scale != mb->scale || ma->nc != mb->nc) {
     return Error{b, 0, "",
                  "a different model (" + mb->scale + ", nc " + std::to_string(mb->nc) + ") than " +
@@ -143,8 +143,8 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
   mo.scale = ma->scale;
   mo.nc = static_cast<int>(ma->nc);
   model::Yolo modelA(mo), emaA(mo), modelB(mo), emaB(mo);
-  if (auto r = loadCheckpoint(a, {modelA.get(), emaA.get(), nullptr}, false); !r) return r.errors();
-  if (auto r = loadCheckpoint(b, {modelB.get(), emaB.get(), nullptr}, false); !r) return r.errors();
+  if (auto r = fa->restore({modelA.get(), emaA.get(), nullptr}, false); !r) return r.errors();
+  if (auto r = fb->restore({modelB.get(), emaB.get(), nullptr}, false); !r) return r.errors();
   auto maxDiff = [](torch::nn::Module& x, torch::nn::Module& y, int64_t& count) {
     double worst = 0;
     auto tx = stateTensors(x), ty = stateTensors(y);

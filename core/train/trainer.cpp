@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -116,6 +117,7 @@ struct Trainer::Impl {
     int64_t counted = 0;
   };
   int64_t batchesThisProcess = 0;
+  std::optional<CheckpointReader> resumeFrom;  // weights/last.pt while a resume sets up
 
   explicit Impl(TrainOptions opts)
       : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
@@ -299,7 +301,7 @@ struct Trainer::Impl {
     if (optChoice.autoChosen && cfg.getBool("resume")) {
       // optimizer=auto decides by the run's length; a resumed run keeps what it started with
       // (its state in last.pt belongs to that optimiser), even when epochs grew.
-      auto meta = readCheckpointMeta(path("weights/last.pt"));
+      const CheckpointMeta* meta = resumeFrom ? &resumeFrom->meta() : nullptr;
       if (meta && !meta->optimizer.empty()) {
         const bool sgd = meta->optimizer == "SGD";
         if (sgd != optChoice.sgd && rank == 0)
@@ -351,16 +353,25 @@ struct Trainer::Impl {
     schedule = std::make_unique<Schedule>(schedOptions);
   }
 
-  void resumeIfAsked() {
+  // weights/last.pt, read once: setupOptimizer needs its meta, resumeIfAsked the rest.
+  void openResumeCheckpoint() {
     if (!cfg.getBool("resume")) return;
-    const std::string last = path("weights/last.pt");
+    auto reader = CheckpointReader::open(path("weights/last.pt"), device);
+    if (!reader)
+      throw RunFailure(reader.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
+                       kTrainBadInput);
+    resumeFrom = std::move(reader.value());
+  }
+
+  void resumeIfAsked() {
+    if (!resumeFrom) return;
     CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
     parts.gradients = true;
-    auto meta = loadCheckpoint(last, parts, true, device);
-    if (!meta)
-      throw RunFailure(meta.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
+    if (auto s = resumeFrom->restore(parts, true); !s)
+      throw RunFailure(s.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
                        kTrainBadInput);
-    state = meta.value();
+    state = resumeFrom->meta();
+    resumeFrom.reset();  // the archive's tensors are no longer needed
     ema->setUpdates(state.emaUpdates);
     scaler.setState(state.scalerScale, state.scalerGrowth);
     // results.csv keeps the rows of the epochs the checkpoint holds.
@@ -613,6 +624,7 @@ struct Trainer::Impl {
     setupData();
     setupModel();
     if (dist) dist->attach(*model, params, cfg);
+    openResumeCheckpoint();
     setupOptimizer();
     resumeIfAsked();
     writeRunStart();
