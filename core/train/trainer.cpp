@@ -659,8 +659,9 @@ struct Trainer::Impl {
       if (dist) {
         dist->syncBuffers(*model);
         dist->syncBuffers(*emaModel);
-        // Gradients accumulated for the next optimiser step go into last.pt (rank 0's).
-        dist->averageGradients(params);
+        // Gradients accumulated for the next optimiser step go into last.pt (rank 0's). Every
+        // rank has the same step schedule, so they agree whether any are pending.
+        if (state.lastOptStep < state.iteration - 1) dist->averageGradients(params);
       }
       const double epochTime = secondsSince(epochStart);
       trainSeconds += epochTime;
