@@ -1,8 +1,39 @@
-# Finds every third-party dependency once. A CUDA LibTorch given through CMAKE_PREFIX_PATH is
-# picked up here without edits; Debian's CPU LibTorch is the default.
+# Finds every third-party dependency once. LibTorch is the pinned wheel's that scripts/build
+# passes as Torch_DIR (or any LibTorch 2.x given through Torch_DIR / CMAKE_PREFIX_PATH).
 find_package(Threads REQUIRED)
 
+# TorchConfig looks for its libraries with find_library(... PATHS <its prefix>/lib), where the
+# system folders come first: a distribution's libtorch.so / libc10.so (Debian's libtorch-dev)
+# would be mixed with another LibTorch's headers. Point those lookups at LibTorch's own folder.
+if(Torch_DIR)
+  get_filename_component(_stave_torch_prefix "${Torch_DIR}/../../.." ABSOLUTE)
+  set(_stave_torch_libdir "${_stave_torch_prefix}/lib")
+  # TorchConfig's find_package(Caffe2 PATHS ...) would also prefer a system Caffe2 package.
+  get_filename_component(_stave_caffe2_dir "${Torch_DIR}/../Caffe2" ABSOLUTE)
+  set(Caffe2_DIR "${_stave_caffe2_dir}" CACHE PATH "LibTorch's Caffe2 package" FORCE)
+  foreach(_pair "TORCH_LIBRARY;torch" "c10_LIBRARY;c10" "torch_cpu_LIBRARY;torch_cpu"
+                "torch_cuda_LIBRARY;torch_cuda" "C10_CUDA_LIBRARY;c10_cuda")
+    list(GET _pair 0 _var)
+    list(GET _pair 1 _name)
+    if(EXISTS "${_stave_torch_libdir}/lib${_name}.so")
+      set(${_var} "${_stave_torch_libdir}/lib${_name}.so" CACHE FILEPATH "LibTorch's ${_name}" FORCE)
+    endif()
+  endforeach()
+endif()
 find_package(Torch REQUIRED)
+if(Torch_VERSION VERSION_LESS 2.0)
+  message(FATAL_ERROR "Stave needs LibTorch 2.x; ${Torch_DIR} is ${Torch_VERSION}")
+endif()
+get_filename_component(_stave_torch_libdir "${TORCH_LIBRARY}" DIRECTORY)
+# PyTorch's wheels export some libstdc++ symbols from libtorch.so (std::filesystem among them,
+# ~60 weak definitions). Loaded before libstdc++, they would be what std::filesystem calls in
+# Stave resolve to (seen: remove_all jumping to address 0). libstdc++ first in every
+# executable's needed libraries makes the standard library's own definitions win.
+add_link_options("LINKER:--push-state,--no-as-needed" "-lstdc++" "LINKER:--pop-state")
+message(STATUS "Stave: LibTorch libraries in ${_stave_torch_libdir}")
+if(Torch_DIR AND NOT TORCH_LIBRARY MATCHES "^${_stave_torch_prefix}/")
+  message(FATAL_ERROR "Stave: LibTorch at ${Torch_DIR} but its library found at ${TORCH_LIBRARY}")
+endif()
 if(TORCH_CXX_FLAGS)
   # LibTorch's ABI flag (_GLIBCXX_USE_CXX11_ABI) must reach every translation unit.
   separate_arguments(_stave_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
@@ -13,6 +44,12 @@ if(TARGET torch_cuda OR TARGET c10_cuda OR CUDA_FOUND OR "${TORCH_LIBRARIES}" MA
   set(STAVE_CUDA ON)
 endif()
 message(STATUS "Stave: LibTorch ${Torch_VERSION} found, CUDA: ${STAVE_CUDA}")
+if(STAVE_CUDA)
+  foreach(_lib torch_cuda c10_cuda)
+    find_library(STAVE_${_lib}_LIBRARY ${_lib} PATHS "${_stave_torch_libdir}" NO_DEFAULT_PATH)
+    message(STATUS "Stave: links ${STAVE_${_lib}_LIBRARY}")
+  endforeach()
+endif()
 
 # Gloo headers for c10d's CPU process group (Debian: libgloo-dev).
 find_path(STAVE_GLOO_INCLUDE_DIR gloo/config.h)
@@ -22,24 +59,27 @@ else()
   message(STATUS "Stave: Gloo headers not found (CPU process group unavailable)")
 endif()
 
-# OpenCV: its CMake package comes with Debian's full libopencv-dev; the three -dev packages
-# Stave needs ship only headers and libraries, so fall back to finding those directly.
-find_package(OpenCV QUIET COMPONENTS core imgproc imgcodecs)
-if(OpenCV_FOUND)
-  add_library(stave_opencv INTERFACE)
-  target_include_directories(stave_opencv INTERFACE ${OpenCV_INCLUDE_DIRS})
-  target_link_libraries(stave_opencv INTERFACE ${OpenCV_LIBS})
-else()
-  find_path(STAVE_OPENCV_INCLUDE_DIR opencv2/core.hpp PATH_SUFFIXES opencv4 REQUIRED)
-  add_library(stave_opencv INTERFACE)
-  target_include_directories(stave_opencv INTERFACE "${STAVE_OPENCV_INCLUDE_DIR}")
-  foreach(component imgcodecs imgproc core)
-    find_library(STAVE_OPENCV_${component} NAMES opencv_${component} REQUIRED)
-    target_link_libraries(stave_opencv INTERFACE "${STAVE_OPENCV_${component}}")
-  endforeach()
+# OpenCV core and imgproc; imgcodecs (formats other than JPEG, which libjpeg decodes and encodes)
+# is optional, for machines where only the trainer is built (Debian's imgcodecs pulls in ~185 MB).
+option(STAVE_WITH_IMGCODECS "Use OpenCV imgcodecs for PNG, BMP, TIFF, WebP images" ON)
+find_path(STAVE_OPENCV_INCLUDE_DIR opencv2/core.hpp PATH_SUFFIXES opencv4 REQUIRED)
+add_library(stave_opencv INTERFACE)
+target_include_directories(stave_opencv INTERFACE "${STAVE_OPENCV_INCLUDE_DIR}")
+set(_stave_opencv_parts core imgproc)
+if(STAVE_WITH_IMGCODECS)
+  find_library(STAVE_OPENCV_imgcodecs NAMES opencv_imgcodecs)
+  if(STAVE_OPENCV_imgcodecs AND EXISTS "${STAVE_OPENCV_INCLUDE_DIR}/opencv2/imgcodecs.hpp")
+    target_link_libraries(stave_opencv INTERFACE "${STAVE_OPENCV_imgcodecs}")
+    target_compile_definitions(stave_opencv INTERFACE STAVE_HAVE_IMGCODECS=1)
+    list(APPEND _stave_opencv_parts imgcodecs)
+  endif()
 endif()
+foreach(component imgproc core)
+  find_library(STAVE_OPENCV_${component} NAMES opencv_${component} REQUIRED)
+  target_link_libraries(stave_opencv INTERFACE "${STAVE_OPENCV_${component}}")
+endforeach()
 add_library(Stave::OpenCV ALIAS stave_opencv)
-message(STATUS "Stave: OpenCV (core, imgproc, imgcodecs) found")
+message(STATUS "Stave: OpenCV (${_stave_opencv_parts}) found")
 # libjpeg(-turbo): the loader decodes JPEGs with it directly (straight to BGR, DCT scaling).
 find_package(JPEG REQUIRED)
 message(STATUS "Stave: libjpeg ${JPEG_VERSION} found")

@@ -7,13 +7,16 @@
 namespace {
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(
-      args, {"scale", "imgsz", "batch", "steps", "warmup", "workers", "threads", "data", "device"},
-      {});
+      args, {"scale", "imgsz", "batch", "steps", "warmup", "workers", "threads", "data", "device",
+             "precision"},
+      {"channels-last"});
   if (!a.ok()) return stave::cli::usageError("bench train", a.error());
   stave::train::BenchTrainOptions o;
   o.scale = a.value("scale", "n");
   o.data = a.value("data");
   o.device = a.value("device");
+  o.precision = a.value("precision", "auto");
+  o.channelsLast = a.has("channels-last");
   try {
     o.imgsz = std::stoi(a.value("imgsz", "320"));
     o.batch = std::stoi(a.value("batch", "16"));
@@ -39,5 +42,6 @@ int run(const std::vector<std::string>& args) {
 STAVE_COMMAND(stave::cli::Command{"bench train",
                                   "training samples/s end to end vs compute only (JSON)",
                                   "stave-train bench train [--scale n] [--imgsz 320] [--batch 16] "
-                                  "[--steps 10] [--workers N] [--data D.yaml]",
+                                  "[--steps 10] [--workers N] [--data D.yaml] [--device cpu|0] "
+                                  "[--precision auto|fp32|bf16|fp16] [--channels-last]",
                                   run});

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include <opencv2/imgcodecs.hpp>
+#include "core/data/image_source.h"
 #include <opencv2/imgproc.hpp>
 
 #include "core/config/atomic_file.h"
@@ -227,15 +227,13 @@ Status makeDemo(const DemoOptions& o) {
   std::string failure;
   std::mutex failureMutex;
   auto work = [&] {
-    const std::vector<int> params{cv::IMWRITE_JPEG_QUALITY, o.quality};
     for (size_t j; !failed && (j = next.fetch_add(1)) < jobs.size();) {
       const Job& job = jobs[j];
       const uint64_t seed =
           mixSeed(o.seed, job.split[0] == 't' ? 1 : 2, static_cast<uint64_t>(job.index));
       DemoImage img = renderDemoImage(seed, o.imgsz, o.minObjects, o.maxObjects);
       cv::Mat m(img.height, img.width, CV_8UC3, img.bgr.data());
-      std::vector<uint8_t> jpg;
-      cv::imencode(".jpg", m, jpg, params);
+      const std::vector<uint8_t> jpg = encodeJpegBgr(m, o.quality);
       char name[32];
       std::snprintf(name, sizeof name, "%06d", job.index);
       const fs::path ip = fs::path(o.out) / "images" / job.split / (std::string(name) + ".jpg");

@@ -6,10 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +21,9 @@
 #include <stdexcept>
 #include <thread>
 
+#ifdef STAVE_HAVE_IMGCODECS
 #include <opencv2/imgcodecs.hpp>
+#endif
 #include <opencv2/imgproc.hpp>
 
 #include <jpeglib.h>
@@ -189,6 +193,96 @@ cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom) {
 #endif
 }
 
+std::vector<uint8_t> encodeJpegBgr(const cv::Mat& bgrIn, int quality) {
+  STAVE_CHECK(bgrIn.type() == CV_8UC3, "encodeJpegBgr needs 8-bit BGR");
+  const cv::Mat bgr = bgrIn.isContinuous() ? bgrIn : bgrIn.clone();
+  jpeg_compress_struct c{};
+  JpegError err{};
+  c.err = jpeg_std_error(&err.mgr);
+  err.mgr.error_exit = jpegErrorExit;
+  err.mgr.emit_message = jpegQuiet;
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;
+  if (setjmp(err.jump)) {
+    jpeg_destroy_compress(&c);
+    std::free(buffer);
+    throw std::runtime_error("JPEG encoding failed");
+  }
+  jpeg_create_compress(&c);
+  jpeg_mem_dest(&c, &buffer, &size);
+  c.image_width = static_cast<JDIMENSION>(bgr.cols);
+  c.image_height = static_cast<JDIMENSION>(bgr.rows);
+  c.input_components = 3;
+#ifdef JCS_EXTENSIONS
+  c.in_color_space = JCS_EXT_BGR;
+#else
+  c.in_color_space = JCS_RGB;
+#endif
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, std::clamp(quality, 1, 100), TRUE);
+  jpeg_start_compress(&c, TRUE);
+#ifndef JCS_EXTENSIONS
+  std::vector<uint8_t> rgb(static_cast<size_t>(bgr.cols) * 3);
+#endif
+  while (c.next_scanline < c.image_height) {
+    const uint8_t* src = bgr.ptr<uint8_t>(static_cast<int>(c.next_scanline));
+#ifdef JCS_EXTENSIONS
+    JSAMPROW row = const_cast<uint8_t*>(src);
+#else
+    for (int x = 0; x < bgr.cols; ++x) {
+      rgb[3 * x] = src[3 * x + 2];
+      rgb[3 * x + 1] = src[3 * x + 1];
+      rgb[3 * x + 2] = src[3 * x];
+    }
+    JSAMPROW row = rgb.data();
+#endif
+    jpeg_write_scanlines(&c, &row, 1);
+  }
+  jpeg_finish_compress(&c);
+  jpeg_destroy_compress(&c);
+  std::vector<uint8_t> out(buffer, buffer + size);
+  std::free(buffer);
+  return out;
+}
+
+bool haveImageCodecs() {
+#ifdef STAVE_HAVE_IMGCODECS
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool readFileBytes(const std::string& path, std::vector<uint8_t>& out) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return false;
+  const std::streamsize n = in.tellg();
+  if (n < 0) return false;
+  in.seekg(0);
+  out.resize(static_cast<size_t>(n));
+  return n == 0 || static_cast<bool>(in.read(reinterpret_cast<char*>(out.data()), n));
+}
+
+cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom) {
+  const bool jpeg = bytes.size() > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
+  cv::Mat m;
+  if (jpeg) m = decodeJpegBgr(bytes.data(), bytes.size(), scaleDenom);
+#ifdef STAVE_HAVE_IMGCODECS
+  if (m.empty() && !bytes.empty()) {
+    // Everything else, and JPEGs libjpeg refused (OpenCV then names the problem or fails too).
+    int flags = cv::IMREAD_COLOR;
+    if (scaleDenom == 2) flags = cv::IMREAD_REDUCED_COLOR_2;
+    if (scaleDenom == 4) flags = cv::IMREAD_REDUCED_COLOR_4;
+    if (scaleDenom == 8) flags = cv::IMREAD_REDUCED_COLOR_8;
+    flags |= cv::IMREAD_IGNORE_ORIENTATION;
+    m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U,
+                             const_cast<uint8_t*>(bytes.data())),
+                     flags);
+  }
+#endif
+  return m;
+}
+
 LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTimes& times) {
   double t0 = monotonicSeconds();
   std::vector<uint8_t> bytes;
@@ -216,18 +310,14 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTime
     else if (longSide >= 2 * imgsz)
       denom = 2;
   }
-  cv::Mat m;
-  if (jpeg) m = decodeJpegBgr(bytes.data(), bytes.size(), denom);
+  (void)jpeg;
+  cv::Mat m = decodeImageBgr(bytes, denom);
   if (m.empty()) {
-    // Everything else, and JPEGs libjpeg refused (OpenCV then names the problem or fails too).
-    int flags = cv::IMREAD_COLOR;
-    if (denom == 2) flags = cv::IMREAD_REDUCED_COLOR_2;
-    if (denom == 4) flags = cv::IMREAD_REDUCED_COLOR_4;
-    if (denom == 8) flags = cv::IMREAD_REDUCED_COLOR_8;
-    flags |= cv::IMREAD_IGNORE_ORIENTATION;
-    m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, bytes.data()), flags);
+    throw std::runtime_error(rec.imagePath + (jpeg || haveImageCodecs()
+                                                  ? ": cannot decode image"
+                                                  : ": only JPEG images can be decoded by this "
+                                                    "build (it has no OpenCV imgcodecs)"));
   }
-  if (m.empty()) throw std::runtime_error(rec.imagePath + ": cannot decode image");
   if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256);
   if (m.channels() == 1)
     cv::cvtColor(m, m, cv::COLOR_GRAY2BGR);

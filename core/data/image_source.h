@@ -38,6 +38,21 @@ LoadedImage loadImage(const ImageRecord& record, int imgsz, bool augment, StageT
 /// to OpenCV. Grey JPEGs come out as three equal channels.
 cv::Mat decodeJpegBgr(const uint8_t* data, size_t size, int scaleDenom = 1);
 
+/// Encodes 8-bit BGR as a baseline JPEG (libjpeg, 4:2:0) of `quality` 1..100. Throws
+/// std::runtime_error when libjpeg fails.
+std::vector<uint8_t> encodeJpegBgr(const cv::Mat& bgr, int quality = 95);
+
+/// Decodes any supported image file's bytes to 8-bit BGR at 1/`scaleDenom` size: JPEG through
+/// libjpeg, everything else through OpenCV's imgcodecs when the build has it. Returns an empty
+/// Mat when the bytes cannot be decoded (or the format needs imgcodecs and the build has none).
+cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom = 1);
+
+/// Reads a whole file; false when it cannot be opened or read.
+bool readFileBytes(const std::string& path, std::vector<uint8_t>& out);
+
+/// Whether this build decodes and encodes formats other than JPEG (OpenCV's imgcodecs).
+bool haveImageCodecs();
+
 /// Checks that cache=ram fits: the bytes needed (plus 50% headroom) against `budgetBytes`
 /// (0 = the machine's available memory). The error names both numbers.
 Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budgetBytes = 0);

@@ -12,7 +12,7 @@
 #include <thread>
 #include <unordered_set>
 
-#include <opencv2/imgcodecs.hpp>
+#include "core/data/image_source.h"
 
 #include "core/config/atomic_file.h"
 #include "core/data/dataset.h"
@@ -190,7 +190,9 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
     return s;
   }
   if (opt.verify && h.format != "other") {
-    cv::Mat m = cv::imread(image, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    std::vector<uint8_t> bytes;
+    cv::Mat m;
+    if (readFileBytes(image, bytes)) m = decodeImageBgr(bytes);
     if (m.empty()) {
       skip("image-unreadable", "full decode failed (--verify)");
       return s;

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/dist/c10d_compat.h"
+#include "core/dist/c10d_backends.h"
 
 namespace stave::dist {
 namespace {
@@ -86,9 +86,7 @@ std::map<std::string, std::string> applyNcclSettings(const NcclSettings& s) {
   setEnvDefault("NCCL_SHM_DISABLE", s.shmDisable ? "1" : "", &applied);
   setEnvDefault("NCCL_DEBUG", s.debug, &applied);
   const std::string asyncValue = s.asyncErrorHandling ? "1" : "0";
-  // LibTorch 2.2+ reads the TORCH_ name, older ones the plain one; set both.
   setEnvDefault("TORCH_NCCL_ASYNC_ERROR_HANDLING", asyncValue, &applied);
-  setEnvDefault("NCCL_ASYNC_ERROR_HANDLING", asyncValue, &applied);
   std::ostringstream t;
   t << s.timeoutS;
   applied["nccl_timeout_s"] = t.str();
@@ -101,7 +99,7 @@ struct ProcessGroup::Impl {
   std::string backendName;
   torch::Device device = torch::kCPU;
   c10::intrusive_ptr<c10d::Store> store;
-  compat::BackendPtr backend;
+  backends::BackendPtr backend;
   std::map<std::string, std::string> settings;
 };
 
@@ -281,12 +279,12 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
         if (host.empty()) host = "127.0.0.1";
       }
       impl->settings["gloo_device"] = iface.empty() ? host : iface;
-      impl->backend = compat::makeGloo(pgStore, env.rank, env.worldSize, collectiveTimeout,
+      impl->backend = backends::makeGloo(pgStore, env.rank, env.worldSize, collectiveTimeout,
                                        iface.empty() ? host : iface, !iface.empty());
 #endif
     } else {
 #ifdef STAVE_HAVE_NCCL
-      impl->backend = compat::makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
+      impl->backend = backends::makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
 #endif
     }
   } catch (const std::exception& e) {

@@ -183,13 +183,15 @@ TORCH_MODULE(Yolo);
 /// decoding and losses need float32 even when the network ran under bf16/fp16 autocast.
 class AutocastOff {
  public:
-  AutocastOff() : m_gpu(at::autocast::is_enabled()), m_cpu(at::autocast::is_cpu_enabled()) {
-    at::autocast::set_enabled(false);
-    at::autocast::set_cpu_enabled(false);
+  AutocastOff()
+      : m_gpu(at::autocast::is_autocast_enabled(at::kCUDA)),
+        m_cpu(at::autocast::is_autocast_enabled(at::kCPU)) {
+    at::autocast::set_autocast_enabled(at::kCUDA, false);
+    at::autocast::set_autocast_enabled(at::kCPU, false);
   }
   ~AutocastOff() {
-    at::autocast::set_enabled(m_gpu);
-    at::autocast::set_cpu_enabled(m_cpu);
+    at::autocast::set_autocast_enabled(at::kCUDA, m_gpu);
+    at::autocast::set_autocast_enabled(at::kCPU, m_cpu);
   }
   AutocastOff(const AutocastOff&) = delete;
   AutocastOff& operator=(const AutocastOff&) = delete;

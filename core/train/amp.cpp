@@ -1,14 +1,13 @@
 #include "core/train/amp.h"
 
 #include <ATen/autocast_mode.h>
-#include <torch/version.h>
 
 #include <cmath>
 
+#include "core/train/device_input.h"
+
 namespace stave::train {
 namespace {
-// LibTorch 2.4 replaced the per-device autocast setters with ones taking the device type.
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
 bool autocastEnabled(bool cuda) {
   return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU);
 }
@@ -21,20 +20,6 @@ at::ScalarType autocastDtype(bool cuda) {
 void setAutocastDtype(bool cuda, at::ScalarType t) {
   at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, t);
 }
-#else
-bool autocastEnabled(bool cuda) {
-  return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
-}
-void setAutocast(bool cuda, bool on) {
-  cuda ? at::autocast::set_enabled(on) : at::autocast::set_cpu_enabled(on);
-}
-at::ScalarType autocastDtype(bool cuda) {
-  return cuda ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
-}
-void setAutocastDtype(bool cuda, at::ScalarType t) {
-  cuda ? at::autocast::set_autocast_gpu_dtype(t) : at::autocast::set_autocast_cpu_dtype(t);
-}
-#endif
 }  // namespace
 
 const char* precisionName(Precision p) {
@@ -53,7 +38,10 @@ Result<Precision> resolvePrecision(const std::string& precision, bool amp,
                                    const torch::Device& device) {
   const bool cuda = device.is_cuda();
   if (!amp || precision == "fp32") return Precision::Fp32;
-  if (precision == "auto" || precision.empty()) return cuda ? Precision::Bf16 : Precision::Fp32;
+  // auto: bf16 where the GPU computes it natively (Ampere and newer), else fp16 with the loss
+  // scaler; fp32 on the CPU.
+  if (precision == "auto" || precision.empty())
+    return cuda ? (cudaBf16Supported(device) ? Precision::Bf16 : Precision::Fp16) : Precision::Fp32;
   if (precision == "bf16") return Precision::Bf16;
   if (precision == "fp16") {
     if (!cuda) {
@@ -112,6 +100,27 @@ double GradScaler::unscaleAndClip(const std::vector<torch::Tensor>& params, doub
     at::_foreach_mul_(grads, maxNorm / (total + 1e-6));
   }
   return total;
+}
+
+torch::Tensor GradScaler::clipOnDevice(const std::vector<torch::Tensor>& params,
+                                       double maxNorm) const {
+  STAVE_CHECK(!m_options.enabled, "clipOnDevice needs the loss scaler off (fp16 reads it back)");
+  std::vector<torch::Tensor> grads;
+  grads.reserve(params.size());
+  for (const auto& p : params) {
+    if (p.grad().defined()) grads.push_back(p.grad());
+  }
+  if (grads.empty()) return torch::ones({}, params.empty() ? torch::kCPU : params[0].device());
+  torch::NoGradGuard noGrad;
+  const auto total = torch::stack(at::_foreach_norm(grads, 2)).to(torch::kFloat).norm();
+  const auto finite = torch::isfinite(total);
+  // clip factor min(1, maxNorm / norm), and 0 for a non-finite norm (inf * 0 would be NaN, so
+  // non-finite entries are zeroed first; for finite gradients that is a no-op).
+  auto coef = torch::clamp_max(maxNorm / (total + 1e-6), 1.0);
+  coef = torch::where(finite, coef, torch::zeros_like(coef));
+  for (auto& g : grads) g.nan_to_num_(0.0, 0.0, 0.0);
+  at::_foreach_mul_(grads, coef);
+  return finite.to(torch::kFloat);
 }
 
 void GradScaler::update(bool foundInf) {

@@ -57,6 +57,12 @@ class GradScaler {
   /// Divides the gradients by the scale (when enabled), then clips their total L2 norm to
   /// `maxNorm`. Returns the norm before clipping; a non-finite norm means: skip this step.
   double unscaleAndClip(const std::vector<torch::Tensor>& params, double maxNorm);
+  /// The same without reading anything back to the host (for CUDA, where a read waits for the
+  /// whole step): the clip factor is computed on the device, and a non-finite norm zeroes
+  /// every gradient instead of skipping the step on the host. Returns a 0-dim tensor on the
+  /// gradients' device, 1 when the norm was finite, else 0. Only for a disabled scaler (fp16's
+  /// dynamic scale needs the outcome on the host, as PyTorch's GradScaler reads it too).
+  torch::Tensor clipOnDevice(const std::vector<torch::Tensor>& params, double maxNorm) const;
   /// Records a step's outcome: back off after inf/NaN, grow after growthInterval good steps.
   void update(bool foundInf);
   double scaleValue() const { return m_scale; }

@@ -2,6 +2,7 @@
 #include "core/config/clock.h"
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <sched.h>
 #include <unistd.h>
@@ -22,7 +23,6 @@
 #include "core/dist/process_group.h"
 #include "core/model/yolo.h"
 #include "core/telemetry/events.h"
-#include "core/train/blas_check.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
 
@@ -106,7 +106,7 @@ std::vector<StepTimes> runSteps(Trainee& t, const SyntheticBatch& b, int total,
     }
     const auto t2 = Clock::now();
     t.optimizer->step();
-    t.optimizer->zero_grad();
+    zeroGradients(*t.optimizer);
     s.optimizer = secondsSince(t2);
     s.step = secondsSince(t0);
     out.push_back(s);
@@ -358,7 +358,7 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o) {
   j["cores"] = cores;
   j["threads_single"] = cores;
   j["threads_per_rank"] = rankThreads;
-  j["blas"] = detectBlas().name;
+  j["torch"] = TORCH_VERSION;
   auto sj = timesJson(single, false);
   sj["samples_per_s"] = singleSamplesPerS;
   j["single"] = sj;

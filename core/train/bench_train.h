@@ -22,6 +22,8 @@ struct BenchTrainOptions {
   int threads = 0;          ///< intra-op threads (0 = all cores)
   std::string data;         ///< data.yaml ("" = a demo dataset made in a temporary folder)
   std::string device;       ///< "" auto, "cpu", "0"
+  std::string precision = "auto";  ///< auto (bf16 where supported on CUDA, fp32 on CPU), fp32, bf16, fp16
+  bool channelsLast = false;       ///< channels_last model and input
 };
 
 /// Runs both measurements; JSON with end_to_end_samples_per_s, compute_only_samples_per_s,

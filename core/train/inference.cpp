@@ -2,10 +2,15 @@
 
 #include <torch/torch.h>
 
+#ifdef STAVE_HAVE_IMGCODECS
 #include <opencv2/imgcodecs.hpp>
+#endif
+
+#include "core/data/image_source.h"
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <sstream>
@@ -197,7 +202,9 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   torch::NoGradGuard noGrad;
   for (const auto& file : files) {
-    cv::Mat bgr = cv::imread(file.string(), cv::IMREAD_COLOR);
+    std::vector<uint8_t> bytes;
+    cv::Mat bgr;
+    if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
     if (bgr.empty()) {
       problems.push_back(file.string() + ": not a readable image");
       continue;
@@ -260,7 +267,18 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
     fs::create_directories(outFile.parent_path(), ec);
     std::vector<uchar> encoded;
     std::string ext = outFile.extension().string();
-    if (!cv::imencode(ext.empty() ? ".jpg" : ext, bgr, encoded)) {
+    for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    bool encodedOk = false;
+    if (ext.empty() || ext == ".jpg" || ext == ".jpeg") {
+      encoded = data::encodeJpegBgr(bgr, 95);
+      encodedOk = true;
+    }
+#ifdef STAVE_HAVE_IMGCODECS
+    else {
+      encodedOk = cv::imencode(ext, bgr, encoded);
+    }
+#endif
+    if (!encodedOk) {
       problems.push_back(file.string() + ": cannot encode the annotated image");
     } else if (auto s =
                    writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end()));

@@ -75,8 +75,12 @@ LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
   // Padding the targets per image is bookkeeping on a few rows: done on the CPU (no device syncs,
   // no bincount, which CUDA's deterministic mode refuses), then moved.
   auto [gtCpu, maskCpu] = targetsPerImage(targets.to(torch::kCPU), b, imgW, imgH);
-  auto gt = gtCpu.to(x.device());
-  auto maskGt = maskCpu.to(x.device());
+  // On CUDA through pinned memory without waiting (a pageable copy would wait for the stream).
+  auto toDevice = [&](const torch::Tensor& t) {
+    return x.device().is_cuda() ? t.pin_memory().to(x.device(), /*non_blocking=*/true) : t;
+  };
+  auto gt = toDevice(gtCpu);
+  auto maskGt = toDevice(maskCpu);
   auto gtLabels = gt.narrow(2, 0, 1), gtBboxes = gt.narrow(2, 1, 4);
 
   auto proj = torch::arange(r, fopts);

@@ -1,6 +1,7 @@
 #include "core/train/optimizer.h"
 
 #include <cmath>
+#include <map>
 
 #include "core/config/result.h"
 
@@ -49,6 +50,124 @@ std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& group
   torch::optim::AdamWOptions defaults(spec.lr0);
   defaults.betas(std::make_tuple(spec.momentum, 0.999)).weight_decay(0.0);
   return std::make_unique<torch::optim::AdamW>(std::move(pg), defaults);
+}
+
+namespace {
+
+void sgdGroupStep(torch::optim::Optimizer& optimizer, torch::optim::OptimizerParamGroup& group) {
+  const auto& o = static_cast<const torch::optim::SGDOptions&>(group.options());
+  std::vector<torch::Tensor> params, grads;
+  for (auto& p : group.params()) {
+    if (!p.grad().defined()) continue;
+    params.push_back(p);
+    grads.push_back(p.grad());
+  }
+  if (params.empty()) return;
+  std::vector<torch::Tensor> d =
+      o.weight_decay() != 0 ? at::_foreach_add(grads, params, o.weight_decay()) : grads;
+  if (o.momentum() != 0) {
+    auto& state = optimizer.state();
+    std::vector<torch::Tensor> bufs, fresh;  // existing buffers / parameters without one yet
+    std::vector<size_t> withBuf;
+    for (size_t i = 0; i < params.size(); ++i) {
+      auto it = state.find(params[i].unsafeGetTensorImpl());
+      if (it == state.end()) {
+        // First step: the buffer starts as the (decayed) gradient, as SGD::step does.
+        auto st = std::make_unique<torch::optim::SGDParamState>();
+        st->momentum_buffer(torch::clone(d[i]).detach());
+        state[params[i].unsafeGetTensorImpl()] = std::move(st);
+        fresh.push_back(d[i]);
+      } else {
+        withBuf.push_back(i);
+        bufs.push_back(static_cast<torch::optim::SGDParamState&>(*it->second).momentum_buffer());
+      }
+    }
+    if (!bufs.empty()) {
+      std::vector<torch::Tensor> dWith;
+      dWith.reserve(withBuf.size());
+      for (size_t i : withBuf) dWith.push_back(d[i]);
+      at::_foreach_mul_(bufs, o.momentum());
+      at::_foreach_add_(bufs, dWith, 1.0 - o.dampening());
+    }
+    std::vector<torch::Tensor> allBufs;
+    allBufs.reserve(params.size());
+    for (auto& p : params) {
+      allBufs.push_back(static_cast<torch::optim::SGDParamState&>(
+                            *state.at(p.unsafeGetTensorImpl()))
+                            .momentum_buffer());
+    }
+    d = o.nesterov() ? at::_foreach_add(d, allBufs, o.momentum()) : allBufs;
+  }
+  at::_foreach_add_(params, d, -o.lr());
+}
+
+void adamwGroupStep(torch::optim::Optimizer& optimizer, torch::optim::OptimizerParamGroup& group) {
+  const auto& o = static_cast<const torch::optim::AdamWOptions&>(group.options());
+  STAVE_CHECK(!o.amsgrad(), "foreachStep: amsgrad is not used by Stave");
+  auto& state = optimizer.state();
+  // Parameters grouped by their step count (equal in practice; the bias corrections use it).
+  std::map<int64_t, std::vector<torch::Tensor>> byStep;
+  for (auto& p : group.params()) {
+    if (!p.grad().defined()) continue;
+    auto it = state.find(p.unsafeGetTensorImpl());
+    if (it == state.end()) {
+      auto st = std::make_unique<torch::optim::AdamWParamState>();
+      st->step(0);
+      st->exp_avg(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+      st->exp_avg_sq(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+      it = state.emplace(p.unsafeGetTensorImpl(), std::move(st)).first;
+    }
+    byStep[static_cast<torch::optim::AdamWParamState&>(*it->second).step()].push_back(p);
+  }
+  const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
+  for (auto& [step, params] : byStep) {
+    std::vector<torch::Tensor> grads, expAvg, expAvgSq;
+    for (auto& p : params) {
+      auto& st = static_cast<torch::optim::AdamWParamState&>(*state.at(p.unsafeGetTensorImpl()));
+      st.step(step + 1);
+      grads.push_back(p.grad());
+      expAvg.push_back(st.exp_avg());
+      expAvgSq.push_back(st.exp_avg_sq());
+    }
+    if (o.weight_decay() != 0) at::_foreach_mul_(params, 1.0 - o.lr() * o.weight_decay());
+    const double bc1 = 1.0 - std::pow(beta1, static_cast<double>(step + 1));
+    const double bc2 = 1.0 - std::pow(beta2, static_cast<double>(step + 1));
+    at::_foreach_mul_(expAvg, beta1);
+    at::_foreach_add_(expAvg, grads, 1.0 - beta1);
+    at::_foreach_mul_(expAvgSq, beta2);
+    at::_foreach_addcmul_(expAvgSq, grads, grads, 1.0 - beta2);
+    auto denom = at::_foreach_sqrt(expAvgSq);
+    at::_foreach_div_(denom, std::sqrt(bc2));
+    at::_foreach_add_(denom, o.eps());
+    at::_foreach_addcdiv_(params, expAvg, denom, -o.lr() / bc1);
+  }
+}
+
+}  // namespace
+
+void foreachStep(torch::optim::Optimizer& optimizer) {
+  torch::NoGradGuard noGrad;
+  const bool sgd = dynamic_cast<torch::optim::SGD*>(&optimizer) != nullptr;
+  STAVE_CHECK(sgd || dynamic_cast<torch::optim::AdamW*>(&optimizer),
+              "foreachStep: only SGD and AdamW are supported");
+  for (auto& group : optimizer.param_groups()) {
+    if (sgd) {
+      sgdGroupStep(optimizer, group);
+    } else {
+      adamwGroupStep(optimizer, group);
+    }
+  }
+}
+
+void zeroGradients(torch::optim::Optimizer& optimizer) {
+  torch::NoGradGuard noGrad;
+  std::vector<torch::Tensor> grads;
+  for (auto& group : optimizer.param_groups()) {
+    for (auto& p : group.params()) {
+      if (p.grad().defined()) grads.push_back(p.grad());
+    }
+  }
+  if (!grads.empty()) at::_foreach_zero_(grads);
 }
 
 void applySchedulePoint(torch::optim::Optimizer& optimizer, const SchedulePoint& point) {

@@ -34,6 +34,17 @@ ParamGroups splitParameters(torch::nn::Module& model);
 std::unique_ptr<torch::optim::Optimizer> buildOptimizer(const ParamGroups& groups,
                                                         const OptimizerSpec& spec);
 
+/// One optimiser step of `optimizer` (built by buildOptimizer: SGD or AdamW) as multi-tensor
+/// (foreach) operations, a few kernels per group instead of several per parameter. The
+/// arithmetic and the state it keeps (momentum buffers; AdamW's step, exp_avg, exp_avg_sq) are
+/// those of LibTorch's own step(), so checkpoints and resumes do not change.
+void foreachStep(torch::optim::Optimizer& optimizer);
+
+/// Zeroes the gradients of every parameter in `optimizer` in place (one foreach kernel per
+/// dtype). LibTorch 2's zero_grad() drops them instead, which would make every backward
+/// allocate them anew and the checkpoint lose pending accumulated gradients.
+void zeroGradients(torch::optim::Optimizer& optimizer);
+
 /// Sets every group's lr (and SGD momentum / AdamW beta1) from a schedule point.
 void applySchedulePoint(torch::optim::Optimizer& optimizer, const SchedulePoint& point);
 

@@ -20,8 +20,8 @@
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/events.h"
 #include "core/train/amp.h"
-#include "core/train/blas_check.h"
 #include "core/train/checkpoint.h"
+#include "core/train/device_input.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
 #include "core/train/schedule.h"
@@ -38,6 +38,62 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMaxNonFiniteInARow = 5;
 constexpr double kMaxGradNorm = 10.0;
 constexpr double kStepEventInterval = 0.5;  // seconds between step events of a rank
+// On CUDA the ranks agree on a stop request every this many steps (a collective read back to
+// the host waits for the whole step); on the CPU, where nothing runs ahead, at every step.
+constexpr int64_t kCudaStopCheckEvery = 8;
+
+/// The epoch's running mean losses and the non-finite counts, kept on the training device so
+/// that a step reads nothing back; flush() brings them to the host in one small copy. The
+/// running mean is updated exactly as a host loop would (same formula, in double).
+class LossTracker {
+ public:
+  /// Counts read back by flush(); nonFinite and skipped are the steps since the last flush.
+  struct Snapshot {
+    std::array<double, 3> mean{0, 0, 0};
+    int64_t counted = 0;
+    int64_t consecutiveNonFinite = 0;
+    int64_t nonFinite = 0;
+    int64_t skipped = 0;
+  };
+  void reset(const torch::Device& device, const std::array<double, 3>& mean, int64_t counted,
+             int64_t consecutive) {
+    m_state = torch::tensor({mean[0], mean[1], mean[2], static_cast<double>(counted),
+                             static_cast<double>(consecutive), 0.0, 0.0},
+                            torch::kDouble)
+                  .to(device);
+  }
+  /// One step's loss items (3 values on the device).
+  void add(const torch::Tensor& items) {
+    torch::NoGradGuard noGrad;
+    auto it = items.detach().to(torch::kDouble).reshape({3});
+    auto finite = torch::isfinite(it).all();
+    auto mean = m_state.narrow(0, 0, 3), count = m_state.narrow(0, 3, 1);
+    auto updated = (mean * count + it) / (count + 1.0);
+    mean.copy_(torch::where(finite, updated, mean));
+    const auto f = finite.to(torch::kDouble);
+    count.add_(f);
+    auto consecutive = m_state.narrow(0, 4, 1);
+    consecutive.copy_((consecutive + 1.0) * (1.0 - f));
+    m_state.narrow(0, 5, 1).add_(1.0 - f);
+  }
+  /// One optimiser step's finite flag from GradScaler::clipOnDevice (0 = neutralised).
+  void addStepOutcome(const torch::Tensor& finite) { m_state.narrow(0, 6, 1).add_(1.0 - finite); }
+  Snapshot flush() {
+    const auto h = m_state.to(torch::kCPU);
+    const double* v = h.data_ptr<double>();
+    Snapshot s;
+    s.mean = {v[0], v[1], v[2]};
+    s.counted = static_cast<int64_t>(v[3]);
+    s.consecutiveNonFinite = static_cast<int64_t>(v[4]);
+    s.nonFinite = static_cast<int64_t>(v[5]);
+    s.skipped = static_cast<int64_t>(v[6]);
+    if (s.nonFinite || s.skipped) m_state.narrow(0, 5, 2).zero_();
+    return s;
+  }
+
+ private:
+  torch::Tensor m_state;  // box, cls, dfl mean; counted; consecutive non-finite; deltas
+};
 
 /// A user-facing failure with a hint; becomes an error event.
 struct RunFailure : std::runtime_error {
@@ -100,6 +156,8 @@ struct Trainer::Impl {
   GradScaler scaler;
   std::vector<torch::Tensor> params;
   std::unique_ptr<DistContext> dist;
+  std::unique_ptr<DeviceFeeder> feeder;
+  LossTracker losses;
 
   int epochs = 0;
   int64_t nb = 0;
@@ -147,10 +205,9 @@ struct Trainer::Impl {
       at::globalContext().setBenchmarkCuDNN(false);
     }
     device = resolveDevice();
-    if (device.is_cpu()) {
-      const std::string slowBlas = blasWarning(detectBlas());
-      if (!slowBlas.empty()) warn(slowBlas, "blas");
-    }
+    feeder = std::make_unique<DeviceFeeder>(device);
+    // Static input shapes (multi-scale aside): let cuDNN time its algorithms once.
+    if (device.is_cuda() && !cfg.getBool("deterministic")) setCudnnBenchmark(true);
     auto p = resolvePrecision(cfg.getString("precision"), cfg.getBool("amp"), device);
     if (!p)
       throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
@@ -481,6 +538,35 @@ struct Trainer::Impl {
     return dist ? dist->anyRank(local) : local;
   }
 
+  /// Brings the device-side loss statistics to the host: the epoch's running mean, warnings
+  /// for non-finite steps, and the run's failure after too many in a row.
+  void flushLosses(EpochProgress& progress, int epoch, int64_t i) {
+    const auto s = losses.flush();
+    progress.loss = s.mean;
+    progress.counted = s.counted;
+    consecutiveNonFinite = static_cast<int>(s.consecutiveNonFinite);
+    skippedSteps += s.skipped;
+    if (s.nonFinite > 0) {
+      state.nonFiniteTotal += s.nonFinite;
+      if (consecutiveNonFinite >= kMaxNonFiniteInARow) {
+        throw RunFailure("the loss was not finite (inf or NaN) in " +
+                             std::to_string(consecutiveNonFinite) + " steps in a row (epoch " +
+                             std::to_string(epoch) + ", iteration " + std::to_string(i) +
+                             "); the run cannot recover",
+                         "lower lr0, use precision=bf16 instead of fp16, and check the labels "
+                         "(stave-train check-dataset)");
+      }
+      if (rank == 0) {
+        warn(s.nonFinite == 1 ? "non-finite loss at epoch " + std::to_string(epoch) +
+                                    " iteration " + std::to_string(i) + ": step skipped"
+                              : std::to_string(s.nonFinite) +
+                                    " non-finite losses up to epoch " + std::to_string(epoch) +
+                                    " iteration " + std::to_string(i) + ": steps skipped",
+             "amp");
+      }
+    }
+  }
+
   /// One epoch of training from batch `progress.batches` (non-zero when resuming inside the
   /// epoch), updating `progress`; returns false when stopped part-way.
   bool trainEpoch(int epoch, EpochProgress& progress) {
@@ -491,8 +577,14 @@ struct Trainer::Impl {
     }
     trainLoader->startEpoch(epoch, mosaicOn, progress.batches);
     model->train();
-    std::array<double, 3>& tloss = progress.loss;
-    int64_t& counted = progress.counted;
+    const std::array<double, 3>& tloss = progress.loss;
+    losses.reset(device, progress.loss, progress.counted, consecutiveNonFinite);
+    // On the CPU every step is read back at once (nothing runs ahead); on CUDA only when an
+    // event is written, so the host keeps queueing work.
+    const bool readEveryStep = !device.is_cuda();
+    const bool clipOnDevice = device.is_cuda() && !scaler.enabled();
+    const int64_t stopCheckEvery = device.is_cuda() ? kCudaStopCheckEvery : 1;
+    const bool channelsLast = cfg.getBool("channels_last");
     telemetry::StepTiming acc;
     int accSteps = 0;
     int64_t accImages = 0;
@@ -511,8 +603,9 @@ struct Trainer::Impl {
       applySchedulePoint(*optimizer, point);
 
       auto t1 = Clock::now();
-      auto images = batchImages(*batch, device, cfg.getBool("channels_last"));
-      auto targets = batchTargets(*batch, device);
+      auto images = feeder->images(*batch, channelsLast);
+      // The loss pads the targets per image on the CPU and moves them itself.
+      auto targets = batchTargets(*batch, torch::kCPU);
       if (singleCls) targets.select(1, 1).zero_();
       timing.h2d = secondsSince(t1);
 
@@ -527,43 +620,31 @@ struct Trainer::Impl {
       auto out = (*loss)(feats, targets, batch->n);
       auto total = worldScale ? out.total * static_cast<double>(world) : out.total;
       scaler.scale(total).backward();
-      const auto items = out.items.to(torch::kCPU, torch::kDouble);
+      losses.add(out.items);
       timing.fwdBwd = secondsSince(t2);
-      const double* it = items.data_ptr<double>();
-      if (std::isfinite(it[0]) && std::isfinite(it[1]) && std::isfinite(it[2])) {
-        consecutiveNonFinite = 0;
-        for (int c = 0; c < 3; ++c)
-          tloss[c] = (tloss[c] * counted + it[c]) / static_cast<double>(counted + 1);
-        ++counted;
-      } else {
-        ++state.nonFiniteTotal;
-        if (++consecutiveNonFinite >= kMaxNonFiniteInARow) {
-          throw RunFailure("the loss was not finite (inf or NaN) in " +
-                               std::to_string(consecutiveNonFinite) + " steps in a row (epoch " +
-                               std::to_string(epoch) + ", iteration " + std::to_string(i) +
-                               "); the run cannot recover",
-                           "lower lr0, use precision=bf16 instead of fp16, and check the labels "
-                           "(stave-train check-dataset)");
-        }
-        if (rank == 0)
-          warn("non-finite loss at epoch " + std::to_string(epoch) + " iteration " +
-                   std::to_string(i) + ": step skipped",
-               "amp");
-      }
+      if (readEveryStep) flushLosses(progress, epoch, i);
 
       if (optStep) {
         if (dist) timing.allreduceWait = dist->waitGradients();
         auto t3 = Clock::now();
-        const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
-        const bool finite = std::isfinite(norm);
-        if (finite) {
-          optimizer->step();
+        if (clipOnDevice) {
+          // No read-back: a non-finite step's gradients are zeroed on the device.
+          losses.addStepOutcome(scaler.clipOnDevice(params, kMaxGradNorm));
+          foreachStep(*optimizer);
+          zeroGradients(*optimizer);
+          ema->update(*model);
         } else {
-          ++skippedSteps;
+          const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
+          const bool finite = std::isfinite(norm);
+          if (finite) {
+            foreachStep(*optimizer);
+          } else {
+            ++skippedSteps;
+          }
+          scaler.update(!finite);
+          zeroGradients(*optimizer);
+          if (finite) ema->update(*model);
         }
-        scaler.update(!finite);
-        optimizer->zero_grad();
-        if (finite) ema->update(*model);
         state.lastOptStep = ni;
         timing.optimizer = secondsSince(t3);
       }
@@ -575,6 +656,7 @@ struct Trainer::Impl {
 
       const bool last = i + 1 >= nb;
       if (secondsSince(lastEvent) >= kStepEventInterval || last) {
+        if (!readEveryStep) flushLosses(progress, epoch, i);
         telemetry::StepEvent e;
         e.epoch = epoch;
         e.iter = static_cast<int>(i);
@@ -593,11 +675,14 @@ struct Trainer::Impl {
       }
       progress.batches = i + 1;
       ++batchesThisProcess;
-      const bool stop = stopRequested();  // a collective: every rank asks at every step
+      // A collective: every rank asks at the same steps.
+      const bool stop = (i + 1) % stopCheckEvery == 0 && stopRequested();
       if (stop || (o.stopAfter.batches > 0 && batchesThisProcess >= o.stopAfter.batches)) {
+        if (!readEveryStep) flushLosses(progress, epoch, i);
         return false;
       }
     }
+    if (!readEveryStep) flushLosses(progress, epoch, i);
     return true;
   }
 

@@ -534,13 +534,13 @@ class TestLoss : public QObject {
 
     // Inside a CPU bf16 autocast region: the network runs in bf16, the loss in float32, and the
     // caller's autocast state survives the call.
-    at::autocast::set_autocast_cpu_dtype(torch::kBFloat16);
-    at::autocast::set_cpu_enabled(true);
+    at::autocast::set_autocast_dtype(at::kCPU, torch::kBFloat16);
+    at::autocast::set_autocast_enabled(at::kCPU, true);
     auto featsAc = model->forward(torch::rand({2, 3, 64, 64}));
     const bool ranInBf16 = featsAc[0].scalar_type() == torch::kBFloat16;
     auto outAc = loss(featsAc, targets, 2);
-    const bool stillOn = at::autocast::is_cpu_enabled();
-    at::autocast::set_cpu_enabled(false);
+    const bool stillOn = at::autocast::is_autocast_enabled(at::kCPU);
+    at::autocast::set_autocast_enabled(at::kCPU, false);
     at::autocast::clear_cache();
     QVERIFY(ranInBf16);
     QVERIFY(stillOn);

@@ -151,17 +151,17 @@ class TstTrainParts : public QObject {
   }
 
   void autocastScope() {
-    QVERIFY(!at::autocast::is_cpu_enabled());
+    QVERIFY(!at::autocast::is_autocast_enabled(at::kCPU));
     {
       AutocastScope scope(Precision::Bf16, torch::kCPU);
-      QVERIFY(at::autocast::is_cpu_enabled());
+      QVERIFY(at::autocast::is_autocast_enabled(at::kCPU));
       auto y = torch::mm(torch::randn({4, 4}), torch::randn({4, 4}));
       QCOMPARE(y.scalar_type(), at::kBFloat16);
     }
-    QVERIFY(!at::autocast::is_cpu_enabled());
+    QVERIFY(!at::autocast::is_autocast_enabled(at::kCPU));
     {
       AutocastScope scope(Precision::Fp32, torch::kCPU);
-      QVERIFY(!at::autocast::is_cpu_enabled());
+      QVERIFY(!at::autocast::is_autocast_enabled(at::kCPU));
     }
     QVERIFY(!resolvePrecision("fp16", true, torch::kCPU).ok());
     QVERIFY(resolvePrecision("fp16", true, torch::kCPU).errorText().find("precision") !=
@@ -256,6 +256,66 @@ class TstTrainParts : public QObject {
     QVERIFY(!r.ok());
     QVERIFY(r.errorText().find("bad.pt") != std::string::npos);
     QVERIFY(!loadCheckpoint(dir.filePath("missing.pt").toStdString(), {}, false).ok());
+  }
+
+  // The foreach step is LibTorch's step() done as multi-tensor operations: same numbers, same
+  // state, over several steps (momentum buffers and AdamW moments built up), for both kinds.
+  void foreachStepMatchesLibTorch_data() {
+    QTest::addColumn<bool>("sgd");
+    QTest::newRow("sgd-nesterov") << true;
+    QTest::newRow("adamw") << false;
+  }
+  void foreachStepMatchesLibTorch() {
+    QFETCH(bool, sgd);
+    torch::manual_seed(3);
+    Tiny a, b;
+    {
+      torch::NoGradGuard g;
+      auto pa = a->parameters(), pb = b->parameters();
+      for (size_t i = 0; i < pa.size(); ++i) pb[i].copy_(pa[i]);
+    }
+    const OptimizerSpec spec{sgd, 0.05, 0.9, 5e-3};
+    auto oa = buildOptimizer(splitParameters(*a), spec);
+    auto ob = buildOptimizer(splitParameters(*b), spec);
+    for (int step = 0; step < 4; ++step) {
+      auto x = torch::randn({2, 3, 6, 6});
+      a->forward(x).square().mean().backward();
+      b->forward(x).square().mean().backward();
+      oa->step();
+      foreachStep(*ob);
+      zeroGradients(*oa);
+      zeroGradients(*ob);
+    }
+    auto pa = a->parameters(), pb = b->parameters();
+    for (size_t i = 0; i < pa.size(); ++i) {
+      QVERIFY2(torch::allclose(pa[i], pb[i], 1e-6, 1e-7), qPrintable(QString::number(i)));
+      QVERIFY(pb[i].grad().defined());  // zeroed in place, not dropped
+      QCOMPARE(pb[i].grad().abs().sum().item<double>(), 0.0);
+    }
+    QCOMPARE(ob->state().size(), oa->state().size());
+  }
+
+  // Clipping without a read-back: the same factor as unscaleAndClip, and a non-finite norm
+  // zeroes the gradients and says so in the flag.
+  void clipOnDevice() {
+    GradScaler s;
+    auto p = torch::zeros({2}, torch::requires_grad());
+    p.mutable_grad() = torch::tensor({3.0f, 4.0f});
+    QCOMPARE(s.clipOnDevice({p}, 10.0).item<float>(), 1.0f);
+    QVERIFY(torch::allclose(p.grad(), torch::tensor({3.0f, 4.0f})));
+    p.mutable_grad() = torch::tensor({30.0f, 40.0f});
+    QCOMPARE(s.clipOnDevice({p}, 1.0).item<float>(), 1.0f);
+    QVERIFY(torch::allclose(p.grad(), torch::tensor({0.6f, 0.8f}), 1e-4));
+    p.mutable_grad() = torch::tensor({INFINITY, 1.0f});
+    QCOMPARE(s.clipOnDevice({p}, 10.0).item<float>(), 0.0f);
+    QCOMPARE(p.grad().abs().sum().item<float>(), 0.0f);
+    p.mutable_grad() = torch::tensor({NAN, 1.0f});
+    QCOMPARE(s.clipOnDevice({p}, 10.0).item<float>(), 0.0f);
+    QCOMPARE(p.grad().abs().sum().item<float>(), 0.0f);
+    GradScalerOptions fp16;
+    fp16.enabled = true;
+    GradScaler scaled(fp16);
+    QVERIFY_THROWS_EXCEPTION(std::exception, scaled.clipOnDevice({p}, 10.0));
   }
 };
 

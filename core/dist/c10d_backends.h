@@ -1,13 +1,7 @@
 #pragma once
-// The one place that knows how c10d differs between LibTorch versions. Included only by
-// process_group.cpp.
-//  - LibTorch 1.13: ProcessGroupGloo / ProcessGroupNCCL derive from c10d::ProcessGroup.
-//  - LibTorch 2.x: they derive from c10d::Backend (ProcessGroup became a dispatcher over
-//    backends); the collective calls and Options::create / ->timeout are the same.
-// The headers only declare the backends when USE_C10D_GLOO / USE_C10D_NCCL are defined, which
-// LibTorch's CMake package does not pass to users.
-
-#include <torch/version.h>
+// The c10d backends Stave creates, in one place. Included only by process_group.cpp.
+// c10d's headers declare the Gloo and NCCL backends only when USE_C10D_GLOO / USE_C10D_NCCL
+// are defined, which LibTorch's CMake package does not pass to its users.
 
 #ifdef STAVE_HAVE_GLOO
 #ifndef USE_C10D_GLOO
@@ -20,6 +14,7 @@
 #endif
 #endif
 
+#include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/csrc/distributed/c10d/Types.hpp>
@@ -31,22 +26,9 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
-#if TORCH_VERSION_MAJOR >= 2
-#include <torch/csrc/distributed/c10d/Backend.hpp>
-#else
-#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
-#endif
+namespace stave::dist::backends {
 
-namespace stave::dist::compat {
-
-#if TORCH_VERSION_MAJOR >= 2
-/// The common base of the Gloo and NCCL implementations.
-using CollectiveBackend = c10d::Backend;
-#else
-using CollectiveBackend = c10d::ProcessGroup;
-#endif
-
-using BackendPtr = c10::intrusive_ptr<CollectiveBackend>;
+using BackendPtr = c10::intrusive_ptr<c10d::Backend>;
 
 #ifdef STAVE_HAVE_GLOO
 /// A Gloo group over `store` using one transport device bound to `interfaceOrHost`
@@ -72,4 +54,4 @@ inline BackendPtr makeNccl(const c10::intrusive_ptr<c10d::Store>& store, int ran
 }
 #endif
 
-}  // namespace stave::dist::compat
+}  // namespace stave::dist::backends
