@@ -5,9 +5,59 @@
 #include <QLocale>
 #include <QTranslator>
 
+#include <cstdio>
+
 #include "widgets/main_window.h"
 
+namespace {
+
+/// True when Qt has somewhere to show windows: a display server, or a platform chosen
+/// explicitly (offscreen, vnc, ...).
+bool haveDisplay() {
+  return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+         !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+         !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+bool wantsHelpOrVersion(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray a(argv[i]);
+    if (a == "--help" || a == "-h" || a == "--help-all" || a == "-?" || a == "--version" ||
+        a == "-v")
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (!haveDisplay()) {
+    if (wantsHelpOrVersion(argc, argv)) {
+      // --help and --version need no window: answer them without a GUI platform plugin.
+      QCoreApplication core(argc, argv);
+      QCoreApplication::setApplicationName(QStringLiteral("Stave"));
+      QCoreApplication::setApplicationVersion(QStringLiteral(STAVE_VERSION));
+      QCommandLineParser parser;
+      parser.setApplicationDescription(QStringLiteral("Stave studio: train YOLO detectors fast."));
+      parser.addHelpOption();
+      parser.addVersionOption();
+      parser.addOption(QCommandLineOption(QStringLiteral("lang"),
+                                          QStringLiteral("User interface language, e.g. en or "
+                                                         "zh_CN (default: the system's)."),
+                                          QStringLiteral("code")));
+      parser.addPositionalArgument(QStringLiteral("project"),
+                                   QStringLiteral("A .stave project file to open."));
+      parser.process(core);  // prints and exits
+      return 0;
+    }
+    std::fprintf(stderr,
+                 "stave: no display ($DISPLAY and $WAYLAND_DISPLAY are unset), so the studio "
+                 "cannot open a window.\n"
+                 "  Train headless instead: stave-train train --project FILE.stave\n"
+                 "  (or run with QT_QPA_PLATFORM=offscreen, or under Xvfb).\n");
+    return 2;
+  }
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Stave"));
   QApplication::setOrganizationName(QStringLiteral("Stave"));

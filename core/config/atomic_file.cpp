@@ -83,6 +83,9 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
 }
 
 Result<std::string> readFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Error{path, 0, "", "is a folder, not a file"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
   std::ostringstream ss;

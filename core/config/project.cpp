@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/config/atomic_file.h"
+#include "core/config/json_keys.h"
 
 namespace stave::config {
 namespace fs = std::filesystem;
@@ -106,6 +107,7 @@ Result<Project> loadProject(const std::string& path) {
     return Error{path, lineOfByte(text.value(), e.byte > 0 ? e.byte - 1 : 0), "",
                  "not a valid project file: the JSON is truncated or malformed (" + what + ")"};
   }
+  if (auto dup = duplicateJsonKeys(text.value(), path); !dup.empty()) return dup;
   if (!j.is_object() || !j.contains("format") || j["format"] != kProjectFormatName)
     return Error{path, 0, "format",
                  std::string("not a Stave project file (expected \"format\": \"") +

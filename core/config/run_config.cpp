@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -108,6 +109,8 @@ std::optional<Value> valueFromJson(const ParamSpec& spec, const nlohmann::json& 
 
 // Rules across keys; single-key rules live in checkValue().
 void crossChecks(const RunConfig& c, std::vector<Error>& errors, const std::string& source) {
+  if (std::string why = runNameProblem(c.getString("name")); !why.empty())
+    errors.push_back({source, 0, "name", why});
   if (c.getInt("node_rank") >= c.getInt("nnodes"))
     errors.push_back({source, 0, "node_rank",
                       "must be less than nnodes (" + std::to_string(c.getInt("nnodes")) +
@@ -426,6 +429,34 @@ Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValu
   if (errors.empty()) crossChecks(config, errors, kCommandLine);
   if (!errors.empty()) return errors;
   return Ok{};
+}
+
+std::string runNameProblem(const std::string& name) {
+  if (name.empty()) return "";
+  if (name == "." || name == "..")
+    return "'" + name + "' is not a run name: it must be one folder name inside the runs folder";
+  for (unsigned char ch : name) {
+    if (ch == '/')
+      return "'" + name + "' must be one folder name (no '/'): runs stay inside the runs "
+                          "folder; use project=FOLDER to put them elsewhere";
+    if (ch < 0x20 || ch == 0x7f)
+      return "must be one folder name without control characters or line breaks";
+  }
+  return "";
+}
+
+bool resumeMayChange(std::string_view key) {
+  // How long and how often (the schedule is re-planned for a new epochs/time), validation
+  // and checkpoint settings, the loader's speed settings, and where the ranks meet: none of
+  // them changes what the weights have learned so far or how the next step is computed.
+  static const std::set<std::string_view> keys{
+      "epochs",   "time",          "patience",  "save_period",  "val",
+      "val_period", "conf",        "iou",       "max_det",      "workers",
+      "prefetch", "persistent_workers", "cache", "threads",     "pin_memory",
+      "devices",  "nccl_p2p_level", "nccl_shm_disable", "nccl_debug", "nccl_timeout_s",
+      "master_addr", "master_port", "node_rank", "resume",      "name",
+      "project",  "exist_ok"};
+  return keys.count(key) > 0;
 }
 
 std::vector<Error> validate(const RunConfig& config) {

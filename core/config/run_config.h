@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -73,6 +74,14 @@ Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValu
 
 /// Every problem with the config: ranges, choices, per-key rules and rules across keys.
 std::vector<Error> validate(const RunConfig& config);
+
+/// Why `name` cannot be a run name (one path component: no '/', not "." or "..", no control
+/// characters or line breaks), or "" when it can.
+std::string runNameProblem(const std::string& name);
+
+/// Whether a resumed run may change `key` (epochs, patience, validation and loader settings,
+/// rendezvous addresses, ...); every other key must equal the checkpoint's.
+bool resumeMayChange(std::string_view key);
 
 /// Values derived from the config and the world size, as the trainer uses them.
 struct Derived {

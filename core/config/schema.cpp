@@ -154,7 +154,13 @@ std::vector<ParamSpec> buildSchema() {
       intP("max_det", 300, 1, 100000, G::Logging, "maximum detections per image", true),
       intP("save_period", -1, -1, 100000, G::Logging,
            "save a checkpoint every N epochs (-1 = only last and best)", true),
-      strP("name", "", G::Logging, "run name (empty = automatic)", true),
+      strP("name", "", G::Logging,
+           "run name, one folder name under project (empty = train); taken names get 2, 3, ...",
+           true),
+      boolP("exist_ok", false, G::Logging,
+            "reuse the run folder of name (or --run-dir) even if it holds a run: the old run is "
+            "moved aside to <folder>-replaced-<time> first",
+            true),
       strP("project", "", G::Logging, "folder for runs (empty = beside the project file)", true),
   };
 }

@@ -175,6 +175,14 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
   auto skip = [&](const std::string& kind, const std::string& msg) {
     s.problems.push_back({image, 0, kind, msg, true});
   };
+  std::error_code linkEc;
+  if (fs::is_symlink(image, linkEc) && !fs::exists(image, linkEc)) {
+    std::error_code targetEc;
+    skip("image-dangling-link",
+         "symbolic link to a file that does not exist: " +
+             fs::read_symlink(image, targetEc).string());
+    return s;
+  }
   if (!h.ok) {
     skip("image-unreadable", h.error);
     return s;
@@ -242,7 +250,12 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                it(src, fs::directory_options::skip_permission_denied, ec),
            end;
            !ec && it != end; it.increment(ec)) {
-        if (it->is_regular_file(ec) && hasImageExtension(it->path().string()))
+        std::error_code fileEc;
+        // A dangling symlink is no regular file, but it names an image the user meant to
+        // include: list it, so that the scan reports it instead of leaving it out silently.
+        if (hasImageExtension(it->path().string()) &&
+            (it->is_regular_file(fileEc) ||
+             (it->is_symlink(fileEc) && !fs::exists(it->path(), fileEc))))
           found.push_back(normalised(it->path()));
       }
       if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};

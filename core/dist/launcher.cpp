@@ -85,6 +85,7 @@ struct RankProc {
   bool alive = false;
   int status = 0;
   Clock::time_point lastEvent;
+  std::string lastError;  ///< message of the rank's last error event: the cause of its exit
 };
 
 class Supervisor {
@@ -292,6 +293,9 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   const nlohmann::json raw = nlohmann::json::parse(line, nullptr, false);
   if (!raw.is_object() || !raw.contains("rank")) event->rank = r.global;
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
+  if (event->type == telemetry::event_type::kError && event->data.contains("message") &&
+      event->data["message"].is_string())
+    r.lastError = event->data["message"].get<std::string>();
   emit(telemetry::encodeEvent(event.value()));
 }
 
@@ -399,6 +403,13 @@ void Supervisor::onRankExit(RankProc& r) {
   std::string message =
       "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) + ") ended with " + how;
   if (code == 127) message += " (the worker command could not be executed)";
+  // The cause: the rank's own error event, else the last line it wrote to its log.
+  std::string cause = r.lastError;
+  if (cause.empty()) {
+    for (const auto& line : tailLines(r.logPath, 5))
+      if (line.find_first_not_of(" \t") != std::string::npos) cause = line;
+  }
+  if (!cause.empty()) message += ": " + cause;
   message += "; stopping the other ranks";
   fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, ex.exitCode,
        ex.signal, {{"pid", r.pid}});

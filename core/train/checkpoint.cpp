@@ -1,5 +1,7 @@
 #include "core/train/checkpoint.h"
 
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 
 #include "core/config/atomic_file.h"
@@ -107,6 +109,7 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
 Result<std::string> readBytes(const std::string& path) {
   auto bytes = readFile(path);
   if (!bytes) return bytes.errors();
+  if (bytes->empty()) return Error{path, 0, "", "the checkpoint file is empty (0 bytes)"};
   return bytes.value();
 }
 }  // namespace
@@ -158,9 +161,18 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
 }
 
 namespace {
+/// One line for the user; LibTorch's C++ backtrace only goes to stderr, which is the rank's
+/// log file under the launcher (or with STAVE_DEBUG set), for a developer.
 Error unreadable(const std::string& path, const std::exception& e) {
-  return Error{path, 0, "",
-               std::string("not a readable Stave checkpoint or a different model: ") + e.what()};
+  std::string what = e.what();
+  if (const auto* c10 = dynamic_cast<const c10::Error*>(&e)) what = c10->what_without_backtrace();
+  if (std::getenv("STAVE_LAUNCHER") || std::getenv("STAVE_DEBUG"))
+    std::cerr << path << ": " << e.what() << "\n";
+  what = what.substr(0, what.find('\n'));
+  if (what.find("central directory") != std::string::npos ||
+      what.find("zip archive") != std::string::npos)
+    what = "not a complete checkpoint archive (cut off, or not a .pt file) [" + what + "]";
+  return Error{path, 0, "", "not a readable Stave checkpoint or a different model: " + what};
 }
 }  // namespace
 

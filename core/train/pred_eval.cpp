@@ -137,6 +137,10 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
       fail("cls", "'" + fields[1] + "' is not a class id in [0, " + std::to_string(nc - 1) + "]");
       continue;
     }
+    if (v[1] < 0 || v[1] > 1) {
+      fail("conf", "'" + fields[2] + "' is outside [0, 1] (a confidence, not a logit or a percent)");
+      continue;
+    }
     if (v[4] < v[2]) {
       fail("x2", "x2 (" + fields[5] + ") is left of x1 (" + fields[3] + ")");
       continue;
@@ -150,6 +154,12 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
     rows.push_back(std::move(row));
   }
   if (!errors.empty()) return errors;
+  if (rows.empty()) {
+    // Scoring nothing as mAP 0 would hide a wrong file or an export that wrote no rows.
+    return Error{fileName, 0, "",
+                 sawContent ? "has a header but no prediction rows"
+                            : "is empty: expected rows image,cls,conf,x1,y1,x2,y2"};
+  }
   return rows;
 }
 

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 
@@ -12,6 +13,7 @@
 #include "core/config/run_config.h"
 #include "core/data/dataset.h"
 #include "core/telemetry/event_sink.h"
+#include "core/train/checkpoint.h"
 #include "core/train/launch_bridge.h"
 #include "core/train/trainer.h"
 
@@ -70,6 +72,73 @@ void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
   if (fs::exists(data)) cfg.set("data", fs::absolute(data).lexically_normal().string());
 }
 
+/// The files that show a folder already holds a run.
+bool holdsRun(const fs::path& dir) {
+  std::error_code ec;
+  for (const char* f : {"events.jsonl", "config.yaml", "results.csv", "weights/last.pt",
+                        "weights/best.pt"})
+    if (fs::exists(dir / f, ec)) return true;
+  return false;
+}
+
+/// Renames a folder that holds a run to <folder>-replaced-<UTC time> beside it, so a new run
+/// starts empty and nothing of the old one is overwritten or mixed in.
+Result<std::string> moveRunAside(const fs::path& dir) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  fs::path target = dir.string() + "-replaced-" + stamp;
+  for (int i = 2; fs::exists(target); ++i)
+    target = dir.string() + "-replaced-" + stamp + "-" + std::to_string(i);
+  std::error_code ec;
+  fs::rename(dir, target, ec);
+  if (ec) return Error{dir.string(), 0, "exist_ok", "cannot move the old run aside: " + ec.message()};
+  return target.string();
+}
+
+/// A resume continues the run its checkpoint holds: refused when the request changes a key that
+/// cannot change mid-run (the list names each with both values), or asks for no more epochs
+/// than are done. Reads only; nothing is written before the run is accepted.
+Status checkResume(const config::RunConfig& requested, const fs::path& runDir) {
+  const std::string ckpt = (runDir / "weights" / "last.pt").string();
+  auto meta = readCheckpointMeta(ckpt);
+  if (!meta) return meta.errors();
+  auto saved = config::parseRunConfigYaml(meta->configYaml, ckpt + " (its run config)");
+  if (!saved) return saved.errors();
+  std::vector<std::string> changed;
+  for (const auto& p : config::runConfigSchema()) {
+    if (config::resumeMayChange(p.name)) continue;
+    const auto& a = saved->get(p.name);
+    const auto& b = requested.get(p.name);
+    if (p.name == std::string("model") &&
+        config::modelScale(std::get<std::string>(a)) == config::modelScale(std::get<std::string>(b)))
+      continue;
+    if (a != b)
+      changed.push_back(std::string(p.name) + " (" + config::formatValue(a) + " -> " +
+                        config::formatValue(b) + ")");
+  }
+  if (!meta->scale.empty() &&
+      config::modelScale(meta->scale) != config::modelScale(requested.getString("model")))
+    changed.push_back("model architecture (checkpoint: yolov8" + config::modelScale(meta->scale) +
+                      ")");
+  if (!changed.empty()) {
+    std::string list;
+    for (const auto& c : changed) list += (list.empty() ? "" : ", ") + c;
+    return Error{(runDir / "config.yaml").string(), 0, "resume",
+                 "a resumed run cannot change " + list +
+                     "; only epochs, time, patience, validation, checkpoint, loader and "
+                     "rendezvous settings may change (start a new run for the rest)"};
+  }
+  if (meta->epoch + 1 >= requested.getInt("epochs"))
+    return Error{(runDir / "config.yaml").string(), 0, "epochs",
+                 "the run already trained " + std::to_string(meta->epoch + 1) + " of " +
+                     std::to_string(requested.getInt("epochs")) +
+                     " epochs; resume with a larger epochs=N to extend it"};
+  return Ok{};
+}
+
 }  // namespace
 
 int runTrainCommand(const TrainCommand& cmd) {
@@ -120,6 +189,22 @@ int runTrainCommand(const TrainCommand& cmd) {
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
   runDir = fs::absolute(runDir).lexically_normal().string();
+  if (resume) {
+    if (auto s = checkResume(cfg, runDir); !s) return printErrors("train", s.errors());
+  } else if (holdsRun(runDir)) {
+    // Never mix a second run into a folder that holds one (its last.pt, best.pt, events).
+    if (!cfg.getBool("exist_ok")) {
+      return printErrors(
+          "train", {Error{runDir, 0, "run-dir",
+                          "already holds a run; resume it with resume=true, choose another "
+                          "folder, or pass exist_ok=true to move the old run aside and start "
+                          "afresh"}});
+    }
+    auto moved = moveRunAside(runDir);
+    if (!moved) return printErrors("train", moved.errors());
+    std::cerr << "exist_ok=true: the previous run in " << runDir << " was moved to "
+              << moved.value() << "\n";
+  }
   std::error_code ec;
   fs::create_directories(fs::path(runDir) / "weights", ec);
   if (ec)

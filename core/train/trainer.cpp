@@ -129,6 +129,9 @@ std::string chooseRunDir(const config::RunConfig& config, const std::string& bes
   std::string name = config.getString("name");
   if (name.empty()) name = "train";
   fs::path dir = base / name;
+  // Ultralytics' rule: a taken name gets the next free number (train, train2, ...), unless
+  // exist_ok asks for that very folder (the caller then moves an old run aside).
+  if (config.getBool("exist_ok")) return dir.lexically_normal().string();
   for (int i = 2; fs::exists(dir); ++i) dir = base / (name + std::to_string(i));
   return dir.lexically_normal().string();
 }
@@ -705,13 +708,15 @@ struct Trainer::Impl {
     epochs = static_cast<int>(cfg.getInt("epochs"));
     setupRuntime();
     if (world > 1) dist = std::make_unique<DistContext>(o, device);
-    writeConfigYaml();
+    // A resumed run's config.yaml is rewritten only once its checkpoint was accepted.
+    if (!cfg.getBool("resume")) writeConfigYaml();
     setupData();
     setupModel();
     if (dist) dist->attach(*model, params, cfg);
     openResumeCheckpoint();
     setupOptimizer();
     resumeIfAsked();
+    if (cfg.getBool("resume")) writeConfigYaml();
     writeRunStart();
 
     const int startEpoch = static_cast<int>(state.epoch + 1);

@@ -41,7 +41,26 @@ class TestDataCli : public QObject {
   void checkDatasetExitCodes_data();
   void checkDatasetExitCodes();
   void benchLoaderPrintsJson();
+  void danglingSymlinkIsAProblem();
 };
+
+void TestDataCli::danglingSymlinkIsAProblem() {
+  QTemporaryDir dir;
+  auto demo = runStaveTrain(
+      {"make-demo", "--out", dir.filePath("d"), "--train", "3", "--val", "2", "--imgsz", "64"}, {},
+      60000);
+  QCOMPARE(demo.exitCode, 0);
+  // An image replaced by a link to a file that was moved away.
+  QVERIFY(QFile::link(dir.filePath("gone/000009.jpg"), dir.filePath("d/images/train/000009.jpg")));
+  auto r = runStaveTrain({"check-dataset", dir.filePath("d/data.yaml"), "--json"}, {}, 60000);
+  QCOMPARE(r.exitCode, 1);
+  const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+  const QJsonArray problems = j["splits"]["train"]["problems"].toArray();
+  QCOMPARE(problems.size(), 1);
+  QCOMPARE(problems[0]["kind"].toString(), QString("image-dangling-link"));
+  QVERIFY(problems[0]["file"].toString().endsWith("images/train/000009.jpg"));
+  QVERIFY(problems[0]["message"].toString().contains("gone/000009.jpg"));
+}
 
 void TestDataCli::makeDemoIsDeterministic() {
   QTemporaryDir dir;

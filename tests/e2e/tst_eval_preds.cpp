@@ -164,6 +164,34 @@ class TestEvalPreds : public QObject {
                  .exitCode,
              2);
   }
+
+  // A confidence must be a probability; an empty file (or a header alone) is an error, not a
+  // silent mAP of 0.
+  void confidenceRangeAndEmptyFiles_data() {
+    QTest::addColumn<QString>("csv");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("above-1") << "a.bmp,0,1.5,20,10,60,50\n"
+                             << "p.csv:1: conf: '1.5' is outside [0, 1]";
+    QTest::newRow("negative") << "image,cls,conf,x1,y1,x2,y2\na.bmp,0,-0.1,20,10,60,50\n"
+                              << "p.csv:2: conf: '-0.1' is outside [0, 1]";
+    QTest::newRow("percent") << "a.bmp,0,90,20,10,60,50\n" << "p.csv:1: conf: '90' is outside";
+    QTest::newRow("empty") << "" << "p.csv: is empty";
+    QTest::newRow("blank-lines") << "\n\n" << "p.csv: is empty";
+    QTest::newRow("header-only") << "image,cls,conf,x1,y1,x2,y2\n"
+                                 << "p.csv: has a header but no prediction rows";
+  }
+  void confidenceRangeAndEmptyFiles() {
+    QFETCH(QString, csv);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString yaml = makeDataset(dir.path());
+    writeText(dir.path() + "/p.csv", csv);
+    const auto r = stave::e2e::runStaveTrain(
+        {"eval-preds", "--data", yaml, "--preds", dir.path() + "/p.csv"}, dir.path(), 120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(!r.out.contains("mAP"));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestEvalPreds)

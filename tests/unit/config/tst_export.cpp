@@ -217,7 +217,8 @@ void TestExport::ultralyticsImport() {
   QCOMPARE(c.getFloat("lr0"), 0.005);
   QCOMPARE(c.getFloat("fliplr"), 0.25);
   QCOMPARE(r->droppedKeys,
-           (std::vector<std::string>{"save", "exist_ok", "verbose", "plots", "label_smoothing"}));
+           (std::vector<std::string>{"save", "verbose", "plots", "label_smoothing"}));
+  QCOMPARE(c.getBool("exist_ok"), false);  // a Stave key too: reuse a run folder
   bool warnedWeights = false;
   for (const auto& w : r->warnings)
     warnedWeights |=

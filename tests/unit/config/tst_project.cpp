@@ -44,6 +44,7 @@ class TestProject : public QObject {
   void createErrors();
   void badFiles_data();
   void badFiles();
+  void folderInsteadOfFile();
   void missingDataset();
   void atomicSaveKeepsOldFile();
   void resolve();
@@ -182,6 +183,16 @@ void TestProject::badFiles_data() {
              "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
              "\"dataset\": \"d.yaml\", \"configs\": {}, \"ui\": 3}")
       << std::string("ui") << std::string("not an object") << 0;
+  // A key written twice: JSON parsers keep the last; Stave names both lines instead.
+  QTest::newRow("duplicate top-level key")
+      << std::string("{\n\"format\": \"stave-project\",\n\"version\": 1,\n\"name\": \"p\",\n"
+                     "\"dataset\": \"a.yaml\",\n\"dataset\": \"b.yaml\",\n\"configs\": {}}\n")
+      << std::string("dataset") << std::string("duplicate key (also on line 5)") << 6;
+  QTest::newRow("duplicate config key")
+      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\",\n"
+                     "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"lr0\": 0.1,\n"
+                     "\"lr0\": 0.2}}}")
+      << std::string("lr0") << std::string("duplicate key (also on line 2)") << 3;
 }
 
 void TestProject::badFiles() {
@@ -200,6 +211,17 @@ void TestProject::badFiles() {
   if (key == "epochs") QVERIFY(r.errorText().find("config 'fast'") != std::string::npos);
   // Loading never changes the file.
   QCOMPARE(stave::readFile(path).value(), content);
+}
+
+void TestProject::folderInsteadOfFile() {
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("looks.stave").toStdString();
+  fs::create_directories(path);
+  auto r = loadProject(path);
+  QVERIFY(!r.ok());
+  QVERIFY2(r.errorText().find("is a folder, not a file") != std::string::npos,
+           r.errorText().c_str());
+  QVERIFY(r.errorText().find("malformed") == std::string::npos);
 }
 
 void TestProject::missingDataset() {

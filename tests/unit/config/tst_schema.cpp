@@ -66,7 +66,8 @@ RunConfig randomConfig(uint32_t seed) {
     }
     if (!c.set(p.name, v).ok()) qFatal("cannot set %s", p.name.c_str());
   }
-  // Keep the rules across keys satisfied.
+  // Keep the rules across keys satisfied: a run name is one folder name.
+  if (!runNameProblem(c.getString("name")).empty()) c.set("name", std::string("run 'x' $(y)"));
   c.set("devices", std::string(rng() & 1 ? "" : "cpu"));
   c.set("master_addr", std::string("10.0.0.1"));
   c.set("node_rank", int64_t(0));

@@ -121,6 +121,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rank %d: about to be killed\n", rank);
     raise(SIGKILL);
   }
+  if (mode == "diskfull") {
+    // What the trainer does when a checkpoint cannot be written: an error event, exit 1.
+    step(0, false);
+    event("error",
+          "{\"rank\":" + env("RANK") +
+              ",\"message\":\"weights/last.pt: write failed: No space left on device\","
+              "\"hint\":\"check free disk space in the run folder\"}");
+    return 1;
+  }
   if (mode == "exit3") {
     std::fprintf(stderr, "rank %d: fatal: something broke\n", rank);
     return 3;

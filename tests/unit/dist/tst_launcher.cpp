@@ -127,6 +127,8 @@ class TstLauncher : public QObject {
     QCOMPARE(r.exitCode, 1);
     QCOMPARE(r.failedRank, 1);
     QVERIFY(r.message.find("exit code 3") != std::string::npos);
+    // Without an error event, the message quotes the rank's last log line.
+    QVERIFY2(r.message.find("fatal: something broke") != std::string::npos, r.message.c_str());
     auto errors = cap.ofType("error");
     QCOMPARE(static_cast<int>(errors.size()), 1);
     QVERIFY(errors[0]["data"]["log_tail"].dump().find("fatal: something broke") !=
@@ -134,6 +136,26 @@ class TstLauncher : public QObject {
     // Rank 0 handled the forwarded SIGTERM and exited cleanly.
     auto finished = cap.ofType("finished");
     QCOMPARE(static_cast<int>(finished.size()), 1);
+  }
+
+  // The rank's own error (here a full disk) is the cause the launcher reports, not only
+  // "ended with exit code 1".
+  void failingRankCarriesItsCause() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"forever", "diskfull"}, 2);
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "failed");
+    QCOMPARE(r.failedRank, 1);
+    QVERIFY2(r.message.find("exit code 1") != std::string::npos, r.message.c_str());
+    QVERIFY2(r.message.find("No space left on device") != std::string::npos, r.message.c_str());
+    bool launcherErrorHasCause = false;
+    for (const auto& e : cap.ofType("error")) {
+      const std::string m = e["data"]["message"].get<std::string>();
+      if (m.find("ended with exit code 1") != std::string::npos)
+        launcherErrorHasCause = m.find("No space left on device") != std::string::npos;
+    }
+    QVERIFY(launcherErrorHasCause);
   }
 
   void sigtermStopsGracefully() {

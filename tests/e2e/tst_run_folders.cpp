@@ -1,0 +1,170 @@
+// What happens to run folders and checkpoints when a user makes ordinary mistakes: a finished
+// run's folder given again, a run name with "..", the same name twice, a resume that would
+// change the model or is refused, and broken checkpoint files. Each case failed before the
+// rules in docs (README "What is kept where") existed.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QtTest/QtTest>
+
+#include "e2e/train_e2e_util.h"
+
+using namespace stave::e2e;
+
+namespace {
+QByteArray bytesOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+int countOf(const QString& text, const QString& type) {
+  return eventsOf(parseEvents(text), type).size();
+}
+}  // namespace
+
+class TstRunFolders : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_data = makeDemoDataset(m_dir.filePath("demo"), 8, 4, 64, 5);
+    QVERIFY(!m_data.isEmpty());
+    m_cfg = m_dir.filePath("run.yaml");
+    QVERIFY(writeTinyConfig(m_cfg, m_data, 64, 1, 8, {"threads: 1", "warmup_epochs: 0"}));
+    m_run = m_dir.filePath("runs/first");
+    auto r = runStaveTrain({"train", m_cfg, "--run-dir", m_run}, {}, 300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    QVERIFY(QFile::exists(m_run + "/weights/last.pt"));
+  }
+
+  // 1. A folder that holds a run is not trained into again by accident.
+  void finishedRunFolderIsRefused() {
+    const QByteArray events = bytesOf(m_run + "/events.jsonl");
+    const QByteArray last = bytesOf(m_run + "/weights/last.pt");
+    const QByteArray config = bytesOf(m_run + "/config.yaml");
+    auto r = runStaveTrain({"train", m_cfg, "--run-dir", m_run}, {}, 120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("already holds a run") && r.err.contains("resume=true") &&
+                 r.err.contains("exist_ok=true"),
+             qPrintable(r.err));
+    QCOMPARE(bytesOf(m_run + "/events.jsonl"), events);
+    QCOMPARE(bytesOf(m_run + "/weights/last.pt"), last);
+    QCOMPARE(bytesOf(m_run + "/config.yaml"), config);
+  }
+
+  // ... unless asked: exist_ok=true moves the old run aside, whole, and starts afresh.
+  void existOkMovesTheOldRunAside() {
+    const QString dir = m_dir.filePath("runs/again");
+    auto a = runStaveTrain({"train", m_cfg, "--run-dir", dir}, {}, 300000);
+    QVERIFY2(a.exitCode == 0, qPrintable(a.err.right(2000)));
+    const QByteArray oldEvents = bytesOf(dir + "/events.jsonl");
+    auto b = runStaveTrain({"train", m_cfg, "--run-dir", dir, "exist_ok=true"}, {}, 300000);
+    QVERIFY2(b.exitCode == 0, qPrintable(b.err.right(2000)));
+    QVERIFY2(b.err.contains("was moved to"), qPrintable(b.err));
+    const QStringList aside =
+        QDir(m_dir.filePath("runs")).entryList({"again-replaced-*"}, QDir::Dirs);
+    QCOMPARE(aside.size(), 1);
+    const QString old = m_dir.filePath("runs/" + aside[0]);
+    QCOMPARE(bytesOf(old + "/events.jsonl"), oldEvents);
+    QVERIFY(QFile::exists(old + "/weights/last.pt"));
+    // The new folder holds one run's events only, and no weights of the old run.
+    QCOMPARE(countOf(readText(dir + "/events.jsonl"), "run_start"), 1);
+    QVERIFY(QFile::exists(dir + "/weights/last.pt"));
+  }
+
+  // 2. A name is one folder name; the same name twice gets the next free number.
+  void runNamesStayInside_data() {
+    QTest::addColumn<QString>("name");
+    QTest::newRow("parent") << "../../x";
+    QTest::newRow("slash") << "a/b";
+    QTest::newRow("dotdot") << "..";
+    QTest::newRow("newline") << "a\nb";
+  }
+  void runNamesStayInside() {
+    QFETCH(QString, name);
+    auto r = runStaveTrain({"train", m_cfg, "name=" + name}, {}, 120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("name:") && r.err.contains("one folder name"), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath("x")));
+    QVERIFY(!QFileInfo::exists(QDir(m_dir.path()).absoluteFilePath("../x")));
+  }
+  void sameNameIsNumbered() {
+    for (int i = 0; i < 2; ++i) {
+      auto r = runStaveTrain({"train", m_cfg, "name=exp", "--stop-after-batches", "1"}, {},
+                             300000);
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    }
+    QVERIFY(QFile::exists(m_dir.filePath("runs/exp/weights/last.pt")));
+    QVERIFY(QFile::exists(m_dir.filePath("runs/exp2/weights/last.pt")));
+  }
+
+  // 3 and 4. A resume that would change the model (or any key that cannot change mid-run) is
+  // refused with the keys named, and a refused resume leaves config.yaml as it was.
+  void resumeRefusesAnotherModel() {
+    const QByteArray config = bytesOf(m_run + "/config.yaml");
+    auto r = runStaveTrain(
+        {"train", "--run-dir", m_run, "resume=true", "epochs=3", "model=yolov8s", "lr0=0.02"}, {},
+        120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("cannot change") && r.err.contains("model (yolov8n -> yolov8s)") &&
+                 r.err.contains("lr0 (0.01 -> 0.02)"),
+             qPrintable(r.err));
+    QCOMPARE(bytesOf(m_run + "/config.yaml"), config);
+    QCOMPARE(countOf(readText(m_run + "/events.jsonl"), "run_start"), 1);
+  }
+  void refusedResumeChangesNothing() {
+    const QByteArray config = bytesOf(m_run + "/config.yaml");
+    const QByteArray events = bytesOf(m_run + "/events.jsonl");
+    auto r = runStaveTrain({"train", "--run-dir", m_run, "resume=true", "patience=5"}, {}, 120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("already trained 1 of 1 epochs"), qPrintable(r.err));
+    QCOMPARE(bytesOf(m_run + "/config.yaml"), config);
+    QCOMPARE(bytesOf(m_run + "/events.jsonl"), events);
+  }
+
+  // 5. A broken checkpoint is named in a line or two, without LibTorch's C++ backtrace.
+  void badCheckpoints_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<bool>("folder");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("garbage") << QByteArray("this is not a checkpoint\n") << false
+                             << "not a readable Stave checkpoint";
+    QTest::newRow("empty") << QByteArray() << false << "is empty";
+    QTest::newRow("folder") << QByteArray() << true << "is a folder";
+    QTest::newRow("truncated") << QByteArray("truncate") << false << "not a complete checkpoint";
+  }
+  void badCheckpoints() {
+    QFETCH(QByteArray, content);
+    QFETCH(bool, folder);
+    QFETCH(QString, message);
+    const QString path = m_dir.filePath("bad.pt");
+    QDir(path).removeRecursively();
+    QFile::remove(path);
+    if (folder) {
+      QVERIFY(QDir().mkpath(path));
+    } else {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      if (content == "truncate") {
+        const QByteArray whole = bytesOf(m_run + "/weights/last.pt");
+        f.write(whole.left(whole.size() / 2));
+      } else {
+        f.write(content);
+      }
+    }
+    auto r = runStaveTrain({"val", "--weights", path, "--data", m_data}, {}, 120000);
+    QVERIFY(r.exitCode != 0);
+    QVERIFY(!r.crashed);
+    QVERIFY2(r.err.contains(path) && r.err.contains(message), qPrintable(r.err));
+    QVERIFY2(!r.err.contains("Exception raised from") && !r.err.contains("frame #"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.count('\n') <= 3, qPrintable(r.err));
+  }
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_data, m_cfg, m_run;
+};
+
+QTEST_GUILESS_MAIN(TstRunFolders)
+#include "tst_run_folders.moc"
