@@ -100,9 +100,11 @@ function(stave_add_test name)
   endif()
   add_test(NAME ${name} COMMAND ${name})
   # Qt Test stops a test function after 5 minutes unless told otherwise; CTest's TIMEOUT rules.
+  # ctest -j runs several torch processes on the same cores: OpenMP workers that busy-wait
+  # (libgomp's default) make each of them up to 20x slower, so tests wait passively.
   math(EXPR _fn_timeout_ms "${ARG_TIMEOUT} * 1000")
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=${_fn_timeout_ms};${ARG_ENVIRONMENT}")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;QTEST_FUNCTION_TIMEOUT=${_fn_timeout_ms};OMP_WAIT_POLICY=PASSIVE;${ARG_ENVIRONMENT}")
 endfunction()
 
 # The build checks the process boundary: stave-train and the engine libraries must not link Qt.

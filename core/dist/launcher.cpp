@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -492,6 +493,11 @@ LaunchResult Supervisor::run() {
     if (!own) baseEnv.push_back(s);
   }
   for (const auto& kv : m_opt.env) baseEnv.push_back(kv.first + "=" + kv.second);
+  // A rank's OpenMP workers share the node's cores with its loader threads and with the other
+  // ranks: busy-waiting workers (libgomp's default) starve both, up to 20x slower steps on a
+  // 2-core machine. Ranks wait passively unless the user chose a policy.
+  if (!std::getenv("OMP_WAIT_POLICY") && m_opt.env.count("OMP_WAIT_POLICY") == 0)
+    baseEnv.push_back("OMP_WAIT_POLICY=PASSIVE");
   if (m_opt.env.count("STAVE_RUN_TOKEN") == 0) {
     // Single node: a token unique to this launch. Several nodes must agree, so there the
     // caller passes one (or none).
