@@ -73,7 +73,19 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn,
   auto bboxScores = pdScores.transpose(1, 2).gather(1, labels.unsqueeze(-1).expand({b, m, a}));
   bboxScores = bboxScores * maskCand;
   auto overlaps = torch::zeros({b, m, a}, fopts);
-  {
+  if (useDenseMasks(m_options.masks, pdScoresIn.device())) {
+    // CIoU of every (box, anchor) pair, kept where the pair is a candidate; in slices of boxes
+    // so the temporaries stay bounded for crowded images.
+    constexpr int64_t kMaxPairs = int64_t(1) << 24;
+    const int64_t chunk = std::max<int64_t>(1, kMaxPairs / std::max<int64_t>(1, b * a));
+    for (int64_t j0 = 0; j0 < m; j0 += chunk) {
+      const int64_t n = std::min(chunk, m - j0);
+      auto gt = gtB.narrow(1, j0, n).unsqueeze(2).expand({b, n, a, 4});
+      auto pd = pdBboxes.unsqueeze(1).expand({b, n, a, 4});
+      auto iou = bboxIou(gt, pd, true).clamp_min(0);
+      overlaps.narrow(1, j0, n).copy_(torch::where(maskCand.narrow(1, j0, n), iou, 0.0));
+    }
+  } else {
     // CIoU only for candidate pairs, as a full (B, M, A) CIoU would dominate memory for crowded
     // images.
     auto pd = pdBboxes.unsqueeze(1).expand({b, m, a, 4}).index({maskCand});

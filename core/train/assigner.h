@@ -11,12 +11,24 @@ torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool
                       double eps = 1e-7);
 
 /// Hyperparameters of the assigner (Ultralytics' defaults).
+/// How the assigner and the loss select candidate / foreground anchors. Gather picks them
+/// with boolean masks (few elements, but the count is read back to the host: a device sync on
+/// CUDA); Dense computes over every anchor and masks arithmetically (more work, no sync).
+/// Auto: Dense on CUDA, Gather on the CPU. Both give the same values (tests).
+enum class MaskMode { Auto, Gather, Dense };
+
+/// Whether `mode` means dense selection for tensors on `device`.
+inline bool useDenseMasks(MaskMode mode, const torch::Device& device) {
+  return mode == MaskMode::Dense || (mode == MaskMode::Auto && device.is_cuda());
+}
+
 struct AssignerOptions {
   int topk = 10;        ///< candidates kept per ground-truth box
   int numClasses = 80;  ///< nc
   double alpha = 0.5;   ///< exponent of the class score in the alignment metric
   double beta = 6.0;    ///< exponent of the IoU in the alignment metric
   double eps = 1e-9;    ///< guards divisions and the inside-the-box test
+  MaskMode masks = MaskMode::Auto;  ///< candidate selection (see MaskMode)
 };
 
 /// What each anchor should learn. B images, A anchors, nc classes.

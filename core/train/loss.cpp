@@ -50,7 +50,8 @@ DetectionLoss::DetectionLoss(const model::YoloImpl& model, LossOptions options)
       m_nc(model.nc()),
       m_regMax(model.regMax()),
       m_strides(model.strides()),
-      m_assigner(AssignerOptions{options.topk, model.nc(), options.alpha, options.beta, 1e-9}) {}
+      m_assigner(AssignerOptions{options.topk, model.nc(), options.alpha, options.beta, 1e-9,
+                                 options.masks}) {}
 
 LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
                                      const torch::Tensor& targets, int64_t batchSize) const {
@@ -99,15 +100,29 @@ LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
   // Box losses over foreground anchors, each weighted by its target score.
   auto fg = as.fgMask;
   auto targetBboxes = as.targetBboxes / strideT;
-  auto weight = as.targetScores.sum(-1).index({fg});  // (K)
-  auto iou = bboxIou(predBboxes.index({fg}), targetBboxes.index({fg}), true);
-  auto lossBox = ((1.0 - iou) * weight).sum() / targetScoresSum;
   auto targetLtrb =
       torch::cat({anchors - targetBboxes.narrow(-1, 0, 2), targetBboxes.narrow(-1, 2, 2) - anchors},
                  -1)
           .clamp(0, static_cast<double>(r - 1) - 0.01);
-  auto dfl = distributionFocalLoss(predDistri.index({fg}).view({-1, 4, r}), targetLtrb.index({fg}));
-  auto lossDfl = (dfl * weight).sum() / targetScoresSum;
+  torch::Tensor lossBox, lossDfl;
+  if (useDenseMasks(m_options.masks, x.device())) {
+    // Every anchor, weighted by zero off the foreground: no boolean indexing, so no device
+    // sync. Background anchors are scored against their own (detached) prediction, which keeps
+    // their terms finite, so zero weights give zero gradients (0 * NaN would not).
+    auto weight = as.targetScores.sum(-1) * fg;  // (B, A)
+    auto safeTarget = torch::where(fg.unsqueeze(-1), targetBboxes, predBboxes.detach());
+    auto iou = bboxIou(predBboxes, safeTarget, true);
+    lossBox = ((1.0 - iou) * weight).sum() / targetScoresSum;
+    auto dfl = distributionFocalLoss(predDistri.view({-1, 4, r}), targetLtrb.view({-1, 4}));
+    lossDfl = (dfl.view({b, a}) * weight).sum() / targetScoresSum;
+  } else {
+    auto weight = as.targetScores.sum(-1).index({fg});  // (K)
+    auto iou = bboxIou(predBboxes.index({fg}), targetBboxes.index({fg}), true);
+    lossBox = ((1.0 - iou) * weight).sum() / targetScoresSum;
+    auto dfl =
+        distributionFocalLoss(predDistri.index({fg}).view({-1, 4, r}), targetLtrb.index({fg}));
+    lossDfl = (dfl * weight).sum() / targetScoresSum;
+  }
 
   auto weighted =
       torch::stack({lossBox * m_options.box, lossCls * m_options.cls, lossDfl * m_options.dfl});

@@ -18,6 +18,7 @@ struct LossOptions {
   int topk = 10;       ///< assigner: candidates per ground-truth box
   double alpha = 0.5;  ///< assigner: score exponent
   double beta = 6.0;   ///< assigner: IoU exponent
+  MaskMode masks = MaskMode::Auto;  ///< foreground selection: gather (CPU) or dense (CUDA)
 };
 
 /// The loss of one batch.
