@@ -1,0 +1,127 @@
+#pragma once
+// The experiment history of one project: an SQLite database (<project dir>/stave.db) that
+// indexes the runs' events.jsonl files, the durable record. It can always be rebuilt from them.
+// No Qt, no torch: the studio, `stave-train history` and the tests use it alike.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config/result.h"
+
+struct sqlite3;
+
+namespace stave::store {
+
+/// Schema version written by this build (PRAGMA user_version). Older databases are migrated
+/// in place; newer ones are refused.
+constexpr int kSchemaVersion = 1;
+
+/// One run as the history shows it.
+struct RunRecord {
+  int64_t id = 0;             ///< database id
+  std::string name;           ///< folder name under runs/ (unique within the project)
+  std::string dir;            ///< absolute run folder
+  std::string status;         ///< running, completed, stopped, failed, early_stopped, unknown
+  std::string message;        ///< the finished or error event's message
+  std::string configJson;     ///< resolved config (key -> value) from run_start
+  std::string configHash;     ///< FNV-1a of configJson, to group identical configs
+  std::string dataset;        ///< data.yaml of the run
+  std::string model;          ///< model key of the config
+  int64_t imgsz = 0;          ///< imgsz of the config
+  int64_t batch = 0;          ///< per-rank batch of the config
+  int worldSize = 1;          ///< ranks
+  std::string devices;        ///< device names, comma separated
+  std::string version;        ///< Stave version that trained it
+  double started = 0;         ///< unix seconds of run_start (0 = unknown)
+  double finished = 0;        ///< unix seconds of finished (0 = not finished)
+  double lastEvent = 0;       ///< unix seconds of the newest event ingested
+  int epochs = 0;             ///< planned epochs
+  int epochsDone = 0;         ///< epochs with an epoch_end
+  double bestMap50 = 0;       ///< best validation mAP50 seen
+  double bestMap5095 = 0;     ///< best validation mAP50-95 seen
+  int bestEpoch = -1;         ///< epoch of bestMap5095 (0-based), -1 when none
+  double samplesPerSec = 0;   ///< mean of the step events' samples/s (rank 0)
+  std::vector<std::string> tags;  ///< user tags
+  std::string notes;          ///< user notes
+  int64_t badLines = 0;       ///< events.jsonl lines that could not be decoded (skipped)
+  int64_t ingestedBytes = 0;  ///< how far events.jsonl has been read
+};
+
+/// One point of a metric curve.
+struct MetricPoint {
+  int64_t step = 0;  ///< global iteration (epoch metrics: the epoch's last iteration)
+  int epoch = 0;     ///< 0-based epoch
+  double value = 0;  ///< the metric
+  double time = 0;   ///< unix seconds of the event
+};
+
+/// What one ingestion did.
+struct IngestReport {
+  int runsSeen = 0;          ///< run folders looked at
+  int runsUpdated = 0;       ///< run folders with new events
+  int64_t events = 0;        ///< events stored
+  int64_t metricRows = 0;    ///< metric rows stored
+  std::vector<std::string> warnings;  ///< e.g. lines skipped, naming file and line
+};
+
+/// The history database of one project folder. Not thread-safe; open one per thread. Other
+/// processes may read while it writes (WAL).
+class Store {
+ public:
+  /// Opens (creating or migrating) `dbPath`. Errors name the file: not an SQLite database, a
+  /// newer schema (both versions named), corruption (integrity check), or a read-only folder.
+  static Result<std::unique_ptr<Store>> open(const std::string& dbPath);
+  /// `<projectDir>/stave.db`.
+  static std::string defaultPath(const std::string& projectDir);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  /// Reads new events of one run folder (from where the last ingestion stopped) in one
+  /// transaction; a half-written last line is left for the next call.
+  Result<IngestReport> ingestRun(const std::string& runDir);
+  /// ingestRun for every `<runsDir>/*/events.jsonl`.
+  Result<IngestReport> ingestRuns(const std::string& runsDir);
+
+  /// Every run, newest first.
+  std::vector<RunRecord> runs() const;
+  /// The run named `nameOrPrefix` exactly, else the one run whose name starts with it; the
+  /// error lists the candidates when the prefix is ambiguous.
+  Result<RunRecord> findRun(const std::string& nameOrPrefix) const;
+  /// One metric of one run in step order (keys as in results.csv: train/box_loss,
+  /// metrics/mAP50-95(B), lr/pg0, ...; step-level ones prefixed step/).
+  std::vector<MetricPoint> curve(int64_t runId, const std::string& key) const;
+  /// The metric keys a run has.
+  std::vector<std::string> metricKeys(int64_t runId) const;
+
+  /// User annotations; they survive re-ingestion (not a rebuild).
+  Status setTags(int64_t runId, const std::vector<std::string>& tags);
+  Status setNotes(int64_t runId, const std::string& notes);
+  /// Removes a run's rows (not its folder).
+  Status removeRun(int64_t runId);
+
+  /// The database file.
+  const std::string& path() const { return m_path; }
+
+ private:
+  Store() = default;
+  Status exec(const std::string& sql);
+  sqlite3* m_db = nullptr;
+  std::string m_path;
+};
+
+/// Moves `dbPath` (and its -wal/-shm) aside to <dbPath>.broken-<time> if it exists and creates
+/// a fresh store filled from `<runsDir>/*/events.jsonl`: what `history --rebuild` does.
+Result<std::unique_ptr<Store>> rebuildStore(const std::string& dbPath, const std::string& runsDir,
+                                            IngestReport* report = nullptr);
+
+/// Keys whose values differ between two resolved configs (JSON objects key -> value), with
+/// both values as text; keys equal in both are left out.
+std::vector<std::array<std::string, 3>> configDiff(const std::string& configJsonA,
+                                                   const std::string& configJsonB);
+
+}  // namespace stave::store

@@ -1,0 +1,284 @@
+// The history store: ingestion of events.jsonl (incremental, half-written lines, bad lines,
+// NaN, unknown versions), queries, annotations that survive, schema version rules, bad files,
+// and a rebuild that equals the live store.
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include <sqlite3.h>
+
+#include "core/store/store.h"
+#include "core/telemetry/events.h"
+
+using namespace stave::store;
+namespace fs = std::filesystem;
+namespace tel = stave::telemetry;
+
+namespace {
+
+std::string line(const tel::Event& e) { return tel::encodeEvent(e) + "\n"; }
+
+template <typename T>
+std::string ev(const T& typed, double time, int rank = 0) {
+  auto e = tel::toEvent(typed, rank);
+  e.time = time;
+  return line(e);
+}
+
+/// A run of `epochs` epochs, 2 steps each, validated every epoch, finished.
+std::string runEvents(int epochs, double map0, const std::string& name, bool finish = true) {
+  std::string s;
+  tel::RunStartEvent rs;
+  rs.config = {{"model", "yolov8n"}, {"imgsz", 320}, {"batch", 8}, {"epochs", epochs},
+               {"lr0", 0.01}, {"name", name}};
+  rs.dataset.yaml = "/data/" + name + ".yaml";
+  rs.versions["stave"] = "0.1.0";
+  rs.deviceNames = {"cpu"};
+  s += ev(rs, 1000);
+  for (int e = 0; e < epochs; ++e) {
+    for (int i = 0; i < 2; ++i) {
+      tel::StepEvent st;
+      st.epoch = e;
+      st.iter = i;
+      st.itersPerEpoch = 2;
+      st.boxLoss = 2.0 - 0.1 * e;
+      st.samplesPerSec = 10 + i;
+      s += ev(st, 1000 + e * 10 + i);
+    }
+    tel::EpochEndEvent ee;
+    ee.epoch = e;
+    ee.epochs = epochs;
+    ee.boxLoss = 2.0 - 0.1 * e;
+    ee.lr = {0.01, 0.01, 0.01};
+    s += ev(ee, 1000 + e * 10 + 5);
+    tel::ValidationEvent v;
+    v.epoch = e;
+    v.map50 = map0 + 0.1 * e;
+    v.map5095 = (map0 + 0.1 * e) / 2;
+    s += ev(v, 1000 + e * 10 + 6);
+  }
+  if (finish) {
+    tel::FinishedEvent f;
+    f.epochs = epochs;
+    f.epochsCompleted = epochs;
+    f.message = "done";
+    s += ev(f, 1000 + epochs * 10);
+  }
+  return s;
+}
+
+void write(const fs::path& p, const std::string& text, bool append = false) {
+  fs::create_directories(p.parent_path());
+  std::ofstream o(p, append ? std::ios::app | std::ios::binary : std::ios::binary);
+  o << text;
+}
+
+}  // namespace
+
+class TestStore : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void ingestAndQuery() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    write(runs / "train" / "events.jsonl", runEvents(3, 0.2, "train"));
+    write(runs / "train2" / "events.jsonl", runEvents(2, 0.5, "train2"));
+    auto s = Store::open(Store::defaultPath(dir.path().toStdString()));
+    QVERIFY2(s.ok(), s.errorText().c_str());
+    auto r = s.value()->ingestRuns(runs.string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    QCOMPARE(r->runsUpdated, 2);
+    auto all = s.value()->runs();
+    QCOMPARE(int(all.size()), 2);
+    auto t = s.value()->findRun("train2");
+    QVERIFY(t.ok());
+    QCOMPARE(t->status, std::string("completed"));
+    QCOMPARE(t->epochsDone, 2);
+    QCOMPARE(t->model, std::string("yolov8n"));
+    QCOMPARE(t->imgsz, int64_t(320));
+    QVERIFY(std::abs(t->bestMap50 - 0.6) < 1e-9);
+    QCOMPARE(t->bestEpoch, 1);
+    QVERIFY(std::abs(t->samplesPerSec - 10.5) < 1e-9);
+    const auto curve = s.value()->curve(t->id, "metrics/mAP50(B)");
+    QCOMPARE(int(curve.size()), 2);
+    QVERIFY(std::abs(curve[1].value - 0.6) < 1e-9);
+    QCOMPARE(int(s.value()->curve(t->id, "step/box_loss").size()), 4);
+    // "train" is both a name and a prefix of train2: the exact name wins; "tr" is ambiguous.
+    QCOMPARE(s.value()->findRun("train")->name, std::string("train"));
+    auto amb = s.value()->findRun("tr");
+    QVERIFY(!amb.ok());
+    QVERIFY(amb.errorText().find("several runs") != std::string::npos);
+  }
+
+  void incrementalAndHalfWrittenLines() {
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "runs" / "live";
+    const std::string all = runEvents(2, 0.3, "live", false);
+    const size_t cut = all.size() / 2 + 7;  // in the middle of a line
+    write(run / "events.jsonl", all.substr(0, cut));
+    auto s = Store::open(dir.filePath("stave.db").toStdString());
+    QVERIFY(s.ok());
+    auto r1 = s.value()->ingestRun(run.string());
+    QVERIFY(r1.ok());
+    QVERIFY(r1->warnings.empty());  // the cut line is waited for, not reported
+    const auto first = s.value()->findRun("live").value();
+    QCOMPARE(first.status, std::string("running"));
+    write(run / "events.jsonl", all.substr(cut), true);
+    auto r2 = s.value()->ingestRun(run.string());
+    QVERIFY(r2.ok());
+    QVERIFY(r2->events > 0);
+    const auto after = s.value()->findRun("live").value();
+    QCOMPARE(after.epochsDone, 2);
+    QCOMPARE(after.ingestedBytes, int64_t(all.size()));
+    // Nothing new: nothing done.
+    QCOMPARE(s.value()->ingestRun(run.string())->events, int64_t(0));
+  }
+
+  void badLinesAreSkippedAndNamed() {
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "runs" / "bad";
+    std::string text = runEvents(1, 0.3, "bad", false);
+    text += "{\"type\":\"step\",\"version\":1,\"rank\":0,\"ti\n";             // cut by a kill -9
+    text += "{\"type\":\"step\",\"version\":99,\"rank\":0,\"time\":1,\"data\":{}}\n";  // newer
+    tel::ValidationEvent v;
+    v.epoch = 1;
+    v.map50 = std::nan("");
+    v.map5095 = std::nan("");
+    text += ev(v, 2000);  // NaN metrics are stored as gaps
+    write(run / "events.jsonl", text);
+    auto s = Store::open(dir.filePath("stave.db").toStdString());
+    auto r = s.value()->ingestRun(run.string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    QCOMPARE(int(r->warnings.size()), 2);
+    QVERIFY(r->warnings[0].find("events.jsonl:") != std::string::npos);
+    const auto rec = s.value()->findRun("bad").value();
+    QCOMPARE(rec.badLines, int64_t(2));
+    QCOMPARE(int(s.value()->curve(rec.id, "metrics/mAP50(B)").size()), 1);  // the NaN one left out
+  }
+
+  void annotationsAndTextRoundTrip() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    const std::string name = "実験 'quote\" ; DROP TABLE runs; --";
+    write(runs / name / "events.jsonl", runEvents(1, 0.1, name));
+    auto s = Store::open(dir.filePath("stave.db").toStdString());
+    QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+    auto rec = s.value()->findRun(name);
+    QVERIFY2(rec.ok(), rec.errorText().c_str());
+    QVERIFY(s.value()->setTags(rec->id, {"基线", "it's", "a\"b"}).ok());
+    QVERIFY(s.value()->setNotes(rec->id, "注释; DELETE FROM runs").ok());
+    // More events later: the annotations stay.
+    write(runs / name / "events.jsonl", ev(tel::WarningEvent{"w", "x"}, 3000), true);
+    QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+    rec = s.value()->findRun(name);
+    QCOMPARE(rec->tags, (std::vector<std::string>{"基线", "it's", "a\"b"}));
+    QCOMPARE(rec->notes, std::string("注释; DELETE FROM runs"));
+    QCOMPARE(int(s.value()->runs().size()), 1);
+  }
+
+  void badDatabaseFiles() {
+    QTemporaryDir dir;
+    const std::string db = dir.filePath("stave.db").toStdString();
+    write(db, "this is not sqlite, just text that is long enough to have a header............");
+    auto notDb = Store::open(db);
+    QVERIFY(!notDb.ok());
+    QVERIFY2(notDb.errorText().find("not an SQLite database") != std::string::npos &&
+                 notDb.errorText().find(db) != std::string::npos,
+             notDb.errorText().c_str());
+    fs::remove(db);
+    {
+      auto s = Store::open(db);
+      QVERIFY(s.ok());
+    }
+    // A database written by a newer Stave is refused, unchanged.
+    sqlite3* raw = nullptr;
+    QCOMPARE(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(raw, "PRAGMA user_version = 7", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+    auto newer = Store::open(db);
+    QVERIFY(!newer.ok());
+    QVERIFY2(newer.errorText().find("schema version 7") != std::string::npos &&
+                 newer.errorText().find("up to version 1") != std::string::npos,
+             newer.errorText().c_str());
+    auto folder = Store::open(dir.path().toStdString());
+    QVERIFY(!folder.ok());
+    QVERIFY(folder.errorText().find("is a folder") != std::string::npos);
+  }
+
+  void rebuildEqualsLive() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    write(runs / "a" / "events.jsonl", runEvents(3, 0.2, "a"));
+    write(runs / "b" / "events.jsonl", runEvents(2, 0.4, "b", false));
+    const std::string db = dir.filePath("stave.db").toStdString();
+    std::vector<RunRecord> live;
+    std::vector<MetricPoint> liveCurve;
+    {
+      auto s = Store::open(db);
+      QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+      live = s.value()->runs();
+      liveCurve = s.value()->curve(s.value()->findRun("a")->id, "train/box_loss");
+    }
+    // Corrupt the file's header, then rebuild: the old file is kept aside.
+    {
+      std::fstream f(db, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(0);
+      f << "garbage garbage!";
+    }
+    QVERIFY(!Store::open(db).ok());
+    IngestReport report;
+    auto rebuilt = rebuildStore(db, runs.string(), &report);
+    QVERIFY2(rebuilt.ok(), rebuilt.errorText().c_str());
+    QCOMPARE(report.runsUpdated, 2);
+    const auto again = rebuilt.value()->runs();
+    QCOMPARE(again.size(), live.size());
+    for (size_t i = 0; i < live.size(); ++i) {
+      QCOMPARE(again[i].name, live[i].name);
+      QCOMPARE(again[i].status, live[i].status);
+      QCOMPARE(again[i].bestMap5095, live[i].bestMap5095);
+      QCOMPARE(again[i].ingestedBytes, live[i].ingestedBytes);
+    }
+    const auto curve = rebuilt.value()->curve(rebuilt.value()->findRun("a")->id, "train/box_loss");
+    QCOMPARE(curve.size(), liveCurve.size());
+    bool aside = false;
+    for (const auto& e : fs::directory_iterator(dir.path().toStdString()))
+      aside = aside || e.path().filename().string().rfind("stave.db.broken-", 0) == 0;
+    QVERIFY(aside);
+  }
+
+  void concurrentReaderWhileWriting() {
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "runs" / "c";
+    const std::string db = dir.filePath("stave.db").toStdString();
+    auto writer = Store::open(db);
+    auto reader = Store::open(db);
+    QVERIFY(writer.ok() && reader.ok());
+    std::string all = runEvents(20, 0.1, "c");
+    size_t done = 0;
+    for (int part = 0; part < 5; ++part) {
+      const size_t upto = part == 4 ? all.size() : all.size() * (part + 1) / 5;
+      write(run / "events.jsonl", all.substr(done, upto - done), true);
+      done = upto;
+      QVERIFY(writer.value()->ingestRun(run.string()).ok());
+      const auto seen = reader.value()->runs();  // reads the committed state, never a half one
+      QCOMPARE(int(seen.size()), 1);
+      QVERIFY(seen[0].ingestedBytes <= static_cast<int64_t>(done));
+    }
+    QCOMPARE(reader.value()->findRun("c")->status, std::string("completed"));
+  }
+
+  void diffHidesEqualKeys() {
+    const auto d = configDiff(R"({"lr0":0.01,"epochs":10,"model":"yolov8n"})",
+                              R"({"lr0":0.02,"epochs":10,"model":"yolov8s","new":1})");
+    QCOMPARE(int(d.size()), 3);
+    QCOMPARE(d[0][0], std::string("lr0"));
+    QCOMPARE(d[1][0], std::string("model"));
+    QCOMPARE(d[2][0], std::string("new"));
+    QCOMPARE(d[2][1], std::string());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestStore)
+#include "tst_store.moc"
