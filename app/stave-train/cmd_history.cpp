@@ -47,6 +47,7 @@ nlohmann::json runJson(const stave::store::RunRecord& r) {
           {"best_map50", r.bestMap50},
           {"best_map50_95", r.bestMap5095},
           {"samples_per_s", r.samplesPerSec},
+          {"title", r.title},
           {"tags", r.tags},
           {"notes", r.notes},
           {"skipped_lines", r.badLines}};

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/config/atomic_file.h"
 #include "core/telemetry/events.h"
 
 namespace fs = std::filesystem;
@@ -128,6 +129,46 @@ CREATE TABLE events (
 CREATE INDEX events_by_run ON events(run_id, type);
 )sql";
 
+// Version 2: a display title per run (the user's; the folder keeps its name), and the
+// launcher's gpu_sample / system_sample events as rows (run, type, rank, key, time, value).
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE runs ADD COLUMN title TEXT NOT NULL DEFAULT '';
+CREATE TABLE samples (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  rank INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  time REAL NOT NULL,
+  value REAL
+);
+CREATE INDEX samples_by_key ON samples(run_id, key, time);
+)sql";
+
+/// The numeric leaves of a sample event's data, keyed by their path ("gpus/0/util"). An array
+/// element that carries an "index" (a GPU) or a "rank" is keyed by it, not by its position.
+void flattenSample(const nlohmann::json& j, const std::string& prefix,
+                   std::vector<std::pair<std::string, double>>& out) {
+  if (j.is_number()) {
+    out.emplace_back(prefix, j.get<double>());
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (it.key() != "index" && it.key() != "rank")
+        flattenSample(it.value(), prefix.empty() ? it.key() : prefix + "/" + it.key(), out);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      std::string id = std::to_string(i);
+      for (const char* k : {"index", "rank"})
+        if (j[i].is_object() && j[i].contains(k) && j[i][k].is_number_integer())
+          id = std::to_string(j[i][k].get<int64_t>());
+      flattenSample(j[i], prefix.empty() ? id : prefix + "/" + id, out);
+    }
+  }
+}
+
+bool isSampleType(const std::string& type) {
+  return type.size() > 7 && type.compare(type.size() - 7, 7, "_sample") == 0;
+}
+
 std::string sqliteMessage(sqlite3* db, int rc) {
   std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   if (rc == SQLITE_NOTADB) m = "not an SQLite database (" + m + ")";
@@ -142,7 +183,7 @@ constexpr const char* kRunColumns =
     "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
     "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
     "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes";
+    "ingested_bytes, title";
 
 RunRecord readRun(const Stmt& s) {
   RunRecord r;
@@ -177,6 +218,7 @@ RunRecord readRun(const Stmt& s) {
   r.notes = s.text(25);
   r.badLines = s.i64(26);
   r.ingestedBytes = s.i64(27);
+  r.title = s.text(28);
   return r;
 }
 
@@ -238,6 +280,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (auto st = s->exec("BEGIN IMMEDIATE"); !st) return st.errors();
     Status st = Ok{};
     if (version < 1) st = s->exec(kSchemaV1);
+    if (st && version < 2) st = s->migrateToV2();
     if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
@@ -246,6 +289,26 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (auto c = s->exec("COMMIT"); !c) return c.errors();
   }
   return s;
+}
+
+Status Store::migrateToV2() {
+  if (auto st = exec(kSchemaV2); !st) return st;
+  // Sample events a version-1 database kept only as raw events become rows.
+  Stmt q(m_db, "SELECT run_id, type, rank, time, json FROM events WHERE type LIKE '%\\_sample' ESCAPE '\\'");
+  Stmt ins(m_db, "INSERT INTO samples(run_id, type, rank, key, time, value) VALUES (?,?,?,?,?,?)");
+  while (q.ok() && q.step() == SQLITE_ROW) {
+    const auto j = nlohmann::json::parse(q.text(4), nullptr, false);
+    if (!j.is_object() || !j.contains("data")) continue;
+    std::vector<std::pair<std::string, double>> leaves;
+    flattenSample(j["data"], "", leaves);
+    for (const auto& [key, value] : leaves) {
+      ins.bind(1, q.i64(0)).bind(2, q.text(1)).bind(3, q.i64(2)).bind(4, key).bind(5, q.f64(3))
+          .bind(6, value);
+      if (ins.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+      ins.reset();
+    }
+  }
+  return Ok{};
 }
 
 Store::~Store() {
@@ -272,6 +335,23 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       lineNo = q.i64(2);
     }
   }
+  if (runId == 0) {
+    // The project folder was moved or copied (another machine, a new path): the run of the
+    // same name whose recorded folder is gone is this one, with its tags and notes.
+    Stmt q(m_db, "SELECT id, ingested_bytes, ingested_lines, dir FROM runs WHERE name = ?");
+    q.bind(1, runDir.filename().string());
+    while (q.step() == SQLITE_ROW) {
+      std::error_code e2;
+      if (fs::exists(fs::path(q.text(3)) / "events.jsonl", e2)) continue;
+      Stmt u(m_db, "UPDATE runs SET dir = ? WHERE id = ?");
+      u.bind(1, runDir.string()).bind(2, q.i64(0));
+      if (u.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+      runId = q.i64(0);
+      offset = q.i64(1);
+      lineNo = q.i64(2);
+      break;
+    }
+  }
   if (static_cast<int64_t>(size) == offset && runId != 0) return report;  // nothing new
 
   std::string data;
@@ -285,7 +365,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       lineNo = 0;
       if (runId != 0) {
         if (auto st = exec("DELETE FROM metrics WHERE run_id = " + std::to_string(runId) +
-                           "; DELETE FROM events WHERE run_id = " + std::to_string(runId));
+                           "; DELETE FROM events WHERE run_id = " + std::to_string(runId) +
+                           "; DELETE FROM samples WHERE run_id = " + std::to_string(runId));
             !st)
           return st.errors();
       }
@@ -309,10 +390,33 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     ins.bind(1, runDir.filename().string()).bind(2, runDir.string());
     if (ins.step() != SQLITE_DONE) return fail("cannot add run " + runDir.string());
     runId = sqlite3_last_insert_rowid(m_db);
+    // The user's title, tags and notes are kept in the run folder too: a rebuilt store (or
+    // another machine's) gets them back.
+    const fs::path notesPath = runDir / kAnnotationsFile;
+    if (fs::exists(notesPath, ec)) {
+      auto text = readFile(notesPath.string());
+      const auto j = text ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
+      if (!j.is_object()) {
+        report.warnings.push_back(notesPath.string() + ": not a JSON object; title, tags and "
+                                  "notes not restored");
+      } else {
+        Stmt u(m_db, "UPDATE runs SET title = ?, tags = ?, notes = ? WHERE id = ?");
+        const auto str = [&](const char* k) {
+          return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+        };
+        nlohmann::json tags = nlohmann::json::array();
+        if (j.contains("tags") && j["tags"].is_array())
+          for (const auto& t : j["tags"])
+            if (t.is_string()) tags.push_back(t);
+        u.bind(1, str("title")).bind(2, tags.dump()).bind(3, str("notes")).bind(4, runId);
+        if (u.step() != SQLITE_DONE) return fail("cannot restore the notes of " + runDir.string());
+      }
+    }
   }
 
   Stmt metric(m_db, "INSERT INTO metrics(run_id, key, step, epoch, value, time) VALUES (?,?,?,?,?,?)");
   Stmt event(m_db, "INSERT INTO events(run_id, line, type, rank, time, json) VALUES (?,?,?,?,?,?)");
+  Stmt sample(m_db, "INSERT INTO samples(run_id, type, rank, key, time, value) VALUES (?,?,?,?,?,?)");
   auto putMetric = [&](const std::string& key, int64_t step, int epoch, double value, double t) {
     metric.bind(1, runId).bind(2, key).bind(3, step).bind(4, int64_t{epoch}).bind(5, value).bind(6, t);
     const bool ok = metric.step() == SQLITE_DONE;
@@ -451,6 +555,15 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       cur.finished = e.time;
       cur.epochs = f->epochs;
       cur.epochsDone = std::max(cur.epochsDone, f->epochsCompleted);
+    } else if (isSampleType(e.type)) {
+      std::vector<std::pair<std::string, double>> leaves;
+      flattenSample(e.data, "", leaves);
+      for (size_t k = 0; ok && k < leaves.size(); ++k) {
+        sample.bind(1, runId).bind(2, e.type).bind(3, int64_t{e.rank}).bind(4, leaves[k].first)
+            .bind(5, e.time).bind(6, leaves[k].second);
+        ok = sample.step() == SQLITE_DONE;
+        sample.reset();
+      }
     } else if (e.type == et::kError) {
       auto f = telemetry::errorFromEvent(e);
       if (f && cur.finished == 0) {
@@ -562,22 +675,75 @@ std::vector<std::string> Store::metricKeys(int64_t runId) const {
   return out;
 }
 
-Status Store::setTags(int64_t runId, const std::vector<std::string>& tags) {
-  Stmt u(m_db, "UPDATE runs SET tags = ? WHERE id = ?");
-  u.bind(1, nlohmann::json(tags).dump()).bind(2, runId);
-  if (u.step() != SQLITE_DONE) return Error{m_path, 0, "tags", sqlite3_errmsg(m_db)};
+Status Store::annotate(int64_t runId, const std::string* title,
+                       const std::vector<std::string>* tags, const std::string* notes) {
+  RunRecord r;
+  {
+    Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?").c_str());
+    q.bind(1, runId);
+    if (q.step() != SQLITE_ROW) return Error{m_path, 0, "run", "no run with id " + std::to_string(runId)};
+    r = readRun(q);
+  }
+  if (title) r.title = *title;
+  if (tags) r.tags = *tags;
+  if (notes) r.notes = *notes;
+  // The run folder's copy first: if it cannot be written, the database is not changed either.
+  std::error_code ec;
+  if (fs::is_directory(r.dir, ec)) {
+    const nlohmann::json j = {{"title", r.title}, {"tags", r.tags}, {"notes", r.notes}};
+    if (auto st = writeFileAtomic((fs::path(r.dir) / kAnnotationsFile).string(), j.dump(2) + "\n");
+        !st)
+      return st;
+  }
+  Stmt u(m_db, "UPDATE runs SET title = ?, tags = ?, notes = ? WHERE id = ?");
+  u.bind(1, r.title).bind(2, nlohmann::json(r.tags).dump()).bind(3, r.notes).bind(4, runId);
+  if (u.step() != SQLITE_DONE)
+    return Error{m_path, 0, "", sqliteMessage(m_db, sqlite3_errcode(m_db))};
   return Ok{};
 }
 
+Status Store::setTitle(int64_t runId, const std::string& title) {
+  return annotate(runId, &title, nullptr, nullptr);
+}
+
+Status Store::setTags(int64_t runId, const std::vector<std::string>& tags) {
+  return annotate(runId, nullptr, &tags, nullptr);
+}
+
 Status Store::setNotes(int64_t runId, const std::string& notes) {
-  Stmt u(m_db, "UPDATE runs SET notes = ? WHERE id = ?");
-  u.bind(1, notes).bind(2, runId);
-  if (u.step() != SQLITE_DONE) return Error{m_path, 0, "notes", sqlite3_errmsg(m_db)};
-  return Ok{};
+  return annotate(runId, nullptr, nullptr, &notes);
+}
+
+std::vector<SamplePoint> Store::samples(int64_t runId, const std::string& key) const {
+  std::vector<SamplePoint> out;
+  Stmt q(m_db,
+         "SELECT rank, time, value FROM samples WHERE run_id = ? AND key = ? AND value IS NOT NULL"
+         " ORDER BY time");
+  q.bind(1, runId).bind(2, key);
+  while (q.ok() && q.step() == SQLITE_ROW)
+    out.push_back({static_cast<int>(q.i64(0)), q.f64(1), q.f64(2)});
+  return out;
+}
+
+std::vector<std::string> Store::sampleKeys(int64_t runId) const {
+  std::vector<std::string> out;
+  Stmt q(m_db, "SELECT DISTINCT key FROM samples WHERE run_id = ? ORDER BY key");
+  q.bind(1, runId);
+  while (q.ok() && q.step() == SQLITE_ROW) out.push_back(q.text(0));
+  return out;
 }
 
 Status Store::removeRun(int64_t runId) {
   return exec("DELETE FROM runs WHERE id = " + std::to_string(runId));
+}
+
+void Store::limitPagesForTesting(int64_t pages) {
+  exec("PRAGMA max_page_count = " + std::to_string(pages > 0 ? pages : 4294967294LL));
+}
+
+int64_t Store::pageCountForTesting() const {
+  Stmt q(m_db, "PRAGMA page_count");
+  return q.step() == SQLITE_ROW ? q.i64(0) : 0;
 }
 
 Result<std::unique_ptr<Store>> rebuildStore(const std::string& dbPath, const std::string& runsDir,

@@ -18,12 +18,17 @@ namespace stave::store {
 
 /// Schema version written by this build (PRAGMA user_version). Older databases are migrated
 /// in place; newer ones are refused.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
+
+/// The run folder's copy of the user's title, tags and notes (JSON), read back when a run
+/// enters a store that does not know it yet (a rebuild, another machine).
+constexpr const char* kAnnotationsFile = "annotations.json";
 
 /// One run as the history shows it.
 struct RunRecord {
   int64_t id = 0;             ///< database id
   std::string name;           ///< folder name under runs/ (unique within the project)
+  std::string title;          ///< the user's display name ("" = the folder name)
   std::string dir;            ///< absolute run folder
   std::string status;         ///< running, completed, stopped, failed, early_stopped, unknown
   std::string message;        ///< the finished or error event's message
@@ -57,6 +62,13 @@ struct MetricPoint {
   int epoch = 0;     ///< 0-based epoch
   double value = 0;  ///< the metric
   double time = 0;   ///< unix seconds of the event
+};
+
+/// One value of a launcher sample event (gpu_sample, system_sample).
+struct SamplePoint {
+  int rank = 0;      ///< the event's rank (-1: the launcher)
+  double time = 0;   ///< unix seconds
+  double value = 0;  ///< the value
 };
 
 /// What one ingestion did.
@@ -98,7 +110,14 @@ class Store {
   /// The metric keys a run has.
   std::vector<std::string> metricKeys(int64_t runId) const;
 
-  /// User annotations; they survive re-ingestion (not a rebuild).
+  /// One key of a run's sample events ("gpus/0/util", "mem_used") in time order.
+  std::vector<SamplePoint> samples(int64_t runId, const std::string& key) const;
+  /// The sample keys a run has.
+  std::vector<std::string> sampleKeys(int64_t runId) const;
+
+  /// User annotations. Written to the run folder's annotations.json (atomically) and to the
+  /// database, so they survive re-ingestion, a rebuild and a copy of the project.
+  Status setTitle(int64_t runId, const std::string& title);
   Status setTags(int64_t runId, const std::vector<std::string>& tags);
   Status setNotes(int64_t runId, const std::string& notes);
   /// Removes a run's rows (not its folder).
@@ -107,9 +126,16 @@ class Store {
   /// The database file.
   const std::string& path() const { return m_path; }
 
+  /// For tests: caps the database at `pages` pages (0 = no cap), as a full disk would.
+  void limitPagesForTesting(int64_t pages);
+  int64_t pageCountForTesting() const;
+
  private:
   Store() = default;
   Status exec(const std::string& sql);
+  Status migrateToV2();
+  Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
+                  const std::string* notes);
   sqlite3* m_db = nullptr;
   std::string m_path;
 };

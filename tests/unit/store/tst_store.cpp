@@ -200,7 +200,7 @@ class TestStore : public QObject {
     auto newer = Store::open(db);
     QVERIFY(!newer.ok());
     QVERIFY2(newer.errorText().find("schema version 7") != std::string::npos &&
-                 newer.errorText().find("up to version 1") != std::string::npos,
+                 newer.errorText().find("up to version 2") != std::string::npos,
              newer.errorText().c_str());
     auto folder = Store::open(dir.path().toStdString());
     QVERIFY(!folder.ok());
@@ -267,6 +267,133 @@ class TestStore : public QObject {
       QVERIFY(seen[0].ingestedBytes <= static_cast<int64_t>(done));
     }
     QCOMPARE(reader.value()->findRun("c")->status, std::string("completed"));
+  }
+
+  // A version-1 database (checked in, written by the previous schema) of a project that was
+  // then moved: it upgrades in place, keeps runs, metrics, tags and notes, re-associates the
+  // run folders by name, and reads nothing twice.
+  void migratesFromVersion1() {
+    QTemporaryDir dir;
+    const fs::path root = dir.path().toStdString();
+    fs::copy(fs::path(STAVE_SOURCE_DIR) / "tests/unit/store/data/v1", root,
+             fs::copy_options::recursive);
+    const std::string db = (root / "stave.db").string();
+    {
+      sqlite3* raw = nullptr;
+      QCOMPARE(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+      sqlite3_stmt* q = nullptr;
+      sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &q, nullptr);
+      QCOMPARE(sqlite3_step(q), SQLITE_ROW);
+      QCOMPARE(sqlite3_column_int(q, 0), 1);
+      sqlite3_finalize(q);
+      sqlite3_close(raw);
+    }
+    auto s = Store::open(db);
+    QVERIFY2(s.ok(), s.errorText().c_str());
+    auto before = s.value()->findRun("run-lr0.01");
+    QVERIFY2(before.ok(), before.errorText().c_str());
+    QCOMPARE(before->tags, (std::vector<std::string>{"baseline", "低学习率"}));
+    QCOMPARE(before->notes, std::string("first try; it's \"quoted\""));
+    QCOMPARE(before->title, std::string());
+    QCOMPARE(before->epochsDone, 2);
+    const auto loss = s.value()->curve(before->id, "train/box_loss");
+    QCOMPARE(int(loss.size()), 2);
+    QVERIFY(before->dir.rfind("/srv/ab/", 0) == 0);  // where it was trained
+    auto r = s.value()->ingestRuns((root / "runs").string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    QCOMPARE(r->events, int64_t(0));  // nothing read twice
+    const auto all = s.value()->runs();
+    QCOMPARE(int(all.size()), 2);
+    for (const auto& run : all) QVERIFY(run.dir.rfind(root.string(), 0) == 0);
+    QCOMPARE(int(s.value()->curve(before->id, "train/box_loss").size()), 2);
+    // The new column works on the migrated file.
+    QVERIFY(s.value()->setTitle(before->id, "基线 lr 0.01").ok());
+    QCOMPARE(s.value()->findRun("run-lr0.01")->title, std::string("基线 lr 0.01"));
+    s.value().reset();
+    auto again = Store::open(db);  // now version 2: opens without migrating
+    QVERIFY(again.ok());
+    QCOMPARE(int(again.value()->runs().size()), 2);
+  }
+
+  // Title, tags and notes live in the run folder as well: a rebuild gets them back.
+  void annotationsSurviveRebuild() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    write(runs / "a" / "events.jsonl", runEvents(1, 0.2, "a"));
+    const std::string db = dir.filePath("stave.db").toStdString();
+    {
+      auto s = Store::open(db);
+      QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+      const auto id = s.value()->findRun("a")->id;
+      QVERIFY(s.value()->setTitle(id, "first \"good\" one").ok());
+      QVERIFY(s.value()->setTags(id, {"基线", "x"}).ok());
+      QVERIFY(s.value()->setNotes(id, "notes; --").ok());
+    }
+    QVERIFY(fs::exists(runs / "a" / kAnnotationsFile));
+    auto rebuilt = rebuildStore(db, runs.string());
+    QVERIFY2(rebuilt.ok(), rebuilt.errorText().c_str());
+    const auto a = rebuilt.value()->findRun("a").value();
+    QCOMPARE(a.title, std::string("first \"good\" one"));
+    QCOMPARE(a.tags, (std::vector<std::string>{"基线", "x"}));
+    QCOMPARE(a.notes, std::string("notes; --"));
+    // A broken annotations file: named in a warning, the run is still there.
+    write(runs / "a" / kAnnotationsFile, "{not json");
+    IngestReport report;
+    auto second = rebuildStore(db, runs.string(), &report);
+    QVERIFY(second.ok());
+    QCOMPARE(int(second.value()->runs().size()), 1);
+    QVERIFY(!report.warnings.empty() &&
+            report.warnings[0].find(kAnnotationsFile) != std::string::npos);
+  }
+
+  // The launcher's sample events become rows keyed by their path; NaN is a gap.
+  void sampleEventsAreStored() {
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "runs" / "g";
+    std::string text = runEvents(1, 0.2, "g");
+    for (int k = 0; k < 3; ++k) {
+      text += "{\"type\":\"gpu_sample\",\"version\":1,\"rank\":-1,\"time\":" +
+              std::to_string(2000 + k) +
+              ",\"data\":{\"gpus\":[{\"index\":0,\"util\":" + std::to_string(50 + k) +
+              ",\"mem_used\":1e9},{\"index\":1,\"util\":" + (k == 1 ? "null" : "70") +
+              "}]}}\n";
+    }
+    write(run / "events.jsonl", text);
+    auto s = Store::open(dir.filePath("stave.db").toStdString());
+    auto r = s.value()->ingestRun(run.string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    const auto id = s.value()->findRun("g")->id;
+    const auto keys = s.value()->sampleKeys(id);
+    QCOMPARE(keys, (std::vector<std::string>{"gpus/0/mem_used", "gpus/0/util", "gpus/1/util"}));
+    const auto util = s.value()->samples(id, "gpus/0/util");
+    QCOMPARE(int(util.size()), 3);
+    QCOMPARE(util[2].value, 52.0);
+    QCOMPARE(util[0].rank, -1);
+    QCOMPARE(int(s.value()->samples(id, "gpus/1/util").size()), 2);
+  }
+
+  // A full disk (the database's size limit): the failing ingestion names the file and keeps
+  // nothing half; what was committed before stays, and the next try reads the same bytes.
+  void fullDiskLosesNothingCommitted() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    write(runs / "a" / "events.jsonl", runEvents(1, 0.2, "a"));
+    const std::string db = dir.filePath("stave.db").toStdString();
+    auto s = Store::open(db);
+    QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+    write(runs / "b" / "events.jsonl", runEvents(400, 0.3, "b"));
+    s.value()->limitPagesForTesting(s.value()->pageCountForTesting() + 2);
+    auto full = s.value()->ingestRun((runs / "b").string());
+    QVERIFY(!full.ok());
+    QVERIFY2(full.errorText().find("disk is full") != std::string::npos &&
+                 full.errorText().find(db) != std::string::npos,
+             full.errorText().c_str());
+    QCOMPARE(int(s.value()->runs().size()), 1);
+    QCOMPARE(s.value()->findRun("a")->status, std::string("completed"));
+    s.value()->limitPagesForTesting(0);
+    auto retry = s.value()->ingestRun((runs / "b").string());
+    QVERIFY2(retry.ok(), retry.errorText().c_str());
+    QCOMPARE(s.value()->findRun("b")->epochsDone, 400);
   }
 
   void diffHidesEqualKeys() {
