@@ -162,6 +162,10 @@ std::vector<ParamSpec> buildSchema() {
             "moved aside to <folder>-replaced-<time> first",
             true),
       strP("project", "", G::Logging, "folder for runs (empty = beside the project file)", true),
+      boolP("tensorboard", true, G::Logging,
+            "also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) "
+            "to <run>/tb/, for tensorboard --logdir",
+            true),
   };
 }
 

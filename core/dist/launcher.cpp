@@ -1,5 +1,6 @@
 #include "core/dist/launcher.h"
 #include "core/config/clock.h"
+#include "core/telemetry/tensorboard.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -116,6 +117,7 @@ class Supervisor {
   LaunchResult m_result;
   std::vector<RankProc> m_ranks;
   std::FILE* m_events = nullptr;
+  std::unique_ptr<telemetry::TensorBoardWriter> m_tb;  ///< runDir/tb/, fed what events.jsonl gets
   int m_wake[2] = {-1, -1};
   bool m_failing = false;        // a failure was reported; others are being stopped
   bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
@@ -139,6 +141,7 @@ void Supervisor::emit(const std::string& line) {
     std::fputc('\n', m_events);
     std::fflush(m_events);
   }
+  if (m_tb) m_tb->writeLine(line);
   if (m_opt.onEvent) m_opt.onEvent(line);
 }
 
@@ -194,6 +197,14 @@ bool Supervisor::prepare() {
     if (!m_events) {
       m_result.message = "cannot open " + eventsPath + ": " + std::strerror(errno);
       return false;
+    }
+    if (m_opt.tensorboard) {
+      auto tb = telemetry::TensorBoardWriter::open((fs::path(m_opt.runDir) / "tb").string());
+      if (!tb) {
+        m_result.message = tb.errorText();
+        return false;
+      }
+      m_tb = std::move(tb.value());
     }
   } else {
     logDir = (fs::temp_directory_path() / ("stave-launch-" + std::to_string(getpid()))).string();

@@ -35,6 +35,7 @@ struct LaunchOptions {
   std::string masterAddr = "127.0.0.1";    ///< rendezvous host (rank 0's node)
   int masterPort = 0;                      ///< rendezvous port; 0 = pick a free one (1 node only)
   std::string runDir;                      ///< gets events.jsonl and logs/rank<k>.log ("" = none)
+  bool tensorboard = false;                ///< also write runDir/tb/ (TensorBoard event files)
   std::map<std::string, std::string> env;  ///< extra environment of every rank
   double hangTimeoutS = 1800;              ///< a rank silent this long is hung (nccl_timeout_s)
   double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure

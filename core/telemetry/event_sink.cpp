@@ -38,6 +38,14 @@ void EventSink::closeFile() {
   }
 }
 
+Status EventSink::openTensorBoard(const std::string& dir) {
+  auto tb = TensorBoardWriter::open(dir);
+  if (!tb) return tb.errors();
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_tb = std::move(tb.value());
+  return Ok{};
+}
+
 void EventSink::setRank(int rank) {
   std::lock_guard<std::mutex> lock(m_mutex);
   m_rank = rank;
@@ -64,6 +72,7 @@ void EventSink::writeLine(const std::string& line) {
         std::fwrite(buffer.data(), 1, buffer.size(), f) == buffer.size() && std::fflush(f) == 0;
     if (!ok) ++m_failures;
   }
+  if (m_tb) m_tb->writeLine(line);
   ++m_lines;
 }
 

@@ -4,11 +4,13 @@
 // reader sees every event as soon as it happens and a crash loses at most a partial line.
 
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "core/config/result.h"
 #include "core/telemetry/events.h"
+#include "core/telemetry/tensorboard.h"
 
 namespace stave::telemetry {
 
@@ -31,6 +33,9 @@ class EventSink {
   Status openFile(const std::string& path);
   /// Stops appending to the file (flushes and closes it).
   void closeFile();
+  /// Also writes every event to TensorBoard event files in `dir` (a new file in it); the error
+  /// names the path.
+  Status openTensorBoard(const std::string& dir);
   /// Rank used by write() for typed events.
   void setRank(int rank);
   int rank() const;
@@ -55,6 +60,7 @@ class EventSink {
   mutable std::mutex m_mutex;
   std::FILE* m_stream = nullptr;
   std::FILE* m_file = nullptr;
+  std::unique_ptr<TensorBoardWriter> m_tb;
   int m_rank = 0;
   int64_t m_lines = 0;
   int64_t m_failures = 0;

@@ -233,6 +233,10 @@ int runTrainCommand(const TrainCommand& cmd) {
   if (auto s = sink.openFile((fs::path(runDir) / "events.jsonl").string()); !s) {
     return printErrors("train", s.errors());
   }
+  if (cfg.getBool("tensorboard")) {
+    if (auto s = sink.openTensorBoard((fs::path(runDir) / "tb").string()); !s)
+      return printErrors("train", s.errors());
+  }
   TrainOptions options;
   options.config = cfg;
   options.runDir = runDir;
@@ -255,6 +259,10 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   if (env->rank == 0 && !std::getenv("STAVE_LAUNCHER")) {
     if (auto s = sink.openFile((fs::path(cmd.runDir) / "events.jsonl").string()); !s) {
       return printErrors("worker", s.errors());
+    }
+    if (cfg->getBool("tensorboard")) {
+      if (auto s = sink.openTensorBoard((fs::path(cmd.runDir) / "tb").string()); !s)
+        return printErrors("worker", s.errors());
     }
   }
   TrainOptions options;

@@ -5,6 +5,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+
+#include <cmath>
 #include <QtTest/QtTest>
 
 #include "e2e/train_e2e_util.h"
@@ -64,6 +67,29 @@ class TstTrainHistory : public QObject {
     auto amb = runStaveTrain({"history", m_project, "--compare", "tr", "train2"}, {}, 60000);
     QCOMPARE(amb.exitCode, 2);
     QVERIFY2(amb.err.contains("several runs"), qPrintable(amb.err));
+  }
+
+  // Each run wrote TensorBoard files that TensorBoard's own reader reads: the epoch's loss
+  // and mAP equal results.csv's.
+  void tensorBoardFiles() {
+    const QString tb = m_dir.filePath("proj/runs/train/tb");
+    QVERIFY2(!QDir(tb).entryList({"events.out.tfevents.*"}).isEmpty(), qPrintable(tb));
+    QProcess py;
+    py.start(STAVE_TEST_PYTHON, {STAVE_SOURCE_DIR "/tests/tools/read_tensorboard.py", tb});
+    QVERIFY(py.waitForFinished(60000));
+    QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    const auto all = QJsonDocument::fromJson(py.readAllStandardOutput()).object();
+    for (const char* tag : {"train/box_loss", "metrics/mAP50-95(B)", "lr/pg0", "step/samples_per_s"})
+      QVERIFY2(all.contains(tag), tag);
+    // results.csv: header, then one row for epoch 1.
+    const QStringList rows = readText(m_dir.filePath("proj/runs/train/results.csv")).split('\n');
+    const QStringList head = rows[0].split(','), row = rows[1].split(',');
+    const int col = head.indexOf("train/box_loss");
+    QVERIFY(col >= 0);
+    const auto point = all["train/box_loss"].toArray()[0].toArray();
+    QCOMPARE(point[0].toInt(), 1);
+    QVERIFY2(std::abs(point[1].toDouble() - row[col].toDouble()) < 1e-4,
+             qPrintable(QString("%1 vs %2").arg(point[1].toDouble()).arg(row[col])));
   }
 
   void csvAndRebuild() {
