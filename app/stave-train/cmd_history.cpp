@@ -48,6 +48,9 @@ nlohmann::json runJson(const stave::store::RunRecord& r) {
           {"best_map50_95", r.bestMap5095},
           {"samples_per_s", r.samplesPerSec},
           {"title", r.title},
+          {"host", r.host},
+          {"dataset", r.dataset},
+          {"dataset_hash", r.datasetHash},
           {"tags", r.tags},
           {"notes", r.notes},
           {"skipped_lines", r.badLines}};
@@ -146,6 +149,11 @@ int run(const std::vector<std::string>& args) {
     for (const auto& p : picked) std::printf(" %18s", (std::to_string(p.epochsDone) + "/" + std::to_string(p.epochs)).c_str());
     std::printf("\n%-22s", "samples/s");
     for (const auto& p : picked) std::printf(" %18.1f", p.samplesPerSec);
+    std::printf("\n%-22s", "dataset content");
+    for (const auto& p : picked)
+      std::printf(" %18s", p.datasetHash.empty() ? "?" : p.datasetHash.substr(0, 12).c_str());
+    std::printf("\n%-22s", "host");
+    for (const auto& p : picked) std::printf(" %18s", p.host.empty() ? "?" : p.host.c_str());
     std::printf("\n");
     if (differing.empty()) std::printf("\nconfigs: identical\n");
     else std::printf("\nconfig keys that differ (equal ones hidden):\n");

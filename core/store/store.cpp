@@ -129,10 +129,13 @@ CREATE TABLE events (
 CREATE INDEX events_by_run ON events(run_id, type);
 )sql";
 
-// Version 2: a display title per run (the user's; the folder keeps its name), and the
+// Version 2: a display title per run (the user's; the folder keeps its name), the host and
+// the dataset's content hash (from run_start; empty for runs trained before), and the
 // launcher's gpu_sample / system_sample events as rows (run, type, rank, key, time, value).
 constexpr const char* kSchemaV2 = R"sql(
 ALTER TABLE runs ADD COLUMN title TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN dataset_hash TEXT NOT NULL DEFAULT '';
 CREATE TABLE samples (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   type TEXT NOT NULL,
@@ -183,7 +186,7 @@ constexpr const char* kRunColumns =
     "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
     "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
     "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes, title";
+    "ingested_bytes, title, host, dataset_hash";
 
 RunRecord readRun(const Stmt& s) {
   RunRecord r;
@@ -219,6 +222,8 @@ RunRecord readRun(const Stmt& s) {
   r.badLines = s.i64(26);
   r.ingestedBytes = s.i64(27);
   r.title = s.text(28);
+  r.host = s.text(29);
+  r.datasetHash = s.text(30);
   return r;
 }
 
@@ -480,6 +485,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       cur.configJson = r->config.dump();
       cur.configHash = hashText(cur.configJson);
       cur.dataset = r->dataset.yaml;
+      cur.datasetHash = r->dataset.contentHash;
+      cur.host = r->host;
       if (r->config.contains("model") && r->config["model"].is_string())
         cur.model = r->config["model"].get<std::string>();
       if (r->config.contains("imgsz") && r->config["imgsz"].is_number_integer())
@@ -578,7 +585,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
            "UPDATE runs SET status=?, message=?, config_json=?, config_hash=?, dataset=?, model=?,"
            " imgsz=?, batch=?, world_size=?, devices=?, version=?, started=?, finished=?,"
            " last_event=?, epochs=?, epochs_done=?, best_map50=?, best_map5095=?, best_epoch=?,"
-           " sps_sum=?, sps_count=?, bad_lines=?, ingested_bytes=?, ingested_lines=? WHERE id=?");
+           " sps_sum=?, sps_count=?, bad_lines=?, ingested_bytes=?, ingested_lines=?, host=?,"
+           " dataset_hash=? WHERE id=?");
   upd.bind(1, cur.status.empty() ? std::string("unknown") : cur.status)
       .bind(2, cur.message)
       .bind(3, cur.configJson.empty() ? std::string("{}") : cur.configJson)
@@ -603,7 +611,9 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       .bind(22, badLines)
       .bind(23, offset + static_cast<int64_t>(data.size()))
       .bind(24, lineNo)
-      .bind(25, runId);
+      .bind(25, cur.host)
+      .bind(26, cur.datasetHash)
+      .bind(27, runId);
   if (upd.step() != SQLITE_DONE) return fail("cannot update run " + runDir.string());
   if (auto st = exec("COMMIT"); !st) {
     exec("ROLLBACK");

@@ -35,6 +35,8 @@ struct RunRecord {
   std::string configJson;     ///< resolved config (key -> value) from run_start
   std::string configHash;     ///< FNV-1a of configJson, to group identical configs
   std::string dataset;        ///< data.yaml of the run
+  std::string datasetHash;    ///< content hash of the images and boxes it used ("" = unknown)
+  std::string host;           ///< rank 0's host
   std::string model;          ///< model key of the config
   int64_t imgsz = 0;          ///< imgsz of the config
   int64_t batch = 0;          ///< per-rank batch of the config

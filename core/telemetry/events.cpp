@@ -391,7 +391,8 @@ Event toEvent(const RunStartEvent& e, int rank) {
            {"train_images", e.dataset.trainImages},
            {"val_images", e.dataset.valImages},
            {"nc", e.dataset.nc},
-           {"names", e.dataset.names}}},
+           {"names", e.dataset.names},
+           {"content_hash", e.dataset.contentHash}}},
          {"config", e.config.is_object() ? e.config : json::object()},
          {"nccl",
           {{"backend", e.nccl.backend},
@@ -401,7 +402,8 @@ Event toEvent(const RunStartEvent& e, int rank) {
            {"async_error_handling", e.nccl.asyncErrorHandling},
            {"timeout_s", e.nccl.timeoutS},
            {"bucket_mb", e.nccl.bucketMb}}},
-         {"run_dir", e.runDir}};
+         {"run_dir", e.runDir},
+         {"host", e.host}};
   return makeEvent(event_type::kRunStart, rank, std::move(d));
 }
 
@@ -428,6 +430,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
       s.integer("val_images", e.dataset.valImages);
       s.integer("nc", e.dataset.nc);
       s.strList("names", e.dataset.names, false);
+      s.str("content_hash", e.dataset.contentHash, false);
       r.append(s.errors());
     }
     if (const json* cfg = r.object("config", false)) e.config = *cfg;
@@ -443,6 +446,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
       r.append(s.errors());
     }
     r.str("run_dir", e.runDir, false);
+    r.str("host", e.host, false);
   });
 }
 

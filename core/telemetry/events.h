@@ -82,6 +82,7 @@ struct DatasetSummary {
   int64_t valImages = 0;           ///< images in the val split
   int nc = 0;                      ///< number of classes
   std::vector<std::string> names;  ///< class names
+  std::string contentHash;         ///< hash of the splits' images (paths, sizes) and boxes ("" = unknown)
 };
 
 /// NCCL-related settings in effect, recorded in the run header.
@@ -106,6 +107,7 @@ struct RunStartEvent {
   nlohmann::json config = nlohmann::json::object();  ///< resolved run config (key -> value)
   NcclSettings nccl;                                 ///< distributed settings
   std::string runDir;                                ///< runs/<id>
+  std::string host;                                  ///< rank 0's host name ("" = unknown)
 };
 
 /// step: one optimiser step (or the mean of the last few), per rank.

@@ -1,6 +1,8 @@
 #include "core/train/trainer.h"
 #include "core/config/clock.h"
 
+#include <unistd.h>
+
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -458,6 +460,33 @@ struct Trainer::Impl {
     }
   }
 
+  // FNV-1a over what the run trains and validates on: each image's path below the dataset
+  // root and size, and its boxes. Two runs with the same hash saw the same data.
+  std::string datasetHash() const {
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const void* p, size_t n) {
+      const auto* b = static_cast<const unsigned char*>(p);
+      for (size_t i = 0; i < n; ++i) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+      }
+    };
+    for (const auto* index : {trainIndex.get(), valIndex.get()}) {
+      if (!index) continue;
+      mix(index->split.data(), index->split.size());
+      for (const auto& im : index->images) {
+        const std::string rel = fs::path(im.imagePath).lexically_relative(spec.root).generic_string();
+        mix(rel.data(), rel.size() + 1);
+        mix(&im.width, sizeof im.width);
+        mix(&im.height, sizeof im.height);
+        for (const auto& b : im.boxes) mix(&b, sizeof b);
+      }
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+  }
+
   void writeRunStart() {
     if (rank != 0) return;
     telemetry::RunStartEvent e;
@@ -480,6 +509,9 @@ struct Trainer::Impl {
     e.nccl.timeoutS = static_cast<double>(cfg.getInt("nccl_timeout_s"));
     e.nccl.bucketMb = cfg.getFloat("bucket_mb");
     e.runDir = o.runDir;
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) == 0) e.host = host;
+    e.dataset.contentHash = datasetHash();
     emit(e);
   }
 

@@ -35,6 +35,8 @@ std::string runEvents(int epochs, double map0, const std::string& name, bool fin
   rs.dataset.yaml = "/data/" + name + ".yaml";
   rs.versions["stave"] = "0.1.0";
   rs.deviceNames = {"cpu"};
+  rs.host = "node-" + name;
+  rs.dataset.contentHash = "hash-of-" + name;
   s += ev(rs, 1000);
   for (int e = 0; e < epochs; ++e) {
     for (int i = 0; i < 2; ++i) {
@@ -98,6 +100,8 @@ class TestStore : public QObject {
     QCOMPARE(t->epochsDone, 2);
     QCOMPARE(t->model, std::string("yolov8n"));
     QCOMPARE(t->imgsz, int64_t(320));
+    QCOMPARE(t->host, std::string("node-train2"));
+    QCOMPARE(t->datasetHash, std::string("hash-of-train2"));
     QVERIFY(std::abs(t->bestMap50 - 0.6) < 1e-9);
     QCOMPARE(t->bestEpoch, 1);
     QVERIFY(std::abs(t->samplesPerSec - 10.5) < 1e-9);
