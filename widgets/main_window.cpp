@@ -13,6 +13,7 @@
 
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
+#include "widgets/history_page.h"
 #include "widgets/project_page.h"
 
 namespace stave::widgets {
@@ -44,8 +45,10 @@ MainWindow::MainWindow(QWidget* parent)
   addPage(tr("Train"), m_form);
   addPage(tr("Monitor"), placeholder(tr("Live GPU, loss and mAP charts are not built yet. A run's "
                                         "events are in runs/<id>/events.jsonl.")));
-  addPage(tr("History"), placeholder(tr("The experiment history is not built yet. Each run keeps "
-                                        "results.csv and its config in runs/<id>/.")));
+  m_history = new HistoryPage(m_doc);
+  connect(m_history, &HistoryPage::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  addPage(tr("History"), m_history);
   connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
   m_pages->setCurrentRow(0);
 

@@ -11,6 +11,7 @@ class ProjectDocument;
 namespace stave::widgets {
 
 class ConfigForm;
+class HistoryPage;
 
 /// The studio's main window: a page list on the left, the selected page on the right, and the
 /// open project's file menu.
@@ -28,6 +29,7 @@ class MainWindow : public QMainWindow {
   void showPage(int index);
   studio::ProjectDocument* document() const { return m_doc; }
   ConfigForm* configForm() const { return m_form; }
+  HistoryPage* historyPage() const { return m_history; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -39,6 +41,7 @@ class MainWindow : public QMainWindow {
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;
   ConfigForm* m_form = nullptr;
+  HistoryPage* m_history = nullptr;
 };
 
 }  // namespace stave::widgets

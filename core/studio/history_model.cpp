@@ -1,0 +1,406 @@
+#include "core/studio/history_model.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::studio {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+double endTime(const store::RunRecord& r) {
+  return r.finished > 0 ? r.finished : r.lastEvent;
+}
+
+QString durationText(double seconds) {
+  if (seconds <= 0) return QStringLiteral("—");
+  const qint64 s = static_cast<qint64>(std::llround(seconds));
+  if (s < 60) return QStringLiteral("%1 s").arg(s);
+  if (s < 3600) return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2:%3")
+      .arg(s / 3600)
+      .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+      .arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+nlohmann::json configOfRun(const store::RunRecord& r) {
+  auto j = nlohmann::json::parse(r.configJson, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+QString valueText(const nlohmann::json& v) {
+  if (v.is_string()) return q(v.get<std::string>());
+  if (v.is_null()) return QString();
+  return q(v.dump());
+}
+
+QString csvField(const QString& s) {
+  if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
+      !s.contains(QLatin1Char('\n')))
+    return s;
+  QString out = s;
+  out.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+  return QLatin1Char('"') + out + QLatin1Char('"');
+}
+
+}  // namespace
+
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+HistoryModel::~HistoryModel() = default;
+
+bool HistoryModel::open(const QString& projectDir, QString* error) {
+  beginResetModel();
+  m_runs.clear();
+  m_store.reset();
+  m_projectDir = QDir(projectDir).absolutePath();
+  endResetModel();
+  auto s = store::Store::open(store::Store::defaultPath(m_projectDir.toStdString()));
+  if (!s) {
+    if (error) *error = q(s.errorText());
+    return false;
+  }
+  m_store = std::move(s.value());
+  return refresh(error);
+}
+
+void HistoryModel::close() {
+  beginResetModel();
+  m_runs.clear();
+  m_store.reset();
+  m_projectDir.clear();
+  endResetModel();
+}
+
+bool HistoryModel::refresh(QString* error) {
+  if (!m_store) return false;
+  auto r = m_store->ingestRuns(QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString());
+  bool ok = true;
+  if (!r) {
+    if (error) *error = q(r.errorText());
+    ok = false;
+  } else {
+    m_warnings.clear();
+    for (const auto& w : r->warnings) m_warnings << q(w);
+    if (r->runsUpdated == 0 && static_cast<int>(m_runs.size()) == static_cast<int>(m_store->runs().size()))
+      return true;  // nothing new: the view keeps its selection untouched
+  }
+  reload();
+  return ok;
+}
+
+void HistoryModel::reload() {
+  beginResetModel();
+  m_runs = m_store ? m_store->runs() : std::vector<store::RunRecord>{};
+  endResetModel();
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString HistoryModel::displayName(const store::RunRecord& r) {
+  return r.title.empty() ? q(r.name) : q(r.title);
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const auto& r = m_runs[static_cast<size_t>(index.row())];
+  const double duration = r.started > 0 && endTime(r) >= r.started ? endTime(r) - r.started : 0;
+  const int64_t globalBatch = r.batch * std::max(1, r.worldSize);
+  if (role == SortRole) {
+    switch (index.column()) {
+      case Name: return displayName(r).toLower();
+      case Status: return q(r.status);
+      case Started: return r.started;
+      case Duration: return duration;
+      case Model: return q(r.model);
+      case Imgsz: return qint64(r.imgsz);
+      case Epochs: return r.epochsDone;
+      case GlobalBatch: return qint64(globalBatch);
+      case BestMap5095: return r.bestEpoch >= 0 ? r.bestMap5095 : -1.0;
+      case SamplesPerSec: return r.samplesPerSec;
+      case Tags: return q(nlohmann::json(r.tags).dump());
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    if (index.column() == Name)
+      return tr("Folder: %1").arg(q(r.dir)) +
+             (r.notes.empty() ? QString() : QStringLiteral("\n") + q(r.notes));
+    if (index.column() == Status && !r.message.empty()) return q(r.message);
+    return {};
+  }
+  if (role == Qt::TextAlignmentRole) {
+    const int c = index.column();
+    if (c == Imgsz || c == Epochs || c == GlobalBatch || c == BestMap5095 || c == SamplesPerSec ||
+        c == Duration)
+      return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (index.column()) {
+    case Name: return displayName(r);
+    case Status: {
+      if (r.status == "completed") return tr("completed");
+      if (r.status == "running") return tr("running");
+      if (r.status == "stopped") return tr("stopped");
+      if (r.status == "early_stopped") return tr("early-stopped");
+      if (r.status == "failed") return tr("failed");
+      return tr("unknown");
+    }
+    case Started:
+      return r.started > 0 ? QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(r.started * 1000))
+                                 .toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                           : QString();
+    case Duration: return durationText(duration);
+    case Model: return q(r.model);
+    case Imgsz: return r.imgsz > 0 ? QString::number(r.imgsz) : QString();
+    case Epochs: return QStringLiteral("%1/%2").arg(r.epochsDone).arg(r.epochs);
+    case GlobalBatch: return globalBatch > 0 ? QString::number(globalBatch) : QString();
+    case BestMap5095: return r.bestEpoch >= 0 ? QString::number(r.bestMap5095, 'f', 4) : QString();
+    case SamplesPerSec: return r.samplesPerSec > 0 ? QString::number(r.samplesPerSec, 'f', 1) : QString();
+    case Tags: {
+      QStringList t;
+      for (const auto& s : r.tags) t << q(s);
+      return t.join(QStringLiteral(", "));
+    }
+  }
+  return {};
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Name: return tr("Name");
+    case Status: return tr("Status");
+    case Started: return tr("Started");
+    case Duration: return tr("Duration");
+    case Model: return tr("Model");
+    case Imgsz: return tr("imgsz");
+    case Epochs: return tr("Epochs");
+    case GlobalBatch: return tr("Global batch");
+    case BestMap5095: return tr("Best mAP50-95");
+    case SamplesPerSec: return tr("Samples/s");
+    case Tags: return tr("Tags");
+  }
+  return {};
+}
+
+int HistoryModel::rowOfId(int64_t id) const {
+  for (size_t i = 0; i < m_runs.size(); ++i)
+    if (m_runs[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+QStringList HistoryModel::metricKeys(const QList<int>& rows) const {
+  QSet<QString> keys;
+  if (!m_store) return {};
+  for (int row : rows)
+    if (row >= 0 && row < rowCount())
+      for (const auto& k : m_store->metricKeys(run(row).id)) keys.insert(q(k));
+  QStringList out(keys.begin(), keys.end());
+  out.sort();
+  return out;
+}
+
+QVector<CurvePoint> HistoryModel::curve(int row, const QString& key, CurveAxis axis) const {
+  QVector<CurvePoint> out;
+  if (!m_store || row < 0 || row >= rowCount()) return out;
+  const auto& r = run(row);
+  const auto points = m_store->curve(r.id, key.toStdString());
+  const bool stepLevel = key.startsWith(QLatin1String("step/"));
+  const double globalBatch = static_cast<double>(std::max<int64_t>(1, r.batch)) * std::max(1, r.worldSize);
+  // Iterations per epoch, from the step curve when the metric is epoch-level.
+  double itersPerEpoch = 0;
+  if (axis == CurveAxis::ImagesSeen || (axis == CurveAxis::Epoch && stepLevel)) {
+    const auto steps = stepLevel ? points : m_store->curve(r.id, "step/box_loss");
+    for (const auto& p : steps)
+      if (p.epoch > 0) {
+        itersPerEpoch = static_cast<double>(p.step) / p.epoch;
+        break;
+      }
+    if (itersPerEpoch <= 0 && !steps.empty()) itersPerEpoch = static_cast<double>(steps.back().step + 1);
+  }
+  out.reserve(static_cast<int>(points.size()));
+  for (const auto& p : points) {
+    CurvePoint c;
+    c.y = p.value;
+    switch (axis) {
+      case CurveAxis::Epoch:
+        c.x = stepLevel && itersPerEpoch > 0 ? p.step / itersPerEpoch : p.epoch + 1.0;
+        break;
+      case CurveAxis::WallTime: c.x = r.started > 0 ? p.time - r.started : p.time; break;
+      case CurveAxis::ImagesSeen:
+        c.x = (stepLevel ? p.step + 1.0 : (p.epoch + 1.0) * itersPerEpoch) * globalBatch;
+        break;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+QList<QPair<QString, QStringList>> HistoryModel::configDiff(const QList<int>& rows) const {
+  QList<QPair<QString, QStringList>> out;
+  std::vector<nlohmann::json> cfgs;
+  std::map<std::string, int> keys;
+  for (int row : rows) {
+    if (row < 0 || row >= rowCount()) continue;
+    cfgs.push_back(configOfRun(run(row)));
+    for (auto it = cfgs.back().begin(); it != cfgs.back().end(); ++it) keys[it.key()]++;
+  }
+  if (cfgs.size() < 2) return out;
+  for (const auto& [key, count] : keys) {
+    if (key == "name") continue;  // always differs; the column headers show it
+    QStringList values;
+    bool same = count == static_cast<int>(cfgs.size());
+    for (const auto& c : cfgs) {
+      const auto it = c.find(key);
+      values << (it == c.end() ? QStringLiteral("—") : valueText(*it));
+      if (same && it != c.end() && *it != cfgs.front()[key]) same = false;
+    }
+    if (!same) out.append({q(key), values});
+  }
+  return out;
+}
+
+QStringList HistoryModel::numericVaryingKeys(const QList<int>& rows) const {
+  QStringList out;
+  for (const auto& [key, values] : configDiff(rows)) {
+    bool numeric = true;
+    for (int row : rows) {
+      if (row < 0 || row >= rowCount()) continue;
+      if (std::isnan(configNumber(row, key))) numeric = false;
+    }
+    if (numeric) out << key;
+  }
+  return out;
+}
+
+double HistoryModel::configNumber(int row, const QString& key) const {
+  if (row < 0 || row >= rowCount()) return std::nan("");
+  const auto c = configOfRun(run(row));
+  const auto it = c.find(key.toStdString());
+  if (it == c.end()) return std::nan("");
+  if (it->is_number()) return it->get<double>();
+  if (it->is_boolean()) return it->get<bool>() ? 1.0 : 0.0;
+  return std::nan("");
+}
+
+bool HistoryModel::setTitle(int row, const QString& title, QString* error) {
+  if (!m_store || row < 0 || row >= rowCount()) return false;
+  auto st = m_store->setTitle(run(row).id, title.trimmed().toStdString());
+  if (!st) {
+    if (error) *error = q(st.errorText());
+    return false;
+  }
+  m_runs[static_cast<size_t>(row)].title = title.trimmed().toStdString();
+  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  return true;
+}
+
+bool HistoryModel::setTags(int row, const QStringList& tags, QString* error) {
+  if (!m_store || row < 0 || row >= rowCount()) return false;
+  std::vector<std::string> t;
+  for (const auto& s : tags)
+    if (!s.trimmed().isEmpty()) t.push_back(s.trimmed().toStdString());
+  auto st = m_store->setTags(run(row).id, t);
+  if (!st) {
+    if (error) *error = q(st.errorText());
+    return false;
+  }
+  m_runs[static_cast<size_t>(row)].tags = t;
+  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  return true;
+}
+
+bool HistoryModel::setNotes(int row, const QString& notes, QString* error) {
+  if (!m_store || row < 0 || row >= rowCount()) return false;
+  auto st = m_store->setNotes(run(row).id, notes.toStdString());
+  if (!st) {
+    if (error) *error = q(st.errorText());
+    return false;
+  }
+  m_runs[static_cast<size_t>(row)].notes = notes.toStdString();
+  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  return true;
+}
+
+bool HistoryModel::removeRun(int row, QString* error) {
+  if (!m_store || row < 0 || row >= rowCount()) return false;
+  const auto r = run(row);
+  if (r.status == "running") {
+    if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
+    return false;
+  }
+  // Only a folder that really is one of this project's runs is removed.
+  const QString runs = QDir(m_projectDir).filePath(QStringLiteral("runs"));
+  const QFileInfo dir(q(r.dir));
+  if (dir.exists()) {
+    if (QDir(dir.absoluteFilePath()).canonicalPath() !=
+        QDir(QDir(runs).filePath(dir.fileName())).canonicalPath()) {
+      if (error) *error = tr("%1 is not inside %2; not removed").arg(q(r.dir), runs);
+      return false;
+    }
+    if (!QDir(dir.absoluteFilePath()).removeRecursively()) {
+      if (error) *error = tr("cannot remove %1 completely").arg(q(r.dir));
+      return false;
+    }
+  }
+  auto st = m_store->removeRun(r.id);
+  if (!st) {
+    if (error) *error = q(st.errorText());
+    return false;
+  }
+  beginRemoveRows({}, row, row);
+  m_runs.erase(m_runs.begin() + row);
+  endRemoveRows();
+  return true;
+}
+
+bool HistoryModel::configOf(int row, config::RunConfig* out, QString* error) const {
+  if (row < 0 || row >= rowCount()) return false;
+  auto j = configOfRun(run(row));
+  // What names this one run, not how to train: a new run gets its own.
+  for (const char* k : {"name", "exist_ok", "resume", "data"}) j.erase(k);
+  auto cfg = config::runConfigFromJson(j, run(row).name);
+  if (!cfg) {
+    if (error) *error = q(cfg.errorText());
+    return false;
+  }
+  *out = cfg.value();
+  return true;
+}
+
+bool HistoryModel::exportCsv(const QString& path, QString* error) const {
+  QString text;
+  QStringList head;
+  for (int c = 0; c < ColumnCount; ++c) head << csvField(headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+  head << QStringLiteral("folder") << QStringLiteral("best_map50") << QStringLiteral("notes");
+  text += head.join(QLatin1Char(',')) + QLatin1Char('\n');
+  for (int row = 0; row < rowCount(); ++row) {
+    QStringList cells;
+    for (int c = 0; c < ColumnCount; ++c) cells << csvField(data(index(row, c)).toString());
+    cells << csvField(q(run(row).dir)) << QString::number(run(row).bestMap50, 'f', 6)
+          << csvField(q(run(row).notes));
+    text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
+  }
+  auto st = writeFileAtomic(path.toStdString(), text.toStdString());
+  if (!st) {
+    if (error) *error = q(st.errorText());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace stave::studio

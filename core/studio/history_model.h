@@ -1,0 +1,110 @@
+#pragma once
+// HistoryModel: the project's experiment history (core/store's database) as a Qt table model,
+// with the queries and actions the History page needs: curves of several runs, the config
+// diff, the hyperparameters for parallel coordinates, annotations, delete, CSV export, and
+// "new config from this run". QtCore only.
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <memory>
+#include <vector>
+
+#include "core/config/run_config.h"
+#include "core/store/store.h"
+
+namespace stave::studio {
+
+/// One point of an overlaid curve: x as chosen (epoch, wall seconds since start, images seen).
+struct CurvePoint {
+  double x = 0;
+  double y = 0;
+};
+
+/// What the x axis of an overlay counts.
+enum class CurveAxis { Epoch, WallTime, ImagesSeen };
+
+class HistoryModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column {
+    Name,
+    Status,
+    Started,
+    Duration,
+    Model,
+    Imgsz,
+    Epochs,
+    GlobalBatch,
+    BestMap5095,
+    SamplesPerSec,
+    Tags,
+    ColumnCount
+  };
+  /// Data role with the raw value for sorting (numbers as numbers, times as seconds).
+  static constexpr int SortRole = Qt::UserRole + 1;
+
+  explicit HistoryModel(QObject* parent = nullptr);
+  ~HistoryModel() override;
+
+  /// Opens `<projectDir>/stave.db` (creating or migrating it) and reads `<projectDir>/runs`.
+  /// On failure the model is empty and `error` names the file and the cause.
+  bool open(const QString& projectDir, QString* error = nullptr);
+  /// Closes the database; the model becomes empty.
+  void close();
+  bool isOpen() const { return m_store != nullptr; }
+  /// Ingests what is new under runs/ and reloads the rows (selection-preserving resets are the
+  /// view's business). Returns false with `error` when the database refused.
+  bool refresh(QString* error = nullptr);
+  /// Warnings of the last ingestion (skipped lines, naming file and line).
+  QStringList warnings() const { return m_warnings; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  /// The run of row `row` (as the model orders them: newest first).
+  const store::RunRecord& run(int row) const { return m_runs.at(static_cast<size_t>(row)); }
+  /// The row of the run with database id `id`, -1 if none.
+  int rowOfId(int64_t id) const;
+  /// Display name: the title, else the folder name.
+  static QString displayName(const store::RunRecord& r);
+
+  /// Metric keys any of `rows` has, sorted (train/box_loss, metrics/mAP50-95(B), step/...).
+  QStringList metricKeys(const QList<int>& rows) const;
+  /// One metric of one run against the chosen axis.
+  QVector<CurvePoint> curve(int row, const QString& key, CurveAxis axis) const;
+  /// Config keys whose values are not the same in all `rows` (a key missing in one counts as
+  /// different); for each, the values as text in the order of `rows`.
+  QList<QPair<QString, QStringList>> configDiff(const QList<int>& rows) const;
+  /// Numeric config keys whose values differ among `rows` (the parallel-coordinates axes).
+  QStringList numericVaryingKeys(const QList<int>& rows) const;
+  /// A numeric config value of a run (NaN when the key is missing or not a number).
+  double configNumber(int row, const QString& key) const;
+
+  /// Annotations (written to the run folder and the database).
+  bool setTitle(int row, const QString& title, QString* error = nullptr);
+  bool setTags(int row, const QStringList& tags, QString* error = nullptr);
+  bool setNotes(int row, const QString& notes, QString* error = nullptr);
+  /// Deletes the run: its folder under runs/ (the folder must be inside the project's runs/)
+  /// and its rows. Refused for a run that is still going.
+  bool removeRun(int row, QString* error = nullptr);
+  /// The run's resolved config, as a config the project can hold.
+  bool configOf(int row, config::RunConfig* out, QString* error = nullptr) const;
+  /// Writes the table (all rows, model order) as CSV, atomically.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+  QString projectDir() const { return m_projectDir; }
+
+ private:
+  void reload();
+  std::unique_ptr<store::Store> m_store;
+  std::vector<store::RunRecord> m_runs;
+  QString m_projectDir;
+  QStringList m_warnings;
+};
+
+}  // namespace stave::studio

@@ -1,0 +1,313 @@
+// The History page on a project with three runs (events.jsonl as the trainer writes them):
+// the table, sorting and filtering, overlaid curves on each x axis, the config diff, the
+// parallel-coordinates chart, annotations, new config from a run, delete, CSV export, and a
+// run that grows (or appears) while the page is open.
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <qcustomplot.h>
+
+#include "common/project_fixture.h"
+#include "core/store/store.h"
+#include "core/studio/history_model.h"
+#include "core/studio/project_document.h"
+#include "core/telemetry/events.h"
+#include "widgets/history_page.h"
+#include "widgets/main_window.h"
+
+namespace fs = std::filesystem;
+namespace tel = stave::telemetry;
+using stave::studio::HistoryModel;
+
+namespace {
+
+template <typename T>
+std::string ev(const T& typed, double time) {
+  auto e = tel::toEvent(typed, 0);
+  e.time = time;
+  return tel::encodeEvent(e) + "\n";
+}
+
+/// `epochs` epochs of 4 iterations (batch 8), validated each epoch.
+std::string runEvents(const std::string& name, int epochs, int epochsDone, double lr, int imgsz,
+                      double map, double t0, bool finish = true) {
+  std::string s;
+  tel::RunStartEvent rs;
+  rs.config = {{"model", "yolov8n"}, {"imgsz", imgsz}, {"batch", 8},   {"epochs", epochs},
+               {"lr0", lr},          {"name", name},   {"mosaic", 1.0}, {"optimizer", "SGD"}};
+  rs.deviceNames = {"cpu"};
+  s += ev(rs, t0);
+  for (int e = 0; e < epochsDone; ++e) {
+    for (int i = 0; i < 4; ++i) {
+      tel::StepEvent st;
+      st.epoch = e;
+      st.iter = i;
+      st.itersPerEpoch = 4;
+      st.boxLoss = 3.0 / (1 + e + i * 0.25);
+      st.samplesPerSec = 40;
+      s += ev(st, t0 + e * 10 + i);
+    }
+    tel::EpochEndEvent ee;
+    ee.epoch = e;
+    ee.epochs = epochs;
+    ee.boxLoss = 3.0 / (1 + e);
+    ee.lr = {lr, lr, lr};
+    s += ev(ee, t0 + e * 10 + 5);
+    tel::ValidationEvent v;
+    v.epoch = e;
+    v.map50 = map * (e + 1) / epochs * 1.6;
+    v.map5095 = map * (e + 1) / epochs;
+    s += ev(v, t0 + e * 10 + 6);
+  }
+  if (finish) {
+    tel::FinishedEvent f;
+    f.epochs = epochs;
+    f.epochsCompleted = epochsDone;
+    s += ev(f, t0 + epochsDone * 10 + 7);
+  }
+  return s;
+}
+
+void writeRun(const QString& projectDir, const std::string& name, const std::string& text,
+              bool append = false) {
+  const fs::path dir = fs::path(projectDir.toStdString()) / "runs" / name;
+  fs::create_directories(dir / "weights");
+  std::ofstream(dir / "weights" / "last.pt") << "x";
+  std::ofstream(dir / "events.jsonl", append ? std::ios::app : std::ios::trunc) << text;
+}
+
+}  // namespace
+
+class TestHistoryPage : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir m_dir;
+  QString m_project;
+  std::unique_ptr<stave::widgets::MainWindow> m_window;
+  stave::widgets::HistoryPage* page() { return m_window->historyPage(); }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_project = stave::testing::makeProject(m_dir);
+    writeRun(m_dir.path(), "base", runEvents("base", 3, 3, 0.01, 320, 0.30, 1000));
+    writeRun(m_dir.path(), "lr02", runEvents("lr02", 3, 3, 0.02, 320, 0.45, 2000));
+    writeRun(m_dir.path(), "big", runEvents("big", 3, 3, 0.01, 640, 0.40, 3000));
+    m_window = std::make_unique<stave::widgets::MainWindow>();
+    QVERIFY(m_window->openProject(m_project));
+    m_window->showPage(4);
+  }
+
+  void tableListsRunsAndSorts() {
+    auto* table = page()->table();
+    QCOMPARE(table->model()->rowCount(), 3);
+    QCOMPARE(table->model()->headerData(HistoryModel::BestMap5095, Qt::Horizontal).toString(),
+             QString("Best mAP50-95"));
+    table->sortByColumn(HistoryModel::BestMap5095, Qt::DescendingOrder);
+    QCOMPARE(table->model()->index(0, HistoryModel::Name).data().toString(), QString("lr02"));
+    QCOMPARE(table->model()->index(2, HistoryModel::Name).data().toString(), QString("base"));
+    QCOMPARE(table->model()->index(0, HistoryModel::GlobalBatch).data().toString(), QString("8"));
+    QCOMPARE(table->model()->index(0, HistoryModel::Epochs).data().toString(), QString("3/3"));
+    QCOMPARE(table->model()->index(0, HistoryModel::Status).data().toString(), QString("completed"));
+    table->sortByColumn(HistoryModel::Name, Qt::AscendingOrder);
+    QCOMPARE(table->model()->index(0, HistoryModel::Name).data().toString(), QString("base"));
+    QVERIFY(QFile::exists(m_dir.filePath("stave.db")));
+  }
+
+  void overlayCurves() {
+    page()->selectRows({0, 1, 2});
+    QCOMPARE(page()->selectedRows().size(), 3);
+    QCOMPARE(page()->metricBox()->currentText(), QString("metrics/mAP50-95(B)"));
+    auto* plot = page()->curvePlot();
+    QCOMPARE(plot->graphCount(), 3);
+    for (int g = 0; g < 3; ++g) {
+      QCOMPARE(plot->graph(g)->data()->size(), 3);
+      QCOMPARE(plot->graph(g)->data()->at(0)->key, 1.0);  // epoch 1 first
+    }
+    // Images seen: epoch e ends after 4 iterations x 8 images.
+    page()->axisBox()->setCurrentIndex(2);
+    QCOMPARE(plot->graph(0)->data()->at(2)->key, 3 * 4 * 8.0);
+    // Step-level metric on the epoch axis: fractions of epochs.
+    page()->axisBox()->setCurrentIndex(0);
+    page()->metricBox()->setCurrentText("step/box_loss");
+    QCOMPARE(plot->graph(0)->data()->size(), 12);
+    QCOMPARE(plot->graph(0)->data()->at(1)->key, 0.25);
+    // Wall time: seconds since the run started.
+    page()->axisBox()->setCurrentIndex(1);
+    QCOMPARE(plot->graph(0)->data()->at(0)->key, 0.0);
+    page()->axisBox()->setCurrentIndex(0);
+    page()->metricBox()->setCurrentText("metrics/mAP50-95(B)");
+    // Everything is drawn inside the plot: the legend names the runs.
+    QCOMPARE(plot->legend->itemCount(), 3);
+  }
+
+  void configDiffHidesEqualKeys() {
+    page()->selectRows({0, 1, 2});
+    auto* diff = page()->diffTable();
+    QStringList keys;
+    for (int r = 0; r < diff->rowCount(); ++r) keys << diff->verticalHeaderItem(r)->text();
+    keys.sort();
+    QCOMPARE(keys, (QStringList{"imgsz", "lr0"}));
+    QCOMPARE(diff->columnCount(), 3);
+    page()->selectRows({0});
+    QCOMPARE(diff->rowCount(), 1);
+    QVERIFY(diff->item(0, 0)->text().contains("two or more"));
+  }
+
+  void parallelCoordinates() {
+    page()->selectRows({0, 1, 2});
+    auto* plot = page()->parallelPlot();
+    QCOMPARE(plot->plottableCount(), 3);
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(plot->xAxis->ticker().data());
+    QVERIFY(ticker);
+    QStringList axes = ticker->ticks().values();
+    QCOMPARE(axes, (QStringList{"imgsz", "lr0", "best mAP50-95"}));
+    // The best run touches the top of the target axis, the worst its bottom.
+    const auto* model = page()->model();
+    for (int p = 0; p < 3; ++p) {
+      auto* curve = qobject_cast<QCPCurve*>(plot->plottable(p));
+      QVERIFY(curve);
+      const double target = (curve->data()->end() - 1)->value;
+      const QString name = curve->name();
+      if (name == "lr02") QCOMPARE(target, 1.0);
+      if (name == "base") QCOMPARE(target, 0.0);
+    }
+    Q_UNUSED(model);
+  }
+
+  void annotationsAndFilter() {
+    auto* model = page()->model();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->run(r).name == "big") row = r;
+    QVERIFY(row >= 0);
+    page()->selectRows({row});
+    page()->findChild<QLineEdit*>("historyTitle")->setText("大图 640 \"big\"");
+    page()->findChild<QLineEdit*>("historyTags")->setText("imgsz, 对比");
+    page()->findChild<QPlainTextEdit*>("historyNotes")->setPlainText("slower; DROP TABLE runs;--");
+    page()->saveAnnotations();
+    row = model->rowOfId(model->run(row).id);
+    QCOMPARE(QString::fromStdString(model->run(row).title), QString("大图 640 \"big\""));
+    QCOMPARE(model->run(row).tags, (std::vector<std::string>{"imgsz", "对比"}));
+    QVERIFY(QFile::exists(m_dir.filePath("runs/big/annotations.json")));
+    QCOMPARE(model->index(row, HistoryModel::Name).data().toString(), QString("大图 640 \"big\""));
+    page()->filterEdit()->setText("对比");
+    QCOMPARE(page()->table()->model()->rowCount(), 1);
+    page()->filterEdit()->setText("completed");
+    QCOMPARE(page()->table()->model()->rowCount(), 3);
+    page()->filterEdit()->clear();
+  }
+
+  void newConfigFromRun() {
+    auto* model = page()->model();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->run(r).name == "lr02") row = r;
+    page()->selectRows({row});
+    page()->askConfigName = [](const QString& suggestion) {
+      return suggestion == "lr02" ? QString("from-lr02") : QString();
+    };
+    QVERIFY(page()->newConfigFromCurrentRun());
+    auto* doc = m_window->document();
+    QVERIFY(doc->configNames().contains("from-lr02"));
+    const auto* cfg = doc->config("from-lr02");
+    QCOMPARE(cfg->getFloat("lr0"), 0.02);
+    QCOMPARE(cfg->getString("name"), std::string());  // a new run gets its own name
+    QVERIFY(doc->isDirty());
+  }
+
+  void exportCsv() {
+    const QString path = m_dir.filePath("out/runs.csv");
+    QVERIFY(page()->exportCsv(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(text.startsWith("Name,Status,"));
+    QCOMPARE(text.count('\n'), 4);
+    QVERIFY(text.contains("\"大图 640 \"\"big\"\"\""));
+  }
+
+  void liveRunsAppearAndGrow() {
+    auto* model = page()->model();
+    // A run still going: two of five epochs, no finished event.
+    const std::string full = runEvents("live", 5, 5, 0.03, 320, 0.5, 4000, false);
+    const std::string part = runEvents("live", 5, 2, 0.03, 320, 0.5, 4000, false);
+    writeRun(m_dir.path(), "live", part);
+    page()->refresh();
+    QCOMPARE(model->rowCount(), 4);
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->run(r).name == "live") row = r;
+    QCOMPARE(QString::fromStdString(model->run(row).status), QString("running"));
+    QCOMPARE(model->run(row).epochsDone, 2);
+    page()->selectRows({row});
+    // Deleting a running run is refused.
+    page()->confirm = [](const QString&) { return true; };
+    QVERIFY(!page()->deleteCurrentRun());
+    QVERIFY(QFile::exists(m_dir.filePath("runs/live/events.jsonl")));
+    // More epochs arrive: the same row grows, still selected.
+    writeRun(m_dir.path(), "live", full.substr(part.size()), true);
+    page()->refresh();
+    row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->run(r).name == "live") row = r;
+    QCOMPARE(model->run(row).epochsDone, 5);
+    QCOMPARE(page()->selectedRows(), (QList<int>{row}));
+    QCOMPARE(page()->curvePlot()->graph(0)->data()->size(), 5);
+  }
+
+  void deleteRemovesFolderAfterConfirmation() {
+    auto* model = page()->model();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->run(r).name == "base") row = r;
+    page()->selectRows({row});
+    const int before = model->rowCount();
+    page()->confirm = [](const QString&) { return false; };
+    QVERIFY(!page()->deleteCurrentRun());
+    QVERIFY(QDir(m_dir.filePath("runs/base")).exists());
+    QCOMPARE(model->rowCount(), before);
+    QString asked;
+    page()->confirm = [&](const QString& q) {
+      asked = q;
+      return true;
+    };
+    QVERIFY(page()->deleteCurrentRun());
+    QVERIFY(asked.contains("base"));
+    QVERIFY(!QDir(m_dir.filePath("runs/base")).exists());
+    QCOMPARE(model->rowCount(), before - 1);
+    // The store agrees after a re-read.
+    page()->refresh();
+    QCOMPARE(model->rowCount(), before - 1);
+  }
+
+  void brokenDatabaseIsNamed() {
+    QTemporaryDir other;
+    const QString project = stave::testing::makeProject(other);
+    {
+      QFile db(other.filePath("stave.db"));
+      QVERIFY(db.open(QIODevice::WriteOnly));
+      db.write(QByteArray(4096, 'x'));
+    }
+    stave::widgets::MainWindow w;
+    QSignalSpy spy(w.historyPage(), &stave::widgets::HistoryPage::message);
+    QVERIFY(w.openProject(project));  // the project opens; the history says why it cannot
+    QVERIFY(!spy.isEmpty());
+    const QString text = spy.first().first().toString();
+    QVERIFY2(text.contains("stave.db") && text.contains("not an SQLite database"), qPrintable(text));
+    QCOMPARE(w.historyPage()->table()->model()->rowCount(), 0);
+  }
+
+  void cleanupTestCase() { m_window.reset(); }
+};
+
+QTEST_MAIN(TestHistoryPage)
+#include "tst_history_page.moc"

@@ -1,0 +1,100 @@
+#pragma once
+// The History page: every run of the project in a sortable, filterable table; several runs
+// selected → their curves overlaid, the config keys that differ, and a parallel-coordinates
+// chart of hyperparameters against best mAP50-95; per run: title, tags, notes, open folder,
+// new config from it, delete.
+#include <QWidget>
+#include <functional>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
+class QTimer;
+
+namespace stave::studio {
+class HistoryModel;
+class ProjectDocument;
+}  // namespace stave::studio
+
+namespace stave::widgets {
+
+class HistoryPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HistoryPage(studio::ProjectDocument* doc, QWidget* parent = nullptr);
+
+  studio::HistoryModel* model() const { return m_model; }
+  QTableView* table() const { return m_table; }
+  QCustomPlot* curvePlot() const { return m_curves; }
+  QCustomPlot* parallelPlot() const { return m_parallel; }
+  QTableWidget* diffTable() const { return m_diff; }
+  QComboBox* metricBox() const { return m_metric; }
+  QComboBox* axisBox() const { return m_axis; }
+  QLineEdit* filterEdit() const { return m_filter; }
+  /// Model rows of the selected runs, in table order.
+  QList<int> selectedRows() const;
+  /// Selects these model rows (tests, and restoring a selection).
+  void selectRows(const QList<int>& rows);
+  /// Re-reads the history (new runs and events); called on a timer while the page is shown.
+  void refresh();
+  /// Asked before a run is deleted; replaceable by tests. Returns true to go ahead.
+  std::function<bool(const QString& question)> confirm;
+  /// Asked for the name of a new config; replaceable by tests. "" cancels.
+  std::function<QString(const QString& suggestion)> askConfigName;
+
+  /// Actions on the current run (the context menu and the buttons call these).
+  bool deleteCurrentRun();
+  bool newConfigFromCurrentRun();
+  bool exportCsv(const QString& path);
+  void saveAnnotations();
+
+ signals:
+  /// Something to tell the user in the status bar.
+  void message(const QString& text);
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
+
+ private:
+  void projectOpened();
+  void selectionChanged();
+  void updateCurves();
+  void updateDiff();
+  void updateParallel();
+  void updateDetails();
+  int currentRow() const;
+  QColor colorOf(int row) const;
+
+  studio::ProjectDocument* m_doc;
+  studio::HistoryModel* m_model;
+  QSortFilterProxyModel* m_proxy;
+  QLineEdit* m_filter = nullptr;
+  QTableView* m_table = nullptr;
+  QLabel* m_status = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  QComboBox* m_metric = nullptr;
+  QComboBox* m_axis = nullptr;
+  QCustomPlot* m_curves = nullptr;
+  QTableWidget* m_diff = nullptr;
+  QListWidget* m_params = nullptr;
+  QCustomPlot* m_parallel = nullptr;
+  QLineEdit* m_title = nullptr;
+  QLineEdit* m_tags = nullptr;
+  QPlainTextEdit* m_notes = nullptr;
+  QPushButton* m_saveNotes = nullptr;
+  QPushButton* m_openFolder = nullptr;
+  QPushButton* m_newConfig = nullptr;
+  QPushButton* m_delete = nullptr;
+  QTimer* m_timer = nullptr;
+};
+
+}  // namespace stave::widgets
