@@ -162,6 +162,8 @@ std::vector<ParamSpec> buildSchema() {
             "moved aside to <folder>-replaced-<time> first",
             true),
       strP("project", "", G::Logging, "folder for runs (empty = beside the project file)", true),
+      floatP("sample_period_s", 0.5, 0.0, 3600.0, G::Logging,
+             "seconds between the node's GPU and system samples in the event log (0 = off)", true),
       boolP("tensorboard", true, G::Logging,
             "also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) "
             "to <run>/tb/, for tensorboard --logdir",

@@ -1,5 +1,6 @@
 #include "core/dist/launcher.h"
 #include "core/config/clock.h"
+#include "core/telemetry/node_telemetry.h"
 #include "core/telemetry/tensorboard.h"
 
 #include <arpa/inet.h>
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <mutex>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -111,6 +113,9 @@ class Supervisor {
   void fail(RunOutcome outcome, int rank, const std::string& message, std::optional<int> exitCode,
             std::optional<int> signal, const nlohmann::json& extra);
   void maybeReportStraggler();
+  void startSampling();
+  void maybeSample();
+  void stopSampling();
   int aliveCount() const;
 
   const LaunchOptions& m_opt;
@@ -128,6 +133,11 @@ class Supervisor {
   RunOutcome m_outcome = RunOutcome::Finished;
   bool m_outcomeSet = false;
   telemetry::StragglerDetector m_straggler;
+  // Node telemetry samples on its own thread; its events queue here and the main loop writes
+  // them (events.jsonl, stdout and TensorBoard have one writer).
+  std::unique_ptr<telemetry::NodeTelemetry> m_node;
+  std::mutex m_nodeMutex;
+  std::vector<telemetry::Event> m_nodeEvents;
 };
 
 void Supervisor::emit(const std::string& line) {
@@ -451,6 +461,43 @@ int Supervisor::aliveCount() const {
   return n;
 }
 
+void Supervisor::startSampling() {
+  if (m_opt.samplePeriodS <= 0) return;
+  telemetry::NodeTelemetryOptions no;
+  no.periodS = m_opt.samplePeriodS;
+  no.nvmlLibrary = m_opt.nvmlLibrary;
+  no.diskPath = m_opt.diskPath;
+  const int wake = m_wake[1];
+  m_node = std::make_unique<telemetry::NodeTelemetry>(no, [this, wake](telemetry::Event e) {
+    {
+      std::lock_guard<std::mutex> lock(m_nodeMutex);
+      if (m_nodeEvents.size() < 256) m_nodeEvents.push_back(std::move(e));  // bounded
+    }
+    const char one = 1;
+    [[maybe_unused]] ssize_t n = write(wake, &one, 1);
+  });
+  std::vector<std::pair<int, int>> pids;
+  for (const auto& r : m_ranks) pids.emplace_back(r.global, static_cast<int>(r.pid));
+  m_node->setProcesses(pids);
+  m_node->start();
+}
+
+void Supervisor::maybeSample() {
+  std::vector<telemetry::Event> events;
+  {
+    std::lock_guard<std::mutex> lock(m_nodeMutex);
+    events.swap(m_nodeEvents);
+  }
+  for (auto& e : events) emitEvent(std::move(e));
+}
+
+void Supervisor::stopSampling() {
+  if (!m_node) return;
+  m_node->stop();
+  maybeSample();  // what the last round brought
+  m_node.reset();
+}
+
 void Supervisor::maybeReportStraggler() {
   if (m_opt.stragglerPeriodS <= 0 || secondsSince(m_periodStart) < m_opt.stragglerPeriodS) return;
   m_periodStart = Clock::now();
@@ -539,6 +586,7 @@ LaunchResult Supervisor::run() {
     }
   }
   m_periodStart = Clock::now();
+  startSampling();
   Clock::time_point stopDeadline = Clock::time_point::max();
 
   while (aliveCount() > 0) {
@@ -619,7 +667,9 @@ LaunchResult Supervisor::run() {
       signalAll(SIGKILL);
     }
     maybeReportStraggler();
+    maybeSample();
   }
+  stopSampling();
 
   for (auto& r : m_ranks)
     if (r.outFd >= 0) close(r.outFd);

@@ -36,6 +36,9 @@ struct LaunchOptions {
   int masterPort = 0;                      ///< rendezvous port; 0 = pick a free one (1 node only)
   std::string runDir;                      ///< gets events.jsonl and logs/rank<k>.log ("" = none)
   bool tensorboard = false;                ///< also write runDir/tb/ (TensorBoard event files)
+  double samplePeriodS = 0;                ///< gpu_sample / system_sample every this long (0 = off)
+  std::string nvmlLibrary = "libnvidia-ml.so.1";  ///< NVML to load for gpu_sample (tests: a fake)
+  std::string diskPath;                    ///< system_sample reports the reads of this path's disk
   std::map<std::string, std::string> env;  ///< extra environment of every rank
   double hangTimeoutS = 1800;              ///< a rank silent this long is hung (nccl_timeout_s)
   double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure

@@ -155,7 +155,7 @@ void flattenSample(const nlohmann::json& j, const std::string& prefix,
     out.emplace_back(prefix, j.get<double>());
   } else if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "index" && it.key() != "rank")
+      if (it.key() != "index" && it.key() != "rank" && it.key() != "pid")
         flattenSample(it.value(), prefix.empty() ? it.key() : prefix + "/" + it.key(), out);
   } else if (j.is_array()) {
     for (size_t i = 0; i < j.size(); ++i) {

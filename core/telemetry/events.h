@@ -35,6 +35,8 @@ inline constexpr const char* kFinished = "finished";
 inline constexpr const char* kStraggler = "straggler";
 inline constexpr const char* kRankExit = "rank_exit";
 inline constexpr const char* kScheduleReplanned = "schedule_replanned";
+inline constexpr const char* kGpuSample = "gpu_sample";
+inline constexpr const char* kSystemSample = "system_sample";
 }  // namespace event_type
 
 /// One event as it travels: type, protocol version, emitting rank, wall time, payload.
@@ -241,6 +243,48 @@ struct ScheduleReplannedEvent {
   double epochTime = 0;  ///< measured seconds per epoch behind the decision, 0 if unused
 };
 
+/// One GPU in a gpu_sample. -1 where the device does not report a value.
+struct GpuReading {
+  int index = 0;               ///< NVML device index
+  std::string name;            ///< device name
+  double util = -1;            ///< % of time a kernel ran
+  double memUtil = -1;         ///< % of time memory was read or written
+  double memUsed = -1;         ///< bytes
+  double memTotal = -1;        ///< bytes
+  double powerW = -1;          ///< board power, watts
+  double powerLimitW = -1;     ///< enforced power limit, watts
+  double temperatureC = -1;    ///< core temperature, Celsius
+  double smClockMHz = -1;      ///< SM clock, MHz
+};
+
+/// gpu_sample: the node's GPUs, written by the launcher every sample period. No GPU (no
+/// driver, no NVML): one event with no gpus and `status` saying why.
+struct GpuSampleEvent {
+  std::vector<GpuReading> gpus;  ///< one per device
+  std::string status;            ///< "" when sampling works, else e.g. "no NVIDIA GPU: ..."
+};
+
+/// One process of the run in a system_sample.
+struct ProcessReading {
+  int rank = 0;      ///< global rank
+  int pid = 0;       ///< process id
+  double rss = -1;   ///< resident memory, bytes
+  double cpu = -1;   ///< % of one core over the last period (200 = two cores busy)
+};
+
+/// system_sample: the node's CPU, memory and disk, and each local rank's process, written by
+/// the launcher every sample period. Rates are over the period since the previous sample
+/// (the first sample has none: empty cpu, -1 rates).
+struct SystemSampleEvent {
+  std::vector<double> cpu;           ///< % busy per core
+  double cpuTotal = -1;              ///< % busy over all cores
+  double memUsed = -1;               ///< bytes (MemTotal - MemAvailable)
+  double memTotal = -1;              ///< bytes
+  std::vector<ProcessReading> ranks; ///< local ranks
+  double diskReadBps = -1;           ///< bytes/s read from the dataset's disk (-1 unknown)
+  std::string disk;                  ///< that disk's name ("" unknown)
+};
+
 /// Build an Event (time = now) from a typed payload, emitted by `rank`.
 Event toEvent(const RunStartEvent& e, int rank);
 Event toEvent(const StepEvent& e, int rank);
@@ -253,6 +297,8 @@ Event toEvent(const FinishedEvent& e, int rank);
 Event toEvent(const StragglerEvent& e, int rank);
 Event toEvent(const RankExitEvent& e, int rank);
 Event toEvent(const ScheduleReplannedEvent& e, int rank);
+Event toEvent(const GpuSampleEvent& e, int rank);
+Event toEvent(const SystemSampleEvent& e, int rank);
 
 /// Read the typed payload back. Errors name the field (as "data.<field>") and what is wrong,
 /// or say the event has another type. A JSON null where a number belongs reads as NaN (that is
@@ -268,5 +314,7 @@ Result<FinishedEvent> finishedFromEvent(const Event& e);
 Result<StragglerEvent> stragglerFromEvent(const Event& e);
 Result<RankExitEvent> rankExitFromEvent(const Event& e);
 Result<ScheduleReplannedEvent> scheduleReplannedFromEvent(const Event& e);
+Result<GpuSampleEvent> gpuSampleFromEvent(const Event& e);
+Result<SystemSampleEvent> systemSampleFromEvent(const Event& e);
 
 }  // namespace stave::telemetry

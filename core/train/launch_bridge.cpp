@@ -45,6 +45,8 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir,
   lo.masterPort = static_cast<int>(config.getInt("master_port"));
   lo.runDir = runDir;
   lo.tensorboard = config.getBool("tensorboard");
+  lo.samplePeriodS = config.getFloat("sample_period_s");
+  lo.diskPath = std::filesystem::path(config.getString("data")).parent_path().string();
   lo.env["STAVE_LAUNCHER"] = "1";  // the launcher keeps events.jsonl, not rank 0
   lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
   return dist::runLauncher(lo);

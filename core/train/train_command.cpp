@@ -1,4 +1,7 @@
 #include "core/train/train_command.h"
+#include "core/telemetry/node_telemetry.h"
+
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -59,6 +62,13 @@ std::vector<std::string> withoutBareResume(const std::vector<std::string>& overr
 
 /// `data` given relative to the config file is found beside it (as users expect when they move
 /// a config and its dataset together); otherwise it stays relative to the working directory.
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg) {
+  telemetry::NodeTelemetryOptions o;
+  o.periodS = cfg.getFloat("sample_period_s");
+  o.diskPath = fs::path(cfg.getString("data")).parent_path().string();
+  return o;
+}
+
 void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
   std::string data = cfg.getString("data");
   if (data.empty() || fs::path(data).is_absolute()) return;
@@ -237,6 +247,10 @@ int runTrainCommand(const TrainCommand& cmd) {
     if (auto s = sink.openTensorBoard((fs::path(runDir) / "tb").string()); !s)
       return printErrors("train", s.errors());
   }
+  // The node's GPU and system samples go into the same event log (no launcher here).
+  telemetry::NodeTelemetry node(nodeTelemetryOptions(cfg), [&sink](telemetry::Event e) { sink.write(e); });
+  node.setProcesses({{0, static_cast<int>(getpid())}});
+  node.start();
   TrainOptions options;
   options.config = cfg;
   options.runDir = runDir;
@@ -264,6 +278,13 @@ int runWorkerCommand(const WorkerCommand& cmd) {
       if (auto s = sink.openTensorBoard((fs::path(cmd.runDir) / "tb").string()); !s)
         return printErrors("worker", s.errors());
     }
+  }
+  // Without the launcher rank 0 also samples its node (the launcher does it otherwise).
+  telemetry::NodeTelemetry node(nodeTelemetryOptions(cfg.value()),
+                                [&sink](telemetry::Event e) { sink.write(e); });
+  if (env->rank == 0 && !std::getenv("STAVE_LAUNCHER")) {
+    node.setProcesses({{0, static_cast<int>(getpid())}});
+    node.start();
   }
   TrainOptions options;
   options.config = cfg.value();

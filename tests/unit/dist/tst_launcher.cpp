@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/dist/launcher.h"
+#include "core/telemetry/events.h"
 #include "launch_test_util.h"
 
 using namespace stave::dist;
@@ -77,6 +78,51 @@ class TstLauncher : public QObject {
     QVERIFY(text.find("rank 1: log line 2") != std::string::npos);
     QVERIFY(text.find("[stdout] this is not json") != std::string::npos);
     QVERIFY(text.find("[bad event: version: event version 99") != std::string::npos);
+  }
+
+  // The launcher samples the node: a fake NVML with two GPUs gives gpu_sample events (both
+  // GPUs, by index), /proc gives system_sample events naming each rank's process. Without NVML
+  // there is one "no NVIDIA GPU" status and no error.
+  void samplesTheNode() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"--steps", "8", "--interval-ms", "100", "ok", "ok"}, 2);
+    o.samplePeriodS = 0.1;
+    o.nvmlLibrary = STAVE_FAKE_NVML;
+    o.diskPath = dir.path().toStdString();
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "finished");
+    const auto gpu = cap.ofType("gpu_sample");
+    QVERIFY2(gpu.size() >= 3, qPrintable(QString::number(gpu.size())));
+    for (const auto& g : gpu) {
+      QCOMPARE(g["rank"].get<int>(), -1);
+      QCOMPARE(static_cast<int>(g["data"]["gpus"].size()), 2);
+      QCOMPARE(g["data"]["gpus"][1]["index"].get<int>(), 1);
+      QVERIFY(g["data"]["gpus"][0]["util"].is_number());
+    }
+    const auto sys = cap.ofType("system_sample");
+    QVERIFY(sys.size() >= 3);
+    const auto& last = sys[sys.size() / 2];
+    QVERIFY(last["data"]["mem_total"].get<double>() > 0);
+    QVERIFY(!last["data"]["cpu"].empty());
+    QCOMPARE(static_cast<int>(last["data"]["ranks"].size()), 2);
+    QVERIFY(last["data"]["ranks"][0]["rss"].get<double>() > 0);
+    // Decoded by the one codec, as every reader does.
+    auto typed = stave::telemetry::systemSampleFromEvent(stave::telemetry::decodeEvent(last.dump()).value());
+    QVERIFY2(typed.ok(), typed.errorText().c_str());
+    QCOMPARE(static_cast<int>(typed->ranks.size()), 2);
+
+    QTemporaryDir dir2;
+    Captured cap2;
+    auto o2 = baseOptions(dir2, &cap2, {"ok"}, 1);
+    o2.samplePeriodS = 0.1;
+    o2.nvmlLibrary = "/nonexistent/libnvidia-ml.so.1";
+    QCOMPARE(outcomeName(launch(o2).outcome), "finished");
+    const auto none = cap2.ofType("gpu_sample");
+    QCOMPARE(static_cast<int>(none.size()), 1);
+    QVERIFY(none[0]["data"]["status"].get<std::string>().rfind("no NVIDIA GPU", 0) == 0);
+    QVERIFY(cap2.ofType("error").empty());
+    QVERIFY(!cap2.ofType("system_sample").empty());
   }
 
   void killedRankStopsRun() {

@@ -1,0 +1,87 @@
+#include "core/telemetry/node_telemetry.h"
+
+#include <chrono>
+
+#include "core/telemetry/gpu_sampler.h"
+#include "core/telemetry/system_sampler.h"
+
+namespace stave::telemetry {
+
+NodeTelemetry::NodeTelemetry(NodeTelemetryOptions options, Sink sink)
+    : m_opt(std::move(options)), m_sink(std::move(sink)) {}
+
+NodeTelemetry::~NodeTelemetry() { stop(); }
+
+void NodeTelemetry::setProcesses(std::vector<std::pair<int, int>> ranks) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_ranks = std::move(ranks);
+}
+
+void NodeTelemetry::start() {
+  if (m_thread.joinable() || m_opt.periodS <= 0) return;
+  m_stop = false;
+  m_thread = std::thread([this] { loop(); });
+}
+
+void NodeTelemetry::stop() {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_stop = true;
+  }
+  m_cv.notify_all();
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void NodeTelemetry::loop() {
+  GpuSamplerOptions go;
+  go.library = m_opt.nvmlLibrary;
+  GpuSampler gpu(go);
+  const bool haveGpu = gpu.available() && gpu.deviceCount() > 0;
+  if (!haveGpu) {
+    GpuSampleEvent none;
+    none.status = "no NVIDIA GPU: " + (gpu.available() ? std::string("NVML lists no device")
+                                                       : gpu.unavailableReason());
+    m_sink(toEvent(none, -1));
+  }
+  SystemSampler system(m_opt.procRoot);
+  if (!m_opt.diskPath.empty()) system.setDiskPath(m_opt.diskPath);
+  const auto period = std::chrono::duration<double>(m_opt.periodS);
+  auto next = std::chrono::steady_clock::now();
+  for (;;) {
+    if (haveGpu) {
+      GpuSampleEvent e;
+      double when = 0;
+      for (const auto& s : gpu.sampleOnce()) {
+        GpuReading g;
+        g.index = s.index;
+        g.name = s.name;
+        g.util = s.utilization;
+        g.memUtil = s.memoryUtilization;
+        g.memUsed = static_cast<double>(s.memoryUsed);
+        g.memTotal = static_cast<double>(s.memoryTotal);
+        g.powerW = s.powerW;
+        g.powerLimitW = s.powerLimitW;
+        g.temperatureC = s.temperatureC;
+        g.smClockMHz = s.smClockMHz;
+        e.gpus.push_back(g);
+        when = s.time;
+      }
+      auto ev = toEvent(e, -1);
+      if (when > 0) ev.time = when;
+      m_sink(std::move(ev));
+    }
+    std::vector<std::pair<int, int>> ranks;
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      ranks = m_ranks;
+    }
+    const double now =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    m_sink(toEvent(system.sample(ranks, now), -1));
+    next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
+    std::unique_lock<std::mutex> lock(m_mutex);
+    if (m_cv.wait_until(lock, next, [this] { return m_stop; })) return;
+  }
+}
+
+}  // namespace stave::telemetry
