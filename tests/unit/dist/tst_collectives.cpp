@@ -140,7 +140,9 @@ class TstCollectives : public QObject {
     auto pg = ProcessGroup::create(envFor(1, 2, port), o);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     QVERIFY(!pg.ok());
-    QVERIFY2(s < o.rendezvousTimeoutS + 5, std::to_string(s).c_str());
+    // Gives up instead of waiting for the default 30-minute timeout. The bound is loose: the
+    // TCPStore client of LibTorch 2.11 retries with a randomised back-off of up to ~6 s.
+    QVERIFY2(s < o.rendezvousTimeoutS + 25, std::to_string(s).c_str());
     const QString text = QString::fromStdString(pg.errorText());
     QVERIFY2(text.contains("master_addr") && text.contains(QString::number(port)) &&
                  text.contains("cannot reach"),
