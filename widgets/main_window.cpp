@@ -1,20 +1,27 @@
 #include "widgets/main_window.h"
 
 #include <QCloseEvent>
+#include <cmath>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QIcon>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QStackedWidget>
 #include <QStatusBar>
 
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
 #include "widgets/history_page.h"
+#include "widgets/run_page.h"
 #include "widgets/project_page.h"
+
+// The compiled-in icons live in a static library: initialise them explicitly.
+static void initStaveResources() { Q_INIT_RESOURCE(stave); }
 
 namespace stave::widgets {
 namespace {
@@ -28,6 +35,8 @@ QWidget* placeholder(const QString& text) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
+  initStaveResources();
+  setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));
   auto* central = new QWidget(this);
   auto* layout = new QHBoxLayout(central);
   m_pages = new QListWidget(central);
@@ -39,16 +48,20 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(central);
 
   m_form = new ConfigForm(m_doc);
-  addPage(tr("Project"), new ProjectPage(m_doc));
+  addPage(tr("Project"), new ProjectPage(m_doc), QStringLiteral("project"));
   addPage(tr("Dataset"), placeholder(tr("The dataset browser is not built yet. Check a dataset "
-                                        "with: stave-train check-dataset DATA.yaml")));
-  addPage(tr("Train"), m_form);
-  addPage(tr("Monitor"), placeholder(tr("Live GPU, loss and mAP charts are not built yet. A run's "
-                                        "events are in runs/<id>/events.jsonl.")));
+                                        "with: stave-train check-dataset DATA.yaml")),
+          QStringLiteral("dataset"));
+  addPage(tr("Train"), m_form, QStringLiteral("train"));
+  m_runPage = new RunPage(m_doc);
+  connect(m_runPage, &RunPage::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  connect(m_runPage, &RunPage::statusChanged, this, &MainWindow::updateStatus);
+  addPage(tr("Run"), m_runPage, QStringLiteral("run"));
   m_history = new HistoryPage(m_doc);
   connect(m_history, &HistoryPage::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 8000); });
-  addPage(tr("History"), m_history);
+  addPage(tr("History"), m_history, QStringLiteral("history"));
   connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
   m_pages->setCurrentRow(0);
 
@@ -65,11 +78,53 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_doc, &studio::ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   connect(m_doc, &studio::ProjectDocument::opened, this, &MainWindow::updateTitle);
   updateTitle();
+  // The status bar: the project, the run shown on the Run page, one bar per GPU.
+  m_statusRun = new QLabel(this);
+  m_statusRun->setObjectName(QStringLiteral("statusRun"));
+  m_statusGpus = new QWidget(this);
+  m_statusGpus->setObjectName(QStringLiteral("statusGpus"));
+  auto* gpuLayout = new QHBoxLayout(m_statusGpus);
+  gpuLayout->setContentsMargins(0, 0, 0, 0);
+  statusBar()->addPermanentWidget(m_statusRun);
+  statusBar()->addPermanentWidget(m_statusGpus);
+  updateStatus();
   resize(1100, 720);
 }
 
-void MainWindow::addPage(const QString& name, QWidget* page) {
-  m_pages->addItem(name);
+void MainWindow::updateStatus() {
+  QString text = m_doc->isOpen() ? m_doc->name() : tr("no project");
+  const QString run = m_runPage ? m_runPage->statusText() : QString();
+  if (!run.isEmpty()) text += QStringLiteral(" · ") + run;
+  m_statusRun->setText(text);
+  const auto util = m_runPage ? m_runPage->gpuUtilisation() : std::map<int, double>{};
+  auto* layout = static_cast<QHBoxLayout*>(m_statusGpus->layout());
+  const int want = util.empty() ? 1 : static_cast<int>(util.size());
+  while (layout->count() > want) delete layout->takeAt(0)->widget();
+  while (layout->count() < want) {
+    auto* bar = new QProgressBar(m_statusGpus);
+    bar->setRange(0, 100);
+    bar->setFixedWidth(90);
+    bar->setMaximumHeight(16);
+    layout->addWidget(bar);
+  }
+  if (util.empty()) {
+    auto* bar = static_cast<QProgressBar*>(layout->itemAt(0)->widget());
+    bar->setValue(0);
+    bar->setFormat(tr("CPU only"));
+    bar->setToolTip(tr("No GPU samples in this run"));
+    return;
+  }
+  int i = 0;
+  for (const auto& [index, value] : util) {
+    auto* bar = static_cast<QProgressBar*>(layout->itemAt(i++)->widget());
+    bar->setValue(static_cast<int>(std::lround(std::max(0.0, value))));
+    bar->setFormat(tr("GPU %1: %p%").arg(index));
+    bar->setToolTip(tr("GPU %1 utilisation").arg(index));
+  }
+}
+
+void MainWindow::addPage(const QString& name, QWidget* page, const QString& icon) {
+  m_pages->addItem(new QListWidgetItem(QIcon(QStringLiteral(":/icons/%1.svg").arg(icon)), name));
   m_stack->addWidget(page);
 }
 
@@ -117,6 +172,23 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (m_runPage && m_runPage->controller()->isLive()) {
+    // The run lives in its own session: closing the window never stops it by itself.
+    const auto answer = askOnClose
+                            ? askOnClose()
+                            : QMessageBox::question(
+                                  this, tr("A run is training"),
+                                  tr("%1 is still training. Keep it training in the background (reopen the "
+                                     "project to watch it again), or stop it?")
+                                      .arg(m_runPage->controller()->runId()),
+                                  QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel,
+                                  QMessageBox::Yes);
+    if (answer == QMessageBox::Cancel) {
+      event->ignore();
+      return;
+    }
+    if (answer == QMessageBox::No) m_runPage->stopRun();
+  }
   if (m_doc->isDirty()) {
     const auto answer =
         QMessageBox::question(this, tr("Unsaved changes"),

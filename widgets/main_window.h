@@ -1,6 +1,8 @@
 #pragma once
 #include <QMainWindow>
+#include <functional>
 
+class QLabel;
 class QListWidget;
 class QStackedWidget;
 
@@ -12,6 +14,7 @@ namespace stave::widgets {
 
 class ConfigForm;
 class HistoryPage;
+class RunPage;
 
 /// The studio's main window: a page list on the left, the selected page on the right, and the
 /// open project's file menu.
@@ -30,18 +33,26 @@ class MainWindow : public QMainWindow {
   studio::ProjectDocument* document() const { return m_doc; }
   ConfigForm* configForm() const { return m_form; }
   HistoryPage* historyPage() const { return m_history; }
+  RunPage* runPage() const { return m_runPage; }
+  /// Replaces the close question while a run trains (tests): Yes keeps it training, No stops
+  /// it, Cancel keeps the window.
+  std::function<int()> askOnClose;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
 
  private:
-  void addPage(const QString& name, QWidget* page);
+  void addPage(const QString& name, QWidget* page, const QString& icon);
   void updateTitle();
   studio::ProjectDocument* m_doc;
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;
   ConfigForm* m_form = nullptr;
   HistoryPage* m_history = nullptr;
+  RunPage* m_runPage = nullptr;
+  QLabel* m_statusRun = nullptr;
+  QWidget* m_statusGpus = nullptr;
+  void updateStatus();
 };
 
 }  // namespace stave::widgets

@@ -702,7 +702,9 @@ Event toEvent(const GpuSampleEvent& e, int rank) {
                     {"power_w", knownOrNull(g.powerW)},
                     {"power_limit_w", knownOrNull(g.powerLimitW)},
                     {"temp_c", knownOrNull(g.temperatureC)},
-                    {"sm_clock_mhz", knownOrNull(g.smClockMHz)}});
+                    {"sm_clock_mhz", knownOrNull(g.smClockMHz)},
+                    {"pcie_tx_bps", knownOrNull(g.pcieTxBps)},
+                    {"pcie_rx_bps", knownOrNull(g.pcieRxBps)}});
   json d{{"gpus", gpus}};
   if (!e.status.empty()) d["status"] = e.status;
   return makeEvent(event_type::kGpuSample, rank, std::move(d));
@@ -730,9 +732,11 @@ Result<GpuSampleEvent> gpuSampleFromEvent(const Event& ev) {
       g.num("power_limit_w", x.powerLimitW, false);
       g.num("temp_c", x.temperatureC, false);
       g.num("sm_clock_mhz", x.smClockMHz, false);
+      g.num("pcie_tx_bps", x.pcieTxBps, false);
+      g.num("pcie_rx_bps", x.pcieRxBps, false);
       r.append(g.errors());
       for (double* v : {&x.util, &x.memUtil, &x.memUsed, &x.memTotal, &x.powerW, &x.powerLimitW,
-                        &x.temperatureC, &x.smClockMHz})
+                        &x.temperatureC, &x.smClockMHz, &x.pcieTxBps, &x.pcieRxBps})
         *v = knownOrMinusOne(*v);
       e.gpus.push_back(x);
     }

@@ -255,6 +255,8 @@ struct GpuReading {
   double powerLimitW = -1;     ///< enforced power limit, watts
   double temperatureC = -1;    ///< core temperature, Celsius
   double smClockMHz = -1;      ///< SM clock, MHz
+  double pcieTxBps = -1;       ///< PCIe bytes/s sent
+  double pcieRxBps = -1;       ///< PCIe bytes/s received
 };
 
 /// gpu_sample: the node's GPUs, written by the launcher every sample period. No GPU (no

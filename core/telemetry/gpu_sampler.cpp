@@ -52,6 +52,7 @@ struct GpuSampler::Nvml {
   nvmlReturn_t (*getPowerLimit)(nvmlDevice_t, unsigned int*) = nullptr;
   nvmlReturn_t (*getTemperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
   nvmlReturn_t (*getClock)(nvmlDevice_t, int, unsigned int*) = nullptr;
+  nvmlReturn_t (*getPcie)(nvmlDevice_t, int, unsigned int*) = nullptr;  ///< KB/s; optional
   bool initialised = false;
 
   std::string describe(nvmlReturn_t rc) const {
@@ -92,6 +93,7 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
       symbol<decltype(nvml->getPowerLimit)>(lib, "nvmlDeviceGetEnforcedPowerLimit");
   nvml->getTemperature = symbol<decltype(nvml->getTemperature)>(lib, "nvmlDeviceGetTemperature");
   nvml->getClock = symbol<decltype(nvml->getClock)>(lib, "nvmlDeviceGetClockInfo");
+  nvml->getPcie = symbol<decltype(nvml->getPcie)>(lib, "nvmlDeviceGetPcieThroughput");
   if (!nvml->init || !nvml->shutdown || !nvml->getCount || !nvml->getHandle) {
     m_reason = m_options.library + " lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)";
     return;
@@ -181,6 +183,9 @@ std::vector<GpuSample> GpuSampler::sampleOnce() {
       s.temperatureC = v;
     }
     if (n.getClock && n.getClock(dev, kNvmlClockSm, &v) == kNvmlSuccess) s.smClockMHz = v;
+    // NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1, in KB/s.
+    if (n.getPcie && n.getPcie(dev, 0, &v) == kNvmlSuccess) s.pcieTxBps = v * 1024.0;
+    if (n.getPcie && n.getPcie(dev, 1, &v) == kNvmlSuccess) s.pcieRxBps = v * 1024.0;
     out.push_back(std::move(s));
   }
   return out;

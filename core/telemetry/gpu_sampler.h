@@ -28,6 +28,8 @@ struct GpuSample {
   double powerLimitW = -1;        ///< enforced power limit, watts
   double temperatureC = -1;       ///< GPU core temperature, Celsius
   double smClockMHz = -1;         ///< current SM clock, MHz
+  double pcieTxBps = -1;          ///< PCIe bytes/s sent by the GPU (NVML's ~20 ms window)
+  double pcieRxBps = -1;          ///< PCIe bytes/s received by the GPU
 };
 
 /// Options of GpuSampler.

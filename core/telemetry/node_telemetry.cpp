@@ -1,6 +1,7 @@
 #include "core/telemetry/node_telemetry.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "core/telemetry/gpu_sampler.h"
 #include "core/telemetry/system_sampler.h"
@@ -35,6 +36,10 @@ void NodeTelemetry::stop() {
 void NodeTelemetry::loop() {
   GpuSamplerOptions go;
   go.library = m_opt.nvmlLibrary;
+  // Another NVML (an unusual driver install, or a test's fake): STAVE_NVML_LIBRARY.
+  if (const char* env = std::getenv("STAVE_NVML_LIBRARY"); env && *env &&
+      m_opt.nvmlLibrary == NodeTelemetryOptions{}.nvmlLibrary)
+    go.library = env;
   GpuSampler gpu(go);
   const bool haveGpu = gpu.available() && gpu.deviceCount() > 0;
   if (!haveGpu) {
@@ -63,6 +68,8 @@ void NodeTelemetry::loop() {
         g.powerLimitW = s.powerLimitW;
         g.temperatureC = s.temperatureC;
         g.smClockMHz = s.smClockMHz;
+        g.pcieTxBps = s.pcieTxBps;
+        g.pcieRxBps = s.pcieRxBps;
         e.gpus.push_back(g);
         when = s.time;
       }

@@ -16,7 +16,7 @@ class TestMainWindow : public QObject {
  private slots:
   void pagesExist() {
     stave::widgets::MainWindow w;
-    QCOMPARE(w.pageNames(), (QStringList{"Project", "Dataset", "Train", "Monitor", "History"}));
+    QCOMPARE(w.pageNames(), (QStringList{"Project", "Dataset", "Train", "Run", "History"}));
   }
 
   void missingProjectIsRefused() {

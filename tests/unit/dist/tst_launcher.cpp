@@ -99,6 +99,7 @@ class TstLauncher : public QObject {
       QCOMPARE(static_cast<int>(g["data"]["gpus"].size()), 2);
       QCOMPARE(g["data"]["gpus"][1]["index"].get<int>(), 1);
       QVERIFY(g["data"]["gpus"][0]["util"].is_number());
+      QCOMPARE(g["data"]["gpus"][1]["pcie_rx_bps"].get<double>(), 2000.0 * 2 * 1024);
     }
     const auto sys = cap.ofType("system_sample");
     QVERIFY(sys.size() >= 3);

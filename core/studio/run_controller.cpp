@@ -1,0 +1,466 @@
+#include "core/studio/run_controller.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QThread>
+#include <cstring>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::studio {
+
+namespace {
+
+QString readText(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(f.readAll());
+}
+
+QString bootId() { return readText(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed(); }
+
+/// Field 22 of /proc/<pid>/stat (start time in clock ticks after boot); 0 when unknown. The
+/// state (field 3) goes to `state`.
+qint64 processStart(qint64 pid, QChar* state = nullptr) {
+  const QString text = readText(QStringLiteral("/proc/%1/stat").arg(pid));
+  const int close = text.lastIndexOf(QLatin1Char(')'));
+  if (close < 0) return 0;
+  const QStringList f = text.mid(close + 2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  // f[0] is field 3 (state); field 22 is f[19].
+  if (state && !f.isEmpty()) *state = f[0].at(0);
+  return f.size() > 19 ? f[19].toLongLong() : 0;
+}
+
+QString signalName(int sig) {
+  switch (sig) {
+    case SIGKILL: return QStringLiteral("SIGKILL");
+    case SIGTERM: return QStringLiteral("SIGTERM");
+    case SIGSEGV: return QStringLiteral("SIGSEGV");
+    case SIGABRT: return QStringLiteral("SIGABRT");
+    case SIGINT: return QStringLiteral("SIGINT");
+    case SIGBUS: return QStringLiteral("SIGBUS");
+    case SIGFPE: return QStringLiteral("SIGFPE");
+    default: return QStringLiteral("signal %1").arg(sig);
+  }
+}
+
+// The shell that waits for stave-train in the run's own session: it records the pid, and the
+// exit status once the process ends (128 + N for a signal), both atomically.
+const char* kWrapper =
+    "echo $$ > \"$STAVE_RUN_DIR/wrapper.pid\"\n"
+    "\"$@\" >/dev/null 2>>\"$STAVE_RUN_DIR/launcher.log\" &\n"
+    "pid=$!\n"
+    "echo \"$pid\" > \"$STAVE_RUN_DIR/launcher.pid.tmp\" && "
+    "mv -f \"$STAVE_RUN_DIR/launcher.pid.tmp\" \"$STAVE_RUN_DIR/launcher.pid\"\n"
+    "wait \"$pid\"\n"
+    "rc=$?\n"
+    "echo \"$rc\" > \"$STAVE_RUN_DIR/exit_status.tmp\" && "
+    "mv -f \"$STAVE_RUN_DIR/exit_status.tmp\" \"$STAVE_RUN_DIR/exit_status\"\n";
+
+}  // namespace
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+  // stave-train beside the studio (installed), in the build tree's app/ folder, else on PATH.
+  const QDir here(QCoreApplication::applicationDirPath());
+  for (const QString& c : {here.filePath(QStringLiteral("stave-train")),
+                           here.filePath(QStringLiteral("../stave-train"))}) {
+    if (QFileInfo(c).isFile() && QFileInfo(c).isExecutable()) {
+      m_exe = QFileInfo(c).canonicalFilePath();
+      break;
+    }
+  }
+  if (m_exe.isEmpty()) m_exe = QStandardPaths::findExecutable(QStringLiteral("stave-train"));
+  m_timer.setInterval(200);
+  connect(&m_timer, &QTimer::timeout, this, &RunController::poll);
+  m_killTimer.setSingleShot(true);
+  connect(&m_killTimer, &QTimer::timeout, this, [this] {
+    const auto rec = readRecord(m_runDir);
+    if (rec.valid && processAlive(m_runDir)) {
+      const pid_t group = getpgid(static_cast<pid_t>(rec.pid));
+      if (group > 0) ::kill(-group, SIGKILL);
+      else ::kill(static_cast<pid_t>(rec.pid), SIGKILL);
+      m_message = tr("killed after the %1 s grace period").arg(m_graceS);
+    }
+  });
+}
+
+RunController::~RunController() = default;
+
+void RunController::setPollInterval(int ms) { m_timer.setInterval(ms); }
+
+QString RunController::runId() const { return QFileInfo(m_runDir).fileName(); }
+
+LauncherRecord RunController::readRecord(const QString& runDir) {
+  LauncherRecord r;
+  if (runDir.isEmpty()) return r;
+  const auto doc = QJsonDocument::fromJson(readText(QDir(runDir).filePath(QStringLiteral("launcher.json"))).toUtf8());
+  if (doc.isObject()) {
+    const auto o = doc.object();
+    r.pid = o.value(QStringLiteral("pid")).toInteger();
+    r.startTicks = o.value(QStringLiteral("start_ticks")).toInteger();
+    r.host = o.value(QStringLiteral("host")).toString();
+    r.bootId = o.value(QStringLiteral("boot_id")).toString();
+    r.valid = r.pid > 0;
+    return r;
+  }
+  // Started, but the studio did not get to write the record: the shell's pid file, here.
+  const qint64 pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
+  if (pid > 0) {
+    r.pid = pid;
+    r.host = QSysInfo::machineHostName();
+    r.bootId = bootId();
+    r.valid = true;
+  }
+  return r;
+}
+
+bool RunController::processAlive(const QString& runDir) {
+  const auto rec = readRecord(runDir);
+  if (!rec.valid) return false;
+  if (rec.host != QSysInfo::machineHostName() || rec.bootId != bootId()) return false;  // copied
+  QChar state;
+  const qint64 start = processStart(rec.pid, &state);
+  if (start == 0 || state == QLatin1Char('Z') || state == QLatin1Char('X')) return false;
+  if (rec.startTicks > 0 && start != rec.startTicks) return false;  // the pid was reused
+  if (rec.startTicks == 0 &&
+      !readText(QStringLiteral("/proc/%1/cmdline").arg(rec.pid)).contains(QLatin1String("stave-train")))
+    return false;
+  return true;
+}
+
+QStringList RunController::liveRuns(const QString& projectDir) {
+  QStringList out;
+  const QDir runs(QDir(projectDir).filePath(QStringLiteral("runs")));
+  for (const QString& name : runs.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+    if (processAlive(runs.filePath(name))) out << runs.filePath(name);
+  return out;
+}
+
+bool RunController::isLive() const { return processAlive(m_runDir); }
+
+bool RunController::launch(const QStringList& args, const QString& runDir, QString* error) {
+  if (m_exe.isEmpty() || !QFileInfo(m_exe).isExecutable()) {
+    if (error) *error = tr("stave-train was not found (looked beside the studio and on PATH)");
+    return false;
+  }
+  if (!QDir().mkpath(runDir)) {
+    if (error) *error = tr("cannot create %1").arg(runDir);
+    return false;
+  }
+  for (const char* f : {"launcher.pid", "launcher.json", "exit_status", "wrapper.pid"})
+    QFile::remove(QDir(runDir).filePath(QString::fromLatin1(f)));
+  QProcess p;
+  // setsid: the run gets a session (and process group) of its own, so the studio's end, its
+  // terminal or its crash never reaches it.
+  p.setProgram(QStringLiteral("setsid"));
+  QStringList a{QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(kWrapper),
+                QStringLiteral("sh"), m_exe};
+  a << args;
+  p.setArguments(a);
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("STAVE_RUN_DIR"), runDir);
+  p.setProcessEnvironment(env);
+  p.setWorkingDirectory(QFileInfo(runDir).absolutePath());
+  p.setStandardInputFile(QProcess::nullDevice());
+  p.setStandardOutputFile(QProcess::nullDevice());
+  p.setStandardErrorFile(QProcess::nullDevice());
+  if (!p.startDetached()) {
+    if (error) *error = tr("cannot start setsid/sh for %1").arg(m_exe);
+    return false;
+  }
+  // The shell writes the pid at once; then the studio records who runs the folder.
+  QElapsedTimer t;
+  t.start();
+  qint64 pid = 0;
+  while (t.elapsed() < 5000) {
+    pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
+    if (pid > 0) break;
+    QThread::msleep(10);
+  }
+  if (pid <= 0) {
+    if (error) *error = tr("the run did not start within 5 s (see %1)").arg(QDir(runDir).filePath(QStringLiteral("launcher.log")));
+    return false;
+  }
+  QJsonObject rec{{QStringLiteral("pid"), pid},
+                  {QStringLiteral("start_ticks"), processStart(pid)},
+                  {QStringLiteral("host"), QSysInfo::machineHostName()},
+                  {QStringLiteral("boot_id"), bootId()},
+                  {QStringLiteral("command"), (QStringList{m_exe} + args).join(QLatin1Char(' '))},
+                  {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+  auto st = writeFileAtomic(QDir(runDir).filePath(QStringLiteral("launcher.json")).toStdString(),
+                            QJsonDocument(rec).toJson().toStdString());
+  if (!st && error) *error = QString::fromStdString(st.errorText());
+  m_startedAt = QDateTime::currentMSecsSinceEpoch();
+  return true;
+}
+
+bool RunController::start(const QString& projectFile, const QString& configName, int nproc,
+                          const QStringList& overrides, QString* error) {
+  if (isLive()) {
+    if (error) *error = tr("%1 is still running").arg(runId());
+    return false;
+  }
+  const QString projectDir = QFileInfo(projectFile).absolutePath();
+  // A fresh folder name: the time, then -2, -3 ... if two starts fall in one second.
+  const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+  QString id = QStringLiteral("run-") + stamp;
+  for (int k = 2; QFileInfo::exists(QDir(projectDir).filePath(QStringLiteral("runs/") + id)); ++k)
+    id = QStringLiteral("run-%1-%2").arg(stamp).arg(k);
+  const QString dir = QDir(projectDir).filePath(QStringLiteral("runs/") + id);
+  QStringList args{QStringLiteral("train"), QStringLiteral("--project"), QFileInfo(projectFile).absoluteFilePath(),
+                   QStringLiteral("--run-dir"), dir};
+  if (!configName.isEmpty()) args << QStringLiteral("--config") << configName;
+  if (nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
+  args << overrides;
+  detach();
+  if (!launch(args, dir, error)) return false;
+  attach(dir);
+  setOutcome(RunOutcome::Starting);
+  return true;
+}
+
+bool RunController::resume(int epochs, QString* error) {
+  if (m_runDir.isEmpty()) {
+    if (error) *error = tr("no run to resume");
+    return false;
+  }
+  if (isLive()) {
+    if (error) *error = tr("%1 is still running").arg(runId());
+    return false;
+  }
+  QStringList args{QStringLiteral("train"), QStringLiteral("--run-dir"), m_runDir,
+                   QStringLiteral("resume=true")};
+  if (epochs > 0) args << QStringLiteral("epochs=%1").arg(epochs);
+  const QString dir = m_runDir;
+  if (!launch(args, dir, error)) return false;
+  m_sawEnd = false;
+  m_signal = 0;
+  m_message.clear();
+  m_hint.clear();
+  setOutcome(RunOutcome::Starting);
+  m_timer.start();
+  return true;
+}
+
+bool RunController::stop(QString* error) {
+  const auto rec = readRecord(m_runDir);
+  if (!rec.valid || !processAlive(m_runDir)) {
+    if (error) *error = tr("the run is not running");
+    return false;
+  }
+  if (::kill(static_cast<pid_t>(rec.pid), SIGTERM) != 0) {
+    if (error) *error = tr("cannot signal process %1: %2").arg(rec.pid).arg(QString::fromLocal8Bit(std::strerror(errno)));
+    return false;
+  }
+  m_killTimer.start(static_cast<int>(m_graceS * 1000));
+  return true;
+}
+
+bool RunController::attach(const QString& runDir, QString* error) {
+  detach();
+  if (!QFileInfo(runDir).isDir()) {
+    if (error) *error = tr("%1 is not a folder").arg(runDir);
+    return false;
+  }
+  m_runDir = QFileInfo(runDir).absoluteFilePath();
+  m_outcome = processAlive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
+  m_timer.start();
+  poll();
+  emit stateChanged();
+  return true;
+}
+
+void RunController::detach() {
+  m_timer.stop();
+  m_killTimer.stop();
+  m_runDir.clear();
+  m_offset = 0;
+  m_lineNo = 0;
+  m_events.clear();
+  m_outcome = RunOutcome::None;
+  m_message.clear();
+  m_hint.clear();
+  m_signal = 0;
+  m_sawEnd = false;
+  m_logMissingReported = false;
+  m_startedAt = 0;
+}
+
+void RunController::setOutcome(RunOutcome o) {
+  if (o == m_outcome) return;
+  m_outcome = o;
+  emit stateChanged();
+}
+
+void RunController::poll() {
+  if (m_runDir.isEmpty()) return;
+  const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    if (m_offset > 0 && !m_logMissingReported) {
+      m_logMissingReported = true;
+      emit warning(tr("%1 was removed or cannot be read; the charts keep what was read").arg(path));
+    }
+    finishIfDead();
+    return;
+  }
+  m_logMissingReported = false;
+  if (f.size() < m_offset) {
+    // Replaced (a new run in the folder): read again from the start.
+    m_offset = 0;
+    m_lineNo = 0;
+    m_events.clear();
+    emit eventsAppended(0);
+  }
+  if (f.size() > m_offset && f.seek(m_offset)) {
+    const QByteArray data = f.readAll();
+    const int end = data.lastIndexOf('\n');  // a half-written last line is waited for
+    if (end >= 0) {
+      const int first = static_cast<int>(m_events.size());
+      int pos = 0;
+      while (pos <= end) {
+        const int nl = data.indexOf('\n', pos);
+        const QByteArray line = data.mid(pos, nl - pos);
+        pos = nl + 1;
+        ++m_lineNo;
+        if (line.trimmed().isEmpty()) continue;
+        auto e = telemetry::decodeEvent(std::string_view(line.constData(), static_cast<size_t>(line.size())));
+        if (!e) {
+          emit warning(tr("%1:%2: skipped: %3").arg(path).arg(m_lineNo).arg(QString::fromStdString(e.errorText())));
+          continue;
+        }
+        const auto& ev = e.value();
+        namespace et = telemetry::event_type;
+        if (ev.type == et::kRunStart && !m_sawEnd) setOutcome(RunOutcome::Running);
+        if (ev.type == et::kFinished) {
+          if (auto fin = telemetry::finishedFromEvent(ev)) {
+            m_sawEnd = true;
+            m_message = QString::fromStdString(fin->message);
+            switch (fin->status) {
+              case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
+              case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
+              case telemetry::RunStatus::EarlyStopped: m_outcome = RunOutcome::EarlyStopped; break;
+              case telemetry::RunStatus::Failed: m_outcome = RunOutcome::Failed; break;
+            }
+            emit stateChanged();
+          }
+        }
+        if (ev.type == et::kError) {
+          if (auto err = telemetry::errorFromEvent(ev)) {
+            m_message = QString::fromStdString(err->message);
+            m_hint = QString::fromStdString(err->hint);
+          }
+        }
+        if (ev.type == et::kRunStart && m_sawEnd) {
+          // A resume appended a new run_start after the old finished event.
+          m_sawEnd = false;
+          m_message.clear();
+          m_hint.clear();
+          setOutcome(RunOutcome::Running);
+        }
+        m_events.push_back(ev);
+      }
+      m_offset += end + 1;
+      if (static_cast<int>(m_events.size()) > first) emit eventsAppended(first);
+    }
+  }
+  finishIfDead();
+}
+
+void RunController::finishIfDead() {
+  const bool live = processAlive(m_runDir);
+  if (live != m_wasLive) {
+    m_wasLive = live;
+    emit stateChanged();
+  }
+  if (m_outcome != RunOutcome::Running && m_outcome != RunOutcome::Starting &&
+      m_outcome != RunOutcome::None)
+    return;
+  if (processAlive(m_runDir)) {
+    if (m_outcome == RunOutcome::None) setOutcome(RunOutcome::Running);
+    return;
+  }
+  // Just started: the record may not be there yet.
+  if (m_outcome == RunOutcome::Starting && QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500 &&
+      !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status"))))
+    return;
+  if (m_sawEnd) return;
+  const QString status = readText(QDir(m_runDir).filePath(QStringLiteral("exit_status"))).trimmed();
+  if (status.isEmpty()) {
+    // The waiting shell writes the exit status a moment after the process ends.
+    const qint64 shell = readText(QDir(m_runDir).filePath(QStringLiteral("wrapper.pid"))).trimmed().toLongLong();
+    QChar state;
+    if (shell > 0 && processStart(shell, &state) > 0 && state != QLatin1Char('Z')) return;
+  }
+  const auto rec = readRecord(m_runDir);
+  if (m_outcome == RunOutcome::None && !rec.valid && status.isEmpty()) {
+    // Not started from a studio (headless, another machine) and no final event: unknown.
+    if (!m_events.empty()) {
+      m_message = tr("no final event; the run was not started here");
+      setOutcome(RunOutcome::Crashed);
+    }
+    return;
+  }
+  if (!rec.valid || (rec.host != QSysInfo::machineHostName() && status.isEmpty())) {
+    m_message = tr("started on %1; no final event").arg(rec.host);
+    setOutcome(RunOutcome::Crashed);
+    return;
+  }
+  bool ok = false;
+  const int code = status.toInt(&ok);
+  if (ok && code > 128) {
+    m_signal = code - 128;
+    m_message = signalName(m_signal);
+    setOutcome(RunOutcome::Crashed);
+  } else if (ok && code != 0) {
+    if (m_message.isEmpty()) {
+      const QStringList log = readText(QDir(m_runDir).filePath(QStringLiteral("launcher.log")))
+                                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+      m_message = log.isEmpty() ? tr("exit status %1").arg(code) : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
+    }
+    setOutcome(RunOutcome::Failed);
+  } else if (ok) {
+    m_message = tr("the process ended without a final event");
+    setOutcome(RunOutcome::Crashed);
+  } else {
+    if (m_message.isEmpty()) m_message = tr("killed with its process group (no exit status)");
+    setOutcome(RunOutcome::Crashed);
+  }
+}
+
+QString RunController::outcomeName(RunOutcome o) {
+  switch (o) {
+    case RunOutcome::None: return tr("no run");
+    case RunOutcome::Starting: return tr("starting");
+    case RunOutcome::Running: return tr("running");
+    case RunOutcome::Completed: return tr("completed");
+    case RunOutcome::Stopped: return tr("stopped");
+    case RunOutcome::EarlyStopped: return tr("early-stopped");
+    case RunOutcome::Failed: return tr("failed");
+    case RunOutcome::Crashed: return tr("crashed");
+  }
+  return {};
+}
+
+QString RunController::outcomeText() const {
+  const QString name = outcomeName(m_outcome);
+  if (m_outcome == RunOutcome::Crashed && m_signal > 0)
+    return tr("%1 (%2)").arg(name, signalName(m_signal));
+  if ((m_outcome == RunOutcome::Failed || m_outcome == RunOutcome::Crashed) && !m_message.isEmpty())
+    return tr("%1: %2").arg(name, m_message);
+  return name;
+}
+
+}  // namespace stave::studio

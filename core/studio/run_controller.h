@@ -1,0 +1,115 @@
+#pragma once
+// RunController: starts `stave-train train` for a project in a session of its own (so the run
+// outlives the studio: closing or crashing the window changes nothing for it), follows the
+// run through runs/<id>/events.jsonl, stops it (SIGTERM, a grace period, then SIGKILL of its
+// process group) and resumes it. The run folder records who runs it (launcher.json: pid,
+// process start time, host, boot id) and how the process ended (exit_status, written by the
+// small shell that waits for it), so a studio opened later tells a live run from a dead one —
+// also for a folder copied from another machine. QtCore only; it never writes the event log.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <vector>
+
+#include "core/telemetry/events.h"
+
+namespace stave::studio {
+
+/// How a run ended (or that it has not).
+enum class RunOutcome { None, Starting, Running, Completed, Stopped, EarlyStopped, Failed, Crashed };
+
+/// What the studio knows about the process of a run folder.
+struct LauncherRecord {
+  qint64 pid = 0;        ///< the stave-train process
+  qint64 startTicks = 0;  ///< its start time (/proc/<pid>/stat field 22), 0 = unknown
+  QString host;          ///< host it runs on
+  QString bootId;        ///< that host's boot id
+  bool valid = false;    ///< the record was read
+};
+
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  explicit RunController(QObject* parent = nullptr);
+  ~RunController() override;
+
+  /// The stave-train executable (default: beside the studio's binary, else on PATH).
+  void setExecutable(const QString& path) { m_exe = path; }
+  QString executable() const { return m_exe; }
+  /// Seconds between SIGTERM and SIGKILL when stopping (default 30).
+  void setGracePeriod(double seconds) { m_graceS = seconds; }
+  double gracePeriod() const { return m_graceS; }
+  /// How often events.jsonl is read (ms, default 200).
+  void setPollInterval(int ms);
+
+  /// Starts a run of `projectFile`'s config `configName` in runs/<new id>/ with `nproc` ranks
+  /// and extra key=value overrides. False with `error` when it cannot start.
+  bool start(const QString& projectFile, const QString& configName, int nproc,
+             const QStringList& overrides, QString* error = nullptr);
+  /// Continues the followed run (resume=true), with `epochs` > 0 setting a new total.
+  bool resume(int epochs = 0, QString* error = nullptr);
+  /// Asks the run to stop: SIGTERM now, SIGKILL of its process group after the grace period.
+  bool stop(QString* error = nullptr);
+  /// Follows an existing run folder from its first event (live or not).
+  bool attach(const QString& runDir, QString* error = nullptr);
+  /// Stops following (the run itself goes on).
+  void detach();
+
+  /// The followed run folder ("" when none).
+  QString runDir() const { return m_runDir; }
+  QString runId() const;
+  /// Whether the followed run's process is alive.
+  bool isLive() const;
+  RunOutcome outcome() const { return m_outcome; }
+  /// The outcome in words ("completed", "stopped", "failed: <message>", "crashed (SIGKILL)").
+  QString outcomeText() const;
+  /// The failing event's hint, if any.
+  QString outcomeHint() const { return m_hint; }
+  /// Every event read so far, in file order.
+  const std::vector<telemetry::Event>& events() const { return m_events; }
+  /// Reads what is new now (the timer does this too).
+  void poll();
+
+  /// The record of `runDir`'s process; valid == false when there is none.
+  static LauncherRecord readRecord(const QString& runDir);
+  /// Whether the process of `runDir` is alive here: same host and boot, the pid runs and
+  /// started when the record says. A folder copied from elsewhere is never live.
+  static bool processAlive(const QString& runDir);
+  /// Run folders under `<projectDir>/runs` whose process is alive.
+  static QStringList liveRuns(const QString& projectDir);
+  /// Words for an outcome.
+  static QString outcomeName(RunOutcome outcome);
+
+ signals:
+  /// Events from index `first` on were appended to events().
+  void eventsAppended(int first);
+  /// Live/ended/outcome changed.
+  void stateChanged();
+  /// Something the user should read (skipped lines, a removed event log).
+  void warning(const QString& text);
+
+ private:
+  bool launch(const QStringList& args, const QString& runDir, QString* error);
+  void finishIfDead();
+  void setOutcome(RunOutcome o);
+  QString m_exe;
+  double m_graceS = 30;
+  QString m_runDir;
+  qint64 m_offset = 0;
+  qint64 m_lineNo = 0;
+  bool m_logMissingReported = false;
+  std::vector<telemetry::Event> m_events;
+  RunOutcome m_outcome = RunOutcome::None;
+  QString m_message;
+  QString m_hint;
+  int m_signal = 0;
+  bool m_sawEnd = false;  ///< a finished event or the launcher's error was read
+  bool m_wasLive = false;  ///< liveness at the last poll (a change is a state change)
+  QTimer m_timer;
+  QTimer m_killTimer;
+  qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record
+};
+
+}  // namespace stave::studio

@@ -1,0 +1,192 @@
+// The Run page drives real runs (stave-train on the CPU, a fake NVML with two GPUs): start a
+// short run, the loss, mAP and GPU charts receive points; stop -> outcome stopped and a
+// checkpoint; resume -> continues to the end. A run outlives its window: destroy the window,
+// the process is still alive, a new window on the project reattaches with the curves from the
+// start; kill -9 of the process -> crashed (SIGKILL), no hang. A run folder copied from another
+// machine is not mistaken for a live one.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <signal.h>
+
+#include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
+#include "widgets/live_chart.h"
+#include "widgets/main_window.h"
+#include "widgets/run_page.h"
+
+using stave::studio::RunController;
+using stave::studio::RunOutcome;
+using stave::widgets::LiveChart;
+using stave::widgets::MainWindow;
+
+namespace {
+bool runTrain(const QStringList& args) {
+  QProcess p;
+  p.start(STAVE_TRAIN_EXE, args);
+  return p.waitForFinished(120000) && p.exitCode() == 0;
+}
+int epochEnds(const RunController* c) {
+  int n = 0;
+  for (const auto& e : c->events()) n += e.type == "epoch_end";
+  return n;
+}
+}  // namespace
+
+class TestRunPage : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_project;
+
+  std::unique_ptr<MainWindow> openWindow() {
+    auto w = std::make_unique<MainWindow>();
+    w->runPage()->controller()->setExecutable(STAVE_TRAIN_EXE);
+    w->runPage()->controller()->setGracePeriod(60);
+    w->runPage()->controller()->setPollInterval(50);
+    w->askOnClose = [] { return int(QMessageBox::Yes); };  // keep training
+    if (!w->openProject(m_project)) return nullptr;
+    return w;
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    qputenv("STAVE_NVML_LIBRARY", STAVE_FAKE_NVML);
+    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "16", "--val", "8",
+                      "--imgsz", "64"}));
+    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
+                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=8", "epochs=40",
+                      "devices=cpu", "workers=1", "warmup_epochs=0", "threads=1",
+                      "sample_period_s=0.2", "val_period=1"}));
+    m_project = m_dir.filePath("proj/proj.stave");
+  }
+
+  void startStopResume() {
+    auto w = openWindow();
+    QVERIFY(w);
+    auto* page = w->runPage();
+    QVERIFY(page->startButton()->isEnabled());
+    QVERIFY2(page->startRun(), qPrintable(page->outcomeLabel()->text()));
+    auto* c = page->controller();
+    const QString dir = c->runDir();
+    QVERIFY(dir.contains("/runs/run-"));
+    QVERIFY(c->isLive());
+    QVERIFY(page->stopButton()->isEnabled());
+    // The charts fill: losses per iteration, validation mAP, GPU utilisation of both fake GPUs.
+    QTRY_VERIFY_WITH_TIMEOUT(page->chart("losses")->seriesCount() == 3 &&
+                                 page->chart("losses")->pointCount(0) >= 2,
+                             120000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->chart("metrics")->seriesCount() == 4 &&
+                                 page->chart("metrics")->pointCount(3) >= 1,
+                             120000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->chart("gpuUtil")->seriesCount() == 2 &&
+                                 page->chart("gpuUtil")->pointCount(1) >= 2,
+                             30000);
+    QVERIFY(page->chart("system")->seriesCount() >= 1);
+    page->chart("losses")->refresh();
+    QVERIFY(page->chart("losses")->drawnCount(0) >= 2);
+    QVERIFY(!page->gpuUtilisation().empty());
+
+    QVERIFY(page->stopRun());
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 30000);
+    QVERIFY(QFile::exists(dir + "/weights/last.pt"));
+    QVERIFY(page->outcomeLabel()->text().contains("stopped"));
+    QTRY_VERIFY_WITH_TIMEOUT(page->resumeButton()->isEnabled(), 5000);
+
+    // Resume to one epoch beyond what is done: it continues and completes.
+    const int done = epochEnds(c);
+    QVERIFY2(c->resume(done + 1), qPrintable(page->outcomeLabel()->text()));
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Completed, 180000);
+    QCOMPARE(c->runDir(), dir);
+    QVERIFY(epochEnds(c) >= done + 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 30000);
+  }
+
+  void runOutlivesWindowAndReattaches() {
+    QString dir;
+    int pointsBefore = 0;
+    {
+      auto w = openWindow();
+      QVERIFY(w);
+      QVERIFY2(w->runPage()->startRun(), qPrintable(w->runPage()->outcomeLabel()->text()));
+      dir = w->runPage()->controller()->runDir();
+      QTRY_VERIFY_WITH_TIMEOUT(w->runPage()->chart("losses")->seriesCount() == 3 &&
+                                   w->runPage()->chart("losses")->pointCount(0) >= 3,
+                               120000);
+      pointsBefore = w->runPage()->chart("losses")->pointCount(0);
+      QVERIFY(w->close());  // "keep training in the background"
+    }  // the window is gone
+    QVERIFY(RunController::processAlive(dir));
+    QTest::qWait(500);
+    QVERIFY(RunController::processAlive(dir));
+
+    auto w2 = openWindow();
+    QVERIFY(w2);
+    auto* c = w2->runPage()->controller();
+    QCOMPARE(c->runDir(), dir);
+    QVERIFY(c->isLive());
+    QCOMPARE(c->outcome(), RunOutcome::Running);
+    // Curves from the start: at least what the first window had, and the run's first event.
+    QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->chart("losses")->pointCount(0) >= pointsBefore, 30000);
+    bool sawStart = false;
+    for (const auto& e : c->events()) sawStart = sawStart || e.type == "run_start";
+    QVERIFY(sawStart);
+    QVERIFY(w2->runPage()->chart("losses")->pointCount(0) > 0);
+
+    // kill -9 of the training process: crashed (SIGKILL), the log tail, resume offered.
+    const auto rec = RunController::readRecord(dir);
+    QVERIFY(rec.valid);
+    QCOMPARE(::kill(static_cast<pid_t>(rec.pid), SIGKILL), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Crashed, 30000);
+    QVERIFY2(c->outcomeText().contains("SIGKILL"), qPrintable(c->outcomeText()));
+    QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->resumeButton()->isEnabled(), 5000);
+    QVERIFY(w2->runPage()->startButton()->isEnabled());
+  }
+
+  void copiedRunFolderIsNotLive() {
+    // A run folder from another machine: its record names another host.
+    const QString dir = m_dir.filePath("proj/runs/copied");
+    QDir().mkpath(dir);
+    QFile f(dir + "/launcher.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(QJsonObject{{"pid", qint64(QCoreApplication::applicationPid())},
+                                      {"start_ticks", 1},
+                                      {"host", "another-machine"},
+                                      {"boot_id", "x"}})
+                .toJson());
+    f.close();
+    QVERIFY(!RunController::processAlive(dir));
+    // Same host, but the pid now belongs to another process (started at another time).
+    QFile g(dir + "/launcher.json");
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(QJsonDocument(QJsonObject{{"pid", qint64(QCoreApplication::applicationPid())},
+                                      {"start_ticks", 12345},
+                                      {"host", QSysInfo::machineHostName()},
+                                      {"boot_id", "not-this-boot"}})
+                .toJson());
+    g.close();
+    QVERIFY(!RunController::processAlive(dir));
+    QVERIFY(!RunController::liveRuns(m_dir.filePath("proj")).contains(dir));
+  }
+
+  void removedEventLogIsReported() {
+    // Follow a finished run, then remove its events.jsonl: a message, no crash.
+    auto w = openWindow();
+    auto* c = w->runPage()->controller();
+    QVERIFY(!c->runDir().isEmpty());
+    QVERIFY(!c->events().empty());
+    QSignalSpy spy(c, &RunController::warning);
+    QVERIFY(QFile::remove(c->runDir() + "/events.jsonl"));
+    c->poll();
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(spy.first().first().toString().contains("events.jsonl"));
+  }
+};
+
+QTEST_MAIN(TestRunPage)
+#include "tst_run_page.moc"

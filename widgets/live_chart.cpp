@@ -1,0 +1,240 @@
+#include "widgets/live_chart.h"
+
+#include <QFileDialog>
+#include <QMenu>
+#include <QTimer>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "core/config/atomic_file.h"
+
+namespace stave::widgets {
+
+void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double lo, double hi,
+                    int columns, QVector<double>& outX, QVector<double>& outY) {
+  outX.clear();
+  outY.clear();
+  const int n = x.size();
+  if (n == 0) return;
+  const int begin = static_cast<int>(std::lower_bound(x.begin(), x.end(), lo) - x.begin());
+  const int end = static_cast<int>(std::upper_bound(x.begin(), x.end(), hi) - x.begin());
+  const int from = std::max(0, begin - 1), to = std::min(n, end + 1);
+  if (to - from <= 4 * std::max(1, columns) || hi <= lo) {
+    outX = x.mid(from, to - from);
+    outY = y.mid(from, to - from);
+    return;
+  }
+  outX.reserve(4 * columns + 2);
+  outY.reserve(4 * columns + 2);
+  if (from < begin) {
+    outX << x[from];
+    outY << y[from];
+  }
+  const double width = (hi - lo) / columns;
+  int i = begin;
+  while (i < end) {
+    const int col = std::min(columns - 1, static_cast<int>((x[i] - lo) / width));
+    const double colEnd = lo + (col + 1) * width;
+    int first = i, last = i, mn = i, mx = i;
+    for (; i < end && (x[i] < colEnd || col == columns - 1); ++i) {
+      if (std::isnan(y[i])) continue;
+      if (std::isnan(y[mn]) || y[i] < y[mn]) mn = i;
+      if (std::isnan(y[mx]) || y[i] > y[mx]) mx = i;
+      last = i;
+    }
+    if (i == first) ++i;  // (cannot happen; keeps the loop moving)
+    int idx[4] = {first, std::min(mn, mx), std::max(mn, mx), last};
+    int prev = -1;
+    for (int k : idx) {
+      if (k == prev) continue;
+      outX << x[k];
+      outY << y[k];
+      prev = k;
+    }
+  }
+  if (to > end) {
+    outX << x[to - 1];
+    outY << y[to - 1];
+  }
+}
+
+LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent), m_timer(new QTimer(this)) {
+  setObjectName(title);
+  setMinimumSize(280, 190);
+  setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectLegend);
+  setNoAntialiasingOnDrag(true);
+  plotLayout()->insertRow(0);
+  m_title = new QCPTextElement(this, title, QFont(font().family(), font().pointSize(), QFont::Bold));
+  plotLayout()->addElement(0, 0, m_title);
+  // The legend in a row of its own below the axes: inside, it would hide the newest points.
+  axisRect()->insetLayout()->take(legend);
+  plotLayout()->addElement(2, 0, legend);
+  plotLayout()->setRowStretchFactor(2, 0.001);
+  legend->setFillOrder(QCPLegend::foColumnsFirst);
+  legend->setWrap(4);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setBrush(Qt::NoBrush);
+  legend->setVisible(false);
+  legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  m_timer->setSingleShot(true);
+  m_timer->setInterval(150);
+  connect(m_timer, &QTimer::timeout, this, &LiveChart::refresh);
+  // The user moved the view: stop following until a double-click.
+  connect(this, &QCustomPlot::mousePress, this, [this] { m_follow = false; });
+  connect(this, &QCustomPlot::mouseWheel, this, [this] {
+    m_follow = false;
+    schedule();
+  });
+  connect(this, &QCustomPlot::mouseRelease, this, [this] { schedule(); });
+  connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+    m_follow = true;
+    refresh();
+  });
+  connect(this, &QCustomPlot::legendClick, this,
+          [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+            if (auto* pi = qobject_cast<QCPPlottableLegendItem*>(item)) {
+              pi->plottable()->setVisible(!pi->plottable()->visible());
+              pi->setTextColor(pi->plottable()->visible() ? Qt::black : Qt::gray);
+              replot();
+            }
+          });
+  connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValuesAt(e->pos()); });
+  setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG…"), this, [this] {
+      const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), objectName() + QStringLiteral(".png"),
+                                                        tr("PNG images (*.png)"));
+      if (!path.isEmpty()) savePng(path, 0, 0, 2.0);
+    });
+    menu.addAction(tr("Export CSV…"), this, [this] {
+      const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data"), objectName() + QStringLiteral(".csv"),
+                                                        tr("CSV files (*.csv)"));
+      if (!path.isEmpty()) exportCsv(path);
+    });
+    menu.addAction(tr("Reset view"), this, [this] {
+      m_follow = true;
+      refresh();
+    });
+    menu.exec(mapToGlobal(pos));
+  });
+}
+
+int LiveChart::addSeries(const QString& name, const QColor& color) {
+  Series s;
+  s.name = name;
+  s.graph = addGraph();
+  s.graph->setName(name);
+  s.graph->setPen(QPen(color, 1.0));  // wider pens take the slow raster path (6x here)
+  s.graph->setAdaptiveSampling(false);  // the decimation is ours
+  m_series.push_back(s);
+  legend->setVisible(m_series.size() > 1);
+  return m_series.size() - 1;
+}
+
+int LiveChart::series(const QString& name, const QColor& color) {
+  for (int i = 0; i < m_series.size(); ++i)
+    if (m_series[i].name == name) return i;
+  return addSeries(name, color);
+}
+
+void LiveChart::append(int s, double x, double y) {
+  auto& se = m_series[s];
+  if (!se.x.isEmpty() && x < se.x.back()) x = se.x.back();  // keep x sorted
+  se.x.push_back(x);
+  se.y.push_back(std::isfinite(y) ? y : std::nan(""));
+  if (se.x.size() > kMaxPoints) {
+    const int drop = se.x.size() - kMaxPoints;
+    se.x.remove(0, drop);
+    se.y.remove(0, drop);
+  }
+  schedule();
+}
+
+void LiveChart::clearData() {
+  for (auto& s : m_series) {
+    s.x.clear();
+    s.y.clear();
+    s.graph->data()->clear();
+  }
+  m_follow = true;
+  schedule();
+}
+
+int LiveChart::drawnCount(int s) const { return m_series[s].graph->data()->size(); }
+
+void LiveChart::schedule() {
+  if (!m_timer->isActive()) m_timer->start();
+}
+
+void LiveChart::setAxisLabels(const QString& x, const QString& y) {
+  xAxis->setLabel(x);
+  yAxis->setLabel(y);
+}
+
+void LiveChart::refresh() {
+  if (m_follow) {
+    // Fit everything held.
+    bool any = false;
+    double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+    for (const auto& s : m_series) {
+      if (s.x.isEmpty() || !s.graph->visible()) continue;
+      if (!any) {
+        xlo = s.x.front();
+        xhi = s.x.back();
+      }
+      xlo = std::min(xlo, s.x.front());
+      xhi = std::max(xhi, s.x.back());
+      for (double v : s.y) {
+        if (std::isnan(v)) continue;
+        if (!any) ylo = yhi = v;
+        ylo = std::min(ylo, v);
+        yhi = std::max(yhi, v);
+        any = true;
+      }
+    }
+    if (any) {
+      if (xhi <= xlo) xhi = xlo + 1;
+      const double pad = yhi > ylo ? (yhi - ylo) * 0.06 : std::max(1e-6, std::abs(yhi) * 0.1 + 1e-3);
+      xAxis->setRange(xlo, xhi);
+      yAxis->setRange(ylo - pad, yhi + pad);
+    }
+  }
+  const QCPRange r = xAxis->range();
+  const int columns = std::max(50, axisRect()->width());
+  QVector<double> dx, dy;
+  for (auto& s : m_series) {
+    decimateMinMax(s.x, s.y, r.lower, r.upper, columns, dx, dy);
+    s.graph->setData(dx, dy, true);
+  }
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LiveChart::showValuesAt(const QPoint& pos) {
+  if (!axisRect()->rect().contains(pos)) return;
+  const double x = xAxis->pixelToCoord(pos.x());
+  QStringList lines{QStringLiteral("%1 = %2").arg(xAxis->label().isEmpty() ? QStringLiteral("x") : xAxis->label())
+                        .arg(x, 0, 'g', 6)};
+  for (const auto& s : m_series) {
+    if (s.x.isEmpty() || !s.graph->visible()) continue;
+    const auto it = std::lower_bound(s.x.begin(), s.x.end(), x);
+    int i = static_cast<int>(it - s.x.begin());
+    if (i >= s.x.size()) i = s.x.size() - 1;
+    if (i > 0 && std::abs(s.x[i - 1] - x) < std::abs(s.x[i] - x)) --i;
+    lines << QStringLiteral("%1: %2").arg(s.name).arg(s.y[i], 0, 'g', 5);
+  }
+  QToolTip::showText(mapToGlobal(pos), lines.join(QLatin1Char('\n')), this);
+}
+
+bool LiveChart::exportCsv(const QString& path, QString* error) const {
+  QString text = QStringLiteral("series,x,y\n");
+  for (const auto& s : m_series)
+    for (int i = 0; i < s.x.size(); ++i)
+      text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(s.x[i], 0, 'g', 12).arg(s.y[i], 0, 'g', 12);
+  auto st = writeFileAtomic(path.toStdString(), text.toStdString());
+  if (!st && error) *error = QString::fromStdString(st.errorText());
+  return st.ok();
+}
+
+}  // namespace stave::widgets

@@ -1,0 +1,66 @@
+#pragma once
+// LiveChart: one QCustomPlot whose series grow while a run trains. Each series keeps up to
+// 100,000 points (the oldest go first); what is drawn is decimated to the plot's width (the
+// minimum and maximum of every pixel column, so spikes stay visible). Appends mark the chart
+// dirty and one short timer replots once per burst. Wheel zooms, drag pans, double-click
+// resets, a click on a legend entry hides or shows its series, the values under the cursor
+// show in a tooltip, and the context menu exports PNG and CSV.
+#include <QColor>
+#include <QString>
+#include <QVector>
+#include <qcustomplot.h>
+
+class QTimer;
+
+namespace stave::widgets {
+
+class LiveChart : public QCustomPlot {
+  Q_OBJECT
+ public:
+  /// Points kept per series.
+  static constexpr int kMaxPoints = 100000;
+
+  explicit LiveChart(const QString& title, QWidget* parent = nullptr);
+
+  /// Adds a series; returns its index. `bars` draws it as bars (e.g. a per-rank split).
+  int addSeries(const QString& name, const QColor& color);
+  /// The series called `name`, added with `color` when it does not exist yet.
+  int series(const QString& name, const QColor& color);
+  int seriesCount() const { return m_series.size(); }
+  QString seriesName(int s) const { return m_series[s].name; }
+  /// Appends one point (x must not decrease within a series); replots soon.
+  void append(int s, double x, double y);
+  /// Removes every point (the series stay).
+  void clearData();
+  /// Points held by series `s` (before decimation) and drawn for it (after).
+  int pointCount(int s) const { return m_series[s].x.size(); }
+  int drawnCount(int s) const;
+  /// Decimates and replots now (the timer calls this).
+  void refresh();
+  /// Follow the newest data (true until the user pans or zooms; double-click restores).
+  bool following() const { return m_follow; }
+  void setAxisLabels(const QString& x, const QString& y);
+  /// Writes every series as CSV (series,x,y), atomically; false with `error`.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+ private:
+  struct Series {
+    QString name;
+    QVector<double> x, y;
+    QCPGraph* graph = nullptr;
+  };
+  void schedule();
+  void showValuesAt(const QPoint& pos);
+  QVector<Series> m_series;
+  QTimer* m_timer;
+  bool m_follow = true;
+  QCPTextElement* m_title = nullptr;
+};
+
+/// Min/max decimation of (x, y) sorted by x to about `columns` columns over [lo, hi]: each
+/// column keeps its first, minimum, maximum and last point, in x order. Points outside
+/// [lo, hi] are dropped except the nearest one on each side (so lines reach the edges).
+void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double lo, double hi,
+                    int columns, QVector<double>& outX, QVector<double>& outY);
+
+}  // namespace stave::widgets

@@ -1,0 +1,527 @@
+#include "widgets/run_page.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <array>
+#include <cmath>
+
+#include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
+#include "widgets/live_chart.h"
+
+namespace stave::widgets {
+
+using studio::RunController;
+using studio::RunOutcome;
+namespace tel = telemetry;
+
+namespace {
+const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                          QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                          QColor(227, 119, 194), QColor(127, 127, 127)};
+QColor color(int i) { return kColors[i % 8]; }
+
+QString duration(double s) {
+  if (!(s >= 0) || !std::isfinite(s)) return QStringLiteral("—");
+  const qint64 t = static_cast<qint64>(std::llround(s));
+  if (t >= 3600) return QStringLiteral("%1:%2:%3").arg(t / 3600).arg((t / 60) % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+}
+}  // namespace
+
+RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_run(new RunController(this)) {
+  auto* layout = new QVBoxLayout(this);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(new QLabel(tr("Config"), this));
+  m_config = new QComboBox(this);
+  m_config->setObjectName(QStringLiteral("runConfig"));
+  bar->addWidget(m_config);
+  bar->addWidget(new QLabel(tr("Processes"), this));
+  m_nproc = new QSpinBox(this);
+  m_nproc->setObjectName(QStringLiteral("runNproc"));
+  m_nproc->setRange(1, 64);
+  m_nproc->setToolTip(tr("Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)"));
+  bar->addWidget(m_nproc);
+  m_start = new QPushButton(tr("Start (F5)"), this);
+  m_start->setObjectName(QStringLiteral("runStart"));
+  m_stop = new QPushButton(tr("Stop (Shift+F5)"), this);
+  m_stop->setObjectName(QStringLiteral("runStop"));
+  m_resume = new QPushButton(tr("Resume"), this);
+  m_resume->setObjectName(QStringLiteral("runResume"));
+  m_moreEpochs = new QSpinBox(this);
+  m_moreEpochs->setRange(0, 100000);
+  m_moreEpochs->setSpecialValueText(tr("same epochs"));
+  m_moreEpochs->setPrefix(tr("epochs "));
+  m_moreEpochs->setToolTip(tr("Resume with this many epochs in all (0 keeps the run's own)"));
+  bar->addWidget(m_start);
+  bar->addWidget(m_stop);
+  bar->addWidget(m_resume);
+  bar->addWidget(m_moreEpochs);
+  bar->addSpacing(12);
+  bar->addWidget(new QLabel(tr("Run"), this));
+  m_runs = new QComboBox(this);
+  m_runs->setObjectName(QStringLiteral("runList"));
+  m_runs->setMinimumContentsLength(18);
+  m_runs->setToolTip(tr("Show another run of the project"));
+  bar->addWidget(m_runs, 1);
+  layout->addLayout(bar);
+
+  auto* status = new QHBoxLayout;
+  m_progress = new QLabel(this);
+  m_progress->setObjectName(QStringLiteral("runProgress"));
+  m_outcome = new QLabel(this);
+  m_outcome->setObjectName(QStringLiteral("runOutcome"));
+  m_outcome->setWordWrap(true);
+  m_outcome->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  status->addWidget(m_progress, 1);
+  status->addWidget(m_outcome, 1);
+  layout->addLayout(status);
+
+  auto* split = new QSplitter(Qt::Vertical, this);
+  auto* scroll = new QScrollArea(split);
+  scroll->setWidgetResizable(true);
+  auto* grid = new QWidget(scroll);
+  auto* g = new QGridLayout(grid);
+  g->setContentsMargins(0, 0, 0, 0);
+  const QString iter = tr("iteration"), epoch = tr("epoch"), secs = tr("seconds");
+  struct Def { const char* name; QString title, x, y; };
+  const Def defs[] = {
+      {"losses", tr("Train losses per iteration"), iter, tr("loss")},
+      {"epochLosses", tr("Losses per epoch (train, val)"), epoch, tr("loss")},
+      {"metrics", tr("Validation: P, R, mAP"), epoch, QString()},
+      {"lr", tr("Learning rate per group"), epoch, tr("lr")},
+      {"speed", tr("Samples/s (all ranks)"), iter, tr("images/s")},
+      {"gpuUtil", tr("GPU utilisation"), secs, QStringLiteral("%")},
+      {"gpuMem", tr("GPU memory"), secs, tr("GiB")},
+      {"gpuPower", tr("GPU power"), secs, tr("W")},
+      {"system", tr("CPU and memory"), secs, QStringLiteral("%")},
+  };
+  int k = 0;
+  for (const auto& d : defs) {
+    auto* c = new LiveChart(d.title, grid);
+    c->setObjectName(QString::fromLatin1(d.name));
+    c->setAxisLabels(d.x, d.y);
+    m_charts[QString::fromLatin1(d.name)] = c;
+    m_order.push_back(c);
+    ++k;
+  }
+  m_split = new QCustomPlot(grid);
+  m_split->setObjectName(QStringLiteral("split"));
+  m_split->setMinimumSize(280, 190);
+  m_split->plotLayout()->insertRow(0);
+  m_split->plotLayout()->addElement(0, 0, new QCPTextElement(m_split, tr("Step time per rank"),
+                                                             QFont(font().family(), font().pointSize(), QFont::Bold)));
+  m_split->axisRect()->insetLayout()->take(m_split->legend);
+  m_split->plotLayout()->addElement(2, 0, m_split->legend);
+  m_split->plotLayout()->setRowStretchFactor(2, 0.001);
+  m_split->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  m_split->legend->setWrap(3);
+  m_split->legend->setBorderPen(Qt::NoPen);
+  m_split->legend->setBrush(Qt::NoBrush);
+  m_split->legend->setVisible(true);
+  m_split->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  m_split->yAxis->setLabel(tr("ms per step"));
+  m_split->xAxis->setLabel(tr("rank"));
+  {
+    const QString phases[] = {tr("data wait"), tr("H2D"), tr("forward+backward"), tr("all-reduce wait"),
+                              tr("optimiser")};
+    QCPBars* below = nullptr;
+    for (int p = 0; p < 5; ++p) {
+      auto* b = new QCPBars(m_split->xAxis, m_split->yAxis);
+      b->setName(phases[p]);
+      b->setPen(Qt::NoPen);
+      b->setBrush(color(p));
+      b->setWidth(0.6);
+      if (below) b->moveAbove(below);
+      below = b;
+    }
+  }
+  m_order.push_back(m_split);
+  m_grid = g;
+  relayout();
+  scroll->setWidget(grid);
+  m_log = new QPlainTextEdit(split);
+  m_log->setObjectName(QStringLiteral("runLog"));
+  m_log->setReadOnly(true);
+  m_log->setMaximumBlockCount(5000);
+  m_log->setPlaceholderText(tr("Warnings and errors of the run appear here."));
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+
+  auto* f5 = new QShortcut(QKeySequence(Qt::Key_F5), this);
+  f5->setContext(Qt::WindowShortcut);
+  connect(f5, &QShortcut::activated, this, [this] { startRun(); });
+  auto* sf5 = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5), this);
+  sf5->setContext(Qt::WindowShortcut);
+  connect(sf5, &QShortcut::activated, this, [this] { stopRun(); });
+  connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
+  connect(m_stop, &QPushButton::clicked, this, [this] { stopRun(); });
+  connect(m_resume, &QPushButton::clicked, this, [this] { resumeRun(); });
+  connect(m_runs, &QComboBox::activated, this, [this](int i) {
+    const QString dir = m_runs->itemData(i).toString();
+    if (!dir.isEmpty() && dir != m_run->runDir()) showRun(dir);
+  });
+  connect(m_run, &RunController::eventsAppended, this, &RunPage::onEvents);
+  connect(m_run, &RunController::stateChanged, this, &RunPage::updateState);
+  connect(m_run, &RunController::warning, this, [this](const QString& w) {
+    m_log->appendPlainText(tr("[studio] %1").arg(w));
+    emit message(w);
+  });
+  connect(doc, &studio::ProjectDocument::opened, this, &RunPage::projectOpened);
+  connect(doc, &studio::ProjectDocument::configsChanged, this, [this] {
+    const QString keep = m_config->currentText();
+    m_config->clear();
+    m_config->addItems(m_doc->configNames());
+    m_config->setCurrentText(keep.isEmpty() ? m_doc->activeConfig() : keep);
+  });
+  updateState();
+}
+
+void RunPage::relayout() {
+  // The visible charts fill the grid in order, three per row, without holes.
+  for (QWidget* w : m_order) m_grid->removeWidget(w);
+  int k = 0;
+  for (QWidget* w : m_order) {
+    const bool gpu = w == chart(QStringLiteral("gpuUtil")) || w == chart(QStringLiteral("gpuMem")) ||
+                     w == chart(QStringLiteral("gpuPower"));
+    w->setVisible(!(gpu && m_noGpu));
+    if (gpu && m_noGpu) continue;
+    m_grid->addWidget(w, k / 3, k % 3);
+    ++k;
+  }
+}
+
+LiveChart* RunPage::chart(const QString& name) const {
+  const auto it = m_charts.find(name);
+  return it == m_charts.end() ? nullptr : it->second;
+}
+
+void RunPage::projectOpened() {
+  m_config->clear();
+  m_config->addItems(m_doc->configNames());
+  m_config->setCurrentText(m_doc->activeConfig());
+  if (const auto* cfg = m_doc->config(m_doc->activeConfig()))
+    m_nproc->setValue(static_cast<int>(std::max<int64_t>(1, cfg->getInt("nproc"))));
+  refreshRunList();
+  // A run still going (started by an earlier studio, or headless from here): reattach.
+  const QStringList live = RunController::liveRuns(QFileInfo(m_doc->path()).absolutePath());
+  if (!live.isEmpty()) {
+    showRun(live.last());
+    emit message(tr("Reattached to %1, still running").arg(QFileInfo(live.last()).fileName()));
+  } else if (m_runs->count() > 0) {
+    showRun(m_runs->itemData(0).toString());  // the newest, with its final state
+  } else {
+    m_run->detach();
+    clearCharts();
+    updateState();
+  }
+}
+
+void RunPage::refreshRunList() {
+  const QString current = m_run->runDir();
+  m_runs->clear();
+  if (!m_doc->isOpen()) return;
+  const QDir runs(QDir(QFileInfo(m_doc->path()).absolutePath()).filePath(QStringLiteral("runs")));
+  QFileInfoList dirs = runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+  for (const auto& d : dirs) {
+    if (!QFileInfo::exists(d.filePath() + QStringLiteral("/events.jsonl")) &&
+        !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")))
+      continue;
+    const bool live = RunController::processAlive(d.absoluteFilePath());
+    m_runs->addItem(live ? tr("%1 (running)").arg(d.fileName()) : d.fileName(), d.absoluteFilePath());
+  }
+  const int i = m_runs->findData(current);
+  if (i >= 0) m_runs->setCurrentIndex(i);
+}
+
+bool RunPage::showRun(const QString& runDir) {
+  clearCharts();
+  QString error;
+  if (!m_run->attach(runDir, &error)) {
+    m_outcome->setText(error);
+    return false;
+  }
+  refreshRunList();
+  updateState();
+  return true;
+}
+
+bool RunPage::startRun() {
+  if (!m_doc->isOpen()) {
+    m_outcome->setText(tr("Open a project first."));
+    return false;
+  }
+  if (m_doc->isDirty()) {
+    m_outcome->setText(tr("Save the project first: the run reads the project file."));
+    emit message(m_outcome->text());
+    return false;
+  }
+  if (m_run->isLive()) {
+    m_outcome->setText(tr("%1 is still running; stop it first.").arg(m_run->runId()));
+    return false;
+  }
+  clearCharts();
+  QString error;
+  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), {}, &error)) {
+    m_outcome->setText(tr("Cannot start: %1").arg(error));
+    emit message(m_outcome->text());
+    return false;
+  }
+  refreshRunList();
+  emit message(tr("Started %1").arg(m_run->runId()));
+  updateState();
+  return true;
+}
+
+bool RunPage::stopRun() {
+  QString error;
+  if (!m_run->stop(&error)) {
+    emit message(tr("Cannot stop: %1").arg(error));
+    return false;
+  }
+  m_outcome->setText(tr("stopping: the trainer finishes its step and writes a checkpoint…"));
+  return true;
+}
+
+bool RunPage::resumeRun() {
+  QString error;
+  if (!m_run->resume(m_moreEpochs->value(), &error)) {
+    m_outcome->setText(tr("Cannot resume: %1").arg(error));
+    emit message(m_outcome->text());
+    return false;
+  }
+  emit message(tr("Resumed %1").arg(m_run->runId()));
+  updateState();
+  return true;
+}
+
+void RunPage::clearCharts() {
+  for (auto& [name, c] : m_charts) {
+    c->clearData();
+  }
+  m_noGpu = false;
+  relayout();
+  m_rankSplit.clear();
+  m_straggler.clear();
+  m_gpuUtil.clear();
+  m_log->clear();
+  m_t0 = 0;
+  m_epoch = m_epochs = m_iter = m_iters = 0;
+  m_sps = m_stepTime = 0;
+  updateSplit();
+}
+
+void RunPage::onEvents(int first) {
+  const auto& events = m_run->events();
+  if (first == 0) clearCharts();
+  namespace et = tel::event_type;
+  bool splitChanged = false;
+  // Samples/s of all ranks: the sum of the ranks' latest, at rank 0's iteration.
+  auto& rankSps = m_rankSps;
+  if (first == 0) rankSps.clear();
+  for (size_t i = static_cast<size_t>(first); i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (m_t0 == 0) m_t0 = e.time;
+    const double t = e.time - m_t0;
+    if (e.type == et::kStep) {
+      auto s = tel::stepFromEvent(e);
+      if (!s) continue;
+      const double it = double(s->epoch) * s->itersPerEpoch + s->iter;
+      rankSps[e.rank] = s->samplesPerSec;
+      m_rankSplit[e.rank] = {s->timing.dataWait, s->timing.h2d, s->timing.fwdBwd,
+                             s->timing.allreduceWait, s->timing.optimizer};
+      splitChanged = true;
+      if (e.rank != 0) continue;
+      auto* c = chart(QStringLiteral("losses"));
+      c->append(c->series(tr("box"), color(0)), it, s->boxLoss);
+      c->append(c->series(tr("cls"), color(1)), it, s->clsLoss);
+      c->append(c->series(tr("dfl"), color(2)), it, s->dflLoss);
+      double total = 0;
+      for (const auto& [r, v] : rankSps) total += v;
+      auto* sp = chart(QStringLiteral("speed"));
+      sp->append(sp->series(tr("samples/s"), color(0)), it, total);
+      m_epoch = s->epoch;
+      m_iter = s->iter;
+      m_iters = s->itersPerEpoch;
+      m_sps = total;
+      m_stepTime = s->timing.total;
+    } else if (e.type == et::kEpochEnd) {
+      auto s = tel::epochEndFromEvent(e);
+      if (!s) continue;
+      const double ep = s->epoch + 1;
+      auto* c = chart(QStringLiteral("epochLosses"));
+      c->append(c->series(tr("train box"), color(0)), ep, s->boxLoss);
+      c->append(c->series(tr("train cls"), color(1)), ep, s->clsLoss);
+      c->append(c->series(tr("train dfl"), color(2)), ep, s->dflLoss);
+      auto* lr = chart(QStringLiteral("lr"));
+      for (size_t gI = 0; gI < s->lr.size(); ++gI)
+        lr->append(lr->series(QStringLiteral("pg%1").arg(gI), color(int(gI))), ep, s->lr[gI]);
+      m_epochs = s->epochs;
+      m_epoch = s->epoch + 1;
+    } else if (e.type == et::kValidation) {
+      auto v = tel::validationFromEvent(e);
+      if (!v) continue;
+      const double ep = v->epoch + 1;
+      auto* c = chart(QStringLiteral("metrics"));
+      c->append(c->series(QStringLiteral("P"), color(0)), ep, v->precision);
+      c->append(c->series(QStringLiteral("R"), color(1)), ep, v->recall);
+      c->append(c->series(QStringLiteral("mAP50"), color(2)), ep, v->map50);
+      c->append(c->series(QStringLiteral("mAP50-95"), color(3)), ep, v->map5095);
+      auto* l = chart(QStringLiteral("epochLosses"));
+      l->append(l->series(tr("val box"), color(3)), ep, v->boxLoss);
+      l->append(l->series(tr("val cls"), color(4)), ep, v->clsLoss);
+      l->append(l->series(tr("val dfl"), color(5)), ep, v->dflLoss);
+    } else if (e.type == et::kRunStart) {
+      auto r = tel::runStartFromEvent(e);
+      if (r && r->config.contains("epochs") && r->config["epochs"].is_number_integer())
+        m_epochs = r->config["epochs"].get<int>();
+    } else if (e.type == et::kGpuSample) {
+      auto gs = tel::gpuSampleFromEvent(e);
+      if (!gs) continue;
+      if (!gs->status.empty()) {
+        // No GPU on the node: the GPU charts would stay empty; they make room for the rest.
+        m_log->appendPlainText(tr("[node] %1").arg(QString::fromStdString(gs->status)));
+        m_noGpu = true;
+        relayout();
+        continue;
+      }
+      for (const auto& gp : gs->gpus) {
+        const QString name = tr("GPU %1").arg(gp.index);
+        auto* u = chart(QStringLiteral("gpuUtil"));
+        if (gp.util >= 0) u->append(u->series(name, color(gp.index)), t, gp.util);
+        auto* m = chart(QStringLiteral("gpuMem"));
+        if (gp.memUsed >= 0) m->append(m->series(name, color(gp.index)), t, gp.memUsed / double(1 << 30));
+        auto* p = chart(QStringLiteral("gpuPower"));
+        if (gp.powerW >= 0) p->append(p->series(name, color(gp.index)), t, gp.powerW);
+        m_gpuUtil[gp.index] = gp.util;
+      }
+    } else if (e.type == et::kSystemSample) {
+      auto ss = tel::systemSampleFromEvent(e);
+      if (!ss) continue;
+      auto* c = chart(QStringLiteral("system"));
+      if (ss->cpuTotal >= 0) c->append(c->series(tr("CPU"), color(0)), t, ss->cpuTotal);
+      if (ss->memTotal > 0 && ss->memUsed >= 0)
+        c->append(c->series(tr("memory"), color(1)), t, 100.0 * ss->memUsed / ss->memTotal);
+    } else if (e.type == et::kStraggler) {
+      auto s = tel::stragglerFromEvent(e);
+      if (s) {
+        m_straggler = QString::fromStdString(s->message);
+        m_log->appendPlainText(tr("[rank %1] straggler: %2").arg(s->slowRank).arg(m_straggler));
+        splitChanged = true;
+      }
+    } else if (e.type == et::kWarning) {
+      auto w = tel::warningFromEvent(e);
+      if (w) m_log->appendPlainText(tr("[rank %1] warning: %2").arg(e.rank).arg(QString::fromStdString(w->message)));
+    } else if (e.type == et::kError) {
+      auto w = tel::errorFromEvent(e);
+      if (w) {
+        QString text = tr("[rank %1] error: %2").arg(w->rank).arg(QString::fromStdString(w->message));
+        if (!w->hint.empty()) text += tr(" — %1").arg(QString::fromStdString(w->hint));
+        m_log->appendPlainText(text);
+        for (const auto& line : w->logTail) m_log->appendPlainText(QStringLiteral("    ") + QString::fromStdString(line));
+      }
+    } else if (e.type == et::kCheckpoint) {
+      auto c = tel::checkpointFromEvent(e);
+      if (c && c->kind != tel::CheckpointKind::Last)
+        m_log->appendPlainText(tr("[rank 0] checkpoint %1: %2").arg(QString::fromLatin1(tel::toString(c->kind)), QString::fromStdString(c->path)));
+    }
+  }
+  if (splitChanged) updateSplit();
+  updateState();
+}
+
+void RunPage::updateSplit() {
+  QVector<double> keys;
+  QVector<QString> labels;
+  for (const auto& [rank, v] : m_rankSplit) keys << rank;
+  for (int p = 0; p < 5 && p < m_split->plottableCount(); ++p) {
+    auto* b = qobject_cast<QCPBars*>(m_split->plottable(p));
+    QVector<double> vals;
+    for (const auto& [rank, v] : m_rankSplit) vals << v[static_cast<size_t>(p)] * 1000.0;
+    b->setData(keys, vals, true);
+  }
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& [rank, v] : m_rankSplit) ticker->addTick(rank, QString::number(rank));
+  m_split->xAxis->setTicker(ticker);
+  m_split->xAxis->setRange(-0.7, std::max<double>(0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7));
+  m_split->rescaleAxes(true);
+  double top = 0;
+  for (const auto& [rank, v] : m_rankSplit) top = std::max(top, (v[0] + v[1] + v[2] + v[3] + v[4]) * 1000.0);
+  m_split->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  m_split->xAxis->setRange(-0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7);
+  if (auto* title = qobject_cast<QCPTextElement*>(m_split->plotLayout()->element(0, 0)))
+    title->setText(m_straggler.isEmpty() ? tr("Step time per rank") : tr("Step time per rank — %1").arg(m_straggler));
+  m_split->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunPage::updateState() {
+  const bool open = m_doc->isOpen();
+  const bool live = m_run->isLive();
+  const auto o = m_run->outcome();
+  m_start->setEnabled(open && !live);
+  m_stop->setEnabled(live);
+  m_resume->setEnabled(!live && !m_run->runDir().isEmpty() &&
+                       (o == RunOutcome::Stopped || o == RunOutcome::Crashed || o == RunOutcome::Failed ||
+                        o == RunOutcome::Completed || o == RunOutcome::EarlyStopped));
+  m_moreEpochs->setEnabled(m_resume->isEnabled());
+  if (m_run->runDir().isEmpty()) {
+    m_progress->setText(open ? tr("No run yet: press Start (F5).") : tr("Open a project to train."));
+    m_outcome->clear();
+  } else {
+    QString p = tr("<b>%1</b>").arg(m_run->runId().toHtmlEscaped());
+    if (m_epochs > 0) p += tr(" · epoch %1/%2").arg(std::min(m_epoch + (live ? 1 : 0), m_epochs)).arg(m_epochs);
+    if (m_iters > 0 && live) p += tr(" · iteration %1/%2").arg(m_iter + 1).arg(m_iters);
+    if (m_sps > 0) p += tr(" · %1 samples/s").arg(m_sps, 0, 'f', 1);
+    if (live && m_stepTime > 0 && m_epochs > 0 && m_iters > 0) {
+      const double left = (double(m_epochs - m_epoch - 1) * m_iters + (m_iters - m_iter - 1)) * m_stepTime;
+      p += tr(" · ETA %1 (training steps)").arg(duration(left));
+    }
+    m_progress->setText(p);
+    QString text = m_run->outcomeText();
+    if (!m_run->outcomeHint().isEmpty()) text += tr(" — %1").arg(m_run->outcomeHint());
+    m_outcome->setText(tr("Outcome: %1").arg(text));
+    QPalette pal = m_outcome->palette();
+    pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed ? QColor(176, 0, 32) : palette().color(QPalette::WindowText));
+    m_outcome->setPalette(pal);
+  }
+  if (o != m_lastOutcome) {
+    m_lastOutcome = o;
+    refreshRunList();
+    if (o == RunOutcome::Crashed || o == RunOutcome::Failed) {
+      // The last lines the process wrote: rank 0's log (with a launcher), else its stderr.
+      const QDir dir(m_run->runDir());
+      for (const QString& name : {QStringLiteral("logs/rank0.log"), QStringLiteral("launcher.log")}) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (lines.isEmpty()) continue;
+        m_log->appendPlainText(tr("[studio] last lines of %1:").arg(dir.filePath(name)));
+        for (const QString& line : lines.mid(std::max<qsizetype>(0, lines.size() - 10)))
+          m_log->appendPlainText(QStringLiteral("    ") + line);
+        break;
+      }
+    }
+  }
+  emit statusChanged();
+}
+
+QString RunPage::statusText() const {
+  if (m_run->runDir().isEmpty()) return {};
+  return tr("%1: %2").arg(m_run->runId(), RunController::outcomeName(m_run->outcome()));
+}
+
+}  // namespace stave::widgets

@@ -1,0 +1,100 @@
+#pragma once
+// The Run page: start, stop and resume a run of the open project (F5, Shift+F5), its progress
+// and outcome, and live charts fed from the run's events: losses per iteration and per epoch,
+// validation metrics, learning rates, samples/s, per-GPU utilisation / memory / power, CPU
+// and memory, the per-rank step time split (the straggler named), and a log of warnings and
+// errors. Runs outlive the window; reopening the project reattaches to a run still going.
+#include <QWidget>
+#include <array>
+#include <map>
+
+#include "core/studio/run_controller.h"
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QCustomPlot;
+class QCPBars;
+
+namespace stave::studio {
+class ProjectDocument;
+}  // namespace stave::studio
+
+namespace stave::widgets {
+
+class LiveChart;
+
+class RunPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RunPage(studio::ProjectDocument* doc, QWidget* parent = nullptr);
+
+  studio::RunController* controller() const { return m_run; }
+  /// The charts by their object name ("losses", "metrics", "gpuUtil", ...).
+  LiveChart* chart(const QString& name) const;
+  QCustomPlot* splitChart() const { return m_split; }
+  QPushButton* startButton() const { return m_start; }
+  QPushButton* stopButton() const { return m_stop; }
+  QPushButton* resumeButton() const { return m_resume; }
+  QLabel* outcomeLabel() const { return m_outcome; }
+  QPlainTextEdit* logView() const { return m_log; }
+  /// Latest GPU utilisation per GPU index (for the status bar), empty = no GPU seen.
+  std::map<int, double> gpuUtilisation() const { return m_gpuUtil; }
+  /// A line for the status bar: the run and what it does.
+  QString statusText() const;
+
+  /// Starts a run of the chosen config; false with the reason in the outcome label.
+  bool startRun();
+  bool stopRun();
+  bool resumeRun();
+  /// Follows a run folder of the project (reattach).
+  bool showRun(const QString& runDir);
+
+ signals:
+  void message(const QString& text);
+  /// Progress, outcome or GPU readings changed.
+  void statusChanged();
+
+ private:
+  void projectOpened();
+  void refreshRunList();
+  void onEvents(int first);
+  void clearCharts();
+  void updateState();
+  void updateSplit();
+  void relayout();
+  LiveChart* addChart(const QString& name, const QString& title, const QString& xLabel,
+                      const QString& yLabel);
+
+  studio::ProjectDocument* m_doc;
+  studio::RunController* m_run;
+  QComboBox* m_config = nullptr;
+  QSpinBox* m_nproc = nullptr;
+  QComboBox* m_runs = nullptr;
+  QPushButton* m_start = nullptr;
+  QPushButton* m_stop = nullptr;
+  QPushButton* m_resume = nullptr;
+  QSpinBox* m_moreEpochs = nullptr;
+  QLabel* m_progress = nullptr;
+  QLabel* m_outcome = nullptr;
+  QPlainTextEdit* m_log = nullptr;
+  std::map<QString, LiveChart*> m_charts;
+  QCustomPlot* m_split = nullptr;
+  QGridLayout* m_grid = nullptr;
+  std::vector<QWidget*> m_order;
+  bool m_noGpu = false;  ///< the node reported no GPU: the GPU charts make room
+  // Per-rank latest step split, and the straggler's message.
+  std::map<int, std::array<double, 5>> m_rankSplit;
+  QString m_straggler;
+  std::map<int, double> m_gpuUtil;
+  double m_t0 = 0;  ///< time of the first event (x of the time-based charts)
+  int m_epoch = 0, m_epochs = 0, m_iter = 0, m_iters = 0;
+  double m_sps = 0, m_stepTime = 0;
+  std::map<int, double> m_rankSps;
+  studio::RunOutcome m_lastOutcome = studio::RunOutcome::None;
+};
+
+}  // namespace stave::widgets
