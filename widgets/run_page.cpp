@@ -274,9 +274,11 @@ bool RunPage::startRun() {
     m_outcome->setText(tr("%1 is still running; stop it first.").arg(m_run->runId()));
     return false;
   }
+  const QString previous = m_run->runDir();
   clearCharts();
   QString error;
   if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), {}, &error)) {
+    if (!previous.isEmpty()) showRun(previous);  // keep showing what was there
     m_outcome->setText(tr("Cannot start: %1").arg(error));
     emit message(m_outcome->text());
     return false;

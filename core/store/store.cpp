@@ -147,27 +147,6 @@ CREATE TABLE samples (
 CREATE INDEX samples_by_key ON samples(run_id, key, time);
 )sql";
 
-/// The numeric leaves of a sample event's data, keyed by their path ("gpus/0/util"). An array
-/// element that carries an "index" (a GPU) or a "rank" is keyed by it, not by its position.
-void flattenSample(const nlohmann::json& j, const std::string& prefix,
-                   std::vector<std::pair<std::string, double>>& out) {
-  if (j.is_number()) {
-    out.emplace_back(prefix, j.get<double>());
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "index" && it.key() != "rank" && it.key() != "pid")
-        flattenSample(it.value(), prefix.empty() ? it.key() : prefix + "/" + it.key(), out);
-  } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i) {
-      std::string id = std::to_string(i);
-      for (const char* k : {"index", "rank"})
-        if (j[i].is_object() && j[i].contains(k) && j[i][k].is_number_integer())
-          id = std::to_string(j[i][k].get<int64_t>());
-      flattenSample(j[i], prefix.empty() ? id : prefix + "/" + id, out);
-    }
-  }
-}
-
 bool isSampleType(const std::string& type) {
   return type.size() > 7 && type.compare(type.size() - 7, 7, "_sample") == 0;
 }
@@ -305,7 +284,7 @@ Status Store::migrateToV2() {
     const auto j = nlohmann::json::parse(q.text(4), nullptr, false);
     if (!j.is_object() || !j.contains("data")) continue;
     std::vector<std::pair<std::string, double>> leaves;
-    flattenSample(j["data"], "", leaves);
+    telemetry::flattenNumbers(j["data"], "", leaves);
     for (const auto& [key, value] : leaves) {
       ins.bind(1, q.i64(0)).bind(2, q.text(1)).bind(3, q.i64(2)).bind(4, key).bind(5, q.f64(3))
           .bind(6, value);
@@ -564,7 +543,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       cur.epochsDone = std::max(cur.epochsDone, f->epochsCompleted);
     } else if (isSampleType(e.type)) {
       std::vector<std::pair<std::string, double>> leaves;
-      flattenSample(e.data, "", leaves);
+      telemetry::flattenNumbers(e.data, "", leaves);
       for (size_t k = 0; ok && k < leaves.size(); ++k) {
         sample.bind(1, runId).bind(2, e.type).bind(3, int64_t{e.rank}).bind(4, leaves[k].first)
             .bind(5, e.time).bind(6, leaves[k].second);

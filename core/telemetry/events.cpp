@@ -792,4 +792,23 @@ Result<SystemSampleEvent> systemSampleFromEvent(const Event& ev) {
   });
 }
 
+void flattenNumbers(const json& j, const std::string& prefix,
+                    std::vector<std::pair<std::string, double>>& out) {
+  if (j.is_number()) {
+    out.emplace_back(prefix, j.get<double>());
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (it.key() != "index" && it.key() != "rank" && it.key() != "pid")
+        flattenNumbers(it.value(), prefix.empty() ? it.key() : prefix + "/" + it.key(), out);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      std::string id = std::to_string(i);
+      for (const char* k : {"index", "rank"})
+        if (j[i].is_object() && j[i].contains(k) && j[i][k].is_number_integer())
+          id = std::to_string(j[i][k].get<int64_t>());
+      flattenNumbers(j[i], prefix.empty() ? id : prefix + "/" + id, out);
+    }
+  }
+}
+
 }  // namespace stave::telemetry

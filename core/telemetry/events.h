@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -286,6 +287,13 @@ struct SystemSampleEvent {
   double diskReadBps = -1;           ///< bytes/s read from the dataset's disk (-1 unknown)
   std::string disk;                  ///< that disk's name ("" unknown)
 };
+
+/// The numeric leaves of an event's data keyed by their path ("gpus/0/util", "cpu/3"), for
+/// the readers that store or plot every field of a sample event. An array element carrying an
+/// "index" (a GPU) or a "rank" is keyed by it, not by its position; "index", "rank" and "pid"
+/// themselves are identities, not values, and strings and nulls are left out.
+void flattenNumbers(const nlohmann::json& data, const std::string& prefix,
+                    std::vector<std::pair<std::string, double>>& out);
 
 /// Build an Event (time = now) from a typed payload, emitted by `rank`.
 Event toEvent(const RunStartEvent& e, int rank);

@@ -85,25 +85,6 @@ std::string scalarEvent(const std::string& tag, int64_t step, float value, doubl
   return e;
 }
 
-void flattenNumbers(const nlohmann::json& j, const std::string& prefix,
-                    std::vector<std::pair<std::string, double>>& out) {
-  if (j.is_number()) {
-    out.emplace_back(prefix, j.get<double>());
-  } else if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "index" && it.key() != "rank" && it.key() != "pid")
-        flattenNumbers(it.value(), prefix.empty() ? it.key() : prefix + "/" + it.key(), out);
-  } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i) {
-      std::string id = std::to_string(i);
-      for (const char* k : {"index", "rank"})
-        if (j[i].is_object() && j[i].contains(k) && j[i][k].is_number_integer())
-          id = std::to_string(j[i][k].get<int64_t>());
-      flattenNumbers(j[i], prefix.empty() ? id : prefix + "/" + id, out);
-    }
-  }
-}
-
 }  // namespace
 
 uint32_t crc32c(const void* data, size_t size) {
