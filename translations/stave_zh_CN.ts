@@ -430,37 +430,37 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="106"/>
+        <location filename="../widgets/live_chart.cpp" line="110"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="107"/>
+        <location filename="../widgets/live_chart.cpp" line="111"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="108"/>
+        <location filename="../widgets/live_chart.cpp" line="112"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="111"/>
+        <location filename="../widgets/live_chart.cpp" line="115"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="112"/>
+        <location filename="../widgets/live_chart.cpp" line="116"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="113"/>
+        <location filename="../widgets/live_chart.cpp" line="117"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="116"/>
+        <location filename="../widgets/live_chart.cpp" line="120"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -953,7 +953,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="125"/>
-        <location filename="../widgets/run_page.cpp" line="467"/>
+        <location filename="../widgets/run_page.cpp" line="483"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
@@ -993,218 +993,218 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="181"/>
+        <location filename="../widgets/run_page.cpp" line="195"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="224"/>
+        <location filename="../widgets/run_page.cpp" line="238"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="245"/>
+        <location filename="../widgets/run_page.cpp" line="259"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="265"/>
+        <location filename="../widgets/run_page.cpp" line="279"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="269"/>
+        <location filename="../widgets/run_page.cpp" line="283"/>
         <source>Save the project first: the run reads the project file.</source>
         <translation>请先保存项目：运行会读取项目文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="274"/>
+        <location filename="../widgets/run_page.cpp" line="288"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="280"/>
+        <location filename="../widgets/run_page.cpp" line="296"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="285"/>
+        <location filename="../widgets/run_page.cpp" line="301"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="293"/>
+        <location filename="../widgets/run_page.cpp" line="309"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="296"/>
+        <location filename="../widgets/run_page.cpp" line="312"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="303"/>
+        <location filename="../widgets/run_page.cpp" line="319"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="307"/>
+        <location filename="../widgets/run_page.cpp" line="323"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="366"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="351"/>
+        <location filename="../widgets/run_page.cpp" line="367"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="368"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="372"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="367"/>
+        <location filename="../widgets/run_page.cpp" line="383"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="384"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="369"/>
+        <location filename="../widgets/run_page.cpp" line="385"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="385"/>
+        <location filename="../widgets/run_page.cpp" line="401"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="386"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="387"/>
+        <location filename="../widgets/run_page.cpp" line="403"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="419"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="416"/>
+        <location filename="../widgets/run_page.cpp" line="432"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="418"/>
+        <location filename="../widgets/run_page.cpp" line="434"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="439"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="432"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="433"/>
-        <location filename="../widgets/run_page.cpp" line="495"/>
+        <location filename="../widgets/run_page.cpp" line="449"/>
+        <location filename="../widgets/run_page.cpp" line="511"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="440"/>
+        <location filename="../widgets/run_page.cpp" line="456"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="467"/>
+        <location filename="../widgets/run_page.cpp" line="483"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="482"/>
+        <location filename="../widgets/run_page.cpp" line="498"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="482"/>
+        <location filename="../widgets/run_page.cpp" line="498"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="501"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="486"/>
+        <location filename="../widgets/run_page.cpp" line="502"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="487"/>
+        <location filename="../widgets/run_page.cpp" line="503"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="488"/>
+        <location filename="../widgets/run_page.cpp" line="504"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="491"/>
+        <location filename="../widgets/run_page.cpp" line="507"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="496"/>
+        <location filename="../widgets/run_page.cpp" line="512"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page.cpp" line="528"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="524"/>
+        <location filename="../widgets/run_page.cpp" line="540"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

@@ -85,11 +85,15 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   connect(this, &QCustomPlot::mouseWheel, this, [this] {
     m_follow = false;
     schedule();
+    emit userRangeChanged(xAxis->range());
   });
-  connect(this, &QCustomPlot::mouseRelease, this, [this] { schedule(); });
+  connect(this, &QCustomPlot::mouseRelease, this, [this] {
+    schedule();
+    if (!m_follow) emit userRangeChanged(xAxis->range());
+  });
   connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
-    m_follow = true;
-    refresh();
+    follow();
+    emit userReset();
   });
   connect(this, &QCustomPlot::legendClick, this,
           [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
@@ -114,8 +118,8 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
       if (!path.isEmpty()) exportCsv(path);
     });
     menu.addAction(tr("Reset view"), this, [this] {
-      m_follow = true;
-      refresh();
+      follow();
+      emit userReset();
     });
     menu.exec(mapToGlobal(pos));
   });
@@ -160,6 +164,17 @@ void LiveChart::clearData() {
   }
   m_follow = true;
   schedule();
+}
+
+void LiveChart::showRange(const QCPRange& r) {
+  m_follow = false;
+  xAxis->setRange(r);
+  schedule();
+}
+
+void LiveChart::follow() {
+  m_follow = true;
+  refresh();
 }
 
 int LiveChart::drawnCount(int s) const { return m_series[s].graph->data()->size(); }

@@ -42,6 +42,16 @@ class LiveChart : public QCustomPlot {
   void setAxisLabels(const QString& x, const QString& y);
   /// Writes every series as CSV (series,x,y), atomically; false with `error`.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
+  /// Shows x range `r` (a chart sharing this one's x axis was panned or zoomed).
+  void showRange(const QCPRange& r);
+  /// Back to following the newest data (a sharing chart was reset).
+  void follow();
+
+ signals:
+  /// The user panned or zoomed the x axis to `r`.
+  void userRangeChanged(const QCPRange& r);
+  /// The user reset the view (double-click, context menu).
+  void userReset();
 
  private:
   struct Series {

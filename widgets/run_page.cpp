@@ -149,6 +149,20 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
       below = b;
     }
   }
+  // Charts over the same x (iteration, epoch, seconds) pan and zoom together.
+  const std::vector<std::vector<const char*>> groups = {
+      {"losses", "speed"}, {"epochLosses", "metrics", "lr"}, {"gpuUtil", "gpuMem", "gpuPower", "system"}};
+  for (const auto& group : groups) {
+    for (const char* a : group) {
+      for (const char* b : group) {
+        if (a == b) continue;
+        LiveChart* from = chart(QString::fromLatin1(a));
+        LiveChart* to = chart(QString::fromLatin1(b));
+        connect(from, &LiveChart::userRangeChanged, to, &LiveChart::showRange);
+        connect(from, &LiveChart::userReset, to, &LiveChart::follow);
+      }
+    }
+  }
   m_order.push_back(m_split);
   m_grid = g;
   relayout();

@@ -174,6 +174,32 @@ class TestRunPage : public QObject {
     QVERIFY(!RunController::liveRuns(m_dir.filePath("proj")).contains(dir));
   }
 
+  void chartsOverOneAxisMoveTogether() {
+    MainWindow w;
+    auto* page = w.runPage();
+    auto* losses = page->chart("losses");
+    auto* speed = page->chart("speed");
+    auto* metrics = page->chart("metrics");
+    QVERIFY(speed->following());
+    emit losses->userRangeChanged(QCPRange(10, 20));
+    QVERIFY(!speed->following());
+    QCOMPARE(speed->xAxis->range().lower, 10.0);
+    QCOMPARE(speed->xAxis->range().upper, 20.0);
+    QVERIFY(metrics->following());  // another axis (epochs): untouched
+    emit losses->userReset();
+    QVERIFY(speed->following());
+    // Decimation keeps each pixel column's extremes: a spike survives.
+    QVector<double> x, y, dx, dy;
+    for (int i = 0; i < 100000; ++i) {
+      x << i;
+      y << (i == 51234 ? 100.0 : std::sin(i * 0.01));
+    }
+    stave::widgets::decimateMinMax(x, y, 0, 99999, 500, dx, dy);
+    QVERIFY(dx.size() <= 4 * 500 + 2);
+    QVERIFY(std::find(dy.begin(), dy.end(), 100.0) != dy.end());
+    QVERIFY(std::is_sorted(dx.begin(), dx.end()));
+  }
+
   void removedEventLogIsReported() {
     // Follow a finished run, then remove its events.jsonl: a message, no crash.
     auto w = openWindow();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <sqlite3.h>
 
@@ -398,6 +399,32 @@ class TestStore : public QObject {
     auto retry = s.value()->ingestRun((runs / "b").string());
     QVERIFY2(retry.ok(), retry.errorText().c_str());
     QCOMPARE(s.value()->findRun("b")->epochsDone, 400);
+  }
+
+  // Events out of order (a relayed rank's line late, clocks that differ): the curve is in
+  // step order, the best epoch is the best value, whatever order the lines came in.
+  void eventsOutOfOrder() {
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "runs" / "o";
+    std::vector<std::string> lines;
+    {
+      std::istringstream in(runEvents(3, 0.2, "o"));
+      std::string l;
+      while (std::getline(in, l)) lines.push_back(l + "\n");
+    }
+    std::string text = lines[0];  // run_start first, the rest reversed
+    for (size_t i = lines.size(); i-- > 1;) text += lines[i];
+    write(run / "events.jsonl", text);
+    auto s = Store::open(dir.filePath("stave.db").toStdString());
+    auto r = s.value()->ingestRun(run.string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    const auto rec = s.value()->findRun("o").value();
+    QCOMPARE(rec.epochsDone, 3);
+    QCOMPARE(rec.bestEpoch, 2);
+    QVERIFY(std::abs(rec.bestMap50 - 0.4) < 1e-9);
+    const auto curve = s.value()->curve(rec.id, "step/box_loss");
+    QCOMPARE(int(curve.size()), 6);
+    for (size_t i = 1; i < curve.size(); ++i) QVERIFY(curve[i - 1].step <= curve[i].step);
   }
 
   void diffHidesEqualKeys() {
