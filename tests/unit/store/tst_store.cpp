@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/store/store.h"
 #include "core/telemetry/events.h"
@@ -425,6 +427,42 @@ class TestStore : public QObject {
     const auto curve = s.value()->curve(rec.id, "step/box_loss");
     QCOMPARE(int(curve.size()), 6);
     for (size_t i = 1; i < curve.size(); ++i) QVERIFY(curve[i - 1].step <= curve[i].step);
+  }
+
+  // A project folder the user cannot write: a message naming the file, no crash. Tests run
+  // as root here, where permissions do not bite, so the check runs in a child process that
+  // has dropped to an unprivileged user.
+  void readOnlyProjectFolder() {
+    QTemporaryDir dir;
+    const fs::path ro = fs::path(dir.path().toStdString()) / "ro";
+    fs::create_directories(ro);
+    fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                            fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(dir.path().toStdString(), fs::perms::others_exec | fs::perms::others_read,
+                    fs::perm_options::add);
+    int pipefd[2];
+    QCOMPARE(pipe(pipefd), 0);
+    const pid_t child = fork();
+    if (child == 0) {
+      close(pipefd[0]);
+      if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+      auto s = Store::open((ro / "stave.db").string());
+      const std::string text = s.ok() ? std::string("OPENED") : s.errorText();
+      [[maybe_unused]] ssize_t n = write(pipefd[1], text.data(), text.size());
+      _exit(0);
+    }
+    close(pipefd[1]);
+    std::string text;
+    char buf[512];
+    for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+    close(pipefd[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    fs::permissions(ro, fs::perms::owner_all);
+    QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child could not drop privileges");
+    QVERIFY2(text.find((ro / "stave.db").string()) != std::string::npos &&
+                 text.find("writable") != std::string::npos,
+             text.c_str());
   }
 
   void diffHidesEqualKeys() {
