@@ -4,6 +4,7 @@
 // the process is still alive, a new window on the project reattaches with the curves from the
 // start; kill -9 of the process -> crashed (SIGKILL), no hang. A run folder copied from another
 // machine is not mistaken for a live one.
+#include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -198,6 +199,35 @@ class TestRunPage : public QObject {
     QVERIFY(dx.size() <= 4 * 500 + 2);
     QVERIFY(std::find(dy.begin(), dy.end(), 100.0) != dy.end());
     QVERIFY(std::is_sorted(dx.begin(), dx.end()));
+  }
+
+  // Two studios on one project: both follow the same run, neither writes into its folder.
+  void twoFollowersWriteNothing() {
+    const QDir runs(m_dir.filePath("proj/runs"));
+    QString dir;
+    for (const QString& name : runs.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+      if (QFile::exists(runs.filePath(name) + "/events.jsonl")) dir = runs.filePath(name);
+    QVERIFY(!dir.isEmpty());
+    auto listing = [&] {
+      QStringList out;
+      QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+      while (it.hasNext()) {
+        const QFileInfo f(it.next());
+        out << QStringLiteral("%1 %2 %3").arg(f.filePath()).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch());
+      }
+      out.sort();
+      return out;
+    };
+    const QStringList before = listing();
+    RunController a, b;
+    QVERIFY(a.attach(dir));
+    QVERIFY(b.attach(dir));
+    a.poll();
+    b.poll();
+    QVERIFY(!a.events().empty());
+    QCOMPARE(a.events().size(), b.events().size());
+    QCOMPARE(a.outcome(), b.outcome());
+    QCOMPARE(listing(), before);
   }
 
   void removedEventLogIsReported() {
