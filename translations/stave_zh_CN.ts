@@ -672,138 +672,143 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="94"/>
+        <location filename="../core/studio/run_controller.cpp" line="97"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="155"/>
+        <location filename="../core/studio/run_controller.cpp" line="158"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="159"/>
+        <location filename="../core/studio/run_controller.cpp" line="162"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="180"/>
+        <location filename="../core/studio/run_controller.cpp" line="183"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="193"/>
+        <location filename="../core/studio/run_controller.cpp" line="196"/>
         <source>the run did not start within 5 s (see %1)</source>
         <translation>运行未在 5 秒内启动（见 %1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="212"/>
-        <location filename="../core/studio/run_controller.cpp" line="240"/>
+        <location filename="../core/studio/run_controller.cpp" line="215"/>
+        <location filename="../core/studio/run_controller.cpp" line="243"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="236"/>
+        <location filename="../core/studio/run_controller.cpp" line="239"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="260"/>
+        <location filename="../core/studio/run_controller.cpp" line="263"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="264"/>
+        <location filename="../core/studio/run_controller.cpp" line="267"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="274"/>
+        <location filename="../core/studio/run_controller.cpp" line="277"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="314"/>
+        <location filename="../core/studio/run_controller.cpp" line="317"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="341"/>
+        <location filename="../core/studio/run_controller.cpp" line="344"/>
         <source>%1:%2: skipped: %3</source>
         <translation>%1:%2：已跳过：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="411"/>
-        <source>no final event; the run was not started here</source>
-        <translation>没有结束事件；该运行不是在这里启动的</translation>
+        <location filename="../core/studio/run_controller.cpp" line="399"/>
+        <source>started outside the studio</source>
+        <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="417"/>
+        <location filename="../core/studio/run_controller.cpp" line="403"/>
+        <source>no final event, and no event for %1 min; the run was not started here</source>
+        <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller.cpp" line="431"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="431"/>
+        <location filename="../core/studio/run_controller.cpp" line="445"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="435"/>
+        <location filename="../core/studio/run_controller.cpp" line="449"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="438"/>
+        <location filename="../core/studio/run_controller.cpp" line="452"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="445"/>
+        <location filename="../core/studio/run_controller.cpp" line="459"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="446"/>
+        <location filename="../core/studio/run_controller.cpp" line="460"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="447"/>
+        <location filename="../core/studio/run_controller.cpp" line="461"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="448"/>
+        <location filename="../core/studio/run_controller.cpp" line="462"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="449"/>
+        <location filename="../core/studio/run_controller.cpp" line="463"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="450"/>
+        <location filename="../core/studio/run_controller.cpp" line="464"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="451"/>
+        <location filename="../core/studio/run_controller.cpp" line="465"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="452"/>
+        <location filename="../core/studio/run_controller.cpp" line="466"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="460"/>
+        <location filename="../core/studio/run_controller.cpp" line="474"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="462"/>
+        <location filename="../core/studio/run_controller.cpp" line="476"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

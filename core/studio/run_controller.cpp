@@ -23,6 +23,9 @@ namespace stave::studio {
 
 namespace {
 
+/// A run not started from a studio counts as running while its events are this recent.
+constexpr double kQuietS = 120;
+
 QString readText(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
@@ -385,6 +388,24 @@ void RunController::finishIfDead() {
     m_wasLive = live;
     emit stateChanged();
   }
+  if (!m_sawEnd && !m_events.empty() && !readRecord(m_runDir).valid &&
+      !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status")))) {
+    // Not started from a studio (the command line, Slurm, another machine): no process to
+    // ask, so the events tell. Recent ones: it runs; none for a while and no final event: it
+    // ended without one.
+    const double age = telemetry::unixTimeNow() - m_events.back().time;
+    if (age < kQuietS) {
+      if (m_outcome != RunOutcome::Running) {
+        m_message = tr("started outside the studio");
+        setOutcome(RunOutcome::Running);
+      }
+    } else if (m_outcome != RunOutcome::Crashed) {
+      m_message = tr("no final event, and no event for %1 min; the run was not started here")
+                      .arg(static_cast<int>(age / 60));
+      setOutcome(RunOutcome::Crashed);
+    }
+    return;
+  }
   if (m_outcome != RunOutcome::Running && m_outcome != RunOutcome::Starting &&
       m_outcome != RunOutcome::None)
     return;
@@ -405,14 +426,7 @@ void RunController::finishIfDead() {
     if (shell > 0 && processStart(shell, &state) > 0 && state != QLatin1Char('Z')) return;
   }
   const auto rec = readRecord(m_runDir);
-  if (m_outcome == RunOutcome::None && !rec.valid && status.isEmpty()) {
-    // Not started from a studio (headless, another machine) and no final event: unknown.
-    if (!m_events.empty()) {
-      m_message = tr("no final event; the run was not started here");
-      setOutcome(RunOutcome::Crashed);
-    }
-    return;
-  }
+  if (m_outcome == RunOutcome::None && !rec.valid && status.isEmpty()) return;  // nothing yet
   if (!rec.valid || (rec.host != QSysInfo::machineHostName() && status.isEmpty())) {
     m_message = tr("started on %1; no final event").arg(rec.host);
     setOutcome(RunOutcome::Crashed);

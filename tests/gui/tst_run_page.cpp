@@ -230,6 +230,32 @@ class TestRunPage : public QObject {
     QCOMPARE(listing(), before);
   }
 
+  // A run started outside the studio (command line, Slurm): no process record, so its events
+  // tell — recent ones mean running, old ones without a final event mean it ended without one.
+  void runStartedElsewhere() {
+    const QString dir = m_dir.filePath("proj/runs/headless");
+    QDir().mkpath(dir);
+    auto write = [&](double t) {
+      QFile f(dir + "/events.jsonl");
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      stave::telemetry::RunStartEvent rs;
+      auto e = stave::telemetry::toEvent(rs, 0);
+      e.time = t;
+      f.write(QByteArray::fromStdString(stave::telemetry::encodeEvent(e) + "\n"));
+    };
+    write(stave::telemetry::unixTimeNow());
+    RunController live;
+    QVERIFY(live.attach(dir));
+    QCOMPARE(live.outcome(), RunOutcome::Running);
+    QVERIFY(!live.isLive());  // nothing to signal: Stop stays off
+    write(stave::telemetry::unixTimeNow() - 3600);
+    RunController old;
+    QVERIFY(old.attach(dir));
+    QCOMPARE(old.outcome(), RunOutcome::Crashed);
+    QVERIFY(old.outcomeText().contains("not started here"));
+    QDir(dir).removeRecursively();
+  }
+
   void removedEventLogIsReported() {
     // Follow a finished run, then remove its events.jsonl: a message, no crash.
     auto w = openWindow();
