@@ -488,12 +488,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
         skipTyped(s.errorText());
         continue;
       }
-      const int64_t step = int64_t{s->epoch} * s->itersPerEpoch + s->iter;
-      ok = putMetric("step/box_loss", step, s->epoch, s->boxLoss, e.time) &&
-           putMetric("step/cls_loss", step, s->epoch, s->clsLoss, e.time) &&
-           putMetric("step/dfl_loss", step, s->epoch, s->dflLoss, e.time) &&
-           putMetric("step/lr", step, s->epoch, s->lr, e.time) &&
-           putMetric("step/samples_per_s", step, s->epoch, s->samplesPerSec, e.time);
+      for (const auto& [key, value] : telemetry::metricsOf(s.value()))
+        ok = ok && putMetric(key, telemetry::globalStep(s.value()), s->epoch, value, e.time);
       if (std::isfinite(s->samplesPerSec) && s->samplesPerSec > 0) {
         spsSum += s->samplesPerSec;
         ++spsCount;
@@ -504,12 +500,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
         skipTyped(s.errorText());
         continue;
       }
-      ok = putMetric("train/box_loss", s->epoch, s->epoch, s->boxLoss, e.time) &&
-           putMetric("train/cls_loss", s->epoch, s->epoch, s->clsLoss, e.time) &&
-           putMetric("train/dfl_loss", s->epoch, s->epoch, s->dflLoss, e.time) &&
-           putMetric("time/epoch_s", s->epoch, s->epoch, s->epochTime, e.time);
-      for (size_t g = 0; ok && g < s->lr.size(); ++g)
-        ok = putMetric("lr/pg" + std::to_string(g), s->epoch, s->epoch, s->lr[g], e.time);
+      for (const auto& [key, value] : telemetry::metricsOf(s.value()))
+        ok = ok && putMetric(key, s->epoch, s->epoch, value, e.time);
       cur.epochs = s->epochs;
       cur.epochsDone = std::max(cur.epochsDone, s->epoch + 1);
     } else if (e.type == et::kValidation) {
@@ -518,13 +510,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
         skipTyped(v.errorText());
         continue;
       }
-      ok = putMetric("metrics/precision(B)", v->epoch, v->epoch, v->precision, e.time) &&
-           putMetric("metrics/recall(B)", v->epoch, v->epoch, v->recall, e.time) &&
-           putMetric("metrics/mAP50(B)", v->epoch, v->epoch, v->map50, e.time) &&
-           putMetric("metrics/mAP50-95(B)", v->epoch, v->epoch, v->map5095, e.time) &&
-           putMetric("val/box_loss", v->epoch, v->epoch, v->boxLoss, e.time) &&
-           putMetric("val/cls_loss", v->epoch, v->epoch, v->clsLoss, e.time) &&
-           putMetric("val/dfl_loss", v->epoch, v->epoch, v->dflLoss, e.time);
+      for (const auto& [key, value] : telemetry::metricsOf(v.value()))
+        ok = ok && putMetric(key, v->epoch, v->epoch, value, e.time);
       if (std::isfinite(v->map5095) && (cur.bestEpoch < 0 || v->map5095 > cur.bestMap5095)) {
         cur.bestMap5095 = v->map5095;
         cur.bestMap50 = std::isfinite(v->map50) ? v->map50 : 0.0;

@@ -811,4 +811,30 @@ void flattenNumbers(const json& j, const std::string& prefix,
   }
 }
 
+std::vector<std::pair<std::string, double>> metricsOf(const StepEvent& e) {
+  return {{"step/box_loss", e.boxLoss},
+          {"step/cls_loss", e.clsLoss},
+          {"step/dfl_loss", e.dflLoss},
+          {"step/lr", e.lr},
+          {"step/samples_per_s", e.samplesPerSec}};
+}
+
+std::vector<std::pair<std::string, double>> metricsOf(const EpochEndEvent& e) {
+  std::vector<std::pair<std::string, double>> out{{"train/box_loss", e.boxLoss},
+                                                  {"train/cls_loss", e.clsLoss},
+                                                  {"train/dfl_loss", e.dflLoss},
+                                                  {"time/epoch_s", e.epochTime}};
+  for (size_t g = 0; g < e.lr.size(); ++g) out.emplace_back("lr/pg" + std::to_string(g), e.lr[g]);
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e) {
+  return {{"metrics/precision(B)", e.precision}, {"metrics/recall(B)", e.recall},
+          {"metrics/mAP50(B)", e.map50},         {"metrics/mAP50-95(B)", e.map5095},
+          {"val/box_loss", e.boxLoss},           {"val/cls_loss", e.clsLoss},
+          {"val/dfl_loss", e.dflLoss}};
+}
+
+int64_t globalStep(const StepEvent& e) { return int64_t{e.epoch} * e.itersPerEpoch + e.iter; }
+
 }  // namespace stave::telemetry

@@ -295,6 +295,15 @@ struct SystemSampleEvent {
 void flattenNumbers(const nlohmann::json& data, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out);
 
+/// The named values of a step / epoch end / validation, keyed as in results.csv
+/// (train/box_loss, metrics/mAP50-95(B), lr/pg0, ...; step-level ones step/...): the one list
+/// the history store and the TensorBoard writer both use.
+std::vector<std::pair<std::string, double>> metricsOf(const StepEvent& e);
+std::vector<std::pair<std::string, double>> metricsOf(const EpochEndEvent& e);
+std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e);
+/// Global iteration of a step event (epoch x iterations per epoch + iteration).
+int64_t globalStep(const StepEvent& e);
+
 /// Build an Event (time = now) from a typed payload, emitted by `rank`.
 Event toEvent(const RunStartEvent& e, int rank);
 Event toEvent(const StepEvent& e, int rank);

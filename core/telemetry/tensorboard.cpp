@@ -150,32 +150,15 @@ void TensorBoardWriter::writeEvent(const Event& e) {
     if (e.rank != 0) return;  // the curves are rank 0's, as in events.jsonl's readers
     auto s = stepFromEvent(e);
     if (!s) return;
-    const int64_t step = int64_t{s->epoch} * s->itersPerEpoch + s->iter;
-    scalar("step/box_loss", step, s->boxLoss, t);
-    scalar("step/cls_loss", step, s->clsLoss, t);
-    scalar("step/dfl_loss", step, s->dflLoss, t);
-    scalar("step/lr", step, s->lr, t);
-    scalar("step/samples_per_s", step, s->samplesPerSec, t);
+    for (const auto& [key, value] : metricsOf(s.value())) scalar(key, globalStep(s.value()), value, t);
   } else if (e.type == et::kEpochEnd) {
     auto s = epochEndFromEvent(e);
     if (!s) return;
-    const int64_t epoch = s->epoch + 1;
-    scalar("train/box_loss", epoch, s->boxLoss, t);
-    scalar("train/cls_loss", epoch, s->clsLoss, t);
-    scalar("train/dfl_loss", epoch, s->dflLoss, t);
-    scalar("time/epoch_s", epoch, s->epochTime, t);
-    for (size_t g = 0; g < s->lr.size(); ++g) scalar("lr/pg" + std::to_string(g), epoch, s->lr[g], t);
+    for (const auto& [key, value] : metricsOf(s.value())) scalar(key, s->epoch + 1, value, t);
   } else if (e.type == et::kValidation) {
     auto v = validationFromEvent(e);
     if (!v) return;
-    const int64_t epoch = v->epoch + 1;
-    scalar("metrics/precision(B)", epoch, v->precision, t);
-    scalar("metrics/recall(B)", epoch, v->recall, t);
-    scalar("metrics/mAP50(B)", epoch, v->map50, t);
-    scalar("metrics/mAP50-95(B)", epoch, v->map5095, t);
-    scalar("val/box_loss", epoch, v->boxLoss, t);
-    scalar("val/cls_loss", epoch, v->clsLoss, t);
-    scalar("val/dfl_loss", epoch, v->dflLoss, t);
+    for (const auto& [key, value] : metricsOf(v.value())) scalar(key, v->epoch + 1, value, t);
   } else if (e.type == "gpu_sample" || e.type == "system_sample") {
     const std::string group = e.type == "gpu_sample" ? "gpu" : "system";
     const int64_t step = m_sampleSteps[e.type]++;
