@@ -244,6 +244,7 @@ constexpr RunStatus kRunStatuses[] = {RunStatus::Completed, RunStatus::Stopped, 
                                       RunStatus::EarlyStopped};
 constexpr StepPhase kStepPhases[] = {StepPhase::DataWait, StepPhase::H2D, StepPhase::FwdBwd,
                                      StepPhase::AllreduceWait, StepPhase::Optimizer};
+constexpr Severity kSeverities[] = {Severity::Info, Severity::Warning, Severity::Critical};
 
 }  // namespace
 
@@ -342,6 +343,24 @@ const char* toString(RunStatus status) {
       return "early_stopped";
   }
   return "?";
+}
+
+const char* toString(Severity severity) {
+  switch (severity) {
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Critical:
+      return "critical";
+  }
+  return "?";
+}
+
+std::string adviceText(const std::vector<Advice>& advice) {
+  std::string s;
+  for (const auto& a : advice) s += (s.empty() ? "" : " ") + a.key + "=" + a.value;
+  return s;
 }
 
 const char* toString(StepPhase phase) {
@@ -788,6 +807,76 @@ Result<SystemSampleEvent> systemSampleFromEvent(const Event& ev) {
         x.cpu = knownOrMinusOne(x.cpu);
         e.ranks.push_back(x);
       }
+    }
+  });
+}
+
+Event toEvent(const DiagnosisEvent& e, int rank) {
+  json findings = json::array();
+  for (const auto& f : e.findings) {
+    json advice = json::array();
+    for (const auto& a : f.advice) advice.push_back({{"key", a.key}, {"value", a.value}});
+    json evidence = json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = std::isfinite(v) ? json(v) : json(nullptr);
+    findings.push_back({{"rule", f.rule},
+                        {"severity", toString(f.severity)},
+                        {"rank", f.rank},
+                        {"title", f.title},
+                        {"message", f.message},
+                        {"advice", advice},
+                        {"advice_text", adviceText(f.advice)},
+                        {"evidence", evidence}});
+  }
+  json d{{"final", e.final},         {"period_s", e.periodS}, {"steps", e.steps},
+         {"warmup_steps", e.warmupSteps}, {"findings", findings}, {"summary", e.summary}};
+  return makeEvent(event_type::kDiagnosis, rank, std::move(d));
+}
+
+Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
+  return readTyped<DiagnosisEvent>(ev, event_type::kDiagnosis, [](FieldReader& r, DiagnosisEvent& e) {
+    r.boolean("final", e.final, false);
+    r.num("period_s", e.periodS, false);
+    r.integer("steps", e.steps, false);
+    r.integer("warmup_steps", e.warmupSteps, false);
+    r.str("summary", e.summary, false);
+    const json* findings = r.array("findings");
+    if (!findings) return;
+    for (size_t i = 0; i < findings->size(); ++i) {
+      const std::string at = "findings[" + std::to_string(i) + "]";
+      if (!(*findings)[i].is_object()) {
+        r.error(at, "must be an object");
+        continue;
+      }
+      FieldReader f((*findings)[i], r.path(at + "."));
+      Finding x;
+      f.str("rule", x.rule);
+      readEnum(f, "severity", kSeverities, x.severity);
+      f.integer("rank", x.rank, false);
+      f.str("title", x.title, false);
+      f.str("message", x.message);
+      if (const json* advice = f.array("advice", false)) {
+        for (size_t k = 0; k < advice->size(); ++k) {
+          const json& a = (*advice)[k];
+          if (!a.is_object() || !a.contains("key") || !a["key"].is_string() ||
+              !a.contains("value") || !a["value"].is_string()) {
+            f.error("advice[" + std::to_string(k) + "]", "must be {\"key\": string, \"value\": string}");
+            continue;
+          }
+          x.advice.push_back({a["key"].get<std::string>(), a["value"].get<std::string>()});
+        }
+      }
+      if (const json* evidence = f.object("evidence", false)) {
+        for (auto it = evidence->begin(); it != evidence->end(); ++it) {
+          if (it.value().is_number())
+            x.evidence[it.key()] = it.value().get<double>();
+          else if (it.value().is_null())
+            x.evidence[it.key()] = std::numeric_limits<double>::quiet_NaN();
+          else
+            f.error("evidence." + it.key(), "must be a number");
+        }
+      }
+      r.append(f.errors());
+      e.findings.push_back(std::move(x));
     }
   });
 }

@@ -38,6 +38,7 @@ inline constexpr const char* kRankExit = "rank_exit";
 inline constexpr const char* kScheduleReplanned = "schedule_replanned";
 inline constexpr const char* kGpuSample = "gpu_sample";
 inline constexpr const char* kSystemSample = "system_sample";
+inline constexpr const char* kDiagnosis = "diagnosis";
 }  // namespace event_type
 
 /// One event as it travels: type, protocol version, emitting rank, wall time, payload.
@@ -288,6 +289,42 @@ struct SystemSampleEvent {
   std::string disk;                  ///< that disk's name ("" unknown)
 };
 
+/// How much a finding of the doctor matters.
+enum class Severity { Info, Warning, Critical };
+/// "info", "warning", "critical".
+const char* toString(Severity severity);
+
+/// One config change the doctor advises, e.g. {"workers", "8"}.
+struct Advice {
+  std::string key;    ///< run-config key
+  std::string value;  ///< value as it is written on the command line
+};
+
+/// One finding of the doctor: which rule fired, on which numbers, and what to change.
+struct Finding {
+  std::string rule;                         ///< rule id, e.g. "data_bound" (docs/doctor.md)
+  Severity severity = Severity::Warning;    ///< how much throughput is at stake
+  int rank = -1;                            ///< the rank concerned, -1 = every rank
+  std::string title;                        ///< a few words, e.g. "data-bound"
+  std::string message;                      ///< a sentence with the numbers behind it
+  std::vector<Advice> advice;               ///< config changes, in order of importance
+  std::map<std::string, double> evidence;   ///< the numbers that made the rule fire
+};
+
+/// The advice of a finding as the command line takes it: "workers=8 cache=ram".
+std::string adviceText(const std::vector<Advice>& advice);
+
+/// diagnosis: the doctor's findings for one reporting period, or (final) for the whole run.
+/// Written by the launcher (or a single process) every reporting period and once at the end.
+struct DiagnosisEvent {
+  bool final = false;              ///< the report over the whole run, written at its end
+  double periodS = 0;              ///< length of the period judged (the whole run when final)
+  int steps = 0;                   ///< step samples behind it, all ranks (warm-up excluded)
+  int warmupSteps = 0;             ///< step samples left out as warm-up
+  std::vector<Finding> findings;   ///< most severe first; empty = no bottleneck found
+  std::string summary;             ///< one line for a banner or a log
+};
+
 /// The numeric leaves of an event's data keyed by their path ("gpus/0/util", "cpu/3"), for
 /// the readers that store or plot every field of a sample event. An array element carrying an
 /// "index" (a GPU) or a "rank" is keyed by it, not by its position; "index", "rank" and "pid"
@@ -318,6 +355,7 @@ Event toEvent(const RankExitEvent& e, int rank);
 Event toEvent(const ScheduleReplannedEvent& e, int rank);
 Event toEvent(const GpuSampleEvent& e, int rank);
 Event toEvent(const SystemSampleEvent& e, int rank);
+Event toEvent(const DiagnosisEvent& e, int rank);
 
 /// Read the typed payload back. Errors name the field (as "data.<field>") and what is wrong,
 /// or say the event has another type. A JSON null where a number belongs reads as NaN (that is
@@ -335,5 +373,6 @@ Result<RankExitEvent> rankExitFromEvent(const Event& e);
 Result<ScheduleReplannedEvent> scheduleReplannedFromEvent(const Event& e);
 Result<GpuSampleEvent> gpuSampleFromEvent(const Event& e);
 Result<SystemSampleEvent> systemSampleFromEvent(const Event& e);
+Result<DiagnosisEvent> diagnosisFromEvent(const Event& e);
 
 }  // namespace stave::telemetry

@@ -1,0 +1,543 @@
+#include "core/telemetry/doctor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+#include "core/telemetry/straggler.h"
+
+namespace stave::telemetry {
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double share(double part, double total) {
+  return total > 0 ? part / total : 0;
+}
+
+std::string percent(double fraction) {
+  return std::to_string(std::lround(fraction * 100)) + "%";
+}
+
+// What every rule reads: the window, the run and a few derived numbers.
+struct Context {
+  const DoctorWindow& w;
+  const RunFacts& run;
+  const DoctorOptions& opt;
+
+  bool cuda() const { return run.device == "cuda"; }
+  bool distributed() const { return run.worldSize > 1 && w.ranks.size() > 1; }
+  // The median over ranks of a phase's share of the step.
+  double phaseShare(StepPhase phase) const {
+    std::vector<double> v;
+    for (const auto& [rank, r] : w.ranks) v.push_back(share(phaseSeconds(r.mean, phase), r.mean.total));
+    return median(std::move(v));
+  }
+  double stepSeconds() const {
+    std::vector<double> v;
+    for (const auto& [rank, r] : w.ranks) v.push_back(r.mean.total);
+    return median(std::move(v));
+  }
+  int steps() const {
+    int n = 0;
+    for (const auto& [rank, r] : w.ranks) n += r.steps;
+    return n;
+  }
+  int64_t integer(const char* key, int64_t fallback) const {
+    auto it = run.config.find(key);
+    return it != run.config.end() && it->is_number() ? it->get<int64_t>() : fallback;
+  }
+  bool boolean(const char* key, bool fallback) const {
+    auto it = run.config.find(key);
+    return it != run.config.end() && it->is_boolean() ? it->get<bool>() : fallback;
+  }
+  std::string string(const char* key, const std::string& fallback) const {
+    auto it = run.config.find(key);
+    return it != run.config.end() && it->is_string() ? it->get<std::string>() : fallback;
+  }
+  int coresPerRank() const {
+    const int cores = run.cores > 0 ? run.cores
+                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return std::max(1, cores / std::max(1, run.localRanks));
+  }
+  bool cpuSaturated() const { return w.cpuBusy >= opt.cpuSaturated; }
+};
+
+// A verdict for a value judged against a firing and a (lower) clearing threshold.
+RuleVerdict above(double value, double fire, double clear) {
+  RuleVerdict v;
+  v.fires = value >= fire;
+  v.holds = value >= clear;
+  return v;
+}
+RuleVerdict below(double value, double fire, double clear) {
+  RuleVerdict v;
+  v.fires = value < fire;
+  v.holds = value < clear;
+  return v;
+}
+
+std::string cpuText(const Context& c) {
+  return c.w.cpuBusy >= 0 ? "CPU " + std::to_string(std::lround(c.w.cpuBusy)) + "% busy"
+                          : "CPU load unknown";
+}
+
+// --- The rules -------------------------------------------------------------------------------
+
+// Ranks wait for the loader. With idle cores more loader threads help; with busy cores only
+// less work per image does (a RAM cache saves decoding and resizing every epoch).
+RuleVerdict dataBound(const Context& c) {
+  const double data = c.phaseShare(StepPhase::DataWait);
+  RuleVerdict v = above(data, c.opt.dataWaitShare, c.opt.dataWaitClear);
+  if (!v.holds) return v;
+  const int64_t workers = c.integer("workers", 8);
+  const std::string cache = c.string("cache", "none");
+  Finding& f = v.finding;
+  f.title = "data-bound";
+  f.severity = data >= 0.4 ? Severity::Critical : Severity::Warning;
+  f.evidence = {{"data_wait_share", data}, {"step_s", c.stepSeconds()}, {"cpu_busy", c.w.cpuBusy},
+                {"workers", static_cast<double>(workers)}, {"cores_per_rank", c.coresPerRank()}};
+  f.message = "ranks wait for data " + percent(data) + " of their step (" + cpuText(c) +
+              ", workers=" + std::to_string(workers) + ", cache=" + cache + ")";
+  if (!c.cpuSaturated() && workers < c.coresPerRank()) {
+    f.advice.push_back({"workers", std::to_string(c.coresPerRank())});
+    f.message += "; the CPU has idle cores: give each rank as many loader threads as it has cores";
+  }
+  if (cache == "none") {
+    f.advice.push_back({"cache", "ram"});
+    f.message += std::string(f.advice.size() > 1 ? ", and" : ";") +
+                 " cache decoded images in RAM so that later epochs skip decoding (cache=disk "
+                 "when the set does not fit)";
+  }
+  if (f.advice.empty())
+    f.message += "; the loader already caches and uses every core: it needs more CPU per GPU "
+                 "(fewer ranks per node, or cheaper augmentation such as mosaic=0 near the end)";
+  return v;
+}
+
+// The host-to-device copy of the batch takes a large share: unpinned memory copies twice.
+RuleVerdict inputCopyBound(const Context& c) {
+  if (!c.cuda()) return {};
+  const double h2d = c.phaseShare(StepPhase::H2D);
+  RuleVerdict v = above(h2d, c.opt.h2dShare, c.opt.h2dClear);
+  if (!v.holds) return v;
+  Finding& f = v.finding;
+  f.title = "input-copy-bound";
+  f.evidence = {{"h2d_share", h2d}, {"step_s", c.stepSeconds()}};
+  f.message = "ranks spend " + percent(h2d) + " of their step copying the batch to the GPU";
+  if (!c.boolean("pin_memory", true)) {
+    f.advice.push_back({"pin_memory", "true"});
+    f.message += "; pinned host memory lets the copy run at full PCIe speed";
+  } else {
+    f.message += " although it is pinned: check the GPUs' PCIe generation and width on the "
+                 "Hardware page (a x4 or gen-3 link halves the copy rate)";
+  }
+  return v;
+}
+
+// Balanced ranks wait in the all-reduce: the gradients travel slowly (small buckets, a slow
+// link) or too often (no accumulation).
+RuleVerdict communicationBound(const Context& c) {
+  if (!c.distributed()) return {};
+  const double wait = c.phaseShare(StepPhase::AllreduceWait);
+  RuleVerdict v = above(wait, c.opt.allreduceShare, c.opt.allreduceClear);
+  if (!v.holds) return v;
+  // Waiting for a straggler is the straggler rule's finding, not the link's.
+  StragglerDetector sd(StragglerOptions{1, c.opt.imbalance, 0.05});
+  for (const auto& [rank, r] : c.w.ranks) sd.add(rank, r.mean);
+  if (auto s = sd.report(); s && s->imbalance >= c.opt.imbalance) return {};
+  const int64_t bucket = c.integer("bucket_mb", 25);
+  const int64_t batch = c.integer("batch", 16);
+  const int64_t nbs = c.integer("nbs", 64);
+  Finding& f = v.finding;
+  f.title = "communication-bound";
+  f.evidence = {{"allreduce_wait_share", wait},
+                {"step_s", c.stepSeconds()},
+                {"bucket_mb", static_cast<double>(bucket)},
+                {"world_size", static_cast<double>(c.run.worldSize)}};
+  f.message = "ranks wait in the gradient all-reduce " + percent(wait) +
+              " of their step while no rank lags (bucket_mb=" + std::to_string(bucket) + ")";
+  if (bucket < 25) {
+    f.advice.push_back({"bucket_mb", "25"});
+    f.message += "; tiny buckets mean many small all-reduces, each paying the link's latency";
+  } else {
+    const int64_t global = batch * c.run.worldSize;
+    f.advice.push_back({"nbs", std::to_string(std::max<int64_t>(nbs * 2, global * 2))});
+    f.message += "; accumulating over more batches all-reduces less often (nbs is the nominal "
+                 "batch: lr and weight decay follow it)";
+  }
+  if (c.cuda())
+    f.message += ". Check the GPU topology on the Hardware page: without NVLink or PCIe P2P NCCL "
+                 "goes through host memory (nccl_p2p_level)";
+  return v;
+}
+
+// One rank is slower than the others and they wait for it.
+RuleVerdict straggler(const Context& c) {
+  if (!c.distributed()) return {};
+  StragglerDetector sd(StragglerOptions{1, c.opt.imbalanceClear, 0.05});
+  for (const auto& [rank, r] : c.w.ranks) sd.add(rank, r.mean);
+  auto s = sd.report();
+  if (!s) return {};
+  RuleVerdict v = above(s->imbalance, c.opt.imbalance, c.opt.imbalanceClear);
+  if (!v.holds) return v;
+  Finding& f = v.finding;
+  f.title = "straggler";
+  f.rank = s->slowRank;
+  f.severity = s->imbalance >= 0.3 ? Severity::Critical : Severity::Warning;
+  f.evidence = {{"imbalance", s->imbalance},
+                {"slow_rank", s->slowRank},
+                {"phase_share", s->fraction},
+                {"others_share", s->othersFraction},
+                {"step_s", s->stepTime}};
+  f.message = "rank " + std::to_string(s->slowRank) + " is " + percent(s->imbalance) +
+              " of a step slower than the others, who wait for it in the all-reduce: " +
+              s->message;
+  switch (s->waitsOn) {
+    case StepPhase::DataWait:
+      if (c.string("cache", "none") == "none") f.advice.push_back({"cache", "ram"});
+      f.message += ". Its loader is slower: a slower or shared disk, fewer free cores on its "
+                   "node, or another job on them";
+      break;
+    case StepPhase::H2D:
+      if (!c.boolean("pin_memory", true)) f.advice.push_back({"pin_memory", "true"});
+      f.message += ". Its input copy is slower: check that GPU's PCIe link on the Hardware page";
+      break;
+    case StepPhase::FwdBwd:
+    case StepPhase::Optimizer:
+    case StepPhase::AllreduceWait:
+      f.message += ". It computes slower: compare that GPU's clocks, temperature and power with "
+                   "the others on the Hardware page (throttling, another process on it)";
+      break;
+  }
+  return v;
+}
+
+// GPU memory: near the limit (the next larger batch or image runs out) or mostly unused.
+RuleVerdict memoryHeadroom(const Context& c) {
+  if (!c.cuda() || c.w.gpuMemoryShare < 0) return {};
+  const double used = c.w.gpuMemoryShare;
+  const int64_t batch = c.integer("batch", 16);
+  const std::map<std::string, double> evidence = {{"memory_share", used},
+                                                  {"batch", static_cast<double>(batch)}};
+  const double fullClear = c.opt.memoryNearFull - 0.02;
+  if (used >= fullClear) {
+    RuleVerdict v = above(used, c.opt.memoryNearFull, fullClear);
+    Finding& f = v.finding;
+    f.title = "near out of memory";
+    f.severity = Severity::Critical;
+    f.evidence = evidence;
+    f.message = "the fullest GPU uses " + percent(used) +
+                " of its memory: a larger image or a fragmenting allocator ends the run with "
+                "out-of-memory";
+    if (batch > 1)
+      f.advice.push_back({"batch", std::to_string(std::max<int64_t>(1, batch * 3 / 4))});
+    return v;
+  }
+  RuleVerdict v = below(used, c.opt.memoryHeadroom, c.opt.memoryHeadroom + 0.05);
+  if (!v.holds) return v;
+  Finding& f = v.finding;
+  f.title = "memory headroom";
+  f.severity = Severity::Info;
+  f.evidence = evidence;
+  f.message = "the fullest GPU uses only " + percent(used) +
+              " of its memory: a larger batch per rank fits and keeps the GPU busier";
+  if (used * 2 < 0.85) f.advice.push_back({"batch", std::to_string(batch * 2)});
+  return v;
+}
+
+// The GPU idles although nothing waits: fp32, small kernels (launch-bound), or NCHW convolutions.
+RuleVerdict gpuUnderused(const Context& c) {
+  if (!c.cuda() || c.w.gpuUtil < 0) return {};
+  if (c.phaseShare(StepPhase::DataWait) >= c.opt.dataWaitClear ||
+      c.phaseShare(StepPhase::AllreduceWait) >= c.opt.allreduceClear)
+    return {};  // the GPU waits for data or peers: those rules say why
+  RuleVerdict v = below(c.w.gpuUtil, c.opt.gpuUtilLow, c.opt.gpuUtilClear);
+  if (!v.holds) return v;
+  const int64_t batch = c.integer("batch", 16);
+  Finding& f = v.finding;
+  f.title = "GPU under-used";
+  f.evidence = {{"gpu_util", c.w.gpuUtil}, {"batch", static_cast<double>(batch)}};
+  f.message = "the GPUs are busy " + std::to_string(std::lround(c.w.gpuUtil)) +
+              "% of the time although the ranks hardly wait for data or peers";
+  if (!c.boolean("amp", true) || c.string("precision", "auto") == "fp32") {
+    if (!c.boolean("amp", true)) f.advice.push_back({"amp", "true"});
+    if (c.string("precision", "auto") == "fp32") f.advice.push_back({"precision", "auto"});
+    f.message += "; they compute in fp32 where bf16 (auto) doubles the tensor-core rate";
+  }
+  if (!c.boolean("channels_last", false)) {
+    f.advice.push_back({"channels_last", "true"});
+    f.message += "; channels-last convolutions are faster on tensor cores";
+  }
+  if (batch < 64 && (c.w.gpuMemoryShare < 0 || c.w.gpuMemoryShare * 2 < 0.85)) {
+    f.advice.push_back({"batch", std::to_string(batch * 2)});
+    f.message += "; a small batch leaves the step launch-bound (many small kernels)";
+  }
+  return v;
+}
+
+struct Rule {
+  const char* id;
+  std::function<RuleVerdict(const Context&)> judge;
+};
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> table = {
+      {"data_bound", dataBound},
+      {"input_copy_bound", inputCopyBound},
+      {"communication_bound", communicationBound},
+      {"straggler", straggler},
+      {"memory_headroom", memoryHeadroom},
+      {"gpu_underused", gpuUnderused},
+  };
+  return table;
+}
+
+std::vector<std::pair<std::string, RuleVerdict>> judgeAll(const DoctorWindow& w, const RunFacts& f,
+                                                          const DoctorOptions& o) {
+  std::vector<std::pair<std::string, RuleVerdict>> out;
+  if (w.ranks.empty()) return out;
+  const Context c{w, f, o};
+  for (const auto& rule : rules()) {
+    RuleVerdict v = rule.judge(c);
+    v.finding.rule = rule.id;
+    out.emplace_back(rule.id, std::move(v));
+  }
+  return out;
+}
+
+void sortBySeverity(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+  });
+}
+
+bool finiteTiming(const StepTiming& t) {
+  for (double x : {t.dataWait, t.h2d, t.fwdBwd, t.allreduceWait, t.optimizer, t.total})
+    if (!std::isfinite(x) || x < 0) return false;
+  return t.total > 0;
+}
+
+}  // namespace
+
+std::vector<std::string> doctorRuleIds() {
+  std::vector<std::string> ids;
+  for (const auto& r : rules()) ids.push_back(r.id);
+  return ids;
+}
+
+std::vector<Finding> evaluateRules(const DoctorWindow& window, const RunFacts& facts,
+                                   const DoctorOptions& options) {
+  std::vector<Finding> findings;
+  for (auto& [id, v] : judgeAll(window, facts, options))
+    if (v.fires) findings.push_back(std::move(v.finding));
+  sortBySeverity(findings);
+  return findings;
+}
+
+Doctor::Doctor(DoctorOptions options) : m_options(options) {}
+
+void Doctor::setFacts(const RunFacts& facts) {
+  m_facts = facts;
+}
+
+bool Doctor::isWarmup(int rank, int epoch) const {
+  auto it = m_rankSteps.find(rank);
+  const int seen = it == m_rankSteps.end() ? 0 : it->second;
+  if (seen < m_options.warmupSteps) return true;
+  // The first epoch with a cache fills it: its loader decodes every image once.
+  const auto cache = m_facts.config.find("cache");
+  const bool caching = cache != m_facts.config.end() && cache->is_string() && *cache != "none";
+  return caching && epoch == m_firstEpoch;
+}
+
+bool Doctor::add(const Event& e) {
+  if (e.time > 0) {
+    if (m_runStart <= 0) m_runStart = e.time;
+    m_lastTime = std::max(m_lastTime, e.time);
+  }
+  if (e.type == event_type::kRunStart) {
+    auto rs = runStartFromEvent(e);
+    if (!rs) return false;
+    m_facts.device = rs->device;
+    m_facts.worldSize = std::max(1, rs->worldSize);
+    m_facts.localRanks = std::max(1, rs->worldSize / std::max(1, rs->nnodes));
+    if (rs->config.is_object()) m_facts.config = rs->config;
+    return true;
+  }
+  if (e.type == event_type::kStep) {
+    auto s = stepFromEvent(e);
+    if (!s || !finiteTiming(s->timing)) return false;
+    if (m_firstEpoch < 0 || s->epoch < m_firstEpoch) m_firstEpoch = s->epoch;
+    ++m_stepsSeen;
+    const bool warm = isWarmup(e.rank, s->epoch);
+    ++m_rankSteps[e.rank];
+    for (Accumulator* acc : {&m_period, &m_run}) {
+      if (warm) {
+        ++acc->warmup;
+        continue;
+      }
+      auto& [sum, n] = acc->ranks[e.rank];
+      sum = sum + s->timing;
+      ++n;
+    }
+    return true;
+  }
+  if (e.type == event_type::kGpuSample) {
+    auto g = gpuSampleFromEvent(e);
+    if (!g || g->gpus.empty()) return false;
+    for (Accumulator* acc : {&m_period, &m_run}) {
+      ++acc->gpuSamples;
+      for (const auto& r : g->gpus) {
+        if (r.util >= 0 && std::isfinite(r.util)) {
+          acc->gpuUtilSum += r.util;
+          ++acc->gpuUtilCount;
+        }
+        if (r.memUsed >= 0 && r.memTotal > 0)
+          acc->gpuMemoryShare = std::max(acc->gpuMemoryShare, r.memUsed / r.memTotal);
+      }
+    }
+    return true;
+  }
+  if (e.type == event_type::kSystemSample) {
+    auto s = systemSampleFromEvent(e);
+    if (!s || s->cpuTotal < 0 || !std::isfinite(s->cpuTotal)) return false;
+    if (!s->cpu.empty()) m_facts.cores = static_cast<int>(s->cpu.size());
+    for (Accumulator* acc : {&m_period, &m_run}) {
+      acc->cpuSum += s->cpuTotal;
+      ++acc->cpuSamples;
+    }
+    return true;
+  }
+  return false;
+}
+
+DoctorWindow Doctor::windowOf(const Accumulator& acc, double periodS) {
+  DoctorWindow w;
+  for (const auto& [rank, sn] : acc.ranks) w.ranks[rank] = {sn.first * (1.0 / sn.second), sn.second};
+  w.warmupSteps = acc.warmup;
+  w.gpuUtil = acc.gpuUtilCount > 0 ? acc.gpuUtilSum / acc.gpuUtilCount : -1;
+  w.gpuMemoryShare = acc.gpuMemoryShare;
+  w.gpuSamples = acc.gpuSamples;
+  w.cpuBusy = acc.cpuSamples > 0 ? acc.cpuSum / acc.cpuSamples : -1;
+  w.cpuSamples = acc.cpuSamples;
+  w.periodS = periodS;
+  return w;
+}
+
+DiagnosisEvent Doctor::build(std::vector<Finding> findings, const DoctorWindow& w,
+                             bool final) const {
+  DiagnosisEvent d;
+  d.final = final;
+  d.periodS = w.periodS;
+  for (const auto& [rank, r] : w.ranks) d.steps += r.steps;
+  d.warmupSteps = w.warmupSteps;
+  sortBySeverity(findings);
+  d.findings = std::move(findings);
+  if (!d.findings.empty()) {
+    const Finding& top = d.findings.front();
+    d.summary = top.title + ": " + top.message;
+    const std::string advice = adviceText(top.advice);
+    if (!advice.empty()) d.summary += " -> try " + advice;
+    if (d.findings.size() > 1)
+      d.summary += " (+" + std::to_string(d.findings.size() - 1) + " more)";
+  } else if (w.ranks.empty()) {
+    d.summary = w.warmupSteps > 0
+                    ? "warm-up: " + std::to_string(w.warmupSteps) +
+                          " step samples not judged yet (first steps, and the first epoch while "
+                          "a cache fills)"
+                    : "no step timings to judge";
+  } else {
+    std::vector<double> compute, data, wait;
+    for (const auto& [rank, r] : w.ranks) {
+      compute.push_back(share(r.mean.fwdBwd + r.mean.optimizer, r.mean.total));
+      data.push_back(share(r.mean.dataWait, r.mean.total));
+      wait.push_back(share(r.mean.allreduceWait, r.mean.total));
+    }
+    d.summary = "no bottleneck found: ranks compute " + percent(median(compute)) +
+                " of their step (data wait " + percent(median(data)) + ", all-reduce wait " +
+                percent(median(wait)) + ")";
+  }
+  return d;
+}
+
+DiagnosisEvent Doctor::diagnose(double periodS, bool* judged) {
+  DoctorWindow w = windowOf(m_period, periodS);
+  m_period = Accumulator{};
+  // Ranks with too few samples are not judged this period.
+  for (auto it = w.ranks.begin(); it != w.ranks.end();)
+    it = it->second.steps < m_options.minSteps ? w.ranks.erase(it) : std::next(it);
+  const bool enough = !w.ranks.empty();
+  if (judged) *judged = enough;
+  std::vector<Finding> findings;
+  if (enough) {
+    for (auto& [id, v] : judgeAll(w, m_facts, m_options)) {
+      RuleState& st = m_state[id];
+      if (v.fires) {
+        ++st.hits;
+        st.misses = 0;
+      } else if (v.holds) {
+        st.hits = st.active ? st.hits : 0;
+        st.misses = 0;
+      } else {
+        st.hits = 0;
+        ++st.misses;
+      }
+      if (!st.active && st.hits >= m_options.confirmPeriods) st.active = true;
+      if (st.active && st.misses >= m_options.confirmPeriods) st.active = false;
+      if (st.active && (v.fires || v.holds)) st.last = v.finding;
+    }
+  }
+  for (const auto& [id, st] : m_state)
+    if (st.active) findings.push_back(st.last);
+  return build(std::move(findings), w, false);
+}
+
+DoctorWindow Doctor::runWindow() const {
+  return windowOf(m_run, m_lastTime > m_runStart ? m_lastTime - m_runStart : 0);
+}
+
+DiagnosisEvent Doctor::finalReport() const {
+  DoctorWindow w = runWindow();
+  int steps = 0;
+  for (const auto& [rank, r] : w.ranks) steps += r.steps;
+  if (steps < m_options.minFinalSteps) {
+    DiagnosisEvent d;
+    d.final = true;
+    d.periodS = w.periodS;
+    d.steps = steps;
+    d.warmupSteps = w.warmupSteps;
+    d.summary = "not enough steps to judge: " + std::to_string(steps) + " step samples after the " +
+                std::to_string(w.warmupSteps) + " of the warm-up (at least " +
+                std::to_string(m_options.minFinalSteps) + " needed)";
+    return d;
+  }
+  return build(evaluateRules(w, m_facts, m_options), w, true);
+}
+
+std::string formatDiagnosis(const DiagnosisEvent& d) {
+  std::ostringstream out;
+  out << (d.final ? "diagnosis of the run" : "diagnosis of the last period") << " ("
+      << d.steps << " step samples judged, " << d.warmupSteps << " of warm-up left out)\n";
+  if (d.findings.empty()) {
+    out << "  " << d.summary << "\n";
+    return out.str();
+  }
+  for (const auto& f : d.findings) {
+    out << "  [" << toString(f.severity) << "] " << f.title;
+    if (f.rank >= 0) out << " (rank " << f.rank << ")";
+    out << ": " << f.message << "\n";
+    const std::string advice = adviceText(f.advice);
+    if (!advice.empty()) out << "      try: " << advice << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace stave::telemetry
