@@ -95,3 +95,15 @@ if(STAVE_BUILD_GUI)
   find_package(Qt6 6.2 REQUIRED COMPONENTS Gui Widgets PrintSupport LinguistTools)
   find_package(QCustomPlotQt6 REQUIRED)
 endif()
+
+# cpp-httplib (Debian's libcpp-httplib-dev) serves the Prometheus metrics of a run. Optional:
+# a build without it (e.g. the GPU check's minimal machine) says so when a metrics port is set.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(STAVE_HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+endif()
+if(TARGET PkgConfig::STAVE_HTTPLIB)
+  message(STATUS "Stave: cpp-httplib ${STAVE_HTTPLIB_VERSION} found (metrics endpoint)")
+else()
+  message(STATUS "Stave: cpp-httplib not found: no metrics endpoint in this build")
+endif()

@@ -56,8 +56,19 @@ int EventSink::rank() const {
   return m_rank;
 }
 
+void EventSink::setObserver(std::function<void(const Event&)> observer) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_observer = std::move(observer);
+}
+
 void EventSink::write(const Event& event) {
   writeLine(encodeEvent(event));
+  std::function<void(const Event&)> observer;
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    observer = m_observer;
+  }
+  if (observer) observer(event);
 }
 
 void EventSink::writeLine(const std::string& line) {

@@ -4,6 +4,7 @@
 // reader sees every event as soon as it happens and a crash loses at most a partial line.
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,10 @@ class EventSink {
   /// Also writes every event to TensorBoard event files in `dir` (a new file in it); the error
   /// names the path.
   Status openTensorBoard(const std::string& dir);
+  /// Called with every event write() wrote, after it was written and outside the sink's lock
+  /// (so the observer may write to the sink itself); lines given to writeLine() are not seen.
+  /// Set it before other threads write.
+  void setObserver(std::function<void(const Event&)> observer);
   /// Rank used by write() for typed events.
   void setRank(int rank);
   int rank() const;
@@ -61,6 +66,7 @@ class EventSink {
   std::FILE* m_stream = nullptr;
   std::FILE* m_file = nullptr;
   std::unique_ptr<TensorBoardWriter> m_tb;
+  std::function<void(const Event&)> m_observer;
   int m_rank = 0;
   int64_t m_lines = 0;
   int64_t m_failures = 0;
