@@ -15,7 +15,7 @@ using stave::cli::selfExecutable;
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(args,
                      {"project", "config", "run-dir", "nproc", "nnodes", "node-rank", "master-addr",
-                      "master-port", "stop-after", "stop-after-batches"},
+                      "master-port", "stop-after", "stop-after-batches", "metrics-port", "metrics-addr"},
                      {});
   if (!a.ok()) return stave::cli::usageError("train", a.error());
   stave::train::TrainCommand cmd;
@@ -29,6 +29,15 @@ int run(const std::vector<std::string>& args) {
           "train", "more than one CONFIG given ('" + cmd.configPath + "', '" + p + "')");
     }
   }
+  // The metrics flags are the run-config keys metrics_port / metrics_addr.
+  if (a.has("metrics-port")) {
+    int port = 0;
+    if (!parseInt(a.value("metrics-port"), port) || port < 1 || port > 65535)
+      return stave::cli::usageError("train", "--metrics-port needs a port 1..65535, got '" +
+                                                 a.value("metrics-port") + "'");
+    cmd.overrides.push_back("metrics_port=" + std::to_string(port));
+  }
+  if (a.has("metrics-addr")) cmd.overrides.push_back("metrics_addr=" + a.value("metrics-addr"));
   cmd.projectPath = a.value("project");
   cmd.configName = a.value("config");
   cmd.runDir = a.value("run-dir");
@@ -66,5 +75,8 @@ STAVE_COMMAND(stave::cli::Command{
     "stave-train train CONFIG.yaml|--project FILE [--config NAME] [key=value ...] [--run-dir DIR]\n"
     "                  [--nproc N --nnodes M --node-rank R --master-addr A --master-port P] "
     "[--stop-after EPOCHS] [--stop-after-batches N]\n"
+    "                  [--metrics-port P [--metrics-addr A]]\n"
+    "  --metrics-port P serves Prometheus metrics of the run on http://A:P/metrics (A = 127.0.0.1\n"
+    "  unless --metrics-addr widens it); a port in use stops the run before it starts\n"
     "  resume: stave-train train --run-dir runs/<id> resume=true [epochs=N]",
     run});

@@ -454,7 +454,7 @@ bool resumeMayChange(std::string_view key) {
       "val_period", "conf",        "iou",       "max_det",      "workers",
       "prefetch", "persistent_workers", "cache", "threads",     "pin_memory",
       "devices",  "nccl_p2p_level", "nccl_shm_disable", "nccl_debug", "nccl_timeout_s",
-      "tensorboard", "sample_period_s",
+      "tensorboard", "sample_period_s", "report_period_s", "metrics_port", "metrics_addr",
       "master_addr", "master_port", "node_rank", "resume",      "name",
       "project",  "exist_ok"};
   return keys.count(key) > 0;

@@ -164,6 +164,16 @@ std::vector<ParamSpec> buildSchema() {
       strP("project", "", G::Logging, "folder for runs (empty = beside the project file)", true),
       floatP("sample_period_s", 0.5, 0.0, 3600.0, G::Logging,
              "seconds between the node's GPU and system samples in the event log (0 = off)", true),
+      floatP("report_period_s", 30.0, 0.0, 86400.0, G::Logging,
+             "seconds between the straggler and doctor reports (diagnosis events) of a run; "
+             "0 = only the doctor's final report",
+             false),
+      intP("metrics_port", 0, 0, 65535, G::Logging,
+           "serve Prometheus metrics of the run on this port (0 = off); a port in use stops "
+           "the run before it starts",
+           false),
+      strP("metrics_addr", "127.0.0.1", G::Logging,
+           "address the metrics port listens on (0.0.0.0 = every interface)", false),
       boolP("tensorboard", true, G::Logging,
             "also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) "
             "to <run>/tb/, for tensorboard --logdir",

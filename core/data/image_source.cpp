@@ -283,9 +283,22 @@ cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom) {
   return m;
 }
 
+/// Fault injection for the doctor's tests and benchmark (docs/doctor.md):
+/// STAVE_FAULT_SLOW_READ_MS=M adds M ms of latency to every image read from storage (not from a
+/// cache), as a slow network filesystem would. 0 when unset.
+int slowReadMs() {
+  static const int ms = [] {
+    const char* v = std::getenv("STAVE_FAULT_SLOW_READ_MS");
+    return v && *v ? std::max(0, std::atoi(v)) : 0;
+  }();
+  return ms;
+}
+
 LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTimes& times) {
   double t0 = monotonicSeconds();
   std::vector<uint8_t> bytes;
+  if (const int ms = slowReadMs(); ms > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
   {
     std::ifstream in(rec.imagePath, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error(rec.imagePath + ": cannot open image");

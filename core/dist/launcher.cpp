@@ -1,6 +1,7 @@
 #include "core/dist/launcher.h"
 #include "core/config/clock.h"
 #include "core/telemetry/node_telemetry.h"
+#include "core/telemetry/run_monitor.h"
 #include "core/telemetry/tensorboard.h"
 
 #include <arpa/inet.h>
@@ -123,6 +124,7 @@ class Supervisor {
   std::vector<RankProc> m_ranks;
   std::FILE* m_events = nullptr;
   std::unique_ptr<telemetry::TensorBoardWriter> m_tb;  ///< runDir/tb/, fed what events.jsonl gets
+  std::unique_ptr<telemetry::RunMonitor> m_monitor;    ///< the doctor and the metrics endpoint
   int m_wake[2] = {-1, -1};
   bool m_failing = false;        // a failure was reported; others are being stopped
   bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
@@ -159,6 +161,7 @@ void Supervisor::emit(const std::string& line) {
 void Supervisor::emitEvent(telemetry::Event event) {
   if (!event.data.is_object()) event.data = nlohmann::json::object();
   event.data["source"] = "launcher";
+  if (m_monitor) m_monitor->observe(event);
   emit(telemetry::encodeEvent(event));
 }
 
@@ -221,6 +224,19 @@ bool Supervisor::prepare() {
     std::error_code ec;
     fs::create_directories(logDir, ec);
   }
+  telemetry::RunMonitorOptions mo;
+  mo.reportPeriodS = m_opt.doctor ? m_opt.reportPeriodS : 0;
+  mo.runName = m_opt.runDir.empty() ? "" : fs::path(m_opt.runDir).filename().string();
+  mo.metricsPort = m_opt.metricsPort;
+  mo.metricsAddress = m_opt.metricsAddress;
+  auto monitor = telemetry::RunMonitor::create(mo);
+  if (!monitor) {
+    m_result.message = monitor.errorText();
+    return false;
+  }
+  m_monitor = std::move(monitor.value());
+  if (m_monitor->server())
+    std::fprintf(stderr, "stave launcher: metrics on %s\n", m_monitor->server()->url().c_str());
   for (int k = 0; k < m_opt.nproc; ++k) {
     RankProc r;
     r.local = k;
@@ -315,6 +331,7 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   const nlohmann::json raw = nlohmann::json::parse(line, nullptr, false);
   if (!raw.is_object() || !raw.contains("rank")) event->rank = r.global;
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
+  if (m_monitor) m_monitor->observe(event.value());
   if (event->type == telemetry::event_type::kError && event->data.contains("message") &&
       event->data["message"].is_string())
     r.lastError = event->data["message"].get<std::string>();
@@ -499,11 +516,11 @@ void Supervisor::stopSampling() {
 }
 
 void Supervisor::maybeReportStraggler() {
-  if (m_opt.stragglerPeriodS <= 0 || secondsSince(m_periodStart) < m_opt.stragglerPeriodS) return;
+  if (m_opt.reportPeriodS <= 0 || secondsSince(m_periodStart) < m_opt.reportPeriodS) return;
   m_periodStart = Clock::now();
   if (auto report = m_straggler.report()) {
     auto event = telemetry::toEvent(*report, report->slowRank);
-    event.data["period_s"] = m_opt.stragglerPeriodS;
+    event.data["period_s"] = m_opt.reportPeriodS;
     emitEvent(std::move(event));
   }
 }
@@ -667,9 +684,12 @@ LaunchResult Supervisor::run() {
       signalAll(SIGKILL);
     }
     maybeReportStraggler();
+    if (m_opt.doctor && m_monitor)
+      for (auto& e : m_monitor->due()) emitEvent(std::move(e));
     maybeSample();
   }
   stopSampling();
+  if (m_opt.doctor && m_monitor) emitEvent(m_monitor->finalReport());
 
   for (auto& r : m_ranks)
     if (r.outFd >= 0) close(r.outFd);

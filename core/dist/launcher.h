@@ -43,7 +43,10 @@ struct LaunchOptions {
   double hangTimeoutS = 1800;              ///< a rank silent this long is hung (nccl_timeout_s)
   double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure
   double stopTimeoutS = 600;               ///< after a forwarded stop request, SIGKILL after this
-  double stragglerPeriodS = 30;            ///< straggler report period (0 = off)
+  double reportPeriodS = 30;               ///< straggler and diagnosis period (0 = final only)
+  bool doctor = true;                      ///< diagnosis events every period and at the end
+  int metricsPort = 0;                     ///< serve Prometheus metrics here (0 = off)
+  std::string metricsAddress = "127.0.0.1";  ///< address of the metrics port
   int logTailLines = 20;                   ///< log lines quoted in an error event
   bool echoStdout = true;                  ///< write every event line to stdout
   bool handleSignals = true;               ///< catch SIGTERM/SIGINT while running (then restore)
@@ -61,7 +64,9 @@ struct LaunchResult {
 
 /// Runs the workers to the end and reports how it went. Events written by the launcher
 /// itself: rank_exit (each rank), error (the failing rank, its exit code or signal name and
-/// its last log lines), warning (stop requested), straggler (every stragglerPeriodS).
+/// its last log lines), warning (stop requested), straggler and diagnosis (every reportPeriodS),
+/// a final diagnosis at the end. A metrics port that cannot be bound fails the launch before
+/// any rank starts.
 LaunchResult launch(const LaunchOptions& options);
 
 /// launch() and return its exit code.

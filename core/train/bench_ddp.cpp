@@ -292,7 +292,7 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o) {
   lo.runDir = runDir.string();
   lo.hangTimeoutS = 600;
   lo.graceS = 5;
-  lo.stragglerPeriodS = 0;
+  lo.reportPeriodS = 0;
   lo.echoStdout = false;
   lo.onEvent = [&](const std::string& line) {
     auto ev = telemetry::decodeEvent(line);

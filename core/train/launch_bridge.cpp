@@ -49,6 +49,9 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir,
   lo.diskPath = std::filesystem::path(config.getString("data")).parent_path().string();
   lo.env["STAVE_LAUNCHER"] = "1";  // the launcher keeps events.jsonl, not rank 0
   lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
+  lo.reportPeriodS = config.getFloat("report_period_s");
+  lo.metricsPort = static_cast<int>(config.getInt("metrics_port"));
+  lo.metricsAddress = config.getString("metrics_addr");
   return dist::runLauncher(lo);
 }
 

@@ -16,6 +16,7 @@
 #include "core/config/run_config.h"
 #include "core/data/dataset.h"
 #include "core/telemetry/event_sink.h"
+#include "core/telemetry/run_monitor.h"
 #include "core/train/checkpoint.h"
 #include "core/train/launch_bridge.h"
 #include "core/train/trainer.h"
@@ -68,6 +69,45 @@ telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cf
   o.diskPath = fs::path(cfg.getString("data")).parent_path().string();
   return o;
 }
+
+/// The doctor and the metrics endpoint of a run whose event log this process keeps itself (no
+/// launcher): fed every event the sink writes, a diagnosis every report period from its own
+/// thread and, from finish(), the final report.
+class SingleProcessMonitor {
+ public:
+  Status start(const config::RunConfig& cfg, const std::string& runDir, telemetry::EventSink& sink,
+               int rank) {
+    telemetry::RunMonitorOptions mo;
+    mo.reportPeriodS = cfg.getFloat("report_period_s");
+    mo.runName = fs::path(runDir).filename().string();
+    mo.metricsPort = static_cast<int>(cfg.getInt("metrics_port"));
+    mo.metricsAddress = cfg.getString("metrics_addr");
+    mo.rank = rank;
+    auto m = telemetry::RunMonitor::create(mo);
+    if (!m) return m.errors();
+    m_monitor = std::move(m.value());
+    m_sink = &sink;
+    if (m_monitor->server())
+      std::cerr << "metrics on " << m_monitor->server()->url() << "\n";
+    telemetry::RunMonitor* monitor = m_monitor.get();
+    sink.setObserver([monitor](const telemetry::Event& e) { monitor->observe(e); });
+    m_monitor->startTimer([&sink](const telemetry::Event& e) { sink.write(e); });
+    return Ok{};
+  }
+  /// Writes the final report; the endpoint keeps serving until destruction.
+  void finish() {
+    if (!m_monitor) return;
+    m_monitor->stopTimer();
+    m_sink->write(m_monitor->finalReport());
+  }
+  ~SingleProcessMonitor() {
+    if (m_sink) m_sink->setObserver(nullptr);
+  }
+
+ private:
+  std::unique_ptr<telemetry::RunMonitor> m_monitor;
+  telemetry::EventSink* m_sink = nullptr;
+};
 
 void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
   std::string data = cfg.getString("data");
@@ -248,6 +288,8 @@ int runTrainCommand(const TrainCommand& cmd) {
       return printErrors("train", s.errors());
   }
   // The node's GPU and system samples go into the same event log (no launcher here).
+  SingleProcessMonitor monitor;
+  if (auto s = monitor.start(cfg, runDir, sink, 0); !s) return printErrors("train", s.errors());
   telemetry::NodeTelemetry node(nodeTelemetryOptions(cfg), [&sink](telemetry::Event e) { sink.write(e); });
   node.setProcesses({{0, static_cast<int>(getpid())}});
   node.start();
@@ -259,7 +301,10 @@ int runTrainCommand(const TrainCommand& cmd) {
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);
-  return trainer.run();
+  const int rc = trainer.run();
+  node.stop();
+  monitor.finish();
+  return rc;
 }
 
 int runWorkerCommand(const WorkerCommand& cmd) {
@@ -282,7 +327,11 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   // Without the launcher rank 0 also samples its node (the launcher does it otherwise).
   telemetry::NodeTelemetry node(nodeTelemetryOptions(cfg.value()),
                                 [&sink](telemetry::Event e) { sink.write(e); });
-  if (env->rank == 0 && !std::getenv("STAVE_LAUNCHER")) {
+  SingleProcessMonitor monitor;
+  const bool keepsLog = env->rank == 0 && !std::getenv("STAVE_LAUNCHER");
+  if (keepsLog) {
+    if (auto s = monitor.start(cfg.value(), cmd.runDir, sink, 0); !s)
+      return printErrors("worker", s.errors());
     node.setProcesses({{0, static_cast<int>(getpid())}});
     node.start();
   }
@@ -300,7 +349,12 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   options.stopRequested = &g_stop;
   options.version = cmd.version;
   Trainer trainer(options);
-  return trainer.run();
+  const int rc = trainer.run();
+  if (keepsLog) {
+    node.stop();
+    monitor.finish();
+  }
+  return rc;
 }
 
 }  // namespace stave::train

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,17 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMaxNonFiniteInARow = 5;
 constexpr double kMaxGradNorm = 10.0;
 constexpr double kStepEventInterval = 0.5;  // seconds between step events of a rank
+
+/// Fault injection for the doctor's tests (docs/doctor.md): STAVE_FAULT_SLOW_DATA_MS=M makes
+/// the rank STAVE_FAULT_SLOW_DATA_RANK (every rank when unset) wait M ms more for each batch, as
+/// a starved loader would. 0 when not asked for this rank.
+int slowDataMs(int rank) {
+  const char* ms = std::getenv("STAVE_FAULT_SLOW_DATA_MS");
+  if (!ms || !*ms) return 0;
+  const char* only = std::getenv("STAVE_FAULT_SLOW_DATA_RANK");
+  if (only && *only && std::atoi(only) != rank) return 0;
+  return std::max(0, std::atoi(ms));
+}
 // On CUDA the ranks agree on a stop request every this many steps (a collective read back to
 // the host waits for the whole step); on the CPU, where nothing runs ahead, at every step.
 constexpr int64_t kCudaStopCheckEvery = 8;
@@ -626,9 +638,11 @@ struct Trainer::Impl {
     auto lastEvent = Clock::now();
     const bool worldScale = world > 1;
     const bool singleCls = cfg.getBool("single_cls");
+    const int faultMs = slowDataMs(rank);
     int64_t i = progress.batches;
     for (;; ++i) {
       auto t0 = Clock::now();
+      if (faultMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(faultMs));
       auto batch = trainLoader->next();
       if (!batch) break;
       telemetry::StepTiming timing;

@@ -39,7 +39,7 @@ inline LaunchOptions testLaunchOptions(const std::string& dir, Captured* cap,
   o.echoStdout = false;
   o.graceS = graceS;
   o.hangTimeoutS = 60;
-  o.stragglerPeriodS = 0;
+  o.reportPeriodS = 0;
   o.handleSignals = false;
   o.onEvent = [cap](const std::string& line) {
     std::lock_guard<std::mutex> lock(cap->mutex);

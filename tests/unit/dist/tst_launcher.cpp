@@ -265,7 +265,7 @@ class TstLauncher : public QObject {
     Captured cap;
     auto o = baseOptions(dir, &cap, {"ok", "slowdata"}, 2);
     o.workerArgv = {STAVE_FAKE_WORKER, "--steps", "12", "--interval-ms", "50", "ok", "slowdata"};
-    o.stragglerPeriodS = 0.25;
+    o.reportPeriodS = 0.25;
     auto r = launch(o);
     QCOMPARE(r.exitCode, 0);
     auto reports = cap.ofType("straggler");

@@ -1,0 +1,169 @@
+// stave-train doctor: the short-stave doctor's report for a run folder, finished or running.
+// Replays runs/<id>/events.jsonl through the doctor (core/telemetry/doctor.h) in event time,
+// period by period as the run itself did, and prints the report over the whole run.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "app/stave-train/command.h"
+#include "core/telemetry/doctor.h"
+
+namespace fs = std::filesystem;
+using namespace stave::telemetry;
+
+namespace {
+
+std::string pct(double share) {
+  return std::to_string(std::lround(share * 100)) + "%";
+}
+
+nlohmann::json splitJson(const StepTiming& t) {
+  auto s = [&](double v) { return t.total > 0 ? v / t.total : 0.0; };
+  return {{"step_s", t.total},
+          {"data_wait", s(t.dataWait)},
+          {"h2d", s(t.h2d)},
+          {"fwd_bwd", s(t.fwdBwd)},
+          {"allreduce_wait", s(t.allreduceWait)},
+          {"optimizer", s(t.optimizer)}};
+}
+
+int run(const std::vector<std::string>& args) {
+  stave::cli::Args a(args, {}, {"json"});
+  if (!a.ok()) return stave::cli::usageError("doctor", a.error());
+  if (a.positional().size() != 1)
+    return stave::cli::usageError("doctor", "give one run folder (runs/<id>)");
+  const fs::path dir = a.positional()[0];
+  const fs::path log = dir / "events.jsonl";
+  std::ifstream in(log, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    const std::string why = !fs::exists(dir, ec)       ? "no such folder"
+                            : !fs::exists(log, ec)     ? "no events.jsonl in it (not a run folder)"
+                                                       : "cannot be read";
+    return stave::cli::usageError("doctor", (fs::exists(dir, ec) ? log : dir).string() + ": " + why);
+  }
+
+  // The run's own reporting period, from its run_start (the default otherwise).
+  Doctor doctor;
+  double period = 30;
+  double periodStart = 0;
+  int badLines = 0, firstBad = 0, lineNo = 0;
+  std::string status, finishMessage;
+  double lastTime = 0;
+  std::vector<DiagnosisEvent> periods;
+  std::map<std::string, int> periodsActive;
+  int recorded = 0;  // diagnosis events the run wrote itself
+  std::string line;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto e = decodeEvent(line);
+    if (!e) {
+      if (badLines++ == 0) firstBad = lineNo;
+      continue;
+    }
+    if (e->type == event_type::kDiagnosis) {
+      ++recorded;
+      continue;  // judged afresh below
+    }
+    if (e->type == event_type::kRunStart) {
+      auto rs = runStartFromEvent(e.value());
+      if (rs && rs->config.contains("report_period_s") && rs->config["report_period_s"].is_number() &&
+          rs->config["report_period_s"].get<double>() > 0)
+        period = rs->config["report_period_s"].get<double>();
+    }
+    if (e->type == event_type::kFinished) {
+      if (auto f = finishedFromEvent(e.value())) {
+        status = toString(f->status);
+        finishMessage = f->message;
+      }
+    }
+    if (e->time > 0) {
+      if (periodStart <= 0) periodStart = e->time;
+      while (e->time - periodStart >= period) {
+        bool judged = false;
+        DiagnosisEvent d = doctor.diagnose(period, &judged);
+        periodStart += period;
+        if (!judged) continue;
+        for (const auto& f : d.findings) ++periodsActive[f.rule];
+        periods.push_back(std::move(d));
+      }
+      lastTime = std::max(lastTime, e->time);
+    }
+    doctor.add(e.value());
+  }
+  const DiagnosisEvent report = doctor.finalReport();
+  const DoctorWindow window = doctor.runWindow();
+  const std::string state = !status.empty() ? "finished: " + status
+                                            : "no finished event (running, or it ended without one)";
+
+  if (a.has("json")) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto& [rank, r] : window.ranks) {
+      auto j = splitJson(r.mean);
+      j["rank"] = rank;
+      j["steps"] = r.steps;
+      ranks.push_back(j);
+    }
+    nlohmann::json periodsJson = nlohmann::json::array();
+    for (const auto& d : periods) periodsJson.push_back(toEvent(d, -1).data);
+    nlohmann::json out{{"run_dir", fs::absolute(dir).lexically_normal().string()},
+                       {"state", state},
+                       {"device", doctor.facts().device},
+                       {"world_size", doctor.facts().worldSize},
+                       {"report_period_s", period},
+                       {"ranks", ranks},
+                       {"cpu_busy", window.cpuBusy >= 0 ? nlohmann::json(window.cpuBusy) : nlohmann::json()},
+                       {"gpu_util", window.gpuUtil >= 0 ? nlohmann::json(window.gpuUtil) : nlohmann::json()},
+                       {"report", toEvent(report, -1).data},
+                       {"periods", periodsJson},
+                       {"periods_active", periodsActive},
+                       {"recorded_diagnoses", recorded},
+                       {"bad_lines", badLines}};
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << "run: " << fs::absolute(dir).lexically_normal().string() << " (" << state << ")\n";
+  std::cout << "device: " << doctor.facts().device << ", " << doctor.facts().worldSize
+            << (doctor.facts().worldSize == 1 ? " rank" : " ranks");
+  if (window.cpuBusy >= 0) std::cout << ", CPU " << std::lround(window.cpuBusy) << "% busy";
+  if (window.gpuUtil >= 0) std::cout << ", GPU " << std::lround(window.gpuUtil) << "% busy";
+  std::cout << "\n";
+  if (badLines > 0)
+    std::cout << "note: " << badLines << " line(s) of " << log.string()
+              << " are not events and were skipped (first: line " << firstBad << ")\n";
+  if (!window.ranks.empty()) {
+    std::cout << "step split (share of each rank's mean step):\n";
+    for (const auto& [rank, r] : window.ranks) {
+      const auto& t = r.mean;
+      auto s = [&](double v) { return pct(t.total > 0 ? v / t.total : 0); };
+      std::printf("  rank %d: %.3f s/step  data %s  h2d %s  fwd+bwd %s  all-reduce %s  optimiser %s  (%d samples)\n",
+                  rank, t.total, s(t.dataWait).c_str(), s(t.h2d).c_str(), s(t.fwdBwd).c_str(),
+                  s(t.allreduceWait).c_str(), s(t.optimizer).c_str(), r.steps);
+    }
+    std::fflush(stdout);
+  }
+  std::cout << formatDiagnosis(report);
+  if (!periodsActive.empty()) {
+    std::cout << "during the run (" << periods.size() << " periods of " << period << " s judged):";
+    for (const auto& [rule, n] : periodsActive) std::cout << " " << rule << " in " << n;
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+STAVE_COMMAND(stave::cli::Command{
+    "doctor", "why a run is slow: the doctor's report for a run folder",
+    "stave-train doctor RUN_DIR [--json]\n"
+    "  replays RUN_DIR/events.jsonl (a finished or a running run) through the doctor: the step\n"
+    "  split of every rank, what holds the run back and the config changes to try\n"
+    "  (e.g. workers=8 cache=ram); --json prints the same as one JSON object",
+    run});
