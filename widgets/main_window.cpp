@@ -16,6 +16,7 @@
 
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
+#include "widgets/hardware_page.h"
 #include "widgets/history_page.h"
 #include "widgets/run_page.h"
 #include "widgets/project_page.h"
@@ -62,6 +63,17 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_history, &HistoryPage::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 8000); });
   addPage(tr("History"), m_history, QStringLiteral("history"));
+  // The machine's GPUs and topology, and the doctor's advice for the run on the Run page.
+  m_hardware = new HardwarePage(m_doc);
+  m_hardware->setAdvice(m_runPage->advice(), m_runPage->controller());
+  connect(m_hardware, &HardwarePage::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  addPage(tr("Hardware"), m_hardware, QStringLiteral("hardware"));
+  connect(m_runPage, &RunPage::detailsRequested, this, [this] {
+    m_stack->setCurrentWidget(m_hardware);
+    m_pages->setCurrentRow(m_stack->indexOf(m_hardware));
+    m_hardware->showAdvice();
+  });
   connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
   m_pages->setCurrentRow(0);
 

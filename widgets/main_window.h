@@ -13,6 +13,7 @@ class ProjectDocument;
 namespace stave::widgets {
 
 class ConfigForm;
+class HardwarePage;
 class HistoryPage;
 class RunPage;
 
@@ -34,6 +35,7 @@ class MainWindow : public QMainWindow {
   ConfigForm* configForm() const { return m_form; }
   HistoryPage* historyPage() const { return m_history; }
   RunPage* runPage() const { return m_runPage; }
+  HardwarePage* hardwarePage() const { return m_hardware; }
   /// Replaces the close question while a run trains (tests): Yes keeps it training, No stops
   /// it, Cancel keeps the window.
   std::function<int()> askOnClose;
@@ -50,6 +52,7 @@ class MainWindow : public QMainWindow {
   ConfigForm* m_form = nullptr;
   HistoryPage* m_history = nullptr;
   RunPage* m_runPage = nullptr;
+  HardwarePage* m_hardware = nullptr;
   QLabel* m_statusRun = nullptr;
   QWidget* m_statusGpus = nullptr;
   void updateStatus();

@@ -6,7 +6,9 @@
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -17,8 +19,10 @@
 #include <array>
 #include <cmath>
 
+#include "core/studio/hardware_advice.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
+#include "widgets/diagnosis_banner.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -42,7 +46,17 @@ QString duration(double s) {
 }  // namespace
 
 RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_run(new RunController(this)) {
+    : QWidget(parent),
+      m_doc(doc),
+      m_run(new RunController(this)),
+      m_advice(new studio::DoctorAdvice(this)) {
+  askConfigName = [this](const QString& suggestion) {
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New config from the doctor's advice"),
+                                               tr("Name of the new config:"), QLineEdit::Normal,
+                                               suggestion, &ok);
+    return ok ? name.trimmed() : QString();
+  };
   auto* layout = new QVBoxLayout(this);
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Config"), this));
@@ -89,6 +103,15 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   status->addWidget(m_progress, 1);
   status->addWidget(m_outcome, 1);
   layout->addLayout(status);
+
+  m_banner = new FindingCard(this);
+  m_banner->setObjectName(QStringLiteral("diagnosisBanner"));
+  m_banner->setDetailsVisible(true);
+  m_banner->setVisible(false);
+  layout->addWidget(m_banner);
+  connect(m_banner, &FindingCard::applyClicked, this, [this] { applyBannerAdvice(); });
+  connect(m_banner, &FindingCard::detailsClicked, this, &RunPage::detailsRequested);
+  connect(m_advice, &studio::DoctorAdvice::changed, this, &RunPage::updateBanner);
 
   auto* split = new QSplitter(Qt::Vertical, this);
   auto* scroll = new QScrollArea(split);
@@ -335,6 +358,8 @@ void RunPage::clearCharts() {
   m_straggler.clear();
   m_gpuUtil.clear();
   m_log->clear();
+  m_advice->clear();
+  m_adviceProblem.clear();
   m_t0 = 0;
   m_epoch = m_epochs = m_iter = m_iters = 0;
   m_sps = m_stepTime = 0;
@@ -457,7 +482,30 @@ void RunPage::onEvents(int first) {
     }
   }
   if (splitChanged) updateSplit();
+  m_advice->consider(events, static_cast<size_t>(first));
+  if (!m_advice->problem().isEmpty() && m_advice->problem() != m_adviceProblem)
+    m_log->appendPlainText(tr("[studio] %1").arg(m_advice->problem()));
+  m_adviceProblem = m_advice->problem();
   updateState();
+}
+
+void RunPage::updateBanner() {
+  const int best = m_advice->mostSevere();
+  if (best < 0 || m_run->runDir().isEmpty()) {
+    m_banner->setVisible(false);
+    return;
+  }
+  const int others = static_cast<int>(m_advice->findings().size()) - 1;
+  m_banner->setFinding(m_advice->findings()[static_cast<size_t>(best)],
+                       others > 0 ? tr("more findings: %1 (Details)").arg(others) : QString());
+  m_banner->setVisible(true);
+}
+
+bool RunPage::applyBannerAdvice() {
+  QString message;
+  const bool made = applyFinding(m_doc, m_advice, m_advice->mostSevere(), askConfigName, &message);
+  if (!message.isEmpty()) emit this->message(message);
+  return made;
 }
 
 void RunPage::updateSplit() {

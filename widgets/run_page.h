@@ -4,8 +4,11 @@
 // validation metrics, learning rates, samples/s, per-GPU utilisation / memory / power, CPU
 // and memory, the per-rank step time split (the straggler named), and a log of warnings and
 // errors. Runs outlive the window; reopening the project reattaches to a run still going.
+// Above the charts, a banner shows the doctor's most severe finding of the run (its latest
+// diagnosis event) with Apply… (a new config with the advised change) and Details.
 #include <QWidget>
 #include <array>
+#include <functional>
 #include <map>
 
 #include "core/studio/run_controller.h"
@@ -20,11 +23,13 @@ class QCustomPlot;
 class QCPBars;
 
 namespace stave::studio {
+class DoctorAdvice;
 class ProjectDocument;
 }  // namespace stave::studio
 
 namespace stave::widgets {
 
+class FindingCard;
 class LiveChart;
 
 class RunPage : public QWidget {
@@ -45,6 +50,14 @@ class RunPage : public QWidget {
   std::map<int, double> gpuUtilisation() const { return m_gpuUtil; }
   /// A line for the status bar: the run and what it does.
   QString statusText() const;
+  /// The doctor's latest diagnosis of the shown run.
+  studio::DoctorAdvice* advice() const { return m_advice; }
+  /// The banner with the most severe finding (hidden when there is none).
+  FindingCard* banner() const { return m_banner; }
+  /// Asked for the name of the config Apply makes; replaceable by tests. "" cancels.
+  std::function<QString(const QString& suggestion)> askConfigName;
+  /// Apply on the banner: a new config with the most severe finding's advice.
+  bool applyBannerAdvice();
 
   /// Starts a run of the chosen config; false with the reason in the outcome label.
   bool startRun();
@@ -57,6 +70,8 @@ class RunPage : public QWidget {
   void message(const QString& text);
   /// Progress, outcome or GPU readings changed.
   void statusChanged();
+  /// The banner's Details was pressed: show every finding.
+  void detailsRequested();
 
  private:
   void projectOpened();
@@ -66,6 +81,7 @@ class RunPage : public QWidget {
   void updateState();
   void updateSplit();
   void relayout();
+  void updateBanner();
   LiveChart* addChart(const QString& name, const QString& title, const QString& xLabel,
                       const QString& yLabel);
 
@@ -81,6 +97,9 @@ class RunPage : public QWidget {
   QLabel* m_progress = nullptr;
   QLabel* m_outcome = nullptr;
   QPlainTextEdit* m_log = nullptr;
+  studio::DoctorAdvice* m_advice = nullptr;
+  FindingCard* m_banner = nullptr;
+  QString m_adviceProblem;  ///< the advice's problem already logged
   std::map<QString, LiveChart*> m_charts;
   QCustomPlot* m_split = nullptr;
   QGridLayout* m_grid = nullptr;

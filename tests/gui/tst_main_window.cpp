@@ -16,7 +16,8 @@ class TestMainWindow : public QObject {
  private slots:
   void pagesExist() {
     stave::widgets::MainWindow w;
-    QCOMPARE(w.pageNames(), (QStringList{"Project", "Dataset", "Train", "Run", "History"}));
+    QCOMPARE(w.pageNames(),
+             (QStringList{"Project", "Dataset", "Train", "Run", "History", "Hardware"}));
   }
 
   void missingProjectIsRefused() {

@@ -14,7 +14,7 @@ class TestTranslation : public QObject {
                             QStringLiteral("_"), QStringLiteral(":/i18n")));
     QVERIFY(QCoreApplication::installTranslator(&translator));
     stave::widgets::MainWindow w;
-    QCOMPARE(w.pageNames(), (QStringList{"项目", "数据集", "训练", "运行", "历史"}));
+    QCOMPARE(w.pageNames(), (QStringList{"项目", "数据集", "训练", "运行", "历史", "硬件"}));
     QCoreApplication::removeTranslator(&translator);
     stave::widgets::MainWindow english;
     QCOMPARE(english.pageNames().first(), QString("Project"));
