@@ -80,6 +80,679 @@
     </message>
 </context>
 <context>
+    <name>ConfigSchema</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="20"/>
+        <source>SyncBatchNorm: BatchNorm over the global batch of all ranks while training</source>
+        <translation>SyncBatchNorm：训练时在所有进程的全局批次上做 BatchNorm</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="21"/>
+        <source>gradient bucket size for all-reduce, MiB (PyTorch DDP&apos;s bucket_cap_mb)</source>
+        <translation>all-reduce 的梯度桶大小，MiB（即 PyTorch DDP 的 bucket_cap_mb）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="22"/>
+        <source>NCCL_P2P_LEVEL (empty = NCCL&apos;s choice)</source>
+        <translation>NCCL_P2P_LEVEL（留空 = 由 NCCL 决定）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="23"/>
+        <source>set NCCL_SHM_DISABLE=1</source>
+        <translation>设置 NCCL_SHM_DISABLE=1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="24"/>
+        <source>NCCL_DEBUG level (empty = off)</source>
+        <translation>NCCL_DEBUG 级别（留空 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="25"/>
+        <source>collective timeout; a rank silent this long counts as hung</source>
+        <translation>集合通信超时；进程沉默这么久即视为挂起</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="26"/>
+        <source>address of rank 0&apos;s rendezvous store</source>
+        <translation>进程 0 的 rendezvous 存储地址</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="27"/>
+        <source>rendezvous port (0 = pick a free one)</source>
+        <translation>rendezvous 端口（0 = 自动选一个空闲端口）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="28"/>
+        <source>number of nodes (machines)</source>
+        <translation>节点（机器）数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="29"/>
+        <source>this node&apos;s index, 0 .. nnodes-1</source>
+        <translation>本节点的序号，0 .. nnodes-1</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::DoctorAdvice</name>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="30"/>
+        <source>An unreadable diagnosis event was skipped: %1</source>
+        <translation>已跳过一个无法读取的诊断事件：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="90"/>
+        <source>Open the run&apos;s project first.</source>
+        <translation>请先打开该运行所属的项目。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="92"/>
+        <source>There is no such finding.</source>
+        <translation>没有这条诊断结果。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="94"/>
+        <source>This finding advises no config change.</source>
+        <translation>这条诊断结果没有建议修改配置。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="96"/>
+        <source>The new config needs a name.</source>
+        <translation>新配置需要一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="98"/>
+        <source>There is already a config called %1</source>
+        <translation>已存在名为 %1 的配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="103"/>
+        <source>The advice does not fit the config: %1</source>
+        <translation>该建议不符合配置要求：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="106"/>
+        <source>The config with this advice is not valid: %1</source>
+        <translation>应用此建议后的配置无效：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="115"/>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="117"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_advice.cpp" line="119"/>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::FindingCard</name>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="37"/>
+        <source>Apply…</source>
+        <translation>应用…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="39"/>
+        <source>Make a new config of the project with this change</source>
+        <translation>以此修改为项目新建一个配置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="40"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="42"/>
+        <source>Every finding, with the node&apos;s GPUs and topology (Hardware page)</source>
+        <translation>查看全部诊断结果及本机 GPU 与拓扑（硬件页）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="55"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="58"/>
+        <source>No config change advised.</source>
+        <translation>未建议修改配置。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="59"/>
+        <source>Advice: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>建议：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::FindingText</name>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="90"/>
+        <source>Rule %1</source>
+        <translation>规则 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="91"/>
+        <source>Rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="91"/>
+        <source>Every rank</source>
+        <translation>所有进程</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="104"/>
+        <source>Open the run&apos;s project first.</source>
+        <translation>请先打开该运行所属的项目。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="110"/>
+        <source>Cannot apply the advice: %1</source>
+        <translation>无法应用建议：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/diagnosis_banner.cpp" line="115"/>
+        <source>New config %1 with %2 (save the project to keep it)</source>
+        <translation>已新建配置 %1，含 %2（保存项目以保留）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::GpuTableModel</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="203"/>
+        <source>The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its BIOS setting.</source>
+        <translation>链路只以 x%2 中的 x%1 通道运行：请重新插好显卡，或检查插槽及其 BIOS 设置。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="208"/>
+        <source>Hot: the GPU lowers its clocks from about 85 °C on.</source>
+        <translation>温度过高：GPU 约在 85 °C 起降低频率。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="215"/>
+        <source>UUID %1</source>
+        <translation>UUID %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="216"/>
+        <location filename="../core/studio/hardware_models.cpp" line="229"/>
+        <source>PCI bus %1</source>
+        <translation>PCI 总线 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="217"/>
+        <source>Memory %1</source>
+        <translation>显存 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="218"/>
+        <source>Power limit %1 W</source>
+        <translation>功耗上限 %1 W</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="219"/>
+        <source>Max SM clock %1 MHz</source>
+        <translation>最高 SM 频率 %1 MHz</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="224"/>
+        <source>A kernel ran %1 % of the time; memory was read or written %2 % of it</source>
+        <translation>内核运行时间占 %1 %；显存读写时间占 %2 %</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="230"/>
+        <source>Current and maximum link: generation %1 / %2, x%3 / x%4.</source>
+        <translation>当前与最高链路：第 %1 / %2 代，x%3 / x%4。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="233"/>
+        <source>A lower generation at idle is normal (power saving).</source>
+        <translation>空闲时代数较低是正常的（节能）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="235"/>
+        <source>Now: %1 MB/s in, %2 MB/s out</source>
+        <translation>当前：输入 %1 MB/s，输出 %2 MB/s</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="244"/>
+        <location filename="../core/studio/hardware_models.cpp" line="264"/>
+        <location filename="../core/studio/hardware_models.cpp" line="303"/>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="246"/>
+        <source>NVSwitch %1</source>
+        <translation>NVSwitch %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="247"/>
+        <source>link %1: %2%3%4</source>
+        <translation>链路 %1：%2%3%4</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="249"/>
+        <source>up</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="249"/>
+        <source>down</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="250"/>
+        <source>, NVLink %1</source>
+        <translation>，NVLink %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="251"/>
+        <location filename="../core/studio/hardware_models.cpp" line="308"/>
+        <source> → %1</source>
+        <translation> → %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="268"/>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="271"/>
+        <source>%1 / %2 GiB</source>
+        <translation>%1 / %2 GiB</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="277"/>
+        <source>%1 / %2 W</source>
+        <translation>%1 / %2 W</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="278"/>
+        <source>%1 W</source>
+        <translation>%1 W</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="279"/>
+        <source>limit %1 W</source>
+        <translation>上限 %1 W</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="281"/>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="284"/>
+        <source>%1 / %2 MHz</source>
+        <translation>%1 / %2 MHz</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="285"/>
+        <source>%1 MHz</source>
+        <translation>%1 MHz</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="286"/>
+        <source>max %1 MHz</source>
+        <translation>最高 %1 MHz</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="289"/>
+        <source>Gen %1 x%2 (of x%3)</source>
+        <translation>第 %1 代 x%2（最高 x%3）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="290"/>
+        <source>Gen %1 x%2</source>
+        <translation>第 %1 代 x%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="292"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="306"/>
+        <source>NVSwitch</source>
+        <translation>NVSwitch</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="307"/>
+        <source>%1 of %2 up</source>
+        <translation>%2 条中 %1 条已连接</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="315"/>
+        <source>NUMA %1</source>
+        <translation>NUMA %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="316"/>
+        <source>CPUs %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="326"/>
+        <source>CUDA compute capability</source>
+        <translation>CUDA 计算能力</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="330"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="332"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="334"/>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="336"/>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="338"/>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="340"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="342"/>
+        <source>SM clock</source>
+        <translation>SM 频率</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="344"/>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="346"/>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="348"/>
+        <source>CC</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="350"/>
+        <source>NUMA / CPUs</source>
+        <translation>NUMA / CPU</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::HardwarePage</name>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="154"/>
+        <source>New config from the doctor&apos;s advice</source>
+        <translation>按诊断建议新建配置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="155"/>
+        <source>Name of the new config:</source>
+        <translation>新配置的名称：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="161"/>
+        <source>Reading the machine&apos;s hardware…</source>
+        <translation>正在读取本机硬件…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="181"/>
+        <source>Doctor&apos;s advice</source>
+        <translation>诊断建议</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="197"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <source>GPU memory used</source>
+        <translation>GPU 显存占用</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <source>GPU power</source>
+        <translation>GPU 功耗</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <source>W</source>
+        <translation>瓦</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <source>GPU temperature</source>
+        <translation>GPU 温度</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <source>°C</source>
+        <translation>°C</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <source>SM clock</source>
+        <translation>SM 频率</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <source>MHz</source>
+        <translation>MHz</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="208"/>
+        <source>PCIe traffic (in + out)</source>
+        <translation>PCIe 流量（输入 + 输出）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="208"/>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="250"/>
+        <source>Topology</source>
+        <translation>拓扑</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="262"/>
+        <source>CPU and memory</source>
+        <translation>CPU 与内存</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="275"/>
+        <source>NCCL settings</source>
+        <translation>NCCL 设置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="322"/>
+        <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="323"/>
+        <source>driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="323"/>
+        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="324"/>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="325"/>
+        <source>NVML %1</source>
+        <translation>NVML %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="326"/>
+        <source>library %1</source>
+        <translation>库 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="329"/>
+        <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
+        <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="330"/>
+        <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
+        <translation>&lt;p style='font-size:large'&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="352"/>
+        <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <source>logical cores: %1</source>
+        <translation>逻辑核心：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="358"/>
+        <source>, physical: %1</source>
+        <translation>，物理核心：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="359"/>
+        <source>, sockets: %1</source>
+        <translation>，插槽：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="361"/>
+        <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
+        <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="363"/>
+        <source>NUMA: not reported by /sys</source>
+        <translation>NUMA：/sys 未提供</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="364"/>
+        <source>NUMA nodes: %1</source>
+        <translation>NUMA 节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="375"/>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="396"/>
+        <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
+        <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="401"/>
+        <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
+        <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="407"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="408"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="412"/>
+        <source>no bottleneck found.</source>
+        <translation>未发现瓶颈。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="440"/>
+        <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
+        <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="443"/>
+        <source>Open a project to see its config&apos;s values.</source>
+        <translation>打开项目以查看其配置的取值。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="448"/>
+        <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
+        <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="449"/>
+        <source>(empty: NCCL&apos;s choice)</source>
+        <translation>（留空：由 NCCL 决定）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="454"/>
+        <source>The config has %1.</source>
+        <translation>配置中为 %1。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="455"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="470"/>
+        <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
+        <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="477"/>
+        <source>nccl_p2p_level&amp;nbsp;%1</source>
+        <translation>nccl_p2p_level&amp;nbsp;%1</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::HistoryModel</name>
     <message>
         <location filename="../core/studio/history_model.cpp" line="139"/>
@@ -468,139 +1141,225 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="51"/>
+        <location filename="../widgets/main_window.cpp" line="52"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="52"/>
+        <location filename="../widgets/main_window.cpp" line="53"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="52"/>
+        <location filename="../widgets/main_window.cpp" line="53"/>
         <source>The dataset browser is not built yet. Check a dataset with: stave-train check-dataset DATA.yaml</source>
         <translation>数据集浏览器尚未完成。可用以下命令检查数据集：stave-train check-dataset DATA.yaml</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="55"/>
+        <location filename="../widgets/main_window.cpp" line="56"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="60"/>
+        <location filename="../widgets/main_window.cpp" line="61"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="64"/>
+        <location filename="../widgets/main_window.cpp" line="65"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="68"/>
+        <location filename="../widgets/main_window.cpp" line="71"/>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="80"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="69"/>
+        <location filename="../widgets/main_window.cpp" line="81"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="70"/>
+        <location filename="../widgets/main_window.cpp" line="82"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="71"/>
+        <location filename="../widgets/main_window.cpp" line="83"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="74"/>
+        <location filename="../widgets/main_window.cpp" line="86"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="76"/>
+        <location filename="../widgets/main_window.cpp" line="88"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="95"/>
+        <location filename="../widgets/main_window.cpp" line="107"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="113"/>
+        <location filename="../widgets/main_window.cpp" line="125"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="114"/>
+        <location filename="../widgets/main_window.cpp" line="126"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="121"/>
+        <location filename="../widgets/main_window.cpp" line="133"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="122"/>
+        <location filename="../widgets/main_window.cpp" line="134"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="144"/>
+        <location filename="../widgets/main_window.cpp" line="156"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="161"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="160"/>
+        <location filename="../widgets/main_window.cpp" line="172"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="163"/>
+        <location filename="../widgets/main_window.cpp" line="175"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="168"/>
+        <location filename="../widgets/main_window.cpp" line="180"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="169"/>
+        <location filename="../widgets/main_window.cpp" line="181"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="180"/>
+        <location filename="../widgets/main_window.cpp" line="192"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="181"/>
+        <location filename="../widgets/main_window.cpp" line="193"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="194"/>
+        <location filename="../widgets/main_window.cpp" line="206"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="195"/>
+        <location filename="../widgets/main_window.cpp" line="207"/>
         <source>Save the changes to %1 before closing?</source>
         <translation>关闭前保存对 %1 的修改吗？</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::NcclSettingsModel</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="523"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="531"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="554"/>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="556"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="556"/>
+        <source>Value in %1</source>
+        <translation>%1 中的值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="558"/>
+        <source>Default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="560"/>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::NumaModel</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="437"/>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="456"/>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="459"/>
+        <source>%1 (%2 CPUs)</source>
+        <translation>%1（%2 个 CPU）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="476"/>
+        <source>NUMA node</source>
+        <translation>NUMA 节点</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="478"/>
+        <source>CPUs</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="480"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="482"/>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="484"/>
+        <source>GPUs near it</source>
+        <translation>就近的 GPU</translation>
     </message>
 </context>
 <context>
@@ -816,402 +1575,569 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="48"/>
+        <location filename="../widgets/run_page.cpp" line="55"/>
+        <source>New config from the doctor&apos;s advice</source>
+        <translation>按诊断建议新建配置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="56"/>
+        <source>Name of the new config:</source>
+        <translation>新配置的名称：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="62"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="52"/>
+        <location filename="../widgets/run_page.cpp" line="66"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="56"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="58"/>
+        <location filename="../widgets/run_page.cpp" line="72"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="60"/>
+        <location filename="../widgets/run_page.cpp" line="74"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="62"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="66"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="67"/>
+        <location filename="../widgets/run_page.cpp" line="81"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="68"/>
+        <location filename="../widgets/run_page.cpp" line="82"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="74"/>
+        <location filename="../widgets/run_page.cpp" line="88"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="78"/>
+        <location filename="../widgets/run_page.cpp" line="92"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="99"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="99"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="99"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="102"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="102"/>
-        <location filename="../widgets/run_page.cpp" line="103"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="103"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="104"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="105"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="105"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="106"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="106"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="107"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="108"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="108"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="109"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="109"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="110"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
-        <location filename="../widgets/run_page.cpp" line="483"/>
+        <location filename="../widgets/run_page.cpp" line="148"/>
+        <location filename="../widgets/run_page.cpp" line="531"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="159"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="140"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="197"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="195"/>
+        <location filename="../widgets/run_page.cpp" line="218"/>
+        <location filename="../widgets/run_page.cpp" line="487"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="238"/>
+        <location filename="../widgets/run_page.cpp" line="261"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="259"/>
+        <location filename="../widgets/run_page.cpp" line="282"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="279"/>
+        <location filename="../widgets/run_page.cpp" line="302"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="283"/>
+        <location filename="../widgets/run_page.cpp" line="306"/>
         <source>Save the project first: the run reads the project file.</source>
         <translation>请先保存项目：运行会读取项目文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="288"/>
+        <location filename="../widgets/run_page.cpp" line="311"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="296"/>
+        <location filename="../widgets/run_page.cpp" line="319"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="301"/>
+        <location filename="../widgets/run_page.cpp" line="324"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="309"/>
+        <location filename="../widgets/run_page.cpp" line="332"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="312"/>
+        <location filename="../widgets/run_page.cpp" line="335"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="319"/>
+        <location filename="../widgets/run_page.cpp" line="342"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="323"/>
+        <location filename="../widgets/run_page.cpp" line="346"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="366"/>
+        <location filename="../widgets/run_page.cpp" line="391"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="367"/>
+        <location filename="../widgets/run_page.cpp" line="392"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="393"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="372"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="383"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="384"/>
+        <location filename="../widgets/run_page.cpp" line="409"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="385"/>
+        <location filename="../widgets/run_page.cpp" line="410"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="401"/>
+        <location filename="../widgets/run_page.cpp" line="426"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="427"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="428"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="438"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="419"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="432"/>
+        <location filename="../widgets/run_page.cpp" line="457"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="434"/>
+        <location filename="../widgets/run_page.cpp" line="459"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="439"/>
+        <location filename="../widgets/run_page.cpp" line="464"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="469"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="473"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="449"/>
-        <location filename="../widgets/run_page.cpp" line="511"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="559"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="456"/>
+        <location filename="../widgets/run_page.cpp" line="481"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="483"/>
+        <location filename="../widgets/run_page.cpp" line="500"/>
+        <source>more findings: %1 (Details)</source>
+        <translation>另有 %1 条诊断结果（见详情）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="531"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="498"/>
+        <location filename="../widgets/run_page.cpp" line="546"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="498"/>
+        <location filename="../widgets/run_page.cpp" line="546"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="501"/>
+        <location filename="../widgets/run_page.cpp" line="549"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="502"/>
+        <location filename="../widgets/run_page.cpp" line="550"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="503"/>
+        <location filename="../widgets/run_page.cpp" line="551"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="504"/>
+        <location filename="../widgets/run_page.cpp" line="552"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="507"/>
+        <location filename="../widgets/run_page.cpp" line="555"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="528"/>
+        <location filename="../widgets/run_page.cpp" line="576"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="540"/>
+        <location filename="../widgets/run_page.cpp" line="588"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::TopologyModel</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="394"/>
+        <source>GPU %1: %2</source>
+        <translation>GPU %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="396"/>
+        <source>GPU %1 ↔ GPU %2: %3 — %4</source>
+        <translation>GPU %1 ↔ GPU %2：%3 — %4</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="401"/>
+        <source>PCIe path without NVLink: %1</source>
+        <translation>不经 NVLink 的 PCIe 路径：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="402"/>
+        <source>P2P read: %1</source>
+        <translation>P2P 读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="404"/>
+        <source>nccl_p2p_level that covers this pair: %1</source>
+        <translation>覆盖这对 GPU 的 nccl_p2p_level：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="418"/>
+        <source>CPU Affinity</source>
+        <translation>CPU 亲和性</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="418"/>
+        <source>NUMA Affinity</source>
+        <translation>NUMA 亲和性</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::TopologyText</name>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="43"/>
+        <source>the GPU itself</source>
+        <translation>GPU 自身</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="45"/>
+        <source>joined by NVLink (the number says how many links are bonded). NCCL uses NVLink directly for P2P and all-reduce: the fastest path, nothing to set.</source>
+        <translation>由 NVLink 相连（数字表示绑定的链路数）。NCCL 直接用 NVLink 做 P2P 和 all-reduce：最快的路径，无需设置。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="48"/>
+        <source>at most one PCIe bridge apart (one PCIe switch). P2P over PCIe works; NCCL uses it by default.</source>
+        <translation>最多相隔一个 PCIe 桥（同一 PCIe 交换芯片）。PCIe 上的 P2P 可用；NCCL 默认使用。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="51"/>
+        <source>several PCIe bridges apart, without the host bridge. P2P over the PCIe switches works; NCCL uses it by default.</source>
+        <translation>相隔多个 PCIe 桥，但不经过主桥。经 PCIe 交换芯片的 P2P 可用；NCCL 默认使用。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="54"/>
+        <source>through a PCIe host bridge, i.e. the CPU. Traffic passes the CPU; NCCL usually keeps P2P off here and copies through host memory (nccl_p2p_level=PHB allows P2P).</source>
+        <translation>经过 PCIe 主桥，即 CPU。数据要经过 CPU；NCCL 通常在此关闭 P2P，经主机内存中转（nccl_p2p_level=PHB 可允许 P2P）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="58"/>
+        <source>across PCIe host bridges within one NUMA node: through the CPU like PHB, P2P is often disabled (nccl_p2p_level=PHB allows it).</source>
+        <translation>在同一 NUMA 节点内跨越多个 PCIe 主桥：与 PHB 一样经过 CPU，P2P 常被禁用（nccl_p2p_level=PHB 可允许）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="61"/>
+        <source>across the interconnect between CPU sockets (QPI/UPI): the slowest path. NCCL copies through host memory (nccl_p2p_level=SYS forces P2P, rarely faster).</source>
+        <translation>跨越 CPU 插槽之间的互连（QPI/UPI）：最慢的路径。NCCL 经主机内存中转（nccl_p2p_level=SYS 强制 P2P，很少更快）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="66"/>
+        <source>the driver could not tell how these GPUs connect.</source>
+        <translation>驱动无法给出这些 GPU 的连接方式。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="72"/>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="74"/>
+        <source>not supported by the chipset</source>
+        <translation>芯片组不支持</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="76"/>
+        <source>not supported by the GPU</source>
+        <translation>GPU 不支持</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="78"/>
+        <source>not supported by the topology</source>
+        <translation>拓扑不支持</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="80"/>
+        <source>disabled by a driver registry key</source>
+        <translation>被驱动注册表项禁用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="82"/>
+        <source>not supported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="86"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="99"/>
+        <source>One GPU: no GPU-to-GPU traffic on this node, so nccl_p2p_level does not matter here.</source>
+        <translation>只有一块 GPU：本节点没有 GPU 之间的通信，nccl_p2p_level 在这里无关紧要。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="104"/>
+        <source>The driver could not tell how some GPUs connect: leave nccl_p2p_level empty (NCCL&apos;s choice).</source>
+        <translation>驱动无法给出部分 GPU 的连接方式：nccl_p2p_level 请留空（由 NCCL 决定）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="107"/>
+        <source>The slowest pair connects by %1: NCCL&apos;s default already uses P2P between every pair. Leave nccl_p2p_level empty (%2 would do the same here).</source>
+        <translation>最慢的一对 GPU 经 %1 相连：NCCL 默认已在每对 GPU 之间使用 P2P。nccl_p2p_level 请留空（在这里设为 %2 效果相同）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="113"/>
+        <source>Some pairs connect only by %1: NCCL usually copies through host memory for them. nccl_p2p_level=%2 lets it use P2P between every pair; compare the all-reduce wait of a run with and without it and keep it only if it helps.</source>
+        <translation>部分 GPU 之间只经 %1 相连：NCCL 通常经主机内存中转。nccl_p2p_level=%2 可让每对 GPU 都使用 P2P；请比较设置前后运行的 all-reduce 等待时间，确实有帮助再保留。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="124"/>
+        <source>The driver reports P2P reads between GPU %1 and GPU %2 as %3: no P2P there, whatever nccl_p2p_level says.</source>
+        <translation>驱动报告 GPU %1 与 GPU %2 之间的 P2P 读取为“%3”：无论 nccl_p2p_level 如何设置，这里都没有 P2P。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="141"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="142"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
     </message>
 </context>
 </TS>
