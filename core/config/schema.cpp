@@ -131,8 +131,8 @@ std::vector<ParamSpec> buildSchema() {
       // Distributed
       boolP("sync_bn", false, G::Distributed, "SyncBatchNorm: BatchNorm over the global batch of all ranks while training",
             false),
-      intP("bucket_mb", 25, 1, 4096, G::Distributed, "gradient bucket size for all-reduce, MiB",
-           false),
+floatP("bucket_mb", 25.0, 0.01, 4096.0, G::Distributed,
+             "gradient bucket size for all-reduce, MiB (PyTorch DDP's bucket_cap_mb)", false),
       enumP("nccl_p2p_level", "", {"", "LOC", "NVL", "PIX", "PXB", "PHB", "SYS"}, G::Distributed,
             "NCCL_P2P_LEVEL (empty = NCCL's choice)", false),
       boolP("nccl_shm_disable", false, G::Distributed, "set NCCL_SHM_DISABLE=1", false),

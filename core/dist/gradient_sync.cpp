@@ -4,7 +4,10 @@
 #include <torch/csrc/autograd/function_hook.h>
 #include <torch/csrc/autograd/variable.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <limits>
 
 namespace stave::dist {
@@ -220,6 +223,19 @@ void GradientSync::watchLoop() {
   }
 }
 
+namespace {
+/// Fault injection for the doctor's tests (docs/doctor.md): STAVE_FAULT_ALLREDUCE_LATENCY_MS=M
+/// adds M ms to every bucket's all-reduce, as a high-latency link between the ranks would (so
+/// many small buckets cost many latencies). 0 when unset.
+int allreduceLatencyMs() {
+  static const int ms = [] {
+    const char* v = std::getenv("STAVE_FAULT_ALLREDUCE_LATENCY_MS");
+    return v && *v ? std::max(0, std::atoi(v)) : 0;
+  }();
+  return ms;
+}
+}  // namespace
+
 double GradientSync::wait() {
   std::vector<std::shared_ptr<Launch>> launches;
   {
@@ -240,7 +256,11 @@ double GradientSync::wait() {
   }
 
   const auto t0 = Clock::now();
-  for (auto& l : launches) l->work->wait();
+  const int latencyMs = allreduceLatencyMs();
+  for (auto& l : launches) {
+    l->work->wait();
+    if (latencyMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(latencyMs));
+  }
   const double waitS = std::chrono::duration<double>(Clock::now() - t0).count();
 
   {

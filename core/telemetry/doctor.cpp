@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/config/schema.h"
 #include "core/telemetry/straggler.h"
 
 namespace stave::telemetry {
@@ -53,6 +54,10 @@ struct Context {
   int64_t integer(const char* key, int64_t fallback) const {
     auto it = run.config.find(key);
     return it != run.config.end() && it->is_number() ? it->get<int64_t>() : fallback;
+  }
+  double number(const char* key, double fallback) const {
+    auto it = run.config.find(key);
+    return it != run.config.end() && it->is_number() ? it->get<double>() : fallback;
   }
   bool boolean(const char* key, bool fallback) const {
     auto it = run.config.find(key);
@@ -153,17 +158,17 @@ RuleVerdict communicationBound(const Context& c) {
   StragglerDetector sd(StragglerOptions{1, c.opt.imbalance, 0.05});
   for (const auto& [rank, r] : c.w.ranks) sd.add(rank, r.mean);
   if (auto s = sd.report(); s && s->imbalance >= c.opt.imbalance) return {};
-  const int64_t bucket = c.integer("bucket_mb", 25);
+  const double bucket = c.number("bucket_mb", 25);
   const int64_t batch = c.integer("batch", 16);
   const int64_t nbs = c.integer("nbs", 64);
   Finding& f = v.finding;
   f.title = "communication-bound";
   f.evidence = {{"allreduce_wait_share", wait},
                 {"step_s", c.stepSeconds()},
-                {"bucket_mb", static_cast<double>(bucket)},
+                {"bucket_mb", bucket},
                 {"world_size", static_cast<double>(c.run.worldSize)}};
   f.message = "ranks wait in the gradient all-reduce " + percent(wait) +
-              " of their step while no rank lags (bucket_mb=" + std::to_string(bucket) + ")";
+              " of their step while no rank lags (bucket_mb=" + config::formatValue(config::Value{bucket}) + ")";
   if (bucket < 25) {
     f.advice.push_back({"bucket_mb", "25"});
     f.message += "; tiny buckets mean many small all-reduces, each paying the link's latency";

@@ -179,7 +179,7 @@ void TestSchema::everyKeyHasOneRow_data() {
       {"threads", "int", "0", false},
       {"scale_lr_with_batch", "bool", "false", false},
       {"sync_bn", "bool", "false", false},
-      {"bucket_mb", "int", "25", false},
+      {"bucket_mb", "float", "25.0", false},
       {"nccl_p2p_level", "enum", "", false},
       {"nccl_shm_disable", "bool", "false", false},
       {"nccl_debug", "enum", "", false},
