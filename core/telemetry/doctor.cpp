@@ -12,16 +12,8 @@
 namespace stave::telemetry {
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-double share(double part, double total) {
-  return total > 0 ? part / total : 0;
-}
+double median(std::vector<double> v) { return medianOf(std::move(v)); }
+double share(double part, double total) { return shareOf(part, total); }
 
 std::string percent(double fraction) {
   return std::to_string(std::lround(fraction * 100)) + "%";

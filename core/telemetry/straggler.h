@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/telemetry/events.h"
 
@@ -51,6 +52,11 @@ class StragglerDetector {
   StragglerOptions m_options;
   std::map<int, RankSamples> m_ranks;
 };
+
+/// The median of `values` (0 when empty).
+double medianOf(std::vector<double> values);
+/// part / total, 0 when total is not positive.
+double shareOf(double part, double total);
 
 /// The sentence of a straggler event, e.g. "rank 1 waits for data 41% of its step; other
 /// ranks 2%". `othersFraction` < 0 leaves out the comparison (one rank).
