@@ -166,6 +166,33 @@ class TestTrainDoctor : public QObject {
     QCOMPARE(j.exitCode, 0);
     QCOMPARE(QJsonDocument::fromJson(j.out.toUtf8()).object()["bad_lines"].toInt(), 2);
   }
+
+  // The recovery benchmark (tests/bench/doctor) runs and prints its JSON; a short version of
+  // it. Its target is checked by running the benchmark, not here.
+  void recoveryBenchmarkPrintsItsJson() {
+    auto r = runStaveTrain({"bench", "doctor", "--data", m_large, "--epochs", "2",
+                            "--slow-read-ms", "10", "--out", m_tmp.filePath("bench")},
+                           {}, 600000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
+    const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(j["benchmark"].toString(), QString("doctor"));
+    const QJsonObject planted = j["planted"].toObject(), advised = j["advised"].toObject(),
+                      ref = j["reference"].toObject();
+    QVERIFY2(planted["findings"].toArray().contains(QJsonValue("data_bound")), qPrintable(r.out));
+    QVERIFY2(j["advice_text"].toString().contains("cache=ram"), qPrintable(r.out));
+    QVERIFY(advised["overrides"].toArray().contains(QJsonValue("cache=ram")));
+    QCOMPARE(planted["epoch_s"].toArray().size(), 2);
+    QVERIFY(planted["images_per_s"].toDouble() > 0 && advised["images_per_s"].toDouble() > 0);
+    QVERIFY2(planted["images_per_s"].toDouble() < ref["images_per_s"].toDouble(), qPrintable(r.out));
+    QVERIFY2(advised["data_wait_share"].toDouble() < planted["data_wait_share"].toDouble(),
+             qPrintable(r.out));
+    QVERIFY(j["recovered_fraction"].isDouble() && j["meets_target"].isBool());
+    QVERIFY(QFile::exists(m_tmp.filePath("bench/runs/advised/events.jsonl")));
+
+    auto bad = runStaveTrain({"bench", "doctor", "--epochs", "1"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("--epochs") && bad.err.contains(">= 2"), qPrintable(bad.err));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestTrainDoctor)
