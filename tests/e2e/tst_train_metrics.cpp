@@ -266,8 +266,8 @@ class TestTrainMetrics : public QObject {
   }
 
   void endpointAnswersOnlyMetrics() {
-    // A run that cannot start (bad data) still never leaves a server behind; a bad path gets 404
-    // from a live one. Use a short run for the live one.
+    // A single-process run serves the endpoint too: another path gets 404, and the port closes
+    // with the run.
     const QString cfg = config("paths", 2);
     QVERIFY(!cfg.isEmpty());
     const int port = freePort();
