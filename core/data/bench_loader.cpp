@@ -34,21 +34,38 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
   Loader loader(index, lo);
   const int64_t perEpoch = loader.batchesPerEpoch();
   const int64_t fill = (static_cast<int64_t>(loader.recentCapacity()) + o.batch - 1) / o.batch + 2;
-  int64_t warm = o.warmup >= 0 ? o.warmup : fill;
-  warm = std::max<int64_t>(0, std::min(warm, perEpoch - 1));
+  const int64_t warm = std::max<int64_t>(0, o.warmup >= 0 ? o.warmup : fill);
   const bool steady = warm >= fill;  // the recent-image buffer was full before timing
-  const int64_t timed = std::min<int64_t>(o.batches, perEpoch - warm);
+  // Batches in order across epoch boundaries: when an epoch runs out the next one starts, so
+  // a small split still times every batch asked for.
+  int epoch = 0;
+  auto nextBatch = [&]() -> std::optional<Batch> {
+    auto b = loader.next();
+    if (!b) {
+      loader.startEpoch(++epoch, mosaic);
+      b = loader.next();
+    }
+    return b;
+  };
   if (cache == CacheMode::Ram) {
-    // Fill the cache with one pass over the same batches, then time a second pass.
+    // Fill the cache with one pass over the batches the timing uses (at most one epoch: after
+    // that every image is cached), then time from the start again.
     loader.startEpoch(0, mosaic);
-    for (int64_t b = 0; b < warm + timed; ++b) loader.next();
+    for (int64_t b = 0; b < std::min(warm + o.batches, perEpoch); ++b) loader.next();
   }
+  epoch = 0;
   loader.startEpoch(0, mosaic);
-  for (int64_t b = 0; b < warm; ++b) loader.next();
+  for (int64_t b = 0; b < warm; ++b)
+    if (!nextBatch()) break;
+  const int warmEpoch = epoch;
   const LoaderStats before = loader.stats();
   const double t0 = monotonicSeconds(), c0 = cpuNow();
-  int64_t samples = 0;
-  for (int64_t b = 0; b < timed; ++b) samples += loader.next()->n;
+  int64_t samples = 0, timed = 0;
+  for (; timed < o.batches; ++timed) {
+    auto b = nextBatch();
+    if (!b) break;
+    samples += b->n;
+  }
   const double secs = monotonicSeconds() - t0, cpu = cpuNow() - c0;
   const LoaderStats s = loader.stats();
   const double n = std::max<double>(1, double(s.samples - before.samples));
@@ -56,6 +73,8 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
           {"samples", samples},
           {"warmup_batches", warm},
           {"timed_batches", timed},
+          {"batches_per_epoch", perEpoch},
+          {"epochs_spanned", epoch - warmEpoch + 1},
           {"steady_state", steady},
           {"cpu_ms_per_sample", 1000 * cpu / std::max<double>(1, double(samples))},
           {"seconds", secs},
@@ -117,7 +136,7 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   out["imgsz"] = o.imgsz;
   out["batch"] = o.batch;
   out["workers"] = o.workers;
-  out["batches_timed"] = o.batches;
+  out["batches_requested"] = o.batches;
   out["hardware_threads"] = std::thread::hardware_concurrency();
   out["decode_images_per_s"] = decodeRate;
   out["decode_cpu_ms_per_image"] = decodeCpuMs;
