@@ -146,10 +146,22 @@ Loader::Loader(const SplitIndex& index, LoaderOptions options)
   m_ctx.aug = m_opt.aug;
   ImageSource* src = m_source.get();
   m_ctx.load = [src](int64_t i, StageTimes& t) { return src->get(i, t); };
+  startWorkers();
+}
+
+Loader::~Loader() { stopWorkers(); }
+
+void Loader::startWorkers() {
+  if (m_opt.workers <= 0) return;
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_stop = false;
+    ++m_stats.workerStarts;
+  }
   for (int w = 0; w < m_opt.workers; ++w) m_workers.emplace_back([this] { workerLoop(); });
 }
 
-Loader::~Loader() {
+void Loader::stopWorkers() {
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_stop = true;
@@ -157,6 +169,7 @@ Loader::~Loader() {
   m_workCv.notify_all();
   m_readyCv.notify_all();
   for (auto& t : m_workers) t.join();
+  m_workers.clear();
 }
 
 int64_t Loader::samplesPerEpoch() const {
@@ -216,6 +229,11 @@ std::shared_ptr<const Loader::Plan> Loader::makePlan(int epoch, bool mosaicOn) c
 }
 
 void Loader::startEpoch(int epoch, bool mosaicOn, int64_t firstBatch) {
+  if (!m_opt.persistentWorkers && m_epochsStarted > 0 && !m_workers.empty()) {
+    stopWorkers();  // a batch being built is finished first; the new epoch discards it anyway
+    startWorkers();
+  }
+  ++m_epochsStarted;
   auto plan = makePlan(epoch, mosaicOn);
   firstBatch = std::clamp<int64_t>(firstBatch, 0, plan->numBatches);
   {

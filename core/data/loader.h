@@ -26,7 +26,10 @@ namespace stave::data {
 struct LoaderOptions {
   int imgsz = 640;            ///< square training size; validation long side
   int batch = 16;             ///< images per batch, per rank
-  int workers = 8;            ///< worker threads (persist across epochs); 0 = build on next()
+  int workers = 8;            ///< worker threads; 0 = build on next()
+  /// Keep the worker threads between epochs (PyTorch's persistent_workers); false stops them
+  /// at each new epoch and starts fresh ones (buffers and caches are the loader's and stay).
+  bool persistentWorkers = true;
   int prefetch = 4;           ///< finished batches that may wait beyond those being built
   bool augment = true;        ///< training augmentation (else letterbox only)
   bool shuffle = true;        ///< new order every epoch from (seed, epoch)
@@ -89,6 +92,7 @@ struct LoaderStats {
   int64_t decoded = 0;                                    ///< images decoded from files
   int64_t cacheHits = 0;       ///< images taken from a cache or the recent buffer
   int64_t decodeFailures = 0;  ///< images that could not be decoded (trained as grey)
+  int64_t workerStarts = 0;    ///< times the worker threads were started (1 while persistent)
 };
 
 /// Batches for one split and one rank. Not copyable; the destructor stops and joins workers.
@@ -150,6 +154,9 @@ class Loader {
   bool m_stop = false;
   LoaderStats m_stats;
   std::vector<std::thread> m_workers;
+  int m_epochsStarted = 0;  // startEpoch calls (not persistent: the workers restart from the 2nd)
+  void startWorkers();
+  void stopWorkers();
 };
 
 }  // namespace stave::data

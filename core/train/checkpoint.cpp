@@ -239,6 +239,65 @@ Status CheckpointReader::restore(const CheckpointParts& parts, bool restoreRng) 
   }
 }
 
+namespace {
+
+std::string shapeText(const torch::Tensor& t) {
+  std::string s = "[";
+  for (int64_t i = 0; i < t.dim(); ++i) s += (i ? "x" : "") + std::to_string(t.size(i));
+  return s + "]";
+}
+
+void countAbsent(torch::nn::Module& m, const std::string& prefix, WeightTransfer& w) {
+  for (const auto& p : m.named_parameters(true)) w.skipped.push_back(prefix + p.key() + " (absent)");
+  for (const auto& b : m.named_buffers(true)) w.skipped.push_back(prefix + b.key() + " (absent)");
+  w.total += static_cast<int64_t>(m.named_parameters(true).size() + m.named_buffers(true).size());
+}
+
+// Module::save writes a module's own tensors under their names and each child as a nested
+// archive: walk both trees together.
+void transferInto(torch::nn::Module& m, torch::serialize::InputArchive& a,
+                  const std::string& prefix, WeightTransfer& w) {
+  auto one = [&](const std::string& name, torch::Tensor target, bool isBuffer) {
+    ++w.total;
+    torch::Tensor t;  // undefined: try_read assigns rather than writing into it
+    if (!a.try_read(name, t, isBuffer)) {
+      w.skipped.push_back(prefix + name + " (absent)");
+      return;
+    }
+    if (t.sizes() != target.sizes()) {
+      w.skipped.push_back(prefix + name + " (shape " + shapeText(t) + ", model " +
+                          shapeText(target) + ")");
+      return;
+    }
+    torch::NoGradGuard noGrad;
+    target.copy_(t);
+    ++w.transferred;
+  };
+  for (const auto& p : m.named_parameters(false)) one(p.key(), p.value(), false);
+  for (const auto& b : m.named_buffers(false)) one(b.key(), b.value(), true);
+  for (const auto& c : m.named_children()) {
+    torch::serialize::InputArchive sub;
+    if (a.try_read(c.key(), sub))
+      transferInto(*c.value(), sub, prefix + c.key() + ".", w);
+    else
+      countAbsent(*c.value(), prefix + c.key() + ".", w);
+  }
+}
+
+}  // namespace
+
+Result<WeightTransfer> CheckpointReader::transferMatching(torch::nn::Module& model) const {
+  try {
+    torch::serialize::InputArchive sub;
+    if (!m_archive->try_read("ema", sub)) m_archive->read("model", sub);
+    WeightTransfer w;
+    transferInto(model, sub, "", w);
+    return w;
+  } catch (const std::exception& e) {
+    return unreadable(m_path, e);
+  }
+}
+
 Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointParts& parts,
                                       bool restoreRng, const torch::Device& device) {
   auto reader = CheckpointReader::open(path, device);

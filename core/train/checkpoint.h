@@ -64,6 +64,13 @@ struct CheckpointParts {
 Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
                       const CheckpointMeta& meta);
 
+/// What CheckpointReader::transferMatching copied into a model.
+struct WeightTransfer {
+  int64_t transferred = 0;            ///< tensors (parameters and buffers) copied
+  int64_t total = 0;                  ///< tensors of the model
+  std::vector<std::string> skipped;   ///< the others: "name (why)", in model order
+};
+
 /// A checkpoint read from disk once: its meta at once, the parts when asked (a resumed run
 /// needs the meta to build the optimiser the state belongs to before restoring it).
 class CheckpointReader {
@@ -76,6 +83,11 @@ class CheckpointReader {
   /// Restores `parts` (which must have the same structure) and, with `restoreRng`, the CPU RNG
   /// state. The error names the file.
   Status restore(const CheckpointParts& parts, bool restoreRng) const;
+  /// Ultralytics' weight transfer (`pretrained`): copies into `model` every parameter and
+  /// buffer of the checkpoint's EMA (its model when it has none) that has the same name and
+  /// shape, and leaves the rest as they are (e.g. the class outputs of a head for another
+  /// number of classes). The error names the file.
+  Result<WeightTransfer> transferMatching(torch::nn::Module& model) const;
 
  private:
   std::string m_path;

@@ -1,7 +1,9 @@
 #include "core/train/device_input.h"
 
+#include <cmath>
 #include <deque>
 #include <optional>
+#include <random>
 #include <utility>
 
 #include "core/train/validator.h"
@@ -117,6 +119,26 @@ void cudaResetPeak(const torch::Device& device) {
 
 void setCudnnBenchmark(bool on) {
   at::globalContext().setBenchmarkCuDNN(on);
+}
+
+torch::Tensor multiScaleResize(const torch::Tensor& images, int64_t imgsz, uint64_t seed,
+                               int64_t iteration) {
+  constexpr int64_t kStride = 32;
+  const int64_t lo = imgsz / 2, hi = imgsz + imgsz / 2 + kStride;  // Python's randrange(lo, hi)
+  std::mt19937_64 gen(seed * 1000003ULL + static_cast<uint64_t>(iteration));
+  const int64_t drawn = std::uniform_int_distribution<int64_t>(lo, hi - 1)(gen);
+  const int64_t sz = std::max<int64_t>(kStride, drawn / kStride * kStride);
+  const int64_t h = images.size(2), w = images.size(3);
+  const double sf = static_cast<double>(sz) / static_cast<double>(std::max(h, w));
+  if (sf == 1.0) return images;
+  auto side = [&](int64_t x) {
+    return static_cast<int64_t>(std::ceil(static_cast<double>(x) * sf / kStride)) * kStride;
+  };
+  namespace F = torch::nn::functional;
+  return F::interpolate(images, F::InterpolateFuncOptions()
+                                    .size(std::vector<int64_t>{side(h), side(w)})
+                                    .mode(torch::kBilinear)
+                                    .align_corners(false));
 }
 
 }  // namespace stave::train

@@ -47,4 +47,12 @@ void cudaResetPeak(const torch::Device& device);
 /// Lets cuDNN pick the fastest convolution algorithms for the (static) input shapes.
 void setCudnnBenchmark(bool on);
 
+/// multi_scale: Ultralytics' resize of a batch (N, 3, H, W, float) to a size drawn from
+/// [0.5, 1.5] x imgsz in steps of the stride, the long side to that size and the other in
+/// proportion, rounded up to the stride (bilinear). Targets are normalised and the loss takes the
+/// size from the features, so nothing else changes. The size depends only on (seed, iteration):
+/// every rank trains the same size at a step, and a resumed run draws what it would have.
+torch::Tensor multiScaleResize(const torch::Tensor& images, int64_t imgsz, uint64_t seed,
+                               int64_t iteration);
+
 }  // namespace stave::train

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -192,6 +193,7 @@ struct Trainer::Impl {
     int64_t counted = 0;
   };
   int64_t batchesThisProcess = 0;
+  std::string pretrainedSummary;   // what pretrained= transferred, when partly (a warning event)
   std::optional<CheckpointReader> resumeFrom;  // weights/last.pt while a resume sets up
 
   explicit Impl(TrainOptions opts)
@@ -271,6 +273,7 @@ struct Trainer::Impl {
     lo.workers = std::min(static_cast<int>(cfg.getInt("workers")),
                           std::max(1, cores / std::max(1, o.localWorldSize)));
     lo.prefetch = static_cast<int>(cfg.getInt("prefetch"));
+    lo.persistentWorkers = cfg.getBool("persistent_workers");
     lo.augment = train;
     lo.shuffle = train;
     lo.channelsLast = cfg.getBool("channels_last");
@@ -338,12 +341,39 @@ struct Trainer::Impl {
     index.images.resize(std::min(keep, index.images.size()));
   }
 
+  /// pretrained=CKPT: the checkpoint's tensors that match this model by name and shape (a new
+  /// run only; a resume restores everything from its own last.pt). Every rank reads the same
+  /// file, so the ranks start equal.
+  void transferPretrained() {
+    const std::string path = cfg.getString("pretrained");
+    if (path.empty() || cfg.getBool("resume")) return;
+    const std::string hint = "pretrained takes a Stave checkpoint (.pt), e.g. runs/<id>/weights/best.pt";
+    auto reader = CheckpointReader::open(path);
+    if (!reader) throw RunFailure(reader.errorText(), hint, kTrainBadInput);
+    auto t = reader->transferMatching(*model);
+    if (!t) throw RunFailure(t.errorText(), hint, kTrainBadInput);
+    if (t->transferred == 0)
+      throw RunFailure(path + ": no tensor of it matches this model (" + cfg.getString("model") +
+                           ", " + std::to_string(nc) + " classes)",
+                       hint, kTrainBadInput);
+    std::string text = "pretrained: transferred " + std::to_string(t->transferred) + "/" +
+                       std::to_string(t->total) + " tensors from " + path;
+    if (!t->skipped.empty()) {
+      text += "; kept " + std::to_string(t->skipped.size()) + " as initialised, e.g. " +
+              t->skipped.front();
+      if (t->skipped.size() > 1) text += ", " + t->skipped[1];
+    }
+    if (!t->skipped.empty()) pretrainedSummary = text;
+    if (rank == 0) std::cerr << text << "\n";
+  }
+
   void setupModel() {
     model::ModelOptions mo;
     mo.scale = cfg.getString("model");
     mo.nc = nc;
     model = model::Yolo(mo);
     emaModel = model::Yolo(mo);
+    transferPretrained();
     const int freeze = static_cast<int>(cfg.getInt("freeze"));
     if (freeze > 0) model->freeze(freeze);
     model->to(device);
@@ -638,6 +668,7 @@ struct Trainer::Impl {
     auto lastEvent = Clock::now();
     const bool worldScale = world > 1;
     const bool singleCls = cfg.getBool("single_cls");
+    const bool multiScale = cfg.getBool("multi_scale");
     const int faultMs = slowDataMs(rank);
     int64_t i = progress.batches;
     for (;; ++i) {
@@ -653,6 +684,11 @@ struct Trainer::Impl {
 
       auto t1 = Clock::now();
       auto images = feeder->images(*batch, channelsLast);
+      if (multiScale) {
+        images = multiScaleResize(images, cfg.getInt("imgsz"),
+                                  static_cast<uint64_t>(cfg.getInt("seed")), ni);
+        if (channelsLast) images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+      }
       // The loss pads the targets per image on the CPU and moves them itself.
       auto targets = batchTargets(*batch, torch::kCPU);
       if (singleCls) targets.select(1, 1).zero_();
@@ -764,6 +800,7 @@ struct Trainer::Impl {
     resumeIfAsked();
     if (cfg.getBool("resume")) writeConfigYaml();
     writeRunStart();
+    if (!pretrainedSummary.empty()) warn(pretrainedSummary, "pretrained");
 
     const int startEpoch = static_cast<int>(state.epoch + 1);
     const int patience = static_cast<int>(cfg.getInt("patience"));

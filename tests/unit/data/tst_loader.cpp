@@ -77,6 +77,7 @@ class TestLoader : public QObject {
   void sampler();
   void identicalWhateverTheThreads();
   void epochsDifferAndRestart();
+  void workersPersistOrRestart();
   void exceptionsReachTheConsumer();
   void destructorStopsBusyWorkers();
   void cachesChangeNothingButSpeed();
@@ -168,6 +169,35 @@ void TestLoader::epochsDifferAndRestart() {
   auto noMosaic = epoch(l, 0, false);
   QVERIFY(!sameBatch(noMosaic[0], e0[0]));
   QCOMPARE(l.stats().batches, int64_t(6 + 6 + 2 + 1 + 6));
+}
+
+// persistent_workers: the same threads for every epoch, or fresh ones at each new epoch (and
+// mid-epoch restart); the batches are the same either way.
+void TestLoader::workersPersistOrRestart() {
+  Demo d;
+  LoaderOptions o = smallOptions();
+  Loader kept(d.train, o);
+  o.persistentWorkers = false;
+  Loader fresh(d.train, o);
+  for (int e = 0; e < 3; ++e) {
+    auto a = epoch(kept, e), b = epoch(fresh, e);
+    QCOMPARE(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) QVERIFY(sameBatch(a[i], b[i]));
+  }
+  QCOMPARE(kept.stats().workerStarts, int64_t(1));
+  QCOMPARE(fresh.stats().workerStarts, int64_t(3));  // at construction, then epochs 1 and 2
+  // Restarting in the middle of an epoch (a batch possibly being built) is safe.
+  fresh.startEpoch(0, true);
+  QVERIFY(fresh.next().has_value());
+  auto again = epoch(fresh, 0);
+  QCOMPARE(again.size(), size_t(6));
+  QCOMPARE(fresh.stats().workerStarts, int64_t(5));
+  // Without worker threads there is nothing to restart.
+  o.workers = 0;
+  Loader inline0(d.train, o);
+  epoch(inline0, 0);
+  epoch(inline0, 1);
+  QCOMPARE(inline0.stats().workerStarts, int64_t(0));
 }
 
 void TestLoader::exceptionsReachTheConsumer() {

@@ -7,20 +7,22 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "core/train/amp.h"
 #include "core/train/checkpoint.h"
+#include "core/train/device_input.h"
 #include "core/train/optimizer.h"
 
 using namespace stave::train;
 
 namespace {
 struct TinyImpl : torch::nn::Module {
-  TinyImpl() {
+  explicit TinyImpl(int outputs = 2) {
     conv =
         register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).bias(false)));
     bn = register_module("bn", torch::nn::BatchNorm2d(4));
-    head = register_module("head", torch::nn::Conv2d(torch::nn::Conv2dOptions(4, 2, 1)));
+    head = register_module("head", torch::nn::Conv2d(torch::nn::Conv2dOptions(4, outputs, 1)));
   }
   torch::Tensor forward(torch::Tensor x) { return head(torch::silu(bn(conv(x)))); }
   torch::nn::Conv2d conv{nullptr};
@@ -256,6 +258,73 @@ class TstTrainParts : public QObject {
     QVERIFY(!r.ok());
     QVERIFY(r.errorText().find("bad.pt") != std::string::npos);
     QVERIFY(!loadCheckpoint(dir.filePath("missing.pt").toStdString(), {}, false).ok());
+  }
+
+  // multi_scale: sizes from [0.5, 1.5] x imgsz in stride steps, the aspect kept, the same size
+  // for the same (seed, iteration).
+  void multiScaleSizes() {
+    const auto x = torch::rand({2, 3, 64, 64});
+    std::set<int64_t> sizes;
+    for (int64_t ni = 0; ni < 200; ++ni) {
+      const auto y = multiScaleResize(x, 64, 5, ni);
+      QCOMPARE(y.size(0), int64_t(2));
+      QCOMPARE(y.size(2), y.size(3));
+      QVERIFY(y.size(2) % 32 == 0 && y.size(2) >= 32 && y.size(2) <= 96);
+      QVERIFY(torch::equal(multiScaleResize(x, 64, 5, ni), y));
+      if (y.size(2) == 64) QVERIFY(torch::equal(y, x));
+      sizes.insert(y.size(2));
+    }
+    QCOMPARE(sizes, (std::set<int64_t>{32, 64, 96}));
+    // Another seed, another sequence; a 640 x 480 batch keeps its aspect (rounded to 32).
+    int differ = 0;
+    for (int64_t ni = 0; ni < 20; ++ni)
+      differ += multiScaleResize(x, 64, 5, ni).size(2) != multiScaleResize(x, 64, 6, ni).size(2);
+    QVERIFY(differ > 0);
+    const auto r = torch::rand({1, 3, 480, 640});
+    for (int64_t ni = 0; ni < 20; ++ni) {
+      const auto y = multiScaleResize(r, 640, 0, ni);
+      QVERIFY(y.size(3) >= 320 && y.size(3) <= 960 && y.size(3) % 32 == 0);
+      QVERIFY(std::abs(double(y.size(2)) / y.size(3) - 0.75) < 32.0 / y.size(3));
+    }
+  }
+
+  // pretrained=: the checkpoint's EMA tensors that match by name and shape are copied; a head
+  // for another number of outputs keeps its own initialisation and is named with both shapes.
+  void pretrainedTransfer() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("best.pt").toStdString();
+    Tiny model, shadow;
+    ModelEma ema(shadow.ptr());
+    ema.reset(*model);
+    auto opt = buildOptimizer(splitParameters(*model), OptimizerSpec{true, 0.01, 0.9, 5e-4});
+    for (int i = 0; i < 3; ++i) {
+      trainStep(model, *opt);
+      ema.update(*model);
+    }
+    QVERIFY(saveCheckpoint(path, {model.get(), shadow.get(), opt.get()}, CheckpointMeta{}).ok());
+
+    torch::manual_seed(7);
+    Tiny other(3);
+    const torch::Tensor headBefore = other->head->weight.clone();
+    auto reader = CheckpointReader::open(path);
+    QVERIFY2(reader.ok(), reader.errorText().c_str());
+    auto t = reader->transferMatching(*other);
+    QVERIFY2(t.ok(), t.errorText().c_str());
+    QCOMPARE(t->total, int64_t(8));  // conv.weight, bn x5 (incl. num_batches_tracked), head x2
+    QCOMPARE(t->transferred, int64_t(6));
+    QCOMPARE(t->skipped.size(), size_t(2));
+    QCOMPARE(t->skipped[0], std::string("head.weight (shape [2x4x1x1], model [3x4x1x1])"));
+    QVERIFY(torch::equal(other->conv->weight, shadow->conv->weight));  // the EMA, not the model
+    QVERIFY(!torch::equal(other->conv->weight, model->conv->weight));
+    QVERIFY(torch::equal(other->bn->running_mean, shadow->bn->running_mean));
+    QVERIFY(torch::equal(other->head->weight, headBefore));
+
+    // Same shapes: everything transfers.
+    Tiny same;
+    auto all = reader->transferMatching(*same);
+    QCOMPARE(all->transferred, int64_t(8));
+    QVERIFY(all->skipped.empty());
+    QVERIFY(sameState(*same, *shadow));
   }
 
   // The foreach step is LibTorch's step() done as multi-tensor operations: same numbers, same
