@@ -1,4 +1,5 @@
 // stave-train predict: detections on images, drawn and as CSV (the eval-preds format).
+#include <filesystem>
 #include <iostream>
 
 #include "app/stave-train/command.h"
@@ -7,15 +8,29 @@
 namespace {
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(
-      args, {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json"});
+      stave::cli::keyValueAsFlags(args, {{"model", "weights"}, {"weights", "weights"},
+                                         {"source", "source"}, {"out", "out"}, {"conf", "conf"},
+                                         {"iou", "iou"}, {"max_det", "max-det"},
+                                         {"imgsz", "imgsz"}, {"device", "device"}}),
+      {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json"});
   if (!a.ok()) return stave::cli::usageError("predict", a.error());
-  if (!a.has("weights") || !a.has("source") || !a.has("out")) {
-    return stave::cli::usageError("predict", "--weights, --source and --out are required");
+  if (!a.positional().empty())
+    return stave::cli::usageError("predict", "unexpected argument '" + a.positional()[0] + "'");
+  if (!a.has("weights") || !a.has("source")) {
+    return stave::cli::usageError("predict", "--weights (or model=) and --source are required");
   }
   stave::train::PredictRequest r;
   r.weights = a.value("weights");
   r.source = a.value("source");
   r.outDir = a.value("out");
+  if (r.outDir.empty()) {
+    // Ultralytics' folder: runs/detect/predict, predict2, ... (never into an earlier one).
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path("runs") / "detect" / "predict";
+    for (int i = 2; fs::exists(dir); ++i) dir = fs::path("runs") / "detect" / ("predict" + std::to_string(i));
+    r.outDir = dir.string();
+    std::cerr << "predict: writing to " << r.outDir << "\n";
+  }
   r.device = a.value("device");
   try {
     r.conf = std::stod(a.value("conf", "0.25"));
@@ -48,6 +63,8 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "predict", "detect objects in images with trained weights (drawn + CSV)",
-    "stave-train predict --weights W.pt --source IMG|DIR --out DIR [--conf 0.25] [--iou 0.7]\n"
-    "                    [--max-det 300] [--imgsz N] [--device cpu|0] [--json]",
+    "stave-train predict --weights W.pt --source IMG|DIR [--out DIR] [--conf 0.25] [--iou 0.7]\n"
+    "                    [--max-det 300] [--imgsz N] [--device cpu|0] [--json]\n"
+    "  --out defaults to runs/detect/predict (predict2, ... when taken); Ultralytics' form works\n"
+    "  too: stave-train predict model=runs/train/weights/best.pt source=images/ conf=0.4",
     run});

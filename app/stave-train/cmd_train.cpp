@@ -72,11 +72,13 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "train", "train a detector (one process, or --nproc N ranks)",
-    "stave-train train CONFIG.yaml|--project FILE [--config NAME] [key=value ...] [--run-dir DIR]\n"
+    "stave-train train [CONFIG.yaml|--project FILE [--config NAME]] [key=value ...] [--run-dir DIR]\n"
     "                  [--nproc N --nnodes M --node-rank R --master-addr A --master-port P] "
     "[--stop-after EPOCHS] [--stop-after-batches N]\n"
     "                  [--metrics-port P [--metrics-addr A]]\n"
     "  --metrics-port P serves Prometheus metrics of the run on http://A:P/metrics (A = 127.0.0.1\n"
     "  unless --metrics-addr widens it); a port in use stops the run before it starts\n"
+    "  without CONFIG, Ultralytics' form: stave-train train data=coco.yaml model=yolov8s epochs=50\n"
+    "  imgsz=640 (the defaults plus the settings given; the run goes to ./runs/train, train2, ...)\n"
     "  resume: stave-train train --run-dir runs/<id> resume=true [epochs=N]",
     run});

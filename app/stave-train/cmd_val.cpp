@@ -3,20 +3,38 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
+#include "core/config/run_config.h"
+#include "core/train/checkpoint.h"
 #include "core/train/inference.h"
 
 namespace {
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(
-      args,
+      stave::cli::keyValueAsFlags(args, {{"model", "weights"}, {"weights", "weights"},
+                                         {"data", "data"}, {"split", "split"}, {"batch", "batch"},
+                                         {"imgsz", "imgsz"}, {"workers", "workers"},
+                                         {"conf", "conf"}, {"iou", "iou"}, {"max_det", "max-det"},
+                                         {"device", "device"}}),
       {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device"},
       {"json"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
-  if (!a.has("weights") || !a.has("data"))
-    return stave::cli::usageError("val", "--weights and --data are required");
+  if (!a.positional().empty())
+    return stave::cli::usageError("val", "unexpected argument '" + a.positional()[0] + "'");
+  if (!a.has("weights")) return stave::cli::usageError("val", "--weights (or model=) is required");
   stave::train::ValRequest r;
   r.weights = a.value("weights");
   r.data = a.value("data");
+  if (r.data.empty()) {
+    // As Ultralytics does: the dataset the weights were trained on, from the checkpoint.
+    auto meta = stave::train::readCheckpointMeta(r.weights);
+    if (!meta) return stave::cli::reportErrors("val", meta.errors());
+    auto cfg = stave::config::parseRunConfigYaml(meta->configYaml, r.weights + " (its run config)");
+    if (cfg) r.data = cfg->getString("data");
+    if (r.data.empty())
+      return stave::cli::usageError(
+          "val", r.weights + " does not name the dataset it was trained on; give --data (or data=)");
+    std::cerr << "val: data " << r.data << " (from " << r.weights << ")\n";
+  }
   r.split = a.value("split", "val");
   r.device = a.value("device");
   try {
@@ -62,6 +80,8 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
-    "stave-train val --weights W.pt --data D.yaml [--split val] [--batch 16] [--imgsz N]\n"
-    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--device cpu|0] [--json]",
+    "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
+    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--device cpu|0] [--json]\n"
+    "  without --data, the dataset the weights were trained on; Ultralytics' form works too:\n"
+    "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

@@ -75,6 +75,24 @@ Args::Args(const std::vector<std::string>& args, const std::vector<std::string>&
   }
 }
 
+std::vector<std::string> keyValueAsFlags(
+    const std::vector<std::string>& args,
+    const std::vector<std::pair<std::string, std::string>>& keys) {
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  for (const auto& a : args) {
+    const auto eq = a.find('=');
+    std::string mapped;
+    if (eq != std::string::npos && eq > 0 && a[0] != '-') {
+      const std::string k = a.substr(0, eq);
+      for (const auto& [key, flag] : keys)
+        if (key == k) mapped = "--" + flag + "=" + a.substr(eq + 1);
+    }
+    out.push_back(mapped.empty() ? a : mapped);
+  }
+  return out;
+}
+
 bool Args::has(const std::string& flag) const {
   for (const auto& [k, v] : m_values)
     if (k == flag) return true;

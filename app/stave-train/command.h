@@ -51,6 +51,11 @@ class Args {
   std::string m_error;
 };
 
+/// Ultralytics' `key=value` form of a command line (`val model=best.pt data=coco.yaml`): every
+/// argument `k=v` whose k is a key of `keys` becomes `--keys[k]=v`; the rest is unchanged.
+std::vector<std::string> keyValueAsFlags(const std::vector<std::string>& args,
+                                         const std::vector<std::pair<std::string, std::string>>& keys);
+
 /// Prints `message` to stderr as "stave-train <command>: message" and returns kUsage.
 int usageError(const std::string& command, const std::string& message);
 

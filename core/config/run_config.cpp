@@ -265,6 +265,13 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
   if (!root.IsMap())
     return Error{sourceName, root.Mark().line + 1, "",
                  "expected a mapping of 'key: value' lines at the top level"};
+  // A dataset description where a run config belongs (`train coco.yaml`, as some Ultralytics
+  // examples read): say what it is rather than listing its keys as unknown.
+  if (const YAML::Node& r = root; r["names"] && (r["train"] || r["val"]) && !r["data"] && !r["model"])
+    return Error{sourceName, 1, "",
+                 "this is a data.yaml (a dataset description), not a run config; use "
+                 "data=" + sourceName + " (e.g. stave-train train data=" + sourceName +
+                     " model=yolov8n epochs=50)"};
   std::vector<Error> errors;
   std::map<std::string, int> seen;
   for (const auto& kv : root) {

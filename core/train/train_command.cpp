@@ -48,11 +48,16 @@ int printErrors(const std::string& what, const std::vector<Error>& errors) {
   return 2;
 }
 
-bool wantsResume(const std::vector<std::string>& overrides) {
-  for (const auto& o : overrides) {
-    if (o == "resume=true" || o == "resume=True" || o == "resume=1" || o == "resume") return true;
-  }
-  return false;
+/// Whether the command line asks to resume: `resume=...` parses as every bool setting does
+/// (true/false, yes/no, 1/0; an unreadable value is an error naming the key), a bare `resume`
+/// means true.
+Result<bool> wantsResume(const std::vector<std::string>& overrides) {
+  config::RunConfig probe = config::RunConfig::defaults();
+  std::vector<std::string> resumeOnly;
+  for (const auto& o : overrides)
+    if (o.rfind("resume=", 0) == 0) resumeOnly.push_back(o);
+  if (auto s = config::applyOverrides(probe, resumeOnly); !s) return s.errors();
+  return probe.getBool("resume");
 }
 
 std::vector<std::string> withoutBareResume(const std::vector<std::string>& overrides) {
@@ -61,8 +66,6 @@ std::vector<std::string> withoutBareResume(const std::vector<std::string>& overr
   return out;
 }
 
-/// `data` given relative to the config file is found beside it (as users expect when they move
-/// a config and its dataset together); otherwise it stays relative to the working directory.
 telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg) {
   telemetry::NodeTelemetryOptions o;
   o.periodS = cfg.getFloat("sample_period_s");
@@ -109,6 +112,8 @@ class SingleProcessMonitor {
   telemetry::EventSink* m_sink = nullptr;
 };
 
+/// `data` given relative to the config file is found beside it (as users expect when they move
+/// a config and its dataset together); otherwise it stays relative to the working directory.
 void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
   std::string data = cfg.getString("data");
   if (data.empty() || fs::path(data).is_absolute()) return;
@@ -193,7 +198,9 @@ Status checkResume(const config::RunConfig& requested, const fs::path& runDir) {
 
 int runTrainCommand(const TrainCommand& cmd) {
   const auto overrides = withoutBareResume(cmd.overrides);
-  const bool resume = wantsResume(cmd.overrides);
+  const auto wanted = wantsResume(overrides);
+  if (!wanted) return printErrors("train", wanted.errors());
+  const bool resume = wanted.value();
   config::RunConfig cfg = config::RunConfig::defaults();
   std::string beside = ".";
   if (resume) {
@@ -213,12 +220,18 @@ int runTrainCommand(const TrainCommand& cmd) {
     if (!r) return printErrors("train", r.errors());
     cfg = r.value();
     beside = project->folder();
-  } else {
-    if (cmd.configPath.empty()) {
+  } else if (cmd.configPath.empty()) {
+    // Ultralytics' form: `train data=coco.yaml model=yolov8s epochs=50`: the schema's defaults
+    // and the overrides, the run folder under ./runs (train, train2, ...).
+    if (overrides.empty()) {
       return printErrors(
           "train", {Error{"command line", 0, "",
-                          "give a CONFIG.yaml, --project FILE, or --run-dir with resume=true"}});
+                          "give a CONFIG.yaml, --project FILE, key=value settings (at least "
+                          "data=path/to/data.yaml), or --run-dir with resume=true"}});
     }
+    if (auto s = config::applyOverrides(cfg, overrides); !s) return printErrors("train", s.errors());
+    resolveDataPath(cfg, "");
+  } else {
     auto r = config::loadRunConfigWithOverrides(cmd.configPath, overrides);
     if (!r) return printErrors("train", r.errors());
     cfg = r.value();
@@ -234,7 +247,7 @@ int runTrainCommand(const TrainCommand& cmd) {
   if (auto errors = config::validate(cfg); !errors.empty()) return printErrors("train", errors);
   if (cfg.getString("data").empty()) {
     return printErrors(
-        "train", {Error{cmd.configPath, 0, "data", "no dataset: set data=path/to/data.yaml"}});
+        "train", {Error{cmd.configPath.empty() ? "command line" : cmd.configPath, 0, "data", "no dataset: set data=path/to/data.yaml"}});
   }
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;

@@ -97,6 +97,84 @@ class TstTrainCpu : public QObject {
     QVERIFY(bad.err.contains("missing.pt"));
   }
 
+  // Ultralytics' command line: train with no config file (runs/train, then runs/train2), val
+  // and predict in key=value form with the dataset and the output folder defaulted.
+  void ultralyticsCommandLine() {
+    const QString work = m_dir.filePath("ucli");
+    QVERIFY(QDir().mkpath(work));
+    const QStringList keys{"data=" + m_data, "model=yolov8n", "epochs=1", "imgsz=64",
+                           "batch=16", "workers=0", "val=false"};
+    auto t1 = runStaveTrain(QStringList{"train"} + keys, work, 300000);
+    QVERIFY2(t1.exitCode == 0, qPrintable(t1.err.right(2000)));
+    QVERIFY2(QFile::exists(work + "/runs/train/weights/last.pt"), qPrintable(t1.err.right(2000)));
+    const QString saved = readText(work + "/runs/train/config.yaml");
+    QVERIFY2(saved.contains("imgsz: 64") && saved.contains("epochs: 1"), qPrintable(saved));
+    // multi_scale changes what is trained (the same run repeated does not).
+    const auto lossOf = [](const QString& runDir) {
+      const auto rows = readResults(runDir + "/results.csv");
+      return rows.isEmpty() ? -1.0 : rows.last().value("train/box_loss", -1.0);
+    };
+    auto rep = runStaveTrain(QStringList{"train"} + keys + QStringList{"--run-dir", work + "/rep"},
+                             work, 300000);
+    QVERIFY2(rep.exitCode == 0, qPrintable(rep.err.right(2000)));
+    auto ms = runStaveTrain(
+        QStringList{"train"} + keys + QStringList{"multi_scale=true", "--run-dir", work + "/ms"},
+        work, 300000);
+    QVERIFY2(ms.exitCode == 0, qPrintable(ms.err.right(2000)));
+    QVERIFY(lossOf(work + "/runs/train") > 0);
+    QCOMPARE(lossOf(work + "/rep"), lossOf(work + "/runs/train"));
+    QVERIFY2(lossOf(work + "/ms") != lossOf(work + "/runs/train"),
+             qPrintable(QString::number(lossOf(work + "/ms"))));
+
+    // The second run starts from the first one's weights (pretrained=): all of them match.
+    auto t2 = runStaveTrain(
+        QStringList{"train"} + keys + QStringList{"pretrained=runs/train/weights/last.pt"}, work,
+        300000);
+    QVERIFY2(t2.exitCode == 0, qPrintable(t2.err.right(2000)));
+    QVERIFY(QFile::exists(work + "/runs/train2/weights/last.pt"));
+    const auto m = QRegularExpression("pretrained: transferred (\\d+)/(\\d+) tensors").match(t2.err);
+    QVERIFY2(m.hasMatch(), qPrintable(t2.err.right(2000)));
+    QCOMPARE(m.captured(1), m.captured(2));
+    QVERIFY(m.captured(1).toInt() > 300);
+    auto missingWeights = runStaveTrain(
+        QStringList{"train"} + keys + QStringList{"pretrained=nowhere/best.pt"}, work, 120000);
+    QVERIFY(missingWeights.exitCode != 0 && !missingWeights.crashed);
+    QVERIFY2(missingWeights.err.contains("nowhere/best.pt"), qPrintable(missingWeights.err));
+
+    auto v = runStaveTrain({"val", "model=runs/train/weights/last.pt", "imgsz=64", "--json"}, work,
+                           120000);
+    QVERIFY2(v.exitCode == 0, qPrintable(v.err));
+    QVERIFY2(v.err.contains("val: data " + m_data), qPrintable(v.err));
+    QCOMPARE(QJsonDocument::fromJson(v.out.toUtf8()).object()["images"].toInt(), 32);
+
+    const QString src = m_dir.filePath("demo/images/val");
+    auto p = runStaveTrain({"predict", "model=runs/train/weights/last.pt", "source=" + src,
+                            "conf=0.01", "max_det=10"},
+                           work, 120000);
+    QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+    QVERIFY(QFile::exists(work + "/runs/detect/predict/predictions.csv"));
+    auto p2 = runStaveTrain({"predict", "model=runs/train/weights/last.pt", "source=" + src}, work,
+                            120000);
+    QVERIFY2(p2.exitCode == 0, qPrintable(p2.err));
+    QVERIFY(QFile::exists(work + "/runs/detect/predict2/predictions.csv"));
+
+    // A data.yaml where a run config belongs, nothing at all, an unknown key: clear messages.
+    auto wrong = runStaveTrain({"train", m_data}, work);
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains("this is a data.yaml") && wrong.err.contains("data=" + m_data),
+             qPrintable(wrong.err));
+    auto none = runStaveTrain({"train"}, work);
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("data=path/to/data.yaml"), qPrintable(none.err));
+    auto typo = runStaveTrain({"train", "data=" + m_data, "epoch=3"}, work);
+    QCOMPARE(typo.exitCode, 2);
+    QVERIFY2(typo.err.contains("epoch"), qPrintable(typo.err));
+    auto stray = runStaveTrain({"val", "model=x.pt", "bogus"}, work);
+    QCOMPARE(stray.exitCode, 2);
+    QVERIFY2(stray.err.contains("unexpected argument 'bogus'"), qPrintable(stray.err));
+    QVERIFY2(!QFile::exists(work + "/runs/train3/weights/last.pt"), "no run without its weights");
+  }
+
  private:
   QTemporaryDir m_dir;
   QString m_data, m_run;

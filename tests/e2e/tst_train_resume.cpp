@@ -141,6 +141,13 @@ class TstTrainResume : public QObject {
     auto r = runStaveTrain({"train", "--run-dir", m_dir.filePath("runs/none"), "resume=true"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("runs/none"));
+    // resume parses as every bool does: yes is a resume, an unreadable value names the key.
+    auto yes = runStaveTrain({"train", "--run-dir", m_dir.filePath("runs/none"), "resume=yes"});
+    QCOMPARE(yes.exitCode, 2);
+    QVERIFY2(yes.err.contains("runs/none"), qPrintable(yes.err));
+    auto bad = runStaveTrain({"train", "--run-dir", m_dir.filePath("runs/none"), "resume=maybe"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("resume") && bad.err.contains("maybe"), qPrintable(bad.err));
   }
 
  private:
