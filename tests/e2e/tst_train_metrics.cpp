@@ -5,11 +5,7 @@
 // dashboard queries is exported, that clients that stall or send garbage neither stop the
 // endpoint nor the run, and that a port already taken refuses the run with a clear message.
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -18,6 +14,7 @@
 #include <QSet>
 #include <QtTest>
 
+#include "common/loopback.h"
 #include "e2e/train_e2e_util.h"
 
 #ifndef STAVE_FAKE_NVML
@@ -28,61 +25,21 @@ using namespace stave::e2e;
 
 namespace {
 
-int connectTo(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return -1;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+int connectTo(int port) { return stave::test::connectLoopback(port); }
 
 // GET `path` over a plain socket; the body, or a null string when the endpoint is not up or
 // does not answer within `timeoutMs`. `status` gets the HTTP status code.
 QString httpGet(int port, const char* path, int* status = nullptr, int timeoutMs = 3000) {
-  const int fd = connectTo(port);
-  if (fd < 0) return {};
-  const QByteArray req = QByteArray("GET ") + path +
-                         " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-  if (::send(fd, req.constData(), static_cast<size_t>(req.size()), MSG_NOSIGNAL) != req.size()) {
-    ::close(fd);
-    return {};
-  }
-  QByteArray reply;
-  QElapsedTimer t;
-  t.start();
-  char buf[8192];
-  while (t.elapsed() < timeoutMs) {
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 100) <= 0) continue;
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    reply.append(buf, static_cast<int>(n));
-  }
-  ::close(fd);
+  const QByteArray reply = QByteArray::fromStdString(stave::test::exchangeLoopback(
+      port, std::string("GET ") + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      timeoutMs));
   const int headerEnd = reply.indexOf("\r\n\r\n");
   if (!reply.startsWith("HTTP/1.1 ") || headerEnd < 0) return {};
   if (status) *status = reply.mid(9, 3).toInt();
   return QString::fromUtf8(reply.mid(headerEnd + 4));
 }
 
-// A port nothing listens on now.
-int freePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
+int freePort() { return stave::test::freeLoopbackPort(); }
 
 // Family names of a scrape (its # TYPE lines), and whether every sample belongs to one.
 QSet<QString> familiesOf(const QString& scrape) {

@@ -46,6 +46,20 @@ void trainStep(Tiny& m, torch::optim::Optimizer& opt) {
   loss.backward();
   opt.step();
 }
+/// A Tiny after three SGD steps, with its EMA.
+struct Trained {
+  Tiny model, shadow;
+  ModelEma ema{shadow.ptr()};
+  std::unique_ptr<torch::optim::Optimizer> opt;
+  Trained() {
+    ema.reset(*model);
+    opt = buildOptimizer(splitParameters(*model), OptimizerSpec{true, 0.01, 0.9, 5e-4});
+    for (int i = 0; i < 3; ++i) {
+      trainStep(model, *opt);
+      ema.update(*model);
+    }
+  }
+};
 }  // namespace
 
 class TstTrainParts : public QObject {
@@ -176,14 +190,10 @@ class TstTrainParts : public QObject {
   void checkpointRoundTrip() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("weights/last.pt").toStdString();
-    Tiny model, shadow;
-    ModelEma ema(shadow.ptr());
-    ema.reset(*model);
-    auto opt = buildOptimizer(splitParameters(*model), OptimizerSpec{true, 0.01, 0.9, 5e-4});
-    for (int i = 0; i < 3; ++i) {
-      trainStep(model, *opt);
-      ema.update(*model);
-    }
+    Trained trained;
+    Tiny &model = trained.model, &shadow = trained.shadow;
+    ModelEma& ema = trained.ema;
+    auto& opt = trained.opt;
     CheckpointMeta meta;
     meta.epoch = 2;
     meta.epochs = 10;
@@ -293,14 +303,10 @@ class TstTrainParts : public QObject {
   void pretrainedTransfer() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("best.pt").toStdString();
-    Tiny model, shadow;
-    ModelEma ema(shadow.ptr());
-    ema.reset(*model);
-    auto opt = buildOptimizer(splitParameters(*model), OptimizerSpec{true, 0.01, 0.9, 5e-4});
-    for (int i = 0; i < 3; ++i) {
-      trainStep(model, *opt);
-      ema.update(*model);
-    }
+    Trained trained;
+    Tiny &model = trained.model, &shadow = trained.shadow;
+    ModelEma& ema = trained.ema;
+    auto& opt = trained.opt;
     QVERIFY(saveCheckpoint(path, {model.get(), shadow.get(), opt.get()}, CheckpointMeta{}).ok());
 
     torch::manual_seed(7);
