@@ -47,7 +47,7 @@ int run(const std::vector<std::string>& args) {
         "predict", "need conf in [0, 1], iou in (0, 1], max-det >= 1, imgsz a multiple of 32");
   }
   auto j = stave::train::predictImages(r);
-  if (!j) return stave::cli::usageError("predict", j.errorText());
+  if (!j) return stave::cli::reportErrors("predict", j.errors());  // the input, not the command line
   if (a.has("json")) {
     std::cout << j->dump(2) << "\n";
   } else {

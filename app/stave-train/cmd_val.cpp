@@ -55,7 +55,7 @@ int run(const std::vector<std::string>& args) {
         "need batch >= 1, imgsz a multiple of 32, conf in [0, 1], iou in (0, 1], max-det >= 1");
   }
   auto j = stave::train::validateWeights(r);
-  if (!j) return stave::cli::usageError("val", j.errorText());
+  if (!j) return stave::cli::reportErrors("val", j.errors());  // the input, not the command line
   if (a.has("json")) {
     std::cout << j->dump(2) << "\n";
     return stave::cli::kOk;
