@@ -1,0 +1,229 @@
+"""Stave against Ultralytics on the same machine, the same data and the same LibTorch version,
+in one invocation (tests/bench/ultralytics). Prints one JSON object with both sides and the
+ratios; docs/benchmarks.md records the numbers.
+
+Measured per side, each in a process of its own:
+- training throughput: steady images/s over the steps after the first `--skip` of one run
+  (same model, imgsz, batch, epochs, workers, threads; both tools' default augmentation);
+- start-up: process start to the start of the first training step;
+- peak RSS of the training process (wait4's ru_maxrss);
+- validation images/s: the validation loop over the val split, timed inside each tool;
+- with --converge E: mAP50 and mAP50-95 after every epoch of an E-epoch run with each tool's
+  defaults, from each tool's results.csv (each scores with its own AP rule).
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_timed(cmd, log_path, env=None):
+    """Runs cmd; returns (exit code, wall seconds, peak RSS in MiB, launch time, stdout)."""
+    t0 = time.time()
+    with open(log_path, "w") as log:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
+        out = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, time.time() - t0, usage.ru_maxrss / 1024.0, t0, out
+
+
+def paired_json(out):
+    for line in out.splitlines():
+        if line.startswith("PAIRED_JSON "):
+            return json.loads(line[len("PAIRED_JSON "):])
+    return None
+
+
+def steady_rate(steps, batch, skip):
+    """Images/s from the start of the first step numbered >= `skip` to the end of the last
+    step, from (step number, start, end) triples; also the number of steps in that span."""
+    timed = [s for s in steps if s[0] >= skip]
+    if len(timed) < 2:
+        return 0.0, 0
+    n = timed[-1][0] - timed[0][0] + 1
+    return n * batch / max(timed[-1][2] - timed[0][1], 1e-9), n
+
+
+def stave_steps(run_dir):
+    """(step number, start, end) of rank 0's steps that have a step event (Stave writes at most
+    a few per second, so fast steps are not all there), from its event log."""
+    steps = []
+    with open(os.path.join(run_dir, "events.jsonl")) as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if e.get("type") == "step" and e.get("rank", 0) == 0:
+                d = e["data"]
+                number = d["epoch"] * d["iters_per_epoch"] + d["iter"]
+                steps.append((number, e["time"] - d["timing"]["total"], e["time"]))
+    return steps
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if values else 0.0
+
+
+def map_curve(results_csv):
+    rows = []
+    with open(results_csv) as f:
+        for r in csv.DictReader(f):
+            r = {k.strip(): v for k, v in r.items()}
+            rows.append({"epoch": int(float(r["epoch"])),
+                         "map50": float(r["metrics/mAP50(B)"]),
+                         "map50_95": float(r["metrics/mAP50-95(B)"])})
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stave", required=True, help="the stave-train executable")
+    ap.add_argument("--work", required=True, help="folder for the dataset and both tools' runs")
+    ap.add_argument("--images", type=int, default=400)
+    ap.add_argument("--val-images", type=int, default=100)
+    ap.add_argument("--model", default="yolov8n")
+    ap.add_argument("--imgsz", type=int, default=256)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--skip", type=int, default=3)
+    ap.add_argument("--converge", type=int, default=0, help="epochs of the convergence runs")
+    a = ap.parse_args()
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+
+    # One synthetic dataset from 640 px sources; Ultralytics gets a copy of its data.yaml with an
+    # absolute path (it resolves relative ones against its own datasets folder).
+    data_dir = os.path.join(work, "data")
+    if not os.path.exists(os.path.join(data_dir, "data.yaml")):
+        subprocess.run([a.stave, "make-demo", "--out", data_dir, "--train", str(a.images),
+                        "--val", str(a.val_images), "--imgsz", "640"], check=True,
+                       stdout=subprocess.DEVNULL)
+    stave_yaml = os.path.join(data_dir, "data.yaml")
+    ul_yaml = os.path.join(work, "data-ultralytics.yaml")
+    with open(stave_yaml) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
+    with open(ul_yaml, "w") as f:
+        f.write("path: " + data_dir + "\n" + "\n".join(lines) + "\n")
+
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), YOLO_OFFLINE="1")
+    result = {"benchmark": "ultralytics", "model": a.model, "imgsz": a.imgsz, "batch": a.batch,
+              "epochs": a.epochs, "images": a.images, "val_images": a.val_images,
+              "threads": a.threads, "workers": a.workers, "skipped_steps": a.skip}
+
+    # --- Stave: its defaults, and with channels_last=true (what its doctor advises on a CPU)
+    def stave_train(name, extra):
+        sd = os.path.join(work, name)
+        subprocess.run(["rm", "-rf", sd])
+        rc, wall, rss, t0, _ = run_timed(
+            [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
+             "batch=%d" % a.batch, "epochs=%d" % a.epochs, "workers=%d" % a.workers,
+             "threads=%d" % a.threads, "close_mosaic=0", "seed=0", "--run-dir", sd] + extra,
+            os.path.join(work, name + ".log"), env)
+        if rc != 0:
+            sys.exit("paired: Stave's training failed (exit %d), see %s/%s.log" % (rc, work, name))
+        steps = stave_steps(sd)
+        rate, timed = steady_rate(steps, a.batch, a.skip)
+        return sd, {"images_per_s": rate, "steps_timed": timed, "steps": steps[-1][0] + 1,
+                    "median_step_s": median([e - s for _, s, e in steps]),
+                    "start_to_first_step_s": steps[0][1] - t0, "peak_rss_mib": rss,
+                    "wall_s": wall, "threads": a.threads, "workers": a.workers,
+                    "settings": extra}
+
+    sd, train = stave_train("stave-train", [])
+    stave = {"train": train}
+    _, stave["train_channels_last"] = stave_train("stave-train-cl", ["channels_last=true"])
+
+    # --- Ultralytics
+    ud = os.path.join(work, "ultralytics")
+    subprocess.run(["rm", "-rf", ud])
+    spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
+            "epochs": a.epochs, "workers": a.workers, "project": ud, "name": "train",
+            "threads": a.threads, "extra": {"close_mosaic": 0}}
+    rc, wall, rss, t0, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
+                                        json.dumps(spec)], os.path.join(work, "ul-train.log"), env)
+    u = paired_json(out)
+    if rc != 0 or u is None:
+        sys.exit("paired: Ultralytics' training failed (exit %d), see %s/ul-train.log" % (rc, work))
+    steps = [(i, s, e) for i, (s, e) in enumerate(zip(u["batch_starts"], u["batch_ends"]))]
+    rate, timed = steady_rate(steps, a.batch, a.skip)
+    ul = {"train": {"images_per_s": rate, "steps_timed": timed, "steps": len(steps),
+                    "median_step_s": median([e - s for _, s, e in steps]),
+                    "start_to_first_step_s": u["batch_starts"][0] - t0, "peak_rss_mib": rss,
+                    "wall_s": wall, "threads": u["used"].get("torch_threads"),
+                    "threads_by_its_cpu_policy": u["used"].get("policy_threads"),
+                    "workers": u["used"].get("workers")}}
+
+    # --- Validation speed, each tool on its own weights from the run above
+    rc, _, _, _, out = run_timed([a.stave, "val", "--weights", os.path.join(sd, "weights/last.pt"),
+                                  "--data", stave_yaml, "--imgsz", str(a.imgsz), "--batch",
+                                  str(a.batch), "--workers", str(max(a.workers, 1)), "--json"],
+                                 os.path.join(work, "stave-val.log"), env)
+    if rc != 0:
+        sys.exit("paired: Stave's validation failed, see %s/stave-val.log" % work)
+    v = json.loads(out)
+    stave["val"] = {"images_per_s": v["images"] / max(v["seconds"], 1e-9), "seconds": v["seconds"],
+                    "images": v["images"]}
+    spec = {"weights": os.path.join(u["save_dir"], "weights", "last.pt"), "data": ul_yaml,
+            "imgsz": a.imgsz, "batch": a.batch, "workers": a.workers, "threads": a.threads}
+    rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val.py"), json.dumps(spec)],
+                                 os.path.join(work, "ul-val.log"), env)
+    uv = paired_json(out)
+    if rc != 0 or uv is None:
+        sys.exit("paired: Ultralytics' validation failed, see %s/ul-val.log" % work)
+    ul["val"] = {"images_per_s": a.val_images / max(uv["seconds"], 1e-9), "seconds": uv["seconds"],
+                 "images": a.val_images, "speed_ms_per_image": uv["speed_ms"]}
+
+    # --- Convergence with each tool's defaults
+    if a.converge > 0:
+        cd = os.path.join(work, "stave-converge")
+        subprocess.run(["rm", "-rf", cd])
+        rc, wall, _, _, _ = run_timed(
+            [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
+             "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads, "--run-dir", cd],
+            os.path.join(work, "stave-converge.log"), env)
+        if rc != 0:
+            sys.exit("paired: Stave's convergence run failed, see %s/stave-converge.log" % work)
+        stave["converge"] = {"wall_s": wall, "rule": "Stave (COCO-style 101-point AP)",
+                             "per_epoch": map_curve(os.path.join(cd, "results.csv"))}
+        spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
+                "epochs": a.converge, "workers": a.workers, "project": ud, "name": "converge",
+                "threads": a.threads}
+        rc, wall, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
+                                         json.dumps(spec)], os.path.join(work, "ul-converge.log"), env)
+        uc = paired_json(out)
+        if rc != 0 or uc is None:
+            sys.exit("paired: Ultralytics' convergence run failed, see %s/ul-converge.log" % work)
+        ul["converge"] = {"wall_s": wall, "rule": "Ultralytics (interpolated AP)",
+                          "per_epoch": map_curve(os.path.join(uc["save_dir"], "results.csv"))}
+
+    result["stave"], result["ultralytics"] = stave, ul
+    s, q = stave["train"], ul["train"]
+    ratios = {"train_images_per_s": s["images_per_s"] / max(q["images_per_s"], 1e-9),
+              "train_images_per_s_channels_last":
+                  stave["train_channels_last"]["images_per_s"] / max(q["images_per_s"], 1e-9),
+              "peak_rss": s["peak_rss_mib"] / max(q["peak_rss_mib"], 1e-9),
+              "val_images_per_s": stave["val"]["images_per_s"] / max(ul["val"]["images_per_s"], 1e-9)}
+    result["ratios"] = ratios
+    result["targets"] = {
+        "train_images_per_s": {"ratio": ratios["train_images_per_s"], "target": ">= 1.15",
+                               "met": ratios["train_images_per_s"] >= 1.15},
+        "start_up_s": {"stave": s["start_to_first_step_s"], "ultralytics": q["start_to_first_step_s"],
+                       "target": "<= 1", "met": s["start_to_first_step_s"] <= 1.0},
+        "peak_rss": {"ratio": ratios["peak_rss"], "target": "<= 0.6", "met": ratios["peak_rss"] <= 0.6},
+        "val_images_per_s": {"ratio": ratios["val_images_per_s"], "target": ">= 1.5",
+                             "met": ratios["val_images_per_s"] >= 1.5}}
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
