@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/train/bench_ddp.h"
+#include "app/stave-train/bench_ddp.h"
 
 namespace {
 
@@ -21,7 +21,7 @@ int run(const std::vector<std::string>& args) {
   if (!a.ok()) return stave::cli::usageError(cmd, a.error());
   if (!a.positional().empty())
     return stave::cli::usageError(cmd, "unexpected argument '" + a.positional()[0] + "'");
-  stave::train::BenchDdpOptions o;
+  stave::cli::BenchDdpOptions o;
   o.scale = a.value("scale", "n");
   struct IntFlag {
     const char* name;
@@ -42,9 +42,9 @@ int run(const std::vector<std::string>& args) {
       return stave::cli::usageError(cmd, "--bucket-mb takes a number, got '" + v + "'");
   }
   if (o.threads < 0) return stave::cli::usageError(cmd, "--threads must be >= 0");
-  if (a.has("worker")) return stave::train::benchDdpWorker(o);
+  if (a.has("worker")) return stave::cli::benchDdpWorker(o);
   o.workerCommand = {selfExecutable(), "bench", "ddp", "--worker"};
-  auto j = stave::train::benchDdp(o);
+  auto j = stave::cli::benchDdp(o);
   if (!j) {
     std::cerr << "stave-train bench ddp: " << j.errorText() << "\n";
     // Bad options are usage errors; a rank that failed is a failed run.

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/data/bench_loader.h"
+#include "app/stave-train/bench_loader.h"
 
 namespace {
 int run(const std::vector<std::string>& args) {
@@ -10,7 +10,7 @@ int run(const std::vector<std::string>& args) {
       args, {"data", "split", "imgsz", "batch", "workers", "batches", "warmup", "seed"}, {});
   if (!a.ok()) return stave::cli::usageError("bench loader", a.error());
   if (!a.has("data")) return stave::cli::usageError("bench loader", "--data DATA.yaml is required");
-  stave::data::LoaderBenchOptions o;
+  stave::cli::LoaderBenchOptions o;
   o.data = a.value("data");
   o.split = a.value("split", "train");
   try {
@@ -29,7 +29,7 @@ int run(const std::vector<std::string>& args) {
     return stave::cli::usageError("bench loader", "--batches and --workers must be >= 1");
   if (a.has("warmup") && o.warmup < 0)
     return stave::cli::usageError("bench loader", "--warmup must be >= 0");
-  const auto r = stave::data::benchLoader(o);
+  const auto r = stave::cli::benchLoader(o);
   if (!r) {
     std::cerr << "stave-train bench loader: " << r.errorText() << "\n";
     return stave::cli::kUsage;

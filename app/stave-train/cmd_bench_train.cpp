@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/train/bench_train.h"
+#include "app/stave-train/bench_train.h"
 
 namespace {
 int run(const std::vector<std::string>& args) {
@@ -11,7 +11,7 @@ int run(const std::vector<std::string>& args) {
              "precision"},
       {"channels-last"});
   if (!a.ok()) return stave::cli::usageError("bench train", a.error());
-  stave::train::BenchTrainOptions o;
+  stave::cli::BenchTrainOptions o;
   o.scale = a.value("scale", "n");
   o.data = a.value("data");
   o.device = a.value("device");
@@ -32,7 +32,7 @@ int run(const std::vector<std::string>& args) {
     return stave::cli::usageError(
         "bench train", "need imgsz a multiple of 32, batch >= 1, steps >= 1, warmup >= 0");
   }
-  auto j = stave::train::benchTrain(o);
+  auto j = stave::cli::benchTrain(o);
   if (!j) return stave::cli::usageError("bench train", j.errorText());
   std::cout << j->dump(2) << "\n";
   return stave::cli::kOk;

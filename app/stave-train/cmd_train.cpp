@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "app/stave-train/command.h"
-#include "core/train/train_command.h"
+#include "app/stave-train/train_command.h"
 
 namespace {
 
@@ -18,7 +18,7 @@ int run(const std::vector<std::string>& args) {
                       "master-port", "stop-after", "stop-after-batches", "metrics-port", "metrics-addr"},
                      {});
   if (!a.ok()) return stave::cli::usageError("train", a.error());
-  stave::train::TrainCommand cmd;
+  stave::cli::TrainCommand cmd;
   for (const auto& p : a.positional()) {
     if (p.find('=') != std::string::npos || p == "resume") {
       cmd.overrides.push_back(p);
@@ -65,7 +65,7 @@ int run(const std::vector<std::string>& args) {
   }
   cmd.version = STAVE_VERSION;
   cmd.executable = selfExecutable();
-  return stave::train::runTrainCommand(cmd);
+  return stave::cli::runTrainCommand(cmd);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 #include <cstdlib>
 
 #include "app/stave-train/command.h"
-#include "core/train/train_command.h"
+#include "app/stave-train/train_command.h"
 
 namespace {
 int run(const std::vector<std::string>& args) {
@@ -12,13 +12,13 @@ int run(const std::vector<std::string>& args) {
     return stave::cli::usageError("worker", "--config and --run-dir are required");
   if (!a.positional().empty())
     return stave::cli::usageError("worker", "unexpected argument '" + a.positional()[0] + "'");
-  stave::train::WorkerCommand cmd;
+  stave::cli::WorkerCommand cmd;
   cmd.configPath = a.value("config");
   cmd.runDir = a.value("run-dir");
   cmd.stopAfter.epochs = std::atoi(a.value("stop-after", "0").c_str());
   cmd.stopAfter.batches = std::atoi(a.value("stop-after-batches", "0").c_str());
   cmd.version = STAVE_VERSION;
-  return stave::train::runWorkerCommand(cmd);
+  return stave::cli::runWorkerCommand(cmd);
 }
 }  // namespace
 

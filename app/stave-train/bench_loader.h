@@ -9,7 +9,7 @@
 
 #include "core/config/result.h"
 
-namespace stave::data {
+namespace stave::cli {
 
 /// What to measure.
 struct LoaderBenchOptions {
@@ -30,4 +30,4 @@ struct LoaderBenchOptions {
 /// second, per-stage seconds per sample, and the two target ratios with pass/fail).
 Result<nlohmann::json> benchLoader(const LoaderBenchOptions& options);
 
-}  // namespace stave::data
+}  // namespace stave::cli

@@ -8,7 +8,7 @@
 
 #include "core/train/trainer.h"
 
-namespace stave::train {
+namespace stave::cli {
 
 /// What `stave-train train` was asked to do.
 struct TrainCommand {
@@ -22,7 +22,7 @@ struct TrainCommand {
   int nodeRank = -1;       ///< --node-rank (-1 = the config's)
   std::string masterAddr;  ///< --master-addr ("" = the config's)
   int masterPort = -1;     ///< --master-port (-1 = the config's)
-  StopAfter stopAfter;     ///< --stop-after / --stop-after-batches: stop resumably
+  train::StopAfter stopAfter;     ///< --stop-after / --stop-after-batches: stop resumably
   std::string version;     ///< Stave's version
   std::string executable;  ///< path of stave-train (the launcher starts workers with it)
 };
@@ -34,11 +34,11 @@ int runTrainCommand(const TrainCommand& command);
 struct WorkerCommand {
   std::string configPath;  ///< --config: the resolved config (runs/<id>/config.yaml)
   std::string runDir;      ///< --run-dir
-  StopAfter stopAfter;     ///< --stop-after / --stop-after-batches
+  train::StopAfter stopAfter;     ///< --stop-after / --stop-after-batches
   std::string version;     ///< Stave's version
 };
 
 /// Runs one rank (`stave-train worker`); returns the process exit code.
 int runWorkerCommand(const WorkerCommand& command);
 
-}  // namespace stave::train
+}  // namespace stave::cli

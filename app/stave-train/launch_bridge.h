@@ -8,7 +8,7 @@
 #include "core/config/run_config.h"
 #include "core/train/trainer.h"
 
-namespace stave::train {
+namespace stave::cli {
 
 /// This worker's place in the run (torchrun variables, then Slurm's, else a single rank).
 struct WorkerIdentity {
@@ -23,6 +23,6 @@ Result<WorkerIdentity> workerIdentity();
 /// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
 /// supervises them; returns the launcher's exit code.
 int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, const StopAfter& stopAfter);
+                const std::string& executable, const train::StopAfter& stopAfter);
 
-}  // namespace stave::train
+}  // namespace stave::cli

@@ -9,7 +9,7 @@
 
 #include "core/config/result.h"
 
-namespace stave::train {
+namespace stave::cli {
 
 /// Benchmark settings.
 struct BenchTrainOptions {
@@ -30,4 +30,4 @@ struct BenchTrainOptions {
 /// ratio (target >= 0.9), the data-wait share of the end-to-end step, and the settings.
 Result<nlohmann::json> benchTrain(const BenchTrainOptions& options);
 
-}  // namespace stave::train
+}  // namespace stave::cli

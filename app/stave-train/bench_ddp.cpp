@@ -1,4 +1,4 @@
-#include "core/train/bench_ddp.h"
+#include "app/stave-train/bench_ddp.h"
 #include "core/config/clock.h"
 
 #include <torch/torch.h>
@@ -28,7 +28,8 @@
 
 namespace fs = std::filesystem;
 
-namespace stave::train {
+namespace stave::cli {
+using namespace stave::train;  // the engine this benchmark drives
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -385,4 +386,4 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o) {
   return j;
 }
 
-}  // namespace stave::train
+}  // namespace stave::cli

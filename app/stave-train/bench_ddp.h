@@ -11,7 +11,7 @@
 
 #include "core/config/result.h"
 
-namespace stave::train {
+namespace stave::cli {
 
 /// Benchmark settings (batch is per rank, as everywhere in Stave).
 struct BenchDdpOptions {
@@ -44,4 +44,4 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o);
 /// timings on stdout. Returns the process exit code (errors go to stderr, exit 1).
 int benchDdpWorker(const BenchDdpOptions& o);
 
-}  // namespace stave::train
+}  // namespace stave::cli

@@ -1,4 +1,4 @@
-#include "core/train/train_command.h"
+#include "app/stave-train/train_command.h"
 #include "core/telemetry/node_telemetry.h"
 
 #include <unistd.h>
@@ -18,12 +18,13 @@
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/run_monitor.h"
 #include "core/train/checkpoint.h"
-#include "core/train/launch_bridge.h"
+#include "app/stave-train/launch_bridge.h"
 #include "core/train/trainer.h"
 
 namespace fs = std::filesystem;
 
-namespace stave::train {
+namespace stave::cli {
+using namespace stave::train;  // the engine this command drives
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -370,4 +371,4 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   return rc;
 }
 
-}  // namespace stave::train
+}  // namespace stave::cli

@@ -1,4 +1,4 @@
-#include "core/data/bench_loader.h"
+#include "app/stave-train/bench_loader.h"
 #include "core/config/clock.h"
 
 #include <algorithm>
@@ -12,7 +12,8 @@
 
 #include "core/data/loader.h"
 
-namespace stave::data {
+namespace stave::cli {
+using namespace stave::data;  // the loader this benchmark drives
 namespace {
 // CPU seconds of the whole process: on a shared machine wall rates swing with other load,
 // CPU per sample does not.
@@ -168,4 +169,4 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   return out;
 }
 
-}  // namespace stave::data
+}  // namespace stave::cli

@@ -1,4 +1,4 @@
-#include "core/train/bench_train.h"
+#include "app/stave-train/bench_train.h"
 #include "core/config/clock.h"
 
 #include <torch/torch.h>
@@ -26,7 +26,8 @@
 
 namespace fs = std::filesystem;
 
-namespace stave::train {
+namespace stave::cli {
+using namespace stave::train;  // the engine this benchmark drives
 namespace {
 using Clock = std::chrono::steady_clock;
 }  // namespace
@@ -264,4 +265,4 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   return j;
 }
 
-}  // namespace stave::train
+}  // namespace stave::cli

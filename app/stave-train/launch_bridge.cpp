@@ -1,4 +1,4 @@
-#include "core/train/launch_bridge.h"
+#include "app/stave-train/launch_bridge.h"
 
 #include <filesystem>
 #include <iostream>
@@ -9,7 +9,8 @@
 #define STAVE_TRAIN_HAVE_DIST 1
 #endif
 
-namespace stave::train {
+namespace stave::cli {
+using namespace stave::train;  // the engine this command drives
 
 #ifdef STAVE_TRAIN_HAVE_DIST
 
@@ -69,4 +70,4 @@ int launchRanks(const config::RunConfig&, const std::string&, const std::string&
 
 #endif
 
-}  // namespace stave::train
+}  // namespace stave::cli
