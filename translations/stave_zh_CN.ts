@@ -39,19 +39,29 @@
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="162"/>
-        <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · lr0 %5 · weight decay %6</source>
-        <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · lr0 %5 · 权重衰减 %6</translation>
+        <location filename="../widgets/config_form.cpp" line="165"/>
+        <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
+        <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="166"/>
+        <source>%1 lr0 %2</source>
+        <translation>%1 lr0 %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="167"/>
+        <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
+        <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="173"/>
+        <location filename="../widgets/config_form.cpp" line="178"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="176"/>
+        <location filename="../widgets/config_form.cpp" line="181"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>
@@ -586,168 +596,168 @@
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="250"/>
+        <location filename="../widgets/hardware_page.cpp" line="251"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="262"/>
+        <location filename="../widgets/hardware_page.cpp" line="263"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="275"/>
+        <location filename="../widgets/hardware_page.cpp" line="276"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="322"/>
+        <location filename="../widgets/hardware_page.cpp" line="323"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="323"/>
+        <location filename="../widgets/hardware_page.cpp" line="324"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="323"/>
-        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <location filename="../widgets/hardware_page.cpp" line="324"/>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="324"/>
+        <location filename="../widgets/hardware_page.cpp" line="325"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="325"/>
+        <location filename="../widgets/hardware_page.cpp" line="326"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="326"/>
+        <location filename="../widgets/hardware_page.cpp" line="327"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="329"/>
+        <location filename="../widgets/hardware_page.cpp" line="330"/>
         <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
         <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="330"/>
+        <location filename="../widgets/hardware_page.cpp" line="331"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:large'&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
+        <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="352"/>
+        <location filename="../widgets/hardware_page.cpp" line="353"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="358"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="358"/>
+        <location filename="../widgets/hardware_page.cpp" line="359"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="359"/>
+        <location filename="../widgets/hardware_page.cpp" line="360"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="361"/>
+        <location filename="../widgets/hardware_page.cpp" line="362"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="363"/>
+        <location filename="../widgets/hardware_page.cpp" line="364"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="364"/>
+        <location filename="../widgets/hardware_page.cpp" line="365"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="375"/>
+        <location filename="../widgets/hardware_page.cpp" line="376"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="396"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="401"/>
+        <location filename="../widgets/hardware_page.cpp" line="402"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="407"/>
+        <location filename="../widgets/hardware_page.cpp" line="408"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="408"/>
+        <location filename="../widgets/hardware_page.cpp" line="409"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="412"/>
+        <location filename="../widgets/hardware_page.cpp" line="413"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="440"/>
+        <location filename="../widgets/hardware_page.cpp" line="441"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="443"/>
+        <location filename="../widgets/hardware_page.cpp" line="444"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="448"/>
+        <location filename="../widgets/hardware_page.cpp" line="449"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="449"/>
+        <location filename="../widgets/hardware_page.cpp" line="450"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="454"/>
+        <location filename="../widgets/hardware_page.cpp" line="455"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="455"/>
+        <location filename="../widgets/hardware_page.cpp" line="456"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="470"/>
+        <location filename="../widgets/hardware_page.cpp" line="471"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="477"/>
+        <location filename="../widgets/hardware_page.cpp" line="478"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>

@@ -158,14 +158,19 @@ void ConfigForm::updateState() {
     const auto& c = cfg.value();
     const int world = static_cast<int>(std::max<int64_t>(1, c.getInt("nproc")) *
                                        std::max<int64_t>(1, c.getInt("nnodes")));
+    // The dataset is not scanned here: optimizer=auto shows as what it will decide on.
     const config::Derived d = config::derive(c, world);
+    const QString optimizer =
+        d.optimizer == "auto"
+            ? tr("optimizer auto (SGD or AdamW by the run's length, chosen at the start)")
+            : tr("%1 lr0 %2").arg(QString::fromStdString(d.optimizer)).arg(d.lr0, 0, 'g', 4);
     m_derived->setText(tr("World size %1 · global batch %2 · accumulate %3 step(s) · "
-                          "effective batch %4 · lr0 %5 · weight decay %6")
+                          "effective batch %4 · %5 · weight decay %6")
                            .arg(world)
                            .arg(d.globalBatch)
                            .arg(d.accumulate)
                            .arg(d.globalBatch * d.accumulate)
-                           .arg(d.lr0, 0, 'g', 4)
+                           .arg(optimizer)
                            .arg(d.weightDecay, 0, 'g', 4));
   }
   const int errors = m_model->errorCount();

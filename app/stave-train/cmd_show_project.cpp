@@ -3,9 +3,34 @@
 
 #include "app/stave-train/command.h"
 #include "core/config/project.h"
+#include "core/data/dataset.h"
 
 namespace {
 const char* kName = "show-project";
+
+/// The train split's size and the class count, which optimizer=auto depends on; unknown when
+/// the dataset cannot be read (show-project still prints the project, with its problems).
+stave::config::DatasetSize datasetSize(const std::string& dataYaml, double fraction) {
+  stave::config::DatasetSize size;
+  auto spec = stave::data::loadDataYaml(dataYaml);
+  if (!spec) return size;
+  auto index = stave::data::scanSplit(spec.value(), "train");
+  if (!index) return size;
+  const auto n = static_cast<int64_t>(index->images.size());
+  size.trainImages = fraction >= 1.0 ? n : std::max<int64_t>(1, static_cast<int64_t>(fraction * n));
+  size.nc = spec->nc();
+  return size;
+}
+
+/// "SGD lr0 0.01" / "AdamW lr0 0.000833 (optimizer=auto)" / "optimizer=auto ...".
+std::string optimizerText(const stave::config::Derived& d) {
+  if (d.optimizer == "auto")
+    return "optimizer=auto (SGD or AdamW by the run's length; dataset not readable)";
+  return d.optimizer + " lr0 " + stave::config::formatFloat(d.lr0) +
+         (d.autoChosen ? " (chosen by optimizer=auto for " + std::to_string(d.iterations) +
+                             " iterations)"
+                       : "");
+}
 
 int run(const std::vector<std::string>& args) {
   using namespace stave::config;
@@ -30,13 +55,18 @@ int run(const std::vector<std::string>& args) {
     for (const auto& [name, cfg] : p->configs) {
       auto values = toJsonObject(cfg, true);
       values.erase("data");
-      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")));
+      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")),
+                               datasetSize(p->datasetPath(), cfg.getFloat("fraction")));
       configs[name] = {{"changed", values},
                        {"derived",
                         {{"global_batch", d.globalBatch},
                          {"accumulate", d.accumulate},
+                         {"optimizer", d.optimizer},
+                         {"optimizer_auto", d.autoChosen},
                          {"lr0", d.lr0},
-                         {"weight_decay", d.weightDecay}}}};
+                         {"momentum", d.momentum},
+                         {"weight_decay", d.weightDecay},
+                         {"iterations", d.iterations}}}};
     }
     j["configs"] = configs;
     j["problems"] = nlohmann::ordered_json::array();
@@ -53,9 +83,10 @@ int run(const std::vector<std::string>& args) {
       for (const auto& key : cfg.changedKeys())
         if (key != "data") changed += " " + key + "=" + formatValue(cfg.get(key));
       std::cout << (changed.empty() ? "  (defaults)" : " " + changed) << "\n";
-      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")));
+      const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")),
+                               datasetSize(p->datasetPath(), cfg.getFloat("fraction")));
       std::cout << "      global batch " << d.globalBatch << ", accumulate " << d.accumulate
-                << ", lr0 " << formatFloat(d.lr0) << ", weight_decay " << formatFloat(d.weightDecay)
+                << ", " << optimizerText(d) << ", weight_decay " << formatFloat(d.weightDecay)
                 << "\n";
     }
   }

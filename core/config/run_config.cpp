@@ -476,7 +476,37 @@ std::vector<Error> validate(const RunConfig& config) {
   return errors;
 }
 
-Derived derive(const RunConfig& config, int worldSize) {
+OptimizerChoice chooseOptimizer(const char* name, double lr0, double momentum, int64_t iterations,
+                                int nc) {
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+  OptimizerChoice c;
+  if (n == "auto") {
+    c.autoChosen = true;
+    c.momentum = 0.9;
+    if (iterations > 10000) {
+      c.sgd = true;
+      c.lr0 = 0.01;
+    } else {
+      c.sgd = false;
+      c.lr0 = std::round(0.002 * 5.0 / (4.0 + nc) * 1e6) / 1e6;
+    }
+    return c;
+  }
+  STAVE_CHECK(n == "sgd" || n == "adamw", "unknown optimizer '" << name << "'");
+  c.sgd = n == "sgd";
+  c.lr0 = lr0;
+  c.momentum = momentum;
+  return c;
+}
+
+double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumulate, int64_t nbs) {
+  STAVE_CHECK(nbs > 0, "nbs " << nbs);
+  return weightDecay * static_cast<double>(globalBatch) * static_cast<double>(accumulate) /
+         static_cast<double>(nbs);
+}
+
+Derived derive(const RunConfig& config, int worldSize, const DatasetSize& dataset) {
   STAVE_CHECK(worldSize >= 1, "world size must be positive, got " << worldSize);
   Derived d{};
   const int64_t nbs = config.getInt("nbs");
@@ -484,11 +514,31 @@ Derived derive(const RunConfig& config, int worldSize) {
   // nearbyint rounds halves to even, like Python's round() in Ultralytics.
   d.accumulate = std::max<int64_t>(
       static_cast<int64_t>(std::nearbyint(static_cast<double>(nbs) / d.globalBatch)), 1);
-  const double effective = static_cast<double>(d.globalBatch * d.accumulate) / nbs;
-  d.weightDecay = config.getFloat("weight_decay") * effective;
-  // Linear scaling rule against the reference batch of 64 (issue: lr0 x global batch / 64).
-  d.lr0 = config.getFloat("lr0") *
-          (config.getBool("scale_lr_with_batch") ? static_cast<double>(d.globalBatch) / 64.0 : 1.0);
+  d.weightDecay = scaledWeightDecay(config.getFloat("weight_decay"), d.globalBatch, d.accumulate, nbs);
+  // Linear scaling rule against the reference batch of 64 (lr0 x global batch / 64).
+  d.lrScale = config.getBool("scale_lr_with_batch") ? static_cast<double>(d.globalBatch) / 64.0 : 1.0;
+  const std::string name = config.getString("optimizer");
+  const bool known = dataset.trainImages >= 0 && dataset.nc > 0;
+  const int64_t perStep = std::max(d.globalBatch, nbs);
+  d.iterations = known ? (dataset.trainImages + perStep - 1) / perStep * config.getInt("epochs") : -1;
+  d.warmupBiasLr = config.getFloat("warmup_bias_lr");
+  if (name == "auto" && !known) {
+    // Not resolvable yet: the configured values, as a named optimiser would use them.
+    d.optimizer = "auto";
+    d.autoChosen = true;
+    d.lr0 = config.getFloat("lr0") * d.lrScale;
+    d.momentum = config.getFloat("momentum");
+    d.warmupBiasLr = 0.0;
+    return d;
+  }
+  const OptimizerChoice c = chooseOptimizer(name.c_str(), config.getFloat("lr0"),
+                                            config.getFloat("momentum"), d.iterations, dataset.nc);
+  d.optimizer = c.sgd ? "SGD" : "AdamW";
+  d.autoChosen = c.autoChosen;
+  d.lr0 = c.lr0 * d.lrScale;
+  d.momentum = c.momentum;
+  // optimizer=auto sets warmup_bias_lr to 0, as Ultralytics does (AdamW must not start at 0.1).
+  if (c.autoChosen) d.warmupBiasLr = 0.0;
   return d;
 }
 

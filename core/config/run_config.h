@@ -83,14 +83,47 @@ std::string runNameProblem(const std::string& name);
 /// rendezvous addresses, ...); every other key must equal the checkpoint's.
 bool resumeMayChange(std::string_view key);
 
-/// Values derived from the config and the world size, as the trainer uses them.
+/// What `optimizer` resolves to.
+struct OptimizerChoice {
+  bool sgd = true;          ///< SGD (Nesterov) when true, AdamW otherwise
+  double lr0 = 0.01;        ///< learning rate to use (before batch scaling)
+  double momentum = 0.9;    ///< momentum / beta1
+  bool autoChosen = false;  ///< picked by 'auto' (then warmup_bias_lr is forced to 0)
+};
+
+/// Resolves `optimizer` ("auto", "SGD", "AdamW", case-insensitive) as Ultralytics documents:
+/// auto with more than 10000 iterations -> SGD lr 0.01 momentum 0.9, else AdamW with
+/// lr = round(0.002 * 5 / (4 + nc), 6), momentum 0.9. `iterations` = ceil(images /
+/// max(global batch, nbs)) * epochs. Throws InternalError on an unknown name (validated earlier).
+OptimizerChoice chooseOptimizer(const char* name, double lr0, double momentum, int64_t iterations,
+                                int nc);
+
+/// Weight decay scaled as Ultralytics does: weight_decay * batch * accumulate / nbs.
+double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumulate, int64_t nbs);
+
+/// What derive() needs to know of the dataset to resolve optimizer=auto (-1 = not known).
+struct DatasetSize {
+  int64_t trainImages = -1;  ///< images of the train split (after `fraction`)
+  int nc = -1;               ///< classes
+};
+
+/// Values derived from the config, the world size and the dataset, as the trainer uses them:
+/// the one place the learning rate and weight decay are scaled and optimizer=auto is resolved
+/// (the trainer, the studio's form and show-project all read them from here).
 struct Derived {
   int64_t globalBatch;  ///< batch x worldSize
   int64_t accumulate;   ///< max(round(nbs / globalBatch), 1) micro-steps per optimizer step
-  double lr0;           ///< lr0, times globalBatch / 64 with scale_lr_with_batch
   double weightDecay;   ///< weight_decay x globalBatch x accumulate / nbs (as Ultralytics)
+  /// "SGD" or "AdamW"; "auto" while optimizer=auto cannot be resolved (dataset not known)
+  std::string optimizer;
+  bool autoChosen;       ///< optimizer=auto picked it (warmup_bias_lr is then 0)
+  double lrScale;        ///< globalBatch / 64 with scale_lr_with_batch, else 1
+  double lr0;            ///< the learning rate trained with: the optimiser's lr0 x lrScale
+  double momentum;       ///< momentum / beta1 of that optimiser
+  double warmupBiasLr;   ///< warmup_bias_lr, 0 when auto chose the optimiser
+  int64_t iterations;    ///< optimiser steps of the run (-1 when the dataset is not known)
 };
-/// Derived values for `worldSize` ranks.
-Derived derive(const RunConfig& config, int worldSize);
+/// Derived values for `worldSize` ranks; `dataset` resolves optimizer=auto.
+Derived derive(const RunConfig& config, int worldSize, const DatasetSize& dataset = {});
 
 }  // namespace stave::config

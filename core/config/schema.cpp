@@ -302,6 +302,15 @@ size_t paramIndex(std::string_view name) {
   return 0;
 }
 
+double defaultNumber(std::string_view name) {
+  const Value& v = runConfigSchema()[paramIndex(name)].defaultValue;
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? 1.0 : 0.0;
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+  const auto* d = std::get_if<double>(&v);
+  STAVE_CHECK(d, "config key '" << name << "' has no numeric default");
+  return *d;
+}
+
 std::string closestParam(std::string_view name) {
   std::string best;
   size_t bestDist = std::numeric_limits<size_t>::max();

@@ -42,6 +42,11 @@ const ParamSpec* findParam(std::string_view name);
 /// Position of `name` in runConfigSchema(); STAVE_CHECKs that it exists.
 size_t paramIndex(std::string_view name);
 
+/// The default of a bool, int or float row as a number (bools as 0/1). The engine's option
+/// structs take their defaults from here, so the schema is the one place they are written;
+/// STAVE_CHECKs that the row exists and is numeric.
+double defaultNumber(std::string_view name);
+
 /// The known key closest to `name` (edit distance), or "" when nothing is close.
 std::string closestParam(std::string_view name);
 

@@ -9,26 +9,40 @@
 
 #include <opencv2/core.hpp>
 
+#include "core/config/schema.h"
 #include "core/data/dataset.h"
 #include "core/data/resample.h"
 #include "core/data/rng.h"
 
 namespace stave::data {
 
-/// Augmentation hyperparameters; names, meanings and defaults are Ultralytics'.
+/// Augmentation hyperparameters; names, meanings and defaults are Ultralytics' (the defaults
+/// come from the run-config schema, core/config/schema.cpp, as every engine option's do).
 struct AugmentOptions {
-  double hsv_h = 0.015;      ///< hue gain, fraction (0..1)
-  double hsv_s = 0.7;        ///< saturation gain, fraction (0..1)
-  double hsv_v = 0.4;        ///< value gain, fraction (0..1)
-  double degrees = 0.0;      ///< rotation, +/- degrees
-  double translate = 0.1;    ///< translation, +/- fraction of the image
-  double scale = 0.5;        ///< scale gain, +/- fraction
-  double shear = 0.0;        ///< shear, +/- degrees
-  double perspective = 0.0;  ///< perspective, +/- fraction (0..0.001)
-  double flipud = 0.0;       ///< probability of a vertical flip
-  double fliplr = 0.5;       ///< probability of a horizontal flip
-  double mosaic = 1.0;       ///< probability of a 4-image mosaic
-  double mixup = 0.0;        ///< probability of mixing with a second sample
+  /// hue gain, fraction (0..1)
+  double hsv_h = config::defaultNumber("hsv_h");
+  /// saturation gain, fraction (0..1)
+  double hsv_s = config::defaultNumber("hsv_s");
+  /// value gain, fraction (0..1)
+  double hsv_v = config::defaultNumber("hsv_v");
+  /// rotation, +/- degrees
+  double degrees = config::defaultNumber("degrees");
+  /// translation, +/- fraction of the image
+  double translate = config::defaultNumber("translate");
+  /// scale gain, +/- fraction
+  double scale = config::defaultNumber("scale");
+  /// shear, +/- degrees
+  double shear = config::defaultNumber("shear");
+  /// perspective, +/- fraction (0..0.001)
+  double perspective = config::defaultNumber("perspective");
+  /// probability of a vertical flip
+  double flipud = config::defaultNumber("flipud");
+  /// probability of a horizontal flip
+  double fliplr = config::defaultNumber("fliplr");
+  /// probability of a 4-image mosaic
+  double mosaic = config::defaultNumber("mosaic");
+  /// probability of mixing with a second sample
+  double mixup = config::defaultNumber("mixup");
 };
 
 /// A box in pixels of the image it belongs to.

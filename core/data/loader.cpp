@@ -74,26 +74,27 @@ Status Loader::validate(const SplitIndex& index, const LoaderOptions& o) {
       errors.push_back({"", 0, key, os.str()});
     }
   };
-  range("imgsz", o.imgsz, 32, 8192);
+  // The settings that are run-config keys take their valid range from the schema.
+  auto setting = [&](const char* key, double v) {
+    const config::ParamSpec& p = config::runConfigSchema()[config::paramIndex(key)];
+    range(key, v, p.min, p.max);
+  };
+  setting("imgsz", o.imgsz);
   if (o.imgsz % o.stride != 0)
     errors.push_back(
         {"", 0, "imgsz", "must be a multiple of the stride " + std::to_string(o.stride)});
-  range("batch", o.batch, 1, 65536);
-  range("workers", o.workers, 0, 256);
-  range("prefetch", o.prefetch, 1, 1024);
+  setting("batch", o.batch);
+  setting("workers", o.workers);
+  setting("prefetch", o.prefetch);
   range("rank", o.rank, 0, o.worldSize - 1);
-  range("hsv_h", o.aug.hsv_h, 0, 1);
-  range("hsv_s", o.aug.hsv_s, 0, 1);
-  range("hsv_v", o.aug.hsv_v, 0, 1);
-  range("degrees", o.aug.degrees, 0, 360);
-  range("translate", o.aug.translate, 0, 1);
-  range("scale", o.aug.scale, 0, 0.95);
-  range("shear", o.aug.shear, 0, 90);
-  range("perspective", o.aug.perspective, 0, 0.001);
-  range("flipud", o.aug.flipud, 0, 1);
-  range("fliplr", o.aug.fliplr, 0, 1);
-  range("mosaic", o.aug.mosaic, 0, 1);
-  range("mixup", o.aug.mixup, 0, 1);
+  const AugmentOptions& a = o.aug;
+  for (const auto& [key, v] : {std::pair<const char*, double>{"hsv_h", a.hsv_h},
+                               {"hsv_s", a.hsv_s}, {"hsv_v", a.hsv_v}, {"degrees", a.degrees},
+                               {"translate", a.translate}, {"scale", a.scale},
+                               {"shear", a.shear}, {"perspective", a.perspective},
+                               {"flipud", a.flipud}, {"fliplr", a.fliplr},
+                               {"mosaic", a.mosaic}, {"mixup", a.mixup}})
+    setting(key, v);
   if (o.cache == CacheMode::Ram) {
     const Status st = checkRamCache(index, o.imgsz, o.ramBudgetBytes);
     if (!st) errors.insert(errors.end(), st.errors().begin(), st.errors().end());

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/config/result.h"
+#include "core/config/schema.h"
 #include "core/data/augment.h"
 #include "core/data/dataset.h"
 #include "core/data/image_source.h"
@@ -24,13 +25,17 @@ namespace stave::data {
 
 /// Loader settings (plain values; the trainer fills them from its RunConfig).
 struct LoaderOptions {
-  int imgsz = 640;            ///< square training size; validation long side
-  int batch = 16;             ///< images per batch, per rank
-  int workers = 8;            ///< worker threads; 0 = build on next()
+  /// square training size; validation long side
+  int imgsz = static_cast<int>(config::defaultNumber("imgsz"));
+  /// images per batch, per rank
+  int batch = static_cast<int>(config::defaultNumber("batch"));
+  /// worker threads; 0 = build on next()
+  int workers = static_cast<int>(config::defaultNumber("workers"));
   /// Keep the worker threads between epochs (PyTorch's persistent_workers); false stops them
   /// at each new epoch and starts fresh ones (buffers and caches are the loader's and stay).
-  bool persistentWorkers = true;
-  int prefetch = 4;           ///< finished batches that may wait beyond those being built
+  bool persistentWorkers = config::defaultNumber("persistent_workers") != 0;
+  /// finished batches that may wait beyond those being built
+  int prefetch = static_cast<int>(config::defaultNumber("prefetch"));
   bool augment = true;        ///< training augmentation (else letterbox only)
   bool shuffle = true;        ///< new order every epoch from (seed, epoch)
   bool channelsLast = false;  ///< pixels NHWC instead of NCHW

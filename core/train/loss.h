@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "core/config/schema.h"
+
 #include "core/model/yolo.h"
 #include "core/train/assigner.h"
 
@@ -12,12 +14,15 @@ namespace stave::train {
 
 /// Loss weights and assigner settings (Ultralytics' names and defaults).
 struct LossOptions {
-  double box = 7.5;    ///< weight of the CIoU box loss
-  double cls = 0.5;    ///< weight of the BCE class loss
-  double dfl = 1.5;    ///< weight of the distribution focal loss
-  int topk = 10;       ///< assigner: candidates per ground-truth box
-  double alpha = 0.5;  ///< assigner: score exponent
-  double beta = 6.0;   ///< assigner: IoU exponent
+  /// weight of the CIoU box loss
+  double box = config::defaultNumber("box");
+  /// weight of the BCE class loss
+  double cls = config::defaultNumber("cls");
+  /// weight of the distribution focal loss
+  double dfl = config::defaultNumber("dfl");
+  int topk = 10;                    ///< assigner: candidates per ground-truth box
+  double alpha = 0.5;               ///< assigner: score exponent
+  double beta = 6.0;                ///< assigner: IoU exponent
   MaskMode masks = MaskMode::Auto;  ///< foreground selection: gather (CPU) or dense (CUDA)
 };
 

@@ -15,9 +15,12 @@ namespace stave::train {
 /// How to build the optimiser (after optimizer=auto is resolved and the decay scaled).
 struct OptimizerSpec {
   bool sgd = true;            ///< SGD with Nesterov momentum when true, AdamW otherwise
-  double lr0 = 0.01;          ///< initial learning rate of every group
-  double momentum = 0.937;    ///< SGD momentum or AdamW beta1
-  double weightDecay = 5e-4;  ///< applied to kGroupWeight only
+  /// initial learning rate of every group
+  double lr0 = config::defaultNumber("lr0");
+  /// SGD momentum or AdamW beta1
+  double momentum = config::defaultNumber("momentum");
+  /// applied to kGroupWeight only
+  double weightDecay = config::defaultNumber("weight_decay");
 };
 
 /// A model's parameters split into the three groups (see ParamGroupIndex).

@@ -61,34 +61,4 @@ SchedulePoint Schedule::at(int epoch, int64_t iter) const {
   return p;
 }
 
-double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumulate, int64_t nbs) {
-  STAVE_CHECK(nbs > 0, "nbs " << nbs);
-  return weightDecay * static_cast<double>(globalBatch) * static_cast<double>(accumulate) /
-         static_cast<double>(nbs);
-}
-
-OptimizerChoice chooseOptimizer(const char* name, double lr0, double momentum, int64_t iterations,
-                                int nc) {
-  std::string n(name);
-  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
-  OptimizerChoice c;
-  if (n == "auto") {
-    c.autoChosen = true;
-    c.momentum = 0.9;
-    if (iterations > 10000) {
-      c.sgd = true;
-      c.lr0 = 0.01;
-    } else {
-      c.sgd = false;
-      c.lr0 = std::round(0.002 * 5.0 / (4.0 + nc) * 1e6) / 1e6;
-    }
-    return c;
-  }
-  STAVE_CHECK(n == "sgd" || n == "adamw", "unknown optimizer '" << name << "'");
-  c.sgd = n == "sgd";
-  c.lr0 = lr0;
-  c.momentum = momentum;
-  return c;
-}
-
 }  // namespace stave::train

@@ -5,6 +5,9 @@
 #include <array>
 #include <cstdint>
 
+#include "core/config/run_config.h"
+#include "core/config/schema.h"
+
 namespace stave::train {
 
 /// Index of each optimiser parameter group. The order is Ultralytics' (biases first), so
@@ -17,14 +20,22 @@ enum ParamGroupIndex : int {
 
 /// Everything the schedule needs; built from the run's config.
 struct ScheduleOptions {
-  double lr0 = 0.01;               ///< base learning rate (already scaled with the batch if asked)
-  double lrf = 0.01;               ///< final lr as a fraction of lr0
-  double momentum = 0.937;         ///< SGD momentum / Adam beta1 after warmup
-  double warmupEpochs = 3.0;       ///< warmup length in epochs (0 = no warmup)
-  double warmupMomentum = 0.8;     ///< momentum at the start of warmup
-  double warmupBiasLr = 0.1;       ///< bias-group lr at the start of warmup
-  bool cosine = false;             ///< cosine one-cycle instead of linear decay
-  int epochs = 100;                ///< planned epochs (the decay reaches lrf at this epoch)
+  /// base learning rate (already scaled with the batch if asked)
+  double lr0 = config::defaultNumber("lr0");
+  /// final lr as a fraction of lr0
+  double lrf = config::defaultNumber("lrf");
+  /// SGD momentum / Adam beta1 after warmup
+  double momentum = config::defaultNumber("momentum");
+  /// warmup length in epochs (0 = no warmup)
+  double warmupEpochs = config::defaultNumber("warmup_epochs");
+  /// momentum at the start of warmup
+  double warmupMomentum = config::defaultNumber("warmup_momentum");
+  /// bias-group lr at the start of warmup
+  double warmupBiasLr = config::defaultNumber("warmup_bias_lr");
+  /// cosine one-cycle instead of linear decay
+  bool cosine = config::defaultNumber("cos_lr") != 0;
+  /// planned epochs (the decay reaches lrf at this epoch)
+  int epochs = static_cast<int>(config::defaultNumber("epochs"));
   int64_t itersPerEpoch = 1;       ///< batches per epoch per rank
   double nominalAccumulate = 1.0;  ///< nbs / global batch (accumulation after warmup)
   bool momentumWarmup = true;      ///< false for Adam-style optimisers (no 'momentum' key)
@@ -55,22 +66,6 @@ class Schedule {
   int64_t m_warmupIters = -1;
 };
 
-/// Weight decay scaled as Ultralytics does: weight_decay * batch * accumulate / nbs.
-double scaledWeightDecay(double weightDecay, int64_t globalBatch, int64_t accumulate, int64_t nbs);
-
-/// What optimizer=auto resolves to.
-struct OptimizerChoice {
-  bool sgd = true;          ///< SGD (Nesterov) when true, AdamW otherwise
-  double lr0 = 0.01;        ///< learning rate to use
-  double momentum = 0.9;    ///< momentum / beta1
-  bool autoChosen = false;  ///< picked by 'auto' (then warmup_bias_lr is forced to 0)
-};
-
-/// Resolves `optimizer` ("auto", "SGD", "AdamW", case-insensitive) as Ultralytics documents:
-/// auto with more than 10000 iterations -> SGD lr 0.01 momentum 0.9, else AdamW with
-/// lr = round(0.002 * 5 / (4 + nc), 6), momentum 0.9. `iterations` = ceil(images /
-/// max(global batch, nbs)) * epochs. Throws InternalError on an unknown name (validated earlier).
-OptimizerChoice chooseOptimizer(const char* name, double lr0, double momentum, int64_t iterations,
-                                int nc);
+// optimizer=auto and the lr / weight-decay scaling: config::derive() (core/config/run_config.h).
 
 }  // namespace stave::train

@@ -167,7 +167,7 @@ struct Trainer::Impl {
   model::Yolo model{nullptr}, emaModel{nullptr};
   std::unique_ptr<ModelEma> ema;
   std::unique_ptr<torch::optim::Optimizer> optimizer;
-  OptimizerChoice optChoice;
+  config::OptimizerChoice optChoice;  // as resolved (checkpoints record it)
   std::unique_ptr<DetectionLoss> loss;
   ScheduleOptions schedOptions;
   std::unique_ptr<Schedule> schedule;
@@ -184,6 +184,7 @@ struct Trainer::Impl {
   int consecutiveNonFinite = 0;
   int64_t skippedSteps = 0;
   double trainSeconds = 0, valSeconds = 0;
+  int epochsThisProcess = 0;  // epochs this process trained (--stop-after counts them)
   std::vector<double> epochTimes;
 
   /// How far the current epoch got: batches done, running mean loss and the steps in it.
@@ -395,51 +396,52 @@ struct Trainer::Impl {
   }
 
   void setupOptimizer() {
-    const auto derived = config::derive(cfg, world);
+    // The optimiser, its learning rate (optimizer=auto resolved, batch scaling) and the weight
+    // decay come from derive(), as the form and show-project display them.
+    config::DatasetSize size;
+    size.trainImages = static_cast<int64_t>(trainIndex->images.size());
+    size.nc = nc;
+    const auto derived = config::derive(cfg, world, size);
     const int64_t nbs = cfg.getInt("nbs");
-    const int64_t images = static_cast<int64_t>(trainIndex->images.size());
-    const int64_t iterations = (images + std::max(derived.globalBatch, nbs) - 1) /
-                               std::max(derived.globalBatch, nbs) * epochs;
-    optChoice = chooseOptimizer(cfg.getString("optimizer").c_str(), cfg.getFloat("lr0"),
-                                cfg.getFloat("momentum"), iterations, nc);
-    if (optChoice.autoChosen && cfg.getBool("resume")) {
+    bool sgd = derived.optimizer == "SGD";
+    double lr0 = derived.lr0;
+    if (derived.autoChosen && cfg.getBool("resume")) {
       // optimizer=auto decides by the run's length; a resumed run keeps what it started with
       // (its state in last.pt belongs to that optimiser), even when epochs grew.
       const CheckpointMeta* meta = resumeFrom ? &resumeFrom->meta() : nullptr;
       if (meta && !meta->optimizer.empty()) {
-        const bool sgd = meta->optimizer == "SGD";
-        if (sgd != optChoice.sgd && rank == 0)
+        const bool saved = meta->optimizer == "SGD";
+        if (saved != sgd && rank == 0)
           warn("optimizer=auto keeps " + meta->optimizer + " (lr0 " +
                    std::to_string(meta->optimizerLr0) +
                    ") from the checkpoint; a new run of this length would pick " +
-                   (optChoice.sgd ? "SGD" : "AdamW"),
+                   (sgd ? "SGD" : "AdamW"),
                "optimizer");
-        optChoice.sgd = sgd;
-        optChoice.lr0 = meta->optimizerLr0;
+        sgd = saved;
+        lr0 = meta->optimizerLr0 * derived.lrScale;
       }
     }
-    double lr0 = optChoice.lr0;
-    // The usual rule of thumb: the lr follows the global batch, relative to a batch of 64.
-    if (cfg.getBool("scale_lr_with_batch")) lr0 *= static_cast<double>(derived.globalBatch) / 64.0;
+    optChoice.sgd = sgd;
+    optChoice.lr0 = lr0 / derived.lrScale;  // the base lr0 a checkpoint records
+    optChoice.momentum = derived.momentum;
+    optChoice.autoChosen = derived.autoChosen;
     OptimizerSpec spec;
-    spec.sgd = optChoice.sgd;
+    spec.sgd = sgd;
     spec.lr0 = lr0;
-    spec.momentum = optChoice.momentum;
-    spec.weightDecay = scaledWeightDecay(cfg.getFloat("weight_decay"), derived.globalBatch,
-                                         derived.accumulate, nbs);
+    spec.momentum = derived.momentum;
+    spec.weightDecay = derived.weightDecay;
     optimizer = buildOptimizer(splitParameters(*model), spec);
     schedOptions.lr0 = lr0;
     schedOptions.lrf = cfg.getFloat("lrf");
-    schedOptions.momentum = optChoice.momentum;
+    schedOptions.momentum = derived.momentum;
     schedOptions.warmupEpochs = cfg.getFloat("warmup_epochs");
     schedOptions.warmupMomentum = cfg.getFloat("warmup_momentum");
-    // optimizer=auto sets warmup_bias_lr to 0, as Ultralytics does (AdamW must not start at 0.1).
-    schedOptions.warmupBiasLr = optChoice.autoChosen ? 0.0 : cfg.getFloat("warmup_bias_lr");
+    schedOptions.warmupBiasLr = derived.warmupBiasLr;
     schedOptions.cosine = cfg.getBool("cos_lr");
     schedOptions.itersPerEpoch = nb;
     schedOptions.nominalAccumulate =
         std::max(1.0, static_cast<double>(nbs) / static_cast<double>(derived.globalBatch));
-    schedOptions.momentumWarmup = optChoice.sgd;
+    schedOptions.momentumWarmup = sgd;
     replan(epochs);
     if (rank == 0) {
       std::ostringstream msg;
@@ -786,7 +788,30 @@ struct Trainer::Impl {
     return validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
   }
 
+  // ---------------------------------------------------------------- the run, step by step
+  /// How an epoch ended the run, if it did: the finished event's status and message.
+  struct Outcome {
+    bool ends = false;
+    telemetry::RunStatus status = telemetry::RunStatus::Completed;
+    std::string message;
+  };
+  static Outcome endsWith(telemetry::RunStatus status, std::string message) {
+    return {true, status, std::move(message)};
+  }
+
   int run() {
+    setup();
+    EpochProgress progress = resumedProgress();
+    Outcome outcome;
+    for (int epoch = static_cast<int>(state.epoch + 1); epoch < epochs && !outcome.ends;
+         ++epoch, progress = EpochProgress{})
+      outcome = runEpoch(epoch, progress);
+    emitFinished(outcome);
+    if (dist) dist->finish();
+    return kTrainOk;
+  }
+
+  void setup() {
     epochs = static_cast<int>(cfg.getInt("epochs"));
     setupRuntime();
     if (world > 1) dist = std::make_unique<DistContext>(o, device);
@@ -801,20 +826,12 @@ struct Trainer::Impl {
     if (cfg.getBool("resume")) writeConfigYaml();
     writeRunStart();
     if (!pretrainedSummary.empty()) warn(pretrainedSummary, "pretrained");
-
-    const int startEpoch = static_cast<int>(state.epoch + 1);
-    const int patience = static_cast<int>(cfg.getInt("patience"));
-    const int savePeriod = static_cast<int>(cfg.getInt("save_period"));
-    const int valPeriod = std::max<int>(1, static_cast<int>(cfg.getInt("val_period")));
-    const double timeBudget = cfg.getFloat("time") * 3600.0;
-    const bool doVal = cfg.getBool("val");
-    telemetry::RunStatus status = telemetry::RunStatus::Completed;
-    std::string finishMessage;
-    int epochsThisProcess = 0;
     if (!state.lastMetrics.empty() && state.lastMetrics.size() != 7) state.lastMetrics.clear();
     if (state.lastMetrics.empty()) state.lastMetrics.assign(7, 0.0);
+  }
 
-    // A run resumed inside an epoch continues with that epoch's next batch.
+  /// A run resumed inside an epoch continues with that epoch's next batch and running losses.
+  EpochProgress resumedProgress() {
     EpochProgress progress;
     if (state.epochBatches > 0) {
       progress.batches = state.epochBatches;
@@ -825,151 +842,170 @@ struct Trainer::Impl {
       state.epochBatches = 0;
       state.epochLoss.clear();
     }
-    for (int epoch = startEpoch; epoch < epochs; ++epoch, progress = EpochProgress{}) {
-      auto epochStart = Clock::now();
-      const bool complete = trainEpoch(epoch, progress);
-      const std::array<double, 3> tloss = progress.loss;
-      if (dist) {
-        dist->syncBuffers(*model);
-        dist->syncBuffers(*emaModel);
-        // Gradients accumulated for the next optimiser step go into last.pt (rank 0's). Every
-        // rank has the same step schedule, so they agree whether any are pending.
-        if (state.lastOptStep < state.iteration - 1) dist->averageGradients(params);
-      }
-      const double epochTime = secondsSince(epochStart);
-      trainSeconds += epochTime;
-      if (!complete) {
-        // Stopped part-way: the checkpoint says how far this epoch got; resume continues there.
-        if (rank == 0)
-          saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last,
-                           &progress);
-        status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped during epoch " + std::to_string(epoch + 1) + " after " +
-                        std::to_string(progress.batches) + " of " + std::to_string(nb) +
-                        " batches; resume=true continues";
-        break;
-      }
-      std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1),
-                                groupLr(*optimizer, 2)};
-      telemetry::EpochEndEvent ee;
-      ee.epoch = epoch;
-      ee.epochs = epochs;
-      ee.boxLoss = tloss[0];
-      ee.clsLoss = tloss[1];
-      ee.dflLoss = tloss[2];
-      ee.epochTime = epochTime;
-      ee.lr = {lrs[0], lrs[1], lrs[2]};
-      if (rank == 0) emit(ee);
+    return progress;
+  }
 
-      const bool finalEpoch = epoch + 1 == epochs;
-      const bool possibleStop =
-          patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
-      bool earlyStop = false;
-      if ((doVal && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop) {
-        auto v = runValidation();
-        valSeconds += v.seconds;
-        state.lastMetrics = {v.precision, v.recall,  v.map50,  v.map5095,
-                             v.loss[0],   v.loss[1], v.loss[2]};
-        telemetry::ValidationEvent ve;
-        ve.epoch = epoch;
-        ve.precision = v.precision;
-        ve.recall = v.recall;
-        ve.map50 = v.map50;
-        ve.map5095 = v.map5095;
-        ve.boxLoss = v.loss[0];
-        ve.clsLoss = v.loss[1];
-        ve.dflLoss = v.loss[2];
-        ve.valTime = v.seconds;
-        for (const auto& c : v.perClass) {
-          telemetry::ClassMetricsRow row;
-          row.cls = c.cls;
-          row.name = c.cls < static_cast<int>(spec.names.size())
-                         ? spec.names[static_cast<size_t>(c.cls)]
-                         : "";
-          row.images = c.images;
-          row.instances = c.instances;
-          row.precision = c.precision;
-          row.recall = c.recall;
-          row.map50 = c.map50;
-          row.map5095 = c.map5095;
-          ve.perClass.push_back(row);
-        }
-        if (rank == 0) emit(ve);
-        const double fit = fitness(v.map50, v.map5095);
-        if (fit >= state.bestFitness || state.bestEpoch < 0) {
-          state.bestFitness = fit;
-          state.bestEpoch = epoch;
-        }
-        if (v.map5095 > state.bestMap5095) {
-          state.bestMap5095 = v.map5095;
-          state.bestMap50 = v.map50;
-          state.bestMapEpoch = epoch;
-        }
-        earlyStop = patience > 0 && epoch - state.bestEpoch >= patience;
-      }
-      if (rank == 0) {
-        std::string row = std::to_string(epoch + 1);
-        for (double v : tloss) row += "," + csvNumber(v);
-        for (double v : state.lastMetrics) row += "," + csvNumber(v);
-        for (double v : lrs) row += "," + csvNumber(v);
-        csvRows.push_back(row);
-        writeResults();
-        saveCheckpointAs("weights/last.pt", epoch, telemetry::CheckpointKind::Last);
-        if (state.bestMapEpoch == epoch) {
-          saveCheckpointAs("weights/best.pt", epoch, telemetry::CheckpointKind::Best);
-        }
-        if (savePeriod > 0 && (epoch + 1) % savePeriod == 0) {
-          saveCheckpointAs("weights/epoch" + std::to_string(epoch + 1) + ".pt", epoch,
-                           telemetry::CheckpointKind::Periodic);
-        }
-      }
-      state.epoch = epoch;
-      ++epochsThisProcess;
-      epochTimes.push_back(secondsSince(epochStart));
-
-      if (earlyStop) {
-        status = telemetry::RunStatus::EarlyStopped;
-        finishMessage = "no improvement for " + std::to_string(patience) + " epochs (best epoch " +
-                        std::to_string(state.bestEpoch + 1) + "); stopped early";
-        break;
-      }
-      if (timeBudget > 0 && !finalEpoch) {
-        const double elapsed = secondsSince(runStart);
-        double mean = 0;
-        for (double t : epochTimes) mean += t;
-        mean /= static_cast<double>(epochTimes.size());
-        int planned =
-            std::max(epoch + 1, static_cast<int>(std::ceil(timeBudget / std::max(mean, 1e-9))));
-        if (dist) planned = dist->broadcastInt(planned);
-        if (elapsed >= timeBudget) planned = epoch + 1;
-        if (planned != epochs) {
-          if (rank == 0) {
-            emit(
-                telemetry::ScheduleReplannedEvent{epochs, planned, epoch + 1, "time_budget", mean});
-          }
-          replan(planned);
-        }
-        if (epoch + 1 >= epochs) {
-          finishMessage = "time budget of " + csvNumber(cfg.getFloat("time")) + " h reached";
-          break;
-        }
-      }
-      if (stopRequested()) {
-        status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped on request after epoch " + std::to_string(epoch + 1) +
-                        "; resume=true continues";
-        break;
-      }
-      if (o.stopAfter.epochs > 0 && epochsThisProcess >= o.stopAfter.epochs && epoch + 1 < epochs) {
-        status = telemetry::RunStatus::Stopped;
-        finishMessage = "stopped after " + std::to_string(epochsThisProcess) +
-                        " epochs as asked; resume=true continues";
-        break;
-      }
+  /// Trains, validates when due, writes the epoch's outputs; says whether the run ends here.
+  Outcome runEpoch(int epoch, EpochProgress& progress) {
+    auto epochStart = Clock::now();
+    const bool complete = trainEpoch(epoch, progress);
+    if (dist) {
+      dist->syncBuffers(*model);
+      dist->syncBuffers(*emaModel);
+      // Gradients accumulated for the next optimiser step go into last.pt (rank 0's). Every
+      // rank has the same step schedule, so they agree whether any are pending.
+      if (state.lastOptStep < state.iteration - 1) dist->averageGradients(params);
     }
+    const double epochTime = secondsSince(epochStart);
+    trainSeconds += epochTime;
+    if (!complete) {
+      // Stopped part-way: the checkpoint says how far this epoch got; resume continues there.
+      if (rank == 0)
+        saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last,
+                         &progress);
+      return endsWith(telemetry::RunStatus::Stopped,
+                      "stopped during epoch " + std::to_string(epoch + 1) + " after " +
+                          std::to_string(progress.batches) + " of " + std::to_string(nb) +
+                          " batches; resume=true continues");
+    }
+    const std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1),
+                                    groupLr(*optimizer, 2)};
+    emitEpochEnd(epoch, progress.loss, epochTime, lrs);
+    const bool earlyStop = validateIfDue(epoch);
+    writeEpochOutputs(epoch, progress.loss, lrs);
+    state.epoch = epoch;
+    ++epochsThisProcess;
+    epochTimes.push_back(secondsSince(epochStart));
 
+    const int patience = static_cast<int>(cfg.getInt("patience"));
+    if (earlyStop)
+      return endsWith(telemetry::RunStatus::EarlyStopped,
+                      "no improvement for " + std::to_string(patience) + " epochs (best epoch " +
+                          std::to_string(state.bestEpoch + 1) + "); stopped early");
+    if (followTimeBudget(epoch))
+      return endsWith(telemetry::RunStatus::Completed,
+                      "time budget of " + csvNumber(cfg.getFloat("time")) + " h reached");
+    if (stopRequested())
+      return endsWith(telemetry::RunStatus::Stopped,
+                      "stopped on request after epoch " + std::to_string(epoch + 1) +
+                          "; resume=true continues");
+    if (o.stopAfter.epochs > 0 && epochsThisProcess >= o.stopAfter.epochs && epoch + 1 < epochs)
+      return endsWith(telemetry::RunStatus::Stopped,
+                      "stopped after " + std::to_string(epochsThisProcess) +
+                          " epochs as asked; resume=true continues");
+    return {};
+  }
+
+  void emitEpochEnd(int epoch, const std::array<double, 3>& loss, double epochTime,
+                    const std::array<double, 3>& lrs) {
+    if (rank != 0) return;
+    telemetry::EpochEndEvent ee;
+    ee.epoch = epoch;
+    ee.epochs = epochs;
+    ee.boxLoss = loss[0];
+    ee.clsLoss = loss[1];
+    ee.dflLoss = loss[2];
+    ee.epochTime = epochTime;
+    ee.lr = {lrs[0], lrs[1], lrs[2]};
+    emit(ee);
+  }
+
+  /// Validates when the period, the last epoch or a possible early stop asks for it, keeps the
+  /// best metrics, and says whether patience ran out.
+  bool validateIfDue(int epoch) {
+    const int patience = static_cast<int>(cfg.getInt("patience"));
+    const int valPeriod = std::max<int>(1, static_cast<int>(cfg.getInt("val_period")));
+    const bool finalEpoch = epoch + 1 == epochs;
+    const bool possibleStop =
+        patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
+    if (!((cfg.getBool("val") && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop))
+      return false;
+    auto v = runValidation();
+    valSeconds += v.seconds;
+    state.lastMetrics = {v.precision, v.recall, v.map50, v.map5095, v.loss[0], v.loss[1], v.loss[2]};
+    if (rank == 0) emit(validationEvent(epoch, v));
+    const double fit = fitness(v.map50, v.map5095);
+    if (fit >= state.bestFitness || state.bestEpoch < 0) {
+      state.bestFitness = fit;
+      state.bestEpoch = epoch;
+    }
+    if (v.map5095 > state.bestMap5095) {
+      state.bestMap5095 = v.map5095;
+      state.bestMap50 = v.map50;
+      state.bestMapEpoch = epoch;
+    }
+    return patience > 0 && epoch - state.bestEpoch >= patience;
+  }
+
+  telemetry::ValidationEvent validationEvent(int epoch, const ValidationOutput& v) const {
+    telemetry::ValidationEvent ve;
+    ve.epoch = epoch;
+    ve.precision = v.precision;
+    ve.recall = v.recall;
+    ve.map50 = v.map50;
+    ve.map5095 = v.map5095;
+    ve.boxLoss = v.loss[0];
+    ve.clsLoss = v.loss[1];
+    ve.dflLoss = v.loss[2];
+    ve.valTime = v.seconds;
+    for (const auto& c : v.perClass) {
+      telemetry::ClassMetricsRow row;
+      row.cls = c.cls;
+      row.name =
+          c.cls < static_cast<int>(spec.names.size()) ? spec.names[static_cast<size_t>(c.cls)] : "";
+      row.images = c.images;
+      row.instances = c.instances;
+      row.precision = c.precision;
+      row.recall = c.recall;
+      row.map50 = c.map50;
+      row.map5095 = c.map5095;
+      ve.perClass.push_back(row);
+    }
+    return ve;
+  }
+
+  /// results.csv's row and the checkpoints of the epoch (rank 0).
+  void writeEpochOutputs(int epoch, const std::array<double, 3>& loss,
+                         const std::array<double, 3>& lrs) {
+    if (rank != 0) return;
+    std::string row = std::to_string(epoch + 1);
+    for (double v : loss) row += "," + csvNumber(v);
+    for (double v : state.lastMetrics) row += "," + csvNumber(v);
+    for (double v : lrs) row += "," + csvNumber(v);
+    csvRows.push_back(row);
+    writeResults();
+    saveCheckpointAs("weights/last.pt", epoch, telemetry::CheckpointKind::Last);
+    if (state.bestMapEpoch == epoch)
+      saveCheckpointAs("weights/best.pt", epoch, telemetry::CheckpointKind::Best);
+    const int savePeriod = static_cast<int>(cfg.getInt("save_period"));
+    if (savePeriod > 0 && (epoch + 1) % savePeriod == 0)
+      saveCheckpointAs("weights/epoch" + std::to_string(epoch + 1) + ".pt", epoch,
+                       telemetry::CheckpointKind::Periodic);
+  }
+
+  /// time=H: re-plans the number of epochs from the mean epoch time (every rank the same);
+  /// true when the budget ends the run after this epoch.
+  bool followTimeBudget(int epoch) {
+    const double timeBudget = cfg.getFloat("time") * 3600.0;
+    if (timeBudget <= 0 || epoch + 1 == epochs) return false;
+    const double elapsed = secondsSince(runStart);
+    double mean = 0;
+    for (double t : epochTimes) mean += t;
+    mean /= static_cast<double>(epochTimes.size());
+    int planned = std::max(epoch + 1, static_cast<int>(std::ceil(timeBudget / std::max(mean, 1e-9))));
+    if (dist) planned = dist->broadcastInt(planned);
+    if (elapsed >= timeBudget) planned = epoch + 1;
+    if (planned != epochs) {
+      if (rank == 0)
+        emit(telemetry::ScheduleReplannedEvent{epochs, planned, epoch + 1, "time_budget", mean});
+      replan(planned);
+    }
+    return epoch + 1 >= epochs;
+  }
+
+  void emitFinished(const Outcome& outcome) {
     telemetry::FinishedEvent fe;
-    fe.status = status;
+    fe.status = outcome.status;
     fe.epochsCompleted = static_cast<int>(state.epoch + 1);
     fe.epochs = epochs;
     fe.bestEpoch = static_cast<int>(state.bestMapEpoch);
@@ -977,7 +1013,7 @@ struct Trainer::Impl {
     fe.bestMap5095 = std::max(0.0, state.bestMap5095);
     fe.totalTime = secondsSince(runStart);
     std::ostringstream msg;
-    msg << finishMessage << (finishMessage.empty() ? "" : "; ") << "train "
+    msg << outcome.message << (outcome.message.empty() ? "" : "; ") << "train "
         << csvNumber(trainSeconds) << " s, val " << csvNumber(valSeconds) << " s";
     if (state.nonFiniteTotal > 0 || skippedSteps > 0) {
       msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps
@@ -985,8 +1021,6 @@ struct Trainer::Impl {
     }
     fe.message = msg.str();
     if (rank == 0) emit(fe);
-    if (dist) dist->finish();
-    return kTrainOk;
   }
 };
 

@@ -102,6 +102,9 @@ void TestConfigCli::showProject() {
   QVERIFY(r.out.contains("project: demo $(x)"));
   QVERIFY(r.out.contains("* default  (defaults)"));
   QVERIFY(r.out.contains("global batch 16, accumulate 4"));
+  // The dataset folder has no images: optimizer=auto cannot be resolved, and says so.
+  QVERIFY2(r.out.contains("optimizer=auto (SGD or AdamW by the run's length; dataset not readable)"),
+           qPrintable(r.out));
   auto j = runStaveTrain({"show-project", m_project, "--json"});
   QCOMPARE(j.exitCode, 0);
   QJsonParseError err;

@@ -106,6 +106,14 @@ class TstTrainCpu : public QObject {
                            "batch=16", "workers=0", "val=false"};
     auto t1 = runStaveTrain(QStringList{"train"} + keys, work, 300000);
     QVERIFY2(t1.exitCode == 0, qPrintable(t1.err.right(2000)));
+    // show-project resolves optimizer=auto as the trainer did (96 images, 5 classes, 1 epoch:
+    // AdamW with lr round(0.002 x 5 / 9, 6)).
+    QVERIFY2(t1.err.contains("optimizer: AdamW(lr=0.001111"), qPrintable(t1.err.right(2000)));
+    auto np = runStaveTrain({"new-project", work + "/proj", "--name", "p", "--data", m_data}, work);
+    QCOMPARE(np.exitCode, 0);
+    auto sp = runStaveTrain({"show-project", work + "/proj/p.stave"}, work);
+    QVERIFY2(sp.out.contains("AdamW lr0 0.001111 (chosen by optimizer=auto for 200 iterations)"),
+             qPrintable(sp.out));
     QVERIFY2(QFile::exists(work + "/runs/train/weights/last.pt"), qPrintable(t1.err.right(2000)));
     const QString saved = readText(work + "/runs/train/config.yaml");
     QVERIFY2(saved.contains("imgsz: 64") && saved.contains("epochs: 1"), qPrintable(saved));

@@ -105,6 +105,7 @@ class TestSchema : public QObject {
   void closestKey();
   void derived_data();
   void derived();
+  void deriveResolvesTheOptimizer();
   void docsAreCurrent();
 };
 
@@ -512,6 +513,39 @@ void TestSchema::derived() {
   QVERIFY2(std::abs(d.lr0 - lr0) < 1e-12, std::to_string(d.lr0).c_str());
   QVERIFY2(std::abs(d.weightDecay - wd) < 1e-12, std::to_string(d.weightDecay).c_str());
   QVERIFY_THROWS_EXCEPTION(stave::InternalError, derive(c, 0));
+  // Without the dataset, optimizer=auto is not resolved and says so.
+  QCOMPARE(d.optimizer, std::string("auto"));
+  QCOMPARE(d.iterations, int64_t(-1));
+}
+
+// optimizer=auto resolved in derive(), Ultralytics' rule: AdamW with lr from the class count for
+// a short run, SGD lr 0.01 for a long one; a named optimiser keeps lr0 and warmup_bias_lr.
+void TestSchema::deriveResolvesTheOptimizer() {
+  RunConfig c = RunConfig::defaults();
+  QVERIFY(c.set("batch", int64_t(16)).ok());
+  QVERIFY(c.set("epochs", int64_t(100)).ok());
+  const Derived shortRun = derive(c, 1, DatasetSize{400, 5});
+  QCOMPARE(shortRun.iterations, int64_t(700));  // ceil(400 / max(16, 64)) x 100
+  QCOMPARE(shortRun.optimizer, std::string("AdamW"));
+  QVERIFY(shortRun.autoChosen);
+  QCOMPARE(shortRun.lr0, 0.001111);  // round(0.002 x 5 / (4 + 5), 6)
+  QCOMPARE(shortRun.momentum, 0.9);
+  QCOMPARE(shortRun.warmupBiasLr, 0.0);
+  const Derived longRun = derive(c, 1, DatasetSize{100000, 80});
+  QCOMPARE(longRun.optimizer, std::string("SGD"));
+  QCOMPARE(longRun.lr0, 0.01);
+  QVERIFY(c.set("scale_lr_with_batch", true).ok());
+  QVERIFY(std::abs(derive(c, 2, DatasetSize{100000, 80}).lr0 - 0.01 * 32 / 64) < 1e-15);
+  QVERIFY(c.set("scale_lr_with_batch", false).ok());
+  QVERIFY(c.set("optimizer", std::string("SGD")).ok());
+  QVERIFY(c.set("lr0", 0.02).ok());
+  const Derived named = derive(c, 1, DatasetSize{400, 5});
+  QCOMPARE(named.optimizer, std::string("SGD"));
+  QVERIFY(!named.autoChosen);
+  QCOMPARE(named.lr0, 0.02);
+  QCOMPARE(named.momentum, 0.937);
+  QCOMPARE(named.warmupBiasLr, 0.1);
+  QCOMPARE(derive(c, 1).optimizer, std::string("SGD"));  // no dataset needed
 }
 
 void TestSchema::docsAreCurrent() {

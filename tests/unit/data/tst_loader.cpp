@@ -78,6 +78,7 @@ class TestLoader : public QObject {
   void identicalWhateverTheThreads();
   void epochsDifferAndRestart();
   void workersPersistOrRestart();
+  void optionsFollowTheSchema();
   void exceptionsReachTheConsumer();
   void destructorStopsBusyWorkers();
   void cachesChangeNothingButSpeed();
@@ -198,6 +199,38 @@ void TestLoader::workersPersistOrRestart() {
   epoch(inline0, 0);
   epoch(inline0, 1);
   QCOMPARE(inline0.stats().workerStarts, int64_t(0));
+}
+
+// One source for defaults and ranges: the run-config schema. The loader's own check uses the
+// schema's ranges (they had drifted: degrees 360 vs 180, scale 0.95 vs 0.99, prefetch 1024 vs
+// 64), and default options carry the schema's defaults.
+void TestLoader::optionsFollowTheSchema() {
+  using stave::config::defaultNumber;
+  using stave::config::findParam;
+  const LoaderOptions d;
+  QCOMPARE(d.imgsz, int(defaultNumber("imgsz")));
+  QCOMPARE(d.prefetch, int(defaultNumber("prefetch")));
+  QCOMPARE(d.aug.degrees, defaultNumber("degrees"));
+  QCOMPARE(d.aug.mosaic, defaultNumber("mosaic"));
+  QCOMPARE(d.aug.scale, defaultNumber("scale"));
+  Demo demo;
+  auto errorFor = [&](LoaderOptions o) {
+    const stave::Status st = Loader::validate(demo.train, o);
+    return st ? std::string() : st.errorText();
+  };
+  LoaderOptions o = smallOptions();
+  QVERIFY(errorFor(o).empty());
+  o.aug.degrees = findParam("degrees")->max;
+  o.aug.scale = findParam("scale")->max;
+  o.prefetch = int(findParam("prefetch")->max);
+  QVERIFY2(errorFor(o).empty(), errorFor(o).c_str());
+  o.aug.degrees = findParam("degrees")->max + 1;
+  QVERIFY(errorFor(o).find("degrees") != std::string::npos);
+  o = smallOptions();
+  o.prefetch = int(findParam("prefetch")->max) + 1;
+  const std::string e = errorFor(o);
+  QVERIFY2(e.find("prefetch") != std::string::npos && e.find("[1, 64]") != std::string::npos,
+           e.c_str());
 }
 
 void TestLoader::exceptionsReachTheConsumer() {

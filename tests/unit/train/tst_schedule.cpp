@@ -7,6 +7,8 @@
 #include "core/train/schedule.h"
 
 using namespace stave::train;
+using stave::config::chooseOptimizer;
+using stave::config::scaledWeightDecay;
 
 class TstSchedule : public QObject {
   Q_OBJECT
