@@ -55,6 +55,75 @@ void onSignal(int) {
   }
 }
 
+// A file descriptor that closes itself (move-only).
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : m_fd(fd) {}
+  UniqueFd(UniqueFd&& o) noexcept : m_fd(o.release()) {}
+  UniqueFd& operator=(UniqueFd&& o) noexcept {
+    if (this != &o) reset(o.release());
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { reset(); }
+  int get() const { return m_fd; }
+  bool valid() const { return m_fd >= 0; }
+  int release() {
+    const int fd = m_fd;
+    m_fd = -1;
+    return fd;
+  }
+  void reset(int fd = -1) {
+    if (m_fd >= 0) close(m_fd);
+    m_fd = fd;
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// SIGTERM/SIGINT forwarded to the ranks (through the wake pipe) and SIGPIPE ignored while the
+// launcher supervises; the previous handlers come back when it is done.
+class ScopedSignals {
+ public:
+  ScopedSignals(bool handleStop, int wakeFd) : m_handleStop(handleStop) {
+    if (m_handleStop) {
+      g_signalCount = 0;
+      g_wakeFd = wakeFd;
+      struct sigaction sa {};
+      sa.sa_handler = onSignal;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = 0;  // no SA_RESTART: poll() returns at once
+      sigaction(SIGTERM, &sa, &m_oldTerm);
+      sigaction(SIGINT, &sa, &m_oldInt);
+    }
+    struct sigaction ign {};
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &m_oldPipe);  // a closed stdout (GUI gone) must not kill us
+  }
+  ~ScopedSignals() {
+    if (m_handleStop) {
+      sigaction(SIGTERM, &m_oldTerm, nullptr);
+      sigaction(SIGINT, &m_oldInt, nullptr);
+      g_wakeFd = -1;
+    }
+    sigaction(SIGPIPE, &m_oldPipe, nullptr);
+  }
+  ScopedSignals(const ScopedSignals&) = delete;
+  ScopedSignals& operator=(const ScopedSignals&) = delete;
+
+ private:
+  bool m_handleStop;
+  struct sigaction m_oldTerm {}, m_oldInt{}, m_oldPipe{};
+};
+
 // Last `n` lines of a file (reads at most its last 64 KiB).
 std::vector<std::string> tailLines(const std::string& path, int n) {
   std::vector<std::string> lines;
@@ -84,7 +153,7 @@ struct RankProc {
   int local = 0;
   int global = 0;
   pid_t pid = -1;
-  int outFd = -1;
+  UniqueFd out;  ///< read end of the rank's stdout (its events)
   std::string buffer;
   std::string logPath;
   bool alive = false;
@@ -101,6 +170,15 @@ class Supervisor {
 
  private:
   bool prepare();
+  std::vector<std::string> rankEnvironment() const;
+  void spawnAll(const std::vector<std::string>& env);
+  void pollOnce();
+  void handleStopSignals(Clock::time_point& stopDeadline);
+  void checkHangs(Clock::time_point now);
+  void enforceDeadlines(Clock::time_point now, Clock::time_point stopDeadline);
+  void decide(RunOutcome outcome) {
+    if (!m_outcome) m_outcome = outcome;
+  }
   bool spawn(RankProc& r, const std::vector<std::string>& envStrings);
   void emit(const std::string& line);
   void emitEvent(telemetry::Event event);
@@ -122,18 +200,17 @@ class Supervisor {
   const LaunchOptions& m_opt;
   LaunchResult m_result;
   std::vector<RankProc> m_ranks;
-  std::FILE* m_events = nullptr;
+  std::unique_ptr<std::FILE, FileCloser> m_events;  ///< runDir/events.jsonl
   std::unique_ptr<telemetry::TensorBoardWriter> m_tb;  ///< runDir/tb/, fed what events.jsonl gets
   std::unique_ptr<telemetry::RunMonitor> m_monitor;    ///< the doctor and the metrics endpoint
-  int m_wake[2] = {-1, -1};
+  UniqueFd m_wakeRead, m_wakeWrite;  ///< the signal handler wakes poll() through this pipe
   bool m_failing = false;        // a failure was reported; others are being stopped
   bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
   bool m_killedAll = false;
   int m_signalsHandled = 0;
   Clock::time_point m_killDeadline = Clock::time_point::max();
   Clock::time_point m_periodStart;
-  RunOutcome m_outcome = RunOutcome::Finished;
-  bool m_outcomeSet = false;
+  std::optional<RunOutcome> m_outcome;  ///< decided once (a failure may override); else at the end
   telemetry::StragglerDetector m_straggler;
   // Node telemetry samples on its own thread; its events queue here and the main loop writes
   // them (events.jsonl, stdout and TensorBoard have one writer).
@@ -149,9 +226,9 @@ void Supervisor::emit(const std::string& line) {
     std::fflush(stdout);
   }
   if (m_events) {
-    std::fwrite(line.data(), 1, line.size(), m_events);
-    std::fputc('\n', m_events);
-    std::fflush(m_events);
+    std::fwrite(line.data(), 1, line.size(), m_events.get());
+    std::fputc('\n', m_events.get());
+    std::fflush(m_events.get());
   }
   if (m_tb) m_tb->writeLine(line);
   if (m_opt.onEvent) m_opt.onEvent(line);
@@ -206,7 +283,7 @@ bool Supervisor::prepare() {
       return false;
     }
     const std::string eventsPath = (fs::path(m_opt.runDir) / "events.jsonl").string();
-    m_events = std::fopen(eventsPath.c_str(), "ae");
+    m_events.reset(std::fopen(eventsPath.c_str(), "ae"));
     if (!m_events) {
       m_result.message = "cannot open " + eventsPath + ": " + std::strerror(errno);
       return false;
@@ -242,7 +319,7 @@ bool Supervisor::prepare() {
     r.local = k;
     r.global = m_opt.nodeRank * m_opt.nproc + k;
     r.logPath = (fs::path(logDir) / ("rank" + std::to_string(r.global) + ".log")).string();
-    m_ranks.push_back(r);
+    m_ranks.push_back(std::move(r));
   }
   return true;
 }
@@ -268,22 +345,14 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
   for (const auto& e : envStrings) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
 
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return false;
-  const int logFd = open(r.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (logFd < 0) {
-    close(out[0]);
-    close(out[1]);
-    return false;
-  }
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) return false;
+  UniqueFd outRead(ends[0]), outWrite(ends[1]);
+  UniqueFd logFd(open(r.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!logFd.valid()) return false;
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) {
-    close(out[0]);
-    close(out[1]);
-    close(logFd);
-    return false;
-  }
+  if (pid < 0) return false;
   if (pid == 0) {
     setpgid(0, 0);  // its own group: a terminal's Ctrl-C reaches only the launcher
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive a launcher that was killed
@@ -294,8 +363,8 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    dup2(out[1], 1);
-    dup2(logFd, 2);
+    dup2(outWrite.get(), 1);
+    dup2(logFd.get(), 2);
     execvpe(argv[0], argv.data(), envp.data());
     const char* msg = "stave launcher: cannot execute worker: ";
     [[maybe_unused]] ssize_t n = write(2, msg, std::strlen(msg));
@@ -305,11 +374,9 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so a signal right after fork finds the group
-  close(out[1]);
-  close(logFd);
-  fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+  fcntl(outRead.get(), F_SETFL, fcntl(outRead.get(), F_GETFL) | O_NONBLOCK);
   r.pid = pid;
-  r.outFd = out[0];
+  r.out = std::move(outRead);  // the write end and the log close here, in the parent
   r.alive = true;
   r.lastEvent = Clock::now();
   return true;
@@ -319,7 +386,8 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   std::string line = rawLine;
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line.find_first_not_of(" \t") == std::string::npos) return;
-  auto event = telemetry::decodeEvent(line);
+  bool rankPresent = false;
+  auto event = telemetry::decodeEvent(line, &rankPresent);  // each line is decoded once
   if (!event) {
     // Not an event (a stray print, or a malformed event): keep it in the rank's log, out of
     // the event stream the GUI decodes.
@@ -328,8 +396,7 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
     return;
   }
   r.lastEvent = Clock::now();
-  const nlohmann::json raw = nlohmann::json::parse(line, nullptr, false);
-  if (!raw.is_object() || !raw.contains("rank")) event->rank = r.global;
+  if (!rankPresent) event->rank = r.global;
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
   if (m_monitor) m_monitor->observe(event.value());
   if (event->type == telemetry::event_type::kError && event->data.contains("message") &&
@@ -339,10 +406,10 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
 }
 
 void Supervisor::readOutput(RankProc& r, bool untilEof) {
-  if (r.outFd < 0) return;
+  if (!r.out.valid()) return;
   char buf[65536];
   for (;;) {
-    const ssize_t n = read(r.outFd, buf, sizeof buf);
+    const ssize_t n = read(r.out.get(), buf, sizeof buf);
     if (n > 0) {
       r.buffer.append(buf, static_cast<size_t>(n));
       size_t nl;
@@ -359,8 +426,7 @@ void Supervisor::readOutput(RankProc& r, bool untilEof) {
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
       if (!r.buffer.empty()) handleLine(r, r.buffer);
       r.buffer.clear();
-      close(r.outFd);
-      r.outFd = -1;
+      r.out.reset();
       return;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -382,8 +448,7 @@ void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
                       const nlohmann::json& extra) {
   if (m_failing) return;
   m_failing = true;
-  m_outcome = outcome;
-  m_outcomeSet = true;
+  m_outcome = outcome;  // the first failure is the run's outcome
   m_result.failedRank = rank;
   m_result.message = message;
   telemetry::ErrorEvent err;
@@ -410,10 +475,7 @@ void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
 void Supervisor::onRankExit(RankProc& r) {
   r.alive = false;
   readOutput(r, true);
-  if (r.outFd >= 0) {
-    close(r.outFd);
-    r.outFd = -1;
-  }
+  r.out.reset();
   telemetry::RankExitEvent ex;
   ex.rank = r.global;
   std::string how;
@@ -484,7 +546,7 @@ void Supervisor::startSampling() {
   no.periodS = m_opt.samplePeriodS;
   no.nvmlLibrary = m_opt.nvmlLibrary;
   no.diskPath = m_opt.diskPath;
-  const int wake = m_wake[1];
+  const int wake = m_wakeWrite.get();
   m_node = std::make_unique<telemetry::NodeTelemetry>(no, [this, wake](telemetry::Event e) {
     {
       std::lock_guard<std::mutex> lock(m_nodeMutex);
@@ -525,38 +587,7 @@ void Supervisor::maybeReportStraggler() {
   }
 }
 
-LaunchResult Supervisor::run() {
-  if (!prepare()) {
-    m_result.outcome = RunOutcome::FailedToStart;
-    m_result.exitCode = 1;
-    if (m_events) std::fclose(m_events);
-    return m_result;
-  }
-  if (pipe2(m_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
-    m_result.message = std::string("pipe: ") + std::strerror(errno);
-    if (m_events) std::fclose(m_events);
-    return m_result;
-  }
-
-  struct sigaction oldTerm {
-  }, oldInt{}, oldPipe{};
-  if (m_opt.handleSignals) {
-    g_signalCount = 0;
-    g_wakeFd = m_wake[1];
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART: poll() returns at once
-    sigaction(SIGTERM, &sa, &oldTerm);
-    sigaction(SIGINT, &sa, &oldInt);
-  }
-  {
-    struct sigaction ign {};
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &oldPipe);  // a closed stdout (GUI gone) must not kill us
-  }
-
+std::vector<std::string> Supervisor::rankEnvironment() const {
   std::vector<std::string> baseEnv;
   static const char* kOwn[] = {"RANK=",       "LOCAL_RANK=",  "WORLD_SIZE=", "LOCAL_WORLD_SIZE=",
                                "GROUP_RANK=", "MASTER_ADDR=", "MASTER_PORT="};
@@ -584,129 +615,149 @@ LaunchResult Supervisor::run() {
                         "-" + std::to_string(m_result.masterPort));
     }
   }
+  return baseEnv;
+}
 
+void Supervisor::spawnAll(const std::vector<std::string>& env) {
   for (auto& r : m_ranks) {
-    if (!spawn(r, baseEnv)) {
-      m_result.message =
-          "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
-      telemetry::ErrorEvent err;
-      err.rank = r.global;
-      err.message = m_result.message;
-      auto event = telemetry::toEvent(err, r.global);
-      event.data["outcome"] = outcomeName(RunOutcome::FailedToStart);
-      emitEvent(std::move(event));
-      m_outcome = RunOutcome::FailedToStart;
-      m_outcomeSet = true;
-      m_failing = true;
-      signalAll(SIGKILL);
-      break;
+    if (spawn(r, env)) continue;
+    m_result.message = "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
+    telemetry::ErrorEvent err;
+    err.rank = r.global;
+    err.message = m_result.message;
+    auto event = telemetry::toEvent(err, r.global);
+    event.data["outcome"] = outcomeName(RunOutcome::FailedToStart);
+    emitEvent(std::move(event));
+    m_outcome = RunOutcome::FailedToStart;
+    m_failing = true;
+    signalAll(SIGKILL);
+    return;
+  }
+}
+
+// Waits up to 100 ms for output of any rank (or a signal) and handles what arrived.
+void Supervisor::pollOnce() {
+  std::vector<pollfd> fds;
+  fds.push_back({m_wakeRead.get(), POLLIN, 0});
+  std::vector<RankProc*> owners;
+  for (auto& r : m_ranks) {
+    if (r.out.valid()) {
+      fds.push_back({r.out.get(), POLLIN, 0});
+      owners.push_back(&r);
     }
   }
-  m_periodStart = Clock::now();
-  startSampling();
-  Clock::time_point stopDeadline = Clock::time_point::max();
-
-  while (aliveCount() > 0) {
-    std::vector<pollfd> fds;
-    fds.push_back({m_wake[0], POLLIN, 0});
-    std::vector<RankProc*> owners;
-    for (auto& r : m_ranks) {
-      if (r.outFd >= 0) {
-        fds.push_back({r.outFd, POLLIN, 0});
-        owners.push_back(&r);
-      }
+  poll(fds.data(), fds.size(), 100);
+  if (fds[0].revents & POLLIN) {
+    char drain[64];
+    while (read(m_wakeRead.get(), drain, sizeof drain) > 0) {
     }
-    poll(fds.data(), fds.size(), 100);
-    if (fds[0].revents & POLLIN) {
-      char drain[64];
-      while (read(m_wake[0], drain, sizeof drain) > 0) {
-      }
-    }
-    for (size_t i = 1; i < fds.size(); ++i)
-      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) readOutput(*owners[i - 1], false);
-
-    // Signals: the first is a graceful stop request, the second kills.
-    const int signals = g_signalCount;
-    if (m_opt.handleSignals && signals > m_signalsHandled) {
-      m_signalsHandled = signals;
-      if (!m_stopRequested && !m_failing) {
-        m_stopRequested = true;
-        stopDeadline = Clock::now() +
-                       std::chrono::milliseconds(static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
-        warn("stop requested: asking every rank to finish its step and stop");
-        signalAll(SIGTERM);
-      }
-      if (signals >= 2 && !m_killedAll) {
-        m_killedAll = true;
-        if (!m_outcomeSet) {
-          m_outcome = RunOutcome::Killed;
-          m_outcomeSet = true;
-          m_result.message = "second stop request: killed every rank";
-        }
-        warn("second stop request: killing every rank");
-        signalAll(SIGKILL);
-      }
-    }
-
-    reap();
-
-    const auto now = Clock::now();
-    if (!m_failing && !m_stopRequested) {
-      for (auto& r : m_ranks) {
-        if (!r.alive) continue;
-        const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
-        if (silent > m_opt.hangTimeoutS) {
-          std::ostringstream msg;
-          msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)
-              << " s (limit " << m_opt.hangTimeoutS
-              << " s): hung, e.g. blocked in a collective; stopping the run";
-          fail(RunOutcome::TimedOut, r.global, msg.str(), std::nullopt, std::nullopt,
-               {{"hung", true}, {"silent_s", silent}});
-          break;
-        }
-      }
-    }
-    if (m_stopRequested && !m_failing && !m_killedAll && now > stopDeadline) {
-      m_outcome = RunOutcome::TimedOut;
-      m_outcomeSet = true;
-      m_result.message = "ranks did not stop within " + std::to_string(m_opt.stopTimeoutS) +
-                         " s of the stop request; killed";
-      telemetry::ErrorEvent err;
-      err.message = m_result.message;
-      auto event = telemetry::toEvent(err, -1);
-      event.data["outcome"] = outcomeName(RunOutcome::TimedOut);
-      emitEvent(std::move(event));
-      m_killedAll = true;
-      signalAll(SIGKILL);
-    }
-    if (m_failing && !m_killedAll && now > m_killDeadline) {
-      m_killedAll = true;  // survivors stuck in a collective ignore SIGTERM's effects
-      signalAll(SIGKILL);
-    }
-    maybeReportStraggler();
-    if (m_opt.doctor && m_monitor)
-      for (auto& e : m_monitor->due()) emitEvent(std::move(e));
-    maybeSample();
   }
-  stopSampling();
-  if (m_opt.doctor && m_monitor) emitEvent(m_monitor->finalReport());
+  for (size_t i = 1; i < fds.size(); ++i)
+    if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) readOutput(*owners[i - 1], false);
+}
 
-  for (auto& r : m_ranks)
-    if (r.outFd >= 0) close(r.outFd);
-  if (m_opt.handleSignals) {
-    sigaction(SIGTERM, &oldTerm, nullptr);
-    sigaction(SIGINT, &oldInt, nullptr);
-    g_wakeFd = -1;
+// Signals: the first is a graceful stop request, the second kills.
+void Supervisor::handleStopSignals(Clock::time_point& stopDeadline) {
+  const int signals = g_signalCount;
+  if (!m_opt.handleSignals || signals <= m_signalsHandled) return;
+  m_signalsHandled = signals;
+  if (!m_stopRequested && !m_failing) {
+    m_stopRequested = true;
+    stopDeadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
+    warn("stop requested: asking every rank to finish its step and stop");
+    signalAll(SIGTERM);
   }
-  sigaction(SIGPIPE, &oldPipe, nullptr);
-  close(m_wake[0]);
-  close(m_wake[1]);
-  if (m_events) std::fclose(m_events);
+  if (signals >= 2 && !m_killedAll) {
+    m_killedAll = true;
+    if (!m_outcome) {
+      m_outcome = RunOutcome::Killed;
+      m_result.message = "second stop request: killed every rank";
+    }
+    warn("second stop request: killing every rank");
+    signalAll(SIGKILL);
+  }
+}
 
-  if (!m_outcomeSet) m_outcome = m_stopRequested ? RunOutcome::Stopped : RunOutcome::Finished;
-  m_result.outcome = m_outcome;
+// A rank that sends no event for hang_timeout is hung (e.g. blocked in a collective).
+void Supervisor::checkHangs(Clock::time_point now) {
+  if (m_failing || m_stopRequested) return;
+  for (auto& r : m_ranks) {
+    if (!r.alive) continue;
+    const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
+    if (silent > m_opt.hangTimeoutS) {
+      std::ostringstream msg;
+      msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)
+          << " s (limit " << m_opt.hangTimeoutS
+          << " s): hung, e.g. blocked in a collective; stopping the run";
+      fail(RunOutcome::TimedOut, r.global, msg.str(), std::nullopt, std::nullopt,
+           {{"hung", true}, {"silent_s", silent}});
+      return;
+    }
+  }
+}
+
+// Ranks that outlive a stop request's or a failure's grace period are killed.
+void Supervisor::enforceDeadlines(Clock::time_point now, Clock::time_point stopDeadline) {
+  if (m_stopRequested && !m_failing && !m_killedAll && now > stopDeadline) {
+    m_outcome = RunOutcome::TimedOut;
+    m_result.message = "ranks did not stop within " + std::to_string(m_opt.stopTimeoutS) +
+                       " s of the stop request; killed";
+    telemetry::ErrorEvent err;
+    err.message = m_result.message;
+    auto event = telemetry::toEvent(err, -1);
+    event.data["outcome"] = outcomeName(RunOutcome::TimedOut);
+    emitEvent(std::move(event));
+    m_killedAll = true;
+    signalAll(SIGKILL);
+  }
+  if (m_failing && !m_killedAll && now > m_killDeadline) {
+    m_killedAll = true;  // survivors stuck in a collective ignore SIGTERM's effects
+    signalAll(SIGKILL);
+  }
+}
+
+LaunchResult Supervisor::run() {
+  if (!prepare()) {
+    m_result.outcome = RunOutcome::FailedToStart;
+    m_result.exitCode = 1;
+    return m_result;
+  }
+  int wake[2];
+  if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+    m_result.message = std::string("pipe: ") + std::strerror(errno);
+    return m_result;
+  }
+  m_wakeRead.reset(wake[0]);
+  m_wakeWrite.reset(wake[1]);
+  {
+    const ScopedSignals signals(m_opt.handleSignals, m_wakeWrite.get());
+    spawnAll(rankEnvironment());
+    m_periodStart = Clock::now();
+    startSampling();
+    Clock::time_point stopDeadline = Clock::time_point::max();
+    while (aliveCount() > 0) {
+      pollOnce();
+      handleStopSignals(stopDeadline);
+      reap();
+      const auto now = Clock::now();
+      checkHangs(now);
+      enforceDeadlines(now, stopDeadline);
+      maybeReportStraggler();
+      if (m_opt.doctor && m_monitor)
+        for (auto& e : m_monitor->due()) emitEvent(std::move(e));
+      maybeSample();
+    }
+    stopSampling();
+    if (m_opt.doctor && m_monitor) emitEvent(m_monitor->finalReport());
+  }
+  for (auto& r : m_ranks) r.out.reset();
+  m_events.reset();
+
+  decide(m_stopRequested ? RunOutcome::Stopped : RunOutcome::Finished);
+  m_result.outcome = *m_outcome;
   m_result.exitCode =
-      (m_outcome == RunOutcome::Finished || m_outcome == RunOutcome::Stopped) ? 0 : 1;
+      (*m_outcome == RunOutcome::Finished || *m_outcome == RunOutcome::Stopped) ? 0 : 1;
   return m_result;
 }
 

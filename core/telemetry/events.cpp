@@ -264,7 +264,7 @@ std::string encodeEvent(const Event& event) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Result<Event> decodeEvent(std::string_view line) {
+Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
     return Error{"", 0, "", "not JSON: the line is empty"};
@@ -301,6 +301,7 @@ Result<Event> decodeEvent(std::string_view line) {
   r.str("type", e.type);
   r.integer("version", e.version);
   r.integer("rank", e.rank, false);
+  if (rankPresent) *rankPresent = j.contains("rank");
   r.num("time", e.time, false);
   if (const json* data = r.object("data", false)) e.data = *data;
   if (r.errors().empty() && e.type.empty()) r.error("type", "must not be empty");

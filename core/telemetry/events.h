@@ -59,7 +59,8 @@ std::string encodeEvent(const Event& event);
 /// Parses one line. Errors name what is wrong: not JSON (with position), not an object,
 /// missing "type", a field of the wrong type, or a version newer than kEventVersion.
 /// A trailing "\r" or "\n" is accepted. Unknown top-level fields are ignored.
-Result<Event> decodeEvent(std::string_view line);
+/// `rankPresent` (optional) says whether the line named its rank (Event::rank is 0 otherwise).
+Result<Event> decodeEvent(std::string_view line, bool* rankPresent = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // Typed events. Times are seconds; losses are the per-item means Ultralytics reports.
