@@ -29,39 +29,39 @@
         <translation>仅显示已修改</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="114"/>
+        <location filename="../widgets/config_form.cpp" line="115"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="115"/>
+        <location filename="../widgets/config_form.cpp" line="116"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="165"/>
+        <location filename="../widgets/config_form.cpp" line="166"/>
         <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
         <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="166"/>
+        <location filename="../widgets/config_form.cpp" line="167"/>
         <source>%1 lr0 %2</source>
         <translation>%1 lr0 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="167"/>
+        <location filename="../widgets/config_form.cpp" line="168"/>
         <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
         <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="178"/>
+        <location filename="../widgets/config_form.cpp" line="179"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="181"/>
+        <location filename="../widgets/config_form.cpp" line="182"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>

@@ -105,6 +105,7 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
 
   m_derived = new QLabel(this);
   m_derived->setObjectName(QStringLiteral("derivedValues"));
+  m_derived->setWordWrap(true);  // long in some languages and on narrow windows
   layout->addWidget(m_derived);
   auto* bottom = new QHBoxLayout;
   m_status = new QLabel(this);

@@ -48,8 +48,8 @@ std::vector<ParamSpec> buildSchema() {
       enumP("model", "yolov8n", {"yolov8n", "yolov8s", "yolov8m", "yolov8l", "yolov8x"}, G::Model,
             "network scale, yolov8n (smallest) to yolov8x; a '.yaml' suffix is accepted", true),
       pathP("pretrained", G::Model,
-            "Stave checkpoint (.pt) to start from: its tensors that match the model by name "
-            "and shape (another class count keeps a fresh head); empty = random weights",
+            "Stave checkpoint (.pt) to start from (tensors matching by name and shape); "
+            "empty = random weights",
             true),
       intP("freeze", 0, 0, 22, G::Model, "freeze the first N layers of the network (0 = none)",
            true),
