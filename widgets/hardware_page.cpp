@@ -33,10 +33,7 @@ namespace tel = telemetry;
 
 namespace {
 
-const QColor kColors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                          QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                          QColor(227, 119, 194), QColor(127, 127, 127)};
-QColor color(int i) { return kColors[i % 8]; }
+QColor color(int i) { return seriesColor(i); }
 
 // The background of a topology cell: green for NVLink, paler the further the PCIe path goes.
 QColor kindColor(int kind) {

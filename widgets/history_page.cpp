@@ -28,6 +28,7 @@
 
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
+#include "widgets/live_chart.h"
 
 namespace stave::widgets {
 
@@ -58,14 +59,6 @@ class RunFilter : public QSortFilterProxyModel {
  private:
   QString m_needle;
 };
-
-const QVector<QColor>& runColors() {
-  static const QVector<QColor> colors = {
-      QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-      QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
-      QColor(188, 189, 34), QColor(23, 190, 207)};
-  return colors;
-}
 
 void stylePlot(QCustomPlot* plot) {
   plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectLegend);
@@ -331,7 +324,7 @@ int HistoryPage::currentRow() const {
 
 QColor HistoryPage::colorOf(int row) const {
   const auto id = m_model->run(row).id;
-  return runColors()[static_cast<int>(id % runColors().size())];
+  return seriesColor(static_cast<int>(id % 10));  // the palette repeats every ten
 }
 
 void HistoryPage::selectionChanged() {

@@ -59,6 +59,15 @@ void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double l
   }
 }
 
+QColor seriesColor(int i) {
+  static const QColor colors[] = {
+      QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
+      QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
+      QColor(188, 189, 34), QColor(23, 190, 207)};
+  constexpr int n = sizeof colors / sizeof colors[0];
+  return colors[((i % n) + n) % n];
+}
+
 LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent), m_timer(new QTimer(this)) {
   setObjectName(title);
   setMinimumSize(280, 190);

@@ -14,6 +14,10 @@ class QTimer;
 
 namespace stave::widgets {
 
+/// The studio's colour for series i (the ten-colour Tableau palette, repeating): the same run,
+/// GPU or loss has the same colour on every page.
+QColor seriesColor(int i);
+
 class LiveChart : public QCustomPlot {
   Q_OBJECT
  public:
