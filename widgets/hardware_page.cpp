@@ -33,8 +33,6 @@ namespace tel = telemetry;
 
 namespace {
 
-QColor color(int i) { return seriesColor(i); }
-
 // The background of a topology cell: green for NVLink, paler the further the PCIe path goes.
 QColor kindColor(int kind) {
   switch (static_cast<tel::LinkKind>(kind)) {
@@ -371,7 +369,7 @@ void HardwarePage::samplesArrived() {
     if (m_t0 == 0) m_t0 = s.time;
     const double t = s.time - m_t0;
     const QString name = tr("GPU %1").arg(s.index);
-    const QColor c = color(s.index);
+    const QColor c = seriesColor(s.index);
     auto add = [&](const char* chart, double v, double scale, const QString& series) {
       if (v < 0) return;
       LiveChart* lc = this->chart(QString::fromLatin1(chart));

@@ -32,8 +32,6 @@ using studio::RunOutcome;
 namespace tel = telemetry;
 
 namespace {
-QColor color(int i) { return seriesColor(i); }
-
 QString duration(double s) {
   if (!(s >= 0) || !std::isfinite(s)) return QStringLiteral("—");
   const qint64 t = static_cast<qint64>(std::llround(s));
@@ -163,7 +161,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
       auto* b = new QCPBars(m_split->xAxis, m_split->yAxis);
       b->setName(phases[p]);
       b->setPen(Qt::NoPen);
-      b->setBrush(color(p));
+      b->setBrush(seriesColor(p));
       b->setWidth(0.6);
       if (below) b->moveAbove(below);
       below = b;
@@ -385,13 +383,13 @@ void RunPage::onEvents(int first) {
       splitChanged = true;
       if (e.rank != 0) continue;
       auto* c = chart(QStringLiteral("losses"));
-      c->append(c->series(tr("box"), color(0)), it, s->boxLoss);
-      c->append(c->series(tr("cls"), color(1)), it, s->clsLoss);
-      c->append(c->series(tr("dfl"), color(2)), it, s->dflLoss);
+      c->append(c->series(tr("box"), seriesColor(0)), it, s->boxLoss);
+      c->append(c->series(tr("cls"), seriesColor(1)), it, s->clsLoss);
+      c->append(c->series(tr("dfl"), seriesColor(2)), it, s->dflLoss);
       double total = 0;
       for (const auto& [r, v] : rankSps) total += v;
       auto* sp = chart(QStringLiteral("speed"));
-      sp->append(sp->series(tr("samples/s"), color(0)), it, total);
+      sp->append(sp->series(tr("samples/s"), seriesColor(0)), it, total);
       m_epoch = s->epoch;
       m_iter = s->iter;
       m_iters = s->itersPerEpoch;
@@ -402,12 +400,12 @@ void RunPage::onEvents(int first) {
       if (!s) continue;
       const double ep = s->epoch + 1;
       auto* c = chart(QStringLiteral("epochLosses"));
-      c->append(c->series(tr("train box"), color(0)), ep, s->boxLoss);
-      c->append(c->series(tr("train cls"), color(1)), ep, s->clsLoss);
-      c->append(c->series(tr("train dfl"), color(2)), ep, s->dflLoss);
+      c->append(c->series(tr("train box"), seriesColor(0)), ep, s->boxLoss);
+      c->append(c->series(tr("train cls"), seriesColor(1)), ep, s->clsLoss);
+      c->append(c->series(tr("train dfl"), seriesColor(2)), ep, s->dflLoss);
       auto* lr = chart(QStringLiteral("lr"));
       for (size_t gI = 0; gI < s->lr.size(); ++gI)
-        lr->append(lr->series(QStringLiteral("pg%1").arg(gI), color(int(gI))), ep, s->lr[gI]);
+        lr->append(lr->series(QStringLiteral("pg%1").arg(gI), seriesColor(int(gI))), ep, s->lr[gI]);
       m_epochs = s->epochs;
       m_epoch = s->epoch + 1;
     } else if (e.type == et::kValidation) {
@@ -415,14 +413,14 @@ void RunPage::onEvents(int first) {
       if (!v) continue;
       const double ep = v->epoch + 1;
       auto* c = chart(QStringLiteral("metrics"));
-      c->append(c->series(QStringLiteral("P"), color(0)), ep, v->precision);
-      c->append(c->series(QStringLiteral("R"), color(1)), ep, v->recall);
-      c->append(c->series(QStringLiteral("mAP50"), color(2)), ep, v->map50);
-      c->append(c->series(QStringLiteral("mAP50-95"), color(3)), ep, v->map5095);
+      c->append(c->series(QStringLiteral("P"), seriesColor(0)), ep, v->precision);
+      c->append(c->series(QStringLiteral("R"), seriesColor(1)), ep, v->recall);
+      c->append(c->series(QStringLiteral("mAP50"), seriesColor(2)), ep, v->map50);
+      c->append(c->series(QStringLiteral("mAP50-95"), seriesColor(3)), ep, v->map5095);
       auto* l = chart(QStringLiteral("epochLosses"));
-      l->append(l->series(tr("val box"), color(3)), ep, v->boxLoss);
-      l->append(l->series(tr("val cls"), color(4)), ep, v->clsLoss);
-      l->append(l->series(tr("val dfl"), color(5)), ep, v->dflLoss);
+      l->append(l->series(tr("val box"), seriesColor(3)), ep, v->boxLoss);
+      l->append(l->series(tr("val cls"), seriesColor(4)), ep, v->clsLoss);
+      l->append(l->series(tr("val dfl"), seriesColor(5)), ep, v->dflLoss);
     } else if (e.type == et::kRunStart) {
       auto r = tel::runStartFromEvent(e);
       if (r && r->config.contains("epochs") && r->config["epochs"].is_number_integer())
@@ -440,20 +438,20 @@ void RunPage::onEvents(int first) {
       for (const auto& gp : gs->gpus) {
         const QString name = tr("GPU %1").arg(gp.index);
         auto* u = chart(QStringLiteral("gpuUtil"));
-        if (gp.util >= 0) u->append(u->series(name, color(gp.index)), t, gp.util);
+        if (gp.util >= 0) u->append(u->series(name, seriesColor(gp.index)), t, gp.util);
         auto* m = chart(QStringLiteral("gpuMem"));
-        if (gp.memUsed >= 0) m->append(m->series(name, color(gp.index)), t, gp.memUsed / double(1 << 30));
+        if (gp.memUsed >= 0) m->append(m->series(name, seriesColor(gp.index)), t, gp.memUsed / double(1 << 30));
         auto* p = chart(QStringLiteral("gpuPower"));
-        if (gp.powerW >= 0) p->append(p->series(name, color(gp.index)), t, gp.powerW);
+        if (gp.powerW >= 0) p->append(p->series(name, seriesColor(gp.index)), t, gp.powerW);
         m_gpuUtil[gp.index] = gp.util;
       }
     } else if (e.type == et::kSystemSample) {
       auto ss = tel::systemSampleFromEvent(e);
       if (!ss) continue;
       auto* c = chart(QStringLiteral("system"));
-      if (ss->cpuTotal >= 0) c->append(c->series(tr("CPU"), color(0)), t, ss->cpuTotal);
+      if (ss->cpuTotal >= 0) c->append(c->series(tr("CPU"), seriesColor(0)), t, ss->cpuTotal);
       if (ss->memTotal > 0 && ss->memUsed >= 0)
-        c->append(c->series(tr("memory"), color(1)), t, 100.0 * ss->memUsed / ss->memTotal);
+        c->append(c->series(tr("memory"), seriesColor(1)), t, 100.0 * ss->memUsed / ss->memTotal);
     } else if (e.type == et::kStraggler) {
       auto s = tel::stragglerFromEvent(e);
       if (s) {
