@@ -3,6 +3,7 @@
 #include <QCloseEvent>
 #include <cmath>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,7 +16,10 @@
 #include <QStatusBar>
 
 #include "core/studio/project_document.h"
+#include "core/studio/preferences.h"
 #include "widgets/config_form.h"
+#include "widgets/export_dialog.h"
+#include "widgets/settings_dialog.h"
 #include "widgets/hardware_page.h"
 #include "widgets/history_page.h"
 #include "widgets/run_page.h"
@@ -78,12 +82,42 @@ MainWindow::MainWindow(QWidget* parent)
   m_pages->setCurrentRow(0);
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->setObjectName(QStringLiteral("fileMenu"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    if (!maybeSave()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
                                                       tr("Stave projects (*.stave)"));
     if (!path.isEmpty()) openProject(path);
   });
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+  fillRecentMenu();
+  file->addSeparator();
   file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { saveProject(); });
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] {
+    if (!m_doc->isOpen()) return;
+    const QString path = askSaveAsPath
+                             ? askSaveAsPath()
+                             : QFileDialog::getSaveFileName(this, tr("Save project as"),
+                                                            m_doc->path(),
+                                                            tr("Stave projects (*.stave)"));
+    if (!path.isEmpty()) saveProjectAs(path);
+  });
+  file->addSeparator();
+  file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+    if (!m_doc->isOpen()) {
+      statusBar()->showMessage(tr("Open a project first."), 5000);
+      return;
+    }
+    ExportDialog dialog(m_doc, this);
+    dialog.exec();
+  });
+  file->addSeparator();
+  file->addAction(tr("Se&ttings…"), QKeySequence::Preferences, this, [this] {
+    SettingsDialog dialog(this);
+    dialog.exec();
+  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -101,6 +135,58 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(m_statusGpus);
   updateStatus();
   resize(1100, 720);
+  const auto window = studio::WindowState::load();
+  if (!window.geometry.isEmpty()) restoreGeometry(window.geometry);
+  if (!window.state.isEmpty()) restoreState(window.state);
+}
+
+bool MainWindow::maybeSave() {
+  if (!m_doc->isOpen() || !m_doc->isDirty()) return true;
+  const auto answer =
+      askUnsaved ? askUnsaved()
+                 : QMessageBox::question(this, tr("Unsaved changes"),
+                                         tr("Save the changes to %1 first?").arg(m_doc->name()),
+                                         QMessageBox::Save | QMessageBox::Discard |
+                                             QMessageBox::Cancel);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return saveProject();
+  return true;
+}
+
+void MainWindow::fillRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList recent = studio::RecentProjects::list();
+  for (const QString& path : recent) {
+    QAction* action = m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+      if (!maybeSave()) return;
+      if (!QFileInfo::exists(path)) {
+        statusBar()->showMessage(tr("%1 no longer exists; removed from the recent projects")
+                                     .arg(QDir::toNativeSeparators(path)),
+                                 8000);
+        studio::RecentProjects::remove(path);
+        return;
+      }
+      openProject(path);
+    });
+    action->setEnabled(QFileInfo::exists(path));
+    if (!action->isEnabled()) action->setText(tr("%1 (not found)").arg(action->text()));
+  }
+  if (recent.isEmpty()) m_recentMenu->addAction(tr("No recent projects"))->setEnabled(false);
+  m_recentMenu->addSeparator();
+  m_recentMenu->addAction(tr("Clear the list"), this, [] { studio::RecentProjects::clear(); })
+      ->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::saveProjectAs(const QString& path) {
+  QString error;
+  if (!m_doc->saveAs(path, &error)) {
+    statusBar()->showMessage(tr("Cannot save as %1: %2").arg(path, error));
+    return false;
+  }
+  studio::RecentProjects::add(m_doc->path());
+  statusBar()->showMessage(
+      tr("Saved as %1 (earlier runs stay beside the old project file)").arg(m_doc->path()), 8000);
+  return true;
 }
 
 void MainWindow::updateStatus() {
@@ -158,6 +244,7 @@ bool MainWindow::openProject(const QString& path) {
   }
   const auto ui = m_doc->uiState();
   if (ui.contains("page") && ui["page"].is_number_integer()) showPage(ui["page"].get<int>());
+  studio::RecentProjects::add(path);
   statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
   return true;
 }
@@ -201,16 +288,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     if (answer == QMessageBox::No) m_runPage->stopRun();
   }
-  if (m_doc->isDirty()) {
-    const auto answer =
-        QMessageBox::question(this, tr("Unsaved changes"),
-                              tr("Save the changes to %1 before closing?").arg(m_doc->name()),
-                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveProject())) {
-      event->ignore();
-      return;
-    }
+  if (!maybeSave()) {
+    event->ignore();
+    return;
   }
+  studio::WindowState{saveGeometry(), saveState()}.save();
   event->accept();
 }
 

@@ -4,6 +4,7 @@
 
 class QLabel;
 class QListWidget;
+class QMenu;
 class QStackedWidget;
 
 namespace stave::studio {
@@ -27,6 +28,10 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path);
   /// Saves the open project; false (with the reason in the status bar) when it cannot.
   bool saveProject();
+  /// Saves the open project under a new path and continues there (runs stay beside the old one).
+  bool saveProjectAs(const QString& path);
+  /// Asks whether to save unsaved changes; false when the user cancels (or saving fails).
+  bool maybeSave();
   /// The names of the pages, in order.
   QStringList pageNames() const;
   /// Shows page `index`.
@@ -39,6 +44,10 @@ class MainWindow : public QMainWindow {
   /// Replaces the close question while a run trains (tests): Yes keeps it training, No stops
   /// it, Cancel keeps the window.
   std::function<int()> askOnClose;
+  /// Replaces the unsaved-changes question (tests): QMessageBox::Save, Discard or Cancel.
+  std::function<int()> askUnsaved;
+  /// Replaces the Save As file dialog (tests): the chosen path, "" = cancelled.
+  std::function<QString()> askSaveAsPath;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -46,6 +55,8 @@ class MainWindow : public QMainWindow {
  private:
   void addPage(const QString& name, QWidget* page, const QString& icon);
   void updateTitle();
+  void fillRecentMenu();
+  QMenu* m_recentMenu = nullptr;
   studio::ProjectDocument* m_doc;
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;

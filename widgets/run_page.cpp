@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "core/studio/hardware_advice.h"
+#include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "widgets/diagnosis_banner.h"
@@ -309,7 +310,13 @@ bool RunPage::startRun() {
   const QString previous = m_run->runDir();
   clearCharts();
   QString error;
-  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), {}, &error)) {
+  // The studio's preferences (sampling interval, metrics port, devices) for keys the config
+  // leaves at their defaults.
+  QStringList overrides;
+  if (const auto* cfg = m_doc->config(m_config->currentText()))
+    overrides = studio::Preferences::load().runOverrides(*cfg);
+  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides,
+                    &error)) {
     if (!previous.isEmpty()) showRun(previous);  // keep showing what was there
     m_outcome->setText(tr("Cannot start: %1").arg(error));
     emit message(m_outcome->text());

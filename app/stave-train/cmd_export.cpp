@@ -1,12 +1,9 @@
 // stave-train export: write a project's config as YAML, JSON, Ultralytics args, a shell script,
 // a Slurm batch script or a Kubeflow PyTorchJob manifest.
-#include <sys/stat.h>
-
 #include <filesystem>
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/config/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
 
@@ -55,45 +52,40 @@ int run(const std::vector<std::string>& args) {
 
   const std::string& input = files[0];
   std::string configName = a.value("config");
-  stave::Result<RunConfig> config = stave::Error{};
+  stave::Result<std::string> text = stave::Error{};
+  if (a.has("job-name")) opt.jobName = a.value("job-name");
+  else opt.jobName.clear();  // the default depends on the input
   if (std::filesystem::path(input).extension() == kProjectExtension) {
     auto project = loadProject(input);
     if (!project) return printErrors(project.errors());
-    if (configName.empty()) configName = project->activeConfig;
-    config = resolveProjectConfig(project.value(), configName, overrides);
-    opt.jobName = project->name + "-" + configName;
-    opt.description = "project '" + project->name + "', config '" + configName + "'";
+    // The studio's Export dialog writes through the same function.
+    text = exportProjectConfig(project.value(), configName, overrides, format.value(), opt);
   } else {
     if (!configName.empty())
       return stave::cli::usageError(kName, "--config applies to project files only");
-    config = loadRunConfigWithOverrides(input, overrides);
-    if (config) {
-      // Scripts run elsewhere: make a relative dataset path absolute, found beside the config
-      // file first and then from here (as 'stave-train train CONFIG' does).
-      namespace fs = std::filesystem;
-      const std::string data = config->getString("data");
-      if (!data.empty() && fs::path(data).is_relative()) {
-        const fs::path beside = fs::path(input).parent_path() / data;
-        const fs::path chosen = fs::exists(beside) ? beside : fs::path(data);
-        config->set("data", fs::absolute(chosen).lexically_normal().string());
-      }
+    auto config = loadRunConfigWithOverrides(input, overrides);
+    if (!config) return printErrors(config.errors());
+    // Scripts run elsewhere: make a relative dataset path absolute, found beside the config
+    // file first and then from here (as 'stave-train train CONFIG' does).
+    namespace fs = std::filesystem;
+    const std::string data = config->getString("data");
+    if (!data.empty() && fs::path(data).is_relative()) {
+      const fs::path beside = fs::path(input).parent_path() / data;
+      const fs::path chosen = fs::exists(beside) ? beside : fs::path(data);
+      config->set("data", fs::absolute(chosen).lexically_normal().string());
     }
-    opt.jobName = std::filesystem::path(input).stem().string();
+    if (opt.jobName.empty()) opt.jobName = std::filesystem::path(input).stem().string();
     opt.description = "config file '" + input + "'";
+    text = exportRunConfig(config.value(), format.value(), opt);
   }
-  if (!config) return printErrors(config.errors());
-  opt.jobName = a.value("job-name", opt.jobName);
-
-  auto text = exportRunConfig(config.value(), format.value(), opt);
   if (!text) return printErrors(text.errors());
   if (!a.has("out")) {
     std::cout << text.value();
     return stave::cli::kOk;
   }
   const std::string out = a.value("out");
-  if (auto st = stave::writeFileAtomic(out, text.value()); !st) return printErrors(st.errors());
-  if (format.value() == ExportFormat::Shell || format.value() == ExportFormat::Slurm)
-    ::chmod(out.c_str(), 0755);
+  if (auto st = writeExportFile(out, text.value(), format.value()); !st)
+    return printErrors(st.errors());
   std::cout << "wrote " << out << " (" << exportFormatName(format.value()) << ")\n";
   return stave::cli::kOk;
 }

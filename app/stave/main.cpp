@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "core/studio/preferences.h"
 #include "widgets/main_window.h"
 
 namespace {
@@ -44,7 +45,8 @@ int main(int argc, char** argv) {
       parser.addVersionOption();
       parser.addOption(QCommandLineOption(QStringLiteral("lang"),
                                           QStringLiteral("User interface language, e.g. en or "
-                                                         "zh_CN (default: the system's)."),
+                                                         "zh_CN (default: the one chosen in "
+                                                         "Settings, else the system's)."),
                                           QStringLiteral("code")));
       parser.addPositionalArgument(QStringLiteral("project"),
                                    QStringLiteral("A .stave project file to open."));
@@ -69,7 +71,8 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   QCommandLineOption langOption(QStringLiteral("lang"),
                                 QStringLiteral("User interface language, e.g. en or zh_CN "
-                                               "(default: the system's)."),
+                                               "(default: the one chosen in Settings, else the "
+                                               "system's)."),
                                 QStringLiteral("code"));
   parser.addOption(langOption);
   parser.addPositionalArgument(QStringLiteral("project"),
@@ -78,8 +81,11 @@ int main(int argc, char** argv) {
 
   // English is built in; other languages come from the translations compiled into the binary.
   QTranslator translator;
-  const QLocale locale =
-      parser.isSet(langOption) ? QLocale(parser.value(langOption)) : QLocale::system();
+  // --lang, else the language chosen in Settings, else the system's.
+  const QString preferred = stave::studio::Preferences::load().language;
+  const QLocale locale = parser.isSet(langOption) ? QLocale(parser.value(langOption))
+                         : preferred.isEmpty()    ? QLocale::system()
+                                                  : QLocale(preferred);
   if (locale.language() != QLocale::English &&
       translator.load(locale, QStringLiteral("stave"), QStringLiteral("_"),
                       QStringLiteral(":/i18n")))

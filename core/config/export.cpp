@@ -1,5 +1,10 @@
 #include "core/config/export.h"
 
+#include "core/config/atomic_file.h"
+#include "core/config/project.h"
+
+#include <sys/stat.h>
+
 #include <cctype>
 #include <sstream>
 
@@ -276,6 +281,39 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
     }
   }
   return Error{"", 0, "format", "unknown export format"};
+}
+
+Result<std::string> exportProjectConfig(const Project& project, const std::string& configName,
+                                        const std::vector<std::string>& overrides,
+                                        ExportFormat format, ExportOptions options) {
+  const std::string name = configName.empty() ? project.activeConfig : configName;
+  auto config = resolveProjectConfig(project, name, overrides);
+  if (!config) return config.errors();
+  if (options.jobName.empty()) options.jobName = project.name + "-" + name;
+  if (options.description.empty())
+    options.description = "project '" + project.name + "', config '" + name + "'";
+  return exportRunConfig(config.value(), format, options);
+}
+
+Status writeExportFile(const std::string& path, const std::string& text, ExportFormat format) {
+  if (auto st = writeFileAtomic(path, text); !st) return st;
+  if (format == ExportFormat::Shell || format == ExportFormat::Slurm) {
+    if (::chmod(path.c_str(), 0755) != 0)
+      return Error{path, 0, "", "written, but the executable bit could not be set"};
+  }
+  return Ok{};
+}
+
+const char* defaultExportFileName(ExportFormat format) {
+  switch (format) {
+    case ExportFormat::Yaml: return "train.yaml";
+    case ExportFormat::Json: return "train.json";
+    case ExportFormat::Ultralytics: return "args.yaml";
+    case ExportFormat::Shell: return "train.sh";
+    case ExportFormat::Slurm: return "train.sbatch";
+    case ExportFormat::K8s: return "pytorchjob.yaml";
+  }
+  return "export.txt";
 }
 
 }  // namespace stave::config

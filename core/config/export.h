@@ -37,6 +37,24 @@ struct ExportOptions {
 Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format,
                                     const ExportOptions& options = {});
 
+struct Project;
+
+/// What `stave-train export PROJECT.stave --config NAME` writes: the project's config
+/// `configName` ("" = the active one) resolved with `overrides`, exported in `format`. An empty
+/// `options.jobName` or `options.description` gets the CLI's ("<project>-<config>", "project
+/// '<name>', config '<config>'"). The studio's Export dialog calls this too, so both write the
+/// same bytes.
+Result<std::string> exportProjectConfig(const Project& project, const std::string& configName,
+                                        const std::vector<std::string>& overrides,
+                                        ExportFormat format, ExportOptions options);
+
+/// Writes an export atomically; shell and Slurm scripts get the executable bits (0755).
+Status writeExportFile(const std::string& path, const std::string& text, ExportFormat format);
+
+/// A file name for a format: train.yaml, train.json, args.yaml, train.sh, train.sbatch,
+/// pytorchjob.yaml.
+const char* defaultExportFileName(ExportFormat format);
+
 /// `s` as one POSIX shell word: single quotes, with ' written as '\''.
 std::string shellQuote(std::string_view s);
 

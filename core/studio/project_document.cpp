@@ -42,6 +42,30 @@ bool ProjectDocument::save(QString* error) {
   return true;
 }
 
+bool ProjectDocument::saveAs(const QString& path, QString* error) {
+  if (!m_open) {
+    if (error) *error = tr("No project is open.");
+    return false;
+  }
+  QString target = QFileInfo(path).absoluteFilePath();
+  if (!target.endsWith(QLatin1String(config::kProjectExtension)))
+    target += QLatin1String(config::kProjectExtension);
+  config::Project copy = m_project;
+  copy.path = target.toStdString();
+  // The dataset is stored relative to the project folder: re-anchor it to the new folder.
+  copy.setDataset(m_project.datasetPath());
+  auto st = config::saveProject(copy);
+  if (!st) {
+    if (error) *error = qs(st.errorText());
+    return false;
+  }
+  m_project = std::move(copy);
+  setDirty(false);
+  emit opened();
+  emit configsChanged();
+  return true;
+}
+
 QString ProjectDocument::path() const {
   return qs(m_project.path);
 }

@@ -31,6 +31,9 @@ class ProjectDocument : public QObject {
   bool open(const QString& path, QString* error = nullptr);
   /// Saves atomically to the project's path. On failure nothing on disk changes.
   bool save(QString* error = nullptr);
+  /// Saves atomically under `path` (".stave" added when missing) and continues there; the
+  /// dataset path is re-anchored to the new folder. Runs and stave.db stay beside the old file.
+  bool saveAs(const QString& path, QString* error = nullptr);
   /// True when a project is open.
   bool isOpen() const { return m_open; }
   /// True when there are changes that save() would write.

@@ -1,0 +1,132 @@
+#include "core/studio/preferences.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace stave::studio {
+namespace {
+// Every QSettings key of the studio, once.
+constexpr const char* kLanguage = "ui/language";
+constexpr const char* kSamplePeriod = "runs/sample_period_s";
+constexpr const char* kMetricsPort = "runs/metrics_port";
+constexpr const char* kDevices = "runs/devices";
+constexpr const char* kRecent = "projects/recent";
+constexpr const char* kGeometry = "window/geometry";
+constexpr const char* kWindowState = "window/state";
+
+QString key(const char* k) {
+  return QString::fromLatin1(k);
+}
+
+// The run key a preference maps to, with its value as an override; errors from the schema.
+QStringList schemaErrors(const QStringList& overrides) {
+  auto cfg = config::RunConfig::defaults();
+  std::vector<std::string> kv;
+  for (const auto& o : overrides) kv.push_back(o.toStdString());
+  QStringList out;
+  auto st = config::applyOverrides(cfg, kv);
+  if (!st)
+    for (const auto& e : st.errors()) out << QString::fromStdString(e.key + ": " + e.message);
+  for (const auto& e : config::validate(cfg))
+    out << QString::fromStdString(e.key + ": " + e.message);
+  return out;
+}
+
+QStringList allOverrides(const Preferences& p) {
+  return {QStringLiteral("sample_period_s=%1").arg(p.samplePeriodS),
+          QStringLiteral("metrics_port=%1").arg(p.metricsPort),
+          QStringLiteral("devices=%1").arg(p.devices)};
+}
+}  // namespace
+
+Preferences Preferences::load() {
+  QSettings s;
+  Preferences p;
+  const Preferences defaults;
+  p.language = s.value(key(kLanguage), defaults.language).toString();
+  bool ok = false;
+  const double period = s.value(key(kSamplePeriod), defaults.samplePeriodS).toDouble(&ok);
+  if (ok) p.samplePeriodS = period;
+  const int port = s.value(key(kMetricsPort), defaults.metricsPort).toInt(&ok);
+  if (ok) p.metricsPort = port;
+  p.devices = s.value(key(kDevices), defaults.devices).toString();
+  // A hand-edited settings file with bad values: fall back to the defaults for those.
+  for (const auto& problem : p.validate()) {
+    if (problem.startsWith(QLatin1String("sample_period_s")))
+      p.samplePeriodS = defaults.samplePeriodS;
+    if (problem.startsWith(QLatin1String("metrics_port"))) p.metricsPort = defaults.metricsPort;
+    if (problem.startsWith(QLatin1String("devices"))) p.devices = defaults.devices;
+  }
+  bool known = false;
+  for (const auto& [code, name] : languages()) known = known || code == p.language;
+  if (!known) p.language.clear();
+  return p;
+}
+
+void Preferences::save() const {
+  QSettings s;
+  s.setValue(key(kLanguage), language);
+  s.setValue(key(kSamplePeriod), samplePeriodS);
+  s.setValue(key(kMetricsPort), metricsPort);
+  s.setValue(key(kDevices), devices);
+}
+
+QStringList Preferences::validate() const {
+  return schemaErrors(allOverrides(*this));
+}
+
+QStringList Preferences::runOverrides(const config::RunConfig& config) const {
+  QStringList out;
+  const auto defaults = config::RunConfig::defaults();
+  auto wanted = config::RunConfig::defaults();
+  std::vector<std::string> kv;
+  for (const auto& o : allOverrides(*this)) kv.push_back(o.toStdString());
+  if (!config::applyOverrides(wanted, kv)) return out;  // invalid preferences change nothing
+  for (const auto& o : allOverrides(*this)) {
+    const std::string k = o.section(QLatin1Char('='), 0, 0).toStdString();
+    if (config.isDefault(k) && !wanted.isDefault(k)) out << o;
+  }
+  return out;
+}
+
+QList<QPair<QString, QString>> Preferences::languages() {
+  return {{QString(), QString()},  // the system's language: the dialog names it
+          {QStringLiteral("en"), QStringLiteral("English")},
+          {QStringLiteral("zh_CN"), QStringLiteral("简体中文")}};
+}
+
+QStringList RecentProjects::list() {
+  return QSettings().value(key(kRecent)).toStringList();
+}
+
+void RecentProjects::add(const QString& path) {
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  QStringList l = list();
+  l.removeAll(abs);
+  l.prepend(abs);
+  while (l.size() > kMaxRecent) l.removeLast();
+  QSettings().setValue(key(kRecent), l);
+}
+
+void RecentProjects::remove(const QString& path) {
+  QStringList l = list();
+  l.removeAll(path);
+  QSettings().setValue(key(kRecent), l);
+}
+
+void RecentProjects::clear() {
+  QSettings().remove(key(kRecent));
+}
+
+WindowState WindowState::load() {
+  QSettings s;
+  return {s.value(key(kGeometry)).toByteArray(), s.value(key(kWindowState)).toByteArray()};
+}
+
+void WindowState::save() const {
+  QSettings s;
+  s.setValue(key(kGeometry), geometry);
+  s.setValue(key(kWindowState), state);
+}
+
+}  // namespace stave::studio

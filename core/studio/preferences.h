@@ -1,0 +1,57 @@
+#pragma once
+// The studio's preferences: every one declared once here (its QSettings key and default), read
+// and written through QSettings. Run state belongs in the project file, not here.
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include "core/config/run_config.h"
+
+namespace stave::studio {
+
+/// User preferences of the studio (QSettings, per user).
+struct Preferences {
+  /// Interface language: "" = the system's, "en", "zh_CN". Read at start-up by the studio.
+  QString language;
+  /// Seconds between GPU/system samples of runs started from the studio (`sample_period_s`).
+  double samplePeriodS = 0.5;
+  /// Prometheus port of runs started from the studio (`metrics_port`); 0 = no endpoint.
+  int metricsPort = 0;
+  /// GPUs for runs started from the studio (`devices`): "" = all visible, "cpu", or "0,1".
+  QString devices;
+
+  /// The stored preferences (defaults where nothing is stored or a stored value is invalid).
+  static Preferences load();
+  /// Stores them; validate() first.
+  void save() const;
+  /// What is wrong with the values (schema ranges of the run keys they map to), one per line.
+  QStringList validate() const;
+  /// The key=value overrides for a run of `config`: a preference applies to a run key that the
+  /// config leaves at its schema default (a value set in the project wins), and only when the
+  /// preference differs from that default.
+  QStringList runOverrides(const config::RunConfig& config) const;
+  /// The languages offered: code and native name (code "" = the system's, no name).
+  static QList<QPair<QString, QString>> languages();
+};
+
+/// Recently opened project files, newest first (at most `kMaxRecent`).
+class RecentProjects {
+ public:
+  static constexpr int kMaxRecent = 10;
+  static QStringList list();
+  /// Moves `path` (made absolute) to the front.
+  static void add(const QString& path);
+  static void remove(const QString& path);
+  static void clear();
+};
+
+/// Window geometry and state of the main window, kept between sessions.
+struct WindowState {
+  QByteArray geometry;
+  QByteArray state;
+  static WindowState load();
+  void save() const;
+};
+
+}  // namespace stave::studio
