@@ -19,7 +19,9 @@
 #include "core/studio/preferences.h"
 #include "widgets/config_form.h"
 #include "widgets/export_dialog.h"
+#include "widgets/new_project_wizard.h"
 #include "widgets/settings_dialog.h"
+#include "widgets/start_page.h"
 #include "widgets/hardware_page.h"
 #include "widgets/history_page.h"
 #include "widgets/run_page.h"
@@ -42,7 +44,12 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
   initStaveResources();
   setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));
-  auto* central = new QWidget(this);
+  // The start screen while no project is open, else the page list and the pages.
+  m_top = new QStackedWidget(this);
+  m_start = new StartPage(m_top);
+  auto* central = new QWidget(m_top);
+  m_top->addWidget(m_start);
+  m_top->addWidget(central);
   auto* layout = new QHBoxLayout(central);
   m_pages = new QListWidget(central);
   m_pages->setObjectName(QStringLiteral("pageList"));
@@ -50,7 +57,14 @@ MainWindow::MainWindow(QWidget* parent)
   m_stack = new QStackedWidget(central);
   layout->addWidget(m_pages);
   layout->addWidget(m_stack, 1);
-  setCentralWidget(central);
+  setCentralWidget(m_top);
+  connect(m_start, &StartPage::openRequested, this, [this](const QString& path) { openProject(path); });
+  connect(m_start, &StartPage::newRequested, this, &MainWindow::newProject);
+  connect(m_start, &StartPage::browseRequested, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
+                                                      tr("Stave projects (*.stave)"));
+    if (!path.isEmpty()) openProject(path);
+  });
 
   m_form = new ConfigForm(m_doc);
   addPage(tr("Project"), new ProjectPage(m_doc), QStringLiteral("project"));
@@ -83,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->setObjectName(QStringLiteral("fileMenu"));
+  file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
   file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
     if (!maybeSave()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(),
@@ -104,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent)
                                                             tr("Stave projects (*.stave)"));
     if (!path.isEmpty()) saveProjectAs(path);
   });
+  file->addAction(tr("&Close Project"), QKeySequence::Close, this, &MainWindow::closeProject);
   file->addSeparator();
   file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
     if (!m_doc->isOpen()) {
@@ -121,6 +137,13 @@ MainWindow::MainWindow(QWidget* parent)
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+  connect(m_doc, &studio::ProjectDocument::opened, this, [this] { m_top->setCurrentIndex(1); });
+  connect(m_doc, &studio::ProjectDocument::closed, this, [this] {
+    m_start->refresh();
+    m_top->setCurrentIndex(0);
+    updateTitle();
+    updateStatus();
+  });
   connect(m_doc, &studio::ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   connect(m_doc, &studio::ProjectDocument::opened, this, &MainWindow::updateTitle);
   updateTitle();
@@ -138,6 +161,25 @@ MainWindow::MainWindow(QWidget* parent)
   const auto window = studio::WindowState::load();
   if (!window.geometry.isEmpty()) restoreGeometry(window.geometry);
   if (!window.state.isEmpty()) restoreState(window.state);
+}
+
+bool MainWindow::startShown() const {
+  return m_top->currentWidget() == m_start;
+}
+
+void MainWindow::newProject() {
+  if (!maybeSave()) return;
+  NewProjectWizard wizard(this);
+  if (prepareWizard) prepareWizard(&wizard);
+  if (wizard.exec() != QDialog::Accepted || wizard.createdProject().isEmpty()) return;
+  openProject(wizard.createdProject());
+}
+
+void MainWindow::closeProject() {
+  if (!m_doc->isOpen() || !maybeSave()) return;
+  // A run keeps training on its own; reopening the project shows it again.
+  if (m_runPage) m_runPage->controller()->detach();
+  m_doc->close();
 }
 
 bool MainWindow::maybeSave() {

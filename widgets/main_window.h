@@ -14,6 +14,8 @@ class ProjectDocument;
 namespace stave::widgets {
 
 class ConfigForm;
+class NewProjectWizard;
+class StartPage;
 class HardwarePage;
 class HistoryPage;
 class RunPage;
@@ -30,6 +32,10 @@ class MainWindow : public QMainWindow {
   bool saveProject();
   /// Saves the open project under a new path and continues there (runs stay beside the old one).
   bool saveProjectAs(const QString& path);
+  /// File > New Project…: the wizard, then opens what it made.
+  void newProject();
+  /// File > Close Project: back to the start screen (a run keeps training).
+  void closeProject();
   /// Asks whether to save unsaved changes; false when the user cancels (or saving fails).
   bool maybeSave();
   /// The names of the pages, in order.
@@ -48,6 +54,11 @@ class MainWindow : public QMainWindow {
   std::function<int()> askUnsaved;
   /// Replaces the Save As file dialog (tests): the chosen path, "" = cancelled.
   std::function<QString()> askSaveAsPath;
+  /// Called with the new-project wizard before it runs (tests drive it from here).
+  std::function<void(NewProjectWizard*)> prepareWizard;
+  StartPage* startPage() const { return m_start; }
+  /// True while the start screen is shown (no project open).
+  bool startShown() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -57,6 +68,8 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void fillRecentMenu();
   QMenu* m_recentMenu = nullptr;
+  QStackedWidget* m_top = nullptr;
+  StartPage* m_start = nullptr;
   studio::ProjectDocument* m_doc;
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;

@@ -66,6 +66,14 @@ bool ProjectDocument::saveAs(const QString& path, QString* error) {
   return true;
 }
 
+void ProjectDocument::close() {
+  if (!m_open) return;
+  m_project = config::Project{};
+  m_open = false;
+  setDirty(false);
+  emit closed();
+}
+
 QString ProjectDocument::path() const {
   return qs(m_project.path);
 }

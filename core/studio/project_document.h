@@ -34,6 +34,8 @@ class ProjectDocument : public QObject {
   /// Saves atomically under `path` (".stave" added when missing) and continues there; the
   /// dataset path is re-anchored to the new folder. Runs and stave.db stay beside the old file.
   bool saveAs(const QString& path, QString* error = nullptr);
+  /// Closes the project (unsaved changes are dropped: ask first); closed() follows.
+  void close();
   /// True when a project is open.
   bool isOpen() const { return m_open; }
   /// True when there are changes that save() would write.
@@ -69,6 +71,8 @@ class ProjectDocument : public QObject {
  signals:
   /// A project was opened (or reopened).
   void opened();
+  /// The project was closed.
+  void closed();
   /// A config changed, was added or became active.
   void configsChanged();
   /// The unsaved-changes flag changed.

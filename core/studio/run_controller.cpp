@@ -74,17 +74,18 @@ const char* kWrapper =
 
 }  // namespace
 
-RunController::RunController(QObject* parent) : QObject(parent) {
+QString RunController::findTrainExecutable() {
   // stave-train beside the studio (installed), in the build tree's app/ folder, else on PATH.
   const QDir here(QCoreApplication::applicationDirPath());
   for (const QString& c : {here.filePath(QStringLiteral("stave-train")),
                            here.filePath(QStringLiteral("../stave-train"))}) {
-    if (QFileInfo(c).isFile() && QFileInfo(c).isExecutable()) {
-      m_exe = QFileInfo(c).canonicalFilePath();
-      break;
-    }
+    if (QFileInfo(c).isFile() && QFileInfo(c).isExecutable()) return QFileInfo(c).canonicalFilePath();
   }
-  if (m_exe.isEmpty()) m_exe = QStandardPaths::findExecutable(QStringLiteral("stave-train"));
+  return QStandardPaths::findExecutable(QStringLiteral("stave-train"));
+}
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+  m_exe = findTrainExecutable();
   m_timer.setInterval(200);
   connect(&m_timer, &QTimer::timeout, this, &RunController::poll);
   m_killTimer.setSingleShot(true);

@@ -35,7 +35,9 @@ class RunController : public QObject {
   explicit RunController(QObject* parent = nullptr);
   ~RunController() override;
 
-  /// The stave-train executable (default: beside the studio's binary, else on PATH).
+  /// stave-train beside the studio's binary (or in the build tree's app/), else on PATH; "" if none.
+  static QString findTrainExecutable();
+  /// The stave-train executable (default: findTrainExecutable()).
   void setExecutable(const QString& path) { m_exe = path; }
   QString executable() const { return m_exe; }
   /// Seconds between SIGTERM and SIGKILL when stopping (default 30).

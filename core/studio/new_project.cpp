@@ -1,0 +1,252 @@
+#include "core/studio/new_project.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <sstream>
+
+#include "core/config/atomic_file.h"
+#include "core/config/export.h"
+#include "core/config/project.h"
+#include "core/data/dataset_report.h"
+#include "core/studio/run_controller.h"
+
+namespace stave::studio {
+namespace {
+const QStringList kImageFilters{"*.jpg", "*.jpeg", "*.png", "*.bmp",  "*.webp",
+                                "*.tif", "*.tiff", "*.JPG", "*.JPEG", "*.PNG"};
+
+// Ultralytics' pairing: the last /images/ becomes /labels/, the extension .txt.
+QString labelFor(const QString& image) {
+  const QString withTxt = image.left(image.lastIndexOf(QLatin1Char('.'))) + QStringLiteral(".txt");
+  const int at = withTxt.lastIndexOf(QStringLiteral("/images/"));
+  if (at < 0) return withTxt;
+  return withTxt.left(at) + QStringLiteral("/labels/") + withTxt.mid(at + 8);
+}
+
+// The highest class id in a label file (-1 when none is readable).
+int maxClassIn(const QString& labelFile) {
+  QFile f(labelFile);
+  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return -1;
+  int best = -1;
+  while (!f.atEnd()) {
+    const QByteArray line = f.readLine(4096).trimmed();
+    if (line.isEmpty()) continue;
+    bool ok = false;
+    const int id = line.split(' ').first().toInt(&ok);
+    if (ok && id >= 0 && id < 100000) best = std::max(best, id);
+  }
+  return best;
+}
+
+std::string yamlQuoted(const QString& s) {
+  return config::yamlQuote(s.toStdString());
+}
+}  // namespace
+
+ImagesFolder inspectImagesFolder(const QString& dir, int maxImages) {
+  ImagesFolder out;
+  const QFileInfo info(dir);
+  if (!info.isDir()) {
+    out.problem = QCoreApplication::translate("NewProject", "%1 is not a folder").arg(dir);
+    return out;
+  }
+  out.images = info.absoluteFilePath();
+  QDir images(out.images);
+  // images/ under a dataset root: data.yaml goes to the root; train/val subfolders when present.
+  if (images.dirName() == QLatin1String("images")) {
+    QDir root = images;
+    root.cdUp();
+    out.root = root.absolutePath();
+    const bool split = images.exists(QStringLiteral("train"));
+    out.train = split ? QStringLiteral("images/train") : QStringLiteral("images");
+    out.val =
+        split && images.exists(QStringLiteral("val")) ? QStringLiteral("images/val") : out.train;
+  } else {
+    out.root = out.images;
+    out.train = out.val = QStringLiteral(".");
+    const bool split = images.exists(QStringLiteral("images/train"));
+    if (split) {
+      out.train = QStringLiteral("images/train");
+      out.val =
+          images.exists(QStringLiteral("images/val")) ? QStringLiteral("images/val") : out.train;
+    } else if (images.exists(QStringLiteral("images"))) {
+      out.train = out.val = QStringLiteral("images");
+    }
+  }
+  QDirIterator it(out.images, kImageFilters, QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext() && out.imageCount < maxImages) {
+    const QString image = it.next();
+    ++out.imageCount;
+    const QString label = labelFor(image);
+    if (QFileInfo::exists(label)) {
+      ++out.labelCount;
+      out.maxClassId = std::max(out.maxClassId, maxClassIn(label));
+    }
+  }
+  if (out.imageCount == 0)
+    out.problem = QCoreApplication::translate("NewProject", "no images (.jpg, .png, …) in %1")
+                      .arg(out.images);
+  else if (out.labelCount == 0)
+    out.problem = QCoreApplication::translate(
+                      "NewProject",
+                      "%1 images but no YOLO label files: expected labels/… beside images/… "
+                      "(one .txt per image)")
+                      .arg(out.imageCount);
+  return out;
+}
+
+std::string dataYamlText(const ImagesFolder& folder, const QStringList& names) {
+  std::ostringstream os;
+  os << "# Written by the Stave studio's new-project wizard.\n";
+  os << "path: " << yamlQuoted(folder.root) << "\n";
+  os << "train: " << yamlQuoted(folder.train) << "\n";
+  os << "val: " << yamlQuoted(folder.val) << "\n";
+  os << "names:\n";
+  for (int i = 0; i < names.size(); ++i) os << "  " << i << ": " << yamlQuoted(names[i]) << "\n";
+  return os.str();
+}
+
+Result<std::string> writeDataYaml(const ImagesFolder& folder, const QStringList& names) {
+  const std::string path = QDir(folder.root).filePath(QStringLiteral("data.yaml")).toStdString();
+  if (names.isEmpty()) return Error{path, 0, "names", "at least one class name is needed"};
+  for (int i = 0; i < names.size(); ++i)
+    if (names[i].trimmed().isEmpty())
+      return Error{path, 0, "names", "class " + std::to_string(i) + " has no name"};
+  if (folder.maxClassId >= names.size())
+    return Error{path, 0, "names",
+                 "the labels use class " + std::to_string(folder.maxClassId) + " but only " +
+                     std::to_string(names.size()) + " names were given"};
+  if (QFileInfo::exists(QString::fromStdString(path)))
+    return Error{path, 0, "", "a data.yaml already exists here; choose it as the dataset instead"};
+  if (auto st = writeFileAtomic(path, dataYamlText(folder, names)); !st) return st.errors();
+  return path;
+}
+
+DatasetCheckResult checkDatasetFile(const QString& dataYaml) {
+  DatasetCheckResult out;
+  try {
+    const auto check = data::checkDataset(dataYaml.toStdString(), false);
+    out.exitCode = check.exitCode;
+    out.summary = QString::fromStdString(check.text);
+  } catch (const std::exception& e) {
+    out.exitCode = 2;
+    out.summary = QString::fromUtf8(e.what());
+  }
+  return out;
+}
+
+Result<std::string> datasetOfUltralyticsArgs(const QString& argsYaml) {
+  auto text = readFile(argsYaml.toStdString());
+  if (!text) return text.errors();
+  auto imported = config::importUltralytics(text.value(), argsYaml.toStdString());
+  if (!imported) return imported.errors();
+  const QString data = QString::fromStdString(imported->config.getString("data"));
+  if (data.isEmpty())
+    return Error{argsYaml.toStdString(), 0, "data", "names no dataset; choose its data.yaml"};
+  const QString resolved =
+      QFileInfo(data).isAbsolute() ? data : QFileInfo(argsYaml).absoluteDir().filePath(data);
+  if (!QFileInfo(resolved).isFile())
+    return Error{argsYaml.toStdString(), 0, "data",
+                 "dataset '" + data.toStdString() +
+                     "' not found here (Ultralytics' built-in names such as coco8.yaml are not "
+                     "files); choose its data.yaml"};
+  return QFileInfo(resolved).absoluteFilePath().toStdString();
+}
+
+Result<std::string> createNewProject(const NewProjectRequest& r) {
+  std::vector<Error> errors;
+  config::RunConfig imported = config::RunConfig::defaults();
+  if (!r.ultralyticsArgs.isEmpty()) {
+    auto text = readFile(r.ultralyticsArgs.toStdString());
+    if (!text) return text.errors();
+    auto im = config::importUltralytics(text.value(), r.ultralyticsArgs.toStdString());
+    if (!im) return im.errors();
+    imported = im->config;
+    imported.set("data", std::string());  // the project's dataset is used
+  }
+  auto project =
+      config::createProject(r.folder.toStdString(), r.name.toStdString(), r.dataYaml.toStdString());
+  if (!project) return project.errors();
+  if (!r.ultralyticsArgs.isEmpty()) {
+    project->setConfig("default", imported);
+    if (auto st = config::saveProject(project.value()); !st) return st.errors();
+  }
+  return project->path;
+}
+
+DemoProjectMaker::DemoProjectMaker(QObject* parent)
+    : QObject(parent), m_exe(RunController::findTrainExecutable()) {}
+
+DemoProjectMaker::~DemoProjectMaker() {
+  if (m_process && m_process->state() != QProcess::NotRunning) {
+    m_process->kill();  // a half-made demo is made again next time (no demo.stave yet)
+    m_process->waitForFinished(5000);
+  }
+}
+
+QString DemoProjectMaker::defaultFolder() {
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+      .filePath(QStringLiteral("demo"));
+}
+
+bool DemoProjectMaker::busy() const {
+  return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+void DemoProjectMaker::start(const QString& dir) {
+  m_dir = QFileInfo(dir).absoluteFilePath();
+  const QString project = QDir(m_dir).filePath(QStringLiteral("demo.stave"));
+  if (QFileInfo::exists(project)) {
+    emit ready(project);
+    return;
+  }
+  if (m_exe.isEmpty() || !QFileInfo(m_exe).isExecutable()) {
+    emit failed(tr("stave-train was not found beside the studio or on PATH"));
+    return;
+  }
+  const QString data = QDir(m_dir).filePath(QStringLiteral("data"));
+  // The settings scripts/run gives the demo: the nano model learns the shapes in minutes on a CPU.
+  auto makeProject = [this, data, project] {
+    step({QStringLiteral("new-project"), m_dir, QStringLiteral("--name"), QStringLiteral("demo"),
+          QStringLiteral("--data"), QDir(data).filePath(QStringLiteral("data.yaml")),
+          QStringLiteral("model=yolov8n"), QStringLiteral("imgsz=160"), QStringLiteral("batch=16"),
+          QStringLiteral("nbs=16"), QStringLiteral("epochs=10"), QStringLiteral("optimizer=SGD"),
+          QStringLiteral("lr0=0.01"), QStringLiteral("warmup_epochs=0"),
+          QStringLiteral("close_mosaic=2"), QStringLiteral("workers=2")},
+         tr("creating the demo project"), [this, project] { emit ready(project); });
+  };
+  if (QFileInfo::exists(QDir(data).filePath(QStringLiteral("data.yaml")))) {
+    makeProject();
+    return;
+  }
+  step({QStringLiteral("make-demo"), QStringLiteral("--out"), data}, tr("making the demo images"),
+       makeProject);
+}
+
+void DemoProjectMaker::step(const QStringList& args, const QString& what,
+                            std::function<void()> next) {
+  emit progress(what);
+  if (m_process) m_process->deleteLater();
+  m_process = new QProcess(this);
+  m_process->setProcessChannelMode(QProcess::MergedChannels);
+  connect(m_process, &QProcess::errorOccurred, this, [this, what](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) emit failed(tr("%1: cannot start %2").arg(what, m_exe));
+  });
+  connect(m_process, &QProcess::finished, this,
+          [this, what, next](int code, QProcess::ExitStatus status) {
+            const QString out = QString::fromUtf8(m_process->readAll()).trimmed();
+            if (status != QProcess::NormalExit || code != 0) {
+              emit failed(tr("%1 failed: %2").arg(what, out.isEmpty() ? tr("no output") : out));
+              return;
+            }
+            next();
+          });
+  m_process->start(m_exe, args);
+}
+
+}  // namespace stave::studio

@@ -1,0 +1,69 @@
+#pragma once
+// New project wizard: name and folder; the dataset as a data.yaml, an images folder with YOLO
+// labels (the wizard asks for the class names and writes the data.yaml), or an Ultralytics
+// args.yaml to import; the dataset is checked in the background before the project is made,
+// and its problems are shown. Finish creates the project (config::createProject).
+#include <QWizard>
+
+#include "core/studio/new_project.h"
+
+class QButtonGroup;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+
+namespace stave::studio {
+class BackgroundJob;
+}
+
+namespace stave::widgets {
+
+class NewProjectWizard : public QWizard {
+  Q_OBJECT
+ public:
+  enum Source { DataYaml = 0, ImagesFolder = 1, UltralyticsArgs = 2 };
+  explicit NewProjectWizard(QWidget* parent = nullptr);
+
+  /// The created project file ("" until Finish succeeded).
+  QString createdProject() const { return m_created; }
+  /// Fields by name, for tests: "name", "folder", "path", "classes".
+  QLineEdit* field(const QString& name) const;
+  void setSource(Source source);
+  Source source() const;
+  /// The check page's text and whether the dataset is usable (after the check finished).
+  QString checkText() const;
+  bool checkFinished() const { return m_checkDone; }
+  bool datasetUsable() const { return m_checkDone && m_checkCode < 2; }
+  /// The data.yaml the project will use (written for an images folder on entering the check).
+  QString datasetFile() const { return m_dataYaml; }
+
+  bool validateCurrentPage() override;
+  int nextId() const override;
+
+ private:
+  enum Page { NamePage, DatasetPage, ClassesPage, CheckPage };
+  void startCheck();
+  void inspectFolder();
+  QLineEdit* m_name = nullptr;
+  QLineEdit* m_folder = nullptr;
+  QButtonGroup* m_source = nullptr;
+  QLineEdit* m_path = nullptr;
+  QLabel* m_pathHint = nullptr;
+  QLabel* m_datasetProblem = nullptr;
+  QLabel* m_folderInfo = nullptr;
+  QLineEdit* m_classes = nullptr;
+  QLabel* m_classesProblem = nullptr;
+  QProgressBar* m_busy = nullptr;
+  QPlainTextEdit* m_check = nullptr;
+  QLabel* m_verdict = nullptr;
+  studio::BackgroundJob* m_job = nullptr;
+  studio::ImagesFolder m_images;
+  bool m_inspected = false;
+  QString m_dataYaml;
+  QString m_created;
+  bool m_checkDone = false;
+  int m_checkCode = 2;
+};
+
+}  // namespace stave::widgets

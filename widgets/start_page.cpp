@@ -1,0 +1,138 @@
+#include "widgets/start_page.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "core/config/project.h"
+#include "core/studio/new_project.h"
+#include "core/studio/preferences.h"
+
+namespace stave::widgets {
+
+QString projectSummary(const QString& projectFile) {
+  auto project = config::loadProject(projectFile.toStdString());
+  if (!project)
+    return StartPage::tr("cannot be read: %1").arg(QString::fromStdString(project.errorText()));
+  QString text = StartPage::tr("dataset %1").arg(QString::fromStdString(project->dataset));
+  QDir runs(QDir(QString::fromStdString(project->folder())).filePath(QStringLiteral("runs")));
+  const auto entries = runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+  if (entries.isEmpty()) return text + StartPage::tr(" · no runs yet");
+  const QFileInfo last = entries.first();
+  int epochs = 0;
+  QFile csv(QDir(last.filePath()).filePath(QStringLiteral("results.csv")));
+  if (csv.open(QIODevice::ReadOnly)) epochs = std::max(0, int(csv.readAll().count('\n')) - 1);
+  return text + StartPage::tr(" · last run %1 (%2 epochs, %3)")
+                    .arg(last.fileName())
+                    .arg(epochs)
+                    .arg(last.lastModified().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+}
+
+StartPage::StartPage(QWidget* parent)
+    : QWidget(parent), m_maker(new studio::DemoProjectMaker(this)) {
+  setObjectName(QStringLiteral("startPage"));
+  auto* outer = new QHBoxLayout(this);
+  outer->addStretch(1);
+  auto* column = new QVBoxLayout;
+  outer->addLayout(column, 4);
+  outer->addStretch(1);
+
+  auto* title = new QLabel(tr("<h1>Stave</h1><p>Train YOLO detectors fast, and see why a run "
+                              "is slow.</p>"),
+                           this);
+  column->addSpacing(30);
+  column->addWidget(title);
+  auto* buttons = new QHBoxLayout;
+  auto* newButton =
+      new QPushButton(QIcon(QStringLiteral(":/icons/project.svg")), tr("New project…"), this);
+  newButton->setObjectName(QStringLiteral("startNew"));
+  auto* open = new QPushButton(tr("Open…"), this);
+  open->setObjectName(QStringLiteral("startOpen"));
+  m_demo =
+      new QPushButton(QIcon(QStringLiteral(":/icons/run.svg")), tr("Open the demo project"), this);
+  m_demo->setObjectName(QStringLiteral("startDemo"));
+  m_demo->setToolTip(
+      tr("A small synthetic 5-class dataset with settings that train in minutes "
+         "on a CPU; made on first use."));
+  buttons->addWidget(newButton);
+  buttons->addWidget(open);
+  buttons->addWidget(m_demo);
+  buttons->addStretch(1);
+  column->addLayout(buttons);
+  column->addSpacing(16);
+  column->addWidget(new QLabel(tr("<b>Recent projects</b>"), this));
+  m_recent = new QListWidget(this);
+  m_recent->setObjectName(QStringLiteral("recentProjects"));
+  m_recent->setContextMenuPolicy(Qt::CustomContextMenu);
+  m_recent->setAlternatingRowColors(true);
+  column->addWidget(m_recent, 1);
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("startStatus"));
+  m_status->setWordWrap(true);
+  column->addWidget(m_status);
+  column->addSpacing(20);
+
+  connect(newButton, &QPushButton::clicked, this, &StartPage::newRequested);
+  connect(open, &QPushButton::clicked, this, &StartPage::browseRequested);
+  connect(m_demo, &QPushButton::clicked, this, [this] { openDemo(); });
+  connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    const QString path = item->data(Qt::UserRole).toString();
+    if (QFileInfo::exists(path))
+      emit openRequested(path);
+    else
+      m_status->setText(tr("%1 no longer exists.").arg(path));
+  });
+  connect(m_recent, &QListWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    QListWidgetItem* item = m_recent->itemAt(at);
+    if (!item) return;
+    QMenu menu(this);
+    menu.addAction(tr("Remove from the list"), this, [this, item] {
+      studio::RecentProjects::remove(item->data(Qt::UserRole).toString());
+      refresh();
+    });
+    menu.exec(m_recent->viewport()->mapToGlobal(at));
+  });
+  connect(m_maker, &studio::DemoProjectMaker::progress, this,
+          [this](const QString& text) { m_status->setText(tr("Demo: %1…").arg(text)); });
+  connect(m_maker, &studio::DemoProjectMaker::failed, this, [this](const QString& text) {
+    m_demo->setEnabled(true);
+    m_status->setText(tr("The demo project could not be made: %1").arg(text));
+  });
+  connect(m_maker, &studio::DemoProjectMaker::ready, this, [this](const QString& path) {
+    m_demo->setEnabled(true);
+    m_status->clear();
+    emit openRequested(path);
+  });
+  refresh();
+}
+
+void StartPage::openDemo(const QString& folder) {
+  m_demo->setEnabled(false);
+  m_maker->start(folder.isEmpty() ? studio::DemoProjectMaker::defaultFolder() : folder);
+}
+
+void StartPage::refresh() {
+  m_recent->clear();
+  for (const QString& path : studio::RecentProjects::list()) {
+    const bool exists = QFileInfo::exists(path);
+    auto* item = new QListWidgetItem(m_recent);
+    const QString name = QFileInfo(path).completeBaseName();
+    item->setText(exists ? QStringLiteral("%1 — %2\n%3")
+                               .arg(name, QDir::toNativeSeparators(path), projectSummary(path))
+                         : tr("%1 — %2\nnot found").arg(name, QDir::toNativeSeparators(path)));
+    item->setData(Qt::UserRole, path);
+    if (!exists) item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+  }
+  if (m_recent->count() == 0) {
+    auto* item =
+        new QListWidgetItem(tr("No recent projects: make one, or open the demo."), m_recent);
+    item->setFlags(Qt::NoItemFlags);
+  }
+}
+
+}  // namespace stave::widgets
