@@ -4,6 +4,7 @@
 #include <cmath>
 #include <QFileDialog>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,7 +20,9 @@
 #include "core/studio/preferences.h"
 #include "widgets/config_form.h"
 #include "widgets/export_dialog.h"
+#include "core/studio/run_queue.h"
 #include "widgets/new_project_wizard.h"
+#include "widgets/queue_panel.h"
 #include "widgets/settings_dialog.h"
 #include "widgets/start_page.h"
 #include "widgets/hardware_page.h"
@@ -92,6 +95,23 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages->setCurrentRow(m_stack->indexOf(m_hardware));
     m_hardware->showAdvice();
   });
+  // Runs waiting for free GPUs: a dock beside the pages, its free-GPU count in the status bar.
+  m_queue = new studio::RunQueue(m_doc, this);
+  auto* queueDock = new QDockWidget(tr("Queue"), this);
+  queueDock->setObjectName(QStringLiteral("queueDock"));
+  m_queuePanel = new QueuePanel(m_queue, [this] {
+    return std::make_pair(m_runPage->chosenConfig(), m_runPage->chosenNproc());
+  });
+  queueDock->setWidget(m_queuePanel);
+  addDockWidget(Qt::RightDockWidgetArea, queueDock);
+  queueDock->hide();  // the View menu and the first queued run show it
+  connect(m_queue, &studio::RunQueue::runStarted, this, [this](const QString& runDir) {
+    m_runPage->showRun(runDir);
+    statusBar()->showMessage(tr("Queued run started: %1").arg(QFileInfo(runDir).fileName()), 8000);
+  });
+  connect(m_queue, &studio::RunQueue::message, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+  connect(m_queue, &QAbstractItemModel::rowsInserted, queueDock, &QWidget::show);
   connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
   m_pages->setCurrentRow(0);
 
@@ -130,6 +150,8 @@ MainWindow::MainWindow(QWidget* parent)
     dialog.exec();
   });
   file->addSeparator();
+  file->addAction(queueDock->toggleViewAction());
+  queueDock->toggleViewAction()->setText(tr("Show the &Queue"));
   file->addAction(tr("Se&ttings…"), QKeySequence::Preferences, this, [this] {
     SettingsDialog dialog(this);
     dialog.exec();
@@ -154,6 +176,11 @@ MainWindow::MainWindow(QWidget* parent)
   m_statusGpus->setObjectName(QStringLiteral("statusGpus"));
   auto* gpuLayout = new QHBoxLayout(m_statusGpus);
   gpuLayout->setContentsMargins(0, 0, 0, 0);
+  m_statusQueue = new QLabel(this);
+  m_statusQueue->setObjectName(QStringLiteral("statusQueue"));
+  m_statusQueue->setToolTip(tr("GPUs not leased by another Stave run and with little memory in use"));
+  connect(m_queue, &studio::RunQueue::freeTextChanged, m_statusQueue, &QLabel::setText);
+  statusBar()->addPermanentWidget(m_statusQueue);
   statusBar()->addPermanentWidget(m_statusRun);
   statusBar()->addPermanentWidget(m_statusGpus);
   updateStatus();

@@ -9,12 +9,14 @@ class QStackedWidget;
 
 namespace stave::studio {
 class ProjectDocument;
+class RunQueue;
 }
 
 namespace stave::widgets {
 
 class ConfigForm;
 class NewProjectWizard;
+class QueuePanel;
 class StartPage;
 class HardwarePage;
 class HistoryPage;
@@ -57,6 +59,8 @@ class MainWindow : public QMainWindow {
   /// Called with the new-project wizard before it runs (tests drive it from here).
   std::function<void(NewProjectWizard*)> prepareWizard;
   StartPage* startPage() const { return m_start; }
+  studio::RunQueue* queue() const { return m_queue; }
+  QueuePanel* queuePanel() const { return m_queuePanel; }
   /// True while the start screen is shown (no project open).
   bool startShown() const;
 
@@ -70,6 +74,9 @@ class MainWindow : public QMainWindow {
   QMenu* m_recentMenu = nullptr;
   QStackedWidget* m_top = nullptr;
   StartPage* m_start = nullptr;
+  studio::RunQueue* m_queue = nullptr;
+  QueuePanel* m_queuePanel = nullptr;
+  QLabel* m_statusQueue = nullptr;
   studio::ProjectDocument* m_doc;
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;

@@ -293,6 +293,14 @@ bool RunPage::showRun(const QString& runDir) {
   return true;
 }
 
+QString RunPage::chosenConfig() const {
+  return m_config->currentText();
+}
+
+int RunPage::chosenNproc() const {
+  return m_nproc->value();
+}
+
 bool RunPage::startRun() {
   if (!m_doc->isOpen()) {
     m_outcome->setText(tr("Open a project first."));

@@ -50,6 +50,9 @@ class RunPage : public QWidget {
   std::map<int, double> gpuUtilisation() const { return m_gpuUtil; }
   /// A line for the status bar: the run and what it does.
   QString statusText() const;
+  /// The config and worker-process count chosen for the next run (the queue takes them too).
+  QString chosenConfig() const;
+  int chosenNproc() const;
   /// The doctor's latest diagnosis of the shown run.
   studio::DoctorAdvice* advice() const { return m_advice; }
   /// The banner with the most severe finding (hidden when there is none).

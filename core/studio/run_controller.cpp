@@ -210,19 +210,23 @@ bool RunController::launch(const QStringList& args, const QString& runDir, QStri
   return true;
 }
 
-bool RunController::start(const QString& projectFile, const QString& configName, int nproc,
-                          const QStringList& overrides, QString* error) {
-  if (isLive()) {
-    if (error) *error = tr("%1 is still running").arg(runId());
-    return false;
-  }
+QString RunController::newRunDir(const QString& projectFile) {
   const QString projectDir = QFileInfo(projectFile).absolutePath();
   // A fresh folder name: the time, then -2, -3 ... if two starts fall in one second.
   const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
   QString id = QStringLiteral("run-") + stamp;
   for (int k = 2; QFileInfo::exists(QDir(projectDir).filePath(QStringLiteral("runs/") + id)); ++k)
     id = QStringLiteral("run-%1-%2").arg(stamp).arg(k);
-  const QString dir = QDir(projectDir).filePath(QStringLiteral("runs/") + id);
+  return QDir(projectDir).filePath(QStringLiteral("runs/") + id);
+}
+
+bool RunController::start(const QString& projectFile, const QString& configName, int nproc,
+                          const QStringList& overrides, QString* error, const QString& runDir) {
+  if (isLive()) {
+    if (error) *error = tr("%1 is still running").arg(runId());
+    return false;
+  }
+  const QString dir = runDir.isEmpty() ? newRunDir(projectFile) : runDir;
   QStringList args{QStringLiteral("train"), QStringLiteral("--project"), QFileInfo(projectFile).absoluteFilePath(),
                    QStringLiteral("--run-dir"), dir};
   if (!configName.isEmpty()) args << QStringLiteral("--config") << configName;

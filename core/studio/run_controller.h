@@ -48,8 +48,11 @@ class RunController : public QObject {
 
   /// Starts a run of `projectFile`'s config `configName` in runs/<new id>/ with `nproc` ranks
   /// and extra key=value overrides. False with `error` when it cannot start.
+  /// `runDir` chooses the folder (newRunDir(); "" = a new one).
   bool start(const QString& projectFile, const QString& configName, int nproc,
-             const QStringList& overrides, QString* error = nullptr);
+             const QStringList& overrides, QString* error = nullptr, const QString& runDir = {});
+  /// A fresh run folder under the project's runs/: run-<time>, -2, -3 ... when taken.
+  static QString newRunDir(const QString& projectFile);
   /// Continues the followed run (resume=true), with `epochs` > 0 setting a new total.
   bool resume(int epochs = 0, QString* error = nullptr);
   /// Asks the run to stop: SIGTERM now, SIGKILL of its process group after the grace period.

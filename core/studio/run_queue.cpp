@@ -1,0 +1,381 @@
+#include "core/studio/run_queue.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <memory>
+
+#include "core/config/atomic_file.h"
+#include "core/studio/preferences.h"
+#include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
+#include "core/telemetry/gpu_sampler.h"
+
+namespace stave::studio {
+namespace {
+using State = QueueEntry::State;
+constexpr int kKeepEnded = 20;  // ended entries kept in the list
+
+bool active(State s) {
+  return s == State::Queued || s == State::Waiting;
+}
+
+QString lastValue(const QStringList& overrides, const QString& key, const QString& fallback) {
+  QString out = fallback;
+  for (const QString& o : overrides)
+    if (o.startsWith(key + QLatin1Char('='))) out = o.mid(key.size() + 1);
+  return out;
+}
+}  // namespace
+
+RunQueue::RunQueue(ProjectDocument* doc, QObject* parent)
+    : QAbstractListModel(parent), m_doc(doc), m_run(new RunController(this)) {
+  const QString env = qEnvironmentVariable("STAVE_NVML_LIBRARY");
+  m_nvml = env.isEmpty() ? QString::fromStdString(telemetry::GpuSamplerOptions{}.library) : env;
+  m_timer.setInterval(2000);
+  connect(&m_timer, &QTimer::timeout, this, &RunQueue::tick);
+  connect(m_doc, &ProjectDocument::opened, this, &RunQueue::load);
+  connect(m_doc, &ProjectDocument::closed, this, [this] {
+    m_run->detach();
+    beginResetModel();
+    m_entries.clear();
+    endResetModel();
+  });
+  m_timer.start();
+  if (m_doc->isOpen()) load();
+}
+
+RunQueue::~RunQueue() = default;
+
+QString RunQueue::stateName(State s) {
+  switch (s) {
+    case State::Queued:
+      return tr("queued");
+    case State::Waiting:
+      return tr("waiting");
+    case State::Running:
+      return tr("running");
+    case State::Finished:
+      return tr("finished");
+    case State::Failed:
+      return tr("failed");
+    case State::Cancelled:
+      return tr("cancelled");
+  }
+  return {};
+}
+
+int RunQueue::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+QVariant RunQueue::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const QueueEntry& e = m_entries[static_cast<size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole: {
+      QString text = tr("%1 × %2 — %3").arg(e.config).arg(e.nproc).arg(stateName(e.state));
+      if (!e.runDir.isEmpty()) text += QStringLiteral(" (%1)").arg(QFileInfo(e.runDir).fileName());
+      if (!e.message.isEmpty()) text += QStringLiteral(": ") + e.message;
+      return text;
+    }
+    case Qt::ToolTipRole:
+      return tr("queued %1").arg(e.queuedAt.toString(Qt::ISODate));
+    case IdRole:
+      return e.id;
+    case ConfigRole:
+      return e.config;
+    case StateRole:
+      return static_cast<int>(e.state);
+    case RunDirRole:
+      return e.runDir;
+    case MessageRole:
+      return e.message;
+    default:
+      return {};
+  }
+}
+
+QHash<int, QByteArray> RunQueue::roleNames() const {
+  return {{Qt::DisplayRole, "display"}, {IdRole, "id"},         {ConfigRole, "config"},
+          {StateRole, "state"},         {RunDirRole, "runDir"}, {MessageRole, "message"}};
+}
+
+QString RunQueue::queueFile() const {
+  if (!m_doc->isOpen()) return {};
+  return QDir(QFileInfo(m_doc->path()).absolutePath()).filePath(QStringLiteral("queue.json"));
+}
+
+bool RunQueue::enqueue(const QString& config, int nproc, const QStringList& overrides,
+                       QString* error) {
+  if (!m_doc->isOpen()) {
+    if (error) *error = tr("Open a project first.");
+    return false;
+  }
+  if (!m_doc->config(config)) {
+    if (error) *error = tr("no config named %1").arg(config);
+    return false;
+  }
+  QueueEntry e;
+  e.id = QString::number(m_nextId++);
+  e.config = config;
+  e.nproc = std::max(1, nproc);
+  e.overrides = overrides;
+  e.queuedAt = QDateTime::currentDateTime();
+  beginInsertRows({}, rowCount(), rowCount());
+  m_entries.push_back(e);
+  endInsertRows();
+  save();
+  QTimer::singleShot(0, this, &RunQueue::tick);
+  return true;
+}
+
+bool RunQueue::cancel(int row) {
+  if (row < 0 || row >= rowCount() || !active(m_entries[size_t(row)].state)) return false;
+  m_entries[size_t(row)].state = State::Cancelled;
+  m_entries[size_t(row)].message.clear();
+  changed(row);
+  save();
+  return true;
+}
+
+bool RunQueue::move(int row, int delta) {
+  const int to = row + delta;
+  if (row < 0 || row >= rowCount() || to < 0 || to >= rowCount() || delta == 0) return false;
+  if (!active(m_entries[size_t(row)].state)) return false;  // only waiting entries move
+  beginMoveRows({}, row, row, {}, delta > 0 ? to + 1 : to);
+  std::swap(m_entries[size_t(row)], m_entries[size_t(to)]);
+  endMoveRows();
+  save();
+  return true;
+}
+
+void RunQueue::changed(int row) {
+  emit dataChanged(index(row), index(row));
+}
+
+std::vector<RunQueue::GpuState> RunQueue::gpus(QString* problem) {
+  std::vector<GpuState> out;
+  telemetry::GpuSamplerOptions o;
+  o.library = m_nvml.toStdString();
+  telemetry::GpuSampler sampler(o);  // a dlopen and a few NVML reads: milliseconds
+  if (!sampler.available()) {
+    if (problem) *problem = QString::fromStdString(sampler.unavailableReason());
+    return out;
+  }
+  for (const auto& s : sampler.sampleOnce()) {
+    GpuState g{s.index, true, {}};
+    const QString holder = m_leases.holder(QStringLiteral("gpu%1").arg(s.index));
+    if (!holder.isEmpty()) {
+      g.free = false;
+      g.why = tr("GPU %1 is used by %2").arg(s.index).arg(QFileInfo(holder).fileName());
+    } else if (s.memoryTotal > 0 && s.memoryUsed > m_memoryThreshold * double(s.memoryTotal)) {
+      g.free = false;
+      g.why = tr("GPU %1 has %2% of its memory in use")
+                  .arg(s.index)
+                  .arg(100.0 * double(s.memoryUsed) / double(s.memoryTotal), 0, 'f', 0);
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
+void RunQueue::tick() {
+  const auto devices = gpus(nullptr);
+  QString text;
+  if (!devices.empty()) {
+    const auto free = std::count_if(devices.begin(), devices.end(), [](auto& g) { return g.free; });
+    text = tr("%1/%2 GPUs free").arg(free).arg(devices.size());
+  } else {
+    text = m_leases.holder(QStringLiteral("cpu")).isEmpty() ? tr("CPU free") : tr("CPU busy");
+  }
+  if (text != m_freeText) {
+    m_freeText = text;
+    emit freeTextChanged(text);
+  }
+  if (!m_doc->isOpen()) return;
+  followRunning();
+  for (const auto& e : m_entries)
+    if (e.state == State::Running) return;  // one run of this queue at a time
+  startHead();
+}
+
+void RunQueue::followRunning() {
+  for (size_t i = 0; i < m_entries.size(); ++i) {
+    QueueEntry& e = m_entries[i];
+    if (e.state != State::Running) continue;
+    if (m_run->runDir() != e.runDir) m_run->attach(e.runDir);
+    m_run->poll();
+    const RunOutcome o = m_run->outcome();
+    if (m_run->isLive() || o == RunOutcome::None || o == RunOutcome::Starting ||
+        o == RunOutcome::Running)
+      continue;
+    e.state =
+        (o == RunOutcome::Failed || o == RunOutcome::Crashed) ? State::Failed : State::Finished;
+    e.message = m_run->outcomeText();
+    m_leases.release(e.resources, e.runDir);
+    changed(int(i));
+    save();
+    emit message(tr("Queued run %1 ended: %2").arg(QFileInfo(e.runDir).fileName(), e.message));
+  }
+}
+
+void RunQueue::startHead() {
+  auto it =
+      std::find_if(m_entries.begin(), m_entries.end(), [](auto& e) { return active(e.state); });
+  if (it == m_entries.end()) return;
+  QueueEntry& e = *it;
+  const int row = int(it - m_entries.begin());
+  auto wait = [&](const QString& why) {
+    if (e.state != State::Waiting || e.message != why) {
+      e.state = State::Waiting;
+      e.message = why;
+      changed(row);
+    }
+  };
+  const config::RunConfig* cfg = m_doc->config(e.config);
+  if (!cfg) {
+    e.state = State::Failed;
+    e.message = tr("the project has no config named %1").arg(e.config);
+    changed(row);
+    save();
+    return;
+  }
+  QStringList overrides = Preferences::load().runOverrides(*cfg) + e.overrides;
+  const QString devices = lastValue(overrides, QStringLiteral("devices"),
+                                    QString::fromStdString(cfg->getString("devices")));
+  QString problem;
+  const auto gpuList = devices == QLatin1String("cpu") ? std::vector<GpuState>{} : gpus(&problem);
+  QStringList resources;
+  if (gpuList.empty()) {
+    resources << QStringLiteral("cpu");
+  } else if (!devices.isEmpty()) {
+    for (const QString& d : devices.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+      const int index = d.trimmed().toInt();
+      auto g =
+          std::find_if(gpuList.begin(), gpuList.end(), [&](auto& x) { return x.index == index; });
+      if (g == gpuList.end()) {
+        e.state = State::Failed;
+        e.message = tr("devices=%1: there is no GPU %2").arg(devices).arg(index);
+        changed(row);
+        save();
+        return;
+      }
+      if (!g->free) return wait(g->why);
+      resources << QStringLiteral("gpu%1").arg(index);
+    }
+  } else {
+    QStringList chosen;
+    QString why;
+    for (const auto& g : gpuList) {
+      if (g.free && chosen.size() < e.nproc) chosen << QString::number(g.index);
+      if (!g.free && why.isEmpty()) why = g.why;
+    }
+    if (chosen.size() < e.nproc)
+      return wait(tr("needs %1 free GPUs, %2 free (%3)").arg(e.nproc).arg(chosen.size()).arg(why));
+    for (const QString& c : chosen) resources << QStringLiteral("gpu") + c;
+    overrides << QStringLiteral("devices=") + chosen.join(QLatin1Char(','));
+  }
+  const QString runDir = RunController::newRunDir(m_doc->path());
+  QString why;
+  if (!m_leases.acquire(resources, runDir, &why)) return wait(why);
+  QString error;
+  if (!m_run->start(m_doc->path(), e.config, e.nproc, overrides, &error, runDir)) {
+    m_leases.release(resources, runDir);
+    e.state = State::Failed;
+    e.message = error;
+    changed(row);
+    save();
+    return;
+  }
+  e.state = State::Running;
+  e.runDir = runDir;
+  e.resources = resources;
+  e.message.clear();
+  changed(row);
+  save();
+  emit runStarted(runDir);
+}
+
+void RunQueue::save() {
+  const QString file = queueFile();
+  if (file.isEmpty()) return;
+  // Ended entries beyond the last few are dropped from the file (their runs are in History).
+  int ended = 0;
+  QJsonArray list;
+  for (auto it = m_entries.rbegin(); it != m_entries.rend(); ++it) {
+    const QueueEntry& e = *it;
+    const bool done =
+        e.state == State::Finished || e.state == State::Failed || e.state == State::Cancelled;
+    if (done && ++ended > kKeepEnded) continue;
+    list.prepend(QJsonObject{{QStringLiteral("id"), e.id},
+                             {QStringLiteral("config"), e.config},
+                             {QStringLiteral("nproc"), e.nproc},
+                             {QStringLiteral("overrides"), QJsonArray::fromStringList(e.overrides)},
+                             {QStringLiteral("state"), int(e.state)},
+                             {QStringLiteral("run_dir"), e.runDir},
+                             {QStringLiteral("resources"), QJsonArray::fromStringList(e.resources)},
+                             {QStringLiteral("message"), e.message},
+                             {QStringLiteral("queued_at"), e.queuedAt.toString(Qt::ISODate)}});
+  }
+  const QByteArray bytes =
+      QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("stave-queue")},
+                                {QStringLiteral("version"), 1},
+                                {QStringLiteral("entries"), list}})
+          .toJson();
+  if (auto st = writeFileAtomic(file.toStdString(), bytes.toStdString()); !st)
+    emit message(tr("Cannot save the queue: %1").arg(QString::fromStdString(st.errorText())));
+}
+
+void RunQueue::load() {
+  beginResetModel();
+  m_entries.clear();
+  m_loadProblem.clear();
+  m_run->detach();
+  QFile f(queueFile());
+  if (f.exists()) {
+    QJsonParseError pe;
+    const auto doc =
+        f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll(), &pe) : QJsonDocument();
+    if (!doc.isObject() ||
+        doc.object().value(QStringLiteral("format")).toString() != QLatin1String("stave-queue")) {
+      m_loadProblem =
+          tr("%1 is not a Stave queue file (%2); the queue starts empty and the "
+             "file is replaced at the next change")
+              .arg(queueFile(), pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                                     : tr("unexpected content"));
+    } else {
+      for (const auto& v : doc.object().value(QStringLiteral("entries")).toArray()) {
+        const auto o = v.toObject();
+        QueueEntry e;
+        e.id = o.value(QStringLiteral("id")).toString();
+        e.config = o.value(QStringLiteral("config")).toString();
+        e.nproc = std::max(1, o.value(QStringLiteral("nproc")).toInt(1));
+        for (const auto& x : o.value(QStringLiteral("overrides")).toArray())
+          e.overrides << x.toString();
+        const int state = o.value(QStringLiteral("state")).toInt();
+        e.state = state >= 0 && state <= int(State::Cancelled) ? State(state) : State::Queued;
+        if (e.state == State::Waiting) e.state = State::Queued;
+        e.runDir = o.value(QStringLiteral("run_dir")).toString();
+        for (const auto& x : o.value(QStringLiteral("resources")).toArray())
+          e.resources << x.toString();
+        e.message = o.value(QStringLiteral("message")).toString();
+        e.queuedAt =
+            QDateTime::fromString(o.value(QStringLiteral("queued_at")).toString(), Qt::ISODate);
+        if (e.config.isEmpty()) continue;
+        m_nextId = std::max(m_nextId, e.id.toInt() + 1);
+        m_entries.push_back(e);
+      }
+    }
+  }
+  endResetModel();
+  if (!m_loadProblem.isEmpty()) emit message(m_loadProblem);
+  // A run the queue started before the studio closed is followed again (or closed out).
+  QTimer::singleShot(0, this, &RunQueue::tick);
+}
+
+}  // namespace stave::studio

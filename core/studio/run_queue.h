@@ -1,0 +1,102 @@
+#pragma once
+// RunQueue: runs of the open project waiting for their GPUs. The head of the queue starts when
+// the GPUs it asks for are free — no lease held by another live Stave run on this machine (any
+// project: GpuLeases) and NVML memory use below a threshold — and the next one when it ends. A
+// machine without GPUs runs one queued run at a time (the "cpu" lease). The queue lives in
+// queue.json beside the project file, written atomically at every change, so queued runs
+// survive a studio restart and a run still training is followed again.
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QTimer>
+#include <functional>
+#include <vector>
+
+#include "core/studio/gpu_lease.h"
+
+namespace stave::studio {
+
+class ProjectDocument;
+class RunController;
+
+/// One queued run.
+struct QueueEntry {
+  enum class State { Queued, Waiting, Running, Finished, Failed, Cancelled };
+  QString id;             ///< unique within the queue
+  QString config;         ///< the project's config to run
+  int nproc = 1;          ///< ranks (GPUs)
+  QStringList overrides;  ///< key=value for this run
+  State state = State::Queued;
+  QString runDir;         ///< once started
+  QStringList resources;  ///< leased ("gpu0", ... or "cpu")
+  QString message;        ///< what it waits for, or how it ended
+  QDateTime queuedAt;
+};
+
+class RunQueue : public QAbstractListModel {
+  Q_OBJECT
+ public:
+  enum Roles { IdRole = Qt::UserRole + 1, ConfigRole, StateRole, RunDirRole, MessageRole };
+  explicit RunQueue(ProjectDocument* doc, QObject* parent = nullptr);
+  ~RunQueue() override;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QHash<int, QByteArray> roleNames() const override;
+
+  /// Adds a run of `config` with `nproc` ranks; false with `error` when no project is open.
+  bool enqueue(const QString& config, int nproc, const QStringList& overrides = {},
+               QString* error = nullptr);
+  /// Cancels a queued entry (a running one is stopped through the Run page, not here).
+  bool cancel(int row);
+  /// Moves a queued entry up (-1) or down (+1) among the entries.
+  bool move(int row, int delta);
+  const std::vector<QueueEntry>& entries() const { return m_entries; }
+  /// Looks at the head now (the timer does this every `interval` ms).
+  void tick();
+  void setInterval(int ms) { m_timer.setInterval(ms); }
+  /// The share of a GPU's memory in use above which it is not free (default 0.1).
+  void setMemoryThreshold(double fraction) { m_memoryThreshold = fraction; }
+  /// NVML library (tests: the fake); default STAVE_NVML_LIBRARY or libnvidia-ml.so.1.
+  void setNvmlLibrary(const QString& library) { m_nvml = library; }
+  void setLeases(const GpuLeases& leases) { m_leases = leases; }
+  RunController* controller() const { return m_run; }
+  /// "2/4 GPUs free", "CPU free" or "CPU busy", as last measured.
+  QString freeText() const { return m_freeText; }
+  /// Where the queue is kept ("" when no project is open).
+  QString queueFile() const;
+  /// Problem reading the queue file, "" when none.
+  QString loadProblem() const { return m_loadProblem; }
+  static QString stateName(QueueEntry::State state);
+
+ signals:
+  /// A queued run was started in `runDir` (the Run page shows it).
+  void runStarted(const QString& runDir);
+  void freeTextChanged(const QString& text);
+  void message(const QString& text);
+
+ private:
+  struct GpuState {
+    int index;
+    bool free;
+    QString why;
+  };
+  void load();
+  void save();
+  void changed(int row);
+  std::vector<GpuState> gpus(QString* problem);
+  void startHead();
+  void followRunning();
+  ProjectDocument* m_doc;
+  RunController* m_run;
+  GpuLeases m_leases;
+  QString m_nvml;
+  double m_memoryThreshold = 0.1;
+  std::vector<QueueEntry> m_entries;
+  QTimer m_timer;
+  QString m_freeText;
+  QString m_loadProblem;
+  int m_nextId = 1;
+};
+
+}  // namespace stave::studio

@@ -1,0 +1,165 @@
+// The run queue: two queued CPU runs of a real project run one after the other; cancel and
+// reorder; the queue survives reopening the project; with a fake NVML of two GPUs the free count
+// follows the leases and the memory threshold.
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include "core/studio/gpu_lease.h"
+#include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
+#include "core/studio/run_queue.h"
+
+using stave::studio::GpuLeases;
+using stave::studio::ProjectDocument;
+using stave::studio::QueueEntry;
+using stave::studio::RunQueue;
+using State = QueueEntry::State;
+
+namespace {
+bool runTrain(const QStringList& args) {
+  QProcess p;
+  p.start(STAVE_TRAIN_EXE, args);
+  return p.waitForFinished(120000) && p.exitCode() == 0;
+}
+
+// The first and last event times of a run folder's events.jsonl.
+std::pair<double, double> eventSpan(const QString& runDir) {
+  QFile f(runDir + "/events.jsonl");
+  double first = -1, last = -1;
+  if (!f.open(QIODevice::ReadOnly)) return {first, last};
+  while (!f.atEnd()) {
+    const auto o = QJsonDocument::fromJson(f.readLine()).object();
+    if (!o.contains("time")) continue;
+    const double t = o.value("time").toDouble();
+    if (first < 0) first = t;
+    last = t;
+  }
+  return {first, last};
+}
+}  // namespace
+
+class TestRunQueue : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_project;
+
+  std::unique_ptr<RunQueue> makeQueue(ProjectDocument& doc) {
+    auto q = std::make_unique<RunQueue>(&doc);
+    q->controller()->setExecutable(STAVE_TRAIN_EXE);
+    q->controller()->setPollInterval(50);
+    q->setInterval(100);
+    return q;
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    qputenv("STAVE_RUNTIME_DIR", m_dir.filePath("runtime").toUtf8());
+    qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");  // a machine without GPUs
+    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "8", "--val", "4",
+                      "--imgsz", "64"}));
+    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
+                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=4", "epochs=1",
+                      "devices=cpu", "workers=0", "warmup_epochs=0", "threads=1", "val=false"}));
+    m_project = m_dir.filePath("proj/proj.stave");
+  }
+
+  void queuedRunsWaitSurviveReopenAndRunOneAfterTheOther() {
+    // Another Stave run holds the CPU: the queue waits.
+    GpuLeases other;
+    QVERIFY(other.acquire({"cpu"}, m_dir.filePath("elsewhere/runs/busy")));
+    {
+      ProjectDocument doc;
+      QVERIFY(doc.open(m_project));
+      auto q = makeQueue(doc);
+      QVERIFY(q->enqueue("default", 1, {"epochs=1"}));
+      QVERIFY(q->enqueue("default", 1, {"epochs=2"}));
+      QVERIFY(q->enqueue("default", 1, {"epochs=3"}));
+      QTRY_COMPARE(int(q->entries()[0].state), int(State::Waiting));
+      QVERIFY2(q->entries()[0].message.contains("busy"), qPrintable(q->entries()[0].message));
+      QCOMPARE(q->freeText(), QString("CPU busy"));
+      QVERIFY(q->cancel(1));  // the epochs=2 one
+      QVERIFY(!q->cancel(1));
+      QVERIFY(q->move(2, -1));   // epochs=3 before the cancelled one
+      QVERIFY(!q->move(2, -1));  // the cancelled one does not move
+      QVERIFY(!q->move(0, -1));  // nothing above the head
+      QVERIFY(QFile::exists(q->queueFile()));
+    }
+    // A new studio: the queue is read back, waiting entries come back queued, in order.
+    ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    auto q = makeQueue(doc);
+    QCOMPARE(q->rowCount(), 3);
+    QCOMPARE(q->entries()[0].overrides, QStringList{"epochs=1"});
+    QCOMPARE(q->entries()[1].overrides, QStringList{"epochs=3"});
+    QCOMPARE(int(q->entries()[2].state), int(State::Cancelled));
+    // The CPU is released: the runs start one after the other.
+    other.release({"cpu"}, m_dir.filePath("elsewhere/runs/busy"));
+    QSignalSpy started(q.get(), &RunQueue::runStarted);
+    QTRY_VERIFY_WITH_TIMEOUT(started.count() == 1, 20000);
+    QCOMPARE(int(q->entries()[1].state), int(State::Queued));  // the second one waits its turn
+    QCOMPARE(GpuLeases().holder("cpu"), q->entries()[0].runDir);
+    QTRY_VERIFY_WITH_TIMEOUT(started.count() == 2, 180000);
+    QCOMPARE(int(q->entries()[0].state), int(State::Finished));
+    QTRY_VERIFY_WITH_TIMEOUT(q->entries()[1].state == State::Finished, 180000);
+    QVERIFY2(q->entries()[0].message.contains("completed"), qPrintable(q->entries()[0].message));
+    const auto a = eventSpan(q->entries()[0].runDir);
+    const auto b = eventSpan(q->entries()[1].runDir);
+    QVERIFY(a.second > 0 && b.first > 0);
+    QVERIFY2(b.first >= a.second, "the second run started before the first ended");
+    QTRY_VERIFY(GpuLeases().holder("cpu").isEmpty());
+    QCOMPARE(q->freeText(), QString("CPU free"));
+  }
+
+  void gpuFreeCountFollowsLeasesAndMemory() {
+    qputenv("STAVE_NVML_LIBRARY", STAVE_FAKE_NVML);  // two GPUs, 12.5% and 13.75% memory used
+    ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    auto q = makeQueue(doc);
+    q->setMemoryThreshold(0.5);
+    q->tick();
+    QCOMPARE(q->freeText(), QString("2/2 GPUs free"));
+    GpuLeases other;
+    QVERIFY(other.acquire({"gpu1"}, m_dir.filePath("elsewhere/runs/gpu-user")));
+    q->tick();
+    QCOMPARE(q->freeText(), QString("1/2 GPUs free"));
+    // A run asking for both GPUs (devices left to the queue) waits and says why.
+    auto cfg = *doc.config("default");
+    QVERIFY(cfg.set("devices", std::string()).ok());
+    doc.setConfig("gpus", cfg);
+    QVERIFY(doc.save());
+    QVERIFY(q->enqueue("gpus", 2));
+    q->tick();
+    QCOMPARE(int(q->entries().back().state), int(State::Waiting));
+    QVERIFY2(q->entries().back().message.contains("needs 2 free GPUs, 1 free"),
+             qPrintable(q->entries().back().message));
+    other.release({"gpu1"}, m_dir.filePath("elsewhere/runs/gpu-user"));
+    q->setMemoryThreshold(0.1);  // both fake GPUs use more than 10% of their memory
+    q->tick();
+    QCOMPARE(q->freeText(), QString("0/2 GPUs free"));
+    QVERIFY2(q->entries().back().message.contains("memory"),
+             qPrintable(q->entries().back().message));
+    QVERIFY(q->cancel(q->rowCount() - 1));
+    qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");
+  }
+
+  void badQueueFileIsReported() {
+    QFile f(m_dir.filePath("proj/queue.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"something else\"");
+    f.close();
+    ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    auto q = makeQueue(doc);
+    QCOMPARE(q->rowCount(), 0);
+    QVERIFY2(q->loadProblem().contains("queue.json"), qPrintable(q->loadProblem()));
+  }
+};
+
+QTEST_MAIN(TestRunQueue)
+#include "tst_run_queue.moc"

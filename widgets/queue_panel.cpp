@@ -1,0 +1,88 @@
+#include "widgets/queue_panel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "core/studio/run_queue.h"
+
+namespace stave::widgets {
+
+QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString, int>()> choice,
+                       QWidget* parent)
+    : QWidget(parent), m_queue(queue), m_choice(std::move(choice)) {
+  setObjectName(QStringLiteral("queuePanel"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  m_view = new QListView(this);
+  m_view->setObjectName(QStringLiteral("queueView"));
+  m_view->setModel(queue);
+  m_view->setWordWrap(true);
+  m_view->setAlternatingRowColors(true);
+  layout->addWidget(m_view, 1);
+  auto* buttons = new QHBoxLayout;
+  auto* add = new QPushButton(tr("Queue run"), this);
+  add->setObjectName(QStringLiteral("queueAdd"));
+  add->setToolTip(tr("Queue the Run page's config: it starts when its GPUs are free"));
+  m_cancel = new QPushButton(tr("Cancel"), this);
+  m_up = new QPushButton(tr("Up"), this);
+  m_down = new QPushButton(tr("Down"), this);
+  for (auto* b : {add, m_cancel, m_up, m_down}) buttons->addWidget(b);
+  buttons->addStretch(1);
+  layout->addLayout(buttons);
+  m_note = new QLabel(this);
+  m_note->setWordWrap(true);
+  layout->addWidget(m_note);
+
+  connect(add, &QPushButton::clicked, this, &QueuePanel::queueChoice);
+  auto row = [this] {
+    return m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
+  };
+  connect(m_cancel, &QPushButton::clicked, this, [this, row] {
+    m_queue->cancel(row());
+    updateButtons();
+  });
+  connect(m_up, &QPushButton::clicked, this, [this, row] {
+    const int r = row();
+    if (m_queue->move(r, -1)) m_view->setCurrentIndex(m_queue->index(r - 1));
+  });
+  connect(m_down, &QPushButton::clicked, this, [this, row] {
+    const int r = row();
+    if (m_queue->move(r, +1)) m_view->setCurrentIndex(m_queue->index(r + 1));
+  });
+  connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          &QueuePanel::updateButtons);
+  connect(queue, &QAbstractItemModel::dataChanged, this, &QueuePanel::updateButtons);
+  connect(queue, &QAbstractItemModel::modelReset, this, [this] {
+    m_note->setText(m_queue->loadProblem());
+    updateButtons();
+  });
+  connect(queue, &studio::RunQueue::freeTextChanged, this, [this](const QString& text) {
+    if (m_queue->loadProblem().isEmpty()) m_note->setText(text);
+  });
+  updateButtons();
+}
+
+bool QueuePanel::queueChoice() {
+  const auto [config, nproc] = m_choice();
+  QString error;
+  if (!m_queue->enqueue(config, nproc, {}, &error)) {
+    m_note->setText(error);
+    return false;
+  }
+  return true;
+}
+
+void QueuePanel::updateButtons() {
+  const QModelIndex i = m_view->currentIndex();
+  const int state = i.isValid() ? i.data(studio::RunQueue::StateRole).toInt() : -1;
+  const bool queued = state == int(studio::QueueEntry::State::Queued) ||
+                      state == int(studio::QueueEntry::State::Waiting);
+  m_cancel->setEnabled(queued);
+  m_up->setEnabled(queued && i.row() > 0);
+  m_down->setEnabled(queued && i.row() + 1 < m_queue->rowCount());
+}
+
+}  // namespace stave::widgets
