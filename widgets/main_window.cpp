@@ -19,6 +19,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/preferences.h"
 #include "widgets/config_form.h"
+#include "widgets/dataset_page.h"
 #include "widgets/export_dialog.h"
 #include "core/studio/run_queue.h"
 #include "widgets/new_project_wizard.h"
@@ -34,14 +35,6 @@
 static void initStaveResources() { Q_INIT_RESOURCE(stave); }
 
 namespace stave::widgets {
-namespace {
-QWidget* placeholder(const QString& text) {
-  auto* label = new QLabel(text);
-  label->setAlignment(Qt::AlignCenter);
-  label->setWordWrap(true);
-  return label;
-}
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
@@ -71,9 +64,8 @@ MainWindow::MainWindow(QWidget* parent)
 
   m_form = new ConfigForm(m_doc);
   addPage(tr("Project"), new ProjectPage(m_doc), QStringLiteral("project"));
-  addPage(tr("Dataset"), placeholder(tr("The dataset browser is not built yet. Check a dataset "
-                                        "with: stave-train check-dataset DATA.yaml")),
-          QStringLiteral("dataset"));
+  m_dataset = new DatasetPage(m_doc);
+  addPage(tr("Dataset"), m_dataset, QStringLiteral("dataset"));
   addPage(tr("Train"), m_form, QStringLiteral("train"));
   m_runPage = new RunPage(m_doc);
   connect(m_runPage, &RunPage::message, this,

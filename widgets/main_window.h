@@ -15,6 +15,7 @@ class RunQueue;
 namespace stave::widgets {
 
 class ConfigForm;
+class DatasetPage;
 class NewProjectWizard;
 class QueuePanel;
 class StartPage;
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   /// Called with the new-project wizard before it runs (tests drive it from here).
   std::function<void(NewProjectWizard*)> prepareWizard;
   StartPage* startPage() const { return m_start; }
+  DatasetPage* datasetPage() const { return m_dataset; }
   studio::RunQueue* queue() const { return m_queue; }
   QueuePanel* queuePanel() const { return m_queuePanel; }
   /// True while the start screen is shown (no project open).
@@ -74,6 +76,7 @@ class MainWindow : public QMainWindow {
   QMenu* m_recentMenu = nullptr;
   QStackedWidget* m_top = nullptr;
   StartPage* m_start = nullptr;
+  DatasetPage* m_dataset = nullptr;
   studio::RunQueue* m_queue = nullptr;
   QueuePanel* m_queuePanel = nullptr;
   QLabel* m_statusQueue = nullptr;
