@@ -23,6 +23,7 @@
 #include "widgets/export_dialog.h"
 #include "core/studio/run_queue.h"
 #include "widgets/new_project_wizard.h"
+#include "widgets/predict_dialog.h"
 #include "widgets/queue_panel.h"
 #include "widgets/settings_dialog.h"
 #include "widgets/start_page.h"
@@ -139,6 +140,14 @@ MainWindow::MainWindow(QWidget* parent)
       return;
     }
     ExportDialog dialog(m_doc, this);
+    dialog.exec();
+  });
+  file->addAction(tr("&Predict…"), QKeySequence(tr("Ctrl+P")), this, [this] {
+    if (!m_doc->isOpen()) {
+      statusBar()->showMessage(tr("Open a project first."), 5000);
+      return;
+    }
+    PredictDialog dialog(m_doc, this);
     dialog.exec();
   });
   file->addSeparator();
