@@ -143,6 +143,198 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::DatasetPage</name>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="70"/>
+        <source>split %v of %m</source>
+        <translation>第 %v/%m 个划分</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="73"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="76"/>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <source>Split</source>
+        <translation>划分</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <source>Labelled</source>
+        <translation>有标注</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <source>Background</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <source>Instances</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <location filename="../widgets/dataset_page.cpp" line="134"/>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <source>Instances per class</source>
+        <translation>各类别实例数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <source>class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <source>instances</source>
+        <translation>实例数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <source>Box width × height (of the image)</source>
+        <translation>框的宽 × 高（相对图像）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <source>width</source>
+        <translation>宽</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <source>height</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <source>Image sizes</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <source>width (px)</source>
+        <translation>宽（像素）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <source>height (px)</source>
+        <translation>高（像素）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="109"/>
+        <source>Summary</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="123"/>
+        <source>Select a problem to see its image and label.</source>
+        <translation>选择一个问题以查看其图像和标注。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="169"/>
+        <source>Dataset: %1</source>
+        <translation>数据集：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="170"/>
+        <source>Scanning…</source>
+        <translation>正在扫描…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="194"/>
+        <source>Scan cancelled; Rescan to start again.</source>
+        <translation>扫描已取消；点“重新扫描”再次开始。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="204"/>
+        <source>The scan failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="214"/>
+        <source>Cannot read the dataset: %1</source>
+        <translation>无法读取数据集：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="229"/>
+        <source>%1 classes, %2 problems%3</source>
+        <translation>%1 个类别，%2 个问题%3</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="232"/>
+        <source> (from the scan cache)</source>
+        <translation>（来自扫描缓存）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="283"/>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="293"/>
+        <source>No image found for this label file.</source>
+        <translation>找不到此标注文件对应的图像。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="294"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="321"/>
+        <source>line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::DemoProjectMaker</name>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="209"/>
+        <source>stave-train was not found beside the studio or on PATH</source>
+        <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="221"/>
+        <source>creating the demo project</source>
+        <translation>正在创建演示项目</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="227"/>
+        <source>making the demo images</source>
+        <translation>正在生成演示图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="238"/>
+        <source>%1: cannot start %2</source>
+        <translation>%1：无法启动 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="244"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="244"/>
+        <source>no output</source>
+        <translation>无输出</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::DoctorAdvice</name>
     <message>
         <location filename="../core/studio/hardware_advice.cpp" line="30"/>
@@ -198,6 +390,144 @@
         <location filename="../core/studio/hardware_advice.cpp" line="119"/>
         <source>critical</source>
         <translation>严重</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ExportDialog</name>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="37"/>
+        <source>Export run config</source>
+        <translation>导出运行配置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="46"/>
+        <source>Config:</source>
+        <translation>配置：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="50"/>
+        <source>YAML: the full resolved config (stave-train train reads it)</source>
+        <translation>YAML：完整解析后的配置（stave-train train 可读取）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="51"/>
+        <source>JSON: the full resolved config</source>
+        <translation>JSON：完整解析后的配置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="52"/>
+        <source>Ultralytics args.yaml (yolo train cfg=FILE)</source>
+        <translation>Ultralytics args.yaml（yolo train cfg=FILE）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="53"/>
+        <source>Shell script: one machine</source>
+        <translation>Shell 脚本：单台机器</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="54"/>
+        <source>Slurm batch script (sbatch)</source>
+        <translation>Slurm 批处理脚本（sbatch）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="55"/>
+        <source>Kubernetes: Kubeflow PyTorchJob</source>
+        <translation>Kubernetes：Kubeflow PyTorchJob</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="57"/>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="60"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="67"/>
+        <source>Job name:</source>
+        <translation>作业名：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="72"/>
+        <source>Machines (nodes):</source>
+        <translation>机器（节点）数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="75"/>
+        <source>the config&apos;s nproc</source>
+        <translation>配置中的 nproc</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="76"/>
+        <source>GPUs per machine:</source>
+        <translation>每台机器的 GPU 数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="79"/>
+        <source>workers + 2</source>
+        <translation>workers + 2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="80"/>
+        <source>CPUs per rank:</source>
+        <translation>每个进程的 CPU 数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="83"/>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="85"/>
+        <source>the cluster&apos;s default</source>
+        <translation>集群默认值</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="86"/>
+        <source>Partition:</source>
+        <translation>分区：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="89"/>
+        <source>container image with stave-train</source>
+        <translation>含 stave-train 的容器镜像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="90"/>
+        <source>Container image:</source>
+        <translation>容器镜像：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="107"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="108"/>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="168"/>
+        <source>Open a project first.</source>
+        <translation>请先打开项目。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="190"/>
+        <source>Cannot save: %1</source>
+        <translation>无法保存：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="194"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="207"/>
+        <source>Save export</source>
+        <translation>保存导出文件</translation>
     </message>
 </context>
 <context>
@@ -511,253 +841,253 @@
 <context>
     <name>stave::widgets::HardwarePage</name>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="154"/>
+        <location filename="../widgets/hardware_page.cpp" line="149"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="155"/>
+        <location filename="../widgets/hardware_page.cpp" line="150"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="161"/>
+        <location filename="../widgets/hardware_page.cpp" line="156"/>
         <source>Reading the machine&apos;s hardware…</source>
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="181"/>
+        <location filename="../widgets/hardware_page.cpp" line="176"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="197"/>
+        <location filename="../widgets/hardware_page.cpp" line="192"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="198"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="199"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="199"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="200"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="200"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <location filename="../widgets/hardware_page.cpp" line="201"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <location filename="../widgets/hardware_page.cpp" line="201"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="208"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="208"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="221"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="251"/>
+        <location filename="../widgets/hardware_page.cpp" line="246"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="263"/>
+        <location filename="../widgets/hardware_page.cpp" line="258"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="276"/>
+        <location filename="../widgets/hardware_page.cpp" line="271"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="323"/>
+        <location filename="../widgets/hardware_page.cpp" line="318"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="324"/>
+        <location filename="../widgets/hardware_page.cpp" line="319"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="324"/>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="319"/>
+        <location filename="../widgets/hardware_page.cpp" line="352"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="325"/>
+        <location filename="../widgets/hardware_page.cpp" line="320"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="326"/>
+        <location filename="../widgets/hardware_page.cpp" line="321"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="327"/>
+        <location filename="../widgets/hardware_page.cpp" line="322"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="330"/>
+        <location filename="../widgets/hardware_page.cpp" line="325"/>
         <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
         <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="331"/>
+        <location filename="../widgets/hardware_page.cpp" line="326"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="353"/>
+        <location filename="../widgets/hardware_page.cpp" line="348"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="352"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="358"/>
+        <location filename="../widgets/hardware_page.cpp" line="353"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="359"/>
+        <location filename="../widgets/hardware_page.cpp" line="354"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="360"/>
+        <location filename="../widgets/hardware_page.cpp" line="355"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="362"/>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="364"/>
+        <location filename="../widgets/hardware_page.cpp" line="359"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="365"/>
+        <location filename="../widgets/hardware_page.cpp" line="360"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="376"/>
+        <location filename="../widgets/hardware_page.cpp" line="371"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="397"/>
+        <location filename="../widgets/hardware_page.cpp" line="392"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="402"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="408"/>
+        <location filename="../widgets/hardware_page.cpp" line="403"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="409"/>
+        <location filename="../widgets/hardware_page.cpp" line="404"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="413"/>
+        <location filename="../widgets/hardware_page.cpp" line="408"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="441"/>
+        <location filename="../widgets/hardware_page.cpp" line="436"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="444"/>
+        <location filename="../widgets/hardware_page.cpp" line="439"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="449"/>
+        <location filename="../widgets/hardware_page.cpp" line="444"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="450"/>
+        <location filename="../widgets/hardware_page.cpp" line="445"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="455"/>
+        <location filename="../widgets/hardware_page.cpp" line="450"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="456"/>
+        <location filename="../widgets/hardware_page.cpp" line="451"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="471"/>
+        <location filename="../widgets/hardware_page.cpp" line="466"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="478"/>
+        <location filename="../widgets/hardware_page.cpp" line="473"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -873,239 +1203,239 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="83"/>
+        <location filename="../widgets/history_page.cpp" line="76"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="89"/>
+        <location filename="../widgets/history_page.cpp" line="82"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="90"/>
+        <location filename="../widgets/history_page.cpp" line="83"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="102"/>
+        <location filename="../widgets/history_page.cpp" line="95"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="104"/>
+        <location filename="../widgets/history_page.cpp" line="97"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="105"/>
+        <location filename="../widgets/history_page.cpp" line="98"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="143"/>
+        <location filename="../widgets/history_page.cpp" line="136"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="146"/>
+        <location filename="../widgets/history_page.cpp" line="139"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="147"/>
+        <location filename="../widgets/history_page.cpp" line="140"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="151"/>
+        <location filename="../widgets/history_page.cpp" line="144"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="152"/>
+        <location filename="../widgets/history_page.cpp" line="145"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="155"/>
+        <location filename="../widgets/history_page.cpp" line="148"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="156"/>
+        <location filename="../widgets/history_page.cpp" line="149"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="157"/>
+        <location filename="../widgets/history_page.cpp" line="150"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="174"/>
+        <location filename="../widgets/history_page.cpp" line="167"/>
         <source>Epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="175"/>
+        <location filename="../widgets/history_page.cpp" line="168"/>
         <source>Wall time (s)</source>
         <translation>耗时（秒）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="176"/>
+        <location filename="../widgets/history_page.cpp" line="169"/>
         <source>Images seen</source>
         <translation>已见图像数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="177"/>
+        <location filename="../widgets/history_page.cpp" line="170"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="179"/>
+        <location filename="../widgets/history_page.cpp" line="172"/>
         <source>x axis</source>
         <translation>横轴</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="186"/>
+        <location filename="../widgets/history_page.cpp" line="179"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="192"/>
+        <location filename="../widgets/history_page.cpp" line="185"/>
         <source>Config diff</source>
         <translation>配置差异</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="199"/>
+        <location filename="../widgets/history_page.cpp" line="192"/>
         <source>Hyperparameters that differ among the selected runs</source>
         <translation>所选运行之间不同的超参数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="215"/>
+        <location filename="../widgets/history_page.cpp" line="208"/>
         <source>Parallel coordinates</source>
         <translation>平行坐标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="231"/>
+        <location filename="../widgets/history_page.cpp" line="224"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="232"/>
+        <location filename="../widgets/history_page.cpp" line="225"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="253"/>
+        <location filename="../widgets/history_page.cpp" line="246"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="254"/>
+        <location filename="../widgets/history_page.cpp" line="247"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="256"/>
+        <location filename="../widgets/history_page.cpp" line="249"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="268"/>
-        <location filename="../widgets/history_page.cpp" line="272"/>
-        <location filename="../widgets/history_page.cpp" line="283"/>
+        <location filename="../widgets/history_page.cpp" line="261"/>
+        <location filename="../widgets/history_page.cpp" line="265"/>
+        <location filename="../widgets/history_page.cpp" line="276"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="269"/>
+        <location filename="../widgets/history_page.cpp" line="262"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="427"/>
+        <location filename="../widgets/history_page.cpp" line="420"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="435"/>
+        <location filename="../widgets/history_page.cpp" line="428"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="452"/>
+        <location filename="../widgets/history_page.cpp" line="445"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="466"/>
+        <location filename="../widgets/history_page.cpp" line="459"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="522"/>
+        <location filename="../widgets/history_page.cpp" line="515"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="523"/>
+        <location filename="../widgets/history_page.cpp" line="516"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="535"/>
+        <location filename="../widgets/history_page.cpp" line="528"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="557"/>
+        <location filename="../widgets/history_page.cpp" line="550"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="558"/>
+        <location filename="../widgets/history_page.cpp" line="551"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="567"/>
+        <location filename="../widgets/history_page.cpp" line="560"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="573"/>
+        <location filename="../widgets/history_page.cpp" line="566"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="576"/>
+        <location filename="../widgets/history_page.cpp" line="569"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="587"/>
+        <location filename="../widgets/history_page.cpp" line="580"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="596"/>
+        <location filename="../widgets/history_page.cpp" line="589"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="600"/>
+        <location filename="../widgets/history_page.cpp" line="593"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="608"/>
+        <location filename="../widgets/history_page.cpp" line="601"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="611"/>
+        <location filename="../widgets/history_page.cpp" line="604"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1113,37 +1443,37 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="110"/>
+        <location filename="../widgets/live_chart.cpp" line="119"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="111"/>
+        <location filename="../widgets/live_chart.cpp" line="120"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="112"/>
+        <location filename="../widgets/live_chart.cpp" line="121"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="115"/>
+        <location filename="../widgets/live_chart.cpp" line="124"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="116"/>
+        <location filename="../widgets/live_chart.cpp" line="125"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="117"/>
+        <location filename="../widgets/live_chart.cpp" line="126"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="120"/>
+        <location filename="../widgets/live_chart.cpp" line="129"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -1151,144 +1481,248 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="52"/>
+        <location filename="../widgets/main_window.cpp" line="67"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="53"/>
+        <location filename="../widgets/main_window.cpp" line="69"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="53"/>
-        <source>The dataset browser is not built yet. Check a dataset with: stave-train check-dataset DATA.yaml</source>
-        <translation>数据集浏览器尚未完成。可用以下命令检查数据集：stave-train check-dataset DATA.yaml</translation>
-    </message>
-    <message>
-        <location filename="../widgets/main_window.cpp" line="56"/>
+        <location filename="../widgets/main_window.cpp" line="70"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="61"/>
+        <location filename="../widgets/main_window.cpp" line="75"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="65"/>
+        <location filename="../widgets/main_window.cpp" line="79"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="71"/>
+        <location filename="../widgets/main_window.cpp" line="85"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="80"/>
+        <location filename="../widgets/main_window.cpp" line="111"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="81"/>
+        <location filename="../widgets/main_window.cpp" line="114"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="82"/>
+        <location filename="../widgets/main_window.cpp" line="61"/>
+        <location filename="../widgets/main_window.cpp" line="116"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="83"/>
+        <location filename="../widgets/main_window.cpp" line="62"/>
+        <location filename="../widgets/main_window.cpp" line="117"/>
+        <location filename="../widgets/main_window.cpp" line="132"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="86"/>
+        <location filename="../widgets/main_window.cpp" line="93"/>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="103"/>
+        <source>Queued run started: %1</source>
+        <translation>排队的运行已开始：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="113"/>
+        <source>&amp;New Project…</source>
+        <translation>新建项目(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="120"/>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="125"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="88"/>
+        <location filename="../widgets/main_window.cpp" line="126"/>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="130"/>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="135"/>
+        <source>&amp;Close Project</source>
+        <translation>关闭项目(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="137"/>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="137"/>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="139"/>
+        <location filename="../widgets/main_window.cpp" line="147"/>
+        <source>Open a project first.</source>
+        <translation>请先打开项目。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="145"/>
+        <source>&amp;Predict…</source>
+        <translation>预测(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="145"/>
+        <source>Ctrl+P</source>
+        <translation>Ctrl+P</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="155"/>
+        <source>Show the &amp;Queue</source>
+        <translation>显示队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="156"/>
+        <source>Se&amp;ttings…</source>
+        <translation>设置(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="161"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="107"/>
+        <location filename="../widgets/main_window.cpp" line="182"/>
+        <source>GPUs not leased by another Stave run and with little memory in use</source>
+        <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="218"/>
+        <source>Save the changes to %1 first?</source>
+        <translation>先保存对 %1 的修改吗？</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="233"/>
+        <source>%1 no longer exists; removed from the recent projects</source>
+        <translation>%1 已不存在；已从最近项目中移除</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="242"/>
+        <source>%1 (not found)</source>
+        <translation>%1（未找到）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="244"/>
+        <source>No recent projects</source>
+        <translation>没有最近项目</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="246"/>
+        <source>Clear the list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="253"/>
+        <source>Cannot save as %1: %2</source>
+        <translation>无法另存为 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="258"/>
+        <source>Saved as %1 (earlier runs stay beside the old project file)</source>
+        <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="263"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="125"/>
+        <location filename="../widgets/main_window.cpp" line="281"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="126"/>
+        <location filename="../widgets/main_window.cpp" line="282"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="133"/>
+        <location filename="../widgets/main_window.cpp" line="289"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="134"/>
+        <location filename="../widgets/main_window.cpp" line="290"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="156"/>
+        <location filename="../widgets/main_window.cpp" line="312"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="161"/>
+        <location filename="../widgets/main_window.cpp" line="318"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="172"/>
+        <location filename="../widgets/main_window.cpp" line="329"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="175"/>
+        <location filename="../widgets/main_window.cpp" line="332"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="180"/>
+        <location filename="../widgets/main_window.cpp" line="337"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="181"/>
+        <location filename="../widgets/main_window.cpp" line="338"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="192"/>
+        <location filename="../widgets/main_window.cpp" line="349"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="193"/>
+        <location filename="../widgets/main_window.cpp" line="350"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="206"/>
+        <location filename="../widgets/main_window.cpp" line="217"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
-    </message>
-    <message>
-        <location filename="../widgets/main_window.cpp" line="207"/>
-        <source>Save the changes to %1 before closing?</source>
-        <translation>关闭前保存对 %1 的修改吗？</translation>
     </message>
 </context>
 <context>
@@ -1327,6 +1761,188 @@
         <location filename="../core/studio/hardware_models.cpp" line="560"/>
         <source>Description</source>
         <translation>说明</translation>
+    </message>
+</context>
+<context>
+    <name>NewProject</name>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="55"/>
+        <source>%1 is not a folder</source>
+        <translation>%1 不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="92"/>
+        <source>no images (.jpg, .png, …) in %1</source>
+        <translation>%1 中没有图像（.jpg、.png 等）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="95"/>
+        <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
+        <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::NewProjectWizard</name>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="42"/>
+        <source>New project</source>
+        <translation>新建项目</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="49"/>
+        <source>Name and folder</source>
+        <translation>名称与文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="51"/>
+        <source>The project file NAME.stave is made in the folder; runs and the history are kept beside it.</source>
+        <translation>项目文件 NAME.stave 将创建在该文件夹中；运行记录和历史保存在它旁边。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="56"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="63"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="105"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="65"/>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="68"/>
+        <source>Project folder</source>
+        <translation>项目文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="85"/>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="87"/>
+        <source>A YOLO-format dataset: its data.yaml, or a folder of images with their label files, or an Ultralytics args.yaml of an earlier run.</source>
+        <translation>YOLO 格式的数据集：它的 data.yaml，或带标注文件的图像文件夹，或以前某次运行的 Ultralytics args.yaml。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="91"/>
+        <source>A data.yaml (Ultralytics&apos; dataset description)</source>
+        <translation>data.yaml（Ultralytics 的数据集描述）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="92"/>
+        <source>An images folder with YOLO labels (images/… and labels/…)</source>
+        <translation>带 YOLO 标注的图像文件夹（images/… 与 labels/…）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="93"/>
+        <source>An Ultralytics args.yaml to import (its settings and dataset)</source>
+        <translation>导入 Ultralytics args.yaml（其设置与数据集）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="116"/>
+        <source>The data.yaml with path, train, val and names.</source>
+        <translation>包含 path、train、val 和 names 的 data.yaml。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="117"/>
+        <source>The images folder (or the dataset folder above images/). The wizard asks for the class names and writes a data.yaml there.</source>
+        <translation>图像文件夹（或 images/ 上一级的数据集文件夹）。向导会询问类别名称并在那里写入 data.yaml。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="119"/>
+        <source>args.yaml from an Ultralytics run folder; its `data` must be a data.yaml file that exists here.</source>
+        <translation>来自 Ultralytics 运行文件夹的 args.yaml；其 `data` 必须是本机上存在的 data.yaml 文件。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="129"/>
+        <source>Images folder</source>
+        <translation>图像文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="131"/>
+        <source>Choose a file</source>
+        <translation>选择文件</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
+        <source>YAML files (*.yaml *.yml);;All files (*)</source>
+        <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="145"/>
+        <source>Class names</source>
+        <translation>类别名称</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="147"/>
+        <source>Name the classes in the order of their ids, separated by commas. A data.yaml is written beside the images.</source>
+        <translation>按类别编号顺序填写类别名称，用逗号分隔。data.yaml 将写在图像旁边。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="155"/>
+        <source>Classes:</source>
+        <translation>类别：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="164"/>
+        <source>Check the dataset</source>
+        <translation>检查数据集</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="166"/>
+        <source>Every split is scanned: counts, classes and every problem found. A dataset with problems can still be used; bad rows and images are left out of training.</source>
+        <translation>扫描每个划分：数量、类别和发现的每个问题。有问题的数据集仍可使用；有问题的行和图像不参与训练。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="227"/>
+        <source>Looking at %1…</source>
+        <translation>正在查看 %1…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="240"/>
+        <source>%1 images, %2 with labels; class ids up to %3. data.yaml goes to %4 (train: %5, val: %6).</source>
+        <translation>%1 张图像，%2 张有标注；类别编号最大为 %3。data.yaml 将写到 %4（train：%5，val：%6）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="267"/>
+        <source>%1 is not a file (expected a data.yaml)</source>
+        <translation>%1 不是文件（应为 data.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="273"/>
+        <source>%1 is not a folder</source>
+        <translation>%1 不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="306"/>
+        <source>Cannot create the project: %1</source>
+        <translation>无法创建项目：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="321"/>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="333"/>
+        <source>No problems found. Finish creates the project.</source>
+        <translation>未发现问题。点“完成”创建项目。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="336"/>
+        <source>Problems were found (listed above). The dataset is usable: bad rows and images are left out of training.</source>
+        <translation>发现了问题（见上方列表）。数据集可以使用：有问题的行和图像不参与训练。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="340"/>
+        <source>This dataset cannot be used as it is: fix what is listed above, or go Back and choose another.</source>
+        <translation>此数据集目前无法使用：请修正上方列出的问题，或返回选择其他数据集。</translation>
     </message>
 </context>
 <context>
@@ -1373,24 +1989,224 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::PredictDialog</name>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="33"/>
+        <source>Predict</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="47"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="49"/>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="54"/>
+        <source>Image…</source>
+        <translation>图像…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="55"/>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="58"/>
+        <source>Images:</source>
+        <translation>图像：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="61"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="62"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="64"/>
+        <source>Save annotated images…</source>
+        <translation>保存标注后的图像…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="92"/>
+        <source>Classes shown:</source>
+        <translation>显示的类别：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="117"/>
+        <source>confidence ≥ %1</source>
+        <translation>置信度 ≥ %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="125"/>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="126"/>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="130"/>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="131"/>
+        <source>Images (*.jpg *.jpeg *.png *.bmp *.webp)</source>
+        <translation>图像 (*.jpg *.jpeg *.png *.bmp *.webp)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="136"/>
+        <source>Images folder</source>
+        <translation>图像文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="144"/>
+        <source>Save annotated images into</source>
+        <translation>将标注后的图像保存到</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="148"/>
+        <source>Saved %1 images in %2</source>
+        <translation>已在 %2 保存 %1 张图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <source>Choose a checkpoint file (%1 is not one).</source>
+        <translation>请选择检查点文件（%1 不是）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="161"/>
+        <source>Choose an image or a folder of images (%1 does not exist).</source>
+        <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="176"/>
+        <source>Predicting… (results in %1)</source>
+        <translation>正在预测…（结果在 %1）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="189"/>
+        <source>%1 detections (confidence ≥ 0.001) in %2 images; stave-train wrote %3</source>
+        <translation>%2 张图像中有 %1 个检测结果（置信度 ≥ 0.001）；stave-train 已写入 %3</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="203"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="206"/>
+        <source>Prediction failed: %1</source>
+        <translation>预测失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="245"/>
+        <source>Cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="262"/>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::PredictJob</name>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="40"/>
+        <source>a prediction is running</source>
+        <translation>已有预测正在运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="44"/>
+        <source>stave-train was not found beside the studio or on PATH</source>
+        <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="60"/>
+        <source>cannot start %1</source>
+        <translation>无法启动 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="86"/>
+        <source>stave-train predict crashed</source>
+        <translation>stave-train predict 崩溃了</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="89"/>
+        <source>stave-train predict exited with code %1</source>
+        <translation>stave-train predict 以代码 %1 退出</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="121"/>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="132"/>
+        <source>%1:%2: expected 7 columns</source>
+        <translation>%1:%2：应有 7 列</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="145"/>
+        <source>%1:%2: not a number</source>
+        <translation>%1:%2：不是数字</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::ProblemsModel</name>
+    <message>
+        <location filename="../core/studio/dataset_scan.cpp" line="109"/>
+        <source>Split</source>
+        <translation>划分</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/dataset_scan.cpp" line="111"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/dataset_scan.cpp" line="113"/>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/dataset_scan.cpp" line="115"/>
+        <source>Message</source>
+        <translation>说明</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::ProjectDocument</name>
     <message>
         <location filename="../core/studio/project_document.cpp" line="33"/>
+        <location filename="../core/studio/project_document.cpp" line="47"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="85"/>
+        <location filename="../core/studio/project_document.cpp" line="117"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="94"/>
+        <location filename="../core/studio/project_document.cpp" line="126"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="108"/>
+        <location filename="../core/studio/project_document.cpp" line="140"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
@@ -1439,145 +2255,173 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::QueuePanel</name>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="26"/>
+        <source>Queue run</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="28"/>
+        <source>Queue the Run page&apos;s config: it starts when its GPUs are free</source>
+        <translation>将运行页所选配置加入队列：其 GPU 空闲时开始</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="29"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="30"/>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="31"/>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="97"/>
+        <location filename="../core/studio/run_controller.cpp" line="98"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="158"/>
+        <location filename="../core/studio/run_controller.cpp" line="159"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="162"/>
+        <location filename="../core/studio/run_controller.cpp" line="163"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="183"/>
+        <location filename="../core/studio/run_controller.cpp" line="184"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="196"/>
+        <location filename="../core/studio/run_controller.cpp" line="197"/>
         <source>the run did not start within 5 s (see %1)</source>
         <translation>运行未在 5 秒内启动（见 %1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="215"/>
-        <location filename="../core/studio/run_controller.cpp" line="243"/>
+        <location filename="../core/studio/run_controller.cpp" line="226"/>
+        <location filename="../core/studio/run_controller.cpp" line="248"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="239"/>
+        <location filename="../core/studio/run_controller.cpp" line="244"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="263"/>
+        <location filename="../core/studio/run_controller.cpp" line="268"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="267"/>
+        <location filename="../core/studio/run_controller.cpp" line="272"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="277"/>
+        <location filename="../core/studio/run_controller.cpp" line="282"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="317"/>
+        <location filename="../core/studio/run_controller.cpp" line="322"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="344"/>
+        <location filename="../core/studio/run_controller.cpp" line="349"/>
         <source>%1:%2: skipped: %3</source>
         <translation>%1:%2：已跳过：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="399"/>
+        <location filename="../core/studio/run_controller.cpp" line="404"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="403"/>
+        <location filename="../core/studio/run_controller.cpp" line="408"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="431"/>
+        <location filename="../core/studio/run_controller.cpp" line="436"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="445"/>
+        <location filename="../core/studio/run_controller.cpp" line="450"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="449"/>
+        <location filename="../core/studio/run_controller.cpp" line="454"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="452"/>
+        <location filename="../core/studio/run_controller.cpp" line="457"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="459"/>
+        <location filename="../core/studio/run_controller.cpp" line="464"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="460"/>
+        <location filename="../core/studio/run_controller.cpp" line="465"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="461"/>
+        <location filename="../core/studio/run_controller.cpp" line="466"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="462"/>
+        <location filename="../core/studio/run_controller.cpp" line="467"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="463"/>
+        <location filename="../core/studio/run_controller.cpp" line="468"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="464"/>
+        <location filename="../core/studio/run_controller.cpp" line="469"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="465"/>
+        <location filename="../core/studio/run_controller.cpp" line="470"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="466"/>
+        <location filename="../core/studio/run_controller.cpp" line="471"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="474"/>
+        <location filename="../core/studio/run_controller.cpp" line="479"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="476"/>
+        <location filename="../core/studio/run_controller.cpp" line="481"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -1585,418 +2429,685 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="55"/>
+        <location filename="../widgets/run_page.cpp" line="51"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="56"/>
+        <location filename="../widgets/run_page.cpp" line="52"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="62"/>
+        <location filename="../widgets/run_page.cpp" line="58"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="66"/>
+        <location filename="../widgets/run_page.cpp" line="62"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="66"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="72"/>
+        <location filename="../widgets/run_page.cpp" line="68"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="74"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="72"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="81"/>
+        <location filename="../widgets/run_page.cpp" line="77"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="82"/>
+        <location filename="../widgets/run_page.cpp" line="78"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="88"/>
+        <location filename="../widgets/run_page.cpp" line="84"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="92"/>
+        <location filename="../widgets/run_page.cpp" line="88"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="118"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="118"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="118"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="121"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="121"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="123"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="124"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="124"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="148"/>
-        <location filename="../widgets/run_page.cpp" line="531"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page.cpp" line="541"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="159"/>
+        <location filename="../widgets/run_page.cpp" line="155"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="156"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="159"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="197"/>
+        <location filename="../widgets/run_page.cpp" line="193"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="218"/>
-        <location filename="../widgets/run_page.cpp" line="487"/>
+        <location filename="../widgets/run_page.cpp" line="214"/>
+        <location filename="../widgets/run_page.cpp" line="497"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="261"/>
+        <location filename="../widgets/run_page.cpp" line="257"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="282"/>
+        <location filename="../widgets/run_page.cpp" line="278"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="302"/>
+        <location filename="../widgets/run_page.cpp" line="306"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="306"/>
+        <location filename="../widgets/run_page.cpp" line="310"/>
         <source>Save the project first: the run reads the project file.</source>
         <translation>请先保存项目：运行会读取项目文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="311"/>
+        <location filename="../widgets/run_page.cpp" line="315"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="319"/>
+        <location filename="../widgets/run_page.cpp" line="329"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="324"/>
+        <location filename="../widgets/run_page.cpp" line="334"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="332"/>
+        <location filename="../widgets/run_page.cpp" line="342"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="335"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="342"/>
+        <location filename="../widgets/run_page.cpp" line="352"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="346"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="391"/>
+        <location filename="../widgets/run_page.cpp" line="401"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="393"/>
+        <location filename="../widgets/run_page.cpp" line="403"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="407"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="418"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="419"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="410"/>
+        <location filename="../widgets/run_page.cpp" line="420"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="426"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="427"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="438"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="438"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="454"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="457"/>
+        <location filename="../widgets/run_page.cpp" line="467"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="459"/>
+        <location filename="../widgets/run_page.cpp" line="469"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="464"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="469"/>
+        <location filename="../widgets/run_page.cpp" line="479"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="473"/>
+        <location filename="../widgets/run_page.cpp" line="483"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
-        <location filename="../widgets/run_page.cpp" line="559"/>
+        <location filename="../widgets/run_page.cpp" line="484"/>
+        <location filename="../widgets/run_page.cpp" line="569"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="481"/>
+        <location filename="../widgets/run_page.cpp" line="491"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="500"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="531"/>
+        <location filename="../widgets/run_page.cpp" line="541"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="546"/>
+        <location filename="../widgets/run_page.cpp" line="556"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="546"/>
+        <location filename="../widgets/run_page.cpp" line="556"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="549"/>
+        <location filename="../widgets/run_page.cpp" line="559"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="550"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="551"/>
+        <location filename="../widgets/run_page.cpp" line="561"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="552"/>
+        <location filename="../widgets/run_page.cpp" line="562"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="555"/>
+        <location filename="../widgets/run_page.cpp" line="565"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="576"/>
+        <location filename="../widgets/run_page.cpp" line="586"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="588"/>
+        <location filename="../widgets/run_page.cpp" line="598"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::RunQueue</name>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="57"/>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="59"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="61"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="63"/>
+        <source>finished</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="65"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="67"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="81"/>
+        <source>%1 × %2 — %3</source>
+        <translation>%1 × %2 — %3</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <source>queued %1</source>
+        <translation>排队于 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="116"/>
+        <source>Open a project first.</source>
+        <translation>请先打开项目。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="120"/>
+        <source>no config named %1</source>
+        <translation>没有名为 %1 的配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="175"/>
+        <source>GPU %1 is used by %2</source>
+        <translation>GPU %1 正被 %2 使用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="178"/>
+        <source>GPU %1 has %2% of its memory in use</source>
+        <translation>GPU %1 的显存已用 %2%</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="192"/>
+        <source>%1/%2 GPUs free</source>
+        <translation>%1/%2 个 GPU 空闲</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="194"/>
+        <source>CPU free</source>
+        <translation>CPU 空闲</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="194"/>
+        <source>CPU busy</source>
+        <translation>CPU 忙</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="223"/>
+        <source>Queued run %1 ended: %2</source>
+        <translation>排队的运行 %1 已结束：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="243"/>
+        <source>the project has no config named %1</source>
+        <translation>项目中没有名为 %1 的配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="263"/>
+        <source>devices=%1: there is no GPU %2</source>
+        <translation>devices=%1：没有 GPU %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="279"/>
+        <source>needs %1 free GPUs, %2 free (%3)</source>
+        <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="331"/>
+        <source>Cannot save the queue: %1</source>
+        <translation>无法保存队列：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="347"/>
+        <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
+        <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="350"/>
+        <source>unexpected content</source>
+        <translation>内容不符合预期</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::SettingsDialog</name>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="16"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="21"/>
+        <source>Interface</source>
+        <translation>界面</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="26"/>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="28"/>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="29"/>
+        <source>A new language takes effect when the studio starts again.</source>
+        <translation>新语言在工作室重新启动后生效。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="34"/>
+        <source>Runs started from the studio</source>
+        <translation>从工作室启动的运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="41"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="42"/>
+        <location filename="../widgets/settings_dialog.cpp" line="48"/>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="44"/>
+        <source>GPU sampling interval:</source>
+        <translation>GPU 采样间隔：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="50"/>
+        <source>Prometheus metrics port:</source>
+        <translation>Prometheus 指标端口：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="53"/>
+        <source>all visible GPUs (or the CPU)</source>
+        <translation>所有可见 GPU（或 CPU）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="54"/>
+        <source>Default devices:</source>
+        <translation>默认设备：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="55"/>
+        <source>These apply to a run when its config leaves the key (sample_period_s, metrics_port, devices) at its default; a value set in the project&apos;s config wins. Devices: cpu, or GPU indices such as 0,1.</source>
+        <translation>当运行的配置将对应键（sample_period_s、metrics_port、devices）保留为默认值时，这些设置生效；项目配置中设定的值优先。设备：cpu，或 GPU 编号如 0,1。</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::StartPage</name>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="21"/>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="22"/>
+        <source>dataset %1</source>
+        <translation>数据集 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="25"/>
+        <source> · no runs yet</source>
+        <translation> · 尚无运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="30"/>
+        <source> · last run %1 (%2 epochs, %3)</source>
+        <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="45"/>
+        <source>&lt;h1&gt;Stave&lt;/h1&gt;&lt;p&gt;Train YOLO detectors fast, and see why a run is slow.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;Stave&lt;/h1&gt;&lt;p&gt;快速训练 YOLO 检测器，并看清运行为何变慢。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="52"/>
+        <source>New project…</source>
+        <translation>新建项目…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="54"/>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="57"/>
+        <source>Open the demo project</source>
+        <translation>打开演示项目</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="60"/>
+        <source>A small synthetic 5-class dataset with settings that train in minutes on a CPU; made on first use.</source>
+        <translation>一个小型合成 5 类数据集，其设置可在 CPU 上几分钟内训练完；首次使用时生成。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="68"/>
+        <source>&lt;b&gt;Recent projects&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最近的项目&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="88"/>
+        <source>%1 no longer exists.</source>
+        <translation>%1 已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="94"/>
+        <source>Remove from the list</source>
+        <translation>从列表中移除</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="101"/>
+        <source>Demo: %1…</source>
+        <translation>演示：%1…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="104"/>
+        <source>The demo project could not be made: %1</source>
+        <translation>无法生成演示项目：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="127"/>
+        <source>%1 — %2
+not found</source>
+        <translation>%1 — %2
+未找到</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="133"/>
+        <source>No recent projects: make one, or open the demo.</source>
+        <translation>没有最近的项目：新建一个，或打开演示项目。</translation>
     </message>
 </context>
 <context>
