@@ -118,6 +118,7 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_problemView->horizontalHeader()->setStretchLastSection(true);
   m_problemView->verticalHeader()->hide();
   m_problemView->setWordWrap(false);
+  m_problemView->setTextElideMode(Qt::ElideLeft);  // the file's name matters more than its folder
   auto* right = new QWidget(split);
   auto* rightLayout = new QVBoxLayout(right);
   m_previewInfo = new QLabel(tr("Select a problem to see its image and label."), right);
@@ -209,6 +210,10 @@ void DatasetPage::showSummary() {
   const auto& s = m_summary;
   m_counts->setRowCount(0);
   m_problems->setProblems(s.problems);
+  m_problemView->resizeColumnsToContents();
+  m_problemView->setColumnWidth(
+      studio::ProblemsModel::FileColumn,
+      std::min(m_problemView->columnWidth(studio::ProblemsModel::FileColumn), 360));
   for (auto* plot : {m_histogram, m_boxes, m_sizes}) plot->clearPlottables();
   if (!s.error.isEmpty()) {
     m_message->setText(tr("Cannot read the dataset: %1").arg(s.error));
@@ -317,8 +322,15 @@ void DatasetPage::showProblem(int row) {
       const QRectF r((cx - w / 2) * shown.width(), (cy - h / 2) * shown.height(), w * shown.width(),
                      h * shown.height());
       painter.drawRect(r);
-      painter.drawText(r.topLeft() + QPointF(3, 12),
-                       bad ? tr("line %1: %2").arg(lineNo).arg(cols[0]) : cols[0]);
+      // The class name (or the raw id when it names no class) on a filled tag above the box.
+      const int cls = cols[0].toInt();
+      const QString name = cls >= 0 && cls < m_summary.names.size() ? m_summary.names[cls] : cols[0];
+      const QString tag = bad ? tr("line %1: %2").arg(lineNo).arg(name) : name;
+      const QRectF tagRect(r.left(), std::max(0.0, r.top() - 16),
+                           painter.fontMetrics().horizontalAdvance(tag) + 6, 16);
+      painter.fillRect(tagRect, painter.pen().color());
+      painter.setPen(Qt::white);
+      painter.drawText(tagRect.adjusted(3, 0, 0, 0), Qt::AlignVCenter, tag);
     }
   }
   painter.end();

@@ -179,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent)
   gpuLayout->setContentsMargins(0, 0, 0, 0);
   m_statusQueue = new QLabel(this);
   m_statusQueue->setObjectName(QStringLiteral("statusQueue"));
+  m_statusQueue->setContentsMargins(0, 0, 12, 0);
   m_statusQueue->setToolTip(tr("GPUs not leased by another Stave run and with little memory in use"));
   connect(m_queue, &studio::RunQueue::freeTextChanged, m_statusQueue, &QLabel::setText);
   statusBar()->addPermanentWidget(m_statusQueue);

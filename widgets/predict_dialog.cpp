@@ -59,6 +59,7 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   layout->addLayout(form);
   auto* actions = new QHBoxLayout;
   m_run = new QPushButton(tr("Run"), this);
+  m_run->setDefault(true);  // Enter runs
   m_cancel = new QPushButton(tr("Cancel"), this);
   m_cancel->setEnabled(false);
   m_save = new QPushButton(tr("Save annotated images…"), this);
