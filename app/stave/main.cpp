@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
+#include <QLibraryInfo>
 #include <QLocale>
 #include <QTranslator>
 
@@ -90,6 +91,13 @@ int main(int argc, char** argv) {
       translator.load(locale, QStringLiteral("stave"), QStringLiteral("_"),
                       QStringLiteral(":/i18n")))
     QApplication::installTranslator(&translator);
+  // Qt's own texts (wizard and dialog buttons) in the same language, when Qt's translations are
+  // installed.
+  QTranslator qtTranslator;
+  if (locale.language() != QLocale::English &&
+      qtTranslator.load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QApplication::installTranslator(&qtTranslator);
 
   stave::widgets::MainWindow window;
   if (!parser.positionalArguments().isEmpty())
