@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "core/data/dataset.h"
 #include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/live_chart.h"
@@ -33,13 +34,6 @@ QCustomPlot* makePlot(const QString& title, const QString& x, const QString& y, 
   plot->yAxis->setLabel(y);
   plot->setMinimumHeight(220);
   return plot;
-}
-
-// Ultralytics' pairing: the last /images/ becomes /labels/, the extension .txt.
-QString labelFileOf(const QString& image) {
-  QString t = image.left(image.lastIndexOf(QLatin1Char('.'))) + QStringLiteral(".txt");
-  const int at = t.lastIndexOf(QStringLiteral("/images/"));
-  return at < 0 ? t : t.left(at) + QStringLiteral("/labels/") + t.mid(at + 8);
 }
 
 // The image a label file belongs to (any of the usual extensions), "" when none is found.
@@ -282,7 +276,8 @@ void DatasetPage::showProblem(int row) {
   const auto& p = m_problems->row(row);
   const bool isLabel = p.file.endsWith(QLatin1String(".txt"));
   const QString image = isLabel ? imageOfLabel(p.file) : p.file;
-  const QString label = isLabel ? p.file : labelFileOf(p.file);
+  const QString label =
+      isLabel ? p.file : QString::fromStdString(data::labelPathFor(p.file.toStdString()));
   QString where = QDir::toNativeSeparators(p.file);
   if (p.line > 0) where += QStringLiteral(":%1").arg(p.line);
   QString info = tr("%1: %2: %3").arg(where, p.kind, p.message);
@@ -324,7 +319,8 @@ void DatasetPage::showProblem(int row) {
       painter.drawRect(r);
       // The class name (or the raw id when it names no class) on a filled tag above the box.
       const int cls = cols[0].toInt();
-      const QString name = cls >= 0 && cls < m_summary.names.size() ? m_summary.names[cls] : cols[0];
+      const QString name =
+          cls >= 0 && cls < m_summary.names.size() ? m_summary.names[cls] : cols[0];
       const QString tag = bad ? tr("line %1: %2").arg(lineNo).arg(name) : name;
       const QRectF tagRect(r.left(), std::max(0.0, r.top() - 16),
                            painter.fontMetrics().horizontalAdvance(tag) + 6, 16);

@@ -12,6 +12,7 @@
 #include "core/config/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
+#include "core/data/dataset.h"
 #include "core/data/dataset_report.h"
 #include "core/studio/run_controller.h"
 
@@ -19,14 +20,6 @@ namespace stave::studio {
 namespace {
 const QStringList kImageFilters{"*.jpg", "*.jpeg", "*.png", "*.bmp",  "*.webp",
                                 "*.tif", "*.tiff", "*.JPG", "*.JPEG", "*.PNG"};
-
-// Ultralytics' pairing: the last /images/ becomes /labels/, the extension .txt.
-QString labelFor(const QString& image) {
-  const QString withTxt = image.left(image.lastIndexOf(QLatin1Char('.'))) + QStringLiteral(".txt");
-  const int at = withTxt.lastIndexOf(QStringLiteral("/images/"));
-  if (at < 0) return withTxt;
-  return withTxt.left(at) + QStringLiteral("/labels/") + withTxt.mid(at + 8);
-}
 
 // The highest class id in a label file (-1 when none is readable).
 int maxClassIn(const QString& labelFile) {
@@ -82,7 +75,7 @@ ImagesFolder inspectImagesFolder(const QString& dir, int maxImages) {
   while (it.hasNext() && out.imageCount < maxImages) {
     const QString image = it.next();
     ++out.imageCount;
-    const QString label = labelFor(image);
+    const QString label = QString::fromStdString(data::labelPathFor(image.toStdString()));
     if (QFileInfo::exists(label)) {
       ++out.labelCount;
       out.maxClassId = std::max(out.maxClassId, maxClassIn(label));
