@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -10,14 +11,18 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "core/data/dataset.h"
+#include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/live_chart.h"
 
@@ -26,10 +31,93 @@ namespace {
 // Every detection down to this confidence is kept (as Ultralytics' validation does); the
 // slider filters them without running again.
 constexpr double kFloor = 0.001;
+
+QImage readImage(const QString& path) {
+  QImageReader reader(path);
+  reader.setAutoTransform(true);
+  QImage img = reader.read();
+  return img.isNull() ? img : img.convertToFormat(QImage::Format_RGB32);
+}
+
+// Draws `boxes` (in the original image's pixels, times `scale`) with a class-name tag each.
+// Only QImage and QPainter: safe on the saving thread.
+void drawBoxes(QImage* img, const QVector<studio::Detection>& boxes, const QStringList& names,
+               double scale) {
+  QPainter p(img);
+  p.setRenderHint(QPainter::Antialiasing);
+  const int side = std::min(img->width(), img->height());
+  const double pen = std::max(2.0, side / 250.0);
+  QFont font = p.font();
+  font.setPixelSize(std::max(11, side / 45));
+  p.setFont(font);
+  const QFontMetricsF fm(font);
+  for (const auto& d : boxes) {
+    const QColor colour = seriesColor(d.cls);
+    const QRectF r(d.box.topLeft() * scale, d.box.bottomRight() * scale);
+    p.setPen(QPen(colour, pen));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r);
+    const QString name = d.cls >= 0 && d.cls < names.size() ? names[d.cls] : QString::number(d.cls);
+    const QString tag = QStringLiteral("%1 %2").arg(name).arg(d.conf, 0, 'f', 2);
+    QRectF tagRect(r.left(), r.top() - fm.height() - 2, fm.horizontalAdvance(tag) + 6,
+                   fm.height() + 2);
+    if (tagRect.top() < 0) tagRect.moveTop(r.top());  // no room above: inside the box's top
+    p.fillRect(tagRect, colour);
+    p.setPen(Qt::white);
+    p.drawText(tagRect.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, tag);
+  }
+}
+
+// One annotated image to write.
+struct SaveItem {
+  QString image, target;
+  QVector<studio::Detection> boxes;
+};
+
+struct SaveResult {
+  int written = 0;
+  QString error;
+};
+
+// Every result image of `d` with its visible boxes, to `folder` as PNG; a folder source's
+// subfolders are kept so equal names in two of them do not collide.
+QVector<SaveItem> saveItemsFor(const PredictDialog& d, const QString& folder) {
+  QVector<SaveItem> items;
+  const QString source = d.job()->source();
+  const bool fromFolder = QFileInfo(source).isDir();
+  for (const QString& image : d.job()->images()) {
+    const QFileInfo rel(fromFolder ? QDir(source).relativeFilePath(image)
+                                   : QFileInfo(image).fileName());
+    const QString name = rel.completeBaseName() + QStringLiteral(".png");
+    items.push_back(
+        {image, QDir(folder).filePath(QDir(rel.path()).filePath(name)), d.visible(image)});
+  }
+  return items;
+}
+
+SaveResult saveItems(const QVector<SaveItem>& items, const QStringList& names) {
+  SaveResult r;
+  for (const auto& item : items) {
+    QImage img = readImage(item.image);
+    if (img.isNull()) continue;  // listed as unreadable in the dialog already
+    drawBoxes(&img, item.boxes, names, 1.0);
+    QDir().mkpath(QFileInfo(item.target).absolutePath());
+    QSaveFile f(item.target);  // atomic: a temporary file renamed over the target
+    if (!f.open(QIODevice::WriteOnly) || !img.save(&f, "PNG") || !f.commit()) {
+      r.error = PredictDialog::tr("Cannot write %1: %2").arg(item.target, f.errorString());
+      return r;
+    }
+    ++r.written;
+  }
+  return r;
+}
 }  // namespace
 
 PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
-    : QDialog(parent), m_doc(doc), m_job(new studio::PredictJob(this)) {
+    : QDialog(parent),
+      m_doc(doc),
+      m_job(new studio::PredictJob(this)),
+      m_saver(new studio::BackgroundJob(this)) {
   setWindowTitle(tr("Predict"));
   setObjectName(QStringLiteral("predictDialog"));
   auto* layout = new QVBoxLayout(this);
@@ -42,6 +130,7 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
       const QString path = QDir(run.path).filePath(QLatin1String(w));
       if (QFileInfo::exists(path)) m_weights->addItem(path);
     }
+  m_weights->lineEdit()->setPlaceholderText(tr("a run's weights/best.pt or last.pt"));
   auto* weightsRow = new QHBoxLayout;
   weightsRow->addWidget(m_weights, 1);
   auto* browseWeights = new QPushButton(tr("Browse…"), this);
@@ -49,6 +138,7 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   form->addRow(tr("Checkpoint:"), weightsRow);
   m_source = new QLineEdit(this);
   m_source->setObjectName(QStringLiteral("predictSource"));
+  m_source->setPlaceholderText(tr("an image, or a folder searched for images"));
   auto* sourceRow = new QHBoxLayout;
   sourceRow->addWidget(m_source, 1);
   auto* browseImages = new QPushButton(tr("Image…"), this);
@@ -56,6 +146,31 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   sourceRow->addWidget(browseImages);
   sourceRow->addWidget(browseFolder);
   form->addRow(tr("Images:"), sourceRow);
+  auto* optionsRow = new QHBoxLayout;
+  m_iou = new QDoubleSpinBox(this);
+  m_iou->setObjectName(QStringLiteral("predictIou"));
+  m_iou->setRange(0.05, 1.0);
+  m_iou->setSingleStep(0.05);
+  m_iou->setDecimals(2);
+  m_iou->setValue(studio::PredictOptions{}.iou);
+  m_iou->setToolTip(tr("Boxes of one class overlapping more than this are merged (NMS)"));
+  optionsRow->addWidget(new QLabel(tr("NMS IoU:"), this));
+  optionsRow->addWidget(m_iou);
+  m_imgsz = new QSpinBox(this);
+  m_imgsz->setObjectName(QStringLiteral("predictImgsz"));
+  m_imgsz->setRange(0, 4096);
+  m_imgsz->setSingleStep(32);
+  m_imgsz->setSpecialValueText(tr("the checkpoint's"));
+  m_imgsz->setToolTip(tr("Inference size in pixels, a multiple of 32"));
+  optionsRow->addSpacing(16);
+  optionsRow->addWidget(new QLabel(tr("Image size:"), this));
+  optionsRow->addWidget(m_imgsz);
+  optionsRow->addStretch(1);
+  form->addRow(tr("Options:"), optionsRow);
+  m_outLabel = new QLabel(this);
+  m_outLabel->setObjectName(QStringLiteral("predictOut"));
+  m_outLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  form->addRow(tr("Output:"), m_outLabel);
   layout->addLayout(form);
   auto* actions = new QHBoxLayout;
   m_run = new QPushButton(tr("Run"), this);
@@ -95,24 +210,22 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   m_classes->setObjectName(QStringLiteral("predictClasses"));
   leftLayout->addWidget(m_classes, 1);
   m_view = new QLabel(split);
+  m_view->setObjectName(QStringLiteral("predictView"));
   m_view->setAlignment(Qt::AlignCenter);
   m_view->setMinimumSize(480, 360);
+  m_view->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 3);
   layout->addWidget(split, 1);
 
-  // Class names: the project's dataset.
+  // Class names until a run reports the checkpoint's: the project's dataset.
   if (doc->isOpen()) {
     auto spec = data::loadDataYaml(doc->datasetPath().toStdString());
     if (spec)
-      for (const auto& n : spec->names) m_names << QString::fromStdString(n);
+      for (const auto& n : spec->names) m_projectNames << QString::fromStdString(n);
   }
-  for (int c = 0; c < m_names.size(); ++c) {
-    auto* item = new QListWidgetItem(m_names[c], m_classes);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Checked);
-    item->setForeground(seriesColor(c));
-  }
+  setClassNames(m_projectNames);
+  m_outLabel->setText(QDir::toNativeSeparators(nextOutDir()));
 
   auto updateConf = [this] {
     m_confLabel->setText(tr("confidence ≥ %1").arg(m_conf->value() / 100.0, 0, 'f', 2));
@@ -128,8 +241,9 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
     if (!p.isEmpty()) m_weights->setCurrentText(p);
   });
   connect(browseImages, &QPushButton::clicked, this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Image"), m_source->text(),
-                                                   tr("Images (*.jpg *.jpeg *.png *.bmp *.webp)"));
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Image"), m_source->text(),
+                                     tr("Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)"));
     if (!p.isEmpty()) m_source->setText(p);
   });
   connect(browseFolder, &QPushButton::clicked, this, [this] {
@@ -144,11 +258,47 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
     const QString folder =
         QFileDialog::getExistingDirectory(this, tr("Save annotated images into"));
     if (folder.isEmpty()) return;
-    QString error;
-    const int n = saveAnnotated(folder, &error);
-    m_status->setText(error.isEmpty() ? tr("Saved %1 images in %2").arg(n).arg(folder) : error);
+    // Reading, drawing and encoding every image is file work: off the GUI thread.
+    const QVector<SaveItem> items = saveItemsFor(*this, folder);
+    m_save->setEnabled(false);
+    m_status->setText(tr("Saving %1 annotated images in %2…")
+                          .arg(items.size())
+                          .arg(QDir::toNativeSeparators(folder)));
+    m_saver->run<SaveResult>([items, names = m_names] { return saveItems(items, names); },
+                             [this, folder](SaveResult r) {
+                               m_save->setEnabled(true);
+                               m_status->setText(r.error.isEmpty()
+                                                     ? tr("Saved %1 annotated images in %2")
+                                                           .arg(r.written)
+                                                           .arg(QDir::toNativeSeparators(folder))
+                                                     : r.error);
+                             },
+                             [this](const QString& message) {
+                               m_save->setEnabled(true);
+                               m_status->setText(tr("Saving failed: %1").arg(message));
+                             });
   });
   resize(1100, 760);
+}
+
+PredictDialog::~PredictDialog() = default;
+
+QString PredictDialog::nextOutDir() const {
+  return studio::PredictJob::freeOutDir(m_doc->isOpen() ? QFileInfo(m_doc->path()).absolutePath()
+                                                        : QDir::tempPath());
+}
+
+void PredictDialog::setClassNames(const QStringList& names) {
+  if (names == m_names && m_classes->count() == names.size()) return;
+  m_names = names;
+  const QSignalBlocker block(m_classes);
+  m_classes->clear();
+  for (int c = 0; c < m_names.size(); ++c) {
+    auto* item = new QListWidgetItem(m_names[c], m_classes);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
+    item->setForeground(seriesColor(c));
+  }
 }
 
 bool PredictDialog::run() {
@@ -162,18 +312,28 @@ bool PredictDialog::run() {
     m_status->setText(tr("Choose an image or a folder of images (%1 does not exist).").arg(source));
     return false;
   }
-  const QString out = studio::PredictJob::freeOutDir(
-      m_doc->isOpen() ? QFileInfo(m_doc->path()).absolutePath() : QDir::tempPath());
+  if (m_imgsz->value() % 32 != 0) {
+    m_status->setText(
+        tr("The image size must be a multiple of 32 (%1 is not).").arg(m_imgsz->value()));
+    return false;
+  }
+  const QString out = nextOutDir();
+  studio::PredictOptions options;
+  options.conf = kFloor;
+  options.iou = m_iou->value();
+  options.imgsz = m_imgsz->value();
   QString error;
-  if (!m_job->start(weights, source, out, kFloor, &error)) {
+  if (!m_job->start(weights, source, out, options, &error)) {
     m_status->setText(error);
     return false;
   }
   m_images->clear();
   m_view->clear();
+  m_shownPath.clear();
   m_run->setEnabled(false);
   m_cancel->setEnabled(true);
   m_save->setEnabled(false);
+  m_outLabel->setText(QDir::toNativeSeparators(out));
   m_status->setText(tr("Predicting… (results in %1)").arg(QDir::toNativeSeparators(out)));
   return true;
 }
@@ -184,18 +344,43 @@ void PredictDialog::finished() {
   m_cancel->setEnabled(false);
   switch (m_job->outcome()) {
     case O::Finished: {
+      QStringList notes;
+      // Boxes are labelled with the checkpoint's classes; say so when the project's differ.
+      const QStringList names = m_job->names().isEmpty() ? m_projectNames : m_job->names();
+      if (!m_job->names().isEmpty() && !m_projectNames.isEmpty() &&
+          m_job->names() != m_projectNames) {
+        notes << tr("This checkpoint was trained on other classes than the project's dataset "
+                    "(checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint's names.")
+                     .arg(m_job->names().size())
+                     .arg(QLocale().createSeparatedList(m_job->names().mid(0, 8)))
+                     .arg(m_projectNames.size())
+                     .arg(QLocale().createSeparatedList(m_projectNames.mid(0, 8)));
+      }
+      int maxCls = -1;
       int n = 0;
-      for (const auto& d : m_job->detections()) n += d.size();
-      m_status->setText(
-          tr("%1 detections (confidence ≥ 0.001) in %2 images; stave-train wrote %3")
-              .arg(n)
-              .arg(m_job->images().size())
-              .arg(QDir::toNativeSeparators(m_job->outDir())) +
-          (m_job->errorText().isEmpty() ? QString() : QStringLiteral("\n") + m_job->errorText()));
-      for (const QString& image : m_job->images())
-        m_images->addItem(QDir(m_source->text()).relativeFilePath(image));
-      for (int i = 0; i < m_images->count(); ++i)
-        m_images->item(i)->setData(Qt::UserRole, m_job->images()[i]);
+      for (const auto& dets : m_job->detections()) {
+        n += dets.size();
+        for (const auto& d : dets) maxCls = std::max(maxCls, d.cls);
+      }
+      QStringList shown = names;
+      for (int c = int(shown.size()); c <= maxCls; ++c) shown << tr("class %1").arg(c);
+      setClassNames(shown);
+      if (m_job->images().isEmpty()) notes << tr("No images were found in the source.");
+      if (!m_job->errorText().isEmpty()) notes << m_job->errorText();
+      notes.prepend(tr("%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4")
+                        .arg(n)
+                        .arg(kFloor)
+                        .arg(m_job->images().size())
+                        .arg(QDir::toNativeSeparators(m_job->outDir())));
+      m_status->setText(notes.join(QLatin1Char('\n')));
+      const bool folder = QFileInfo(m_job->source()).isDir();
+      for (const QString& image : m_job->images()) {
+        auto* item = new QListWidgetItem(
+            folder ? QDir(m_job->source()).relativeFilePath(image) : QFileInfo(image).fileName(),
+            m_images);
+        item->setData(Qt::UserRole, image);
+        item->setToolTip(QDir::toNativeSeparators(image));
+      }
       m_save->setEnabled(!m_job->images().isEmpty());
       if (m_images->count() > 0) m_images->setCurrentRow(0);
       break;
@@ -207,6 +392,7 @@ void PredictDialog::finished() {
       m_status->setText(tr("Prediction failed: %1").arg(m_job->errorText()));
       break;
   }
+  m_outLabel->setText(QDir::toNativeSeparators(nextOutDir()));
 }
 
 QVector<studio::Detection> PredictDialog::visible(const QString& image) const {
@@ -214,58 +400,57 @@ QVector<studio::Detection> PredictDialog::visible(const QString& image) const {
   const double threshold = m_conf->value() / 100.0;
   for (const auto& d : m_job->detections().value(image)) {
     if (d.conf < threshold) continue;
-    if (d.cls < m_classes->count() && m_classes->item(d.cls)->checkState() != Qt::Checked) continue;
+    if (d.cls >= 0 && d.cls < m_classes->count() &&
+        m_classes->item(d.cls)->checkState() != Qt::Checked)
+      continue;
     out.push_back(d);
   }
   return out;
 }
 
 QImage PredictDialog::annotated(const QString& image) const {
-  QImageReader reader(image);
-  reader.setAutoTransform(true);
-  QImage img = reader.read();
-  if (img.isNull()) return img;
-  img = img.convertToFormat(QImage::Format_RGB32);
-  QPainter p(&img);
-  const int pen = std::max(1, std::min(img.width(), img.height()) / 200);
-  for (const auto& d : visible(image)) {
-    p.setPen(QPen(seriesColor(d.cls), pen));
-    p.drawRect(d.box);
-    const QString name = d.cls < m_names.size() ? m_names[d.cls] : QString::number(d.cls);
-    p.drawText(d.box.topLeft() + QPointF(2, -3),
-               QStringLiteral("%1 %2").arg(name).arg(d.conf, 0, 'f', 2));
-  }
+  QImage img = readImage(image);
+  if (!img.isNull()) drawBoxes(&img, visible(image), m_names, 1.0);
   return img;
 }
 
 void PredictDialog::showImage() {
   auto* item = m_images->currentItem();
   if (!item) return;
-  const QImage img = annotated(item->data(Qt::UserRole).toString());
-  if (img.isNull()) {
-    m_view->setText(tr("Cannot read %1").arg(item->data(Qt::UserRole).toString()));
-    return;
+  const QString path = item->data(Qt::UserRole).toString();
+  const QSize viewSize = m_view->size().expandedTo(QSize(480, 360));
+  if (path != m_shownPath) {
+    // Decoded once per image; the filters only redraw the boxes on the scaled copy.
+    m_shownFull = readImage(path);
+    m_shownPath = path;
+    m_shownViewSize = QSize();
+    if (m_shownFull.isNull()) {
+      m_shownScaled = QImage();
+      m_view->setText(tr("Cannot read %1").arg(QDir::toNativeSeparators(path)));
+      return;
+    }
   }
-  m_view->setPixmap(QPixmap::fromImage(img.scaled(m_view->size().expandedTo(QSize(480, 360)),
-                                                  Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+  if (m_shownFull.isNull()) return;
+  if (viewSize != m_shownViewSize) {
+    m_shownViewSize = viewSize;
+    m_shownScaled = m_shownFull.scaled(viewSize, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    m_shownScale = double(m_shownScaled.width()) / m_shownFull.width();
+  }
+  if (m_shownScaled.isNull()) return;
+  QImage shown = m_shownScaled;
+  drawBoxes(&shown, visible(path), m_names, m_shownScale);
+  m_view->setPixmap(QPixmap::fromImage(shown));
 }
 
 int PredictDialog::saveAnnotated(const QString& folder, QString* error) {
-  QDir().mkpath(folder);
-  int written = 0;
-  for (const QString& image : m_job->images()) {
-    const QImage img = annotated(image);
-    if (img.isNull()) continue;
-    const QString target =
-        QDir(folder).filePath(QFileInfo(image).completeBaseName() + QStringLiteral(".png"));
-    QSaveFile f(target);  // atomic: a temporary file renamed over the target
-    if (!f.open(QIODevice::WriteOnly) || !img.save(&f, "PNG") || !f.commit()) {
-      if (error) *error = tr("Cannot write %1").arg(target);
-      return written;
-    }
-    ++written;
-  }
-  return written;
+  const SaveResult r = saveItems(saveItemsFor(*this, folder), m_names);
+  if (error) *error = r.error;
+  return r.written;
+}
+
+void PredictDialog::resizeEvent(QResizeEvent* event) {
+  QDialog::resizeEvent(event);
+  showImage();
 }
 
 }  // namespace stave::widgets

@@ -4,15 +4,27 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "core/studio/background_job.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
+namespace {
+// What the worker thread hands back after the process ended.
+struct ReadResult {
+  QMap<QString, QVector<Detection>> detections;
+  QStringList images;
+  QString error;
+};
+}  // namespace
 
 PredictJob::PredictJob(QObject* parent)
-    : QObject(parent), m_exe(RunController::findTrainExecutable()) {
+    : QObject(parent),
+      m_exe(RunController::findTrainExecutable()),
+      m_reader(new BackgroundJob(this)) {
   m_kill.setSingleShot(true);
   connect(&m_kill, &QTimer::timeout, this, [this] {
     if (m_process && m_process->state() != QProcess::NotRunning) m_process->kill();
@@ -20,9 +32,13 @@ PredictJob::PredictJob(QObject* parent)
 }
 
 PredictJob::~PredictJob() {
-  if (m_process && m_process->state() != QProcess::NotRunning) {
+  if (!m_process || m_process->state() == QProcess::NotRunning) return;
+  // Never just destroyed: SIGTERM, the grace period, then SIGKILL.
+  m_process->disconnect(this);
+  m_process->terminate();
+  if (!m_process->waitForFinished(kGraceMs)) {
     m_process->kill();
-    m_process->waitForFinished(5000);
+    m_process->waitForFinished(2000);
   }
 }
 
@@ -34,9 +50,23 @@ QString PredictJob::freeOutDir(const QString& projectFolder) {
   return dir;
 }
 
+QStringList PredictJob::sourceImages(const QString& source) {
+  const QFileInfo info(source);
+  if (!info.isDir())
+    return info.exists() ? QStringList{QDir::cleanPath(info.absoluteFilePath())} : QStringList{};
+  QStringList images;
+  // The extensions stave-train reads (name filters are case-insensitive).
+  QDirIterator it(info.absoluteFilePath(),
+                  {"*.jpg", "*.jpeg", "*.png", "*.bmp", "*.tif", "*.tiff", "*.webp"}, QDir::Files,
+                  QDirIterator::Subdirectories);
+  while (it.hasNext()) images << QDir::cleanPath(it.next());
+  images.sort();
+  return images;
+}
+
 bool PredictJob::start(const QString& weights, const QString& source, const QString& outDir,
-                       double conf, QString* error) {
-  if (m_process && m_process->state() != QProcess::NotRunning) {
+                       const PredictOptions& options, QString* error) {
+  if (isRunning()) {
     if (error) *error = tr("a prediction is running");
     return false;
   }
@@ -47,9 +77,10 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
   }
   m_detections.clear();
   m_images.clear();
+  m_names.clear();
   m_error.clear();
   m_cancelled = false;
-  m_source = QFileInfo(source).absoluteFilePath();
+  m_source = QDir::cleanPath(QFileInfo(source).absoluteFilePath());
   m_outDir = QFileInfo(outDir).absoluteFilePath();
   if (m_process) m_process->deleteLater();
   m_process = new QProcess(this);
@@ -60,11 +91,21 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
     m_error = tr("cannot start %1").arg(m_exe);
     emit finished();
   });
+  QStringList args{QStringLiteral("predict"),
+                   QStringLiteral("--weights"),
+                   weights,
+                   QStringLiteral("--source"),
+                   m_source,
+                   QStringLiteral("--out"),
+                   m_outDir,
+                   QStringLiteral("--conf"),
+                   QString::number(options.conf),
+                   QStringLiteral("--iou"),
+                   QString::number(options.iou),
+                   QStringLiteral("--json")};
+  if (options.imgsz > 0) args << QStringLiteral("--imgsz") << QString::number(options.imgsz);
   m_outcome = Outcome::Running;
-  m_process->start(m_exe,
-                   {QStringLiteral("predict"), QStringLiteral("--weights"), weights,
-                    QStringLiteral("--source"), source, QStringLiteral("--out"), m_outDir,
-                    QStringLiteral("--conf"), QString::number(conf), QStringLiteral("--json")});
+  m_process->start(m_exe, args);
   return true;
 }
 
@@ -72,7 +113,7 @@ void PredictJob::cancel() {
   if (!m_process || m_process->state() == QProcess::NotRunning) return;
   m_cancelled = true;
   m_process->terminate();
-  m_kill.start(5000);
+  m_kill.start(kGraceMs);
 }
 
 void PredictJob::done(int code, QProcess::ExitStatus status) {
@@ -81,37 +122,61 @@ void PredictJob::done(int code, QProcess::ExitStatus status) {
   const QByteArray out = m_process->readAllStandardOutput();
   if (m_cancelled) {
     m_outcome = Outcome::Cancelled;
-  } else if (status != QProcess::NormalExit) {
+    emit finished();
+    return;
+  }
+  if (status != QProcess::NormalExit) {
     m_outcome = Outcome::Crashed;
     m_error = err.isEmpty() ? tr("stave-train predict crashed") : err;
-  } else if (code != 0 && code != 1) {  // 1: done, with problems listed
+    emit finished();
+    return;
+  }
+  if (code != 0 && code != 1) {  // 1: done, with problems listed
     m_outcome = Outcome::Failed;
     m_error = err.isEmpty() ? tr("stave-train predict exited with code %1").arg(code) : err;
-  } else {
-    m_outcome = Outcome::Finished;
-    m_error = err;  // problems with single images
-    const auto j = QJsonDocument::fromJson(out).object();
-    const QString csv = j.value(QStringLiteral("csv")).toString();
-    QString readError;
-    if (!readPredictions(
-            csv.isEmpty() ? QDir(m_outDir).filePath(QStringLiteral("predictions.csv")) : csv,
-            m_source, &m_detections, &readError)) {
-      m_outcome = Outcome::Failed;
-      m_error = readError;
-    }
-    // Every image of the source, with or without detections.
-    if (QFileInfo(m_source).isDir()) {
-      QDirIterator it(m_source, {"*.jpg", "*.jpeg", "*.png", "*.bmp", "*.webp", "*.JPG", "*.PNG"},
-                      QDir::Files, QDirIterator::Subdirectories);
-      while (it.hasNext()) m_images << it.next();
-      m_images.sort();
-    } else {
-      m_images << m_source;
-    }
-    for (const QString& image : m_detections.keys())
-      if (!m_images.contains(image)) m_images << image;
+    emit finished();
+    return;
   }
-  emit finished();
+  const QJsonObject j = QJsonDocument::fromJson(out).object();
+  if (j.isEmpty()) {
+    m_outcome = Outcome::Failed;
+    m_error = tr("stave-train predict printed no summary") +
+              (err.isEmpty() ? QString() : QStringLiteral("\n") + err);
+    emit finished();
+    return;
+  }
+  for (const auto& n : j.value(QStringLiteral("names")).toArray()) m_names << n.toString();
+  QStringList problems;
+  for (const auto& p : j.value(QStringLiteral("problems")).toArray()) problems << p.toString();
+  m_error = problems.join(QLatin1Char('\n'));
+  QString csv = j.value(QStringLiteral("csv")).toString();
+  if (csv.isEmpty()) csv = QDir(m_outDir).filePath(QStringLiteral("predictions.csv"));
+  // A folder of many images makes a long CSV: read it and list the folder off the GUI thread.
+  m_reader->run<ReadResult>(
+      [csv, source = m_source] {
+        ReadResult r;
+        if (!readPredictions(csv, source, &r.detections, &r.error)) return r;
+        r.images = sourceImages(source);
+        for (auto it = r.detections.cbegin(); it != r.detections.cend(); ++it)
+          if (!r.images.contains(it.key())) r.images << it.key();
+        return r;
+      },
+      [this](ReadResult r) {
+        if (!r.error.isEmpty()) {
+          m_outcome = Outcome::Failed;
+          m_error = r.error;
+        } else {
+          m_outcome = Outcome::Finished;
+          m_detections = std::move(r.detections);
+          m_images = std::move(r.images);
+        }
+        emit finished();
+      },
+      [this](const QString& message) {
+        m_outcome = Outcome::Failed;
+        m_error = message;
+        emit finished();
+      });
 }
 
 bool PredictJob::readPredictions(const QString& csvPath, const QString& source,
@@ -121,13 +186,22 @@ bool PredictJob::readPredictions(const QString& csvPath, const QString& source,
     if (error) *error = tr("cannot read %1").arg(csvPath);
     return false;
   }
-  const bool folder = QFileInfo(source).isDir();
+  const QFileInfo sourceInfo(source);
+  const bool folder = sourceInfo.isDir();
   int lineNo = 0;
   while (!f.atEnd()) {
     const QString line = QString::fromUtf8(f.readLine()).trimmed();
-    if (++lineNo == 1 || line.isEmpty()) continue;  // header
+    ++lineNo;
+    if (line.isEmpty()) continue;
+    if (lineNo == 1) {
+      if (!line.startsWith(QLatin1String("image,cls,conf"))) {
+        if (error) *error = tr("%1:1: not a predictions file (header %2)").arg(csvPath, line);
+        return false;
+      }
+      continue;
+    }
     // The image name may hold commas: the last six fields are numbers.
-    QStringList cols = line.split(QLatin1Char(','));
+    const QStringList cols = line.split(QLatin1Char(','));
     if (cols.size() < 7) {
       if (error) *error = tr("%1:%2: expected 7 columns").arg(csvPath).arg(lineNo);
       return false;
@@ -146,8 +220,9 @@ bool PredictJob::readPredictions(const QString& csvPath, const QString& source,
         return false;
       }
     d.box = QRectF(QPointF(x1, y1), QPointF(x2, y2));
-    const QString image = folder ? QDir(source).filePath(name) : source;
-    (*out)[QFileInfo(image).absoluteFilePath()].push_back(d);
+    const QString image =
+        folder ? QDir(sourceInfo.absoluteFilePath()).filePath(name) : sourceInfo.absoluteFilePath();
+    (*out)[QDir::cleanPath(image)].push_back(d);
   }
   return true;
 }

@@ -294,6 +294,7 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   j["detections"] = detections;
   j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   j["csv"] = csvPath;
+  j["names"] = names;  // the checkpoint's classes: the studio labels the boxes with them
   j["problems"] = problems;
   return j;
 }

@@ -1,10 +1,12 @@
 #include <QComboBox>
 #include <QDir>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,7 +28,8 @@ bool runTrain(const QStringList& args) {
 
 // Predict… on a checkpoint trained for one epoch by the real stave-train: results with boxes,
 // the confidence slider and class toggles filter them, saving writes the annotated images, a
-// file that is no checkpoint gives stave-train's error.
+// file that is no checkpoint, or a folder without images, gives stave-train's error; a checkpoint
+// of another class count is labelled with its own classes and the difference is said.
 class TestPredictDialog : public QObject {
   Q_OBJECT
   QTemporaryDir m_dir;
@@ -43,6 +46,13 @@ class TestPredictDialog : public QObject {
     QVERIFY(
         runTrain({"train", "--project", m_project, "--run-dir", m_dir.filePath("proj/runs/r1")}));
     QVERIFY(QFile::exists(m_dir.filePath("proj/runs/r1/weights/last.pt")));
+    // A second project whose dataset has two classes, not the checkpoint's five.
+    QFile two(m_dir.filePath("data/two.yaml"));
+    QVERIFY(two.open(QIODevice::WriteOnly));
+    two.write("path: .\ntrain: images/train\nval: images/val\nnc: 2\nnames: [apple, pear]\n");
+    two.close();
+    QVERIFY(runTrain({"new-project", m_dir.filePath("other"), "--name", "other", "--data",
+                      m_dir.filePath("data/two.yaml"), "imgsz=64"}));
   }
 
   void predictFilterAndSave() {
@@ -60,6 +70,13 @@ class TestPredictDialog : public QObject {
     QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Finished));
     QCOMPARE(d.imageList()->count(), 4);
     QVERIFY(d.job()->outDir().endsWith("runs/detect/predict"));
+    // The checkpoint's class names label the boxes; the output folder is named in the dialog.
+    const QStringList names{"circle", "rectangle", "triangle", "ellipse", "cross"};
+    QCOMPARE(d.job()->names(), names);
+    QCOMPARE(d.classNames(), names);
+    QVERIFY2(d.statusLabel()->text().contains(QDir::toNativeSeparators(d.job()->outDir())),
+             qPrintable(d.statusLabel()->text()));
+    QVERIFY(d.findChild<QLabel*>("predictOut")->text().endsWith("predict2"));
     // All detections at the lowest setting; fewer or as many as the slider rises; none at 1.0.
     const QString image = d.job()->images().first();
     int total = 0;
@@ -84,18 +101,65 @@ class TestPredictDialog : public QObject {
     int cls = -1;
     for (const auto& det : d.job()->detections().value(image)) cls = det.cls;
     QVERIFY(cls >= 0 && cls < d.classList()->count());
+    const int before = d.visible(image).size();
     d.classList()->item(cls)->setCheckState(Qt::Unchecked);
     for (const auto& det : d.visible(image)) QVERIFY(det.cls != cls);
+    QVERIFY(d.visible(image).size() < before);
+    // What is drawn follows the filters: the annotated image changes when a class is hidden.
+    const QImage without = d.annotated(image);
+    d.classList()->item(cls)->setCheckState(Qt::Checked);
+    const QImage with = d.annotated(image);
+    QVERIFY(!with.isNull() && with.size() == QImage(image).size());
+    QVERIFY(with != without);
+    d.classList()->item(cls)->setCheckState(Qt::Unchecked);
     // Saving: one annotated image per result.
     QString error;
     QCOMPARE(d.saveAnnotated(m_dir.filePath("annotated"), &error), 4);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    QCOMPARE(QDir(m_dir.filePath("annotated")).entryList(QDir::Files).size(), 4);
+    const QStringList saved = QDir(m_dir.filePath("annotated")).entryList(QDir::Files);
+    QCOMPARE(saved.size(), 4);
+    for (const QString& name : saved) QVERIFY2(name.endsWith(".png"), qPrintable(name));
+    QVERIFY(!QImage(m_dir.filePath("annotated/" + saved.first())).isNull());
     // A second run goes into predict2.
     QVERIFY(d.run());
     QTRY_VERIFY_WITH_TIMEOUT(d.job()->outcome() != stave::studio::PredictJob::Outcome::Running,
                              120000);
     QVERIFY(d.job()->outDir().endsWith("runs/detect/predict2"));
+  }
+
+  // A checkpoint of another class count: its own names are shown, and the dialog says so.
+  void otherClassCountIsExplained() {
+    stave::studio::ProjectDocument doc;
+    QVERIFY(doc.open(m_dir.filePath("other/other.stave")));
+    PredictDialog d(&doc);
+    d.job()->setExecutable(STAVE_TRAIN_EXE);
+    QCOMPARE(d.classNames(), QStringList({"apple", "pear"}));
+    d.checkpointBox()->setCurrentText(m_dir.filePath("proj/runs/r1/weights/last.pt"));
+    d.sourceEdit()->setText(m_dir.filePath("data/images/val"));
+    d.imgszBox()->setValue(96);
+    QVERIFY2(d.run(), qPrintable(d.statusLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(!d.job()->isRunning(), 120000);
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Finished));
+    QCOMPARE(d.classNames().size(), 5);
+    QCOMPARE(d.classList()->count(), 5);
+    QVERIFY2(d.statusLabel()->text().contains("checkpoint: 5"),
+             qPrintable(d.statusLabel()->text()));
+    QVERIFY(d.job()->outDir().startsWith(m_dir.filePath("other/runs/detect/predict")));
+  }
+
+  void cancelStopsTheRun() {
+    stave::studio::ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    PredictDialog d(&doc);
+    d.job()->setExecutable(STAVE_TRAIN_EXE);
+    d.checkpointBox()->setCurrentText(m_dir.filePath("proj/runs/r1/weights/last.pt"));
+    d.sourceEdit()->setText(m_dir.filePath("data/images"));
+    QVERIFY(d.run());
+    d.job()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!d.job()->isRunning(), 30000);
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Cancelled));
+    QCOMPARE(d.statusLabel()->text(), QString("Cancelled."));
+    QCOMPARE(d.imageList()->count(), 0);
   }
 
   void badCheckpointIsReported() {
@@ -116,6 +180,14 @@ class TestPredictDialog : public QObject {
     QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Failed));
     QVERIFY2(d.statusLabel()->text().contains("notes.pt"), qPrintable(d.statusLabel()->text()));
     QCOMPARE(d.imageList()->count(), 0);
+    // A folder without images: stave-train's error, shown.
+    QVERIFY(QDir(m_dir.path()).mkpath("empty"));
+    d.checkpointBox()->setCurrentText(m_dir.filePath("proj/runs/r1/weights/last.pt"));
+    d.sourceEdit()->setText(m_dir.filePath("empty"));
+    QVERIFY(d.run());
+    QTRY_VERIFY_WITH_TIMEOUT(!d.job()->isRunning(), 120000);
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Failed));
+    QVERIFY2(d.statusLabel()->text().contains("no images"), qPrintable(d.statusLabel()->text()));
     // Missing inputs are refused before anything runs.
     d.sourceEdit()->setText(m_dir.filePath("no/such/folder"));
     QVERIFY(!d.run());
