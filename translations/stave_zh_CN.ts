@@ -145,138 +145,138 @@
 <context>
     <name>stave::widgets::DatasetPage</name>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="70"/>
+        <location filename="../widgets/dataset_page.cpp" line="64"/>
         <source>split %v of %m</source>
         <translation>第 %v/%m 个划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="73"/>
+        <location filename="../widgets/dataset_page.cpp" line="67"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="76"/>
+        <location filename="../widgets/dataset_page.cpp" line="70"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <location filename="../widgets/dataset_page.cpp" line="87"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <location filename="../widgets/dataset_page.cpp" line="87"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <location filename="../widgets/dataset_page.cpp" line="87"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="93"/>
+        <location filename="../widgets/dataset_page.cpp" line="87"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <location filename="../widgets/dataset_page.cpp" line="88"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="94"/>
-        <location filename="../widgets/dataset_page.cpp" line="134"/>
+        <location filename="../widgets/dataset_page.cpp" line="88"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="94"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="94"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="94"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <location filename="../widgets/dataset_page.cpp" line="97"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <location filename="../widgets/dataset_page.cpp" line="97"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <location filename="../widgets/dataset_page.cpp" line="97"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <location filename="../widgets/dataset_page.cpp" line="99"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <location filename="../widgets/dataset_page.cpp" line="99"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="105"/>
+        <location filename="../widgets/dataset_page.cpp" line="99"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="109"/>
+        <location filename="../widgets/dataset_page.cpp" line="103"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="123"/>
+        <location filename="../widgets/dataset_page.cpp" line="118"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="169"/>
+        <location filename="../widgets/dataset_page.cpp" line="164"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="170"/>
+        <location filename="../widgets/dataset_page.cpp" line="165"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="194"/>
+        <location filename="../widgets/dataset_page.cpp" line="189"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="204"/>
+        <location filename="../widgets/dataset_page.cpp" line="199"/>
         <source>The scan failed: %1</source>
         <translation>扫描失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="214"/>
+        <location filename="../widgets/dataset_page.cpp" line="213"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="229"/>
+        <location filename="../widgets/dataset_page.cpp" line="228"/>
         <source>%1 classes, %2 problems%3</source>
         <translation>%1 个类别，%2 个问题%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="232"/>
+        <location filename="../widgets/dataset_page.cpp" line="231"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="321"/>
+        <location filename="../widgets/dataset_page.cpp" line="324"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -304,32 +304,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="209"/>
+        <location filename="../core/studio/new_project.cpp" line="202"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="221"/>
+        <location filename="../core/studio/new_project.cpp" line="214"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="227"/>
+        <location filename="../core/studio/new_project.cpp" line="220"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="238"/>
+        <location filename="../core/studio/new_project.cpp" line="231"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="244"/>
+        <location filename="../core/studio/new_project.cpp" line="237"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="244"/>
+        <location filename="../core/studio/new_project.cpp" line="237"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -1615,112 +1615,112 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="182"/>
+        <location filename="../widgets/main_window.cpp" line="183"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="218"/>
+        <location filename="../widgets/main_window.cpp" line="219"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="233"/>
+        <location filename="../widgets/main_window.cpp" line="234"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="242"/>
+        <location filename="../widgets/main_window.cpp" line="243"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="244"/>
+        <location filename="../widgets/main_window.cpp" line="245"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="246"/>
+        <location filename="../widgets/main_window.cpp" line="247"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="253"/>
+        <location filename="../widgets/main_window.cpp" line="254"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="258"/>
+        <location filename="../widgets/main_window.cpp" line="259"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="263"/>
+        <location filename="../widgets/main_window.cpp" line="264"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="281"/>
+        <location filename="../widgets/main_window.cpp" line="282"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="282"/>
+        <location filename="../widgets/main_window.cpp" line="283"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="289"/>
+        <location filename="../widgets/main_window.cpp" line="290"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="290"/>
+        <location filename="../widgets/main_window.cpp" line="291"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="312"/>
+        <location filename="../widgets/main_window.cpp" line="313"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="318"/>
+        <location filename="../widgets/main_window.cpp" line="319"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="329"/>
+        <location filename="../widgets/main_window.cpp" line="330"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="332"/>
+        <location filename="../widgets/main_window.cpp" line="333"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="337"/>
+        <location filename="../widgets/main_window.cpp" line="338"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="338"/>
+        <location filename="../widgets/main_window.cpp" line="339"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="349"/>
+        <location filename="../widgets/main_window.cpp" line="350"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="350"/>
+        <location filename="../widgets/main_window.cpp" line="351"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="217"/>
+        <location filename="../widgets/main_window.cpp" line="218"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -1766,17 +1766,17 @@
 <context>
     <name>NewProject</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="55"/>
+        <location filename="../core/studio/new_project.cpp" line="48"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="92"/>
+        <location filename="../core/studio/new_project.cpp" line="85"/>
         <source>no images (.jpg, .png, …) in %1</source>
         <translation>%1 中没有图像（.jpg、.png 等）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="95"/>
+        <location filename="../core/studio/new_project.cpp" line="88"/>
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
@@ -1991,175 +1991,260 @@
 <context>
     <name>stave::widgets::PredictDialog</name>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="33"/>
+        <location filename="../widgets/predict_dialog.cpp" line="107"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="121"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="47"/>
+        <location filename="../widgets/predict_dialog.cpp" line="133"/>
+        <source>a run&apos;s weights/best.pt or last.pt</source>
+        <translation>某次运行的 weights/best.pt 或 last.pt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="136"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="49"/>
+        <location filename="../widgets/predict_dialog.cpp" line="138"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="54"/>
+        <location filename="../widgets/predict_dialog.cpp" line="141"/>
+        <source>an image, or a folder searched for images</source>
+        <translation>一张图像，或在其中查找图像的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="144"/>
         <source>Image…</source>
         <translation>图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="55"/>
+        <location filename="../widgets/predict_dialog.cpp" line="145"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="58"/>
+        <location filename="../widgets/predict_dialog.cpp" line="148"/>
         <source>Images:</source>
         <translation>图像：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="61"/>
+        <location filename="../widgets/predict_dialog.cpp" line="156"/>
+        <source>Boxes of one class overlapping more than this are merged (NMS)</source>
+        <translation>同一类别重叠超过此值的框将被合并（NMS）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <source>NMS IoU:</source>
+        <translation>NMS IoU：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="163"/>
+        <source>the checkpoint&apos;s</source>
+        <translation>检查点的设置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="164"/>
+        <source>Inference size in pixels, a multiple of 32</source>
+        <translation>推理尺寸（像素），须为 32 的倍数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="166"/>
+        <source>Image size:</source>
+        <translation>图像尺寸：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="169"/>
+        <source>Options:</source>
+        <translation>选项：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="173"/>
+        <source>Output:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="176"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="62"/>
+        <location filename="../widgets/predict_dialog.cpp" line="178"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="64"/>
+        <location filename="../widgets/predict_dialog.cpp" line="180"/>
         <source>Save annotated images…</source>
         <translation>保存标注后的图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="92"/>
+        <location filename="../widgets/predict_dialog.cpp" line="208"/>
         <source>Classes shown:</source>
         <translation>显示的类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="117"/>
+        <location filename="../widgets/predict_dialog.cpp" line="231"/>
         <source>confidence ≥ %1</source>
         <translation>置信度 ≥ %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="125"/>
+        <location filename="../widgets/predict_dialog.cpp" line="239"/>
         <source>Checkpoint</source>
         <translation>检查点</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="126"/>
+        <location filename="../widgets/predict_dialog.cpp" line="240"/>
         <source>Checkpoints (*.pt);;All files (*)</source>
         <translation>检查点 (*.pt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="130"/>
+        <location filename="../widgets/predict_dialog.cpp" line="245"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="131"/>
-        <source>Images (*.jpg *.jpeg *.png *.bmp *.webp)</source>
-        <translation>图像 (*.jpg *.jpeg *.png *.bmp *.webp)</translation>
+        <location filename="../widgets/predict_dialog.cpp" line="246"/>
+        <source>Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</source>
+        <translation>图像 (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="136"/>
+        <location filename="../widgets/predict_dialog.cpp" line="264"/>
+        <source>Saving %1 annotated images in %2…</source>
+        <translation>正在将 %1 张标注图像保存到 %2…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="271"/>
+        <source>Saved %1 annotated images in %2</source>
+        <translation>已将 %1 张标注图像保存到 %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="278"/>
+        <source>Saving failed: %1</source>
+        <translation>保存失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="352"/>
+        <source>This checkpoint was trained on other classes than the project&apos;s dataset (checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint&apos;s names.</source>
+        <translation>此检查点训练时使用的类别与项目数据集不同（检查点：%1 — %2；数据集：%3 — %4）；框上显示检查点的类别名。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="366"/>
+        <source>class %1</source>
+        <translation>类别 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="368"/>
+        <source>No images were found in the source.</source>
+        <translation>在来源中没有找到图像。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="370"/>
+        <source>%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4</source>
+        <translation>%3 张图像中有 %1 个检测结果（置信度 ≥ %2）；stave-train 已写入 %4</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="251"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="144"/>
+        <location filename="../widgets/predict_dialog.cpp" line="259"/>
         <source>Save annotated images into</source>
         <translation>将标注后的图像保存到</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="148"/>
-        <source>Saved %1 images in %2</source>
-        <translation>已在 %2 保存 %1 张图像</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <location filename="../widgets/predict_dialog.cpp" line="308"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择检查点文件（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="161"/>
+        <location filename="../widgets/predict_dialog.cpp" line="312"/>
         <source>Choose an image or a folder of images (%1 does not exist).</source>
         <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="176"/>
+        <location filename="../widgets/predict_dialog.cpp" line="317"/>
+        <source>The image size must be a multiple of 32 (%1 is not).</source>
+        <translation>图像尺寸必须是 32 的倍数（%1 不是）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="337"/>
         <source>Predicting… (results in %1)</source>
         <translation>正在预测…（结果在 %1）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="189"/>
-        <source>%1 detections (confidence ≥ 0.001) in %2 images; stave-train wrote %3</source>
-        <translation>%2 张图像中有 %1 个检测结果（置信度 ≥ 0.001）；stave-train 已写入 %3</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="203"/>
+        <location filename="../widgets/predict_dialog.cpp" line="389"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="206"/>
+        <location filename="../widgets/predict_dialog.cpp" line="392"/>
         <source>Prediction failed: %1</source>
         <translation>预测失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="245"/>
+        <location filename="../widgets/predict_dialog.cpp" line="429"/>
         <source>Cannot read %1</source>
         <translation>无法读取 %1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="262"/>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
     <name>stave::studio::PredictJob</name>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="40"/>
+        <location filename="../core/studio/predict_job.cpp" line="70"/>
         <source>a prediction is running</source>
         <translation>已有预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="44"/>
+        <location filename="../core/studio/predict_job.cpp" line="74"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="60"/>
+        <location filename="../core/studio/predict_job.cpp" line="91"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="86"/>
+        <location filename="../core/studio/predict_job.cpp" line="130"/>
         <source>stave-train predict crashed</source>
         <translation>stave-train predict 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="89"/>
+        <location filename="../core/studio/predict_job.cpp" line="136"/>
         <source>stave-train predict exited with code %1</source>
         <translation>stave-train predict 以代码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="121"/>
+        <location filename="../core/studio/predict_job.cpp" line="143"/>
+        <source>stave-train predict printed no summary</source>
+        <translation>stave-train predict 没有输出摘要</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="186"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="132"/>
+        <location filename="../core/studio/predict_job.cpp" line="198"/>
+        <source>%1:1: not a predictions file (header %2)</source>
+        <translation>%1:1：不是预测结果文件（表头为 %2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/predict_job.cpp" line="206"/>
         <source>%1:%2: expected 7 columns</source>
         <translation>%1:%2：应有 7 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="145"/>
+        <location filename="../core/studio/predict_job.cpp" line="219"/>
         <source>%1:%2: not a number</source>
         <translation>%1:%2：不是数字</translation>
     </message>
