@@ -2,6 +2,56 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>stave::widgets::AugmentView</name>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="71"/>
+        <location filename="../widgets/augment_view.cpp" line="103"/>
+        <source>Show augmentation</source>
+        <translation>显示数据增强</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="74"/>
+        <source>Render one training batch with the active config&apos;s augmentation, as the trainer&apos;s loader does</source>
+        <translation>按当前配置的数据增强渲染一个训练批次，与训练器的加载器相同</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="86"/>
+        <source>See what the network is trained on: a batch from the real data loader with mosaic, HSV, flips, scale and rotation as the active config sets them.</source>
+        <translation>看看网络实际用什么训练：来自真实数据加载器的一个批次，马赛克、HSV、翻转、缩放和旋转均按当前配置设置。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="111"/>
+        <source>The train split has no usable images: nothing to augment.</source>
+        <translation>训练划分中没有可用图像：无可增强的内容。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="118"/>
+        <source>The active config cannot be used: %1</source>
+        <translation>当前配置无法使用：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="125"/>
+        <source>Building a batch…</source>
+        <translation>正在生成批次…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="131"/>
+        <source>Another batch</source>
+        <translation>换一个批次</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="134"/>
+        <location filename="../widgets/augment_view.cpp" line="161"/>
+        <source>No batch: %1</source>
+        <translation>没有批次：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/augment_view.cpp" line="137"/>
+        <source>Config &apos;%1&apos;: imgsz %2, mosaic %3, mixup %4, HSV %5/%6/%7, fliplr %8, flipud %9, scale %10, degrees %11, translate %12 — epoch %13, batch %14: %15 images, %16 boxes</source>
+        <translation>配置“%1”：imgsz %2，mosaic %3，mixup %4，HSV %5/%6/%7，fliplr %8，flipud %9，scale %10，degrees %11，translate %12 — 第 %13 轮，第 %14 批：%15 张图像，%16 个框</translation>
+    </message>
+</context>
+<context>
     <name>stave::widgets::ConfigForm</name>
     <message>
         <location filename="../widgets/config_form.cpp" line="68"/>
@@ -143,160 +193,301 @@
     </message>
 </context>
 <context>
-    <name>stave::widgets::DatasetPage</name>
+    <name>stave::widgets::DatasetGallery</name>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="64"/>
-        <source>split %v of %m</source>
-        <translation>第 %v/%m 个划分</translation>
+        <location filename="../widgets/dataset_gallery.cpp" line="44"/>
+        <source>Split:</source>
+        <translation>划分：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="67"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="46"/>
+        <source>Class:</source>
+        <translation>类别：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="48"/>
+        <source>Problems:</source>
+        <translation>问题：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="77"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="124"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="204"/>
+        <source>Select an image to see it large.</source>
+        <translation>选择一张图像以放大查看。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="84"/>
+        <source>Boxes shown for:</source>
+        <translation>显示以下类别的框：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="130"/>
+        <source>All splits</source>
+        <translation>所有划分</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="133"/>
+        <source>All classes</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="137"/>
+        <source>All images</source>
+        <translation>所有图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="138"/>
+        <source>With problems</source>
+        <translation>有问题的</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="139"/>
+        <source>Without problems</source>
+        <translation>无问题的</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="148"/>
+        <source>%1 (%2 boxes)</source>
+        <translation>%1（%2 个框）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="174"/>
+        <source>%1 of %2 images</source>
+        <translation>%2 张图像中的 %1 张</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="213"/>
+        <source>%1 split, %2 × %3 pixels, boxes: %4</source>
+        <translation>%1 划分，%2 × %3 像素，框：%4</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="219"/>
+        <source>%1 split, left out of training</source>
+        <translation>%1 划分，不参与训练</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="222"/>
+        <source>Problems: %1 (see the Problems tab)</source>
+        <translation>问题：%1（见“问题”标签页）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="231"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="237"/>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::DatasetPage</name>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="70"/>
+        <location filename="../widgets/dataset_page.cpp" line="83"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="87"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="87"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="87"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="87"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="88"/>
+        <location filename="../widgets/dataset_page.cpp" line="101"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="88"/>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="101"/>
+        <location filename="../widgets/dataset_page.cpp" line="148"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <location filename="../widgets/dataset_page.cpp" line="101"/>
+        <source>Left out</source>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="106"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <location filename="../widgets/dataset_page.cpp" line="106"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="94"/>
+        <location filename="../widgets/dataset_page.cpp" line="106"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="97"/>
+        <location filename="../widgets/dataset_page.cpp" line="109"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="97"/>
+        <location filename="../widgets/dataset_page.cpp" line="109"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="97"/>
+        <location filename="../widgets/dataset_page.cpp" line="109"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="99"/>
+        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <source>Box aspect (width : height)</source>
+        <translation>框的宽高比（宽 : 高）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <source>aspect</source>
+        <translation>宽高比</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <source>boxes</source>
+        <translation>框数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="115"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="99"/>
+        <location filename="../widgets/dataset_page.cpp" line="115"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="99"/>
+        <location filename="../widgets/dataset_page.cpp" line="115"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="103"/>
+        <location filename="../widgets/dataset_page.cpp" line="120"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="118"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
+        <location filename="../widgets/dataset_page.cpp" line="236"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="164"/>
+        <location filename="../widgets/dataset_page.cpp" line="158"/>
+        <source>Gallery</source>
+        <translation>图库</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="160"/>
+        <source>Augmentation</source>
+        <translation>数据增强</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="168"/>
+        <source>%1: %2 / %3 images</source>
+        <translation>%1：%2 / %3 张图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="213"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="165"/>
+        <location filename="../widgets/dataset_page.cpp" line="214"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="189"/>
+        <location filename="../widgets/dataset_page.cpp" line="216"/>
+        <source>listing images…</source>
+        <translation>正在列出图像…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="262"/>
+        <source>%1 classes, %2 images, %3 problems%4</source>
+        <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="360"/>
+        <source>No image belongs to this file.</source>
+        <translation>没有图像对应此文件。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="397"/>
+        <source>Line %1 has no box to draw.</source>
+        <translation>第 %1 行没有可绘制的框。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="399"/>
+        <source>Line %1&apos;s box lies outside the image.</source>
+        <translation>第 %1 行的框在图像之外。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="410"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="176"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="199"/>
-        <source>The scan failed: %1</source>
-        <translation>扫描失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/dataset_page.cpp" line="213"/>
+        <location filename="../widgets/dataset_page.cpp" line="241"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="228"/>
-        <source>%1 classes, %2 problems%3</source>
-        <translation>%1 个类别，%2 个问题%3</translation>
-    </message>
-    <message>
-        <location filename="../widgets/dataset_page.cpp" line="231"/>
+        <location filename="../widgets/dataset_page.cpp" line="266"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="283"/>
+        <location filename="../widgets/dataset_page.cpp" line="271"/>
+        <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
+        <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="355"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="293"/>
-        <source>No image found for this label file.</source>
-        <translation>找不到此标注文件对应的图像。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/dataset_page.cpp" line="294"/>
+        <location filename="../widgets/dataset_page.cpp" line="416"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="324"/>
+        <location filename="../widgets/dataset_page.cpp" line="385"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -599,6 +790,14 @@
         <location filename="../widgets/diagnosis_banner.cpp" line="115"/>
         <source>New config %1 with %2 (save the project to keep it)</source>
         <translation>已新建配置 %1，含 %2（保存项目以保留）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::GalleryDelegate</name>
+    <message>
+        <location filename="../widgets/gallery_delegate.cpp" line="43"/>
+        <source>cannot read</source>
+        <translation>无法读取</translation>
     </message>
 </context>
 <context>
@@ -1511,25 +1710,25 @@
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="111"/>
+        <location filename="../widgets/main_window.cpp" line="114"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="114"/>
+        <location filename="../widgets/main_window.cpp" line="117"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="61"/>
-        <location filename="../widgets/main_window.cpp" line="116"/>
+        <location filename="../widgets/main_window.cpp" line="119"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="62"/>
-        <location filename="../widgets/main_window.cpp" line="117"/>
-        <location filename="../widgets/main_window.cpp" line="132"/>
+        <location filename="../widgets/main_window.cpp" line="120"/>
+        <location filename="../widgets/main_window.cpp" line="135"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
@@ -1544,183 +1743,183 @@
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="113"/>
+        <location filename="../widgets/main_window.cpp" line="116"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="120"/>
+        <location filename="../widgets/main_window.cpp" line="123"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="125"/>
+        <location filename="../widgets/main_window.cpp" line="128"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="126"/>
+        <location filename="../widgets/main_window.cpp" line="129"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="130"/>
+        <location filename="../widgets/main_window.cpp" line="133"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="135"/>
+        <location filename="../widgets/main_window.cpp" line="138"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="137"/>
+        <location filename="../widgets/main_window.cpp" line="140"/>
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="137"/>
+        <location filename="../widgets/main_window.cpp" line="140"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="139"/>
-        <location filename="../widgets/main_window.cpp" line="147"/>
+        <location filename="../widgets/main_window.cpp" line="142"/>
+        <location filename="../widgets/main_window.cpp" line="150"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="145"/>
+        <location filename="../widgets/main_window.cpp" line="148"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="145"/>
+        <location filename="../widgets/main_window.cpp" line="148"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="155"/>
+        <location filename="../widgets/main_window.cpp" line="158"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="156"/>
+        <location filename="../widgets/main_window.cpp" line="159"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="161"/>
+        <location filename="../widgets/main_window.cpp" line="164"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="183"/>
+        <location filename="../widgets/main_window.cpp" line="186"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="219"/>
+        <location filename="../widgets/main_window.cpp" line="222"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="234"/>
+        <location filename="../widgets/main_window.cpp" line="237"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="243"/>
+        <location filename="../widgets/main_window.cpp" line="246"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="245"/>
+        <location filename="../widgets/main_window.cpp" line="248"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="247"/>
+        <location filename="../widgets/main_window.cpp" line="250"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="254"/>
+        <location filename="../widgets/main_window.cpp" line="257"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="259"/>
+        <location filename="../widgets/main_window.cpp" line="262"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="264"/>
+        <location filename="../widgets/main_window.cpp" line="267"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="282"/>
+        <location filename="../widgets/main_window.cpp" line="285"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="283"/>
+        <location filename="../widgets/main_window.cpp" line="286"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="290"/>
+        <location filename="../widgets/main_window.cpp" line="293"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="291"/>
+        <location filename="../widgets/main_window.cpp" line="294"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="313"/>
+        <location filename="../widgets/main_window.cpp" line="316"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="319"/>
+        <location filename="../widgets/main_window.cpp" line="322"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="330"/>
+        <location filename="../widgets/main_window.cpp" line="333"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="333"/>
+        <location filename="../widgets/main_window.cpp" line="336"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="338"/>
+        <location filename="../widgets/main_window.cpp" line="341"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="339"/>
+        <location filename="../widgets/main_window.cpp" line="342"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="350"/>
+        <location filename="../widgets/main_window.cpp" line="353"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="351"/>
+        <location filename="../widgets/main_window.cpp" line="354"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="218"/>
+        <location filename="../widgets/main_window.cpp" line="221"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -2252,22 +2451,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="109"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="245"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="111"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="247"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="113"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="249"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="115"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="251"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -2342,29 +2541,34 @@
 <context>
     <name>stave::widgets::QueuePanel</name>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="26"/>
+        <location filename="../widgets/queue_panel.cpp" line="27"/>
         <source>Queue run</source>
         <translation>加入队列</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="28"/>
+        <location filename="../widgets/queue_panel.cpp" line="29"/>
         <source>Queue the Run page&apos;s config: it starts when its GPUs are free</source>
         <translation>将运行页所选配置加入队列：其 GPU 空闲时开始</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="29"/>
+        <location filename="../widgets/queue_panel.cpp" line="30"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="30"/>
-        <source>Up</source>
-        <translation>上移</translation>
+        <location filename="../widgets/queue_panel.cpp" line="34"/>
+        <source>Move the selected run up: it starts earlier</source>
+        <translation>将所选运行上移：更早开始</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="31"/>
-        <source>Down</source>
-        <translation>下移</translation>
+        <location filename="../widgets/queue_panel.cpp" line="37"/>
+        <source>Move the selected run down</source>
+        <translation>将所选运行下移</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="42"/>
+        <source>Take the selected run off the queue (a running one is stopped on the Run page)</source>
+        <translation>将所选运行移出队列（正在运行的需在运行页停止）</translation>
     </message>
 </context>
 <context>
@@ -2931,112 +3135,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="57"/>
+        <location filename="../core/studio/run_queue.cpp" line="81"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="59"/>
+        <location filename="../core/studio/run_queue.cpp" line="83"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="61"/>
+        <location filename="../core/studio/run_queue.cpp" line="85"/>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="87"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="63"/>
+        <location filename="../core/studio/run_queue.cpp" line="89"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="65"/>
+        <location filename="../core/studio/run_queue.cpp" line="91"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="67"/>
+        <location filename="../core/studio/run_queue.cpp" line="93"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="81"/>
+        <location filename="../core/studio/run_queue.cpp" line="127"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run_queue.cpp" line="133"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="116"/>
+        <location filename="../core/studio/run_queue.cpp" line="162"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="120"/>
+        <location filename="../core/studio/run_queue.cpp" line="166"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="175"/>
+        <location filename="../core/studio/run_queue.cpp" line="237"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="178"/>
+        <location filename="../core/studio/run_queue.cpp" line="240"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="192"/>
+        <location filename="../core/studio/run_queue.cpp" line="252"/>
+        <source>Cannot read the GPUs and leases: %1</source>
+        <translation>无法读取 GPU 与占用信息：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="262"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="194"/>
+        <location filename="../core/studio/run_queue.cpp" line="264"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="194"/>
+        <location filename="../core/studio/run_queue.cpp" line="264"/>
         <source>CPU busy</source>
         <translation>CPU 忙</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="223"/>
+        <location filename="../core/studio/run_queue.cpp" line="299"/>
+        <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
+        <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="301"/>
+        <source>Queued run %1: %2</source>
+        <translation>排队的运行 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="319"/>
+        <source>the run never started (nothing in %1)</source>
+        <translation>运行从未启动（%1 中没有内容）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="324"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="243"/>
+        <location filename="../core/studio/run_queue.cpp" line="349"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="263"/>
+        <location filename="../core/studio/run_queue.cpp" line="364"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="279"/>
+        <location filename="../core/studio/run_queue.cpp" line="376"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="331"/>
+        <location filename="../core/studio/run_queue.cpp" line="437"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="347"/>
+        <location filename="../core/studio/run_queue.cpp" line="447"/>
+        <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
+        <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_queue.cpp" line="456"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="350"/>
+        <location filename="../core/studio/run_queue.cpp" line="459"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -3344,6 +3578,24 @@ not found</source>
         <location filename="../core/studio/hardware_models.cpp" line="142"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::GpuLeases</name>
+    <message>
+        <location filename="../core/studio/gpu_lease.cpp" line="109"/>
+        <source>%1 is used by %2</source>
+        <translation>%1 正被 %2 使用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/gpu_lease.cpp" line="111"/>
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/gpu_lease.cpp" line="128"/>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 </TS>

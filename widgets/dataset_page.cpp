@@ -6,21 +6,24 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QImageReader>
 #include <QLabel>
-#include <QPainter>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 #include "core/data/dataset.h"
-#include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/thumbnail_loader.h"
+#include "widgets/augment_view.h"
+#include "widgets/box_image_view.h"
+#include "widgets/dataset_gallery.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -32,39 +35,49 @@ QCustomPlot* makePlot(const QString& title, const QString& x, const QString& y, 
       0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 10, QFont::Bold)));
   plot->xAxis->setLabel(x);
   plot->yAxis->setLabel(y);
-  plot->setMinimumHeight(220);
+  plot->setMinimumHeight(200);
   return plot;
 }
 
-// The image a label file belongs to (any of the usual extensions), "" when none is found.
-QString imageOfLabel(const QString& label) {
-  QString base = label.left(label.lastIndexOf(QLatin1Char('.')));
-  const int at = base.lastIndexOf(QStringLiteral("/labels/"));
-  if (at >= 0) base = base.left(at) + QStringLiteral("/images/") + base.mid(at + 8);
-  for (const char* ext :
-       {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".JPG", ".PNG"})
-    if (QFileInfo::exists(base + QLatin1String(ext))) return base + QLatin1String(ext);
-  return {};
-}
+// Label files are small; one larger than this is not read for the preview (the GUI thread
+// must not stall on it).
+constexpr qint64 kMaxLabelBytes = 1 << 20;
+
+// Aspect bins: log2(width / height) from -3 to 3 in steps of 1/2 (1:8 ... 8:1).
+constexpr int kAspectBins = 13;
+
+// The file column elides from the left: the file's name matters more than its folder.
+class ElideLeftDelegate : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+    QStyledItemDelegate::initStyleOption(option, index);
+    option->textElideMode = Qt::ElideLeft;
+  }
+};
 }  // namespace
 
 DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
     : QWidget(parent),
       m_doc(doc),
-      m_job(new studio::BackgroundJob(this)),
-      m_problems(new studio::ProblemsModel(this)) {
+      m_scan(new studio::DatasetScan(this)),
+      m_summary(std::make_shared<studio::DatasetSummary>()),
+      m_problems(new studio::ProblemsModel(this)),
+      m_previewLoader(new studio::ThumbnailLoader({1280, 1, 64ll << 20, 4}, this)) {
   setObjectName(QStringLiteral("datasetPage"));
   auto* layout = new QVBoxLayout(this);
   auto* header = new QHBoxLayout;
   m_path = new QLabel(this);
+  m_path->setObjectName(QStringLiteral("datasetPath"));
   m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
   header->addWidget(m_path, 1);
   m_progress = new QProgressBar(this);
-  m_progress->setFixedWidth(160);
-  m_progress->setFormat(tr("split %v of %m"));
+  m_progress->setObjectName(QStringLiteral("datasetProgress"));
+  m_progress->setFixedWidth(260);
   m_progress->hide();
   header->addWidget(m_progress);
   m_cancelButton = new QPushButton(tr("Cancel"), this);
+  m_cancelButton->setObjectName(QStringLiteral("datasetCancel"));
   m_cancelButton->hide();
   header->addWidget(m_cancelButton);
   m_rescan = new QPushButton(tr("Rescan"), this);
@@ -77,33 +90,37 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_message);
 
-  auto* tabs = new QTabWidget(this);
-  layout->addWidget(tabs, 1);
+  m_tabs = new QTabWidget(this);
+  layout->addWidget(m_tabs, 1);
   // Summary: counts, classes, box and image sizes.
-  auto* summary = new QWidget(tabs);
+  auto* summary = new QWidget(m_tabs);
   auto* grid = new QGridLayout(summary);
-  m_counts = new QTableWidget(0, 6, summary);
+  m_counts = new QTableWidget(0, 7, summary);
   m_counts->setObjectName(QStringLiteral("datasetCounts"));
   m_counts->setHorizontalHeaderLabels({tr("Split"), tr("Images"), tr("Labelled"), tr("Background"),
-                                       tr("Instances"), tr("Problems")});
+                                       tr("Instances"), tr("Left out"), tr("Problems")});
   m_counts->verticalHeader()->hide();
   m_counts->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   m_counts->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_counts->setMaximumHeight(130);
-  grid->addWidget(m_counts, 0, 0, 1, 2);
+  grid->addWidget(m_counts, 0, 0, 1, 3);
   m_histogram = makePlot(tr("Instances per class"), tr("class"), tr("instances"), summary);
   m_histogram->setObjectName(QStringLiteral("classHistogram"));
-  grid->addWidget(m_histogram, 1, 0, 1, 2);
+  grid->addWidget(m_histogram, 1, 0, 1, 3);
   m_boxes = makePlot(tr("Box width × height (of the image)"), tr("width"), tr("height"), summary);
+  m_boxes->setObjectName(QStringLiteral("boxScatter"));
   grid->addWidget(m_boxes, 2, 0);
+  m_aspects = makePlot(tr("Box aspect (width : height)"), tr("aspect"), tr("boxes"), summary);
+  m_aspects->setObjectName(QStringLiteral("aspectHistogram"));
+  grid->addWidget(m_aspects, 2, 1);
   m_sizes = makePlot(tr("Image sizes"), tr("width (px)"), tr("height (px)"), summary);
-  grid->addWidget(m_sizes, 2, 1);
+  m_sizes->setObjectName(QStringLiteral("imageSizes"));
+  grid->addWidget(m_sizes, 2, 2);
   grid->setRowStretch(1, 1);
   grid->setRowStretch(2, 1);
-  tabs->addTab(summary, tr("Summary"));
+  m_tabs->addTab(summary, tr("Summary"));
 
   // Problems: the list, and the image of the selected one.
-  auto* split = new QSplitter(Qt::Horizontal, tabs);
+  auto* split = new QSplitter(Qt::Horizontal, m_tabs);
   m_problemView = new QTableView(split);
   m_problemView->setObjectName(QStringLiteral("problemView"));
   m_problemView->setModel(m_problems);
@@ -112,7 +129,8 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_problemView->horizontalHeader()->setStretchLastSection(true);
   m_problemView->verticalHeader()->hide();
   m_problemView->setWordWrap(false);
-  m_problemView->setTextElideMode(Qt::ElideLeft);  // the file's name matters more than its folder
+  m_problemView->setItemDelegateForColumn(studio::ProblemsModel::FileColumn,
+                                          new ElideLeftDelegate(m_problemView));
   auto* right = new QWidget(split);
   auto* rightLayout = new QVBoxLayout(right);
   m_previewInfo = new QLabel(tr("Select a problem to see its image and label."), right);
@@ -120,18 +138,47 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_previewInfo->setWordWrap(true);
   m_previewInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
   rightLayout->addWidget(m_previewInfo);
-  m_preview = new QLabel(right);
-  m_preview->setAlignment(Qt::AlignCenter);
+  m_preview = new BoxImageView(right);
+  m_preview->setObjectName(QStringLiteral("problemPreview"));
   m_preview->setMinimumSize(320, 240);
   rightLayout->addWidget(m_preview, 1);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
-  tabs->addTab(split, tr("Problems"));
+  split->setSizes({550, 450});  // scaled to the room there is
+  m_tabs->addTab(split, tr("Problems"));
   connect(m_problemView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (current.isValid()) showProblem(current.row());
           });
+  connect(m_previewLoader, &studio::ThumbnailLoader::ready, this, [this](const QString& path) {
+    if (path == m_problemImage) showProblemImage();
+  });
 
+  m_gallery = new DatasetGallery(m_tabs);
+  m_tabs->addTab(m_gallery, tr("Gallery"));
+  m_augment = new AugmentView(doc, m_tabs);
+  m_tabs->addTab(m_augment, tr("Augmentation"));
+
+  connect(m_scan, &studio::DatasetScan::progress, this,
+          [this](const QString& split, qint64 done, qint64 total) {
+            // The bar counts images; very large splits are scaled into int's range.
+            const int scale = total > (1 << 30) ? 1024 : 1;
+            m_progress->setRange(0, int(std::max<qint64>(1, total / scale)));
+            m_progress->setValue(int(done / scale));
+            m_progress->setFormat(tr("%1: %2 / %3 images").arg(split).arg(done).arg(total));
+          });
+  connect(m_scan, &studio::DatasetScan::finished, this, [this] {
+    m_progress->hide();
+    m_cancelButton->hide();
+    m_rescan->setEnabled(true);
+    auto s = m_scan->summary();
+    if (s && s->cancelled) {
+      setMessage(tr("Scan cancelled; Rescan to start again."), false);
+      return;
+    }
+    if (s) m_summary = s;
+    showSummary();
+  });
   connect(m_rescan, &QPushButton::clicked, this, &DatasetPage::rescan);
   connect(m_cancelButton, &QPushButton::clicked, this, &DatasetPage::cancel);
   connect(doc, &studio::ProjectDocument::opened, this, [this] {
@@ -144,91 +191,88 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   if (doc->isOpen()) rescan();
 }
 
-DatasetPage::~DatasetPage() {
-  if (m_cancel) m_cancel->store(true);
-}
+DatasetPage::~DatasetPage() = default;
 
 bool DatasetPage::scanning() const {
-  return m_job->busy();
+  return m_scan->isRunning();
 }
 
 void DatasetPage::cancel() {
-  if (m_cancel) m_cancel->store(true);
+  m_scan->cancel();
+}
+
+void DatasetPage::setMessage(const QString& text, bool error) {
+  m_message->setText(text);
+  m_message->setStyleSheet(error ? QStringLiteral("color: #b00020") : QString());
 }
 
 void DatasetPage::rescan() {
   if (!m_doc->isOpen()) return;
-  cancel();
   const QString yaml = m_doc->datasetPath();
   m_scannedYaml = yaml;
   m_path->setText(tr("Dataset: %1").arg(QDir::toNativeSeparators(yaml)));
-  m_message->setText(tr("Scanning…"));
-  m_progress->setRange(0, 2);
-  m_progress->setValue(0);
+  setMessage(tr("Scanning…"), false);
+  m_progress->setRange(0, 0);  // busy until the first count arrives
+  m_progress->setFormat(tr("listing images…"));
   m_progress->show();
   m_cancelButton->show();
   m_rescan->setEnabled(false);
-  auto flag = std::make_shared<std::atomic<bool>>(false);
-  m_cancel = flag;
-  QPointer<QProgressBar> bar(m_progress);
-  m_job->run<studio::DatasetSummary>(
-      [yaml, flag, bar] {
-        return studio::scanDataset(yaml, flag.get(), [bar](int done, int total) {
-          QMetaObject::invokeMethod(bar, [bar, done, total] {
-            if (!bar) return;
-            bar->setRange(0, total);
-            bar->setValue(done);
-          });
-        });
-      },
-      [this](studio::DatasetSummary s) {
-        m_progress->hide();
-        m_cancelButton->hide();
-        m_rescan->setEnabled(true);
-        if (s.cancelled) {
-          m_message->setText(tr("Scan cancelled; Rescan to start again."));
-          return;
-        }
-        m_summary = std::move(s);
-        showSummary();
-      },
-      [this](const QString& error) {
-        m_progress->hide();
-        m_cancelButton->hide();
-        m_rescan->setEnabled(true);
-        m_message->setText(tr("The scan failed: %1").arg(error));
-      });
+  m_scan->start(yaml);
 }
 
 void DatasetPage::showSummary() {
-  const auto& s = m_summary;
+  const auto& s = *m_summary;
   m_counts->setRowCount(0);
   m_problems->setProblems(s.problems);
   m_problemView->resizeColumnsToContents();
   m_problemView->setColumnWidth(
       studio::ProblemsModel::FileColumn,
       std::min(m_problemView->columnWidth(studio::ProblemsModel::FileColumn), 360));
-  for (auto* plot : {m_histogram, m_boxes, m_sizes}) plot->clearPlottables();
+  m_problemRow = -1;
+  m_problemImage.clear();
+  m_previewImage.clear();
+  m_preview->clear();
+  m_preview->setClassNames(s.names);
+  m_previewInfo->setText(tr("Select a problem to see its image and label."));
+  m_gallery->setSummary(s);
+  m_augment->setTrain(s.error.isEmpty() ? s.train : nullptr, s.names);
+  for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->clearPlottables();
   if (!s.error.isEmpty()) {
-    m_message->setText(tr("Cannot read the dataset: %1").arg(s.error));
-    m_message->setStyleSheet(QStringLiteral("color: #b00020"));
-    for (auto* plot : {m_histogram, m_boxes, m_sizes}) plot->replot();
+    setMessage(tr("Cannot read the dataset: %1").arg(s.error), true);
+    for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->replot();
     return;
   }
-  m_message->setStyleSheet(QString());
-  bool cached = !s.splits.isEmpty();
+  qint64 images = 0, instances = 0;
   for (const auto& sp : s.splits) {
-    cached = cached && sp.fromCache;
+    images += sp.images;
+    instances += sp.instances;
     const int r = m_counts->rowCount();
     m_counts->insertRow(r);
-    const QVariant values[] = {sp.name,       sp.images,    sp.labelled,
-                               sp.background, sp.instances, sp.problems};
-    for (int c = 0; c < 6; ++c) m_counts->setItem(r, c, new QTableWidgetItem(values[c].toString()));
+    const QVariant values[] = {sp.name,      sp.images,  sp.labelled, sp.background,
+                               sp.instances, sp.skipped, sp.problems};
+    for (int c = 0; c < 7; ++c) {
+      auto* item = new QTableWidgetItem(values[c].toString());
+      if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      m_counts->setItem(r, c, item);
+    }
   }
-  m_message->setText(tr("%1 classes, %2 problems%3")
-                         .arg(s.names.size())
-                         .arg(s.problems.size())
-                         .arg(cached ? tr(" (from the scan cache)") : QString()));
+  // The counts table as tall as its rows.
+  m_counts->setFixedHeight(m_counts->horizontalHeader()->height() +
+                           m_counts->verticalHeader()->length() + 2 * m_counts->frameWidth() + 2);
+  QString text = tr("%1 classes, %2 images, %3 problems%4")
+                     .arg(s.names.size())
+                     .arg(images)
+                     .arg(s.problems.size())
+                     .arg(s.fromCache() ? tr(" (from the scan cache)") : QString());
+  bool warn = false;
+  if (images > 0 && instances == 0) {
+    // An images folder without labels beside it: say where labels are looked for.
+    text += QLatin1Char('\n') +
+            tr("No image has a label: every image is background. Labels are read from a labels/ "
+               "folder beside images/ (…/labels/a.txt for …/images/a.jpg).");
+    warn = true;
+  }
+  setMessage(text, warn);
 
   auto* bars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
   bars->setBrush(seriesColor(0));
@@ -269,73 +313,118 @@ void DatasetPage::showSummary() {
   };
   scatter(m_boxes, s.boxSizes, 0.05);
   scatter(m_sizes, s.imageSizes, 32);
+
+  // Aspect histogram over log2(width / height), so 1:2 and 2:1 are equally far from square.
+  QVector<double> aspectKeys(kAspectBins), aspectCounts(kAspectBins, 0);
+  QSharedPointer<QCPAxisTickerText> aspectTicker(new QCPAxisTickerText);
+  for (int b = 0; b < kAspectBins; ++b) {
+    aspectKeys[b] = -3 + 0.5 * b;
+    if (b % 2 == 0) {
+      const int e = (b - 6) / 2;
+      aspectTicker->addTick(aspectKeys[b], e < 0 ? QStringLiteral("1:%1").arg(1 << -e)
+                                                 : QStringLiteral("%1:1").arg(1 << e));
+    }
+  }
+  double aspectTop = 1;
+  for (double a : s.boxAspects) {
+    if (a <= 0) continue;
+    const int b = std::clamp(int(std::lround(std::log2(a) * 2)) + 6, 0, kAspectBins - 1);
+    aspectTop = std::max(aspectTop, ++aspectCounts[b]);
+  }
+  auto* aspectBars = new QCPBars(m_aspects->xAxis, m_aspects->yAxis);
+  aspectBars->setBrush(seriesColor(2));
+  aspectBars->setPen(Qt::NoPen);
+  aspectBars->setWidth(0.45);
+  aspectBars->setData(aspectKeys, aspectCounts, true);
+  m_aspects->xAxis->setTicker(aspectTicker);
+  m_aspects->xAxis->setRange(-3.4, 3.4);
+  m_aspects->yAxis->setRange(0, aspectTop * 1.15);
+  m_aspects->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void DatasetPage::showProblem(int row) {
   if (row < 0 || row >= m_problems->rowCount()) return;
+  m_problemRow = row;
   const auto& p = m_problems->row(row);
-  const bool isLabel = p.file.endsWith(QLatin1String(".txt"));
-  const QString image = isLabel ? imageOfLabel(p.file) : p.file;
-  const QString label =
-      isLabel ? p.file : QString::fromStdString(data::labelPathFor(p.file.toStdString()));
+  const auto& images = m_summary->images;
+  const studio::GalleryImage* im = images && p.image >= 0 && size_t(p.image) < images->size()
+                                       ? &(*images)[size_t(p.image)]
+                                       : nullptr;
   QString where = QDir::toNativeSeparators(p.file);
   if (p.line > 0) where += QStringLiteral(":%1").arg(p.line);
-  QString info = tr("%1: %2: %3").arg(where, p.kind, p.message);
+  m_previewInfo->setText(tr("%1: %2: %3").arg(where, p.kind, p.message));
   m_previewImage.clear();
+  m_problemImage = im ? im->path : QString();
   m_preview->clear();
-  QImageReader reader(image);
-  reader.setAutoTransform(true);
-  QImage img = image.isEmpty() ? QImage() : reader.read();
-  if (img.isNull()) {
-    info +=
-        QStringLiteral("\n") +
-        (image.isEmpty()
-             ? tr("No image found for this label file.")
-             : tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(image), reader.errorString()));
-    m_previewInfo->setText(info);
+  if (!im) {
+    m_preview->setMessage(tr("No image belongs to this file."));
     return;
   }
-  m_previewImage = image;
-  // Scale for the view, then draw every label row: the offending one red, the others green.
-  const QSize room = m_preview->size().expandedTo(QSize(320, 240));
-  QImage shown = img.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                     .convertToFormat(QImage::Format_RGB32);
-  QPainter painter(&shown);
-  QFile f(label);
-  if (f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+  // Every label row, the offending one in red with its line number. Rows the scan dropped are
+  // drawn too when they have box coordinates (a class id out of range, a coordinate past 1).
+  QVector<DrawnBox> boxes;
+  QFile f(im->labelPath);
+  if (f.size() <= kMaxLabelBytes && f.open(QIODevice::ReadOnly | QIODevice::Text)) {
     int lineNo = 0;
+    const bool isLabel = p.file == im->labelPath;
     while (!f.atEnd()) {
       ++lineNo;
-      const QStringList cols = QString::fromUtf8(f.readLine()).simplified().split(QLatin1Char(' '));
+      const QStringList cols =
+          QString::fromUtf8(f.readLine()).simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
       if (cols.size() < 5) continue;
-      bool ok[4];
+      bool ok[5];
+      const int cls = cols[0].toInt(&ok[4]);
       const double cx = cols[1].toDouble(&ok[0]), cy = cols[2].toDouble(&ok[1]);
       const double w = cols[3].toDouble(&ok[2]), h = cols[4].toDouble(&ok[3]);
       if (!(ok[0] && ok[1] && ok[2] && ok[3])) continue;
-      const bool bad = isLabel && lineNo == p.line;
-      painter.setPen(QPen(bad ? QColor(220, 30, 30) : QColor(40, 200, 90), bad ? 3 : 2));
-      const QRectF r((cx - w / 2) * shown.width(), (cy - h / 2) * shown.height(), w * shown.width(),
-                     h * shown.height());
-      painter.drawRect(r);
-      // The class name (or the raw id when it names no class) on a filled tag above the box.
-      const int cls = cols[0].toInt();
+      DrawnBox b{QRectF(cx - w / 2, cy - h / 2, w, h), ok[4] ? cls : -1};
+      b.highlight = isLabel && lineNo == p.line;
       const QString name =
-          cls >= 0 && cls < m_summary.names.size() ? m_summary.names[cls] : cols[0];
-      const QString tag = bad ? tr("line %1: %2").arg(lineNo).arg(name) : name;
-      const QRectF tagRect(r.left(), std::max(0.0, r.top() - 16),
-                           painter.fontMetrics().horizontalAdvance(tag) + 6, 16);
-      painter.fillRect(tagRect, painter.pen().color());
-      painter.setPen(Qt::white);
-      painter.drawText(tagRect.adjusted(3, 0, 0, 0), Qt::AlignVCenter, tag);
+          ok[4] && cls >= 0 && cls < m_summary->names.size() ? m_summary->names[cls] : cols[0];
+      if (b.highlight)
+        b.tag = tr("line %1: %2").arg(lineNo).arg(name);
+      else if (b.cls < 0 || b.cls >= m_summary->names.size())
+        b.tag = name;
+      boxes.push_back(b);
     }
   }
-  painter.end();
-  m_preview->setPixmap(QPixmap::fromImage(shown));
-  m_previewInfo->setText(info);
+  // Say so when the offending row cannot be seen: no box in it, or a box off the image.
+  if (p.file == im->labelPath && p.line > 0) {
+    auto at =
+        std::find_if(boxes.begin(), boxes.end(), [](const DrawnBox& b) { return b.highlight; });
+    QString note;
+    if (at == boxes.end())
+      note = tr("Line %1 has no box to draw.").arg(p.line);
+    else if (!at->rect.intersects(QRectF(0, 0, 1, 1)))
+      note = tr("Line %1's box lies outside the image.").arg(p.line);
+    if (!note.isEmpty()) m_previewInfo->setText(m_previewInfo->text() + QLatin1Char('\n') + note);
+  }
+  m_preview->setBoxes(boxes);
+  showProblemImage();
+}
+
+void DatasetPage::showProblemImage() {
+  if (m_problemImage.isEmpty()) return;
+  const auto thumb = m_previewLoader->get(m_problemImage);
+  if (!thumb) {
+    m_preview->setMessage(tr("Loading…"));
+    return;
+  }
+  if (!thumb->ok()) {
+    m_preview->setImage(QImage());
+    m_preview->setMessage(
+        tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(m_problemImage), thumb->error));
+    return;
+  }
+  m_preview->setImage(thumbnailImage(*thumb));
+  m_previewImage = m_problemImage;
 }
 
 QString DatasetPage::previewText() const {
-  return m_previewInfo->text();
+  QString text = m_previewInfo->text();
+  if (m_previewImage.isEmpty() && !m_preview->message().isEmpty())
+    text += QLatin1Char('\n') + m_preview->message();
+  return text;
 }
 
 }  // namespace stave::widgets

@@ -1,10 +1,11 @@
 #pragma once
-// The Dataset page: the project's dataset scanned in the background (progress, Cancel; the scan
-// cache makes reopening quick): per-split counts, a class histogram, box and image size
-// scatters, and every problem found — selecting one shows the image with its label boxes drawn
-// and the offending row named (file:line).
+// The Dataset page: the project's dataset scanned in the background (progress per image,
+// Cancel; the scan cache makes reopening quick). Summary: per-split counts, a class histogram,
+// box size and aspect, image sizes. Problems: every problem found — selecting one shows the
+// image with its label rows drawn and the offending row named (file:line). Gallery: thumbnails
+// with boxes, filters and a large preview. Augmentation: a batch as the trainer's loader
+// renders it.
 #include <QWidget>
-#include <atomic>
 #include <memory>
 
 #include "core/studio/dataset_scan.h"
@@ -13,59 +14,80 @@ class QCustomPlot;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 class QTableWidget;
 
 namespace stave::studio {
-class BackgroundJob;
 class ProjectDocument;
+class ThumbnailLoader;
 }  // namespace stave::studio
 
 namespace stave::widgets {
+class AugmentView;
+class BoxImageView;
+class DatasetGallery;
 
 class DatasetPage : public QWidget {
   Q_OBJECT
  public:
   explicit DatasetPage(studio::ProjectDocument* doc, QWidget* parent = nullptr);
   ~DatasetPage() override;
-  /// Scans the project's dataset again.
+  /// Scans the project's dataset again (the scan cache answers for unchanged splits).
   void rescan();
-  /// Stops the scan in flight (between splits).
+  /// Stops the scan in flight (within an image or two).
   void cancel();
   bool scanning() const;
   /// The last scan's result.
-  const studio::DatasetSummary& summary() const { return m_summary; }
+  const studio::DatasetSummary& summary() const { return *m_summary; }
+  studio::DatasetScan* scanner() const { return m_scan; }
   studio::ProblemsModel* problems() const { return m_problems; }
   QTableView* problemView() const { return m_problemView; }
+  QTableWidget* countsTable() const { return m_counts; }
   QCustomPlot* histogram() const { return m_histogram; }
-  /// The message line (errors, "from cache", cancelled).
+  QTabWidget* tabs() const { return m_tabs; }
+  DatasetGallery* gallery() const { return m_gallery; }
+  AugmentView* augmentation() const { return m_augment; }
+  QProgressBar* progressBar() const { return m_progress; }
+  QPushButton* cancelButton() const { return m_cancelButton; }
+  /// The message line (errors, "from the scan cache", cancelled).
   QLabel* messageLabel() const { return m_message; }
   /// Shows problem `row`: the image with its boxes, the offending label row named.
   void showProblem(int row);
-  /// What the preview shows ("file:line: kind: message", or why the image cannot be shown).
+  /// What the problem preview says ("file:line: kind: message", or why there is no image).
   QString previewText() const;
-  /// The image shown in the preview ("" when none).
+  /// The image the problem preview shows ("" when none, or while it loads).
   QString previewImage() const { return m_previewImage; }
+  /// The problem preview.
+  BoxImageView* problemPreview() const { return m_preview; }
 
  private:
   void showSummary();
+  void showProblemImage();
+  void setMessage(const QString& text, bool error);
   studio::ProjectDocument* m_doc;
-  studio::BackgroundJob* m_job;
-  std::shared_ptr<std::atomic<bool>> m_cancel;
-  studio::DatasetSummary m_summary;
+  studio::DatasetScan* m_scan;
+  std::shared_ptr<const studio::DatasetSummary> m_summary;
   studio::ProblemsModel* m_problems;
+  studio::ThumbnailLoader* m_previewLoader;
   QLabel* m_path = nullptr;
   QLabel* m_message = nullptr;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_rescan = nullptr;
   QPushButton* m_cancelButton = nullptr;
+  QTabWidget* m_tabs = nullptr;
   QTableWidget* m_counts = nullptr;
   QCustomPlot* m_histogram = nullptr;
   QCustomPlot* m_boxes = nullptr;
+  QCustomPlot* m_aspects = nullptr;
   QCustomPlot* m_sizes = nullptr;
   QTableView* m_problemView = nullptr;
-  QLabel* m_preview = nullptr;
+  BoxImageView* m_preview = nullptr;
   QLabel* m_previewInfo = nullptr;
+  DatasetGallery* m_gallery = nullptr;
+  AugmentView* m_augment = nullptr;
+  int m_problemRow = -1;
+  QString m_problemImage;  // the image of the selected problem ("" when none)
   QString m_previewImage;
   QString m_scannedYaml;
 };

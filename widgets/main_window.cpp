@@ -105,6 +105,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_queue, &studio::RunQueue::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 8000); });
   connect(m_queue, &QAbstractItemModel::rowsInserted, queueDock, &QWidget::show);
+  connect(m_queue, &QAbstractItemModel::modelReset, queueDock, [this, queueDock] {
+    if (m_queue->pendingCount() > 0) queueDock->show();  // a reopened project's waiting runs
+  });
   connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
   m_pages->setCurrentRow(0);
 

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QPushButton>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "core/studio/run_queue.h"
@@ -27,9 +28,22 @@ QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString,
   add->setObjectName(QStringLiteral("queueAdd"));
   add->setToolTip(tr("Queue the Run page's config: it starts when its GPUs are free"));
   m_cancel = new QPushButton(tr("Cancel"), this);
-  m_up = new QPushButton(tr("Up"), this);
-  m_down = new QPushButton(tr("Down"), this);
-  for (auto* b : {add, m_cancel, m_up, m_down}) buttons->addWidget(b);
+  // Up and Down as small arrows: the dock stays narrow beside the pages.
+  m_up = new QToolButton(this);
+  m_up->setArrowType(Qt::UpArrow);
+  m_up->setToolTip(tr("Move the selected run up: it starts earlier"));
+  m_down = new QToolButton(this);
+  m_down->setArrowType(Qt::DownArrow);
+  m_down->setToolTip(tr("Move the selected run down"));
+  m_cancel->setObjectName(QStringLiteral("queueCancel"));
+  m_up->setObjectName(QStringLiteral("queueUp"));
+  m_down->setObjectName(QStringLiteral("queueDown"));
+  m_cancel->setToolTip(
+      tr("Take the selected run off the queue (a running one is stopped on the Run page)"));
+  buttons->addWidget(add);
+  buttons->addWidget(m_cancel);
+  buttons->addWidget(m_up);
+  buttons->addWidget(m_down);
   buttons->addStretch(1);
   layout->addLayout(buttons);
   m_note = new QLabel(this);
@@ -44,11 +58,11 @@ QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString,
     m_queue->cancel(row());
     updateButtons();
   });
-  connect(m_up, &QPushButton::clicked, this, [this, row] {
+  connect(m_up, &QToolButton::clicked, this, [this, row] {
     const int r = row();
     if (m_queue->move(r, -1)) m_view->setCurrentIndex(m_queue->index(r - 1));
   });
-  connect(m_down, &QPushButton::clicked, this, [this, row] {
+  connect(m_down, &QToolButton::clicked, this, [this, row] {
     const int r = row();
     if (m_queue->move(r, +1)) m_view->setCurrentIndex(m_queue->index(r + 1));
   });

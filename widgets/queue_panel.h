@@ -6,6 +6,7 @@
 
 class QListView;
 class QPushButton;
+class QToolButton;
 class QLabel;
 
 namespace stave::studio {
@@ -30,8 +31,8 @@ class QueuePanel : public QWidget {
   std::function<std::pair<QString, int>()> m_choice;
   QListView* m_view = nullptr;
   QPushButton* m_cancel = nullptr;
-  QPushButton* m_up = nullptr;
-  QPushButton* m_down = nullptr;
+  QToolButton* m_up = nullptr;
+  QToolButton* m_down = nullptr;
   QLabel* m_note = nullptr;
 };
 

@@ -3,6 +3,7 @@
 // label .txt per image. The scan is multi-threaded, reads sizes from image headers, records
 // every problem (file and line) and goes on, and caches its result beside the dataset.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -67,6 +68,12 @@ struct ScanOptions {
   bool useCache = true;          ///< read and write the scan cache beside the dataset
   double coordTolerance = 0.01;  ///< how far outside [0, 1] a coordinate may stray (clipped)
   int64_t maxPixels = int64_t(1) << 30;  ///< larger images are reported and left out
+  /// Called with (images done, images to check) as the scan goes: from the scan's threads, one
+  /// call at a time, a few hundred times per split at most; (n, n) when the cache answers.
+  std::function<void(int64_t done, int64_t total)> progress;
+  /// When set and it turns true, the scan stops soon and fails with "cancelled" (no cache
+  /// is written).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// The result of scanning one split: usable images and every problem found.
@@ -83,7 +90,8 @@ struct SplitIndex {
 };
 
 /// Scans one split of `spec` ("train", "val" or "test"). Fails only when the split is not in
-/// the spec or a source cannot be listed at all; an empty split gives a split-empty problem.
+/// the spec, a source cannot be listed at all, or `options.cancel` was set ("cancelled"); an
+/// empty split gives a split-empty problem.
 Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                              const ScanOptions& options = {});
 

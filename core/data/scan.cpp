@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <unordered_set>
@@ -239,17 +240,21 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
   SplitIndex index;
   index.split = split;
   index.root = spec.root;
+  auto cancelled = [&opt] { return opt.cancel && opt.cancel->load(std::memory_order_relaxed); };
+  const Error cancelError{spec.yamlPath, 0, split, "cancelled"};
 
   // 1. List the image entries of every source, in a stable order.
   std::vector<Entry> entries;
   std::error_code ec;
   for (const auto& src : *sources) {
+    if (cancelled()) return cancelError;
     if (fs::is_directory(src, ec)) {
       std::vector<std::string> found;
       for (fs::recursive_directory_iterator
                it(src, fs::directory_options::skip_permission_denied, ec),
            end;
            !ec && it != end; it.increment(ec)) {
+        if (cancelled()) return cancelError;
         std::error_code fileEc;
         // A dangling symlink is no regular file, but it names an image the user meant to
         // include: list it, so that the scan reports it instead of leaving it out silently.
@@ -301,7 +306,9 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
   uint64_t key = mixSeed(kCacheVersion, static_cast<uint64_t>(spec.nc()), opt.verify,
                          static_cast<uint64_t>(opt.maxPixels));
   key = hashString(key, std::to_string(opt.coordTolerance));
-  for (const auto& e : unique) {
+  for (size_t i = 0; i < unique.size(); ++i) {
+    const Entry& e = unique[i];
+    if (i % 1024 == 0 && cancelled()) return cancelError;
     const FileStat si = statFile(e.path);
     const std::string lp = labelPathFor(e.path);
     const FileStat sl = statFile(lp);
@@ -375,20 +382,38 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     threads = std::max(1, std::min<int>(threads, static_cast<int>(unique.size())));
     std::atomic<size_t> next{0};
+    // Progress: a count of finished images, reported in steps of about 1/200 of the split, one
+    // call at a time and never backwards (threads finish out of order).
+    std::atomic<int64_t> finished{0};
+    std::mutex progressMutex;
+    int64_t reported = -1;
+    const int64_t total = static_cast<int64_t>(unique.size());
+    const int64_t step = std::max<int64_t>(1, total / 200);
+    auto report = [&](int64_t done) {
+      if (!opt.progress) return;
+      std::lock_guard<std::mutex> lock(progressMutex);
+      if (done <= reported) return;
+      reported = done;
+      opt.progress(done, total);
+    };
+    report(0);
     auto work = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < unique.size();) {
+      for (size_t i; !cancelled() && (i = next.fetch_add(1)) < unique.size();) {
         try {
           slots[i] = scanOne(unique[i].path, spec, opt);
         } catch (const std::exception& e) {
           slots[i] = Slot{};
           slots[i].problems.push_back({unique[i].path, 0, "image-unreadable", e.what(), true});
         }
+        const int64_t done = finished.fetch_add(1) + 1;
+        if (done % step == 0 || done == total) report(done);
       }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+    if (cancelled()) return cancelError;
     if (opt.useCache && !unique.empty()) {
       Writer w;
       w.out.append("STAVESC1", 8);
@@ -401,6 +426,8 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
   } else {
     index.cachePath = cachePath;
     index.fromCache = true;
+    if (opt.progress)
+      opt.progress(static_cast<int64_t>(slots.size()), static_cast<int64_t>(slots.size()));
   }
 
   // 5. Merge in entry order. Missing listed files surface as unreadable images here.

@@ -1,66 +1,201 @@
 #include "core/studio/dataset_scan.h"
 
 #include <QDir>
-#include <QFileInfo>
+#include <QHash>
+#include <QPointer>
+#include <algorithm>
+#include <set>
 
-#include "core/data/dataset.h"
+#include "core/data/image_header.h"
+#include "core/data/rng.h"
 
 namespace stave::studio {
+namespace {
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
+void addKind(QStringList& kinds, const QString& kind) {
+  if (!kinds.contains(kind)) kinds << kind;
+}
+}  // namespace
+
+bool DatasetSummary::fromCache() const {
+  if (splits.isEmpty()) return false;
+  for (const auto& s : splits)
+    if (!s.fromCache) return false;
+  return true;
+}
 
 DatasetSummary scanDataset(const QString& dataYaml, const std::atomic<bool>* cancel,
-                           const std::function<void(int, int)>& progress) {
+                           const ScanProgress& progress, bool useCache) {
   DatasetSummary out;
   out.yaml = dataYaml;
+  auto images = std::make_shared<std::vector<GalleryImage>>();
+  out.images = images;
   try {
     auto spec = data::loadDataYaml(dataYaml.toStdString());
     if (!spec) {
-      out.error = QString::fromStdString(spec.errorText());
+      out.error = qs(spec.errorText());
       return out;
     }
-    for (const auto& n : spec->names) out.names << QString::fromStdString(n);
+    for (const auto& n : spec->names) out.names << qs(n);
     out.instancesPerClass = QVector<qint64>(spec->nc(), 0);
-    QStringList splits{QStringLiteral("train"), QStringLiteral("val")};
-    if (!spec->test.empty()) splits << QStringLiteral("test");
-    int done = 0;
-    for (const QString& name : splits) {
+    std::vector<std::string> splitNames{"train", "val"};
+    if (!spec->test.empty()) splitNames.push_back("test");
+    std::vector<std::shared_ptr<data::SplitIndex>> indexes;
+    for (const auto& name : splitNames) {
+      data::ScanOptions so;
+      so.useCache = useCache;
+      so.cancel = cancel;
+      const QString qname = qs(name);
+      if (progress)
+        so.progress = [&progress, qname](int64_t done, int64_t total) {
+          progress(qname, qint64(done), qint64(total));
+        };
+      auto index = data::scanSplit(spec.value(), name, so);
       if (cancel && cancel->load()) {
         out.cancelled = true;
         return out;
       }
-      auto index = data::scanSplit(spec.value(), name.toStdString());
       if (!index) {
-        out.error = QString::fromStdString(index.errorText());
+        out.error = qs(index.errorText());
         return out;
       }
+      indexes.push_back(std::make_shared<data::SplitIndex>(std::move(index.value())));
+    }
+
+    // Every box counts in the histogram; the scatters take a sample of about 1 / stride of the
+    // boxes (at most kMaxPoints), so a 50 000-image dataset stays quick to plot. The sample is
+    // drawn by hashing the box's number, not every stride-th box, so a dataset whose files
+    // repeat a pattern is not sampled in step with it.
+    qint64 totalImages = 0;
+    for (const auto& ix : indexes) {
+      totalImages += qint64(ix->images.size());
+      for (const auto& im : ix->images) out.boxes += qint64(im.boxes.size());
+    }
+    const qint64 boxStride = std::max<qint64>(1, (out.boxes + out.kMaxPoints - 1) / out.kMaxPoints);
+    const qint64 imageStride =
+        std::max<qint64>(1, (totalImages + out.kMaxPoints - 1) / out.kMaxPoints);
+    qint64 boxNo = 0, imageNo = 0;
+    std::set<QString> kinds;
+    for (size_t si = 0; si < indexes.size(); ++si) {
+      const auto& ix = *indexes[si];
       DatasetSummary::Split s;
-      s.name = name;
-      s.images = qint64(index->images.size());
-      s.fromCache = index->fromCache;
-      s.problems = qint64(index->problems.size());
-      for (const auto& im : index->images) {
+      s.name = qs(ix.split);
+      s.images = qint64(ix.images.size());
+      s.fromCache = ix.fromCache;
+      s.problems = qint64(ix.problems.size());
+      s.skipped = ix.skippedImages;
+      // The split's images; the image and label paths of each lead back to it for problems.
+      QHash<QString, int> byFile;
+      for (const auto& im : ix.images) {
         if (!im.boxes.empty()) ++s.labelled;
         s.instances += qint64(im.boxes.size());
-        // Every box counts in the histogram; the scatters keep the first kMaxPoints.
         for (const auto& b : im.boxes) {
           if (b.cls >= 0 && b.cls < out.instancesPerClass.size()) ++out.instancesPerClass[b.cls];
-          if (out.boxSizes.size() < DatasetSummary::kMaxPoints)
+          if (data::splitMix64(uint64_t(boxNo++)) % uint64_t(boxStride) == 0 &&
+              out.boxSizes.size() < out.kMaxPoints) {
             out.boxSizes.push_back(QPointF(b.w, b.h));
+            const double ph = double(b.h) * im.height;
+            out.boxAspects.push_back(ph > 0 ? double(b.w) * im.width / ph : 0.0);
+          }
         }
-        if (out.imageSizes.size() < DatasetSummary::kMaxPoints)
+        if (data::splitMix64(uint64_t(imageNo++)) % uint64_t(imageStride) == 0 &&
+            out.imageSizes.size() < out.kMaxPoints)
           out.imageSizes.push_back(QPointF(im.width, im.height));
+        GalleryImage g;
+        g.path = qs(im.imagePath);
+        g.labelPath = qs(im.labelPath);
+        g.split = int(si);
+        g.width = im.width;
+        g.height = im.height;
+        g.boxes = im.boxes;
+        byFile.insert(g.path, int(images->size()));
+        byFile.insert(g.labelPath, int(images->size()));
+        images->push_back(std::move(g));
       }
       s.background = s.images - s.labelled;
       out.splits.push_back(s);
-      for (const auto& p : index->problems)
-        out.problems.push_back({name, QString::fromStdString(p.file),
-                                QString::fromStdString(p.kind), QString::fromStdString(p.message),
-                                p.line, p.skipsImage});
-      if (progress) progress(++done, int(splits.size()));
+      for (const auto& p : ix.problems) {
+        DatasetSummary::ProblemRow row{s.name, qs(p.file),   qs(p.kind), qs(p.message),
+                                       p.line, p.skipsImage, -1};
+        auto it = byFile.constFind(row.file);
+        if (it == byFile.constEnd() && p.skipsImage && data::hasImageExtension(p.file)) {
+          // An image the scan left out: in the gallery too, marked as unusable.
+          GalleryImage g;
+          g.path = row.file;
+          g.labelPath = qs(data::labelPathFor(p.file));
+          g.split = int(si);
+          g.usable = false;
+          it = byFile.insert(row.file, int(images->size()));
+          images->push_back(std::move(g));
+        }
+        if (it != byFile.constEnd()) {
+          row.image = it.value();
+          addKind((*images)[size_t(row.image)].problemKinds, row.kind);
+        }
+        kinds.insert(row.kind);
+        out.problems.push_back(std::move(row));
+      }
     }
+    for (const auto& k : kinds) out.problemKinds << k;
+    if (!indexes.empty() && indexes.front()->split == "train") out.train = indexes.front();
   } catch (const std::exception& e) {
     out.error = QString::fromUtf8(e.what());
   }
   return out;
+}
+
+DatasetScan::DatasetScan(QObject* parent) : QObject(parent) {}
+
+DatasetScan::~DatasetScan() {
+  join();
+}
+
+void DatasetScan::join() {
+  if (m_cancel) m_cancel->store(true);
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void DatasetScan::cancel() {
+  if (m_cancel) m_cancel->store(true);
+}
+
+void DatasetScan::start(const QString& dataYaml, bool useCache) {
+  // The scan in flight checks the flag for every image, so this join is short.
+  join();
+  const quint64 gen = ++m_generation;
+  m_cancel = std::make_shared<std::atomic<bool>>(false);
+  m_running = true;
+  auto flag = m_cancel;
+  m_thread = std::thread([this, gen, flag, dataYaml, useCache] {
+    // Queued to this object's thread; the destructor joins this thread before `this` goes, and
+    // Qt drops calls queued for a deleted object. A newer start() makes these stale.
+    auto onProgress = [this, gen](const QString& split, qint64 done, qint64 total) {
+      QMetaObject::invokeMethod(
+          this,
+          [this, gen, split, done, total] {
+            if (gen == m_generation) emit progress(split, done, total);
+          },
+          Qt::QueuedConnection);
+    };
+    auto result = std::make_shared<DatasetSummary>();
+    try {
+      *result = scanDataset(dataYaml, flag.get(), onProgress, useCache);
+    } catch (const std::exception& e) {
+      result->yaml = dataYaml;
+      result->error = QString::fromUtf8(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, gen, result] {
+          if (gen != m_generation) return;
+          m_running = false;
+          m_summary = result;
+          emit finished();
+        },
+        Qt::QueuedConnection);
+  });
 }
 
 void ProblemsModel::setProblems(QVector<DatasetSummary::ProblemRow> rows) {
@@ -99,6 +234,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
   if (role == FileRole) return r.file;
   if (role == LineRole) return r.line;
   if (role == KindRole) return r.kind;
+  if (role == ImageRole) return r.image;
   return {};
 }
 

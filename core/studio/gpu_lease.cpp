@@ -105,7 +105,12 @@ bool GpuLeases::acquire(const QStringList& resources, const QString& runDir, QSt
   for (const QString& r : resources) {
     const QString h = holder(r);
     if (!h.isEmpty() && h != runDir) {
-      if (why) *why = QStringLiteral("%1 is used by %2").arg(r, h);
+      if (why)
+        *why = QCoreApplication::translate("stave::studio::GpuLeases", "%1 is used by %2")
+                   .arg(r == QLatin1String("cpu")
+                            ? QCoreApplication::translate("stave::studio::GpuLeases", "the CPU")
+                            : r,
+                        h);
       return false;
     }
   }
@@ -119,7 +124,9 @@ bool GpuLeases::acquire(const QStringList& resources, const QString& runDir, QSt
     QSaveFile f(path(r));
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
       for (const QString& w : written) QFile::remove(path(w));
-      if (why) *why = QStringLiteral("cannot write %1").arg(path(r));
+      if (why)
+        *why = QCoreApplication::translate("stave::studio::GpuLeases", "cannot write %1: %2")
+                   .arg(path(r), f.errorString());
       return false;
     }
     written << r;

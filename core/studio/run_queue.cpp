@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/config/atomic_file.h"
+#include "core/studio/background_job.h"
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
@@ -24,6 +25,17 @@ bool active(State s) {
   return s == State::Queued || s == State::Waiting;
 }
 
+bool started(State s) {
+  return s == State::Starting || s == State::Running;
+}
+
+// The order of the first queue files, which kept the state as a number.
+State stateFromNumber(int n) {
+  static const State old[] = {State::Queued,   State::Waiting, State::Running,
+                              State::Finished, State::Failed,  State::Cancelled};
+  return n >= 0 && n < 6 ? old[n] : State::Queued;
+}
+
 QString lastValue(const QStringList& overrides, const QString& key, const QString& fallback) {
   QString out = fallback;
   for (const QString& o : overrides)
@@ -32,8 +44,20 @@ QString lastValue(const QStringList& overrides, const QString& key, const QStrin
 }
 }  // namespace
 
+// The NVML handle of the probe thread, kept from one measurement to the next (NVML's init can
+// take long on some machines; it is done once). Only the probe thread touches it, one job at a
+// time.
+struct RunQueue::SamplerSlot {
+  std::string library;
+  std::unique_ptr<telemetry::GpuSampler> sampler;
+};
+
 RunQueue::RunQueue(ProjectDocument* doc, QObject* parent)
-    : QAbstractListModel(parent), m_doc(doc), m_run(new RunController(this)) {
+    : QAbstractListModel(parent),
+      m_doc(doc),
+      m_run(new RunController(this)),
+      m_slot(std::make_shared<SamplerSlot>()),
+      m_job(std::make_unique<BackgroundJob>()) {
   const QString env = qEnvironmentVariable("STAVE_NVML_LIBRARY");
   m_nvml = env.isEmpty() ? QString::fromStdString(telemetry::GpuSamplerOptions{}.library) : env;
   m_timer.setInterval(2000);
@@ -57,6 +81,8 @@ QString RunQueue::stateName(State s) {
       return tr("queued");
     case State::Waiting:
       return tr("waiting");
+    case State::Starting:
+      return tr("starting");
     case State::Running:
       return tr("running");
     case State::Finished:
@@ -65,6 +91,26 @@ QString RunQueue::stateName(State s) {
       return tr("failed");
     case State::Cancelled:
       return tr("cancelled");
+  }
+  return {};
+}
+
+QString RunQueue::stateKey(State s) {
+  switch (s) {
+    case State::Queued:
+      return QStringLiteral("queued");
+    case State::Waiting:
+      return QStringLiteral("waiting");
+    case State::Starting:
+      return QStringLiteral("starting");
+    case State::Running:
+      return QStringLiteral("running");
+    case State::Finished:
+      return QStringLiteral("finished");
+    case State::Failed:
+      return QStringLiteral("failed");
+    case State::Cancelled:
+      return QStringLiteral("cancelled");
   }
   return {};
 }
@@ -154,74 +200,130 @@ bool RunQueue::move(int row, int delta) {
   return true;
 }
 
+int RunQueue::pendingCount() const {
+  return int(std::count_if(m_entries.begin(), m_entries.end(), [](const QueueEntry& e) {
+    return active(e.state) || started(e.state);
+  }));
+}
+
 void RunQueue::changed(int row) {
   emit dataChanged(index(row), index(row));
 }
 
-std::vector<RunQueue::GpuState> RunQueue::gpus(QString* problem) {
-  std::vector<GpuState> out;
-  telemetry::GpuSamplerOptions o;
-  o.library = m_nvml.toStdString();
-  telemetry::GpuSampler sampler(o);  // a dlopen and a few NVML reads: milliseconds
-  if (!sampler.available()) {
-    if (problem) *problem = QString::fromStdString(sampler.unavailableReason());
-    return out;
-  }
-  for (const auto& s : sampler.sampleOnce()) {
-    GpuState g{s.index, true, {}};
-    const QString holder = m_leases.holder(QStringLiteral("gpu%1").arg(s.index));
-    if (!holder.isEmpty()) {
-      g.free = false;
-      g.why = tr("GPU %1 is used by %2").arg(s.index).arg(QFileInfo(holder).fileName());
-    } else if (s.memoryTotal > 0 && s.memoryUsed > m_memoryThreshold * double(s.memoryTotal)) {
-      g.free = false;
-      g.why = tr("GPU %1 has %2% of its memory in use")
-                  .arg(s.index)
-                  .arg(100.0 * double(s.memoryUsed) / double(s.memoryTotal), 0, 'f', 0);
-    }
-    out.push_back(g);
-  }
-  return out;
+void RunQueue::tick() {
+  if (m_job->busy()) return;  // the last measurement is still under way
+  const auto slot = m_slot;
+  const std::string library = m_nvml.toStdString();
+  const GpuLeases leases = m_leases;
+  const double threshold = m_memoryThreshold;
+  m_job->run<Probe>(
+      [slot, library, leases, threshold] {
+        Probe p;
+        if (!slot->sampler || slot->library != library) {
+          telemetry::GpuSamplerOptions o;
+          o.library = library;
+          slot->sampler = std::make_unique<telemetry::GpuSampler>(o);
+          slot->library = library;
+        }
+        if (!slot->sampler->available()) {
+          p.problem = QString::fromStdString(slot->sampler->unavailableReason());
+          slot->sampler.reset();  // tried again next time (a driver may be loaded meanwhile)
+        } else {
+          for (const auto& s : slot->sampler->sampleOnce()) {
+            GpuState g{s.index, true, {}};
+            const QString holder = leases.holder(QStringLiteral("gpu%1").arg(s.index));
+            if (!holder.isEmpty()) {
+              g.free = false;
+              g.why = tr("GPU %1 is used by %2").arg(s.index).arg(QFileInfo(holder).fileName());
+            } else if (s.memoryTotal > 0 && s.memoryUsed > threshold * double(s.memoryTotal)) {
+              g.free = false;
+              g.why = tr("GPU %1 has %2% of its memory in use")
+                          .arg(s.index)
+                          .arg(100.0 * double(s.memoryUsed) / double(s.memoryTotal), 0, 'f', 0);
+            }
+            p.gpus.push_back(g);
+          }
+        }
+        p.cpuHolder = leases.holder(QStringLiteral("cpu"));
+        return p;
+      },
+      [this](Probe p) { apply(std::move(p)); },
+      [this](const QString& error) {
+        emit message(tr("Cannot read the GPUs and leases: %1").arg(error));
+      });
 }
 
-void RunQueue::tick() {
-  const auto devices = gpus(nullptr);
+void RunQueue::apply(Probe probe) {
+  m_probe = std::move(probe);
   QString text;
-  if (!devices.empty()) {
-    const auto free = std::count_if(devices.begin(), devices.end(), [](auto& g) { return g.free; });
-    text = tr("%1/%2 GPUs free").arg(free).arg(devices.size());
+  if (!m_probe.gpus.empty()) {
+    const auto free = std::count_if(m_probe.gpus.begin(), m_probe.gpus.end(),
+                                    [](const GpuState& g) { return g.free; });
+    text = tr("%1/%2 GPUs free").arg(free).arg(m_probe.gpus.size());
   } else {
-    text = m_leases.holder(QStringLiteral("cpu")).isEmpty() ? tr("CPU free") : tr("CPU busy");
+    text = m_probe.cpuHolder.isEmpty() ? tr("CPU free") : tr("CPU busy");
   }
   if (text != m_freeText) {
     m_freeText = text;
     emit freeTextChanged(text);
   }
-  if (!m_doc->isOpen()) return;
-  followRunning();
-  for (const auto& e : m_entries)
-    if (e.state == State::Running) return;  // one run of this queue at a time
-  startHead();
+  if (m_doc->isOpen()) {
+    bool busy = false;
+    if (followRunning()) {
+      // A run ended and gave its leases back: measure again before starting the next.
+      QTimer::singleShot(0, this, &RunQueue::tick);
+      busy = true;
+    }
+    for (const auto& e : m_entries)
+      if (started(e.state)) busy = true;  // one run of this queue at a time
+    if (!busy) startHead();
+  }
+  emit measured();
 }
 
-void RunQueue::followRunning() {
+bool RunQueue::followRunning() {
+  bool ended = false;
   for (size_t i = 0; i < m_entries.size(); ++i) {
     QueueEntry& e = m_entries[i];
-    if (e.state != State::Running) continue;
-    if (m_run->runDir() != e.runDir) m_run->attach(e.runDir);
+    if (!started(e.state)) continue;
+    auto close = [&](State state, const QString& why) {
+      e.state = state;
+      e.message = why;
+      m_leases.release(e.resources, e.runDir);
+      changed(int(i));
+      save();
+      ended = true;
+    };
+    if (m_run->runDir() != QFileInfo(e.runDir).absoluteFilePath() && !m_run->attach(e.runDir)) {
+      close(State::Failed,
+            tr("its run folder %1 is gone (was the project moved or the run deleted?)")
+                .arg(e.runDir));
+      emit message(tr("Queued run %1: %2").arg(e.config, e.message));
+      continue;
+    }
     m_run->poll();
     const RunOutcome o = m_run->outcome();
-    if (m_run->isLive() || o == RunOutcome::None || o == RunOutcome::Starting ||
-        o == RunOutcome::Running)
+    if (o == RunOutcome::Starting || o == RunOutcome::Running || m_run->isLive()) {
+      if (o == RunOutcome::Running && e.state == State::Starting) {
+        e.state = State::Running;
+        changed(int(i));
+        save();
+      }
       continue;
-    e.state =
-        (o == RunOutcome::Failed || o == RunOutcome::Crashed) ? State::Failed : State::Finished;
-    e.message = m_run->outcomeText();
-    m_leases.release(e.resources, e.runDir);
-    changed(int(i));
-    save();
+    }
+    if (o == RunOutcome::None) {
+      // Nothing in the folder tells (a studio that ended right after making it): after the
+      // grace a starting run gets, it never started.
+      const QDateTime made = QFileInfo(e.runDir).lastModified();
+      if (made.secsTo(QDateTime::currentDateTime()) < GpuLeases::kStartGraceSeconds) continue;
+      close(State::Failed, tr("the run never started (nothing in %1)").arg(e.runDir));
+      continue;
+    }
+    close((o == RunOutcome::Failed || o == RunOutcome::Crashed) ? State::Failed : State::Finished,
+          m_run->outcomeText());
     emit message(tr("Queued run %1 ended: %2").arg(QFileInfo(e.runDir).fileName(), e.message));
   }
+  return ended;
 }
 
 void RunQueue::startHead() {
@@ -237,19 +339,19 @@ void RunQueue::startHead() {
       changed(row);
     }
   };
-  const config::RunConfig* cfg = m_doc->config(e.config);
-  if (!cfg) {
+  auto fail = [&](const QString& why) {
     e.state = State::Failed;
-    e.message = tr("the project has no config named %1").arg(e.config);
+    e.message = why;
     changed(row);
     save();
-    return;
-  }
+  };
+  const config::RunConfig* cfg = m_doc->config(e.config);
+  if (!cfg) return fail(tr("the project has no config named %1").arg(e.config));
   QStringList overrides = Preferences::load().runOverrides(*cfg) + e.overrides;
   const QString devices = lastValue(overrides, QStringLiteral("devices"),
                                     QString::fromStdString(cfg->getString("devices")));
-  QString problem;
-  const auto gpuList = devices == QLatin1String("cpu") ? std::vector<GpuState>{} : gpus(&problem);
+  const std::vector<GpuState> none;
+  const auto& gpuList = devices == QLatin1String("cpu") ? none : m_probe.gpus;
   QStringList resources;
   if (gpuList.empty()) {
     resources << QStringLiteral("cpu");
@@ -258,13 +360,8 @@ void RunQueue::startHead() {
       const int index = d.trimmed().toInt();
       auto g =
           std::find_if(gpuList.begin(), gpuList.end(), [&](auto& x) { return x.index == index; });
-      if (g == gpuList.end()) {
-        e.state = State::Failed;
-        e.message = tr("devices=%1: there is no GPU %2").arg(devices).arg(index);
-        changed(row);
-        save();
-        return;
-      }
+      if (g == gpuList.end())
+        return fail(tr("devices=%1: there is no GPU %2").arg(devices).arg(index));
       if (!g->free) return wait(g->why);
       resources << QStringLiteral("gpu%1").arg(index);
     }
@@ -286,19 +383,28 @@ void RunQueue::startHead() {
   QString error;
   if (!m_run->start(m_doc->path(), e.config, e.nproc, overrides, &error, runDir)) {
     m_leases.release(resources, runDir);
-    e.state = State::Failed;
-    e.message = error;
-    changed(row);
-    save();
-    return;
+    return fail(error);
   }
-  e.state = State::Running;
+  e.state = State::Starting;
   e.runDir = runDir;
   e.resources = resources;
   e.message.clear();
   changed(row);
   save();
   emit runStarted(runDir);
+  QTimer::singleShot(0, this, &RunQueue::tick);  // the free count now counts this run's leases
+}
+
+QString RunQueue::toStored(const QString& runDir) const {
+  // Inside the project folder: kept relative, so a moved project still finds its runs.
+  const QDir project(QFileInfo(m_doc->path()).absolutePath());
+  const QString rel = project.relativeFilePath(runDir);
+  return runDir.isEmpty() || rel.startsWith(QLatin1String("..")) ? runDir : rel;
+}
+
+QString RunQueue::fromStored(const QString& runDir) const {
+  if (runDir.isEmpty() || QDir::isAbsolutePath(runDir)) return runDir;
+  return QDir::cleanPath(QDir(QFileInfo(m_doc->path()).absolutePath()).filePath(runDir));
 }
 
 void RunQueue::save() {
@@ -316,15 +422,15 @@ void RunQueue::save() {
                              {QStringLiteral("config"), e.config},
                              {QStringLiteral("nproc"), e.nproc},
                              {QStringLiteral("overrides"), QJsonArray::fromStringList(e.overrides)},
-                             {QStringLiteral("state"), int(e.state)},
-                             {QStringLiteral("run_dir"), e.runDir},
+                             {QStringLiteral("state"), stateKey(e.state)},
+                             {QStringLiteral("run_dir"), toStored(e.runDir)},
                              {QStringLiteral("resources"), QJsonArray::fromStringList(e.resources)},
                              {QStringLiteral("message"), e.message},
                              {QStringLiteral("queued_at"), e.queuedAt.toString(Qt::ISODate)}});
   }
   const QByteArray bytes =
       QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("stave-queue")},
-                                {QStringLiteral("version"), 1},
+                                {QStringLiteral("version"), 2},
                                 {QStringLiteral("entries"), list}})
           .toJson();
   if (auto st = writeFileAtomic(file.toStdString(), bytes.toStdString()); !st)
@@ -337,10 +443,13 @@ void RunQueue::load() {
   m_loadProblem.clear();
   m_run->detach();
   QFile f(queueFile());
-  if (f.exists()) {
+  if (f.exists() && !f.open(QIODevice::ReadOnly)) {
+    m_loadProblem = tr("Cannot read the queue %1: %2; the queue starts empty and the file is "
+                       "replaced at the next change")
+                        .arg(queueFile(), f.errorString());
+  } else if (f.isOpen()) {
     QJsonParseError pe;
-    const auto doc =
-        f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll(), &pe) : QJsonDocument();
+    const auto doc = QJsonDocument::fromJson(f.readAll(), &pe);
     if (!doc.isObject() ||
         doc.object().value(QStringLiteral("format")).toString() != QLatin1String("stave-queue")) {
       m_loadProblem =
@@ -357,10 +466,12 @@ void RunQueue::load() {
         e.nproc = std::max(1, o.value(QStringLiteral("nproc")).toInt(1));
         for (const auto& x : o.value(QStringLiteral("overrides")).toArray())
           e.overrides << x.toString();
-        const int state = o.value(QStringLiteral("state")).toInt();
-        e.state = state >= 0 && state <= int(State::Cancelled) ? State(state) : State::Queued;
+        const QJsonValue state = o.value(QStringLiteral("state"));
+        e.state = state.isDouble() ? stateFromNumber(state.toInt()) : State::Queued;
+        for (int k = 0; k <= int(State::Cancelled); ++k)
+          if (state.toString() == stateKey(State(k))) e.state = State(k);
         if (e.state == State::Waiting) e.state = State::Queued;
-        e.runDir = o.value(QStringLiteral("run_dir")).toString();
+        e.runDir = fromStored(o.value(QStringLiteral("run_dir")).toString());
         for (const auto& x : o.value(QStringLiteral("resources")).toArray())
           e.resources << x.toString();
         e.message = o.value(QStringLiteral("message")).toString();

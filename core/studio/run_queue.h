@@ -4,24 +4,28 @@
 // project: GpuLeases) and NVML memory use below a threshold — and the next one when it ends. A
 // machine without GPUs runs one queued run at a time (the "cpu" lease). The queue lives in
 // queue.json beside the project file, written atomically at every change, so queued runs
-// survive a studio restart and a run still training is followed again.
+// survive a studio restart and a run still training is followed again. NVML and the lease files
+// are read on a worker thread (NVML's init can take a while), never on the GUI thread.
 
 #include <QAbstractListModel>
 #include <QDateTime>
 #include <QTimer>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/studio/gpu_lease.h"
 
 namespace stave::studio {
 
+class BackgroundJob;
 class ProjectDocument;
 class RunController;
 
 /// One queued run.
 struct QueueEntry {
-  enum class State { Queued, Waiting, Running, Finished, Failed, Cancelled };
+  /// Kept in the queue file by name (stateKey()).
+  enum class State { Queued, Waiting, Starting, Running, Finished, Failed, Cancelled };
   QString id;             ///< unique within the queue
   QString config;         ///< the project's config to run
   int nproc = 1;          ///< ranks (GPUs)
@@ -37,6 +41,18 @@ class RunQueue : public QAbstractListModel {
   Q_OBJECT
  public:
   enum Roles { IdRole = Qt::UserRole + 1, ConfigRole, StateRole, RunDirRole, MessageRole };
+  /// One GPU as last measured.
+  struct GpuState {
+    int index = 0;
+    bool free = true;
+    QString why;  ///< why it is not free
+  };
+  /// A measurement: the GPUs (empty without NVML) and who holds the "cpu" lease.
+  struct Probe {
+    std::vector<GpuState> gpus;
+    QString cpuHolder;
+    QString problem;  ///< why NVML is unavailable
+  };
   explicit RunQueue(ProjectDocument* doc, QObject* parent = nullptr);
   ~RunQueue() override;
 
@@ -52,7 +68,11 @@ class RunQueue : public QAbstractListModel {
   /// Moves a queued entry up (-1) or down (+1) among the entries.
   bool move(int row, int delta);
   const std::vector<QueueEntry>& entries() const { return m_entries; }
-  /// Looks at the head now (the timer does this every `interval` ms).
+  /// Entries not ended yet (queued, waiting, starting or running).
+  int pendingCount() const;
+  /// Measures the GPUs and leases on a worker thread, then follows the running entry and starts
+  /// the head when its GPUs are free (the timer does this every `interval` ms). A measurement
+  /// still in flight makes this a no-op; `measured` is emitted when one has been applied.
   void tick();
   void setInterval(int ms) { m_timer.setInterval(ms); }
   /// The share of a GPU's memory in use above which it is not free (default 0.1).
@@ -67,26 +87,32 @@ class RunQueue : public QAbstractListModel {
   QString queueFile() const;
   /// Problem reading the queue file, "" when none.
   QString loadProblem() const { return m_loadProblem; }
+  /// The state as shown ("queued", "waiting", ...), translated.
   static QString stateName(QueueEntry::State state);
+  /// The state as kept in the queue file ("queued", "waiting", ...), not translated.
+  static QString stateKey(QueueEntry::State state);
+  /// The latest measurement of the GPUs and leases.
+  const Probe& lastProbe() const { return m_probe; }
 
  signals:
   /// A queued run was started in `runDir` (the Run page shows it).
   void runStarted(const QString& runDir);
   void freeTextChanged(const QString& text);
   void message(const QString& text);
+  /// A measurement of the GPUs and leases was applied (after tick()).
+  void measured();
 
  private:
-  struct GpuState {
-    int index;
-    bool free;
-    QString why;
-  };
+  struct SamplerSlot;
   void load();
   void save();
   void changed(int row);
-  std::vector<GpuState> gpus(QString* problem);
+  void apply(Probe probe);
   void startHead();
-  void followRunning();
+  // Follows the started entry; true when one ended (its leases are free again).
+  bool followRunning();
+  QString toStored(const QString& runDir) const;
+  QString fromStored(const QString& runDir) const;
   ProjectDocument* m_doc;
   RunController* m_run;
   GpuLeases m_leases;
@@ -97,6 +123,9 @@ class RunQueue : public QAbstractListModel {
   QString m_freeText;
   QString m_loadProblem;
   int m_nextId = 1;
+  Probe m_probe;                         // the latest measurement
+  std::shared_ptr<SamplerSlot> m_slot;   // NVML, used by the probe thread only
+  std::unique_ptr<BackgroundJob> m_job;  // last: joined first on destruction
 };
 
 }  // namespace stave::studio

@@ -20,6 +20,7 @@
 #include "core/config/atomic_file.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
+#include "core/data/loader_config.h"
 #include "core/model/yolo.h"
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/events.h"
@@ -265,37 +266,13 @@ struct Trainer::Impl {
   }
 
   data::LoaderOptions loaderOptions(bool train) const {
-    data::LoaderOptions lo;
-    lo.imgsz = static_cast<int>(cfg.getInt("imgsz"));
-    lo.batch = static_cast<int>(cfg.getInt("batch"));
+    data::LoaderOptions lo = data::loaderOptionsFromConfig(cfg, train);
     // Ultralytics' cap: no more loader threads than this rank's share of the CPU cores (more
     // only compete with each other and with the model's threads).
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    lo.workers = std::min(static_cast<int>(cfg.getInt("workers")),
-                          std::max(1, cores / std::max(1, o.localWorldSize)));
-    lo.prefetch = static_cast<int>(cfg.getInt("prefetch"));
-    lo.persistentWorkers = cfg.getBool("persistent_workers");
-    lo.augment = train;
-    lo.shuffle = train;
-    lo.channelsLast = cfg.getBool("channels_last");
-    lo.rect = !train && cfg.getBool("rect");
-    lo.seed = static_cast<uint64_t>(cfg.getInt("seed"));
+    lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.localWorldSize)));
     lo.rank = rank;
     lo.worldSize = world;
-    auto& a = lo.aug;
-    a.hsv_h = cfg.getFloat("hsv_h");
-    a.hsv_s = cfg.getFloat("hsv_s");
-    a.hsv_v = cfg.getFloat("hsv_v");
-    a.degrees = cfg.getFloat("degrees");
-    a.translate = cfg.getFloat("translate");
-    a.scale = cfg.getFloat("scale");
-    a.shear = cfg.getFloat("shear");
-    a.perspective = cfg.getFloat("perspective");
-    a.flipud = cfg.getFloat("flipud");
-    a.fliplr = cfg.getFloat("fliplr");
-    a.mosaic = cfg.getFloat("mosaic");
-    a.mixup = cfg.getFloat("mixup");
-    if (auto cache = data::parseCacheMode(cfg.getString("cache"))) lo.cache = cache.value();
     if (device.is_cuda() && cfg.getBool("pin_memory")) lo.allocate = pinnedHostAllocator();
     return lo;
   }

@@ -13,6 +13,13 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
+#include "widgets/main_window.h"
+#include "widgets/queue_panel.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QListView>
+#include <QPushButton>
 
 using stave::studio::GpuLeases;
 using stave::studio::ProjectDocument;
@@ -58,6 +65,7 @@ class TestRunQueue : public QObject {
 
  private slots:
   void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
     qputenv("STAVE_RUNTIME_DIR", m_dir.filePath("runtime").toUtf8());
     qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");  // a machine without GPUs
@@ -101,8 +109,17 @@ class TestRunQueue : public QObject {
     // The CPU is released: the runs start one after the other.
     other.release({"cpu"}, m_dir.filePath("elsewhere/runs/busy"));
     QSignalSpy started(q.get(), &RunQueue::runStarted);
+    std::vector<int> statesAtStart;  // the started entry is "starting" until its run_start event
+    connect(q.get(), &RunQueue::runStarted, this, [&] {
+      for (const auto& e : q->entries())
+        if (!e.runDir.isEmpty() && e.state != State::Finished)
+          statesAtStart.push_back(int(e.state));
+    });
     QTRY_VERIFY_WITH_TIMEOUT(started.count() == 1, 20000);
+    QCOMPARE(statesAtStart, std::vector<int>{int(State::Starting)});
     QCOMPARE(int(q->entries()[1].state), int(State::Queued));  // the second one waits its turn
+    QTRY_COMPARE(q->freeText(), QString("CPU busy"));          // its own run holds the CPU now
+    QTRY_VERIFY_WITH_TIMEOUT(q->entries()[0].state == State::Running, 60000);
     QCOMPARE(GpuLeases().holder("cpu"), q->entries()[0].runDir);
     QTRY_VERIFY_WITH_TIMEOUT(started.count() == 2, 180000);
     QCOMPARE(int(q->entries()[0].state), int(State::Finished));
@@ -113,7 +130,38 @@ class TestRunQueue : public QObject {
     QVERIFY(a.second > 0 && b.first > 0);
     QVERIFY2(b.first >= a.second, "the second run started before the first ended");
     QTRY_VERIFY(GpuLeases().holder("cpu").isEmpty());
-    QCOMPARE(q->freeText(), QString("CPU free"));
+    QTRY_COMPARE(q->freeText(), QString("CPU free"));
+    // The queue file keeps run folders relative to the project, so a moved project finds them.
+    QFile file(q->queueFile());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY2(text.contains("\"run_dir\": \"runs/run-"), text.constData());
+    QVERIFY2(!text.contains(m_dir.path().toUtf8()), text.constData());
+  }
+
+  void aRunFolderThatIsGoneEndsItsEntry() {
+    // A queue file naming a started run whose folder is gone (the project was moved without
+    // it, or the run deleted): the entry fails with a message naming the folder, and the queue
+    // goes on with the next entry instead of waiting for ever.
+    QFile f(m_dir.filePath("proj/queue.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "stave-queue", "version": 2, "entries": [
+      {"id": "1", "config": "default", "nproc": 1, "state": "running",
+       "run_dir": "runs/run-gone", "resources": ["cpu"]},
+      {"id": "2", "config": "default", "nproc": 1, "state": "queued", "overrides": ["epochs=1"]}]})");
+    f.close();
+    ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    auto q = makeQueue(doc);
+    QCOMPARE(q->rowCount(), 2);
+    QCOMPARE(q->entries()[0].runDir, m_dir.filePath("proj/runs/run-gone"));
+    QTRY_COMPARE(int(q->entries()[0].state), int(State::Failed));
+    QVERIFY2(
+        q->entries()[0].message.contains("run-gone") && q->entries()[0].message.contains("gone"),
+        qPrintable(q->entries()[0].message));
+    // ... and the next entry runs.
+    QTRY_VERIFY_WITH_TIMEOUT(q->entries()[1].state == State::Finished, 180000);
+    QVERIFY(QFile::exists(q->entries()[1].runDir + "/events.jsonl"));
   }
 
   void gpuFreeCountFollowsLeasesAndMemory() {
@@ -122,30 +170,73 @@ class TestRunQueue : public QObject {
     QVERIFY(doc.open(m_project));
     auto q = makeQueue(doc);
     q->setMemoryThreshold(0.5);
-    q->tick();
-    QCOMPARE(q->freeText(), QString("2/2 GPUs free"));
+    QSignalSpy changes(q.get(), &RunQueue::freeTextChanged);
+    QTRY_COMPARE(q->freeText(), QString("2/2 GPUs free"));
+    QCOMPARE(changes.count(), 1);
     GpuLeases other;
     QVERIFY(other.acquire({"gpu1"}, m_dir.filePath("elsewhere/runs/gpu-user")));
-    q->tick();
-    QCOMPARE(q->freeText(), QString("1/2 GPUs free"));
+    QTRY_COMPARE(q->freeText(), QString("1/2 GPUs free"));
+    QCOMPARE(changes.count(), 2);
+    QCOMPARE(changes.last().first().toString(), QString("1/2 GPUs free"));
     // A run asking for both GPUs (devices left to the queue) waits and says why.
     auto cfg = *doc.config("default");
     QVERIFY(cfg.set("devices", std::string()).ok());
     doc.setConfig("gpus", cfg);
     QVERIFY(doc.save());
     QVERIFY(q->enqueue("gpus", 2));
-    q->tick();
-    QCOMPARE(int(q->entries().back().state), int(State::Waiting));
+    QTRY_COMPARE(int(q->entries().back().state), int(State::Waiting));
     QVERIFY2(q->entries().back().message.contains("needs 2 free GPUs, 1 free"),
              qPrintable(q->entries().back().message));
-    other.release({"gpu1"}, m_dir.filePath("elsewhere/runs/gpu-user"));
     q->setMemoryThreshold(0.1);  // both fake GPUs use more than 10% of their memory
-    q->tick();
-    QCOMPARE(q->freeText(), QString("0/2 GPUs free"));
-    QVERIFY2(q->entries().back().message.contains("memory"),
-             qPrintable(q->entries().back().message));
+    QSignalSpy measured(q.get(), &RunQueue::measured);
+    QTRY_VERIFY(measured.count() >= 2);  // one measured wholly after the change
+    other.release({"gpu1"}, m_dir.filePath("elsewhere/runs/gpu-user"));
+    QTRY_COMPARE(q->freeText(), QString("0/2 GPUs free"));
+    QTRY_VERIFY2(q->entries().back().message.contains("memory"),
+                 qPrintable(q->entries().back().message));
     QVERIFY(q->cancel(q->rowCount() - 1));
     qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");
+  }
+
+  void mainWindowShowsTheQueueAndTheFreeCount() {
+    // A project reopened with a run still queued: the Queue dock shows it, the status bar says
+    // whether the CPU is free, Queue run adds the Run page's config, Cancel ends an entry.
+    GpuLeases other;
+    QVERIFY(other.acquire({"cpu"}, m_dir.filePath("elsewhere/runs/busy2")));
+    {
+      ProjectDocument doc;
+      QVERIFY(doc.open(m_project));
+      auto q = makeQueue(doc);
+      QVERIFY(q->enqueue("default", 1, {"epochs=1"}));
+    }
+    stave::widgets::MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(m_project));
+    auto* dock = w.findChild<QDockWidget*>("queueDock");
+    QVERIFY(dock);
+    QTRY_VERIFY(dock->isVisible());
+    auto* status = w.findChild<QLabel*>("statusQueue");
+    QVERIFY(status);
+    QTRY_COMPARE(status->text(), QString("CPU busy"));
+    auto* panel = w.queuePanel();
+    const int before = w.queue()->rowCount();
+    QVERIFY(before >= 1);
+    QCOMPARE(int(w.queue()->entries().back().state) <= int(State::Waiting), true);
+    QVERIFY(panel->queueChoice());
+    QCOMPARE(w.queue()->rowCount(), before + 1);
+    QCOMPARE(w.queue()->entries().back().config, QString("default"));
+    auto* cancel = panel->findChild<QPushButton*>("queueCancel");
+    QVERIFY(cancel);
+    for (int row : {before - 1, before}) {
+      panel->view()->setCurrentIndex(w.queue()->index(row));
+      QVERIFY(cancel->isEnabled());
+      QTest::mouseClick(cancel, Qt::LeftButton);
+      QCOMPARE(int(w.queue()->entries()[size_t(row)].state), int(State::Cancelled));
+      QVERIFY(!cancel->isEnabled());
+    }
+    other.release({"cpu"}, m_dir.filePath("elsewhere/runs/busy2"));
+    QTRY_COMPARE(status->text(), QString("CPU free"));
+    QCOMPARE(w.queue()->pendingCount(), 0);
   }
 
   void badQueueFileIsReported() {

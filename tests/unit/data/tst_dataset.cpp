@@ -69,6 +69,7 @@ class TestDataset : public QObject {
   void exifOrientation();
   void emptySplitIsUnusable();
   void cacheAndThreads();
+  void progressAndCancel();
   void checkExitCodes();
   void fractionAndSingleClass();
 };
@@ -418,6 +419,75 @@ void TestDataset::cacheAndThreads() {
   auto e = scanSplit(spec.value(), "train", many);
   QVERIFY(!e->fromCache);
   QVERIFY(same(d.value(), e.value()));
+}
+
+// Progress counts every image once, in order, up to the total; the cache answers with (n, n).
+// Cancel, before or during the scan, fails with "cancelled" and leaves no cache behind.
+void TestDataset::progressAndCancel() {
+  QTemporaryDir dir;
+  const fs::path root = dir.path().toStdString();
+  for (int i = 0; i < 30; ++i) {
+    writeImage(root / ("images/train/" + std::to_string(i) + ".png"), colourImage(16, 16));
+    writeText(root / ("labels/train/" + std::to_string(i) + ".txt"), "0 0.5 0.5 0.1 0.1\n");
+  }
+  writeImage(root / "images/val/v.png", colourImage(16, 16));
+  writeText(root / "data.yaml", yaml());
+  auto spec = loadDataYaml((root / "data.yaml").string());
+  QVERIFY(spec.ok());
+  const fs::path cacheDir = root / ".stave-cache";
+  auto cacheFiles = [&] {
+    int n = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(cacheDir, ec), end; !ec && it != end; it.increment(ec)) ++n;
+    return n;
+  };
+
+  // Cancelled before it starts.
+  std::atomic<bool> cancel{true};
+  ScanOptions o;
+  o.threads = 2;
+  o.cancel = &cancel;
+  auto r = scanSplit(spec.value(), "train", o);
+  QVERIFY(!r.ok());
+  QCOMPARE(r.errors().front().message, std::string("cancelled"));
+  QCOMPARE(cacheFiles(), 0);
+
+  // Cancelled from the progress callback after a few images (one thread: it stops at once).
+  cancel = false;
+  o.threads = 1;
+  std::vector<std::pair<int64_t, int64_t>> calls;
+  o.progress = [&](int64_t done, int64_t total) {
+    calls.emplace_back(done, total);
+    if (done >= 5) cancel = true;
+  };
+  r = scanSplit(spec.value(), "train", o);
+  QVERIFY(!r.ok());
+  QCOMPARE(r.errors().front().message, std::string("cancelled"));
+  QCOMPARE(cacheFiles(), 0);
+  QVERIFY(!calls.empty());
+  QVERIFY(calls.back().first < 30);
+
+  // A full scan: 0 .. 30, increasing, every call with the total 30; then the cache answers.
+  cancel = false;
+  o.threads = 3;
+  o.progress = [&](int64_t done, int64_t total) { calls.emplace_back(done, total); };
+  calls.clear();
+  r = scanSplit(spec.value(), "train", o);
+  QVERIFY2(r.ok(), r.errorText().c_str());
+  QVERIFY(!r->fromCache);
+  QCOMPARE(r->images.size(), size_t(30));
+  QCOMPARE(calls.front(), std::make_pair(int64_t(0), int64_t(30)));
+  QCOMPARE(calls.back(), std::make_pair(int64_t(30), int64_t(30)));
+  for (size_t i = 1; i < calls.size(); ++i) {
+    QVERIFY(calls[i].first > calls[i - 1].first);
+    QCOMPARE(calls[i].second, int64_t(30));
+  }
+  QCOMPARE(cacheFiles(), 1);
+  calls.clear();
+  r = scanSplit(spec.value(), "train", o);
+  QVERIFY(r->fromCache);
+  QCOMPARE(calls.size(), size_t(1));
+  QCOMPARE(calls.front(), std::make_pair(int64_t(30), int64_t(30)));
 }
 
 void TestDataset::checkExitCodes() {

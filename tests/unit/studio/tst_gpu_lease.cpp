@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <thread>
+
 #include "core/studio/gpu_lease.h"
 
 using stave::studio::GpuLeases;
@@ -15,7 +17,8 @@ using stave::studio::GpuLeases;
 class TestGpuLease : public QObject {
   Q_OBJECT
   // A lease file as a studio that has exited would have left it (its pid is gone).
-  static void writeStale(const QString& folder, const QString& resource, const QString& runDir) {
+  static void writeStale(const QString& folder, const QString& resource, const QString& runDir,
+                         qint64 taken = QDateTime::currentSecsSinceEpoch()) {
     QProcess p;
     p.start("true", {});
     p.waitForFinished();
@@ -23,7 +26,7 @@ class TestGpuLease : public QObject {
     QJsonObject o{{"run_dir", runDir},
                   {"studio_pid", deadPid},
                   {"host", QSysInfo::machineHostName()},
-                  {"taken", QDateTime::currentSecsSinceEpoch()}};
+                  {"taken", taken}};
     QFile f(QDir(folder).filePath(resource + ".lease"));
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QJsonDocument(o).toJson());
@@ -71,6 +74,61 @@ class TestGpuLease : public QObject {
     junk.write("{not json");
     junk.close();
     QVERIFY(leases.holder("gpu3").isEmpty());
+  }
+
+  void aLiveRunHoldsItsLeaseUntilItEnds() {
+    // A run that outlived the studio that started it: its lease is old and its studio gone, but
+    // launcher.json names a live process, so the GPU stays taken until that process ends.
+    QTemporaryDir dir;
+    QProcess run;
+    run.start("sleep", {"60"});
+    QVERIFY(run.waitForStarted());
+    const QString runDir = dir.filePath("runs/live");
+    QVERIFY(QDir().mkpath(runDir));
+    QFile stat(QString("/proc/%1/stat").arg(run.processId()));
+    QVERIFY(stat.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(stat.readAll());
+    const QStringList fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    QFile bootId("/proc/sys/kernel/random/boot_id");
+    QVERIFY(bootId.open(QIODevice::ReadOnly));
+    QFile rec(runDir + "/launcher.json");
+    QVERIFY(rec.open(QIODevice::WriteOnly));
+    rec.write(QJsonDocument(QJsonObject{{"pid", run.processId()},
+                                        {"start_ticks", fields.value(19).toLongLong()},
+                                        {"host", QSysInfo::machineHostName()},
+                                        {"boot_id", QString(bootId.readAll()).trimmed()}})
+                  .toJson());
+    rec.close();
+    writeStale(dir.path(), "gpu0", runDir, /*taken=*/1000);
+    GpuLeases a(dir.path()), b(dir.path());
+    QCOMPARE(a.holder("gpu0"), runDir);
+    QString why;
+    QVERIFY(!b.acquire({"gpu0"}, dir.filePath("runs/other"), &why));
+    QVERIFY2(why.contains("runs/live"), qPrintable(why));
+    run.kill();
+    QVERIFY(run.waitForFinished());
+    QVERIFY(a.holder("gpu0").isEmpty());  // the killed run's lease is stale: taken over
+    QVERIFY(b.acquire({"gpu0"}, dir.filePath("runs/other")));
+    QCOMPARE(a.holder("gpu0"), dir.filePath("runs/other"));
+  }
+
+  void twoStudiosRaceForOneGpu() {
+    // Two studios (two lease objects, two threads) asking at once for overlapping GPUs: exactly
+    // one gets each set, never both.
+    QTemporaryDir dir;
+    for (int round = 0; round < 50; ++round) {
+      const QString suffix = QString::number(round);
+      GpuLeases a(dir.path()), b(dir.path());
+      bool gotA = false, gotB = false;
+      std::thread ta([&] { gotA = a.acquire({"gpu0", "gpu1"}, "/runs/a" + suffix); });
+      std::thread tb([&] { gotB = b.acquire({"gpu1", "gpu2"}, "/runs/b" + suffix); });
+      ta.join();
+      tb.join();
+      QVERIFY2(gotA != gotB, qPrintable(QString("round %1: %2 %3").arg(round).arg(gotA).arg(gotB)));
+      a.release({"gpu0", "gpu1"}, "/runs/a" + suffix);
+      b.release({"gpu1", "gpu2"}, "/runs/b" + suffix);
+      QVERIFY(a.holder("gpu1").isEmpty());
+    }
   }
 
   void aStartingRunHoldsItsLease() {

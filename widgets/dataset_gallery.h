@@ -1,0 +1,76 @@
+#pragma once
+// The Dataset page's Gallery tab: every image as a thumbnail with its boxes (a virtualised list:
+// only the cells on screen ask for thumbnails), filtered by split, class and problem, and a
+// large preview of the selected image whose boxes can be hidden class by class.
+#include <QSet>
+#include <QWidget>
+
+#include "core/studio/dataset_scan.h"
+
+class QComboBox;
+class QLabel;
+class QListView;
+class QListWidget;
+class QTimer;
+
+namespace stave::studio {
+class GalleryModel;
+class GalleryFilterModel;
+class ThumbnailLoader;
+}  // namespace stave::studio
+
+namespace stave::widgets {
+class BoxImageView;
+class GalleryDelegate;
+
+class DatasetGallery : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DatasetGallery(QWidget* parent = nullptr);
+  ~DatasetGallery() override;
+  /// Shows the images of a scan (the filters are reset).
+  void setSummary(const studio::DatasetSummary& summary);
+  /// Selects the image of `sourceRow` of the model and previews it.
+  void select(int sourceRow);
+
+  studio::GalleryModel* model() const { return m_model; }
+  studio::GalleryFilterModel* filter() const { return m_filter; }
+  QListView* view() const { return m_view; }
+  studio::ThumbnailLoader* thumbnails() const { return m_thumbs; }
+  QComboBox* splitBox() const { return m_splitBox; }
+  QComboBox* classBox() const { return m_classBox; }
+  QComboBox* problemBox() const { return m_problemBox; }
+  QListWidget* classToggles() const { return m_classes; }
+  BoxImageView* preview() const { return m_preview; }
+  /// The image the large preview shows ("" when none is shown yet).
+  QString previewPath() const { return m_previewShown; }
+  /// Cells on screen whose thumbnail is not decoded yet (0 = the screen is complete).
+  int missingVisibleThumbnails() const;
+  /// Cells on screen.
+  int visibleCells() const;
+
+ private:
+  void applyFilters();
+  void showPreview();
+  void updateHidden();
+  void updateCount();
+  studio::GalleryModel* m_model;
+  studio::GalleryFilterModel* m_filter;
+  studio::ThumbnailLoader* m_thumbs;
+  studio::ThumbnailLoader* m_large;
+  GalleryDelegate* m_delegate;
+  QListView* m_view = nullptr;
+  QComboBox* m_splitBox = nullptr;
+  QComboBox* m_classBox = nullptr;
+  QComboBox* m_problemBox = nullptr;
+  QLabel* m_count = nullptr;
+  QListWidget* m_classes = nullptr;
+  BoxImageView* m_preview = nullptr;
+  QLabel* m_info = nullptr;
+  QTimer* m_repaint = nullptr;
+  int m_selected = -1;  // source row
+  QString m_previewShown;
+  QSet<int> m_hidden;
+};
+
+}  // namespace stave::widgets
