@@ -344,12 +344,14 @@ class TestDatasetPage : public QObject {
     QSignalSpy finished(&scan, &stave::studio::DatasetScan::finished);
     scan.start(m_set.yaml, /*useCache=*/false);
     QVERIFY(scan.isRunning());
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(1).toLongLong() > 0, 30000);
+    // Cancelled straight away: waiting for a progress report first would race the scan (QTRY
+    // polls every 50 ms; a fast machine scans much of the set in that time).
     scan.cancel();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QVERIFY(!scan.isRunning());
     QVERIFY(scan.summary()->cancelled);
-    QVERIFY(progress.last().at(1).toLongLong() < progress.last().at(2).toLongLong());
+    if (!progress.isEmpty())
+      QVERIFY(progress.last().at(1).toLongLong() < progress.last().at(2).toLongLong());
     // No cache was written for the cancelled split.
     QVERIFY(QDir(m_big.filePath("set/.stave-cache"))
                 .entryList({"scan-train-*"}, QDir::Files)
