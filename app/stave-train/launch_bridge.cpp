@@ -27,8 +27,8 @@ Result<WorkerIdentity> workerIdentity() {
   return id;
 }
 
-int launchRanks(const config::RunConfig& config, const std::string& runDir,
-                const std::string& executable, const StopAfter& stopAfter) {
+dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,
+                                  const std::string& executable, const StopAfter& stopAfter) {
   dist::LaunchOptions lo;
   lo.workerArgv = {executable,  "worker",
                    "--config",  (std::filesystem::path(runDir) / "config.yaml").string(),
@@ -53,7 +53,12 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir,
   lo.reportPeriodS = config.getFloat("report_period_s");
   lo.metricsPort = static_cast<int>(config.getInt("metrics_port"));
   lo.metricsAddress = config.getString("metrics_addr");
-  return dist::runLauncher(lo);
+  return lo;
+}
+
+int launchRanks(const config::RunConfig& config, const std::string& runDir,
+                const std::string& executable, const StopAfter& stopAfter) {
+  return dist::runLauncher(launchOptions(config, runDir, executable, stopAfter));
 }
 
 #else  // no core/dist in this build

@@ -7,6 +7,9 @@
 #include "core/config/result.h"
 #include "core/config/run_config.h"
 #include "core/train/trainer.h"
+#if __has_include("core/dist/launcher.h")
+#include "core/dist/launcher.h"
+#endif
 
 namespace stave::cli {
 
@@ -19,6 +22,14 @@ struct WorkerIdentity {
 
 /// Reads the identity from the environment; errors name the variable.
 Result<WorkerIdentity> workerIdentity();
+
+#if __has_include("core/dist/launcher.h")
+/// What the launcher is given for `runDir`: the worker command line, ranks and rendezvous,
+/// telemetry, the doctor's report period, the metrics endpoint and the hang timeout.
+dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,
+                                  const std::string& executable,
+                                  const train::StopAfter& stopAfter);
+#endif
 
 /// Starts config.nproc `stave-train worker` processes for `runDir` through the launcher and
 /// supervises them; returns the launcher's exit code.

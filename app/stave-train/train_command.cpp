@@ -67,12 +67,6 @@ std::vector<std::string> withoutBareResume(const std::vector<std::string>& overr
   return out;
 }
 
-telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg) {
-  telemetry::NodeTelemetryOptions o;
-  o.periodS = cfg.getFloat("sample_period_s");
-  o.diskPath = fs::path(cfg.getString("data")).parent_path().string();
-  return o;
-}
 
 /// The doctor and the metrics endpoint of a run whose event log this process keeps itself (no
 /// launcher): fed every event the sink writes, a diagnosis every report period from its own
@@ -81,13 +75,7 @@ class SingleProcessMonitor {
  public:
   Status start(const config::RunConfig& cfg, const std::string& runDir, telemetry::EventSink& sink,
                int rank) {
-    telemetry::RunMonitorOptions mo;
-    mo.reportPeriodS = cfg.getFloat("report_period_s");
-    mo.runName = fs::path(runDir).filename().string();
-    mo.metricsPort = static_cast<int>(cfg.getInt("metrics_port"));
-    mo.metricsAddress = cfg.getString("metrics_addr");
-    mo.rank = rank;
-    auto m = telemetry::RunMonitor::create(mo);
+    auto m = telemetry::RunMonitor::create(runMonitorOptions(cfg, runDir, rank));
     if (!m) return m.errors();
     m_monitor = std::move(m.value());
     m_sink = &sink;
@@ -369,6 +357,24 @@ int runWorkerCommand(const WorkerCommand& cmd) {
     monitor.finish();
   }
   return rc;
+}
+
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg) {
+  telemetry::NodeTelemetryOptions o;
+  o.periodS = cfg.getFloat("sample_period_s");
+  o.diskPath = fs::path(cfg.getString("data")).parent_path().string();
+  return o;
+}
+
+telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& cfg,
+                                               const std::string& runDir, int rank) {
+  telemetry::RunMonitorOptions mo;
+  mo.reportPeriodS = cfg.getFloat("report_period_s");
+  mo.runName = fs::path(runDir).filename().string();
+  mo.metricsPort = static_cast<int>(cfg.getInt("metrics_port"));
+  mo.metricsAddress = cfg.getString("metrics_addr");
+  mo.rank = rank;
+  return mo;
 }
 
 }  // namespace stave::cli

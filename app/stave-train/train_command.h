@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/telemetry/node_telemetry.h"
+#include "core/telemetry/run_monitor.h"
 #include "core/train/trainer.h"
 
 namespace stave::cli {
@@ -40,5 +42,13 @@ struct WorkerCommand {
 
 /// Runs one rank (`stave-train worker`); returns the process exit code.
 int runWorkerCommand(const WorkerCommand& command);
+
+/// A single-process run's node telemetry (sample period, the dataset's disk) from its config.
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg);
+
+/// A single-process run's doctor and metrics endpoint (report period, port, address) from its
+/// config; several ranks get theirs from the launcher (launchOptions()).
+telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& cfg,
+                                               const std::string& runDir, int rank);
 
 }  // namespace stave::cli

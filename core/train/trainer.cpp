@@ -20,7 +20,6 @@
 #include "core/config/atomic_file.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
-#include "core/data/loader_config.h"
 #include "core/model/yolo.h"
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/events.h"
@@ -30,6 +29,7 @@
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
 #include "core/train/schedule.h"
+#include "core/train/settings.h"
 #include "core/train/trainer_dist.h"
 #include "core/train/validator.h"
 
@@ -154,7 +154,10 @@ std::string chooseRunDir(const config::RunConfig& config, const std::string& bes
 
 struct Trainer::Impl {
   TrainOptions o;
+  // The config as given: written into config.yaml, run_start and the checkpoints, and handed to
+  // config::derive() for the optimiser; every other value comes from `settings`.
   const config::RunConfig& cfg;
+  const TrainSettings settings;  // what the trainer takes from cfg
   torch::Device device{torch::kCPU};
   Precision precision = Precision::Fp32;
   int rank = 0, world = 1;
@@ -199,7 +202,11 @@ struct Trainer::Impl {
   std::optional<CheckpointReader> resumeFrom;  // weights/last.pt while a resume sets up
 
   explicit Impl(TrainOptions opts)
-      : o(std::move(opts)), cfg(o.config), rank(o.rank), world(o.worldSize) {}
+      : o(std::move(opts)),
+        cfg(o.config),
+        settings(trainSettings(o.config)),
+        rank(o.rank),
+        world(o.worldSize) {}
 
   template <typename Typed>
   void emit(const Typed& e) {
@@ -212,15 +219,15 @@ struct Trainer::Impl {
 
   // ---------------------------------------------------------------- setup
   void setupRuntime() {
-    int threads = static_cast<int>(cfg.getInt("threads"));
+    int threads = settings.threads;
     if (threads <= 0) {
       const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       threads = std::max(1, cores / std::max(1, o.localWorldSize));
     }
     torch::set_num_threads(threads);
-    const uint64_t seed = static_cast<uint64_t>(cfg.getInt("seed"));
+    const uint64_t seed = settings.seed;
     torch::manual_seed(seed);
-    if (cfg.getBool("deterministic")) {
+    if (settings.deterministic) {
       at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
       at::globalContext().setDeterministicCuDNN(true);
       at::globalContext().setBenchmarkCuDNN(false);
@@ -228,8 +235,8 @@ struct Trainer::Impl {
     device = resolveDevice();
     feeder = std::make_unique<DeviceFeeder>(device);
     // Static input shapes (multi-scale aside): let cuDNN time its algorithms once.
-    if (device.is_cuda() && !cfg.getBool("deterministic")) setCudnnBenchmark(true);
-    auto p = resolvePrecision(cfg.getString("precision"), cfg.getBool("amp"), device);
+    if (device.is_cuda() && !settings.deterministic) setCudnnBenchmark(true);
+    auto p = resolvePrecision(settings.precision, settings.amp, device);
     if (!p)
       throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
     precision = p.value();
@@ -239,7 +246,7 @@ struct Trainer::Impl {
   }
 
   torch::Device resolveDevice() {
-    const std::string devices = cfg.getString("devices");
+    const std::string devices = settings.devices;
     if (devices == "cpu") return torch::kCPU;
     if (!torch::cuda::is_available()) {
       if (devices.empty()) return torch::kCPU;
@@ -266,24 +273,24 @@ struct Trainer::Impl {
   }
 
   data::LoaderOptions loaderOptions(bool train) const {
-    data::LoaderOptions lo = data::loaderOptionsFromConfig(cfg, train);
+    data::LoaderOptions lo = train ? settings.trainLoader : settings.valLoader;
     // Ultralytics' cap: no more loader threads than this rank's share of the CPU cores (more
     // only compete with each other and with the model's threads).
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.localWorldSize)));
     lo.rank = rank;
     lo.worldSize = world;
-    if (device.is_cuda() && cfg.getBool("pin_memory")) lo.allocate = pinnedHostAllocator();
+    if (device.is_cuda() && settings.pinMemory) lo.allocate = pinnedHostAllocator();
     return lo;
   }
 
   void setupData() {
-    auto specR = data::loadDataYaml(cfg.getString("data"));
+    auto specR = data::loadDataYaml(settings.data);
     if (!specR)
       throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml",
                        kTrainBadInput);
     spec = specR.value();
-    nc = cfg.getBool("single_cls") ? 1 : spec.nc();
+    nc = settings.singleCls ? 1 : spec.nc();
     data::ScanOptions so;
     auto scan = [&](const std::string& split) {
       auto r = data::scanSplit(spec, split, so);
@@ -312,7 +319,7 @@ struct Trainer::Impl {
   }
 
   void applyFraction(data::SplitIndex& index) const {
-    const double fraction = cfg.getFloat("fraction");
+    const double fraction = settings.fraction;
     if (fraction >= 1.0) return;
     const size_t keep = std::max<size_t>(
         1, static_cast<size_t>(fraction * static_cast<double>(index.images.size())));
@@ -323,15 +330,15 @@ struct Trainer::Impl {
   /// run only; a resume restores everything from its own last.pt). Every rank reads the same
   /// file, so the ranks start equal.
   void transferPretrained() {
-    const std::string path = cfg.getString("pretrained");
-    if (path.empty() || cfg.getBool("resume")) return;
+    const std::string path = settings.pretrained;
+    if (path.empty() || settings.resume) return;
     const std::string hint = "pretrained takes a Stave checkpoint (.pt), e.g. runs/<id>/weights/best.pt";
     auto reader = CheckpointReader::open(path);
     if (!reader) throw RunFailure(reader.errorText(), hint, kTrainBadInput);
     auto t = reader->transferMatching(*model);
     if (!t) throw RunFailure(t.errorText(), hint, kTrainBadInput);
     if (t->transferred == 0)
-      throw RunFailure(path + ": no tensor of it matches this model (" + cfg.getString("model") +
+      throw RunFailure(path + ": no tensor of it matches this model (" + settings.model +
                            ", " + std::to_string(nc) + " classes)",
                        hint, kTrainBadInput);
     std::string text = "pretrained: transferred " + std::to_string(t->transferred) + "/" +
@@ -347,16 +354,16 @@ struct Trainer::Impl {
 
   void setupModel() {
     model::ModelOptions mo;
-    mo.scale = cfg.getString("model");
+    mo.scale = settings.model;
     mo.nc = nc;
     model = model::Yolo(mo);
     emaModel = model::Yolo(mo);
     transferPretrained();
-    const int freeze = static_cast<int>(cfg.getInt("freeze"));
+    const int freeze = settings.freeze;
     if (freeze > 0) model->freeze(freeze);
     model->to(device);
     emaModel->to(device);
-    if (cfg.getBool("channels_last")) {
+    if (settings.channelsLast) {
       toChannelsLast(*model);
       toChannelsLast(*emaModel);
     }
@@ -366,9 +373,9 @@ struct Trainer::Impl {
       if (p.requires_grad()) params.push_back(p);
     }
     LossOptions lo;
-    lo.box = cfg.getFloat("box");
-    lo.cls = cfg.getFloat("cls");
-    lo.dfl = cfg.getFloat("dfl");
+    lo.box = settings.box;
+    lo.cls = settings.cls;
+    lo.dfl = settings.dfl;
     loss = std::make_unique<DetectionLoss>(*model, lo);
   }
 
@@ -379,10 +386,10 @@ struct Trainer::Impl {
     size.trainImages = static_cast<int64_t>(trainIndex->images.size());
     size.nc = nc;
     const auto derived = config::derive(cfg, world, size);
-    const int64_t nbs = cfg.getInt("nbs");
+    const int64_t nbs = settings.nbs;
     bool sgd = derived.optimizer == "SGD";
     double lr0 = derived.lr0;
-    if (derived.autoChosen && cfg.getBool("resume")) {
+    if (derived.autoChosen && settings.resume) {
       // optimizer=auto decides by the run's length; a resumed run keeps what it started with
       // (its state in last.pt belongs to that optimiser), even when epochs grew.
       const CheckpointMeta* meta = resumeFrom ? &resumeFrom->meta() : nullptr;
@@ -409,12 +416,12 @@ struct Trainer::Impl {
     spec.weightDecay = derived.weightDecay;
     optimizer = buildOptimizer(splitParameters(*model), spec);
     schedOptions.lr0 = lr0;
-    schedOptions.lrf = cfg.getFloat("lrf");
+    schedOptions.lrf = settings.lrf;
     schedOptions.momentum = derived.momentum;
-    schedOptions.warmupEpochs = cfg.getFloat("warmup_epochs");
-    schedOptions.warmupMomentum = cfg.getFloat("warmup_momentum");
+    schedOptions.warmupEpochs = settings.warmupEpochs;
+    schedOptions.warmupMomentum = settings.warmupMomentum;
     schedOptions.warmupBiasLr = derived.warmupBiasLr;
-    schedOptions.cosine = cfg.getBool("cos_lr");
+    schedOptions.cosine = settings.cosLr;
     schedOptions.itersPerEpoch = nb;
     schedOptions.nominalAccumulate =
         std::max(1.0, static_cast<double>(nbs) / static_cast<double>(derived.globalBatch));
@@ -438,7 +445,7 @@ struct Trainer::Impl {
 
   // weights/last.pt, read once: setupOptimizer needs its meta, resumeIfAsked the rest.
   void openResumeCheckpoint() {
-    if (!cfg.getBool("resume")) return;
+    if (!settings.resume) return;
     auto reader = CheckpointReader::open(path("weights/last.pt"), device);
     if (!reader)
       throw RunFailure(reader.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
@@ -516,7 +523,7 @@ struct Trainer::Impl {
     e.device = device.is_cuda() ? "cuda" : "cpu";
     e.deviceNames.push_back(device.str());
     e.worldSize = world;
-    e.nnodes = static_cast<int>(cfg.getInt("nnodes"));
+    e.nnodes = settings.nnodes;
     e.dataset.yaml = spec.yamlPath;
     e.dataset.trainImages = static_cast<int64_t>(trainIndex->images.size());
     e.dataset.valImages = static_cast<int64_t>(valIndex->images.size());
@@ -524,11 +531,11 @@ struct Trainer::Impl {
     e.dataset.names = spec.names;
     e.config = nlohmann::json::parse(config::toJson(cfg));
     e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
-    e.nccl.p2pLevel = cfg.getString("nccl_p2p_level");
-    e.nccl.shmDisable = cfg.getBool("nccl_shm_disable");
-    e.nccl.debug = cfg.getString("nccl_debug");
-    e.nccl.timeoutS = static_cast<double>(cfg.getInt("nccl_timeout_s"));
-    e.nccl.bucketMb = cfg.getFloat("bucket_mb");
+    e.nccl.p2pLevel = settings.ncclP2pLevel;
+    e.nccl.shmDisable = settings.ncclShmDisable;
+    e.nccl.debug = settings.ncclDebug;
+    e.nccl.timeoutS = settings.ncclTimeoutS;
+    e.nccl.bucketMb = settings.bucketMb;
     e.runDir = o.runDir;
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) == 0) e.host = host;
@@ -560,10 +567,10 @@ struct Trainer::Impl {
     m.scalerGrowth = scaler.growthTracker();
     m.nonFiniteTotal = state.nonFiniteTotal;
     m.configYaml = config::toYaml(cfg);
-    m.scale = cfg.getString("model");
+    m.scale = settings.model;
     m.nc = nc;
-    m.imgsz = cfg.getInt("imgsz");
-    m.names = cfg.getBool("single_cls") ? std::vector<std::string>{"object"} : spec.names;
+    m.imgsz = settings.imgsz;
+    m.names = settings.singleCls ? std::vector<std::string>{"object"} : spec.names;
     m.optimizer = optChoice.sgd ? "SGD" : "AdamW";
     m.optimizerLr0 = optChoice.lr0;
     m.epochBatches = 0;  // an epoch boundary unless saveCheckpointAs is told otherwise
@@ -626,7 +633,7 @@ struct Trainer::Impl {
   /// One epoch of training from batch `progress.batches` (non-zero when resuming inside the
   /// epoch), updating `progress`; returns false when stopped part-way.
   bool trainEpoch(int epoch, EpochProgress& progress) {
-    const int closeMosaic = static_cast<int>(cfg.getInt("close_mosaic"));
+    const int closeMosaic = settings.closeMosaic;
     const bool mosaicOn = closeMosaic <= 0 || epoch < epochs - closeMosaic;
     if (rank == 0 && closeMosaic > 0 && epoch == epochs - closeMosaic) {
       std::fprintf(stderr, "closing mosaic for the last %d epochs\n", closeMosaic);
@@ -640,14 +647,14 @@ struct Trainer::Impl {
     const bool readEveryStep = !device.is_cuda();
     const bool clipOnDevice = device.is_cuda() && !scaler.enabled();
     const int64_t stopCheckEvery = device.is_cuda() ? kCudaStopCheckEvery : 1;
-    const bool channelsLast = cfg.getBool("channels_last");
+    const bool channelsLast = settings.channelsLast;
     telemetry::StepTiming acc;
     int accSteps = 0;
     int64_t accImages = 0;
     auto lastEvent = Clock::now();
     const bool worldScale = world > 1;
-    const bool singleCls = cfg.getBool("single_cls");
-    const bool multiScale = cfg.getBool("multi_scale");
+    const bool singleCls = settings.singleCls;
+    const bool multiScale = settings.multiScale;
     const int faultMs = slowDataMs(rank);
     int64_t i = progress.batches;
     for (;; ++i) {
@@ -664,8 +671,8 @@ struct Trainer::Impl {
       auto t1 = Clock::now();
       auto images = feeder->images(*batch, channelsLast);
       if (multiScale) {
-        images = multiScaleResize(images, cfg.getInt("imgsz"),
-                                  static_cast<uint64_t>(cfg.getInt("seed")), ni);
+        images = multiScaleResize(images, settings.imgsz,
+                                  settings.seed, ni);
         if (channelsLast) images = images.contiguous(torch::MemoryFormat::ChannelsLast);
       }
       // The loss pads the targets per image on the CPU and moves them itself.
@@ -752,13 +759,13 @@ struct Trainer::Impl {
 
   ValidationOutput runValidation() {
     ValidationOptions vo;
-    vo.conf = cfg.getFloat("conf");
-    vo.iou = cfg.getFloat("iou");
-    vo.maxDet = static_cast<int>(cfg.getInt("max_det"));
+    vo.conf = settings.conf;
+    vo.iou = settings.iou;
+    vo.maxDet = settings.maxDet;
     vo.precision = precision;
     vo.device = device;
-    vo.channelsLast = cfg.getBool("channels_last");
-    vo.singleCls = cfg.getBool("single_cls");
+    vo.channelsLast = settings.channelsLast;
+    vo.singleCls = settings.singleCls;
     DetectionLoss valLoss(*emaModel, loss->options());
     GatherFloats gather;
     if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };
@@ -789,18 +796,18 @@ struct Trainer::Impl {
   }
 
   void setup() {
-    epochs = static_cast<int>(cfg.getInt("epochs"));
+    epochs = settings.epochs;
     setupRuntime();
-    if (world > 1) dist = std::make_unique<DistContext>(o, device);
+    if (world > 1) dist = std::make_unique<DistContext>(o, settings, device);
     // A resumed run's config.yaml is rewritten only once its checkpoint was accepted.
-    if (!cfg.getBool("resume")) writeConfigYaml();
+    if (!settings.resume) writeConfigYaml();
     setupData();
     setupModel();
-    if (dist) dist->attach(*model, params, cfg);
+    if (dist) dist->attach(*model, params, settings);
     openResumeCheckpoint();
     setupOptimizer();
     resumeIfAsked();
-    if (cfg.getBool("resume")) writeConfigYaml();
+    if (settings.resume) writeConfigYaml();
     writeRunStart();
     if (!pretrainedSummary.empty()) warn(pretrainedSummary, "pretrained");
     if (!state.lastMetrics.empty() && state.lastMetrics.size() != 7) state.lastMetrics.clear();
@@ -854,14 +861,14 @@ struct Trainer::Impl {
     ++epochsThisProcess;
     epochTimes.push_back(secondsSince(epochStart));
 
-    const int patience = static_cast<int>(cfg.getInt("patience"));
+    const int patience = settings.patience;
     if (earlyStop)
       return endsWith(telemetry::RunStatus::EarlyStopped,
                       "no improvement for " + std::to_string(patience) + " epochs (best epoch " +
                           std::to_string(state.bestEpoch + 1) + "); stopped early");
     if (followTimeBudget(epoch))
       return endsWith(telemetry::RunStatus::Completed,
-                      "time budget of " + csvNumber(cfg.getFloat("time")) + " h reached");
+                      "time budget of " + csvNumber(settings.timeHours) + " h reached");
     if (stopRequested())
       return endsWith(telemetry::RunStatus::Stopped,
                       "stopped on request after epoch " + std::to_string(epoch + 1) +
@@ -890,12 +897,12 @@ struct Trainer::Impl {
   /// Validates when the period, the last epoch or a possible early stop asks for it, keeps the
   /// best metrics, and says whether patience ran out.
   bool validateIfDue(int epoch) {
-    const int patience = static_cast<int>(cfg.getInt("patience"));
-    const int valPeriod = std::max<int>(1, static_cast<int>(cfg.getInt("val_period")));
+    const int patience = settings.patience;
+    const int valPeriod = std::max<int>(1, settings.valPeriod);
     const bool finalEpoch = epoch + 1 == epochs;
     const bool possibleStop =
         patience > 0 && state.bestEpoch >= 0 && epoch - state.bestEpoch + 1 >= patience;
-    if (!((cfg.getBool("val") && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop))
+    if (!((settings.val && (epoch + 1) % valPeriod == 0) || finalEpoch || possibleStop))
       return false;
     auto v = runValidation();
     valSeconds += v.seconds;
@@ -954,7 +961,7 @@ struct Trainer::Impl {
     saveCheckpointAs("weights/last.pt", epoch, telemetry::CheckpointKind::Last);
     if (state.bestMapEpoch == epoch)
       saveCheckpointAs("weights/best.pt", epoch, telemetry::CheckpointKind::Best);
-    const int savePeriod = static_cast<int>(cfg.getInt("save_period"));
+    const int savePeriod = settings.savePeriod;
     if (savePeriod > 0 && (epoch + 1) % savePeriod == 0)
       saveCheckpointAs("weights/epoch" + std::to_string(epoch + 1) + ".pt", epoch,
                        telemetry::CheckpointKind::Periodic);
@@ -963,7 +970,7 @@ struct Trainer::Impl {
   /// time=H: re-plans the number of epochs from the mean epoch time (every rank the same);
   /// true when the budget ends the run after this epoch.
   bool followTimeBudget(int epoch) {
-    const double timeBudget = cfg.getFloat("time") * 3600.0;
+    const double timeBudget = settings.timeHours * 3600.0;
     if (timeBudget <= 0 || epoch + 1 == epochs) return false;
     const double elapsed = secondsSince(runStart);
     double mean = 0;
@@ -1029,11 +1036,11 @@ int Trainer::run() {
     if (isOutOfMemory(e)) {
       std::ostringstream msg, hint;
       msg << "out of device memory on " << m->device.str() << " with batch "
-          << m->cfg.getInt("batch") << " per rank, imgsz " << m->cfg.getInt("imgsz")
+          << m->settings.batch << " per rank, imgsz " << m->settings.imgsz
           << ", precision " << precisionName(m->precision) << ", model "
-          << m->cfg.getString("model");
-      hint << "lower batch (e.g. batch=" << std::max<int64_t>(1, m->cfg.getInt("batch") / 2)
-           << "; accumulation keeps the nominal batch " << m->cfg.getInt("nbs")
+          << m->settings.model;
+      hint << "lower batch (e.g. batch=" << std::max<int64_t>(1, m->settings.batch / 2)
+           << "; accumulation keeps the nominal batch " << m->settings.nbs
            << "), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is "
               "intact";
       return fail(msg.str(), hint.str(), kTrainFailed);

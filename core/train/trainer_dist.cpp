@@ -36,7 +36,8 @@ struct DistContext::Impl {
   std::shared_ptr<model::BatchNormSync> bnSync;
 };
 
-DistContext::DistContext(const TrainOptions& o, const torch::Device& device)
+DistContext::DistContext(const TrainOptions& o, const TrainSettings& s,
+                         const torch::Device& device)
     : m(std::make_unique<Impl>()) {
   dist::DistEnv env;
   env.rank = o.rank;
@@ -48,10 +49,10 @@ DistContext::DistContext(const TrainOptions& o, const torch::Device& device)
   env.source = "torchrun";
   dist::ProcessGroupOptions po;
   po.device = device;
-  po.timeoutS = static_cast<double>(o.config.getInt("nccl_timeout_s"));
-  po.nccl.p2pLevel = o.config.getString("nccl_p2p_level");
-  po.nccl.shmDisable = o.config.getBool("nccl_shm_disable");
-  po.nccl.debug = o.config.getString("nccl_debug");
+  po.timeoutS = s.ncclTimeoutS;
+  po.nccl.p2pLevel = s.ncclP2pLevel;
+  po.nccl.shmDisable = s.ncclShmDisable;
+  po.nccl.debug = s.ncclDebug;
   po.nccl.timeoutS = po.timeoutS;
   auto group = dist::ProcessGroup::create(env, po);
   if (!group) throw std::runtime_error("rank " + std::to_string(o.rank) + ": " + group.errorText());
@@ -61,18 +62,18 @@ DistContext::DistContext(const TrainOptions& o, const torch::Device& device)
 DistContext::~DistContext() = default;
 
 void DistContext::attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params,
-                         const config::RunConfig& config) {
+                         const TrainSettings& settings) {
   m->group->broadcastParameters(model, 0);
   m->group->broadcastBuffers(model, 0);
   // sync_bn: every Conv's BatchNorm normalises over the global batch in training mode, so the
   // running stats agree across ranks (up to rounding) and the epoch-end broadcast is a no-op.
-  if (config.getBool("sync_bn")) {
+  if (settings.syncBn) {
     if (auto* yolo = dynamic_cast<model::YoloImpl*>(&model)) {
       m->bnSync = std::make_shared<GroupBatchNormSync>(*m->group);
       yolo->setBatchNormSync(m->bnSync);
     }
   }
-  m->sync = std::make_unique<dist::GradientSync>(*m->group, params, config.getFloat("bucket_mb"));
+  m->sync = std::make_unique<dist::GradientSync>(*m->group, params, settings.bucketMb);
 }
 
 void DistContext::beforeBackward(bool syncThisStep) {
@@ -124,12 +125,12 @@ void DistContext::finish() {
 #else  // no core/dist in this build
 
 struct DistContext::Impl {};
-DistContext::DistContext(const TrainOptions&, const torch::Device&) {
+DistContext::DistContext(const TrainOptions&, const TrainSettings&, const torch::Device&) {
   throw std::runtime_error("distributed training is not available in this build (no core/dist)");
 }
 DistContext::~DistContext() = default;
 void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&,
-                         const config::RunConfig&) {}
+                         const TrainSettings&) {}
 void DistContext::beforeBackward(bool) {}
 double DistContext::waitGradients() {
   return 0.0;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/train/settings.h"
 #include "core/train/trainer.h"
 
 namespace stave::train {
@@ -15,13 +16,15 @@ namespace stave::train {
 /// One rank's view of the distributed run (worldSize > 1 only).
 class DistContext {
  public:
-  /// Rendezvous with the other ranks (TCPStore at masterAddr:masterPort) and make the group.
-  DistContext(const TrainOptions& options, const torch::Device& device);
+  /// Rendezvous with the other ranks (TCPStore at masterAddr:masterPort) and make the group
+  /// (NCCL's settings and the timeout from `settings`).
+  DistContext(const TrainOptions& options, const TrainSettings& settings,
+              const torch::Device& device);
   ~DistContext();
   /// Broadcasts rank 0's weights and buffers, hooks gradient buckets onto `params`, and with
   /// sync_bn makes a Yolo model's BatchNorms SyncBatchNorms over the group.
   void attach(torch::nn::Module& model, const std::vector<torch::Tensor>& params,
-              const config::RunConfig& config);
+              const TrainSettings& settings);
   /// Before a micro-step's backward: all-reduce its gradients only when `syncThisStep`.
   void beforeBackward(bool syncThisStep);
   /// Waits for the gradient all-reduce of this step; returns the seconds spent waiting.
