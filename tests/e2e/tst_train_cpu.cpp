@@ -97,6 +97,49 @@ class TstTrainCpu : public QObject {
     QVERIFY(bad.err.contains("missing.pt"));
   }
 
+  // export-weights --format ultralytics: a torch.save() zip (stored, so its pickle and record
+  // names read as plain bytes) whose pickle builds Ultralytics' DetectionModel for the same scale
+  // and loads every tensor; bad requests name what is wrong. Loading it in Ultralytics and
+  // comparing predictions is tests/bench/ultralytics agree (it needs Python packages).
+  void exportWeightsForUltralytics() {
+    if (m_run.isEmpty()) QSKIP("needs the trained run");
+    const QString out = m_dir.filePath("exported/model.pt");
+    QDir().mkpath(m_dir.filePath("exported"));
+    auto r = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "ultralytics",
+                            "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QRegularExpression said(R"(yolov8n\.yaml, (\d+) classes, (\d+) tensors)");
+    const auto m = said.match(r.out);
+    QVERIFY2(m.hasMatch(), qPrintable(r.out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(bytes.startsWith("PK\x03\x04"));
+    QVERIFY(bytes.contains("archive/data.pkl"));
+    QVERIFY(bytes.contains("cultralytics.nn.tasks\nDetectionModel\n"));
+    QVERIFY(bytes.contains("yolov8n.yaml"));
+    QVERIFY(bytes.contains("load_state_dict"));
+    QVERIFY(bytes.contains("model.22.dfl.conv.weight"));
+    QVERIFY(bytes.contains("model.0.bn.running_var"));
+    // Each storage record's name is in its local header and in the central directory.
+    QCOMPARE(bytes.count("archive/data/") / 2, m.captured(2).toLongLong());
+    QVERIFY(m.captured(2).toInt() > 300);
+    QCOMPARE(QDir(m_dir.filePath("exported")).entryList(QDir::Files | QDir::Hidden),
+             QStringList{"model.pt"});  // written atomically: no temporary left
+
+    auto fmt = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "onnx"});
+    QCOMPARE(fmt.exitCode, 2);
+    QVERIFY2(fmt.err.contains("'onnx'"), qPrintable(fmt.err));
+    auto missing = runStaveTrain(
+        {"export-weights", m_dir.filePath("nope.pt"), "--format", "ultralytics", "--out", out});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("nope.pt"), qPrintable(missing.err));
+    auto self = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format",
+                               "ultralytics", "--out", m_run + "/weights/best.pt"});
+    QCOMPARE(self.exitCode, 2);
+    QVERIFY(QFile(m_run + "/weights/best.pt").size() > 1000);
+  }
+
   // Ultralytics' command line: train with no config file (runs/train, then runs/train2), val
   // and predict in key=value form with the dataset and the output folder defaulted.
   void ultralyticsCommandLine() {

@@ -1,0 +1,148 @@
+#include "core/train/ultralytics_weights.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "core/config/atomic_file.h"
+#include "core/config/run_config.h"
+#include "core/config/schema.h"
+#include "core/model/yolo.h"
+#include "core/train/checkpoint.h"
+#include "core/train/pickle_writer.h"
+
+namespace stave::train {
+namespace {
+
+std::string isoNow() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+  return buf;
+}
+
+// builtins.<fn>(model, <pushed by args>) as a statement: the result is dropped.
+template <typename Args>
+void callOnModel(PickleWriter& w, const char* fn, uint32_t model, Args&& args) {
+  w.global("builtins", fn);
+  w.mark();
+  w.memoGet(model);
+  args();
+  w.tupleFromMark();
+  w.reduce();
+  w.pop();
+}
+
+}  // namespace
+
+Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint,
+                                                   const std::string& out) {
+  auto file = CheckpointReader::open(checkpoint);
+  if (!file) return file.errors();
+  const CheckpointMeta& meta = file->meta();
+  std::string scale = meta.scale.size() == 1 ? meta.scale : config::modelScale(meta.scale);
+  if (scale.empty() || std::string_view("nsmlx").find(scale) == std::string_view::npos)
+    return Error{checkpoint, 0, "", "model '" + meta.scale + "' is not a YOLOv8 scale (n, s, m, l, x)"};
+  model::ModelOptions mo;
+  mo.scale = scale;
+  mo.nc = static_cast<int>(meta.nc);
+  model::Yolo model(mo);
+  if (auto r = file->restore({nullptr, model.get(), nullptr}, false); !r) return r.errors();
+
+  // The run's data and single_cls, for Ultralytics' val() without arguments.
+  std::string data;
+  bool singleCls = false;
+  if (auto cfg = config::parseRunConfigYaml(meta.configYaml, checkpoint)) {
+    data = cfg->getString("data");
+    singleCls = cfg->getBool("single_cls");
+  }
+
+  UltralyticsExport result;
+  result.modelYaml = "yolov8" + scale + ".yaml";
+  result.nc = mo.nc;
+
+  PickleWriter w;
+  w.mark();  // the checkpoint dict
+  w.string("model");
+  // DetectionModel(cfg, ch=3, nc=nc, verbose=False): Ultralytics builds the architecture.
+  w.global("ultralytics.nn.tasks", "DetectionModel");
+  w.mark();
+  w.string(result.modelYaml);
+  w.integer(3);
+  w.integer(mo.nc);
+  w.boolean(false);
+  w.tupleFromMark();
+  w.reduce();
+  const uint32_t m = w.memoize();
+  // getattr(model, "load_state_dict")(state_dict): strict, so a name or shape that does not
+  // match fails the load loudly.
+  w.global("builtins", "getattr");
+  w.mark();
+  w.memoGet(m);
+  w.string("load_state_dict");
+  w.tupleFromMark();
+  w.reduce();
+  w.mark();  // the argument tuple
+  w.mark();  // the state dict (a plain dict: load_state_dict takes any mapping)
+  torch::NoGradGuard noGrad;
+  for (const auto& p : model->named_parameters(true)) {
+    w.string(p.key());
+    w.tensor(p.value());
+    ++result.tensors;
+  }
+  for (const auto& b : model->named_buffers(true)) {
+    w.string(b.key());
+    w.tensor(b.value());
+    ++result.tensors;
+  }
+  w.dictFromMark();
+  w.tupleFromMark();
+  w.reduce();
+  w.pop();
+  callOnModel(w, "setattr", m, [&] {
+    w.string("names");
+    w.mark();
+    for (size_t i = 0; i < meta.names.size(); ++i) {
+      w.integer(static_cast<int64_t>(i));
+      w.string(meta.names[i]);
+    }
+    w.dictFromMark();
+  });
+  w.string("ema");
+  w.none();
+  w.string("optimizer");
+  w.none();
+  w.string("epoch");
+  w.integer(meta.epoch);
+  w.string("best_fitness");
+  if (meta.bestFitness >= 0)
+    w.real(meta.bestFitness);
+  else
+    w.none();
+  w.string("train_args");
+  w.mark();
+  w.string("task");
+  w.string("detect");
+  w.string("model");
+  w.string(result.modelYaml);
+  w.string("data");
+  w.string(data);
+  w.string("imgsz");
+  w.integer(meta.imgsz);
+  w.string("single_cls");
+  w.boolean(singleCls);
+  w.dictFromMark();
+  w.string("date");
+  w.string(isoNow());
+  w.string("exported_by");
+  w.string("stave-train export-weights from " + checkpoint);
+  w.dictFromMark();
+
+  if (auto s = writeFileAtomic(out, w.archive()); !s) return s.errors();
+  return result;
+}
+
+}  // namespace stave::train
