@@ -38,7 +38,8 @@ torch::Tensor greedyNms(const torch::Tensor& sorted, double iouThr, int maxDet, 
 }  // namespace
 
 std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double conf, double iou,
-                                             int maxDet, bool agnostic, int64_t maxNms) {
+                                             int maxDet, bool agnostic, bool multiLabel,
+                                             int64_t maxNms) {
   STAVE_CHECK(preds.dim() == 3 && preds.size(2) > 4,
               "preds must be (B, N, 4 + nc), got " << preds.sizes());
   torch::NoGradGuard noGrad;
@@ -54,11 +55,21 @@ std::vector<torch::Tensor> nonMaxSuppression(const torch::Tensor& preds, double 
     // Filtering and the top-maxNms cut run on the tensor's device; only the survivors (a few
     // thousand rows at most) travel to the CPU for the sequential greedy pass.
     const torch::Tensor x = preds[b].to(torch::kFloat);
-    auto [score, cls] = x.slice(1, 4).max(1);
-    const torch::Tensor mask = score > conf;
-    torch::Tensor cand =
-        torch::cat({x.slice(1, 0, 4), score.unsqueeze(1), cls.unsqueeze(1).to(torch::kFloat)}, 1)
-            .index({mask});
+    const torch::Tensor probs = x.slice(1, 4);
+    torch::Tensor cand;
+    if (multiLabel && probs.size(1) > 1) {
+      // Every (box, class) above the threshold, in box-then-class order as torch.where gives.
+      const torch::Tensor ij = (probs > conf).nonzero();
+      const torch::Tensor i = ij.select(1, 0), j = ij.select(1, 1);
+      cand = torch::cat({x.slice(1, 0, 4).index_select(0, i), probs.index({i, j}).unsqueeze(1),
+                         j.unsqueeze(1).to(torch::kFloat)},
+                        1);
+    } else {
+      auto [score, cls] = probs.max(1);
+      cand = torch::cat({x.slice(1, 0, 4), score.unsqueeze(1), cls.unsqueeze(1).to(torch::kFloat)},
+                        1)
+                 .index({score > conf});
+    }
     if (cand.size(0) == 0) {
       out.push_back(empty);
       continue;

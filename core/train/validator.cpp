@@ -83,7 +83,8 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
       ++batches;
     }
     auto preds = model::decodePredictions(model, feats);
-    auto kept = nonMaxSuppression(preds, options.conf, options.iou, options.maxDet);
+    auto kept = nonMaxSuppression(preds, options.conf, options.iou, options.maxDet,
+                                  /*agnostic=*/false, options.multiLabel);
     // Metrics are computed in the letterboxed batch frame: letterboxing scales and shifts boxes
     // uniformly, which leaves every IoU unchanged.
     const float w = static_cast<float>(batch->width), h = static_cast<float>(batch->height);

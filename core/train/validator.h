@@ -32,6 +32,9 @@ struct ValidationOptions {
   torch::Device device = torch::kCPU;     ///< where the model is
   bool channelsLast = false;              ///< feed channels_last input
   bool singleCls = false;                 ///< every ground-truth box counts as class 0
+  /// A box counts once for every class scoring above conf (Ultralytics' validator always does
+  /// this; prediction keeps the best class only).
+  bool multiLabel = true;
 };
 
 /// One class's metrics (mAP values are -1 for a class without ground truth).

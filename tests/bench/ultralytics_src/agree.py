@@ -161,10 +161,17 @@ def main():
                   verbose=False)
     result["ultralytics_val"] = {"map50": float(m.box.map50), "map5095": float(m.box.map),
                                  "precision": float(m.box.mp), "recall": float(m.box.mr)}
+    # Ultralytics' exporters start from the file (TorchScript needs no further packages).
+    try:
+        ts = YOLO(exported).export(format="torchscript", imgsz=a.imgsz, device="cpu")
+        result["torchscript_export"] = bool(ts) and os.path.exists(str(ts))
+    except Exception as e:  # reported, not fatal: the load and the predictions are the test
+        result["torchscript_export"] = False
+        result["torchscript_error"] = str(e)
     print("PAIRED_JSON " + json.dumps(result))
     # At least 95% of the boxes each tool finds are found by the other.
     ok = (compared > 0 and result["agreement"] >= 0.95
-          and len(ul_only) <= 0.05 * (len(pairs) + len(ul_only)))
+          and len(ul_only) <= 0.05 * (len(pairs) + len(ul_only)) and result["torchscript_export"])
     sys.exit(0 if ok else 1)
 
 

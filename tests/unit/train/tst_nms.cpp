@@ -102,7 +102,7 @@ class TestNms : public QObject {
     QFETCH(int, maxNms);
     QFETCH(int, seed);
     const auto preds = randomPreds(3, n, nc, seed);
-    const auto out = nonMaxSuppression(preds, conf, iou, maxDet, agnostic, maxNms);
+    const auto out = nonMaxSuppression(preds, conf, iou, maxDet, agnostic, false, maxNms);
     QCOMPARE(int(out.size()), 3);
     int total = 0;
     for (int b = 0; b < 3; ++b) {
@@ -134,6 +134,33 @@ class TestNms : public QObject {
     QCOMPARE(ag.size(0), int64_t(1));
     QCOMPARE(ag[0][4].item<float>(), 0.9f);
     QCOMPARE(ag[0][5].item<float>(), 0.0f);
+  }
+
+  void multiLabelKeepsEveryClassAboveConf() {
+    // Box A scores 0.6 for class 0 and 0.5 for class 1; box B (IoU 0.81 with A) 0.55 for class 0
+    // and 0.1 for class 1; box C (apart) 0.3 for class 1 only. Best class only: A(0) suppresses
+    // B(0), C stays. Multi-label: A counts as class 0 and class 1, B(0) is suppressed by A(0),
+    // B's class 1 is under conf, C(1) stays (other boxes of class 1 do not overlap it).
+    auto p = torch::tensor({0.f,  0.f,  10.f, 10.f, 0.6f,  0.5f,  //
+                            0.f,  0.f,  10.f, 9.f,  0.55f, 0.1f,  //
+                            50.f, 50.f, 60.f, 60.f, 0.05f, 0.3f})
+                 .view({1, 3, 6});
+    const auto one = nonMaxSuppression(p, 0.25, 0.7, 300)[0];
+    QCOMPARE(one.size(0), int64_t(2));
+    const auto multi = nonMaxSuppression(p, 0.25, 0.7, 300, false, true)[0];
+    QCOMPARE(multi.size(0), int64_t(3));
+    // Best score first: A as class 0, A as class 1, C as class 1.
+    QCOMPARE(multi[0][4].item<float>(), 0.6f);
+    QCOMPARE(multi[0][5].item<float>(), 0.0f);
+    QCOMPARE(multi[1][4].item<float>(), 0.5f);
+    QCOMPARE(multi[1][5].item<float>(), 1.0f);
+    QCOMPARE(multi[1][3].item<float>(), 10.0f);  // box A's coordinates
+    QCOMPARE(multi[2][4].item<float>(), 0.3f);
+    QCOMPARE(multi[2][0].item<float>(), 50.0f);
+    // One class: multi-label changes nothing (Ultralytics: multi_label &= nc > 1).
+    auto single = p.slice(2, 0, 5).contiguous();
+    QVERIFY(torch::equal(nonMaxSuppression(single, 0.25, 0.7, 300, false, true)[0],
+                         nonMaxSuppression(single, 0.25, 0.7, 300)[0]));
   }
 
   void emptyCases() {
