@@ -550,7 +550,12 @@ std::string schemaMarkdown() {
      << "In Stave `batch` is per rank: the global batch is batch x world size, gradients are\n"
      << "accumulated for max(round(nbs / global batch), 1) steps, weight decay is scaled by\n"
      << "global batch x accumulate / nbs, and with `scale_lr_with_batch` lr0 is multiplied by\n"
-     << "global batch / 64. Ultralytics' `batch` is the global batch; the exports convert.\n";
+     << "global batch / 64. Ultralytics' `batch` is the global batch; the exports convert.\n\n"
+     << "Every key here is read by the engine: a unit test (unit_train_every_setting) sets each\n"
+     << "one to another valid value and fails if nothing the trainer, the data loaders, the\n"
+     << "optimiser, the launcher or the run's telemetry receive changes. `lr0`, `momentum` and\n"
+     << "`warmup_bias_lr` act only with an explicit `optimizer` (`auto` picks its own, as\n"
+     << "Ultralytics does).\n";
   for (ParamGroup g : paramGroups()) {
     std::string title = paramGroupName(g);
     title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));

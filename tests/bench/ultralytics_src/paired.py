@@ -189,7 +189,8 @@ def main():
         subprocess.run(["rm", "-rf", cd])
         rc, wall, _, _, _ = run_timed(
             [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
-             "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads, "--run-dir", cd],
+             "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads,
+             "save_period=1", "--run-dir", cd],
             os.path.join(work, "stave-converge.log"), env)
         if rc != 0:
             sys.exit("paired: Stave's convergence run failed, see %s/stave-converge.log" % work)
@@ -205,6 +206,30 @@ def main():
             sys.exit("paired: Ultralytics' convergence run failed, see %s/ul-converge.log" % work)
         ul["converge"] = {"wall_s": wall, "rule": "Ultralytics (interpolated AP)",
                           "per_epoch": map_curve(os.path.join(uc["save_dir"], "results.csv"))}
+
+        # The same rule on both sides: Stave's weights of every epoch (save_period=1), exported
+        # with `stave-train export-weights --format ultralytics`, scored by Ultralytics' validator.
+        exported = []
+        for row in stave["converge"]["per_epoch"]:
+            dst = os.path.join(work, "stave-converge-ultralytics", "epoch%d.pt" % row["epoch"])
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            subprocess.run([a.stave, "export-weights",
+                            os.path.join(cd, "weights", "epoch%d.pt" % row["epoch"]),
+                            "--format", "ultralytics", "--out", dst],
+                           check=True, stdout=subprocess.DEVNULL)
+            exported.append(dst)
+        spec = {"weights": exported, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
+                "workers": a.workers, "threads": a.threads}
+        rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val_many.py"),
+                                      json.dumps(spec)],
+                                     os.path.join(work, "ul-val-stave-epochs.log"), env)
+        scored = paired_json(out)
+        if rc != 0 or scored is None:
+            sys.exit("paired: scoring Stave's epochs with Ultralytics failed, see "
+                     "%s/ul-val-stave-epochs.log" % work)
+        stave["converge"]["per_epoch_by_ultralytics_rule"] = [
+            {"epoch": r["epoch"], "map50": v["map50"], "map50_95": v["map5095"]}
+            for r, v in zip(stave["converge"]["per_epoch"], scored)]
 
     result["stave"], result["ultralytics"] = stave, ul
     s, q = stave["train"], ul["train"]
@@ -222,6 +247,22 @@ def main():
         "peak_rss": {"ratio": ratios["peak_rss"], "target": "<= 0.6", "met": ratios["peak_rss"] <= 0.6},
         "val_images_per_s": {"ratio": ratios["val_images_per_s"], "target": ">= 1.5",
                              "met": ratios["val_images_per_s"] >= 1.5}}
+    if a.converge > 0:
+        theirs = {r["epoch"]: r for r in ul["converge"]["per_epoch"]}
+        pairs = [{"epoch": r["epoch"], "stave_map50": r["map50"],
+                  "ultralytics_map50": theirs[r["epoch"]]["map50"],
+                  "stave_map50_95": r["map50_95"],
+                  "ultralytics_map50_95": theirs[r["epoch"]]["map50_95"]}
+                 for r in stave["converge"]["per_epoch_by_ultralytics_rule"]
+                 if r["epoch"] in theirs]
+        late = [p for p in pairs if p["epoch"] >= 20]
+        ahead = [p for p in late if p["stave_map50"] >= p["ultralytics_map50"]
+                 and p["stave_map50_95"] >= p["ultralytics_map50_95"]]
+        result["converge_by_ultralytics_rule"] = pairs
+        result["targets"]["converge"] = {
+            "rule": "both scored by Ultralytics' validator", "from_epoch": 20,
+            "epochs_compared": len(late), "epochs_stave_at_least_ultralytics": len(ahead),
+            "target": "every epoch from 20 on", "met": bool(late) and len(ahead) == len(late)}
     print(json.dumps(result, indent=2))
 
 
