@@ -14,8 +14,9 @@ int run(const std::vector<std::string>& args) {
                                          {"data", "data"}, {"split", "split"}, {"batch", "batch"},
                                          {"imgsz", "imgsz"}, {"workers", "workers"},
                                          {"conf", "conf"}, {"iou", "iou"}, {"max_det", "max-det"},
-                                         {"device", "device"}}),
-      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device"},
+                                         {"device", "device"}, {"rect", "rect"}}),
+      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device",
+       "rect"},
       {"json"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
   if (!a.positional().empty())
@@ -37,6 +38,10 @@ int run(const std::vector<std::string>& args) {
   }
   r.split = a.value("split", "val");
   r.device = a.value("device");
+  const std::string rect = a.value("rect", "true");
+  if (rect != "true" && rect != "false")
+    return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
+  r.rect = rect == "true";
   try {
     r.batch = std::stoi(a.value("batch", "16"));
     r.imgsz = std::stoi(a.value("imgsz", "0"));
@@ -81,7 +86,9 @@ int run(const std::vector<std::string>& args) {
 STAVE_COMMAND(stave::cli::Command{
     "val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
-    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--device cpu|0] [--json]\n"
-    "  without --data, the dataset the weights were trained on; Ultralytics' form works too:\n"
+    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
+    "                [--device cpu|0] [--json]\n"
+    "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
+    "  squares instead of Ultralytics' rectangular batches; Ultralytics' form works too:\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

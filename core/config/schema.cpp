@@ -60,7 +60,11 @@ std::vector<ParamSpec> buildSchema() {
       boolP("single_cls", false, G::Data, "train all classes as one class", true),
       enumP("cache", "none", {"none", "ram", "disk"}, G::Data,
             "cache decoded images in RAM or on disk", true),
-      boolP("rect", false, G::Data, "rectangular batches (images sorted by aspect ratio)", true),
+      boolP("rect", true, G::Data,
+            "validate in rectangular batches (images of similar aspect ratio, each batch padded "
+            "to its own shape), as Ultralytics validates; false letterboxes every validation "
+            "image to a square (Ultralytics' rect, rectangular training, is not supported)",
+            false),
       intP("workers", 8, 0, 256, G::Data,
            "data loader threads per rank (at most the CPU cores per rank, as Ultralytics caps it)",
            true),

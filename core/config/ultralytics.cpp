@@ -136,7 +136,9 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
       continue;
     }
     const ParamSpec* spec = findParam(key);
-    if (!spec) {
+    // A Stave key that Ultralytics does not have under this meaning (rect: Ultralytics trains
+    // in rectangular batches, Stave validates in them) is not carried over.
+    if (!spec || !spec->ultralytics) {
       out.droppedKeys.push_back(key);
       continue;
     }

@@ -101,6 +101,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   lo.workers = req.workers;
   lo.augment = false;
   lo.shuffle = false;
+  lo.rect = req.rect;
   data::Loader loader(index.value(), lo);
   ValidationOptions vo;
   vo.conf = req.conf;

@@ -21,6 +21,7 @@ struct ValRequest {
   double conf = 0.001;        ///< confidence threshold
   double iou = 0.7;           ///< NMS IoU threshold
   int maxDet = 300;           ///< detections per image
+  bool rect = true;           ///< rectangular batches (as Ultralytics validates); else squares
   std::string device;         ///< "" auto, "cpu", "0"
 };
 

@@ -167,7 +167,7 @@ void TestSchema::everyKeyHasOneRow_data() {
       {"conf", "float", "0.001", true},
       {"iou", "float", "0.7", true},
       {"max_det", "int", "300", true},
-      {"rect", "bool", "false", true},
+      {"rect", "bool", "true", false},
       {"multi_scale", "bool", "false", true},
       {"freeze", "int", "0", true},
       {"devices", "string", "", false},
