@@ -16,6 +16,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import demo_dataset  # noqa: E402
+
 
 def iou(a, b):
     iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
@@ -61,17 +64,8 @@ def main():
     a = ap.parse_args()
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
-    data_dir = os.path.join(work, "agree-data")
-    if not os.path.exists(os.path.join(data_dir, "data.yaml")):
-        subprocess.run([a.stave, "make-demo", "--out", data_dir, "--train", "96", "--val",
-                        str(max(a.images, 16)), "--imgsz", "640"], check=True,
-                       stdout=subprocess.DEVNULL)
-    stave_yaml = os.path.join(data_dir, "data.yaml")
-    ul_yaml = os.path.join(work, "agree-data-ultralytics.yaml")
-    with open(stave_yaml) as f:
-        lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
-    with open(ul_yaml, "w") as f:
-        f.write("path: " + data_dir + "\n" + "\n".join(lines) + "\n")
+    stave_yaml, ul_yaml = demo_dataset(a.stave, work, "agree-data", 96, max(a.images, 16))
+    data_dir = os.path.dirname(stave_yaml)
 
     weights = a.weights
     if not weights:

@@ -20,6 +20,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from common import demo_dataset  # noqa: E402
 
 
 def run_timed(cmd, log_path, env=None):
@@ -101,19 +103,8 @@ def main():
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
 
-    # One synthetic dataset from 640 px sources; Ultralytics gets a copy of its data.yaml with an
-    # absolute path (it resolves relative ones against its own datasets folder).
-    data_dir = os.path.join(work, "data")
-    if not os.path.exists(os.path.join(data_dir, "data.yaml")):
-        subprocess.run([a.stave, "make-demo", "--out", data_dir, "--train", str(a.images),
-                        "--val", str(a.val_images), "--imgsz", "640"], check=True,
-                       stdout=subprocess.DEVNULL)
-    stave_yaml = os.path.join(data_dir, "data.yaml")
-    ul_yaml = os.path.join(work, "data-ultralytics.yaml")
-    with open(stave_yaml) as f:
-        lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
-    with open(ul_yaml, "w") as f:
-        f.write("path: " + data_dir + "\n" + "\n".join(lines) + "\n")
+    # One synthetic dataset from 640 px sources.
+    stave_yaml, ul_yaml = demo_dataset(a.stave, work, "data", a.images, a.val_images)
 
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), YOLO_OFFLINE="1")
     result = {"benchmark": "ultralytics", "model": a.model, "imgsz": a.imgsz, "batch": a.batch,

@@ -1,0 +1,21 @@
+"""What the Ultralytics benchmarks share: one synthetic dataset made by `stave-train make-demo`
+and a copy of its data.yaml for Ultralytics."""
+import os
+import subprocess
+
+
+def demo_dataset(stave, work, name, train, val):
+    """Makes WORK/NAME (640 px sources) once; returns (Stave's data.yaml, Ultralytics' copy with
+    an absolute `path:`, since Ultralytics resolves relative ones against its own datasets
+    folder)."""
+    data_dir = os.path.join(work, name)
+    if not os.path.exists(os.path.join(data_dir, "data.yaml")):
+        subprocess.run([stave, "make-demo", "--out", data_dir, "--train", str(train), "--val",
+                        str(val), "--imgsz", "640"], check=True, stdout=subprocess.DEVNULL)
+    stave_yaml = os.path.join(data_dir, "data.yaml")
+    ul_yaml = os.path.join(work, name + "-ultralytics.yaml")
+    with open(stave_yaml) as f:
+        lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
+    with open(ul_yaml, "w") as f:
+        f.write("path: " + data_dir + "\n" + "\n".join(lines) + "\n")
+    return stave_yaml, ul_yaml
