@@ -105,9 +105,11 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   callOnModel(w, "setattr", m, [&] {
     w.string("names");
     w.mark();
-    for (size_t i = 0; i < meta.names.size(); ++i) {
-      w.integer(static_cast<int64_t>(i));
-      w.string(meta.names[i]);
+    // Ultralytics indexes names by class id; a checkpoint without names gets "0", "1", ...
+    for (int i = 0; i < mo.nc; ++i) {
+      w.integer(i);
+      w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
+                                                            : std::to_string(i));
     }
     w.dictFromMark();
   });
