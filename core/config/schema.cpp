@@ -61,9 +61,7 @@ std::vector<ParamSpec> buildSchema() {
       enumP("cache", "none", {"none", "ram", "disk"}, G::Data,
             "cache decoded images in RAM or on disk", true),
       boolP("rect", true, G::Data,
-            "validate in rectangular batches (images of similar aspect ratio, each batch padded "
-            "to its own shape), as Ultralytics validates; false letterboxes every validation "
-            "image to a square (Ultralytics' rect, rectangular training, is not supported)",
+            "validate in rectangular batches, as Ultralytics does (false: letterbox to squares)",
             false),
       intP("workers", 8, 0, 256, G::Data,
            "data loader threads per rank (at most the CPU cores per rank, as Ultralytics caps it)",
