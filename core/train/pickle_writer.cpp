@@ -22,10 +22,12 @@ enum : uint8_t {
   kReduce = 'R',
   kBinUnicode = 'X',
   kGlobal = 'c',
-  kDict = 'd',
+  kEmptyDict = '}',
+  kEmptyList = ']',
+  kAppends = 'e',
+  kSetItems = 'u',
   kBinGet = 'h',
   kLongBinGet = 'j',
-  kList = 'l',
   kBinPut = 'q',
   kLongBinPut = 'r',
   kTuple = 't',
@@ -114,8 +116,16 @@ void PickleWriter::global(const std::string& module, const std::string& name) {
 
 void PickleWriter::mark() { op(kMark); }
 void PickleWriter::tupleFromMark() { op(kTuple); }
-void PickleWriter::listFromMark() { op(kList); }
-void PickleWriter::dictFromMark() { op(kDict); }
+void PickleWriter::beginList() {
+  op(kEmptyList);
+  op(kMark);
+}
+void PickleWriter::endList() { op(kAppends); }
+void PickleWriter::beginDict() {
+  op(kEmptyDict);
+  op(kMark);
+}
+void PickleWriter::endDict() { op(kSetItems); }
 void PickleWriter::reduce() { op(kReduce); }
 void PickleWriter::pop() { op(kPop); }
 

@@ -30,12 +30,16 @@ class PickleWriter {
   /// `module.name`, e.g. global("collections", "OrderedDict").
   void global(const std::string& module, const std::string& name);
 
-  // Containers: begin with mark(), push the items, then close with one of these.
+  // Containers, written with the opcodes Python's own pickler uses (so torch.load's
+  // weights-only reader takes them too): begin, push the items (key, value pairs for a dict),
+  // end.
+  void beginList();
+  void endList();
+  void beginDict();
+  void endDict();
+  /// A tuple: mark(), the items, tupleFromMark().
   void mark();
   void tupleFromMark();
-  void listFromMark();
-  /// A dict of the key, value pairs pushed since mark().
-  void dictFromMark();
   /// An empty collections.OrderedDict (what torch.save writes for a tensor's backward hooks).
   void emptyOrderedDict();
 

@@ -65,7 +65,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   result.nc = mo.nc;
 
   PickleWriter w;
-  w.mark();  // the checkpoint dict
+  w.beginDict();  // the checkpoint
   w.string("model");
   // DetectionModel(cfg, ch=3, nc=nc, verbose=False): Ultralytics builds the architecture.
   w.global("ultralytics.nn.tasks", "DetectionModel");
@@ -86,7 +86,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   w.tupleFromMark();
   w.reduce();
   w.mark();  // the argument tuple
-  w.mark();  // the state dict (a plain dict: load_state_dict takes any mapping)
+  w.beginDict();  // the state dict (a plain dict: load_state_dict takes any mapping)
   torch::NoGradGuard noGrad;
   for (const auto& p : model->named_parameters(true)) {
     w.string(p.key());
@@ -98,20 +98,20 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
     w.tensor(b.value());
     ++result.tensors;
   }
-  w.dictFromMark();
+  w.endDict();
   w.tupleFromMark();
   w.reduce();
   w.pop();
   callOnModel(w, "setattr", m, [&] {
     w.string("names");
-    w.mark();
+    w.beginDict();
     // Ultralytics indexes names by class id; a checkpoint without names gets "0", "1", ...
     for (int i = 0; i < mo.nc; ++i) {
       w.integer(i);
       w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
                                                             : std::to_string(i));
     }
-    w.dictFromMark();
+    w.endDict();
   });
   w.string("ema");
   w.none();
@@ -125,7 +125,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   else
     w.none();
   w.string("train_args");
-  w.mark();
+  w.beginDict();
   w.string("task");
   w.string("detect");
   w.string("model");
@@ -136,12 +136,12 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   w.integer(meta.imgsz);
   w.string("single_cls");
   w.boolean(singleCls);
-  w.dictFromMark();
+  w.endDict();
   w.string("date");
   w.string(isoNow());
   w.string("exported_by");
   w.string("stave-train export-weights from " + checkpoint);
-  w.dictFromMark();
+  w.endDict();
 
   if (auto s = writeFileAtomic(out, w.archive()); !s) return s.errors();
   return result;

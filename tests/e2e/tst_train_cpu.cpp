@@ -140,6 +140,29 @@ class TstTrainCpu : public QObject {
     QVERIFY(QFile(m_run + "/weights/best.pt").size() > 1000);
   }
 
+  // loss-batch: one validation batch's loss and gradients in a torch.save() file (the paired
+  // benchmark feeds the same file to Ultralytics' loss); plain-opcode pickle, named tensors.
+  void lossBatch() {
+    if (m_run.isEmpty()) QSKIP("needs the trained run");
+    const QString out = m_dir.filePath("loss-batch.pt");
+    auto r = runStaveTrain({"loss-batch", "--weights", m_run + "/weights/best.pt", "--data",
+                            m_data, "--imgsz", "64", "--batch", "4", "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(QRegularExpression(R"(loss box [0-9.e+-]+ cls [0-9.e+-]+ dfl [0-9.e+-]+ on 4 images)")
+                 .match(r.out)
+                 .hasMatch(),
+             qPrintable(r.out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    for (const char* key : {"images", "targets", "loss_items", "grads", "model.0.conv.weight"})
+      QVERIFY2(bytes.contains(key), key);
+    QVERIFY(!bytes.contains("ultralytics"));  // tensors and plain containers only
+    auto bad = runStaveTrain({"loss-batch", "--weights", m_run + "/weights/best.pt", "--data",
+                              m_data, "--imgsz", "63", "--out", out});
+    QCOMPARE(bad.exitCode, 2);
+  }
+
   // Ultralytics' command line: train with no config file (runs/train, then runs/train2), val
   // and predict in key=value form with the dataset and the output folder defaulted.
   void ultralyticsCommandLine() {

@@ -21,7 +21,7 @@ class TstPickleWriter : public QObject {
  private slots:
   void scalarsAndContainers() {
     PickleWriter w;
-    w.mark();
+    w.beginList();
     const std::vector<int64_t> ints{0, 1, 255, 256, -1, 65535, -2147483648LL, 2147483647LL,
                                     2147483648LL, -2147483649LL, int64_t(1) << 62};
     for (int64_t v : ints) w.integer(v);
@@ -36,7 +36,7 @@ class TstPickleWriter : public QObject {
     w.integer(7);
     w.string("seven");
     w.tupleFromMark();
-    w.listFromMark();
+    w.endList();
     const auto list = readBack(w).toList();
     size_t i = 0;
     for (int64_t v : ints) QCOMPARE(list.get(i++).toInt(), v);
@@ -61,7 +61,7 @@ class TstPickleWriter : public QObject {
     const auto scalar = torch::tensor(42.0);
     const auto strided = torch::randn({4, 6}).t();  // written as a contiguous copy
     PickleWriter w;
-    w.mark();
+    w.beginDict();
     w.string("f");
     w.tensor(f);
     w.string("l");
@@ -73,14 +73,14 @@ class TstPickleWriter : public QObject {
     w.string("strided");
     w.tensor(strided);
     w.string("remembered");
-    w.mark();
+    w.beginList();
     w.integer(1);
     w.string("one");
-    w.listFromMark();
+    w.endList();
     const uint32_t memo = w.memoize();
     w.string("again");
     w.memoGet(memo);
-    w.dictFromMark();
+    w.endDict();
     const auto dict = readBack(w).toGenericDict();
     QVERIFY(torch::equal(dict.at("f").toTensor(), f));
     QVERIFY(torch::equal(dict.at("l").toTensor(), l));
