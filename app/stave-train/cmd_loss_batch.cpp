@@ -76,6 +76,12 @@ int run(const std::vector<std::string>& args) {
   w.tensor(out.items);
   w.string("loss_total");
   w.tensor(out.total.detach());
+  w.string("foreground");
+  w.tensor(out.foreground.to(torch::kBool));
+  w.string("target_scores");
+  w.tensor(out.targetScores.to(torch::kFloat));
+  w.string("target_scores_sum");
+  w.tensor(out.targetScoresSum.to(torch::kFloat));
   w.string("gains");
   w.beginList();
   for (double g : {loss.options().box, loss.options().cls, loss.options().dfl}) w.real(g);

@@ -31,10 +31,17 @@ torch::Tensor bboxIou(const torch::Tensor& box1, const torch::Tensor& box2, bool
 }
 
 torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes,
-                              double eps) {
-  auto lt = gtBboxes.narrow(-1, 0, 2).unsqueeze(2);  // (B, M, 1, 2)
-  auto rb = gtBboxes.narrow(-1, 2, 2).unsqueeze(2);
-  auto deltas = torch::cat({ancPoints - lt, rb - ancPoints}, -1);  // (B, M, A, 4)
+                              double eps, double minSide) {
+  auto lt = gtBboxes.narrow(-1, 0, 2);  // (B, M, 2)
+  auto rb = gtBboxes.narrow(-1, 2, 2);
+  if (minSide > 0) {
+    auto centre = (lt + rb) / 2.0;
+    auto half = ((rb - lt).clamp_min(minSide)) / 2.0;
+    lt = centre - half;
+    rb = centre + half;
+  }
+  auto deltas = torch::cat({ancPoints - lt.unsqueeze(2), rb.unsqueeze(2) - ancPoints},
+                           -1);  // (B, M, A, 4)
   return std::get<0>(deltas.min(-1)) > eps;
 }
 
@@ -68,7 +75,8 @@ Assignment TaskAlignedAssigner::operator()(const torch::Tensor& pdScoresIn,
   auto labels = gtLabels.to(torch::kLong).view({b, m}).clamp(0, nc - 1);
 
   // Alignment metric for every (box, candidate anchor) pair.
-  auto maskIn = candidatesInGts(ancPoints.to(torch::kFloat), gtB, m_options.eps);  // (B, M, A)
+  auto maskIn = candidatesInGts(ancPoints.to(torch::kFloat), gtB, m_options.eps,
+                                m_options.minSide);  // (B, M, A)
   auto maskCand = maskIn & maskGt;
   auto bboxScores = pdScores.transpose(1, 2).gather(1, labels.unsqueeze(-1).expand({b, m, a}));
   bboxScores = bboxScores * maskCand;

@@ -29,6 +29,10 @@ struct AssignerOptions {
   double beta = 6.0;    ///< exponent of the IoU in the alignment metric
   double eps = 1e-9;    ///< guards divisions and the inside-the-box test
   MaskMode masks = MaskMode::Auto;  ///< candidate selection (see MaskMode)
+  /// For the inside-the-box test only, a box side shorter than this is widened to it about the
+  /// box's centre, so that small objects still get candidate anchors (Ultralytics: the middle
+  /// stride, 16 px). 0 = test the boxes as they are.
+  double minSide = 0;
 };
 
 /// What each anchor should learn. B images, A anchors, nc classes.
@@ -62,8 +66,9 @@ class TaskAlignedAssigner {
   AssignerOptions m_options;
 };
 
-/// (B, M, A) bool: anchor centre strictly inside the box (by more than eps on every side).
+/// (B, M, A) bool: anchor centre strictly inside the box (by more than eps on every side), the
+/// box's sides first widened to at least `minSide` about its centre.
 torch::Tensor candidatesInGts(const torch::Tensor& ancPoints, const torch::Tensor& gtBboxes,
-                              double eps = 1e-9);
+                              double eps = 1e-9, double minSide = 0);
 
 }  // namespace stave::train

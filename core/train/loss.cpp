@@ -51,7 +51,11 @@ DetectionLoss::DetectionLoss(const model::YoloImpl& model, LossOptions options)
       m_regMax(model.regMax()),
       m_strides(model.strides()),
       m_assigner(AssignerOptions{options.topk, model.nc(), options.alpha, options.beta, 1e-9,
-                                 options.masks}) {}
+                                 options.masks,
+                                 // Ultralytics' floor for small boxes: the middle stride.
+                                 static_cast<double>(model.strides().size() > 1
+                                                         ? model.strides()[1]
+                                                         : model.strides()[0])}) {}
 
 LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
                                      const torch::Tensor& targets, int64_t batchSize) const {
@@ -129,6 +133,9 @@ LossOutput DetectionLoss::operator()(const std::vector<torch::Tensor>& feats,
   LossOutput out;
   out.total = weighted.sum() * static_cast<double>(batchSize);
   out.items = weighted.detach();
+  out.foreground = as.fgMask.detach();
+  out.targetScores = as.targetScores.detach();
+  out.targetScoresSum = targetScoresSum.detach();
   return out;
 }
 

@@ -32,6 +32,10 @@ struct LossOutput {
       total;  ///< scalar to backward: (box + cls + dfl, each weighted) x batch size, as Ultralytics
   torch::Tensor
       items;  ///< (3) detached weighted box, cls, dfl losses (per image, what gets logged)
+  /// The assignment, for comparisons with other implementations (detached; no host sync):
+  torch::Tensor foreground;       ///< (B, A) anchors assigned a ground-truth box
+  torch::Tensor targetScores;     ///< (B, A, nc) their soft class targets
+  torch::Tensor targetScoresSum;  ///< scalar the three losses are divided by
 };
 
 /// Distribution focal loss: predLogits (N, 4, regMax) over bins, target (N, 4) distances in bins

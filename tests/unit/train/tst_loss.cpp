@@ -279,6 +279,40 @@ class TestLoss : public QObject {
         torch::equal(r10.fgMask[0].nonzero().flatten(), torch::tensor({0, 1, 4, 5}, torch::kLong)));
   }
 
+  // A 4x4 box between anchors (centres at 4 + 8k) holds no anchor centre, so without a floor it
+  // gets no candidate at all and teaches nothing; with Ultralytics' floor (sides widened to 16
+  // for the inside test only) the four anchors around it are candidates, and the targets keep
+  // the real box.
+  void assignerFloorsSmallBoxes() {
+    const int na = 16, nc = 2;
+    auto anc = torch::zeros({na, 2});
+    for (int i = 0; i < na; ++i) {
+      anc[i][0] = 4 + 8 * (i % 4);
+      anc[i][1] = 4 + 8 * (i / 4);
+    }
+    // Every anchor predicts the box itself, so every candidate aligns (a zero metric would leave
+    // the choice among candidates to topk's tie order).
+    auto gtBoxes = torch::tensor({13.f, 13.f, 17.f, 17.f}).view({1, 1, 4});
+    auto pdBoxes = gtBoxes.expand({1, na, 4}).clone();
+    auto scores = torch::full({1, na, nc}, 0.5f);
+    auto gtLabels = torch::tensor({1.f}).view({1, 1, 1});
+    auto maskGt = torch::ones({1, 1, 1});
+    QVERIFY(!candidatesInGts(anc, gtBoxes).any().item<bool>());
+    auto plain = TaskAlignedAssigner(AssignerOptions{10, nc, 0.5, 6.0, 1e-9})(
+        scores, pdBoxes, anc, gtLabels, gtBoxes, maskGt);
+    QVERIFY(!plain.fgMask.any().item<bool>());
+    AssignerOptions floored{10, nc, 0.5, 6.0, 1e-9};
+    floored.minSide = 16;
+    auto r = TaskAlignedAssigner(floored)(scores, pdBoxes, anc, gtLabels, gtBoxes, maskGt);
+    // Anchors (12,12), (20,12), (12,20), (20,20): indices 5, 6, 9, 10.
+    QVERIFY(torch::equal(r.fgMask[0].nonzero().flatten(), torch::tensor({5, 6, 9, 10}, torch::kLong)));
+    QVERIFY(torch::allclose(r.targetBboxes[0][5], gtBoxes[0][0]));
+    QCOMPARE(r.targetLabels[0][10].item<int64_t>(), int64_t(1));
+    // A box already wider than the floor is tested as it is.
+    auto big = torch::tensor({0.f, 0.f, 16.f, 16.f}).view({1, 1, 4});
+    QVERIFY(torch::equal(candidatesInGts(anc, big, 1e-9, 16), candidatesInGts(anc, big)));
+  }
+
   // Anchor 5 (12,12) lies in box A (0,0,16,16) and box B (8,8,24,24); its prediction (8,8,24,24)
   // overlaps B fully and A with IoU 64 / 448, so B (class 1, index 1) takes it.
   void assignerMultiBoxGoesToBestOverlap() {
