@@ -1299,102 +1299,112 @@
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="155"/>
+        <location filename="../core/studio/history_model.cpp" line="142"/>
+        <source>%1 no longer exists; Delete removes the run from the history</source>
+        <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="158"/>
+        <source>folder missing</source>
+        <translation>文件夹缺失</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="159"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="156"/>
+        <location filename="../core/studio/history_model.cpp" line="160"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="157"/>
+        <location filename="../core/studio/history_model.cpp" line="161"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="158"/>
+        <location filename="../core/studio/history_model.cpp" line="162"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="159"/>
+        <location filename="../core/studio/history_model.cpp" line="163"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="160"/>
+        <location filename="../core/studio/history_model.cpp" line="164"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="185"/>
+        <location filename="../core/studio/history_model.cpp" line="189"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="186"/>
+        <location filename="../core/studio/history_model.cpp" line="190"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="187"/>
+        <location filename="../core/studio/history_model.cpp" line="191"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="188"/>
+        <location filename="../core/studio/history_model.cpp" line="192"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="189"/>
+        <location filename="../core/studio/history_model.cpp" line="193"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="190"/>
+        <location filename="../core/studio/history_model.cpp" line="194"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="191"/>
+        <location filename="../core/studio/history_model.cpp" line="195"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="192"/>
+        <location filename="../core/studio/history_model.cpp" line="196"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="193"/>
+        <location filename="../core/studio/history_model.cpp" line="197"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="194"/>
+        <location filename="../core/studio/history_model.cpp" line="198"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="195"/>
+        <location filename="../core/studio/history_model.cpp" line="199"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="343"/>
+        <location filename="../core/studio/history_model.cpp" line="347"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="352"/>
+        <location filename="../core/studio/history_model.cpp" line="356"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="356"/>
+        <location filename="../core/studio/history_model.cpp" line="360"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1589,52 +1599,57 @@
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="550"/>
+        <location filename="../widgets/history_page.cpp" line="552"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="551"/>
+        <location filename="../widgets/history_page.cpp" line="553"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="560"/>
+        <location filename="../widgets/history_page.cpp" line="565"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="566"/>
+        <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
+        <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="571"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="569"/>
+        <location filename="../widgets/history_page.cpp" line="574"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="580"/>
+        <location filename="../widgets/history_page.cpp" line="585"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="589"/>
+        <location filename="../widgets/history_page.cpp" line="594"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="593"/>
+        <location filename="../widgets/history_page.cpp" line="598"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="601"/>
+        <location filename="../widgets/history_page.cpp" line="606"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="604"/>
+        <location filename="../widgets/history_page.cpp" line="609"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -2480,17 +2495,17 @@
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="117"/>
+        <location filename="../core/studio/project_document.cpp" line="126"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="126"/>
+        <location filename="../core/studio/project_document.cpp" line="135"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="140"/>
+        <location filename="../core/studio/project_document.cpp" line="149"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>

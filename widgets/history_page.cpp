@@ -536,7 +536,9 @@ void HistoryPage::updateDetails() {
   for (const auto& t : r.tags) tags << QString::fromStdString(t);
   m_tags->setText(tags.join(QStringLiteral(", ")));
   m_notes->setPlainText(QString::fromStdString(r.notes));
-  m_delete->setEnabled(r.status != "running");
+  // A run still going cannot be deleted; one whose folder is gone can (it only leaves the
+  // history), whatever its last recorded status.
+  m_delete->setEnabled(r.status != "running" || !QFileInfo::exists(QString::fromStdString(r.dir)));
 }
 
 void HistoryPage::saveAnnotations() {
@@ -557,9 +559,12 @@ bool HistoryPage::deleteCurrentRun() {
   const int row = currentRow();
   if (row < 0) return false;
   const auto& r = m_model->run(row);
-  if (!confirm(tr("Delete the run %1? Its folder %2 is removed with its weights and logs.")
-                   .arg(QString::fromStdString(r.name), QString::fromStdString(r.dir))))
-    return false;
+  const QString dir = QString::fromStdString(r.dir);
+  const QString question =
+      QFileInfo::exists(dir)
+          ? tr("Delete the run %1? Its folder %2 is removed with its weights and logs.")
+          : tr("Remove the run %1 from the history? Its folder %2 no longer exists.");
+  if (!confirm(question.arg(QString::fromStdString(r.name), dir))) return false;
   const QString name = QString::fromStdString(r.name);
   QString error;
   if (!m_model->removeRun(row, &error)) {

@@ -138,6 +138,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Name)
       return tr("Folder: %1").arg(q(r.dir)) +
              (r.notes.empty() ? QString() : QStringLiteral("\n") + q(r.notes));
+    if (index.column() == Status && !QFileInfo::exists(q(r.dir)))
+      return tr("%1 no longer exists; Delete removes the run from the history").arg(q(r.dir));
     if (index.column() == Status && !r.message.empty()) return q(r.message);
     return {};
   }
@@ -152,6 +154,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Name: return displayName(r);
     case Status: {
+      // A run whose folder was deleted or moved (its history stays until deleted here).
+      if (!QFileInfo::exists(q(r.dir))) return tr("folder missing");
       if (r.status == "completed") return tr("completed");
       if (r.status == "running") return tr("running");
       if (r.status == "stopped") return tr("stopped");
@@ -339,7 +343,7 @@ bool HistoryModel::setNotes(int row, const QString& notes, QString* error) {
 bool HistoryModel::removeRun(int row, QString* error) {
   if (!m_store || row < 0 || row >= rowCount()) return false;
   const auto r = run(row);
-  if (r.status == "running") {
+  if (r.status == "running" && QFileInfo::exists(q(r.dir))) {
     if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
     return false;
   }

@@ -109,6 +109,15 @@ QList<RunSummary> ProjectDocument::runs() const {
   QDir runsDir(QDir(qs(m_project.folder())).filePath(QStringLiteral("runs")));
   const auto entries = runsDir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
   for (const QFileInfo& dir : entries) {
+    // A folder of other outputs is not a run: `predict` writes runs/detect/predict, ... (as
+    // Ultralytics lays them out). A run has its files, or nothing yet when just started.
+    const QDir d(dir.absoluteFilePath());
+    const bool runFiles = !d.entryList({QStringLiteral("config.yaml"), QStringLiteral("events.jsonl"),
+                                        QStringLiteral("results.csv"), QStringLiteral("launcher.json"),
+                                        QStringLiteral("weights")},
+                                       QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)
+                              .isEmpty();
+    if (!runFiles && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) continue;
     RunSummary run;
     run.id = dir.fileName();
     run.path = dir.absoluteFilePath();

@@ -289,6 +289,35 @@ class TestHistoryPage : public QObject {
     QCOMPARE(model->rowCount(), before - 1);
   }
 
+  // A run recorded as running whose folder was deleted outside the studio (a killed run, then
+  // rm -r) says so, and can be deleted from the history.
+  void runWithoutFolderCanBeDeleted() {
+    auto* model = page()->model();
+    writeRun(m_dir.path(), "gone", runEvents("gone", 5, 1, 0.03, 320, 0.5, 4000, false));
+    page()->refresh();
+    auto rowOf = [&] {
+      for (int r = 0; r < model->rowCount(); ++r)
+        if (model->run(r).name == "gone") return r;
+      return -1;
+    };
+    int row = rowOf();
+    QVERIFY(row >= 0);
+    QCOMPARE(QString::fromStdString(model->run(row).status), QString("running"));
+    QVERIFY(QDir(m_dir.filePath("runs/gone")).removeRecursively());
+    page()->refresh();
+    row = rowOf();
+    QVERIFY(row >= 0);  // the history keeps it until asked
+    const QModelIndex status = model->index(row, stave::studio::HistoryModel::Status);
+    QCOMPARE(model->data(status).toString(), QString("folder missing"));
+    QVERIFY(model->data(status, Qt::ToolTipRole).toString().contains("no longer exists"));
+    page()->selectRows({row});
+    page()->confirm = [](const QString&) { return true; };
+    const int before = model->rowCount();
+    QVERIFY(page()->deleteCurrentRun());
+    QCOMPARE(model->rowCount(), before - 1);
+    QCOMPARE(rowOf(), -1);
+  }
+
   void brokenDatabaseIsNamed() {
     QTemporaryDir other;
     const QString project = stave::testing::makeProject(other);

@@ -54,6 +54,12 @@ class TestProjectDocument : public QObject {
     write("a", header + "1,2.0,0.10,0.05\n2,1.5,0.30,0.12\n3,1.4,0.28,0.11\n");
     write("b", header + "1,2.0,zero,0.05\n");
     QVERIFY(QDir(dir.path()).mkpath("runs/c"));  // started, nothing written yet
+    // Predictions (runs/detect/predict) are not a run.
+    QVERIFY(QDir(dir.path()).mkpath("runs/detect/predict"));
+    QFile p(dir.path() + "/runs/detect/predict/predictions.csv");
+    QVERIFY(p.open(QIODevice::WriteOnly));
+    p.write("image,cls,conf,x1,y1,x2,y2\n");
+    p.close();
     const auto runs = doc.runs();
     QCOMPARE(runs.size(), 3);
     for (const auto& r : runs) {
