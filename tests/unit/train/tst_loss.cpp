@@ -123,6 +123,16 @@ torch::Tensor boxesTensor(const std::vector<Box>& boxes) {
 
 }  // namespace
 
+// Anchor centres of a 32x32 image at stride 8: (4 + 8 * column, 4 + 8 * row), row-major.
+static torch::Tensor anchorGrid4x4() {
+  auto anc = torch::zeros({16, 2});
+  for (int i = 0; i < 16; ++i) {
+    anc[i][0] = 4 + 8 * (i % 4);
+    anc[i][1] = 4 + 8 * (i / 4);
+  }
+  return anc;
+}
+
 class TestLoss : public QObject {
   Q_OBJECT
 
@@ -238,11 +248,7 @@ class TestLoss : public QObject {
   // 0.007194714 / 0.948683 = 0.0075839. Image 1 has only padding: nothing assigned.
   void assignerHandCase() {
     const int na = 16, nc = 2;
-    auto anc = torch::zeros({na, 2});
-    for (int i = 0; i < na; ++i) {
-      anc[i][0] = 4 + 8 * (i % 4);
-      anc[i][1] = 4 + 8 * (i / 4);
-    }
+    auto anc = anchorGrid4x4();
     auto pdBoxes = torch::zeros({2, na, 4});
     pdBoxes.select(0, 0).copy_(torch::cat({anc - 4, anc + 4}, 1));  // 8x8 boxes around each anchor
     pdBoxes[0][0] = torch::tensor({0.f, 0.f, 16.f, 16.f});
@@ -285,11 +291,7 @@ class TestLoss : public QObject {
   // the real box.
   void assignerFloorsSmallBoxes() {
     const int na = 16, nc = 2;
-    auto anc = torch::zeros({na, 2});
-    for (int i = 0; i < na; ++i) {
-      anc[i][0] = 4 + 8 * (i % 4);
-      anc[i][1] = 4 + 8 * (i / 4);
-    }
+    auto anc = anchorGrid4x4();
     // Every anchor predicts the box itself, so every candidate aligns (a zero metric would leave
     // the choice among candidates to topk's tie order).
     auto gtBoxes = torch::tensor({13.f, 13.f, 17.f, 17.f}).view({1, 1, 4});
@@ -317,11 +319,7 @@ class TestLoss : public QObject {
   // overlaps B fully and A with IoU 64 / 448, so B (class 1, index 1) takes it.
   void assignerMultiBoxGoesToBestOverlap() {
     const int na = 16, nc = 2;
-    auto anc = torch::zeros({na, 2});
-    for (int i = 0; i < na; ++i) {
-      anc[i][0] = 4 + 8 * (i % 4);
-      anc[i][1] = 4 + 8 * (i / 4);
-    }
+    auto anc = anchorGrid4x4();
     auto pdBoxes = torch::cat({anc - 4, anc + 4}, 1).unsqueeze(0).clone();
     pdBoxes[0][5] = torch::tensor({8.f, 8.f, 24.f, 24.f});
     auto scores = torch::full({1, na, nc}, 0.5f);
