@@ -538,7 +538,7 @@ void HistoryPage::updateDetails() {
   m_notes->setPlainText(QString::fromStdString(r.notes));
   // A run still going cannot be deleted; one whose folder is gone can (it only leaves the
   // history), whatever its last recorded status.
-  m_delete->setEnabled(r.status != "running" || !QFileInfo::exists(QString::fromStdString(r.dir)));
+  m_delete->setEnabled(r.status != "running" || m_model->folderMissing(row));
 }
 
 void HistoryPage::saveAnnotations() {
@@ -561,7 +561,7 @@ bool HistoryPage::deleteCurrentRun() {
   const auto& r = m_model->run(row);
   const QString dir = QString::fromStdString(r.dir);
   const QString question =
-      QFileInfo::exists(dir)
+      !m_model->folderMissing(row)
           ? tr("Delete the run %1? Its folder %2 is removed with its weights and logs.")
           : tr("Remove the run %1 from the history? Its folder %2 no longer exists.");
   if (!confirm(question.arg(QString::fromStdString(r.name), dir))) return false;

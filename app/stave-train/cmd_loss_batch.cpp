@@ -32,16 +32,11 @@ int run(const std::vector<std::string>& args) {
       !cli::parseInt(a.value("imgsz", "640"), imgsz) || imgsz < 32 || imgsz % 32 != 0)
     return cli::usageError(name, "--batch >= 1 and --imgsz a multiple of 32 are required");
 
-  auto file = train::CheckpointReader::open(a.value("weights"));
-  if (!file) return cli::reportErrors(name, file.errors());
-  model::ModelOptions mo;
-  mo.scale = file->meta().scale;
-  mo.nc = static_cast<int>(file->meta().nc);
-  model::Yolo model(mo);
-  if (auto r = file->restore({nullptr, model.get(), nullptr}, false); !r)
-    return cli::reportErrors(name, r.errors());
-  // BatchNorm on its running statistics, so that both implementations compute the same function.
-  model->eval();
+  // The EMA model in eval mode: BatchNorm on its running statistics, so that both
+  // implementations compute the same function.
+  auto loaded = train::loadWeights(a.value("weights"));
+  if (!loaded) return cli::reportErrors(name, loaded.errors());
+  model::Yolo& model = loaded->model;
 
   auto spec = data::loadDataYaml(a.value("data"));
   if (!spec) return cli::reportErrors(name, spec.errors());

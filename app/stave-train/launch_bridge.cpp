@@ -1,4 +1,5 @@
 #include "app/stave-train/launch_bridge.h"
+#include "app/stave-train/train_command.h"
 
 #include <filesystem>
 #include <iostream>
@@ -46,13 +47,16 @@ dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::st
   lo.masterPort = static_cast<int>(config.getInt("master_port"));
   lo.runDir = runDir;
   lo.tensorboard = config.getBool("tensorboard");
-  lo.samplePeriodS = config.getFloat("sample_period_s");
-  lo.diskPath = std::filesystem::path(config.getString("data")).parent_path().string();
+  // Telemetry, doctor and metrics endpoint as a single-process run would take them.
+  const auto node = nodeTelemetryOptions(config);
+  lo.samplePeriodS = node.periodS;
+  lo.diskPath = node.diskPath;
   lo.env["STAVE_LAUNCHER"] = "1";  // the launcher keeps events.jsonl, not rank 0
   lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
-  lo.reportPeriodS = config.getFloat("report_period_s");
-  lo.metricsPort = static_cast<int>(config.getInt("metrics_port"));
-  lo.metricsAddress = config.getString("metrics_addr");
+  const auto monitor = runMonitorOptions(config, runDir, 0);
+  lo.reportPeriodS = monitor.reportPeriodS;
+  lo.metricsPort = monitor.metricsPort;
+  lo.metricsAddress = monitor.metricsAddress;
   return lo;
 }
 

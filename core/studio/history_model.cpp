@@ -59,6 +59,7 @@ HistoryModel::~HistoryModel() = default;
 bool HistoryModel::open(const QString& projectDir, QString* error) {
   beginResetModel();
   m_runs.clear();
+  m_missing.clear();
   m_store.reset();
   m_projectDir = QDir(projectDir).absolutePath();
   endResetModel();
@@ -74,6 +75,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
 void HistoryModel::close() {
   beginResetModel();
   m_runs.clear();
+  m_missing.clear();
   m_store.reset();
   m_projectDir.clear();
   endResetModel();
@@ -89,8 +91,14 @@ bool HistoryModel::refresh(QString* error) {
   } else {
     m_warnings.clear();
     for (const auto& w : r->warnings) m_warnings << q(w);
-    if (r->runsUpdated == 0 && static_cast<int>(m_runs.size()) == static_cast<int>(m_store->runs().size()))
-      return true;  // nothing new: the view keeps its selection untouched
+    if (r->runsUpdated == 0 &&
+        static_cast<int>(m_runs.size()) == static_cast<int>(m_store->runs().size())) {
+      // Nothing new: the view keeps its selection untouched; a folder deleted meanwhile still
+      // shows.
+      if (checkFolders() && !m_runs.empty())
+        emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
+      return true;
+    }
   }
   reload();
   return ok;
@@ -99,7 +107,16 @@ bool HistoryModel::refresh(QString* error) {
 void HistoryModel::reload() {
   beginResetModel();
   m_runs = m_store ? m_store->runs() : std::vector<store::RunRecord>{};
+  checkFolders();
   endResetModel();
+}
+
+bool HistoryModel::checkFolders() {
+  std::vector<bool> missing(m_runs.size());
+  for (size_t i = 0; i < m_runs.size(); ++i) missing[i] = !QFileInfo::exists(q(m_runs[i].dir));
+  const bool changed = missing != m_missing;
+  m_missing = std::move(missing);
+  return changed;
 }
 
 int HistoryModel::rowCount(const QModelIndex& parent) const {
@@ -138,7 +155,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Name)
       return tr("Folder: %1").arg(q(r.dir)) +
              (r.notes.empty() ? QString() : QStringLiteral("\n") + q(r.notes));
-    if (index.column() == Status && !QFileInfo::exists(q(r.dir)))
+    if (index.column() == Status && m_missing[static_cast<size_t>(index.row())])
       return tr("%1 no longer exists; Delete removes the run from the history").arg(q(r.dir));
     if (index.column() == Status && !r.message.empty()) return q(r.message);
     return {};
@@ -155,7 +172,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     case Name: return displayName(r);
     case Status: {
       // A run whose folder was deleted or moved (its history stays until deleted here).
-      if (!QFileInfo::exists(q(r.dir))) return tr("folder missing");
+      if (m_missing[static_cast<size_t>(index.row())]) return tr("folder missing");
       if (r.status == "completed") return tr("completed");
       if (r.status == "running") return tr("running");
       if (r.status == "stopped") return tr("stopped");
@@ -343,7 +360,7 @@ bool HistoryModel::setNotes(int row, const QString& notes, QString* error) {
 bool HistoryModel::removeRun(int row, QString* error) {
   if (!m_store || row < 0 || row >= rowCount()) return false;
   const auto r = run(row);
-  if (r.status == "running" && QFileInfo::exists(q(r.dir))) {
+  if (r.status == "running" && !folderMissing(row)) {
     if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
     return false;
   }
@@ -368,6 +385,7 @@ bool HistoryModel::removeRun(int row, QString* error) {
   }
   beginRemoveRows({}, row, row);
   m_runs.erase(m_runs.begin() + row);
+  m_missing.erase(m_missing.begin() + row);
   endRemoveRows();
   return true;
 }

@@ -68,6 +68,8 @@ class HistoryModel : public QAbstractTableModel {
 
   /// The run of row `row` (as the model orders them: newest first).
   const store::RunRecord& run(int row) const { return m_runs.at(static_cast<size_t>(row)); }
+  /// Whether the run's folder no longer exists (checked when the runs are read or refreshed).
+  bool folderMissing(int row) const { return m_missing.at(static_cast<size_t>(row)); }
   /// The row of the run with database id `id`, -1 if none.
   int rowOfId(int64_t id) const;
   /// Display name: the title, else the folder name.
@@ -101,8 +103,11 @@ class HistoryModel : public QAbstractTableModel {
 
  private:
   void reload();
+  /// Re-checks which run folders exist; true when any changed.
+  bool checkFolders();
   std::unique_ptr<store::Store> m_store;
   std::vector<store::RunRecord> m_runs;
+  std::vector<bool> m_missing;  // per row: folder gone
   QString m_projectDir;
   QStringList m_warnings;
 };

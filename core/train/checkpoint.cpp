@@ -310,4 +310,19 @@ Result<CheckpointMeta> readCheckpointMeta(const std::string& path) {
   return loadCheckpoint(path, CheckpointParts{}, false);
 }
 
+Result<LoadedWeights> loadWeights(const std::string& path, const torch::Device& device) {
+  auto file = CheckpointReader::open(path);
+  if (!file) return file.errors();
+  LoadedWeights lw;
+  lw.meta = file->meta();
+  model::ModelOptions mo;
+  mo.scale = lw.meta.scale;
+  mo.nc = static_cast<int>(lw.meta.nc);
+  lw.model = model::Yolo(mo);
+  if (auto r = file->restore({nullptr, lw.model.get(), nullptr}, false); !r) return r.errors();
+  lw.model->to(device);
+  lw.model->eval();
+  return lw;
+}
+
 }  // namespace stave::train

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/result.h"
+#include "core/model/yolo.h"
 
 namespace stave::train {
 
@@ -102,5 +103,15 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
 
 /// Reads only the meta of a checkpoint (to build the matching model first).
 Result<CheckpointMeta> readCheckpointMeta(const std::string& path);
+
+/// A checkpoint's EMA weights (what validation, prediction and the exports use, as the
+/// trainer's validation does) in a Yolo of its scale and classes, on `device`, in eval mode.
+struct LoadedWeights {
+  model::Yolo model{nullptr};
+  CheckpointMeta meta;
+};
+/// Reads `path` into a LoadedWeights. The error names the file.
+Result<LoadedWeights> loadWeights(const std::string& path,
+                                  const torch::Device& device = torch::kCPU);
 
 }  // namespace stave::train

@@ -41,27 +41,6 @@ Result<torch::Device> pickDevice(const std::string& device) {
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(std::atoi(device.c_str())));
 }
 
-struct LoadedModel {
-  model::Yolo model{nullptr};
-  CheckpointMeta meta;
-};
-
-Result<LoadedModel> loadWeights(const std::string& path, const torch::Device& device) {
-  auto file = CheckpointReader::open(path);
-  if (!file) return file.errors();
-  LoadedModel lm;
-  lm.meta = file->meta();
-  model::ModelOptions mo;
-  mo.scale = lm.meta.scale;
-  mo.nc = static_cast<int>(lm.meta.nc);
-  lm.model = model::Yolo(mo);
-  // Validation and prediction use the EMA weights, as the trainer's validation does.
-  if (auto r = file->restore({nullptr, lm.model.get(), nullptr}, false); !r) return r.errors();
-  lm.model->to(device);
-  lm.model->eval();
-  return lm;
-}
-
 bool isImage(const fs::path& p) {
   std::string ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),

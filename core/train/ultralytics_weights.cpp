@@ -40,17 +40,13 @@ void callOnModel(PickleWriter& w, const char* fn, uint32_t model, Args&& args) {
 
 Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint,
                                                    const std::string& out) {
-  auto file = CheckpointReader::open(checkpoint);
-  if (!file) return file.errors();
-  const CheckpointMeta& meta = file->meta();
+  auto loaded = loadWeights(checkpoint);
+  if (!loaded) return loaded.errors();
+  const CheckpointMeta& meta = loaded->meta;
+  const model::Yolo& model = loaded->model;
   std::string scale = meta.scale.size() == 1 ? meta.scale : config::modelScale(meta.scale);
   if (scale.empty() || std::string_view("nsmlx").find(scale) == std::string_view::npos)
     return Error{checkpoint, 0, "", "model '" + meta.scale + "' is not a YOLOv8 scale (n, s, m, l, x)"};
-  model::ModelOptions mo;
-  mo.scale = scale;
-  mo.nc = static_cast<int>(meta.nc);
-  model::Yolo model(mo);
-  if (auto r = file->restore({nullptr, model.get(), nullptr}, false); !r) return r.errors();
 
   // The run's data and single_cls, for Ultralytics' val() without arguments.
   std::string data;
@@ -62,7 +58,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
 
   UltralyticsExport result;
   result.modelYaml = "yolov8" + scale + ".yaml";
-  result.nc = mo.nc;
+  result.nc = model->nc();
 
   PickleWriter w;
   w.beginDict();  // the checkpoint
@@ -72,7 +68,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   w.mark();
   w.string(result.modelYaml);
   w.integer(3);
-  w.integer(mo.nc);
+  w.integer(result.nc);
   w.boolean(false);
   w.tupleFromMark();
   w.reduce();
@@ -106,7 +102,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
     w.string("names");
     w.beginDict();
     // Ultralytics indexes names by class id; a checkpoint without names gets "0", "1", ...
-    for (int i = 0; i < mo.nc; ++i) {
+    for (int i = 0; i < result.nc; ++i) {
       w.integer(i);
       w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
                                                             : std::to_string(i));

@@ -53,23 +53,18 @@ def main():
     preds = model(d["images"])
     loss, _ = criterion(preds, batch)
     loss.sum().backward()
-    # The assignment on both sides (the assigner runs on detached values: a second call gives
-    # the same as the one inside the loss).
+    # Ultralytics' assignment on the same (detached) outputs, as its loss makes it internally.
     with torch.no_grad():
-        (fg, _, _, _, _), _, _ = criterion.get_assigned_targets_and_loss(
-            criterion.parse_output(model(d["images"])), batch)
-        ul_fg = fg.bool()
-        # target scores as Ultralytics' assigner makes them (the loss keeps them internal)
-        p = criterion.parse_output(model(d["images"]))
-        pred_scores = p["scores"].permute(0, 2, 1).contiguous()
-        pred_distri = p["boxes"].permute(0, 2, 1).contiguous()
         from ultralytics.utils.tal import make_anchors  # noqa: E402
+        p = criterion.parse_output(preds)
+        pred_scores = p["scores"].detach().permute(0, 2, 1).contiguous()
+        pred_distri = p["boxes"].detach().permute(0, 2, 1).contiguous()
         anchors, strides = make_anchors(p["feats"], criterion.stride, 0.5)
         imgsz = torch.tensor(p["feats"][0].shape[2:], dtype=pred_scores.dtype) * criterion.stride[0]
         tt = torch.cat((batch["batch_idx"].view(-1, 1), batch["cls"].view(-1, 1), batch["bboxes"]), 1)
         tt = criterion.preprocess(tt, pred_scores.shape[0], scale_tensor=imgsz[[1, 0, 1, 0]])
         gl, gb = tt.split((1, 4), 2)
-        _, _, ul_ts, _, _ = criterion.assigner(
+        _, _, ul_ts, ul_fg, _ = criterion.assigner(
             pred_scores.sigmoid(), (criterion.bbox_decode(anchors, pred_distri) * strides).type(gb.dtype),
             anchors * strides, gl, gb, gb.sum(2, keepdim=True).gt_(0.0))
     st_fg = d["foreground"].bool()
