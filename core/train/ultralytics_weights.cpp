@@ -24,18 +24,6 @@ std::string isoNow() {
   return buf;
 }
 
-// builtins.<fn>(model, <pushed by args>) as a statement: the result is dropped.
-template <typename Args>
-void callOnModel(PickleWriter& w, const char* fn, uint32_t model, Args&& args) {
-  w.global("builtins", fn);
-  w.mark();
-  w.memoGet(model);
-  args();
-  w.tupleFromMark();
-  w.reduce();
-  w.pop();
-}
-
 }  // namespace
 
 Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint,
@@ -98,17 +86,22 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   w.tupleFromMark();
   w.reduce();
   w.pop();
-  callOnModel(w, "setattr", m, [&] {
-    w.string("names");
-    w.beginDict();
-    // Ultralytics indexes names by class id; a checkpoint without names gets "0", "1", ...
-    for (int i = 0; i < result.nc; ++i) {
-      w.integer(i);
-      w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
-                                                            : std::to_string(i));
-    }
-    w.endDict();
-  });
+  // setattr(model, "names", {0: name, ...}): Ultralytics indexes names by class id; a
+  // checkpoint without names gets "0", "1", ...
+  w.global("builtins", "setattr");
+  w.mark();
+  w.memoGet(m);
+  w.string("names");
+  w.beginDict();
+  for (int i = 0; i < result.nc; ++i) {
+    w.integer(i);
+    w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
+                                                          : std::to_string(i));
+  }
+  w.endDict();
+  w.tupleFromMark();
+  w.reduce();
+  w.pop();
   w.string("ema");
   w.none();
   w.string("optimizer");
