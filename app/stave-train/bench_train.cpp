@@ -1,6 +1,7 @@
 #include "app/stave-train/bench_train.h"
 #include "core/config/clock.h"
 
+#include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -11,6 +12,7 @@
 #include <mutex>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "core/data/dataset.h"
@@ -189,6 +191,23 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
     computeTime = secondsSince(t0);
   }
 
+  // LibTorch's profiler over the same compute-only steps, as a Chrome trace (not timed).
+  if (!o.profile.empty()) {
+    namespace prof = torch::profiler::impl;
+    std::set<prof::ActivityType> activities{prof::ActivityType::CPU};
+    if (device.is_cuda()) activities.insert(prof::ActivityType::CUDA);
+    torch::autograd::profiler::prepareProfiler(prof::ProfilerConfig(prof::ProfilerState::KINETO),
+                                               activities);
+    torch::autograd::profiler::enableProfiler(prof::ProfilerConfig(prof::ProfilerState::KINETO),
+                                              activities);
+    for (int i = 0; i < std::min(o.steps, 5); ++i) step(images, targets, kept->n);
+    synchronizeDevice(device);
+    auto trace = torch::autograd::profiler::disableProfiler();
+    if (!trace) return Error{o.profile, 0, "profile", "the profiler returned no result"};
+    trace->save(o.profile);
+    if (!fs::exists(o.profile)) return Error{o.profile, 0, "profile", "could not write the trace"};
+  }
+
   // The step split, from a separate profiled pass that waits for the device after each phase
   // (those waits are what the timed windows above avoid).
   double splitData = 0, splitCopy = 0, splitFwdBwd = 0, splitOpt = 0;
@@ -236,6 +255,7 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   j["device"] = device.str();
   j["precision"] = precisionName(prec);
   j["channels_last"] = o.channelsLast;
+  if (!o.profile.empty()) j["profile"] = o.profile;
   j["threads"] = threads;
   j["torch"] = TORCH_VERSION;
   j["workers"] = lo.workers;

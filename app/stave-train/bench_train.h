@@ -24,6 +24,9 @@ struct BenchTrainOptions {
   std::string device;       ///< "" auto, "cpu", "0"
   std::string precision = "auto";  ///< auto (bf16 where supported on CUDA, fp32 on CPU), fp32, bf16, fp16
   bool channelsLast = false;       ///< channels_last model and input
+  /// Where to write a Chrome trace of LibTorch's profiler over the compute-only steps (every
+  /// operator with its self time; open in chrome://tracing or Perfetto); "" = no profile.
+  std::string profile;
 };
 
 /// Runs both measurements; JSON with end_to_end_samples_per_s, compute_only_samples_per_s,

@@ -8,7 +8,7 @@ namespace {
 int run(const std::vector<std::string>& args) {
   stave::cli::Args a(
       args, {"scale", "imgsz", "batch", "steps", "warmup", "workers", "threads", "data", "device",
-             "precision"},
+             "precision", "profile"},
       {"channels-last"});
   if (!a.ok()) return stave::cli::usageError("bench train", a.error());
   stave::cli::BenchTrainOptions o;
@@ -17,6 +17,7 @@ int run(const std::vector<std::string>& args) {
   o.device = a.value("device");
   o.precision = a.value("precision", "auto");
   o.channelsLast = a.has("channels-last");
+  o.profile = a.value("profile");
   try {
     o.imgsz = std::stoi(a.value("imgsz", "320"));
     o.batch = std::stoi(a.value("batch", "16"));
@@ -43,5 +44,6 @@ STAVE_COMMAND(stave::cli::Command{"bench train",
                                   "training samples/s end to end vs compute only (JSON)",
                                   "stave-train bench train [--scale n] [--imgsz 320] [--batch 16] "
                                   "[--steps 10] [--workers N] [--data D.yaml] [--device cpu|0] "
-                                  "[--precision auto|fp32|bf16|fp16] [--channels-last]",
+                                  "[--precision auto|fp32|bf16|fp16] [--channels-last] "
+                                  "[--profile TRACE.json]",
                                   run});

@@ -14,9 +14,11 @@ int run(const std::vector<std::string>& args) {
                                          {"data", "data"}, {"split", "split"}, {"batch", "batch"},
                                          {"imgsz", "imgsz"}, {"workers", "workers"},
                                          {"conf", "conf"}, {"iou", "iou"}, {"max_det", "max-det"},
-                                         {"device", "device"}, {"rect", "rect"}}),
+                                         {"device", "device"}, {"rect", "rect"},
+                                         {"precision", "precision"},
+                                         {"channels_last", "channels-last"}}),
       {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device",
-       "rect"},
+       "rect", "precision", "channels-last"},
       {"json"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
   if (!a.positional().empty())
@@ -42,6 +44,15 @@ int run(const std::vector<std::string>& args) {
   if (rect != "true" && rect != "false")
     return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
   r.rect = rect == "true";
+  r.precision = a.value("precision", "auto");
+  if (r.precision != "auto" && r.precision != "fp32" && r.precision != "bf16" &&
+      r.precision != "fp16")
+    return stave::cli::usageError(
+        "val", "--precision takes auto, fp32, bf16 or fp16, got '" + r.precision + "'");
+  r.channelsLast = a.value("channels-last", "auto");
+  if (r.channelsLast != "auto" && r.channelsLast != "true" && r.channelsLast != "false")
+    return stave::cli::usageError(
+        "val", "--channels-last takes auto, true or false, got '" + r.channelsLast + "'");
   try {
     r.batch = std::stoi(a.value("batch", "16"));
     r.imgsz = std::stoi(a.value("imgsz", "0"));
@@ -87,8 +98,11 @@ STAVE_COMMAND(stave::cli::Command{
     "val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
     "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
-    "                [--device cpu|0] [--json]\n"
+    "                [--device cpu|0] [--precision auto|fp32|bf16|fp16]\n"
+    "                [--channels-last auto|true|false] [--json]\n"
     "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
-    "  squares instead of Ultralytics' rectangular batches; Ultralytics' form works too:\n"
+    "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
+    "  the run config's keys (auto: bf16 and NHWC where the hardware gains from them);\n"
+    "  Ultralytics' form works too:\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

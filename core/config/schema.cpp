@@ -125,9 +125,13 @@ std::vector<ParamSpec> buildSchema() {
            "GPUs to use: empty = all visible, 'cpu', or a list such as '0,1,3'", false),
       intP("nproc", 1, 1, 1024, G::Hardware, "processes (ranks) per node, one per GPU", false),
       enumP("precision", "auto", {"auto", "fp32", "fp16", "bf16"}, G::Hardware,
-            "compute precision with amp; auto = bf16 on CUDA when supported, else fp32", false),
+            "compute precision with amp; auto = bf16 where the hardware computes it natively "
+            "(GPUs from Ampere on, CPUs with AVX512-BF16 or AMX), fp16 on older GPUs, else fp32",
+            false),
       boolP("amp", true, G::Hardware, "automatic mixed precision", true),
-      boolP("channels_last", false, G::Hardware, "channels-last memory format for images and model",
+      enumP("channels_last", "auto", {"auto", "true", "false"}, G::Hardware,
+            "channels-last (NHWC) memory format for images and model; auto = on for the CPU, "
+            "off on CUDA",
             false),
       boolP("pin_memory", true, G::Hardware, "collate batches into pinned host memory", false),
       intP("threads", 0, 0, 1024, G::Hardware, "intra-op CPU threads per rank (0 = all cores)",
@@ -454,6 +458,13 @@ std::string describeRange(const ParamSpec& spec) {
   return "";
 }
 
+bool enumTakesBool(const ParamSpec& spec) {
+  auto has = [&spec](const char* c) {
+    return std::find(spec.choices.begin(), spec.choices.end(), c) != spec.choices.end();
+  };
+  return spec.type == T::Enum && has("true") && has("false");
+}
+
 std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw, std::string* why) {
   const std::string text =
       (spec.type == T::String || spec.type == T::Path) ? std::string(raw) : trim(raw);
@@ -478,8 +489,15 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw,
       if (!parseFloat(text, &v)) return fail("a number");
       return Value(v);
     }
-    case T::String:
     case T::Enum:
+      // An auto/true/false key reads the spellings a bool key reads (old files held a bool).
+      if (enumTakesBool(spec)) {
+        const std::string l = lower(text);
+        if (l == "true" || l == "yes" || l == "on") return Value(std::string("true"));
+        if (l == "false" || l == "no" || l == "off") return Value(std::string("false"));
+      }
+      return Value(text);
+    case T::String:
     case T::Path:
       return Value(text);
     case T::IntList: {

@@ -67,6 +67,10 @@ std::string formatFloat(double v);
 /// The valid range or choices of a parameter in words, e.g. "an integer in [1, 4096]".
 std::string describeRange(const ParamSpec& spec);
 
+/// True for an enum whose choices include "true" and "false" (channels_last: auto, true, false):
+/// it reads every spelling of a bool (yes, on, a JSON bool) as those choices.
+bool enumTakesBool(const ParamSpec& spec);
+
 /// Parses the text of one value (command line, unquoted YAML scalar) as `spec`'s type. On failure
 /// returns nullopt and sets `why` (e.g. "expected an integer, got 'abc'").
 std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view text, std::string* why);

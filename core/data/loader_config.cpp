@@ -28,7 +28,8 @@ LoaderOptions loaderOptionsFromConfig(const config::RunConfig& cfg, bool train) 
   lo.persistentWorkers = cfg.getBool("persistent_workers");
   lo.augment = train;
   lo.shuffle = train;
-  lo.channelsLast = cfg.getBool("channels_last");
+  // channels_last=auto depends on the device; the trainer resolves it (resolveChannelsLast).
+  lo.channelsLast = cfg.getString("channels_last") == "true";
   lo.rect = !train && cfg.getBool("rect");
   lo.seed = static_cast<uint64_t>(cfg.getInt("seed"));
   lo.aug = augmentOptionsFromConfig(cfg);

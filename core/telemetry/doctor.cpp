@@ -269,7 +269,8 @@ RuleVerdict gpuUnderused(const Context& c) {
     if (c.string("precision", "auto") == "fp32") f.advice.push_back({"precision", "auto"});
     f.message += "; they compute in fp32 where bf16 (auto) doubles the tensor-core rate";
   }
-  if (!c.boolean("channels_last", false)) {
+  // A CUDA run: channels_last=auto is off there (older logs hold a bool).
+  if (!c.boolean("channels_last", false) && c.string("channels_last", "auto") != "true") {
     f.advice.push_back({"channels_last", "true"});
     f.message += "; channels-last convolutions are faster on tensor cores";
   }

@@ -414,6 +414,7 @@ Event toEvent(const RunStartEvent& e, int rank) {
            {"names", e.dataset.names},
            {"content_hash", e.dataset.contentHash}}},
          {"config", e.config.is_object() ? e.config : json::object()},
+         {"resolved", e.resolved.is_object() ? e.resolved : json::object()},
          {"nccl",
           {{"backend", e.nccl.backend},
            {"p2p_level", e.nccl.p2pLevel},
@@ -454,6 +455,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
       r.append(s.errors());
     }
     if (const json* cfg = r.object("config", false)) e.config = *cfg;
+    if (const json* res = r.object("resolved", false)) e.resolved = *res;
     if (const json* n = r.object("nccl", false)) {
       FieldReader s(*n, r.path("nccl."));
       s.str("backend", e.nccl.backend, false);

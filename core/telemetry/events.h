@@ -110,6 +110,9 @@ struct RunStartEvent {
   int nnodes = 1;                                    ///< number of machines
   DatasetSummary dataset;                            ///< dataset summary
   nlohmann::json config = nlohmann::json::object();  ///< resolved run config (key -> value)
+  /// What the device-dependent `auto` keys became on this device: {precision: "bf16",
+  /// channels_last: true}; empty when unknown (older event logs).
+  nlohmann::json resolved = nlohmann::json::object();
   NcclSettings nccl;                                 ///< distributed settings
   std::string runDir;                                ///< runs/<id>
   std::string host;                                  ///< rank 0's host name ("" = unknown)

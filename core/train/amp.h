@@ -17,11 +17,20 @@ enum class Precision { Fp32, Bf16, Fp16 };
 /// "fp32", "bf16" or "fp16".
 const char* precisionName(Precision p);
 
+/// Whether this CPU computes bf16 natively (AVX512-BF16 or AMX-BF16), so that oneDNN's bf16
+/// convolutions are faster than float32 ones rather than emulated.
+bool cpuBf16Native();
+
 /// Resolves the `precision` key ("auto", "fp32", "bf16", "fp16") with `amp` for `device`:
-/// auto is bf16 on CUDA when amp is on, fp32 otherwise; amp=false forces fp32. fp16 on the CPU
-/// is an error naming the key and the alternatives.
+/// auto is bf16 where the hardware computes it natively (CUDA from Ampere on, CPUs with
+/// AVX512-BF16 or AMX), fp16 with the loss scaler on older GPUs, fp32 on other CPUs;
+/// amp=false forces fp32. fp16 on the CPU is an error naming the key and the alternatives.
 Result<Precision> resolvePrecision(const std::string& precision, bool amp,
                                    const torch::Device& device);
+
+/// Resolves the `channels_last` key ("auto", "true", "false") for `device`: auto is on for the
+/// CPU (oneDNN's convolutions run without layout reorders) and off on CUDA.
+bool resolveChannelsLast(const std::string& channelsLast, const torch::Device& device);
 
 /// Enables autocast for its lifetime (nothing for fp32) and restores the previous state.
 class AutocastScope {

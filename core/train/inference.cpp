@@ -19,6 +19,7 @@
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
 #include "core/model/yolo.h"
+#include "core/train/amp.h"
 #include "core/train/checkpoint.h"
 #include "core/train/nms.h"
 #include "core/train/optimizer.h"
@@ -62,8 +63,12 @@ cv::Scalar classColour(int cls) {
 Result<nlohmann::json> validateWeights(const ValRequest& req) {
   auto device = pickDevice(req.device);
   if (!device) return device.errors();
+  auto precision = resolvePrecision(req.precision, true, device.value());
+  if (!precision) return precision.errors();
+  const bool channelsLast = resolveChannelsLast(req.channelsLast, device.value());
   auto lm = loadWeights(req.weights, device.value());
   if (!lm) return lm.errors();
+  if (channelsLast) toChannelsLast(*lm->model);
   auto spec = data::loadDataYaml(req.data);
   if (!spec) return spec.errors();
   if (spec->nc() != lm->meta.nc) {
@@ -81,12 +86,15 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   lo.augment = false;
   lo.shuffle = false;
   lo.rect = req.rect;
+  lo.channelsLast = channelsLast;
   data::Loader loader(index.value(), lo);
   ValidationOptions vo;
   vo.conf = req.conf;
   vo.iou = req.iou;
   vo.maxDet = req.maxDet;
   vo.device = device.value();
+  vo.precision = precision.value();
+  vo.channelsLast = channelsLast;
   auto v = validate(*lm->model, loader, static_cast<int>(lm->meta.nc), vo, nullptr);
   nlohmann::json j;
   j["weights"] = req.weights;
@@ -98,6 +106,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   j["map50"] = v.map50;
   j["map5095"] = v.map5095;
   j["seconds"] = v.seconds;
+  j["compute"] = {{"precision", precisionName(precision.value())}, {"channels_last", channelsLast}};
   j["per_class"] = nlohmann::json::array();
   for (const auto& c : v.perClass) {
     j["per_class"].push_back(

@@ -23,10 +23,12 @@ struct ValRequest {
   int maxDet = 300;           ///< detections per image
   bool rect = true;           ///< rectangular batches (as Ultralytics validates); else squares
   std::string device;         ///< "" auto, "cpu", "0"
+  std::string precision = "auto";     ///< the `precision` key's values (resolvePrecision)
+  std::string channelsLast = "auto";  ///< the `channels_last` key's values (resolveChannelsLast)
 };
 
 /// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,
-/// seconds, per_class: [...]}.
+/// seconds, per_class: [...], compute: {precision, channels_last} (what auto became)}.
 Result<nlohmann::json> validateWeights(const ValRequest& request);
 
 /// `stave-train predict` options.

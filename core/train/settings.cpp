@@ -24,7 +24,7 @@ TrainSettings trainSettings(const config::RunConfig& cfg) {
   s.model = cfg.getString("model");
   s.pretrained = cfg.getString("pretrained");
   s.freeze = i("freeze");
-  s.channelsLast = cfg.getBool("channels_last");
+  s.channelsLast = cfg.getString("channels_last");
   s.box = cfg.getFloat("box");
   s.cls = cfg.getFloat("cls");
   s.dfl = cfg.getFloat("dfl");

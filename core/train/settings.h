@@ -37,7 +37,7 @@ struct TrainSettings {
   std::string model;        ///< yolov8n ... or a .yaml
   std::string pretrained;   ///< a Stave checkpoint whose matching tensors start the run
   int freeze = 0;           ///< layers kept frozen
-  bool channelsLast = false;
+  std::string channelsLast;  ///< auto, true or false (resolveChannelsLast, once the device is known)
   double box = 0, cls = 0, dfl = 0;  ///< loss gains
   int imgsz = 0;
   int64_t batch = 0;       ///< per rank (the out-of-memory hint)

@@ -160,6 +160,7 @@ struct Trainer::Impl {
   const TrainSettings settings;  // what the trainer takes from cfg
   torch::Device device{torch::kCPU};
   Precision precision = Precision::Fp32;
+  bool channelsLast = false;  ///< channels_last resolved for the device
   int rank = 0, world = 1;
   Clock::time_point runStart = Clock::now();
 
@@ -240,6 +241,7 @@ struct Trainer::Impl {
     if (!p)
       throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
     precision = p.value();
+    channelsLast = resolveChannelsLast(settings.channelsLast, device);
     GradScalerOptions so;
     so.enabled = precision == Precision::Fp16;
     scaler = GradScaler(so);
@@ -280,6 +282,7 @@ struct Trainer::Impl {
     lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.localWorldSize)));
     lo.rank = rank;
     lo.worldSize = world;
+    lo.channelsLast = channelsLast;
     if (device.is_cuda() && settings.pinMemory) lo.allocate = pinnedHostAllocator();
     return lo;
   }
@@ -363,7 +366,7 @@ struct Trainer::Impl {
     if (freeze > 0) model->freeze(freeze);
     model->to(device);
     emaModel->to(device);
-    if (settings.channelsLast) {
+    if (channelsLast) {
       toChannelsLast(*model);
       toChannelsLast(*emaModel);
     }
@@ -530,6 +533,7 @@ struct Trainer::Impl {
     e.dataset.nc = nc;
     e.dataset.names = spec.names;
     e.config = nlohmann::json::parse(config::toJson(cfg));
+    e.resolved = {{"precision", precisionName(precision)}, {"channels_last", channelsLast}};
     e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
     e.nccl.p2pLevel = settings.ncclP2pLevel;
     e.nccl.shmDisable = settings.ncclShmDisable;
@@ -647,7 +651,6 @@ struct Trainer::Impl {
     const bool readEveryStep = !device.is_cuda();
     const bool clipOnDevice = device.is_cuda() && !scaler.enabled();
     const int64_t stopCheckEvery = device.is_cuda() ? kCudaStopCheckEvery : 1;
-    const bool channelsLast = settings.channelsLast;
     telemetry::StepTiming acc;
     int accSteps = 0;
     int64_t accImages = 0;
@@ -764,7 +767,7 @@ struct Trainer::Impl {
     vo.maxDet = settings.maxDet;
     vo.precision = precision;
     vo.device = device;
-    vo.channelsLast = settings.channelsLast;
+    vo.channelsLast = channelsLast;
     vo.singleCls = settings.singleCls;
     DetectionLoss valLoss(*emaModel, loss->options());
     GatherFloats gather;

@@ -98,6 +98,7 @@ class TestSchema : public QObject {
   void parseErrors();
   void allErrorsTogether();
   void jsonAndYamlLoadByContent();
+  void triStateKeyReadsBools();
   void overrides_data();
   void overrides();
   void getters();
@@ -173,7 +174,7 @@ void TestSchema::everyKeyHasOneRow_data() {
       {"devices", "string", "", false},
       {"nproc", "int", "1", false},
       {"precision", "enum", "auto", false},
-      {"channels_last", "bool", "false", false},
+      {"channels_last", "enum", "auto", false},
       {"pin_memory", "bool", "true", false},
       {"prefetch", "int", "4", false},
       {"persistent_workers", "bool", "true", false},
@@ -381,6 +382,34 @@ void TestSchema::jsonAndYamlLoadByContent() {
   auto good = loadRunConfigWithOverrides(j, {"epochs=2"});
   QVERIFY(good.ok());
   QCOMPARE(good->getInt("epochs"), int64_t(2));
+}
+
+// channels_last was a bool: files that hold a bool (YAML's spellings, JSON's true/false) still
+// load, as the choices "true" and "false"; other text is still an error naming the choices.
+void TestSchema::triStateKeyReadsBools() {
+  for (const char* text : {"true", "True", "yes", "on"}) {
+    auto c = parseRunConfigYaml(std::string("channels_last: ") + text + "\n", "c.yaml");
+    QVERIFY2(c.ok(), c.errorText().c_str());
+    QCOMPARE(c->getString("channels_last"), std::string("true"));
+  }
+  for (const char* text : {"false", "no", "off", "auto"}) {
+    auto c = parseRunConfigYaml(std::string("channels_last: ") + text + "\n", "c.yaml");
+    QVERIFY2(c.ok(), c.errorText().c_str());
+    QCOMPARE(c->getString("channels_last"), std::string(std::string(text) == "auto" ? "auto" : "false"));
+  }
+  QTemporaryDir dir;
+  const std::string j = dir.filePath("c.json").toStdString();
+  QVERIFY(stave::writeFileAtomic(j, "{\"channels_last\": true, \"amp\": false}").ok());
+  auto fromJson = loadRunConfig(j);
+  QVERIFY2(fromJson.ok(), fromJson.errorText().c_str());
+  QCOMPARE(fromJson->getString("channels_last"), std::string("true"));
+  auto bad = parseRunConfigYaml("channels_last: maybe\n", "c.yaml");
+  QVERIFY(!bad.ok());
+  QVERIFY(hasError(bad.errors(), -1, "channels_last", "auto, true, false"));
+  // Another enum does not take bools.
+  QVERIFY(!parseRunConfigYaml("precision: true\n", "c.yaml").ok());
+  QVERIFY(!enumTakesBool(*findParam("precision")));
+  QVERIFY(enumTakesBool(*findParam("channels_last")));
 }
 
 void TestSchema::overrides_data() {

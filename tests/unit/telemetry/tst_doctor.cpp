@@ -243,6 +243,15 @@ class TestDoctor : public QObject {
     feed(d, {timing(0.01, 0.01, 0.9, 0, 0.05)}, 20);
     QCOMPARE(adviceOf(d.finalReport(), "gpu_underused"),
              std::string("amp=true channels_last=true batch=32"));
+    // channels_last is auto, true or false now (older logs hold a bool): auto is off on CUDA.
+    for (const auto& [value, advised] :
+         std::vector<std::pair<nlohmann::json, bool>>{{"auto", true}, {"false", true}, {"true", false}, {true, false}}) {
+      Doctor e(quick());
+      e.add(runStart("cuda", 1, {{"precision", "auto"}, {"channels_last", value}, {"batch", 64}}));
+      e.add(gpuSample(40, 0.3, 1));
+      feed(e, {timing(0.01, 0.01, 0.9, 0, 0.05)}, 20);
+      QCOMPARE(adviceOf(e.finalReport(), "gpu_underused").find("channels_last=true") != std::string::npos, advised);
+    }
 
     // Low utilisation while waiting for data is the data rule's finding, not this one's.
     Doctor starved(quick());

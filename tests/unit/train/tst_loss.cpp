@@ -564,17 +564,27 @@ class TestLoss : public QObject {
     out32.total.backward();
     QVERIFY(model->named_parameters()["model.22.cv2.0.2.weight"].grad().defined());
 
-    // Inside a CPU bf16 autocast region: the network runs in bf16, the loss in float32, and the
-    // caller's autocast state survives the call.
+    // Inside a CPU bf16 autocast region: the network runs in bf16 but for the head's prediction
+    // convolutions (float32 logits), the loss in float32, and the caller's autocast state
+    // survives the call.
+    const auto x = torch::rand({2, 3, 64, 64});
+    torch::Tensor feat32;
+    {
+      torch::NoGradGuard noGrad;
+      feat32 = model->forward(x)[0];
+    }
     at::autocast::set_autocast_dtype(at::kCPU, torch::kBFloat16);
     at::autocast::set_autocast_enabled(at::kCPU, true);
-    auto featsAc = model->forward(torch::rand({2, 3, 64, 64}));
-    const bool ranInBf16 = featsAc[0].scalar_type() == torch::kBFloat16;
+    auto featsAc = model->forward(x);
+    const bool floatLogits = featsAc[0].scalar_type() == torch::kFloat;
+    const double bf16Change = (featsAc[0].detach() - feat32).abs().max().item<double>();
     auto outAc = loss(featsAc, targets, 2);
     const bool stillOn = at::autocast::is_autocast_enabled(at::kCPU);
     at::autocast::set_autocast_enabled(at::kCPU, false);
     at::autocast::clear_cache();
-    QVERIFY(ranInBf16);
+    QVERIFY(floatLogits);
+    QVERIFY2(bf16Change > 1e-4 && bf16Change < 0.5 * feat32.abs().max().item<double>(),
+             qPrintable(QString::number(bf16Change)));  // the convolutions before ran in bf16
     QVERIFY(stillOn);
     QCOMPARE(outAc.total.scalar_type(), torch::kFloat);
     QVERIFY(torch::isfinite(outAc.items).all().item<bool>());
