@@ -61,6 +61,10 @@ struct Loader::Plan {
   int epoch = 0;
   bool mosaicOn = true;
   std::vector<int64_t> order;  // this rank's dataset indices, in delivery order
+  // The previous epoch's order (training with mosaic, from the second epoch): the first
+  // batches of an epoch draw their mosaic companions from its end, as later batches draw theirs
+  // from earlier in the epoch, instead of from their own batch.
+  std::vector<int64_t> previous;
   int64_t numBatches = 0;
   std::vector<cv::Size> shapes;  // per batch (rect validation); empty = imgsz x imgsz
 };
@@ -205,6 +209,9 @@ std::shared_ptr<const Loader::Plan> Loader::makePlan(int epoch, bool mosaicOn) c
   } else {
     plan->order =
         distributedIndices(n, m_opt.rank, m_opt.worldSize, m_opt.shuffle, m_opt.seed, epoch);
+    if (plan->mosaicOn && epoch > 0)
+      plan->previous = distributedIndices(n, m_opt.rank, m_opt.worldSize, m_opt.shuffle,
+                                          m_opt.seed, epoch - 1);
   }
   const int64_t m = static_cast<int64_t>(plan->order.size());
   plan->numBatches = (m + m_opt.batch - 1) / m_opt.batch;
@@ -292,15 +299,18 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
     } else {
       // Mosaic companions: recently loaded samples of this rank's order (so they usually sit
       // in the recent buffer), chosen by position only, so thread count and timing do not
-      // matter.
+      // matter. Positions before the epoch's first are the previous epoch's last; in the
+      // first batches of the first epoch there are none, and companions come from the batch.
+      const int64_t before = static_cast<int64_t>(plan.previous.size());
       const int64_t hi = start - m_opt.mosaicLag;
-      const int64_t lo = std::max<int64_t>(0, hi - m_opt.mosaicWindow);
+      const int64_t lo = std::max<int64_t>(-before, hi - m_opt.mosaicWindow);
       const auto companion = [&](Rng& r) -> int64_t {
-        if (hi <= 0)
+        if (hi <= lo)
           return plan.order[static_cast<size_t>(
               start + static_cast<int64_t>(r.below(uint64_t(end - start))))];
-        return plan
-            .order[static_cast<size_t>(lo + static_cast<int64_t>(r.below(uint64_t(hi - lo))))];
+        const int64_t pos = lo + static_cast<int64_t>(r.below(uint64_t(hi - lo)));
+        return pos >= 0 ? plan.order[static_cast<size_t>(pos)]
+                        : plan.previous[static_cast<size_t>(before + pos)];
       };
       Rng rng(mixSeed(m_opt.seed, static_cast<uint64_t>(plan.epoch), static_cast<uint64_t>(idx)));
       const PixelSink sink{b.pixels.get() + i * per, m_opt.channelsLast};

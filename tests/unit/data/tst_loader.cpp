@@ -90,6 +90,7 @@ class TestLoader : public QObject {
   void badImagesNeverStopTheLoader();
   void ranksShareTheEpoch();
   void epochStartsAtAGivenBatch();
+  void mosaicCompanionsCrossTheEpochBoundary();
   void exifOrientationIsApplied();
   void emptySplitEndsAtOnce();
   void prepareBuildsSharedDiskCaches();
@@ -587,6 +588,72 @@ void TestLoader::prepareBuildsSharedDiskCaches() {
   QVERIFY(fs::exists(rep->valDiskCache));  // val unchanged, same file
   // Errors: a dataset that cannot be used.
   QVERIFY(!prepareDataset(d.dir.filePath("missing.yaml").toStdString(), 96, CacheMode::None).ok());
+}
+
+// Mosaic companions come from samples a lag behind in the delivery order. An epoch's first
+// batches take theirs from the end of the previous epoch (as Ultralytics' uniformly drawn
+// companions come from beyond the batch too); only the very first batches of a run fall back to
+// their own batch. Each image here has one box whose class is the image's number, so a
+// sample's targets say which images its mosaic drew.
+void TestLoader::mosaicCompanionsCrossTheEpochBoundary() {
+  QTemporaryDir dir;
+  const fs::path root = dir.path().toStdString();
+  const int n = 24;
+  fs::create_directories(root / "images/train");
+  fs::create_directories(root / "labels/train");
+  std::ofstream yaml(root / "data.yaml");
+  yaml << "path: " << root.string() << "\ntrain: images/train\nval: images/train\nnames:\n";
+  for (int i = 0; i < n; ++i) {
+    yaml << "  " << i << ": img" << i << "\n";
+    const std::string name = "img" + std::to_string(i);
+    cv::imwrite((root / "images/train" / (name + ".png")).string(),
+                cv::Mat(64, 64, CV_8UC3, cv::Scalar(10 * i, 100, 200 - 5 * i)));
+    std::ofstream(root / "labels/train" / (name + ".txt")) << i << " 0.5 0.5 0.9 0.9\n";
+  }
+  yaml.close();
+  auto spec = loadDataYaml((root / "data.yaml").string());
+  QVERIFY2(spec.ok(), spec.errorText().c_str());
+  auto index = scanSplit(spec.value(), "train");
+  QVERIFY2(index.ok(), index.errorText().c_str());
+  LoaderOptions o;
+  o.imgsz = 64;
+  o.batch = 4;
+  o.workers = 1;
+  o.seed = 5;
+  o.mosaicLag = 4;
+  o.mosaicWindow = 4;
+  o.aug.translate = 0;
+  o.aug.scale = 0;
+  o.aug.mixup = 0;
+  Loader l(index.value(), o);
+  auto imageOf = [](const std::string& path) {
+    const std::string stem = fs::path(path).stem().string();
+    return std::stoi(stem.substr(3));
+  };
+  auto drawn = [](const Batch& b) {
+    std::set<int> classes;
+    for (int64_t t = 0; t < b.numTargets(); ++t) classes.insert(static_cast<int>(b.targets[t * 6 + 1]));
+    return classes;
+  };
+  auto own = [&](const Batch& b) {
+    std::set<int> images;
+    for (const auto& p : b.paths) images.insert(imageOf(p));
+    return images;
+  };
+  const auto e0 = epoch(l, 0);
+  const auto e1 = epoch(l, 1);
+  QCOMPARE(int(e0.size()), n / 4);
+  // The run's first batch: its own images only.
+  for (int c : drawn(e0[0])) QVERIFY2(own(e0[0]).count(c), qPrintable(QString::number(c)));
+  // Epoch 1's first batch: its own images and epoch 0's positions n-8 .. n-5 (lag 4, window 4).
+  std::set<int> tail;
+  for (int p = n - 8; p < n - 4; ++p) tail.insert(imageOf(e0[p / 4].paths[p % 4]));
+  int fromTail = 0;
+  for (int c : drawn(e1[0])) {
+    QVERIFY2(own(e1[0]).count(c) || tail.count(c), qPrintable(QString::number(c)));
+    if (!own(e1[0]).count(c)) ++fromTail;
+  }
+  QVERIFY(fromTail > 0);
 }
 
 QTEST_GUILESS_MAIN(TestLoader)
