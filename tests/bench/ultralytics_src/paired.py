@@ -52,33 +52,33 @@ def steady_rate(steps, batch, skip):
     return n * batch / max(timed[-1][2] - timed[0][1], 1e-9), n
 
 
+def stave_events(run_dir):
+    """The events of a Stave run folder's events.jsonl, skipping lines that are not JSON."""
+    with open(os.path.join(run_dir, "events.jsonl")) as f:
+        for line in f:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
 def stave_steps(run_dir):
     """(step number, start, end) of rank 0's steps that have a step event (Stave writes at most
     a few per second, so fast steps are not all there), from its event log."""
     steps = []
-    with open(os.path.join(run_dir, "events.jsonl")) as f:
-        for line in f:
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if e.get("type") == "step" and e.get("rank", 0) == 0:
-                d = e["data"]
-                number = d["epoch"] * d["iters_per_epoch"] + d["iter"]
-                steps.append((number, e["time"] - d["timing"]["total"], e["time"]))
+    for e in stave_events(run_dir):
+        if e.get("type") == "step" and e.get("rank", 0) == 0:
+            d = e["data"]
+            number = d["epoch"] * d["iters_per_epoch"] + d["iter"]
+            steps.append((number, e["time"] - d["timing"]["total"], e["time"]))
     return steps
 
 
 def stave_resolved(run_dir):
     """What Stave's device-dependent auto keys became (precision, channels_last), from run_start."""
-    with open(os.path.join(run_dir, "events.jsonl")) as f:
-        for line in f:
-            try:
-                e = json.loads(line)
-            except ValueError:
-                continue
-            if e.get("type") == "run_start":
-                return e["data"].get("resolved", {})
+    for e in stave_events(run_dir):
+        if e.get("type") == "run_start":
+            return e["data"].get("resolved", {})
     return {}
 
 
