@@ -112,6 +112,9 @@ def main():
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--skip", type=int, default=3)
     ap.add_argument("--converge", type=int, default=0, help="epochs of the convergence runs")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of both convergence runs (one run per tool says little: repeat "
+                         "with other seeds and compare the means)")
     a = ap.parse_args()
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
@@ -122,7 +125,8 @@ def main():
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), YOLO_OFFLINE="1")
     result = {"benchmark": "ultralytics", "model": a.model, "imgsz": a.imgsz, "batch": a.batch,
               "epochs": a.epochs, "images": a.images, "val_images": a.val_images,
-              "threads": a.threads, "workers": a.workers, "skipped_steps": a.skip}
+              "threads": a.threads, "workers": a.workers, "skipped_steps": a.skip,
+              "converge_seed": a.seed}
 
     # --- Stave
     def stave_train(name, extra):
@@ -151,8 +155,9 @@ def main():
                                               ["precision=fp32", "channels_last=false"])
 
     # --- Ultralytics
+    # Each run replaces only its own folder: a quick run keeps an earlier --converge run's.
     ud = os.path.join(work, "ultralytics")
-    subprocess.run(["rm", "-rf", ud])
+    subprocess.run(["rm", "-rf", os.path.join(ud, "train")])
     spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
             "epochs": a.epochs, "workers": a.workers, "project": ud, "name": "train",
             "threads": a.threads, "extra": {"close_mosaic": 0}}
@@ -198,15 +203,16 @@ def main():
         rc, wall, _, _, _ = run_timed(
             [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
              "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads,
-             "save_period=1", "--run-dir", cd],
+             "seed=%d" % a.seed, "save_period=1", "--run-dir", cd],
             os.path.join(work, "stave-converge.log"), env)
         if rc != 0:
             sys.exit("paired: Stave's convergence run failed, see %s/stave-converge.log" % work)
         stave["converge"] = {"wall_s": wall, "rule": "Stave (COCO-style 101-point AP)",
                              "per_epoch": map_curve(os.path.join(cd, "results.csv"))}
+        subprocess.run(["rm", "-rf", os.path.join(ud, "converge")])
         spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
                 "epochs": a.converge, "workers": a.workers, "project": ud, "name": "converge",
-                "threads": a.threads}
+                "threads": a.threads, "extra": {"seed": a.seed}}
         rc, wall, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
                                          json.dumps(spec)], os.path.join(work, "ul-converge.log"), env)
         uc = paired_json(out)
