@@ -1294,117 +1294,117 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="139"/>
+        <location filename="../core/studio/history_model.cpp" line="156"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="142"/>
+        <location filename="../core/studio/history_model.cpp" line="159"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="158"/>
+        <location filename="../core/studio/history_model.cpp" line="175"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="159"/>
+        <location filename="../core/studio/history_model.cpp" line="176"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="160"/>
+        <location filename="../core/studio/history_model.cpp" line="177"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="161"/>
+        <location filename="../core/studio/history_model.cpp" line="178"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="162"/>
+        <location filename="../core/studio/history_model.cpp" line="179"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="163"/>
+        <location filename="../core/studio/history_model.cpp" line="180"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="164"/>
+        <location filename="../core/studio/history_model.cpp" line="181"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="189"/>
+        <location filename="../core/studio/history_model.cpp" line="206"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="190"/>
+        <location filename="../core/studio/history_model.cpp" line="207"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="191"/>
+        <location filename="../core/studio/history_model.cpp" line="208"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="192"/>
+        <location filename="../core/studio/history_model.cpp" line="209"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="193"/>
+        <location filename="../core/studio/history_model.cpp" line="210"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="194"/>
+        <location filename="../core/studio/history_model.cpp" line="211"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="195"/>
+        <location filename="../core/studio/history_model.cpp" line="212"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="196"/>
+        <location filename="../core/studio/history_model.cpp" line="213"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="197"/>
+        <location filename="../core/studio/history_model.cpp" line="214"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="198"/>
+        <location filename="../core/studio/history_model.cpp" line="215"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="199"/>
+        <location filename="../core/studio/history_model.cpp" line="216"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="347"/>
+        <location filename="../core/studio/history_model.cpp" line="364"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="356"/>
+        <location filename="../core/studio/history_model.cpp" line="373"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="360"/>
+        <location filename="../core/studio/history_model.cpp" line="377"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1542,114 +1542,119 @@
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="247"/>
+        <location filename="../widgets/history_page.cpp" line="248"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="249"/>
+        <location filename="../widgets/history_page.cpp" line="250"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="261"/>
-        <location filename="../widgets/history_page.cpp" line="265"/>
-        <location filename="../widgets/history_page.cpp" line="276"/>
+        <location filename="../widgets/history_page.cpp" line="262"/>
+        <location filename="../widgets/history_page.cpp" line="266"/>
+        <location filename="../widgets/history_page.cpp" line="277"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="262"/>
+        <location filename="../widgets/history_page.cpp" line="263"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="420"/>
+        <location filename="../widgets/history_page.cpp" line="421"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="428"/>
+        <location filename="../widgets/history_page.cpp" line="429"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="445"/>
+        <location filename="../widgets/history_page.cpp" line="446"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="459"/>
+        <location filename="../widgets/history_page.cpp" line="460"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="515"/>
+        <location filename="../widgets/history_page.cpp" line="516"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="516"/>
+        <location filename="../widgets/history_page.cpp" line="517"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="528"/>
+        <location filename="../widgets/history_page.cpp" line="529"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="552"/>
+        <location filename="../widgets/history_page.cpp" line="546"/>
+        <source>The run folder %1 no longer exists.</source>
+        <translation>运行文件夹 %1 已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="559"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="553"/>
+        <location filename="../widgets/history_page.cpp" line="560"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="565"/>
+        <location filename="../widgets/history_page.cpp" line="572"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="566"/>
+        <location filename="../widgets/history_page.cpp" line="573"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="571"/>
+        <location filename="../widgets/history_page.cpp" line="578"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="574"/>
+        <location filename="../widgets/history_page.cpp" line="581"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="585"/>
+        <location filename="../widgets/history_page.cpp" line="592"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="594"/>
+        <location filename="../widgets/history_page.cpp" line="601"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="598"/>
+        <location filename="../widgets/history_page.cpp" line="605"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="606"/>
+        <location filename="../widgets/history_page.cpp" line="613"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="609"/>
+        <location filename="../widgets/history_page.cpp" line="616"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>

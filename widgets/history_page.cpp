@@ -243,7 +243,8 @@ HistoryPage::HistoryPage(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
     if (currentRow() < 0) return;
     QMenu menu(this);
-    menu.addAction(tr("Open run folder"), m_openFolder, &QPushButton::click);
+    menu.addAction(tr("Open run folder"), m_openFolder, &QPushButton::click)
+        ->setEnabled(m_openFolder->isEnabled());
     menu.addAction(tr("New config from this run…"), this, &HistoryPage::newConfigFromCurrentRun);
     menu.addSeparator();
     menu.addAction(tr("Delete run…"), this, &HistoryPage::deleteCurrentRun);
@@ -539,6 +540,12 @@ void HistoryPage::updateDetails() {
   // A run still going cannot be deleted; one whose folder is gone can (it only leaves the
   // history), whatever its last recorded status.
   m_delete->setEnabled(r.status != "running" || m_model->folderMissing(row));
+  // Nothing to open when the folder is gone.
+  m_openFolder->setEnabled(!m_model->folderMissing(row));
+  m_openFolder->setToolTip(m_model->folderMissing(row)
+                               ? tr("The run folder %1 no longer exists.")
+                                     .arg(QString::fromStdString(r.dir))
+                               : QString());
 }
 
 void HistoryPage::saveAnnotations() {

@@ -2,6 +2,7 @@
 // the table, sorting and filtering, overlaid curves on each x axis, the config diff, the
 // parallel-coordinates chart, annotations, new config from a run, delete, CSV export, and a
 // run that grows (or appears) while the page is open.
+#include <QPushButton>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -311,6 +312,12 @@ class TestHistoryPage : public QObject {
     QCOMPARE(model->data(status).toString(), QString("folder missing"));
     QVERIFY(model->data(status, Qt::ToolTipRole).toString().contains("no longer exists"));
     page()->selectRows({row});
+    QPushButton* open = nullptr;
+    for (auto* b : page()->findChildren<QPushButton*>())
+      if (b->text() == "Open folder") open = b;
+    QVERIFY(open);
+    QVERIFY(!open->isEnabled());  // nothing to open
+    QVERIFY(open->toolTip().contains("no longer exists"));
     page()->confirm = [](const QString&) { return true; };
     const int before = model->rowCount();
     QVERIFY(page()->deleteCurrentRun());
