@@ -1,9 +1,11 @@
 // stave-train val: metrics of trained weights on a dataset split.
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "app/stave-train/command.h"
 #include "core/config/run_config.h"
+#include "core/config/schema.h"
 #include "core/train/checkpoint.h"
 #include "core/train/inference.h"
 
@@ -44,15 +46,16 @@ int run(const std::vector<std::string>& args) {
   if (rect != "true" && rect != "false")
     return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
   r.rect = rect == "true";
-  r.precision = a.value("precision", "auto");
-  if (r.precision != "auto" && r.precision != "fp32" && r.precision != "bf16" &&
-      r.precision != "fp16")
-    return stave::cli::usageError(
-        "val", "--precision takes auto, fp32, bf16 or fp16, got '" + r.precision + "'");
-  r.channelsLast = a.value("channels-last", "auto");
-  if (r.channelsLast != "auto" && r.channelsLast != "true" && r.channelsLast != "false")
-    return stave::cli::usageError(
-        "val", "--channels-last takes auto, true or false, got '" + r.channelsLast + "'");
+  // --precision and --channels-last take what the run config's keys take (the schema's rows).
+  std::string why;
+  for (auto [flag, key, out] : {std::tuple{"precision", "precision", &r.precision},
+                                std::tuple{"channels-last", "channels_last", &r.channelsLast}}) {
+    const auto& spec = *stave::config::findParam(key);
+    const auto v = stave::config::parseValueText(spec, a.value(flag, "auto"), &why);
+    if (!v || !(why = stave::config::checkValue(spec, *v)).empty())
+      return stave::cli::usageError("val", std::string("--") + flag + ": " + why);
+    *out = std::get<std::string>(*v);
+  }
   try {
     r.batch = std::stoi(a.value("batch", "16"));
     r.imgsz = std::stoi(a.value("imgsz", "0"));

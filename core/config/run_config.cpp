@@ -91,7 +91,8 @@ std::optional<Value> valueFromJson(const ParamSpec& spec, const nlohmann::json& 
     case ParamType::String:
     case ParamType::Enum:
     case ParamType::Path:
-      if (j.is_boolean() && enumTakesBool(spec)) return Value(std::string(j.get<bool>() ? "true" : "false"));
+      if (j.is_boolean() && enumTakesBool(spec))
+        return Value(std::string(j.get<bool>() ? "true" : "false"));
       if (j.is_null()) return Value(std::string());
       if (!j.is_string()) return expected();
       return Value(j.get<std::string>());

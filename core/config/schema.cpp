@@ -216,6 +216,14 @@ std::string lower(std::string s) {
   return s;
 }
 
+// The spellings of a bool a config accepts: true/yes/on, false/no/off, any case.
+std::optional<bool> boolFromText(const std::string& text) {
+  const std::string l = lower(text);
+  if (l == "true" || l == "yes" || l == "on") return true;
+  if (l == "false" || l == "no" || l == "off") return false;
+  return std::nullopt;
+}
+
 bool parseInt(const std::string& t, int64_t* out) {
   if (t.empty()) return false;
   size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
@@ -474,9 +482,7 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw,
   };
   switch (spec.type) {
     case T::Bool: {
-      const std::string l = lower(text);
-      if (l == "true" || l == "yes" || l == "on") return Value(true);
-      if (l == "false" || l == "no" || l == "off") return Value(false);
+      if (auto b = boolFromText(text)) return Value(*b);
       return fail("true or false");
     }
     case T::Int: {
@@ -492,9 +498,7 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw,
     case T::Enum:
       // An auto/true/false key reads the spellings a bool key reads (old files held a bool).
       if (enumTakesBool(spec)) {
-        const std::string l = lower(text);
-        if (l == "true" || l == "yes" || l == "on") return Value(std::string("true"));
-        if (l == "false" || l == "no" || l == "off") return Value(std::string("false"));
+        if (auto b = boolFromText(text)) return Value(std::string(*b ? "true" : "false"));
       }
       return Value(text);
     case T::String:
