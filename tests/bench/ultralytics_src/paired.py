@@ -9,7 +9,9 @@ Measured per side, each in a process of its own:
 - peak RSS of the training process (wait4's ru_maxrss);
 - validation images/s: the validation loop over the val split, timed inside each tool;
 - with --converge E: mAP50 and mAP50-95 after every epoch of an E-epoch run with each tool's
-  defaults, from each tool's results.csv (each scores with its own AP rule).
+  defaults, from each tool's results.csv (each scores with its own AP rule), and Stave's epochs
+  scored again by Ultralytics' validator; with --seeds A,B,... one such pair of runs per seed,
+  compared as means over the seeds.
 """
 import argparse
 import csv
@@ -98,6 +100,128 @@ def map_curve(results_csv):
     return rows
 
 
+def parse_seeds(seed, seeds):
+    """The seeds of the convergence runs from --seed S or --seeds A,B,C (default: 0)."""
+    if seed is not None and seeds is not None:
+        raise ValueError("--seed and --seeds: give one of them")
+    if seeds is None:
+        return [0 if seed is None else seed]
+    out = []
+    for part in seeds.split(","):
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise ValueError("--seeds: %r is not an integer (expected e.g. 0,1,2)" % part)
+    if len(set(out)) != len(out):
+        raise ValueError("--seeds: %s repeats a seed" % seeds)
+    return out
+
+
+def converge_pair(a, seed, work, stave_yaml, ul_yaml, ud, env):
+    """One E-epoch run per tool with its defaults and this seed; Stave's weights of every epoch
+    (save_period=1) exported with `stave-train export-weights --format ultralytics` and scored
+    by Ultralytics' validator, so that both curves follow the same AP rule."""
+    tag = "seed%d" % seed
+    cd = os.path.join(work, "stave-converge", tag)
+    subprocess.run(["rm", "-rf", cd])
+    os.makedirs(os.path.dirname(cd), exist_ok=True)
+    log = os.path.join(work, "stave-converge-%s.log" % tag)
+    rc, wall, _, _, _ = run_timed(
+        [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
+         "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads,
+         "seed=%d" % seed, "save_period=1", "--run-dir", cd], log, env)
+    if rc != 0:
+        sys.exit("paired: Stave's convergence run failed, see %s" % log)
+    s_run = {"seed": seed, "wall_s": wall, "resolved": stave_resolved(cd),
+             "per_epoch": map_curve(os.path.join(cd, "results.csv"))}
+
+    name = "converge-" + tag
+    subprocess.run(["rm", "-rf", os.path.join(ud, name)])
+    spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
+            "epochs": a.converge, "workers": a.workers, "project": ud, "name": name,
+            "threads": a.threads, "extra": {"seed": seed}}
+    log = os.path.join(work, "ul-converge-%s.log" % tag)
+    rc, wall, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
+                                     json.dumps(spec)], log, env)
+    uc = paired_json(out)
+    if rc != 0 or uc is None:
+        sys.exit("paired: Ultralytics' convergence run failed, see %s" % log)
+    u_run = {"seed": seed, "wall_s": wall,
+             "per_epoch": map_curve(os.path.join(uc["save_dir"], "results.csv"))}
+
+    exported = []
+    for row in s_run["per_epoch"]:
+        dst = os.path.join(work, "stave-converge-ultralytics", tag, "epoch%d.pt" % row["epoch"])
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        subprocess.run([a.stave, "export-weights",
+                        os.path.join(cd, "weights", "epoch%d.pt" % row["epoch"]),
+                        "--format", "ultralytics", "--out", dst],
+                       check=True, stdout=subprocess.DEVNULL)
+        exported.append(dst)
+    spec = {"weights": exported, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
+            "workers": a.workers, "threads": a.threads}
+    log = os.path.join(work, "ul-val-stave-epochs-%s.log" % tag)
+    rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val_many.py"),
+                                  json.dumps(spec)], log, env)
+    scored = paired_json(out)
+    if rc != 0 or scored is None:
+        sys.exit("paired: scoring Stave's epochs with Ultralytics failed, see %s" % log)
+    s_run["per_epoch_by_ultralytics_rule"] = [
+        {"epoch": r["epoch"], "map50": v["map50"], "map50_95": v["map5095"]}
+        for r, v in zip(s_run["per_epoch"], scored)]
+    return s_run, u_run
+
+
+def mean_and_spread(values):
+    """Mean, and the sample standard deviation (0 for a single value)."""
+    m = sum(values) / len(values)
+    if len(values) < 2:
+        return m, 0.0
+    return m, (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+
+
+def converge_summary(stave_runs, ul_runs, from_epoch=20):
+    """Per epoch, both tools' mAP50 and mAP50-95 by Ultralytics' rule as means over the seeds
+    (with each seed's value and the spread between seeds), and the issue's target on the means:
+    Stave at least Ultralytics at every epoch from `from_epoch` on. With one seed per tool the
+    comparison is one draw of each; the spread says how much a draw moves."""
+    def by_epoch(runs, key):
+        table = {}
+        for r in runs:
+            for row in r[key]:
+                table.setdefault(row["epoch"], []).append(row)
+        return table
+    mine = by_epoch(stave_runs, "per_epoch_by_ultralytics_rule")
+    theirs = by_epoch(ul_runs, "per_epoch")
+    rows = []
+    for epoch in sorted(mine):
+        if len(mine[epoch]) != len(stave_runs) or len(theirs.get(epoch, [])) != len(ul_runs):
+            continue  # an epoch that not every run reached
+        row = {"epoch": epoch}
+        for side, table in (("stave", mine), ("ultralytics", theirs)):
+            for metric in ("map50", "map50_95"):
+                values = [r[metric] for r in table[epoch]]
+                m, sd = mean_and_spread(values)
+                row["%s_%s" % (side, metric)] = m
+                row["%s_%s_sd" % (side, metric)] = sd
+                row["%s_%s_per_seed" % (side, metric)] = values
+        rows.append(row)
+    late = [r for r in rows if r["epoch"] >= from_epoch]
+    ahead = [r for r in late if r["stave_map50"] >= r["ultralytics_map50"]
+             and r["stave_map50_95"] >= r["ultralytics_map50_95"]]
+    gap = lambda m: min((r["stave_" + m] - r["ultralytics_" + m] for r in late), default=0.0)
+    mean_gap = lambda m: (sum(r["stave_" + m] - r["ultralytics_" + m] for r in late) /
+                          max(len(late), 1))
+    target = {"rule": "both scored by Ultralytics' validator; means over the seeds",
+              "seeds": [r["seed"] for r in stave_runs], "from_epoch": from_epoch,
+              "epochs_compared": len(late), "epochs_stave_at_least_ultralytics": len(ahead),
+              "worst_gap_map50": gap("map50"), "worst_gap_map50_95": gap("map50_95"),
+              "mean_gap_map50": mean_gap("map50"), "mean_gap_map50_95": mean_gap("map50_95"),
+              "target": "every epoch from %d on" % from_epoch,
+              "met": bool(late) and len(ahead) == len(late)}
+    return rows, target
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stave", required=True, help="the stave-train executable")
@@ -112,10 +236,15 @@ def main():
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--skip", type=int, default=3)
     ap.add_argument("--converge", type=int, default=0, help="epochs of the convergence runs")
-    ap.add_argument("--seed", type=int, default=0,
-                    help="seed of both convergence runs (one run per tool says little: repeat "
-                         "with other seeds and compare the means)")
+    ap.add_argument("--seed", type=int, default=None, help="one seed for the convergence runs")
+    ap.add_argument("--seeds", default=None,
+                    help="comma-separated seeds: one convergence run per tool and seed, compared "
+                         "as means over the seeds (one run per tool says little)")
     a = ap.parse_args()
+    try:
+        seeds = parse_seeds(a.seed, a.seeds)
+    except ValueError as e:
+        ap.error(str(e))
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
 
@@ -126,7 +255,7 @@ def main():
     result = {"benchmark": "ultralytics", "model": a.model, "imgsz": a.imgsz, "batch": a.batch,
               "epochs": a.epochs, "images": a.images, "val_images": a.val_images,
               "threads": a.threads, "workers": a.workers, "skipped_steps": a.skip,
-              "converge_seed": a.seed}
+              "converge_seeds": seeds if a.converge > 0 else []}
 
     # --- Stave
     def stave_train(name, extra):
@@ -196,54 +325,14 @@ def main():
     ul["val"] = {"images_per_s": a.val_images / max(uv["seconds"], 1e-9), "seconds": uv["seconds"],
                  "images": a.val_images, "speed_ms_per_image": uv["speed_ms"]}
 
-    # --- Convergence with each tool's defaults
+    # --- Convergence with each tool's defaults, one pair of runs per seed
     if a.converge > 0:
-        cd = os.path.join(work, "stave-converge")
-        subprocess.run(["rm", "-rf", cd])
-        rc, wall, _, _, _ = run_timed(
-            [a.stave, "train", "data=" + stave_yaml, "model=" + a.model, "imgsz=%d" % a.imgsz,
-             "batch=%d" % a.batch, "epochs=%d" % a.converge, "threads=%d" % a.threads,
-             "seed=%d" % a.seed, "save_period=1", "--run-dir", cd],
-            os.path.join(work, "stave-converge.log"), env)
-        if rc != 0:
-            sys.exit("paired: Stave's convergence run failed, see %s/stave-converge.log" % work)
-        stave["converge"] = {"wall_s": wall, "rule": "Stave (COCO-style 101-point AP)",
-                             "per_epoch": map_curve(os.path.join(cd, "results.csv"))}
-        subprocess.run(["rm", "-rf", os.path.join(ud, "converge")])
-        spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
-                "epochs": a.converge, "workers": a.workers, "project": ud, "name": "converge",
-                "threads": a.threads, "extra": {"seed": a.seed}}
-        rc, wall, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
-                                         json.dumps(spec)], os.path.join(work, "ul-converge.log"), env)
-        uc = paired_json(out)
-        if rc != 0 or uc is None:
-            sys.exit("paired: Ultralytics' convergence run failed, see %s/ul-converge.log" % work)
-        ul["converge"] = {"wall_s": wall, "rule": "Ultralytics (interpolated AP)",
-                          "per_epoch": map_curve(os.path.join(uc["save_dir"], "results.csv"))}
-
-        # The same rule on both sides: Stave's weights of every epoch (save_period=1), exported
-        # with `stave-train export-weights --format ultralytics`, scored by Ultralytics' validator.
-        exported = []
-        for row in stave["converge"]["per_epoch"]:
-            dst = os.path.join(work, "stave-converge-ultralytics", "epoch%d.pt" % row["epoch"])
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            subprocess.run([a.stave, "export-weights",
-                            os.path.join(cd, "weights", "epoch%d.pt" % row["epoch"]),
-                            "--format", "ultralytics", "--out", dst],
-                           check=True, stdout=subprocess.DEVNULL)
-            exported.append(dst)
-        spec = {"weights": exported, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
-                "workers": a.workers, "threads": a.threads}
-        rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val_many.py"),
-                                      json.dumps(spec)],
-                                     os.path.join(work, "ul-val-stave-epochs.log"), env)
-        scored = paired_json(out)
-        if rc != 0 or scored is None:
-            sys.exit("paired: scoring Stave's epochs with Ultralytics failed, see "
-                     "%s/ul-val-stave-epochs.log" % work)
-        stave["converge"]["per_epoch_by_ultralytics_rule"] = [
-            {"epoch": r["epoch"], "map50": v["map50"], "map50_95": v["map5095"]}
-            for r, v in zip(stave["converge"]["per_epoch"], scored)]
+        stave["converge"] = {"rule": "Stave (COCO-style 101-point AP)", "runs": []}
+        ul["converge"] = {"rule": "Ultralytics (interpolated AP)", "runs": []}
+        for seed in seeds:
+            s_run, u_run = converge_pair(a, seed, work, stave_yaml, ul_yaml, ud, env)
+            stave["converge"]["runs"].append(s_run)
+            ul["converge"]["runs"].append(u_run)
 
     result["stave"], result["ultralytics"] = stave, ul
     s, q = stave["train"], ul["train"]
@@ -264,21 +353,8 @@ def main():
         "val_images_per_s": {"ratio": ratios["val_images_per_s"], "target": ">= 1.5",
                              "met": ratios["val_images_per_s"] >= 1.5}}
     if a.converge > 0:
-        theirs = {r["epoch"]: r for r in ul["converge"]["per_epoch"]}
-        pairs = [{"epoch": r["epoch"], "stave_map50": r["map50"],
-                  "ultralytics_map50": theirs[r["epoch"]]["map50"],
-                  "stave_map50_95": r["map50_95"],
-                  "ultralytics_map50_95": theirs[r["epoch"]]["map50_95"]}
-                 for r in stave["converge"]["per_epoch_by_ultralytics_rule"]
-                 if r["epoch"] in theirs]
-        late = [p for p in pairs if p["epoch"] >= 20]
-        ahead = [p for p in late if p["stave_map50"] >= p["ultralytics_map50"]
-                 and p["stave_map50_95"] >= p["ultralytics_map50_95"]]
-        result["converge_by_ultralytics_rule"] = pairs
-        result["targets"]["converge"] = {
-            "rule": "both scored by Ultralytics' validator", "from_epoch": 20,
-            "epochs_compared": len(late), "epochs_stave_at_least_ultralytics": len(ahead),
-            "target": "every epoch from 20 on", "met": bool(late) and len(ahead) == len(late)}
+        result["converge_by_ultralytics_rule"], result["targets"]["converge"] = converge_summary(
+            stave["converge"]["runs"], ul["converge"]["runs"])
     print(json.dumps(result, indent=2))
 
 
