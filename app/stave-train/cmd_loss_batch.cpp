@@ -1,7 +1,10 @@
 // stave-train loss-batch: one batch of a split through a checkpoint's EMA model and Stave's loss,
 // written with its gradients as a torch.save() file, so that another implementation (the
 // paired benchmark's Ultralytics side) can compute its loss and gradients on exactly the same
-// weights and pixels and compare (tests/bench/ultralytics loss).
+// weights and pixels and compare (tests/bench/ultralytics loss). With --augment the batches are
+// the training loader's (the run config's default augmentation, mosaic on or off), and
+// --batches N writes N of them, so that both tools' augmented data can be compared
+// (tests/bench/ultralytics augment).
 #include <torch/torch.h>
 
 #include <iostream>
@@ -10,6 +13,7 @@
 #include "core/config/atomic_file.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
+#include "core/data/loader_config.h"
 #include "core/model/yolo.h"
 #include "core/train/checkpoint.h"
 #include "core/train/loss.h"
@@ -21,16 +25,26 @@ namespace {
 int run(const std::vector<std::string>& args) {
   using namespace stave;
   const std::string name = "loss-batch";
-  cli::Args a(args, {"weights", "data", "split", "batch", "imgsz", "out"}, {});
+  cli::Args a(args, {"weights", "data", "split", "batch", "imgsz", "out", "batches", "epoch", "seed"},
+              {"augment", "no-mosaic"});
   if (!a.ok()) return cli::usageError(name, a.error());
   if (!a.positional().empty())
     return cli::usageError(name, "unexpected argument '" + a.positional()[0] + "'");
   if (!a.has("weights") || !a.has("data") || !a.has("out"))
     return cli::usageError(name, "--weights, --data and --out are required");
-  int batch = 0, imgsz = 0;
+  int batch = 0, imgsz = 0, batches = 0, epoch = 0, seed = 0;
   if (!cli::parseInt(a.value("batch", "16"), batch) || batch < 1 ||
       !cli::parseInt(a.value("imgsz", "640"), imgsz) || imgsz < 32 || imgsz % 32 != 0)
     return cli::usageError(name, "--batch >= 1 and --imgsz a multiple of 32 are required");
+  if (!cli::parseInt(a.value("batches", "1"), batches) || batches < 1)
+    return cli::usageError(name, "--batches takes a whole number >= 1");
+  if (!cli::parseInt(a.value("epoch", "0"), epoch) || epoch < 0)
+    return cli::usageError(name, "--epoch takes a whole number >= 0");
+  if (!cli::parseInt(a.value("seed", "0"), seed) || seed < 0)
+    return cli::usageError(name, "--seed takes a whole number >= 0");
+  const bool augment = a.has("augment");
+  if (!augment && (a.has("no-mosaic") || a.has("epoch")))
+    return cli::usageError(name, "--no-mosaic and --epoch go with --augment");
 
   // The EMA model in eval mode: BatchNorm on its running statistics, so that both
   // implementations compute the same function.
@@ -40,19 +54,34 @@ int run(const std::vector<std::string>& args) {
 
   auto spec = data::loadDataYaml(a.value("data"));
   if (!spec) return cli::reportErrors(name, spec.errors());
-  auto index = data::scanSplit(spec.value(), a.value("split", "val"), {});
+  auto index = data::scanSplit(spec.value(), a.value("split", augment ? "train" : "val"), {});
   if (!index) return cli::reportErrors(name, index.errors());
-  data::LoaderOptions lo;
+  // --augment: the training loader as a run with the default config builds it (the same
+  // mapping the trainer uses), one worker so the order of work cannot matter.
+  data::LoaderOptions lo =
+      augment ? data::loaderOptionsFromConfig(config::RunConfig::defaults(), true)
+              : data::LoaderOptions{};
   lo.imgsz = imgsz;
   lo.batch = batch;
   lo.workers = 0;
-  lo.augment = false;
-  lo.shuffle = false;
+  lo.augment = augment;
+  lo.shuffle = augment;
+  lo.seed = static_cast<uint64_t>(seed);
+  lo.channelsLast = false;
   lo.rect = false;  // square letterbox: the same tensor shape whatever the images
   data::Loader loader(index.value(), lo);
-  loader.startEpoch(0, false);
-  auto b = loader.next();
-  if (!b) return cli::usageError(name, "the split gives no batch");
+  loader.startEpoch(epoch, augment && !a.has("no-mosaic"));
+  std::vector<data::Batch> taken;
+  for (int i = 0; i < batches; ++i) {
+    auto next = loader.next();
+    if (!next) break;
+    taken.push_back(std::move(*next));
+  }
+  if (taken.empty()) return cli::usageError(name, "the split gives no batch");
+  if (static_cast<int>(taken.size()) < batches)
+    std::cerr << "loss-batch: the epoch has " << taken.size() << " batches, not " << batches
+              << "\n";
+  const data::Batch* b = &taken.front();
 
   const auto images = train::batchImages(*b, torch::kCPU, false);
   const auto targets = train::batchTargets(*b, torch::kCPU);
@@ -89,12 +118,25 @@ int run(const std::vector<std::string>& args) {
     w.tensor(p.value().grad());
   }
   w.endDict();
+  // Every batch taken (the first included) as the loader made it: uint8 pixels and targets.
+  w.string("batches");
+  w.beginList();
+  for (const auto& t : taken) {
+    w.beginDict();
+    w.string("pixels");
+    w.tensor(torch::from_blob(t.pixels.get(), {t.n, 3, t.height, t.width}, torch::kUInt8));
+    w.string("targets");
+    w.tensor(train::batchTargets(t, torch::kCPU));
+    w.endDict();
+  }
+  w.endList();
   w.endDict();
   if (auto s = writeFileAtomic(a.value("out"), w.archive()); !s)
     return cli::reportErrors(name, s.errors());
   const auto items = out.items.to(torch::kDouble);
   std::cout << "loss box " << items[0].item<double>() << " cls " << items[1].item<double>()
-            << " dfl " << items[2].item<double>() << " on " << b->n << " images; wrote "
+            << " dfl " << items[2].item<double>() << " on " << b->n << " images ("
+            << taken.size() << (taken.size() == 1 ? " batch" : " batches") << " written); wrote "
             << a.value("out") << "\n";
   return cli::kOk;
 }
@@ -105,5 +147,9 @@ STAVE_COMMAND(stave::cli::Command{
     "loss-batch",
     "one batch's loss and gradients for a checkpoint, as a torch.save() file (for comparisons)",
     "stave-train loss-batch --weights W.pt --data D.yaml --out BATCH.pt [--split val]\n"
-    "                       [--batch 16] [--imgsz 640]",
+    "                       [--batch 16] [--imgsz 640] [--batches 1]\n"
+    "                       [--augment [--no-mosaic] [--epoch 0] [--seed 0]]\n"
+    "  --augment: the training loader's batches (default augmentation; --split defaults to\n"
+    "  train), epoch --epoch of an order seeded by --seed; --batches N writes N batches'\n"
+    "  pixels and targets (the loss and gradients stay the first batch's)",
     run});

@@ -161,6 +161,37 @@ class TstTrainCpu : public QObject {
     auto bad = runStaveTrain({"loss-batch", "--weights", m_run + "/weights/best.pt", "--data",
                               m_data, "--imgsz", "63", "--out", out});
     QCOMPARE(bad.exitCode, 2);
+
+    // --augment: the training loader's batches (tests/bench/ultralytics augment compares them
+    // with Ultralytics'); mosaic on and off give different pixels, the same seed the same ones.
+    const auto augmented = [&](const QString& file, const QStringList& extra) {
+      auto a = runStaveTrain(QStringList{"loss-batch", "--weights", m_run + "/weights/best.pt",
+                                         "--data", m_data, "--imgsz", "64", "--batch", "4",
+                                         "--augment", "--epoch", "1", "--batches", "3", "--out",
+                                         m_dir.filePath(file)} +
+                             extra);
+      if (a.exitCode != 0 || !a.out.contains("on 4 images (3 batches written)")) {
+        qWarning("%s%s", qPrintable(a.out), qPrintable(a.err));
+        return QByteArray();
+      }
+      QFile f(m_dir.filePath(file));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray mosaic = augmented("aug-mosaic.pt", {});
+    const QByteArray again = augmented("aug-again.pt", {});
+    const QByteArray plain = augmented("aug-plain.pt", {"--no-mosaic"});
+    QVERIFY(!mosaic.isEmpty() && !plain.isEmpty());
+    QVERIFY(mosaic.contains("batches") && mosaic.contains("pixels"));
+    QCOMPARE(again, mosaic);
+    QVERIFY(plain != mosaic);
+    for (const QStringList& wrong :
+         {QStringList{"--no-mosaic"}, QStringList{"--augment", "--batches", "0"},
+          QStringList{"--augment", "--seed", "-1"}}) {
+      auto w = runStaveTrain(QStringList{"loss-batch", "--weights", m_run + "/weights/best.pt",
+                                         "--data", m_data, "--out", out} +
+                             wrong);
+      QVERIFY2(w.exitCode == 2, qPrintable(wrong.join(' ')));
+    }
   }
 
   // Ultralytics' command line: train with no config file (runs/train, then runs/train2), val
