@@ -105,7 +105,7 @@ STAVE_COMMAND(stave::cli::Command{
     "                [--channels-last auto|true|false] [--json]\n"
     "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
     "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
-    "  the run config's keys (auto: bf16 and NHWC where the hardware gains from them);\n"
+    "  the run config's keys (auto: bf16 on GPUs from Ampere on, NHWC on the CPU);\n"
     "  Ultralytics' form works too:\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

@@ -125,8 +125,8 @@ std::vector<ParamSpec> buildSchema() {
            "GPUs to use: empty = all visible, 'cpu', or a list such as '0,1,3'", false),
       intP("nproc", 1, 1, 1024, G::Hardware, "processes (ranks) per node, one per GPU", false),
       enumP("precision", "auto", {"auto", "fp32", "fp16", "bf16"}, G::Hardware,
-            "compute precision with amp; auto = bf16 where the hardware computes it natively "
-            "(GPUs from Ampere on, CPUs with AVX512-BF16 or AMX), fp16 on older GPUs, else fp32",
+            "compute precision with amp; auto = bf16 on GPUs from Ampere on, fp16 on older "
+            "GPUs, fp32 on the CPU (bf16 there is faster but learns less)",
             false),
       boolP("amp", true, G::Hardware, "automatic mixed precision", true),
       enumP("channels_last", "auto", {"auto", "true", "false"}, G::Hardware,

@@ -1,7 +1,6 @@
 #include "core/train/amp.h"
 
 #include <ATen/autocast_mode.h>
-#include <ATen/cpu/Utils.h>
 
 #include <cmath>
 
@@ -35,18 +34,6 @@ const char* precisionName(Precision p) {
   return "?";
 }
 
-bool cpuBf16Native() {
-  static const bool native = [] {
-    const auto caps = at::cpu::get_cpu_capabilities();
-    auto has = [&caps](const char* key) {
-      auto it = caps.find(key);
-      return it != caps.end() && it->second.isBool() && it->second.toBool();
-    };
-    return has("avx512_bf16") || has("amx_bf16");
-  }();
-  return native;
-}
-
 bool resolveChannelsLast(const std::string& channelsLast, const torch::Device& device) {
   if (channelsLast == "true") return true;
   if (channelsLast == "false") return false;
@@ -57,11 +44,13 @@ Result<Precision> resolvePrecision(const std::string& precision, bool amp,
                                    const torch::Device& device) {
   const bool cuda = device.is_cuda();
   if (!amp || precision == "fp32") return Precision::Fp32;
-  // auto: bf16 where the hardware computes it natively (Ampere and newer GPUs; CPUs with
-  // AVX512-BF16 or AMX), else fp16 with the loss scaler on a GPU and fp32 on a CPU.
+  // auto: bf16 on GPUs that compute it natively (Ampere and newer), fp16 with the loss scaler
+  // on older ones, fp32 on a CPU. Not bf16 on a CPU even where it is native (AVX512-BF16, AMX)
+  // and 1.5x faster there: on the paired benchmark it cost 0.03-0.06 mAP50 against float32 at
+  // every epoch from 14 on in two of three seeds (docs/benchmarks.md).
   if (precision == "auto" || precision.empty()) {
     if (cuda) return cudaBf16Supported(device) ? Precision::Bf16 : Precision::Fp16;
-    return cpuBf16Native() ? Precision::Bf16 : Precision::Fp32;
+    return Precision::Fp32;
   }
   if (precision == "bf16") return Precision::Bf16;
   if (precision == "fp16") {

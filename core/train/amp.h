@@ -17,13 +17,9 @@ enum class Precision { Fp32, Bf16, Fp16 };
 /// "fp32", "bf16" or "fp16".
 const char* precisionName(Precision p);
 
-/// Whether this CPU computes bf16 natively (AVX512-BF16 or AMX-BF16), so that oneDNN's bf16
-/// convolutions are faster than float32 ones rather than emulated.
-bool cpuBf16Native();
-
 /// Resolves the `precision` key ("auto", "fp32", "bf16", "fp16") with `amp` for `device`:
-/// auto is bf16 where the hardware computes it natively (CUDA from Ampere on, CPUs with
-/// AVX512-BF16 or AMX), fp16 with the loss scaler on older GPUs, fp32 on other CPUs;
+/// auto is bf16 on GPUs that compute it natively (from Ampere on), fp16 with the loss scaler
+/// on older GPUs, fp32 on a CPU (bf16 there is faster but learned less; precision=bf16 asks);
 /// amp=false forces fp32. fp16 on the CPU is an error naming the key and the alternatives.
 Result<Precision> resolvePrecision(const std::string& precision, bool amp,
                                    const torch::Device& device);

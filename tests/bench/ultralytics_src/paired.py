@@ -276,8 +276,8 @@ def main():
                     "wall_s": wall, "threads": a.threads, "workers": a.workers,
                     "settings": extra, "resolved": stave_resolved(sd)}
 
-    # Stave's defaults (on a CPU with native bf16: bf16 autocast and channels_last), and the
-    # numerics Ultralytics trains with on a CPU (float32, NCHW): the same kernels side by side.
+    # Stave's defaults (on a CPU: float32 and channels_last), and the numerics Ultralytics
+    # trains with on a CPU (float32, NCHW): the same kernels side by side.
     sd, train = stave_train("stave-train", [])
     stave = {"train": train}
     _, stave["train_fp32_nchw"] = stave_train("stave-train-fp32",
