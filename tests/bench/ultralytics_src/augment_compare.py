@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import demo_dataset  # noqa: E402
+from common import demo_dataset, ultralytics_yaml  # noqa: E402
 
 
 def quantiles(t, qs=(0.1, 0.5, 0.9)):
@@ -23,7 +23,7 @@ def quantiles(t, qs=(0.1, 0.5, 0.9)):
     return [float(v) for v in torch.quantile(t.float(), torch.tensor(qs))]
 
 
-def stream_stats(batches, imgsz, score):
+def stream_stats(batches, score):
     """batches: (uint8 pixels [B,3,H,W] RGB, targets [M,6]: image, class, cx, cy, w, h normalised)."""
     import torch  # noqa: E402
     images = boxes = empty = 0
@@ -84,11 +84,7 @@ def main():
     if a.data:
         stave_yaml = a.data
         ul_yaml = os.path.join(work, "augment-ultralytics.yaml")
-        root = os.path.dirname(os.path.abspath(a.data))
-        with open(a.data) as f:
-            lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
-        with open(ul_yaml, "w") as f:
-            f.write("path: " + root + "\n" + "\n".join(lines) + "\n")
+        ultralytics_yaml(a.data, ul_yaml)
     else:
         stave_yaml, ul_yaml = demo_dataset(a.stave, work, "data", 400, 100)
     exported = os.path.join(work, "augment-model-ultralytics.pt")
@@ -150,8 +146,8 @@ def main():
             b = ds.collate_fn([ds[i] for i in order[k:k + a.batch]])
             t = torch.cat((b["batch_idx"].view(-1, 1), b["cls"].view(-1, 1), b["bboxes"]), 1)
             ul.append((b["img"], t))
-        result[key] = {"stave": stream_stats(stave, a.imgsz, score),
-                       "ultralytics": stream_stats(ul, a.imgsz, score)}
+        result[key] = {"stave": stream_stats(stave, score),
+                       "ultralytics": stream_stats(ul, score)}
     print("PAIRED_JSON " + json.dumps(result))
 
 

@@ -14,8 +14,15 @@ def demo_dataset(stave, work, name, train, val):
                         str(val), "--imgsz", "640"], check=True, stdout=subprocess.DEVNULL)
     stave_yaml = os.path.join(data_dir, "data.yaml")
     ul_yaml = os.path.join(work, name + "-ultralytics.yaml")
+    ultralytics_yaml(stave_yaml, ul_yaml)
+    return stave_yaml, ul_yaml
+
+
+def ultralytics_yaml(stave_yaml, out):
+    """Writes a copy of a data.yaml whose `path:` is the dataset's absolute folder (Ultralytics
+    resolves a relative one against its own datasets folder)."""
+    root = os.path.dirname(os.path.abspath(stave_yaml))
     with open(stave_yaml) as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("path:")]
-    with open(ul_yaml, "w") as f:
-        f.write("path: " + data_dir + "\n" + "\n".join(lines) + "\n")
-    return stave_yaml, ul_yaml
+    with open(out, "w") as f:
+        f.write("path: " + root + "\n" + "\n".join(lines) + "\n")
