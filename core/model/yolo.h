@@ -38,19 +38,35 @@ struct BatchNormSync {
 torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn,
                             const std::shared_ptr<BatchNormSync>& sync);
 
+/// Training-mode silu(batch_norm(x)) over this process's batch, updating bn's running stats and
+/// num_batches_tracked as BatchNorm2d does, that saves only x for backward (bn(x) is recomputed
+/// there): a third less activation memory per Conv than BatchNorm2d followed by SiLU.
+torch::Tensor batchNormSiluTrain(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn);
+
 /// Conv2d (no bias) + BatchNorm2d (eps 1e-3, momentum 0.03) + SiLU.
 class ConvImpl : public torch::nn::Module {
  public:
   /// c1 -> c2 channels, k x k kernel with "same" padding, stride s.
   ConvImpl(int64_t c1, int64_t c2, int64_t k = 1, int64_t s = 1);
-  /// silu(bn(conv(x))); in training mode with a BatchNormSync set, bn is syncBatchNorm.
+  /// silu(bn(conv(x))); in training mode with a BatchNormSync set, bn is syncBatchNorm; in
+  /// training mode on the CPU, batchNormSiluTrain; in eval mode after foldBatchNorm(), one
+  /// convolution with the folded weights.
   torch::Tensor forward(torch::Tensor x);
+  /// Folds bn's running statistics and affine parameters into a convolution weight and bias used
+  /// in eval mode (as Ultralytics' fuse() does for inference). The fold is a snapshot: call it
+  /// again after the weights change, or unfoldBatchNorm() to drop it.
+  void foldBatchNorm();
+  /// Drops the folded weights: eval mode runs conv then bn again.
+  void unfoldBatchNorm();
 
   torch::nn::Conv2d conv{nullptr};
   torch::nn::BatchNorm2d bn{nullptr};
   torch::nn::SiLU act{nullptr};
   /// SyncBatchNorm across ranks when set (training mode only); null = plain BatchNorm.
   std::shared_ptr<BatchNormSync> bnSync;
+  /// foldBatchNorm()'s weight and bias (undefined when not folded); not parameters or buffers,
+  /// so checkpoints never see them.
+  torch::Tensor folded, foldedBias;
 };
 TORCH_MODULE(Conv);
 
@@ -161,6 +177,10 @@ class YoloImpl : public torch::nn::Module {
   /// Makes every Conv's BatchNorm a SyncBatchNorm over `sync` in training mode (null: plain
   /// BatchNorm again). Eval mode always uses the running statistics.
   void setBatchNormSync(std::shared_ptr<BatchNormSync> sync);
+  /// foldBatchNorm() on every Conv, for inference (eval mode) until unfoldBatchNorm().
+  void foldBatchNorm();
+  /// unfoldBatchNorm() on every Conv.
+  void unfoldBatchNorm();
   /// The detection head (for its DFL and strides).
   const Detect& detect() const { return m_detect; }
 
