@@ -334,23 +334,26 @@ cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size out) {
   return dst;
 }
 
-cv::Matx33f hsvColourMatrix(double hueTurns, double satGain, double valGain) {
-  // In RGB: hue rotation about the grey axis n = (1,1,1)/sqrt(3) (Rodrigues), then saturation
-  // as a lerp towards Rec. 601 luma, then value as a gain on all channels.
-  const double th = 2 * kPi * hueTurns, c = std::cos(th), sn = std::sin(th) / std::sqrt(3.0);
-  const double k = (1 - c) / 3;
-  const cv::Matx33d H(c + k, k - sn, k + sn,  //
-                      k + sn, c + k, k - sn,  //
-                      k - sn, k + sn, c + k);
-  const double w[3] = {0.299, 0.587, 0.114};
-  cv::Matx33d S;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) S(i, j) = (i == j ? satGain : 0.0) + (1 - satGain) * w[j];
-  const cv::Matx33d rgb = valGain * (S * H);
-  cv::Matx33f bgr;  // the same map with channels in BGR order
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) bgr(i, j) = static_cast<float>(rgb(2 - i, 2 - j));
-  return bgr;
+cv::Mat hsvLookupTable(double rh, double rs, double rv) {
+  cv::Mat table(1, 256, CV_8UC3);
+  auto* t = table.ptr<cv::Vec3b>();
+  const auto clipped = [](double v) { return static_cast<uint8_t>(std::clamp(v, 0.0, 255.0)); };
+  for (int x = 0; x < 256; ++x) {
+    double h = std::fmod(x + rh * 180.0, 180.0);
+    if (h < 0) h += 180.0;  // numpy's % takes the divisor's sign
+    t[x] = cv::Vec3b(static_cast<uint8_t>(h), clipped(x * (rs + 1)), clipped(x * (rv + 1)));
+  }
+  return table;
+}
+
+void applyHsvLookup(cv::Mat& img, const cv::Mat& table, bool rgb) {
+  STAVE_CHECK(img.type() == CV_8UC3, "applyHsvLookup: needs an 8-bit 3-channel image");
+  cv::Mat hsv;
+  cv::cvtColor(img, hsv, rgb ? cv::COLOR_RGB2HSV : cv::COLOR_BGR2HSV);
+  cv::LUT(hsv, table, hsv);
+  uint8_t* before = img.data;
+  cv::cvtColor(hsv, img, rgb ? cv::COLOR_HSV2RGB : cv::COLOR_HSV2BGR);
+  STAVE_CHECK(img.data == before, "applyHsvLookup reallocated the image");
 }
 
 namespace {
@@ -369,11 +372,6 @@ HsvGains drawHsv(Rng& rng, double hgain, double sgain, double vgain) {
   return g;
 }
 
-// The colour map and an optional left-right mirror in one pass. cv::transform clones its
-// input when run in place (a fresh 1.2 MB buffer and ~300 page faults per sample), so it runs
-// on bands of rows through a small per-thread buffer that stays in cache; the copy back is
-// where the mirror happens, for free. Both are per-pixel/per-row maps, so they commute with
-// each other and with a vertical flip.
 // Boxes of an s x s sample after the flips.
 void flipBoxes(std::vector<PixBox>& boxes, int s, bool ud, bool lr) {
   for (auto& b : boxes) {
@@ -389,27 +387,12 @@ void flipBoxes(std::vector<PixBox>& boxes, int s, bool ud, bool lr) {
 }
 
 void colourAndMirror(cv::Mat& img, const HsvGains& g, bool mirror) {
-  if (!g.on) {
-    if (mirror) cv::flip(img, img, 1);
-    return;
-  }
-  const cv::Matx33f m = hsvColourMatrix(g.h, 1 + g.s, 1 + g.v);
-  thread_local cv::Mat band;
-  constexpr int kRows = 16;
-  for (int y = 0; y < img.rows; y += kRows) {
-    cv::Mat rows = img.rowRange(y, std::min(img.rows, y + kRows));
-    cv::transform(rows, band, m);
-    if (mirror)
-      cv::flip(band, rows, 1);
-    else
-      band.copyTo(rows);
-  }
+  if (g.on) applyHsvLookup(img, hsvLookupTable(g.h, g.s, g.v));
+  if (mirror) cv::flip(img, img, 1);
 }
 }  // namespace
 
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain) {
-  // Hue turns by r_h of a full turn, saturation and value scale by 1 + r_s and 1 + r_v: one
-  // linear colour map (~0.1 ms on 640x640) instead of BGR -> HSV -> LUT -> BGR (~1.6 ms).
   colourAndMirror(img, drawHsv(rng, hgain, sgain, vgain), false);
 }
 
@@ -434,15 +417,25 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
     r.tiles = std::move(lay.tiles);
     r.flipUD = rng.uniform() < ctx.aug.flipud;
     r.flipLR = rng.uniform() < ctx.aug.fliplr;
-    if (hsv.on) r.colour = hsvColourMatrix(hsv.h, 1 + hsv.s, 1 + hsv.v);
     smp.boxes = std::move(lay.boxes);
     flipBoxes(smp.boxes, s, r.flipUD, r.flipLR);
-    if (sink) {
+    // HSV after the flips (a per-pixel map: the order does not matter), on the rendered sample:
+    // in place on interleaved rows, through a BGR copy for planes.
+    if (sink && (sink->channelsLast || !hsv.on)) {
       renderRgb(r, sink->data, sink->channelsLast);
+      if (hsv.on) {
+        cv::Mat rgb(out, CV_8UC3, sink->data);
+        applyHsvLookup(rgb, hsvLookupTable(hsv.h, hsv.s, hsv.v), /*rgb=*/true);
+      }
     } else {
       std::vector<uint8_t> planes(size_t(3) * size_t(out.area()));
       renderRgb(r, planes.data(), false);
       smp.img = planarRgbToBgr(planes.data(), out);
+      if (hsv.on) applyHsvLookup(smp.img, hsvLookupTable(hsv.h, hsv.s, hsv.v));
+      if (sink) {
+        copyBgrToRgb(smp.img, sink->data, false);
+        smp.img = cv::Mat();
+      }
     }
     smp.meta = ImageMeta{s, s, 1.0f, 0.0f, 0.0f};
     times.augment += monotonicSeconds() - t0;
@@ -461,8 +454,8 @@ Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
     times.augment += monotonicSeconds() - t0;
   }
   const double t0 = monotonicSeconds();
-  // Draws in Ultralytics' order (HSV gains, flipud, fliplr); the colour map and the
-  // left-right mirror are then applied in one pass (they commute).
+  // Draws in Ultralytics' order (HSV gains, flipud, fliplr); HSV is a per-pixel map, so it
+  // commutes with the flips.
   const HsvGains hsv = drawHsv(rng, ctx.aug.hsv_h, ctx.aug.hsv_s, ctx.aug.hsv_v);
   const bool ud = rng.uniform() < ctx.aug.flipud;
   const bool lr = rng.uniform() < ctx.aug.fliplr;

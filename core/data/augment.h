@@ -108,14 +108,17 @@ std::vector<PixBox> transformBoxes(const std::vector<PixBox>& boxes, const cv::M
 /// Warps `img` by `M` into `outSize` (affine when the perspective row is (0, 0, 1)), grey 114.
 cv::Mat warpImage(const cv::Mat& img, const cv::Matx33d& M, cv::Size outSize);
 
-/// The colour map of the HSV augmentation as a 3x3 matrix on BGR pixels: hue rotated by
-/// `hueTurns` of a full turn about the grey axis, saturation scaled by `satGain` (a lerp
-/// towards Rec. 601 luma), value scaled by `valGain`. See docs/datasets.md.
-cv::Matx33f hsvColourMatrix(double hueTurns, double satGain, double valGain);
+/// Ultralytics' RandomHSV lookup for the gains r_h, r_s, r_v (each drawn as U(-1, 1) x gain): a
+/// 1 x 256 CV_8UC3 table over OpenCV's 8-bit HSV, hue (x + 180 r_h) mod 180, saturation and
+/// value x (1 + r) clipped to [0, 255], each truncated to a byte as numpy's astype(uint8) does.
+cv::Mat hsvLookupTable(double rh, double rs, double rv);
+
+/// Applies an hsvLookupTable in place to an 8-bit 3-channel image (BGR, or RGB with `rgb`): to
+/// HSV, through the table, and back, as Ultralytics' RandomHSV does.
+void applyHsvLookup(cv::Mat& img, const cv::Mat& table, bool rgb = false);
 
 /// Random HSV augmentation in place, gains drawn as Ultralytics' RandomHSV draws them
-/// (r = U(-1, 1) x gain): hue turned by r_h of a full turn, saturation x (1 + r_s), value x
-/// (1 + r_v), applied as one colour matrix (hsvColourMatrix) with uint8 clamping.
+/// (r = U(-1, 1) x gain, hue then saturation then value) and applied through hsvLookupTable.
 void augmentHsv(cv::Mat& img, Rng& rng, double hgain, double sgain, double vgain);
 
 /// A part of a source image pasted onto a canvas (a mosaic quarter, or a letterboxed image).
@@ -176,9 +179,9 @@ struct AugmentContext {
 /// when `mosaicOn`: close_mosaic ends both, as in Ultralytics), HSV and flips. Output is
 /// imgsz x imgsz. With a `sink` the pixels are written there and Sample::img stays empty: for
 /// the default hyperparameters (no rotation, shear, perspective or mixup in this sample, and
-/// ctx.fused on a CPU with AVX2) the resampling, colour map, flips and layout are one pass
-/// (renderRgb); otherwise the sample is made as a BGR image with OpenCV and copied. Without a
-/// sink, Sample::img holds the same pixels as BGR.
+/// ctx.fused on a CPU with AVX2) the resampling, flips and layout are one pass (renderRgb),
+/// followed by HSV on the result; otherwise the sample is made as a BGR image with OpenCV and
+/// copied. Without a sink, Sample::img holds the same pixels as BGR.
 Sample makeTrainSample(const AugmentContext& ctx, int64_t index, bool mosaicOn,
                        const std::function<int64_t(Rng&)>& companion, Rng& rng, StageTimes& times,
                        const PixelSink* sink = nullptr);

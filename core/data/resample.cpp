@@ -17,8 +17,9 @@
 // - vertical: V = (S0 * (256 - b) + S1 * b) >> 1, b in 1/256 pixel: pixel values x 128 (Q7),
 //   which fits a signed 16-bit lane for the horizontal multiply-add;
 // - horizontal: H = V0 * (256 - a) + V1 * a: pixel values x 32768, exact in 32 bits and as float;
-// - colour: out = (m0 * B + m1 * G) + m2 * R in float with the matrix scaled by 1/32768,
-//   rounded to nearest (ties to even) and clamped to 0..255.
+// - output: each of R, G, B as (m0 * B + m1 * G) + m2 * R in float, m the channel order
+//   (B, G, R) -> (R, G, B) scaled by 1/32768, rounded to nearest (ties to even) and clamped to
+//   0..255.
 
 namespace stave::data {
 namespace {
@@ -145,7 +146,7 @@ __attribute__((target("avx2"))) inline __m256i pixelPair(const uint16_t* v, int 
                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w)));
 }
 
-// One output channel of the colour map, rounded to nearest.
+// One output channel (the channel-order map above), rounded to nearest.
 __attribute__((target("avx2"))) inline __m256i mixRow(const __m256* mm, int row, __m256 fb,
                                                       __m256 fg, __m256 fr) {
   return _mm256_cvtps_epi32(_mm256_add_ps(
@@ -268,15 +269,12 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
   std::fill(scratch.vrow.begin(), scratch.vrow.end(), uint16_t(0));
   uint16_t* vrow = scratch.vrow.data();
 
-  // Matrix rows in output order (R, G, B) over inputs in source order (B, G, R), scaled to the
-  // fixed point of the horizontal step.
+  // Rows in output order (R, G, B) over inputs in source order (B, G, R), scaled to the fixed
+  // point of the horizontal step.
   float m[9];
   for (int o = 0; o < 3; ++o)
-    for (int i = 0; i < 3; ++i) m[3 * o + i] = r.colour(2 - o, i) / 32768.0f;
-  uint8_t grey[3];
-  const float gq = float(r.grey) * 32768.0f;
-  for (int o = 0; o < 3; ++o)
-    grey[o] = toByte((m[3 * o] * gq + m[3 * o + 1] * gq) + m[3 * o + 2] * gq);
+    for (int i = 0; i < 3; ++i) m[3 * o + i] = (i == 2 - o) ? 1.0f / 32768.0f : 0.0f;
+  const uint8_t grey[3] = {r.grey, r.grey, r.grey};
 
   const size_t plane = size_t(W) * H;
   scratch.rgbRow.resize(size_t(3) * W);

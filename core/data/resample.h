@@ -1,9 +1,9 @@
 #pragma once
-// The last step of a training sample in one pass: bilinear resampling of image tiles, the HSV
-// colour map, the flips and the BGR -> RGB planar (or interleaved) layout, written straight
-// into the sample's slot of a batch. Separate OpenCV passes (resize, colour transform, flip,
-// split) cost about twice as much, most of it in reading the source images twice and in the
-// resize's per-pixel work; see docs/benchmarks.md.
+// The last geometric step of a training sample in one pass: bilinear resampling of image tiles,
+// the flips and the BGR -> RGB planar (or interleaved) layout, written straight into the
+// sample's slot of a batch. Separate OpenCV passes (resize, flip, split) cost about twice as much,
+// most of it in reading the source images twice and in the resize's per-pixel work; see
+// docs/benchmarks.md.
 
 #include <cstdint>
 #include <vector>
@@ -21,14 +21,13 @@ struct ResampleTile {
 /// Which implementation renderRgb uses (tests compare them; Auto picks the fastest).
 enum class ResampleKernel { Auto, Scalar, Avx2 };
 
-/// What to render: tiles on a grey canvas, then a colour map and flips.
+/// What to render: tiles on a grey canvas, then flips.
 struct RgbRender {
-  cv::Size out;                             ///< output size
-  std::vector<ResampleTile> tiles;          ///< resampled like cv::resize(INTER_LINEAR) does
-  cv::Matx33f colour = cv::Matx33f::eye();  ///< on BGR pixels (hsvColourMatrix), after resampling
-  bool flipLR = false;                      ///< mirror left-right
-  bool flipUD = false;                      ///< mirror top-bottom
-  uint8_t grey = 114;  ///< canvas value where no tile lands (colour-mapped too)
+  cv::Size out;                     ///< output size
+  std::vector<ResampleTile> tiles;  ///< resampled like cv::resize(INTER_LINEAR) does
+  bool flipLR = false;              ///< mirror left-right
+  bool flipUD = false;              ///< mirror top-bottom
+  uint8_t grey = 114;               ///< canvas value where no tile lands
   ResampleKernel kernel = ResampleKernel::Auto;
 };
 

@@ -308,51 +308,55 @@ void TestAugment::scaledRendererMatchesWarp() {
 }
 
 void TestAugment::hsvMatchesPerPixelReference() {
-  cv::Mat img(37, 41, CV_8UC3);
-  cv::randu(img, 0, 256);
-  cv::Mat fast = img.clone();
+  // Ultralytics' RandomHSV (8.3.79 on) on eight BGR pixels for two sets of gains: the expected
+  // bytes were computed with its code (numpy lookup tables, OpenCV's HSV conversions).
+  const uint8_t px[] = {10, 200, 30,  255, 255, 255, 0,   0,  0,  114, 114, 114,
+                        40, 90,  250, 200, 10,  10,  128, 64, 32, 250, 250, 5};
+  const cv::Mat img(1, 8, CV_8UC3, const_cast<uint8_t*>(px));
+  struct Case {
+    double r[3];
+    uint8_t want[24];
+  } cases[] = {{{0.01, -0.4, 0.3}, {110, 255, 120, 255, 255, 255, 0,   0,   0,  148, 148, 148,
+                                    127, 161, 255, 255, 110, 115, 166, 114, 92, 255, 250, 105}},
+               {{-0.012, 0.5, -0.2}, {0, 160, 32,  204, 204, 204, 0,   0,  0, 91,  91,  91,
+                                      0, 27,  200, 160, 16,  0,   102, 44, 0, 180, 200, 0}}};
+  for (const auto& c : cases) {
+    cv::Mat bgr = img.clone();
+    applyHsvLookup(bgr, hsvLookupTable(c.r[0], c.r[1], c.r[2]));
+    const cv::Mat want(1, 8, CV_8UC3, const_cast<uint8_t*>(c.want));
+    QVERIFY2(cv::norm(bgr, want, cv::NORM_INF) == 0,
+             qPrintable(QString("gains %1 %2 %3").arg(c.r[0]).arg(c.r[1]).arg(c.r[2])));
+    // The same map on RGB pixels.
+    cv::Mat rgb;
+    cv::cvtColor(img, rgb, cv::COLOR_BGR2RGB);
+    applyHsvLookup(rgb, hsvLookupTable(c.r[0], c.r[1], c.r[2]), /*rgb=*/true);
+    cv::cvtColor(rgb, rgb, cv::COLOR_RGB2BGR);
+    QCOMPARE(cv::norm(rgb, want, cv::NORM_INF), 0.0);
+  }
+  // The table: hue wraps at 180 both ways, saturation and value clip at 255 and truncate.
+  const cv::Mat t = hsvLookupTable(-0.1, 0.5, -0.25);
+  QCOMPARE(int(t.at<cv::Vec3b>(0, 0)[0]), 162);                          // 0 - 18 -> 162
+  QCOMPARE(int(t.at<cv::Vec3b>(0, 170)[0]), 152);                        // 170 - 18
+  QCOMPARE(int(t.at<cv::Vec3b>(0, 3)[1]), 4);                            // 4.5 -> 4
+  QCOMPARE(int(t.at<cv::Vec3b>(0, 200)[1]), 255);                        // 300 -> 255
+  QCOMPARE(int(t.at<cv::Vec3b>(0, 7)[2]), 5);                            // 5.25 -> 5
+  QCOMPARE(int(hsvLookupTable(0.1, 0, 0).at<cv::Vec3b>(0, 170)[0]), 8);  // 188 -> 8
+  // augmentHsv draws r = U(-1, 1) x gain (hue, saturation, value) from the generator.
+  cv::Mat noise(37, 41, CV_8UC3);
+  cv::randu(noise, 0, 256);
+  cv::Mat drawn = noise.clone(), byHand = noise.clone();
   Rng a(99), b(99);
-  augmentHsv(fast, a, 0.5, 0.7, 0.4);
+  augmentHsv(drawn, a, 0.5, 0.7, 0.4);
   const double r0 = b.uniform(-1, 1) * 0.5, r1 = b.uniform(-1, 1) * 0.7,
                r2 = b.uniform(-1, 1) * 0.4;
-  // Reference: the documented definition, per pixel in double precision. Hue: the chroma
-  // (pixel minus its grey mean, orthogonal to the grey axis n) rotated by r0 turns about n;
-  // saturation: lerp from Rec. 601 luma by 1 + r1; value: x (1 + r2); then round and clamp.
-  const double th = 2 * M_PI * r0, rs3 = 1 / std::sqrt(3.0);
-  cv::Mat ref(img.size(), CV_8UC3);
-  for (int y = 0; y < img.rows; ++y) {
-    for (int x = 0; x < img.cols; ++x) {
-      const cv::Vec3b p = img.at<cv::Vec3b>(y, x);
-      const double rgb[3] = {double(p[2]), double(p[1]), double(p[0])};
-      const double m = (rgb[0] + rgb[1] + rgb[2]) / 3;
-      const double d[3] = {rgb[0] - m, rgb[1] - m, rgb[2] - m};
-      const double cr[3] = {rs3 * (d[2] - d[1]), rs3 * (d[0] - d[2]), rs3 * (d[1] - d[0])};
-      double v[3];
-      for (int c = 0; c < 3; ++c) v[c] = m + d[c] * std::cos(th) + cr[c] * std::sin(th);
-      const double luma = 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2];
-      cv::Vec3b& o = ref.at<cv::Vec3b>(y, x);
-      for (int c = 0; c < 3; ++c) {
-        const double out = (luma + (1 + r1) * (v[c] - luma)) * (1 + r2);
-        o[2 - c] = uint8_t(std::clamp(std::lround(out), 0L, 255L));
-      }
-    }
-  }
-  // cv::transform works in 10-bit fixed point: allow one level.
-  QVERIFY2(cv::norm(ref, fast, cv::NORM_INF) <= 1.0,
-           qPrintable(QString("max difference %1").arg(cv::norm(ref, fast, cv::NORM_INF))));
-  // A pure hue turn keeps grey pixels grey and maps red towards green (hue grows R -> G -> B).
-  const cv::Matx33f quarter = hsvColourMatrix(1.0 / 3, 1, 1);  // 120 degrees: R -> G
-  const cv::Vec3f red(0, 0, 200), grey(90, 90, 90);
-  const cv::Vec3f redOut = quarter * red, greyOut = quarter * grey;
-  QVERIFY(std::abs(redOut[1] - 200) < 0.01 && std::abs(redOut[0]) < 0.01 &&
-          std::abs(redOut[2]) < 0.01);
-  QVERIFY(cv::norm(greyOut - grey) < 0.01);
-  QVERIFY(cv::norm(img, fast, cv::NORM_INF) > 10);  // the gains did change the image
+  applyHsvLookup(byHand, hsvLookupTable(r0, r1, r2));
+  QCOMPARE(cv::norm(drawn, byHand, cv::NORM_INF), 0.0);
+  QVERIFY(cv::norm(noise, drawn, cv::NORM_INF) > 10);  // the gains did change the image
   // Zero gains leave the image as it is.
-  cv::Mat same = img.clone();
+  cv::Mat same = noise.clone();
   Rng c(1);
   augmentHsv(same, c, 0, 0, 0);
-  QCOMPARE(cv::norm(same, img, cv::NORM_INF), 0.0);
+  QCOMPARE(cv::norm(same, noise, cv::NORM_INF), 0.0);
 }
 
 void TestAugment::hsvAndMirrorFused() {
@@ -397,8 +401,8 @@ void TestAugment::hsvAndMirrorFused() {
 
 void TestAugment::fusedAndOpenCvPathsAgree() {
   // The one-pass renderer (AVX2 CPUs) and OpenCV's passes (the others) give the same boxes and
-  // pixels within OpenCV's fixed-point rounding, for mosaic and letterbox samples with HSV and
-  // flips.
+  // pixels within OpenCV's fixed-point rounding, for mosaic and letterbox samples with and
+  // without HSV, and flips.
   if (!resampleHasAvx2()) QSKIP("this CPU has no AVX2: both settings take the OpenCV path");
   const int S = 128;
   std::vector<ImageRecord> records(4);
@@ -426,6 +430,12 @@ void TestAugment::fusedAndOpenCvPathsAgree() {
   const auto companion = [](Rng& r) -> int64_t { return int64_t(r.below(4)); };
   for (int trial = 0; trial < 16; ++trial) {
     ctx.aug.mosaic = trial % 2 ? 1.0 : 0.0;
+    // HSV on in half the trials: the HSV round trip turns a one-level resampling difference into
+    // a few levels where hue or saturation quantise differently.
+    const bool hsvOn = trial % 4 < 2;
+    ctx.aug.hsv_h = hsvOn ? 0.015 : 0.0;
+    ctx.aug.hsv_s = hsvOn ? 0.7 : 0.0;
+    ctx.aug.hsv_v = hsvOn ? 0.4 : 0.0;
     StageTimes t;
     ctx.fused = true;
     Rng a(900 + trial);
@@ -442,8 +452,14 @@ void TestAugment::fusedAndOpenCvPathsAgree() {
     cv::absdiff(fused.img, plain.img, diff);
     double worst = 0;
     cv::minMaxLoc(diff.reshape(1), nullptr, &worst);
-    QVERIFY2(worst <= 2 && cv::mean(diff)[0] < 0.5,
-             qPrintable(QString("trial %1: max %2").arg(trial).arg(worst)));
+    const double over2 = cv::countNonZero(diff.reshape(1) > 2) / double(diff.total() * 3);
+    QVERIFY2(
+        worst <= (hsvOn ? 16 : 2) && over2 < (hsvOn ? 0.05 : 0.0) + 1e-9 && cv::mean(diff)[0] < 0.5,
+        qPrintable(QString("trial %1: max %2, mean %3, share over 2 levels %4")
+                       .arg(trial)
+                       .arg(worst)
+                       .arg(cv::mean(diff)[0])
+                       .arg(over2)));
   }
 }
 

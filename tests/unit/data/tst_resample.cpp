@@ -1,4 +1,4 @@
-// The fused renderer (resample + colour map + flips + RGB layout) against the OpenCV passes it
+// The fused renderer (resample + flips + RGB layout) against the OpenCV passes it
 // replaces, its two kernels against each other, its edge cases (one-pixel sources, widths
 // that are not multiples of 8, views inside larger images), and the direct JPEG decoder
 // against cv::imdecode.
@@ -15,7 +15,7 @@ using namespace stave::data;
 
 namespace {
 // The reference, in float and rounded once: each tile through cv::resize onto a grey canvas,
-// the colour matrix (cv::transform), the flips, then RGB planes.
+// the flips, then RGB planes.
 std::vector<uint8_t> reference(const RgbRender& r) {
   cv::Mat canvas(r.out, CV_32FC3, cv::Scalar::all(r.grey));
   for (const auto& t : r.tiles) {
@@ -24,7 +24,6 @@ std::vector<uint8_t> reference(const RgbRender& r) {
     cv::resize(src, roi, t.dst.size(), 0, 0, cv::INTER_LINEAR);
   }
   cv::Mat mapped;
-  cv::transform(canvas, canvas, r.colour);
   canvas.convertTo(mapped, CV_8UC3);  // rounds and saturates
   if (r.flipLR) cv::flip(mapped, mapped, 1);
   if (r.flipUD) cv::flip(mapped, mapped, 0);
@@ -65,7 +64,7 @@ cv::Mat smoothImage(int w, int h, int seed) {
   return m;
 }
 
-// A random mosaic-like render: four tiles of different scales, a colour map and flips.
+// A random mosaic-like render: four tiles of different scales and flips.
 RgbRender randomRender(cv::RNG& rng, std::vector<cv::Mat>& keep, cv::Size out) {
   RgbRender r;
   r.out = out;
@@ -81,9 +80,6 @@ RgbRender randomRender(cv::RNG& rng, std::vector<cv::Mat>& keep, cv::Size out) {
     // A view inside a larger image: the renderer must not read around it.
     r.tiles.push_back({keep.back()(cv::Rect(4, 2, sw, sh)), quads[q]});
   }
-  const double hue = rng.uniform(-0.02, 0.02), sat = rng.uniform(0.3, 1.7),
-               val = rng.uniform(0.6, 1.4);
-  r.colour = hsvColourMatrix(hue, sat, val);
   r.flipLR = rng.uniform(0, 2) == 1;
   r.flipUD = rng.uniform(0, 2) == 1;
   return r;
@@ -98,7 +94,7 @@ class TestResample : public QObject {
   void flipsAndLayouts();
   void edgeCases();
   void viewsAreNotReadAround();
-  void greyIsColourMapped();
+  void greyWhereNoTile();
   void jpegDecoderMatchesOpenCv();
   void jpegDecoderRefusesBadData();
 };
@@ -210,14 +206,14 @@ void TestResample::viewsAreNotReadAround() {
   }
 }
 
-void TestResample::greyIsColourMapped() {
+void TestResample::greyWhereNoTile() {
   RgbRender r;
   r.out = cv::Size(20, 10);
-  r.colour = hsvColourMatrix(0.0, 1.0, 1.3);  // value x 1.3
+  r.grey = 100;
   r.tiles = {{cv::Mat(4, 4, CV_8UC3, cv::Scalar(0, 0, 0)), {0, 0, 10, 10}}};
   const auto got = render(r);
-  QCOMPARE(int(got[15]), int(std::lround(114 * 1.3)));  // uncovered: grey, colour-mapped
-  QCOMPARE(int(got[5]), 0);                             // the black tile
+  QCOMPARE(int(got[15]), 100);  // uncovered: grey
+  QCOMPARE(int(got[5]), 0);     // the black tile
 }
 
 void TestResample::jpegDecoderMatchesOpenCv() {
