@@ -47,7 +47,7 @@ struct JpegError {
 void jpegQuiet(j_common_ptr, int) {}
 
 constexpr char kDiskMagic[8] = {'S', 'T', 'A', 'V', 'E', 'I', 'C', '1'};
-constexpr uint64_t kDiskVersion = 1;
+constexpr uint64_t kDiskVersion = 2;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4)
 
 struct DiskHeader {
   char magic[8];
@@ -275,9 +275,9 @@ cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom) {
     if (scaleDenom == 4) flags = cv::IMREAD_REDUCED_COLOR_4;
     if (scaleDenom == 8) flags = cv::IMREAD_REDUCED_COLOR_8;
     flags |= cv::IMREAD_IGNORE_ORIENTATION;
-    m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U,
-                             const_cast<uint8_t*>(bytes.data())),
-                     flags);
+    m = cv::imdecode(
+        cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data())),
+        flags);
   }
 #endif
   return m;
@@ -294,7 +294,7 @@ int slowReadMs() {
   return ms;
 }
 
-LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTimes& times) {
+LoadedImage loadImage(const ImageRecord& rec, int imgsz, LoadResize resize, StageTimes& times) {
   double t0 = monotonicSeconds();
   std::vector<uint8_t> bytes;
   if (const int ms = slowReadMs(); ms > 0)
@@ -315,7 +315,7 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTime
   const int longSide = std::max(rec.width, rec.height);
   // libjpeg's DCT scaling: decode at 1/k when the result is still at least the target size.
   int denom = 1;
-  if (jpeg && imgsz > 0) {
+  if (jpeg && imgsz > 0 && resize == LoadResize::Preview) {
     if (longSide >= 8 * imgsz)
       denom = 8;
     else if (longSide >= 4 * imgsz)
@@ -339,7 +339,8 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, bool augment, StageTime
   applyOrientation(m, rec.orientation);
   if (!sameShape(m.size(), target.width, target.height)) {
     const bool shrink = target.width < m.cols;
-    cv::resize(m, m, target, 0, 0, (augment || !shrink) ? cv::INTER_LINEAR : cv::INTER_AREA);
+    const bool area = resize == LoadResize::Preview && shrink;
+    cv::resize(m, m, target, 0, 0, area ? cv::INTER_AREA : cv::INTER_LINEAR);
   }
   times.decode += monotonicSeconds() - t1;
   LoadedImage li;
@@ -460,7 +461,7 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment, const st
     for (size_t i; (i = next.fetch_add(1)) < n;) {
       cv::Mat dst(table[i].h, table[i].w, CV_8UC3, base + table[i].offset);
       try {
-        loadImage(index.images[i], imgsz, augment, t).img.copyTo(dst);
+        loadImage(index.images[i], imgsz, LoadResize::Ultralytics, t).img.copyTo(dst);
       } catch (const std::exception&) {
         dst.setTo(cv::Scalar(114, 114, 114));  // the loader counts it as a failure when read
       }
@@ -529,7 +530,7 @@ std::shared_ptr<const LoadedImage> ImageSource::decode(int64_t index, StageTimes
   const auto& rec = m_index.images[static_cast<size_t>(index)];
   auto li = std::make_shared<LoadedImage>();
   try {
-    *li = loadImage(rec, m_opt.imgsz, m_opt.augment, times);
+    *li = loadImage(rec, m_opt.imgsz, LoadResize::Ultralytics, times);
     ++m_decoded;
   } catch (const std::exception&) {
     // The scan found this image readable; if it is not (changed since, corrupt inside), train

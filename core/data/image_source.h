@@ -26,11 +26,22 @@ Result<CacheMode> parseCacheMode(const std::string& text);
 /// Size of an image of `w0` x `h0` after load_image's resize (long side = imgsz).
 cv::Size loadedSize(int w0, int h0, int imgsz);
 
+/// How loadImage brings an image to its size.
+enum class LoadResize {
+  /// Ultralytics' load_image (8.4): the whole image decoded, then cv::resize INTER_LINEAR to the
+  /// long side, for training and validation alike, so a model sees the pixels it will see when
+  /// deployed through Ultralytics.
+  Ultralytics,
+  /// For previews: a JPEG at least twice as large as needed decoded at 1/2, 1/4 or 1/8 scale
+  /// (DCT scaling), then INTER_AREA when shrinking. Faster and smoother than Ultralytics', so
+  /// never for training or validation.
+  Preview,
+};
+
 /// Reads and decodes one image to 8-bit BGR (grey, alpha and 16-bit inputs converted), applies
-/// its EXIF orientation and resizes it so the long side is `imgsz` (0 = keep). A JPEG at least
-/// twice as large as needed is decoded at 1/2, 1/4 or 1/8 scale. Throws std::runtime_error
-/// naming the file when it cannot be read or decoded.
-LoadedImage loadImage(const ImageRecord& record, int imgsz, bool augment, StageTimes& times);
+/// its EXIF orientation and resizes it as `resize` says so the long side is `imgsz` (0 = keep).
+/// Throws std::runtime_error naming the file when it cannot be read or decoded.
+LoadedImage loadImage(const ImageRecord& record, int imgsz, LoadResize resize, StageTimes& times);
 
 /// Decodes a JPEG straight to 8-bit BGR with libjpeg(-turbo), at 1/`scaleDenom` size (1, 2, 4
 /// or 8, DCT scaling): the same pixels as cv::imdecode, faster. Returns an empty Mat when libjpeg

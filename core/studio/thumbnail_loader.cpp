@@ -193,7 +193,7 @@ Thumbnail ThumbnailLoader::decode(const QString& path, int side) {
     data::StageTimes times;
     // Never upscale: a small image keeps its size.
     const int target = std::min(side, std::max(rec.width, rec.height));
-    const data::LoadedImage li = data::loadImage(rec, target, /*augment=*/false, times);
+    const data::LoadedImage li = data::loadImage(rec, target, data::LoadResize::Preview, times);
     const cv::Mat& m = li.img;
     if (m.empty() || m.type() != CV_8UC3) {
       t.error = QStringLiteral("cannot decode the image");

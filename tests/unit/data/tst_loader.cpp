@@ -542,7 +542,7 @@ void TestLoader::exifOrientationIsApplied() {
   QCOMPARE(index.images[0].width, 20);
   QCOMPARE(index.images[0].height, 60);
   StageTimes t;
-  const LoadedImage li = loadImage(index.images[0], 0, false, t);
+  const LoadedImage li = loadImage(index.images[0], 0, LoadResize::Ultralytics, t);
   QCOMPARE(li.img.cols, 20);
   QCOMPARE(li.img.rows, 60);
   QVERIFY(li.img.at<cv::Vec3b>(5, 10)[0] < 40);    // top: black
@@ -632,7 +632,8 @@ void TestLoader::mosaicCompanionsCrossTheEpochBoundary() {
   };
   auto drawn = [](const Batch& b) {
     std::set<int> classes;
-    for (int64_t t = 0; t < b.numTargets(); ++t) classes.insert(static_cast<int>(b.targets[t * 6 + 1]));
+    for (int64_t t = 0; t < b.numTargets(); ++t)
+      classes.insert(static_cast<int>(b.targets[t * 6 + 1]));
     return classes;
   };
   auto own = [&](const Batch& b) {
