@@ -11,17 +11,24 @@
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(
-      stave::cli::keyValueAsFlags(args, {{"model", "weights"}, {"weights", "weights"},
-                                         {"data", "data"}, {"split", "split"}, {"batch", "batch"},
-                                         {"imgsz", "imgsz"}, {"workers", "workers"},
-                                         {"conf", "conf"}, {"iou", "iou"}, {"max_det", "max-det"},
-                                         {"device", "device"}, {"rect", "rect"},
-                                         {"precision", "precision"},
-                                         {"channels_last", "channels-last"}}),
-      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou", "max-det", "device",
-       "rect", "precision", "channels-last"},
-      {"json"});
+  stave::cli::Args a(stave::cli::keyValueAsFlags(args, {{"model", "weights"},
+                                                        {"weights", "weights"},
+                                                        {"data", "data"},
+                                                        {"split", "split"},
+                                                        {"batch", "batch"},
+                                                        {"imgsz", "imgsz"},
+                                                        {"workers", "workers"},
+                                                        {"conf", "conf"},
+                                                        {"iou", "iou"},
+                                                        {"max_det", "max-det"},
+                                                        {"device", "device"},
+                                                        {"rect", "rect"},
+                                                        {"precision", "precision"},
+                                                        {"channels_last", "channels-last"},
+                                                        {"save_preds", "save-preds"}}),
+                     {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou",
+                      "max-det", "device", "rect", "precision", "channels-last", "save-preds"},
+                     {"json"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
   if (!a.positional().empty())
     return stave::cli::usageError("val", "unexpected argument '" + a.positional()[0] + "'");
@@ -37,11 +44,13 @@ int run(const std::vector<std::string>& args) {
     if (cfg) r.data = cfg->getString("data");
     if (r.data.empty())
       return stave::cli::usageError(
-          "val", r.weights + " does not name the dataset it was trained on; give --data (or data=)");
+          "val",
+          r.weights + " does not name the dataset it was trained on; give --data (or data=)");
     std::cerr << "val: data " << r.data << " (from " << r.weights << ")\n";
   }
   r.split = a.value("split", "val");
   r.device = a.value("device");
+  r.savePreds = a.value("save-preds");
   const std::string rect = a.value("rect", "true");
   if (rect != "true" && rect != "false")
     return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
@@ -93,6 +102,10 @@ int run(const std::vector<std::string>& args) {
                 c["recall"].get<double>(), c["map50"].get<double>(), c["map5095"].get<double>());
   }
   std::printf("%.2f s\n", j.value()["seconds"].get<double>());
+  if (j.value().contains("saved_predictions"))
+    std::printf("%lld predictions written to %s\n",
+                static_cast<long long>(j.value()["predictions"].get<int64_t>()),
+                j.value()["saved_predictions"].get<std::string>().c_str());
   return stave::cli::kOk;
 }
 }  // namespace
@@ -102,10 +115,12 @@ STAVE_COMMAND(stave::cli::Command{
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
     "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
     "                [--device cpu|0] [--precision auto|fp32|bf16|fp16]\n"
-    "                [--channels-last auto|true|false] [--json]\n"
+    "                [--channels-last auto|true|false] [--save-preds P.csv] [--json]\n"
     "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
     "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
     "  the run config's keys (auto: bf16 on GPUs from Ampere on, NHWC on the CPU);\n"
+    "  --save-preds writes every kept detection as CSV (image,cls,conf,x1,y1,x2,y2 in\n"
+    "  original pixels: what eval-preds scores, and other tools read);\n"
     "  Ultralytics' form works too:\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

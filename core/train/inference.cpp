@@ -6,8 +6,8 @@
 #include <opencv2/imgcodecs.hpp>
 #endif
 
-#include "core/data/image_source.h"
 #include <opencv2/imgproc.hpp>
+#include "core/data/image_source.h"
 
 #include <algorithm>
 #include <cctype>
@@ -95,7 +95,26 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   vo.device = device.value();
   vo.precision = precision.value();
   vo.channelsLast = channelsLast;
+  std::vector<SavedDetection> saved;
+  if (!req.savePreds.empty()) vo.savedDetections = &saved;
   auto v = validate(*lm->model, loader, static_cast<int>(lm->meta.nc), vo, nullptr);
+  if (!req.savePreds.empty()) {
+    std::ostringstream csv;
+    csv << "image,cls,conf,x1,y1,x2,y2\n";
+    csv.precision(7);
+    for (const auto& d : saved) {
+      // A path with a comma or quote is quoted, quotes doubled (RFC 4180).
+      std::string image = d.image;
+      if (image.find_first_of(",\"\n") != std::string::npos) {
+        std::string q = "\"";
+        for (char c : image) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        image = q + "\"";
+      }
+      csv << image << ',' << d.cls << ',' << d.conf << ',' << d.x1 << ',' << d.y1 << ',' << d.x2
+          << ',' << d.y2 << '\n';
+    }
+    if (auto st = writeFileAtomic(req.savePreds, csv.str()); !st) return st.errors();
+  }
   nlohmann::json j;
   j["weights"] = req.weights;
   j["data"] = req.data;
@@ -107,6 +126,10 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   j["map5095"] = v.map5095;
   j["seconds"] = v.seconds;
   j["compute"] = {{"precision", precisionName(precision.value())}, {"channels_last", channelsLast}};
+  if (!req.savePreds.empty()) {
+    j["saved_predictions"] = req.savePreds;
+    j["predictions"] = saved.size();
+  }
   j["per_class"] = nlohmann::json::array();
   for (const auto& c : v.perClass) {
     j["per_class"].push_back(
@@ -164,6 +187,7 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   if (!device) return device.errors();
   auto lm = loadWeights(req.weights, device.value());
   if (!lm) return lm.errors();
+  lm->model->foldBatchNorm();  // inference only: the BatchNorms folded into the convolutions
   std::vector<fs::path> files;
   const fs::path source(req.source);
   std::error_code ec;

@@ -12,19 +12,22 @@ namespace stave::train {
 
 /// `stave-train val` options.
 struct ValRequest {
-  std::string weights;        ///< a Stave checkpoint (last.pt, best.pt)
-  std::string data;           ///< data.yaml
-  std::string split = "val";  ///< split to evaluate
-  int batch = 16;             ///< images per batch
-  int imgsz = 0;              ///< 0 = the training image size
-  int workers = 4;            ///< loader threads
-  double conf = 0.001;        ///< confidence threshold
-  double iou = 0.7;           ///< NMS IoU threshold
-  int maxDet = 300;           ///< detections per image
-  bool rect = true;           ///< rectangular batches (as Ultralytics validates); else squares
-  std::string device;         ///< "" auto, "cpu", "0"
-  std::string precision = "auto";     ///< the `precision` key's values (resolvePrecision)
+  std::string weights;             ///< a Stave checkpoint (last.pt, best.pt)
+  std::string data;                ///< data.yaml
+  std::string split = "val";       ///< split to evaluate
+  int batch = 16;                  ///< images per batch
+  int imgsz = 0;                   ///< 0 = the training image size
+  int workers = 4;                 ///< loader threads
+  double conf = 0.001;             ///< confidence threshold
+  double iou = 0.7;                ///< NMS IoU threshold
+  int maxDet = 300;                ///< detections per image
+  bool rect = true;                ///< rectangular batches (as Ultralytics validates); else squares
+  std::string device;              ///< "" auto, "cpu", "0"
+  std::string precision = "auto";  ///< the `precision` key's values (resolvePrecision)
   std::string channelsLast = "auto";  ///< the `channels_last` key's values (resolveChannelsLast)
+  /// When not empty: every kept detection written here as CSV (image,cls,conf,x1,y1,x2,y2 in
+  /// original pixels, what `stave-train eval-preds` reads), atomically.
+  std::string savePreds;
 };
 
 /// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,

@@ -2,6 +2,7 @@
 
 #include <ATen/detail/CUDAHooksInterface.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -58,8 +59,22 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
                           const ValidationOptions& options, const DetectionLoss* loss,
                           const GatherFloats& gather) {
   const auto start = std::chrono::steady_clock::now();
-  const bool wasTraining = model.is_training();
-  model.eval();
+  // Eval mode with the BatchNorms folded into the convolutions for the duration (Ultralytics
+  // fuses the same way for inference); both undone on every way out.
+  struct EvalScope {
+    model::YoloImpl& m;
+    bool wasTraining;
+    explicit EvalScope(model::YoloImpl& model) : m(model), wasTraining(model.is_training()) {
+      m.eval();
+      m.foldBatchNorm();
+    }
+    ~EvalScope() {
+      m.unfoldBatchNorm();
+      if (wasTraining) m.train();
+    }
+    EvalScope(const EvalScope&) = delete;
+    EvalScope& operator=(const EvalScope&) = delete;
+  } evalScope(model);
   torch::NoGradGuard noGrad;
 
   std::vector<float> rows;
@@ -96,8 +111,35 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
       const float id = static_cast<float>(localImages + j);
       auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
       auto d = det.accessor<float, 2>();
+      {
+        // Boxes end at the image's edges, not in the letterbox padding (Ultralytics clips them
+        // when it maps them back to the original image, before matching).
+        const auto& m = batch->meta[static_cast<size_t>(j)];
+        const float x0 = m.padX, y0 = m.padY, x1 = m.padX + m.origWidth * m.scale,
+                    y1 = m.padY + m.origHeight * m.scale;
+        for (int64_t k = 0; k < det.size(0); ++k) {
+          d[k][0] = std::clamp(d[k][0], x0, x1);
+          d[k][2] = std::clamp(d[k][2], x0, x1);
+          d[k][1] = std::clamp(d[k][1], y0, y1);
+          d[k][3] = std::clamp(d[k][3], y0, y1);
+        }
+      }
       for (int64_t k = 0; k < det.size(0); ++k) {
         rows.insert(rows.end(), {id, 0.f, d[k][0], d[k][1], d[k][2], d[k][3], d[k][4], d[k][5]});
+      }
+      if (options.savedDetections) {
+        // Back to the original image: undo the letterbox (original = (batch - pad) / scale),
+        // clipped to the image as Ultralytics' scale_boxes does.
+        const auto& m = batch->meta[static_cast<size_t>(j)];
+        const auto back = [&](float v, float pad, int size) {
+          return std::clamp((v - pad) / m.scale, 0.f, static_cast<float>(size));
+        };
+        for (int64_t k = 0; k < det.size(0); ++k) {
+          options.savedDetections->push_back(SavedDetection{
+              batch->paths[static_cast<size_t>(j)], static_cast<int>(d[k][5]), d[k][4],
+              back(d[k][0], m.padX, m.origWidth), back(d[k][1], m.padY, m.origHeight),
+              back(d[k][2], m.padX, m.origWidth), back(d[k][3], m.padY, m.origHeight)});
+        }
       }
       for (int64_t r = 0; r < tacc.size(0); ++r) {
         if (static_cast<int64_t>(tacc[r][0]) != j) continue;
@@ -168,7 +210,6 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
   }
   out.images = idBase;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (wasTraining) model.train();
   return out;
 }
 

@@ -24,6 +24,14 @@ namespace stave::train {
 class DetectionLoss;
 
 /// Validation settings (Ultralytics' names: conf, iou, max_det).
+/// One detection as `stave-train val --save-preds` writes it (eval-preds' CSV columns).
+struct SavedDetection {
+  std::string image;  ///< the image's path
+  int cls = 0;
+  float conf = 0;
+  float x1 = 0, y1 = 0, x2 = 0, y2 = 0;  ///< original image pixels, clipped to the image
+};
+
 struct ValidationOptions {
   double conf = 0.001;                    ///< confidence threshold before NMS
   double iou = 0.7;                       ///< NMS IoU threshold
@@ -35,6 +43,8 @@ struct ValidationOptions {
   /// A box counts once for every class scoring above conf (Ultralytics' validator always does
   /// this; prediction keeps the best class only).
   bool multiLabel = true;
+  /// When set, every kept detection in original image pixels (one rank's images only).
+  std::vector<SavedDetection>* savedDetections = nullptr;
 };
 
 /// One class's metrics (mAP values are -1 for a class without ground truth).

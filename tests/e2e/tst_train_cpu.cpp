@@ -81,6 +81,44 @@ class TstTrainCpu : public QObject {
     QVERIFY(j["map50"].toDouble() > 0.002);
     QCOMPARE(j["images"].toInt(), 32);
 
+    // --save-preds: every kept detection in original pixels, atomically; eval-preds scores the
+    // file as the validator scored its detections.
+    const QString saved = m_dir.filePath("val-preds/p.csv");
+    QDir().mkpath(m_dir.filePath("val-preds"));
+    auto sv = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data", m_data,
+                             "--save-preds", saved, "--json"},
+                            {}, 120000);
+    QVERIFY2(sv.exitCode == 0, qPrintable(sv.err));
+    const auto sj = QJsonDocument::fromJson(sv.out.toUtf8()).object();
+    QCOMPARE(sj["map50"].toDouble(), j["map50"].toDouble());
+    const QStringList rows = readText(saved).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.first(), QString("image,cls,conf,x1,y1,x2,y2"));
+    QCOMPARE(rows.size() - 1, sj["predictions"].toInt());
+    QVERIFY(rows.size() > 1);
+    const QStringList first = rows[1].split(',');
+    QCOMPARE(first.size(), 7);
+    QVERIFY(first[0].endsWith(".jpg"));
+    for (int c = 3; c < 7; ++c) {  // inside the original image (sources at most 128 px here)
+      const double v = first[c].toDouble();
+      QVERIFY2(v >= 0 && v <= 128, qPrintable(rows[1]));
+    }
+    QCOMPARE(QDir(m_dir.filePath("val-preds")).entryList(QDir::Files | QDir::Hidden),
+             QStringList{"p.csv"});
+    auto scored = runStaveTrain(
+        {"eval-preds", "--data", m_data, "--preds", saved, "--max-det", "300", "--json"});
+    QVERIFY2(scored.exitCode == 0, qPrintable(scored.err));
+    const auto ej = QJsonDocument::fromJson(scored.out.toUtf8()).object();
+    QVERIFY2(std::abs(ej["map50"].toDouble() - sj["map50"].toDouble()) < 0.01,
+             qPrintable(QString("eval-preds %1, val %2")
+                            .arg(ej["map50"].toDouble())
+                            .arg(sj["map50"].toDouble())));
+    // A folder that cannot be made (a file is in the way): an error naming the path.
+    auto unwritable = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data",
+                                     m_data, "--save-preds", m_run + "/config.yaml/p.csv"},
+                                    {}, 120000);
+    QCOMPARE(unwritable.exitCode, 2);
+    QVERIFY2(unwritable.err.contains("config.yaml/p.csv"), qPrintable(unwritable.err));
+
     const QString out = m_dir.filePath("pred");
     auto p = runStaveTrain({"predict", "--weights", m_run + "/weights/best.pt", "--source",
                             m_dir.filePath("demo/images/val"), "--out", out, "--conf", "0.01"},
@@ -105,8 +143,8 @@ class TstTrainCpu : public QObject {
     if (m_run.isEmpty()) QSKIP("needs the trained run");
     const QString out = m_dir.filePath("exported/model.pt");
     QDir().mkpath(m_dir.filePath("exported"));
-    auto r = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "ultralytics",
-                            "--out", out});
+    auto r = runStaveTrain(
+        {"export-weights", m_run + "/weights/best.pt", "--format", "ultralytics", "--out", out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QRegularExpression said(R"(yolov8n\.yaml, (\d+) classes, (\d+) tensors)");
     const auto m = said.match(r.out);
@@ -145,8 +183,8 @@ class TstTrainCpu : public QObject {
   void lossBatch() {
     if (m_run.isEmpty()) QSKIP("needs the trained run");
     const QString out = m_dir.filePath("loss-batch.pt");
-    auto r = runStaveTrain({"loss-batch", "--weights", m_run + "/weights/best.pt", "--data",
-                            m_data, "--imgsz", "64", "--batch", "4", "--out", out});
+    auto r = runStaveTrain({"loss-batch", "--weights", m_run + "/weights/best.pt", "--data", m_data,
+                            "--imgsz", "64", "--batch", "4", "--out", out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(QRegularExpression(R"(loss box [0-9.e+-]+ cls [0-9.e+-]+ dfl [0-9.e+-]+ on 4 images)")
                  .match(r.out)
@@ -165,11 +203,11 @@ class TstTrainCpu : public QObject {
     // --augment: the training loader's batches (tests/bench/ultralytics augment compares them
     // with Ultralytics'); mosaic on and off give different pixels, the same seed the same ones.
     const auto augmented = [&](const QString& file, const QStringList& extra) {
-      auto a = runStaveTrain(QStringList{"loss-batch", "--weights", m_run + "/weights/best.pt",
-                                         "--data", m_data, "--imgsz", "64", "--batch", "4",
-                                         "--augment", "--epoch", "1", "--batches", "3", "--out",
-                                         m_dir.filePath(file)} +
-                             extra);
+      auto a =
+          runStaveTrain(QStringList{"loss-batch", "--weights", m_run + "/weights/best.pt", "--data",
+                                    m_data, "--imgsz", "64", "--batch", "4", "--augment", "--epoch",
+                                    "1", "--batches", "3", "--out", m_dir.filePath(file)} +
+                        extra);
       if (a.exitCode != 0 || !a.out.contains("on 4 images (3 batches written)")) {
         qWarning("%s%s", qPrintable(a.out), qPrintable(a.err));
         return QByteArray();
@@ -200,7 +238,7 @@ class TstTrainCpu : public QObject {
     const QString work = m_dir.filePath("ucli");
     QVERIFY(QDir().mkpath(work));
     const QStringList keys{"data=" + m_data, "model=yolov8n", "epochs=1", "imgsz=64",
-                           "batch=16", "workers=0", "val=false"};
+                           "batch=16",       "workers=0",     "val=false"};
     auto t1 = runStaveTrain(QStringList{"train"} + keys, work, 300000);
     QVERIFY2(t1.exitCode == 0, qPrintable(t1.err.right(2000)));
     // show-project resolves optimizer=auto as the trainer did (96 images, 5 classes, 1 epoch:
@@ -237,7 +275,8 @@ class TstTrainCpu : public QObject {
         300000);
     QVERIFY2(t2.exitCode == 0, qPrintable(t2.err.right(2000)));
     QVERIFY(QFile::exists(work + "/runs/train2/weights/last.pt"));
-    const auto m = QRegularExpression("pretrained: transferred (\\d+)/(\\d+) tensors").match(t2.err);
+    const auto m =
+        QRegularExpression("pretrained: transferred (\\d+)/(\\d+) tensors").match(t2.err);
     QVERIFY2(m.hasMatch(), qPrintable(t2.err.right(2000)));
     QCOMPARE(m.captured(1), m.captured(2));
     QVERIFY(m.captured(1).toInt() > 300);
@@ -253,9 +292,9 @@ class TstTrainCpu : public QObject {
     QCOMPARE(QJsonDocument::fromJson(v.out.toUtf8()).object()["images"].toInt(), 32);
 
     const QString src = m_dir.filePath("demo/images/val");
-    auto p = runStaveTrain({"predict", "model=runs/train/weights/last.pt", "source=" + src,
-                            "conf=0.01", "max_det=10"},
-                           work, 120000);
+    auto p = runStaveTrain(
+        {"predict", "model=runs/train/weights/last.pt", "source=" + src, "conf=0.01", "max_det=10"},
+        work, 120000);
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
     QVERIFY(QFile::exists(work + "/runs/detect/predict/predictions.csv"));
     auto p2 = runStaveTrain({"predict", "model=runs/train/weights/last.pt", "source=" + src}, work,
