@@ -26,8 +26,6 @@ torch::Tensor ConvImpl::forward(torch::Tensor x) {
     return act(torch::conv2d(x, folded, foldedBias, o.stride(),
                              std::get<torch::ExpandingArray<2>>(o.padding())));
   }
-  if (is_training() && x.device().is_cpu() && torch::GradMode::is_enabled())
-    return batchNormSiluTrain(conv(x), *bn);
   return act(bn(conv(x)));
 }
 
@@ -54,55 +52,6 @@ namespace {
 torch::Tensor channelView(const torch::Tensor& t) {
   return t.view({1, -1, 1, 1});
 }
-
-/// silu(batch_norm(x)) in training mode that keeps only x for backward: the BatchNorm output
-/// (what SiLU's backward needs) is recomputed from x and the batch statistics, one
-/// multiply-add per element. Autograd on bn then silu keeps both x and bn(x); this keeps a third
-/// less of the network's activations alive between forward and backward.
-struct BatchNormSiluFunction : public torch::autograd::Function<BatchNormSiluFunction> {
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                               const torch::Tensor& weight, const torch::Tensor& bias,
-                               torch::nn::BatchNorm2dImpl* bn) {
-    double momentum = 0.0;
-    const bool track = bn->options.track_running_stats() && bn->running_mean.defined();
-    if (track) {
-      bn->num_batches_tracked.add_(1);
-      momentum = bn->options.momentum().has_value()
-                     ? *bn->options.momentum()
-                     : 1.0 / static_cast<double>(bn->num_batches_tracked.item<int64_t>());
-    }
-    const double eps = bn->options.eps();
-    auto [z, mean, invstd] = at::native_batch_norm(
-        x, weight, bias, track ? bn->running_mean : torch::Tensor(),
-        track ? bn->running_var : torch::Tensor(), /*training=*/true, momentum, eps);
-    ctx->save_for_backward({x, weight, bias, mean, invstd});
-    ctx->saved_data["eps"] = eps;
-    return torch::silu_(z);  // z is this function's own: no second activation-sized buffer
-  }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& x = saved[0];
-    const auto& weight = saved[1];
-    const auto& bias = saved[2];
-    const auto& mean = saved[3];
-    const auto& invstd = saved[4];
-    const double eps = ctx->saved_data["eps"].toDouble();
-    // z = x * scale + shift, per channel, as the forward computed it.
-    auto scale = weight.defined() ? invstd * weight.to(invstd.scalar_type()) : invstd;
-    auto shift = -mean * scale;
-    if (bias.defined()) shift = shift + bias.to(shift.scalar_type());
-    const auto z = torch::addcmul(channelView(shift).to(x.scalar_type()), x,
-                                  channelView(scale).to(x.scalar_type()));
-    const auto dz = torch::silu_backward(grads[0], z);
-    auto [dx, dw, db] = at::native_batch_norm_backward(
-        dz, x, weight, torch::Tensor(), torch::Tensor(), mean, invstd, /*train=*/true, eps,
-        {ctx->needs_input_grad(0), weight.defined() && ctx->needs_input_grad(1),
-         bias.defined() && ctx->needs_input_grad(2)});
-    return {dx, dw, db, torch::Tensor()};
-  }
-};
 
 /// The autograd function behind syncBatchNorm. Inputs: x, weight, bias (tensors); the BN module
 /// (running stats, eps, momentum) and the sync hook ride along as non-tensor arguments.
@@ -205,13 +154,6 @@ torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& 
   const torch::Tensor weight = bn.options.affine() ? bn.weight : torch::Tensor();
   const torch::Tensor bias = bn.options.affine() ? bn.bias : torch::Tensor();
   return SyncBatchNormFunction::apply(x, weight, bias, &bn, sync.get());
-}
-
-torch::Tensor batchNormSiluTrain(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn) {
-  STAVE_CHECK(x.dim() == 4, "batchNormSiluTrain expects NCHW input");
-  const torch::Tensor weight = bn.options.affine() ? bn.weight : torch::Tensor();
-  const torch::Tensor bias = bn.options.affine() ? bn.bias : torch::Tensor();
-  return BatchNormSiluFunction::apply(x, weight, bias, &bn);
 }
 
 BottleneckImpl::BottleneckImpl(int64_t c1, int64_t c2, bool shortcut) {

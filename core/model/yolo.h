@@ -38,19 +38,13 @@ struct BatchNormSync {
 torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn,
                             const std::shared_ptr<BatchNormSync>& sync);
 
-/// Training-mode silu(batch_norm(x)) over this process's batch, updating bn's running stats and
-/// num_batches_tracked as BatchNorm2d does, that saves only x for backward (bn(x) is recomputed
-/// there): a third less activation memory per Conv than BatchNorm2d followed by SiLU.
-torch::Tensor batchNormSiluTrain(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn);
-
 /// Conv2d (no bias) + BatchNorm2d (eps 1e-3, momentum 0.03) + SiLU.
 class ConvImpl : public torch::nn::Module {
  public:
   /// c1 -> c2 channels, k x k kernel with "same" padding, stride s.
   ConvImpl(int64_t c1, int64_t c2, int64_t k = 1, int64_t s = 1);
-  /// silu(bn(conv(x))); in training mode with a BatchNormSync set, bn is syncBatchNorm; in
-  /// training mode on the CPU, batchNormSiluTrain; in eval mode after foldBatchNorm(), one
-  /// convolution with the folded weights.
+  /// silu(bn(conv(x))); in training mode with a BatchNormSync set, bn is syncBatchNorm; in eval
+  /// mode after foldBatchNorm(), one convolution with the folded weights.
   torch::Tensor forward(torch::Tensor x);
   /// Folds bn's running statistics and affine parameters into a convolution weight and bias used
   /// in eval mode (as Ultralytics' fuse() does for inference). The fold is a snapshot: call it

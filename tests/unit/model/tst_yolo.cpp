@@ -143,67 +143,6 @@ class TestYolo : public QObject {
     QVERIFY(model->named_parameters(true)["model.0.conv.weight"].requires_grad());
   }
 
-  // Training-mode BatchNorm + SiLU that keeps only its input for backward: the same output,
-  // running statistics and gradients as BatchNorm2d then SiLU (float32 NCHW and NHWC, and bf16
-  // under CPU autocast, where the reference itself rounds).
-  void batchNormSiluMatchesModules_data() {
-    QTest::addColumn<bool>("channelsLast");
-    QTest::addColumn<bool>("bf16");
-    QTest::newRow("fp32 nchw") << false << false;
-    QTest::newRow("fp32 nhwc") << true << false;
-    QTest::newRow("bf16 nhwc") << true << true;
-  }
-  void batchNormSiluMatchesModules() {
-    QFETCH(bool, channelsLast);
-    QFETCH(bool, bf16);
-    torch::manual_seed(3);
-    auto opts = torch::nn::BatchNorm2dOptions(6).eps(1e-3).momentum(0.03);
-    torch::nn::BatchNorm2d ref(opts), mine(opts);
-    for (auto* bn : {&ref, &mine}) {
-      torch::NoGradGuard g;
-      (*bn)->weight.copy_(torch::linspace(0.5, 1.5, 6));
-      (*bn)->bias.copy_(torch::linspace(-0.3, 0.2, 6));
-    }
-    auto x0 = torch::randn({4, 6, 5, 7}) * 2 + 0.5;
-    if (channelsLast) x0 = x0.contiguous(torch::MemoryFormat::ChannelsLast);
-    if (bf16) x0 = x0.to(torch::kBFloat16);
-    auto xr = x0.clone().requires_grad_(true), xm = x0.clone().requires_grad_(true);
-    auto gy = torch::randn({4, 6, 5, 7}).to(x0.scalar_type());
-    auto yr = torch::silu(ref->forward(xr));
-    auto ym = batchNormSiluTrain(xm, *mine);
-    const double tol = bf16 ? 3e-2 : 1e-5;
-    QVERIFY(torch::allclose(ym.to(torch::kFloat), yr.to(torch::kFloat), tol, tol));
-    QCOMPARE(ym.scalar_type(), yr.scalar_type());
-    (yr * gy).sum().backward();
-    (ym * gy).sum().backward();
-    QVERIFY(torch::allclose(xm.grad().to(torch::kFloat), xr.grad().to(torch::kFloat), tol, tol));
-    QVERIFY(torch::allclose(mine->weight.grad(), ref->weight.grad(), tol * 10, tol * 10));
-    QVERIFY(torch::allclose(mine->bias.grad(), ref->bias.grad(), tol * 10, tol * 10));
-    QVERIFY(torch::allclose(mine->running_mean, ref->running_mean, 1e-5, 1e-5));
-    QVERIFY(torch::allclose(mine->running_var, ref->running_var, 1e-5, 1e-5));
-    QCOMPARE(mine->num_batches_tracked.item<int64_t>(), ref->num_batches_tracked.item<int64_t>());
-    QVERIFY(mine->running_mean.abs().sum().item<double>() > 0);  // the stats did move
-  }
-
-  // A model in training mode on the CPU takes that path: one step's gradients equal the modules'.
-  void convTrainingUsesBatchNormSilu() {
-    torch::manual_seed(4);
-    Conv a(3, 8, 3, 1), b(3, 8, 3, 1);
-    {
-      torch::NoGradGuard g;
-      for (size_t i = 0; i < a->parameters().size(); ++i)
-        b->parameters()[i].copy_(a->parameters()[i]);
-    }
-    auto x = torch::rand({2, 3, 16, 16});
-    auto ya = a->forward(x);
-    auto yb = b->act(b->bn(b->conv(x)));
-    QVERIFY(torch::allclose(ya, yb, 1e-5, 1e-5));
-    ya.pow(2).sum().backward();
-    yb.pow(2).sum().backward();
-    QVERIFY(torch::allclose(a->conv->weight.grad(), b->conv->weight.grad(), 1e-4, 1e-4));
-    QVERIFY(torch::allclose(a->bn->weight.grad(), b->bn->weight.grad(), 1e-4, 1e-4));
-  }
-
   // Folding the BatchNorms into the convolutions (inference) leaves the outputs unchanged, and
   // unfolding or training mode goes back to conv + bn.
   void foldBatchNorm() {
