@@ -7,7 +7,8 @@ Measured per side, each in a process of its own:
   (same model, imgsz, batch, epochs, workers, threads; both tools' default augmentation);
 - start-up: process start to the start of the first training step;
 - peak RSS of the training process (wait4's ru_maxrss);
-- validation images/s: the validation loop over the val split, timed inside each tool;
+- validation images/s: the validation over the val split, timed inside each tool (Stave: its
+  loop; Ultralytics: its model.val() call), the median of --val-repeats alternating runs;
 - with --converge E: mAP50 and mAP50-95 after every epoch of an E-epoch run with each tool's
   defaults, from each tool's results.csv (each scores with its own AP rule), and Stave's epochs
   scored again by Ultralytics' validator; with --seeds A,B,... one such pair of runs per seed,
@@ -235,12 +236,16 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--skip", type=int, default=3)
+    ap.add_argument("--val-repeats", type=int, default=3,
+                    help="validation runs per tool (alternating); the median counts")
     ap.add_argument("--converge", type=int, default=0, help="epochs of the convergence runs")
     ap.add_argument("--seed", type=int, default=None, help="one seed for the convergence runs")
     ap.add_argument("--seeds", default=None,
                     help="comma-separated seeds: one convergence run per tool and seed, compared "
                          "as means over the seeds (one run per tool says little)")
     a = ap.parse_args()
+    if a.val_repeats < 1:
+        ap.error("--val-repeats must be at least 1")
     try:
         seeds = parse_seeds(a.seed, a.seeds)
     except ValueError as e:
@@ -305,25 +310,37 @@ def main():
                     "threads_by_its_cpu_policy": u["used"].get("policy_threads"),
                     "workers": u["used"].get("workers")}}
 
-    # --- Validation speed, each tool on its own weights from the run above
-    rc, _, _, _, out = run_timed([a.stave, "val", "--weights", os.path.join(sd, "weights/last.pt"),
-                                  "--data", stave_yaml, "--imgsz", str(a.imgsz), "--batch",
-                                  str(a.batch), "--workers", str(max(a.workers, 1)), "--json"],
-                                 os.path.join(work, "stave-val.log"), env)
-    if rc != 0:
-        sys.exit("paired: Stave's validation failed, see %s/stave-val.log" % work)
-    v = json.loads(out)
-    stave["val"] = {"images_per_s": v["images"] / max(v["seconds"], 1e-9), "seconds": v["seconds"],
-                    "images": v["images"], "resolved": v.get("compute", {})}
+    # --- Validation speed, each tool on its own weights from the run above; --val-repeats runs
+    # per tool, alternating, and the median of each (one run of ~2 s moves by 10-20% with the
+    # machine's other load).
+    stave_runs, ul_runs = [], []
     spec = {"weights": os.path.join(u["save_dir"], "weights", "last.pt"), "data": ul_yaml,
             "imgsz": a.imgsz, "batch": a.batch, "workers": a.workers, "threads": a.threads}
-    rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val.py"), json.dumps(spec)],
-                                 os.path.join(work, "ul-val.log"), env)
-    uv = paired_json(out)
-    if rc != 0 or uv is None:
-        sys.exit("paired: Ultralytics' validation failed, see %s/ul-val.log" % work)
-    ul["val"] = {"images_per_s": a.val_images / max(uv["seconds"], 1e-9), "seconds": uv["seconds"],
-                 "images": a.val_images, "speed_ms_per_image": uv["speed_ms"]}
+    for rep in range(a.val_repeats):
+        rc, _, _, _, out = run_timed(
+            [a.stave, "val", "--weights", os.path.join(sd, "weights/last.pt"), "--data", stave_yaml,
+             "--imgsz", str(a.imgsz), "--batch", str(a.batch), "--workers",
+             str(max(a.workers, 1)), "--json"], os.path.join(work, "stave-val-%d.log" % rep), env)
+        if rc != 0:
+            sys.exit("paired: Stave's validation failed, see %s/stave-val-%d.log" % (work, rep))
+        v = json.loads(out)
+        stave_runs.append({"images_per_s": v["images"] / max(v["seconds"], 1e-9),
+                           "seconds": v["seconds"], "images": v["images"],
+                           "resolved": v.get("compute", {})})
+        rc, _, _, _, out = run_timed([sys.executable, os.path.join(HERE, "ul_val.py"),
+                                      json.dumps(spec)],
+                                     os.path.join(work, "ul-val-%d.log" % rep), env)
+        uv = paired_json(out)
+        if rc != 0 or uv is None:
+            sys.exit("paired: Ultralytics' validation failed, see %s/ul-val-%d.log" % (work, rep))
+        ul_runs.append({"images_per_s": a.val_images / max(uv["seconds"], 1e-9),
+                        "seconds": uv["seconds"], "images": a.val_images,
+                        "speed_ms_per_image": uv["speed_ms"]})
+
+    def median_run(runs):
+        return dict(sorted(runs, key=lambda r: r["images_per_s"])[len(runs) // 2],
+                    runs_images_per_s=[r["images_per_s"] for r in runs])
+    stave["val"], ul["val"] = median_run(stave_runs), median_run(ul_runs)
 
     # --- Convergence with each tool's defaults, one pair of runs per seed
     if a.converge > 0:
