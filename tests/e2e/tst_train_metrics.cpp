@@ -130,7 +130,7 @@ class TestTrainMetrics : public QObject {
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QVERIFY2(wanted.size() >= 20, "the dashboard queries the run's metrics");
 
-    const QString cfg = config("scraped", 6);
+    const QString cfg = config("scraped", 10);  // long enough for a confirmed diagnosis under load
     QVERIFY(!cfg.isEmpty());
     const int port = freePort();
     QProcess run;
