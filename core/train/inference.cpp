@@ -23,6 +23,7 @@
 #include "core/train/checkpoint.h"
 #include "core/train/nms.h"
 #include "core/train/optimizer.h"
+#include "core/train/pred_eval.h"
 #include "core/train/validator.h"
 
 namespace fs = std::filesystem;
@@ -100,19 +101,10 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   auto v = validate(*lm->model, loader, static_cast<int>(lm->meta.nc), vo, nullptr);
   if (!req.savePreds.empty()) {
     std::ostringstream csv;
-    csv << "image,cls,conf,x1,y1,x2,y2\n";
+    csv << kPredictionsCsvHeader;
     csv.precision(7);
-    for (const auto& d : saved) {
-      // A path with a comma or quote is quoted, quotes doubled (RFC 4180).
-      std::string image = d.image;
-      if (image.find_first_of(",\"\n") != std::string::npos) {
-        std::string q = "\"";
-        for (char c : image) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        image = q + "\"";
-      }
-      csv << image << ',' << d.cls << ',' << d.conf << ',' << d.x1 << ',' << d.y1 << ',' << d.x2
-          << ',' << d.y2 << '\n';
-    }
+    for (const auto& d : saved)
+      writePredictionRow(csv, d.image, d.cls, d.conf, d.x1, d.y1, d.x2, d.y2);
     if (auto st = writeFileAtomic(req.savePreds, csv.str()); !st) return st.errors();
   }
   nlohmann::json j;
@@ -209,7 +201,7 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   const int imgsz = req.imgsz > 0 ? req.imgsz : static_cast<int>(lm->meta.imgsz);
   const auto& names = lm->meta.names;
   std::ostringstream csv;
-  csv << "image,cls,conf,x1,y1,x2,y2\n";
+  csv << kPredictionsCsvHeader;
   nlohmann::json problems = nlohmann::json::array();
   int64_t detections = 0, images = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -253,8 +245,7 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
       const double y2 = std::clamp((d[k][3] - padY) / r, 0.0, static_cast<double>(bgr.rows));
       const int cls = static_cast<int>(d[k][5]);
       const float score = d[k][4];
-      csv << name << ',' << cls << ',' << score << ',' << x1 << ',' << y1 << ',' << x2 << ',' << y2
-          << '\n';
+      writePredictionRow(csv, name, cls, score, x1, y1, x2, y2);
       const cv::Scalar colour = classColour(cls);
       const int thickness =
           std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));

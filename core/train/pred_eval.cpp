@@ -10,6 +10,18 @@
 
 namespace stave::train {
 
+void writePredictionRow(std::ostream& out, const std::string& image, int cls, double conf,
+                        double x1, double y1, double x2, double y2) {
+  if (image.find_first_of(",\"\r\n") == std::string::npos) {
+    out << image;
+  } else {
+    out << '"';
+    for (char c : image) out << (c == '"' ? "\"\"" : std::string(1, c));
+    out << '"';
+  }
+  out << ',' << cls << ',' << conf << ',' << x1 << ',' << y1 << ',' << x2 << ',' << y2 << '\n';
+}
+
 namespace {
 
 // Splits one CSV line; quoted fields may hold commas and doubled quotes. False on a quote that
@@ -138,7 +150,8 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
       continue;
     }
     if (v[1] < 0 || v[1] > 1) {
-      fail("conf", "'" + fields[2] + "' is outside [0, 1] (a confidence, not a logit or a percent)");
+      fail("conf",
+           "'" + fields[2] + "' is outside [0, 1] (a confidence, not a logit or a percent)");
       continue;
     }
     if (v[4] < v[2]) {

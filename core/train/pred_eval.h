@@ -4,6 +4,7 @@
 // matched to the images of a dataset split by path or file stem, scored with DetectionEvaluator.
 // No torch and no dataset code here: the command turns the scanned split into EvalImages.
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,15 @@ struct PredictionRow {
   std::string image;  ///< as written in the CSV
   Detection det;      ///< the box, pixels
 };
+
+/// The header line of a predictions CSV (`stave-train predict`, `val --save-preds`).
+inline constexpr const char* kPredictionsCsvHeader = "image,cls,conf,x1,y1,x2,y2\n";
+
+/// Writes one predictions CSV row (pixels) with the stream's precision; an image name holding a
+/// comma, quote or line break is quoted, quotes doubled (RFC 4180), as parsePredictionsCsv
+/// reads it.
+void writePredictionRow(std::ostream& out, const std::string& image, int cls, double conf,
+                        double x1, double y1, double x2, double y2);
 
 /// Parses the CSV text. Every malformed row is an error naming file:line and the column
 /// (wrong column count, not a number, NaN, class outside [0, nc), x2 < x1 or y2 < y1, empty image).

@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <sstream>
+
 #include "core/train/pred_eval.h"
 
 using namespace stave::train;
@@ -36,6 +38,24 @@ class TestPredEval : public QObject {
     auto n = parsePredictionsCsv("x.jpg,0,0.5,0,0,1,1", "p.csv", 1);
     QVERIFY(n.ok());
     QCOMPARE(int(n->size()), 1);
+  }
+
+  // What predict and val --save-preds write reads back unchanged, awkward names included.
+  void writtenRowsReadBack() {
+    std::ostringstream out;
+    out << kPredictionsCsvHeader;
+    writePredictionRow(out, "plain.jpg", 1, 0.5, 1, 2, 3, 4);
+    writePredictionRow(out, "a,b \"c\".jpg", 0, 0.25, 0, 0, 10, 20);
+    const std::string text = out.str();
+    QVERIFY(text.find("\"a,b \"\"c\"\".jpg\",0,0.25,0,0,10,20\n") != std::string::npos);
+    auto r = parsePredictionsCsv(text, "p.csv", 2);
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    QCOMPARE(int(r->size()), 2);
+    QCOMPARE(r.value()[0].image, std::string("plain.jpg"));
+    QCOMPARE(r.value()[0].det.cls, 1);
+    QCOMPARE(r.value()[0].det.y2, 4.0f);
+    QCOMPARE(r.value()[1].image, std::string("a,b \"c\".jpg"));
+    QCOMPARE(r.value()[1].det.score, 0.25f);
   }
 
   void malformedRows_data() {
