@@ -44,11 +44,19 @@ if(TARGET torch_cuda OR TARGET c10_cuda OR CUDA_FOUND OR "${TORCH_LIBRARIES}" MA
   set(STAVE_CUDA ON)
 endif()
 message(STATUS "Stave: LibTorch ${Torch_VERSION} found, CUDA: ${STAVE_CUDA}")
+# What Stave's libraries and executables link: LibTorch's CPU part only. Its CUDA part
+# (libtorch_cuda with cuDNN, cuBLAS, NCCL: ~230 MiB resident in every process that maps it,
+# GPU or not) is linked into libstave_cuda.so alone, which core/cuda opens at run time where a
+# GPU driver is. torch_cpu_library is LibTorch's own target (torch_cpu, kept as needed, and c10).
+add_library(stave_torch_cpu INTERFACE)
+if(TARGET torch_cpu_library)
+  target_link_libraries(stave_torch_cpu INTERFACE torch_cpu_library c10)
+else()
+  target_link_libraries(stave_torch_cpu INTERFACE ${TORCH_LIBRARIES})
+endif()
+target_include_directories(stave_torch_cpu SYSTEM INTERFACE ${TORCH_INCLUDE_DIRS})
 if(STAVE_CUDA)
-  foreach(_lib torch_cuda c10_cuda)
-    find_library(STAVE_${_lib}_LIBRARY ${_lib} PATHS "${_stave_torch_libdir}" NO_DEFAULT_PATH)
-    message(STATUS "Stave: links ${STAVE_${_lib}_LIBRARY}")
-  endforeach()
+  message(STATUS "Stave: LibTorch's CUDA libraries go into libstave_cuda.so (loaded at run time)")
 endif()
 
 # Gloo headers for c10d's CPU process group (Debian: libgloo-dev).

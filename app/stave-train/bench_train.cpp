@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "core/cuda/runtime.h"
 #include "core/data/dataset.h"
 #include "core/data/demo.h"
 #include "core/data/loader.h"
@@ -41,7 +42,7 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   torch::set_num_threads(threads);
   torch::manual_seed(0);
   torch::Device device = torch::kCPU;
-  if (o.device != "cpu" && torch::cuda::is_available()) {
+  if (o.device != "cpu" && stave::cuda::available()) {
     device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(
                                              o.device.empty() ? 0 : std::atoi(o.device.c_str())));
   }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/stave-train/command.h"
+#include "core/cuda/runtime.h"
 
 namespace {
 void printHelp() {
@@ -47,6 +48,15 @@ int main(int argc, char** argv) {
       std::cout << "usage: " << cmd->usage << "\n";
       return stave::cli::kOk;
     }
+  }
+  // LibTorch's CUDA part, where a GPU driver is, before any command touches torch (LibTorch
+  // answers "is there CUDA" once per process).
+  const auto& gpu = stave::cuda::load();
+  if (gpu.failed && gpu.mode == "auto") {
+    std::cerr << "stave-train: warning: " << gpu.reason << "; running without CUDA\n";
+  } else if (gpu.failed) {  // STAVE_CUDA=1, or a value that is not one of auto, 1, 0
+    std::cerr << "stave-train: error: " << gpu.reason << "\n";
+    return stave::cli::kUsage;
   }
   try {
     return cmd->run(rest);

@@ -1,16 +1,11 @@
 #pragma once
 // The c10d backends Stave creates, in one place. Included only by process_group.cpp.
-// c10d's headers declare the Gloo and NCCL backends only when USE_C10D_GLOO / USE_C10D_NCCL
-// are defined, which LibTorch's CMake package does not pass to its users.
+// c10d's headers declare the Gloo backend only when USE_C10D_GLOO is defined. NCCL's lives in
+// the CUDA module (core/dist/cuda/nccl_backend.h), reached through stave::cuda::Runtime.
 
 #ifdef STAVE_HAVE_GLOO
 #ifndef USE_C10D_GLOO
 #define USE_C10D_GLOO 1
-#endif
-#endif
-#ifdef STAVE_HAVE_NCCL
-#ifndef USE_C10D_NCCL
-#define USE_C10D_NCCL 1
 #endif
 #endif
 
@@ -21,9 +16,6 @@
 #include <torch/csrc/distributed/c10d/Work.hpp>
 #ifdef STAVE_HAVE_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#endif
-#ifdef STAVE_HAVE_NCCL
-#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
 namespace stave::dist::backends {
@@ -44,14 +36,5 @@ inline BackendPtr makeGloo(const c10::intrusive_ptr<c10d::Store>& store, int ran
 }
 #endif
 
-#ifdef STAVE_HAVE_NCCL
-/// An NCCL group over `store`; NCCL_* environment settings must be in place before this.
-inline BackendPtr makeNccl(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                           std::chrono::milliseconds timeout) {
-  auto opts = c10d::ProcessGroupNCCL::Options::create();
-  opts->timeout = timeout;
-  return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, opts);
-}
-#endif
 
 }  // namespace stave::dist::backends

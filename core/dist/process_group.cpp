@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/cuda/runtime.h"
 #include "core/dist/c10d_backends.h"
 
 namespace stave::dist {
@@ -208,11 +209,17 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
   if (backend == "auto") backend = options.device.is_cuda() ? "nccl" : "gloo";
   if (backend != "gloo" && backend != "nccl")
     return Error{"", 0, "backend", "'" + backend + "' is not one of auto, gloo, nccl"};
-#ifndef STAVE_HAVE_NCCL
-  if (backend == "nccl")
-    return Error{"", 0, "devices",
-                 "NCCL is not available in this build (CPU LibTorch); use devices=cpu"};
-#endif
+  if (backend == "nccl") {
+    const auto* rt = cuda::runtime();
+    if (!rt)
+      return Error{"", 0, "devices",
+                   "NCCL needs CUDA, which is not available here (" + cuda::unavailableReason() +
+                       "); use devices=cpu"};
+    if (!rt->hasNccl())
+      return Error{"", 0, "devices",
+                   "NCCL is not available in this build (no nccl.h when it was built); use "
+                   "devices=cpu or backend=gloo on CPU ranks"};
+  }
 #ifndef STAVE_HAVE_GLOO
   if (backend == "gloo")
     return Error{"", 0, "devices", "Gloo is not available in this build (no Gloo headers)"};
@@ -283,9 +290,11 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
                                        iface.empty() ? host : iface, !iface.empty());
 #endif
     } else {
-#ifdef STAVE_HAVE_NCCL
-      impl->backend = backends::makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
-#endif
+      // The group's device first, as torch.cuda.set_device before init_process_group: NCCL
+      // then sets up its communicator there rather than on device 0.
+      cuda::runtime()->setDevice(options.device.index() < 0 ? 0 : options.device.index());
+      impl->backend =
+          cuda::runtime()->makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
     }
   } catch (const std::exception& e) {
     return rdzvError(env, "backend", "creating the " + backend + " group failed: " + e.what());

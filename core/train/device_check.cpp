@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/cuda/runtime.h"
 #include "core/dist/process_group.h"
 #include "core/model/yolo.h"
 #include "core/train/amp.h"
@@ -44,7 +45,7 @@ torch::Tensor randomTargets(int64_t b, int nc, int perImage) {
 nlohmann::json runDeviceCheck(const DeviceCheckOptions& o) {
   torch::Device device = torch::kCPU;
   if (o.device.empty()) {
-    if (torch::cuda::is_available()) device = torch::Device(torch::kCUDA, 0);
+    if (cuda::available()) device = torch::Device(torch::kCUDA, 0);
   } else if (o.device != "cpu") {
     device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(std::stoi(o.device)));
   }
@@ -167,6 +168,21 @@ nlohmann::json runDeviceCheck(const DeviceCheckOptions& o) {
   j["device"] = device.str();
   j["torch"] = TORCH_VERSION;
   j["checks"] = checks;
+  {
+    // How this process got (or did without) LibTorch's CUDA part: see core/cuda/runtime.h.
+    const auto& st = cuda::load();
+    nlohmann::json c;
+    c["mode"] = st.mode;
+    c["module_loaded"] = st.loaded;
+    c["module_path"] = st.path;
+    c["reason"] = st.reason;
+    c["torch_cuda_in_process"] = cuda::torchCudaInProcess();
+    c["torch_cuda_registered"] = cuda::torchCudaRegistered();
+    c["devices"] = cuda::deviceCount();
+    c["cuda_runtime"] = cuda::runtime() ? cuda::runtime()->cudaRuntimeVersion() : 0;
+    c["nccl"] = cuda::runtime() ? cuda::runtime()->hasNccl() : false;
+    j["cuda"] = c;
+  }
   j["ok"] = allOk;
   return j;
 }

@@ -1,120 +1,69 @@
 #include "core/train/device_input.h"
 
 #include <cmath>
-#include <deque>
-#include <optional>
 #include <random>
 #include <utility>
 
+#include "core/config/result.h"
+#include "core/cuda/runtime.h"
 #include "core/train/validator.h"
-
-#ifdef STAVE_HAVE_CUDA
-#include <ATen/cuda/CUDAContext.h>
-#include <ATen/cuda/CUDAEvent.h>
-#include <c10/cuda/CUDACachingAllocator.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
-#endif
 
 namespace stave::train {
 
 struct DeviceFeeder::Impl {
   torch::Device device;
-#ifdef STAVE_HAVE_CUDA
-  std::optional<c10::cuda::CUDAStream> copyStream;
-  // The pinned buffers of copies that may not have finished, with the event that says so.
-  std::deque<std::pair<at::cuda::CUDAEvent, std::shared_ptr<uint8_t>>> pending;
-#endif
+  std::unique_ptr<cuda::InputCopier> copier;  // CUDA devices only
   explicit Impl(const torch::Device& d) : device(d) {}
 };
 
 DeviceFeeder::DeviceFeeder(const torch::Device& device) : m(std::make_unique<Impl>(device)) {
-#ifdef STAVE_HAVE_CUDA
-  if (device.is_cuda()) m->copyStream = c10::cuda::getStreamFromPool(false, device.index());
-#endif
+  if (device.is_cuda()) {
+    const auto* rt = cuda::runtime();
+    STAVE_CHECK(rt, "a CUDA device without the CUDA module: " << cuda::unavailableReason());
+    m->copier = rt->makeInputCopier(device.index() < 0 ? 0 : device.index());
+  }
 }
 
-DeviceFeeder::~DeviceFeeder() {
-#ifdef STAVE_HAVE_CUDA
-  // Buffers are handed back only once their copies are done.
-  for (auto& p : m->pending) p.first.synchronize();
-#endif
-}
+DeviceFeeder::~DeviceFeeder() = default;
 
-size_t DeviceFeeder::inFlight() const {
-#ifdef STAVE_HAVE_CUDA
-  return m->pending.size();
-#else
-  return 0;
-#endif
-}
+size_t DeviceFeeder::inFlight() const { return m->copier ? m->copier->inFlight() : 0; }
 
 torch::Tensor DeviceFeeder::images(const data::Batch& batch, bool channelsLast) {
-#ifdef STAVE_HAVE_CUDA
-  if (m->device.is_cuda()) {
-    auto keep = batch.pixels;
+  if (m->copier) {
     torch::Tensor host =
         batch.channelsLast
-            ? torch::from_blob(keep.get(), {batch.n, batch.height, batch.width, 3}, torch::kUInt8)
+            ? torch::from_blob(batch.pixels.get(), {batch.n, batch.height, batch.width, 3},
+                               torch::kUInt8)
                   .permute({0, 3, 1, 2})
-            : torch::from_blob(keep.get(), {batch.n, 3, batch.height, batch.width}, torch::kUInt8);
-    const auto compute = c10::cuda::getCurrentCUDAStream(m->device.index());
-    torch::Tensor u8;
-    {
-      c10::cuda::CUDAStreamGuard onCopy(*m->copyStream);
-      u8 = host.to(m->device, /*non_blocking=*/true);
-    }
-    at::cuda::CUDAEvent copied;
-    copied.record(*m->copyStream);
-    copied.block(compute);
-    // u8 was allocated on the copy stream; it is used on the compute stream from here on.
-    c10::cuda::CUDACachingAllocator::recordStream(u8.storage().data_ptr(), compute);
-    while (!m->pending.empty() && m->pending.front().first.query()) m->pending.pop_front();
-    m->pending.emplace_back(std::move(copied), std::move(keep));
-    auto x = u8.to(torch::kFloat).div_(255.0);
+            : torch::from_blob(batch.pixels.get(), {batch.n, 3, batch.height, batch.width},
+                               torch::kUInt8);
+    auto x = m->copier->upload(host, batch.pixels).to(torch::kFloat).div_(255.0);
     if (channelsLast && !batch.channelsLast) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     return x;
   }
-#endif
   return batchImages(batch, m->device, channelsLast);
 }
 
+namespace {
+int indexOf(const torch::Device& device) { return device.index() < 0 ? 0 : device.index(); }
+}  // namespace
+
 bool cudaBf16Supported(const torch::Device& device) {
-#ifdef STAVE_HAVE_CUDA
-  if (!device.is_cuda()) return false;
-  const auto* props = at::cuda::getDeviceProperties(device.index() < 0 ? 0 : device.index());
-  return props && props->major >= 8;
-#else
-  (void)device;
-  return false;
-#endif
+  if (!device.is_cuda() || !cuda::runtime()) return false;
+  return cuda::runtime()->bf16Supported(indexOf(device));
 }
 
 void synchronizeDevice(const torch::Device& device) {
-#ifdef STAVE_HAVE_CUDA
-  if (device.is_cuda()) c10::cuda::device_synchronize();
-#else
-  (void)device;
-#endif
+  if (device.is_cuda() && cuda::runtime()) cuda::runtime()->synchronize(indexOf(device));
 }
 
 int64_t cudaPeakAllocatedBytes(const torch::Device& device) {
-#ifdef STAVE_HAVE_CUDA
-  if (device.is_cuda()) {
-    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
-    return stats.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)]
-        .peak;
-  }
-#endif
-  (void)device;
-  return 0;
+  if (!device.is_cuda() || !cuda::runtime()) return 0;
+  return cuda::runtime()->peakAllocatedBytes(indexOf(device));
 }
 
 void cudaResetPeak(const torch::Device& device) {
-#ifdef STAVE_HAVE_CUDA
-  if (device.is_cuda()) c10::cuda::CUDACachingAllocator::resetPeakStats(device.index());
-#endif
-  (void)device;
+  if (device.is_cuda() && cuda::runtime()) cuda::runtime()->resetPeak(indexOf(device));
 }
 
 void setCudnnBenchmark(bool on) {

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/config/atomic_file.h"
+#include "core/cuda/runtime.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
 #include "core/model/yolo.h"
@@ -34,11 +35,11 @@ namespace {
 Result<torch::Device> pickDevice(const std::string& device) {
   if (device == "cpu") return torch::Device(torch::kCPU);
   if (device.empty())
-    return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
-                                       : torch::Device(torch::kCPU);
-  if (!torch::cuda::is_available()) {
+    return cuda::available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+  if (!cuda::available()) {
     return Error{"command line", 0, "device",
-                 "'" + device + "' needs CUDA, which this LibTorch does not see; use cpu"};
+                 "'" + device + "' needs CUDA, which is not available here (" +
+                     cuda::unavailableReason() + "); use cpu"};
   }
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(std::atoi(device.c_str())));
 }

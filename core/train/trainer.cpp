@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "core/config/atomic_file.h"
+#include "core/cuda/runtime.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
 #include "core/model/yolo.h"
@@ -250,18 +251,19 @@ struct Trainer::Impl {
   torch::Device resolveDevice() {
     const std::string devices = settings.devices;
     if (devices == "cpu") return torch::kCPU;
-    if (!torch::cuda::is_available()) {
+    if (!cuda::available()) {
       if (devices.empty()) return torch::kCPU;
-      throw RunFailure(
-          "devices=" + devices + " asks for GPUs, but this LibTorch sees no CUDA device",
-          "use devices=cpu, or run with a CUDA build of LibTorch", kTrainBadInput);
+      throw RunFailure("devices=" + devices + " asks for GPUs, but there is no CUDA device: " +
+                           cuda::unavailableReason(),
+                       "use devices=cpu, or run where an NVIDIA GPU and its driver are",
+                       kTrainBadInput);
     }
     std::vector<int> ids;
     std::stringstream ss(devices);
     for (std::string item; std::getline(ss, item, ',');) {
       if (!item.empty()) ids.push_back(std::stoi(item));
     }
-    const int count = static_cast<int>(torch::cuda::device_count());
+    const int count = cuda::deviceCount();
     if (ids.empty()) {
       for (int i = 0; i < count; ++i) ids.push_back(i);
     }
