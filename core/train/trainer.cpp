@@ -525,6 +525,10 @@ struct Trainer::Impl {
     telemetry::RunStartEvent e;
     e.versions["stave"] = o.version;
     e.versions["torch"] = TORCH_VERSION;
+    if (const auto* rt = cuda::runtime(); rt && device.is_cuda()) {
+      const int v = rt->cudaRuntimeVersion();  // 13000 = 13.0
+      if (v > 0) e.versions["cuda"] = std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+    }
     e.device = device.is_cuda() ? "cuda" : "cpu";
     e.deviceNames.push_back(device.str());
     e.worldSize = world;
