@@ -47,7 +47,8 @@ struct JpegError {
 void jpegQuiet(j_common_ptr, int) {}
 
 constexpr char kDiskMagic[8] = {'S', 'T', 'A', 'V', 'E', 'I', 'C', '1'};
-constexpr uint64_t kDiskVersion = 2;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4)
+constexpr uint64_t kDiskVersion = 3;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4);
+                                      // 3: one cache per split for training and validation
 
 struct DiskHeader {
   char magic[8];
@@ -77,8 +78,8 @@ int64_t availableMemory() {
   return static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 2;
 }
 
-uint64_t diskKey(const SplitIndex& index, int imgsz, bool augment) {
-  uint64_t k = mixSeed(kDiskVersion, static_cast<uint64_t>(imgsz), augment, index.images.size());
+uint64_t diskKey(const SplitIndex& index, int imgsz) {
+  uint64_t k = mixSeed(kDiskVersion, static_cast<uint64_t>(imgsz), index.images.size());
   for (const auto& r : index.images) {
     struct stat st {};
     ::stat(r.imagePath.c_str(), &st);
@@ -369,16 +370,15 @@ Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budget) {
   return Ok{};
 }
 
-std::string defaultDiskCachePath(const SplitIndex& index, int imgsz, bool augment) {
+std::string defaultDiskCachePath(const SplitIndex& index, int imgsz) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(diskKey(index, imgsz, augment)));
+                static_cast<unsigned long long>(diskKey(index, imgsz)));
   const std::string root = index.root.empty() && !index.images.empty()
                                ? fs::path(index.images[0].imagePath).parent_path().string()
                                : index.root;
   return (fs::path(root) / ".stave-cache" /
-          ("images-" + index.split + "-" + std::to_string(imgsz) + (augment ? "-train-" : "-val-") +
-           hex + ".raw"))
+          ("images-" + index.split + "-" + std::to_string(imgsz) + "-" + hex + ".raw"))
       .string();
 }
 
@@ -408,10 +408,10 @@ const uint8_t* mapCache(const std::string& path, uint64_t key, size_t count, int
 }
 }  // namespace
 
-Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment, const std::string& pathIn,
+Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pathIn,
                       int threads) {
-  const std::string path = pathIn.empty() ? defaultDiskCachePath(index, imgsz, augment) : pathIn;
-  const uint64_t key = diskKey(index, imgsz, augment);
+  const std::string path = pathIn.empty() ? defaultDiskCachePath(index, imgsz) : pathIn;
+  const uint64_t key = diskKey(index, imgsz);
   size_t size = 0;
   if (const uint8_t* m = mapCache(path, key, index.images.size(), imgsz, &size)) {
     ::munmap(const_cast<uint8_t*>(m), size);
@@ -506,12 +506,12 @@ ImageSource::ImageSource(const SplitIndex& index, ImageSourceOptions opt)
     m_ramLocks = std::vector<std::mutex>(64);
   } else if (m_opt.cache == CacheMode::Disk) {
     if (m_opt.diskCachePath.empty())
-      m_opt.diskCachePath = defaultDiskCachePath(index, m_opt.imgsz, m_opt.augment);
-    const uint64_t key = diskKey(index, m_opt.imgsz, m_opt.augment);
+      m_opt.diskCachePath = defaultDiskCachePath(index, m_opt.imgsz);
+    const uint64_t key = diskKey(index, m_opt.imgsz);
     m_map = mapCache(m_opt.diskCachePath, key, index.images.size(), m_opt.imgsz, &m_mapSize);
     if (!m_map) {
       // Normally built by the launcher before the ranks start; a single process builds it here.
-      const Status st = buildDiskCache(index, m_opt.imgsz, m_opt.augment, m_opt.diskCachePath);
+      const Status st = buildDiskCache(index, m_opt.imgsz, m_opt.diskCachePath);
       if (!st) throw std::runtime_error(st.errorText());
       m_map = mapCache(m_opt.diskCachePath, key, index.images.size(), m_opt.imgsz, &m_mapSize);
       if (!m_map)

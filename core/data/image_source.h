@@ -69,14 +69,15 @@ bool haveImageCodecs();
 Status checkRamCache(const SplitIndex& index, int imgsz, int64_t budgetBytes = 0);
 
 /// The default disk cache file of a split: <root>/.stave-cache/images-<split>-<imgsz>-<key>.raw.
-std::string defaultDiskCachePath(const SplitIndex& index, int imgsz, bool augment);
+/// Training and validation load the same pixels, so one file serves both.
+std::string defaultDiskCachePath(const SplitIndex& index, int imgsz);
 
 /// Builds the disk cache (one raw file of resized BGR images plus a table) once: returns at
 /// once when `path` already holds a cache for the same files (paths, sizes, mtimes) and size.
 /// Written to a temporary file and renamed, so readers never see half a cache. Call it before
 /// distributed ranks start; every rank then maps the same file read-only (one copy in RAM).
-Status buildDiskCache(const SplitIndex& index, int imgsz, bool augment,
-                      const std::string& path = "", int threads = 0);
+Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& path = "",
+                      int threads = 0);
 
 /// One image in the disk cache file: where its pixels are and its sizes.
 struct DiskCacheEntry {
@@ -88,7 +89,6 @@ struct DiskCacheEntry {
 /// Options of an ImageSource.
 struct ImageSourceOptions {
   int imgsz = 640;                    ///< long side of loaded images
-  bool augment = true;                ///< training (linear resize) or validation (area resize)
   CacheMode cache = CacheMode::None;  ///< where decoded images are kept
   std::string diskCachePath;          ///< cache=disk file ("" = defaultDiskCachePath)
   int64_t ramBudgetBytes = 0;         ///< cache=ram budget (0 = available memory)

@@ -132,7 +132,6 @@ Loader::Loader(const SplitIndex& index, LoaderOptions options)
       "loader options: batch " << m_opt.batch << ", rank " << m_opt.rank << "/" << m_opt.worldSize);
   ImageSourceOptions so;
   so.imgsz = m_opt.imgsz;
-  so.augment = m_opt.augment;
   so.cache = m_opt.cache;
   so.diskCachePath = m_opt.diskCachePath;
   so.ramBudgetBytes = m_opt.ramBudgetBytes;

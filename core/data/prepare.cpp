@@ -25,8 +25,8 @@ Result<PrepareReport> prepareDataset(const std::string& dataYaml, int imgsz, Cac
       continue;
     }
     if (cache == CacheMode::Disk) {
-      const std::string path = defaultDiskCachePath(index.value(), imgsz, train);
-      const Status st = buildDiskCache(index.value(), imgsz, train, "", threads);
+      const std::string path = defaultDiskCachePath(index.value(), imgsz);
+      const Status st = buildDiskCache(index.value(), imgsz, "", threads);
       if (!st)
         errors.insert(errors.end(), st.errors().begin(), st.errors().end());
       else

@@ -82,6 +82,7 @@ class TestLoader : public QObject {
   void exceptionsReachTheConsumer();
   void destructorStopsBusyWorkers();
   void cachesChangeNothingButSpeed();
+  void oneDiskCacheForTrainingAndValidation();
   void ramBudgetIsChecked();
   void validationGeometry_data();
   void validationGeometry();
@@ -273,6 +274,33 @@ void TestLoader::destructorStopsBusyWorkers() {
   QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
 }
 
+// Training and validation load the same pixels: a split used both ways (val = train, as small
+// sets often are) gets one disk cache, built by whichever loader comes first.
+void TestLoader::oneDiskCacheForTrainingAndValidation() {
+  Demo d;
+  LoaderOptions o = smallOptions();
+  o.cache = CacheMode::Disk;
+  const fs::path cacheDir = fs::path(defaultDiskCachePath(d.val, o.imgsz)).parent_path();
+  auto cacheFiles = [&] {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(cacheDir, ec))
+      if (e.path().filename().string().rfind("images-", 0) == 0)
+        names.push_back(e.path().filename().string());
+    return names;
+  };
+  o.augment = true;
+  Loader train(d.val, o);
+  epoch(train, 0);
+  const auto afterTrain = cacheFiles();
+  QCOMPARE(afterTrain.size(), size_t(1));
+  o.augment = false;
+  Loader val(d.val, o);
+  epoch(val, 0);
+  QCOMPARE(val.stats().decoded, int64_t(0));
+  QCOMPARE(cacheFiles(), afterTrain);
+}
+
 void TestLoader::cachesChangeNothingButSpeed() {
   Demo d;
   for (bool augment : {true, false}) {
@@ -286,10 +314,10 @@ void TestLoader::cachesChangeNothingButSpeed() {
     auto r1 = epoch(ram, 0);
     QVERIFY(ram.stats().cacheHits > 0 || !augment);
     const QString diskPath = d.dir.filePath(augment ? "train.raw" : "val.raw");
-    QVERIFY(buildDiskCache(split, o.imgsz, augment, diskPath.toStdString(), 2).ok());
+    QVERIFY(buildDiskCache(split, o.imgsz, diskPath.toStdString(), 2).ok());
     const auto mtime = fs::last_write_time(diskPath.toStdString());
     QVERIFY(
-        buildDiskCache(split, o.imgsz, augment, diskPath.toStdString(), 2).ok());  // already there
+        buildDiskCache(split, o.imgsz, diskPath.toStdString(), 2).ok());  // already there
     QVERIFY(fs::last_write_time(diskPath.toStdString()) == mtime);
     o.cache = CacheMode::Disk;
     o.diskCachePath = diskPath.toStdString();
