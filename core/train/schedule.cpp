@@ -19,12 +19,13 @@ double interp(double x, double x0, double x1, double y0, double y1) {
 Schedule::Schedule(const ScheduleOptions& options) : m_options(options) {
   STAVE_CHECK(options.epochs > 0, "epochs " << options.epochs);
   STAVE_CHECK(options.itersPerEpoch > 0, "itersPerEpoch " << options.itersPerEpoch);
-  if (options.warmupEpochs > 0) {
-    m_warmupIters = std::max<int64_t>(
-        static_cast<int64_t>(
-            std::nearbyint(options.warmupEpochs * static_cast<double>(options.itersPerEpoch))),
-        100);
-  }
+  // Ultralytics 8.4: round(warmup_epochs x batches), the warmup capped so the last epoch trains
+  // at the scheduled rate (8.0-8.3 warmed up for at least 100 iterations, which on a small set
+  // stretched a 3-epoch warmup over 4 or more).
+  const double epochs = std::min(options.warmupEpochs, std::max(options.epochs - 1, 0) * 1.0);
+  if (epochs > 0)
+    m_warmupIters = static_cast<int64_t>(
+        std::nearbyint(epochs * static_cast<double>(options.itersPerEpoch)));
 }
 
 double Schedule::lambda(int epoch) const {

@@ -55,7 +55,8 @@ class Schedule {
   explicit Schedule(const ScheduleOptions& options);
   /// lf(epoch): linear ((1 - e/epochs)(1 - lrf) + lrf) or cosine one-cycle to lrf.
   double lambda(int epoch) const;
-  /// Number of warmup iterations: max(round(warmup_epochs * iters), 100), or -1 when off.
+  /// Number of warmup iterations, as Ultralytics 8.4: round(min(warmup_epochs, epochs - 1) *
+  /// iters); 0 when off. Iterations 0..warmupIterations() (inclusive) are inside warmup.
   int64_t warmupIterations() const { return m_warmupIters; }
   /// Values for iteration `iter` of `epoch` (0-based).
   SchedulePoint at(int epoch, int64_t iter) const;
@@ -63,7 +64,7 @@ class Schedule {
 
  private:
   ScheduleOptions m_options;
-  int64_t m_warmupIters = -1;
+  int64_t m_warmupIters = 0;
 };
 
 // optimizer=auto and the lr / weight-decay scaling: config::derive() (core/config/run_config.h).

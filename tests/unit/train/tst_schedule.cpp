@@ -41,19 +41,25 @@ class TstSchedule : public QObject {
   void warmupIterations_data() {
     QTest::addColumn<double>("warmupEpochs");
     QTest::addColumn<int>("iters");
+    QTest::addColumn<int>("epochs");
     QTest::addColumn<int>("expected");
-    QTest::newRow("at least 100") << 3.0 << 10 << 100;
-    QTest::newRow("epochs x iters") << 3.0 << 50 << 150;
-    QTest::newRow("half to even") << 0.5 << 301 << 150;  // round(150.5) = 150
-    QTest::newRow("off") << 0.0 << 50 << -1;
+    // Ultralytics 8.4's rule (8.0-8.3 had a minimum of 100 iterations: 100 for the first row).
+    QTest::newRow("no minimum") << 3.0 << 25 << 30 << 75;
+    QTest::newRow("epochs x iters") << 3.0 << 50 << 100 << 150;
+    QTest::newRow("half to even") << 0.5 << 301 << 100 << 150;  // round(150.5) = 150
+    QTest::newRow("last epoch left") << 3.0 << 10 << 3 << 20;  // min(3, epochs - 1) = 2
+    QTest::newRow("one epoch: none") << 3.0 << 10 << 1 << 0;
+    QTest::newRow("off") << 0.0 << 50 << 100 << 0;
   }
   void warmupIterations() {
     QFETCH(double, warmupEpochs);
     QFETCH(int, iters);
+    QFETCH(int, epochs);
     QFETCH(int, expected);
     ScheduleOptions o;
     o.warmupEpochs = warmupEpochs;
     o.itersPerEpoch = iters;
+    o.epochs = epochs;
     QCOMPARE(Schedule(o).warmupIterations(), int64_t(expected));
   }
 
