@@ -274,8 +274,8 @@ void TestLoader::destructorStopsBusyWorkers() {
   QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
 }
 
-// Training and validation load the same pixels: a split used both ways (val = train, as small
-// sets often are) gets one disk cache, built by whichever loader comes first.
+// Training and validation load the same pixels: a split loaded both ways (a training loader
+// and one without augmentation) gets one disk cache, built by whichever loader comes first.
 void TestLoader::oneDiskCacheForTrainingAndValidation() {
   Demo d;
   LoaderOptions o = smallOptions();
