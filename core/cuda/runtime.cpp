@@ -25,10 +25,10 @@ std::string executableDir() {
 
 /// Where the module may be: STAVE_CUDA_MODULE, next to the executable, ../lib/stave from it
 /// (an installed layout), and the build tree it was built in (tests run from elsewhere).
-std::vector<std::string> candidates() {
+std::vector<std::string> candidates(const std::string& named) {
   std::vector<std::string> out;
-  if (const char* e = std::getenv("STAVE_CUDA_MODULE"); e && *e) {
-    out.emplace_back(e);
+  if (!named.empty()) {
+    out.push_back(named);
     return out;
   }
   const std::string dir = executableDir();
@@ -76,10 +76,11 @@ LoadStatus doLoad() {
     ::dlclose(driver);
   }
   std::string errors;
-  const bool named = std::getenv("STAVE_CUDA_MODULE") && *std::getenv("STAVE_CUDA_MODULE");
-  for (const auto& path : candidates()) {
+  const char* namedEnv = std::getenv("STAVE_CUDA_MODULE");
+  const std::string named = namedEnv ? namedEnv : "";
+  for (const auto& path : candidates(named)) {
     if (::access(path.c_str(), R_OK) != 0) {
-      if (named) errors += "; " + path + " (STAVE_CUDA_MODULE): no such readable file";
+      if (!named.empty()) errors += "; " + path + " (STAVE_CUDA_MODULE): no such readable file";
       continue;
     }
     void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
