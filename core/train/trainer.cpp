@@ -29,6 +29,7 @@
 #include "core/train/device_input.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
+#include "core/train/pickle_writer.h"
 #include "core/train/schedule.h"
 #include "core/train/settings.h"
 #include "core/train/trainer_dist.h"
@@ -55,6 +56,40 @@ int slowDataMs(int rank) {
   if (only && *only && std::atoi(only) != rank) return 0;
   return std::max(0, std::atoi(ms));
 }
+/// Diagnostics for the paired benchmark's trajectory test (tests/bench/ultralytics trajectory):
+/// STAVE_DEBUG_RECORD_BATCHES=DIR writes every batch this rank trains on, as the loader made
+/// it (uint8 RGB pixels NCHW, targets: image, class, cx, cy, w, h normalised), to
+/// DIR/batch-r<rank>-<ni>.pt in torch.save() format, so that another trainer can be fed exactly
+/// the same data. Before multi_scale's resize. Empty when not asked for.
+std::string recordBatchesDir() {
+  const char* dir = std::getenv("STAVE_DEBUG_RECORD_BATCHES");
+  return dir && *dir ? dir : "";
+}
+
+void recordBatch(const std::string& dir, int rank, int64_t ni, const data::Batch& b) {
+  auto pixels = b.channelsLast
+                    ? torch::from_blob(b.pixels.get(), {b.n, b.height, b.width, 3}, torch::kUInt8)
+                          .permute({0, 3, 1, 2})
+                          .contiguous()
+                    : torch::from_blob(b.pixels.get(), {b.n, 3, b.height, b.width}, torch::kUInt8);
+  PickleWriter w;
+  w.beginDict();
+  w.string("ni");
+  w.integer(ni);
+  w.string("epoch");
+  w.integer(b.epoch);
+  w.string("pixels");
+  w.tensor(pixels);
+  w.string("targets");
+  w.tensor(batchTargets(b, torch::kCPU));
+  w.endDict();
+  char name[64];
+  std::snprintf(name, sizeof name, "batch-r%d-%06lld.pt", rank, static_cast<long long>(ni));
+  const std::string file = (fs::path(dir) / name).string();
+  if (auto s = writeFileAtomic(file, w.archive()); !s)
+    throw std::runtime_error("STAVE_DEBUG_RECORD_BATCHES: " + s.errorText());
+}
+
 // On CUDA the ranks agree on a stop request every this many steps (a collective read back to
 // the host waits for the whole step); on the CPU, where nothing runs ahead, at every step.
 constexpr int64_t kCudaStopCheckEvery = 8;
@@ -665,6 +700,7 @@ struct Trainer::Impl {
     const bool singleCls = settings.singleCls;
     const bool multiScale = settings.multiScale;
     const int faultMs = slowDataMs(rank);
+    const std::string recordDir = recordBatchesDir();
     int64_t i = progress.batches;
     for (;; ++i) {
       auto t0 = Clock::now();
@@ -674,6 +710,7 @@ struct Trainer::Impl {
       telemetry::StepTiming timing;
       timing.dataWait = secondsSince(t0);
       const int64_t ni = i + nb * static_cast<int64_t>(epoch);
+      if (!recordDir.empty()) recordBatch(recordDir, rank, ni, *batch);
       const auto point = schedule->at(epoch, i);
       applySchedulePoint(*optimizer, point);
 

@@ -113,8 +113,14 @@ class TstTrainResume : public QObject {
     QCOMPARE(
         runStaveTrain({"train", cfg, "--run-dir", b, "--stop-after", "2"}, {}, 300000).exitCode, 0);
     QCOMPARE(runStaveTrain({"train", "--run-dir", b, "resume=true"}, {}, 300000).exitCode, 0);
-    auto first =
-        runStaveTrain({"train", cfg, "--run-dir", c, "--stop-after-batches", "4"}, {}, 300000);
+    // The stopped-and-resumed run also records the batches it trains on
+    // (STAVE_DEBUG_RECORD_BATCHES, the paired benchmark's trajectory test), named by the
+    // iteration, which continues across the resume.
+    const QString rec = m_dir.filePath("recorded");
+    QVERIFY(QDir().mkpath(rec));
+    const QStringList recordEnv{"STAVE_DEBUG_RECORD_BATCHES=" + rec};
+    auto first = runStaveTrain({"train", cfg, "--run-dir", c, "--stop-after-batches", "4"}, {},
+                               300000, recordEnv);
     QCOMPARE(first.exitCode, 0);
     const auto stopped = eventsOf(parseEvents(first.out), "finished");
     QCOMPARE(stopped.size(), 1);
@@ -122,9 +128,21 @@ class TstTrainResume : public QObject {
                  "during epoch 2 after 1 of 3 batches"),
              qPrintable(first.out.right(1000)));
     QCOMPARE(runStaveTrain({"train", "--run-dir", c, "resume=true", "--stop-after-batches", "4"},
-                           {}, 300000)
+                           {}, 300000, recordEnv)
                  .exitCode,
              0);
+    QStringList recorded = QDir(rec).entryList({"batch-*.pt"}, QDir::Files, QDir::Name);
+    QStringList expected;
+    for (int ni = 0; ni < 8; ++ni) expected << QString("batch-r0-%1.pt").arg(ni, 6, 10, QChar('0'));
+    QCOMPARE(recorded, expected);
+    for (const QString& name : recorded) {
+      QFile f(QDir(rec).filePath(name));
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QByteArray bytes = f.readAll();
+      QVERIFY2(bytes.startsWith("PK"), qPrintable(name));  // torch.save()'s zip archive
+      QVERIFY2(bytes.size() > 8 * 3 * 64 * 64, qPrintable(name));  // 8 images of 64 px, uint8
+      QVERIFY2(bytes.contains("pixels") && bytes.contains("targets"), qPrintable(name));
+    }
     QCOMPARE(runStaveTrain({"train", "--run-dir", c, "resume=true"}, {}, 300000).exitCode, 0);
     for (const QString& run : {b, c}) {
       QCOMPARE(readText(run + "/results.csv"), readText(a + "/results.csv"));
