@@ -701,6 +701,10 @@ struct Trainer::Impl {
     const bool multiScale = settings.multiScale;
     const int faultMs = slowDataMs(rank);
     const std::string recordDir = recordBatchesDir();
+    if (!recordDir.empty()) {
+      std::error_code ec;  // a folder that cannot be made fails at the first write, naming it
+      fs::create_directories(recordDir, ec);
+    }
     int64_t i = progress.batches;
     for (;; ++i) {
       auto t0 = Clock::now();
