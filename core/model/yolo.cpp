@@ -240,7 +240,9 @@ DetectImpl::DetectImpl(int64_t numClasses, int64_t bins, const std::vector<int64
 void DetectImpl::initBiases() {
   torch::NoGradGuard noGrad;
   for (size_t i = 0; i < m_box.size(); ++i) {
-    m_box[i][2]->as<nn::Conv2dImpl>()->bias.fill_(1.0);
+    // Box logits start at 2.0 as in Ultralytics 8.4 (8.0-8.3: 1.0). The DFL softmax over each
+    // side's bins ignores a constant added to all of them, so this changes no output.
+    m_box[i][2]->as<nn::Conv2dImpl>()->bias.fill_(2.0);
     // Prior: about 5 objects per 640x640 image spread over nc classes and this level's cells.
     const double cells = std::pow(640.0 / static_cast<double>(strides[i]), 2.0);
     m_cls[i][2]->as<nn::Conv2dImpl>()->bias.fill_(std::log(5.0 / static_cast<double>(nc) / cells));

@@ -109,9 +109,9 @@ class TestYolo : public QObject {
   void initialisation() {
     Yolo model(ModelOptions{"n", 80, 16});
     auto params = model->named_parameters(true);
-    // Box bias 1.0; class bias log(5 / nc / (640 / stride)^2) = log(5 / 80 / 80^2) = -11.53664 at
-    // stride 8.
-    QVERIFY(torch::allclose(params["model.22.cv2.0.2.bias"], torch::ones({64})));
+    // Box bias 2.0 (Ultralytics 8.4); class bias log(5 / nc / (640 / stride)^2) =
+    // log(5 / 80 / 80^2) = -11.53664 at stride 8.
+    QVERIFY(torch::allclose(params["model.22.cv2.0.2.bias"], torch::full({64}, 2.0)));
     QVERIFY(std::abs(params["model.22.cv3.0.2.bias"][0].item<double>() - (-11.536642)) < 1e-4);
     QVERIFY(std::abs(params["model.22.cv3.2.2.bias"][5].item<double>() - std::log(5.0 / 80 / 400)) <
             1e-4);
