@@ -648,7 +648,8 @@ class TestLoss : public QObject {
     for (auto& p : model->parameters())
       if (p.requires_grad()) params.push_back(p);
     torch::optim::SGD opt(params, torch::optim::SGDOptions(0.01).momentum(0.9).nesterov(true));
-    double first = 0, last = 0;
+    double first = 0;
+    std::vector<double> lastFive;
     for (int step = 0; step < 30; ++step) {
       opt.zero_grad();
       auto out = loss(model->forward(images), targets, 2);
@@ -658,9 +659,13 @@ class TestLoss : public QObject {
       const double v = out.items.sum().item<double>();
       QVERIFY(std::isfinite(v));
       if (step == 0) first = v;
-      last = v;
+      if (step >= 25) lastFive.push_back(v);
     }
-    qInfo("overfit: loss %.4f -> %.4f", first, last);
+    // One step's loss on two images in train mode jumps (BatchNorm over two images, assignments
+    // that flip), so the end is the median of the last five steps.
+    std::nth_element(lastFive.begin(), lastFive.begin() + 2, lastFive.end());
+    const double last = lastFive[2];
+    qInfo("overfit: loss %.4f -> %.4f (median of the last five steps)", first, last);
     QVERIFY2(last < 0.5 * first, qPrintable(QString("%1 -> %2").arg(first).arg(last)));
   }
 };
