@@ -124,7 +124,7 @@ int run(const std::vector<std::string>& args) {
   for (const auto& t : taken) {
     w.beginDict();
     w.string("pixels");
-    w.tensor(torch::from_blob(t.pixels.get(), {t.n, 3, t.height, t.width}, torch::kUInt8));
+    w.tensor(train::batchPixels(t).contiguous());
     w.string("targets");
     w.tensor(train::batchTargets(t, torch::kCPU));
     w.endDict();

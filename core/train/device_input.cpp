@@ -30,14 +30,7 @@ size_t DeviceFeeder::inFlight() const { return m->copier ? m->copier->inFlight()
 
 torch::Tensor DeviceFeeder::images(const data::Batch& batch, bool channelsLast) {
   if (m->copier) {
-    torch::Tensor host =
-        batch.channelsLast
-            ? torch::from_blob(batch.pixels.get(), {batch.n, batch.height, batch.width, 3},
-                               torch::kUInt8)
-                  .permute({0, 3, 1, 2})
-            : torch::from_blob(batch.pixels.get(), {batch.n, 3, batch.height, batch.width},
-                               torch::kUInt8);
-    auto x = m->copier->upload(host, batch.pixels).to(torch::kFloat).div_(255.0);
+    auto x = m->copier->upload(batchPixels(batch), batch.pixels).to(torch::kFloat).div_(255.0);
     if (channelsLast && !batch.channelsLast) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     return x;
   }

@@ -67,11 +67,6 @@ std::string recordBatchesDir() {
 }
 
 void recordBatch(const std::string& dir, int rank, int64_t ni, const data::Batch& b) {
-  auto pixels = b.channelsLast
-                    ? torch::from_blob(b.pixels.get(), {b.n, b.height, b.width, 3}, torch::kUInt8)
-                          .permute({0, 3, 1, 2})
-                          .contiguous()
-                    : torch::from_blob(b.pixels.get(), {b.n, 3, b.height, b.width}, torch::kUInt8);
   PickleWriter w;
   w.beginDict();
   w.string("ni");
@@ -79,7 +74,7 @@ void recordBatch(const std::string& dir, int rank, int64_t ni, const data::Batch
   w.string("epoch");
   w.integer(b.epoch);
   w.string("pixels");
-  w.tensor(pixels);
+  w.tensor(batchPixels(b).contiguous());
   w.string("targets");
   w.tensor(batchTargets(b, torch::kCPU));
   w.endDict();

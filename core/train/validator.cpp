@@ -18,18 +18,21 @@ namespace {
 constexpr size_t kRow = 8;
 }  // namespace
 
+torch::Tensor batchPixels(const data::Batch& batch) {
+  auto keep = batch.pixels;  // the tensor borrows the loader's buffer and keeps it alive
+  if (batch.channelsLast) {
+    return torch::from_blob(
+               keep.get(), {batch.n, batch.height, batch.width, 3}, [keep](void*) {},
+               torch::kUInt8)
+        .permute({0, 3, 1, 2});
+  }
+  return torch::from_blob(
+      keep.get(), {batch.n, 3, batch.height, batch.width}, [keep](void*) {}, torch::kUInt8);
+}
+
 torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device,
                           bool channelsLast) {
-  auto keep = batch.pixels;  // the tensor borrows the loader's buffer until it is copied
-  torch::Tensor u8;
-  if (batch.channelsLast) {
-    u8 = torch::from_blob(
-             keep.get(), {batch.n, batch.height, batch.width, 3}, [keep](void*) {}, torch::kUInt8)
-             .permute({0, 3, 1, 2});
-  } else {
-    u8 = torch::from_blob(
-        keep.get(), {batch.n, 3, batch.height, batch.width}, [keep](void*) {}, torch::kUInt8);
-  }
+  const torch::Tensor u8 = batchPixels(batch);
   // uint8 travels to the device (4x less than float) and is normalised there.
   auto x = device.is_cpu() ? u8 : u8.to(device, /*non_blocking=*/true);
   x = x.to(torch::kFloat).div_(255.0);

@@ -73,6 +73,10 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
                           const ValidationOptions& options, const DetectionLoss* loss,
                           const GatherFloats& gather = {});
 
+/// A loader batch's uint8 RGB pixels as an (N, 3, H, W) CPU tensor over the loader's buffer
+/// (kept alive by the tensor): a permuted view when the batch is NHWC, so strides follow it.
+torch::Tensor batchPixels(const data::Batch& batch);
+
 /// A loader batch as a float (N, 3, H, W) tensor on `device`, scaled to 0..1 (channels_last when
 /// the batch is NHWC or `channelsLast` is set).
 torch::Tensor batchImages(const data::Batch& batch, const torch::Device& device, bool channelsLast);
