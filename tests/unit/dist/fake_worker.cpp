@@ -1,5 +1,5 @@
 // A stand-in worker for launcher tests (not a test itself). Usage:
-//   fake_worker [--steps N] [--interval-ms M] MODE_RANK0 [MODE_RANK1 ...]
+//   fake_worker [--steps N] [--interval-ms M] [--sync DIR] MODE_RANK0 [MODE_RANK1 ...]
 // The mode is picked by $RANK (the last one repeats). Every mode first prints a "hello" event
 // with its pid and rank variables, and writes a few lines to stderr (the rank log).
 // Modes:
@@ -11,6 +11,10 @@
 //   selfkill   two events, then SIGKILL on itself
 //   exit3      one event, an error on stderr, exit code 3
 //   garbage    a non-JSON line, a malformed event and an event, then exit 0
+// With --sync DIR every rank marks DIR/ready-RANK once its signal handlers are in, and the
+// failing modes (exit3, diskfull, selfkill) wait for all WORLD_SIZE marks first, as a real
+// trainer fails only after the rendezvous: otherwise, on a loaded machine, the launcher's
+// SIGTERM can reach a survivor before its handler is installed.
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,10 +62,26 @@ void sleepMs(int ms) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
+/// Marks this rank ready in `dir` and, when `wait`, waits (at most 30 s) for every rank's mark.
+void rendezvous(const std::string& dir, bool wait) {
+  if (dir.empty()) return;
+  std::ofstream(dir + "/ready-" + env("RANK")) << "ready\n";
+  if (!wait) return;
+  const int world = std::atoi(env("WORLD_SIZE").c_str());
+  for (int tries = 0; tries < 3000; ++tries) {
+    int ready = 0;
+    for (int r = 0; r < world; ++r)
+      ready += std::ifstream(dir + "/ready-" + std::to_string(r)).good() ? 1 : 0;
+    if (ready >= world) return;
+    sleepMs(10);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int steps = 5, intervalMs = 50;
+  std::string syncDir;
   std::vector<std::string> modes;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -68,6 +89,8 @@ int main(int argc, char** argv) {
       steps = std::atoi(argv[++i]);
     else if (a == "--interval-ms" && i + 1 < argc)
       intervalMs = std::atoi(argv[++i]);
+    else if (a == "--sync" && i + 1 < argc)
+      syncDir = argv[++i];
     else
       modes.push_back(a);
   }
@@ -78,6 +101,7 @@ int main(int argc, char** argv) {
   // Handlers go in before the first event, so a stop that follows at once finds them.
   if (mode == "forever") signal(SIGTERM, onTerm);
   if (mode == "blocked") signal(SIGTERM, SIG_IGN);
+  rendezvous(syncDir, mode == "exit3" || mode == "diskfull" || mode == "selfkill");
   event("hello", "{\"pid\":" + std::to_string(getpid()) + ",\"mode\":\"" + mode +
                      "\",\"env\":{\"RANK\":\"" + env("RANK") + "\",\"LOCAL_RANK\":\"" +
                      env("LOCAL_RANK") + "\",\"WORLD_SIZE\":\"" + env("WORLD_SIZE") +

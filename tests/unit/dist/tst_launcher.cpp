@@ -27,7 +27,8 @@ namespace {
 
 LaunchOptions baseOptions(const QTemporaryDir& dir, Captured* cap, std::vector<std::string> modes,
                           int nproc) {
-  std::vector<std::string> argv = {STAVE_FAKE_WORKER, "--steps", "4", "--interval-ms", "50"};
+  std::vector<std::string> argv = {STAVE_FAKE_WORKER, "--steps", "4", "--interval-ms", "50",
+                                   "--sync", dir.path().toStdString()};
   argv.insert(argv.end(), modes.begin(), modes.end());
   return testLaunchOptions(dir.path().toStdString(), cap, argv, nproc, 2);
 }
