@@ -16,6 +16,13 @@ double interp(double x, double x0, double x1, double y0, double y1) {
 }
 }  // namespace
 
+int64_t runAccumulate(int64_t accumulate, int64_t itersPerEpoch, int epochs, bool timeLimited) {
+  const int64_t nominal = std::max<int64_t>(accumulate, 1);
+  if (timeLimited) return nominal;
+  const int64_t batches = itersPerEpoch * std::max(epochs, 0);
+  return std::max<int64_t>(1, std::min(nominal, batches));
+}
+
 Schedule::Schedule(const ScheduleOptions& options) : m_options(options) {
   STAVE_CHECK(options.epochs > 0, "epochs " << options.epochs);
   STAVE_CHECK(options.itersPerEpoch > 0, "itersPerEpoch " << options.itersPerEpoch);

@@ -37,9 +37,15 @@ struct ScheduleOptions {
   /// planned epochs (the decay reaches lrf at this epoch)
   int epochs = static_cast<int>(config::defaultNumber("epochs"));
   int64_t itersPerEpoch = 1;       ///< batches per epoch per rank
-  double nominalAccumulate = 1.0;  ///< nbs / global batch (accumulation after warmup)
+  double nominalAccumulate = 1.0;  ///< accumulation after warmup (runAccumulate())
   bool momentumWarmup = true;      ///< false for Adam-style optimisers (no 'momentum' key)
 };
+
+/// Micro-batches per optimiser step after warmup, as Ultralytics 8.4 sets it: derive()'s
+/// `accumulate` (nbs / global batch, rounded), capped at the run's batches (`itersPerEpoch` x
+/// `epochs`) so that a run shorter than one accumulation still takes an optimiser step. A run
+/// whose length a time limit sets is not capped (its epochs are an estimate).
+int64_t runAccumulate(int64_t accumulate, int64_t itersPerEpoch, int epochs, bool timeLimited);
 
 /// Learning rate per group, momentum and accumulation for one iteration.
 struct SchedulePoint {

@@ -421,7 +421,6 @@ struct Trainer::Impl {
     size.trainImages = static_cast<int64_t>(trainIndex->images.size());
     size.nc = nc;
     const auto derived = config::derive(cfg, world, size);
-    const int64_t nbs = settings.nbs;
     bool sgd = derived.optimizer == "SGD";
     double lr0 = derived.lr0;
     if (derived.autoChosen && settings.resume) {
@@ -458,8 +457,10 @@ struct Trainer::Impl {
     schedOptions.warmupBiasLr = derived.warmupBiasLr;
     schedOptions.cosine = settings.cosLr;
     schedOptions.itersPerEpoch = nb;
-    schedOptions.nominalAccumulate =
-        std::max(1.0, static_cast<double>(nbs) / static_cast<double>(derived.globalBatch));
+    // Ultralytics' integer accumulate (warmup ramps to it, not to the unrounded nbs / batch),
+    // capped at the run's batches.
+    schedOptions.nominalAccumulate = static_cast<double>(
+        runAccumulate(derived.accumulate, nb, epochs, settings.timeHours > 0));
     schedOptions.momentumWarmup = sgd;
     replan(epochs);
     if (rank == 0) {

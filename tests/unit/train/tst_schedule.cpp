@@ -96,6 +96,28 @@ class TstSchedule : public QObject {
     QCOMPARE(Schedule(o).at(0, 0).momentum, 0.937);
   }
 
+  // Ultralytics 8.4: accumulate = round(nbs / batch), capped at the run's batches unless a time
+  // limit sets the length; warmup ramps to that integer.
+  void accumulation() {
+    QCOMPARE(runAccumulate(4, 25, 30, false), int64_t(4));
+    QCOMPARE(runAccumulate(4, 1, 3, false), int64_t(3));  // 3 batches in all: one step at the end
+    QCOMPARE(runAccumulate(4, 1, 3, true), int64_t(4));
+    QCOMPARE(runAccumulate(0, 5, 2, false), int64_t(1));
+    QCOMPARE(runAccumulate(4, 0, 2, false), int64_t(1));
+    // batch 24, nbs 64: derive() rounds 2.67 to 3, and the warmup ramps 1 -> 3 (at 80% of it
+    // interp gives 2.6 -> 3; ramping to the unrounded 2.67 would give 2.33 -> 2).
+    auto cfg = stave::config::RunConfig::defaults();
+    QVERIFY(cfg.set("batch", int64_t(24)).ok());
+    const auto d = stave::config::derive(cfg, 1, stave::config::DatasetSize{});
+    QCOMPARE(d.accumulate, int64_t(3));
+    ScheduleOptions o;
+    o.epochs = 30;
+    o.itersPerEpoch = 100;  // warmup: 300 iterations
+    o.nominalAccumulate = static_cast<double>(runAccumulate(d.accumulate, 100, 30, false));
+    QCOMPARE(Schedule(o).at(2, 40).accumulate, 3);
+    QCOMPARE(Schedule(o).at(10, 0).accumulate, 3);
+  }
+
   void weightDecay_data() {
     QTest::addColumn<int>("batch");
     QTest::addColumn<int>("accumulate");
