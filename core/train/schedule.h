@@ -10,8 +10,10 @@
 
 namespace stave::train {
 
-/// Index of each optimiser parameter group. The order is Ultralytics' (biases first), so
-/// results.csv's lr/pg0..pg2 mean the same thing as theirs.
+/// Index of each optimiser parameter group, and so results.csv's lr/pg0..pg2. The order is
+/// Ultralytics 8.0-8.3's (biases first); 8.4 lists weights, BatchNorm weights, biases, so its
+/// lr/pg0 and lr/pg2 trade places with Stave's during warmup (after warmup all three share one
+/// lr). Kept because checkpoints store the optimiser state in this order.
 enum ParamGroupIndex : int {
   kGroupBias = 0,       ///< all biases, no weight decay; warms up from warmup_bias_lr
   kGroupWeight = 1,     ///< conv/linear weights, with weight decay
