@@ -48,15 +48,15 @@ SchedulePoint Schedule::at(int epoch, int64_t iter) const {
   const double target = m_options.lr0 * lambda(epoch);
   const int64_t ni = iter + m_options.itersPerEpoch * static_cast<int64_t>(epoch);
   p.momentum = m_options.momentum;
-  p.accumulate = std::max(1, static_cast<int>(std::nearbyint(m_options.nominalAccumulate)));
+  p.accumulate = static_cast<int>(std::max<int64_t>(1, m_options.accumulate));
   if (m_warmupIters > 0 && ni <= m_warmupIters) {
     const double x = static_cast<double>(ni);
     const double xw = static_cast<double>(m_warmupIters);
     p.warmup = true;
-    // Accumulation also ramps from 1 to nbs/batch, as Ultralytics does, so the first steps are
-    // small and frequent. nearbyint rounds half to even, as numpy and Python do.
-    p.accumulate = std::max(
-        1, static_cast<int>(std::nearbyint(interp(x, 0, xw, 1.0, m_options.nominalAccumulate))));
+    // Accumulation also ramps from 1 to its nominal value, as Ultralytics does, so the first
+    // steps are small and frequent. nearbyint rounds half to even, as numpy and Python do.
+    p.accumulate =
+        std::max(1, static_cast<int>(std::nearbyint(interp(x, 0, xw, 1.0, p.accumulate))));
     for (int g = 0; g < 3; ++g) {
       const double start = g == kGroupBias ? m_options.warmupBiasLr : 0.0;
       p.lr[g] = interp(x, 0, xw, start, target);

@@ -39,7 +39,7 @@ struct ScheduleOptions {
   /// planned epochs (the decay reaches lrf at this epoch)
   int epochs = static_cast<int>(config::defaultNumber("epochs"));
   int64_t itersPerEpoch = 1;       ///< batches per epoch per rank
-  double nominalAccumulate = 1.0;  ///< accumulation after warmup (runAccumulate())
+  int64_t accumulate = 1;          ///< micro-batches per step after warmup (runAccumulate())
   bool momentumWarmup = true;      ///< false for Adam-style optimisers (no 'momentum' key)
 };
 

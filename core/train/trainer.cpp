@@ -459,8 +459,7 @@ struct Trainer::Impl {
     schedOptions.itersPerEpoch = nb;
     // Ultralytics' integer accumulate (warmup ramps to it, not to the unrounded nbs / batch),
     // capped at the run's batches.
-    schedOptions.nominalAccumulate = static_cast<double>(
-        runAccumulate(derived.accumulate, nb, epochs, settings.timeHours > 0));
+    schedOptions.accumulate = runAccumulate(derived.accumulate, nb, epochs, settings.timeHours > 0);
     schedOptions.momentumWarmup = sgd;
     replan(epochs);
     if (rank == 0) {

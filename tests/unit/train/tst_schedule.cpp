@@ -69,7 +69,7 @@ class TstSchedule : public QObject {
     o.lrf = 0.01;
     o.epochs = 100;
     o.itersPerEpoch = 100;  // warmup: 300 iterations
-    o.nominalAccumulate = 4.0;
+    o.accumulate = 4;
     const Schedule s(o);
     // Start of warmup: bias lr at warmup_bias_lr, others at 0, momentum at warmup_momentum.
     auto p = s.at(0, 0);
@@ -113,7 +113,7 @@ class TstSchedule : public QObject {
     ScheduleOptions o;
     o.epochs = 30;
     o.itersPerEpoch = 100;  // warmup: 300 iterations
-    o.nominalAccumulate = static_cast<double>(runAccumulate(d.accumulate, 100, 30, false));
+    o.accumulate = runAccumulate(d.accumulate, 100, 30, false);
     QCOMPARE(Schedule(o).at(2, 40).accumulate, 3);
     QCOMPARE(Schedule(o).at(10, 0).accumulate, 3);
   }
