@@ -1,5 +1,6 @@
 #include "core/config/json_keys.h"
 
+#include <cstdint>
 #include <map>
 
 namespace stave {
@@ -52,6 +53,58 @@ std::vector<Error> duplicateJsonKeys(const std::string& text, const std::string&
     }
   }
   return errors;
+}
+
+std::optional<Error> jsonTooDeep(std::string_view text, const std::string& file,
+                                 int maxDepth) {
+  // Per open container: the key (objects) or the element index (arrays) at this level.
+  struct Level {
+    bool object;
+    std::string key;
+    int64_t index = 0;
+  };
+  std::vector<Level> stack;
+  int line = 1;
+  std::string lastString;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      lastString.clear();
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) ++i;
+        if (text[i] == '\n') ++line;
+        if (lastString.size() < 64) lastString += text[i];
+      }
+    } else if (c == ':') {
+      if (!stack.empty() && stack.back().object) stack.back().key = lastString;
+    } else if (c == ',') {
+      if (!stack.empty() && !stack.back().object) ++stack.back().index;
+    } else if (c == '{' || c == '[') {
+      if (static_cast<int>(stack.size()) >= maxDepth) {
+        std::string path;
+        for (const auto& l : stack) {
+          if (l.object)
+            path += (path.empty() ? "" : ".") + l.key;
+          else
+            path += "[" + std::to_string(l.index) + "]";
+          if (path.size() > 120) {
+            path += "...";
+            break;
+          }
+        }
+        return Error{file, line, path,
+                     "nested more than " + std::to_string(maxDepth) +
+                         " levels deep: not a file Stave wrote (damaged or hand-made); "
+                         "nothing was read from it"};
+      }
+      stack.push_back({c == '{', {}, 0});
+    } else if (c == '}' || c == ']') {
+      if (!stack.empty()) stack.pop_back();
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace stave

@@ -2,7 +2,9 @@
 // JSON parsers keep the last of two equal keys in an object ("last one wins"); a project file
 // edited by hand with a key twice would silently lose the first value. This finds them.
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/result.h"
@@ -13,5 +15,16 @@ namespace stave {
 /// as an Error at the second occurrence's line naming the first's: "duplicate key 'k' (also
 /// on line N)".
 std::vector<Error> duplicateJsonKeys(const std::string& text, const std::string& file);
+
+/// Deepest nesting of arrays and objects that Stave's JSON readers accept. Real project files,
+/// configs and events nest a few levels; a file nested thousands deep is damaged or hostile and
+/// would exhaust the stack of the recursive code that walks it.
+constexpr int kMaxJsonDepth = 128;
+
+/// An Error when `text` nests arrays/objects deeper than `maxDepth`, naming the line and the
+/// key path where the limit is passed (e.g. "configs.default.lr0[0][0]"); nullopt otherwise.
+/// One pass over the text, no recursion: safe on any input, parseable or not.
+std::optional<Error> jsonTooDeep(std::string_view text, const std::string& file,
+                                 int maxDepth = kMaxJsonDepth);
 
 }  // namespace stave

@@ -98,6 +98,7 @@ Status saveProject(const Project& project) {
 Result<Project> loadProject(const std::string& path) {
   auto text = readFile(path);
   if (!text) return text.errors();
+  if (auto deep = jsonTooDeep(text.value(), path)) return *deep;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.value());

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/config/atomic_file.h"
+#include "core/config/json_keys.h"
 
 namespace stave::config {
 namespace {
@@ -238,6 +239,8 @@ Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::str
 }
 
 Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string& sourceName) {
+  // Flow collections nest the same way in YAML as in JSON ("[[[...").
+  if (auto deep = jsonTooDeep(text, sourceName)) return *deep;
   nlohmann::json jsonFallback;
   const bool json = looksLikeJson(text);
   if (json) {

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/config/atomic_file.h"
+#include "core/config/json_keys.h"
 #include "core/data/dataset.h"
 
 namespace stave::data {
@@ -31,6 +32,7 @@ std::string resolve(const fs::path& base, const std::string& p) {
 Result<DataSpec> loadDataYaml(const std::string& path) {
   auto text = readFile(path);
   if (!text) return text.errors();
+  if (auto deep = jsonTooDeep(text.value(), path)) return *deep;
   YAML::Node doc;
   try {
     doc = YAML::Load(text.value());

@@ -1,4 +1,5 @@
 #include "core/telemetry/events.h"
+#include "core/config/json_keys.h"
 
 #include <chrono>
 #include <cmath>
@@ -269,6 +270,7 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
     return Error{"", 0, "", "not JSON: the line is empty"};
   }
+  if (auto deep = jsonTooDeep(line, "")) return Error{"", 0, deep->key, deep->message};
   json j;
   try {
     j = json::parse(line.begin(), line.end());

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <tuple>
 
 #include "core/config/atomic_file.h"
 #include "core/config/project.h"
@@ -23,7 +24,10 @@ std::string writeDataYaml(const QTemporaryDir& dir, const QString& rel = "data/d
 bool mentions(const std::vector<stave::Error>& errors, const std::string& key,
               const std::string& text) {
   for (const auto& e : errors)
-    if (e.key == key && e.message.find(text) != std::string::npos) return true;
+    // A key path that ends in an index may go on ("ui.x[0][0]" names "ui.x[0][0][0]...").
+    if ((e.key == key || (key.back() == ']' && e.key.rfind(key, 0) == 0)) &&
+        e.message.find(text) != std::string::npos)
+      return true;
   return false;
 }
 
@@ -193,6 +197,22 @@ void TestProject::badFiles_data() {
                      "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"lr0\": 0.1,\n"
                      "\"lr0\": 0.2}}}")
       << std::string("lr0") << std::string("duplicate key (also on line 2)") << 3;
+  // Nested 100,000 deep used to overflow the stack (SIGSEGV); 50,000 was accepted.
+  using Row = std::tuple<const char*, std::string, std::string, std::string>;
+  for (const auto& [where, prefix, suffix, key] : std::vector<Row>{
+       Row{
+            "in a config value",
+            "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\",\n"
+            "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"lr0\": ",
+            "}}}", "configs.fast.lr0[0][0]"},
+        Row{"in ui",
+         "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\",\n"
+         "\"dataset\": \"d.yaml\", \"configs\": {}, \"ui\": {\"x\": ",
+         "}}", "ui.x[0][0]"}}) {
+    const std::string deep = prefix + std::string(100000, '[') + std::string(100000, ']') + suffix;
+    QTest::newRow((std::string("nested 100000 deep ") + where).c_str())
+        << deep << key << std::string("nested more than 128 levels deep") << 2;
+  }
 }
 
 void TestProject::badFiles() {
