@@ -14,6 +14,7 @@
 #include "core/config/atomic_file.h"
 #include "core/config/project.h"
 #include "core/config/run_config.h"
+#include "core/config/run_lock.h"
 #include "core/data/dataset.h"
 #include "core/telemetry/event_sink.h"
 #include "core/telemetry/run_monitor.h"
@@ -241,9 +242,23 @@ int runTrainCommand(const TrainCommand& cmd) {
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
   runDir = fs::absolute(runDir).lexically_normal().string();
+  // The run folder belongs to this process for the run's life (released by the kernel when
+  // the process ends, however it ends); a folder that a live run holds is refused whatever
+  // was asked (resume, exist_ok, a fresh run into the same --run-dir).
+  RunFolderLock lock;
+  const std::string lockCommand = resume ? "stave-train train resume=true" : "stave-train train";
   if (resume) {
+    auto l = RunFolderLock::acquire(runDir, lockCommand);
+    if (!l) return printErrors("train", l.errors());
+    lock = std::move(l.value());
     if (auto s = checkResume(cfg, runDir); !s) return printErrors("train", s.errors());
   } else if (holdsRun(runDir)) {
+    if (auto live = RunFolderLock::holder(runDir))
+      return printErrors("train", {Error{runDir, 0, "run-dir",
+                                         "is in use by a live run: " + live->describe() +
+                                             "; neither exist_ok nor a new run may take a live "
+                                             "run's folder. Stop that run first, or choose "
+                                             "another folder"}});
     // Never mix a second run into a folder that holds one (its last.pt, best.pt, events).
     if (!cfg.getBool("exist_ok")) {
       return printErrors(
@@ -262,6 +277,12 @@ int runTrainCommand(const TrainCommand& cmd) {
   if (ec)
     return printErrors("train",
                        {Error{runDir, 0, "", "cannot create the run folder: " + ec.message()}});
+  if (!lock.held()) {
+    // Two fresh runs into one empty --run-dir: the second one to get here is refused.
+    auto l = RunFolderLock::acquire(runDir, lockCommand);
+    if (!l) return printErrors("train", l.errors());
+    lock = std::move(l.value());
+  }
   std::cerr << "run folder: " << runDir << "\n";
 
   const int nproc = static_cast<int>(cfg.getInt("nproc"));
@@ -316,8 +337,15 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   if (!env) return printErrors("worker", env.errors());
   installStopHandlers();
   telemetry::EventSink sink(stdout, env->rank);
-  // Without the launcher (e.g. srun) rank 0 keeps the run's event log itself.
+  // Without the launcher (e.g. srun) rank 0 keeps the run's event log itself, and holds the
+  // run folder (the launcher holds it otherwise).
+  RunFolderLock lock;
   if (env->rank == 0 && !std::getenv("STAVE_LAUNCHER")) {
+    std::error_code ec;
+    fs::create_directories(cmd.runDir, ec);
+    auto l = RunFolderLock::acquire(cmd.runDir, "stave-train worker");
+    if (!l) return printErrors("worker", l.errors());
+    lock = std::move(l.value());
     if (auto s = sink.openFile((fs::path(cmd.runDir) / "events.jsonl").string()); !s) {
       return printErrors("worker", s.errors());
     }

@@ -6,6 +6,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QtTest/QtTest>
 
 #include "e2e/train_e2e_util.h"
@@ -159,6 +160,42 @@ class TstRunFolders : public QObject {
     QVERIFY2(!r.err.contains("Exception raised from") && !r.err.contains("frame #"),
              qPrintable(r.err));
     QVERIFY2(r.err.count('\n') <= 3, qPrintable(r.err));
+  }
+
+  // 6. A run folder belongs to one live run: resume, exist_ok and a second fresh run into the
+  // same --run-dir are refused while it trains, naming its process; after it ends (even by
+  // SIGKILL, so no stale lock) the folder can be resumed.
+  void liveRunFolderIsRefused() {
+    const QString dir = m_dir.filePath("runs/live");
+    const QString cfg = m_dir.filePath("live.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 50, 8, {"threads: 1", "warmup_epochs: 0"}));
+    QProcess live;
+    live.start(QStringLiteral(STAVE_TRAIN_EXE), {"train", cfg, "--run-dir", dir});
+    QVERIFY(live.waitForStarted(20000));
+    // Live once its events show a step (the folder holds a run then).
+    QTRY_VERIFY_WITH_TIMEOUT(readText(dir + "/events.jsonl").contains("\"type\":\"step\""),
+                             120000);
+    const QString pid = QString::number(live.processId());
+    for (const QStringList& args :
+         {QStringList{"train", "--run-dir", dir, "resume=true", "epochs=60"},
+          QStringList{"train", cfg, "--run-dir", dir, "exist_ok=true"}}) {
+      const QByteArray before = bytesOf(dir + "/config.yaml");
+      auto r = runStaveTrain(args, {}, 120000);
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains("in use by a live run") && r.err.contains("pid " + pid),
+               qPrintable(r.err));
+      QCOMPARE(bytesOf(dir + "/config.yaml"), before);
+      QVERIFY(QDir(m_dir.filePath("runs")).entryList({"live-replaced-*"}, QDir::Dirs).isEmpty());
+    }
+    QCOMPARE(live.state(), QProcess::Running);
+    // Killed at once: the kernel drops the lock with the process.
+    live.kill();
+    QVERIFY(live.waitForFinished(20000));
+    QVERIFY(QFile::exists(dir + "/run.lock"));
+    auto r = runStaveTrain({"train", cfg, "--run-dir", dir, "exist_ok=true",
+                            "--stop-after-batches", "1"},
+                           {}, 300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
   }
 
  private:
