@@ -92,6 +92,11 @@ message(STATUS "Stave: OpenCV (${_stave_opencv_parts}) found")
 find_package(JPEG REQUIRED)
 message(STATUS "Stave: libjpeg ${JPEG_VERSION} found")
 find_package(yaml-cpp REQUIRED)
+# Checkpoint integrity: the CRC of every record of a torch archive (LibTorch skips them).
+# Through pkg-config: Debian's libzip CMake package names tools (zipcmp) it does not install.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(STAVE_LIBZIP REQUIRED IMPORTED_TARGET libzip)
+add_library(Stave::zip ALIAS PkgConfig::STAVE_LIBZIP)
 find_package(nlohmann_json 3.2 REQUIRED)
 find_package(SQLite3 REQUIRED)
 

@@ -149,7 +149,28 @@ Result<std::string> moveRunAside(const fs::path& dir) {
 Status checkResume(const config::RunConfig& requested, const fs::path& runDir) {
   const std::string ckpt = (runDir / "weights" / "last.pt").string();
   auto meta = readCheckpointMeta(ckpt);
-  if (!meta) return meta.errors();
+  if (!meta) {
+    // Never fall back silently: say which other checkpoint of the run is intact, if any.
+    std::vector<Error> errors = meta.errors();
+    std::string intact;
+    std::error_code ec;
+    for (fs::directory_iterator it(runDir / "weights", ec), end; !ec && it != end;
+         it.increment(ec)) {
+      const fs::path p = it->path();
+      if (p.extension() != ".pt" || p.filename() == "last.pt") continue;
+      if (auto m = readCheckpointMeta(p.string()))
+        intact += (intact.empty() ? "" : ", ") + p.filename().string() + " (epoch " +
+                  std::to_string(m->epoch + 1) + ")";
+    }
+    errors.push_back(Error{
+        ckpt, 0, "resume",
+        intact.empty()
+            ? "cannot resume: no other checkpoint of this run is intact"
+            : "cannot resume from it; intact in " + (runDir / "weights").string() + ": " + intact +
+                  ". To continue from one, move last.pt aside, copy that file to last.pt and "
+                  "resume again (training since that epoch is lost)"});
+    return errors;
+  }
   auto saved = config::parseRunConfigYaml(meta->configYaml, ckpt + " (its run config)");
   if (!saved) return saved.errors();
   std::vector<std::string> changed;

@@ -1,4 +1,5 @@
 #include "core/train/checkpoint.h"
+#include "core/train/archive_check.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -180,6 +181,7 @@ Result<CheckpointReader> CheckpointReader::open(const std::string& path,
                                                 const torch::Device& device) {
   auto bytes = readBytes(path);
   if (!bytes) return bytes.errors();
+  if (auto s = verifyArchive(path, bytes.value()); !s) return s.errors();
   try {
     CheckpointReader r;
     r.m_path = path;

@@ -18,6 +18,19 @@ QByteArray bytesOf(const QString& path) {
   QFile f(path);
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+/// `zip` with one bit changed in the middle of its largest record (between the two local file
+/// headers furthest apart): the archive's structure stays intact, a tensor's bytes do not.
+QByteArray bitFlipped(QByteArray zip) {
+  const QByteArray sig("PK\x03\x04", 4);
+  qsizetype best = 0, bestGap = 0;
+  for (qsizetype at = zip.indexOf(sig), next; at >= 0; at = next) {
+    next = zip.indexOf(sig, at + 4);
+    const qsizetype end = next >= 0 ? next : zip.lastIndexOf(QByteArray("PK\x01\x02", 4));
+    if (end - at > bestGap) bestGap = end - at, best = at;
+  }
+  zip[best + bestGap / 2] = static_cast<char>(zip[best + bestGap / 2] ^ 0x40);
+  return zip;
+}
 int countOf(const QString& text, const QString& type) {
   return eventsOf(parseEvents(text), type).size();
 }
@@ -123,6 +136,29 @@ class TstRunFolders : public QObject {
     QCOMPARE(bytesOf(m_run + "/events.jsonl"), events);
   }
 
+  // A resume whose last.pt is damaged is refused (never a silent fallback) and names the
+  // run's intact checkpoint.
+  void resumeFromDamagedCheckpointIsRefused() {
+    const QString last = m_run + "/weights/last.pt";
+    const QByteArray good = bytesOf(last);
+    {
+      QFile f(last);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(bitFlipped(good));
+    }
+    auto r = runStaveTrain({"train", "--run-dir", m_run, "resume=true", "epochs=3"}, {}, 120000);
+    {
+      QFile f(last);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(good);
+    }
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("last.pt") && r.err.contains("CRC error") &&
+                 r.err.contains("best.pt (epoch 1)"),
+             qPrintable(r.err));
+    QCOMPARE(countOf(readText(m_run + "/events.jsonl"), "run_start"), 1);
+  }
+
   // 5. A broken checkpoint is named in a line or two, without LibTorch's C++ backtrace.
   void badCheckpoints_data() {
     QTest::addColumn<QByteArray>("content");
@@ -133,6 +169,9 @@ class TstRunFolders : public QObject {
     QTest::newRow("empty") << QByteArray() << false << "is empty";
     QTest::newRow("folder") << QByteArray() << true << "is a folder";
     QTest::newRow("truncated") << QByteArray("truncate") << false << "not a complete checkpoint";
+    // Zip structure intact, one tensor's bytes changed: LibTorch alone loads it (val loss 2e23).
+    QTest::newRow("bit flipped") << QByteArray("flip") << false
+                                 << "damaged checkpoint: CRC error";
   }
   void badCheckpoints() {
     QFETCH(QByteArray, content);
@@ -149,6 +188,8 @@ class TstRunFolders : public QObject {
       if (content == "truncate") {
         const QByteArray whole = bytesOf(m_run + "/weights/last.pt");
         f.write(whole.left(whole.size() / 2));
+      } else if (content == "flip") {
+        f.write(bitFlipped(bytesOf(m_run + "/weights/last.pt")));
       } else {
         f.write(content);
       }

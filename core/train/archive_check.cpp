@@ -1,0 +1,56 @@
+#include "core/train/archive_check.h"
+
+#include <zip.h>
+
+#include <memory>
+#include <vector>
+
+namespace stave::train {
+
+Status verifyArchive(const std::string& path, const std::string& bytes) {
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
+  if (!src) {
+    const std::string why = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    return Error{path, 0, "", "cannot check the checkpoint archive: " + why};
+  }
+  // ZIP_CHECKCONS: the central directory must agree with the local headers.
+  zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  if (!za) {
+    const std::string why = zip_error_strerror(&err);
+    zip_source_free(src);
+    zip_error_fini(&err);
+    return Error{path, 0, "",
+                 "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, "
+                 "damaged, or not a .pt file) [" + why + "]"};
+  }
+  zip_error_fini(&err);
+  std::unique_ptr<zip_t, void (*)(zip_t*)> owner(za, [](zip_t* z) { zip_discard(z); });
+  const zip_int64_t n = zip_get_num_entries(za, 0);
+  std::vector<char> buf(1 << 20);
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char* name = zip_get_name(za, static_cast<zip_uint64_t>(i), 0);
+    const std::string record = name ? name : "#" + std::to_string(i);
+    zip_file_t* f = zip_fopen_index(za, static_cast<zip_uint64_t>(i), 0);
+    if (!f)
+      return Error{path, 0, record,
+                   std::string("damaged checkpoint: record cannot be read (") +
+                       zip_strerror(za) + "); the file cannot be trusted"};
+    // Reading a record to its end makes libzip compare its CRC-32 with the stored one.
+    zip_int64_t got = 0;
+    while ((got = zip_fread(f, buf.data(), buf.size())) > 0) {
+    }
+    std::string why;
+    if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
+    zip_fclose(f);
+    if (got < 0)
+      return Error{path, 0, record,
+                   "damaged checkpoint: " + why +
+                       " (its bytes are not the ones written); the file cannot be trusted"};
+  }
+  return Ok{};
+}
+
+}  // namespace stave::train
