@@ -71,8 +71,9 @@ ExportDialog::ExportDialog(studio::ProjectDocument* doc, QWidget* parent)
   m_nodes->setValue(defaults.nodes);
   form->addRow(tr("Machines (nodes):"), m_nodes);
   m_gpus = new QSpinBox(cluster);
-  m_gpus->setRange(0, 64);
+  m_gpus->setRange(-1, 64);  // 0: CPU ranks, no GPU request
   m_gpus->setSpecialValueText(tr("the config's nproc"));
+  m_gpus->setValue(defaults.gpusPerNode);
   form->addRow(tr("GPUs per machine:"), m_gpus);
   m_cpus = new QSpinBox(cluster);
   m_cpus->setRange(0, 1024);

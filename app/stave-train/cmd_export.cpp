@@ -75,6 +75,9 @@ int run(const std::vector<std::string>& args) {
       config->set("data", fs::absolute(chosen).lexically_normal().string());
     }
     if (opt.jobName.empty()) opt.jobName = std::filesystem::path(input).stem().string();
+    // 'stave-train train CONFIG' keeps runs beside the config file: so does the script.
+    opt.runsFolder =
+        (fs::absolute(input).parent_path() / "runs").lexically_normal().string();
     opt.description = "config file '" + input + "'";
     text = exportRunConfig(config.value(), format.value(), opt);
   }
@@ -102,7 +105,8 @@ STAVE_COMMAND(stave::cli::Command{
     "                    becomes the global batch; Stave-only keys listed in a comment)\n"
     "     shell          POSIX sh script running 'stave-train train' on one node (config\n"
     "                    embedded)\n"
-    "     slurm          sbatch script: --nodes, --gpus-per-node (default: nproc),\n"
+    "     slurm          sbatch script: --nodes, --gpus-per-node (default: nproc, or 0 for\n"
+    "                    devices=cpu; 0 = CPU ranks, no GPU request),\n"
     "                    --cpus-per-task (default: workers + 2), --time (24:00:00),\n"
     "                    --partition, --image (pyxis, optional); srun starts one\n"
     "                    'stave-train worker' per GPU\n"

@@ -52,8 +52,10 @@ Status checkCluster(const ExportOptions& o, int gpus) {
   const std::string src = "export options";
   if (o.nodes < 1 || o.nodes > 100000)
     errors.push_back({src, 0, "nodes", "expected an integer in [1, 100000]"});
-  if (gpus < 1 || gpus > 1024)
-    errors.push_back({src, 0, "gpus-per-node", "expected an integer in [1, 1024]"});
+  if (o.gpusPerNode < -1 || gpus < 0 || gpus > 1024)
+    errors.push_back({src, 0, "gpus-per-node",
+                      "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got " +
+                          std::to_string(o.gpusPerNode < -1 ? o.gpusPerNode : gpus)});
   if (o.cpusPerTask < 0 || o.cpusPerTask > 4096)
     errors.push_back({src, 0, "cpus-per-task", "expected an integer in [0, 4096]"});
   bool timeOk = !o.time.empty();
@@ -72,11 +74,24 @@ Status checkCluster(const ExportOptions& o, int gpus) {
   return Ok{};
 }
 
-std::string shellScript(const RunConfig& c, const ExportOptions& o) {
+std::string shellScript(const RunConfig& config, const ExportOptions& o) {
+  // The script trains from a temporary copy of the config; runs go where 'train' would put
+  // them for the original (runs/ beside it, or `project`), never beside that copy in $TMPDIR.
+  RunConfig c = config;
+  if (c.getString("project").empty() && !o.runsFolder.empty()) c.set("project", o.runsFolder);
+  const std::string project = c.getString("project");
+  const std::string name = c.getString("name").empty() ? "train" : c.getString("name");
   std::ostringstream s;
   s << "#!/bin/sh\n"
     << "# Stave training run, exported by 'stave-train export --format shell'.\n";
   if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  if (!project.empty())
+    s << "# Runs go to " << commentSafe(project + "/" + name)
+      << " (then " << commentSafe(name) << "2, " << commentSafe(name)
+      << "3, ...): checkpoints, events and logs; set project=FOLDER or name=NAME to change it.\n";
+  else
+    s << "# Runs go to ./runs/" << commentSafe(name)
+      << " in the folder the script is started from; set project=FOLDER to change it.\n";
   s << "# Runs on this machine: 'stave-train train' starts one rank per GPU (nproc) with a\n"
     << "# torchrun-style environment for one node. Arguments are passed on to stave-train, e.g.\n"
     << "#   sh run.sh epochs=10\n"
@@ -98,26 +113,27 @@ std::string shellScript(const RunConfig& c, const ExportOptions& o) {
     << heredoc("\"$config_file\"", c) << "status=0\n"
     << "\"$STAVE_TRAIN\" train \"$config_file\" --nproc \"$NPROC\" --nnodes \"$NNODES\" "
        "--node-rank \"$NODE_RANK\" --master-addr \"$MASTER_ADDR\" --master-port \"$MASTER_PORT\" "
-       "\"$@\" || status=$?\n"
+    << (project.empty() ? "\"project=$PWD/runs\" " : "") << "\"$@\" || status=$?\n"
     << "exit \"$status\"\n";
   return s.str();
 }
 
-std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus) {
+std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, int tasks) {
   const int cpus = o.cpusPerTask > 0 ? o.cpusPerTask : static_cast<int>(c.getInt("workers")) + 2;
   std::ostringstream s;
   s << "#!/bin/sh\n"
     << "#SBATCH --job-name=" << safeName(o.jobName, false) << "\n"
     << "#SBATCH --nodes=" << o.nodes << "\n"
-    << "#SBATCH --ntasks-per-node=" << gpus << "\n"
-    << "#SBATCH --gpus-per-node=" << gpus << "\n"
-    << "#SBATCH --cpus-per-task=" << cpus << "\n"
+    << "#SBATCH --ntasks-per-node=" << tasks << "\n";
+  // A CPU run asks for no GPUs (a cluster without GRES refuses a request for them).
+  if (gpus > 0) s << "#SBATCH --gpus-per-node=" << gpus << "\n";
+  s << "#SBATCH --cpus-per-task=" << cpus << "\n"
     << "#SBATCH --time=" << o.time << "\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
   s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch "
        "FILE\n";
   if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
-  s << "# One 'stave-train worker' per GPU; each takes its rank from SLURM_PROCID, SLURM_LOCALID "
+  s << "# One 'stave-train worker' per " << (gpus > 0 ? "GPU" : "CPU rank") << "; each takes its rank from SLURM_PROCID, SLURM_LOCALID "
        "and\n"
     << "# SLURM_NTASKS, and meets the others at the first node of the allocation.\n"
     << "set -eu\n"
@@ -143,14 +159,14 @@ void indentLines(std::ostringstream& s, const std::string& text, const std::stri
   while (std::getline(in, line)) s << (line.empty() ? "" : indent) << line << "\n";
 }
 
-std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus) {
+std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, int tasks) {
   const std::string name = safeName(o.jobName, true);
   const std::string configMap = name + "-config";
   // Only integers and fixed text in the pod's shell command; the operator's variables give the
   // node's place. Pods are nodes: the operator sets RANK to the pod index, so each pod runs the
   // launcher with --nproc G as node PET_NODE_RANK of PET_NNODES.
   const std::string cmd =
-      "exec stave-train train /config/run.yaml --nproc " + std::to_string(gpus) +
+      "exec stave-train train /config/run.yaml --nproc " + std::to_string(tasks) +
       " --nnodes \"${PET_NNODES:-" + std::to_string(o.nodes) +
       "}\" --node-rank \"${PET_NODE_RANK:-${RANK:-0}}\" --master-addr \"$MASTER_ADDR\""
       " --master-port \"$MASTER_PORT\"";
@@ -166,10 +182,12 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus) {
       << "              command: [\"/bin/sh\", \"-c\"]\n"
       << "              args:\n"
       << "                - " << yamlQuote(cmd) << "\n"
-      << "              resources:\n"
-      << "                limits:\n"
-      << "                  nvidia.com/gpu: " << gpus << "\n"
-      << "              volumeMounts:\n"
+      ;
+    if (gpus > 0)
+      s << "              resources:\n"
+        << "                limits:\n"
+        << "                  nvidia.com/gpu: " << gpus << "\n";
+    s << "              volumeMounts:\n"
       << "                - name: stave-config\n"
       << "                  mountPath: /config\n"
       << "                  readOnly: true\n"
@@ -200,7 +218,7 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus) {
     << "metadata:\n"
     << "  name: " << name << "\n"
     << "spec:\n"
-    << "  nprocPerNode: \"" << gpus << "\"\n"
+    << "  nprocPerNode: \"" << tasks << "\"\n"
     << "  pytorchReplicaSpecs:\n";
   replica(s, "Master", 1);
   if (o.nodes > 1) replica(s, "Worker", o.nodes - 1);
@@ -251,8 +269,12 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
                                     const ExportOptions& options) {
   if (auto errors = validate(config); !errors.empty()) return errors;
   RunConfig c = config;
-  const int gpus =
-      options.gpusPerNode > 0 ? options.gpusPerNode : static_cast<int>(config.getInt("nproc"));
+  // GPUs per node: as given; by default the config's nproc, or none for a CPU config. Ranks
+  // per node: one per GPU, or the config's nproc on CPUs.
+  const int nproc = static_cast<int>(config.getInt("nproc"));
+  const bool cpuConfig = config.getString("devices") == "cpu";
+  const int gpus = options.gpusPerNode >= 0 ? options.gpusPerNode : (cpuConfig ? 0 : nproc);
+  const int tasks = gpus > 0 ? gpus : nproc;
   switch (format) {
     case ExportFormat::Yaml:
       return toYaml(c);
@@ -273,11 +295,14 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
       // The embedded config describes the cluster run it belongs to.
       c.set("nnodes", int64_t{options.nodes});
       c.set("node_rank", int64_t{0});
-      c.set("nproc", int64_t{gpus});
+      c.set("nproc", int64_t{tasks});
       const std::string devices = c.getString("devices");
-      if (!devices.empty() && devices != "cpu") c.set("devices", std::string());
-      return format == ExportFormat::Slurm ? slurmScript(c, options, gpus)
-                                           : k8sManifest(c, options, gpus);
+      if (gpus == 0)
+        c.set("devices", std::string("cpu"));
+      else if (!devices.empty() && devices != "cpu")
+        c.set("devices", std::string());
+      return format == ExportFormat::Slurm ? slurmScript(c, options, gpus, tasks)
+                                           : k8sManifest(c, options, gpus, tasks);
     }
   }
   return Error{"", 0, "format", "unknown export format"};
@@ -292,6 +317,8 @@ Result<std::string> exportProjectConfig(const Project& project, const std::strin
   if (options.jobName.empty()) options.jobName = project.name + "-" + name;
   if (options.description.empty())
     options.description = "project '" + project.name + "', config '" + name + "'";
+  if (options.runsFolder.empty())
+    options.runsFolder = (std::filesystem::path(project.folder()) / "runs").lexically_normal().string();
   return exportRunConfig(config.value(), format, options);
 }
 

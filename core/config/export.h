@@ -26,11 +26,17 @@ struct ExportOptions {
   std::string jobName = "stave";  ///< job name; reduced to safe characters for Slurm and k8s
   std::string description;        ///< one comment line at the top (newlines are replaced)
   int nodes = 1;                  ///< slurm, k8s: number of machines
-  int gpusPerNode = 0;            ///< slurm, k8s: GPUs (ranks) per machine; 0 = config's nproc
+  /// slurm, k8s: GPUs (one rank each) per machine; 0 = none (CPU ranks, the config's nproc);
+  /// -1 = the config's nproc, or none when the config's devices are "cpu".
+  int gpusPerNode = -1;
   int cpusPerTask = 0;            ///< slurm: CPUs per rank; 0 = workers + 2
   std::string time = "24:00:00";  ///< slurm: wall-clock limit ([D-]HH:MM:SS or minutes)
   std::string partition;          ///< slurm: partition; "" = the cluster's default
   std::string image;              ///< k8s: container image (required); slurm: pyxis image, optional
+  /// shell: the folder that `train` would put runs in (beside the project or config file) when
+  /// the config sets no `project`; the script keeps them there, never beside its temporary
+  /// copy of the config. "" = leave `project` as it is.
+  std::string runsFolder;
 };
 
 /// Writes `config` (already resolved: data absolute) in `format`. Errors name bad options.

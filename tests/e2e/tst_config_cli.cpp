@@ -47,6 +47,8 @@ class TestConfigCli : public QObject {
   void exportFormats();
   void exportErrors_data();
   void exportErrors();
+  void shellExportKeepsRuns();
+  void slurmExportForCpuRanks();
   void importUltralytics();
   void configDocs();
   void helpTexts_data();
@@ -206,6 +208,59 @@ void TestConfigCli::exportFormats() {
   auto stdoutRun = runStaveTrain(QStringList{"export", m_project, "--format", format} + extra);
   QCOMPARE(stdoutRun.exitCode, 0);
   if (format != "shell") QCOMPARE(stdoutRun.out, text);
+}
+
+// The shell script trains from a copy of the config in $TMPDIR; its runs used to land beside
+// that copy (runs/ in $TMPDIR, where cleaners delete checkpoints). A stand-in stave-train
+// prints the config it is given and its arguments.
+void TestConfigCli::shellExportKeepsRuns() {
+  const QString fake = path("fake/stave-train");
+  writeText(fake, "#!/bin/sh\ncat \"$2\"\necho \"ARGS $*\"\n");
+  QFile::setPermissions(fake, QFile::permissions(fake) | QFileDevice::ExeOwner);
+  auto run = [&](const QString& script) {
+    QProcess p;
+    QStringList env = QProcess::systemEnvironment();
+    env << "STAVE_TRAIN=" + fake << "TMPDIR=" + path("tmp");
+    QDir().mkpath(path("tmp"));
+    p.setEnvironment(env);
+    p.setWorkingDirectory(path("tmp"));
+    p.start("sh", {script, "epochs=2"});
+    p.waitForFinished(20000);
+    return QString::fromUtf8(p.readAllStandardOutput());
+  };
+  // From a project: runs/ beside the project file, said in the header.
+  const QString fromProject = path("exports/proj.sh");
+  auto r = runStaveTrain({"export", m_project, "--format", "shell", "--out", fromProject});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY2(readText(fromProject).contains("# Runs go to " + path("proj/runs/train").toUtf8()),
+           readText(fromProject).constData());
+  QString out = run(fromProject);
+  QVERIFY2(out.contains("project: \"" + path("proj/runs") + "\""), qPrintable(out));
+  QVERIFY2(out.contains("ARGS train ") && out.contains(" epochs=2"), qPrintable(out));
+  // From a config file: runs/ beside the config, as 'stave-train train CONFIG' does.
+  writeText(path("cfgs/c.yaml"), "data: ../data set/data.yaml\n");
+  const QString fromConfig = path("exports/cfg.sh");
+  r = runStaveTrain({"export", path("cfgs/c.yaml"), "--format", "shell", "--out", fromConfig});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  out = run(fromConfig);
+  QVERIFY2(out.contains("project: \"" + path("cfgs/runs") + "\""), qPrintable(out));
+  // A project= given by the user stays.
+  r = runStaveTrain({"export", m_project, "--format", "shell", "project=/data/runs"});
+  QVERIFY2(r.out.contains("# Runs go to /data/runs/train"), qPrintable(r.out));
+}
+
+// A CPU config asks Slurm for no GPUs; --gpus-per-node 0 means CPU ranks (it became 1).
+void TestConfigCli::slurmExportForCpuRanks() {
+  for (const QStringList& extra :
+       {QStringList{"devices=cpu", "nproc=2"}, QStringList{"nproc=2", "--gpus-per-node", "0"}}) {
+    auto r = runStaveTrain(QStringList{"export", m_project, "--format", "slurm"} + extra);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(!r.out.contains("--gpus-per-node"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("#SBATCH --ntasks-per-node=2\n"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("devices: \"cpu\""), qPrintable(r.out));
+  }
+  auto r = runStaveTrain({"export", m_project, "--format", "slurm", "--gpus-per-node", "4"});
+  QVERIFY2(r.out.contains("#SBATCH --gpus-per-node=4\n"), qPrintable(r.out));
 }
 
 void TestConfigCli::exportErrors_data() {
