@@ -5,6 +5,7 @@
 
 #include "app/stave-train/command.h"
 #include "core/config/export.h"
+#include "core/config/output_path.h"
 #include "core/config/project.h"
 
 namespace {
@@ -27,7 +28,7 @@ int run(const std::vector<std::string>& args) {
   stave::cli::Args a(args,
                      {"config", "format", "out", "nodes", "gpus-per-node", "cpus-per-task", "time",
                       "partition", "image", "job-name"},
-                     {});
+                     {"force"});
   if (!a.ok()) return stave::cli::usageError(kName, a.error());
   std::vector<std::string> files, overrides;
   for (const auto& p : a.positional())
@@ -51,6 +52,10 @@ int run(const std::vector<std::string>& args) {
   opt.image = a.value("image");
 
   const std::string& input = files[0];
+  if (a.has("out")) {
+    if (auto st = stave::checkOutputFile(a.value("out"), {input}, a.has("force"), "--out"); !st)
+      return printErrors(st.errors());
+  }
   std::string configName = a.value("config");
   stave::Result<std::string> text = stave::Error{};
   if (a.has("job-name")) opt.jobName = a.value("job-name");
@@ -98,7 +103,7 @@ STAVE_COMMAND(stave::cli::Command{
     kName, "export a config: yaml, json, ultralytics, shell, slurm, k8s",
     "stave-train export PROJECT.stave|CONFIG.yaml [--config NAME] --format F [--out FILE]\n"
     "                   [key=value ...] [--nodes N] [--gpus-per-node G] [--cpus-per-task C]\n"
-    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME]\n"
+    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME] [--force]\n"
     "  F: yaml, json     the full resolved config (dataset path absolute); 'stave-train train'\n"
     "                    reads it\n"
     "     ultralytics    args.yaml for 'yolo train cfg=FILE' (Ultralytics keys only; batch\n"
@@ -113,5 +118,6 @@ STAVE_COMMAND(stave::cli::Command{
     "     k8s            Kubeflow PyTorchJob + ConfigMap; --image is required, --nodes pods\n"
     "                    with --gpus-per-node GPUs each\n"
     "  --config defaults to the project's active config. Without --out the export goes to\n"
-    "  stdout. Exit 0 ok, 2 bad command line or config.",
+    "  stdout; --out never replaces the input, nor an existing file without --force.\n"
+    "  Exit 0 ok, 2 bad command line or config.",
     run});

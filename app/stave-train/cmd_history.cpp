@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/stave-train/command.h"
+#include "core/config/output_path.h"
 #include "core/config/atomic_file.h"
 #include "core/config/project.h"
 #include "core/store/store.h"
@@ -65,7 +66,7 @@ std::string csvField(const std::string& s) {
 
 int run(const std::vector<std::string>& args) {
   const std::string name = "history";
-  stave::cli::Args a(args, {"csv"}, {"json", "rebuild", "compare"});
+  stave::cli::Args a(args, {"csv"}, {"json", "rebuild", "compare", "force"});
   if (!a.ok()) return stave::cli::usageError(name, a.error());
   if (a.positional().empty()) return stave::cli::usageError(name, "give a project (.stave or folder)");
   std::string projectDir = a.positional()[0];
@@ -80,6 +81,14 @@ int run(const std::vector<std::string>& args) {
   }
   const std::string db = stave::store::Store::defaultPath(projectDir);
   const std::string runs = (fs::path(projectDir) / "runs").string();
+  if (a.has("csv")) {
+    if (auto st = stave::checkOutputFile(a.value("csv"), {a.positional()[0], db, runs},
+                                         a.has("force"), "--csv");
+        !st) {
+      std::cerr << "stave-train history: " << st.errorText() << "\n";
+      return 2;
+    }
+  }
 
   stave::store::IngestReport report;
   std::unique_ptr<stave::store::Store> store;
@@ -209,7 +218,7 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "history", "the project's runs from its history database (table, JSON, CSV, compare)",
-    "stave-train history PROJECT [--json] [--csv FILE] [--rebuild]\n"
+    "stave-train history PROJECT [--json] [--csv FILE [--force]] [--rebuild]\n"
     "       stave-train history PROJECT --compare RUN RUN ... [--json]\n"
     "  PROJECT: a .stave file or its folder. The database is <folder>/stave.db, brought up to\n"
     "  date with <folder>/runs/*/events.jsonl first; --rebuild recreates it from them (the old\n"

@@ -5,6 +5,7 @@
 #include "core/config/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
+#include "core/config/output_path.h"
 
 namespace {
 const char* kName = "import-ultralytics";
@@ -15,12 +16,18 @@ int printErrors(const std::vector<stave::Error>& errors) {
 
 int run(const std::vector<std::string>& args) {
   using namespace stave::config;
-  stave::cli::Args a(args, {"out", "project", "config"}, {"strict"});
+  stave::cli::Args a(args, {"out", "project", "config"}, {"strict", "force"});
   if (!a.ok()) return stave::cli::usageError(kName, a.error());
   if (a.positional().size() != 1) return stave::cli::usageError(kName, "expected one args.yaml");
   if (a.has("project") != a.has("config"))
     return stave::cli::usageError(kName, "--project and --config go together");
   const std::string path = a.positional()[0];
+  if (a.has("out")) {
+    if (auto st = stave::checkOutputFile(a.value("out"), {path, a.value("project")},
+                                         a.has("force"), "--out");
+        !st)
+      return printErrors(st.errors());
+  }
   auto text = stave::readFile(path);
   if (!text) return printErrors(text.errors());
   auto imported = importUltralytics(text.value(), path);
@@ -38,6 +45,12 @@ int run(const std::vector<std::string>& args) {
   if (a.has("project")) {
     auto project = loadProject(a.value("project"));
     if (!project) return printErrors(project.errors());
+    for (const auto& [existing, cfg] : project->configs)
+      if (existing == a.value("config") && !a.has("force"))
+        return printErrors({stave::Error{project->path, 0, "--config",
+                                         "the project already has a config '" + existing +
+                                             "'; choose another name, or pass --force to "
+                                             "replace it"}});
     project->setConfig(a.value("config"), imported->config);
     if (auto st = saveProject(project.value()); !st) return printErrors(st.errors());
     std::cout << "added config '" << a.value("config") << "' to " << project->path
@@ -57,7 +70,7 @@ int run(const std::vector<std::string>& args) {
 STAVE_COMMAND(stave::cli::Command{
     kName, "convert an Ultralytics args.yaml into a Stave config",
     "stave-train import-ultralytics ARGS.yaml [--out FILE] [--project P.stave --config NAME]\n"
-    "                               [--strict]\n"
+    "                               [--strict] [--force]\n"
     "  Writes the Stave config as YAML to FILE, to stdout, or as config NAME of a project.\n"
     "  Keys Stave does not use (save, plots, ...) are dropped and named in a warning on stderr;\n"
     "  conversions (global batch -> per-rank batch, device -> devices, .pt weights) are warned.\n"

@@ -3,15 +3,20 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
+#include "core/config/output_path.h"
 #include "core/data/demo.h"
 
 namespace {
 int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"out", "train", "val", "imgsz", "seed", "quality", "threads"}, {});
+  stave::cli::Args a(args, {"out", "train", "val", "imgsz", "seed", "quality", "threads"},
+                     {"force"});
   if (!a.ok()) return stave::cli::usageError("make-demo", a.error());
   if (!a.has("out")) return stave::cli::usageError("make-demo", "--out DIR is required");
   stave::data::DemoOptions o;
   o.out = a.value("out");
+  // A new demo mixed into an existing (perhaps edited) dataset would be neither.
+  if (auto st = stave::checkOutputFolder(o.out, {}, a.has("force"), "--out"); !st)
+    return stave::cli::reportErrors("make-demo", st.errors());
   try {
     o.train = std::stoi(a.value("train", "256"));
     o.val = std::stoi(a.value("val", "64"));
@@ -36,5 +41,6 @@ int run(const std::vector<std::string>& args) {
 STAVE_COMMAND(stave::cli::Command{"make-demo",
                                   "write the synthetic demo dataset (shapes, 5 classes)",
                                   "stave-train make-demo --out DIR [--train 256] [--val 64] "
-                                  "[--imgsz 256] [--seed 0] [--quality 90]",
+                                  "[--imgsz 256] [--seed 0] [--quality 90] [--force]\n"
+                                  "  --out must be empty or absent (--force writes into it)",
                                   run});

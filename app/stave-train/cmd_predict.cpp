@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
+#include "core/config/output_path.h"
 #include "core/train/inference.h"
 
 namespace {
@@ -12,7 +13,7 @@ int run(const std::vector<std::string>& args) {
                                          {"source", "source"}, {"out", "out"}, {"conf", "conf"},
                                          {"iou", "iou"}, {"max_det", "max-det"},
                                          {"imgsz", "imgsz"}, {"device", "device"}}),
-      {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json"});
+      {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json", "force"});
   if (!a.ok()) return stave::cli::usageError("predict", a.error());
   if (!a.positional().empty())
     return stave::cli::usageError("predict", "unexpected argument '" + a.positional()[0] + "'");
@@ -31,6 +32,14 @@ int run(const std::vector<std::string>& args) {
     r.outDir = dir.string();
     std::cerr << "predict: writing to " << r.outDir << "\n";
   }
+  // Annotated images are written under the names of their sources: never into the source.
+  std::error_code ec;
+  for (const auto& [flag, input] : {std::pair{"--weights", r.weights}, {"--source", r.source}})
+    if (!std::filesystem::exists(input, ec))
+      return stave::cli::reportErrors("predict", {stave::Error{input, 0, flag, "not found"}});
+  if (auto st = stave::checkOutputFolder(r.outDir, {r.source, r.weights}, a.has("force"), "--out");
+      !st)
+    return stave::cli::reportErrors("predict", st.errors());
   r.device = a.value("device");
   try {
     r.conf = std::stod(a.value("conf", "0.25"));

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "app/stave-train/command.h"
+#include "core/config/output_path.h"
 #include "core/config/run_config.h"
 #include "core/config/schema.h"
 #include "core/train/checkpoint.h"
@@ -28,7 +29,7 @@ int run(const std::vector<std::string>& args) {
                                                         {"save_preds", "save-preds"}}),
                      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou",
                       "max-det", "device", "rect", "precision", "channels-last", "save-preds"},
-                     {"json"});
+                     {"json", "force"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
   if (!a.positional().empty())
     return stave::cli::usageError("val", "unexpected argument '" + a.positional()[0] + "'");
@@ -51,6 +52,12 @@ int run(const std::vector<std::string>& args) {
   r.split = a.value("split", "val");
   r.device = a.value("device");
   r.savePreds = a.value("save-preds");
+  if (!r.savePreds.empty()) {
+    if (auto st = stave::checkOutputFile(r.savePreds, {r.weights, r.data}, a.has("force"),
+                                         "--save-preds");
+        !st)
+      return stave::cli::reportErrors("val", st.errors());
+  }
   const std::string rect = a.value("rect", "true");
   if (rect != "true" && rect != "false")
     return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
@@ -115,7 +122,7 @@ STAVE_COMMAND(stave::cli::Command{
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
     "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
     "                [--device cpu|0] [--precision auto|fp32|bf16|fp16]\n"
-    "                [--channels-last auto|true|false] [--save-preds P.csv] [--json]\n"
+    "                [--channels-last auto|true|false] [--save-preds P.csv] [--force] [--json]\n"
     "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
     "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
     "  the run config's keys (auto: bf16 on GPUs from Ampere on, NHWC on the CPU);\n"

@@ -48,6 +48,7 @@ class TestConfigCli : public QObject {
   void exportErrors_data();
   void exportErrors();
   void shellExportKeepsRuns();
+  void outputsNeverOntoInputs();
   void slurmExportForCpuRanks();
   void importUltralytics();
   void configDocs();
@@ -247,6 +248,41 @@ void TestConfigCli::shellExportKeepsRuns() {
   // A project= given by the user stays.
   r = runStaveTrain({"export", m_project, "--format", "shell", "project=/data/runs"});
   QVERIFY2(r.out.contains("# Runs go to /data/runs/train"), qPrintable(r.out));
+}
+
+// One rule for every command that writes: never onto an input, never over a file unasked.
+void TestConfigCli::outputsNeverOntoInputs() {
+  const QByteArray project = readText(m_project);
+  auto r = runStaveTrain({"export", m_project, "--format", "shell", "--out", m_project});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("is an input of this command"), qPrintable(r.err));
+  // Even through another spelling of the same path, and with --force.
+  r = runStaveTrain({"export", m_project, "--format", "yaml", "--force", "--out",
+                     path("proj/../proj/demo $(x).stave")});
+  QCOMPARE(r.exitCode, 2);
+  QCOMPARE(readText(m_project), project);
+  // An existing file is replaced only with --force.
+  const QString out = path("exports/again.yaml");
+  QCOMPARE(runStaveTrain({"export", m_project, "--format", "yaml", "--out", out}).exitCode, 0);
+  r = runStaveTrain({"export", m_project, "--format", "yaml", "--out", out, "epochs=9"});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("already exists; pass --force"), qPrintable(r.err));
+  QVERIFY(!readText(out).contains("epochs: 9"));
+  r = runStaveTrain({"export", m_project, "--format", "yaml", "--out", out, "epochs=9", "--force"});
+  QCOMPARE(r.exitCode, 0);
+  QVERIFY(readText(out).contains("epochs: 9"));
+  // import-ultralytics does not silently replace a project's config.
+  writeText(path("ul2/args.yaml"), "epochs: 5\nlr0: 0.02\n");
+  r = runStaveTrain(
+      {"import-ultralytics", path("ul2/args.yaml"), "--project", m_project, "--config", "default"});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("already has a config 'default'"), qPrintable(r.err));
+  QCOMPARE(readText(m_project), project);
+  // history --csv onto the project file.
+  r = runStaveTrain({"history", m_project, "--csv", m_project, "--force"});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("is an input of this command"), qPrintable(r.err));
+  QCOMPARE(readText(m_project), project);
 }
 
 // A CPU config asks Slurm for no GPUs; --gpus-per-node 0 means CPU ranks (it became 1).

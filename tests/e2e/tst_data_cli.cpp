@@ -88,6 +88,14 @@ void TestDataCli::makeDemoIsDeterministic() {
   auto bad = runStaveTrain({"make-demo", "--out", dir.filePath("d"), "--imgsz", "5"}, {}, 60000);
   QCOMPARE(bad.exitCode, 2);
   QVERIFY(bad.err.contains("imgsz"));
+  // A new demo is never mixed into an existing dataset (a user's edits would be half kept).
+  const QByteArray before = treeHash(dir.filePath("a"));
+  auto mixed = runStaveTrain(QStringList{"make-demo", "--out", dir.filePath("a"), "--seed", "9"} +
+                                 common,
+                             {}, 60000);
+  QCOMPARE(mixed.exitCode, 2);
+  QVERIFY2(mixed.err.contains("not empty; pass --force"), qPrintable(mixed.err));
+  QCOMPARE(treeHash(dir.filePath("a")), before);
 }
 
 void TestDataCli::checkDatasetExitCodes_data() {

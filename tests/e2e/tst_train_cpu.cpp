@@ -118,6 +118,19 @@ class TstTrainCpu : public QObject {
                                     {}, 120000);
     QCOMPARE(unwritable.exitCode, 2);
     QVERIFY2(unwritable.err.contains("config.yaml/p.csv"), qPrintable(unwritable.err));
+    // Never onto an input (the checkpoint became a CSV), never over a file without --force.
+    const qint64 bestSize = QFileInfo(m_run + "/weights/best.pt").size();
+    auto onto = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data", m_data,
+                               "--save-preds", m_run + "/weights/best.pt", "--force"},
+                              {}, 120000);
+    QCOMPARE(onto.exitCode, 2);
+    QVERIFY2(onto.err.contains("is an input of this command"), qPrintable(onto.err));
+    QCOMPARE(QFileInfo(m_run + "/weights/best.pt").size(), bestSize);
+    auto again = runStaveTrain({"val", "--weights", m_run + "/weights/best.pt", "--data", m_data,
+                                "--save-preds", saved},
+                               {}, 120000);
+    QCOMPARE(again.exitCode, 2);
+    QVERIFY2(again.err.contains("already exists; pass --force"), qPrintable(again.err));
 
     const QString out = m_dir.filePath("pred");
     auto p = runStaveTrain({"predict", "--weights", m_run + "/weights/best.pt", "--source",
@@ -133,6 +146,27 @@ class TstTrainCpu : public QObject {
         {"predict", "--weights", m_dir.filePath("missing.pt"), "--source", out, "--out", out});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("missing.pt"));
+    // The annotated images carry their sources' names: --out on the source folder (or one that
+    // holds it) would overwrite the dataset's images; an earlier output needs --force.
+    const QString src = m_dir.filePath("demo/images/val");
+    const QString firstImage = QDir(src).entryList({"*.jpg"}, QDir::Files).first();
+    auto bytesOf = [](const QString& path) {
+      QFile f(path);
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray image = bytesOf(src + "/" + firstImage);
+    for (const QString& target : {src, m_dir.filePath("demo/images")}) {
+      auto onto = runStaveTrain({"predict", "--weights", m_run + "/weights/best.pt", "--source",
+                                 src, "--out", target, "--force"},
+                                {}, 120000);
+      QCOMPARE(onto.exitCode, 2);
+      QVERIFY2(onto.err.contains("holds an input of this command"), qPrintable(onto.err));
+    }
+    QCOMPARE(bytesOf(src + "/" + firstImage), image);
+    auto taken = runStaveTrain(
+        {"predict", "--weights", m_run + "/weights/best.pt", "--source", src, "--out", out});
+    QCOMPARE(taken.exitCode, 2);
+    QVERIFY2(taken.err.contains("not empty; pass --force"), qPrintable(taken.err));
   }
 
   // export-weights --format ultralytics: a torch.save() zip (stored, so its pickle and record
@@ -176,6 +210,14 @@ class TstTrainCpu : public QObject {
                                "ultralytics", "--out", m_run + "/weights/best.pt"});
     QCOMPARE(self.exitCode, 2);
     QVERIFY(QFile(m_run + "/weights/best.pt").size() > 1000);
+    // An existing export is replaced only when asked.
+    auto exists = runStaveTrain(
+        {"export-weights", m_run + "/weights/best.pt", "--format", "ultralytics", "--out", out});
+    QCOMPARE(exists.exitCode, 2);
+    QVERIFY2(exists.err.contains("already exists; pass --force"), qPrintable(exists.err));
+    auto forced = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format",
+                                 "ultralytics", "--out", out, "--force"});
+    QVERIFY2(forced.exitCode == 0, qPrintable(forced.err));
   }
 
   // loss-batch: one validation batch's loss and gradients in a torch.save() file (the paired
