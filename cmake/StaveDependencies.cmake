@@ -97,6 +97,9 @@ find_package(yaml-cpp REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(STAVE_LIBZIP REQUIRED IMPORTED_TARGET libzip)
 add_library(Stave::zip ALIAS PkgConfig::STAVE_LIBZIP)
+# xxHash: checksums of disk-cache entries.
+pkg_check_modules(STAVE_XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+add_library(Stave::xxhash ALIAS PkgConfig::STAVE_XXHASH)
 find_package(nlohmann_json 3.2 REQUIRED)
 find_package(SQLite3 REQUIRED)
 

@@ -468,7 +468,7 @@ bool resumeMayChange(std::string_view key) {
       "devices",  "nccl_p2p_level", "nccl_shm_disable", "nccl_debug", "nccl_timeout_s",
       "tensorboard", "sample_period_s", "report_period_s", "metrics_port", "metrics_addr",
       "master_addr", "master_port", "node_rank", "resume",      "name",
-      "project",  "exist_ok"};
+      "project",  "exist_ok", "max_bad_images"};
   return keys.count(key) > 0;
 }
 

@@ -60,6 +60,10 @@ std::vector<ParamSpec> buildSchema() {
       boolP("single_cls", false, G::Data, "train all classes as one class", true),
       enumP("cache", "none", {"none", "ram", "disk"}, G::Data,
             "cache decoded images in RAM or on disk", true),
+      floatP("max_bad_images", 0.01, 0.0, 1.0, G::Data,
+             "fail the run when more than this fraction of a split's images cannot be decoded "
+             "(each one is used as a grey image without boxes, with a warning)",
+             false),
       boolP("rect", true, G::Data,
             "validate in rectangular batches, as Ultralytics does (false: letterbox to squares)",
             false),

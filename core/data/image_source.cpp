@@ -27,6 +27,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <jpeglib.h>
+#include <xxhash.h>
 
 #include "core/data/rng.h"
 
@@ -47,8 +48,10 @@ struct JpegError {
 void jpegQuiet(j_common_ptr, int) {}
 
 constexpr char kDiskMagic[8] = {'S', 'T', 'A', 'V', 'E', 'I', 'C', '1'};
-constexpr uint64_t kDiskVersion = 3;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4);
-                                      // 3: one cache per split for training and validation
+constexpr uint64_t kDiskVersion = 4;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4);
+                                      // 3: one cache per split for training and validation;
+                                      // 4: entries carry a checksum and an undecodable flag
+static_assert(sizeof(DiskCacheEntry) == 40, "disk cache entries are 40 bytes");
 
 struct DiskHeader {
   char magic[8];
@@ -127,7 +130,6 @@ bool sameShape(const cv::Size& a, int w, int h) {
 }
 }  // namespace
 
-static_assert(sizeof(DiskCacheEntry) == 24, "disk cache entry is 24 bytes");
 
 Result<CacheMode> parseCacheMode(const std::string& t) {
   if (t.empty() || t == "none" || t == "false" || t == "False") return CacheMode::None;
@@ -396,7 +398,7 @@ const uint8_t* mapCache(const std::string& path, uint64_t key, size_t count, int
   DiskHeader h{};
   if (::pread(fd, &h, sizeof h, 0) != sizeof h || std::memcmp(h.magic, kDiskMagic, 8) != 0 ||
       h.key != key || h.count != count || h.imgsz != static_cast<uint32_t>(imgsz) ||
-      static_cast<uint64_t>(st.st_size) != sizeof(DiskHeader) + 24 * count + h.dataBytes) {
+      static_cast<uint64_t>(st.st_size) != sizeof(DiskHeader) + sizeof(DiskCacheEntry) * count + h.dataBytes) {
     ::close(fd);
     return nullptr;
   }
@@ -422,11 +424,11 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
   if (ec) return Error{path, 0, "cache", "cannot create the cache folder: " + ec.message()};
   const size_t n = index.images.size();
   std::vector<DiskCacheEntry> table(n);
-  uint64_t offset = sizeof(DiskHeader) + 24 * n;
+  uint64_t offset = sizeof(DiskHeader) + sizeof(DiskCacheEntry) * n;
   const uint64_t dataStart = offset;
   for (size_t i = 0; i < n; ++i) {
     const cv::Size s = loadedSize(index.images[i].width, index.images[i].height, imgsz);
-    table[i] = {offset, s.width, s.height, index.images[i].width, index.images[i].height};
+    table[i] = {offset, s.width, s.height, index.images[i].width, index.images[i].height, 0, 0, 0};
     offset += uint64_t(s.width) * s.height * 3;
   }
   DiskHeader h{};
@@ -454,7 +456,7 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
     return fail(std::string("cannot map the disk cache: ") + std::strerror(errno));
   auto* base = static_cast<uint8_t*>(p);
   std::memcpy(base, &h, sizeof h);
-  std::memcpy(base + sizeof h, table.data(), 24 * n);
+  
   std::atomic<size_t> next{0};
   auto work = [&] {
     StageTimes t;
@@ -463,8 +465,11 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
       try {
         loadImage(index.images[i], imgsz, LoadResize::Ultralytics, t).img.copyTo(dst);
       } catch (const std::exception&) {
-        dst.setTo(cv::Scalar(114, 114, 114));  // the loader counts it as a failure when read
+        // Flagged: every process that reads the entry reports the image as undecodable.
+        dst.setTo(cv::Scalar(114, 114, 114));
+        table[i].flags |= kDiskEntryUndecodable;
       }
+      table[i].checksum = XXH3_64bits(dst.data, dst.total() * dst.elemSize());
     }
   };
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -472,6 +477,7 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  std::memcpy(base + sizeof h, table.data(), sizeof(DiskCacheEntry) * n);
   const bool synced = ::msync(p, offset, MS_SYNC) == 0;
   ::munmap(p, offset);
   if (!synced || ::fsync(fd) != 0)
@@ -519,6 +525,8 @@ ImageSource::ImageSource(const SplitIndex& index, ImageSourceOptions opt)
                                  ": the disk cache was built but cannot be mapped");
     }
     m_table = reinterpret_cast<const DiskCacheEntry*>(m_map + sizeof(DiskHeader));
+    m_checked = std::make_unique<std::atomic<uint8_t>[]>(index.images.size());
+    for (size_t i = 0; i < index.images.size(); ++i) m_checked[i].store(0);
   }
 }
 
@@ -532,31 +540,71 @@ std::shared_ptr<const LoadedImage> ImageSource::decode(int64_t index, StageTimes
   try {
     *li = loadImage(rec, m_opt.imgsz, LoadResize::Ultralytics, times);
     ++m_decoded;
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
     // The scan found this image readable; if it is not (changed since, corrupt inside), train
-    // on grey with no objects rather than stopping the run, and count it.
+    // on grey with no objects rather than stopping the run, and report it: the trainer warns
+    // and fails the run past max_bad_images.
     const cv::Size s = loadedSize(rec.width, rec.height, m_opt.imgsz);
     li->img = cv::Mat(s, CV_8UC3, cv::Scalar(114, 114, 114));
     li->w0 = rec.width;
     li->h0 = rec.height;
-    ++m_failures;
+    report(index, e.what(), true);
   }
+  return li;
+}
+
+void ImageSource::report(int64_t index, const std::string& reason, bool undecodable) {
+  std::lock_guard<std::mutex> g(m_problemMutex);
+  if (m_reported.empty()) m_reported.assign(m_index.images.size(), 0);
+  uint8_t& seen = m_reported[static_cast<size_t>(index)];
+  const uint8_t bit = undecodable ? 1 : 2;
+  if (seen & bit) return;
+  seen |= bit;
+  if (undecodable) ++m_failures;
+  if (m_problems.size() < 1000)
+    m_problems.push_back({index, m_index.images[static_cast<size_t>(index)].imagePath,
+                          reason.substr(0, 300), undecodable});
+}
+
+std::vector<ImageProblem> ImageSource::takeProblems() {
+  std::lock_guard<std::mutex> g(m_problemMutex);
+  std::vector<ImageProblem> out;
+  out.swap(m_problems);
+  return out;
+}
+
+std::shared_ptr<const LoadedImage> ImageSource::fromDiskCache(int64_t index, StageTimes& times) {
+  const DiskCacheEntry& e = m_table[index];
+  std::atomic<uint8_t>& checked = m_checked[static_cast<size_t>(index)];
+  uint8_t state = checked.load(std::memory_order_acquire);
+  if (state == 0) {
+    const uint64_t sum = XXH3_64bits(m_map + e.offset, uint64_t(e.w) * e.h * 3);
+    state = sum == e.checksum ? 1 : 2;
+    checked.store(state, std::memory_order_release);
+  }
+  if (state == 2) {
+    // Pixels changed on disk since the cache was written (zeroed, overwritten): never train
+    // on them; the file is decoded instead and the cache named in a warning.
+    report(index, "its entry in the disk cache " + m_opt.diskCachePath +
+                      " is damaged (checksum mismatch); decoded from the file instead",
+           false);
+    return decode(index, times);
+  }
+  if (e.flags & kDiskEntryUndecodable)
+    report(index, "could not be decoded when the disk cache was built", true);
+  auto li = std::make_shared<LoadedImage>();
+  // Read-only view into the shared mapping: no copy, pages shared by every rank.
+  li->img = cv::Mat(e.h, e.w, CV_8UC3, const_cast<uint8_t*>(m_map + e.offset));
+  li->w0 = e.w0;
+  li->h0 = e.h0;
+  ++m_hits;
   return li;
 }
 
 std::shared_ptr<const LoadedImage> ImageSource::get(int64_t index, StageTimes& times) {
   STAVE_CHECK(index >= 0 && static_cast<size_t>(index) < m_index.images.size(),
               "image index " << index);
-  if (m_opt.cache == CacheMode::Disk) {
-    const DiskCacheEntry& e = m_table[index];
-    auto li = std::make_shared<LoadedImage>();
-    // Read-only view into the shared mapping: no copy, pages shared by every rank.
-    li->img = cv::Mat(e.h, e.w, CV_8UC3, const_cast<uint8_t*>(m_map + e.offset));
-    li->w0 = e.w0;
-    li->h0 = e.h0;
-    ++m_hits;
-    return li;
-  }
+  if (m_opt.cache == CacheMode::Disk) return fromDiskCache(index, times);
   if (m_opt.cache == CacheMode::Ram) {
     std::mutex& lock = m_ramLocks[static_cast<size_t>(index) % m_ramLocks.size()];
     {

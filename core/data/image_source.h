@@ -81,10 +81,15 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
 
 /// One image in the disk cache file: where its pixels are and its sizes.
 struct DiskCacheEntry {
-  uint64_t offset;  ///< byte offset of the BGR pixels in the file
-  int32_t w, h;     ///< loaded size
-  int32_t w0, h0;   ///< original size
+  uint64_t offset;    ///< byte offset of the BGR pixels in the file
+  int32_t w, h;       ///< loaded size
+  int32_t w0, h0;     ///< original size
+  uint64_t checksum;  ///< XXH3-64 of the pixels (checked on first use in each process)
+  uint32_t flags;     ///< kDiskEntryUndecodable: grey stand-in, the file did not decode
+  uint32_t reserved;
 };
+/// DiskCacheEntry::flags bit: the image could not be decoded when the cache was built.
+inline constexpr uint32_t kDiskEntryUndecodable = 1;
 
 /// Options of an ImageSource.
 struct ImageSourceOptions {
@@ -95,11 +100,20 @@ struct ImageSourceOptions {
   size_t recentCapacity = 256;        ///< images kept in the recent buffer (cache=none)
 };
 
+/// An image that could not be used as its file says: undecodable (trained as grey without
+/// boxes), or a damaged disk-cache entry (decoded from its file instead).
+struct ImageProblem {
+  int64_t index = -1;       ///< image index in the split
+  std::string path;         ///< the image file
+  std::string reason;       ///< what failed
+  bool undecodable = true;  ///< false: only its cache entry was bad, the image itself is fine
+};
+
 /// Counters of an ImageSource.
 struct ImageSourceStats {
   int64_t decoded = 0;         ///< images decoded from their files
   int64_t cacheHits = 0;       ///< images served from RAM, disk or the recent buffer
-  int64_t decodeFailures = 0;  ///< images that failed to decode and were replaced by grey
+  int64_t decodeFailures = 0;  ///< distinct images that failed to decode (used as grey)
 };
 
 /// Thread-safe provider of loaded images for one split.
@@ -116,6 +130,9 @@ class ImageSource {
   std::shared_ptr<const LoadedImage> get(int64_t index, StageTimes& times);
   /// Counters so far.
   ImageSourceStats stats() const;
+  /// The problems found since the last call, each image once (at most 1000 kept between
+  /// calls; decodeFailures counts every one).
+  std::vector<ImageProblem> takeProblems();
   /// Images the recent buffer keeps (0 when a cache serves them or there is no buffer).
   size_t recentCapacity() const {
     return m_opt.cache == CacheMode::None ? m_opt.recentCapacity : 0;
@@ -123,6 +140,10 @@ class ImageSource {
 
  private:
   std::shared_ptr<const LoadedImage> decode(int64_t index, StageTimes& times);
+  void report(int64_t index, const std::string& reason, bool undecodable);
+  /// cache=disk: the entry's pixels, checked against its checksum on first use; nullptr when
+  /// the entry is damaged or the image was undecodable when the cache was built.
+  std::shared_ptr<const LoadedImage> fromDiskCache(int64_t index, StageTimes& times);
 
   const SplitIndex& m_index;
   ImageSourceOptions m_opt;
@@ -138,6 +159,12 @@ class ImageSource {
   std::unordered_map<int64_t, std::pair<std::shared_ptr<const LoadedImage>, uint64_t>> m_recent;
   uint64_t m_tick = 0;
   std::atomic<int64_t> m_decoded{0}, m_hits{0}, m_failures{0};
+  // problems, each image reported once
+  std::mutex m_problemMutex;
+  std::vector<uint8_t> m_reported;
+  std::vector<ImageProblem> m_problems;
+  // cache=disk: per entry 0 = unchecked, 1 = checksum ok, 2 = bad
+  std::unique_ptr<std::atomic<uint8_t>[]> m_checked;
 };
 
 }  // namespace stave::data

@@ -430,6 +430,14 @@ size_t Loader::recentCapacity() const {
   return m_source->recentCapacity();
 }
 
+std::vector<ImageProblem> Loader::takeImageProblems() {
+  return m_source->takeProblems();
+}
+
+int64_t Loader::splitSize() const {
+  return static_cast<int64_t>(m_index.images.size());
+}
+
 LoaderStats Loader::stats() const {
   std::lock_guard<std::mutex> lock(m_mutex);
   LoaderStats s = m_stats;

@@ -126,6 +126,10 @@ class Loader {
   int64_t samplesPerEpoch() const;
   /// Totals so far.
   LoaderStats stats() const;
+  /// Images found undecodable (or with a damaged cache entry) since the last call, each once.
+  std::vector<ImageProblem> takeImageProblems();
+  /// Images in the split this loader reads (all ranks' shards together).
+  int64_t splitSize() const;
   /// Decoded images kept for mosaic companions (0 without augmentation or with a cache).
   size_t recentCapacity() const;
 

@@ -18,6 +18,7 @@ TrainSettings trainSettings(const config::RunConfig& cfg) {
   s.data = cfg.getString("data");
   s.singleCls = cfg.getBool("single_cls");
   s.fraction = cfg.getFloat("fraction");
+  s.maxBadImages = cfg.getFloat("max_bad_images");
   s.trainLoader = data::loaderOptionsFromConfig(cfg, true);
   s.valLoader = data::loaderOptionsFromConfig(cfg, false);
 
@@ -111,6 +112,7 @@ nlohmann::json toJson(const TrainSettings& s) {
           {"data", s.data},
           {"single_cls", s.singleCls},
           {"fraction", s.fraction},
+          {"max_bad_images", s.maxBadImages},
           {"train_loader", toJson(s.trainLoader)},
           {"val_loader", toJson(s.valLoader)},
           {"model", s.model},

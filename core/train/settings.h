@@ -30,6 +30,7 @@ struct TrainSettings {
   std::string data;                ///< data.yaml
   bool singleCls = false;          ///< every class as one
   double fraction = 0;           ///< share of the train split used
+  double maxBadImages = 0;       ///< undecodable share of a split that fails the run
   data::LoaderOptions trainLoader; ///< before the rank, world and core cap are applied
   data::LoaderOptions valLoader;   ///< likewise
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -230,6 +231,13 @@ struct Trainer::Impl {
     int64_t counted = 0;
   };
   int64_t batchesThisProcess = 0;
+  // Images that could not be decoded (or whose cache entry was damaged), per split: named one
+  // by one at first, then in a summary at most once a minute.
+  struct ImageProblemReport {
+    int64_t named = 0, unnamed = 0, total = 0;
+    Clock::time_point lastSummary = Clock::now();
+  };
+  std::map<std::string, ImageProblemReport> imageProblems;
   std::string pretrainedSummary;   // what pretrained= transferred, when partly (a warning event)
   std::optional<CheckpointReader> resumeFrom;  // weights/last.pt while a resume sets up
 
@@ -248,6 +256,43 @@ struct Trainer::Impl {
     if (rank == 0) emit(telemetry::WarningEvent{message, source});
   }
   std::string path(const std::string& rel) const { return (fs::path(o.runDir) / rel).string(); }
+
+  /// Warns about the images `loader` could not use since the last call (each rank its own),
+  /// and fails the run when more than max_bad_images of the split could not be decoded: a
+  /// run that trains on grey stand-ins must not end "completed" without a word.
+  void reportImageProblems(data::Loader& loader, const std::string& split, bool flush) {
+    constexpr int64_t kNamed = 10;
+    auto& r = imageProblems[split];
+    for (const auto& p : loader.takeImageProblems()) {
+      if (p.undecodable) ++r.total;
+      if (r.named < kNamed) {
+        ++r.named;
+        const bool named = p.reason.rfind(p.path, 0) == 0;  // decoders often name the file
+        emit(telemetry::WarningEvent{
+            (named ? p.reason : p.path + ": " + p.reason) +
+                (p.undecodable ? "; used as a grey " + split + " image without boxes" : ""),
+            "data"});
+      } else {
+        ++r.unnamed;
+      }
+    }
+    if (r.unnamed > 0 && (flush || secondsSince(r.lastSummary) >= 60)) {
+      emit(telemetry::WarningEvent{
+          std::to_string(r.unnamed) + " more " + split + " images could not be used (" +
+              std::to_string(r.total) + " undecodable so far on rank " + std::to_string(rank) +
+              "); stave-train check-dataset --verify lists them",
+          "data"});
+      r.unnamed = 0;
+      r.lastSummary = Clock::now();
+    }
+    const int64_t n = loader.splitSize();
+    if (r.total > 0 && static_cast<double>(r.total) > settings.maxBadImages * static_cast<double>(n))
+      throw RunFailure(std::to_string(r.total) + " of " + std::to_string(n) + " " + split +
+                           " images could not be decoded, more than max_bad_images=" +
+                           csvNumber(settings.maxBadImages) + " of the split",
+                       "fix or remove the broken files (stave-train check-dataset --verify "
+                       "names them), or raise max_bad_images to train on without them");
+  }
 
   // ---------------------------------------------------------------- setup
   void setupRuntime() {
@@ -784,6 +829,7 @@ struct Trainer::Impl {
         e.timing = acc * (1.0 / accSteps);
         e.samplesPerSec = acc.total > 0 ? static_cast<double>(accImages) / acc.total : 0.0;
         emit(e);
+        reportImageProblems(*trainLoader, "train", last);
         acc = {};
         accSteps = 0;
         accImages = 0;
@@ -814,7 +860,9 @@ struct Trainer::Impl {
     DetectionLoss valLoss(*emaModel, loss->options());
     GatherFloats gather;
     if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };
-    return validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
+    auto out = validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
+    reportImageProblems(*valLoader, "val", true);
+    return out;
   }
 
   // ---------------------------------------------------------------- the run, step by step

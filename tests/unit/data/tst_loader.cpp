@@ -89,6 +89,7 @@ class TestLoader : public QObject {
   void targetsAreNormalised();
   void channelsLast();
   void badImagesNeverStopTheLoader();
+  void damagedDiskCacheIsNotTrainedOn();
   void ranksShareTheEpoch();
   void epochStartsAtAGivenBatch();
   void mosaicCompanionsCrossTheEpochBoundary();
@@ -331,6 +332,41 @@ void TestLoader::cachesChangeNothingButSpeed() {
   }
 }
 
+// Pixels of a disk-cache entry changed after it was written (zeroed here) are caught by the
+// entry's checksum: the image is decoded from its file instead, and the cache is named.
+void TestLoader::damagedDiskCacheIsNotTrainedOn() {
+  Demo d;
+  LoaderOptions o = smallOptions();
+  o.augment = false;
+  Loader none(d.val, o);
+  const auto ref = epoch(none, 0);
+  const std::string path = d.dir.filePath("val.raw").toStdString();
+  QVERIFY(buildDiskCache(d.val, o.imgsz, path, 2).ok());
+  {
+    // Entry 0 follows the 64-byte header; its first field is the pixels' offset.
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    uint64_t offset = 0;
+    f.seekg(64);
+    f.read(reinterpret_cast<char*>(&offset), sizeof offset);
+    QVERIFY(offset > 64);
+    f.seekp(static_cast<std::streamoff>(offset));
+    const std::string zeros(300, '\0');
+    f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  o.cache = CacheMode::Disk;
+  o.diskCachePath = path;
+  Loader disk(d.val, o);
+  const auto got = epoch(disk, 0);
+  QCOMPARE(got.size(), ref.size());
+  for (size_t b = 0; b < ref.size(); ++b) QVERIFY2(sameBatch(ref[b], got[b]), "zeroed pixels used");
+  const auto problems = disk.takeImageProblems();
+  QCOMPARE(problems.size(), size_t(1));
+  QVERIFY(!problems[0].undecodable);
+  QVERIFY2(problems[0].reason.find("checksum mismatch") != std::string::npos,
+           problems[0].reason.c_str());
+  QCOMPARE(disk.stats().decodeFailures, int64_t(0));
+}
+
 void TestLoader::ramBudgetIsChecked() {
   Demo d;
   LoaderOptions o = smallOptions();
@@ -466,18 +502,28 @@ void TestLoader::badImagesNeverStopTheLoader() {
     std::ofstream f(root / "images/train/later-corrupt.jpg", std::ios::binary | std::ios::trunc);
     f << "\xFF\xD8\xFF garbage";
   }
-  for (bool augment : {false, true}) {
+  for (auto [augment, cache] : {std::pair{false, CacheMode::None}, {true, CacheMode::None},
+                                {false, CacheMode::Disk}}) {
     LoaderOptions o;
     o.imgsz = 256;
     o.batch = 3;
     o.workers = 2;
     o.augment = augment;
     o.shuffle = false;
+    o.cache = cache;
+    if (cache == CacheMode::Disk) o.diskCachePath = (root / "cache.raw").string();
     Loader l(index, o);
     const auto t0 = std::chrono::steady_clock::now();
     auto batches = epoch(l, 0);
     QCOMPARE(batches.size(), size_t(2));
     QCOMPARE(l.stats().decodeFailures, int64_t(1));
+    // Named once (for the trainer's warning), also when the disk cache stood in for it.
+    const auto problems = l.takeImageProblems();
+    QCOMPARE(problems.size(), size_t(1));
+    QVERIFY(QString::fromStdString(problems[0].path).endsWith("later-corrupt.jpg"));
+    QVERIFY(problems[0].undecodable);
+    epoch(l, 1);
+    QVERIFY(l.takeImageProblems().empty());
     QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
     if (!augment) {
       // The huge JPEG (decoded at 1/8 scale) keeps its box: 2000x1000 of 4000x3000.
