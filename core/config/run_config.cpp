@@ -447,6 +447,11 @@ std::string runNameProblem(const std::string& name) {
   if (name.empty()) return "";
   if (name == "." || name == "..")
     return "'" + name + "' is not a run name: it must be one folder name inside the runs folder";
+  // File systems allow 255 bytes per name; a taken name gets a number, a replaced run a
+  // "-replaced-<time>" suffix.
+  if (name.size() > 200)
+    return "is " + std::to_string(name.size()) +
+           " bytes long; a run name may have at most 200 (it becomes a folder name)";
   for (unsigned char ch : name) {
     if (ch == '/')
       return "'" + name + "' must be one folder name (no '/'): runs stay inside the runs "

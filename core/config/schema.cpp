@@ -293,6 +293,16 @@ std::string extraRule(const ParamSpec& spec, const Value& value) {
     if (!ok || !digit)
       return "expected '' (all visible GPUs), 'cpu' or GPU indices such as '0,1,3', got " +
              quoteForMessage(s);
+    // Two ranks on one GPU would each assume the whole card (memory, NCCL peers).
+    std::vector<std::string> seen;
+    std::istringstream in(s);
+    for (std::string id; std::getline(in, id, ',');) {
+      id.erase(0, std::min(id.find_first_not_of('0'), id.size() - 1));  // "00" is GPU 0
+      if (std::find(seen.begin(), seen.end(), id) != seen.end())
+        return "GPU " + id + " is listed twice in " + quoteForMessage(s) +
+               "; each rank needs a GPU of its own";
+      seen.push_back(id);
+    }
   } else if (spec.name == "master_addr") {
     if (std::get<std::string>(value).empty()) return "must not be empty (e.g. 127.0.0.1)";
   }

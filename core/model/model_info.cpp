@@ -14,6 +14,8 @@ Result<ScaleSpec> scaleSpec(const std::string& scale) {
   std::string s = scale;
   if (s.rfind("yolov8", 0) == 0) s = s.substr(6);
   if (s.size() > 3 && s.compare(s.size() - 3, 3, ".pt") == 0) s = s.substr(0, s.size() - 3);
+  // Ultralytics' architecture file names (yolov8n.yaml), as the config schema accepts them.
+  if (s.size() > 5 && s.compare(s.size() - 5, 5, ".yaml") == 0) s = s.substr(0, s.size() - 5);
   if (s == "n") return ScaleSpec{0.33, 0.25, 1024};
   if (s == "s") return ScaleSpec{0.33, 0.50, 1024};
   if (s == "m") return ScaleSpec{0.67, 0.75, 768};

@@ -242,6 +242,12 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     }
     version = static_cast<int>(v.i64(0));
   }
+  if (version < 0)
+    return Error{dbPath, 0, "user_version",
+                 "the history database has schema version " + std::to_string(version) +
+                     ", which no Stave writes (changed by another program?); "
+                     "`stave-train history PROJECT --rebuild` recreates it from the runs' "
+                     "events.jsonl. The file was not changed"};
   if (version > kSchemaVersion) {
     return Error{dbPath, 0, "",
                  "the history database has schema version " + std::to_string(version) +

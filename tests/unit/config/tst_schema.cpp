@@ -309,6 +309,11 @@ void TestSchema::parseErrors_data() {
                            << std::string("'0,1,3'");
   QTest::newRow("devices trailing comma")
       << std::string("devices: \"0,\"\n") << 1 << std::string("devices") << std::string("'0,'");
+  QTest::newRow("devices twice") << std::string("devices: \"1,0,01\"\n") << 1
+                                 << std::string("devices") << std::string("GPU 1 is listed twice");
+  QTest::newRow("run name too long")
+      << std::string("name: " + std::string(300, 'a') + "\n") << 1 << std::string("name")
+      << std::string("at most 200");
   QTest::newRow("duplicate") << std::string("epochs: 3\nbatch: 8\nepochs: 4\n") << 3
                              << std::string("epochs") << std::string("first set on line 1");
   QTest::newRow("node rank") << std::string("nnodes: 2\nnode_rank: 2\n") << 2

@@ -61,6 +61,9 @@ class TestYolo : public QObject {
     for (const char* s : {"n", "s", "m", "l", "x"}) QTest::newRow(s) << s << 80;
     QTest::newRow("n-nc3") << "n" << 3;
     QTest::newRow("s-nc150") << "s" << 150;
+    // The names the config accepts (model=yolov8n.yaml failed at run time before).
+    QTest::newRow("yolov8n.yaml") << "yolov8n.yaml" << 80;
+    QTest::newRow("yolov8s") << "yolov8s" << 80;
   }
   void builtModelMatchesAnalytic() {
     QFETCH(QString, scale);

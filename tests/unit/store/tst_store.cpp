@@ -209,6 +209,15 @@ class TestStore : public QObject {
     QVERIFY2(newer.errorText().find("schema version 7") != std::string::npos &&
                  newer.errorText().find("up to version 2") != std::string::npos,
              newer.errorText().c_str());
+    // A negative version ("table runs already exists" before): named, with the way out.
+    QCOMPARE(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(raw, "PRAGMA user_version = -1", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+    auto negative = Store::open(db);
+    QVERIFY(!negative.ok());
+    QVERIFY2(negative.errorText().find("schema version -1") != std::string::npos &&
+                 negative.errorText().find("--rebuild") != std::string::npos,
+             negative.errorText().c_str());
     auto folder = Store::open(dir.path().toStdString());
     QVERIFY(!folder.ok());
     QVERIFY(folder.errorText().find("is a folder") != std::string::npos);
