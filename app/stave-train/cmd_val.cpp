@@ -72,23 +72,32 @@ int run(const std::vector<std::string>& args) {
       return stave::cli::usageError("val", std::string("--") + flag + ": " + why);
     *out = std::get<std::string>(*v);
   }
-  try {
-    r.batch = std::stoi(a.value("batch", "16"));
-    r.imgsz = std::stoi(a.value("imgsz", "0"));
-    r.workers = std::stoi(a.value("workers", "4"));
-    r.conf = std::stod(a.value("conf", "0.001"));
-    r.iou = std::stod(a.value("iou", "0.7"));
-    r.maxDet = std::stoi(a.value("max-det", "300"));
-  } catch (const std::exception&) {
-    return stave::cli::usageError(
-        "val", "--batch, --imgsz, --workers, --max-det take integers; --conf, --iou numbers");
+  // Each number is read and range-checked by its run-config row, and a bad one is named with
+  // its valid range (one generic line for all six before). imgsz 0 (the default) means the
+  // checkpoint's training size.
+  for (auto [flag, key, fallback] :
+       {std::tuple{"batch", "batch", "16"}, std::tuple{"imgsz", "imgsz", "0"},
+        std::tuple{"workers", "workers", "4"}, std::tuple{"conf", "conf", "0.001"},
+        std::tuple{"iou", "iou", "0.7"}, std::tuple{"max-det", "max_det", "300"}}) {
+    const auto& spec = *stave::config::findParam(key);
+    const std::string text = a.value(flag, fallback);
+    if (std::string(flag) == "imgsz" && text == "0") continue;
+    const auto v = stave::config::parseValueText(spec, text, &why);
+    if (!v || !(why = stave::config::checkValue(spec, *v)).empty())
+      return stave::cli::usageError("val", std::string("--") + flag + ": " + why);
+    const double number = std::holds_alternative<int64_t>(*v)
+                              ? static_cast<double>(std::get<int64_t>(*v))
+                              : std::get<double>(*v);
+    if (std::string(flag) == "batch") r.batch = static_cast<int>(number);
+    if (std::string(flag) == "imgsz") r.imgsz = static_cast<int>(number);
+    if (std::string(flag) == "workers") r.workers = static_cast<int>(number);
+    if (std::string(flag) == "conf") r.conf = number;
+    if (std::string(flag) == "iou") r.iou = number;
+    if (std::string(flag) == "max-det") r.maxDet = static_cast<int>(number);
   }
-  if (r.batch < 1 || r.imgsz < 0 || r.imgsz % 32 != 0 || r.conf < 0 || r.conf > 1 || r.iou <= 0 ||
-      r.iou > 1 || r.maxDet < 1) {
-    return stave::cli::usageError(
-        "val",
-        "need batch >= 1, imgsz a multiple of 32, conf in [0, 1], iou in (0, 1], max-det >= 1");
-  }
+  if (a.value("imgsz", "0") == "0") r.imgsz = 0;
+  if (r.iou <= 0)
+    return stave::cli::usageError("val", "--iou: must be above 0, got " + a.value("iou"));
   auto j = stave::train::validateWeights(r);
   if (!j) return stave::cli::reportErrors("val", j.errors());  // the input, not the command line
   if (a.has("json")) {

@@ -197,6 +197,17 @@ Status checkResume(const config::RunConfig& requested, const fs::path& runDir) {
                      "; only epochs, time, patience, validation, checkpoint, loader and "
                      "rendezvous settings may change (start a new run for the rest)"};
   }
+  // The dataset's class count is the model's head: a changed one cannot be resumed (LibTorch
+  // refused it with a backtrace when the weights were loaded).
+  if (auto spec = data::loadDataYaml(requested.getString("data")); spec && meta->nc > 0) {
+    const int64_t nc = requested.getBool("single_cls") ? 1 : spec->nc();
+    if (nc != meta->nc)
+      return Error{requested.getString("data"), 0, "names",
+                   "the dataset now has " + std::to_string(nc) + " classes, the run was trained "
+                   "with " + std::to_string(meta->nc) + " (" + ckpt +
+                       "); a resumed run keeps its classes: start a new run (pretrained=" +
+                       ckpt + " transfers the matching weights)"};
+  }
   if (meta->epoch + 1 >= requested.getInt("epochs"))
     return Error{(runDir / "config.yaml").string(), 0, "epochs",
                  "the run already trained " + std::to_string(meta->epoch + 1) + " of " +

@@ -49,6 +49,8 @@ class TestConfigCli : public QObject {
   void exportErrors();
   void shellExportKeepsRuns();
   void outputsNeverOntoInputs();
+  void valFlagsNamed_data();
+  void valFlagsNamed();
   void slurmExportForCpuRanks();
   void importUltralytics();
   void configDocs();
@@ -283,6 +285,26 @@ void TestConfigCli::outputsNeverOntoInputs() {
   QCOMPARE(r.exitCode, 2);
   QVERIFY2(r.err.contains("is an input of this command"), qPrintable(r.err));
   QCOMPARE(readText(m_project), project);
+}
+
+// Each bad number of `val` is named with its range (one generic line for all six before).
+void TestConfigCli::valFlagsNamed_data() {
+  QTest::addColumn<QStringList>("flag");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("imgsz") << QStringList{"--imgsz", "33"} << "--imgsz: must be a multiple of 32";
+  QTest::newRow("batch") << QStringList{"--batch", "0"} << "--batch: 0 is out of range";
+  QTest::newRow("conf") << QStringList{"--conf", "2"} << "--conf: 2.0 is out of range";
+  QTest::newRow("iou") << QStringList{"--iou", "x"} << "--iou: expected a number";
+  QTest::newRow("max_det=") << QStringList{"max_det=0"} << "--max-det: 0 is out of range";
+}
+void TestConfigCli::valFlagsNamed() {
+  QFETCH(QStringList, flag);
+  QFETCH(QString, message);
+  auto r = runStaveTrain(QStringList{"val", "--weights", path("none.pt"), "--data",
+                                     path("data set/data.yaml")} +
+                         flag);
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
 
 // A CPU config asks Slurm for no GPUs; --gpus-per-node 0 means CPU ranks (it became 1).

@@ -159,6 +159,29 @@ class TstRunFolders : public QObject {
     QCOMPARE(countOf(readText(m_run + "/events.jsonl"), "run_start"), 1);
   }
 
+  // The dataset's classes changed since the run started: named, no LibTorch backtrace.
+  void resumeAfterClassCountChangeIsRefused() {
+    const QByteArray yaml = bytesOf(m_data);
+    {
+      QFile f(m_data);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(QString::fromUtf8(yaml)
+                  .replace("nc: 5", "nc: 6")
+                  .replace("names:\n", "names:\n  - extra\n")
+                  .toUtf8());
+    }
+    auto r = runStaveTrain({"train", "--run-dir", m_run, "resume=true", "epochs=3"}, {}, 120000);
+    {
+      QFile f(m_data);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(yaml);
+    }
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("the dataset now has 6 classes, the run was trained with 5"),
+             qPrintable(r.err));
+    QVERIFY2(!r.err.contains("Exception raised from"), qPrintable(r.err));
+  }
+
   // 5. A broken checkpoint is named in a line or two, without LibTorch's C++ backtrace.
   void badCheckpoints_data() {
     QTest::addColumn<QByteArray>("content");
