@@ -1,5 +1,6 @@
 // stave-train follow: reads trainer events (JSON lines) from a file or stdin and prints them
 // for a person: one line per epoch and validation, thinned step lines, errors with their hints.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -19,20 +20,47 @@ int run(const std::vector<std::string>& args) {
   }
   std::ifstream file;
   std::istream* in = &std::cin;
+  std::string source = "standard input";
   if (!a.positional().empty() && a.positional()[0] != "-") {
-    file.open(a.positional()[0]);
-    if (!file) return stave::cli::usageError("follow", "cannot open " + a.positional()[0]);
+    source = a.positional()[0];
+    std::error_code ec;
+    if (std::filesystem::is_directory(source, ec)) {
+      // A run folder: its event log.
+      if (std::filesystem::is_regular_file(std::filesystem::path(source) / "events.jsonl", ec)) {
+        source = (std::filesystem::path(source) / "events.jsonl").string();
+      } else {
+        return stave::cli::usageError("follow", source +
+                                                    " is a folder without events.jsonl; give a "
+                                                    "run folder or its events.jsonl");
+      }
+    }
+    file.open(source);
+    if (!file) return stave::cli::usageError("follow", "cannot open " + source);
     in = &file;
   }
   stave::telemetry::EventLogFormatter formatter(stepEvery);
   std::string line;
+  int64_t events = 0, others = 0;
   while (std::getline(*in, line)) {
     if (line.empty()) continue;
     auto event = stave::telemetry::decodeEvent(line);
-    if (!event) continue;  // not an event: the trainer's own lines are not ours to judge
+    if (!event) {  // not an event: the trainer's own lines are not ours to judge
+      ++others;
+      continue;
+    }
+    ++events;
     if (auto text = formatter.format(event.value())) std::cout << *text << std::endl;
   }
   const std::string& status = formatter.finalStatus();
+  // Say why the exit code is 1: nothing readable, or a run that has not finished (well).
+  if (events == 0)
+    std::cerr << "stave-train follow: " << source << ": no Stave events in it ("
+              << others << " other lines); is it a run's events.jsonl?\n";
+  else if (status.empty())
+    std::cerr << "stave-train follow: " << source << ": " << events
+              << " events, no finished event yet (the run is still going, or was killed)\n";
+  else if (status != "completed" && status != "stopped" && status != "early_stopped")
+    std::cerr << "stave-train follow: the run ended " << status << "\n";
   return status == "completed" || status == "stopped" || status == "early_stopped"
              ? stave::cli::kOk
              : stave::cli::kProblems;
@@ -41,6 +69,6 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "follow", "print a run's events (events.jsonl or stdin) as readable progress lines",
-    "stave-train follow [EVENTS.jsonl|-] [--step-every SECONDS]\n"
+    "stave-train follow [EVENTS.jsonl|RUN_FOLDER|-] [--step-every SECONDS]\n"
     "  exit 0 when the run finished (completed, stopped, early_stopped), 1 otherwise",
     run});

@@ -49,6 +49,7 @@ class TestConfigCli : public QObject {
   void exportErrors();
   void shellExportKeepsRuns();
   void outputsNeverOntoInputs();
+  void followSaysWhy();
   void valFlagsNamed_data();
   void valFlagsNamed();
   void slurmExportForCpuRanks();
@@ -285,6 +286,17 @@ void TestConfigCli::outputsNeverOntoInputs() {
   QCOMPARE(r.exitCode, 2);
   QVERIFY2(r.err.contains("is an input of this command"), qPrintable(r.err));
   QCOMPARE(readText(m_project), project);
+}
+
+// follow on garbage or a folder exited 1 without a word.
+void TestConfigCli::followSaysWhy() {
+  writeText(path("follow/garbage.bin"), QByteArray("\x01\x02 not events\n\xff\xfe\n"));
+  auto r = runStaveTrain({"follow", path("follow/garbage.bin")});
+  QCOMPARE(r.exitCode, 1);
+  QVERIFY2(r.err.contains("no Stave events in it"), qPrintable(r.err));
+  r = runStaveTrain({"follow", path("follow")});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("is a folder without events.jsonl"), qPrintable(r.err));
 }
 
 // Each bad number of `val` is named with its range (one generic line for all six before).
