@@ -128,6 +128,12 @@ void crossChecks(const RunConfig& c, std::vector<Error>& errors, const std::stri
                             "but devices lists " +
                             std::to_string(count) + " ('" + devices + "')"});
   }
+  // Rank 0's rendezvous store listens on master_port of the master; the metrics endpoint of
+  // that node cannot take the same port.
+  if (c.getInt("metrics_port") != 0 && c.getInt("metrics_port") == c.getInt("master_port"))
+    errors.push_back({source, 0, "metrics_port",
+                      "is master_port (" + std::to_string(c.getInt("master_port")) +
+                          "), where the ranks meet; choose another port for the metrics"});
 }
 
 bool looksLikeJson(const std::string& text) {

@@ -311,6 +311,9 @@ void TestSchema::parseErrors_data() {
       << std::string("devices: \"0,\"\n") << 1 << std::string("devices") << std::string("'0,'");
   QTest::newRow("devices twice") << std::string("devices: \"1,0,01\"\n") << 1
                                  << std::string("devices") << std::string("GPU 1 is listed twice");
+  QTest::newRow("metrics port clash")
+      << std::string("metrics_port: 29500\nmaster_port: 29500\n") << 1
+      << std::string("metrics_port") << std::string("is master_port (29500)");
   QTest::newRow("run name too long")
       << std::string("name: " + std::string(300, 'a') + "\n") << 1 << std::string("name")
       << std::string("at most 200");
