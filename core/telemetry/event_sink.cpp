@@ -1,5 +1,7 @@
 #include "core/telemetry/event_sink.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -27,6 +29,7 @@ Status EventSink::openFile(const std::string& path) {
   std::lock_guard<std::mutex> lock(m_mutex);
   if (m_file) std::fclose(m_file);
   m_file = f;
+  m_filePath = path;
   return Ok{};
 }
 
@@ -75,6 +78,29 @@ void EventSink::writeLine(const std::string& line) {
   std::string buffer = line;
   buffer += '\n';
   std::lock_guard<std::mutex> lock(m_mutex);
+  if (m_file) {
+    // The durable record must not go on into a deleted file (it would vanish at the end of
+    // the run): when the path no longer names the open file, start it afresh and say so.
+    struct stat onDisk {}, open {};
+    const bool same = ::stat(m_filePath.c_str(), &onDisk) == 0 &&
+                      ::fstat(::fileno(m_file), &open) == 0 && onDisk.st_ino == open.st_ino &&
+                      onDisk.st_dev == open.st_dev;
+    if (!same) {
+      if (std::FILE* f = std::fopen(m_filePath.c_str(), "ab")) {
+        std::fclose(m_file);
+        m_file = f;
+        ++m_recreated;
+        const std::string why =
+            m_filePath +
+            " was deleted or replaced while the run was writing it; it was recreated and "
+            "goes on from here: the events before are not in it (the project's history "
+            "database may still hold them)";
+        std::fprintf(stderr, "warning: %s\n", why.c_str());
+        const std::string warning = encodeEvent(toEvent(WarningEvent{why, "events"}, m_rank)) + "\n";
+        std::fwrite(warning.data(), 1, warning.size(), m_file);
+      }
+    }
+  }
   // One fwrite per line: with the mutex, lines of different threads never interleave, and the
   // flush makes each line visible to the reader at once.
   for (std::FILE* f : {m_stream, m_file}) {
@@ -85,6 +111,11 @@ void EventSink::writeLine(const std::string& line) {
   }
   if (m_tb) m_tb->writeLine(line);
   ++m_lines;
+}
+
+int64_t EventSink::fileRecreations() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_recreated;
 }
 
 int64_t EventSink::linesWritten() const {

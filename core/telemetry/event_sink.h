@@ -55,6 +55,9 @@ class EventSink {
     write(toEvent(typed, rank()));
   }
 
+  /// Times the event log was found deleted or replaced and recreated (with a warning event
+  /// as its first line, on stderr too).
+  int64_t fileRecreations() const;
   /// Lines written since construction.
   int64_t linesWritten() const;
   /// Writes that failed (disk full, closed pipe); they are counted, never thrown. A process
@@ -65,6 +68,8 @@ class EventSink {
   mutable std::mutex m_mutex;
   std::FILE* m_stream = nullptr;
   std::FILE* m_file = nullptr;
+  std::string m_filePath;  ///< checked before each write: a deleted or replaced log is recreated
+  int64_t m_recreated = 0;
   std::unique_ptr<TensorBoardWriter> m_tb;
   std::function<void(const Event&)> m_observer;
   int m_rank = 0;

@@ -129,6 +129,29 @@ class TestTiming : public QObject {
     QCOMPARE(decodeEvent(lines[1])->rank, 1);
   }
 
+  // Deleting events.jsonl mid-run lost the whole record (the writer went on into the deleted
+  // inode): the sink recreates it, its first line a warning that says what happened.
+  void sinkRecreatesDeletedLog() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("events.jsonl").toStdString();
+    EventSink sink;
+    QVERIFY(sink.openFile(path).ok());
+    sink.writeTyped(WarningEvent{"before", ""});
+    QVERIFY(QFile::remove(QString::fromStdString(path)));
+    sink.writeTyped(WarningEvent{"after", ""});
+    sink.writeTyped(WarningEvent{"later", ""});
+    QCOMPARE(sink.fileRecreations(), int64_t(1));
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    QCOMPARE(int(lines.size()), 3);
+    const auto first = warningFromEvent(decodeEvent(lines[0]).value());
+    QVERIFY(first.ok());
+    QVERIFY2(first->message.find("was deleted or replaced") != std::string::npos,
+             first->message.c_str());
+    QCOMPARE(warningFromEvent(decodeEvent(lines[1]).value())->message, std::string("after"));
+  }
+
   void sinkOpenFailureNamesPath() {
     QTemporaryDir dir;
     const QString blocker = dir.filePath("file");
