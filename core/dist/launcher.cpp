@@ -28,6 +28,8 @@
 #include <mutex>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -159,6 +161,11 @@ struct RankProc {
   bool alive = false;
   int status = 0;
   Clock::time_point lastEvent;
+  // Step cadence, for an early word about a silent rank (long before hang_timeout).
+  Clock::time_point firstStep, lastStep;
+  int64_t steps = 0;
+  bool betweenEpochs = false;  ///< saw epoch_end, not yet the epoch's validation / next step
+  bool silenceWarned = false;
   std::string lastError;  ///< message of the rank's last error event: the cause of its exit
 };
 
@@ -396,6 +403,14 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
     return;
   }
   r.lastEvent = Clock::now();
+  r.silenceWarned = false;
+  if (event->type == telemetry::event_type::kStep) {
+    if (r.steps++ == 0) r.firstStep = r.lastEvent;
+    r.lastStep = r.lastEvent;
+    r.betweenEpochs = false;
+  } else if (event->type == telemetry::event_type::kEpochEnd) {
+    r.betweenEpochs = true;  // validation and checkpoints: minutes without step events
+  }
   if (!rankPresent) event->rank = r.global;
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
   if (m_monitor) m_monitor->observe(event.value());
@@ -679,12 +694,45 @@ void Supervisor::handleStopSignals(Clock::time_point& stopDeadline) {
   }
 }
 
-// A rank that sends no event for hang_timeout is hung (e.g. blocked in a collective).
+/// The state letter of a local process from /proc (e.g. 'T' stopped, 'D' in uninterruptible
+/// I/O), or 0 when it cannot be read.
+static char processState(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() ? text[close + 2] : 0;
+}
+
+// A rank that sends no event for hang_timeout is hung (e.g. blocked in a collective). Long
+// before that, a training rank silent for many of its step intervals is named in a warning.
 void Supervisor::checkHangs(Clock::time_point now) {
   if (m_failing || m_stopRequested) return;
   for (auto& r : m_ranks) {
     if (!r.alive) continue;
     const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
+    if (!r.silenceWarned && r.steps >= 3 && !r.betweenEpochs) {
+      // Step events come every 0.5 s or every step, whichever is longer.
+      const double interval =
+          std::chrono::duration<double>(r.lastStep - r.firstStep).count() /
+          static_cast<double>(r.steps - 1);
+      const double limit = std::max(m_opt.silenceWarnMinS, 20.0 * interval);
+      if (silent > limit && silent < m_opt.hangTimeoutS) {
+        r.silenceWarned = true;
+        const char state = processState(r.pid);
+        std::ostringstream msg;
+        msg << "rank " << r.global << " (pid " << r.pid << ") has sent no event for "
+            << static_cast<int>(silent) << " s; its step events came every "
+            << std::setprecision(2) << interval << " s. "
+            << (state == 'T' || state == 't'
+                    ? "The process is stopped (SIGSTOP or a debugger): SIGCONT resumes it. "
+                    : state == 'D' ? "The process waits in uninterruptible I/O (disk or network "
+                                     "file system). "
+                                   : "")
+            << "The other ranks wait for it; the run is stopped after "
+            << static_cast<int>(m_opt.hangTimeoutS) << " s of silence (nccl_timeout_s)";
+        warn(msg.str());
+      }
+    }
     if (silent > m_opt.hangTimeoutS) {
       std::ostringstream msg;
       msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)

@@ -41,6 +41,9 @@ struct LaunchOptions {
   std::string diskPath;                    ///< system_sample reports the reads of this path's disk
   std::map<std::string, std::string> env;  ///< extra environment of every rank
   double hangTimeoutS = 1800;              ///< a rank silent this long is hung (nccl_timeout_s)
+  /// A training rank silent for 20 of its step intervals, and at least this long, is named in
+  /// a warning event (once per silence) long before hangTimeoutS.
+  double silenceWarnMinS = 30;
   double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure
   double stopTimeoutS = 600;               ///< after a forwarded stop request, SIGKILL after this
   double reportPeriodS = 30;               ///< straggler and diagnosis period (0 = final only)

@@ -8,6 +8,7 @@
 //   forever    step events until SIGTERM, then a "finished" event and exit 0
 //   blocked    one event, then silent and deaf to SIGTERM (stuck in a collective)
 //   hang       one event, then silent; SIGTERM ends it
+//   sigstop    N step events, then stops itself with SIGSTOP (as `kill -STOP` would)
 //   selfkill   two events, then SIGKILL on itself
 //   exit3      one event, an error on stderr, exit code 3
 //   garbage    a non-JSON line, a malformed event and an event, then exit 0
@@ -137,6 +138,14 @@ int main(int argc, char** argv) {
     for (;;) sleepMs(1000);
   }
   if (mode == "hang") {
+    for (;;) sleepMs(1000);
+  }
+  if (mode == "sigstop") {
+    for (int i = 0; i < steps; ++i) {
+      step(i, false);
+      sleepMs(intervalMs);
+    }
+    raise(SIGSTOP);
     for (;;) sleepMs(1000);
   }
   if (mode == "selfkill") {

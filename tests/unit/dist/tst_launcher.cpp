@@ -261,6 +261,26 @@ class TstLauncher : public QObject {
              msg.c_str());
   }
 
+  // A rank stopped with SIGSTOP was silent for the whole nccl_timeout_s (30 min) without a
+  // word: it is named (with its state) after 20 of its step intervals.
+  void stoppedRankIsNamedEarly() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {"forever", "sigstop"}, 2);
+    o.hangTimeoutS = 8;
+    o.graceS = 1;
+    o.silenceWarnMinS = 0.5;
+    auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "timed_out");
+    bool named = false;
+    for (const auto& w : cap.ofType("warning")) {
+      const std::string m = w["data"]["message"];
+      named = named || (m.find("rank 1") != std::string::npos &&
+                        m.find("is stopped (SIGSTOP") != std::string::npos);
+    }
+    QVERIFY(named);
+  }
+
   void stragglerNamed() {
     QTemporaryDir dir;
     Captured cap;
