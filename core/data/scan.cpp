@@ -24,7 +24,7 @@ namespace stave::data {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr uint64_t kCacheVersion = 3;
+constexpr uint64_t kCacheVersion = 4;  // 4: implausible headers are left out
 
 struct FileStat {
   bool exists = false;
@@ -197,6 +197,22 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
                                 " pixels exceeds the limit of " + std::to_string(opt.maxPixels) +
                                 " pixels");
     return s;
+  }
+  // A header can claim any size. Deflate (PNG) stores at most ~1032 raw bytes per byte and
+  // baseline JPEG needs a few bits per 8x8 block, so a large PNG or JPEG that holds less
+  // than 1 byte per 2000 pixel bytes cannot be what its header says: damaged or crafted, and
+  // decoding it would allocate the full size first.
+  if ((h.format == "png" || h.format == "jpeg") && int64_t(h.width) * h.height > (16 << 20)) {
+    std::error_code sizeEc;
+    const auto bytes = fs::file_size(image, sizeEc);
+    const int64_t pixelBytes = int64_t(h.width) * h.height * 3;
+    if (!sizeEc && static_cast<int64_t>(bytes) * 2000 < pixelBytes) {
+      skip("image-implausible", "the header says " + std::to_string(h.width) + "x" +
+                                    std::to_string(h.height) + " pixels but the file holds only " +
+                                    std::to_string(bytes) +
+                                    " bytes (a damaged or crafted header?)");
+      return s;
+    }
   }
   if (opt.verify && h.format != "other") {
     std::vector<uint8_t> bytes;

@@ -231,6 +231,13 @@ void TestDataset::badImages() {
     std::copy(be, be + 4, b.begin() + 20);
     std::ofstream(tr / "huge.png", std::ios::binary)
         .write(reinterpret_cast<const char*>(b.data()), b.size());
+    // Below the pixel limit, but 20000 x 20000 in a few hundred bytes: not what it claims.
+    const uint32_t m = 20000;
+    const uint8_t mb[4] = {uint8_t(m >> 24), uint8_t(m >> 16), uint8_t(m >> 8), uint8_t(m)};
+    std::copy(mb, mb + 4, b.begin() + 16);
+    std::copy(mb, mb + 4, b.begin() + 20);
+    std::ofstream(tr / "claims.png", std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), b.size());
   }
   // Non-ASCII and space-containing paths, with a label.
   writeImage(root / "images/train/sub dir/ünïcødé bild.jpg", colourImage(40, 40));
@@ -247,8 +254,9 @@ void TestDataset::badImages() {
   QVERIFY(hasProblem(s.value(), "image-unreadable", "zero.jpg"));
   QVERIFY(hasProblem(s.value(), "image-unreadable", "garbage.jpg"));
   QVERIFY(hasProblem(s.value(), "image-too-large", "huge.png"));
-  QCOMPARE(s->skippedImages, int64_t(4));
-  QCOMPARE(s->listed, int64_t(10));
+  QVERIFY(hasProblem(s.value(), "image-implausible", "claims.png"));
+  QCOMPARE(s->skippedImages, int64_t(5));
+  QCOMPARE(s->listed, int64_t(11));
   QCOMPARE(int(s->images.size()), 6);
   const auto* alpha = findImage(s.value(), "alpha.png");
   QVERIFY(alpha && alpha->width == 30 && alpha->height == 40);
