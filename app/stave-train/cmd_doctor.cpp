@@ -39,6 +39,9 @@ int run(const std::vector<std::string>& args) {
     return stave::cli::usageError("doctor", "give one run folder (runs/<id>)");
   const fs::path dir = a.positional()[0];
   const fs::path log = dir / "events.jsonl";
+  std::error_code dirEc;
+  if (fs::is_directory(log, dirEc))  // opens as a stream, and reads as empty
+    return stave::cli::usageError("doctor", log.string() + ": is a folder, not an event log");
   std::ifstream in(log, std::ios::binary);
   if (!in) {
     std::error_code ec;
@@ -58,6 +61,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<DiagnosisEvent> periods;
   std::map<std::string, int> periodsActive;
   int recorded = 0;  // diagnosis events the run wrote itself
+  int droppedSteps = 0, firstDropped = 0;  // step events with impossible timings
   std::string line;
   while (std::getline(in, line)) {
     ++lineNo;
@@ -95,7 +99,8 @@ int run(const std::vector<std::string>& args) {
       }
       lastTime = std::max(lastTime, e->time);
     }
-    doctor.add(e.value());
+    if (!doctor.add(e.value()) && e->type == event_type::kStep && droppedSteps++ == 0)
+      firstDropped = lineNo;
   }
   const DiagnosisEvent report = doctor.finalReport();
   const DoctorWindow window = doctor.runWindow();
@@ -124,7 +129,8 @@ int run(const std::vector<std::string>& args) {
                        {"periods", periodsJson},
                        {"periods_active", periodsActive},
                        {"recorded_diagnoses", recorded},
-                       {"bad_lines", badLines}};
+                       {"bad_lines", badLines},
+                       {"dropped_steps", droppedSteps}};
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -138,6 +144,11 @@ int run(const std::vector<std::string>& args) {
   if (badLines > 0)
     std::cout << "note: " << badLines << " line(s) of " << log.string()
               << " are not events and were skipped (first: line " << firstBad << ")\n";
+  if (droppedSteps > 0)
+    std::cout << "note: " << droppedSteps << " step event(s) of " << log.string()
+              << " have impossible timings (negative, not finite, or a zero step time) and "
+                 "were left out (first: line "
+              << firstDropped << ")\n";
   if (!window.ranks.empty()) {
     std::cout << "step split (share of each rank's mean step):\n";
     for (const auto& [rank, r] : window.ranks) {

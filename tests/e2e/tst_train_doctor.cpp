@@ -150,6 +150,11 @@ class TestTrainDoctor : public QObject {
     auto empty = runStaveTrain({"doctor", m_tmp.filePath("empty")});
     QCOMPARE(empty.exitCode, 2);
     QVERIFY2(empty.err.contains("no events.jsonl"), qPrintable(empty.err));
+    // A folder named events.jsonl was read as an empty log and "diagnosed".
+    QDir().mkpath(m_tmp.filePath("folderlog/events.jsonl"));
+    auto folder = runStaveTrain({"doctor", m_tmp.filePath("folderlog")});
+    QCOMPARE(folder.exitCode, 2);
+    QVERIFY2(folder.err.contains("is a folder, not an event log"), qPrintable(folder.err));
 
     // Garbage lines, no timing events, one step, NaN timings: a report, never a crash.
     const QString odd = m_tmp.filePath("odd");
@@ -165,9 +170,13 @@ class TestTrainDoctor : public QObject {
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("not enough steps to judge") && r.out.contains("2 line(s)"),
              qPrintable(r.out));
+    // The step with a null timing is left out, and said to be (it was dropped without a word).
+    QVERIFY2(r.out.contains("1 step event(s)") && r.out.contains("impossible timings"),
+             qPrintable(r.out));
     auto j = runStaveTrain({"doctor", odd, "--json"});
     QCOMPARE(j.exitCode, 0);
     QCOMPARE(QJsonDocument::fromJson(j.out.toUtf8()).object()["bad_lines"].toInt(), 2);
+    QCOMPARE(QJsonDocument::fromJson(j.out.toUtf8()).object()["dropped_steps"].toInt(), 1);
   }
 
   // The recovery benchmark (tests/bench/doctor) runs and prints its JSON; a short version of
