@@ -182,12 +182,26 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   if (!lm) return lm.errors();
   lm->model->foldBatchNorm();  // inference only: the BatchNorms folded into the convolutions
   std::vector<fs::path> files;
+  nlohmann::json problems = nlohmann::json::array();
   const fs::path source(req.source);
   std::error_code ec;
   if (fs::is_directory(source, ec)) {
-    for (const auto& e : fs::recursive_directory_iterator(source, ec)) {
-      if (e.is_regular_file() && isImage(e.path())) files.push_back(e.path());
+    // Never throws: an entry that cannot be examined (a symlink loop, no permission) is a
+    // problem of its own and the rest of the folder is still predicted.
+    fs::recursive_directory_iterator it(source, fs::directory_options::skip_permission_denied, ec),
+        end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code fileEc;
+      const bool regular = it->is_regular_file(fileEc);
+      if (fileEc) {
+        if (isImage(it->path()))
+          problems.push_back(it->path().string() + ": cannot be read (" + fileEc.message() + ")");
+        continue;
+      }
+      if (regular && isImage(it->path())) files.push_back(it->path());
     }
+    if (ec) problems.push_back(source.string() + ": the folder could not be listed to the end (" +
+                               ec.message() + ")");
     std::sort(files.begin(), files.end());
   } else if (fs::is_regular_file(source, ec)) {
     files.push_back(source);
@@ -203,16 +217,22 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   const auto& names = lm->meta.names;
   std::ostringstream csv;
   csv << kPredictionsCsvHeader;
-  nlohmann::json problems = nlohmann::json::array();
   int64_t detections = 0, images = 0;
   const auto start = std::chrono::steady_clock::now();
   torch::NoGradGuard noGrad;
   for (const auto& file : files) {
     std::vector<uint8_t> bytes;
     cv::Mat bgr;
-    if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
+    std::string why = "not a readable image";
+    try {
+      if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
+    } catch (const std::exception& e) {  // OpenCV's assertions name no file
+      why = std::string("not a readable image (") + e.what() + ")";
+      why = why.substr(0, why.find('\n'));
+      bgr = cv::Mat();
+    }
     if (bgr.empty()) {
-      problems.push_back(file.string() + ": not a readable image");
+      problems.push_back(file.string() + ": " + why);
       continue;
     }
     // Letterbox: keep the aspect ratio, pad to a square of imgsz with grey 114.
