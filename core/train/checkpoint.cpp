@@ -64,6 +64,7 @@ void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
   writeDouble(a, "optimizer_base_lr0", m.optimizerLr0);
   writeInt(a, "epoch_batches", m.epochBatches);
   a.write("epoch_loss", c10::IValue(m.epochLoss));
+  writeString(a, "dataset_hash", m.datasetHash);
 }
 
 CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
@@ -104,6 +105,7 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   if (a.try_read("optimizer_base_lr0", v) && v.isDouble()) m.optimizerLr0 = v.toDouble();
   if (a.try_read("epoch_batches", v) && v.isInt()) m.epochBatches = v.toInt();
   if (a.try_read("epoch_loss", v) && v.isDoubleList()) m.epochLoss = v.toDoubleVector();
+  if (a.try_read("dataset_hash", v) && v.isString()) m.datasetHash = v.toStringRef();
   return m;
 }
 

@@ -46,6 +46,9 @@ struct CheckpointMeta {
   /// they average: a resumed run continues with the next batch.
   int64_t epochBatches = 0;
   std::vector<double> epochLoss;
+  /// Content hash of the data the run trained on when this was written (run_start's
+  /// dataset.content_hash); a resume on changed data says so. Empty in older checkpoints.
+  std::string datasetHash;
 };
 
 /// The live objects a checkpoint reads or writes; null members are skipped.

@@ -231,6 +231,7 @@ struct Trainer::Impl {
     int64_t counted = 0;
   };
   int64_t batchesThisProcess = 0;
+  std::string datasetHashOnce;  // what checkpoints record (the data does not change mid-run)
   // Images that could not be decoded (or whose cache entry was damaged), per split: named one
   // by one at first, then in a summary at most once a minute.
   struct ImageProblemReport {
@@ -542,6 +543,11 @@ struct Trainer::Impl {
                        kTrainBadInput);
     state = resumeFrom->meta();
     resumeFrom.reset();  // the archive's tensors are no longer needed
+    if (!state.datasetHash.empty() && state.datasetHash != datasetHash())
+      warn("the dataset changed since " + path("weights/last.pt") + " was written (content hash " +
+               state.datasetHash + " -> " + datasetHash() + ": images added, removed or "
+               "relabelled); the run continues on the data as it is now",
+           "data");
     ema->setUpdates(state.emaUpdates);
     scaler.setState(state.scalerScale, state.scalerGrowth);
     // results.csv keeps the rows of the epochs the checkpoint holds.
@@ -667,6 +673,8 @@ struct Trainer::Impl {
                         const EpochProgress* partial = nullptr) {
     const std::string p = path(rel);
     CheckpointMeta meta = metaFor(completedEpoch);
+    if (datasetHashOnce.empty()) datasetHashOnce = datasetHash();  // one pass over the index
+    meta.datasetHash = datasetHashOnce;
     if (partial) {
       meta.epochBatches = partial->batches;
       meta.epochLoss = {partial->loss[0], partial->loss[1], partial->loss[2],

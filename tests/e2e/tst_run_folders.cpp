@@ -226,6 +226,34 @@ class TstRunFolders : public QObject {
     QVERIFY2(r.err.count('\n') <= 3, qPrintable(r.err));
   }
 
+  // The data changed between the stop and the resume: the resumed run says so (the hash was
+  // recorded, nothing was said).
+  void resumeOnChangedDataWarns() {
+    const QString dir = m_dir.filePath("runs/changed");
+    auto first = runStaveTrain({"train", m_cfg, "--run-dir", dir}, {}, 300000);
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err.right(2000)));
+    const QString label = QFileInfo(m_data).absolutePath() + "/labels/train/000000.txt";
+    const QByteArray before = bytesOf(label);
+    QVERIFY(!before.isEmpty());
+    {
+      QFile f(label);
+      QVERIFY(f.open(QIODevice::Append));
+      f.write("0 0.5 0.5 0.1 0.1\n");
+    }
+    auto r = runStaveTrain({"train", "--run-dir", dir, "resume=true", "epochs=2"}, {}, 300000);
+    {
+      QFile f(label);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(before);
+    }
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+    bool said = false;
+    for (const auto& w : eventsOf(parseEvents(readText(dir + "/events.jsonl")), "warning"))
+      said = said || w["data"].toObject()["message"].toString().contains(
+                         "the dataset changed since");
+    QVERIFY(said);
+  }
+
   // 6. A run folder belongs to one live run: resume, exist_ok and a second fresh run into the
   // same --run-dir are refused while it trains, naming its process; after it ends (even by
   // SIGKILL, so no stale lock) the folder can be resumed.
