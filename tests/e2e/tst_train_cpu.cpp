@@ -167,6 +167,25 @@ class TstTrainCpu : public QObject {
         {"predict", "--weights", m_run + "/weights/best.pt", "--source", src, "--out", out});
     QCOMPARE(taken.exitCode, 2);
     QVERIFY2(taken.err.contains("not empty; pass --force"), qPrintable(taken.err));
+    // A symlink loop and an undecodable file in the source are problems naming the file; the
+    // other images are still predicted (the loop aborted the whole folder before).
+    const QString mixed = m_dir.filePath("mixed-src");
+    QDir().mkpath(mixed);
+    QVERIFY(QFile::copy(src + "/" + firstImage, mixed + "/good.jpg"));
+    QVERIFY(QFile::link(mixed + "/loop.jpg", mixed + "/loop.jpg"));
+    {
+      QFile bad(mixed + "/bad.png");
+      QVERIFY(bad.open(QIODevice::WriteOnly));
+      bad.write("\x89PNG\r\n\x1a\nnot really");
+    }
+    auto mixedRun = runStaveTrain({"predict", "--weights", m_run + "/weights/best.pt", "--source",
+                                   mixed, "--out", m_dir.filePath("mixed-out")},
+                                  {}, 120000);
+    QCOMPARE(mixedRun.exitCode, 1);
+    QVERIFY(!mixedRun.crashed);
+    QVERIFY2(mixedRun.err.contains("loop.jpg") && mixedRun.err.contains("bad.png"),
+             qPrintable(mixedRun.err));
+    QVERIFY(QFile::exists(m_dir.filePath("mixed-out/good.jpg")));
   }
 
   // export-weights --format ultralytics: a torch.save() zip (stored, so its pickle and record
