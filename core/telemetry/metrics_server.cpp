@@ -32,11 +32,14 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const std::string& a
   std::unique_ptr<MetricsServer> s(new MetricsServer);
   s->m_impl = std::make_unique<Impl>();
   auto& srv = s->m_impl->server;
-  // Two threads are plenty for a scraper or two; a stalled client is dropped after 5 s.
-  srv.new_task_queue = [] { return new httplib::ThreadPool(2); };
-  srv.set_read_timeout(5, 0);
-  srv.set_write_timeout(5, 0);
-  srv.set_keep_alive_timeout(5);
+  // Each connection holds a thread until it is done or times out: enough threads that idle or
+  // stalled clients (a load balancer's probes, a half-open scraper) never keep Prometheus
+  // waiting, and short timeouts so that they are dropped soon. Idle threads cost nothing.
+  srv.new_task_queue = [] { return new httplib::ThreadPool(32); };
+  srv.set_read_timeout(2, 0);
+  srv.set_write_timeout(2, 0);
+  srv.set_keep_alive_timeout(2);
+  srv.set_keep_alive_max_count(20);
   srv.set_payload_max_length(64 * 1024);
   // httplib's default also sets SO_REUSEPORT, which would let a second run bind a port that is
   // taken; only SO_REUSEADDR (a restarted run rebinds at once).
