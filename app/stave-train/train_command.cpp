@@ -29,10 +29,13 @@ using namespace stave::train;  // the engine this command drives
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<bool> g_atRendezvous{false};
 
 extern "C" void onStopSignal(int sig) {
-  // First signal: finish the step, checkpoint, stop. Second: stop at once.
-  if (g_stop.exchange(true)) std::_Exit(128 + sig);
+  // Waiting at the rendezvous for ranks that may never come: nothing to checkpoint, and the
+  // wait cannot see a flag, so stop at once. Otherwise the first signal finishes the step,
+  // checkpoints and stops; a second stops at once.
+  if (g_atRendezvous.load() || g_stop.exchange(true)) std::_Exit(128 + sig);
 }
 
 void installStopHandlers() {
@@ -354,6 +357,7 @@ int runTrainCommand(const TrainCommand& cmd) {
   options.sink = &sink;
   options.stopAfter = cmd.stopAfter;
   options.stopRequested = &g_stop;
+  options.atRendezvous = &g_atRendezvous;
   options.version = cmd.version;
   Trainer trainer(options);
   const int rc = trainer.run();
@@ -409,6 +413,7 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   options.masterPort = env->masterPort;
   options.stopAfter = cmd.stopAfter;
   options.stopRequested = &g_stop;
+  options.atRendezvous = &g_atRendezvous;
   options.version = cmd.version;
   Trainer trainer(options);
   const int rc = trainer.run();

@@ -166,6 +166,9 @@ struct RankProc {
   int64_t steps = 0;
   bool betweenEpochs = false;  ///< saw epoch_end, not yet the epoch's validation / next step
   bool silenceWarned = false;
+  Clock::time_point spawned;  ///< when the process was started
+  bool runStarted = false;    ///< its run_start arrived (past the rendezvous and set-up)
+  bool startWarned = false;
   std::string lastError;  ///< message of the rank's last error event: the cause of its exit
 };
 
@@ -213,6 +216,7 @@ class Supervisor {
   UniqueFd m_wakeRead, m_wakeWrite;  ///< the signal handler wakes poll() through this pipe
   bool m_failing = false;        // a failure was reported; others are being stopped
   bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
+  bool m_sawFinished = false;    // a rank wrote the run's finished event
   bool m_killedAll = false;
   int m_signalsHandled = 0;
   Clock::time_point m_killDeadline = Clock::time_point::max();
@@ -386,6 +390,7 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
   r.out = std::move(outRead);  // the write end and the log close here, in the parent
   r.alive = true;
   r.lastEvent = Clock::now();
+  r.spawned = r.lastEvent;
   return true;
 }
 
@@ -408,6 +413,10 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
     if (r.steps++ == 0) r.firstStep = r.lastEvent;
     r.lastStep = r.lastEvent;
     r.betweenEpochs = false;
+  } else if (event->type == telemetry::event_type::kRunStart) {
+    r.runStarted = true;
+  } else if (event->type == telemetry::event_type::kFinished) {
+    m_sawFinished = true;
   } else if (event->type == telemetry::event_type::kEpochEnd) {
     r.betweenEpochs = true;  // validation and checkpoints: minutes without step events
   }
@@ -499,7 +508,11 @@ void Supervisor::onRankExit(RankProc& r) {
   if (WIFEXITED(r.status)) {
     ex.exitCode = WEXITSTATUS(r.status);
     how = "exit code " + std::to_string(*ex.exitCode);
-    bad = *ex.exitCode != 0;
+    // 128 + SIGTERM/SIGINT after a stop request: a rank that ended at once as asked (it was
+    // still waiting at the rendezvous, with nothing to checkpoint).
+    const bool stoppedAtOnce = m_stopRequested && (*ex.exitCode == 128 + SIGTERM ||
+                                                   *ex.exitCode == 128 + SIGINT);
+    bad = *ex.exitCode != 0 && !stoppedAtOnce;
     ex.outcome = bad ? "failed" : (m_stopRequested ? "stopped" : "finished");
   } else if (bySignal) {
     ex.signal = WTERMSIG(r.status);
@@ -710,6 +723,21 @@ void Supervisor::checkHangs(Clock::time_point now) {
   for (auto& r : m_ranks) {
     if (!r.alive) continue;
     const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
+    const double sinceSpawn = std::chrono::duration<double>(now - r.spawned).count();
+    if (!r.runStarted && !r.startWarned && m_opt.nnodes > 1 && sinceSpawn > m_opt.startWarnS) {
+      // Said once, for the first such rank: the usual cause is a node that has not come.
+      r.startWarned = true;
+      bool first = true;
+      for (const auto& other : m_ranks) first = first && (&other == &r || !other.startWarned);
+      if (first)
+        warn("rank " + std::to_string(r.global) + " has not started training " +
+             std::to_string(static_cast<int>(sinceSpawn)) +
+             " s after it was launched: the ranks wait at the rendezvous (" + m_opt.masterAddr +
+             ":" + std::to_string(m_result.masterPort) + ") until all " +
+             std::to_string(m_opt.nnodes) +
+             " nodes have joined; is every node's launcher started, with the same master_addr, "
+             "master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)");
+    }
     if (!r.silenceWarned && r.steps >= 3 && !r.betweenEpochs) {
       // Step events come every 0.5 s or every step, whichever is longer.
       const double interval =
@@ -798,6 +826,15 @@ LaunchResult Supervisor::run() {
     }
     stopSampling();
     if (m_opt.doctor && m_monitor) emitEvent(m_monitor->finalReport());
+    if (m_stopRequested && !m_failing && !m_sawFinished) {
+      // Stopped before any rank got to training (e.g. waiting for a node that never came):
+      // the run's record still says how it ended.
+      telemetry::FinishedEvent fe;
+      fe.status = telemetry::RunStatus::Stopped;
+      fe.message = "stopped on request before training started (the ranks were still at the "
+                   "rendezvous or setting up); nothing was trained";
+      emitEvent(telemetry::toEvent(fe, 0));
+    }
   }
   for (auto& r : m_ranks) r.out.reset();
   m_events.reset();

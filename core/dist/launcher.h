@@ -44,6 +44,9 @@ struct LaunchOptions {
   /// A training rank silent for 20 of its step intervals, and at least this long, is named in
   /// a warning event (once per silence) long before hangTimeoutS.
   double silenceWarnMinS = 30;
+  /// With several nodes: a rank that has not started training (no run_start) this long after
+  /// its launch is named in a warning: usually a node that has not joined the rendezvous.
+  double startWarnS = 60;
   double graceS = 10;                      ///< SIGTERM to SIGKILL when stopping after a failure
   double stopTimeoutS = 600;               ///< after a forwarded stop request, SIGKILL after this
   double reportPeriodS = 30;               ///< straggler and diagnosis period (0 = final only)

@@ -231,7 +231,8 @@ struct Trainer::Impl {
     int64_t counted = 0;
   };
   int64_t batchesThisProcess = 0;
-  std::string datasetHashOnce;  // what checkpoints record (the data does not change mid-run)
+  std::string datasetHashOnce;
+  bool stoppedBeforeStart = false;  // a stop request came before the rendezvous  // what checkpoints record (the data does not change mid-run)
   // Images that could not be decoded (or whose cache entry was damaged), per split: named one
   // by one at first, then in a summary at most once a minute.
   struct ImageProblemReport {
@@ -886,6 +887,11 @@ struct Trainer::Impl {
 
   int run() {
     setup();
+    if (stoppedBeforeStart) {
+      // The launcher writes the run's finished event when no rank does.
+      std::fprintf(stderr, "rank %d: stopped on request before the rendezvous\n", rank);
+      return kTrainOk;
+    }
     EpochProgress progress = resumedProgress();
     Outcome outcome;
     for (int epoch = static_cast<int>(state.epoch + 1); epoch < epochs && !outcome.ends;
@@ -899,7 +905,16 @@ struct Trainer::Impl {
   void setup() {
     epochs = settings.epochs;
     setupRuntime();
-    if (world > 1) dist = std::make_unique<DistContext>(o, settings, device);
+    if (world > 1) {
+      if (o.atRendezvous) o.atRendezvous->store(true);
+      // A stop that came before the flag was up would never be seen inside the wait.
+      if (o.stopRequested && o.stopRequested->load()) {
+        stoppedBeforeStart = true;
+        return;
+      }
+      dist = std::make_unique<DistContext>(o, settings, device);
+      if (o.atRendezvous) o.atRendezvous->store(false);
+    }
     // A resumed run's config.yaml is rewritten only once its checkpoint was accepted.
     if (!settings.resume) writeConfigYaml();
     setupData();

@@ -36,6 +36,10 @@ struct TrainOptions {
   int masterPort = 0;                    ///< rendezvous port (worldSize > 1)
   StopAfter stopAfter;  ///< resumable stops asked for (--stop-after, --stop-after-batches)
   const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
+  /// True while the rank waits at the rendezvous for the others (a node that may never come):
+  /// it cannot act on a stop request there and has nothing to checkpoint, so the signal
+  /// handler ends the process at once.
+  std::atomic<bool>* atRendezvous = nullptr;
   std::string version;                               ///< Stave's version, for run_start
 };
 

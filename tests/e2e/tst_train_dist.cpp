@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 
+#include "common/loopback.h"
 #include "e2e/train_e2e_util.h"
 
 using namespace stave::e2e;
@@ -130,6 +131,30 @@ class TstTrainDist : public QObject {
         300000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
     QCOMPARE(readResults(run + "/results.csv").size(), doneEpochs + 1);
+  }
+
+  // nnodes=2 with the second node absent waited silently and ignored SIGTERM (the stop was
+  // forced after the 600 s stop timeout): a rank at the rendezvous now ends at once, and the
+  // run's record says it was stopped before training.
+  void absentNodeStopsAtOnce() {
+    const QString cfg = m_dir.filePath("absent.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 1, 4, {"threads: 1", "workers: 1"}));
+    const QString run = m_dir.filePath("runs/absent");
+    QProcess p;
+    p.start(QStringLiteral(STAVE_TRAIN_EXE),
+            {"train", cfg, "--run-dir", run, "--nproc", "1", "--nnodes", "2", "--node-rank", "0",
+             "--master-addr", "127.0.0.1", "--master-port",
+             QString::number(stave::test::freeLoopbackPort())});
+    QVERIFY(p.waitForStarted(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(findRankPid(p.processId(), 0) > 0, 60000);
+    QTest::qWait(3000);  // rank 0 is at the rendezvous now, waiting for node 1
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGTERM), 0);
+    QVERIFY2(p.waitForFinished(30000), "the launcher must end soon after SIGTERM");
+    QCOMPARE(p.exitCode(), 0);
+    const auto finished = eventsOf(parseEvents(readText(run + "/events.jsonl")), "finished");
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("stopped"));
+    QVERIFY(eventsOf(parseEvents(readText(run + "/events.jsonl")), "error").isEmpty());
   }
 
  private:
