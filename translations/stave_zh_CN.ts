@@ -651,72 +651,72 @@
         <translation>配置中的 nproc</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="76"/>
+        <location filename="../widgets/export_dialog.cpp" line="77"/>
         <source>GPUs per machine:</source>
         <translation>每台机器的 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="79"/>
+        <location filename="../widgets/export_dialog.cpp" line="80"/>
         <source>workers + 2</source>
         <translation>workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="80"/>
+        <location filename="../widgets/export_dialog.cpp" line="81"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="83"/>
+        <location filename="../widgets/export_dialog.cpp" line="84"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="85"/>
+        <location filename="../widgets/export_dialog.cpp" line="86"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="86"/>
+        <location filename="../widgets/export_dialog.cpp" line="87"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="89"/>
+        <location filename="../widgets/export_dialog.cpp" line="90"/>
         <source>container image with stave-train</source>
         <translation>含 stave-train 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="90"/>
+        <location filename="../widgets/export_dialog.cpp" line="91"/>
         <source>Container image:</source>
         <translation>容器镜像：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="107"/>
+        <location filename="../widgets/export_dialog.cpp" line="108"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="108"/>
+        <location filename="../widgets/export_dialog.cpp" line="109"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="168"/>
+        <location filename="../widgets/export_dialog.cpp" line="169"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="190"/>
+        <location filename="../widgets/export_dialog.cpp" line="191"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="194"/>
+        <location filename="../widgets/export_dialog.cpp" line="195"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="207"/>
+        <location filename="../widgets/export_dialog.cpp" line="208"/>
         <source>Save export</source>
         <translation>保存导出文件</translation>
     </message>
@@ -1899,42 +1899,52 @@
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="316"/>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
+        <location filename="../widgets/main_window.cpp" line="319"/>
+        <source>Cannot open the project</source>
+        <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="322"/>
+        <location filename="../widgets/main_window.cpp" line="320"/>
+        <source>Stave cannot open %1.</source>
+        <translation>Stave 无法打开 %1。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="327"/>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="333"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="333"/>
+        <location filename="../widgets/main_window.cpp" line="344"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="336"/>
+        <location filename="../widgets/main_window.cpp" line="347"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="341"/>
+        <location filename="../widgets/main_window.cpp" line="352"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="342"/>
+        <location filename="../widgets/main_window.cpp" line="353"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="353"/>
+        <location filename="../widgets/main_window.cpp" line="364"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="354"/>
+        <location filename="../widgets/main_window.cpp" line="365"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>

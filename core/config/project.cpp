@@ -1,6 +1,7 @@
 #include "core/config/project.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "core/config/atomic_file.h"
@@ -99,6 +100,17 @@ Result<Project> loadProject(const std::string& path) {
   auto text = readFile(path);
   if (!text) return text.errors();
   if (auto deep = jsonTooDeep(text.value(), path)) return *deep;
+  // Random bytes or another format: say that, not "truncated" (what JSON's parser reports).
+  const std::string& body = text.value();
+  const auto first = body.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && body[first] != '{') {
+    const unsigned char c = static_cast<unsigned char>(body[first]);
+    return Error{path, lineOfByte(body, first), "",
+                 "not a Stave project file: a project file is JSON text starting with '{', this "
+                 "one starts with " +
+                     (std::isprint(c) ? "'" + std::string(1, body[first]) + "'"
+                                      : std::string("binary data"))};
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.value());

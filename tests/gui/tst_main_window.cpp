@@ -1,6 +1,7 @@
 #include <QLabel>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QMessageBox>
 #include <QtTest>
 
 #include "common/project_fixture.h"
@@ -24,6 +25,29 @@ class TestMainWindow : public QObject {
     stave::widgets::MainWindow w;
     QVERIFY(!w.openProject(QStringLiteral("/nonexistent/x.stave")));
     QVERIFY(!w.document()->isOpen());
+  }
+
+  // A project that cannot be opened is named in a dialog with the whole reason (only the
+  // status bar said it, cut off); random bytes are not called "truncated JSON".
+  void unopenableProjectGetsADialog() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("random.stave");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("\x07\x9c\x13\xfe random bytes \x01\x02", 22));
+    }
+    stave::widgets::MainWindow w;
+    QVERIFY(!w.openProject(path));
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("openProjectError"));
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY2(box->text().contains("random.stave"), qPrintable(box->text()));
+    QVERIFY2(box->informativeText().contains("not a Stave project file") &&
+                 box->informativeText().contains("binary data") &&
+                 !box->informativeText().contains("truncated"),
+             qPrintable(box->informativeText()));
+    box->accept();
   }
 
   void projectPageShowsProject() {
