@@ -91,7 +91,9 @@ RunController::RunController(QObject* parent) : QObject(parent) {
   m_killTimer.setSingleShot(true);
   connect(&m_killTimer, &QTimer::timeout, this, [this] {
     const auto rec = readRecord(m_runDir);
-    if (rec.valid && processAlive(m_runDir)) {
+    // Only the process the stop was meant for: a run resumed within the grace period is a new
+    // process in the same folder and must not be killed.
+    if (rec.valid && rec.pid == m_stopPid && processAlive(m_runDir)) {
       const pid_t group = getpgid(static_cast<pid_t>(rec.pid));
       if (group > 0) ::kill(-group, SIGKILL);
       else ::kill(static_cast<pid_t>(rec.pid), SIGKILL);
@@ -253,6 +255,8 @@ bool RunController::resume(int epochs, QString* error) {
   if (epochs > 0) args << QStringLiteral("epochs=%1").arg(epochs);
   const QString dir = m_runDir;
   if (!launch(args, dir, error)) return false;
+  m_killTimer.stop();  // the stopped process has ended (isLive() was false)
+  m_stopPid = 0;
   m_sawEnd = false;
   m_signal = 0;
   m_message.clear();
@@ -272,6 +276,7 @@ bool RunController::stop(QString* error) {
     if (error) *error = tr("cannot signal process %1: %2").arg(rec.pid).arg(QString::fromLocal8Bit(std::strerror(errno)));
     return false;
   }
+  m_stopPid = rec.pid;
   m_killTimer.start(static_cast<int>(m_graceS * 1000));
   return true;
 }

@@ -114,6 +114,7 @@ class RunController : public QObject {
   bool m_wasLive = false;  ///< liveness at the last poll (a change is a state change)
   QTimer m_timer;
   QTimer m_killTimer;
+  qint64 m_stopPid = 0;  ///< the process stop() signalled; the grace timer kills only it
   qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record
 };
 

@@ -11,6 +11,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QtTest>
 #include <signal.h>
 
@@ -92,11 +93,28 @@ class TestRunPage : public QObject {
     QVERIFY(page->chart("losses")->drawnCount(0) >= 2);
     QVERIFY(!page->gpuUtilisation().empty());
 
+    c->setGracePeriod(8);
+    QElapsedTimer sinceStop;
+    sinceStop.start();
     QVERIFY(page->stopRun());
     QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 120000);
     QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 30000);
     QVERIFY(QFile::exists(dir + "/weights/last.pt"));
     QVERIFY(page->outcomeLabel()->text().contains("stopped"));
+    QTRY_VERIFY_WITH_TIMEOUT(page->resumeButton()->isEnabled(), 5000);
+
+    // Resumed within the stop's grace period: the stop's timer must not kill the new process
+    // when it fires (it SIGKILLed the resumed run, shown as "crashed").
+    QVERIFY(sinceStop.elapsed() < 8000);
+    QVERIFY2(c->resume(epochEnds(c) + 2000), qPrintable(page->outcomeLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(c->isLive(), 30000);
+    QTest::qWait(static_cast<int>(std::max<qint64>(0, 10000 - sinceStop.elapsed())));
+    QVERIFY2(c->isLive() && c->outcome() != RunOutcome::Crashed,
+             qPrintable(page->outcomeLabel()->text()));
+    c->setGracePeriod(30);
+    QVERIFY(page->stopRun());
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(page->resumeButton()->isEnabled(), 5000);
 
     // Resume to one epoch beyond what is done: it continues and completes.
