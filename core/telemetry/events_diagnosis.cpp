@@ -1,0 +1,102 @@
+// The diagnosis events: straggler and the doctor's diagnosis.
+#include "core/telemetry/events.h"
+#include "core/telemetry/event_codec.h"
+
+namespace stave::telemetry {
+
+using nlohmann::json;
+using namespace codec;
+
+Event toEvent(const StragglerEvent& e, int rank) {
+  json d{{"slow_rank", e.slowRank}, {"waits_on", toString(e.waitsOn)},
+         {"fraction", e.fraction},  {"others_fraction", e.othersFraction},
+         {"step_time", e.stepTime}, {"imbalance", e.imbalance},
+         {"steps", e.steps},        {"message", e.message}};
+  return makeEvent(event_type::kStraggler, rank, std::move(d));
+}
+
+Result<StragglerEvent> stragglerFromEvent(const Event& ev) {
+  return readTyped<StragglerEvent>(ev, event_type::kStraggler,
+                                   [](FieldReader& r, StragglerEvent& e) {
+                                     r.integer("slow_rank", e.slowRank);
+                                     readEnum(r, "waits_on", kStepPhases, e.waitsOn);
+                                     r.num("fraction", e.fraction);
+                                     r.num("others_fraction", e.othersFraction, false);
+                                     r.num("step_time", e.stepTime, false);
+                                     r.num("imbalance", e.imbalance, false);
+                                     r.integer("steps", e.steps, false);
+                                     r.str("message", e.message);
+                                   });
+}
+
+Event toEvent(const DiagnosisEvent& e, int rank) {
+  json findings = json::array();
+  for (const auto& f : e.findings) {
+    json advice = json::array();
+    for (const auto& a : f.advice) advice.push_back({{"key", a.key}, {"value", a.value}});
+    json evidence = json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = std::isfinite(v) ? json(v) : json(nullptr);
+    findings.push_back({{"rule", f.rule},
+                        {"severity", toString(f.severity)},
+                        {"rank", f.rank},
+                        {"title", f.title},
+                        {"message", f.message},
+                        {"advice", advice},
+                        {"advice_text", adviceText(f.advice)},
+                        {"evidence", evidence}});
+  }
+  json d{{"final", e.final},         {"period_s", e.periodS}, {"steps", e.steps},
+         {"warmup_steps", e.warmupSteps}, {"findings", findings}, {"summary", e.summary}};
+  return makeEvent(event_type::kDiagnosis, rank, std::move(d));
+}
+
+Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
+  return readTyped<DiagnosisEvent>(ev, event_type::kDiagnosis, [](FieldReader& r, DiagnosisEvent& e) {
+    r.boolean("final", e.final, false);
+    r.num("period_s", e.periodS, false);
+    r.integer("steps", e.steps, false);
+    r.integer("warmup_steps", e.warmupSteps, false);
+    r.str("summary", e.summary, false);
+    const json* findings = r.array("findings");
+    if (!findings) return;
+    for (size_t i = 0; i < findings->size(); ++i) {
+      const std::string at = "findings[" + std::to_string(i) + "]";
+      if (!(*findings)[i].is_object()) {
+        r.error(at, "must be an object");
+        continue;
+      }
+      FieldReader f((*findings)[i], r.path(at + "."));
+      Finding x;
+      f.str("rule", x.rule);
+      readEnum(f, "severity", kSeverities, x.severity);
+      f.integer("rank", x.rank, false);
+      f.str("title", x.title, false);
+      f.str("message", x.message);
+      if (const json* advice = f.array("advice", false)) {
+        for (size_t k = 0; k < advice->size(); ++k) {
+          const json& a = (*advice)[k];
+          if (!a.is_object() || !a.contains("key") || !a["key"].is_string() ||
+              !a.contains("value") || !a["value"].is_string()) {
+            f.error("advice[" + std::to_string(k) + "]", "must be {\"key\": string, \"value\": string}");
+            continue;
+          }
+          x.advice.push_back({a["key"].get<std::string>(), a["value"].get<std::string>()});
+        }
+      }
+      if (const json* evidence = f.object("evidence", false)) {
+        for (auto it = evidence->begin(); it != evidence->end(); ++it) {
+          if (it.value().is_number())
+            x.evidence[it.key()] = it.value().get<double>();
+          else if (it.value().is_null())
+            x.evidence[it.key()] = std::numeric_limits<double>::quiet_NaN();
+          else
+            f.error("evidence." + it.key(), "must be a number");
+        }
+      }
+      r.append(f.errors());
+      e.findings.push_back(std::move(x));
+    }
+  });
+}
+
+}  // namespace stave::telemetry

@@ -1,0 +1,191 @@
+// The run's lifecycle events: run_start, checkpoint, warning, error, finished, rank_exit,
+// schedule_replanned.
+#include "core/telemetry/events.h"
+#include "core/telemetry/event_codec.h"
+
+namespace stave::telemetry {
+
+using nlohmann::json;
+using namespace codec;
+
+Event toEvent(const RunStartEvent& e, int rank) {
+  json versions = json::object();
+  for (const auto& [k, v] : e.versions) versions[k] = v;
+  json d{{"versions", versions},
+         {"device", e.device},
+         {"device_names", e.deviceNames},
+         {"world_size", e.worldSize},
+         {"nnodes", e.nnodes},
+         {"dataset",
+          {{"yaml", e.dataset.yaml},
+           {"train_images", e.dataset.trainImages},
+           {"val_images", e.dataset.valImages},
+           {"nc", e.dataset.nc},
+           {"names", e.dataset.names},
+           {"content_hash", e.dataset.contentHash}}},
+         {"config", e.config.is_object() ? e.config : json::object()},
+         {"resolved", e.resolved.is_object() ? e.resolved : json::object()},
+         {"nccl",
+          {{"backend", e.nccl.backend},
+           {"p2p_level", e.nccl.p2pLevel},
+           {"shm_disable", e.nccl.shmDisable},
+           {"debug", e.nccl.debug},
+           {"async_error_handling", e.nccl.asyncErrorHandling},
+           {"timeout_s", e.nccl.timeoutS},
+           {"bucket_mb", e.nccl.bucketMb}}},
+         {"run_dir", e.runDir},
+         {"host", e.host}};
+  return makeEvent(event_type::kRunStart, rank, std::move(d));
+}
+
+Result<RunStartEvent> runStartFromEvent(const Event& ev) {
+  return readTyped<RunStartEvent>(ev, event_type::kRunStart, [](FieldReader& r, RunStartEvent& e) {
+    if (const json* versions = r.object("versions")) {
+      for (auto it = versions->begin(); it != versions->end(); ++it) {
+        if (!it->is_string()) {
+          r.error("versions." + it.key(),
+                  std::string("must be a string, got ") + jsonTypeName(*it));
+        } else {
+          e.versions[it.key()] = it->get<std::string>();
+        }
+      }
+    }
+    r.str("device", e.device);
+    r.strList("device_names", e.deviceNames, false);
+    r.integer("world_size", e.worldSize);
+    r.integer("nnodes", e.nnodes, false);
+    if (const json* ds = r.object("dataset")) {
+      FieldReader s(*ds, r.path("dataset."));
+      s.str("yaml", e.dataset.yaml, false);
+      s.integer("train_images", e.dataset.trainImages);
+      s.integer("val_images", e.dataset.valImages);
+      s.integer("nc", e.dataset.nc);
+      s.strList("names", e.dataset.names, false);
+      s.str("content_hash", e.dataset.contentHash, false);
+      r.append(s.errors());
+    }
+    if (const json* cfg = r.object("config", false)) e.config = *cfg;
+    if (const json* res = r.object("resolved", false)) e.resolved = *res;
+    if (const json* n = r.object("nccl", false)) {
+      FieldReader s(*n, r.path("nccl."));
+      s.str("backend", e.nccl.backend, false);
+      s.str("p2p_level", e.nccl.p2pLevel, false);
+      s.boolean("shm_disable", e.nccl.shmDisable, false);
+      s.str("debug", e.nccl.debug, false);
+      s.boolean("async_error_handling", e.nccl.asyncErrorHandling, false);
+      s.num("timeout_s", e.nccl.timeoutS, false);
+      s.num("bucket_mb", e.nccl.bucketMb, false);
+      r.append(s.errors());
+    }
+    r.str("run_dir", e.runDir, false);
+    r.str("host", e.host, false);
+  });
+}
+
+Event toEvent(const CheckpointEvent& e, int rank) {
+  json d{{"path", e.path}, {"epoch", e.epoch}, {"kind", toString(e.kind)}};
+  return makeEvent(event_type::kCheckpoint, rank, std::move(d));
+}
+
+Result<CheckpointEvent> checkpointFromEvent(const Event& ev) {
+  return readTyped<CheckpointEvent>(ev, event_type::kCheckpoint,
+                                    [](FieldReader& r, CheckpointEvent& e) {
+                                      r.str("path", e.path);
+                                      r.integer("epoch", e.epoch);
+                                      readEnum(r, "kind", kCheckpointKinds, e.kind);
+                                    });
+}
+
+Event toEvent(const WarningEvent& e, int rank) {
+  json d{{"message", e.message}, {"source", e.source}};
+  return makeEvent(event_type::kWarning, rank, std::move(d));
+}
+
+Result<WarningEvent> warningFromEvent(const Event& ev) {
+  return readTyped<WarningEvent>(ev, event_type::kWarning, [](FieldReader& r, WarningEvent& e) {
+    r.str("message", e.message);
+    r.str("source", e.source, false);
+  });
+}
+
+Event toEvent(const ErrorEvent& e, int rank) {
+  json d{{"rank", e.rank},
+         {"message", e.message},
+         {"exit_code", optionalInt(e.exitCode)},
+         {"signal", optionalInt(e.signal)},
+         {"log_tail", e.logTail},
+         {"hint", e.hint}};
+  return makeEvent(event_type::kError, rank, std::move(d));
+}
+
+Result<ErrorEvent> errorFromEvent(const Event& ev) {
+  return readTyped<ErrorEvent>(ev, event_type::kError, [](FieldReader& r, ErrorEvent& e) {
+    r.integer("rank", e.rank, false);
+    r.str("message", e.message);
+    r.optInteger("exit_code", e.exitCode);
+    r.optInteger("signal", e.signal);
+    r.strList("log_tail", e.logTail, false);
+    r.str("hint", e.hint, false);
+  });
+}
+
+Event toEvent(const FinishedEvent& e, int rank) {
+  json d{{"status", toString(e.status)}, {"epochs_completed", e.epochsCompleted},
+         {"epochs", e.epochs},           {"best_epoch", e.bestEpoch},
+         {"best_map50", e.bestMap50},    {"best_map50_95", e.bestMap5095},
+         {"total_time", e.totalTime},    {"message", e.message}};
+  return makeEvent(event_type::kFinished, rank, std::move(d));
+}
+
+Result<FinishedEvent> finishedFromEvent(const Event& ev) {
+  return readTyped<FinishedEvent>(ev, event_type::kFinished, [](FieldReader& r, FinishedEvent& e) {
+    readEnum(r, "status", kRunStatuses, e.status);
+    r.integer("epochs_completed", e.epochsCompleted);
+    r.integer("epochs", e.epochs);
+    r.integer("best_epoch", e.bestEpoch, false);
+    r.num("best_map50", e.bestMap50, false);
+    r.num("best_map50_95", e.bestMap5095, false);
+    r.num("total_time", e.totalTime, false);
+    r.str("message", e.message, false);
+  });
+}
+
+Event toEvent(const RankExitEvent& e, int rank) {
+  json d{{"rank", e.rank},
+         {"exit_code", optionalInt(e.exitCode)},
+         {"signal", optionalInt(e.signal)},
+         {"outcome", e.outcome}};
+  return makeEvent(event_type::kRankExit, rank, std::move(d));
+}
+
+Result<RankExitEvent> rankExitFromEvent(const Event& ev) {
+  return readTyped<RankExitEvent>(ev, event_type::kRankExit, [](FieldReader& r, RankExitEvent& e) {
+    r.integer("rank", e.rank);
+    r.optInteger("exit_code", e.exitCode);
+    r.optInteger("signal", e.signal);
+    r.str("outcome", e.outcome);
+  });
+}
+
+Event toEvent(const ScheduleReplannedEvent& e, int rank) {
+  json d{{"old_epochs", e.oldEpochs},
+         {"new_epochs", e.newEpochs},
+         {"at_epoch", e.atEpoch},
+         {"reason", e.reason},
+         {"epoch_time", e.epochTime}};
+  return makeEvent(event_type::kScheduleReplanned, rank, std::move(d));
+}
+
+Result<ScheduleReplannedEvent> scheduleReplannedFromEvent(const Event& ev) {
+  return readTyped<ScheduleReplannedEvent>(ev, event_type::kScheduleReplanned,
+                                           [](FieldReader& r, ScheduleReplannedEvent& e) {
+                                             r.integer("old_epochs", e.oldEpochs);
+                                             r.integer("new_epochs", e.newEpochs);
+                                             r.integer("at_epoch", e.atEpoch, false);
+                                             r.str("reason", e.reason);
+                                             r.num("epoch_time", e.epochTime, false);
+                                           });
+}
+
+
+}  // namespace stave::telemetry
