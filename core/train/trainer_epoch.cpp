@@ -1,0 +1,189 @@
+// One epoch of training (the step loop: data, forward and backward, accumulation, AMP, the
+// optimiser step, step events, stop checks) and the validation pass.
+#include "core/train/trainer_impl.h"
+
+namespace stave::train {
+
+using namespace detail;
+
+bool Trainer::Impl::stopRequested() {
+  bool local = o.stopRequested && o.stopRequested->load();
+  return dist ? dist->anyRank(local) : local;
+}
+
+void Trainer::Impl::flushLosses(EpochProgress& progress, int epoch, int64_t i) {
+  const auto s = losses.flush();
+  progress.loss = s.mean;
+  progress.counted = s.counted;
+  consecutiveNonFinite = static_cast<int>(s.consecutiveNonFinite);
+  skippedSteps += s.skipped;
+  if (s.nonFinite > 0) {
+    state.nonFiniteTotal += s.nonFinite;
+    if (consecutiveNonFinite >= kMaxNonFiniteInARow) {
+      throw RunFailure("the loss was not finite (inf or NaN) in " +
+                           std::to_string(consecutiveNonFinite) + " steps in a row (epoch " +
+                           std::to_string(epoch) + ", iteration " + std::to_string(i) +
+                           "); the run cannot recover",
+                       "lower lr0, use precision=bf16 instead of fp16, and check the labels "
+                       "(stave-train check-dataset)");
+    }
+    if (rank == 0) {
+      warn(s.nonFinite == 1 ? "non-finite loss at epoch " + std::to_string(epoch) +
+                                  " iteration " + std::to_string(i) + ": step skipped"
+                            : std::to_string(s.nonFinite) +
+                                  " non-finite losses up to epoch " + std::to_string(epoch) +
+                                  " iteration " + std::to_string(i) + ": steps skipped",
+           "amp");
+    }
+  }
+}
+
+bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
+  const int closeMosaic = settings.closeMosaic;
+  const bool mosaicOn = closeMosaic <= 0 || epoch < epochs - closeMosaic;
+  if (rank == 0 && closeMosaic > 0 && epoch == epochs - closeMosaic) {
+    std::fprintf(stderr, "closing mosaic for the last %d epochs\n", closeMosaic);
+  }
+  trainLoader->startEpoch(epoch, mosaicOn, progress.batches);
+  model->train();
+  const std::array<double, 3>& tloss = progress.loss;
+  losses.reset(device, progress.loss, progress.counted, consecutiveNonFinite);
+  // On the CPU every step is read back at once (nothing runs ahead); on CUDA only when an
+  // event is written, so the host keeps queueing work.
+  const bool readEveryStep = !device.is_cuda();
+  const bool clipOnDevice = device.is_cuda() && !scaler.enabled();
+  const int64_t stopCheckEvery = device.is_cuda() ? kCudaStopCheckEvery : 1;
+  telemetry::StepTiming acc;
+  int accSteps = 0;
+  int64_t accImages = 0;
+  auto lastEvent = Clock::now();
+  const bool worldScale = world > 1;
+  const bool singleCls = settings.singleCls;
+  const bool multiScale = settings.multiScale;
+  const int faultMs = slowDataMs(rank);
+  const std::string recordDir = recordBatchesDir();
+  if (!recordDir.empty()) {
+    std::error_code ec;  // a folder that cannot be made fails at the first write, naming it
+    fs::create_directories(recordDir, ec);
+  }
+  int64_t i = progress.batches;
+  for (;; ++i) {
+    auto t0 = Clock::now();
+    if (faultMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(faultMs));
+    auto batch = trainLoader->next();
+    if (!batch) break;
+    telemetry::StepTiming timing;
+    timing.dataWait = secondsSince(t0);
+    const int64_t ni = i + nb * static_cast<int64_t>(epoch);
+    if (!recordDir.empty()) recordBatch(recordDir, rank, ni, *batch);
+    const auto point = schedule->at(epoch, i);
+    applySchedulePoint(*optimizer, point);
+
+    auto t1 = Clock::now();
+    auto images = feeder->images(*batch, channelsLast);
+    if (multiScale) {
+      images = multiScaleResize(images, settings.imgsz,
+                                settings.seed, ni);
+      if (channelsLast) images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+    }
+    // The loss pads the targets per image on the CPU and moves them itself.
+    auto targets = batchTargets(*batch, torch::kCPU);
+    if (singleCls) targets.select(1, 1).zero_();
+    timing.h2d = secondsSince(t1);
+
+    auto t2 = Clock::now();
+    const bool optStep = ni - state.lastOptStep >= point.accumulate;
+    if (dist) dist->beforeBackward(optStep);
+    std::vector<torch::Tensor> feats;
+    {
+      AutocastScope autocast(precision, device);
+      feats = model->forward(images);
+    }
+    auto out = (*loss)(feats, targets, batch->n);
+    auto total = worldScale ? out.total * static_cast<double>(world) : out.total;
+    scaler.scale(total).backward();
+    losses.add(out.items);
+    timing.fwdBwd = secondsSince(t2);
+    if (readEveryStep) flushLosses(progress, epoch, i);
+
+    if (optStep) {
+      if (dist) timing.allreduceWait = dist->waitGradients();
+      auto t3 = Clock::now();
+      if (clipOnDevice) {
+        // No read-back: a non-finite step's gradients are zeroed on the device.
+        losses.addStepOutcome(scaler.clipOnDevice(params, kMaxGradNorm));
+        foreachStep(*optimizer);
+        zeroGradients(*optimizer);
+        ema->update(*model);
+      } else {
+        const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
+        const bool finite = std::isfinite(norm);
+        if (finite) {
+          foreachStep(*optimizer);
+        } else {
+          ++skippedSteps;
+        }
+        scaler.update(!finite);
+        zeroGradients(*optimizer);
+        if (finite) ema->update(*model);
+      }
+      state.lastOptStep = ni;
+      timing.optimizer = secondsSince(t3);
+    }
+    state.iteration = ni + 1;
+    timing.total = secondsSince(t0);
+    acc = acc + timing;
+    ++accSteps;
+    accImages += batch->n;
+
+    const bool last = i + 1 >= nb;
+    if (secondsSince(lastEvent) >= kStepEventInterval || last) {
+      if (!readEveryStep) flushLosses(progress, epoch, i);
+      telemetry::StepEvent e;
+      e.epoch = epoch;
+      e.iter = static_cast<int>(i);
+      e.itersPerEpoch = static_cast<int>(nb);
+      e.boxLoss = tloss[0];
+      e.clsLoss = tloss[1];
+      e.dflLoss = tloss[2];
+      e.lr = groupLr(*optimizer, 0);
+      e.timing = acc * (1.0 / accSteps);
+      e.samplesPerSec = acc.total > 0 ? static_cast<double>(accImages) / acc.total : 0.0;
+      emit(e);
+      reportImageProblems(*trainLoader, "train", last);
+      acc = {};
+      accSteps = 0;
+      accImages = 0;
+      lastEvent = Clock::now();
+    }
+    progress.batches = i + 1;
+    ++batchesThisProcess;
+    // A collective: every rank asks at the same steps.
+    const bool stop = (i + 1) % stopCheckEvery == 0 && stopRequested();
+    if (stop || (o.stopAfter.batches > 0 && batchesThisProcess >= o.stopAfter.batches)) {
+      if (!readEveryStep) flushLosses(progress, epoch, i);
+      return false;
+    }
+  }
+  if (!readEveryStep) flushLosses(progress, epoch, i);
+  return true;
+}
+
+ValidationOutput Trainer::Impl::runValidation() {
+  ValidationOptions vo;
+  vo.conf = settings.conf;
+  vo.iou = settings.iou;
+  vo.maxDet = settings.maxDet;
+  vo.precision = precision;
+  vo.device = device;
+  vo.channelsLast = channelsLast;
+  vo.singleCls = settings.singleCls;
+  DetectionLoss valLoss(*emaModel, loss->options());
+  GatherFloats gather;
+  if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };
+  auto out = validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
+  reportImageProblems(*valLoader, "val", true);
+  return out;
+}
+
+}  // namespace stave::train

@@ -1,0 +1,157 @@
+// What a run writes besides its step events: warnings (incl. images that cannot be used),
+// run_start with the dataset hash, config.yaml, results.csv and the checkpoints.
+#include "core/train/trainer_impl.h"
+
+namespace stave::train {
+
+using namespace detail;
+
+void Trainer::Impl::warn(const std::string& message, const std::string& source) {
+  if (rank == 0) emit(telemetry::WarningEvent{message, source});
+}
+
+void Trainer::Impl::reportImageProblems(data::Loader& loader, const std::string& split, bool flush) {
+  constexpr int64_t kNamed = 10;
+  auto& r = imageProblems[split];
+  for (const auto& p : loader.takeImageProblems()) {
+    if (p.undecodable) ++r.total;
+    if (r.named < kNamed) {
+      ++r.named;
+      const bool named = p.reason.rfind(p.path, 0) == 0;  // decoders often name the file
+      emit(telemetry::WarningEvent{
+          (named ? p.reason : p.path + ": " + p.reason) +
+              (p.undecodable ? "; used as a grey " + split + " image without boxes" : ""),
+          "data"});
+    } else {
+      ++r.unnamed;
+    }
+  }
+  if (r.unnamed > 0 && (flush || secondsSince(r.lastSummary) >= 60)) {
+    emit(telemetry::WarningEvent{
+        std::to_string(r.unnamed) + " more " + split + " images could not be used (" +
+            std::to_string(r.total) + " undecodable so far on rank " + std::to_string(rank) +
+            "); stave-train check-dataset --verify lists them",
+        "data"});
+    r.unnamed = 0;
+    r.lastSummary = Clock::now();
+  }
+  const int64_t n = loader.splitSize();
+  if (r.total > 0 && static_cast<double>(r.total) > settings.maxBadImages * static_cast<double>(n))
+    throw RunFailure(std::to_string(r.total) + " of " + std::to_string(n) + " " + split +
+                         " images could not be decoded, more than max_bad_images=" +
+                         csvNumber(settings.maxBadImages) + " of the split",
+                     "fix or remove the broken files (stave-train check-dataset --verify "
+                     "names them), or raise max_bad_images to train on without them");
+}
+
+std::string Trainer::Impl::datasetHash() const {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const void* p, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) {
+      h ^= b[i];
+      h *= 1099511628211ull;
+    }
+  };
+  for (const auto* index : {trainIndex.get(), valIndex.get()}) {
+    if (!index) continue;
+    mix(index->split.data(), index->split.size());
+    for (const auto& im : index->images) {
+      const std::string rel = fs::path(im.imagePath).lexically_relative(spec.root).generic_string();
+      mix(rel.data(), rel.size() + 1);
+      mix(&im.width, sizeof im.width);
+      mix(&im.height, sizeof im.height);
+      for (const auto& b : im.boxes) mix(&b, sizeof b);
+    }
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void Trainer::Impl::writeRunStart() {
+  if (rank != 0) return;
+  telemetry::RunStartEvent e;
+  e.versions["stave"] = o.version;
+  e.versions["torch"] = TORCH_VERSION;
+  if (const auto* rt = cuda::runtime(); rt && device.is_cuda()) {
+    const int v = rt->cudaRuntimeVersion();  // 13000 = 13.0
+    if (v > 0) e.versions["cuda"] = std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  }
+  e.device = device.is_cuda() ? "cuda" : "cpu";
+  e.deviceNames.push_back(device.str());
+  e.worldSize = world;
+  e.nnodes = settings.nnodes;
+  e.dataset.yaml = spec.yamlPath;
+  e.dataset.trainImages = static_cast<int64_t>(trainIndex->images.size());
+  e.dataset.valImages = static_cast<int64_t>(valIndex->images.size());
+  e.dataset.nc = nc;
+  e.dataset.names = spec.names;
+  e.config = nlohmann::json::parse(config::toJson(cfg));
+  e.resolved = {{"precision", precisionName(precision)}, {"channels_last", channelsLast}};
+  e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
+  e.nccl.p2pLevel = settings.ncclP2pLevel;
+  e.nccl.shmDisable = settings.ncclShmDisable;
+  e.nccl.debug = settings.ncclDebug;
+  e.nccl.timeoutS = settings.ncclTimeoutS;
+  e.nccl.bucketMb = settings.bucketMb;
+  e.runDir = o.runDir;
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) == 0) e.host = host;
+  e.dataset.contentHash = datasetHash();
+  emit(e);
+}
+
+void Trainer::Impl::writeConfigYaml() {
+  if (rank != 0) return;
+  auto s = writeFileAtomic(path("config.yaml"), config::toYaml(cfg));
+  if (!s)
+    throw RunFailure(s.errorText(), "check that the run folder is writable", kTrainBadInput);
+}
+
+void Trainer::Impl::writeResults() {
+  std::string text = std::string(kCsvHeader) + "\n";
+  for (const auto& r : csvRows) text += r + "\n";
+  auto s = writeFileAtomic(path("results.csv"), text);
+  if (!s) warn("could not write results.csv: " + s.errorText(), "io");
+}
+
+CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
+  CheckpointMeta m = state;
+  m.epoch = completedEpoch;
+  m.epochs = epochs;
+  m.emaUpdates = ema->updates();
+  m.scalerScale = scaler.scaleValue();
+  m.scalerGrowth = scaler.growthTracker();
+  m.nonFiniteTotal = state.nonFiniteTotal;
+  m.configYaml = config::toYaml(cfg);
+  m.scale = settings.model;
+  m.nc = nc;
+  m.imgsz = settings.imgsz;
+  m.names = settings.singleCls ? std::vector<std::string>{"object"} : spec.names;
+  m.optimizer = optChoice.sgd ? "SGD" : "AdamW";
+  m.optimizerLr0 = optChoice.lr0;
+  m.epochBatches = 0;  // an epoch boundary unless saveCheckpointAs is told otherwise
+  m.epochLoss.clear();
+  return m;
+}
+
+void Trainer::Impl::saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind, const EpochProgress* partial) {
+  const std::string p = path(rel);
+  CheckpointMeta meta = metaFor(completedEpoch);
+  if (datasetHashOnce.empty()) datasetHashOnce = datasetHash();  // one pass over the index
+  meta.datasetHash = datasetHashOnce;
+  if (partial) {
+    meta.epochBatches = partial->batches;
+    meta.epochLoss = {partial->loss[0], partial->loss[1], partial->loss[2],
+                      static_cast<double>(partial->counted)};
+  }
+  // last.pt keeps the accumulated gradients too: resuming from it is exact.
+  CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
+  parts.gradients = kind == telemetry::CheckpointKind::Last;
+  auto s = saveCheckpoint(p, parts, meta);
+  if (!s) throw RunFailure(s.errorText(), "check free disk space in the run folder");
+  emit(telemetry::CheckpointEvent{p, completedEpoch, kind});
+}
+
+}  // namespace stave::train

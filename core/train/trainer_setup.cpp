@@ -1,0 +1,283 @@
+// Setting a run up: threads and device, the data and its loaders, the model (pretrained
+// weights), the optimiser and schedule, and a resume from weights/last.pt.
+#include "core/train/trainer_impl.h"
+
+namespace stave::train {
+
+using namespace detail;
+
+void Trainer::Impl::setupRuntime() {
+  int threads = settings.threads;
+  if (threads <= 0) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::max(1, cores / std::max(1, o.localWorldSize));
+  }
+  torch::set_num_threads(threads);
+  const uint64_t seed = settings.seed;
+  torch::manual_seed(seed);
+  if (settings.deterministic) {
+    at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
+    at::globalContext().setDeterministicCuDNN(true);
+    at::globalContext().setBenchmarkCuDNN(false);
+  }
+  device = resolveDevice();
+  feeder = std::make_unique<DeviceFeeder>(device);
+  // Static input shapes (multi-scale aside): let cuDNN time its algorithms once.
+  if (device.is_cuda() && !settings.deterministic) setCudnnBenchmark(true);
+  auto p = resolvePrecision(settings.precision, settings.amp, device);
+  if (!p)
+    throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
+  precision = p.value();
+  channelsLast = resolveChannelsLast(settings.channelsLast, device);
+  GradScalerOptions so;
+  so.enabled = precision == Precision::Fp16;
+  scaler = GradScaler(so);
+}
+
+torch::Device Trainer::Impl::resolveDevice() {
+  const std::string devices = settings.devices;
+  if (devices == "cpu") return torch::kCPU;
+  if (!cuda::available()) {
+    if (devices.empty()) return torch::kCPU;
+    throw RunFailure("devices=" + devices + " asks for GPUs, but there is no CUDA device: " +
+                         cuda::unavailableReason(),
+                     "use devices=cpu, or run where an NVIDIA GPU and its driver are",
+                     kTrainBadInput);
+  }
+  std::vector<int> ids;
+  std::stringstream ss(devices);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) ids.push_back(std::stoi(item));
+  }
+  const int count = cuda::deviceCount();
+  if (ids.empty()) {
+    for (int i = 0; i < count; ++i) ids.push_back(i);
+  }
+  const int id = ids[static_cast<size_t>(o.localRank) % ids.size()];
+  if (id < 0 || id >= count) {
+    throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" +
+                         std::to_string(count) + " visible)",
+                     "list GPUs 0.." + std::to_string(count - 1), kTrainBadInput);
+  }
+  return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(id));
+}
+
+data::LoaderOptions Trainer::Impl::loaderOptions(bool train) const {
+  data::LoaderOptions lo = train ? settings.trainLoader : settings.valLoader;
+  // Ultralytics' cap: no more loader threads than this rank's share of the CPU cores (more
+  // only compete with each other and with the model's threads).
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.localWorldSize)));
+  lo.rank = rank;
+  lo.worldSize = world;
+  lo.channelsLast = channelsLast;
+  if (device.is_cuda() && settings.pinMemory) lo.allocate = pinnedHostAllocator();
+  return lo;
+}
+
+void Trainer::Impl::setupData() {
+  auto specR = data::loadDataYaml(settings.data);
+  if (!specR)
+    throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml",
+                     kTrainBadInput);
+  spec = specR.value();
+  nc = settings.singleCls ? 1 : spec.nc();
+  data::ScanOptions so;
+  auto scan = [&](const std::string& split) {
+    auto r = data::scanSplit(spec, split, so);
+    if (!r)
+      throw RunFailure(r.errorText(), "run `stave-train check-dataset` on the data.yaml",
+                       kTrainBadInput);
+    if (r->images.empty()) {
+      throw RunFailure("the " + split + " split of " + spec.yamlPath + " has no usable images",
+                       "run `stave-train check-dataset` to see why", kTrainBadInput);
+    }
+    if (!r->problems.empty()) {
+      warn(std::to_string(r->problems.size()) + " problems in the " + split + " split (first: " +
+               r->problems.front().toString() + "); see `stave-train check-dataset`",
+           "data");
+    }
+    return std::make_unique<data::SplitIndex>(std::move(r.value()));
+  };
+  trainIndex = scan("train");
+  valIndex = scan("val");
+  applyFraction(*trainIndex);
+  trainLoader = std::make_unique<data::Loader>(*trainIndex, loaderOptions(true));
+  valLoader = std::make_unique<data::Loader>(*valIndex, loaderOptions(false));
+  nb = trainLoader->batchesPerEpoch();
+  if (nb <= 0)
+    throw RunFailure("the train split gives no batches", "use a smaller batch", kTrainBadInput);
+}
+
+void Trainer::Impl::applyFraction(data::SplitIndex& index) const {
+  const double fraction = settings.fraction;
+  if (fraction >= 1.0) return;
+  const size_t keep = std::max<size_t>(
+      1, static_cast<size_t>(fraction * static_cast<double>(index.images.size())));
+  index.images.resize(std::min(keep, index.images.size()));
+}
+
+void Trainer::Impl::transferPretrained() {
+  const std::string path = settings.pretrained;
+  if (path.empty() || settings.resume) return;
+  const std::string hint = "pretrained takes a Stave checkpoint (.pt), e.g. runs/<id>/weights/best.pt";
+  auto reader = CheckpointReader::open(path);
+  if (!reader) throw RunFailure(reader.errorText(), hint, kTrainBadInput);
+  auto t = reader->transferMatching(*model);
+  if (!t) throw RunFailure(t.errorText(), hint, kTrainBadInput);
+  if (t->transferred == 0)
+    throw RunFailure(path + ": no tensor of it matches this model (" + settings.model +
+                         ", " + std::to_string(nc) + " classes)",
+                     hint, kTrainBadInput);
+  std::string text = "pretrained: transferred " + std::to_string(t->transferred) + "/" +
+                     std::to_string(t->total) + " tensors from " + path;
+  if (!t->skipped.empty()) {
+    text += "; kept " + std::to_string(t->skipped.size()) + " as initialised, e.g. " +
+            t->skipped.front();
+    if (t->skipped.size() > 1) text += ", " + t->skipped[1];
+  }
+  if (!t->skipped.empty()) pretrainedSummary = text;
+  if (rank == 0) std::cerr << text << "\n";
+}
+
+void Trainer::Impl::setupModel() {
+  model::ModelOptions mo;
+  mo.scale = settings.model;
+  mo.nc = nc;
+  model = model::Yolo(mo);
+  emaModel = model::Yolo(mo);
+  transferPretrained();
+  const int freeze = settings.freeze;
+  if (freeze > 0) model->freeze(freeze);
+  model->to(device);
+  emaModel->to(device);
+  if (channelsLast) {
+    toChannelsLast(*model);
+    toChannelsLast(*emaModel);
+  }
+  ema = std::make_unique<ModelEma>(emaModel.ptr());
+  ema->reset(*model);
+  for (auto& p : model->parameters()) {
+    if (p.requires_grad()) params.push_back(p);
+  }
+  LossOptions lo;
+  lo.box = settings.box;
+  lo.cls = settings.cls;
+  lo.dfl = settings.dfl;
+  loss = std::make_unique<DetectionLoss>(*model, lo);
+}
+
+void Trainer::Impl::setupOptimizer() {
+  // The optimiser, its learning rate (optimizer=auto resolved, batch scaling) and the weight
+  // decay come from derive(), as the form and show-project display them.
+  config::DatasetSize size;
+  size.trainImages = static_cast<int64_t>(trainIndex->images.size());
+  size.nc = nc;
+  const auto derived = config::derive(cfg, world, size);
+  bool sgd = derived.optimizer == "SGD";
+  double lr0 = derived.lr0;
+  if (derived.autoChosen && settings.resume) {
+    // optimizer=auto decides by the run's length; a resumed run keeps what it started with
+    // (its state in last.pt belongs to that optimiser), even when epochs grew.
+    const CheckpointMeta* meta = resumeFrom ? &resumeFrom->meta() : nullptr;
+    if (meta && !meta->optimizer.empty()) {
+      const bool saved = meta->optimizer == "SGD";
+      if (saved != sgd && rank == 0)
+        warn("optimizer=auto keeps " + meta->optimizer + " (lr0 " +
+                 std::to_string(meta->optimizerLr0) +
+                 ") from the checkpoint; a new run of this length would pick " +
+                 (sgd ? "SGD" : "AdamW"),
+             "optimizer");
+      sgd = saved;
+      lr0 = meta->optimizerLr0 * derived.lrScale;
+    }
+  }
+  optChoice.sgd = sgd;
+  optChoice.lr0 = lr0 / derived.lrScale;  // the base lr0 a checkpoint records
+  optChoice.momentum = derived.momentum;
+  optChoice.autoChosen = derived.autoChosen;
+  OptimizerSpec spec;
+  spec.sgd = sgd;
+  spec.lr0 = lr0;
+  spec.momentum = derived.momentum;
+  spec.weightDecay = derived.weightDecay;
+  optimizer = buildOptimizer(splitParameters(*model), spec);
+  schedOptions.lr0 = lr0;
+  schedOptions.lrf = settings.lrf;
+  schedOptions.momentum = derived.momentum;
+  schedOptions.warmupEpochs = settings.warmupEpochs;
+  schedOptions.warmupMomentum = settings.warmupMomentum;
+  schedOptions.warmupBiasLr = derived.warmupBiasLr;
+  schedOptions.cosine = settings.cosLr;
+  schedOptions.itersPerEpoch = nb;
+  // Ultralytics' integer accumulate (warmup ramps to it, not to the unrounded nbs / batch),
+  // capped at the run's batches.
+  schedOptions.accumulate = runAccumulate(derived.accumulate, nb, epochs, settings.timeHours > 0);
+  schedOptions.momentumWarmup = sgd;
+  replan(epochs);
+  if (rank == 0) {
+    std::ostringstream msg;
+    msg << "optimizer: " << (spec.sgd ? "SGD" : "AdamW") << "(lr=" << lr0
+        << ", momentum=" << spec.momentum
+        << ") with parameter groups: biases, weights (weight_decay=" << spec.weightDecay
+        << "), norm weights" << (optChoice.autoChosen ? " (chosen by optimizer=auto)" : "");
+    std::fprintf(stderr, "%s\n", msg.str().c_str());
+  }
+}
+
+void Trainer::Impl::replan(int newEpochs) {
+  epochs = newEpochs;
+  schedOptions.epochs = newEpochs;
+  schedule = std::make_unique<Schedule>(schedOptions);
+}
+
+void Trainer::Impl::openResumeCheckpoint() {
+  if (!settings.resume) return;
+  auto reader = CheckpointReader::open(path("weights/last.pt"), device);
+  if (!reader)
+    throw RunFailure(reader.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
+                     kTrainBadInput);
+  resumeFrom = std::move(reader.value());
+}
+
+void Trainer::Impl::resumeIfAsked() {
+  if (!resumeFrom) return;
+  CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
+  parts.gradients = true;
+  if (auto s = resumeFrom->restore(parts, true); !s)
+    throw RunFailure(s.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
+                     kTrainBadInput);
+  state = resumeFrom->meta();
+  resumeFrom.reset();  // the archive's tensors are no longer needed
+  if (!state.datasetHash.empty() && state.datasetHash != datasetHash())
+    warn("the dataset changed since " + path("weights/last.pt") + " was written (content hash " +
+             state.datasetHash + " -> " + datasetHash() + ": images added, removed or "
+             "relabelled); the run continues on the data as it is now",
+         "data");
+  ema->setUpdates(state.emaUpdates);
+  scaler.setState(state.scalerScale, state.scalerGrowth);
+  // results.csv keeps the rows of the epochs the checkpoint holds.
+  if (auto text = readFile(path("results.csv"))) {
+    std::istringstream is(text.value());
+    std::string line;
+    std::getline(is, line);
+    while (std::getline(is, line)) {
+      if (line.empty()) continue;
+      const int epochNumber = std::atoi(line.c_str());
+      if (epochNumber <= state.epoch + 1) csvRows.push_back(line);
+    }
+  }
+  if (state.epochs != epochs && rank == 0) {
+    emit(telemetry::ScheduleReplannedEvent{
+        static_cast<int>(state.epochs), epochs, static_cast<int>(state.epoch + 1),
+        epochs > state.epochs ? "resume_extended" : "resume_shortened", 0.0});
+  }
+  if (state.epoch + 1 >= epochs) {
+    throw RunFailure("the run in " + o.runDir + " already trained " +
+                         std::to_string(state.epoch + 1) + " of " + std::to_string(epochs) +
+                         " epochs",
+                     "resume with a larger epochs=N to extend it", kTrainBadInput);
+  }
+}
+
+}  // namespace stave::train
