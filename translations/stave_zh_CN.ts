@@ -2604,143 +2604,143 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="98"/>
+        <location filename="../core/studio/run_controller.cpp" line="100"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="159"/>
+        <location filename="../core/studio/run_controller.cpp" line="161"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="163"/>
+        <location filename="../core/studio/run_controller.cpp" line="165"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="184"/>
+        <location filename="../core/studio/run_controller.cpp" line="186"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="197"/>
+        <location filename="../core/studio/run_controller.cpp" line="199"/>
         <source>the run did not start within 5 s (see %1)</source>
         <translation>运行未在 5 秒内启动（见 %1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="226"/>
-        <location filename="../core/studio/run_controller.cpp" line="248"/>
+        <location filename="../core/studio/run_controller.cpp" line="228"/>
+        <location filename="../core/studio/run_controller.cpp" line="250"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="244"/>
+        <location filename="../core/studio/run_controller.cpp" line="246"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="268"/>
+        <location filename="../core/studio/run_controller.cpp" line="272"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="272"/>
+        <location filename="../core/studio/run_controller.cpp" line="276"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="282"/>
+        <location filename="../core/studio/run_controller.cpp" line="287"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="322"/>
+        <location filename="../core/studio/run_controller.cpp" line="327"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="349"/>
+        <location filename="../core/studio/run_controller.cpp" line="354"/>
         <source>%1:%2: skipped: %3</source>
         <translation>%1:%2：已跳过：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="404"/>
+        <location filename="../core/studio/run_controller.cpp" line="409"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="408"/>
+        <location filename="../core/studio/run_controller.cpp" line="413"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="436"/>
+        <location filename="../core/studio/run_controller.cpp" line="441"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="450"/>
+        <location filename="../core/studio/run_controller.cpp" line="455"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="454"/>
+        <location filename="../core/studio/run_controller.cpp" line="459"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="457"/>
+        <location filename="../core/studio/run_controller.cpp" line="462"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="464"/>
+        <location filename="../core/studio/run_controller.cpp" line="469"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="465"/>
+        <location filename="../core/studio/run_controller.cpp" line="470"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="466"/>
+        <location filename="../core/studio/run_controller.cpp" line="471"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="467"/>
+        <location filename="../core/studio/run_controller.cpp" line="472"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="468"/>
+        <location filename="../core/studio/run_controller.cpp" line="473"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="469"/>
+        <location filename="../core/studio/run_controller.cpp" line="474"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="470"/>
+        <location filename="../core/studio/run_controller.cpp" line="475"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="471"/>
+        <location filename="../core/studio/run_controller.cpp" line="476"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="479"/>
+        <location filename="../core/studio/run_controller.cpp" line="484"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="481"/>
+        <location filename="../core/studio/run_controller.cpp" line="486"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2748,210 +2748,210 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="51"/>
+        <location filename="../widgets/run_page.cpp" line="53"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="52"/>
+        <location filename="../widgets/run_page.cpp" line="54"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="58"/>
+        <location filename="../widgets/run_page.cpp" line="60"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="62"/>
+        <location filename="../widgets/run_page.cpp" line="64"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="66"/>
+        <location filename="../widgets/run_page.cpp" line="68"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="68"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="72"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="72"/>
+        <location filename="../widgets/run_page.cpp" line="74"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="78"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="77"/>
+        <location filename="../widgets/run_page.cpp" line="79"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="78"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="84"/>
+        <location filename="../widgets/run_page.cpp" line="86"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="88"/>
+        <location filename="../widgets/run_page.cpp" line="90"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="118"/>
+        <location filename="../widgets/run_page.cpp" line="120"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="118"/>
+        <location filename="../widgets/run_page.cpp" line="120"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="118"/>
+        <location filename="../widgets/run_page.cpp" line="120"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="121"/>
+        <location filename="../widgets/run_page.cpp" line="123"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="121"/>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="123"/>
+        <location filename="../widgets/run_page.cpp" line="124"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="124"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="123"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="124"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="124"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
-        <location filename="../widgets/run_page.cpp" line="541"/>
+        <location filename="../widgets/run_page.cpp" line="146"/>
+        <location filename="../widgets/run_page.cpp" line="551"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="155"/>
+        <location filename="../widgets/run_page.cpp" line="157"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="156"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="159"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="193"/>
+        <location filename="../widgets/run_page.cpp" line="195"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="214"/>
-        <location filename="../widgets/run_page.cpp" line="497"/>
+        <location filename="../widgets/run_page.cpp" line="216"/>
+        <location filename="../widgets/run_page.cpp" line="507"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="257"/>
+        <location filename="../widgets/run_page.cpp" line="286"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
@@ -2961,203 +2961,203 @@
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="306"/>
+        <location filename="../widgets/run_page.cpp" line="315"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="310"/>
+        <location filename="../widgets/run_page.cpp" line="319"/>
         <source>Save the project first: the run reads the project file.</source>
         <translation>请先保存项目：运行会读取项目文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="315"/>
+        <location filename="../widgets/run_page.cpp" line="324"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="329"/>
+        <location filename="../widgets/run_page.cpp" line="339"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="334"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="342"/>
+        <location filename="../widgets/run_page.cpp" line="352"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="355"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="362"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="366"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="401"/>
+        <location filename="../widgets/run_page.cpp" line="411"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="407"/>
+        <location filename="../widgets/run_page.cpp" line="417"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="418"/>
+        <location filename="../widgets/run_page.cpp" line="428"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="419"/>
+        <location filename="../widgets/run_page.cpp" line="429"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="420"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="446"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="438"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="458"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="454"/>
+        <location filename="../widgets/run_page.cpp" line="464"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="467"/>
+        <location filename="../widgets/run_page.cpp" line="477"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="469"/>
+        <location filename="../widgets/run_page.cpp" line="479"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="484"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="479"/>
+        <location filename="../widgets/run_page.cpp" line="489"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="483"/>
+        <location filename="../widgets/run_page.cpp" line="493"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="484"/>
-        <location filename="../widgets/run_page.cpp" line="569"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page.cpp" line="579"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="491"/>
+        <location filename="../widgets/run_page.cpp" line="501"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="520"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="541"/>
+        <location filename="../widgets/run_page.cpp" line="551"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="556"/>
+        <location filename="../widgets/run_page.cpp" line="566"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="556"/>
+        <location filename="../widgets/run_page.cpp" line="566"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="559"/>
+        <location filename="../widgets/run_page.cpp" line="569"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="561"/>
+        <location filename="../widgets/run_page.cpp" line="571"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="562"/>
+        <location filename="../widgets/run_page.cpp" line="572"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="565"/>
+        <location filename="../widgets/run_page.cpp" line="575"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="580"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="586"/>
+        <location filename="../widgets/run_page.cpp" line="596"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="598"/>
+        <location filename="../widgets/run_page.cpp" line="607"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3377,84 +3377,69 @@
 <context>
     <name>stave::widgets::StartPage</name>
     <message>
-        <location filename="../widgets/start_page.cpp" line="21"/>
-        <source>cannot be read: %1</source>
-        <translation>无法读取：%1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/start_page.cpp" line="22"/>
-        <source>dataset %1</source>
-        <translation>数据集 %1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/start_page.cpp" line="25"/>
-        <source> · no runs yet</source>
-        <translation> · 尚无运行</translation>
-    </message>
-    <message>
         <location filename="../widgets/start_page.cpp" line="30"/>
-        <source> · last run %1 (%2 epochs, %3)</source>
-        <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
-    </message>
-    <message>
-        <location filename="../widgets/start_page.cpp" line="45"/>
         <source>&lt;h1&gt;Stave&lt;/h1&gt;&lt;p&gt;Train YOLO detectors fast, and see why a run is slow.&lt;/p&gt;</source>
         <translation>&lt;h1&gt;Stave&lt;/h1&gt;&lt;p&gt;快速训练 YOLO 检测器，并看清运行为何变慢。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="52"/>
+        <location filename="../widgets/start_page.cpp" line="37"/>
         <source>New project…</source>
         <translation>新建项目…</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="54"/>
+        <location filename="../widgets/start_page.cpp" line="39"/>
         <source>Open…</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="57"/>
+        <location filename="../widgets/start_page.cpp" line="42"/>
         <source>Open the demo project</source>
         <translation>打开演示项目</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="60"/>
+        <location filename="../widgets/start_page.cpp" line="45"/>
         <source>A small synthetic 5-class dataset with settings that train in minutes on a CPU; made on first use.</source>
         <translation>一个小型合成 5 类数据集，其设置可在 CPU 上几分钟内训练完；首次使用时生成。</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="68"/>
+        <location filename="../widgets/start_page.cpp" line="53"/>
         <source>&lt;b&gt;Recent projects&lt;/b&gt;</source>
         <translation>&lt;b&gt;最近的项目&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="88"/>
+        <location filename="../widgets/start_page.cpp" line="72"/>
         <source>%1 no longer exists.</source>
         <translation>%1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="94"/>
+        <location filename="../widgets/start_page.cpp" line="80"/>
         <source>Remove from the list</source>
         <translation>从列表中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="101"/>
+        <location filename="../widgets/start_page.cpp" line="87"/>
         <source>Demo: %1…</source>
         <translation>演示：%1…</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="104"/>
+        <location filename="../widgets/start_page.cpp" line="90"/>
         <source>The demo project could not be made: %1</source>
         <translation>无法生成演示项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="127"/>
+        <location filename="../widgets/start_page.cpp" line="139"/>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/start_page.cpp" line="141"/>
         <source>%1 — %2
 not found</source>
         <translation>%1 — %2
 未找到</translation>
     </message>
     <message>
-        <location filename="../widgets/start_page.cpp" line="133"/>
+        <location filename="../widgets/start_page.cpp" line="115"/>
         <source>No recent projects: make one, or open the demo.</source>
         <translation>没有最近的项目：新建一个，或打开演示项目。</translation>
     </message>
@@ -3626,6 +3611,29 @@ not found</source>
         <location filename="../core/studio/gpu_lease.cpp" line="128"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::StartPage</name>
+    <message>
+        <location filename="../core/studio/recent_summary.cpp" line="20"/>
+        <source>cannot be read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/recent_summary.cpp" line="22"/>
+        <source>dataset %1</source>
+        <translation>数据集 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/recent_summary.cpp" line="27"/>
+        <source> · no runs yet</source>
+        <translation> · 尚无运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/recent_summary.cpp" line="33"/>
+        <source> · last run %1 (%2 epochs, %3)</source>
+        <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
     </message>
 </context>
 </TS>

@@ -1,8 +1,6 @@
 #include "widgets/run_page.h"
 
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -19,10 +17,12 @@
 #include <array>
 #include <cmath>
 
+#include "core/studio/background_job.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
+#include "core/studio/run_folders.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/live_chart.h"
 
@@ -45,6 +45,8 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
     : QWidget(parent),
       m_doc(doc),
       m_run(new RunController(this)),
+      m_scan(new studio::BackgroundJob(this)),
+      m_logJob(new studio::BackgroundJob(this)),
       m_advice(new studio::DoctorAdvice(this)) {
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
@@ -249,39 +251,46 @@ void RunPage::projectOpened() {
   m_config->setCurrentText(m_doc->activeConfig());
   if (const auto* cfg = m_doc->config(m_doc->activeConfig()))
     m_nproc->setValue(static_cast<int>(std::max<int64_t>(1, cfg->getInt("nproc"))));
+  m_run->detach();
+  clearCharts();
+  updateState();
+  // Which run to show is decided when the runs folder has been read (off the GUI thread),
+  // unless the user starts or picks one first.
+  m_attachOnScan = true;
   refreshRunList();
-  // A run still going (started by an earlier studio, or headless from here): reattach.
-  const QStringList live = RunController::liveRuns(QFileInfo(m_doc->path()).absolutePath());
-  if (!live.isEmpty()) {
-    showRun(live.last());
-    emit message(tr("Reattached to %1, still running").arg(QFileInfo(live.last()).fileName()));
-  } else if (m_runs->count() > 0) {
-    showRun(m_runs->itemData(0).toString());  // the newest, with its final state
-  } else {
-    m_run->detach();
-    clearCharts();
-    updateState();
-  }
 }
 
 void RunPage::refreshRunList() {
+  if (!m_doc->isOpen()) {
+    m_runs->clear();
+    return;
+  }
+  const QString folder = QFileInfo(m_doc->path()).absolutePath();
+  m_scan->run<studio::RunFolders>([folder] { return studio::listRunFolders(folder); },
+                                  [this](studio::RunFolders found) { runsListed(found); });
+}
+
+void RunPage::runsListed(const studio::RunFolders& found) {
+  if (!m_doc->isOpen()) return;
   const QString current = m_run->runDir();
   m_runs->clear();
-  if (!m_doc->isOpen()) return;
-  const QDir runs(QDir(QFileInfo(m_doc->path()).absolutePath()).filePath(QStringLiteral("runs")));
-  QFileInfoList dirs = runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-  for (const auto& d : dirs) {
-    if (!QFileInfo::exists(d.filePath() + QStringLiteral("/events.jsonl")) &&
-        !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")))
-      continue;
-    const bool live = RunController::processAlive(d.absoluteFilePath());
-    m_runs->addItem(live ? tr("%1 (running)").arg(d.fileName()) : d.fileName(), d.absoluteFilePath());
-  }
+  for (const auto& r : found.runs)
+    m_runs->addItem(r.live ? tr("%1 (running)").arg(r.name) : r.name, r.dir);
   const int i = m_runs->findData(current);
   if (i >= 0) m_runs->setCurrentIndex(i);
+  if (!m_attachOnScan) return;
+  m_attachOnScan = false;
+  // A run still going (started by an earlier studio, or headless from here): reattach.
+  if (!found.live.isEmpty()) {
+    showRun(found.live.last());
+    emit message(tr("Reattached to %1, still running").arg(QFileInfo(found.live.last()).fileName()));
+  } else if (m_runs->count() > 0) {
+    showRun(m_runs->itemData(0).toString());  // the newest, with its final state
+  }
 }
 
 bool RunPage::showRun(const QString& runDir) {
+  m_attachOnScan = false;  // a run chosen now is the one shown
   clearCharts();
   QString error;
   if (!m_run->attach(runDir, &error)) {
@@ -316,6 +325,7 @@ bool RunPage::startRun() {
     return false;
   }
   const QString previous = m_run->runDir();
+  m_attachOnScan = false;
   clearCharts();
   QString error;
   // The studio's preferences (sampling interval, metrics port, devices) for keys the config
@@ -576,18 +586,17 @@ void RunPage::updateState() {
     m_lastOutcome = o;
     refreshRunList();
     if (o == RunOutcome::Crashed || o == RunOutcome::Failed) {
-      // The last lines the process wrote: rank 0's log (with a launcher), else its stderr.
-      const QDir dir(m_run->runDir());
-      for (const QString& name : {QStringLiteral("logs/rank0.log"), QStringLiteral("launcher.log")}) {
-        QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::ReadOnly)) continue;
-        QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        if (lines.isEmpty()) continue;
-        m_log->appendPlainText(tr("[studio] last lines of %1:").arg(dir.filePath(name)));
-        for (const QString& line : lines.mid(std::max<qsizetype>(0, lines.size() - 10)))
-          m_log->appendPlainText(QStringLiteral("    ") + line);
-        break;
-      }
+      // The last lines the process wrote: rank 0's log (with a launcher), else its stderr,
+      // read off the GUI thread (a day-long log is large).
+      const QString dir = m_run->runDir();
+      m_logJob->run<studio::LogTail>(
+          [dir] { return studio::runLogTail(dir, 10); },
+          [this, dir](studio::LogTail tail) {
+            if (tail.lines.isEmpty() || dir != m_run->runDir()) return;
+            m_log->appendPlainText(tr("[studio] last lines of %1:").arg(tail.file));
+            for (const QString& line : tail.lines)
+              m_log->appendPlainText(QStringLiteral("    ") + line);
+          });
     }
   }
   emit statusChanged();

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "core/studio/run_controller.h"
+#include "core/studio/run_folders.h"
 
 class QComboBox;
 class QGridLayout;
@@ -23,6 +24,7 @@ class QCustomPlot;
 class QCPBars;
 
 namespace stave::studio {
+class BackgroundJob;
 class DoctorAdvice;
 class ProjectDocument;
 }  // namespace stave::studio
@@ -78,7 +80,9 @@ class RunPage : public QWidget {
 
  private:
   void projectOpened();
+  /// Lists the project's run folders on m_scan; runsListed() fills the list.
   void refreshRunList();
+  void runsListed(const studio::RunFolders& found);
   void onEvents(int first);
   void clearCharts();
   void updateState();
@@ -90,6 +94,9 @@ class RunPage : public QWidget {
 
   studio::ProjectDocument* m_doc;
   studio::RunController* m_run;
+  studio::BackgroundJob* m_scan;    ///< lists the run folders (file work off the GUI thread)
+  studio::BackgroundJob* m_logJob;  ///< reads a failed run's log tail
+  bool m_attachOnScan = false;      ///< the next listing picks the run to show (project opened)
   QComboBox* m_config = nullptr;
   QSpinBox* m_nproc = nullptr;
   QComboBox* m_runs = nullptr;

@@ -9,32 +9,17 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "core/config/project.h"
+#include "core/studio/background_job.h"
 #include "core/studio/new_project.h"
 #include "core/studio/preferences.h"
+#include "core/studio/recent_summary.h"
 
 namespace stave::widgets {
 
-QString projectSummary(const QString& projectFile) {
-  auto project = config::loadProject(projectFile.toStdString());
-  if (!project)
-    return StartPage::tr("cannot be read: %1").arg(QString::fromStdString(project.errorText()));
-  QString text = StartPage::tr("dataset %1").arg(QString::fromStdString(project->dataset));
-  QDir runs(QDir(QString::fromStdString(project->folder())).filePath(QStringLiteral("runs")));
-  const auto entries = runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-  if (entries.isEmpty()) return text + StartPage::tr(" · no runs yet");
-  const QFileInfo last = entries.first();
-  int epochs = 0;
-  QFile csv(QDir(last.filePath()).filePath(QStringLiteral("results.csv")));
-  if (csv.open(QIODevice::ReadOnly)) epochs = std::max(0, int(csv.readAll().count('\n')) - 1);
-  return text + StartPage::tr(" · last run %1 (%2 epochs, %3)")
-                    .arg(last.fileName())
-                    .arg(epochs)
-                    .arg(last.lastModified().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
-}
-
 StartPage::StartPage(QWidget* parent)
-    : QWidget(parent), m_maker(new studio::DemoProjectMaker(this)) {
+    : QWidget(parent),
+      m_maker(new studio::DemoProjectMaker(this)),
+      m_scan(new studio::BackgroundJob(this)) {
   setObjectName(QStringLiteral("startPage"));
   auto* outer = new QHBoxLayout(this);
   outer->addStretch(1);
@@ -82,10 +67,11 @@ StartPage::StartPage(QWidget* parent)
   connect(m_demo, &QPushButton::clicked, this, [this] { openDemo(); });
   connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     const QString path = item->data(Qt::UserRole).toString();
-    if (QFileInfo::exists(path))
-      emit openRequested(path);
-    else
+    // What the background scan found (not yet known: try it; the open says why it fails).
+    if (item->data(kExistsRole).isValid() && !item->data(kExistsRole).toBool())
       m_status->setText(tr("%1 no longer exists.").arg(path));
+    else
+      emit openRequested(path);
   });
   connect(m_recent, &QListWidget::customContextMenuRequested, this, [this](const QPoint& at) {
     QListWidgetItem* item = m_recent->itemAt(at);
@@ -118,21 +104,41 @@ void StartPage::openDemo(const QString& folder) {
 
 void StartPage::refresh() {
   m_recent->clear();
-  for (const QString& path : studio::RecentProjects::list()) {
-    const bool exists = QFileInfo::exists(path);
+  const QStringList paths = studio::RecentProjects::list();
+  for (const QString& path : paths) {
     auto* item = new QListWidgetItem(m_recent);
-    const QString name = QFileInfo(path).completeBaseName();
-    item->setText(exists ? QStringLiteral("%1 — %2\n%3")
-                               .arg(name, QDir::toNativeSeparators(path), projectSummary(path))
-                         : tr("%1 — %2\nnot found").arg(name, QDir::toNativeSeparators(path)));
+    item->setText(itemText(path, {}));
     item->setData(Qt::UserRole, path);
-    if (!exists) item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
   }
-  if (m_recent->count() == 0) {
+  if (paths.isEmpty()) {
     auto* item =
         new QListWidgetItem(tr("No recent projects: make one, or open the demo."), m_recent);
     item->setFlags(Qt::NoItemFlags);
+    return;
   }
+  // Each project file and its runs folder are read on the job's thread (a project on a slow
+  // or unreachable share must not freeze the window); the lines fill in when it is done.
+  m_scan->run<QList<studio::RecentProjectInfo>>(
+      [paths] { return studio::describeRecentProjects(paths); },
+      [this](QList<studio::RecentProjectInfo> infos) {
+        for (int i = 0; i < m_recent->count() && i < infos.size(); ++i) {
+          QListWidgetItem* item = m_recent->item(i);
+          if (item->data(Qt::UserRole).toString() != infos[i].path) continue;
+          item->setText(itemText(infos[i].path, infos[i]));
+          item->setData(kExistsRole, infos[i].exists);
+          if (!infos[i].exists)
+            item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+        }
+        emit recentDescribed();
+      });
+}
+
+QString StartPage::itemText(const QString& path, const std::optional<studio::RecentProjectInfo>& info) const {
+  const QString name = QFileInfo(path).completeBaseName();
+  const QString where = QDir::toNativeSeparators(path);
+  if (!info) return QStringLiteral("%1 — %2\n%3").arg(name, where, tr("reading…"));
+  return info->exists ? QStringLiteral("%1 — %2\n%3").arg(name, where, info->summary)
+                      : tr("%1 — %2\nnot found").arg(name, where);
 }
 
 }  // namespace stave::widgets

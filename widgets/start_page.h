@@ -3,11 +3,16 @@
 // run), New project…, Open…, and Open the demo project (made on first use, as scripts/run does).
 #include <QWidget>
 
+#include <optional>
+
+#include "core/studio/recent_summary.h"
+
 class QLabel;
 class QListWidget;
 class QPushButton;
 
 namespace stave::studio {
+class BackgroundJob;
 class DemoProjectMaker;
 }
 
@@ -17,7 +22,8 @@ class StartPage : public QWidget {
   Q_OBJECT
  public:
   explicit StartPage(QWidget* parent = nullptr);
-  /// Re-reads the recent projects.
+  /// Re-reads the recent projects: the list at once, each line's dataset and last run from a
+  /// background job (recentDescribed() when they are in).
   void refresh();
   /// Makes (first time) and opens the demo project in `folder` ("" = the per-user default).
   void openDemo(const QString& folder = {});
@@ -27,18 +33,22 @@ class StartPage : public QWidget {
 
  signals:
   void openRequested(const QString& path);
+  /// The recent projects' lines are filled in (after refresh()).
+  void recentDescribed();
   void newRequested();
   void browseRequested();
 
  private:
+  /// Item role: whether the project file exists (invalid until the scan has looked).
+  static constexpr int kExistsRole = Qt::UserRole + 1;
+  QString itemText(const QString& path,
+                   const std::optional<studio::RecentProjectInfo>& info) const;
+
   QListWidget* m_recent = nullptr;
   QLabel* m_status = nullptr;
   QPushButton* m_demo = nullptr;
   studio::DemoProjectMaker* m_maker = nullptr;
+  studio::BackgroundJob* m_scan = nullptr;
 };
-
-/// A line about a project for the start screen: its dataset and its newest run (reads only the
-/// project file and the newest runs/<id>/results.csv).
-QString projectSummary(const QString& projectFile);
 
 }  // namespace stave::widgets

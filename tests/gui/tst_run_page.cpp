@@ -147,7 +147,8 @@ class TestRunPage : public QObject {
     auto w2 = openWindow();
     QVERIFY(w2);
     auto* c = w2->runPage()->controller();
-    QCOMPARE(c->runDir(), dir);
+    // The run folders are read off the GUI thread; the live one is reattached then.
+    QTRY_COMPARE_WITH_TIMEOUT(c->runDir(), dir, 10000);
     QVERIFY(c->isLive());
     QCOMPARE(c->outcome(), RunOutcome::Running);
     // Curves from the start: at least what the first window had, and the run's first event.
@@ -278,7 +279,7 @@ class TestRunPage : public QObject {
     // Follow a finished run, then remove its events.jsonl: a message, no crash.
     auto w = openWindow();
     auto* c = w->runPage()->controller();
-    QVERIFY(!c->runDir().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!c->runDir().isEmpty(), 10000);
     QVERIFY(!c->events().empty());
     QSignalSpy spy(c, &RunController::warning);
     QVERIFY(QFile::remove(c->runDir() + "/events.jsonl"));

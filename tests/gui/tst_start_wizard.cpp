@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include "core/data/dataset.h"
@@ -81,9 +82,11 @@ class TestStartWizard : public QObject {
     auto p = stave::config::createProject(dir.path().toStdString(), "kept", data.toStdString());
     QVERIFY(p.ok());
     stave::studio::RecentProjects::add(QString::fromStdString(p->path));
+    QSignalSpy described(w.startPage(), &stave::widgets::StartPage::recentDescribed);
     w.startPage()->refresh();
     auto* list = w.startPage()->recentList();
     QCOMPARE(list->count(), 2);
+    QVERIFY(described.wait(10000));  // the lines are read off the GUI thread
     QVERIFY(list->item(0)->text().contains("kept"));
     QVERIFY2(list->item(0)->text().contains("no runs yet"), qPrintable(list->item(0)->text()));
     QVERIFY(list->item(1)->text().contains("not found"));

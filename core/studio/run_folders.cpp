@@ -1,0 +1,40 @@
+#include "core/studio/run_folders.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include "core/studio/run_controller.h"
+
+namespace stave::studio {
+
+RunFolders listRunFolders(const QString& projectFolder) {
+  RunFolders out;
+  const QDir runs(QDir(projectFolder).filePath(QStringLiteral("runs")));
+  for (const QFileInfo& d : runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
+    if (!QFileInfo::exists(d.filePath() + QStringLiteral("/events.jsonl")) &&
+        !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")))
+      continue;
+    out.runs.append(
+        {d.absoluteFilePath(), d.fileName(), RunController::processAlive(d.absoluteFilePath())});
+  }
+  out.live = RunController::liveRuns(projectFolder);
+  return out;
+}
+
+LogTail runLogTail(const QString& runDir, int n) {
+  const QDir dir(runDir);
+  for (const QString& name : {QStringLiteral("logs/rank0.log"), QStringLiteral("launcher.log")}) {
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::ReadOnly)) continue;
+    const qint64 start = std::max<qint64>(0, f.size() - 65536);
+    f.seek(start);
+    QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (start > 0 && !lines.isEmpty()) lines.removeFirst();  // cut mid-line
+    if (lines.isEmpty()) continue;
+    return {dir.filePath(name), lines.mid(std::max<qsizetype>(0, lines.size() - n))};
+  }
+  return {};
+}
+
+}  // namespace stave::studio

@@ -1,0 +1,36 @@
+#pragma once
+// What the Run page lists and reads of a project's run folders: file work, done here so that
+// widgets can run it on a BackgroundJob (never on the GUI thread).
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace stave::studio {
+
+/// One run folder of a project.
+struct RunFolderEntry {
+  QString dir;        ///< absolute path
+  QString name;       ///< folder name (the run id)
+  bool live = false;  ///< its process is alive on this machine
+};
+
+/// A project's runs: every folder under runs/ that holds a run (events.jsonl or launcher.pid),
+/// newest first, and the live ones in RunController::liveRuns' order (the last is reattached).
+struct RunFolders {
+  QList<RunFolderEntry> runs;
+  QStringList live;
+};
+
+/// Lists `projectFolder`/runs. Reads the file system: call it off the GUI thread.
+RunFolders listRunFolders(const QString& projectFolder);
+
+/// The last lines a run's own process wrote: logs/rank0.log (with a launcher), else
+/// launcher.log; at most the last 64 KiB of the file are read, however long the log.
+struct LogTail {
+  QString file;       ///< the log the lines come from ("" when neither has lines)
+  QStringList lines;  ///< at most `n`, oldest first
+};
+LogTail runLogTail(const QString& runDir, int n);
+
+}  // namespace stave::studio
