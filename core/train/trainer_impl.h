@@ -274,7 +274,9 @@ struct Trainer::Impl {
 
   // FNV-1a over what the run trains and validates on: each image's path below the dataset
   // root and size, and its boxes. Two runs with the same hash saw the same data.
-  std::string datasetHash() const;
+  std::string computeDatasetHash() const;
+  /// computeDatasetHash(), computed once (run_start, every checkpoint and a resume use it).
+  const std::string& datasetHash();
   void writeRunStart();
 
   // ---------------------------------------------------------------- outputs

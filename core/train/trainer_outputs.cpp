@@ -44,7 +44,12 @@ void Trainer::Impl::reportImageProblems(data::Loader& loader, const std::string&
                      "names them), or raise max_bad_images to train on without them");
 }
 
-std::string Trainer::Impl::datasetHash() const {
+const std::string& Trainer::Impl::datasetHash() {
+  if (datasetHashOnce.empty()) datasetHashOnce = computeDatasetHash();
+  return datasetHashOnce;
+}
+
+std::string Trainer::Impl::computeDatasetHash() const {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](const void* p, size_t n) {
     const auto* b = static_cast<const unsigned char*>(p);
@@ -139,8 +144,7 @@ CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
 void Trainer::Impl::saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind, const EpochProgress* partial) {
   const std::string p = path(rel);
   CheckpointMeta meta = metaFor(completedEpoch);
-  if (datasetHashOnce.empty()) datasetHashOnce = datasetHash();  // one pass over the index
-  meta.datasetHash = datasetHashOnce;
+  meta.datasetHash = datasetHash();
   if (partial) {
     meta.epochBatches = partial->batches;
     meta.epochLoss = {partial->loss[0], partial->loss[1], partial->loss[2],
