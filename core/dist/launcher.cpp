@@ -108,11 +108,7 @@ void Supervisor::emit(const std::string& line) {
     std::fputc('\n', stdout);
     std::fflush(stdout);
   }
-  if (m_events) {
-    std::fwrite(line.data(), 1, line.size(), m_events.get());
-    std::fputc('\n', m_events.get());
-    std::fflush(m_events.get());
-  }
+  if (m_events.isOpen()) m_events.writeLine(line, -1);
   if (m_tb) m_tb->writeLine(line);
   if (m_opt.onEvent) m_opt.onEvent(line);
 }
@@ -169,9 +165,8 @@ bool Supervisor::prepare() {
       return false;
     }
     const std::string eventsPath = (fs::path(m_opt.runDir) / "events.jsonl").string();
-    m_events.reset(std::fopen(eventsPath.c_str(), "ae"));
-    if (!m_events) {
-      m_result.message = "cannot open " + eventsPath + ": " + std::strerror(errno);
+    if (auto opened = m_events.open(eventsPath); !opened) {
+      m_result.message = opened.errorText();
       return false;
     }
     if (m_opt.tensorboard) {
@@ -365,7 +360,7 @@ LaunchResult Supervisor::run() {
     }
   }
   for (auto& r : m_ranks) r.out.reset();
-  m_events.reset();
+  m_events.close();
 
   decide(m_stopRequested ? RunOutcome::Stopped : RunOutcome::Finished);
   m_result.outcome = *m_outcome;

@@ -39,6 +39,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/telemetry/event_sink.h"
 #include "core/telemetry/events.h"
 #include "core/telemetry/straggler.h"
 
@@ -80,9 +81,6 @@ class UniqueFd {
   int m_fd = -1;
 };
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
 
 /// Last `n` lines of a file (reads at most its last 64 KiB).
 std::vector<std::string> tailLines(const std::string& path, int n);
@@ -104,7 +102,6 @@ struct RankProc {
   bool silenceWarned = false;
   Clock::time_point spawned;  ///< when the process was started
   bool runStarted = false;    ///< its run_start arrived (past the rendezvous and set-up)
-  bool startWarned = false;
   std::string lastError;  ///< message of the rank's last error event: the cause of its exit
 };
 
@@ -146,13 +143,14 @@ class Supervisor {
   const LaunchOptions& m_opt;
   LaunchResult m_result;
   std::vector<RankProc> m_ranks;
-  std::unique_ptr<std::FILE, FileCloser> m_events;  ///< runDir/events.jsonl
+  telemetry::EventLogFile m_events;  ///< runDir/events.jsonl
   std::unique_ptr<telemetry::TensorBoardWriter> m_tb;  ///< runDir/tb/, fed what events.jsonl gets
   std::unique_ptr<telemetry::RunMonitor> m_monitor;    ///< the doctor and the metrics endpoint
   UniqueFd m_wakeRead, m_wakeWrite;  ///< the signal handler wakes poll() through this pipe
   bool m_failing = false;        // a failure was reported; others are being stopped
   bool m_stopRequested = false;  // first SIGTERM/SIGINT forwarded
   bool m_sawFinished = false;    // a rank wrote the run's finished event
+  bool m_startWarned = false;    // said that the ranks wait for the other nodes
   bool m_killedAll = false;
   int m_signalsHandled = 0;
   Clock::time_point m_killDeadline = Clock::time_point::max();

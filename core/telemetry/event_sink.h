@@ -15,6 +15,39 @@
 
 namespace stave::telemetry {
 
+/// The append-only event log of a run (runs/<id>/events.jsonl), as the single-process trainer
+/// and the launcher keep it. Each line is written whole and flushed. Before each line it checks
+/// that its path still names the open file: a log deleted or replaced while the run writes it
+/// (a user's rm, a cleaner) is started afresh, with a warning event as its first line (and on
+/// stderr), so the record goes on instead of vanishing with the deleted file. Not thread-safe:
+/// its owner serialises the writes.
+class EventLogFile {
+ public:
+  EventLogFile() = default;
+  ~EventLogFile() { close(); }
+  EventLogFile(const EventLogFile&) = delete;
+  EventLogFile& operator=(const EventLogFile&) = delete;
+
+  /// Appends to `path` from now on (created with its folders if missing); the error names the
+  /// path and the system's reason.
+  Status open(const std::string& path);
+  /// Flushes and closes the file.
+  void close();
+  bool isOpen() const { return m_file != nullptr; }
+  /// Writes `line` and a newline; `rank` tags the warning of a recreated log. False when the
+  /// write failed (disk full).
+  bool writeLine(const std::string& line, int rank);
+  /// Times the log was found deleted or replaced and recreated.
+  int64_t recreations() const { return m_recreated; }
+
+ private:
+  void reopenIfReplaced(int rank);
+
+  std::FILE* m_file = nullptr;
+  std::string m_path;
+  int64_t m_recreated = 0;
+};
+
 /// Thread-safe writer of encoded events. Lines from different threads never interleave.
 /// A sink with neither stream nor file discards events (useful in tests and benchmarks).
 class EventSink {
@@ -67,9 +100,7 @@ class EventSink {
  private:
   mutable std::mutex m_mutex;
   std::FILE* m_stream = nullptr;
-  std::FILE* m_file = nullptr;
-  std::string m_filePath;  ///< checked before each write: a deleted or replaced log is recreated
-  int64_t m_recreated = 0;
+  EventLogFile m_file;
   std::unique_ptr<TensorBoardWriter> m_tb;
   std::function<void(const Event&)> m_observer;
   int m_rank = 0;
