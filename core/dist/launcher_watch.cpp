@@ -321,19 +321,16 @@ void Supervisor::checkHangs(Clock::time_point now) {
     if (!r.alive) continue;
     const double silent = std::chrono::duration<double>(now - r.lastEvent).count();
     const double sinceSpawn = std::chrono::duration<double>(now - r.spawned).count();
-    if (!r.runStarted && !r.startWarned && m_opt.nnodes > 1 && sinceSpawn > m_opt.startWarnS) {
+    if (!r.runStarted && !m_startWarned && m_opt.nnodes > 1 && sinceSpawn > m_opt.startWarnS) {
       // Said once, for the first such rank: the usual cause is a node that has not come.
-      r.startWarned = true;
-      bool first = true;
-      for (const auto& other : m_ranks) first = first && (&other == &r || !other.startWarned);
-      if (first)
-        warn("rank " + std::to_string(r.global) + " has not started training " +
-             std::to_string(static_cast<int>(sinceSpawn)) +
-             " s after it was launched: the ranks wait at the rendezvous (" + m_opt.masterAddr +
-             ":" + std::to_string(m_result.masterPort) + ") until all " +
-             std::to_string(m_opt.nnodes) +
-             " nodes have joined; is every node's launcher started, with the same master_addr, "
-             "master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)");
+      m_startWarned = true;
+      warn("rank " + std::to_string(r.global) + " has not started training " +
+           std::to_string(static_cast<int>(sinceSpawn)) +
+           " s after it was launched: the ranks wait at the rendezvous (" + m_opt.masterAddr +
+           ":" + std::to_string(m_result.masterPort) + ") until all " +
+           std::to_string(m_opt.nnodes) +
+           " nodes have joined; is every node's launcher started, with the same master_addr, "
+           "master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)");
     }
     if (!r.silenceWarned && r.steps >= 3 && !r.betweenEpochs) {
       // Step events come every 0.5 s or every step, whichever is longer.
