@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <tuple>
+#include <type_traits>
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
@@ -73,31 +74,29 @@ int run(const std::vector<std::string>& args) {
     *out = std::get<std::string>(*v);
   }
   // Each number is read and range-checked by its run-config row, and a bad one is named with
-  // its valid range (one generic line for all six before). imgsz 0 (the default) means the
-  // checkpoint's training size.
-  for (auto [flag, key, fallback] :
-       {std::tuple{"batch", "batch", "16"}, std::tuple{"imgsz", "imgsz", "0"},
-        std::tuple{"workers", "workers", "4"}, std::tuple{"conf", "conf", "0.001"},
-        std::tuple{"iou", "iou", "0.7"}, std::tuple{"max-det", "max_det", "300"}}) {
+  // its valid range (one generic line for all six before).
+  // Given flags only: ValRequest holds the defaults (imgsz 0: the checkpoint's size).
+  std::string bad;
+  auto number = [&](const char* flag, const char* key, auto* out) {
+    if (!bad.empty() || !a.has(flag)) return;
     const auto& spec = *stave::config::findParam(key);
-    const std::string text = a.value(flag, fallback);
-    if (std::string(flag) == "imgsz" && text == "0") continue;
-    const auto v = stave::config::parseValueText(spec, text, &why);
-    if (!v || !(why = stave::config::checkValue(spec, *v)).empty())
-      return stave::cli::usageError("val", std::string("--") + flag + ": " + why);
-    const double number = std::holds_alternative<int64_t>(*v)
-                              ? static_cast<double>(std::get<int64_t>(*v))
-                              : std::get<double>(*v);
-    if (std::string(flag) == "batch") r.batch = static_cast<int>(number);
-    if (std::string(flag) == "imgsz") r.imgsz = static_cast<int>(number);
-    if (std::string(flag) == "workers") r.workers = static_cast<int>(number);
-    if (std::string(flag) == "conf") r.conf = number;
-    if (std::string(flag) == "iou") r.iou = number;
-    if (std::string(flag) == "max-det") r.maxDet = static_cast<int>(number);
-  }
-  if (a.value("imgsz", "0") == "0") r.imgsz = 0;
-  if (r.iou <= 0)
-    return stave::cli::usageError("val", "--iou: must be above 0, got " + a.value("iou"));
+    const auto v = stave::config::parseValueText(spec, a.value(flag), &why);
+    if (!v || !(why = stave::config::checkValue(spec, *v)).empty()) {
+      bad = std::string("--") + flag + ": " + why;
+      return;
+    }
+    using T = std::remove_pointer_t<decltype(out)>;
+    *out = std::holds_alternative<int64_t>(*v) ? static_cast<T>(std::get<int64_t>(*v))
+                                               : static_cast<T>(std::get<double>(*v));
+  };
+  number("batch", "batch", &r.batch);
+  number("workers", "workers", &r.workers);
+  number("conf", "conf", &r.conf);
+  number("iou", "iou", &r.iou);
+  number("max-det", "max_det", &r.maxDet);
+  if (a.value("imgsz", "0") != "0") number("imgsz", "imgsz", &r.imgsz);
+  if (bad.empty() && r.iou <= 0) bad = "--iou: must be above 0, got " + a.value("iou");
+  if (!bad.empty()) return stave::cli::usageError("val", bad);
   auto j = stave::train::validateWeights(r);
   if (!j) return stave::cli::reportErrors("val", j.errors());  // the input, not the command line
   if (a.has("json")) {
