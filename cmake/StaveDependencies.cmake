@@ -100,6 +100,19 @@ add_library(Stave::zip ALIAS PkgConfig::STAVE_LIBZIP)
 # xxHash: checksums of disk-cache entries.
 pkg_check_modules(STAVE_XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 add_library(Stave::xxhash ALIAS PkgConfig::STAVE_XXHASH)
+# ONNX's protobuf types and checker: `export-weights --format onnx` builds its graph with them.
+# Debian's ONNX package names protobuf::libprotobuf without finding it, and LibTorch's CMake
+# files may have defined that name already (for the protobuf built into LibTorch): the system
+# libprotobuf comes through pkg-config instead.
+pkg_check_modules(STAVE_PROTOBUF REQUIRED IMPORTED_TARGET protobuf)
+if(NOT TARGET protobuf::libprotobuf)
+  add_library(protobuf::libprotobuf INTERFACE IMPORTED)
+endif()
+find_package(ONNX REQUIRED)
+add_library(stave_onnx_lib INTERFACE)
+target_link_libraries(stave_onnx_lib INTERFACE onnx onnx_proto PkgConfig::STAVE_PROTOBUF)
+add_library(Stave::onnx ALIAS stave_onnx_lib)
+message(STATUS "Stave: ONNX ${ONNX_VERSION} found")
 find_package(nlohmann_json 3.2 REQUIRED)
 find_package(SQLite3 REQUIRED)
 

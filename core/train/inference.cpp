@@ -175,6 +175,26 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
   return j;
 }
 
+PredictInput letterboxForPredict(const cv::Mat& bgr, int imgsz) {
+  PredictInput in;
+  in.ratio =
+      std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
+  const int nw = std::max(1, static_cast<int>(std::lround(bgr.cols * in.ratio)));
+  const int nh = std::max(1, static_cast<int>(std::lround(bgr.rows * in.ratio)));
+  in.padX = (imgsz - nw) / 2;
+  in.padY = (imgsz - nh) / 2;
+  cv::Mat resized, canvas(imgsz, imgsz, CV_8UC3, cv::Scalar(114, 114, 114));
+  cv::resize(bgr, resized, cv::Size(nw, nh), 0, 0, cv::INTER_LINEAR);
+  resized.copyTo(canvas(cv::Rect(in.padX, in.padY, nw, nh)));
+  cv::cvtColor(canvas, canvas, cv::COLOR_BGR2RGB);
+  in.x = torch::from_blob(canvas.data, {1, imgsz, imgsz, 3}, torch::kUInt8)
+             .permute({0, 3, 1, 2})
+             .to(torch::kFloat)
+             .div_(255.0)
+             .contiguous();
+  return in;
+}
+
 Result<nlohmann::json> predictImages(const PredictRequest& req) {
   auto device = pickDevice(req.device);
   if (!device) return device.errors();
@@ -235,22 +255,10 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
       problems.push_back(file.string() + ": " + why);
       continue;
     }
-    // Letterbox: keep the aspect ratio, pad to a square of imgsz with grey 114.
-    const double r =
-        std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
-    const int nw = std::max(1, static_cast<int>(std::lround(bgr.cols * r)));
-    const int nh = std::max(1, static_cast<int>(std::lround(bgr.rows * r)));
-    const int padX = (imgsz - nw) / 2, padY = (imgsz - nh) / 2;
-    cv::Mat resized, canvas(imgsz, imgsz, CV_8UC3, cv::Scalar(114, 114, 114));
-    cv::resize(bgr, resized, cv::Size(nw, nh), 0, 0, cv::INTER_LINEAR);
-    resized.copyTo(canvas(cv::Rect(padX, padY, nw, nh)));
-    cv::cvtColor(canvas, canvas, cv::COLOR_BGR2RGB);
-    auto x = torch::from_blob(canvas.data, {1, imgsz, imgsz, 3}, torch::kUInt8)
-                 .permute({0, 3, 1, 2})
-                 .to(device.value())
-                 .to(torch::kFloat)
-                 .div_(255.0)
-                 .contiguous();
+    const PredictInput in = letterboxForPredict(bgr, imgsz);
+    const double r = in.ratio;
+    const int padX = in.padX, padY = in.padY;
+    auto x = in.x.to(device.value());
     auto feats = lm->model->forward(x);
     auto kept = nonMaxSuppression(model::decodePredictions(*lm->model, feats), req.conf, req.iou,
                                   req.maxDet)[0]

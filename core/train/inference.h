@@ -3,6 +3,8 @@
 // images (`stave-train predict`: annotated images and a CSV in the eval-preds format). No torch.
 
 #include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <torch/torch.h>
 
 #include <string>
 
@@ -45,6 +47,16 @@ struct PredictRequest {
   int imgsz = 0;        ///< 0 = the training image size
   std::string device;   ///< "" auto, "cpu", "0"
 };
+
+/// An image as predict feeds it to the network: letterboxed into imgsz x imgsz (aspect ratio
+/// kept, resized bilinearly, centred on grey 114), RGB, float 0..1, (1, 3, imgsz, imgsz) on the
+/// CPU; `ratio` and the padding map boxes back to the image's pixels ((x - padX) / ratio).
+struct PredictInput {
+  torch::Tensor x;
+  double ratio = 1.0;
+  int padX = 0, padY = 0;
+};
+PredictInput letterboxForPredict(const cv::Mat& bgr, int imgsz);
 
 /// Predicts every image; writes <outDir>/<image name> with boxes and class names drawn and
 /// <outDir>/predictions.csv (image,cls,conf,x1,y1,x2,y2 in original pixels; image = path

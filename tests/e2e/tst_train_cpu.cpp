@@ -218,9 +218,10 @@ class TstTrainCpu : public QObject {
     QCOMPARE(QDir(m_dir.filePath("exported")).entryList(QDir::Files | QDir::Hidden),
              QStringList{"model.pt"});  // written atomically: no temporary left
 
-    auto fmt = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "onnx"});
+    auto fmt = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "tflite"});
     QCOMPARE(fmt.exitCode, 2);
-    QVERIFY2(fmt.err.contains("'onnx'"), qPrintable(fmt.err));
+    QVERIFY2(fmt.err.contains("'tflite'") && fmt.err.contains("use onnx or ultralytics"),
+             qPrintable(fmt.err));
     auto missing = runStaveTrain(
         {"export-weights", m_dir.filePath("nope.pt"), "--format", "ultralytics", "--out", out});
     QCOMPARE(missing.exitCode, 2);
