@@ -6,6 +6,7 @@
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
+#include "core/train/checkpoint.h"
 #include "core/train/onnx_export.h"
 #include "core/train/ultralytics_weights.h"
 
@@ -28,12 +29,13 @@ int run(const std::vector<std::string>& args) {
   if (a.positional().size() != 1)
     return stave::cli::usageError(name, "give one checkpoint, e.g. runs/train/weights/best.pt");
   const std::string format = a.value("format");
-  if (format != "ultralytics" && format != "onnx")
+  if (format != "ultralytics" && format != "onnx" && format != "stave")
     return stave::cli::usageError(
-        name, format.empty() ? "--format is required (onnx or ultralytics)"
-                             : "--format '" + format + "' is not known; use onnx or ultralytics");
+        name, format.empty()
+                  ? "--format is required (onnx, ultralytics or stave)"
+                  : "--format '" + format + "' is not known; use onnx, ultralytics or stave");
   const bool onnx = format == "onnx";
-  if (!onnx)
+  if (!onnx)  // the weights as they are: no input size, batch or precision to choose
     for (const char* flag : {"imgsz", "batch", "opset", "dynamic", "half", "nms"})
       if (a.has(flag))
         return stave::cli::usageError(name,
@@ -57,7 +59,8 @@ int run(const std::vector<std::string>& args) {
   std::string out = a.value("out");
   if (out.empty()) {
     const std::filesystem::path p(in);
-    out = (p.parent_path() / (p.stem().string() + (onnx ? ".onnx" : "-ultralytics.pt"))).string();
+    const char* suffix = onnx ? ".onnx" : (format == "stave" ? "-weights.pt" : "-ultralytics.pt");
+    out = (p.parent_path() / (p.stem().string() + suffix)).string();
   }
   std::error_code ec;
   if (!std::filesystem::exists(in, ec))
@@ -78,6 +81,16 @@ int run(const std::vector<std::string>& args) {
                 << r->halfMaxScoreDiff << "\n";
     return stave::cli::kOk;
   }
+  if (format == "stave") {
+    auto st = stave::train::exportStaveWeights(in, out);
+    if (!st) return stave::cli::reportErrors(name, st.errors());
+    std::error_code sizeEc;
+    std::cout << "wrote " << out << ": the EMA weights without optimiser state ("
+              << std::filesystem::file_size(out, sizeEc) << " bytes; "
+              << std::filesystem::file_size(in, sizeEc) << " before); val, predict and "
+              << "pretrained= read it, resume does not\n";
+    return stave::cli::kOk;
+  }
   auto r = stave::train::exportUltralyticsWeights(in, out);
   if (!r) return stave::cli::reportErrors(name, r.errors());
   std::cout << "wrote " << out << ": " << r->modelYaml << ", " << r->nc << " classes, "
@@ -90,16 +103,20 @@ int run(const std::vector<std::string>& args) {
 
 STAVE_COMMAND(stave::cli::Command{
     "export-weights",
-    "a checkpoint's weights as an ONNX model or an Ultralytics checkpoint (YOLO() loads it)",
+    "a checkpoint's weights as ONNX, an Ultralytics checkpoint, or a Stave checkpoint without "
+    "optimiser state",
     "stave-train export-weights CHECKPOINT.pt --format onnx [--out MODEL.onnx] [--imgsz N]\n"
     "                           [--batch N | --dynamic] [--opset 13..17] [--half] [--force]\n"
-    "stave-train export-weights CHECKPOINT.pt --format ultralytics [--out MODEL.pt] [--force]\n"
+    "stave-train export-weights CHECKPOINT.pt --format ultralytics|stave [--out MODEL.pt] "
+    "[--force]\n"
     "  onnx: the EMA weights, BatchNorms folded; input images (batch, 3, imgsz, imgsz) RGB 0..1,\n"
     "    output0 (batch, 4 + classes, anchors) as Ultralytics' ONNX files: boxes as centre x,\n"
     "    centre y, width, height in input pixels, class scores after the sigmoid; checked by\n"
     "    ONNX's checker before it is written. --imgsz (default: the training size) a multiple\n"
     "    of 32; --batch (default 1); --dynamic: batch, height and width free; --opset (default\n"
     "    17); --half: float16, checked against float32 on a CUDA device (refused without one).\n"
-    "  --out (default CHECKPOINT.onnx or CHECKPOINT-ultralytics.pt) is never the checkpoint, nor\n"
-    "    an existing file without --force; written atomically",
+    "  ultralytics: a checkpoint YOLO() loads, validates and exports. stave: the EMA weights\n"
+    "    without optimiser state (smaller; val, predict, pretrained= read it, resume does not)\n"
+    "  --out (default CHECKPOINT.onnx, CHECKPOINT-ultralytics.pt or CHECKPOINT-weights.pt) is\n"
+    "    never the checkpoint, nor an existing file without --force; written atomically",
     run});

@@ -329,4 +329,14 @@ Result<LoadedWeights> loadWeights(const std::string& path, const torch::Device& 
   return lw;
 }
 
+Status exportStaveWeights(const std::string& checkpoint, const std::string& out) {
+  auto lw = loadWeights(checkpoint);
+  if (!lw) return lw.errors();
+  CheckpointMeta meta = lw->meta;
+  meta.epochBatches = 0;  // no partial epoch to continue: it cannot be resumed
+  meta.epochLoss.clear();
+  // The EMA weights are the model and the EMA: whatever reads either gets the same tensors.
+  return saveCheckpoint(out, {lw->model.get(), lw->model.get(), nullptr}, meta);
+}
+
 }  // namespace stave::train

@@ -117,4 +117,10 @@ struct LoadedWeights {
 Result<LoadedWeights> loadWeights(const std::string& path,
                                   const torch::Device& device = torch::kCPU);
 
+/// `export-weights --format stave`: `checkpoint`'s EMA weights and meta (classes, names, image
+/// size, config) as a Stave checkpoint without optimiser state, as Ultralytics' strip_optimizer
+/// does: about a third of the size; val, predict, the exports and `pretrained` read it, resume
+/// refuses it. Written atomically; the error names the file.
+Status exportStaveWeights(const std::string& checkpoint, const std::string& out);
+
 }  // namespace stave::train
