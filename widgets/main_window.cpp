@@ -23,6 +23,7 @@
 #include "widgets/export_dialog.h"
 #include "core/studio/run_queue.h"
 #include "widgets/new_project_wizard.h"
+#include "widgets/model_export_dialog.h"
 #include "widgets/predict_dialog.h"
 #include "widgets/queue_panel.h"
 #include "widgets/settings_dialog.h"
@@ -137,7 +138,7 @@ MainWindow::MainWindow(QWidget* parent)
   });
   file->addAction(tr("&Close Project"), QKeySequence::Close, this, &MainWindow::closeProject);
   file->addSeparator();
-  file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+  file->addAction(tr("&Export Run Config…"), QKeySequence(tr("Ctrl+E")), this, [this] {
     if (!m_doc->isOpen()) {
       statusBar()->showMessage(tr("Open a project first."), 5000);
       return;
@@ -151,6 +152,14 @@ MainWindow::MainWindow(QWidget* parent)
       return;
     }
     PredictDialog dialog(m_doc, this);
+    dialog.exec();
+  });
+  file->addAction(tr("Export &Model…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+    if (!m_doc->isOpen()) {
+      statusBar()->showMessage(tr("Open a project first."), 5000);
+      return;
+    }
+    ModelExportDialog dialog(m_doc, this);
     dialog.exec();
   });
   file->addSeparator();
