@@ -1700,258 +1700,485 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="67"/>
+        <location filename="../widgets/main_window.cpp" line="68"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="69"/>
+        <location filename="../widgets/main_window.cpp" line="70"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="70"/>
+        <location filename="../widgets/main_window.cpp" line="71"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="75"/>
+        <location filename="../widgets/main_window.cpp" line="76"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="79"/>
+        <location filename="../widgets/main_window.cpp" line="80"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="85"/>
+        <location filename="../widgets/main_window.cpp" line="86"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="114"/>
+        <location filename="../widgets/main_window.cpp" line="115"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="117"/>
+        <location filename="../widgets/main_window.cpp" line="118"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="61"/>
-        <location filename="../widgets/main_window.cpp" line="119"/>
+        <location filename="../widgets/main_window.cpp" line="62"/>
+        <location filename="../widgets/main_window.cpp" line="120"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="62"/>
-        <location filename="../widgets/main_window.cpp" line="120"/>
-        <location filename="../widgets/main_window.cpp" line="135"/>
+        <location filename="../widgets/main_window.cpp" line="63"/>
+        <location filename="../widgets/main_window.cpp" line="121"/>
+        <location filename="../widgets/main_window.cpp" line="136"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="93"/>
+        <location filename="../widgets/main_window.cpp" line="94"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="103"/>
+        <location filename="../widgets/main_window.cpp" line="104"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="116"/>
+        <location filename="../widgets/main_window.cpp" line="117"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="123"/>
+        <location filename="../widgets/main_window.cpp" line="124"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="128"/>
+        <location filename="../widgets/main_window.cpp" line="129"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="129"/>
+        <location filename="../widgets/main_window.cpp" line="130"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="133"/>
+        <location filename="../widgets/main_window.cpp" line="134"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="138"/>
+        <location filename="../widgets/main_window.cpp" line="139"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="140"/>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../widgets/main_window.cpp" line="140"/>
+        <location filename="../widgets/main_window.cpp" line="141"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="142"/>
-        <location filename="../widgets/main_window.cpp" line="150"/>
+        <location filename="../widgets/main_window.cpp" line="141"/>
+        <source>&amp;Export Run Config…</source>
+        <translation>导出运行配置(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="143"/>
+        <location filename="../widgets/main_window.cpp" line="151"/>
+        <location filename="../widgets/main_window.cpp" line="159"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="148"/>
+        <location filename="../widgets/main_window.cpp" line="149"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="148"/>
+        <location filename="../widgets/main_window.cpp" line="149"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="158"/>
+        <location filename="../widgets/main_window.cpp" line="157"/>
+        <source>Export &amp;Model…</source>
+        <translation>导出模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="157"/>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="167"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="159"/>
+        <location filename="../widgets/main_window.cpp" line="168"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="164"/>
+        <location filename="../widgets/main_window.cpp" line="173"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="186"/>
+        <location filename="../widgets/main_window.cpp" line="195"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="222"/>
+        <location filename="../widgets/main_window.cpp" line="231"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="237"/>
+        <location filename="../widgets/main_window.cpp" line="246"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="246"/>
+        <location filename="../widgets/main_window.cpp" line="255"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="248"/>
+        <location filename="../widgets/main_window.cpp" line="257"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="250"/>
+        <location filename="../widgets/main_window.cpp" line="259"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="257"/>
+        <location filename="../widgets/main_window.cpp" line="266"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="262"/>
+        <location filename="../widgets/main_window.cpp" line="271"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="267"/>
+        <location filename="../widgets/main_window.cpp" line="276"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="285"/>
+        <location filename="../widgets/main_window.cpp" line="294"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="286"/>
+        <location filename="../widgets/main_window.cpp" line="295"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="293"/>
+        <location filename="../widgets/main_window.cpp" line="302"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="294"/>
+        <location filename="../widgets/main_window.cpp" line="303"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="319"/>
+        <location filename="../widgets/main_window.cpp" line="328"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="320"/>
+        <location filename="../widgets/main_window.cpp" line="329"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="327"/>
+        <location filename="../widgets/main_window.cpp" line="336"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="333"/>
+        <location filename="../widgets/main_window.cpp" line="342"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="344"/>
+        <location filename="../widgets/main_window.cpp" line="353"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="347"/>
+        <location filename="../widgets/main_window.cpp" line="356"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="352"/>
+        <location filename="../widgets/main_window.cpp" line="361"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="353"/>
+        <location filename="../widgets/main_window.cpp" line="362"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="364"/>
+        <location filename="../widgets/main_window.cpp" line="373"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="365"/>
+        <location filename="../widgets/main_window.cpp" line="374"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="221"/>
+        <location filename="../widgets/main_window.cpp" line="230"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ModelExportDialog</name>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="25"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="139"/>
+        <source>Export Model</source>
+        <translation>导出模型</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="39"/>
+        <source>a run&apos;s weights/best.pt or last.pt</source>
+        <translation>某次运行的 weights/best.pt 或 last.pt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="42"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="44"/>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="48"/>
+        <source>ONNX (ONNX Runtime, TensorRT, OpenVINO)</source>
+        <translation>ONNX（ONNX Runtime、TensorRT、OpenVINO）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="49"/>
+        <source>Ultralytics checkpoint (.pt, YOLO() loads it)</source>
+        <translation>Ultralytics 检查点（.pt，YOLO() 可加载）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="51"/>
+        <source>Stave checkpoint without optimiser state (.pt)</source>
+        <translation>不含优化器状态的 Stave 检查点（.pt）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="52"/>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="55"/>
+        <source>ONNX settings</source>
+        <translation>ONNX 设置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="62"/>
+        <source>the training size</source>
+        <translation>训练时的尺寸</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="63"/>
+        <source>Input width and height in pixels, a multiple of 32</source>
+        <translation>输入宽度和高度（像素），须为 32 的倍数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="69"/>
+        <source>Image size:</source>
+        <translation>图像尺寸：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="74"/>
+        <source>Dynamic: any batch and image size</source>
+        <translation>动态：任意批大小和图像尺寸</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
+        <source>Batch:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="84"/>
+        <source>The ONNX operator set; older runtimes may need a lower one</source>
+        <translation>ONNX 算子集版本；较旧的运行时可能需要更低的版本</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="88"/>
+        <source>Opset:</source>
+        <translation>算子集：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="89"/>
+        <source>Float16 (checked on a GPU before it is written)</source>
+        <translation>Float16（写出前在 GPU 上校验）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="91"/>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="99"/>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="101"/>
+        <source>Output file:</source>
+        <translation>输出文件：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="102"/>
+        <source>Replace the file if it exists</source>
+        <translation>文件已存在时替换</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="117"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="119"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="132"/>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="133"/>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="140"/>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="140"/>
+        <source>Checkpoints (*.pt)</source>
+        <translation>检查点 (*.pt)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="176"/>
+        <source>Choose a checkpoint file (%1 is not one).</source>
+        <translation>请选择一个检查点文件（%1 不是检查点文件）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="178"/>
+        <source>Choose the output file.</source>
+        <translation>请选择输出文件。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="180"/>
+        <source>The image size must be a multiple of 32 (the model&apos;s largest stride).</source>
+        <translation>图像尺寸必须是 32 的倍数（模型的最大步长）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="182"/>
+        <source>The export could not start.</source>
+        <translation>导出无法开始。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="187"/>
+        <source>Exporting %1 …</source>
+        <translation>正在导出 %1 …</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="199"/>
+        <source>Written: %1
+%2</source>
+        <translation>已写出：%1
+%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="204"/>
+        <source>Stopped; nothing was written.</source>
+        <translation>已停止；未写出任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="207"/>
+        <source>Not exported; nothing was written.
+%1</source>
+        <translation>未导出；未写出任何文件。
+%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="211"/>
+        <source>Tick “Replace the file if it exists” to write over it.</source>
+        <translation>勾选“文件已存在时替换”即可覆盖它。</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::ModelExportJob</name>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="56"/>
+        <source>an export is running</source>
+        <translation>有一个导出正在进行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="60"/>
+        <source>stave-train was not found beside the studio or on PATH</source>
+        <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="74"/>
+        <source>cannot start %1</source>
+        <translation>无法启动 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="97"/>
+        <source>stave-train export-weights crashed</source>
+        <translation>stave-train export-weights 崩溃了</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="100"/>
+        <source>stave-train export-weights exited with code %1</source>
+        <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
 </context>
 <context>
@@ -3614,7 +3841,7 @@ not found</source>
     </message>
 </context>
 <context>
-    <name>stave::widgets::StartPage</name>
+    <name>stave::studio::RecentSummary</name>
     <message>
         <location filename="../core/studio/recent_summary.cpp" line="20"/>
         <source>cannot be read: %1</source>

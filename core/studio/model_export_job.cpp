@@ -1,0 +1,111 @@
+#include "core/studio/model_export_job.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include "core/studio/run_controller.h"
+
+namespace stave::studio {
+
+ModelExportJob::ModelExportJob(QObject* parent)
+    : QObject(parent), m_exe(RunController::findTrainExecutable()) {
+  m_kill.setSingleShot(true);
+  connect(&m_kill, &QTimer::timeout, this, [this] {
+    if (m_process && m_process->state() != QProcess::NotRunning) m_process->kill();
+  });
+}
+
+ModelExportJob::~ModelExportJob() {
+  if (!m_process || m_process->state() == QProcess::NotRunning) return;
+  m_process->disconnect(this);
+  m_process->terminate();
+  if (!m_process->waitForFinished(kGraceMs)) {
+    m_process->kill();
+    m_process->waitForFinished(2000);
+  }
+}
+
+QStringList ModelExportJob::arguments(const QString& weights, const QString& out,
+                                      const ModelExportOptions& o) {
+  QStringList args{QStringLiteral("export-weights"), weights, QStringLiteral("--format"), o.format,
+                   QStringLiteral("--out"),          out};
+  if (o.format == QLatin1String("onnx")) {
+    if (o.imgsz > 0) args << QStringLiteral("--imgsz") << QString::number(o.imgsz);
+    if (o.dynamic)
+      args << QStringLiteral("--dynamic");
+    else if (o.batch != 1)
+      args << QStringLiteral("--batch") << QString::number(o.batch);
+    args << QStringLiteral("--opset") << QString::number(o.opset);
+    if (o.half) args << QStringLiteral("--half");
+  }
+  if (o.force) args << QStringLiteral("--force");
+  return args;
+}
+
+QString ModelExportJob::defaultOutput(const QString& weights, const QString& format) {
+  const QFileInfo info(weights);
+  const QString suffix = format == QLatin1String("onnx")    ? QStringLiteral(".onnx")
+                         : format == QLatin1String("stave") ? QStringLiteral("-weights.pt")
+                                                            : QStringLiteral("-ultralytics.pt");
+  return QDir(info.path()).filePath(info.completeBaseName() + suffix);
+}
+
+bool ModelExportJob::start(const QString& weights, const QString& out,
+                           const ModelExportOptions& options, QString* error) {
+  if (isRunning()) {
+    if (error) *error = tr("an export is running");
+    return false;
+  }
+  if (m_exe.isEmpty() || !QFileInfo(m_exe).isExecutable()) {
+    if (error) *error = tr("stave-train was not found beside the studio or on PATH");
+    m_outcome = Outcome::FailedToStart;
+    return false;
+  }
+  m_summary.clear();
+  m_error.clear();
+  m_cancelled = false;
+  m_out = QFileInfo(out).absoluteFilePath();
+  if (m_process) m_process->deleteLater();
+  m_process = new QProcess(this);
+  connect(m_process, &QProcess::finished, this, &ModelExportJob::done);
+  connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e != QProcess::FailedToStart) return;
+    m_outcome = Outcome::FailedToStart;
+    m_error = tr("cannot start %1").arg(m_exe);
+    emit finished();
+  });
+  m_outcome = Outcome::Running;
+  m_process->start(m_exe, arguments(weights, m_out, options));
+  return true;
+}
+
+void ModelExportJob::cancel() {
+  if (!m_process || m_process->state() == QProcess::NotRunning) return;
+  m_cancelled = true;
+  m_process->terminate();
+  m_kill.start(kGraceMs);
+}
+
+void ModelExportJob::done(int code, QProcess::ExitStatus status) {
+  m_kill.stop();
+  const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
+  const QString out = QString::fromUtf8(m_process->readAllStandardOutput()).trimmed();
+  if (m_cancelled) {
+    m_outcome = Outcome::Cancelled;
+  } else if (status != QProcess::NormalExit) {
+    m_outcome = Outcome::Crashed;
+    m_error = err.isEmpty() ? tr("stave-train export-weights crashed") : err;
+  } else if (code != 0) {
+    m_outcome = Outcome::Failed;
+    m_error = err.isEmpty() ? tr("stave-train export-weights exited with code %1").arg(code) : err;
+  } else {
+    m_outcome = Outcome::Finished;
+    // "wrote <file>: what it is" first: the dialog names the file itself.
+    m_summary = out;
+    const QString prefix = QStringLiteral("wrote %1: ").arg(m_out);
+    if (m_summary.startsWith(prefix)) m_summary = m_summary.mid(prefix.size());
+  }
+  emit finished();
+}
+
+}  // namespace stave::studio

@@ -1,0 +1,173 @@
+// File ▸ Export Model… on a checkpoint trained for one epoch by the real stave-train: ONNX with
+// its settings, Ultralytics' and Stave's checkpoints; the result's path and stave-train's check
+// summary shown; an existing file, a bad size and float16 without a GPU refused with the reason
+// and nothing written.
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/studio/model_export_job.h"
+#include "core/studio/project_document.h"
+#include "widgets/model_export_dialog.h"
+
+using stave::studio::ModelExportJob;
+using stave::studio::ModelExportOptions;
+using stave::widgets::ModelExportDialog;
+using Outcome = ModelExportJob::Outcome;
+
+namespace {
+bool runTrain(const QStringList& args) {
+  QProcess p;
+  p.start(STAVE_TRAIN_EXE, args);
+  const bool ok = p.waitForFinished(300000) && p.exitCode() == 0;
+  if (!ok) qWarning() << p.readAllStandardError();
+  return ok;
+}
+}  // namespace
+
+class TestModelExportDialog : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_project, m_ckpt;
+
+  bool exportAndWait(ModelExportDialog& d) {
+    if (!d.exportModel()) return false;
+    for (int i = 0; i < 1200 && d.job()->isRunning(); ++i) QTest::qWait(100);
+    return !d.job()->isRunning();
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "8", "--val", "4",
+                      "--imgsz", "64"}));
+    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
+                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=4", "epochs=1",
+                      "devices=cpu", "workers=0", "warmup_epochs=0", "threads=1", "val=false"}));
+    m_project = m_dir.filePath("proj/proj.stave");
+    QVERIFY(
+        runTrain({"train", "--project", m_project, "--run-dir", m_dir.filePath("proj/runs/r1")}));
+    m_ckpt = m_dir.filePath("proj/runs/r1/weights/last.pt");
+    QVERIFY(QFile::exists(m_ckpt));
+  }
+
+  void argumentsFollowTheFormat() {
+    ModelExportOptions o;
+    o.dynamic = true;
+    o.batch = 4;  // ignored: a dynamic model takes any batch
+    o.imgsz = 320;
+    QCOMPARE(ModelExportJob::arguments("a.pt", "a.onnx", o),
+             (QStringList{"export-weights", "a.pt", "--format", "onnx", "--out", "a.onnx",
+                          "--imgsz", "320", "--dynamic", "--opset", "17"}));
+    o.format = "ultralytics";
+    o.force = true;
+    QCOMPARE(ModelExportJob::arguments("a.pt", "b.pt", o),
+             (QStringList{"export-weights", "a.pt", "--format", "ultralytics", "--out", "b.pt",
+                          "--force"}));
+    QCOMPARE(ModelExportJob::defaultOutput("/r/weights/best.pt", "onnx"),
+             QString("/r/weights/best.onnx"));
+    QCOMPARE(ModelExportJob::defaultOutput("/r/weights/best.pt", "stave"),
+             QString("/r/weights/best-weights.pt"));
+  }
+
+  void exportsEachFormat() {
+    stave::studio::ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    ModelExportDialog d(&doc);
+    d.job()->setExecutable(STAVE_TRAIN_EXE);
+    QVERIFY(d.checkpointBox()->findText(m_ckpt) >= 0);
+    d.checkpointBox()->setCurrentText(m_ckpt);
+    // ONNX first, with its settings shown, written beside the checkpoint by default.
+    QCOMPARE(d.formatBox()->currentData().toString(), QString("onnx"));
+    QVERIFY(!d.onnxGroup()->isHidden());
+    const QString onnx = m_dir.filePath("proj/runs/r1/weights/last.onnx");
+    QCOMPARE(d.outputEdit()->text(), onnx);
+    d.batchBox()->setValue(2);
+    QVERIFY(exportAndWait(d));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QVERIFY(QFileInfo(onnx).size() > 1000000);
+    const QString shown = d.resultLabel()->text();
+    QVERIFY2(shown.contains(QDir::toNativeSeparators(onnx)) &&
+                 shown.contains("checked by the ONNX checker") &&
+                 shown.contains("images float32 (2, 3, 64, 64)") && !shown.contains("wrote "),
+             qPrintable(shown));
+    // Dynamic shapes: the batch box is off; the summary says so.
+    d.dynamicBox()->setChecked(true);
+    QVERIFY(!d.batchBox()->isEnabled());
+    d.replaceBox()->setChecked(true);
+    QVERIFY(exportAndWait(d));
+    QVERIFY2(d.resultLabel()->text().contains("(batch, 3, height, width)"),
+             qPrintable(d.resultLabel()->text()));
+
+    // Ultralytics: no ONNX settings; the output follows the format.
+    d.formatBox()->setCurrentIndex(d.formatBox()->findData("ultralytics"));
+    QVERIFY(d.onnxGroup()->isHidden());
+    QCOMPARE(d.outputEdit()->text(), m_dir.filePath("proj/runs/r1/weights/last-ultralytics.pt"));
+    QVERIFY(exportAndWait(d));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QVERIFY2(d.resultLabel()->text().contains("yolov8n.yaml"), qPrintable(d.resultLabel()->text()));
+
+    // Stave, to a file the user typed: kept when the format changes.
+    const QString typed = m_dir.filePath("mine.pt");
+    d.formatBox()->setCurrentIndex(d.formatBox()->findData("stave"));
+    d.outputEdit()->setText(typed);
+    d.formatBox()->setCurrentIndex(d.formatBox()->findData("ultralytics"));
+    d.formatBox()->setCurrentIndex(d.formatBox()->findData("stave"));
+    QCOMPARE(d.outputEdit()->text(), typed);
+    QVERIFY(exportAndWait(d));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QVERIFY(QFileInfo(typed).size() < QFileInfo(m_ckpt).size());
+  }
+
+  void refusalsWriteNothing() {
+    stave::studio::ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    ModelExportDialog d(&doc);
+    d.job()->setExecutable(STAVE_TRAIN_EXE);
+    d.checkpointBox()->setCurrentText(m_ckpt);
+    const QString out = m_dir.filePath("refused/m.onnx");
+    QDir().mkpath(m_dir.filePath("refused"));
+    d.outputEdit()->setText(out);
+    // A size that is not a multiple of 32 is caught before stave-train runs.
+    d.imgszBox()->setValue(100);
+    QVERIFY(!d.exportModel());
+    QVERIFY2(d.resultLabel()->text().contains("multiple of 32"),
+             qPrintable(d.resultLabel()->text()));
+    d.imgszBox()->setValue(0);
+    // Float16 needs a GPU to be checked on: refused here with the reason (written where one is).
+    d.halfBox()->setChecked(true);
+    QVERIFY(exportAndWait(d));
+    if (d.job()->outcome() == Outcome::Failed) {
+      QVERIFY2(d.resultLabel()->text().contains("Not exported") &&
+                   d.resultLabel()->text().contains("CUDA"),
+               qPrintable(d.resultLabel()->text()));
+      QVERIFY(QDir(m_dir.filePath("refused")).isEmpty());
+    }
+    d.halfBox()->setChecked(false);
+    // An existing file is replaced only when asked.
+    QFile(out).open(QIODevice::WriteOnly);
+    QVERIFY(exportAndWait(d));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Failed));
+    QVERIFY2(d.resultLabel()->text().contains("already exists") &&
+                 d.resultLabel()->text().contains("Replace the file if it exists"),
+             qPrintable(d.resultLabel()->text()));
+    QCOMPARE(QFileInfo(out).size(), 0);
+    // Not a checkpoint.
+    d.checkpointBox()->setCurrentText(m_dir.filePath("data/data.yaml"));
+    d.outputEdit()->setText(m_dir.filePath("refused/x.onnx"));
+    QVERIFY(exportAndWait(d));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Failed));
+    QVERIFY2(d.resultLabel()->text().contains("data.yaml"), qPrintable(d.resultLabel()->text()));
+    QVERIFY(!QFile::exists(m_dir.filePath("refused/x.onnx")));
+  }
+};
+
+QTEST_MAIN(TestModelExportDialog)
+#include "tst_model_export_dialog.moc"

@@ -1,0 +1,67 @@
+#pragma once
+// File ▸ Export Model…: a checkpoint of the project as ONNX (for ONNX Runtime, TensorRT,
+// OpenVINO), as Ultralytics' checkpoint, or as a Stave checkpoint without optimiser state, by
+// `stave-train export-weights` in the background. The ONNX settings (input size, batch or
+// dynamic shapes, opset, float16) show only for ONNX; the result's path and stave-train's
+// check summary are shown when it is written, its error when not.
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace stave::studio {
+class ModelExportJob;
+class ProjectDocument;
+struct ModelExportOptions;
+}  // namespace stave::studio
+
+namespace stave::widgets {
+
+class ModelExportDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit ModelExportDialog(studio::ProjectDocument* doc, QWidget* parent = nullptr);
+  studio::ModelExportJob* job() const { return m_job; }
+  QComboBox* checkpointBox() const { return m_weights; }
+  QComboBox* formatBox() const { return m_format; }
+  QLineEdit* outputEdit() const { return m_out; }
+  QGroupBox* onnxGroup() const { return m_onnx; }
+  QSpinBox* imgszBox() const { return m_imgsz; }
+  QSpinBox* batchBox() const { return m_batch; }
+  QCheckBox* dynamicBox() const { return m_dynamic; }
+  QSpinBox* opsetBox() const { return m_opset; }
+  QCheckBox* halfBox() const { return m_half; }
+  QCheckBox* replaceBox() const { return m_replace; }
+  QLabel* resultLabel() const { return m_result; }
+  /// The options the form holds now.
+  studio::ModelExportOptions options() const;
+  /// Starts the export; false with the reason in the result line.
+  bool exportModel();
+
+ private:
+  void formatChanged();
+  void finished();
+  studio::ProjectDocument* m_doc;
+  studio::ModelExportJob* m_job;
+  QComboBox* m_weights = nullptr;
+  QComboBox* m_format = nullptr;
+  QLineEdit* m_out = nullptr;
+  QGroupBox* m_onnx = nullptr;
+  QSpinBox* m_imgsz = nullptr;
+  QSpinBox* m_batch = nullptr;
+  QCheckBox* m_dynamic = nullptr;
+  QSpinBox* m_opset = nullptr;
+  QCheckBox* m_half = nullptr;
+  QCheckBox* m_replace = nullptr;
+  QPushButton* m_export = nullptr;
+  QPushButton* m_cancel = nullptr;
+  QLabel* m_result = nullptr;
+  QString m_autoOut;  ///< the output filled in for the checkpoint and format (not typed)
+};
+
+}  // namespace stave::widgets
