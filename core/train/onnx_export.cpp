@@ -68,10 +68,12 @@ Result<double> checkHalf(model::YoloImpl& m, int imgsz, const std::string& check
   const auto full = model::decodePredictions(m, m.forward(x));
   torch::Tensor half;
   {
+    const auto dtype = at::autocast::get_autocast_dtype(at::kCUDA);
     at::autocast::set_autocast_dtype(at::kCUDA, at::kHalf);
     at::autocast::set_autocast_enabled(at::kCUDA, true);
     auto feats = m.forward(x);
     at::autocast::set_autocast_enabled(at::kCUDA, false);
+    at::autocast::set_autocast_dtype(at::kCUDA, dtype);
     at::autocast::clear_cache();
     half = model::decodePredictions(m, feats);
   }
