@@ -17,6 +17,7 @@
 
 #include "core/studio/model_export_job.h"
 #include "core/studio/project_document.h"
+#include "widgets/checkpoint_field.h"
 
 namespace stave::widgets {
 
@@ -27,21 +28,11 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   auto* layout = new QVBoxLayout(this);
   auto* form = new QFormLayout;
 
-  m_weights = new QComboBox(this);
-  m_weights->setEditable(true);
+  auto* checkpoint = new CheckpointField(doc, this);
+  m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("exportWeights"));
   m_weights->setMinimumWidth(420);
-  for (const auto& run : doc->runs())
-    for (const char* w : {"weights/best.pt", "weights/last.pt"}) {
-      const QString path = QDir(run.path).filePath(QLatin1String(w));
-      if (QFileInfo::exists(path)) m_weights->addItem(path);
-    }
-  m_weights->lineEdit()->setPlaceholderText(tr("a run's weights/best.pt or last.pt"));
-  auto* weightsRow = new QHBoxLayout;
-  weightsRow->addWidget(m_weights, 1);
-  auto* browseWeights = new QPushButton(tr("Browse…"), this);
-  weightsRow->addWidget(browseWeights);
-  form->addRow(tr("Checkpoint:"), weightsRow);
+  form->addRow(tr("Checkpoint:"), checkpoint);
 
   m_format = new QComboBox(this);
   m_format->setObjectName(QStringLiteral("exportFormat"));
@@ -128,11 +119,6 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   connect(m_format, &QComboBox::currentIndexChanged, this, &ModelExportDialog::formatChanged);
   connect(m_weights, &QComboBox::currentTextChanged, this, &ModelExportDialog::formatChanged);
   connect(m_dynamic, &QCheckBox::toggled, m_batch, &QWidget::setDisabled);
-  connect(browseWeights, &QPushButton::clicked, this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Checkpoint"), m_weights->currentText(),
-                                                   tr("Checkpoints (*.pt);;All files (*)"));
-    if (!p.isEmpty()) m_weights->setCurrentText(p);
-  });
   connect(browseOut, &QPushButton::clicked, this, [this] {
     const bool onnx = m_format->currentData().toString() == QLatin1String("onnx");
     const QString p = QFileDialog::getSaveFileName(

@@ -24,6 +24,7 @@
 #include "core/data/dataset.h"
 #include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
+#include "widgets/checkpoint_field.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -122,20 +123,10 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   setObjectName(QStringLiteral("predictDialog"));
   auto* layout = new QVBoxLayout(this);
   auto* form = new QFormLayout;
-  m_weights = new QComboBox(this);
-  m_weights->setEditable(true);
+  auto* checkpoint = new CheckpointField(doc, this);
+  m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("predictWeights"));
-  for (const auto& run : doc->runs())
-    for (const char* w : {"weights/best.pt", "weights/last.pt"}) {
-      const QString path = QDir(run.path).filePath(QLatin1String(w));
-      if (QFileInfo::exists(path)) m_weights->addItem(path);
-    }
-  m_weights->lineEdit()->setPlaceholderText(tr("a run's weights/best.pt or last.pt"));
-  auto* weightsRow = new QHBoxLayout;
-  weightsRow->addWidget(m_weights, 1);
-  auto* browseWeights = new QPushButton(tr("Browse…"), this);
-  weightsRow->addWidget(browseWeights);
-  form->addRow(tr("Checkpoint:"), weightsRow);
+  form->addRow(tr("Checkpoint:"), checkpoint);
   m_source = new QLineEdit(this);
   m_source->setObjectName(QStringLiteral("predictSource"));
   m_source->setPlaceholderText(tr("an image, or a folder searched for images"));
@@ -235,11 +226,6 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_conf, &QSlider::valueChanged, this, updateConf);
   connect(m_classes, &QListWidget::itemChanged, this, &PredictDialog::showImage);
   connect(m_images, &QListWidget::currentRowChanged, this, &PredictDialog::showImage);
-  connect(browseWeights, &QPushButton::clicked, this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Checkpoint"), m_weights->currentText(),
-                                                   tr("Checkpoints (*.pt);;All files (*)"));
-    if (!p.isEmpty()) m_weights->setCurrentText(p);
-  });
   connect(browseImages, &QPushButton::clicked, this, [this] {
     const QString p =
         QFileDialog::getOpenFileName(this, tr("Image"), m_source->text(),

@@ -3,27 +3,15 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/studio/graceful_process.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
 
 ModelExportJob::ModelExportJob(QObject* parent)
-    : QObject(parent), m_exe(RunController::findTrainExecutable()) {
-  m_kill.setSingleShot(true);
-  connect(&m_kill, &QTimer::timeout, this, [this] {
-    if (m_process && m_process->state() != QProcess::NotRunning) m_process->kill();
-  });
-}
-
-ModelExportJob::~ModelExportJob() {
-  if (!m_process || m_process->state() == QProcess::NotRunning) return;
-  m_process->disconnect(this);
-  m_process->terminate();
-  if (!m_process->waitForFinished(kGraceMs)) {
-    m_process->kill();
-    m_process->waitForFinished(2000);
-  }
-}
+    : QObject(parent),
+      m_exe(RunController::findTrainExecutable()),
+      m_child(new GracefulProcess(kGraceMs, this)) {}
 
 QStringList ModelExportJob::arguments(const QString& weights, const QString& out,
                                       const ModelExportOptions& o) {
@@ -65,8 +53,7 @@ bool ModelExportJob::start(const QString& weights, const QString& out,
   m_error.clear();
   m_cancelled = false;
   m_out = QFileInfo(out).absoluteFilePath();
-  if (m_process) m_process->deleteLater();
-  m_process = new QProcess(this);
+  m_process = m_child->newProcess();
   connect(m_process, &QProcess::finished, this, &ModelExportJob::done);
   connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e != QProcess::FailedToStart) return;
@@ -80,14 +67,12 @@ bool ModelExportJob::start(const QString& weights, const QString& out,
 }
 
 void ModelExportJob::cancel() {
-  if (!m_process || m_process->state() == QProcess::NotRunning) return;
+  if (!m_child->running()) return;
   m_cancelled = true;
-  m_process->terminate();
-  m_kill.start(kGraceMs);
+  m_child->stop();
 }
 
 void ModelExportJob::done(int code, QProcess::ExitStatus status) {
-  m_kill.stop();
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QString out = QString::fromUtf8(m_process->readAllStandardOutput()).trimmed();
   if (m_cancelled) {

@@ -8,7 +8,6 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
-#include <QTimer>
 
 namespace stave::studio {
 
@@ -23,6 +22,8 @@ struct ModelExportOptions {
   bool force = false;    ///< replace an existing output file
 };
 
+class GracefulProcess;
+
 class ModelExportJob : public QObject {
   Q_OBJECT
  public:
@@ -30,8 +31,6 @@ class ModelExportJob : public QObject {
   static constexpr int kGraceMs = 5000;
 
   explicit ModelExportJob(QObject* parent = nullptr);
-  /// Stops a running export (SIGTERM, grace, SIGKILL) and waits for it.
-  ~ModelExportJob() override;
   void setExecutable(const QString& exe) { m_exe = exe; }
 
   /// The command line for these options (ONNX settings only with format onnx).
@@ -63,8 +62,8 @@ class ModelExportJob : public QObject {
  private:
   void done(int code, QProcess::ExitStatus status);
   QString m_exe;
+  GracefulProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
   QProcess* m_process = nullptr;
-  QTimer m_kill;
   Outcome m_outcome = Outcome::None;
   QString m_summary, m_error, m_out;
   bool m_cancelled = false;

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 
 #include "core/studio/background_job.h"
+#include "core/studio/graceful_process.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -24,23 +25,8 @@ struct ReadResult {
 PredictJob::PredictJob(QObject* parent)
     : QObject(parent),
       m_exe(RunController::findTrainExecutable()),
-      m_reader(new BackgroundJob(this)) {
-  m_kill.setSingleShot(true);
-  connect(&m_kill, &QTimer::timeout, this, [this] {
-    if (m_process && m_process->state() != QProcess::NotRunning) m_process->kill();
-  });
-}
-
-PredictJob::~PredictJob() {
-  if (!m_process || m_process->state() == QProcess::NotRunning) return;
-  // Never just destroyed: SIGTERM, the grace period, then SIGKILL.
-  m_process->disconnect(this);
-  m_process->terminate();
-  if (!m_process->waitForFinished(kGraceMs)) {
-    m_process->kill();
-    m_process->waitForFinished(2000);
-  }
-}
+      m_child(new GracefulProcess(kGraceMs, this)),
+      m_reader(new BackgroundJob(this)) {}
 
 QString PredictJob::freeOutDir(const QString& projectFolder) {
   const QDir base(QDir(projectFolder).filePath(QStringLiteral("runs/detect")));
@@ -82,8 +68,7 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
   m_cancelled = false;
   m_source = QDir::cleanPath(QFileInfo(source).absoluteFilePath());
   m_outDir = QFileInfo(outDir).absoluteFilePath();
-  if (m_process) m_process->deleteLater();
-  m_process = new QProcess(this);
+  m_process = m_child->newProcess();
   connect(m_process, &QProcess::finished, this, &PredictJob::done);
   connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e != QProcess::FailedToStart) return;
@@ -110,14 +95,12 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
 }
 
 void PredictJob::cancel() {
-  if (!m_process || m_process->state() == QProcess::NotRunning) return;
+  if (!m_child->running()) return;
   m_cancelled = true;
-  m_process->terminate();
-  m_kill.start(kGraceMs);
+  m_child->stop();
 }
 
 void PredictJob::done(int code, QProcess::ExitStatus status) {
-  m_kill.stop();
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QByteArray out = m_process->readAllStandardOutput();
   if (m_cancelled) {

@@ -15,6 +15,7 @@
 namespace stave::studio {
 
 class BackgroundJob;
+class GracefulProcess;
 
 /// One detection, in the image's pixels.
 struct Detection {
@@ -40,8 +41,6 @@ class PredictJob : public QObject {
   static constexpr int kGraceMs = 5000;
 
   explicit PredictJob(QObject* parent = nullptr);
-  /// Stops a running prediction (SIGTERM, grace, SIGKILL) and waits for it.
-  ~PredictJob() override;
   /// The stave-train to run (default: found as RunController finds it).
   void setExecutable(const QString& exe) { m_exe = exe; }
   /// Starts `stave-train predict --weights W --source S --out DIR --json --conf ... --iou ...
@@ -82,9 +81,9 @@ class PredictJob : public QObject {
  private:
   void done(int code, QProcess::ExitStatus status);
   QString m_exe;
+  GracefulProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
   QProcess* m_process = nullptr;
   BackgroundJob* m_reader = nullptr;
-  QTimer m_kill;
   Outcome m_outcome = Outcome::None;
   QString m_error, m_source, m_outDir;
   bool m_cancelled = false;

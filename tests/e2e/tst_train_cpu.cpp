@@ -220,7 +220,7 @@ class TstTrainCpu : public QObject {
 
     auto fmt = runStaveTrain({"export-weights", m_run + "/weights/best.pt", "--format", "tflite"});
     QCOMPARE(fmt.exitCode, 2);
-    QVERIFY2(fmt.err.contains("'tflite'") && fmt.err.contains("use onnx or ultralytics"),
+    QVERIFY2(fmt.err.contains("'tflite'") && fmt.err.contains("use onnx, ultralytics or stave"),
              qPrintable(fmt.err));
     auto missing = runStaveTrain(
         {"export-weights", m_dir.filePath("nope.pt"), "--format", "ultralytics", "--out", out});
