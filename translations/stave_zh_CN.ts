@@ -52,6 +52,29 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::CheckpointField</name>
+    <message>
+        <location filename="../widgets/checkpoint_field.cpp" line="23"/>
+        <source>a run&apos;s weights/best.pt or last.pt</source>
+        <translation>某次运行的 weights/best.pt 或 last.pt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/checkpoint_field.cpp" line="27"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/checkpoint_field.cpp" line="30"/>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <location filename="../widgets/checkpoint_field.cpp" line="31"/>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>stave::widgets::ConfigForm</name>
     <message>
         <location filename="../widgets/config_form.cpp" line="68"/>
@@ -1968,187 +1991,167 @@
 <context>
     <name>stave::widgets::ModelExportDialog</name>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="25"/>
-        <location filename="../widgets/model_export_dialog.cpp" line="139"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="26"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="125"/>
         <source>Export Model</source>
         <translation>导出模型</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="39"/>
-        <source>a run&apos;s weights/best.pt or last.pt</source>
-        <translation>某次运行的 weights/best.pt 或 last.pt</translation>
-    </message>
-    <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="42"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="44"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="35"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="48"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="39"/>
         <source>ONNX (ONNX Runtime, TensorRT, OpenVINO)</source>
         <translation>ONNX（ONNX Runtime、TensorRT、OpenVINO）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="49"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="40"/>
         <source>Ultralytics checkpoint (.pt, YOLO() loads it)</source>
         <translation>Ultralytics 检查点（.pt，YOLO() 可加载）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="51"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="42"/>
         <source>Stave checkpoint without optimiser state (.pt)</source>
         <translation>不含优化器状态的 Stave 检查点（.pt）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="52"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="43"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="55"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="46"/>
         <source>ONNX settings</source>
         <translation>ONNX 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="62"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="53"/>
         <source>the training size</source>
         <translation>训练时的尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="63"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="54"/>
         <source>Input width and height in pixels, a multiple of 32</source>
         <translation>输入宽度和高度（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="69"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="60"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="74"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="65"/>
         <source>Dynamic: any batch and image size</source>
         <translation>动态：任意批大小和图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="70"/>
         <source>Batch:</source>
         <translation>批大小：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="84"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="75"/>
         <source>The ONNX operator set; older runtimes may need a lower one</source>
         <translation>ONNX 算子集版本；较旧的运行时可能需要更低的版本</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="88"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
         <source>Opset:</source>
         <translation>算子集：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="89"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="80"/>
         <source>Float16 (checked on a GPU before it is written)</source>
         <translation>Float16（写出前在 GPU 上校验）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="91"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="82"/>
         <source>Precision:</source>
         <translation>精度：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="99"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="90"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="101"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="92"/>
         <source>Output file:</source>
         <translation>输出文件：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="102"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="93"/>
         <source>Replace the file if it exists</source>
         <translation>文件已存在时替换</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="117"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="108"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="119"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="110"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="132"/>
-        <source>Checkpoint</source>
-        <translation>检查点</translation>
-    </message>
-    <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="133"/>
-        <source>Checkpoints (*.pt);;All files (*)</source>
-        <translation>检查点 (*.pt);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="140"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="126"/>
         <source>ONNX models (*.onnx)</source>
         <translation>ONNX 模型 (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="140"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="126"/>
         <source>Checkpoints (*.pt)</source>
         <translation>检查点 (*.pt)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="176"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="162"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择一个检查点文件（%1 不是检查点文件）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="178"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="164"/>
         <source>Choose the output file.</source>
         <translation>请选择输出文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="180"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="166"/>
         <source>The image size must be a multiple of 32 (the model&apos;s largest stride).</source>
         <translation>图像尺寸必须是 32 的倍数（模型的最大步长）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="182"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="168"/>
         <source>The export could not start.</source>
         <translation>导出无法开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="187"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="173"/>
         <source>Exporting %1 …</source>
         <translation>正在导出 %1 …</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="199"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="186"/>
         <source>Written: %1
 %2</source>
         <translation>已写出：%1
 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="204"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="190"/>
         <source>Stopped; nothing was written.</source>
         <translation>已停止；未写出任何文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="207"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="193"/>
         <source>Not exported; nothing was written.
 %1</source>
         <translation>未导出；未写出任何文件。
 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="211"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="197"/>
         <source>Tick “Replace the file if it exists” to write over it.</source>
         <translation>勾选“文件已存在时替换”即可覆盖它。</translation>
     </message>
@@ -2156,27 +2159,27 @@
 <context>
     <name>stave::studio::ModelExportJob</name>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="56"/>
+        <location filename="../core/studio/model_export_job.cpp" line="44"/>
         <source>an export is running</source>
         <translation>有一个导出正在进行</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="60"/>
+        <location filename="../core/studio/model_export_job.cpp" line="48"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="74"/>
+        <location filename="../core/studio/model_export_job.cpp" line="61"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="97"/>
+        <location filename="../core/studio/model_export_job.cpp" line="82"/>
         <source>stave-train export-weights crashed</source>
         <translation>stave-train export-weights 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="100"/>
+        <location filename="../core/studio/model_export_job.cpp" line="85"/>
         <source>stave-train export-weights exited with code %1</source>
         <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
@@ -2447,207 +2450,187 @@
 <context>
     <name>stave::widgets::PredictDialog</name>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="107"/>
+        <location filename="../widgets/predict_dialog.cpp" line="108"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="121"/>
+        <location filename="../widgets/predict_dialog.cpp" line="122"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="133"/>
-        <source>a run&apos;s weights/best.pt or last.pt</source>
-        <translation>某次运行的 weights/best.pt 或 last.pt</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="136"/>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="138"/>
+        <location filename="../widgets/predict_dialog.cpp" line="129"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="141"/>
+        <location filename="../widgets/predict_dialog.cpp" line="132"/>
         <source>an image, or a folder searched for images</source>
         <translation>一张图像，或在其中查找图像的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="144"/>
+        <location filename="../widgets/predict_dialog.cpp" line="135"/>
         <source>Image…</source>
         <translation>图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="145"/>
+        <location filename="../widgets/predict_dialog.cpp" line="136"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="148"/>
+        <location filename="../widgets/predict_dialog.cpp" line="139"/>
         <source>Images:</source>
         <translation>图像：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="156"/>
+        <location filename="../widgets/predict_dialog.cpp" line="147"/>
         <source>Boxes of one class overlapping more than this are merged (NMS)</source>
         <translation>同一类别重叠超过此值的框将被合并（NMS）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <location filename="../widgets/predict_dialog.cpp" line="148"/>
         <source>NMS IoU:</source>
         <translation>NMS IoU：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="163"/>
+        <location filename="../widgets/predict_dialog.cpp" line="154"/>
         <source>the checkpoint&apos;s</source>
         <translation>检查点的设置</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="164"/>
+        <location filename="../widgets/predict_dialog.cpp" line="155"/>
         <source>Inference size in pixels, a multiple of 32</source>
         <translation>推理尺寸（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="166"/>
+        <location filename="../widgets/predict_dialog.cpp" line="157"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="169"/>
+        <location filename="../widgets/predict_dialog.cpp" line="160"/>
         <source>Options:</source>
         <translation>选项：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="173"/>
+        <location filename="../widgets/predict_dialog.cpp" line="164"/>
         <source>Output:</source>
         <translation>输出：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="176"/>
+        <location filename="../widgets/predict_dialog.cpp" line="167"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="178"/>
+        <location filename="../widgets/predict_dialog.cpp" line="169"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="180"/>
+        <location filename="../widgets/predict_dialog.cpp" line="171"/>
         <source>Save annotated images…</source>
         <translation>保存标注后的图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="208"/>
+        <location filename="../widgets/predict_dialog.cpp" line="199"/>
         <source>Classes shown:</source>
         <translation>显示的类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="231"/>
+        <location filename="../widgets/predict_dialog.cpp" line="222"/>
         <source>confidence ≥ %1</source>
         <translation>置信度 ≥ %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="239"/>
-        <source>Checkpoint</source>
-        <translation>检查点</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="240"/>
-        <source>Checkpoints (*.pt);;All files (*)</source>
-        <translation>检查点 (*.pt);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../widgets/predict_dialog.cpp" line="245"/>
+        <location filename="../widgets/predict_dialog.cpp" line="231"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="246"/>
+        <location filename="../widgets/predict_dialog.cpp" line="232"/>
         <source>Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</source>
         <translation>图像 (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="264"/>
+        <location filename="../widgets/predict_dialog.cpp" line="250"/>
         <source>Saving %1 annotated images in %2…</source>
         <translation>正在将 %1 张标注图像保存到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="271"/>
+        <location filename="../widgets/predict_dialog.cpp" line="257"/>
         <source>Saved %1 annotated images in %2</source>
         <translation>已将 %1 张标注图像保存到 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="278"/>
+        <location filename="../widgets/predict_dialog.cpp" line="264"/>
         <source>Saving failed: %1</source>
         <translation>保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="352"/>
+        <location filename="../widgets/predict_dialog.cpp" line="338"/>
         <source>This checkpoint was trained on other classes than the project&apos;s dataset (checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint&apos;s names.</source>
         <translation>此检查点训练时使用的类别与项目数据集不同（检查点：%1 — %2；数据集：%3 — %4）；框上显示检查点的类别名。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="366"/>
+        <location filename="../widgets/predict_dialog.cpp" line="352"/>
         <source>class %1</source>
         <translation>类别 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="368"/>
+        <location filename="../widgets/predict_dialog.cpp" line="354"/>
         <source>No images were found in the source.</source>
         <translation>在来源中没有找到图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="370"/>
+        <location filename="../widgets/predict_dialog.cpp" line="356"/>
         <source>%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4</source>
         <translation>%3 张图像中有 %1 个检测结果（置信度 ≥ %2）；stave-train 已写入 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="251"/>
+        <location filename="../widgets/predict_dialog.cpp" line="237"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="259"/>
+        <location filename="../widgets/predict_dialog.cpp" line="245"/>
         <source>Save annotated images into</source>
         <translation>将标注后的图像保存到</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="308"/>
+        <location filename="../widgets/predict_dialog.cpp" line="294"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择检查点文件（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="312"/>
+        <location filename="../widgets/predict_dialog.cpp" line="298"/>
         <source>Choose an image or a folder of images (%1 does not exist).</source>
         <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="317"/>
+        <location filename="../widgets/predict_dialog.cpp" line="303"/>
         <source>The image size must be a multiple of 32 (%1 is not).</source>
         <translation>图像尺寸必须是 32 的倍数（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="337"/>
+        <location filename="../widgets/predict_dialog.cpp" line="323"/>
         <source>Predicting… (results in %1)</source>
         <translation>正在预测…（结果在 %1）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="389"/>
+        <location filename="../widgets/predict_dialog.cpp" line="375"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="392"/>
+        <location filename="../widgets/predict_dialog.cpp" line="378"/>
         <source>Prediction failed: %1</source>
         <translation>预测失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="429"/>
+        <location filename="../widgets/predict_dialog.cpp" line="415"/>
         <source>Cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -2655,52 +2638,52 @@
 <context>
     <name>stave::studio::PredictJob</name>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="70"/>
+        <location filename="../core/studio/predict_job.cpp" line="56"/>
         <source>a prediction is running</source>
         <translation>已有预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="74"/>
+        <location filename="../core/studio/predict_job.cpp" line="60"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="91"/>
+        <location filename="../core/studio/predict_job.cpp" line="76"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="130"/>
+        <location filename="../core/studio/predict_job.cpp" line="113"/>
         <source>stave-train predict crashed</source>
         <translation>stave-train predict 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="136"/>
+        <location filename="../core/studio/predict_job.cpp" line="119"/>
         <source>stave-train predict exited with code %1</source>
         <translation>stave-train predict 以代码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="143"/>
+        <location filename="../core/studio/predict_job.cpp" line="126"/>
         <source>stave-train predict printed no summary</source>
         <translation>stave-train predict 没有输出摘要</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="186"/>
+        <location filename="../core/studio/predict_job.cpp" line="169"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="198"/>
+        <location filename="../core/studio/predict_job.cpp" line="181"/>
         <source>%1:1: not a predictions file (header %2)</source>
         <translation>%1:1：不是预测结果文件（表头为 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="206"/>
+        <location filename="../core/studio/predict_job.cpp" line="189"/>
         <source>%1:%2: expected 7 columns</source>
         <translation>%1:%2：应有 7 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="219"/>
+        <location filename="../core/studio/predict_job.cpp" line="202"/>
         <source>%1:%2: not a number</source>
         <translation>%1:%2：不是数字</translation>
     </message>
@@ -3126,265 +3109,265 @@
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="146"/>
-        <location filename="../widgets/run_page.cpp" line="551"/>
+        <location filename="../widgets/run_page.cpp" line="147"/>
+        <location filename="../widgets/run_page.cpp" line="552"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="157"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="159"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="195"/>
+        <location filename="../widgets/run_page.cpp" line="196"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="216"/>
-        <location filename="../widgets/run_page.cpp" line="507"/>
+        <location filename="../widgets/run_page.cpp" line="217"/>
+        <location filename="../widgets/run_page.cpp" line="508"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="286"/>
+        <location filename="../widgets/run_page.cpp" line="287"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="278"/>
+        <location filename="../widgets/run_page.cpp" line="279"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="315"/>
+        <location filename="../widgets/run_page.cpp" line="316"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="319"/>
+        <location filename="../widgets/run_page.cpp" line="320"/>
         <source>Save the project first: the run reads the project file.</source>
         <translation>请先保存项目：运行会读取项目文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="324"/>
+        <location filename="../widgets/run_page.cpp" line="325"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="339"/>
+        <location filename="../widgets/run_page.cpp" line="340"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="353"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="355"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="362"/>
+        <location filename="../widgets/run_page.cpp" line="363"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="366"/>
+        <location filename="../widgets/run_page.cpp" line="367"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="411"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="414"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="417"/>
+        <location filename="../widgets/run_page.cpp" line="418"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="429"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="429"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="431"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="446"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="447"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="449"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="458"/>
+        <location filename="../widgets/run_page.cpp" line="459"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="464"/>
+        <location filename="../widgets/run_page.cpp" line="465"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="477"/>
+        <location filename="../widgets/run_page.cpp" line="478"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="479"/>
+        <location filename="../widgets/run_page.cpp" line="480"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="484"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="489"/>
+        <location filename="../widgets/run_page.cpp" line="490"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="493"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
-        <location filename="../widgets/run_page.cpp" line="579"/>
+        <location filename="../widgets/run_page.cpp" line="495"/>
+        <location filename="../widgets/run_page.cpp" line="580"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="501"/>
+        <location filename="../widgets/run_page.cpp" line="502"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="520"/>
+        <location filename="../widgets/run_page.cpp" line="521"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="551"/>
+        <location filename="../widgets/run_page.cpp" line="552"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="566"/>
+        <location filename="../widgets/run_page.cpp" line="567"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="566"/>
+        <location filename="../widgets/run_page.cpp" line="567"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="569"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="571"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="571"/>
+        <location filename="../widgets/run_page.cpp" line="572"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="572"/>
+        <location filename="../widgets/run_page.cpp" line="573"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="575"/>
+        <location filename="../widgets/run_page.cpp" line="576"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="580"/>
+        <location filename="../widgets/run_page.cpp" line="581"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="596"/>
+        <location filename="../widgets/run_page.cpp" line="597"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="607"/>
+        <location filename="../widgets/run_page.cpp" line="608"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

@@ -197,6 +197,20 @@ void LiveChart::setAxisLabels(const QString& x, const QString& y) {
   yAxis->setLabel(y);
 }
 
+void LiveChart::setWholeX(bool whole) {
+  m_wholeX = whole;
+  if (whole) {
+    // Steps of 1, 2, 5, 10, ... epochs: never 1.2, 1.4.
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    xAxis->setTicker(ticker);
+  } else {
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
+  schedule();
+}
+
 void LiveChart::refresh() {
   if (m_follow) {
     // Fit everything held.
@@ -219,6 +233,10 @@ void LiveChart::refresh() {
       }
     }
     if (any) {
+      if (m_wholeX) {  // the first and last epochs' markers whole, not cut by the frame
+        xlo -= 0.5;
+        xhi += 0.5;
+      }
       if (xhi <= xlo) xhi = xlo + 1;
       const double pad = yhi > ylo ? (yhi - ylo) * 0.06 : std::max(1e-6, std::abs(yhi) * 0.1 + 1e-3);
       xAxis->setRange(xlo, xhi);
@@ -231,6 +249,11 @@ void LiveChart::refresh() {
   for (auto& s : m_series) {
     decimateMinMax(s.x, s.y, r.lower, r.upper, columns, dx, dy);
     s.graph->setData(dx, dy, true);
+    // A line needs two points: a lone point (the first epoch, the first step) is a disc; on a
+    // whole-number x every point is.
+    const bool markers = m_wholeX || s.x.size() == 1;
+    s.graph->setScatterStyle(markers ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
+                                     : QCPScatterStyle(QCPScatterStyle::ssNone));
   }
   replot(QCustomPlot::rpQueuedReplot);
 }

@@ -44,6 +44,9 @@ class LiveChart : public QCustomPlot {
   /// Follow the newest data (true until the user pans or zooms; double-click restores).
   bool following() const { return m_follow; }
   void setAxisLabels(const QString& x, const QString& y);
+  /// An x that counts whole things (epochs): ticks only on whole numbers, a marker on every
+  /// point, half a step of room on both ends. Off by default (iterations, seconds).
+  void setWholeX(bool whole);
   /// Writes every series as CSV (series,x,y), atomically; false with `error`.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   /// Shows x range `r` (a chart sharing this one's x axis was panned or zoomed).
@@ -68,6 +71,7 @@ class LiveChart : public QCustomPlot {
   QVector<Series> m_series;
   QTimer* m_timer;
   bool m_follow = true;
+  bool m_wholeX = false;
   QCPTextElement* m_title = nullptr;
 };
 

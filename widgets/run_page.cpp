@@ -135,6 +135,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
     auto* c = new LiveChart(d.title, grid);
     c->setObjectName(QString::fromLatin1(d.name));
     c->setAxisLabels(d.x, d.y);
+    c->setWholeX(d.x == epoch);  // epochs are counted: markers, whole-number ticks
     m_charts[QString::fromLatin1(d.name)] = c;
     m_order.push_back(c);
     ++k;
