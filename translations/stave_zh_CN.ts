@@ -1723,267 +1723,277 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="68"/>
+        <location filename="../widgets/main_window.cpp" line="69"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="70"/>
+        <location filename="../widgets/main_window.cpp" line="71"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="71"/>
+        <location filename="../widgets/main_window.cpp" line="72"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="76"/>
+        <location filename="../widgets/main_window.cpp" line="77"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="80"/>
+        <location filename="../widgets/main_window.cpp" line="81"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="86"/>
+        <location filename="../widgets/main_window.cpp" line="87"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="115"/>
+        <location filename="../widgets/main_window.cpp" line="116"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="118"/>
+        <location filename="../widgets/main_window.cpp" line="119"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="62"/>
-        <location filename="../widgets/main_window.cpp" line="120"/>
+        <location filename="../widgets/main_window.cpp" line="63"/>
+        <location filename="../widgets/main_window.cpp" line="121"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="63"/>
-        <location filename="../widgets/main_window.cpp" line="121"/>
-        <location filename="../widgets/main_window.cpp" line="136"/>
+        <location filename="../widgets/main_window.cpp" line="64"/>
+        <location filename="../widgets/main_window.cpp" line="122"/>
+        <location filename="../widgets/main_window.cpp" line="137"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="94"/>
+        <location filename="../widgets/main_window.cpp" line="95"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="104"/>
+        <location filename="../widgets/main_window.cpp" line="105"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="117"/>
+        <location filename="../widgets/main_window.cpp" line="118"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="124"/>
+        <location filename="../widgets/main_window.cpp" line="125"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="129"/>
+        <location filename="../widgets/main_window.cpp" line="130"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="130"/>
+        <location filename="../widgets/main_window.cpp" line="131"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="134"/>
+        <location filename="../widgets/main_window.cpp" line="135"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="139"/>
+        <location filename="../widgets/main_window.cpp" line="140"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="141"/>
+        <location filename="../widgets/main_window.cpp" line="142"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="141"/>
+        <location filename="../widgets/main_window.cpp" line="142"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="143"/>
-        <location filename="../widgets/main_window.cpp" line="151"/>
-        <location filename="../widgets/main_window.cpp" line="159"/>
+        <location filename="../widgets/main_window.cpp" line="144"/>
+        <location filename="../widgets/main_window.cpp" line="152"/>
+        <location filename="../widgets/main_window.cpp" line="160"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="150"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="150"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="157"/>
+        <location filename="../widgets/main_window.cpp" line="158"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="157"/>
+        <location filename="../widgets/main_window.cpp" line="158"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="167"/>
+        <location filename="../widgets/main_window.cpp" line="168"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="168"/>
+        <location filename="../widgets/main_window.cpp" line="169"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="173"/>
+        <location filename="../widgets/main_window.cpp" line="174"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="195"/>
+        <location filename="../widgets/main_window.cpp" line="196"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="231"/>
+        <location filename="../widgets/main_window.cpp" line="232"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="246"/>
+        <location filename="../widgets/main_window.cpp" line="247"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="255"/>
+        <location filename="../widgets/main_window.cpp" line="256"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="257"/>
+        <location filename="../widgets/main_window.cpp" line="258"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="259"/>
+        <location filename="../widgets/main_window.cpp" line="260"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="266"/>
+        <location filename="../widgets/main_window.cpp" line="267"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="271"/>
+        <location filename="../widgets/main_window.cpp" line="272"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="276"/>
+        <location filename="../widgets/main_window.cpp" line="277"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="294"/>
+        <location filename="../widgets/main_window.cpp" line="295"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="295"/>
+        <location filename="../widgets/main_window.cpp" line="296"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="302"/>
+        <location filename="../widgets/main_window.cpp" line="303"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="303"/>
+        <location filename="../widgets/main_window.cpp" line="304"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="328"/>
+        <location filename="../widgets/main_window.cpp" line="329"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="329"/>
+        <location filename="../widgets/main_window.cpp" line="330"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="336"/>
+        <location filename="../widgets/main_window.cpp" line="337"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="342"/>
+        <location filename="../widgets/main_window.cpp" line="343"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="353"/>
+        <location filename="../widgets/main_window.cpp" line="354"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="356"/>
+        <location filename="../widgets/main_window.cpp" line="357"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="361"/>
+        <location filename="../widgets/main_window.cpp" line="362"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="362"/>
+        <location filename="../widgets/main_window.cpp" line="363"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="373"/>
+        <location filename="../widgets/main_window.cpp" line="370"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="374"/>
+        <location filename="../widgets/main_window.cpp" line="371"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="230"/>
+        <location filename="../widgets/main_window.cpp" line="375"/>
+        <source>Keep Training</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="377"/>
+        <source>Stop the Run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="231"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>

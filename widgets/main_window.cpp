@@ -12,6 +12,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QProgressBar>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -364,18 +365,41 @@ void MainWindow::updateTitle() {
   setWindowTitle(title);
 }
 
+std::unique_ptr<QMessageBox> MainWindow::closeQuestion(const QString& runId) {
+  auto box = std::make_unique<QMessageBox>(
+      QMessageBox::Question, tr("A run is training"),
+      tr("%1 is still training. Keep it training in the background (reopen the project to "
+         "watch it again), or stop it?")
+          .arg(runId),
+      QMessageBox::NoButton, this);
+  auto* keep = box->addButton(tr("Keep Training"), QMessageBox::AcceptRole);
+  keep->setObjectName(QStringLiteral("keepTraining"));
+  box->addButton(tr("Stop the Run"), QMessageBox::DestructiveRole)
+      ->setObjectName(QStringLiteral("stopRun"));
+  box->addButton(QMessageBox::Cancel);
+  box->setDefaultButton(keep);
+  return box;
+}
+
+int MainWindow::closeAnswer(const QMessageBox& box) {
+  const QAbstractButton* clicked = box.clickedButton();
+  if (!clicked) return QMessageBox::Cancel;  // closed with Escape or the title bar
+  if (clicked->objectName() == QLatin1String("keepTraining")) return QMessageBox::Yes;
+  if (clicked->objectName() == QLatin1String("stopRun")) return QMessageBox::No;
+  return QMessageBox::Cancel;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (m_runPage && m_runPage->controller()->isLive()) {
     // The run lives in its own session: closing the window never stops it by itself.
-    const auto answer = askOnClose
-                            ? askOnClose()
-                            : QMessageBox::question(
-                                  this, tr("A run is training"),
-                                  tr("%1 is still training. Keep it training in the background (reopen the "
-                                     "project to watch it again), or stop it?")
-                                      .arg(m_runPage->controller()->runId()),
-                                  QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel,
-                                  QMessageBox::Yes);
+    int answer = QMessageBox::Cancel;
+    if (askOnClose) {
+      answer = askOnClose();
+    } else {
+      auto box = closeQuestion(m_runPage->controller()->runId());
+      box->exec();
+      answer = closeAnswer(*box);
+    }
     if (answer == QMessageBox::Cancel) {
       event->ignore();
       return;

@@ -1,10 +1,12 @@
 #pragma once
 #include <QMainWindow>
 #include <functional>
+#include <memory>
 
 class QLabel;
 class QListWidget;
 class QMenu;
+class QMessageBox;
 class QStackedWidget;
 
 namespace stave::studio {
@@ -53,6 +55,11 @@ class MainWindow : public QMainWindow {
   /// Replaces the close question while a run trains (tests): Yes keeps it training, No stops
   /// it, Cancel keeps the window.
   std::function<int()> askOnClose;
+  /// The close question while run `runId` trains, its buttons saying what they do: "Keep
+  /// Training" (Yes), "Stop the Run" (No), Cancel. exec() answers with closeAnswer().
+  std::unique_ptr<QMessageBox> closeQuestion(const QString& runId);
+  /// Yes, No or Cancel for the button clicked in a closeQuestion() box.
+  static int closeAnswer(const QMessageBox& box);
   /// Replaces the unsaved-changes question (tests): QMessageBox::Save, Discard or Cancel.
   std::function<int()> askUnsaved;
   /// Replaces the Save As file dialog (tests): the chosen path, "" = cancelled.

@@ -1,7 +1,9 @@
+#include <QAbstractButton>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QMessageBox>
 #include <QtTest>
 
 #include "common/project_fixture.h"
@@ -15,6 +17,29 @@ using stave::studio::ConfigFormModel;
 class TestMainWindow : public QObject {
   Q_OBJECT
  private slots:
+  // Closing while a run trains: the buttons say what they do (not Yes / No / Cancel) and each
+  // gives its answer.
+  void closeQuestionSaysWhatItDoes() {
+    stave::widgets::MainWindow w;
+    for (const auto& [name, answer] : {std::pair{QString("keepTraining"), int(QMessageBox::Yes)},
+                                       std::pair{QString("stopRun"), int(QMessageBox::No)}}) {
+      auto box = w.closeQuestion("r7");
+      QVERIFY(box->text().contains("r7 is still training"));
+      QStringList texts;
+      for (auto* b : box->buttons()) texts << b->text().remove('&');
+      QVERIFY2(texts.contains("Keep Training") && texts.contains("Stop the Run") &&
+                   !texts.contains("Yes") && !texts.contains("No"),
+               qPrintable(texts.join(", ")));
+      QCOMPARE(box->defaultButton()->objectName(), QString("keepTraining"));
+      box->findChild<QAbstractButton*>(name)->click();
+      QCOMPARE(stave::widgets::MainWindow::closeAnswer(*box), answer);
+    }
+    auto box = w.closeQuestion("r7");
+    QCOMPARE(stave::widgets::MainWindow::closeAnswer(*box), int(QMessageBox::Cancel));  // Escape
+    box->button(QMessageBox::Cancel)->click();
+    QCOMPARE(stave::widgets::MainWindow::closeAnswer(*box), int(QMessageBox::Cancel));
+  }
+
   void pagesExist() {
     stave::widgets::MainWindow w;
     QCOMPARE(w.pageNames(),
