@@ -26,6 +26,9 @@ void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option,
     option->palette.setColor(QPalette::Text, QColor(160, 0, 0));
   }
   if (index.data(ConfigFormModel::ChangedFromDefaultRole).toBool()) option->font.setBold(true);
+  if (index.column() == ConfigFormModel::ValueColumn &&
+      !(index.flags() & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable)))
+    option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
 }
 
 QWidget* ConfigValueDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
@@ -135,9 +138,24 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
     if (!name.isEmpty()) m_doc->setActiveConfig(name);
   });
   connect(m_doc, &studio::ProjectDocument::opened, this, [this] {
+    m_model->setProjectDataset(m_doc->datasetPath());
     QSignalBlocker block(m_configs);
     m_configs->clear();
     m_configs->addItems(m_doc->configNames());
+    m_configs->setCurrentText(m_doc->activeConfig());
+    loadConfig(m_doc->activeConfig());
+  });
+  connect(m_doc, &studio::ProjectDocument::datasetChanged, this,
+          [this] { m_model->setProjectDataset(m_doc->datasetPath()); });
+  // Configs added, renamed or removed on the Project page: the selector follows.
+  connect(m_doc, &studio::ProjectDocument::configsChanged, this, [this] {
+    QStringList shown;
+    for (int i = 0; i < m_configs->count(); ++i) shown << m_configs->itemText(i);
+    const QStringList names = m_doc->configNames();
+    if (shown == names && m_configs->currentText() == m_doc->activeConfig()) return;
+    QSignalBlocker block(m_configs);
+    m_configs->clear();
+    m_configs->addItems(names);
     m_configs->setCurrentText(m_doc->activeConfig());
     loadConfig(m_doc->activeConfig());
   });

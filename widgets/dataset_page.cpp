@@ -184,6 +184,7 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   connect(doc, &studio::ProjectDocument::opened, this, [this] {
     if (m_doc->datasetPath() != m_scannedYaml) rescan();
   });
+  connect(doc, &studio::ProjectDocument::datasetChanged, this, &DatasetPage::rescan);
   connect(doc, &studio::ProjectDocument::closed, this, [this] {
     cancel();
     m_scannedYaml.clear();

@@ -19,6 +19,7 @@ const ParamSpec& specAt(int row) {
 
 ConfigFormModel::ConfigFormModel(QObject* parent) : QAbstractTableModel(parent) {
   m_rows.resize(runConfigSchema().size());
+  m_dataRow = rowOf(QStringLiteral("data"));
   setCommitted(config::RunConfig::defaults());
 }
 
@@ -33,7 +34,21 @@ void ConfigFormModel::setCommitted(const config::RunConfig& cfg) {
   emit editStateChanged();
 }
 
+void ConfigFormModel::setProjectDataset(const QString& path) {
+  if (m_dataset == path) return;
+  m_dataset = path;
+  if (m_dataRow < 0) return;
+  m_rows[static_cast<size_t>(m_dataRow)].text = committedText(m_dataRow);
+  m_rows[static_cast<size_t>(m_dataRow)].error.clear();
+  emit dataChanged(index(m_dataRow, 0), index(m_dataRow, ColumnCount - 1));
+}
+
+bool ConfigFormModel::isReadOnlyRow(int row) const {
+  return row == m_dataRow;
+}
+
 QString ConfigFormModel::committedText(int row) const {
+  if (row == m_dataRow) return m_dataset;
   return qs(config::formatValue(m_committed.get(specAt(row).name)));
 }
 
@@ -41,6 +56,7 @@ Result<config::RunConfig> ConfigFormModel::edited() const {
   config::RunConfig cfg = m_committed;
   std::vector<Error> errors;
   for (size_t i = 0; i < m_rows.size(); ++i) {
+    if (isReadOnlyRow(static_cast<int>(i))) continue;  // kept as committed
     const ParamSpec& spec = specAt(static_cast<int>(i));
     std::string why;
     auto v = config::parseValueText(spec, m_rows[i].text.toStdString(), &why);
@@ -81,6 +97,7 @@ bool ConfigFormModel::setEditedText(const QString& key, const QString& text) {
 void ConfigFormModel::revalidate() {
   // Parse errors first; then the config-wide rules (ranges, choices) for rows that parse.
   for (size_t i = 0; i < m_rows.size(); ++i) {
+    if (isReadOnlyRow(static_cast<int>(i))) continue;
     const ParamSpec& spec = specAt(static_cast<int>(i));
     std::string why;
     auto v = config::parseValueText(spec, m_rows[i].text.toStdString(), &why);
@@ -142,6 +159,9 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
         return r.text == QLatin1String("true") ? Qt::Checked : Qt::Unchecked;
       return {};
     case Qt::ToolTipRole:
+      if (isReadOnlyRow(row))
+        return tr("Every config trains on the project's dataset. Change it on the Project page "
+                  "(Change Dataset…).");
       return r.error.isEmpty() ? qs(spec.help + " (" + config::describeRange(spec) + ")") : r.error;
     case KeyRole:
       return qs(spec.name);
@@ -167,6 +187,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
     case ModifiedRole:
       return r.text != committedText(row);
     case ChangedFromDefaultRole:
+      if (isReadOnlyRow(row)) return false;
       return r.text != qs(config::formatValue(spec.defaultValue));
     case ErrorRole:
       return r.error;
@@ -177,6 +198,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
 
 bool ConfigFormModel::setData(const QModelIndex& index, const QVariant& value, int role) {
   if (!index.isValid() || index.column() != ValueColumn) return false;
+  if (isReadOnlyRow(index.row())) return false;
   const ParamSpec& spec = specAt(index.row());
   QString text;
   if (role == Qt::CheckStateRole) {
@@ -196,7 +218,7 @@ bool ConfigFormModel::setData(const QModelIndex& index, const QVariant& value, i
 
 Qt::ItemFlags ConfigFormModel::flags(const QModelIndex& index) const {
   Qt::ItemFlags f = QAbstractTableModel::flags(index);
-  if (index.isValid() && index.column() == ValueColumn) {
+  if (index.isValid() && index.column() == ValueColumn && !isReadOnlyRow(index.row())) {
     if (specAt(index.row()).type == config::ParamType::Bool)
       f |= Qt::ItemIsUserCheckable;
     else

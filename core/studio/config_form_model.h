@@ -50,6 +50,12 @@ class ConfigFormModel : public QAbstractTableModel {
   bool setEditedText(const QString& key, const QString& text);
   /// Row of `key`, or -1.
   int rowOf(const QString& key) const;
+  /// The project's dataset, shown read-only in the `data` row: every config of a project
+  /// trains on the project's dataset (changed on the Project page), so `data` is never edited
+  /// here and never part of a config.
+  void setProjectDataset(const QString& path);
+  /// True for rows the form shows but does not edit (`data`).
+  bool isReadOnlyRow(int row) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -78,6 +84,8 @@ class ConfigFormModel : public QAbstractTableModel {
   };
   void revalidate();
   QString committedText(int row) const;
+  QString m_dataset;
+  int m_dataRow = -1;
   config::RunConfig m_committed = config::RunConfig::defaults();
   std::vector<Row> m_rows;
 };

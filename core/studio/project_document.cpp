@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include "core/data/dataset.h"
+
 namespace stave::studio {
 namespace {
 QString qs(const std::string& s) {
@@ -178,6 +180,88 @@ bool ProjectDocument::setActiveConfig(const QString& name) {
   m_project.activeConfig = name.toStdString();
   setDirty(true);
   emit configsChanged();
+  return true;
+}
+
+QString ProjectDocument::configNameProblem(const QString& name) const {
+  if (!m_open) return tr("No project is open.");
+  if (name.trimmed().isEmpty()) return tr("A config needs a name.");
+  if (name != name.trimmed()) return tr("A config name cannot start or end with a space.");
+  if (name.size() > 64) return tr("A config name has at most 64 characters.");
+  for (const QChar c : name)
+    if (c.isSpace() && c != QLatin1Char(' ')) return tr("A config name is one line of text.");
+  if (m_project.config(name.toStdString()))
+    return tr("There is already a config called '%1'.").arg(name);
+  return {};
+}
+
+bool ProjectDocument::addConfig(const QString& name, const QString& from, QString* error) {
+  if (const QString why = configNameProblem(name); !why.isEmpty()) {
+    if (error) *error = why;
+    return false;
+  }
+  const config::RunConfig* source = from.isEmpty() ? nullptr : m_project.config(from.toStdString());
+  if (!from.isEmpty() && !source) {
+    if (error) *error = tr("There is no config called '%1'.").arg(from);
+    return false;
+  }
+  m_project.setConfig(name.toStdString(), source ? *source : config::RunConfig::defaults());
+  m_project.activeConfig = name.toStdString();
+  setDirty(true);
+  emit configsChanged();
+  return true;
+}
+
+bool ProjectDocument::renameConfig(const QString& from, const QString& to, QString* error) {
+  if (from == to) return true;
+  if (!m_project.config(from.toStdString())) {
+    if (error) *error = tr("There is no config called '%1'.").arg(from);
+    return false;
+  }
+  if (const QString why = configNameProblem(to); !why.isEmpty()) {
+    if (error) *error = why;
+    return false;
+  }
+  for (auto& [n, c] : m_project.configs)
+    if (n == from.toStdString()) n = to.toStdString();
+  if (m_project.activeConfig == from.toStdString()) m_project.activeConfig = to.toStdString();
+  setDirty(true);
+  emit configsChanged();
+  return true;
+}
+
+bool ProjectDocument::removeConfig(const QString& name, QString* error) {
+  if (!m_project.config(name.toStdString())) {
+    if (error) *error = tr("There is no config called '%1'.").arg(name);
+    return false;
+  }
+  if (m_project.configs.size() <= 1) {
+    if (error) *error = tr("A project keeps at least one config.");
+    return false;
+  }
+  m_project.removeConfig(name.toStdString());
+  if (m_project.activeConfig == name.toStdString())
+    m_project.activeConfig = m_project.configs.front().first;
+  setDirty(true);
+  emit configsChanged();
+  return true;
+}
+
+bool ProjectDocument::setDataset(const QString& dataYaml, QString* error) {
+  if (!m_open) {
+    if (error) *error = tr("No project is open.");
+    return false;
+  }
+  const QString abs = QFileInfo(dataYaml).absoluteFilePath();
+  auto spec = data::loadDataYaml(abs.toStdString());
+  if (!spec) {
+    if (error) *error = qs(spec.errorText());
+    return false;
+  }
+  if (abs == qs(m_project.datasetPath())) return true;
+  m_project.setDataset(abs.toStdString());
+  setDirty(true);
+  emit datasetChanged();
   return true;
 }
 

@@ -61,6 +61,19 @@ class ProjectDocument : public QObject {
   void setConfig(const QString& name, const config::RunConfig& cfg);
   /// Makes `name` the active config; false if there is no such config.
   bool setActiveConfig(const QString& name);
+  /// Adds a config `name`, a copy of `from` (the defaults when `from` is empty), and makes it
+  /// active. False with `error` when the name is taken or not a valid name.
+  bool addConfig(const QString& name, const QString& from, QString* error = nullptr);
+  /// Renames a config (the active one stays active). False with `error` as for addConfig.
+  bool renameConfig(const QString& from, const QString& to, QString* error = nullptr);
+  /// Removes a config; the last one cannot be removed. When the active one goes, the first
+  /// remaining becomes active.
+  bool removeConfig(const QString& name, QString* error = nullptr);
+  /// Why `name` cannot name a new config ("" when it can).
+  QString configNameProblem(const QString& name) const;
+  /// Makes `dataYaml` the project's dataset after reading it (every config trains on it).
+  /// False with `error` naming the file, line and key when it is not a usable data.yaml.
+  bool setDataset(const QString& dataYaml, QString* error = nullptr);
 
   /// Opaque UI state saved with the project (page, splitter sizes, ...).
   nlohmann::json uiState() const;
@@ -77,6 +90,8 @@ class ProjectDocument : public QObject {
   void configsChanged();
   /// The unsaved-changes flag changed.
   void dirtyChanged(bool dirty);
+  /// The project's dataset was changed (setDataset).
+  void datasetChanged();
 
  private:
   void setDirty(bool dirty);

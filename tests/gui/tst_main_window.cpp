@@ -1,4 +1,8 @@
 #include <QAbstractButton>
+#include <QComboBox>
+#include <QDir>
+#include <QInputDialog>
+#include <QListWidget>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -6,11 +10,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "common/modal.h"
 #include "common/project_fixture.h"
 #include "core/studio/config_form_model.h"
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
 #include "widgets/main_window.h"
+#include "widgets/project_page.h"
 
 using stave::studio::ConfigFormModel;
 
@@ -84,6 +90,140 @@ class TestMainWindow : public QObject {
     QVERIFY(summary->text().contains("demo"));
     QVERIFY(summary->text().contains("data.yaml"));
     QCOMPARE(w.windowTitle(), QString("demo — Stave"));
+  }
+
+  // Issue 29, defect 2: `data` in the Train form was editable, shown as applied and dropped on
+  // save. It now shows the project's dataset read-only; the Project page changes the dataset.
+  void dataIsTheProjectsAndChangedOnTheProjectPage() {
+    QTemporaryDir dir;
+    const QString path = stave::testing::makeProject(dir);
+    QDir(dir.path()).mkpath("other/images");
+    const QString other = dir.filePath("other/data.yaml");
+    {
+      QFile f(other);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("path: .\ntrain: images\nval: images\nnames: [x, y]\n");
+    }
+    {
+      stave::widgets::MainWindow w;
+      QVERIFY(w.openProject(path));
+      auto* model = w.configForm()->model();
+      const int row = model->rowOf("data");
+      const QModelIndex value = model->index(row, ConfigFormModel::ValueColumn);
+      QCOMPARE(value.data().toString(), w.document()->datasetPath());
+      QVERIFY(!(model->flags(value) & Qt::ItemIsEditable));
+      QVERIFY(!model->setEditedText("data", other));  // not an edit the form takes
+      QVERIFY(!model->isDirty());
+      QVERIFY(value.data(Qt::ToolTipRole).toString().contains("Project page"));
+
+      auto* page = w.findChild<stave::widgets::ProjectPage*>();
+      QVERIFY(page);
+      // A file that is not a dataset is refused with the file and the reason.
+      const QString bad = dir.filePath("bad.yaml");
+      {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("train: [\n");
+      }
+      QString shown;
+      stave::testing::whenModal<QMessageBox>([&](QMessageBox* box) {
+        shown = box->text() + "\n" + box->informativeText();
+        box->accept();
+      });
+      QVERIFY(!page->useDataset(bad));
+      QVERIFY2(shown.contains("bad.yaml"), qPrintable(shown));
+      QCOMPARE(w.document()->datasetPath(), dir.filePath("data.yaml"));
+      // A good one becomes the dataset of every config: the form shows it, save keeps it.
+      QVERIFY(page->useDataset(other));
+      QCOMPARE(w.document()->datasetPath(), other);
+      QCOMPARE(value.data().toString(), other);
+      QVERIFY(w.document()->isDirty());
+      QVERIFY(w.saveProject());
+    }
+    stave::widgets::MainWindow again;
+    QVERIFY(again.openProject(path));
+    QCOMPARE(again.document()->datasetPath(), other);
+    QCOMPARE(again.document()->datasetStored(), QString("other/data.yaml"));
+  }
+
+  // Issue 29, defect 10: the Project page adds, copies, renames, deletes and activates configs;
+  // the Train page's selector follows.
+  void projectPageManagesConfigs() {
+    QTemporaryDir dir;
+    const QString path = stave::testing::makeProject(dir);
+    {
+      stave::widgets::MainWindow w;
+      QVERIFY(w.openProject(path));
+      auto* doc = w.document();
+      auto seven = *doc->config("default");
+      QVERIFY(seven.set("epochs", int64_t(7)));
+      doc->setConfig("default", seven);
+      auto* page = w.findChild<stave::widgets::ProjectPage*>();
+      auto* selector = w.findChild<QComboBox*>("configSelector");
+      auto typeName = [](const QString& name) {
+        stave::testing::whenModal<QInputDialog>([name](QInputDialog* in) {
+          in->setTextValue(name);
+          in->accept();
+        });
+      };
+      // Copy: a taken name is asked again (with the reason), then a free one is used.
+      page->selectConfig("default");
+      QString secondLabel;
+      stave::testing::whenModal<QInputDialog>([&](QInputDialog* in) {
+        in->setTextValue("default");
+        in->accept();
+        stave::testing::whenModal<QInputDialog>([&](QInputDialog* in2) {
+          secondLabel = in2->labelText();
+          in2->setTextValue("long");
+          in2->accept();
+        });
+      });
+      page->newConfig(true);
+      QVERIFY2(secondLabel.contains("already a config called 'default'"), qPrintable(secondLabel));
+      QCOMPARE(doc->configNames(), (QStringList{"default", "long"}));
+      QCOMPARE(doc->activeConfig(), QString("long"));
+      QCOMPARE(doc->config("long")->getInt("epochs"), int64_t(7));
+      QCOMPARE(selector->currentText(), QString("long"));
+      QCOMPARE(selector->count(), 2);
+      // New: from the defaults.
+      typeName("fresh");
+      page->newConfig(false);
+      QCOMPARE(doc->config("fresh")->getInt("epochs"),
+               stave::config::RunConfig::defaults().getInt("epochs"));
+      // Rename the active one: it stays active.
+      page->selectConfig("fresh");
+      typeName("short");
+      page->renameConfig();
+      QCOMPARE(doc->configNames(), (QStringList{"default", "long", "short"}));
+      QCOMPARE(doc->activeConfig(), QString("short"));
+      QCOMPARE(selector->currentText(), QString("short"));
+      // Delete asks first; Cancel keeps it.
+      page->selectConfig("short");
+      stave::testing::whenModal<QMessageBox>([](QMessageBox* m) { m->reject(); });
+      page->deleteConfig();
+      QCOMPARE(doc->configNames().size(), 3);
+      stave::testing::whenModal<QMessageBox>([](QMessageBox* m) {
+        m->findChild<QAbstractButton*>("confirmDelete")->click();
+      });
+      page->deleteConfig();
+      QCOMPARE(doc->configNames(), (QStringList{"default", "long"}));
+      QCOMPARE(doc->activeConfig(), QString("default"));
+      QCOMPARE(selector->currentText(), QString("default"));
+      page->selectConfig("long");
+      page->activateConfig();
+      QCOMPARE(doc->activeConfig(), QString("long"));
+      // The last config cannot be deleted.
+      QString error;
+      QVERIFY(doc->removeConfig("default", &error));
+      QVERIFY(!doc->removeConfig("long", &error));
+      QVERIFY(error.contains("at least one"));
+      QVERIFY(!w.findChild<QWidget*>("deleteConfig")->isEnabled());
+      QVERIFY(w.saveProject());
+    }
+    stave::widgets::MainWindow again;
+    QVERIFY(again.openProject(path));
+    QCOMPARE(again.document()->configNames(), QStringList{"long"});
+    QCOMPARE(again.document()->activeConfig(), QString("long"));
   }
 
   void formEditAppliesAndSaves() {
