@@ -7,6 +7,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -20,6 +21,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/preferences.h"
+#include "core/studio/preflight.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_folders.h"
@@ -316,24 +318,65 @@ bool RunPage::startRun() {
     m_outcome->setText(tr("Open a project first."));
     return false;
   }
-  if (m_doc->isDirty()) {
-    m_outcome->setText(tr("Save the project first: the run reads the project file."));
-    emit message(m_outcome->text());
-    return false;
-  }
   if (m_run->isLive()) {
     m_outcome->setText(tr("%1 is still running; stop it first.").arg(m_run->runId()));
     return false;
   }
-  const QString previous = m_run->runDir();
-  m_attachOnScan = false;
-  clearCharts();
-  QString error;
+  if (m_doc->isDirty()) {
+    // The run reads the project file: offer to save rather than refuse.
+    QMessageBox ask(QMessageBox::Question, tr("Start Training"),
+                    tr("The project has unsaved changes."), QMessageBox::Cancel, this);
+    ask.setObjectName(QStringLiteral("saveBeforeStart"));
+    ask.setInformativeText(tr("The run trains with the project as saved. Save it and start?"));
+    auto* save = ask.addButton(tr("Save and Start"), QMessageBox::AcceptRole);
+    save->setObjectName(QStringLiteral("saveAndStart"));
+    ask.setDefaultButton(save);
+    ask.exec();
+    if (ask.clickedButton() != save) {
+      m_outcome->setText(tr("Not started: the project has unsaved changes."));
+      return false;
+    }
+    QString error;
+    if (!m_doc->save(&error)) {
+      m_outcome->setText(tr("Not started: the project could not be saved: %1").arg(error));
+      emit message(m_outcome->text());
+      return false;
+    }
+  }
   // The studio's preferences (sampling interval, metrics port, devices) for keys the config
   // leaves at their defaults.
   QStringList overrides;
   if (const auto* cfg = m_doc->config(m_config->currentText()))
     overrides = studio::Preferences::load().runOverrides(*cfg);
+  // Pre-flight: a run known to fail is not started (no run folder, no Resume offered).
+  const auto checks = studio::preflight(m_doc->project(), m_config->currentText(), overrides);
+  if (const QStringList blocking = studio::preflightBlocking(checks); !blocking.isEmpty()) {
+    QMessageBox box(QMessageBox::Critical, tr("Start Training"),
+                    tr("%1 cannot start:").arg(m_config->currentText()), QMessageBox::Ok, this);
+    box.setObjectName(QStringLiteral("preflightProblems"));
+    box.setInformativeText(QStringLiteral("• ") + blocking.join(QStringLiteral("\n• ")));
+    box.exec();
+    m_outcome->setText(tr("Not started: %1").arg(blocking.constFirst()));
+    emit message(m_outcome->text());
+    return false;
+  }
+  if (const QStringList warnings = studio::preflightWarnings(checks); !warnings.isEmpty()) {
+    QMessageBox box(QMessageBox::Warning, tr("Start Training"),
+                    tr("%1 may not finish:").arg(m_config->currentText()), QMessageBox::Cancel,
+                    this);
+    box.setObjectName(QStringLiteral("preflightWarnings"));
+    box.setInformativeText(QStringLiteral("• ") + warnings.join(QStringLiteral("\n• ")));
+    auto* go = box.addButton(tr("Start Anyway"), QMessageBox::AcceptRole);
+    box.exec();
+    if (box.clickedButton() != go) {
+      m_outcome->setText(tr("Not started."));
+      return false;
+    }
+  }
+  const QString previous = m_run->runDir();
+  m_attachOnScan = false;
+  clearCharts();
+  QString error;
   if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides,
                     &error)) {
     if (!previous.isEmpty()) showRun(previous);  // keep showing what was there

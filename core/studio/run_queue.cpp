@@ -1,5 +1,7 @@
 #include "core/studio/run_queue.h"
 
+#include "core/studio/preflight.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -377,6 +379,11 @@ void RunQueue::startHead() {
     for (const QString& c : chosen) resources << QStringLiteral("gpu") + c;
     overrides << QStringLiteral("devices=") + chosen.join(QLatin1Char(','));
   }
+  // A run known to fail (no dataset, a config that does not validate) is not started: no run
+  // folder is left behind.
+  if (const QStringList blocking = preflightBlocking(preflight(m_doc->project(), e.config, overrides));
+      !blocking.isEmpty())
+    return fail(blocking.join(QStringLiteral("; ")));
   const QString runDir = RunController::newRunDir(m_doc->path());
   QString why;
   if (!m_leases.acquire(resources, runDir, &why)) return wait(why);

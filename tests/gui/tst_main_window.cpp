@@ -17,6 +17,7 @@
 #include "widgets/config_form.h"
 #include "widgets/main_window.h"
 #include "widgets/project_page.h"
+#include "widgets/run_page.h"
 
 using stave::studio::ConfigFormModel;
 
@@ -224,6 +225,59 @@ class TestMainWindow : public QObject {
     QVERIFY(again.openProject(path));
     QCOMPARE(again.document()->configNames(), QStringList{"long"});
     QCOMPARE(again.document()->activeConfig(), QString("long"));
+  }
+
+  // Issue 29, defect 6: a dataset known to be missing no longer starts a run (which failed and
+  // left a run folder with Resume offered); unsaved changes offer to save instead of blocking.
+  void preflightBeforeStart() {
+    QTemporaryDir dir;
+    const QString path = stave::testing::makeProject(dir);
+    stave::widgets::MainWindow w;
+    QVERIFY(w.openProject(path));
+    QVERIFY(QFile::remove(dir.filePath("data.yaml")));
+    auto* page = w.runPage();
+    // Unsaved changes: asked; Cancel starts nothing and keeps the changes.
+    auto cfg = *w.document()->config("default");
+    QVERIFY(cfg.set("epochs", int64_t(5)));
+    w.document()->setConfig("default", cfg);
+    QString asked;
+    stave::testing::whenModal<QMessageBox>([&](QMessageBox* box) {
+      asked = box->text() + "\n" + box->informativeText();
+      box->button(QMessageBox::Cancel)->click();
+    });
+    QVERIFY(!page->startRun());
+    QVERIFY2(asked.contains("unsaved changes"), qPrintable(asked));
+    QVERIFY(w.document()->isDirty());
+    // Save and Start saves, then the pre-flight names the missing dataset: no run folder.
+    QString problems;
+    stave::testing::whenModal<QMessageBox>([&](QMessageBox* box) {
+      box->findChild<QAbstractButton*>("saveAndStart")->click();
+      stave::testing::whenModal<QMessageBox>([&](QMessageBox* box2) {
+        problems = box2->objectName() + "\n" + box2->text() + "\n" + box2->informativeText();
+        box2->accept();
+      });
+    });
+    QVERIFY(!page->startRun());
+    QVERIFY(!w.document()->isDirty());
+    QVERIFY2(problems.startsWith("preflightProblems") && problems.contains("dataset not found") &&
+                 problems.contains(dir.filePath("data.yaml")),
+             qPrintable(problems));
+    QVERIFY(!QDir(dir.filePath("runs")).exists());
+    QVERIFY(page->outcomeLabel()->text().contains("Not started"));
+    // A data.yaml whose splits are missing is caught as well, naming the key.
+    {
+      QFile f(dir.filePath("data.yaml"));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("path: .\ntrain: nowhere\nval: nowhere\nnames: [a]\n");
+    }
+    problems.clear();
+    stave::testing::whenModal<QMessageBox>([&](QMessageBox* box) {
+      problems = box->informativeText();
+      box->accept();
+    });
+    QVERIFY(!page->startRun());
+    QVERIFY2(problems.contains("nowhere"), qPrintable(problems));
+    QVERIFY(!QDir(dir.filePath("runs")).exists());
   }
 
   void formEditAppliesAndSaves() {
