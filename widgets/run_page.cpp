@@ -539,6 +539,30 @@ void RunPage::onEvents(int first) {
         m_log->appendPlainText(text);
         for (const auto& line : w->logTail) m_log->appendPlainText(QStringLiteral("    ") + QString::fromStdString(line));
       }
+    } else if (e.type == et::kFinished) {
+      // How the run ended, in words ("stopped during epoch 2 after 21 of 32 batches; ...").
+      if (auto f = tel::finishedFromEvent(e)) {
+        QString text = tr("[run] %1 after %2 of %3 epoch(s)")
+                           .arg(QString::fromLatin1(tel::toString(f->status)))
+                           .arg(f->epochsCompleted)
+                           .arg(f->epochs);
+        if (!f->message.empty()) text += tr(": %1").arg(QString::fromStdString(f->message));
+        m_log->appendPlainText(text);
+        m_epoch = f->epochsCompleted;
+        if (f->epochs > 0) m_epochs = f->epochs;
+      }
+    } else if (e.type == et::kDiagnosis) {
+      // The doctor's report over the whole run; the periodic ones go to the banner only.
+      auto d = tel::diagnosisFromEvent(e);
+      if (d && d->final) {
+        m_log->appendPlainText(tr("[doctor] %1").arg(QString::fromStdString(d->summary)));
+        for (const auto& f : d->findings) {
+          QString line = QStringLiteral("    ") + QString::fromStdString(f.message);
+          if (!f.advice.empty())
+            line += tr(" — try %1").arg(QString::fromStdString(tel::adviceText(f.advice)));
+          m_log->appendPlainText(line);
+        }
+      }
     } else if (e.type == et::kCheckpoint) {
       auto c = tel::checkpointFromEvent(e);
       if (c && c->kind != tel::CheckpointKind::Last)
@@ -611,7 +635,14 @@ void RunPage::updateState() {
     m_outcome->clear();
   } else {
     QString p = tr("<b>%1</b>").arg(m_run->runId().toHtmlEscaped());
-    if (m_epochs > 0) p += tr(" · epoch %1/%2").arg(std::min(m_epoch + (live ? 1 : 0), m_epochs)).arg(m_epochs);
+    if (m_epochs > 0) {
+      // While it trains: the epoch in progress. Once ended: how many epochs are done (an
+      // "epoch 1/3" after a stop read as if it were still in epoch 1).
+      if (live)
+        p += tr(" · epoch %1/%2").arg(std::min(m_epoch + 1, m_epochs)).arg(m_epochs);
+      else
+        p += tr(" · %1 of %2 epoch(s) done").arg(std::min(m_epoch, m_epochs)).arg(m_epochs);
+    }
     if (m_iters > 0 && live) p += tr(" · iteration %1/%2").arg(m_iter + 1).arg(m_iters);
     if (m_sps > 0) p += tr(" · %1 samples/s").arg(m_sps, 0, 'f', 1);
     if (live && m_stepTime > 0 && m_epochs > 0 && m_iters > 0) {
@@ -626,9 +657,17 @@ void RunPage::updateState() {
     pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed ? QColor(176, 0, 32) : palette().color(QPalette::WindowText));
     m_outcome->setPalette(pal);
   }
-  if (o != m_lastOutcome) {
+  if (o != m_lastOutcome || live != m_lastLive) {
+    // The run list marks live runs: it follows both the outcome and the process (a stopped
+    // run's outcome is known a moment before its process has gone).
+    const bool outcomeChanged = o != m_lastOutcome;
     m_lastOutcome = o;
+    m_lastLive = live;
     refreshRunList();
+    if (!outcomeChanged) {
+      emit statusChanged();
+      return;
+    }
     if (o == RunOutcome::Crashed || o == RunOutcome::Failed) {
       // The last lines the process wrote: rank 0's log (with a launcher), else its stderr,
       // read off the GUI thread (a day-long log is large).

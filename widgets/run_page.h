@@ -124,6 +124,7 @@ class RunPage : public QWidget {
   double m_sps = 0, m_stepTime = 0;
   std::map<int, double> m_rankSps;
   studio::RunOutcome m_lastOutcome = studio::RunOutcome::None;
+  bool m_lastLive = false;
 };
 
 }  // namespace stave::widgets

@@ -1,6 +1,7 @@
 #include "core/studio/run_queue.h"
 
 #include "core/studio/preflight.h"
+#include "core/studio/run_folders.h"
 
 #include <QDir>
 #include <QFile>
@@ -218,8 +219,9 @@ void RunQueue::tick() {
   const std::string library = m_nvml.toStdString();
   const GpuLeases leases = m_leases;
   const double threshold = m_memoryThreshold;
+  const QString folder = m_doc->isOpen() ? QFileInfo(m_doc->path()).absolutePath() : QString();
   m_job->run<Probe>(
-      [slot, library, leases, threshold] {
+      [slot, library, leases, threshold, folder] {
         Probe p;
         if (!slot->sampler || slot->library != library) {
           telemetry::GpuSamplerOptions o;
@@ -247,6 +249,12 @@ void RunQueue::tick() {
           }
         }
         p.cpuHolder = leases.holder(QStringLiteral("cpu"));
+        // A run started from the Run page (or headless) holds no lease, yet it uses the CPU
+        // ("CPU free" showed during a run).
+        if (p.gpus.empty() && p.cpuHolder.isEmpty() && !folder.isEmpty()) {
+          const RunFolders runs = listRunFolders(folder);
+          if (!runs.live.isEmpty()) p.cpuHolder = QFileInfo(runs.live.last()).fileName();
+        }
         return p;
       },
       [this](Probe p) { apply(std::move(p)); },
@@ -263,7 +271,7 @@ void RunQueue::apply(Probe probe) {
                                     [](const GpuState& g) { return g.free; });
     text = tr("%1/%2 GPUs free").arg(free).arg(m_probe.gpus.size());
   } else {
-    text = m_probe.cpuHolder.isEmpty() ? tr("CPU free") : tr("CPU busy");
+    text = m_probe.cpuHolder.isEmpty() ? tr("CPU free") : tr("CPU busy (%1)").arg(QFileInfo(m_probe.cpuHolder).fileName());
   }
   if (text != m_freeText) {
     m_freeText = text;

@@ -7,7 +7,9 @@
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QComboBox>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -102,6 +104,21 @@ class TestRunPage : public QObject {
     QVERIFY(QFile::exists(dir + "/weights/last.pt"));
     QVERIFY(page->outcomeLabel()->text().contains("stopped"));
     QTRY_VERIFY_WITH_TIMEOUT(page->resumeButton()->isEnabled(), 5000);
+    // Issue 29, defect 8: after the stop, nothing says the run still goes ("(running)" in the
+    // list, "epoch 1/3"), and the stop's reason is in the log pane.
+    auto* runList = w->findChild<QComboBox*>("runList");
+    QVERIFY(runList);
+    QTRY_VERIFY_WITH_TIMEOUT(runList->currentIndex() >= 0 &&
+                                 !runList->currentText().contains("running"),
+                             10000);
+    auto* progress = w->findChild<QLabel*>("runProgress");
+    QVERIFY(progress);
+    QVERIFY2(progress->text().contains("epoch(s) done"), qPrintable(progress->text()));
+    auto* log = w->findChild<QPlainTextEdit*>("runLog");
+    QVERIFY(log);
+    QVERIFY2(log->toPlainText().contains("[run] stopped after") &&
+                 log->toPlainText().contains("resume=true continues"),
+             qPrintable(log->toPlainText()));
 
     // Resumed within the stop's grace period: the stop's timer must not kill the new process
     // when it fires (it SIGKILLed the resumed run, shown as "crashed").

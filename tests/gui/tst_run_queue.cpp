@@ -14,6 +14,8 @@
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
 #include "widgets/main_window.h"
+#include "widgets/run_page.h"
+#include <QMessageBox>
 #include "widgets/queue_panel.h"
 
 #include <QDockWidget>
@@ -90,7 +92,7 @@ class TestRunQueue : public QObject {
       QVERIFY(q->enqueue("default", 1, {"epochs=3"}));
       QTRY_COMPARE(int(q->entries()[0].state), int(State::Waiting));
       QVERIFY2(q->entries()[0].message.contains("busy"), qPrintable(q->entries()[0].message));
-      QCOMPARE(q->freeText(), QString("CPU busy"));
+      QCOMPARE(q->freeText(), QString("CPU busy (busy)"));
       QVERIFY(q->cancel(1));  // the epochs=2 one
       QVERIFY(!q->cancel(1));
       QVERIFY(q->move(2, -1));   // epochs=3 before the cancelled one
@@ -118,7 +120,7 @@ class TestRunQueue : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(started.count() == 1, 20000);
     QCOMPARE(statesAtStart, std::vector<int>{int(State::Starting)});
     QCOMPARE(int(q->entries()[1].state), int(State::Queued));  // the second one waits its turn
-    QTRY_COMPARE(q->freeText(), QString("CPU busy"));          // its own run holds the CPU now
+    QTRY_VERIFY(q->freeText().startsWith("CPU busy (run-"));  // its own run holds the CPU now
     QTRY_VERIFY_WITH_TIMEOUT(q->entries()[0].state == State::Running, 60000);
     QCOMPARE(GpuLeases().holder("cpu"), q->entries()[0].runDir);
     QTRY_VERIFY_WITH_TIMEOUT(started.count() == 2, 180000);
@@ -217,7 +219,7 @@ class TestRunQueue : public QObject {
     QTRY_VERIFY(dock->isVisible());
     auto* status = w.findChild<QLabel*>("statusQueue");
     QVERIFY(status);
-    QTRY_COMPARE(status->text(), QString("CPU busy"));
+    QTRY_COMPARE(status->text(), QString("CPU busy (busy2)"));
     auto* panel = w.queuePanel();
     const int before = w.queue()->rowCount();
     QVERIFY(before >= 1);
@@ -237,6 +239,26 @@ class TestRunQueue : public QObject {
     other.release({"cpu"}, m_dir.filePath("elsewhere/runs/busy2"));
     QTRY_COMPARE(status->text(), QString("CPU free"));
     QCOMPARE(w.queue()->pendingCount(), 0);
+  }
+
+  // Issue 29, defect 8: a run started from the Run page (it holds no lease) showed "CPU free"
+  // in the status bar while it trained.
+  void aRunPageRunMakesTheCpuBusy() {
+    stave::widgets::MainWindow w;
+    w.askOnClose = [] { return int(QMessageBox::No); };  // stop the run on close
+    w.runPage()->controller()->setExecutable(STAVE_TRAIN_EXE);
+    w.runPage()->controller()->setPollInterval(50);
+    QVERIFY(w.openProject(m_project));
+    w.queue()->setInterval(100);
+    auto* status = w.findChild<QLabel*>("statusQueue");
+    QTRY_COMPARE(status->text(), QString("CPU free"));
+    auto* c = w.runPage()->controller();
+    QString error;
+    QVERIFY2(c->start(m_project, "default", 1, {"epochs=300"}, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(status->text() == "CPU busy (" + c->runId() + ")", 30000);
+    QVERIFY(c->stop(&error));
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
   }
 
   void badQueueFileIsReported() {
