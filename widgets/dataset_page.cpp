@@ -234,7 +234,15 @@ void DatasetPage::showSummary() {
   m_previewImage.clear();
   m_preview->clear();
   m_preview->setClassNames(s.names);
-  m_previewInfo->setText(tr("Select a problem to see its image and label."));
+  // With no problems, say so instead of an empty table (and the count in the tab's title).
+  const bool none = s.problems.empty() && s.error.isEmpty();
+  m_problemView->setVisible(!none);
+  m_preview->setVisible(!none);
+  m_previewInfo->setText(none ? tr("No problems: every image and label file was read and passed "
+                                   "the checks (readable, labels in range, no duplicates).")
+                              : tr("Select a problem to see its image and label."));
+  m_tabs->setTabText(m_tabs->indexOf(m_problemView->parentWidget()),
+                     tr("Problems (%1)").arg(s.problems.size()));
   m_gallery->setSummary(s);
   m_augment->setTrain(s.error.isEmpty() ? s.train : nullptr, s.names);
   for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->clearPlottables();

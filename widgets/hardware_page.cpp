@@ -354,8 +354,16 @@ void HardwarePage::inventoryArrived() {
   if (host.physicalCores > 0) cores += tr(", physical: %1").arg(host.physicalCores);
   if (host.sockets > 0) cores += tr(", sockets: %1").arg(host.sockets);
   h << cores;
-  h << tr("<b>Memory</b>: %1 (%2 available)")
-           .arg(TopologyText::bytes(double(host.memTotal)), TopologyText::bytes(double(host.memAvailable)));
+  // "available" counts the page cache the kernel can reclaim; the NUMA table's "Unused" does
+  // not. Both are said, so the two figures do not contradict each other.
+  if (host.memFree >= 0)
+    h << tr("<b>Memory</b>: %1 (%2 available: %3 unused + page cache)")
+             .arg(TopologyText::bytes(double(host.memTotal)),
+                  TopologyText::bytes(double(host.memAvailable)),
+                  TopologyText::bytes(double(host.memFree)));
+  else
+    h << tr("<b>Memory</b>: %1 (%2 available)")
+             .arg(TopologyText::bytes(double(host.memTotal)), TopologyText::bytes(double(host.memAvailable)));
   h << (host.numa.empty() ? tr("NUMA: not reported by /sys")
                           : tr("NUMA nodes: %1").arg(host.numa.size()));
   m_host->setText(h.join(QStringLiteral(" · ")));

@@ -266,6 +266,7 @@ void HistoryPage::projectOpened() {
   for (const auto& w : m_model->warnings()) emit message(tr("History: %1").arg(w));
   m_table->resizeColumnsToContents();
   if (m_proxy->rowCount() > 0) m_table->selectRow(0);
+  updateDetails();
 }
 
 void HistoryPage::refresh() {
@@ -513,8 +514,16 @@ void HistoryPage::updateDetails() {
                                                     m_newConfig, m_delete})
     w->setEnabled(has);
   if (!has) {
-    m_status->setText(m_model->isOpen() ? tr("No run selected.")
-                                        : tr("Open a project to see its runs."));
+    // Said from the project, not the model: the model is reset (closed) while it opens, and a
+    // project without runs stayed "Open a project to see its runs".
+    if (!m_doc->isOpen())
+      m_status->setText(tr("Open a project to see its runs."));
+    else if (!m_model->isOpen())
+      m_status->setText(tr("Reading the history…"));
+    else if (m_model->rowCount() == 0)
+      m_status->setText(tr("No runs yet: a run started on the Run page appears here."));
+    else
+      m_status->setText(tr("No run selected."));
     m_title->clear();
     m_tags->clear();
     m_notes->clear();

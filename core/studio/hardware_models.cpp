@@ -470,6 +470,9 @@ QVariant NumaModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant NumaModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == FreeColumn)
+    return tr("Memory nothing uses (MemFree). The host's \"available\" also counts the page "
+              "cache, which the kernel frees when a process needs it.");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case NodeColumn:
@@ -479,7 +482,7 @@ QVariant NumaModel::headerData(int section, Qt::Orientation orientation, int rol
     case MemoryColumn:
       return tr("Memory");
     case FreeColumn:
-      return tr("Free");
+      return tr("Unused");
     case GpusColumn:
       return tr("GPUs near it");
     default:

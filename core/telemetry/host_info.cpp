@@ -91,6 +91,7 @@ HostInfo readHostInfo(const std::string& procRoot, const std::string& sysRoot) {
       const std::string key = line.substr(0, colon);
       if (key == "MemTotal") host.memTotal = kbValue(line.substr(colon + 1));
       if (key == "MemAvailable") host.memAvailable = kbValue(line.substr(colon + 1));
+      if (key == "MemFree") host.memFree = kbValue(line.substr(colon + 1));
     }
   }
   namespace fs = std::filesystem;

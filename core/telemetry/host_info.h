@@ -24,7 +24,8 @@ struct HostInfo {
   int physicalCores = -1;             ///< distinct (physical id, core id), -1 unknown
   int sockets = -1;                   ///< distinct physical ids, -1 unknown
   int64_t memTotal = -1;              ///< bytes (MemTotal)
-  int64_t memAvailable = -1;          ///< bytes (MemAvailable)
+  int64_t memAvailable = -1;          ///< bytes (MemAvailable: unused + reclaimable cache)
+  int64_t memFree = -1;               ///< bytes (MemFree: unused, as each NUMA node reports)
   std::vector<NumaNodeInfo> numa;     ///< by node number; empty when /sys has no node folder
 };
 

@@ -337,6 +337,38 @@ class TestDatasetPage : public QObject {
     QVERIFY(missing);
   }
 
+  // Issue 29, defect 10: with no problems the Problems tab was an empty table without a word.
+  void noProblemsSaysSo() {
+    QTemporaryDir dir;
+    const QString root = dir.filePath("set");
+    QImage img(32, 32, QImage::Format_RGB888);
+    for (const QString split : {"train", "val"}) {
+      QDir().mkpath(root + "/images/" + split);
+      QDir().mkpath(root + "/labels/" + split);
+      for (int i = 0; i < 2; ++i) {
+        img.fill(QColor(40 * i + 20, 80, split == "train" ? 10 : 200));  // no duplicates
+        QVERIFY(img.save(QString("%1/images/%2/%3.png").arg(root, split).arg(i)));
+        writeFile(QString("%1/labels/%2/%3.txt").arg(root, split).arg(i), "0 0.5 0.5 0.2 0.2\n");
+      }
+    }
+    writeFile(root + "/data.yaml", "path: .\ntrain: images/train\nval: images/val\nnames: [a]\n");
+    const QString proj = makeProject(dir, root + "/data.yaml");
+    stave::studio::ProjectDocument doc;
+    DatasetPage page(&doc);
+    QVERIFY(doc.open(proj));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.scanning() && !page.summary().splits.isEmpty(), 30000);
+    QCOMPARE(page.problems()->rowCount(), 0);
+    auto* info = page.findChild<QLabel*>("previewInfo");
+    QVERIFY(info);
+    QVERIFY2(info->text().startsWith("No problems"), qPrintable(info->text()));
+    QVERIFY(page.findChild<QTableView*>("problemView")->isHidden());
+    auto* tabs = page.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    bool titled = false;
+    for (int i = 0; i < tabs->count(); ++i) titled = titled || tabs->tabText(i) == "Problems (0)";
+    QVERIFY(titled);
+  }
+
   // Runs before any scan of the large set, so nothing is cached yet.
   void cancelStopsAScan() {
     stave::studio::DatasetScan scan;

@@ -107,6 +107,19 @@ class TestHardwarePage : public QObject {
     QVERIFY(summary.contains("driver 560.35.03"));
     QVERIFY(summary.contains("CUDA 12.6"));
 
+    // Issue 29, defect 10: "22.3 GiB available" beside a NUMA "Free 13.4 GiB" read as a
+    // contradiction; both figures are now named for what they count.
+    auto* host = page.findChild<QLabel*>("hostSummary");
+    QVERIFY(host);
+    QVERIFY2(host->text().contains("available: ") && host->text().contains("unused + page cache"),
+             qPrintable(host->text()));
+    stave::studio::NumaModel numa;
+    QCOMPARE(numa.headerData(stave::studio::NumaModel::FreeColumn, Qt::Horizontal).toString(),
+             QString("Unused"));
+    QVERIFY(numa.headerData(stave::studio::NumaModel::FreeColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains("page cache"));
+
     QTableView* t = page.gpuTable();
     QVERIFY(!t->isHidden());
     QCOMPARE(t->model()->rowCount(), 2);

@@ -4,6 +4,7 @@
 // run that grows (or appears) while the page is open.
 #include <QPushButton>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
@@ -340,6 +341,20 @@ class TestHistoryPage : public QObject {
     const QString text = spy.first().first().toString();
     QVERIFY2(text.contains("stave.db") && text.contains("not an SQLite database"), qPrintable(text));
     QCOMPARE(w.historyPage()->table()->model()->rowCount(), 0);
+  }
+
+  // Issue 29, defect 10: a project without runs said "Open a project to see its runs" although
+  // it was open.
+  void emptyProjectSaysNoRunsYet() {
+    QTemporaryDir other;
+    const QString project = stave::testing::makeProject(other);
+    stave::widgets::MainWindow w;
+    QVERIFY(w.openProject(project));
+    auto* status = w.findChild<QLabel*>("historyRunStatus");
+    QVERIFY(status);
+    QVERIFY2(status->text().startsWith("No runs yet"), qPrintable(status->text()));
+    w.document()->close();
+    QVERIFY(!w.document()->isOpen());
   }
 
   void cleanupTestCase() { m_window.reset(); }

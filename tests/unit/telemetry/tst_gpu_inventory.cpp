@@ -237,6 +237,7 @@ class TestGpuInventory : public QObject {
     QCOMPARE(host.sockets, 2);
     QCOMPARE(host.memTotal, int64_t(16384) * 1024);
     QCOMPARE(host.memAvailable, int64_t(8192) * 1024);
+    QCOMPARE(host.memFree, int64_t(1) * 1024);
     QCOMPARE(int(host.numa.size()), 2);
     QCOMPARE(host.numa[0].id, 0);
     QCOMPARE(cpuListText(host.numa[0].cpus), std::string("0-3"));
