@@ -1,5 +1,8 @@
 #include "widgets/main_window.h"
 
+#include "widgets/help_dialogs.h"
+
+#include <QApplication>
 #include <QCloseEvent>
 #include <cmath>
 #include <QFileDialog>
@@ -14,6 +17,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QProgressBar>
+#include <QScreen>
+#include <algorithm>
 #include <QStackedWidget>
 #include <QStatusBar>
 
@@ -173,6 +178,28 @@ MainWindow::MainWindow(QWidget* parent)
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->setObjectName(QStringLiteral("helpMenu"));
+  help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
+    // One documentation window, kept while the studio runs (like a help viewer).
+    if (!m_docs) m_docs = new DocsDialog(this);
+    m_docs->show();
+    m_docs->raise();
+    m_docs->activateWindow();
+  });
+  help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+    ShortcutsDialog dialog(this, this);
+    dialog.exec();
+  });
+  help->addSeparator();
+  help->addAction(tr("&About Stave"), this, [this] {
+    QMessageBox box(QMessageBox::NoIcon, tr("About Stave"), aboutText(), QMessageBox::Close, this);
+    box.setObjectName(QStringLiteral("aboutBox"));
+    box.setIconPixmap(windowIcon().pixmap(64, 64));
+    box.exec();
+  });
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
   connect(m_doc, &studio::ProjectDocument::opened, this, [this] { m_top->setCurrentIndex(1); });
   connect(m_doc, &studio::ProjectDocument::closed, this, [this] {
     m_start->refresh();
@@ -203,6 +230,35 @@ MainWindow::MainWindow(QWidget* parent)
   const auto window = studio::WindowState::load();
   if (!window.geometry.isEmpty()) restoreGeometry(window.geometry);
   if (!window.state.isEmpty()) restoreState(window.state);
+  fitOnScreen();
+}
+
+void MainWindow::fitOnScreen() {
+  // A geometry saved on another monitor setup (a laptop undocked, a screen removed) restored
+  // the window partly off-screen: bring it whole onto the screen it is mostly on.
+  QScreen* screen = QGuiApplication::screenAt(geometry().center());
+  if (!screen) screen = QGuiApplication::primaryScreen();
+  if (!screen) return;
+  const QRect avail = screen->availableGeometry();
+  const QMargins frame(geometry().left() - frameGeometry().left(),
+                       geometry().top() - frameGeometry().top(),
+                       frameGeometry().right() - geometry().right(),
+                       frameGeometry().bottom() - geometry().bottom());
+  const QRect room = avail.marginsRemoved(frame);
+  QRect g = geometry();
+  if (room.contains(g)) return;
+  if (isMaximized() || isFullScreen()) return;  // the window manager places those
+  g.setSize(g.size().boundedTo(room.size()).expandedTo(minimumSizeHint().boundedTo(room.size())));
+  g.moveLeft(std::clamp(g.left(), room.left(), room.right() - g.width() + 1));
+  g.moveTop(std::clamp(g.top(), room.top(), room.bottom() - g.height() + 1));
+  setGeometry(g);
+}
+
+bool MainWindow::reopenLastProject() {
+  // The project that was open when the studio was closed (none when it had been closed).
+  const QString last = studio::WindowState::load().openProject;
+  if (last.isEmpty() || !QFileInfo::exists(last)) return false;
+  return openProject(last);
 }
 
 bool MainWindow::startShown() const {
@@ -410,7 +466,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  studio::WindowState{saveGeometry(), saveState()}.save();
+  studio::WindowState{saveGeometry(), saveState(), m_doc->isOpen() ? m_doc->path() : QString()}
+      .save();
   event->accept();
 }
 

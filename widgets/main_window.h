@@ -18,6 +18,7 @@ namespace stave::widgets {
 
 class ConfigForm;
 class DatasetPage;
+class DocsDialog;
 class NewProjectWizard;
 class QueuePanel;
 class StartPage;
@@ -47,6 +48,11 @@ class MainWindow : public QMainWindow {
   QStringList pageNames() const;
   /// Shows page `index`.
   void showPage(int index);
+  /// Opens the project that was open when the studio was last closed, when its file still
+  /// exists; false when there was none or it cannot be opened (then the reason was shown).
+  bool reopenLastProject();
+  /// Moves and, if need be, shrinks the window so all of it is on a screen.
+  void fitOnScreen();
   studio::ProjectDocument* document() const { return m_doc; }
   ConfigForm* configForm() const { return m_form; }
   HistoryPage* historyPage() const { return m_history; }
@@ -81,6 +87,7 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void fillRecentMenu();
   QMenu* m_recentMenu = nullptr;
+  DocsDialog* m_docs = nullptr;
   QStackedWidget* m_top = nullptr;
   StartPage* m_start = nullptr;
   DatasetPage* m_dataset = nullptr;

@@ -202,9 +202,11 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
 
   auto* f5 = new QShortcut(QKeySequence(Qt::Key_F5), this);
   f5->setContext(Qt::WindowShortcut);
+  f5->setWhatsThis(tr("Run ▸ Start"));
   connect(f5, &QShortcut::activated, this, [this] { startRun(); });
   auto* sf5 = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5), this);
   sf5->setContext(Qt::WindowShortcut);
+  sf5->setWhatsThis(tr("Run ▸ Stop"));
   connect(sf5, &QShortcut::activated, this, [this] { stopRun(); });
   connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
   connect(m_stop, &QPushButton::clicked, this, [this] { stopRun(); });

@@ -100,8 +100,12 @@ int main(int argc, char** argv) {
     QApplication::installTranslator(&qtTranslator);
 
   stave::widgets::MainWindow window;
+  // The project named on the command line, else the one open when the studio was last closed.
   if (!parser.positionalArguments().isEmpty())
     window.openProject(parser.positionalArguments().first());
+  else
+    window.reopenLastProject();
   window.show();
+  window.fitOnScreen();  // again, now that the window manager has added its frame
   return app.exec();
 }

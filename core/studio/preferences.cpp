@@ -13,6 +13,7 @@ constexpr const char* kDevices = "runs/devices";
 constexpr const char* kRecent = "projects/recent";
 constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kWindowState = "window/state";
+constexpr const char* kOpenProject = "window/openProject";
 
 QString key(const char* k) {
   return QString::fromLatin1(k);
@@ -120,13 +121,15 @@ void RecentProjects::clear() {
 
 WindowState WindowState::load() {
   QSettings s;
-  return {s.value(key(kGeometry)).toByteArray(), s.value(key(kWindowState)).toByteArray()};
+  return {s.value(key(kGeometry)).toByteArray(), s.value(key(kWindowState)).toByteArray(),
+          s.value(key(kOpenProject)).toString()};
 }
 
 void WindowState::save() const {
   QSettings s;
   s.setValue(key(kGeometry), geometry);
   s.setValue(key(kWindowState), state);
+  s.setValue(key(kOpenProject), openProject);
 }
 
 }  // namespace stave::studio

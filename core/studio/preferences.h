@@ -50,6 +50,7 @@ class RecentProjects {
 struct WindowState {
   QByteArray geometry;
   QByteArray state;
+  QString openProject;  ///< the project open when the window closed ("" = none)
   static WindowState load();
   void save() const;
 };

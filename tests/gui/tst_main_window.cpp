@@ -3,6 +3,9 @@
 #include <QDir>
 #include <QInputDialog>
 #include <QListWidget>
+#include <QMenu>
+#include <QScreen>
+#include <QTextBrowser>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -13,8 +16,10 @@
 #include "common/modal.h"
 #include "common/project_fixture.h"
 #include "core/studio/config_form_model.h"
+#include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "widgets/config_form.h"
+#include "widgets/help_dialogs.h"
 #include "widgets/main_window.h"
 #include "widgets/project_page.h"
 #include "widgets/run_page.h"
@@ -24,6 +29,7 @@ using stave::studio::ConfigFormModel;
 class TestMainWindow : public QObject {
   Q_OBJECT
  private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // settings of its own
   // Closing while a run trains: the buttons say what they do (not Yes / No / Cancel) and each
   // gives its answer.
   void closeQuestionSaysWhatItDoes() {
@@ -278,6 +284,72 @@ class TestMainWindow : public QObject {
     QVERIFY(!page->startRun());
     QVERIFY2(problems.contains("nowhere"), qPrintable(problems));
     QVERIFY(!QDir(dir.filePath("runs")).exists());
+  }
+
+  // Issue 29, defect 10: a Help menu — About with versions, the documentation, the shortcuts.
+  void helpMenu() {
+    stave::widgets::MainWindow w;
+    auto* help = w.findChild<QMenu*>("helpMenu");
+    QVERIFY(help);
+    QStringList items;
+    for (auto* a : help->actions())
+      if (!a->isSeparator()) items << a->text().remove('&');
+    QCOMPARE(items, (QStringList{"Documentation", "Keyboard Shortcuts", "About Stave", "About Qt"}));
+    const QString about = stave::widgets::aboutText();
+    QVERIFY2(about.contains("Stave " STAVE_VERSION) && about.contains(qVersion()) &&
+                 about.contains("LibTorch") && about.contains("SQLite"),
+             qPrintable(about));
+    const auto shortcuts = stave::widgets::shortcutList(&w);
+    auto keysOf = [&](const QString& what) {
+      for (const auto& [where, keys] : shortcuts)
+        if (where == what) return keys;
+      return QString();
+    };
+    QCOMPARE(keysOf("File ▸ Open…"), QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText));
+    QCOMPARE(keysOf("File ▸ Export Model…"), QString("Ctrl+Shift+E"));
+    QCOMPARE(keysOf("Run ▸ Start"), QString("F5"));
+    QCOMPARE(keysOf("Run ▸ Stop"), QString("Shift+F5"));
+    stave::widgets::DocsDialog docs;
+    QVERIFY2(docs.pages().contains("studio.md") && docs.pages().contains("run-page.md"),
+             qPrintable(docs.pages().join(", ")));
+    QVERIFY(docs.showPage("run-page.md"));
+    QVERIFY(docs.browser()->toPlainText().contains("Run page"));
+    QVERIFY(!docs.showPage("nothing.md"));
+  }
+
+  // Issue 29, defect 10: the window came back partly off-screen (a geometry from another monitor
+  // setup) and the studio did not reopen the project it was closed with.
+  void windowFitsOnScreenAndReopensTheProject() {
+    QTemporaryDir dir;
+    const QString path = stave::testing::makeProject(dir);
+    QRect saved;
+    {
+      stave::widgets::MainWindow w;
+      w.askOnClose = [] { return int(QMessageBox::Yes); };
+      QVERIFY(w.openProject(path));
+      w.show();
+      w.setGeometry(4000, 3000, 1100, 720);  // beyond the screen's right and bottom
+      QVERIFY(w.close());
+    }
+    QCOMPARE(stave::studio::WindowState::load().openProject, path);
+    {
+      stave::widgets::MainWindow w;
+      const QRect avail = w.screen()->availableGeometry();
+      QVERIFY2(avail.contains(w.geometry()),
+               qPrintable(QString("%1,%2 %3x%4 not inside %5x%6")
+                              .arg(w.geometry().x()).arg(w.geometry().y())
+                              .arg(w.geometry().width()).arg(w.geometry().height())
+                              .arg(avail.width()).arg(avail.height())));
+      QVERIFY(!w.document()->isOpen());  // only main() reopens it
+      QVERIFY(w.reopenLastProject());
+      QCOMPARE(w.document()->path(), path);
+      w.closeProject();
+      w.askOnClose = [] { return int(QMessageBox::Yes); };
+      QVERIFY(w.close());
+    }
+    QCOMPARE(stave::studio::WindowState::load().openProject, QString());  // closed before quitting
+    stave::widgets::MainWindow w;
+    QVERIFY(!w.reopenLastProject());
   }
 
   void formEditAppliesAndSaves() {
