@@ -77,64 +77,64 @@
 <context>
     <name>stave::widgets::ConfigForm</name>
     <message>
-        <location filename="../widgets/config_form.cpp" line="68"/>
+        <location filename="../widgets/config_form.cpp" line="72"/>
         <source>Config:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="73"/>
+        <location filename="../widgets/config_form.cpp" line="77"/>
         <source>Group:</source>
         <translation>分组：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="76"/>
+        <location filename="../widgets/config_form.cpp" line="80"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="84"/>
+        <location filename="../widgets/config_form.cpp" line="90"/>
         <source>Filter parameters…</source>
         <translation>筛选参数…</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="87"/>
+        <location filename="../widgets/config_form.cpp" line="93"/>
         <source>Changed only</source>
         <translation>仅显示已修改</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="115"/>
+        <location filename="../widgets/config_form.cpp" line="121"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="116"/>
+        <location filename="../widgets/config_form.cpp" line="122"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="166"/>
+        <location filename="../widgets/config_form.cpp" line="187"/>
         <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
         <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="167"/>
+        <location filename="../widgets/config_form.cpp" line="188"/>
         <source>%1 lr0 %2</source>
         <translation>%1 lr0 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="168"/>
+        <location filename="../widgets/config_form.cpp" line="189"/>
         <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
         <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="179"/>
+        <location filename="../widgets/config_form.cpp" line="200"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="182"/>
+        <location filename="../widgets/config_form.cpp" line="203"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>
@@ -142,22 +142,27 @@
 <context>
     <name>stave::studio::ConfigFormModel</name>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="212"/>
+        <location filename="../core/studio/config_form_model.cpp" line="169"/>
+        <source>Every config trains on the project&apos;s dataset. Change it on the Project page (Change Dataset…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/config_form_model.cpp" line="242"/>
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="214"/>
+        <location filename="../core/studio/config_form_model.cpp" line="244"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="216"/>
+        <location filename="../core/studio/config_form_model.cpp" line="246"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="218"/>
+        <location filename="../core/studio/config_form_model.cpp" line="248"/>
         <source>Description</source>
         <translation>说明</translation>
     </message>
@@ -420,7 +425,7 @@
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="136"/>
-        <location filename="../widgets/dataset_page.cpp" line="236"/>
+        <location filename="../widgets/dataset_page.cpp" line="243"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
@@ -440,42 +445,52 @@
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="213"/>
+        <location filename="../widgets/dataset_page.cpp" line="214"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="214"/>
+        <location filename="../widgets/dataset_page.cpp" line="215"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="216"/>
+        <location filename="../widgets/dataset_page.cpp" line="217"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="262"/>
+        <location filename="../widgets/dataset_page.cpp" line="241"/>
+        <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="245"/>
+        <source>Problems (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="271"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="360"/>
+        <location filename="../widgets/dataset_page.cpp" line="369"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="397"/>
+        <location filename="../widgets/dataset_page.cpp" line="406"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="399"/>
+        <location filename="../widgets/dataset_page.cpp" line="408"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="410"/>
+        <location filename="../widgets/dataset_page.cpp" line="419"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -485,32 +500,32 @@
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="241"/>
+        <location filename="../widgets/dataset_page.cpp" line="250"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="266"/>
+        <location filename="../widgets/dataset_page.cpp" line="275"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="271"/>
+        <location filename="../widgets/dataset_page.cpp" line="280"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="355"/>
+        <location filename="../widgets/dataset_page.cpp" line="364"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="416"/>
+        <location filename="../widgets/dataset_page.cpp" line="425"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="385"/>
+        <location filename="../widgets/dataset_page.cpp" line="394"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -546,6 +561,14 @@
         <location filename="../core/studio/new_project.cpp" line="237"/>
         <source>no output</source>
         <translation>无输出</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::DocsDialog</name>
+    <message>
+        <location filename="../widgets/help_dialogs.cpp" line="71"/>
+        <source>Stave Documentation</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1229,87 +1252,92 @@
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="360"/>
+        <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/hardware_page.cpp" line="365"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="359"/>
+        <location filename="../widgets/hardware_page.cpp" line="367"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="360"/>
+        <location filename="../widgets/hardware_page.cpp" line="368"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="371"/>
+        <location filename="../widgets/hardware_page.cpp" line="379"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="392"/>
+        <location filename="../widgets/hardware_page.cpp" line="400"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="397"/>
+        <location filename="../widgets/hardware_page.cpp" line="405"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="403"/>
+        <location filename="../widgets/hardware_page.cpp" line="411"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="404"/>
+        <location filename="../widgets/hardware_page.cpp" line="412"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="408"/>
+        <location filename="../widgets/hardware_page.cpp" line="416"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="436"/>
+        <location filename="../widgets/hardware_page.cpp" line="444"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="439"/>
+        <location filename="../widgets/hardware_page.cpp" line="447"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="444"/>
+        <location filename="../widgets/hardware_page.cpp" line="452"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="445"/>
+        <location filename="../widgets/hardware_page.cpp" line="453"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="450"/>
+        <location filename="../widgets/hardware_page.cpp" line="458"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="451"/>
+        <location filename="../widgets/hardware_page.cpp" line="459"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="466"/>
+        <location filename="../widgets/hardware_page.cpp" line="474"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="473"/>
+        <location filename="../widgets/hardware_page.cpp" line="481"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1577,7 +1605,7 @@
     <message>
         <location filename="../widgets/history_page.cpp" line="262"/>
         <location filename="../widgets/history_page.cpp" line="266"/>
-        <location filename="../widgets/history_page.cpp" line="277"/>
+        <location filename="../widgets/history_page.cpp" line="278"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
@@ -1587,97 +1615,107 @@
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="421"/>
+        <location filename="../widgets/history_page.cpp" line="422"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="429"/>
+        <location filename="../widgets/history_page.cpp" line="430"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="446"/>
+        <location filename="../widgets/history_page.cpp" line="447"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="460"/>
+        <location filename="../widgets/history_page.cpp" line="461"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="516"/>
+        <location filename="../widgets/history_page.cpp" line="522"/>
+        <source>Reading the history…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="524"/>
+        <source>No runs yet: a run started on the Run page appears here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="526"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="517"/>
+        <location filename="../widgets/history_page.cpp" line="520"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="529"/>
+        <location filename="../widgets/history_page.cpp" line="538"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="546"/>
+        <location filename="../widgets/history_page.cpp" line="555"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="559"/>
+        <location filename="../widgets/history_page.cpp" line="568"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="560"/>
+        <location filename="../widgets/history_page.cpp" line="569"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="572"/>
+        <location filename="../widgets/history_page.cpp" line="581"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="573"/>
+        <location filename="../widgets/history_page.cpp" line="582"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="578"/>
+        <location filename="../widgets/history_page.cpp" line="587"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="581"/>
+        <location filename="../widgets/history_page.cpp" line="590"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="592"/>
+        <location filename="../widgets/history_page.cpp" line="601"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="601"/>
+        <location filename="../widgets/history_page.cpp" line="610"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="605"/>
+        <location filename="../widgets/history_page.cpp" line="614"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="613"/>
+        <location filename="../widgets/history_page.cpp" line="622"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="616"/>
+        <location filename="../widgets/history_page.cpp" line="625"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1723,277 +1761,307 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="69"/>
+        <location filename="../widgets/main_window.cpp" line="74"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="71"/>
+        <location filename="../widgets/main_window.cpp" line="76"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="72"/>
+        <location filename="../widgets/main_window.cpp" line="77"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="77"/>
+        <location filename="../widgets/main_window.cpp" line="82"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="81"/>
+        <location filename="../widgets/main_window.cpp" line="86"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="87"/>
+        <location filename="../widgets/main_window.cpp" line="92"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="116"/>
+        <location filename="../widgets/main_window.cpp" line="121"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="119"/>
+        <location filename="../widgets/main_window.cpp" line="124"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="63"/>
-        <location filename="../widgets/main_window.cpp" line="121"/>
+        <location filename="../widgets/main_window.cpp" line="68"/>
+        <location filename="../widgets/main_window.cpp" line="126"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="64"/>
-        <location filename="../widgets/main_window.cpp" line="122"/>
-        <location filename="../widgets/main_window.cpp" line="137"/>
+        <location filename="../widgets/main_window.cpp" line="69"/>
+        <location filename="../widgets/main_window.cpp" line="127"/>
+        <location filename="../widgets/main_window.cpp" line="142"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="95"/>
+        <location filename="../widgets/main_window.cpp" line="100"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="105"/>
+        <location filename="../widgets/main_window.cpp" line="110"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="118"/>
+        <location filename="../widgets/main_window.cpp" line="123"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="125"/>
+        <location filename="../widgets/main_window.cpp" line="130"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="130"/>
+        <location filename="../widgets/main_window.cpp" line="135"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="131"/>
+        <location filename="../widgets/main_window.cpp" line="136"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="135"/>
+        <location filename="../widgets/main_window.cpp" line="140"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="140"/>
+        <location filename="../widgets/main_window.cpp" line="145"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="142"/>
+        <location filename="../widgets/main_window.cpp" line="147"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="142"/>
+        <location filename="../widgets/main_window.cpp" line="147"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="144"/>
-        <location filename="../widgets/main_window.cpp" line="152"/>
-        <location filename="../widgets/main_window.cpp" line="160"/>
+        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="157"/>
+        <location filename="../widgets/main_window.cpp" line="165"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="150"/>
+        <location filename="../widgets/main_window.cpp" line="155"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="150"/>
+        <location filename="../widgets/main_window.cpp" line="155"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="158"/>
+        <location filename="../widgets/main_window.cpp" line="163"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="158"/>
+        <location filename="../widgets/main_window.cpp" line="163"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="168"/>
+        <location filename="../widgets/main_window.cpp" line="173"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="169"/>
+        <location filename="../widgets/main_window.cpp" line="174"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="174"/>
+        <location filename="../widgets/main_window.cpp" line="179"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
+        <location filename="../widgets/main_window.cpp" line="181"/>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="183"/>
+        <source>&amp;Documentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="190"/>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="195"/>
+        <source>&amp;About Stave</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../widgets/main_window.cpp" line="196"/>
+        <source>About Stave</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="201"/>
+        <source>About &amp;Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="223"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="232"/>
+        <location filename="../widgets/main_window.cpp" line="288"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="247"/>
+        <location filename="../widgets/main_window.cpp" line="303"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="256"/>
+        <location filename="../widgets/main_window.cpp" line="312"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="258"/>
+        <location filename="../widgets/main_window.cpp" line="314"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="260"/>
+        <location filename="../widgets/main_window.cpp" line="316"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="267"/>
+        <location filename="../widgets/main_window.cpp" line="323"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="272"/>
+        <location filename="../widgets/main_window.cpp" line="328"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="277"/>
+        <location filename="../widgets/main_window.cpp" line="333"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="295"/>
+        <location filename="../widgets/main_window.cpp" line="351"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="296"/>
+        <location filename="../widgets/main_window.cpp" line="352"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="303"/>
+        <location filename="../widgets/main_window.cpp" line="359"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="304"/>
+        <location filename="../widgets/main_window.cpp" line="360"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="329"/>
+        <location filename="../widgets/main_window.cpp" line="385"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="330"/>
+        <location filename="../widgets/main_window.cpp" line="386"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="337"/>
+        <location filename="../widgets/main_window.cpp" line="393"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="343"/>
+        <location filename="../widgets/main_window.cpp" line="399"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="354"/>
+        <location filename="../widgets/main_window.cpp" line="410"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="357"/>
+        <location filename="../widgets/main_window.cpp" line="413"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="362"/>
+        <location filename="../widgets/main_window.cpp" line="418"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="363"/>
+        <location filename="../widgets/main_window.cpp" line="419"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="370"/>
+        <location filename="../widgets/main_window.cpp" line="426"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="371"/>
+        <location filename="../widgets/main_window.cpp" line="427"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="375"/>
+        <location filename="../widgets/main_window.cpp" line="431"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="377"/>
+        <location filename="../widgets/main_window.cpp" line="433"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="231"/>
+        <location filename="../widgets/main_window.cpp" line="287"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -2197,37 +2265,37 @@
 <context>
     <name>stave::studio::NcclSettingsModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="523"/>
+        <location filename="../core/studio/hardware_models.cpp" line="526"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="531"/>
+        <location filename="../core/studio/hardware_models.cpp" line="534"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="554"/>
+        <location filename="../core/studio/hardware_models.cpp" line="557"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="556"/>
+        <location filename="../core/studio/hardware_models.cpp" line="559"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="556"/>
+        <location filename="../core/studio/hardware_models.cpp" line="559"/>
         <source>Value in %1</source>
         <translation>%1 中的值</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="558"/>
+        <location filename="../core/studio/hardware_models.cpp" line="561"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="560"/>
+        <location filename="../core/studio/hardware_models.cpp" line="563"/>
         <source>Description</source>
         <translation>说明</translation>
     </message>
@@ -2432,27 +2500,32 @@
         <translation>%1（%2 个 CPU）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="476"/>
+        <location filename="../core/studio/hardware_models.cpp" line="474"/>
+        <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/hardware_models.cpp" line="479"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="478"/>
+        <location filename="../core/studio/hardware_models.cpp" line="481"/>
         <source>CPUs</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="480"/>
+        <location filename="../core/studio/hardware_models.cpp" line="483"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="482"/>
-        <source>Free</source>
-        <translation>空闲</translation>
+        <location filename="../core/studio/hardware_models.cpp" line="485"/>
+        <source>Unused</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="484"/>
+        <location filename="../core/studio/hardware_models.cpp" line="487"/>
         <source>GPUs near it</source>
         <translation>就近的 GPU</translation>
     </message>
@@ -2724,68 +2797,231 @@
 <context>
     <name>stave::studio::ProjectDocument</name>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="33"/>
-        <location filename="../core/studio/project_document.cpp" line="47"/>
+        <location filename="../core/studio/project_document.cpp" line="35"/>
+        <location filename="../core/studio/project_document.cpp" line="49"/>
+        <location filename="../core/studio/project_document.cpp" line="187"/>
+        <location filename="../core/studio/project_document.cpp" line="252"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="126"/>
+        <location filename="../core/studio/project_document.cpp" line="128"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="135"/>
+        <location filename="../core/studio/project_document.cpp" line="137"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="149"/>
+        <location filename="../core/studio/project_document.cpp" line="151"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="188"/>
+        <source>A config needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="189"/>
+        <source>A config name cannot start or end with a space.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="190"/>
+        <source>A config name has at most 64 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="192"/>
+        <source>A config name is one line of text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="194"/>
+        <source>There is already a config called &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="205"/>
+        <location filename="../core/studio/project_document.cpp" line="218"/>
+        <location filename="../core/studio/project_document.cpp" line="235"/>
+        <source>There is no config called &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project_document.cpp" line="239"/>
+        <source>A project keeps at least one config.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>stave::widgets::ProjectPage</name>
     <message>
-        <location filename="../widgets/project_page.cpp" line="20"/>
+        <location filename="../widgets/project_page.cpp" line="30"/>
+        <source>Change Dataset…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="32"/>
+        <source>Every config of the project trains on its dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="36"/>
         <source>Run configs (the active one is marked):</source>
         <translation>运行配置（标出当前使用的）：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="25"/>
+        <location filename="../widgets/project_page.cpp" line="49"/>
+        <source>New…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="50"/>
+        <source>Copy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="51"/>
+        <source>Rename…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="52"/>
+        <location filename="../widgets/project_page.cpp" line="205"/>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="53"/>
+        <source>Make Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="58"/>
         <source>Runs (runs/ beside the project, newest first):</source>
         <translation>训练记录（项目旁的 runs/，最新在前）：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="42"/>
+        <location filename="../widgets/project_page.cpp" line="99"/>
         <source>&lt;h2&gt;No project open&lt;/h2&gt;&lt;p&gt;Open a .stave file with File ▸ Open, or create one with &lt;code&gt;stave-train new-project&lt;/code&gt;.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;没有打开的项目&lt;/h2&gt;&lt;p&gt;用 文件 ▸ 打开 打开 .stave 文件，或用 &lt;code&gt;stave-train new-project&lt;/code&gt; 创建项目。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="49"/>
+        <location filename="../widgets/project_page.cpp" line="105"/>
         <source>&lt;h2&gt;%1&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;File&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Dataset&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h2&gt;%1&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;文件&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;数据集&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="56"/>
+        <location filename="../widgets/project_page.cpp" line="111"/>
         <source>%1 (active)</source>
         <translation>%1（当前）</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="62"/>
+        <location filename="../widgets/project_page.cpp" line="123"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="64"/>
+        <location filename="../widgets/project_page.cpp" line="125"/>
         <source>%1 — %2 epoch(s), best mAP50-95 %3 (mAP50 %4)</source>
         <translation>%1 — %2 轮，最佳 mAP50-95 %3（mAP50 %4）</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="70"/>
+        <location filename="../widgets/project_page.cpp" line="131"/>
         <source>No runs yet.</source>
         <translation>还没有训练记录。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="168"/>
+        <location filename="../widgets/project_page.cpp" line="170"/>
+        <source>%1 copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="168"/>
+        <location filename="../widgets/project_page.cpp" line="170"/>
+        <source>config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="172"/>
+        <source>Copy Config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="172"/>
+        <location filename="../widgets/project_page.cpp" line="179"/>
+        <source>New Config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="173"/>
+        <source>Name of the copy of &apos;%1&apos;:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="174"/>
+        <source>Name of the new config (it starts from the defaults):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="187"/>
+        <location filename="../widgets/project_page.cpp" line="191"/>
+        <source>Rename Config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="187"/>
+        <source>New name for &apos;%1&apos;:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="199"/>
+        <location filename="../widgets/project_page.cpp" line="211"/>
+        <source>Delete Config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="200"/>
+        <source>Delete the config &apos;%1&apos; from the project?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="203"/>
+        <source>Runs already trained with it keep their own copy (config.yaml in the run folder). Nothing changes on disk until you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="222"/>
+        <source>Choose the Project&apos;s Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="223"/>
+        <source>Dataset description (*.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="230"/>
+        <source>Change Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/project_page.cpp" line="231"/>
+        <source>%1 cannot be the project&apos;s dataset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../widgets/help_dialogs.cpp" line="31"/>
+        <source>&lt;h2&gt;Stave %1&lt;/h2&gt;&lt;p&gt;Trains YOLO object detectors fast on one to many GPUs, and shows why a run is slow.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2 (built with %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch (the engine, stave-train)&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;QCustomPlot&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2968,416 +3204,503 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="53"/>
+        <location filename="../widgets/run_page.cpp" line="55"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="54"/>
+        <location filename="../widgets/run_page.cpp" line="56"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="60"/>
+        <location filename="../widgets/run_page.cpp" line="62"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="64"/>
+        <location filename="../widgets/run_page.cpp" line="66"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="68"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="72"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="72"/>
+        <location filename="../widgets/run_page.cpp" line="74"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="74"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="78"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="79"/>
+        <location filename="../widgets/run_page.cpp" line="81"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="82"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="86"/>
+        <location filename="../widgets/run_page.cpp" line="88"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="90"/>
+        <location filename="../widgets/run_page.cpp" line="92"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="120"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="120"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="120"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="123"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="123"/>
-        <location filename="../widgets/run_page.cpp" line="124"/>
+        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="124"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="147"/>
-        <location filename="../widgets/run_page.cpp" line="552"/>
+        <location filename="../widgets/run_page.cpp" line="149"/>
+        <location filename="../widgets/run_page.cpp" line="621"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="160"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="159"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="196"/>
+        <location filename="../widgets/run_page.cpp" line="198"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="217"/>
-        <location filename="../widgets/run_page.cpp" line="508"/>
+        <location filename="../widgets/run_page.cpp" line="205"/>
+        <source>Run ▸ Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="209"/>
+        <source>Run ▸ Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="221"/>
+        <location filename="../widgets/run_page.cpp" line="577"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="287"/>
+        <location filename="../widgets/run_page.cpp" line="291"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="279"/>
+        <location filename="../widgets/run_page.cpp" line="283"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="316"/>
+        <location filename="../widgets/run_page.cpp" line="320"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="320"/>
-        <source>Save the project first: the run reads the project file.</source>
-        <translation>请先保存项目：运行会读取项目文件。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="325"/>
+        <location filename="../widgets/run_page.cpp" line="324"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="340"/>
+        <location filename="../widgets/run_page.cpp" line="329"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="366"/>
+        <source>Start Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="330"/>
+        <source>The project has unsaved changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="332"/>
+        <source>The run trains with the project as saved. Save it and start?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="333"/>
+        <source>Save and Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="338"/>
+        <source>Not started: the project has unsaved changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="343"/>
+        <source>Not started: the project could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="357"/>
+        <source>%1 cannot start:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="361"/>
+        <source>Not started: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="367"/>
+        <source>%1 may not finish:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="371"/>
+        <source>Start Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="374"/>
+        <source>Not started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="385"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="390"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="353"/>
+        <location filename="../widgets/run_page.cpp" line="398"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="401"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="363"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="367"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page.cpp" line="457"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="458"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="414"/>
+        <location filename="../widgets/run_page.cpp" line="459"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="418"/>
+        <location filename="../widgets/run_page.cpp" line="463"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="429"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="475"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="431"/>
+        <location filename="../widgets/run_page.cpp" line="476"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="447"/>
+        <location filename="../widgets/run_page.cpp" line="492"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="493"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="449"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="459"/>
+        <location filename="../widgets/run_page.cpp" line="504"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="465"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="478"/>
+        <location filename="../widgets/run_page.cpp" line="523"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="480"/>
+        <location filename="../widgets/run_page.cpp" line="525"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="530"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="490"/>
+        <location filename="../widgets/run_page.cpp" line="535"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page.cpp" line="539"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="495"/>
-        <location filename="../widgets/run_page.cpp" line="580"/>
+        <location filename="../widgets/run_page.cpp" line="540"/>
+        <location filename="../widgets/run_page.cpp" line="656"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="502"/>
+        <location filename="../widgets/run_page.cpp" line="547"/>
+        <source>[run] %1 after %2 of %3 epoch(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="551"/>
+        <source>: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="560"/>
+        <source>[doctor] %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="564"/>
+        <source> — try %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="571"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="521"/>
+        <location filename="../widgets/run_page.cpp" line="590"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="552"/>
+        <location filename="../widgets/run_page.cpp" line="621"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="567"/>
+        <location filename="../widgets/run_page.cpp" line="636"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="567"/>
+        <location filename="../widgets/run_page.cpp" line="636"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="639"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="571"/>
+        <location filename="../widgets/run_page.cpp" line="644"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="572"/>
+        <location filename="../widgets/run_page.cpp" line="646"/>
+        <source> · %1 of %2 epoch(s) done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="648"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="573"/>
+        <location filename="../widgets/run_page.cpp" line="649"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="576"/>
+        <location filename="../widgets/run_page.cpp" line="652"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="581"/>
+        <location filename="../widgets/run_page.cpp" line="657"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="597"/>
+        <location filename="../widgets/run_page.cpp" line="681"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="608"/>
+        <location filename="../widgets/run_page.cpp" line="692"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3385,142 +3708,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="81"/>
+        <location filename="../core/studio/run_queue.cpp" line="84"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="83"/>
+        <location filename="../core/studio/run_queue.cpp" line="86"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="85"/>
+        <location filename="../core/studio/run_queue.cpp" line="88"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run_queue.cpp" line="90"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="89"/>
+        <location filename="../core/studio/run_queue.cpp" line="92"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="91"/>
+        <location filename="../core/studio/run_queue.cpp" line="94"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="93"/>
+        <location filename="../core/studio/run_queue.cpp" line="96"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="127"/>
+        <location filename="../core/studio/run_queue.cpp" line="130"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="133"/>
+        <location filename="../core/studio/run_queue.cpp" line="136"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="162"/>
+        <location filename="../core/studio/run_queue.cpp" line="165"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="166"/>
+        <location filename="../core/studio/run_queue.cpp" line="169"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="237"/>
+        <location filename="../core/studio/run_queue.cpp" line="241"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="240"/>
+        <location filename="../core/studio/run_queue.cpp" line="244"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="252"/>
+        <location filename="../core/studio/run_queue.cpp" line="262"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="262"/>
+        <location filename="../core/studio/run_queue.cpp" line="272"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="264"/>
+        <location filename="../core/studio/run_queue.cpp" line="274"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="264"/>
-        <source>CPU busy</source>
-        <translation>CPU 忙</translation>
+        <location filename="../core/studio/run_queue.cpp" line="274"/>
+        <source>CPU busy (%1)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="299"/>
+        <location filename="../core/studio/run_queue.cpp" line="309"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="301"/>
+        <location filename="../core/studio/run_queue.cpp" line="311"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="319"/>
+        <location filename="../core/studio/run_queue.cpp" line="329"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="324"/>
+        <location filename="../core/studio/run_queue.cpp" line="334"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="349"/>
+        <location filename="../core/studio/run_queue.cpp" line="359"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="364"/>
+        <location filename="../core/studio/run_queue.cpp" line="374"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="376"/>
+        <location filename="../core/studio/run_queue.cpp" line="386"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="437"/>
+        <location filename="../core/studio/run_queue.cpp" line="452"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="447"/>
+        <location filename="../core/studio/run_queue.cpp" line="462"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="456"/>
+        <location filename="../core/studio/run_queue.cpp" line="471"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="459"/>
+        <location filename="../core/studio/run_queue.cpp" line="474"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -3592,6 +3915,24 @@
         <location filename="../widgets/settings_dialog.cpp" line="55"/>
         <source>These apply to a run when its config leaves the key (sample_period_s, metrics_port, devices) at its default; a value set in the project&apos;s config wins. Devices: cpu, or GPU indices such as 0,1.</source>
         <translation>当运行的配置将对应键（sample_period_s、metrics_port、devices）保留为默认值时，这些设置生效；项目配置中设定的值优先。设备：cpu，或 GPU 编号如 0,1。</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ShortcutsDialog</name>
+    <message>
+        <location filename="../widgets/help_dialogs.cpp" line="117"/>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/help_dialogs.cpp" line="123"/>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/help_dialogs.cpp" line="123"/>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3816,6 +4157,439 @@ not found</source>
     </message>
 </context>
 <context>
+    <name>stave::config::Schema</name>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="10"/>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="11"/>
+        <source>data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="12"/>
+        <source>optimisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="13"/>
+        <source>augmentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="14"/>
+        <source>hardware</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="15"/>
+        <source>distributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="16"/>
+        <source>logging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="17"/>
+        <source>network scale, yolov8n (smallest) to yolov8x; a &apos;.yaml&apos; suffix is accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="18"/>
+        <source>Stave checkpoint (.pt) to start from (tensors matching by name and shape); empty = random weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="19"/>
+        <source>freeze the first N layers of the network (0 = none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="20"/>
+        <source>dataset description (data.yaml, YOLO format)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="21"/>
+        <source>training and validation image size in pixels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="22"/>
+        <source>fraction of the training images to use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="23"/>
+        <source>train all classes as one class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="24"/>
+        <source>cache decoded images in RAM or on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="25"/>
+        <source>fail the run when more than this fraction of a split&apos;s images cannot be decoded (each one is used as a grey image without boxes, with a warning)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="26"/>
+        <source>validate in rectangular batches, as Ultralytics does (false: letterbox to squares)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="27"/>
+        <source>data loader threads per rank (at most the CPU cores per rank, as Ultralytics caps it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="28"/>
+        <source>batches prepared ahead per rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="29"/>
+        <source>keep loader threads alive between epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="30"/>
+        <source>number of epochs to train</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="31"/>
+        <source>maximum training time in hours, overrides epochs (0 = off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="32"/>
+        <source>epochs without improvement before stopping early (0 = never)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="33"/>
+        <source>images per batch PER RANK (global batch = batch x world size)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="34"/>
+        <source>nominal batch size: gradients are accumulated up to it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="35"/>
+        <source>optimizer; auto picks SGD or AdamW (and lr0) from the run length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="36"/>
+        <source>initial learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="37"/>
+        <source>final learning rate as a fraction of lr0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="38"/>
+        <source>SGD momentum / Adam beta1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="39"/>
+        <source>weight decay at the nominal batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="40"/>
+        <source>warmup length in epochs (fractions allowed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="41"/>
+        <source>momentum at the start of warmup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="42"/>
+        <source>bias learning rate at the start of warmup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="43"/>
+        <source>cosine learning-rate schedule instead of linear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="44"/>
+        <source>scale lr0 by global batch / 64 (linear scaling rule)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="45"/>
+        <source>box (CIoU) loss gain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="46"/>
+        <source>classification (BCE) loss gain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="47"/>
+        <source>distribution focal loss gain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="48"/>
+        <source>random seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="49"/>
+        <source>use deterministic algorithms where possible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="50"/>
+        <source>resume from the run&apos;s last checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="51"/>
+        <source>hue jitter (fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="52"/>
+        <source>saturation jitter (fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="53"/>
+        <source>value (brightness) jitter (fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="54"/>
+        <source>rotation (+/- degrees)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="55"/>
+        <source>translation (+/- fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="56"/>
+        <source>scale gain (+/- fraction; augmentation, not the model scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="57"/>
+        <source>shear (+/- degrees)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="58"/>
+        <source>perspective (+/- fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="59"/>
+        <source>probability of an up-down flip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="60"/>
+        <source>probability of a left-right flip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="61"/>
+        <source>probability of a 4-image mosaic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="62"/>
+        <source>probability of mixup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="63"/>
+        <source>turn mosaic off for the last N epochs (0 = never)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="64"/>
+        <source>vary the image size +/- 50% per batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="65"/>
+        <source>GPUs to use: empty = all visible, &apos;cpu&apos;, or a list such as &apos;0,1,3&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="66"/>
+        <source>processes (ranks) per node, one per GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="67"/>
+        <source>compute precision with amp; auto = bf16 on GPUs from Ampere on, fp16 on older GPUs, fp32 on the CPU (bf16 there is faster but learns less)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="68"/>
+        <source>automatic mixed precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="69"/>
+        <source>channels-last (NHWC) memory format for images and model; auto = on for the CPU, off on CUDA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="70"/>
+        <source>collate batches into pinned host memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="71"/>
+        <source>intra-op CPU threads per rank (0 = all cores)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="72"/>
+        <source>SyncBatchNorm: BatchNorm over the global batch of all ranks while training</source>
+        <translation type="unfinished">SyncBatchNorm：训练时在所有进程的全局批次上做 BatchNorm</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="73"/>
+        <source>gradient bucket size for all-reduce, MiB (PyTorch DDP&apos;s bucket_cap_mb)</source>
+        <translation type="unfinished">all-reduce 的梯度桶大小，MiB（即 PyTorch DDP 的 bucket_cap_mb）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="74"/>
+        <source>NCCL_P2P_LEVEL (empty = NCCL&apos;s choice)</source>
+        <translation type="unfinished">NCCL_P2P_LEVEL（留空 = 由 NCCL 决定）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="75"/>
+        <source>set NCCL_SHM_DISABLE=1</source>
+        <translation type="unfinished">设置 NCCL_SHM_DISABLE=1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="76"/>
+        <source>NCCL_DEBUG level (empty = off)</source>
+        <translation type="unfinished">NCCL_DEBUG 级别（留空 = 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="77"/>
+        <source>collective timeout; a rank silent this long counts as hung</source>
+        <translation type="unfinished">集合通信超时；进程沉默这么久即视为挂起</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="78"/>
+        <source>address of rank 0&apos;s rendezvous store</source>
+        <translation type="unfinished">进程 0 的 rendezvous 存储地址</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="79"/>
+        <source>rendezvous port (0 = pick a free one)</source>
+        <translation type="unfinished">rendezvous 端口（0 = 自动选一个空闲端口）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="80"/>
+        <source>number of nodes (machines)</source>
+        <translation type="unfinished">节点（机器）数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="81"/>
+        <source>this node&apos;s index, 0 .. nnodes-1</source>
+        <translation type="unfinished">本节点的序号，0 .. nnodes-1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="82"/>
+        <source>validate during training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="83"/>
+        <source>validate every N epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="84"/>
+        <source>confidence threshold for validation NMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="85"/>
+        <source>IoU threshold for validation NMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="86"/>
+        <source>maximum detections per image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="87"/>
+        <source>save a checkpoint every N epochs (-1 = only last and best)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="88"/>
+        <source>run name, one folder name under project (empty = train); taken names get 2, 3, ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="89"/>
+        <source>reuse the run folder of name (or --run-dir) even if it holds a run: the old run is moved aside to &lt;folder&gt;-replaced-&lt;time&gt; first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="90"/>
+        <source>folder for runs (empty = beside the project file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="91"/>
+        <source>seconds between the node&apos;s GPU and system samples in the event log (0 = off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="92"/>
+        <source>seconds between the straggler and doctor reports (diagnosis events) of a run; 0 = only the doctor&apos;s final report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="93"/>
+        <source>serve Prometheus metrics of the run on this port (0 = off); a port in use stops the run before it starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="94"/>
+        <source>address the metrics port listens on (0.0.0.0 = every interface)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/schema_strings.cpp" line="95"/>
+        <source>also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) to &lt;run&gt;/tb/, for tensorboard --logdir</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::GpuLeases</name>
     <message>
         <location filename="../core/studio/gpu_lease.cpp" line="109"/>
@@ -3831,6 +4605,19 @@ not found</source>
         <location filename="../core/studio/gpu_lease.cpp" line="128"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::Preflight</name>
+    <message>
+        <location filename="../core/studio/preflight.cpp" line="35"/>
+        <source>%1: names lists no classes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/preflight.cpp" line="38"/>
+        <source>only %1 MiB free on %2, where the run writes its checkpoints and events; a full disk stops the run</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

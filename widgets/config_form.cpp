@@ -1,6 +1,7 @@
 #include "widgets/config_form.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -79,7 +80,9 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   m_group->addItem(tr("All"), QString());
   for (auto g : config::paramGroups()) {
     const QString name = QString::fromLatin1(config::paramGroupName(g));
-    m_group->addItem(name.left(1).toUpper() + name.mid(1), name);
+    const QString shown =
+        QCoreApplication::translate(config::kSchemaTrContext, config::paramGroupName(g));
+    m_group->addItem(shown.left(1).toUpper() + shown.mid(1), name);
   }
   top->addWidget(m_group);
   m_search = new QLineEdit(this);

@@ -84,4 +84,10 @@ std::string modelScale(std::string_view model);
 /// The parameter table as Markdown (docs/config.md).
 std::string schemaMarkdown();
 
+/// The translation context of the schema's texts in the studio.
+inline constexpr const char* kSchemaTrContext = "stave::config::Schema";
+/// A C++ source listing every parameter help text and group name for Qt's lupdate
+/// (core/studio/schema_strings.cpp is this output; `stave-train config-docs --format tr`).
+std::string schemaTranslationSource();
+
 }  // namespace stave::config

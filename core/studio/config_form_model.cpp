@@ -1,5 +1,6 @@
 #include "core/studio/config_form_model.h"
 
+#include <QCoreApplication>
 #include <cmath>
 #include <limits>
 
@@ -10,6 +11,11 @@ using config::runConfigSchema;
 
 QString qs(const std::string& s) {
   return QString::fromStdString(s);
+}
+
+// The schema's help in the studio's language (core/studio/schema_strings.cpp lists the texts).
+QString helpOf(const ParamSpec& spec) {
+  return QCoreApplication::translate(config::kSchemaTrContext, spec.help.c_str());
 }
 
 const ParamSpec& specAt(int row) {
@@ -152,7 +158,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
         return r.text;
       }
       if (index.column() == DefaultColumn) return qs(config::formatValue(spec.defaultValue));
-      if (index.column() == HelpColumn) return qs(spec.help);
+      if (index.column() == HelpColumn) return helpOf(spec);
       return {};
     case Qt::CheckStateRole:
       if (index.column() == ValueColumn && spec.type == config::ParamType::Bool)
@@ -162,7 +168,9 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
       if (isReadOnlyRow(row))
         return tr("Every config trains on the project's dataset. Change it on the Project page "
                   "(Change Dataset…).");
-      return r.error.isEmpty() ? qs(spec.help + " (" + config::describeRange(spec) + ")") : r.error;
+      return r.error.isEmpty() ? helpOf(spec) + QStringLiteral(" (") +
+                                     qs(config::describeRange(spec)) + QLatin1Char(')')
+                               : r.error;
     case KeyRole:
       return qs(spec.name);
     case GroupRole:
@@ -179,7 +187,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
     case MaxRole:
       return spec.max;
     case HelpRole:
-      return qs(spec.help);
+      return helpOf(spec);
     case EditedTextRole:
       return r.text;
     case CommittedTextRole:

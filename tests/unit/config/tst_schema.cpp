@@ -108,6 +108,7 @@ class TestSchema : public QObject {
   void derived();
   void deriveResolvesTheOptimizer();
   void docsAreCurrent();
+  void translationSourceIsCurrent();
 };
 
 void TestSchema::everyKeyHasOneRow_data() {
@@ -592,6 +593,15 @@ void TestSchema::docsAreCurrent() {
            "docs/config.md is stale: run stave-train config-docs > docs/config.md");
   for (const auto& p : runConfigSchema())
     QVERIFY2(committed.value().find("| `" + p.name + "` |") != std::string::npos, p.name.c_str());
+}
+
+void TestSchema::translationSourceIsCurrent() {
+  // The studio translates every help text and group name; lupdate finds them in this file.
+  auto committed = stave::readFile(STAVE_SOURCE_DIR "/core/studio/schema_strings.cpp");
+  QVERIFY2(committed.ok(), "core/studio/schema_strings.cpp is missing: run scripts/update-translations");
+  QVERIFY2(committed.value() == schemaTranslationSource(),
+           "core/studio/schema_strings.cpp is stale (a schema text changed): run "
+           "scripts/update-translations and translate the new texts");
 }
 
 QTEST_APPLESS_MAIN(TestSchema)
