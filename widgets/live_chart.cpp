@@ -78,14 +78,20 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   plotLayout()->addElement(0, 0, m_title);
   // The legend in a row of its own below the axes: inside, it would hide the newest points.
   axisRect()->insetLayout()->take(legend);
-  plotLayout()->addElement(2, 0, legend);
-  plotLayout()->setRowStretchFactor(2, 0.001);
   legend->setFillOrder(QCPLegend::foColumnsFirst);
   legend->setWrap(4);
   legend->setBorderPen(Qt::NoPen);
   legend->setBrush(Qt::NoBrush);
-  legend->setVisible(false);
+  showLegend(false);
   legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  m_emptyText = new QCPItemText(this);
+  m_emptyText->setClipToAxisRect(false);
+  m_emptyText->position->setType(QCPItemPosition::ptAxisRectRatio);
+  m_emptyText->position->setCoords(0.5, 0.5);
+  m_emptyText->setPositionAlignment(Qt::AlignCenter);
+  m_emptyText->setColor(palette().color(QPalette::PlaceholderText));
+  m_emptyText->setText(tr("No data yet"));
+  updateEmpty();
   m_timer->setSingleShot(true);
   m_timer->setInterval(150);
   connect(m_timer, &QTimer::timeout, this, &LiveChart::refresh);
@@ -142,7 +148,7 @@ int LiveChart::addSeries(const QString& name, const QColor& color) {
   s.graph->setPen(QPen(color, 1.0));  // wider pens take the slow raster path (6x here)
   s.graph->setAdaptiveSampling(false);  // the decimation is ours
   m_series.push_back(s);
-  legend->setVisible(m_series.size() > 1);
+  showLegend(m_series.size() > 1);
   return m_series.size() - 1;
 }
 
@@ -166,13 +172,61 @@ void LiveChart::append(int s, double x, double y) {
 }
 
 void LiveChart::clearData() {
-  for (auto& s : m_series) {
-    s.x.clear();
-    s.y.clear();
-    s.graph->data()->clear();
-  }
+  clearGraphs();
+  m_series.clear();
+  showLegend(false);
+  xAxis->setRange(0, 1);
+  yAxis->setRange(0, 1);
   m_follow = true;
+  updateEmpty();
   schedule();
+}
+
+void LiveChart::showLegend(bool shown) {
+  // In the layout only while shown: a hidden legend in the layout still caps the column's width
+  // at its own (an empty chart's axes were 50 px wide, a one-series chart's as wide as its name).
+  const bool inLayout = plotLayout()->hasElement(2, 0) && plotLayout()->element(2, 0) == legend;
+  legend->setVisible(shown);
+  if (shown && !inLayout) {
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+  } else if (!shown && inLayout) {
+    plotLayout()->take(legend);
+    plotLayout()->simplify();
+  }
+}
+
+void LiveChart::setEmptyText(const QString& text) {
+  m_emptyText->setText(text);
+  schedule();
+}
+
+bool LiveChart::isEmptyShown() const {
+  return m_emptyText->visible();
+}
+
+void LiveChart::updateEmpty() {
+  bool empty = true;
+  for (const auto& s : m_series) empty = empty && s.x.isEmpty();
+  m_emptyText->setVisible(empty);
+  // No numbers on the axes of an empty chart: 0..5 of nothing looked like data.
+  for (QCPAxis* a : {xAxis, yAxis}) {
+    a->setTickLabels(!empty);
+    a->setTicks(!empty);
+    a->grid()->setVisible(!empty);
+  }
+}
+
+void LiveChart::resizeEvent(QResizeEvent* event) {
+  QCustomPlot::resizeEvent(event);
+  // Lay out again at the new size now: a chart resized while its page was hidden kept the
+  // layout of its first, tiny size (axes in a 5 px corner) until data arrived.
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LiveChart::showEvent(QShowEvent* event) {
+  QCustomPlot::showEvent(event);
+  replot(QCustomPlot::rpQueuedReplot);
 }
 
 void LiveChart::showRange(const QCPRange& r) {
@@ -243,6 +297,7 @@ void LiveChart::refresh() {
       yAxis->setRange(ylo - pad, yhi + pad);
     }
   }
+  updateEmpty();
   const QCPRange r = xAxis->range();
   const int columns = std::max(50, axisRect()->width());
   QVector<double> dx, dy;

@@ -34,8 +34,13 @@ class LiveChart : public QCustomPlot {
   QString seriesName(int s) const { return m_series[s].name; }
   /// Appends one point (x must not decrease within a series); replots soon.
   void append(int s, double x, double y);
-  /// Removes every point (the series stay).
+  /// Removes every series and point and forgets the view (a new run or project starts from
+  /// nothing: no axes, legend or series of the previous one).
   void clearData();
+  /// The text an empty chart shows in the middle (default "No data yet").
+  void setEmptyText(const QString& text);
+  /// True while the chart has no point to draw and shows the empty text instead of axes.
+  bool isEmptyShown() const;
   /// Points held by series `s` (before decimation) and drawn for it (after).
   int pointCount(int s) const { return m_series[s].x.size(); }
   int drawnCount(int s) const;
@@ -68,11 +73,16 @@ class LiveChart : public QCustomPlot {
   };
   void schedule();
   void showValuesAt(const QPoint& pos);
+  void updateEmpty();
+  void showLegend(bool shown);
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   QVector<Series> m_series;
   QTimer* m_timer;
   bool m_follow = true;
   bool m_wholeX = false;
   QCPTextElement* m_title = nullptr;
+  QCPItemText* m_emptyText = nullptr;
 };
 
 /// Min/max decimation of (x, y) sorted by x to about `columns` columns over [lo, hi]: each

@@ -157,6 +157,13 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_split->legend->setBrush(Qt::NoBrush);
   m_split->legend->setVisible(true);
   m_split->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  m_splitEmpty = new QCPItemText(m_split);
+  m_splitEmpty->setClipToAxisRect(false);
+  m_splitEmpty->position->setType(QCPItemPosition::ptAxisRectRatio);
+  m_splitEmpty->position->setCoords(0.5, 0.5);
+  m_splitEmpty->setPositionAlignment(Qt::AlignCenter);
+  m_splitEmpty->setColor(palette().color(QPalette::PlaceholderText));
+  m_splitEmpty->setText(tr("No data yet"));
   m_split->yAxis->setLabel(tr("ms per step"));
   m_split->xAxis->setLabel(tr("rank"));
   {
@@ -238,11 +245,22 @@ void RunPage::relayout() {
   for (QWidget* w : m_order) {
     const bool gpu = w == chart(QStringLiteral("gpuUtil")) || w == chart(QStringLiteral("gpuMem")) ||
                      w == chart(QStringLiteral("gpuPower"));
-    w->setVisible(!(gpu && m_noGpu));
-    if (gpu && m_noGpu) continue;
+    const bool hide = gpu && !gpuChartsShown();
+    w->setVisible(!hide);
+    if (hide) continue;
     m_grid->addWidget(w, k / 3, k % 3);
     ++k;
   }
+}
+
+bool RunPage::gpuChartsShown() const {
+  return m_runGpu == 1 || (m_runGpu < 0 && m_machineGpu);
+}
+
+void RunPage::setMachineHasGpu(bool has) {
+  if (has == m_machineGpu) return;
+  m_machineGpu = has;
+  relayout();
 }
 
 LiveChart* RunPage::chart(const QString& name) const {
@@ -418,7 +436,7 @@ void RunPage::clearCharts() {
   for (auto& [name, c] : m_charts) {
     c->clearData();
   }
-  m_noGpu = false;
+  m_runGpu = -1;
   relayout();
   m_rankSplit.clear();
   m_straggler.clear();
@@ -502,9 +520,15 @@ void RunPage::onEvents(int first) {
       if (!gs->status.empty()) {
         // No GPU on the node: the GPU charts would stay empty; they make room for the rest.
         m_log->appendPlainText(tr("[node] %1").arg(QString::fromStdString(gs->status)));
-        m_noGpu = true;
-        relayout();
+        if (m_runGpu != 0) {
+          m_runGpu = 0;
+          relayout();
+        }
         continue;
+      }
+      if (!gs->gpus.empty() && m_runGpu != 1) {
+        m_runGpu = 1;
+        relayout();
       }
       for (const auto& gp : gs->gpus) {
         const QString name = tr("GPU %1").arg(gp.index);
@@ -617,6 +641,10 @@ void RunPage::updateSplit() {
   for (const auto& [rank, v] : m_rankSplit) top = std::max(top, (v[0] + v[1] + v[2] + v[3] + v[4]) * 1000.0);
   m_split->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   m_split->xAxis->setRange(-0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7);
+  m_splitEmpty->setVisible(keys.isEmpty());
+  m_split->yAxis->setTickLabels(!keys.isEmpty());
+  m_split->yAxis->setTicks(!keys.isEmpty());
+  m_split->yAxis->grid()->setVisible(!keys.isEmpty());
   if (auto* title = qobject_cast<QCPTextElement*>(m_split->plotLayout()->element(0, 0)))
     title->setText(m_straggler.isEmpty() ? tr("Step time per rank") : tr("Step time per rank — %1").arg(m_straggler));
   m_split->replot(QCustomPlot::rpQueuedReplot);

@@ -22,6 +22,7 @@ class QPushButton;
 class QSpinBox;
 class QCustomPlot;
 class QCPBars;
+class QCPItemText;
 
 namespace stave::studio {
 class BackgroundJob;
@@ -42,6 +43,10 @@ class RunPage : public QWidget {
   studio::RunController* controller() const { return m_run; }
   /// The charts by their object name ("losses", "metrics", "gpuUtil", ...).
   LiveChart* chart(const QString& name) const;
+  /// Whether this machine has GPUs (the GPU charts show for a run not yet sampling only then).
+  void setMachineHasGpu(bool has);
+  /// True while the GPU charts are shown.
+  bool gpuChartsShown() const;
   QCustomPlot* splitChart() const { return m_split; }
   QPushButton* startButton() const { return m_start; }
   QPushButton* stopButton() const { return m_stop; }
@@ -114,7 +119,11 @@ class RunPage : public QWidget {
   QCustomPlot* m_split = nullptr;
   QGridLayout* m_grid = nullptr;
   std::vector<QWidget*> m_order;
-  bool m_noGpu = false;  ///< the node reported no GPU: the GPU charts make room
+  /// Whether the shown run's node has GPUs: -1 not known yet (no sample), 0 it reported none,
+  /// 1 it sampled GPUs. Unknown: as this machine (a run about to start here).
+  int m_runGpu = -1;
+  QCPItemText* m_splitEmpty = nullptr;
+  bool m_machineGpu = false;  ///< this machine has an NVIDIA GPU (as the queue last measured)
   // Per-rank latest step split, and the straggler's message.
   std::map<int, std::array<double, 5>> m_rankSplit;
   QString m_straggler;

@@ -25,6 +25,40 @@ QVector<double> ticks(LiveChart& c) {
 class TestLiveChart : public QObject {
   Q_OBJECT
  private slots:
+  // Issue 29, defect 5: an empty chart filled a 5x5 px corner of its widget, or kept the axes and
+  // series of the previous run.
+  void emptyChartFillsItsWidgetAndSaysSo() {
+    QWidget host;
+    auto* c = new LiveChart("Train losses", &host);
+    host.resize(200, 150);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    c->resize(600, 400);  // laid out again later, as a page's grid does
+    QTest::qWait(50);
+    c->grab();
+    QVERIFY2(c->axisRect()->width() > 400 && c->axisRect()->height() > 220,
+             qPrintable(QString("%1x%2").arg(c->axisRect()->width()).arg(c->axisRect()->height())));
+    QVERIFY(c->isEmptyShown());
+    const int s = c->series("box", Qt::blue);
+    c->append(s, 10, 5);
+    c->append(s, 20, 7);
+    c->refresh();
+    c->grab();
+    QVERIFY(!c->isEmptyShown());
+    QVERIFY2(c->axisRect()->width() > 400, qPrintable(QString::number(c->axisRect()->width())));
+    const int t = c->series("total", Qt::red);  // two series: the legend shows below
+    c->append(t, 10, 6);
+    c->refresh();
+    c->grab();
+    QVERIFY(c->legend->visible() && c->axisRect()->width() > 400);
+    QCOMPARE(c->xAxis->range().lower, 10.0);
+    c->clearData();  // a new run: nothing of the old one stays
+    QCOMPARE(c->seriesCount(), 0);
+    QVERIFY(c->isEmptyShown());
+    QVERIFY(!c->legend->visible());
+    QVERIFY(c->xAxis->range().lower != 10.0);
+  }
+
   void epochsAreWholeAndOnePointShows() {
     LiveChart c("Losses per epoch");
     c.resize(400, 260);

@@ -14,6 +14,7 @@
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
 #include "widgets/main_window.h"
+#include "widgets/live_chart.h"
 #include "widgets/run_page.h"
 #include <QMessageBox>
 #include "widgets/queue_panel.h"
@@ -252,10 +253,16 @@ class TestRunQueue : public QObject {
     w.queue()->setInterval(100);
     auto* status = w.findChild<QLabel*>("statusQueue");
     QTRY_COMPARE(status->text(), QString("CPU free"));
+    // Issue 29, defect 5: no GPU here, so no GPU charts (they came back for each new run).
+    QVERIFY(!w.runPage()->gpuChartsShown());
+    QVERIFY(w.runPage()->chart("gpuUtil")->isHidden());
+    QVERIFY(!w.runPage()->chart("losses")->isHidden());
+    QVERIFY(w.runPage()->chart("losses")->isEmptyShown());
     auto* c = w.runPage()->controller();
     QString error;
     QVERIFY2(c->start(m_project, "default", 1, {"epochs=300"}, &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(status->text() == "CPU busy (" + c->runId() + ")", 30000);
+    QVERIFY(w.runPage()->chart("gpuUtil")->isHidden());
     QVERIFY(c->stop(&error));
     QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 60000);
     QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
