@@ -529,9 +529,33 @@ void HistoryPage::updateDetails() {
     m_notes->clear();
     return;
   }
+  // Several runs selected: the panel would describe only one of them. It says what is
+  // selected; the comparison views (curves, diff, parallel coordinates) show them all.
+  if (const QList<int> rows = selectedRows(); rows.size() > 1) {
+    QStringList names;
+    for (int r : rows) names << HistoryModel::displayName(m_model->run(r)).toHtmlEscaped();
+    m_status->setText(tr("<b>%n runs selected</b>: %1<br><small>The curves, the config diff and "
+                         "the parallel coordinates compare them; select one run to annotate it."
+                         "</small>",
+                         nullptr, int(rows.size()))
+                          .arg(names.join(QStringLiteral(", "))));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_title, m_tags, m_notes, m_saveNotes,
+                                                      m_openFolder, m_newConfig, m_delete})
+      w->setEnabled(false);
+    m_title->clear();
+    m_title->setPlaceholderText(QString());
+    m_tags->clear();
+    m_notes->clear();
+    return;
+  }
   const auto& r = m_model->run(row);
   QString status = QStringLiteral("<b>%1</b> — %2").arg(QString::fromStdString(r.name).toHtmlEscaped(),
                                                        m_model->index(row, HistoryModel::Status).data().toString());
+  if (r.sessions.size() > 1) {
+    QStringList story;
+    for (const auto& st : r.sessions) story << HistoryModel::statusName(st);
+    status += QStringLiteral("<br>") + tr("Sessions: %1").arg(story.join(QStringLiteral(" → ")));
+  }
   if (!r.message.empty())
     status += QStringLiteral("<br><small>%1</small>").arg(QString::fromStdString(r.message).toHtmlEscaped());
   if (r.bestEpoch >= 0)

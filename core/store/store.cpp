@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config/atomic_file.h"
+#include <map>
+
 #include "core/telemetry/events.h"
 
 namespace fs = std::filesystem;
@@ -94,7 +96,28 @@ CREATE TABLE samples (
 CREATE INDEX samples_by_key ON samples(run_id, key, time);
 )sql";
 
+// Version 3: what each run trained with where the config leaves it to Stave (run_start's
+// `resolved`), and its story (one status per process that trained it: resumes, crashes).
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE runs ADD COLUMN resolved_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE runs ADD COLUMN sessions TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 }  // namespace
+
+void addToStory(std::vector<std::string>& sessions, const std::string& type,
+                const std::string& finishedStatus) {
+  namespace et = telemetry::event_type;
+  if (type == et::kRunStart) {
+    if (!sessions.empty() && sessions.back() == "running") sessions.back() = "crashed";
+    sessions.push_back("running");
+  } else if (type == et::kFinished) {
+    if (sessions.empty()) sessions.push_back("running");
+    sessions.back() = finishedStatus;
+  } else if (type == et::kError) {
+    if (!sessions.empty() && sessions.back() == "running") sessions.back() = "failed";
+  }
+}
 
 std::string Store::defaultPath(const std::string& projectDir) {
   return (fs::path(projectDir) / "stave.db").string();
@@ -159,6 +182,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     Status st = Ok{};
     if (version < 1) st = s->exec(kSchemaV1);
     if (st && version < 2) st = s->migrateToV2();
+    if (st && version < 3) st = s->migrateToV3();
     if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
@@ -185,6 +209,40 @@ Status Store::migrateToV2() {
       if (ins.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
       ins.reset();
     }
+  }
+  return Ok{};
+}
+
+Status Store::migrateToV3() {
+  if (auto st = exec(kSchemaV3); !st) return st;
+  // The raw events of older databases hold run_start's `resolved` and each session's end.
+  std::map<int64_t, std::pair<std::string, std::vector<std::string>>> runs;
+  Stmt q(m_db,
+         "SELECT run_id, type, json FROM events WHERE type IN ('run_start', 'finished', 'error') "
+         "ORDER BY run_id, line");
+  while (q.ok() && q.step() == SQLITE_ROW) {
+    auto& [resolved, sessions] = runs[q.i64(0)];
+    auto decoded = telemetry::decodeEvent(q.text(2));
+    if (!decoded) continue;
+    const telemetry::Event& e = decoded.value();
+    std::string status;
+    if (e.type == telemetry::event_type::kRunStart) {
+      if (auto r = telemetry::runStartFromEvent(e); r && !r->resolved.empty())
+        resolved = r->resolved.dump();
+    } else if (e.type == telemetry::event_type::kFinished) {
+      auto f = telemetry::finishedFromEvent(e);
+      if (!f) continue;
+      status = telemetry::toString(f->status);
+    }
+    addToStory(sessions, e.type, status);
+  }
+  Stmt upd(m_db, "UPDATE runs SET resolved_json = ?, sessions = ? WHERE id = ?");
+  for (const auto& [id, v] : runs) {
+    upd.bind(1, v.first.empty() ? std::string("{}") : v.first)
+        .bind(2, nlohmann::json(v.second).dump())
+        .bind(3, id);
+    if (upd.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+    upd.reset();
   }
   return Ok{};
 }

@@ -18,7 +18,7 @@ namespace stave::store {
 
 /// Schema version written by this build (PRAGMA user_version). Older databases are migrated
 /// in place; newer ones are refused.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 /// The run folder's copy of the user's title, tags and notes (JSON), read back when a run
 /// enters a store that does not know it yet (a rebuild, another machine).
@@ -56,7 +56,19 @@ struct RunRecord {
   std::string notes;          ///< user notes
   int64_t badLines = 0;       ///< events.jsonl lines that could not be decoded (skipped)
   int64_t ingestedBytes = 0;  ///< how far events.jsonl has been read
+  /// What the run trained with where the config leaves it to Stave (run_start's `resolved`:
+  /// optimizer=auto's choice, the scaled lr0 and weight decay, accumulate, precision, ...).
+  std::string resolvedJson = "{}";
+  /// The run's story: one entry per process that trained it (a start, then each resume), how
+  /// that one ended: completed, stopped, failed, early_stopped, crashed (a later start with no
+  /// end before it) or running (the last one, not ended yet).
+  std::vector<std::string> sessions;
 };
+
+/// Adds one event to a run's story (`sessions`): a run_start opens a session (an open one
+/// before it crashed), a finished event ends the open one with its status, an error fails it.
+void addToStory(std::vector<std::string>& sessions, const std::string& type,
+                const std::string& finishedStatus = {});
 
 /// One point of a metric curve.
 struct MetricPoint {
@@ -136,6 +148,7 @@ class Store {
   Store() = default;
   Status exec(const std::string& sql);
   Status migrateToV2();
+  Status migrateToV3();
   Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
                   const std::string* notes);
   sqlite3* m_db = nullptr;

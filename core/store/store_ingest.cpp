@@ -139,6 +139,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     q.bind(1, runId);
     if (q.step() == SQLITE_ROW) cur = readRun(q);
   }
+  if (offset == 0) cur.sessions.clear();  // read from the start: the story is told again
   double spsSum = 0;
   int64_t spsCount = 0;
   {
@@ -186,6 +187,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       }
       cur.configJson = r->config.dump();
       cur.configHash = hashText(cur.configJson);
+      cur.resolvedJson = r->resolved.is_object() ? r->resolved.dump() : std::string("{}");
+      addToStory(cur.sessions, e.type);
       cur.dataset = r->dataset.yaml;
       cur.datasetHash = r->dataset.contentHash;
       cur.host = r->host;
@@ -249,6 +252,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       cur.status = telemetry::toString(f->status);
       cur.message = f->message;
       cur.finished = e.time;
+      addToStory(cur.sessions, e.type, cur.status);
       cur.epochs = f->epochs;
       cur.epochsDone = std::max(cur.epochsDone, f->epochsCompleted);
     } else if (isSampleType(e.type)) {
@@ -265,6 +269,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       if (f && cur.finished == 0) {
         cur.message = f->message;
         cur.status = "failed";
+        addToStory(cur.sessions, e.type);
       }
     }
   }
@@ -275,7 +280,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
            " imgsz=?, batch=?, world_size=?, devices=?, version=?, started=?, finished=?,"
            " last_event=?, epochs=?, epochs_done=?, best_map50=?, best_map5095=?, best_epoch=?,"
            " sps_sum=?, sps_count=?, bad_lines=?, ingested_bytes=?, ingested_lines=?, host=?,"
-           " dataset_hash=? WHERE id=?");
+           " dataset_hash=?, resolved_json=?, sessions=? WHERE id=?");
   upd.bind(1, cur.status.empty() ? std::string("unknown") : cur.status)
       .bind(2, cur.message)
       .bind(3, cur.configJson.empty() ? std::string("{}") : cur.configJson)
@@ -302,7 +307,9 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       .bind(24, lineNo)
       .bind(25, cur.host)
       .bind(26, cur.datasetHash)
-      .bind(27, runId);
+      .bind(27, cur.resolvedJson.empty() ? std::string("{}") : cur.resolvedJson)
+      .bind(28, nlohmann::json(cur.sessions).dump())
+      .bind(29, runId);
   if (upd.step() != SQLITE_DONE) return fail("cannot update run " + runDir.string());
   if (auto st = exec("COMMIT"); !st) {
     exec("ROLLBACK");

@@ -89,7 +89,7 @@ inline constexpr const char* kRunColumns =
     "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
     "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
     "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes, title, host, dataset_hash";
+    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions";
 
 inline RunRecord readRun(const Stmt& s) {
   RunRecord r;
@@ -127,6 +127,11 @@ inline RunRecord readRun(const Stmt& s) {
   r.title = s.text(28);
   r.host = s.text(29);
   r.datasetHash = s.text(30);
+  r.resolvedJson = s.text(31);
+  const auto sessions = nlohmann::json::parse(s.text(32), nullptr, false);
+  if (sessions.is_array())
+    for (const auto& t : sessions)
+      if (t.is_string()) r.sessions.push_back(t.get<std::string>());
   return r;
 }
 

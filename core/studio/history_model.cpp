@@ -1,5 +1,7 @@
 #include "core/studio/history_model.h"
 
+#include <set>
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -34,6 +36,17 @@ QString durationText(double seconds) {
 nlohmann::json configOfRun(const store::RunRecord& r) {
   auto j = nlohmann::json::parse(r.configJson, nullptr, false);
   return j.is_object() ? j : nlohmann::json::object();
+}
+
+nlohmann::json resolvedOfRun(const store::RunRecord& r) {
+  auto j = nlohmann::json::parse(r.resolvedJson, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+// Keys that tell a run's story or name it, not how it trained: never a hyperparameter to
+// compare (resume=true showed as a difference between a resumed run and its twin).
+bool isStoryKey(const std::string& key) {
+  return key == "name" || key == "resume" || key == "exist_ok";
 }
 
 QString valueText(const nlohmann::json& v) {
@@ -127,6 +140,16 @@ int HistoryModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
 }
 
+QString HistoryModel::statusName(const std::string& status) {
+  if (status == "completed") return tr("completed");
+  if (status == "running") return tr("running");
+  if (status == "stopped") return tr("stopped");
+  if (status == "early_stopped") return tr("early-stopped");
+  if (status == "failed") return tr("failed");
+  if (status == "crashed") return tr("crashed");
+  return tr("unknown");
+}
+
 QString HistoryModel::displayName(const store::RunRecord& r) {
   return r.title.empty() ? q(r.name) : q(r.title);
 }
@@ -157,7 +180,16 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
              (r.notes.empty() ? QString() : QStringLiteral("\n") + q(r.notes));
     if (index.column() == Status && m_missing[static_cast<size_t>(index.row())])
       return tr("%1 no longer exists; Delete removes the run from the history").arg(q(r.dir));
-    if (index.column() == Status && !r.message.empty()) return q(r.message);
+    if (index.column() == Status) {
+      QStringList lines;
+      if (r.sessions.size() > 1) {
+        QStringList story;
+        for (const auto& st : r.sessions) story << statusName(st);
+        lines << tr("Sessions: %1").arg(story.join(QStringLiteral(" → ")));
+      }
+      if (!r.message.empty()) lines << q(r.message);
+      return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+    }
     return {};
   }
   if (role == Qt::TextAlignmentRole) {
@@ -173,12 +205,11 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     case Status: {
       // A run whose folder was deleted or moved (its history stays until deleted here).
       if (m_missing[static_cast<size_t>(index.row())]) return tr("folder missing");
-      if (r.status == "completed") return tr("completed");
-      if (r.status == "running") return tr("running");
-      if (r.status == "stopped") return tr("stopped");
-      if (r.status == "early_stopped") return tr("early-stopped");
-      if (r.status == "failed") return tr("failed");
-      return tr("unknown");
+      // The run's story when more than one process trained it (stopped, resumed, crashed):
+      // "completed after 3 sessions" rather than only the last one's end.
+      const QString last = statusName(r.status);
+      if (r.sessions.size() > 1) return tr("%1 after %2 sessions").arg(last).arg(r.sessions.size());
+      return last;
     }
     case Started:
       return r.started > 0 ? QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(r.started * 1000))
@@ -273,22 +304,29 @@ QVector<CurvePoint> HistoryModel::curve(int row, const QString& key, CurveAxis a
 
 QList<QPair<QString, QStringList>> HistoryModel::configDiff(const QList<int>& rows) const {
   QList<QPair<QString, QStringList>> out;
-  std::vector<nlohmann::json> cfgs;
+  std::vector<nlohmann::json> cfgs, used;
   std::map<std::string, int> keys;
   for (int row : rows) {
     if (row < 0 || row >= rowCount()) continue;
     cfgs.push_back(configOfRun(run(row)));
+    used.push_back(resolvedOfRun(run(row)));
     for (auto it = cfgs.back().begin(); it != cfgs.back().end(); ++it) keys[it.key()]++;
   }
   if (cfgs.size() < 2) return out;
   for (const auto& [key, count] : keys) {
-    if (key == "name") continue;  // always differs; the column headers show it
+    if (isStoryKey(key)) continue;
     QStringList values;
     bool same = count == static_cast<int>(cfgs.size());
-    for (const auto& c : cfgs) {
-      const auto it = c.find(key);
-      values << (it == c.end() ? QStringLiteral("—") : valueText(*it));
-      if (same && it != c.end() && *it != cfgs.front()[key]) same = false;
+    for (size_t i = 0; i < cfgs.size(); ++i) {
+      const auto it = cfgs[i].find(key);
+      // The value the run trained with, where Stave chose another (optimizer=auto's lr0, the
+      // batch-scaled weight decay): two runs that differ only in an unused value are the same.
+      const auto u = used[i].find(key);
+      const bool differs = it != cfgs[i].end() && u != used[i].end() && *u != *it;
+      QString text = it == cfgs[i].end() ? QStringLiteral("—") : valueText(*it);
+      if (differs) text = tr("%1 (used %2)").arg(text, valueText(*u));
+      values << text;
+      if (same && values.back() != values.front()) same = false;
     }
     if (!same) out.append({q(key), values});
   }
@@ -299,18 +337,26 @@ QStringList HistoryModel::numericVaryingKeys(const QList<int>& rows) const {
   QStringList out;
   for (const auto& [key, values] : configDiff(rows)) {
     bool numeric = true;
+    std::set<double> distinct;  // of the values used: an axis where all agree says nothing
     for (int row : rows) {
       if (row < 0 || row >= rowCount()) continue;
-      if (std::isnan(configNumber(row, key))) numeric = false;
+      const double v = configNumber(row, key);
+      if (std::isnan(v)) numeric = false;
+      distinct.insert(v);
     }
-    if (numeric) out << key;
+    if (numeric && distinct.size() > 1) out << key;
   }
   return out;
 }
 
 double HistoryModel::configNumber(int row, const QString& key) const {
   if (row < 0 || row >= rowCount()) return std::nan("");
-  const auto c = configOfRun(run(row));
+  // The value the run trained with where Stave resolved it, else the config's.
+  const auto used = resolvedOfRun(run(row));
+  const auto config = configOfRun(run(row));
+  const auto u = used.find(key.toStdString());
+  const bool fromUsed = u != used.end() && (u->is_number() || u->is_boolean());
+  const auto& c = fromUsed ? used : config;
   const auto it = c.find(key.toStdString());
   if (it == c.end()) return std::nan("");
   if (it->is_number()) return it->get<double>();

@@ -74,6 +74,8 @@ class HistoryModel : public QAbstractTableModel {
   int rowOfId(int64_t id) const;
   /// Display name: the title, else the folder name.
   static QString displayName(const store::RunRecord& r);
+  /// A status as shown ("completed", "early-stopped", "crashed", ...), translated.
+  static QString statusName(const std::string& status);
 
   /// Metric keys any of `rows` has, sorted (train/box_loss, metrics/mAP50-95(B), step/...).
   QStringList metricKeys(const QList<int>& rows) const;

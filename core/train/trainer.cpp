@@ -232,6 +232,23 @@ bool Trainer::Impl::followTimeBudget(int epoch) {
   return epoch + 1 >= epochs;
 }
 
+namespace {
+// A length of time for a person: "0.7 s", "42 s", "12 min 5 s", "3 h 12 min".
+std::string durationWords(double s) {
+  char buf[48];
+  if (!(s >= 0)) s = 0;
+  if (s < 10)
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 120)
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200)
+    std::snprintf(buf, sizeof buf, "%d min %d s", int(s) / 60, int(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%d h %d min", int(s) / 3600, int(s) % 3600 / 60);
+  return buf;
+}
+}  // namespace
+
 void Trainer::Impl::emitFinished(const Outcome& outcome) {
   telemetry::FinishedEvent fe;
   fe.status = outcome.status;
@@ -242,8 +259,8 @@ void Trainer::Impl::emitFinished(const Outcome& outcome) {
   fe.bestMap5095 = std::max(0.0, state.bestMap5095);
   fe.totalTime = secondsSince(runStart);
   std::ostringstream msg;
-  msg << outcome.message << (outcome.message.empty() ? "" : "; ") << "train "
-      << csvNumber(trainSeconds) << " s, val " << csvNumber(valSeconds) << " s";
+  msg << outcome.message << (outcome.message.empty() ? "" : "; ") << "training "
+      << durationWords(trainSeconds) << ", validation " << durationWords(valSeconds);
   if (state.nonFiniteTotal > 0 || skippedSteps > 0) {
     msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps
         << " optimiser steps skipped";

@@ -197,6 +197,7 @@ struct Trainer::Impl {
   std::unique_ptr<ModelEma> ema;
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   config::OptimizerChoice optChoice;  // as resolved (checkpoints record it)
+  double weightDecayUsed = 0;         // weight_decay scaled by batch and accumulate
   std::unique_ptr<DetectionLoss> loss;
   ScheduleOptions schedOptions;
   std::unique_ptr<Schedule> schedule;

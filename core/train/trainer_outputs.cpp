@@ -93,7 +93,18 @@ void Trainer::Impl::writeRunStart() {
   e.dataset.nc = nc;
   e.dataset.names = spec.names;
   e.config = nlohmann::json::parse(config::toJson(cfg));
-  e.resolved = {{"precision", precisionName(precision)}, {"channels_last", channelsLast}};
+  // What the run trains with where the config leaves it to Stave: optimizer=auto's choice and
+  // its learning rate, the batch-scaled lr and weight decay, accumulation (History's diff and
+  // the studio show these beside the config's own values).
+  e.resolved = {{"precision", precisionName(precision)},
+                {"channels_last", channelsLast},
+                {"optimizer", optChoice.sgd ? "SGD" : "AdamW"},
+                {"lr0", schedOptions.lr0},
+                {"momentum", schedOptions.momentum},
+                {"weight_decay", weightDecayUsed},
+                {"warmup_bias_lr", schedOptions.warmupBiasLr},
+                {"accumulate", schedOptions.accumulate},
+                {"global_batch", cfg.getInt("batch") * world}};
   e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
   e.nccl.p2pLevel = settings.ncclP2pLevel;
   e.nccl.shmDisable = settings.ncclShmDisable;

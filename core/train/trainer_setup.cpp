@@ -201,6 +201,7 @@ void Trainer::Impl::setupOptimizer() {
   spec.lr0 = lr0;
   spec.momentum = derived.momentum;
   spec.weightDecay = derived.weightDecay;
+  weightDecayUsed = derived.weightDecay;
   optimizer = buildOptimizer(splitParameters(*model), spec);
   schedOptions.lr0 = lr0;
   schedOptions.lrf = settings.lrf;

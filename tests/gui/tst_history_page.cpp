@@ -343,6 +343,62 @@ class TestHistoryPage : public QObject {
     QCOMPARE(w.historyPage()->table()->model()->rowCount(), 0);
   }
 
+  // Issue 29, defect 9: a run stopped, killed and resumed showed as "completed"; `resume` was a
+  // hyperparameter in the diff; optimizer=auto's lr0 showed as a difference with identical
+  // curves; with several runs selected the details described one of them.
+  void aRunsStoryAndTheValuesUsed() {
+    QTemporaryDir other;
+    const QString project = stave::testing::makeProject(other);
+    auto start = [](double lr, bool resume) {
+      tel::RunStartEvent rs;
+      rs.config = {{"epochs", 3}, {"lr0", lr}, {"optimizer", "auto"}, {"resume", resume},
+                   {"imgsz", 320}, {"batch", 8}};
+      rs.resolved = {{"optimizer", "AdamW"}, {"lr0", 0.000556}, {"weight_decay", 0.0005}};
+      return rs;
+    };
+    tel::FinishedEvent stopped;
+    stopped.status = tel::RunStatus::Stopped;
+    stopped.epochs = 3;
+    tel::FinishedEvent done;
+    done.epochs = 3;
+    done.epochsCompleted = 3;
+    writeRun(other.path(), "a", ev(start(0.01, false), 1000) + ev(stopped, 1010) +
+                                    ev(start(0.01, true), 1020) + ev(start(0.01, true), 1030) +
+                                    ev(done, 1040));
+    writeRun(other.path(), "b", ev(start(0.02, false), 2000) + ev(done, 2040));
+    stave::widgets::MainWindow w;
+    QVERIFY(w.openProject(project));
+    auto* p = w.historyPage();
+    auto* model = p->table()->model();
+    QCOMPARE(model->rowCount(), 2);
+    int rowA = 0;
+    for (int r = 0; r < 2; ++r)
+      if (model->index(r, HistoryModel::Name).data().toString() == "a") rowA = r;
+    const QString status = model->index(rowA, HistoryModel::Status).data().toString();
+    QCOMPARE(status, QString("completed after 3 sessions"));
+    QVERIFY2(model->index(rowA, HistoryModel::Status).data(Qt::ToolTipRole).toString().contains(
+                 "stopped → crashed → completed"),
+             qPrintable(model->index(rowA, HistoryModel::Status).data(Qt::ToolTipRole).toString()));
+    p->selectRows({0, 1});
+    auto* diff = p->diffTable();
+    QStringList keys;
+    QString lr;
+    for (int r = 0; r < diff->rowCount(); ++r) {
+      keys << diff->verticalHeaderItem(r)->text();
+      if (keys.back() == "lr0") lr = diff->item(r, 0)->text() + " | " + diff->item(r, 1)->text();
+    }
+    QVERIFY2(!keys.contains("resume"), qPrintable(keys.join(", ")));
+    QVERIFY2(lr.contains("(used 0.000556)"), qPrintable(lr));
+    auto* hm = w.findChild<HistoryModel*>();
+    QVERIFY(hm);
+    QVERIFY(!hm->numericVaryingKeys({0, 1}).contains("lr0"));  // both trained with the same
+    auto* details = w.findChild<QLabel*>("historyRunStatus");
+    QVERIFY2(details->text().contains("2 runs selected"), qPrintable(details->text()));
+    p->selectRows({rowA});
+    QVERIFY2(details->text().contains("Sessions: stopped → crashed → completed"),
+             qPrintable(details->text()));
+  }
+
   // Issue 29, defect 10: a project without runs said "Open a project to see its runs" although
   // it was open.
   void emptyProjectSaysNoRunsYet() {

@@ -207,7 +207,7 @@ class TestStore : public QObject {
     auto newer = Store::open(db);
     QVERIFY(!newer.ok());
     QVERIFY2(newer.errorText().find("schema version 7") != std::string::npos &&
-                 newer.errorText().find("up to version 2") != std::string::npos,
+                 newer.errorText().find("up to version " + std::to_string(stave::store::kSchemaVersion)) != std::string::npos,
              newer.errorText().c_str());
     // A negative version ("table runs already exists" before): named, with the way out.
     QCOMPARE(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
@@ -312,6 +312,8 @@ class TestStore : public QObject {
     QCOMPARE(before->notes, std::string("first try; it's \"quoted\""));
     QCOMPARE(before->title, std::string());
     QCOMPARE(before->epochsDone, 2);
+    QCOMPARE(before->sessions.size(), size_t(1));  // the story, told from the kept events
+    QVERIFY(before->sessions[0] != "running" || before->status == "running");
     const auto loss = s.value()->curve(before->id, "train/box_loss");
     QCOMPARE(int(loss.size()), 2);
     QVERIFY(before->dir.rfind("/srv/ab/", 0) == 0);  // where it was trained
@@ -326,9 +328,40 @@ class TestStore : public QObject {
     QVERIFY(s.value()->setTitle(before->id, "基线 lr 0.01").ok());
     QCOMPARE(s.value()->findRun("run-lr0.01")->title, std::string("基线 lr 0.01"));
     s.value().reset();
-    auto again = Store::open(db);  // now version 2: opens without migrating
+    auto again = Store::open(db);  // now the current version: opens without migrating
     QVERIFY(again.ok());
     QCOMPARE(int(again.value()->runs().size()), 2);
+  }
+
+  // Issue 29, defect 9: a run stopped, crashed (its process killed: no end) and resumed to the
+  // end tells that story; what it trained with (run_start's resolved) is kept.
+  void storyOfAResumedRun() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    const fs::path log = runs / "r1" / "events.jsonl";
+    tel::RunStartEvent rs;
+    rs.config = {{"epochs", 3}, {"lr0", 0.01}, {"optimizer", "auto"}};
+    rs.resolved = {{"optimizer", "AdamW"}, {"lr0", 0.000556}};
+    tel::FinishedEvent stopped;
+    stopped.status = tel::RunStatus::Stopped;
+    tel::FinishedEvent done;
+    write(log, ev(rs, 1000) + ev(stopped, 1010) + ev(rs, 1020));  // then killed: no end
+    auto s = Store::open((fs::path(dir.path().toStdString()) / "stave.db").string());
+    QVERIFY(s.ok());
+    QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+    QCOMPARE(s.value()->findRun("r1")->sessions, (std::vector<std::string>{"stopped", "running"}));
+    write(log, ev(rs, 1030) + ev(done, 1040), true);  // resumed to the end
+    QVERIFY(s.value()->ingestRuns(runs.string()).ok());
+    const auto r = s.value()->findRun("r1");
+    QCOMPARE(r->sessions, (std::vector<std::string>{"stopped", "crashed", "completed"}));
+    QCOMPARE(r->status, std::string("completed"));
+    const auto resolved = nlohmann::json::parse(r->resolvedJson);
+    QCOMPARE(resolved["optimizer"].get<std::string>(), std::string("AdamW"));
+    // A rebuild tells the same story.
+    auto rebuilt = stave::store::rebuildStore(
+        (fs::path(dir.path().toStdString()) / "rebuilt.db").string(), runs.string());
+    QVERIFY(rebuilt.ok());
+    QCOMPARE(rebuilt.value()->findRun("r1")->sessions, r->sessions);
   }
 
   // Title, tags and notes live in the run folder as well: a rebuild gets them back.
