@@ -170,6 +170,12 @@ void ConfigForm::loadConfig(const QString& name) {
   m_model->setCommitted(cfg ? *cfg : config::RunConfig::defaults());
 }
 
+void ConfigForm::setDatasetSize(qint64 trainImages, int nc) {
+  m_trainImages = trainImages;
+  m_nc = nc;
+  updateState();
+}
+
 QString ConfigForm::derivedText() const {
   return m_derived->text();
 }
@@ -180,12 +186,35 @@ void ConfigForm::updateState() {
     const auto& c = cfg.value();
     const int world = static_cast<int>(std::max<int64_t>(1, c.getInt("nproc")) *
                                        std::max<int64_t>(1, c.getInt("nnodes")));
-    // The dataset is not scanned here: optimizer=auto shows as what it will decide on.
-    const config::Derived d = config::derive(c, world);
-    const QString optimizer =
-        d.optimizer == "auto"
-            ? tr("optimizer auto (SGD or AdamW by the run's length, chosen at the start)")
-            : tr("%1 lr0 %2").arg(QString::fromStdString(d.optimizer)).arg(d.lr0, 0, 'g', 4);
+    // With the Dataset page's scan, optimizer=auto is resolved as the run will resolve it.
+    config::DatasetSize size;
+    if (m_trainImages >= 0) {
+      size.trainImages = std::max<int64_t>(
+          1, int64_t(std::llround(double(m_trainImages) * c.getFloat("fraction"))));
+      size.nc = m_nc;
+    }
+    const config::Derived d = config::derive(c, world, size);
+    QString optimizer;
+    QHash<QString, QString> used;
+    if (d.optimizer == "auto") {
+      optimizer = tr("optimizer auto (SGD or AdamW by the run's length, chosen at the start)");
+    } else if (d.autoChosen) {
+      optimizer = tr("optimizer auto → %1, lr0 %2, momentum %3 (auto sets them: the lr0 and "
+                     "momentum above are not used)")
+                      .arg(QString::fromStdString(d.optimizer))
+                      .arg(d.lr0 / d.lrScale, 0, 'g', 4)
+                      .arg(d.momentum, 0, 'g', 4);
+      used.insert(QStringLiteral("lr0"), QString::number(d.lr0 / d.lrScale, 'g', 6));
+      used.insert(QStringLiteral("momentum"), QString::number(d.momentum, 'g', 6));
+      used.insert(QStringLiteral("warmup_bias_lr"), QString::number(d.warmupBiasLr, 'g', 6));
+    } else {
+      optimizer = tr("%1 lr0 %2").arg(QString::fromStdString(d.optimizer)).arg(d.lr0, 0, 'g', 4);
+    }
+    m_model->setUsedValues(
+        used, tr("optimizer=auto chooses %1 with its own learning rate and momentum for a run of "
+                 "%2 optimiser steps; set optimizer=SGD or AdamW to use the values typed here.")
+                  .arg(QString::fromStdString(d.optimizer))
+                  .arg(d.iterations));
     m_derived->setText(tr("World size %1 · global batch %2 · accumulate %3 step(s) · "
                           "effective batch %4 · %5 · weight decay %6")
                            .arg(world)

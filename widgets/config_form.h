@@ -40,6 +40,9 @@ class ConfigForm : public QWidget {
   studio::ConfigFilterModel* filter() const { return m_filter; }
   /// The derived-values line as shown.
   QString derivedText() const;
+  /// The dataset's train images and classes (from the Dataset page's scan): optimizer=auto is
+  /// then shown as what it will choose, with the lr0 and momentum a run will use.
+  void setDatasetSize(qint64 trainImages, int nc);
 
  private:
   void loadConfig(const QString& name);
@@ -56,6 +59,8 @@ class ConfigForm : public QWidget {
   QLabel* m_status = nullptr;
   QPushButton* m_apply = nullptr;
   QPushButton* m_cancel = nullptr;
+  qint64 m_trainImages = -1;
+  int m_nc = -1;
 };
 
 }  // namespace stave::widgets

@@ -244,6 +244,12 @@ void DatasetPage::showSummary() {
   m_tabs->setTabText(m_tabs->indexOf(m_problemView->parentWidget()),
                      tr("Problems (%1)").arg(s.problems.size()));
   m_gallery->setSummary(s);
+  if (s.error.isEmpty()) {
+    qint64 train = 0;
+    for (const auto& sp : s.splits)
+      if (sp.name == QLatin1String("train")) train = sp.images - sp.skipped;
+    emit datasetSized(train, int(s.names.size()));
+  }
   m_augment->setTrain(s.error.isEmpty() ? s.train : nullptr, s.names);
   for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->clearPlottables();
   if (!s.error.isEmpty()) {

@@ -61,6 +61,10 @@ class DatasetPage : public QWidget {
   /// The problem preview.
   BoxImageView* problemPreview() const { return m_preview; }
 
+ signals:
+  /// A scan finished: the train split's images and the classes (what optimizer=auto needs).
+  void datasetSized(qint64 trainImages, int nc);
+
  private:
   void showSummary();
   void showProblemImage();

@@ -222,6 +222,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_statusQueue->setContentsMargins(0, 0, 12, 0);
   m_statusQueue->setToolTip(tr("GPUs not leased by another Stave run and with little memory in use"));
   connect(m_queue, &studio::RunQueue::freeTextChanged, m_statusQueue, &QLabel::setText);
+  connect(m_dataset, &DatasetPage::datasetSized, m_form, &ConfigForm::setDatasetSize);
   connect(m_queue, &studio::RunQueue::measured, this,
           [this] { m_runPage->setMachineHasGpu(!m_queue->lastProbe().gpus.empty()); });
   statusBar()->addPermanentWidget(m_statusQueue);

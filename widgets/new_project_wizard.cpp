@@ -1,6 +1,7 @@
 #include "widgets/new_project_wizard.h"
 
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -179,6 +180,17 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
   m_verdict->setObjectName(QStringLiteral("checkVerdict"));
   m_verdict->setWordWrap(true);
   checkLayout->addWidget(m_verdict);
+  m_proposal = new QLabel(checkPage);
+  m_proposal->setObjectName(QStringLiteral("proposal"));
+  m_proposal->setWordWrap(true);
+  m_proposal->setTextFormat(Qt::RichText);
+  checkLayout->addWidget(m_proposal);
+  m_useProposal = new QCheckBox(tr("Use these settings (they can be changed on the Train page)"),
+                                checkPage);
+  m_useProposal->setObjectName(QStringLiteral("useProposal"));
+  m_useProposal->setChecked(true);
+  m_useProposal->hide();
+  checkLayout->addWidget(m_useProposal);
   checkPage->complete = [this] { return datasetUsable(); };
   setPage(CheckPage, checkPage);
 
@@ -300,6 +312,7 @@ bool NewProjectWizard::validateCurrentPage() {
       r.name = m_name->text().trimmed();
       r.dataYaml = m_dataYaml;
       if (source() == UltralyticsArgs) r.ultralyticsArgs = path;
+      r.settings = proposedSettings();
       auto created = studio::createNewProject(r);
       if (!created) {
         m_verdict->setText(
@@ -314,21 +327,58 @@ bool NewProjectWizard::validateCurrentPage() {
   }
 }
 
+QStringList NewProjectWizard::proposedSettings() const {
+  if (!m_useProposal->isChecked() || source() == UltralyticsArgs) return {};
+  return studio::proposalOverrides(m_proposals);
+}
+
+void NewProjectWizard::showProposals(const studio::MachineShape& machine,
+                                     const studio::DatasetCheckResult& check) {
+  studio::DatasetShape data;
+  data.trainImages = check.trainImages;
+  data.imageSide = check.imageSide;
+  m_proposals = studio::proposeSettings(machine, data);
+  QString text = machine.gpus > 0
+                     ? tr("<b>Suggested for this machine (%n GPU(s)) and %1 training images:</b>",
+                          nullptr, machine.gpus)
+                           .arg(check.trainImages)
+                     : tr("<b>Suggested for this machine (no GPU: training on the CPU) and %1 "
+                          "training images:</b>")
+                           .arg(check.trainImages);
+  text += QStringLiteral("<table>");
+  for (const auto& p : m_proposals)
+    text += QStringLiteral("<tr><td><code>%1=%2</code>&nbsp;&nbsp;</td><td>%3</td></tr>")
+                .arg(p.key.toHtmlEscaped(), p.value.toHtmlEscaped(), p.why.toHtmlEscaped());
+  text += QStringLiteral("</table>");
+  m_proposal->setText(text);
+  m_useProposal->show();
+}
+
 void NewProjectWizard::startCheck() {
   auto* page = static_cast<CheckedPage*>(this->page(CheckPage));
   m_checkDone = false;
   m_busy->show();
   m_check->setPlainText(tr("Checking %1…").arg(m_dataYaml));
   m_verdict->clear();
+  m_proposal->clear();
+  m_useProposal->hide();
+  m_proposals.clear();
   page->changed();
   const QString yaml = m_dataYaml;
-  m_job->run<studio::DatasetCheckResult>(
-      [yaml] { return studio::checkDatasetFile(yaml); },
-      [this, page](studio::DatasetCheckResult r) {
+  const bool probe = !m_machineSet;
+  const studio::MachineShape given = m_machine;
+  using Checked = std::pair<studio::DatasetCheckResult, studio::MachineShape>;
+  m_job->run<Checked>(
+      [yaml, probe, given] {
+        return Checked{studio::checkDatasetFile(yaml), probe ? studio::probeMachine() : given};
+      },
+      [this, page](Checked checked) {
+        const studio::DatasetCheckResult& r = checked.first;
         m_busy->hide();
         m_checkDone = true;
         m_checkCode = r.exitCode;
         m_check->setPlainText(r.summary);
+        if (r.exitCode < 2 && source() != UltralyticsArgs) showProposals(checked.second, r);
         if (r.exitCode == 0)
           m_verdict->setText(tr("No problems found. Finish creates the project."));
         else if (r.exitCode == 1)

@@ -5,9 +5,12 @@
 // and its problems are shown. Finish creates the project (config::createProject).
 #include <QWizard>
 
+#include "core/studio/settings_proposal.h"
+
 #include "core/studio/new_project.h"
 
 class QButtonGroup;
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -37,6 +40,12 @@ class NewProjectWizard : public QWizard {
   bool datasetUsable() const { return m_checkDone && m_checkCode < 2; }
   /// The data.yaml the project will use (written for an images folder on entering the check).
   QString datasetFile() const { return m_dataYaml; }
+  /// The settings proposed for this machine and dataset (key=value), shown after the check;
+  /// the project's config "default" gets them while "Use them" is ticked. Empty when an
+  /// Ultralytics args.yaml gives the settings.
+  QStringList proposedSettings() const;
+  /// The machine the proposals are for (tests set one; default: this machine, probed).
+  void setMachine(const studio::MachineShape& machine) { m_machine = machine; m_machineSet = true; }
 
   bool validateCurrentPage() override;
   int nextId() const override;
@@ -44,6 +53,7 @@ class NewProjectWizard : public QWizard {
  private:
   enum Page { NamePage, DatasetPage, ClassesPage, CheckPage };
   void startCheck();
+  void showProposals(const studio::MachineShape& machine, const studio::DatasetCheckResult& check);
   void inspectFolder();
   QLineEdit* m_name = nullptr;
   QLineEdit* m_folder = nullptr;
@@ -57,6 +67,11 @@ class NewProjectWizard : public QWizard {
   QProgressBar* m_busy = nullptr;
   QPlainTextEdit* m_check = nullptr;
   QLabel* m_verdict = nullptr;
+  QLabel* m_proposal = nullptr;
+  QCheckBox* m_useProposal = nullptr;
+  QList<studio::SettingProposal> m_proposals;
+  studio::MachineShape m_machine;
+  bool m_machineSet = false;
   studio::BackgroundJob* m_job = nullptr;
   studio::ImagesFolder m_images;
   bool m_inspected = false;

@@ -49,6 +49,13 @@ void ConfigFormModel::setProjectDataset(const QString& path) {
   emit dataChanged(index(m_dataRow, 0), index(m_dataRow, ColumnCount - 1));
 }
 
+void ConfigFormModel::setUsedValues(const QHash<QString, QString>& used, const QString& why) {
+  if (used == m_used && why == m_usedWhy) return;
+  m_used = used;
+  m_usedWhy = why;
+  emit dataChanged(index(0, ValueColumn), index(rowCount() - 1, ValueColumn));
+}
+
 bool ConfigFormModel::isReadOnlyRow(int row) const {
   return row == m_dataRow;
 }
@@ -155,6 +162,11 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
       if (index.column() == NameColumn) return qs(spec.name);
       if (index.column() == ValueColumn) {
         if (spec.type == config::ParamType::Bool && role == Qt::DisplayRole) return QVariant();
+        if (role == Qt::DisplayRole) {
+          const auto used = m_used.find(qs(spec.name));
+          if (used != m_used.end() && used.value() != r.text)
+            return tr("%1 → %2 used").arg(r.text, used.value());
+        }
         return r.text;
       }
       if (index.column() == DefaultColumn) return qs(config::formatValue(spec.defaultValue));
@@ -168,6 +180,9 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
       if (isReadOnlyRow(row))
         return tr("Every config trains on the project's dataset. Change it on the Project page "
                   "(Change Dataset…).");
+      if (index.column() == ValueColumn && r.error.isEmpty() && m_used.contains(qs(spec.name)) &&
+          m_used.value(qs(spec.name)) != r.text)
+        return m_usedWhy;
       return r.error.isEmpty() ? helpOf(spec) + QStringLiteral(" (") +
                                      qs(config::describeRange(spec)) + QLatin1Char(')')
                                : r.error;

@@ -4,6 +4,7 @@
 // problem in words so the form can show it next to the field.
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
 #include <QString>
 #include <vector>
@@ -54,6 +55,9 @@ class ConfigFormModel : public QAbstractTableModel {
   /// trains on the project's dataset (changed on the Project page), so `data` is never edited
   /// here and never part of a config.
   void setProjectDataset(const QString& path);
+  /// Values a run will use in place of the edited ones (optimizer=auto's lr0 and momentum):
+  /// the Value column shows "0.01 → 0.000556 used", the tooltip says why. Empty = none.
+  void setUsedValues(const QHash<QString, QString>& used, const QString& why);
   /// True for rows the form shows but does not edit (`data`).
   bool isReadOnlyRow(int row) const;
 
@@ -86,6 +90,8 @@ class ConfigFormModel : public QAbstractTableModel {
   QString committedText(int row) const;
   QString m_dataset;
   int m_dataRow = -1;
+  QHash<QString, QString> m_used;
+  QString m_usedWhy;
   config::RunConfig m_committed = config::RunConfig::defaults();
   std::vector<Row> m_rows;
 };

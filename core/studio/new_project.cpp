@@ -126,6 +126,13 @@ DatasetCheckResult checkDatasetFile(const QString& dataYaml) {
     const auto check = data::checkDataset(dataYaml.toStdString(), false);
     out.exitCode = check.exitCode;
     out.summary = QString::fromStdString(check.text);
+    // What the wizard's proposals need: the train split's size and its images' size.
+    const auto& train = check.report.value("splits", nlohmann::json::object()).value("train", nlohmann::json::object());
+    out.trainImages = train.value("images", int64_t{0});
+    const auto& w = train.value("image_width", nlohmann::json());
+    const auto& h = train.value("image_height", nlohmann::json());
+    if (w.is_object() && h.is_object())
+      out.imageSide = std::max(w.value("mean", 0.0), h.value("mean", 0.0));
   } catch (const std::exception& e) {
     out.exitCode = 2;
     out.summary = QString::fromUtf8(e.what());
@@ -165,7 +172,12 @@ Result<std::string> createNewProject(const NewProjectRequest& r) {
   auto project =
       config::createProject(r.folder.toStdString(), r.name.toStdString(), r.dataYaml.toStdString());
   if (!project) return project.errors();
-  if (!r.ultralyticsArgs.isEmpty()) {
+  if (!r.settings.isEmpty()) {
+    std::vector<std::string> kv;
+    for (const QString& s : r.settings) kv.push_back(s.toStdString());
+    if (auto st = config::applyOverrides(imported, kv); !st) return st.errors();
+  }
+  if (!r.ultralyticsArgs.isEmpty() || !r.settings.isEmpty()) {
     project->setConfig("default", imported);
     if (auto st = config::saveProject(project.value()); !st) return st.errors();
   }

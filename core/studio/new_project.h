@@ -37,8 +37,10 @@ Result<std::string> writeDataYaml(const ImagesFolder& folder, const QStringList&
 
 /// The outcome of checking a dataset before the project is made.
 struct DatasetCheckResult {
-  int exitCode = 0;  ///< 0 clean, 1 problems (usable), 2 unusable
-  QString summary;   ///< counts per split and the problems, as `stave-train check-dataset` says
+  int exitCode = 0;       ///< 0 clean, 1 problems (usable), 2 unusable
+  QString summary;        ///< counts per split and the problems, as `stave-train check-dataset` says
+  qint64 trainImages = 0; ///< images of the train split
+  double imageSide = 0;   ///< mean of the images' longer side (0 = unknown)
 };
 /// Checks a data.yaml (all splits; no full decode). Never throws for bad input.
 DatasetCheckResult checkDatasetFile(const QString& dataYaml);
@@ -49,6 +51,7 @@ struct NewProjectRequest {
   QString name;             ///< project name
   QString dataYaml;         ///< the dataset
   QString ultralyticsArgs;  ///< an args.yaml whose settings become the config "default" ("" = none)
+  QStringList settings;     ///< key=value for the config "default" (the wizard's proposals)
 };
 /// The dataset an Ultralytics args.yaml names (its `data` key, relative to the file's folder).
 Result<std::string> datasetOfUltralyticsArgs(const QString& argsYaml);

@@ -352,6 +352,27 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.reopenLastProject());
   }
 
+  // Issue 29, defect 7: optimizer=auto replaced lr0 without a word. With the dataset's size
+  // known the form says what auto chooses and shows lr0 and momentum as not used.
+  void formShowsWhatOptimizerAutoUses() {
+    QTemporaryDir dir;
+    stave::widgets::MainWindow w;
+    QVERIFY(w.openProject(stave::testing::makeProject(dir)));
+    auto* form = w.configForm();
+    QVERIFY(form->derivedText().contains("optimizer auto (SGD or AdamW"));
+    form->setDatasetSize(100, 1);  // 100 images, 1 class: a short run, AdamW lr0 0.002
+    QVERIFY2(form->derivedText().contains("optimizer auto → AdamW, lr0 0.002"),
+             qPrintable(form->derivedText()));
+    auto* model = form->model();
+    const QModelIndex lr = model->index(model->rowOf("lr0"), ConfigFormModel::ValueColumn);
+    QCOMPARE(lr.data().toString(), QString("0.01 → 0.002 used"));
+    QCOMPARE(lr.data(Qt::EditRole).toString(), QString("0.01"));  // what is edited stays
+    QVERIFY(lr.data(Qt::ToolTipRole).toString().contains("optimizer=SGD or AdamW"));
+    QVERIFY(model->setEditedText("optimizer", "SGD"));
+    QCOMPARE(lr.data().toString(), QString("0.01"));
+    QVERIFY(form->derivedText().contains("SGD lr0 0.01"));
+  }
+
   void formEditAppliesAndSaves() {
     QTemporaryDir dir;
     const QString path = stave::testing::makeProject(dir);

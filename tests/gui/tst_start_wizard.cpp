@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QCheckBox>
 #include <QtTest>
 
 #include "core/data/dataset.h"
@@ -124,6 +125,43 @@ class TestStartWizard : public QObject {
     QVERIFY(doc.open(w.createdProject()));
     QCOMPARE(doc.name(), QString("pets"));
     QVERIFY(doc.problems().isEmpty());
+  }
+
+  // Issue 29, defect 7: the wizard's project got imgsz 640, nbs 64 and 100 epochs on a CPU (mAP 0
+  // after a short run); it proposes settings for the machine and the dataset, used when ticked.
+  void wizardProposesSettingsForTheMachine() {
+    QTemporaryDir dir;
+    writeImagesFolder(dir.filePath("set"), 4, 1);
+    QFile f(dir.filePath("set/data.yaml"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("path: .\ntrain: images/train\nval: images/val\nnames: [cat, dog]\n");
+    f.close();
+    for (const bool use : {true, false}) {
+      NewProjectWizard w;
+      w.setMachine({0, 0, 4});  // no GPU, 4 cores
+      w.show();
+      w.field("name")->setText(use ? "proposed" : "defaults");
+      w.field("folder")->setText(dir.filePath("projects"));
+      QVERIFY(advanceTo(w, 1));
+      w.setSource(NewProjectWizard::DataYaml);
+      w.field("path")->setText(dir.filePath("set/data.yaml"));
+      QVERIFY(advanceTo(w, 3));
+      QVERIFY(QTest::qWaitFor([&] { return w.checkFinished(); }, 30000));
+      auto* text = w.findChild<QLabel*>("proposal");
+      QVERIFY2(text->text().contains("no GPU") && text->text().contains("imgsz=64"),
+               qPrintable(text->text()));
+      auto* box = w.findChild<QCheckBox*>("useProposal");
+      QVERIFY(box->isVisible() && box->isChecked());
+      box->setChecked(use);
+      QVERIFY(finish(w));
+      stave::studio::ProjectDocument doc;
+      QVERIFY(doc.open(w.createdProject()));
+      const auto* cfg = doc.config("default");
+      QCOMPARE(cfg->getInt("imgsz"), int64_t(use ? 64 : 640));  // 32x24 images: not upscaled
+      QCOMPARE(cfg->getInt("nbs"), int64_t(use ? 4 : 64));      // 4 images: batch 4
+      QCOMPARE(cfg->getInt("epochs"), int64_t(use ? 100 : 100));
+      QCOMPARE(cfg->getInt("workers"), int64_t(use ? 3 : 8));
+    }
   }
 
   void wizardWithImagesFolder() {
