@@ -112,29 +112,39 @@
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="187"/>
+        <location filename="../widgets/config_form.cpp" line="200"/>
         <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
         <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="188"/>
+        <location filename="../widgets/config_form.cpp" line="202"/>
+        <source>optimizer auto → %1, lr0 %2, momentum %3 (auto sets them: the lr0 and momentum above are not used)</source>
+        <translation>优化器 auto → %1，lr0 %2，momentum %3（由 auto 设定：上面的 lr0 和 momentum 不会被使用）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="211"/>
         <source>%1 lr0 %2</source>
         <translation>%1 lr0 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="189"/>
+        <location filename="../widgets/config_form.cpp" line="214"/>
+        <source>optimizer=auto chooses %1 with its own learning rate and momentum for a run of %2 optimiser steps; set optimizer=SGD or AdamW to use the values typed here.</source>
+        <translation>optimizer=auto 为 %2 个优化器步的运行选择了 %1，并使用它自己的学习率和动量；设置 optimizer=SGD 或 AdamW 才会使用此处填写的值。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="218"/>
         <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
         <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="200"/>
+        <location filename="../widgets/config_form.cpp" line="229"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="203"/>
+        <location filename="../widgets/config_form.cpp" line="232"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>
@@ -142,27 +152,32 @@
 <context>
     <name>stave::studio::ConfigFormModel</name>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="169"/>
-        <source>Every config trains on the project&apos;s dataset. Change it on the Project page (Change Dataset…).</source>
-        <translation type="unfinished"></translation>
+        <location filename="../core/studio/config_form_model.cpp" line="168"/>
+        <source>%1 → %2 used</source>
+        <translation>%1 → 实际使用 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="242"/>
+        <location filename="../core/studio/config_form_model.cpp" line="181"/>
+        <source>Every config trains on the project&apos;s dataset. Change it on the Project page (Change Dataset…).</source>
+        <translation>每个配置都使用项目的数据集训练。可在项目页更改（更改数据集…）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/config_form_model.cpp" line="257"/>
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="244"/>
+        <location filename="../core/studio/config_form_model.cpp" line="259"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="246"/>
+        <location filename="../core/studio/config_form_model.cpp" line="261"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="248"/>
+        <location filename="../core/studio/config_form_model.cpp" line="263"/>
         <source>Description</source>
         <translation>说明</translation>
     </message>
@@ -462,35 +477,35 @@
     <message>
         <location filename="../widgets/dataset_page.cpp" line="241"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
-        <translation type="unfinished"></translation>
+        <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="245"/>
         <source>Problems (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="271"/>
+        <location filename="../widgets/dataset_page.cpp" line="277"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="369"/>
+        <location filename="../widgets/dataset_page.cpp" line="375"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="406"/>
+        <location filename="../widgets/dataset_page.cpp" line="412"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="408"/>
+        <location filename="../widgets/dataset_page.cpp" line="414"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="419"/>
+        <location filename="../widgets/dataset_page.cpp" line="425"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -500,32 +515,32 @@
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="250"/>
+        <location filename="../widgets/dataset_page.cpp" line="256"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="275"/>
+        <location filename="../widgets/dataset_page.cpp" line="281"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="280"/>
+        <location filename="../widgets/dataset_page.cpp" line="286"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="364"/>
+        <location filename="../widgets/dataset_page.cpp" line="370"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="425"/>
+        <location filename="../widgets/dataset_page.cpp" line="431"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="394"/>
+        <location filename="../widgets/dataset_page.cpp" line="400"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -533,32 +548,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="202"/>
+        <location filename="../core/studio/new_project.cpp" line="214"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="214"/>
+        <location filename="../core/studio/new_project.cpp" line="226"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="220"/>
+        <location filename="../core/studio/new_project.cpp" line="232"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="231"/>
+        <location filename="../core/studio/new_project.cpp" line="243"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="237"/>
+        <location filename="../core/studio/new_project.cpp" line="249"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="237"/>
+        <location filename="../core/studio/new_project.cpp" line="249"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -568,7 +583,7 @@
     <message>
         <location filename="../widgets/help_dialogs.cpp" line="71"/>
         <source>Stave Documentation</source>
-        <translation type="unfinished"></translation>
+        <translation>Stave 文档</translation>
     </message>
 </context>
 <context>
@@ -1254,7 +1269,7 @@
     <message>
         <location filename="../widgets/hardware_page.cpp" line="360"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
         <location filename="../widgets/hardware_page.cpp" line="365"/>
@@ -1345,117 +1360,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="156"/>
+        <location filename="../core/studio/history_model.cpp" line="179"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="159"/>
+        <location filename="../core/studio/history_model.cpp" line="182"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="175"/>
+        <location filename="../core/studio/history_model.cpp" line="207"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="176"/>
+        <location filename="../core/studio/history_model.cpp" line="144"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="177"/>
+        <location filename="../core/studio/history_model.cpp" line="145"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="178"/>
+        <location filename="../core/studio/history_model.cpp" line="146"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="179"/>
+        <location filename="../core/studio/history_model.cpp" line="147"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="180"/>
+        <location filename="../core/studio/history_model.cpp" line="148"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="181"/>
+        <location filename="../core/studio/history_model.cpp" line="149"/>
+        <source>crashed</source>
+        <translation>崩溃</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="150"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="206"/>
+        <location filename="../core/studio/history_model.cpp" line="188"/>
+        <source>Sessions: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="211"/>
+        <source>%1 after %2 sessions</source>
+        <translation>%1（共 %2 个会话）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="237"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="207"/>
+        <location filename="../core/studio/history_model.cpp" line="238"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="208"/>
+        <location filename="../core/studio/history_model.cpp" line="239"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="209"/>
+        <location filename="../core/studio/history_model.cpp" line="240"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="210"/>
+        <location filename="../core/studio/history_model.cpp" line="241"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="211"/>
+        <location filename="../core/studio/history_model.cpp" line="242"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="212"/>
+        <location filename="../core/studio/history_model.cpp" line="243"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="213"/>
+        <location filename="../core/studio/history_model.cpp" line="244"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="214"/>
+        <location filename="../core/studio/history_model.cpp" line="245"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="215"/>
+        <location filename="../core/studio/history_model.cpp" line="246"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="216"/>
+        <location filename="../core/studio/history_model.cpp" line="247"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="364"/>
+        <location filename="../core/studio/history_model.cpp" line="327"/>
+        <source>%1 (used %2)</source>
+        <translation>%1（实际使用 %2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/history_model.cpp" line="410"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="373"/>
+        <location filename="../core/studio/history_model.cpp" line="419"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="377"/>
+        <location filename="../core/studio/history_model.cpp" line="423"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1637,12 +1672,12 @@
     <message>
         <location filename="../widgets/history_page.cpp" line="522"/>
         <source>Reading the history…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取历史…</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="524"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="526"/>
@@ -1654,68 +1689,80 @@
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../widgets/history_page.cpp" line="537"/>
+        <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them; select one run to annotate it.&lt;/small&gt;</source>
+        <translation>
+            <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="538"/>
+        <location filename="../widgets/history_page.cpp" line="557"/>
+        <source>Sessions: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="562"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="555"/>
+        <location filename="../widgets/history_page.cpp" line="579"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="568"/>
+        <location filename="../widgets/history_page.cpp" line="592"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="569"/>
+        <location filename="../widgets/history_page.cpp" line="593"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="581"/>
+        <location filename="../widgets/history_page.cpp" line="605"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="582"/>
+        <location filename="../widgets/history_page.cpp" line="606"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="587"/>
+        <location filename="../widgets/history_page.cpp" line="611"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="590"/>
+        <location filename="../widgets/history_page.cpp" line="614"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="601"/>
+        <location filename="../widgets/history_page.cpp" line="625"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="610"/>
+        <location filename="../widgets/history_page.cpp" line="634"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="614"/>
+        <location filename="../widgets/history_page.cpp" line="638"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="622"/>
+        <location filename="../widgets/history_page.cpp" line="646"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="625"/>
+        <location filename="../widgets/history_page.cpp" line="649"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1723,37 +1770,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="119"/>
+        <location filename="../widgets/live_chart.cpp" line="93"/>
+        <source>No data yet</source>
+        <translation>尚无数据</translation>
+    </message>
+    <message>
+        <location filename="../widgets/live_chart.cpp" line="125"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="120"/>
+        <location filename="../widgets/live_chart.cpp" line="126"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="121"/>
+        <location filename="../widgets/live_chart.cpp" line="127"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="124"/>
+        <location filename="../widgets/live_chart.cpp" line="130"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="125"/>
+        <location filename="../widgets/live_chart.cpp" line="131"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="126"/>
+        <location filename="../widgets/live_chart.cpp" line="132"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="129"/>
+        <location filename="../widgets/live_chart.cpp" line="135"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -1908,32 +1960,32 @@
     <message>
         <location filename="../widgets/main_window.cpp" line="181"/>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="183"/>
         <source>&amp;Documentation</source>
-        <translation type="unfinished"></translation>
+        <translation>文档(&amp;D)</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="190"/>
         <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="195"/>
         <source>&amp;About Stave</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="196"/>
         <source>About Stave</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Stave</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="201"/>
         <source>About &amp;Qt</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="223"/>
@@ -1941,127 +1993,127 @@
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="288"/>
+        <location filename="../widgets/main_window.cpp" line="291"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="303"/>
+        <location filename="../widgets/main_window.cpp" line="306"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="312"/>
+        <location filename="../widgets/main_window.cpp" line="315"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="314"/>
+        <location filename="../widgets/main_window.cpp" line="317"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="316"/>
+        <location filename="../widgets/main_window.cpp" line="319"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="323"/>
+        <location filename="../widgets/main_window.cpp" line="326"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="328"/>
+        <location filename="../widgets/main_window.cpp" line="331"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="333"/>
+        <location filename="../widgets/main_window.cpp" line="336"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="351"/>
+        <location filename="../widgets/main_window.cpp" line="354"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="352"/>
+        <location filename="../widgets/main_window.cpp" line="355"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="359"/>
+        <location filename="../widgets/main_window.cpp" line="362"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="360"/>
+        <location filename="../widgets/main_window.cpp" line="363"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="385"/>
+        <location filename="../widgets/main_window.cpp" line="388"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="386"/>
+        <location filename="../widgets/main_window.cpp" line="389"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="393"/>
+        <location filename="../widgets/main_window.cpp" line="396"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="399"/>
+        <location filename="../widgets/main_window.cpp" line="402"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="410"/>
+        <location filename="../widgets/main_window.cpp" line="413"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="413"/>
+        <location filename="../widgets/main_window.cpp" line="416"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="418"/>
+        <location filename="../widgets/main_window.cpp" line="421"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="419"/>
+        <location filename="../widgets/main_window.cpp" line="422"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="426"/>
+        <location filename="../widgets/main_window.cpp" line="429"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="427"/>
+        <location filename="../widgets/main_window.cpp" line="430"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="431"/>
+        <location filename="../widgets/main_window.cpp" line="434"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="433"/>
+        <location filename="../widgets/main_window.cpp" line="436"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="287"/>
+        <location filename="../widgets/main_window.cpp" line="290"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -2321,163 +2373,180 @@
 <context>
     <name>stave::widgets::NewProjectWizard</name>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="42"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="43"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="49"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="50"/>
         <source>Name and folder</source>
         <translation>名称与文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="51"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="52"/>
         <source>The project file NAME.stave is made in the folder; runs and the history are kept beside it.</source>
         <translation>项目文件 NAME.stave 将创建在该文件夹中；运行记录和历史保存在它旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="56"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="57"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="63"/>
-        <location filename="../widgets/new_project_wizard.cpp" line="105"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="64"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="65"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="66"/>
         <source>Folder:</source>
         <translation>文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="68"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="69"/>
         <source>Project folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="85"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="86"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="87"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="88"/>
         <source>A YOLO-format dataset: its data.yaml, or a folder of images with their label files, or an Ultralytics args.yaml of an earlier run.</source>
         <translation>YOLO 格式的数据集：它的 data.yaml，或带标注文件的图像文件夹，或以前某次运行的 Ultralytics args.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="91"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="92"/>
         <source>A data.yaml (Ultralytics&apos; dataset description)</source>
         <translation>data.yaml（Ultralytics 的数据集描述）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="92"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="93"/>
         <source>An images folder with YOLO labels (images/… and labels/…)</source>
         <translation>带 YOLO 标注的图像文件夹（images/… 与 labels/…）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="93"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="94"/>
         <source>An Ultralytics args.yaml to import (its settings and dataset)</source>
         <translation>导入 Ultralytics args.yaml（其设置与数据集）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="116"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="117"/>
         <source>The data.yaml with path, train, val and names.</source>
         <translation>包含 path、train、val 和 names 的 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="117"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="118"/>
         <source>The images folder (or the dataset folder above images/). The wizard asks for the class names and writes a data.yaml there.</source>
         <translation>图像文件夹（或 images/ 上一级的数据集文件夹）。向导会询问类别名称并在那里写入 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="119"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="120"/>
         <source>args.yaml from an Ultralytics run folder; its `data` must be a data.yaml file that exists here.</source>
         <translation>来自 Ultralytics 运行文件夹的 args.yaml；其 `data` 必须是本机上存在的 data.yaml 文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="129"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="130"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="131"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="133"/>
         <source>YAML files (*.yaml *.yml);;All files (*)</source>
         <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="145"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="146"/>
         <source>Class names</source>
         <translation>类别名称</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="147"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="148"/>
         <source>Name the classes in the order of their ids, separated by commas. A data.yaml is written beside the images.</source>
         <translation>按类别编号顺序填写类别名称，用逗号分隔。data.yaml 将写在图像旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="155"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="156"/>
         <source>Classes:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="164"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="165"/>
         <source>Check the dataset</source>
         <translation>检查数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="166"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="167"/>
         <source>Every split is scanned: counts, classes and every problem found. A dataset with problems can still be used; bad rows and images are left out of training.</source>
         <translation>扫描每个划分：数量、类别和发现的每个问题。有问题的数据集仍可使用；有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="227"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="188"/>
+        <source>Use these settings (they can be changed on the Train page)</source>
+        <translation>使用这些设置（之后可在训练页修改）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="239"/>
         <source>Looking at %1…</source>
         <translation>正在查看 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="240"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="252"/>
         <source>%1 images, %2 with labels; class ids up to %3. data.yaml goes to %4 (train: %5, val: %6).</source>
         <translation>%1 张图像，%2 张有标注；类别编号最大为 %3。data.yaml 将写到 %4（train：%5，val：%6）。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="267"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="279"/>
         <source>%1 is not a file (expected a data.yaml)</source>
         <translation>%1 不是文件（应为 data.yaml）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="273"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="285"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="306"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="319"/>
         <source>Cannot create the project: %1</source>
         <translation>无法创建项目：%1</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../widgets/new_project_wizard.cpp" line="342"/>
+        <source>&lt;b&gt;Suggested for this machine (%n GPU(s)) and %1 training images:&lt;/b&gt;</source>
+        <translation>
+            <numerusform>&lt;b&gt;针对本机（%n 块 GPU）和 %1 张训练图像的建议设置：&lt;/b&gt;</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="321"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="345"/>
+        <source>&lt;b&gt;Suggested for this machine (no GPU: training on the CPU) and %1 training images:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;针对本机（无 GPU：在 CPU 上训练）和 %1 张训练图像的建议设置：&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="361"/>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="333"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="383"/>
         <source>No problems found. Finish creates the project.</source>
         <translation>未发现问题。点“完成”创建项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="336"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="386"/>
         <source>Problems were found (listed above). The dataset is usable: bad rows and images are left out of training.</source>
         <translation>发现了问题（见上方列表）。数据集可以使用：有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="340"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="390"/>
         <source>This dataset cannot be used as it is: fix what is listed above, or go Back and choose another.</source>
         <translation>此数据集目前无法使用：请修正上方列出的问题，或返回选择其他数据集。</translation>
     </message>
@@ -2502,7 +2571,7 @@
     <message>
         <location filename="../core/studio/hardware_models.cpp" line="474"/>
         <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有被任何程序使用的内存（MemFree）。主机的“可用”内存还包括页缓存，内核会在进程需要时释放它。</translation>
     </message>
     <message>
         <location filename="../core/studio/hardware_models.cpp" line="479"/>
@@ -2522,7 +2591,7 @@
     <message>
         <location filename="../core/studio/hardware_models.cpp" line="485"/>
         <source>Unused</source>
-        <translation type="unfinished"></translation>
+        <translation>未使用</translation>
     </message>
     <message>
         <location filename="../core/studio/hardware_models.cpp" line="487"/>
@@ -2822,39 +2891,39 @@
     <message>
         <location filename="../core/studio/project_document.cpp" line="188"/>
         <source>A config needs a name.</source>
-        <translation type="unfinished"></translation>
+        <translation>配置需要一个名称。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="189"/>
         <source>A config name cannot start or end with a space.</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称不能以空格开头或结尾。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="190"/>
         <source>A config name has at most 64 characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称最多 64 个字符。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="192"/>
         <source>A config name is one line of text.</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称只能是一行文本。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="194"/>
         <source>There is already a config called &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="205"/>
         <location filename="../core/studio/project_document.cpp" line="218"/>
         <location filename="../core/studio/project_document.cpp" line="235"/>
         <source>There is no config called &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有名为“%1”的配置。</translation>
     </message>
     <message>
         <location filename="../core/studio/project_document.cpp" line="239"/>
         <source>A project keeps at least one config.</source>
-        <translation type="unfinished"></translation>
+        <translation>项目至少要保留一个配置。</translation>
     </message>
 </context>
 <context>
@@ -2862,12 +2931,12 @@
     <message>
         <location filename="../widgets/project_page.cpp" line="30"/>
         <source>Change Dataset…</source>
-        <translation type="unfinished"></translation>
+        <translation>更改数据集…</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="32"/>
         <source>Every config of the project trains on its dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>项目的每个配置都使用其数据集训练</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="36"/>
@@ -2877,28 +2946,28 @@
     <message>
         <location filename="../widgets/project_page.cpp" line="49"/>
         <source>New…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建…</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="50"/>
         <source>Copy…</source>
-        <translation type="unfinished"></translation>
+        <translation>复制…</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="51"/>
         <source>Rename…</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名…</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="52"/>
         <location filename="../widgets/project_page.cpp" line="205"/>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="53"/>
         <source>Make Active</source>
-        <translation type="unfinished"></translation>
+        <translation>设为当前</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="58"/>
@@ -2939,81 +3008,81 @@
         <location filename="../widgets/project_page.cpp" line="168"/>
         <location filename="../widgets/project_page.cpp" line="170"/>
         <source>%1 copy</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 副本</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="168"/>
         <location filename="../widgets/project_page.cpp" line="170"/>
         <source>config</source>
-        <translation type="unfinished"></translation>
+        <translation>配置</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="172"/>
         <source>Copy Config</source>
-        <translation type="unfinished"></translation>
+        <translation>复制配置</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="172"/>
         <location filename="../widgets/project_page.cpp" line="179"/>
         <source>New Config</source>
-        <translation type="unfinished"></translation>
+        <translation>新建配置</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="173"/>
         <source>Name of the copy of &apos;%1&apos;:</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”副本的名称：</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="174"/>
         <source>Name of the new config (it starts from the defaults):</source>
-        <translation type="unfinished"></translation>
+        <translation>新配置的名称（从默认值开始）：</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="187"/>
         <location filename="../widgets/project_page.cpp" line="191"/>
         <source>Rename Config</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名配置</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="187"/>
         <source>New name for &apos;%1&apos;:</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的新名称：</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="199"/>
         <location filename="../widgets/project_page.cpp" line="211"/>
         <source>Delete Config</source>
-        <translation type="unfinished"></translation>
+        <translation>删除配置</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="200"/>
         <source>Delete the config &apos;%1&apos; from the project?</source>
-        <translation type="unfinished"></translation>
+        <translation>从项目中删除配置“%1”？</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="203"/>
         <source>Runs already trained with it keep their own copy (config.yaml in the run folder). Nothing changes on disk until you save.</source>
-        <translation type="unfinished"></translation>
+        <translation>已用它训练的运行保留各自的副本（运行文件夹中的 config.yaml）。在保存之前，磁盘上的内容不会改变。</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="222"/>
         <source>Choose the Project&apos;s Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>选择项目的数据集</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="223"/>
         <source>Dataset description (*.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集描述 (*.yaml *.yml)</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="230"/>
         <source>Change Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>更改数据集</translation>
     </message>
     <message>
         <location filename="../widgets/project_page.cpp" line="231"/>
         <source>%1 cannot be the project&apos;s dataset.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不能用作项目的数据集。</translation>
     </message>
 </context>
 <context>
@@ -3021,7 +3090,7 @@
     <message>
         <location filename="../widgets/help_dialogs.cpp" line="31"/>
         <source>&lt;h2&gt;Stave %1&lt;/h2&gt;&lt;p&gt;Trains YOLO object detectors fast on one to many GPUs, and shows why a run is slow.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2 (built with %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch (the engine, stave-train)&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;QCustomPlot&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;Stave %1&lt;/h2&gt;&lt;p&gt;在一块到多块 GPU 上快速训练 YOLO 目标检测器，并显示运行为何变慢。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2（编译时为 %3）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch（引擎，stave-train）&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;QCustomPlot&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
 </context>
 <context>
@@ -3356,351 +3425,356 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="149"/>
-        <location filename="../widgets/run_page.cpp" line="621"/>
+        <location filename="../widgets/run_page.cpp" line="649"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="160"/>
+        <location filename="../widgets/run_page.cpp" line="167"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="168"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="171"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="198"/>
+        <location filename="../widgets/run_page.cpp" line="205"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="205"/>
+        <location filename="../widgets/run_page.cpp" line="212"/>
         <source>Run ▸ Start</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="209"/>
+        <location filename="../widgets/run_page.cpp" line="216"/>
         <source>Run ▸ Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="221"/>
-        <location filename="../widgets/run_page.cpp" line="577"/>
+        <location filename="../widgets/run_page.cpp" line="228"/>
+        <location filename="../widgets/run_page.cpp" line="601"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="291"/>
+        <location filename="../widgets/run_page.cpp" line="309"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="283"/>
+        <location filename="../widgets/run_page.cpp" line="301"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="320"/>
+        <location filename="../widgets/run_page.cpp" line="166"/>
+        <source>No data yet</source>
+        <translation>尚无数据</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="338"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="324"/>
+        <location filename="../widgets/run_page.cpp" line="342"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="329"/>
-        <location filename="../widgets/run_page.cpp" line="356"/>
-        <location filename="../widgets/run_page.cpp" line="366"/>
+        <location filename="../widgets/run_page.cpp" line="347"/>
+        <location filename="../widgets/run_page.cpp" line="374"/>
+        <location filename="../widgets/run_page.cpp" line="384"/>
         <source>Start Training</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="330"/>
+        <location filename="../widgets/run_page.cpp" line="348"/>
         <source>The project has unsaved changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="332"/>
+        <location filename="../widgets/run_page.cpp" line="350"/>
         <source>The run trains with the project as saved. Save it and start?</source>
-        <translation type="unfinished"></translation>
+        <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="333"/>
+        <location filename="../widgets/run_page.cpp" line="351"/>
         <source>Save and Start</source>
-        <translation type="unfinished"></translation>
+        <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="338"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
         <source>Not started: the project has unsaved changes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="343"/>
-        <source>Not started: the project could not be saved: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="357"/>
-        <source>%1 cannot start:</source>
-        <translation type="unfinished"></translation>
+        <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="361"/>
+        <source>Not started: the project could not be saved: %1</source>
+        <translation>未开始：无法保存项目：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="375"/>
+        <source>%1 cannot start:</source>
+        <translation>%1 无法开始：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="379"/>
         <source>Not started: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="367"/>
-        <source>%1 may not finish:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="371"/>
-        <source>Start Anyway</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="374"/>
-        <source>Not started.</source>
-        <translation type="unfinished"></translation>
+        <translation>未开始：%1</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="385"/>
+        <source>%1 may not finish:</source>
+        <translation>%1 可能无法完成：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="389"/>
+        <source>Start Anyway</source>
+        <translation>仍然开始</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="392"/>
+        <source>Not started.</source>
+        <translation>未开始。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="403"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="390"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="398"/>
+        <location filename="../widgets/run_page.cpp" line="416"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="401"/>
+        <location filename="../widgets/run_page.cpp" line="419"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="426"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="457"/>
+        <location filename="../widgets/run_page.cpp" line="475"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="458"/>
+        <location filename="../widgets/run_page.cpp" line="476"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="459"/>
+        <location filename="../widgets/run_page.cpp" line="477"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="463"/>
+        <location filename="../widgets/run_page.cpp" line="481"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="492"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="475"/>
+        <location filename="../widgets/run_page.cpp" line="493"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="476"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="492"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="493"/>
+        <location filename="../widgets/run_page.cpp" line="511"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page.cpp" line="512"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="504"/>
+        <location filename="../widgets/run_page.cpp" line="522"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="534"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="523"/>
+        <location filename="../widgets/run_page.cpp" line="547"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="525"/>
+        <location filename="../widgets/run_page.cpp" line="549"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="530"/>
+        <location filename="../widgets/run_page.cpp" line="554"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="535"/>
+        <location filename="../widgets/run_page.cpp" line="559"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="539"/>
+        <location filename="../widgets/run_page.cpp" line="563"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="540"/>
-        <location filename="../widgets/run_page.cpp" line="656"/>
+        <location filename="../widgets/run_page.cpp" line="564"/>
+        <location filename="../widgets/run_page.cpp" line="684"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="547"/>
-        <source>[run] %1 after %2 of %3 epoch(s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="551"/>
-        <source>: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
-        <source>[doctor] %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="564"/>
-        <source> — try %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../widgets/run_page.cpp" line="571"/>
+        <source>[run] %1 after %2 of %3 epoch(s)</source>
+        <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="575"/>
+        <source>: %1</source>
+        <translation>：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="584"/>
+        <source>[doctor] %1</source>
+        <translation>[诊断] %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="588"/>
+        <source> — try %1</source>
+        <translation> — 请尝试 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="595"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="590"/>
+        <location filename="../widgets/run_page.cpp" line="614"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="621"/>
+        <location filename="../widgets/run_page.cpp" line="649"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="636"/>
+        <location filename="../widgets/run_page.cpp" line="664"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="636"/>
+        <location filename="../widgets/run_page.cpp" line="664"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="639"/>
+        <location filename="../widgets/run_page.cpp" line="667"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="644"/>
+        <location filename="../widgets/run_page.cpp" line="672"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="646"/>
+        <location filename="../widgets/run_page.cpp" line="674"/>
         <source> · %1 of %2 epoch(s) done</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="648"/>
+        <location filename="../widgets/run_page.cpp" line="676"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="649"/>
+        <location filename="../widgets/run_page.cpp" line="677"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="652"/>
+        <location filename="../widgets/run_page.cpp" line="680"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="657"/>
+        <location filename="../widgets/run_page.cpp" line="685"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="681"/>
+        <location filename="../widgets/run_page.cpp" line="709"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="692"/>
+        <location filename="../widgets/run_page.cpp" line="720"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3790,7 +3864,7 @@
     <message>
         <location filename="../core/studio/run_queue.cpp" line="274"/>
         <source>CPU busy (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
         <location filename="../core/studio/run_queue.cpp" line="309"/>
@@ -3922,17 +3996,17 @@
     <message>
         <location filename="../widgets/help_dialogs.cpp" line="117"/>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>键盘快捷键</translation>
     </message>
     <message>
         <location filename="../widgets/help_dialogs.cpp" line="123"/>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>命令</translation>
     </message>
     <message>
         <location filename="../widgets/help_dialogs.cpp" line="123"/>
         <source>Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>按键</translation>
     </message>
 </context>
 <context>
@@ -4161,432 +4235,495 @@ not found</source>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="10"/>
         <source>model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="11"/>
         <source>data</source>
-        <translation type="unfinished"></translation>
+        <translation>数据</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="12"/>
         <source>optimisation</source>
-        <translation type="unfinished"></translation>
+        <translation>优化</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="13"/>
         <source>augmentation</source>
-        <translation type="unfinished"></translation>
+        <translation>数据增强</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="14"/>
         <source>hardware</source>
-        <translation type="unfinished"></translation>
+        <translation>硬件</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="15"/>
         <source>distributed</source>
-        <translation type="unfinished"></translation>
+        <translation>分布式</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="16"/>
         <source>logging</source>
-        <translation type="unfinished"></translation>
+        <translation>日志</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="17"/>
         <source>network scale, yolov8n (smallest) to yolov8x; a &apos;.yaml&apos; suffix is accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>网络规模，从 yolov8n（最小）到 yolov8x；也接受 &apos;.yaml&apos; 后缀</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="18"/>
         <source>Stave checkpoint (.pt) to start from (tensors matching by name and shape); empty = random weights</source>
-        <translation type="unfinished"></translation>
+        <translation>起始 Stave 检查点（.pt），按名称和形状匹配加载张量；留空 = 随机权重</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="19"/>
         <source>freeze the first N layers of the network (0 = none)</source>
-        <translation type="unfinished"></translation>
+        <translation>冻结网络的前 N 层（0 = 不冻结）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="20"/>
         <source>dataset description (data.yaml, YOLO format)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集描述（data.yaml，YOLO 格式）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="21"/>
         <source>training and validation image size in pixels</source>
-        <translation type="unfinished"></translation>
+        <translation>训练和验证的图像尺寸（像素）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="22"/>
         <source>fraction of the training images to use</source>
-        <translation type="unfinished"></translation>
+        <translation>使用的训练图像比例</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="23"/>
         <source>train all classes as one class</source>
-        <translation type="unfinished"></translation>
+        <translation>将所有类别作为一个类别训练</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="24"/>
         <source>cache decoded images in RAM or on disk</source>
-        <translation type="unfinished"></translation>
+        <translation>将解码后的图像缓存在内存或磁盘中</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="25"/>
         <source>fail the run when more than this fraction of a split&apos;s images cannot be decoded (each one is used as a grey image without boxes, with a warning)</source>
-        <translation type="unfinished"></translation>
+        <translation>某个划分中无法解码的图像比例超过此值时，运行失败（每张无法解码的图像都以无框的灰色图像代替，并给出警告）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="26"/>
         <source>validate in rectangular batches, as Ultralytics does (false: letterbox to squares)</source>
-        <translation type="unfinished"></translation>
+        <translation>按矩形批次验证，与 Ultralytics 相同（false：letterbox 填充为正方形）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="27"/>
         <source>data loader threads per rank (at most the CPU cores per rank, as Ultralytics caps it)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程的数据加载线程数（最多为每个进程的 CPU 核心数，与 Ultralytics 的上限相同）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="28"/>
         <source>batches prepared ahead per rank</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程预先准备的批次数</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="29"/>
         <source>keep loader threads alive between epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>在轮次之间保持加载线程存活</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="30"/>
         <source>number of epochs to train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练轮数</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="31"/>
         <source>maximum training time in hours, overrides epochs (0 = off)</source>
-        <translation type="unfinished"></translation>
+        <translation>最长训练时间（小时），优先于 epochs（0 = 关闭）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="32"/>
         <source>epochs without improvement before stopping early (0 = never)</source>
-        <translation type="unfinished"></translation>
+        <translation>无改进多少轮后提前停止（0 = 从不）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="33"/>
         <source>images per batch PER RANK (global batch = batch x world size)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程每批的图像数（注意是按进程计；全局批量 = batch x 进程数）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="34"/>
         <source>nominal batch size: gradients are accumulated up to it</source>
-        <translation type="unfinished"></translation>
+        <translation>名义批量：梯度累积到该批量后再更新</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="35"/>
         <source>optimizer; auto picks SGD or AdamW (and lr0) from the run length</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器；auto 按训练长度选择 SGD 或 AdamW（及 lr0）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="36"/>
         <source>initial learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>初始学习率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="37"/>
         <source>final learning rate as a fraction of lr0</source>
-        <translation type="unfinished"></translation>
+        <translation>最终学习率，为 lr0 的比例</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="38"/>
         <source>SGD momentum / Adam beta1</source>
-        <translation type="unfinished"></translation>
+        <translation>SGD 动量 / Adam beta1</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="39"/>
         <source>weight decay at the nominal batch size</source>
-        <translation type="unfinished"></translation>
+        <translation>名义批量下的权重衰减</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="40"/>
         <source>warmup length in epochs (fractions allowed)</source>
-        <translation type="unfinished"></translation>
+        <translation>预热长度（轮，可为小数）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="41"/>
         <source>momentum at the start of warmup</source>
-        <translation type="unfinished"></translation>
+        <translation>预热开始时的动量</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="42"/>
         <source>bias learning rate at the start of warmup</source>
-        <translation type="unfinished"></translation>
+        <translation>预热开始时的偏置学习率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="43"/>
         <source>cosine learning-rate schedule instead of linear</source>
-        <translation type="unfinished"></translation>
+        <translation>使用余弦学习率调度而非线性调度</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="44"/>
         <source>scale lr0 by global batch / 64 (linear scaling rule)</source>
-        <translation type="unfinished"></translation>
+        <translation>按 全局批量 / 64 缩放 lr0（线性缩放规则）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="45"/>
         <source>box (CIoU) loss gain</source>
-        <translation type="unfinished"></translation>
+        <translation>框（CIoU）损失增益</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="46"/>
         <source>classification (BCE) loss gain</source>
-        <translation type="unfinished"></translation>
+        <translation>分类（BCE）损失增益</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="47"/>
         <source>distribution focal loss gain</source>
-        <translation type="unfinished"></translation>
+        <translation>分布焦点损失（DFL）增益</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="48"/>
         <source>random seed</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="49"/>
         <source>use deterministic algorithms where possible</source>
-        <translation type="unfinished"></translation>
+        <translation>尽可能使用确定性算法</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="50"/>
         <source>resume from the run&apos;s last checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>从该运行的最后一个检查点继续</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="51"/>
         <source>hue jitter (fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>色调抖动（比例）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="52"/>
         <source>saturation jitter (fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>饱和度抖动（比例）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="53"/>
         <source>value (brightness) jitter (fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>明度（亮度）抖动（比例）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="54"/>
         <source>rotation (+/- degrees)</source>
-        <translation type="unfinished"></translation>
+        <translation>旋转（+/- 度）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="55"/>
         <source>translation (+/- fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>平移（+/- 比例）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="56"/>
         <source>scale gain (+/- fraction; augmentation, not the model scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放增益（+/- 比例；指数据增强，而非模型规模）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="57"/>
         <source>shear (+/- degrees)</source>
-        <translation type="unfinished"></translation>
+        <translation>剪切（+/- 度）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="58"/>
         <source>perspective (+/- fraction)</source>
-        <translation type="unfinished"></translation>
+        <translation>透视（+/- 比例）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="59"/>
         <source>probability of an up-down flip</source>
-        <translation type="unfinished"></translation>
+        <translation>上下翻转的概率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="60"/>
         <source>probability of a left-right flip</source>
-        <translation type="unfinished"></translation>
+        <translation>左右翻转的概率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="61"/>
         <source>probability of a 4-image mosaic</source>
-        <translation type="unfinished"></translation>
+        <translation>4 图马赛克的概率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="62"/>
         <source>probability of mixup</source>
-        <translation type="unfinished"></translation>
+        <translation>mixup 的概率</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="63"/>
         <source>turn mosaic off for the last N epochs (0 = never)</source>
-        <translation type="unfinished"></translation>
+        <translation>在最后 N 轮关闭马赛克（0 = 不关闭）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="64"/>
         <source>vary the image size +/- 50% per batch</source>
-        <translation type="unfinished"></translation>
+        <translation>每批将图像尺寸随机变化 +/- 50%</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="65"/>
         <source>GPUs to use: empty = all visible, &apos;cpu&apos;, or a list such as &apos;0,1,3&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>使用的 GPU：留空 = 所有可见 GPU，&apos;cpu&apos;，或列表如 &apos;0,1,3&apos;</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="66"/>
         <source>processes (ranks) per node, one per GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>每个节点的进程（rank）数，每块 GPU 一个</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="67"/>
         <source>compute precision with amp; auto = bf16 on GPUs from Ampere on, fp16 on older GPUs, fp32 on the CPU (bf16 there is faster but learns less)</source>
-        <translation type="unfinished"></translation>
+        <translation>启用 amp 时的计算精度；auto = Ampere 及更新的 GPU 用 bf16，更早的 GPU 用 fp16，CPU 上用 fp32（CPU 上 bf16 更快但学习效果较差）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="68"/>
         <source>automatic mixed precision</source>
-        <translation type="unfinished"></translation>
+        <translation>自动混合精度</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="69"/>
         <source>channels-last (NHWC) memory format for images and model; auto = on for the CPU, off on CUDA</source>
-        <translation type="unfinished"></translation>
+        <translation>图像和模型使用 channels-last（NHWC）内存格式；auto = CPU 上开启，CUDA 上关闭</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="70"/>
         <source>collate batches into pinned host memory</source>
-        <translation type="unfinished"></translation>
+        <translation>将批次整理到锁页（pinned）主机内存中</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="71"/>
         <source>intra-op CPU threads per rank (0 = all cores)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程的算子内（intra-op）CPU 线程数（0 = 所有核心）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="72"/>
         <source>SyncBatchNorm: BatchNorm over the global batch of all ranks while training</source>
-        <translation type="unfinished">SyncBatchNorm：训练时在所有进程的全局批次上做 BatchNorm</translation>
+        <translation>SyncBatchNorm：训练时在所有进程的全局批次上做 BatchNorm</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="73"/>
         <source>gradient bucket size for all-reduce, MiB (PyTorch DDP&apos;s bucket_cap_mb)</source>
-        <translation type="unfinished">all-reduce 的梯度桶大小，MiB（即 PyTorch DDP 的 bucket_cap_mb）</translation>
+        <translation>all-reduce 的梯度桶大小，MiB（即 PyTorch DDP 的 bucket_cap_mb）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="74"/>
         <source>NCCL_P2P_LEVEL (empty = NCCL&apos;s choice)</source>
-        <translation type="unfinished">NCCL_P2P_LEVEL（留空 = 由 NCCL 决定）</translation>
+        <translation>NCCL_P2P_LEVEL（留空 = 由 NCCL 决定）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="75"/>
         <source>set NCCL_SHM_DISABLE=1</source>
-        <translation type="unfinished">设置 NCCL_SHM_DISABLE=1</translation>
+        <translation>设置 NCCL_SHM_DISABLE=1</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="76"/>
         <source>NCCL_DEBUG level (empty = off)</source>
-        <translation type="unfinished">NCCL_DEBUG 级别（留空 = 关闭）</translation>
+        <translation>NCCL_DEBUG 级别（留空 = 关闭）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="77"/>
         <source>collective timeout; a rank silent this long counts as hung</source>
-        <translation type="unfinished">集合通信超时；进程沉默这么久即视为挂起</translation>
+        <translation>集合通信超时；进程沉默这么久即视为挂起</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="78"/>
         <source>address of rank 0&apos;s rendezvous store</source>
-        <translation type="unfinished">进程 0 的 rendezvous 存储地址</translation>
+        <translation>进程 0 的 rendezvous 存储地址</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="79"/>
         <source>rendezvous port (0 = pick a free one)</source>
-        <translation type="unfinished">rendezvous 端口（0 = 自动选一个空闲端口）</translation>
+        <translation>rendezvous 端口（0 = 自动选一个空闲端口）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="80"/>
         <source>number of nodes (machines)</source>
-        <translation type="unfinished">节点（机器）数</translation>
+        <translation>节点（机器）数</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="81"/>
         <source>this node&apos;s index, 0 .. nnodes-1</source>
-        <translation type="unfinished">本节点的序号，0 .. nnodes-1</translation>
+        <translation>本节点的序号，0 .. nnodes-1</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="82"/>
         <source>validate during training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练期间进行验证</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="83"/>
         <source>validate every N epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>每 N 轮验证一次</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="84"/>
         <source>confidence threshold for validation NMS</source>
-        <translation type="unfinished"></translation>
+        <translation>验证时 NMS 的置信度阈值</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="85"/>
         <source>IoU threshold for validation NMS</source>
-        <translation type="unfinished"></translation>
+        <translation>验证时 NMS 的 IoU 阈值</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="86"/>
         <source>maximum detections per image</source>
-        <translation type="unfinished"></translation>
+        <translation>每张图像的最大检测数</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="87"/>
         <source>save a checkpoint every N epochs (-1 = only last and best)</source>
-        <translation type="unfinished"></translation>
+        <translation>每 N 轮保存一个检查点（-1 = 只保存 last 和 best）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="88"/>
         <source>run name, one folder name under project (empty = train); taken names get 2, 3, ...</source>
-        <translation type="unfinished"></translation>
+        <translation>运行名称，即 project 下的一个文件夹名（留空 = train）；已被占用的名称会依次加上 2、3、...</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="89"/>
         <source>reuse the run folder of name (or --run-dir) even if it holds a run: the old run is moved aside to &lt;folder&gt;-replaced-&lt;time&gt; first</source>
-        <translation type="unfinished"></translation>
+        <translation>即使 name（或 --run-dir）对应的运行文件夹中已有运行，也重复使用它：旧运行会先移到 &lt;folder&gt;-replaced-&lt;time&gt;</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="90"/>
         <source>folder for runs (empty = beside the project file)</source>
-        <translation type="unfinished"></translation>
+        <translation>存放运行的文件夹（留空 = 项目文件旁边）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="91"/>
         <source>seconds between the node&apos;s GPU and system samples in the event log (0 = off)</source>
-        <translation type="unfinished"></translation>
+        <translation>事件日志中本节点 GPU 与系统采样的间隔秒数（0 = 关闭）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="92"/>
         <source>seconds between the straggler and doctor reports (diagnosis events) of a run; 0 = only the doctor&apos;s final report</source>
-        <translation type="unfinished"></translation>
+        <translation>运行的拖后腿报告与诊断报告（诊断事件）的间隔秒数；0 = 只输出诊断的最终报告</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="93"/>
         <source>serve Prometheus metrics of the run on this port (0 = off); a port in use stops the run before it starts</source>
-        <translation type="unfinished"></translation>
+        <translation>在此端口提供运行的 Prometheus 指标（0 = 关闭）；端口被占用时运行会在开始前停止</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="94"/>
         <source>address the metrics port listens on (0.0.0.0 = every interface)</source>
-        <translation type="unfinished"></translation>
+        <translation>指标端口监听的地址（0.0.0.0 = 所有网络接口）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="95"/>
         <source>also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) to &lt;run&gt;/tb/, for tensorboard --logdir</source>
-        <translation type="unfinished"></translation>
+        <translation>同时将 TensorBoard 事件文件（损失、指标、lr、样本/秒、GPU 采样）写入 &lt;run&gt;/tb/，供 tensorboard --logdir 使用</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio</name>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="44"/>
+        <source>Ultralytics&apos; default for a GPU, not above the images&apos; own size</source>
+        <translation>Ultralytics 在 GPU 上的默认值，不超过图像本身的尺寸</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="45"/>
+        <source>a CPU trains about 4x faster at 320 than at 640; not above the images&apos; own size</source>
+        <translation>在 CPU 上以 320 训练比以 640 快约 4 倍；不超过图像本身的尺寸</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="50"/>
+        <source>enough images for the small network on a GPU</source>
+        <translation>图像足够多，可在 GPU 上训练 small 网络</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="51"/>
+        <source>the nano network: fast to train, enough for this dataset or machine</source>
+        <translation>nano 网络：训练快，对此数据集或本机已足够</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="62"/>
+        <source>fits the smallest GPU&apos;s memory (%1 GiB) at this image size</source>
+        <translation>在此图像尺寸下可放入显存最小的 GPU（%1 GiB）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="64"/>
+        <source>a CPU batch: larger ones are not faster per image</source>
+        <translation>CPU 上的批量：更大的批量并不能让每张图像更快</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="69"/>
+        <source>Ultralytics&apos; nominal batch</source>
+        <translation>Ultralytics 的名义批量</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="70"/>
+        <source>one optimiser step per batch: a short CPU run makes enough steps</source>
+        <translation>每批执行一次优化器步：CPU 上的短时间运行也能有足够的步数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="79"/>
+        <source>Ultralytics&apos; default; fewer for a large dataset</source>
+        <translation>Ultralytics 的默认值；数据集较大时减少</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="80"/>
+        <source>about 5,000 images seen in all: minutes to an hour on a CPU</source>
+        <translation>累计约见过 5,000 张图像：在 CPU 上需几分钟到一小时</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="83"/>
+        <source>a tenth of a short run, at most Ultralytics&apos; 3</source>
+        <translation>短时间运行的十分之一，最多为 Ultralytics 的 3 轮</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/settings_proposal.cpp" line="88"/>
+        <source>%1 logical cores shared by %2 rank(s), one left for training</source>
+        <translation>%1 个逻辑核心由 %2 个进程共用，留出一个用于训练</translation>
     </message>
 </context>
 <context>
@@ -4612,12 +4749,12 @@ not found</source>
     <message>
         <location filename="../core/studio/preflight.cpp" line="35"/>
         <source>%1: names lists no classes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：names 中没有列出任何类别</translation>
     </message>
     <message>
         <location filename="../core/studio/preflight.cpp" line="38"/>
         <source>only %1 MiB free on %2, where the run writes its checkpoints and events; a full disk stops the run</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 上只剩 %1 MiB 可用空间，运行要在此写入检查点和事件；磁盘写满会使运行停止</translation>
     </message>
 </context>
 <context>

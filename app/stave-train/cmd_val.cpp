@@ -1,5 +1,6 @@
 // stave-train val: metrics of trained weights on a dataset split.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <tuple>
 #include <type_traits>
@@ -27,9 +28,11 @@ int run(const std::vector<std::string>& args) {
                                                         {"rect", "rect"},
                                                         {"precision", "precision"},
                                                         {"channels_last", "channels-last"},
-                                                        {"save_preds", "save-preds"}}),
+                                                        {"save_preds", "save-preds"},
+                                                        {"plots", "plots"}}),
                      {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou",
-                      "max-det", "device", "rect", "precision", "channels-last", "save-preds"},
+                      "max-det", "device", "rect", "precision", "channels-last", "save-preds",
+                      "plots"},
                      {"json", "force"});
   if (!a.ok()) return stave::cli::usageError("val", a.error());
   if (!a.positional().empty())
@@ -59,6 +62,9 @@ int run(const std::vector<std::string>& args) {
         !st)
       return stave::cli::reportErrors("val", st.errors());
   }
+  r.plots = a.value("plots");
+  if (!r.plots.empty() && std::filesystem::exists(r.plots) && !std::filesystem::is_directory(r.plots))
+    return stave::cli::usageError("val", "--plots " + r.plots + " is a file, not a folder");
   const std::string rect = a.value("rect", "true");
   if (rect != "true" && rect != "false")
     return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
@@ -130,12 +136,16 @@ STAVE_COMMAND(stave::cli::Command{
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
     "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
     "                [--device cpu|0] [--precision auto|fp32|bf16|fp16]\n"
-    "                [--channels-last auto|true|false] [--save-preds P.csv] [--force] [--json]\n"
+    "                [--channels-last auto|true|false] [--save-preds P.csv] [--plots DIR]\n"
+    "                [--force] [--json]\n"
     "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
     "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
     "  the run config's keys (auto: bf16 on GPUs from Ampere on, NHWC on the CPU);\n"
     "  --save-preds writes every kept detection as CSV (image,cls,conf,x1,y1,x2,y2 in\n"
     "  original pixels: what eval-preds scores, and other tools read);\n"
+    "  --plots writes the data behind Ultralytics' validation plots into DIR (confusion matrix,\n"
+    "  P/R/F1/PR curves per class, per-class table, a gallery of labels and predictions; the\n"
+    "  studio shows them; docs/validation.md);\n"
     "  Ultralytics' form works too:\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
     run});

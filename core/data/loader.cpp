@@ -330,6 +330,7 @@ Batch Loader::build(const Plan& plan, int64_t seq) {
                         (bx.y2 - bx.y1) / shape.height});
     }
     b.paths.push_back(m_index.images[static_cast<size_t>(idx)].imagePath);
+    b.indices.push_back(static_cast<int64_t>(idx));
     b.meta.push_back(s.meta);
     times.collate += monotonicSeconds() - t0;
   }

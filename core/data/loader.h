@@ -83,6 +83,7 @@ struct Batch {
   std::shared_ptr<uint8_t> pixels;  ///< uint8 RGB, n*3*height*width bytes
   std::vector<float> targets;       ///< rows of 6: batchIdx, cls, cx, cy, w, h (normalised)
   std::vector<std::string> paths;   ///< image paths
+  std::vector<int64_t> indices;     ///< the images' indices in the split
   std::vector<ImageMeta> meta;      ///< per image: original size, scale and padding
   LoaderTimes times;                ///< per-stage seconds
   /// Number of target rows.

@@ -1,5 +1,7 @@
 #include "core/train/inference.h"
 
+#include "core/train/val_views.h"
+
 #include <torch/torch.h>
 
 #ifdef STAVE_HAVE_IMGCODECS
@@ -62,6 +64,23 @@ cv::Scalar classColour(int cls) {
 
 }  // namespace
 
+void drawLabelledBox(cv::Mat& bgr, double x1, double y1, double x2, double y2, int cls,
+                     const std::string& label) {
+  const cv::Scalar colour = classColour(cls);
+  const int thickness = std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));
+  cv::rectangle(bgr, cv::Point(static_cast<int>(x1), static_cast<int>(y1)),
+                cv::Point(static_cast<int>(x2), static_cast<int>(y2)), colour, thickness);
+  if (label.empty()) return;
+  int baseline = 0;
+  const double fontScale = std::max(0.35, thickness / 3.0);
+  const cv::Size ts = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, fontScale, 1, &baseline);
+  const int ty = std::max(static_cast<int>(y1), ts.height + 2);
+  cv::rectangle(bgr, cv::Point(static_cast<int>(x1), ty - ts.height - 2),
+                cv::Point(static_cast<int>(x1) + ts.width, ty + baseline - 2), colour, cv::FILLED);
+  cv::putText(bgr, label, cv::Point(static_cast<int>(x1), ty - 2), cv::FONT_HERSHEY_SIMPLEX,
+              fontScale, cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+}
+
 Result<nlohmann::json> validateWeights(const ValRequest& req) {
   auto device = pickDevice(req.device);
   if (!device) return device.errors();
@@ -99,7 +118,14 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   vo.channelsLast = channelsLast;
   std::vector<SavedDetection> saved;
   if (!req.savePreds.empty()) vo.savedDetections = &saved;
+  ValidationViews views;
+  if (!req.plots.empty()) vo.views = &views;
   auto v = validate(*lm->model, loader, static_cast<int>(lm->meta.nc), vo, nullptr);
+  if (!req.plots.empty()) {
+    std::vector<std::string> paths;
+    for (const auto& im : index->images) paths.push_back(im.imagePath);
+    if (auto st = writeValidationViews(views, req.plots, paths, spec->names); !st) return st.errors();
+  }
   if (!req.savePreds.empty()) {
     std::ostringstream csv;
     csv << kPredictionsCsvHeader;
@@ -119,6 +145,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   j["map5095"] = v.map5095;
   j["seconds"] = v.seconds;
   j["compute"] = {{"precision", precisionName(precision.value())}, {"channels_last", channelsLast}};
+  if (!req.plots.empty()) j["plots"] = req.plots;
   if (!req.savePreds.empty()) {
     j["saved_predictions"] = req.savePreds;
     j["predictions"] = saved.size();
@@ -275,25 +302,12 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
       const int cls = static_cast<int>(d[k][5]);
       const float score = d[k][4];
       writePredictionRow(csv, name, cls, score, x1, y1, x2, y2);
-      const cv::Scalar colour = classColour(cls);
-      const int thickness =
-          std::max(1, static_cast<int>(std::lround((bgr.cols + bgr.rows) * 0.002)));
-      cv::rectangle(bgr, cv::Point(static_cast<int>(x1), static_cast<int>(y1)),
-                    cv::Point(static_cast<int>(x2), static_cast<int>(y2)), colour, thickness);
       char label[128];
       std::snprintf(label, sizeof label, "%s %.2f",
                     cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str()
                                                          : std::to_string(cls).c_str(),
                     score);
-      int baseline = 0;
-      const double fontScale = std::max(0.35, thickness / 3.0);
-      const cv::Size ts = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, fontScale, 1, &baseline);
-      const int ty = std::max(static_cast<int>(y1), ts.height + 2);
-      cv::rectangle(bgr, cv::Point(static_cast<int>(x1), ty - ts.height - 2),
-                    cv::Point(static_cast<int>(x1) + ts.width, ty + baseline - 2), colour,
-                    cv::FILLED);
-      cv::putText(bgr, label, cv::Point(static_cast<int>(x1), ty - 2), cv::FONT_HERSHEY_SIMPLEX,
-                  fontScale, cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+      drawLabelledBox(bgr, x1, y1, x2, y2, cls, label);
       ++detections;
     }
     fs::path outFile = fs::path(req.outDir) / name;

@@ -12,6 +12,11 @@
 
 namespace stave::train {
 
+/// Draws one box in its class's colour (as `predict` draws them), with `label` above it when
+/// not empty.
+void drawLabelledBox(cv::Mat& bgr, double x1, double y1, double x2, double y2, int cls,
+                     const std::string& label);
+
 /// `stave-train val` options.
 struct ValRequest {
   std::string weights;             ///< a Stave checkpoint (last.pt, best.pt)
@@ -30,6 +35,8 @@ struct ValRequest {
   /// When not empty: every kept detection written here as CSV (image,cls,conf,x1,y1,x2,y2 in
   /// original pixels, what `stave-train eval-preds` reads), atomically.
   std::string savePreds;
+  /// When not empty: the validation views (val_views.h) are written into this folder.
+  std::string plots;
 };
 
 /// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,

@@ -141,6 +141,84 @@ std::vector<double> smooth(const std::vector<double>& y, double f) {
 
 }  // namespace
 
+ConfusionMatrix::ConfusionMatrix(int nc, double conf, double iou, int keepImages)
+    : m_nc(nc),
+      m_conf(conf),
+      m_iou(iou),
+      m_keep(static_cast<size_t>(std::max(0, keepImages))),
+      m_counts(static_cast<size_t>((nc + 1) * (nc + 1)), 0),
+      m_images(static_cast<size_t>((nc + 1) * (nc + 1))) {}
+
+int64_t ConfusionMatrix::count(int predicted, int truth) const {
+  if (predicted < 0 || predicted > m_nc || truth < 0 || truth > m_nc) return 0;
+  return m_counts[static_cast<size_t>(predicted * (m_nc + 1) + truth)];
+}
+
+const std::vector<int64_t>& ConfusionMatrix::images(int predicted, int truth) const {
+  static const std::vector<int64_t> none;
+  if (predicted < 0 || predicted > m_nc || truth < 0 || truth > m_nc) return none;
+  return m_images[static_cast<size_t>(predicted * (m_nc + 1) + truth)];
+}
+
+void ConfusionMatrix::add(int64_t imageId, const std::vector<Detection>& detections,
+                         const std::vector<GroundTruth>& truths) {
+  auto bump = [&](int p, int t) {
+    if (p < 0 || p > m_nc || t < 0 || t > m_nc) return;
+    const size_t cell = static_cast<size_t>(p * (m_nc + 1) + t);
+    ++m_counts[cell];
+    auto& list = m_images[cell];
+    if (list.size() < m_keep && (list.empty() || list.back() != imageId)) list.push_back(imageId);
+  };
+  std::vector<const Detection*> dets;
+  for (const auto& d : detections)
+    if (d.score > m_conf) dets.push_back(&d);
+  // Every (truth, detection) pair above the IoU threshold, whatever the classes (Ultralytics'
+  // box_iou: areas from corner differences, no +1).
+  struct Match {
+    size_t g, d;
+    double iou;
+  };
+  std::vector<Match> matches;
+  for (size_t g = 0; g < truths.size(); ++g)
+    for (size_t d = 0; d < dets.size(); ++d) {
+      const auto& a = truths[g];
+      const auto& b = *dets[d];
+      const double iw = std::max(0.0, double(std::min(a.x2, b.x2)) - std::max(a.x1, b.x1));
+      const double ih = std::max(0.0, double(std::min(a.y2, b.y2)) - std::max(a.y1, b.y1));
+      const double inter = iw * ih;
+      const double uni = double(a.x2 - a.x1) * (a.y2 - a.y1) + double(b.x2 - b.x1) * (b.y2 - b.y1) -
+                         inter;
+      const double iou = inter / (uni + 1e-7);
+      if (iou > m_iou) matches.push_back({g, d, iou});
+    }
+  // Highest IoU first; each detection, then each truth, keeps its best pair.
+  std::stable_sort(matches.begin(), matches.end(),
+                   [](const Match& a, const Match& b) { return a.iou > b.iou; });
+  std::vector<char> detUsed(dets.size(), 0), gtUsed(truths.size(), 0);
+  std::vector<int> gtMatch(truths.size(), -1);
+  std::vector<Match> kept;
+  for (const auto& m : matches) {
+    if (detUsed[m.d]) continue;
+    detUsed[m.d] = 1;
+    kept.push_back(m);
+  }
+  std::fill(detUsed.begin(), detUsed.end(), 0);
+  for (const auto& m : kept) {
+    if (gtUsed[m.g]) continue;
+    gtUsed[m.g] = 1;
+    detUsed[m.d] = 1;
+    gtMatch[m.g] = static_cast<int>(m.d);
+  }
+  for (size_t g = 0; g < truths.size(); ++g) {
+    if (gtMatch[g] >= 0)
+      bump(dets[static_cast<size_t>(gtMatch[g])]->cls, truths[g].cls);
+    else
+      bump(m_nc, truths[g].cls);
+  }
+  for (size_t d = 0; d < dets.size(); ++d)
+    if (!detUsed[d]) bump(dets[d]->cls, m_nc);
+}
+
 const std::vector<double>& cocoIouThresholds() {
   static const std::vector<double> t = linspace(0.5, 0.95, 10);
   return t;
@@ -244,7 +322,7 @@ bool DetectionEvaluator::addPacked(const std::vector<float>& packed) {
   return true;
 }
 
-DetectionMetrics DetectionEvaluator::compute() const {
+DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
   const auto& iouThr = cocoIouThresholds();
   const auto& recThr = cocoRecallThresholds();
   const size_t T = iouThr.size(), R = recThr.size();
@@ -254,6 +332,7 @@ DetectionMetrics DetectionEvaluator::compute() const {
   out.images = static_cast<int64_t>(m_images.size());
   out.perClass.resize(m_nc);
   for (int c = 0; c < m_nc; ++c) out.perClass[c].cls = c;
+  std::vector<std::vector<double>> prAt50(static_cast<size_t>(m_nc));
 
   // Per class, the detections of all images in image-id order, as COCOeval.accumulate sees them.
   struct ClassPool {
@@ -322,13 +401,16 @@ DetectionMetrics DetectionEvaluator::compute() const {
         if (pr[k] > pr[k - 1]) pr[k - 1] = pr[k];
       }
       double q = 0;
+      std::vector<double> atRecall(R, 0.0);
       for (size_t r = 0; r < R; ++r) {
         const size_t k =
             static_cast<size_t>(std::lower_bound(rc.begin(), rc.end(), recThr[r]) - rc.begin());
         if (k >= nd) break;  // COCOeval stops filling at the first recall it cannot reach
         q += pr[k];
+        atRecall[r] = pr[k];
       }
       apPerT[t] = q / R;
+      if (t == 0 && curvePoints > 0) prAt50[c] = std::move(atRecall);
     }
     ClassMetrics& cm = out.perClass[c];
     cm.ap50 = apPerT[0];
@@ -391,6 +473,35 @@ DetectionMetrics DetectionEvaluator::compute() const {
       s += 2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps);
     }
     meanF1[i] = s / classes.size();
+  }
+  if (curvePoints > 0) {
+    // The curves at `curvePoints` points of the grid (the first and last included).
+    const int n = std::clamp(curvePoints, 2, kGrid);
+    std::vector<int> at(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) at[i] = static_cast<int>(std::lround(double(i) * (kGrid - 1) / (n - 1)));
+    for (int i : at) {
+      out.curves.conf.push_back(x[i]);
+      out.curves.meanF1.push_back(meanF1[i]);
+    }
+    for (size_t ci = 0; ci < classes.size(); ++ci) {
+      ClassCurves cc;
+      cc.cls = classes[ci];
+      for (int i = 0; i < kGrid; ++i) {
+        const double f1 = 2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps);
+        if (f1 > cc.bestF1) {
+          cc.bestF1 = f1;
+          cc.bestF1Conf = x[i];
+        }
+      }
+      for (int i : at) {
+        cc.precision.push_back(P[ci][i]);
+        cc.recall.push_back(Rc[ci][i]);
+        cc.f1.push_back(2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps));
+      }
+      cc.prPrecision = prAt50[static_cast<size_t>(classes[ci])];
+      if (cc.prPrecision.empty()) cc.prPrecision.assign(R, 0.0);
+      out.curves.classes.push_back(std::move(cc));
+    }
   }
   const std::vector<double> smoothed = smooth(meanF1, 0.1);
   const int best =

@@ -37,6 +37,22 @@ struct ClassMetrics {
   double ap5095 = -1;     ///< AP averaged over IoU .50:.05:.95; -1 without ground truth
 };
 
+/// The curves behind Ultralytics' P_curve, R_curve, F1_curve and PR_curve plots, per class with
+/// ground truth: precision, recall and F1 over the confidence grid (as the operating point is
+/// found), and precision over recall at IoU .5 (COCOeval's monotone precision at the 101 recall
+/// points, whose mean is AP50).
+struct ClassCurves {
+  int cls = 0;
+  std::vector<double> precision, recall, f1;  ///< over DetectionCurves::conf
+  std::vector<double> prPrecision;            ///< over cocoRecallThresholds(); 0 unreachable
+  double bestF1 = 0, bestF1Conf = 0;          ///< this class's F1 peak and where it is
+};
+struct DetectionCurves {
+  std::vector<double> conf;          ///< the confidence grid, 0..1
+  std::vector<ClassCurves> classes;  ///< classes with ground truth, by class index
+  std::vector<double> meanF1;        ///< mean F1 over those classes (before smoothing)
+};
+
 /// Metrics of a whole evaluation.
 struct DetectionMetrics {
   double precision = 0;      ///< mean P over classes with ground truth, at the operating point
@@ -50,6 +66,7 @@ struct DetectionMetrics {
   int64_t detections = 0;    ///< detections added (before the maxDet cap)
   int classesWithGt = 0;     ///< classes that count in the means
   std::vector<ClassMetrics> perClass;  ///< one per class, index = class
+  DetectionCurves curves;              ///< filled by compute(gridPoints > 0)
 
   /// Ultralytics' fitness used to pick best.pt: 0.1 mAP50 + 0.9 mAP50-95.
   double fitness() const { return 0.1 * map50 + 0.9 * map5095; }
@@ -81,8 +98,9 @@ class DetectionEvaluator {
   int nc() const { return m_nc; }
   int maxDet() const { return m_maxDet; }
 
-  /// Computes the metrics (COCOeval for AP, Ultralytics' operating point for P and R).
-  DetectionMetrics compute() const;
+  /// Computes the metrics (COCOeval for AP, Ultralytics' operating point for P and R). With
+  /// `curvePoints` > 0 the curves are kept too, at that many points of the 1000-point grid.
+  DetectionMetrics compute(int curvePoints = 0) const;
 
  private:
   struct ImageData {
@@ -93,6 +111,33 @@ class DetectionEvaluator {
   int m_maxDet;
   int64_t m_ignored = 0;
   std::map<int, ImageData> m_images;  // ordered by id: COCOeval accumulates in image id order
+};
+
+/// Ultralytics' confusion matrix (ConfusionMatrix.process_batch for detection): detections
+/// above `conf` are matched to ground truth by IoU above `iou` regardless of class, each
+/// detection and each truth at most once (highest IoU first); a matched pair counts at
+/// [predicted class][true class], an unmatched truth at [background][true class], an unmatched
+/// detection at [predicted class][background]. Background is index nc. Each cell keeps the ids
+/// of up to `keepImages` images that put counts in it.
+class ConfusionMatrix {
+ public:
+  explicit ConfusionMatrix(int nc, double conf = 0.25, double iou = 0.45, int keepImages = 12);
+  void add(int64_t imageId, const std::vector<Detection>& detections,
+           const std::vector<GroundTruth>& truths);
+  int nc() const { return m_nc; }
+  /// Count at [predicted][true], both 0..nc (nc = background).
+  int64_t count(int predicted, int truth) const;
+  /// Images behind a cell (at most keepImages, in the order added).
+  const std::vector<int64_t>& images(int predicted, int truth) const;
+  double conf() const { return m_conf; }
+  double iou() const { return m_iou; }
+
+ private:
+  int m_nc;
+  double m_conf, m_iou;
+  size_t m_keep;
+  std::vector<int64_t> m_counts;
+  std::vector<std::vector<int64_t>> m_images;
 };
 
 /// The ten IoU thresholds .50:.05:.95, computed as numpy.linspace computes them.

@@ -1,6 +1,7 @@
 // One epoch of training (the step loop: data, forward and backward, accumulation, AMP, the
 // optimiser step, step events, stop checks) and the validation pass.
 #include "core/train/trainer_impl.h"
+#include "core/train/val_views.h"
 
 namespace stave::train {
 
@@ -181,8 +182,19 @@ ValidationOutput Trainer::Impl::runValidation() {
   DetectionLoss valLoss(*emaModel, loss->options());
   GatherFloats gather;
   if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };
+  // Every rank sends what the views need; rank 0 writes them to <run>/val/ (replaced by each
+  // validation: after the run they are the final validation's).
+  ValidationViews views;
+  vo.views = &views;
   auto out = validate(*emaModel, *valLoader, nc, vo, &valLoss, gather);
   reportImageProblems(*valLoader, "val", true);
+  if (rank == 0 && !o.runDir.empty()) {
+    std::vector<std::string> paths;
+    paths.reserve(valIndex->images.size());
+    for (const auto& im : valIndex->images) paths.push_back(im.imagePath);
+    if (auto st = writeValidationViews(views, (fs::path(o.runDir) / "val").string(), paths, spec.names); !st)
+      warn("the validation views were not written: " + st.errorText(), "val");
+  }
   return out;
 }
 

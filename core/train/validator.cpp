@@ -1,5 +1,7 @@
 #include "core/train/validator.h"
 
+#include <set>
+
 #include <ATen/detail/CUDAHooksInterface.h>
 
 #include <algorithm>
@@ -58,6 +60,53 @@ torch::Tensor batchTargets(const data::Batch& batch, const torch::Device& device
   return device.is_cpu() ? t : t.to(device);
 }
 
+namespace {
+constexpr size_t kGalleryImages = 8;
+
+// The confusion matrix over every image (in the letterboxed frame, where IoU is unchanged) and
+// the images it and the gallery refer to, their boxes mapped back to original pixels.
+template <typename Images, typename Placements>
+void fillViews(ValidationViews& views, int nc, const Images& images, const Placements& placements) {
+  views.matrix = std::make_unique<ConfusionMatrix>(nc);
+  std::map<int64_t, int64_t> splitIndexOf;  // validation id -> split index
+  for (const auto& [id, p] : placements) splitIndexOf[id] = p.index;
+  for (const auto& [id, item] : images) {
+    const auto it = splitIndexOf.find(id);
+    views.matrix->add(it == splitIndexOf.end() ? -1 : it->second, item.first, item.second);
+  }
+  std::set<int64_t> wanted;
+  for (int p = 0; p <= nc; ++p)
+    for (int t = 0; t <= nc; ++t)
+      for (int64_t i : views.matrix->images(p, t)) wanted.insert(i);
+  std::vector<int64_t> all;
+  for (const auto& [id, p] : placements) all.push_back(p.index);
+  std::sort(all.begin(), all.end());
+  for (size_t k = 0; k < all.size() && k < kGalleryImages; ++k) {
+    views.gallery.push_back(all[k]);
+    wanted.insert(all[k]);
+  }
+  for (const auto& [id, p] : placements) {
+    if (!wanted.count(p.index)) continue;
+    const auto item = images.find(id);
+    ViewImage v;
+    v.index = p.index;
+    v.width = p.width;
+    v.height = p.height;
+    const float s = p.scale > 0 ? p.scale : 1.f;
+    auto bx = [&](float x) { return std::clamp((x - p.padX) / s, 0.f, float(p.width)); };
+    auto by = [&](float y) { return std::clamp((y - p.padY) / s, 0.f, float(p.height)); };
+    if (item != images.end()) {
+      for (const auto& d : item->second.first)
+        if (d.score > views.matrix->conf())
+          v.detections.push_back({bx(d.x1), by(d.y1), bx(d.x2), by(d.y2), d.score, d.cls});
+      for (const auto& g : item->second.second)
+        v.truths.push_back({bx(g.x1), by(g.y1), bx(g.x2), by(g.y2), g.cls});
+    }
+    views.images[p.index] = std::move(v);
+  }
+}
+}  // namespace
+
 ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
                           const ValidationOptions& options, const DetectionLoss* loss,
                           const GatherFloats& gather) {
@@ -112,6 +161,13 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     const int64_t real = batch->n - batch->padded;
     for (int64_t j = 0; j < real; ++j) {
       const float id = static_cast<float>(localImages + j);
+      if (options.views && static_cast<size_t>(j) < batch->indices.size()) {
+        // Where the image is in the split and how it was letterboxed, for the views (row kind 2).
+        const auto& m = batch->meta[static_cast<size_t>(j)];
+        rows.insert(rows.end(), {id, 2.f, static_cast<float>(batch->indices[static_cast<size_t>(j)]),
+                                 m.scale, m.padX, m.padY, static_cast<float>(m.origWidth),
+                                 static_cast<float>(m.origHeight)});
+      }
       auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
       auto d = det.accessor<float, 2>();
       {
@@ -175,6 +231,12 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
   double lossTotals[3] = {0, 0, 0};
   int64_t batchTotal = 0;
   std::map<int64_t, std::pair<std::vector<Detection>, std::vector<GroundTruth>>> images;
+  struct Placement {
+    int64_t index;
+    float scale, padX, padY;
+    int width, height;
+  };
+  std::map<int64_t, Placement> placements;
   size_t pos = 0;
   int64_t idBase = 0;
   while (pos + kRow <= all.size()) {
@@ -186,7 +248,10 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     while (pos + kRow <= all.size() && all[pos] >= 0.f) {
       const float* r = &all[pos];
       const int64_t id = idBase + static_cast<int64_t>(r[0]);
-      if (r[1] == 0.f) {
+      if (r[1] == 2.f) {
+        placements[id] = Placement{static_cast<int64_t>(r[2]), r[3], r[4], r[5],
+                                   static_cast<int>(r[6]), static_cast<int>(r[7])};
+      } else if (r[1] == 0.f) {
         images[id].first.push_back(Detection{r[2], r[3], r[4], r[5], r[6], static_cast<int>(r[7])});
       } else {
         images[id].second.push_back(GroundTruth{r[2], r[3], r[4], r[5], static_cast<int>(r[7])});
@@ -196,9 +261,14 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     pos += kRow;  // the end marker row
     idBase += count;
   }
+  if (options.views) fillViews(*options.views, nc, images, placements);
   for (auto& [id, item] : images)
     evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
-  const auto m = evaluator.compute();
+  const auto m = evaluator.compute(options.views ? 101 : 0);
+  if (options.views) {
+    options.views->curves = m.curves;
+    options.views->operatingConf = m.operatingConf;
+  }
   out.precision = m.precision;
   out.recall = m.recall;
   out.map50 = m.map50;
@@ -212,6 +282,7 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
       out.loss[static_cast<size_t>(c)] = lossTotals[c] / static_cast<double>(batchTotal);
   }
   out.images = idBase;
+  if (options.views) options.views->perClass = out.perClass;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

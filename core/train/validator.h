@@ -6,10 +6,13 @@
 
 #include <array>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/train/amp.h"
+#include "core/train/metrics.h"
 
 namespace stave::data {
 class Loader;
@@ -32,6 +35,13 @@ struct SavedDetection {
   float x1 = 0, y1 = 0, x2 = 0, y2 = 0;  ///< original image pixels, clipped to the image
 };
 
+/// One class's metrics (mAP values are -1 for a class without ground truth).
+struct ClassResult {
+  int cls = 0;
+  int64_t images = 0, instances = 0;
+  double precision = 0, recall = 0, map50 = 0, map5095 = 0;
+};
+
 struct ValidationOptions {
   double conf = 0.001;                    ///< confidence threshold before NMS
   double iou = 0.7;                       ///< NMS IoU threshold
@@ -45,14 +55,32 @@ struct ValidationOptions {
   bool multiLabel = true;
   /// When set, every kept detection in original image pixels (one rank's images only).
   std::vector<SavedDetection>* savedDetections = nullptr;
+  /// When set, the data behind Ultralytics' validation plots (all ranks' images) is put here.
+  struct ValidationViews* views = nullptr;
 };
 
-/// One class's metrics (mAP values are -1 for a class without ground truth).
-struct ClassResult {
-  int cls = 0;
-  int64_t images = 0, instances = 0;
-  double precision = 0, recall = 0, map50 = 0, map5095 = 0;
+/// One validated image as the views keep it: its index in the split and its boxes in original
+/// image pixels.
+struct ViewImage {
+  int64_t index = -1;  ///< in the validation split
+  int width = 0, height = 0;
+  std::vector<Detection> detections;
+  std::vector<GroundTruth> truths;
 };
+
+/// The data behind Ultralytics' validation plots: the confusion matrix, the P/R/F1/PR curves
+/// and the images they refer to (those behind the matrix's cells, and the first few for a
+/// gallery). Image ids in the matrix are ViewImage::index.
+struct ValidationViews {
+  std::unique_ptr<ConfusionMatrix> matrix;
+  DetectionCurves curves;
+  std::vector<ClassResult> perClass;
+  double operatingConf = 0;
+  std::map<int64_t, ViewImage> images;  ///< by split index
+  std::vector<int64_t> gallery;         ///< the first images of the split
+};
+
+
 
 /// What a validation pass measured (identical on every rank).
 struct ValidationOutput {

@@ -169,6 +169,51 @@ class TestMetrics : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue 29's validation views: Ultralytics' confusion matrix on a hand-made case (two classes,
+  // known matches): a right class, a wrong class, a missed truth, a spurious detection, one
+  // below conf, and two detections on one truth (the better IoU wins, the other is background).
+  void confusionMatrixHandMade() {
+    ConfusionMatrix m(2, 0.25, 0.45, 2);
+    m.add(7,
+          {{0, 0, 10, 10, 0.9f, 0},      // on truth 0 (class 0): correct
+           {20, 0, 30, 10, 0.8f, 0},     // on truth 1 (class 1): wrong class
+           {0, 0, 10, 9, 0.7f, 1},       // on truth 0 again, lower IoU: unmatched -> background
+           {50, 50, 60, 60, 0.6f, 1},    // nothing there: background
+           {40, 0, 50, 10, 0.2f, 0}},    // below conf: ignored
+          {{0, 0, 10, 10, 0}, {20, 0, 30, 10, 1}, {40, 0, 50, 10, 1}});  // the last is missed
+    QCOMPARE(m.count(0, 0), int64_t(1));
+    QCOMPARE(m.count(0, 1), int64_t(1));
+    QCOMPARE(m.count(2, 1), int64_t(1));  // missed truth: background row
+    QCOMPARE(m.count(1, 2), int64_t(2));  // two spurious class-1 detections
+    QCOMPARE(m.count(2, 0), int64_t(0));
+    int64_t total = 0;
+    for (int p = 0; p <= 2; ++p)
+      for (int t = 0; t <= 2; ++t) total += m.count(p, t);
+    QCOMPARE(total, int64_t(5));
+    QCOMPARE(m.images(0, 0), std::vector<int64_t>{7});
+    m.add(8, {}, {{0, 0, 5, 5, 0}});
+    m.add(9, {}, {{0, 0, 5, 5, 0}});
+    QCOMPARE(m.count(2, 0), int64_t(2));
+    m.add(10, {}, {{0, 0, 5, 5, 0}});
+    QCOMPARE(m.images(2, 0), (std::vector<int64_t>{8, 9}));  // kept up to 2 images
+  }
+
+  // The curves: F1 peaks where P and R balance; PR precision at recall 0 is the best precision.
+  void curvesOfAPerfectDetector() {
+    DetectionEvaluator e(1);
+    e.add(0, {{0, 0, 10, 10, 0.9f, 0}}, {{0, 0, 10, 10, 0}});
+    e.add(1, {{0, 0, 10, 10, 0.8f, 0}}, {{0, 0, 10, 10, 0}});
+    const auto m = e.compute(101);
+    QCOMPARE(int(m.curves.conf.size()), 101);
+    QCOMPARE(int(m.curves.classes.size()), 1);
+    const auto& c = m.curves.classes[0];
+    QVERIFY(c.bestF1 > 0.99);
+    QVERIFY(c.bestF1Conf <= 0.8 + 1e-9);
+    QCOMPARE(int(c.prPrecision.size()), 101);
+    QVERIFY(std::abs(c.prPrecision[100] - 1.0) < 1e-12);
+    QVERIFY(e.compute().curves.classes.empty());  // only when asked
+  }
+
   void thresholdsAsNumpy() {
     // numpy.linspace(.5, .95, 10) and numpy.linspace(0, 1, 101), printed with repr().
     const auto& t = cocoIouThresholds();
