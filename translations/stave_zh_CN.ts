@@ -1770,42 +1770,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="93"/>
+        <location filename="../widgets/live_chart.cpp" line="69"/>
         <source>No data yet</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="125"/>
+        <location filename="../widgets/live_chart.cpp" line="130"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="126"/>
+        <location filename="../widgets/live_chart.cpp" line="131"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="127"/>
+        <location filename="../widgets/live_chart.cpp" line="132"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="130"/>
+        <location filename="../widgets/live_chart.cpp" line="135"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="131"/>
+        <location filename="../widgets/live_chart.cpp" line="136"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="132"/>
+        <location filename="../widgets/live_chart.cpp" line="137"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="135"/>
+        <location filename="../widgets/live_chart.cpp" line="140"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -3425,356 +3425,351 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="149"/>
-        <location filename="../widgets/run_page.cpp" line="649"/>
+        <location filename="../widgets/run_page.cpp" line="643"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="167"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="168"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="171"/>
+        <location filename="../widgets/run_page.cpp" line="165"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="205"/>
+        <location filename="../widgets/run_page.cpp" line="199"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="212"/>
+        <location filename="../widgets/run_page.cpp" line="206"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="216"/>
+        <location filename="../widgets/run_page.cpp" line="210"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="228"/>
-        <location filename="../widgets/run_page.cpp" line="601"/>
+        <location filename="../widgets/run_page.cpp" line="222"/>
+        <location filename="../widgets/run_page.cpp" line="595"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="309"/>
+        <location filename="../widgets/run_page.cpp" line="303"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="301"/>
+        <location filename="../widgets/run_page.cpp" line="295"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="166"/>
-        <source>No data yet</source>
-        <translation>尚无数据</translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="338"/>
+        <location filename="../widgets/run_page.cpp" line="332"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="342"/>
+        <location filename="../widgets/run_page.cpp" line="336"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="347"/>
-        <location filename="../widgets/run_page.cpp" line="374"/>
-        <location filename="../widgets/run_page.cpp" line="384"/>
+        <location filename="../widgets/run_page.cpp" line="341"/>
+        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="378"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="348"/>
+        <location filename="../widgets/run_page.cpp" line="342"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="351"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="350"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="361"/>
+        <location filename="../widgets/run_page.cpp" line="355"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="375"/>
+        <location filename="../widgets/run_page.cpp" line="369"/>
         <source>%1 cannot start:</source>
         <translation>%1 无法开始：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="379"/>
+        <location filename="../widgets/run_page.cpp" line="373"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="385"/>
+        <location filename="../widgets/run_page.cpp" line="379"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="389"/>
+        <location filename="../widgets/run_page.cpp" line="383"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="386"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="416"/>
+        <location filename="../widgets/run_page.cpp" line="410"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="419"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="426"/>
+        <location filename="../widgets/run_page.cpp" line="420"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="475"/>
+        <location filename="../widgets/run_page.cpp" line="469"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="476"/>
+        <location filename="../widgets/run_page.cpp" line="470"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="477"/>
+        <location filename="../widgets/run_page.cpp" line="471"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="481"/>
+        <location filename="../widgets/run_page.cpp" line="475"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="492"/>
+        <location filename="../widgets/run_page.cpp" line="486"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="493"/>
+        <location filename="../widgets/run_page.cpp" line="487"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page.cpp" line="488"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="504"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="511"/>
+        <location filename="../widgets/run_page.cpp" line="505"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page.cpp" line="506"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page.cpp" line="516"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="534"/>
+        <location filename="../widgets/run_page.cpp" line="528"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="547"/>
+        <location filename="../widgets/run_page.cpp" line="541"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="549"/>
+        <location filename="../widgets/run_page.cpp" line="543"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="554"/>
+        <location filename="../widgets/run_page.cpp" line="548"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="559"/>
+        <location filename="../widgets/run_page.cpp" line="553"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="563"/>
+        <location filename="../widgets/run_page.cpp" line="557"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="564"/>
-        <location filename="../widgets/run_page.cpp" line="684"/>
+        <location filename="../widgets/run_page.cpp" line="558"/>
+        <location filename="../widgets/run_page.cpp" line="678"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="571"/>
+        <location filename="../widgets/run_page.cpp" line="565"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="575"/>
+        <location filename="../widgets/run_page.cpp" line="569"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="584"/>
+        <location filename="../widgets/run_page.cpp" line="578"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="588"/>
+        <location filename="../widgets/run_page.cpp" line="582"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="595"/>
+        <location filename="../widgets/run_page.cpp" line="589"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="614"/>
+        <location filename="../widgets/run_page.cpp" line="608"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="649"/>
+        <location filename="../widgets/run_page.cpp" line="643"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="664"/>
+        <location filename="../widgets/run_page.cpp" line="658"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="664"/>
+        <location filename="../widgets/run_page.cpp" line="658"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="667"/>
+        <location filename="../widgets/run_page.cpp" line="661"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="672"/>
+        <location filename="../widgets/run_page.cpp" line="666"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="674"/>
+        <location filename="../widgets/run_page.cpp" line="668"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="676"/>
+        <location filename="../widgets/run_page.cpp" line="670"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="677"/>
+        <location filename="../widgets/run_page.cpp" line="671"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="680"/>
+        <location filename="../widgets/run_page.cpp" line="674"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="685"/>
+        <location filename="../widgets/run_page.cpp" line="679"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="709"/>
+        <location filename="../widgets/run_page.cpp" line="703"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="720"/>
+        <location filename="../widgets/run_page.cpp" line="714"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

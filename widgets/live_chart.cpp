@@ -59,6 +59,17 @@ void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double l
   }
 }
 
+QCPItemText* addEmptyText(QCustomPlot* plot) {
+  auto* text = new QCPItemText(plot);
+  text->setClipToAxisRect(false);
+  text->position->setType(QCPItemPosition::ptAxisRectRatio);
+  text->position->setCoords(0.5, 0.5);
+  text->setPositionAlignment(Qt::AlignCenter);
+  text->setColor(plot->palette().color(QPalette::PlaceholderText));
+  text->setText(LiveChart::tr("No data yet"));
+  return text;
+}
+
 QColor seriesColor(int i) {
   static const QColor colors[] = {
       QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
@@ -84,13 +95,7 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   legend->setBrush(Qt::NoBrush);
   showLegend(false);
   legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
-  m_emptyText = new QCPItemText(this);
-  m_emptyText->setClipToAxisRect(false);
-  m_emptyText->position->setType(QCPItemPosition::ptAxisRectRatio);
-  m_emptyText->position->setCoords(0.5, 0.5);
-  m_emptyText->setPositionAlignment(Qt::AlignCenter);
-  m_emptyText->setColor(palette().color(QPalette::PlaceholderText));
-  m_emptyText->setText(tr("No data yet"));
+  m_emptyText = addEmptyText(this);
   updateEmpty();
   m_timer->setSingleShot(true);
   m_timer->setInterval(150);

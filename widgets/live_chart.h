@@ -18,6 +18,9 @@ namespace stave::widgets {
 /// GPU or loss has the same colour on every page.
 QColor seriesColor(int i);
 
+/// The "No data yet" text in the middle of `plot`'s axis rect (hidden once there is data).
+QCPItemText* addEmptyText(QCustomPlot* plot);
+
 class LiveChart : public QCustomPlot {
   Q_OBJECT
  public:

@@ -157,13 +157,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_split->legend->setBrush(Qt::NoBrush);
   m_split->legend->setVisible(true);
   m_split->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
-  m_splitEmpty = new QCPItemText(m_split);
-  m_splitEmpty->setClipToAxisRect(false);
-  m_splitEmpty->position->setType(QCPItemPosition::ptAxisRectRatio);
-  m_splitEmpty->position->setCoords(0.5, 0.5);
-  m_splitEmpty->setPositionAlignment(Qt::AlignCenter);
-  m_splitEmpty->setColor(palette().color(QPalette::PlaceholderText));
-  m_splitEmpty->setText(tr("No data yet"));
+  m_splitEmpty = addEmptyText(m_split);
   m_split->yAxis->setLabel(tr("ms per step"));
   m_split->xAxis->setLabel(tr("rank"));
   {
