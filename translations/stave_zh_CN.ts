@@ -3425,7 +3425,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="149"/>
-        <location filename="../widgets/run_page.cpp" line="643"/>
+        <location filename="../widgets/run_page.cpp" line="490"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
@@ -3481,7 +3481,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="222"/>
-        <location filename="../widgets/run_page.cpp" line="595"/>
+        <location filename="../widgets/run_page_events.cpp" line="164"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -3593,183 +3593,183 @@
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="469"/>
+        <location filename="../widgets/run_page_events.cpp" line="38"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="470"/>
+        <location filename="../widgets/run_page_events.cpp" line="39"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="471"/>
+        <location filename="../widgets/run_page_events.cpp" line="40"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="475"/>
+        <location filename="../widgets/run_page_events.cpp" line="44"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="486"/>
+        <location filename="../widgets/run_page_events.cpp" line="55"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="487"/>
+        <location filename="../widgets/run_page_events.cpp" line="56"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="488"/>
+        <location filename="../widgets/run_page_events.cpp" line="57"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="504"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="505"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="506"/>
+        <location filename="../widgets/run_page_events.cpp" line="75"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="516"/>
+        <location filename="../widgets/run_page_events.cpp" line="85"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="528"/>
+        <location filename="../widgets/run_page_events.cpp" line="97"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="541"/>
+        <location filename="../widgets/run_page_events.cpp" line="110"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="543"/>
+        <location filename="../widgets/run_page_events.cpp" line="112"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="548"/>
+        <location filename="../widgets/run_page_events.cpp" line="117"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="553"/>
+        <location filename="../widgets/run_page_events.cpp" line="122"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="557"/>
+        <location filename="../widgets/run_page_events.cpp" line="126"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="558"/>
-        <location filename="../widgets/run_page.cpp" line="678"/>
+        <location filename="../widgets/run_page.cpp" line="525"/>
+        <location filename="../widgets/run_page_events.cpp" line="127"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="565"/>
+        <location filename="../widgets/run_page_events.cpp" line="134"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="569"/>
+        <location filename="../widgets/run_page_events.cpp" line="138"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="578"/>
+        <location filename="../widgets/run_page_events.cpp" line="147"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="582"/>
+        <location filename="../widgets/run_page_events.cpp" line="151"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="589"/>
+        <location filename="../widgets/run_page_events.cpp" line="158"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="608"/>
+        <location filename="../widgets/run_page.cpp" line="455"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="643"/>
+        <location filename="../widgets/run_page.cpp" line="490"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="658"/>
+        <location filename="../widgets/run_page.cpp" line="505"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="658"/>
+        <location filename="../widgets/run_page.cpp" line="505"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="661"/>
+        <location filename="../widgets/run_page.cpp" line="508"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="666"/>
+        <location filename="../widgets/run_page.cpp" line="513"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="668"/>
+        <location filename="../widgets/run_page.cpp" line="515"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="670"/>
+        <location filename="../widgets/run_page.cpp" line="517"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="671"/>
+        <location filename="../widgets/run_page.cpp" line="518"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="674"/>
+        <location filename="../widgets/run_page.cpp" line="521"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="679"/>
+        <location filename="../widgets/run_page.cpp" line="526"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="703"/>
+        <location filename="../widgets/run_page.cpp" line="550"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="714"/>
+        <location filename="../widgets/run_page.cpp" line="561"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
