@@ -44,7 +44,8 @@ void paintBoxes(QPainter& painter, const QRectF& target, const QVector<DrawnBox>
       const QRectF r(target.left() + b.rect.left() * target.width(),
                      target.top() + b.rect.top() * target.height(), b.rect.width() * target.width(),
                      b.rect.height() * target.height());
-      painter.setPen(QPen(colour, b.highlight ? 3 : (target.width() >= 120 ? 2 : 1)));
+      painter.setPen(QPen(colour, b.highlight ? 3 : (target.width() >= 120 ? 2 : 1),
+                          b.dashed ? Qt::DashLine : Qt::SolidLine));
       painter.setBrush(Qt::NoBrush);
       painter.drawRect(r);
       if (b.highlight) {

@@ -24,6 +24,7 @@ struct DrawnBox {
   int cls = 0;             ///< class id (colour, and the name on the tag)
   bool highlight = false;  ///< drawn red and thicker (an offending label row)
   QString tag;             ///< text of the tag ("" = the class name)
+  bool dashed = false;     ///< drawn dashed (labels beside predictions)
 };
 
 /// The colour of class `cls` (the studio's series palette).

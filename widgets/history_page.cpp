@@ -29,6 +29,7 @@
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
 #include "widgets/live_chart.h"
+#include "widgets/validation_view.h"
 
 namespace stave::widgets {
 
@@ -206,6 +207,10 @@ HistoryPage::HistoryPage(studio::ProjectDocument* doc, QWidget* parent)
   m_parallel->yAxis->grid()->setVisible(false);
   parallelLayout->addWidget(m_parallel, 1);
   m_tabs->addTab(parallelTab, tr("Parallel coordinates"));
+  m_validation = new ValidationView(m_tabs);
+  m_validation->setObjectName(QStringLiteral("historyValidation"));
+  m_tabs->addTab(m_validation, tr("Validation"));
+  connect(m_tabs, &QTabWidget::currentChanged, this, [this] { updateValidation(); });
   bottom->addWidget(details);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 0);
@@ -362,6 +367,24 @@ void HistoryPage::selectionChanged() {
   updateDiff();
   updateParallel();
   updateDetails();
+  updateValidation(true);
+}
+
+void HistoryPage::updateValidation(bool changed) {
+  m_validationStale = m_validationStale || changed;
+  if (m_tabs->currentWidget() != m_validation || !m_validationStale) return;
+  m_validationStale = false;
+  const QList<int> rows = selectedRows();
+  if (rows.isEmpty()) {
+    m_validation->clear(tr("Select a run to see its validation views, or two to compare them."));
+    return;
+  }
+  QStringList dirs, titles;
+  for (int row : rows.mid(0, 2)) {
+    dirs << QDir(QString::fromStdString(m_model->run(row).dir)).filePath(QStringLiteral("val"));
+    titles << HistoryModel::displayName(m_model->run(row));
+  }
+  m_validation->showFolders(dirs, titles);
 }
 
 void HistoryPage::updateCurves() {

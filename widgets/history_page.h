@@ -26,6 +26,8 @@ class ProjectDocument;
 
 namespace stave::widgets {
 
+class ValidationView;
+
 class HistoryPage : public QWidget {
   Q_OBJECT
  public:
@@ -39,6 +41,9 @@ class HistoryPage : public QWidget {
   QComboBox* metricBox() const { return m_metric; }
   QComboBox* axisBox() const { return m_axis; }
   QLineEdit* filterEdit() const { return m_filter; }
+  QTabWidget* tabs() const { return m_tabs; }
+  /// The selected run's validation views, or the first two selected compared.
+  ValidationView* validationView() const { return m_validation; }
   /// Model rows of the selected runs, in table order.
   QList<int> selectedRows() const;
   /// Selects these model rows (tests, and restoring a selection).
@@ -71,6 +76,8 @@ class HistoryPage : public QWidget {
   void updateDiff();
   void updateParallel();
   void updateDetails();
+  /// Shows the selected runs' validation views when their tab is shown and `changed`.
+  void updateValidation(bool changed = false);
   int currentRow() const;
   QColor colorOf(int row) const;
 
@@ -95,6 +102,8 @@ class HistoryPage : public QWidget {
   QPushButton* m_newConfig = nullptr;
   QPushButton* m_delete = nullptr;
   QTimer* m_timer = nullptr;
+  ValidationView* m_validation = nullptr;
+  bool m_validationStale = true;
 };
 
 }  // namespace stave::widgets

@@ -1,6 +1,7 @@
 #include "widgets/run_page.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
@@ -27,6 +29,7 @@
 #include "core/studio/run_folders.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/live_chart.h"
+#include "widgets/validation_view.h"
 
 namespace stave::widgets {
 
@@ -114,7 +117,9 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_advice, &studio::DoctorAdvice::changed, this, &RunPage::updateBanner);
 
   auto* split = new QSplitter(Qt::Vertical, this);
-  auto* scroll = new QScrollArea(split);
+  m_views = new QTabWidget(split);
+  m_views->setObjectName(QStringLiteral("runViews"));
+  auto* scroll = new QScrollArea(m_views);
   scroll->setWidgetResizable(true);
   auto* grid = new QWidget(scroll);
   auto* g = new QGridLayout(grid);
@@ -192,6 +197,12 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_grid = g;
   relayout();
   scroll->setWidget(grid);
+  m_views->addTab(scroll, tr("Charts"));
+  m_validation = new ValidationView(m_views);
+  m_validation->setObjectName(QStringLiteral("runValidation"));
+  m_views->addTab(m_validation, tr("Validation"));
+  // The views are read when they are looked at: after a validation, or on choosing the tab.
+  connect(m_views, &QTabWidget::currentChanged, this, [this] { updateValidation(); });
   m_log = new QPlainTextEdit(split);
   m_log->setObjectName(QStringLiteral("runLog"));
   m_log->setReadOnly(true);
@@ -366,7 +377,7 @@ bool RunPage::startRun() {
   const auto checks = studio::preflight(m_doc->project(), m_config->currentText(), overrides);
   if (const QStringList blocking = studio::preflightBlocking(checks); !blocking.isEmpty()) {
     QMessageBox box(QMessageBox::Critical, tr("Start Training"),
-                    tr("%1 cannot start:").arg(m_config->currentText()), QMessageBox::Ok, this);
+                    tr("The config “%1” cannot start:").arg(m_config->currentText()), QMessageBox::Ok, this);
     box.setObjectName(QStringLiteral("preflightProblems"));
     box.setInformativeText(QStringLiteral("• ") + blocking.join(QStringLiteral("\n• ")));
     box.exec();
@@ -426,6 +437,18 @@ bool RunPage::resumeRun() {
   return true;
 }
 
+void RunPage::updateValidation(bool changed) {
+  m_validationStale = m_validationStale || changed;
+  if (m_views->currentWidget() != m_validation || !m_validationStale) return;
+  m_validationStale = false;
+  const QString dir = m_run->runDir();
+  if (dir.isEmpty()) {
+    m_validation->clear(tr("No run shown"));
+    return;
+  }
+  m_validation->showFolders({QDir(dir).filePath(QStringLiteral("val"))}, {QFileInfo(dir).fileName()});
+}
+
 void RunPage::clearCharts() {
   for (auto& [name, c] : m_charts) {
     c->clearData();
@@ -442,6 +465,7 @@ void RunPage::clearCharts() {
   m_epoch = m_epochs = m_iter = m_iters = 0;
   m_sps = m_stepTime = 0;
   updateSplit();
+  updateValidation(true);
 }
 
 void RunPage::updateBanner() {

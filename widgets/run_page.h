@@ -20,6 +20,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QCustomPlot;
 class QCPBars;
 class QCPItemText;
@@ -34,6 +35,7 @@ namespace stave::widgets {
 
 class FindingCard;
 class LiveChart;
+class ValidationView;
 
 class RunPage : public QWidget {
   Q_OBJECT
@@ -53,6 +55,10 @@ class RunPage : public QWidget {
   QPushButton* resumeButton() const { return m_resume; }
   QLabel* outcomeLabel() const { return m_outcome; }
   QPlainTextEdit* logView() const { return m_log; }
+  /// The tabs above the log: Charts, Validation.
+  QTabWidget* viewTabs() const { return m_views; }
+  /// The shown run's validation views (read when its tab is shown).
+  ValidationView* validationView() const { return m_validation; }
   /// Latest GPU utilisation per GPU index (for the status bar), empty = no GPU seen.
   std::map<int, double> gpuUtilisation() const { return m_gpuUtil; }
   /// A line for the status bar: the run and what it does.
@@ -94,6 +100,8 @@ class RunPage : public QWidget {
   void updateSplit();
   void relayout();
   void updateBanner();
+  /// Re-reads the validation views when they are shown and `changed` (or changed before).
+  void updateValidation(bool changed = false);
   LiveChart* addChart(const QString& name, const QString& title, const QString& xLabel,
                       const QString& yLabel);
 
@@ -112,6 +120,9 @@ class RunPage : public QWidget {
   QLabel* m_progress = nullptr;
   QLabel* m_outcome = nullptr;
   QPlainTextEdit* m_log = nullptr;
+  QTabWidget* m_views = nullptr;
+  ValidationView* m_validation = nullptr;
+  bool m_validationStale = true;  ///< the shown views are not the run folder's latest
   studio::DoctorAdvice* m_advice = nullptr;
   FindingCard* m_banner = nullptr;
   QString m_adviceProblem;  ///< the advice's problem already logged

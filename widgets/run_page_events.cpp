@@ -18,6 +18,7 @@ void RunPage::onEvents(int first) {
   if (first == 0) clearCharts();
   namespace et = tel::event_type;
   bool splitChanged = false;
+  bool validated = false;  // the run's val/ views were rewritten
   // Samples/s of all ranks: the sum of the ranks' latest, at rank 0's iteration.
   auto& rankSps = m_rankSps;
   if (first == 0) rankSps.clear();
@@ -63,6 +64,7 @@ void RunPage::onEvents(int first) {
     } else if (e.type == et::kValidation) {
       auto v = tel::validationFromEvent(e);
       if (!v) continue;
+      validated = true;
       const double ep = v->epoch + 1;
       auto* c = chart(QStringLiteral("metrics"));
       c->append(c->series(QStringLiteral("P"), seriesColor(0)), ep, v->precision);
@@ -159,6 +161,7 @@ void RunPage::onEvents(int first) {
     }
   }
   if (splitChanged) updateSplit();
+  if (validated) updateValidation(true);
   m_advice->consider(events, static_cast<size_t>(first));
   if (!m_advice->problem().isEmpty() && m_advice->problem() != m_adviceProblem)
     m_log->appendPlainText(tr("[studio] %1").arg(m_advice->problem()));

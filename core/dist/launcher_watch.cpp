@@ -2,6 +2,10 @@
 // and node samples (the launcher's poll loop calls these; launcher.cpp starts and ends the run).
 #include "core/dist/launcher_supervisor.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 namespace stave::dist::detail {
 
 std::vector<std::string> tailLines(const std::string& path, int n) {
@@ -195,7 +199,33 @@ void Supervisor::reap() {
     }
   }
   // When a peer dies, survivors often notice (connection closed) and exit with an error
-  // soon after; if both are seen in one pass, blame the one ended by a signal.
+  // soon after -- sometimes before the dying peer is even a zombie (its sockets close while
+  // the kernel is still tearing it down). So when a rank failed by itself and no rank was
+  // ended by a signal, give the others a moment to show whether one of them was killed, and
+  // blame the one ended by a signal.
+  const auto failedByItself = [](const RankProc* r) {
+    return WIFEXITED(r->status) && WEXITSTATUS(r->status) != 0;
+  };
+  const bool anySignalled = std::any_of(exited.begin(), exited.end(),
+                                        [](const RankProc* r) { return WIFSIGNALED(r->status); });
+  if (!anySignalled && !m_failing && !m_stopRequested &&
+      std::any_of(exited.begin(), exited.end(), failedByItself)) {
+    const auto until = Clock::now() + std::chrono::milliseconds(300);
+    while (Clock::now() < until) {
+      for (auto& r : m_ranks) {
+        if (!r.alive || std::find(exited.begin(), exited.end(), &r) != exited.end()) continue;
+        int status = 0;
+        if (waitpid(r.pid, &status, WNOHANG) == r.pid) {
+          r.status = status;
+          exited.push_back(&r);
+        }
+      }
+      if (std::any_of(exited.begin(), exited.end(),
+                      [](const RankProc* r) { return WIFSIGNALED(r->status); }))
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   std::stable_sort(exited.begin(), exited.end(), [](const RankProc* a, const RankProc* b) {
     return WIFSIGNALED(a->status) && !WIFSIGNALED(b->status);
   });

@@ -1,6 +1,10 @@
 // End to end: make-demo -> train scale n at imgsz 128 on the CPU for a few epochs -> mAP50
 // clearly above chance, falling losses, every output of a run; then val and predict on it.
+#include <QJsonArray>
 #include <QtTest/QtTest>
+
+#include <cmath>
+#include <vector>
 
 #include "e2e/train_e2e_util.h"
 
@@ -70,6 +74,85 @@ class TstTrainCpu : public QObject {
     QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("completed"));
     // The same events went to stdout.
     QCOMPARE(eventsOf(parseEvents(r.out), "finished").size(), 1);
+
+    // The validation views of the final validation (docs/validation.md).
+    checkValidationViews(m_run + "/val");
+  }
+
+
+ private:
+  /// The views in `dir` are whole and agree with each other and with the dataset.
+  void checkValidationViews(const QString& dir) {
+    for (const char* f : {"confusion_matrix.json", "curves.json", "per_class.csv", "images.json"})
+      QVERIFY2(QFile::exists(dir + "/" + f), f);
+    const auto cm = QJsonDocument::fromJson(readText(dir + "/confusion_matrix.json").toUtf8()).object();
+    const auto names = cm["names"].toArray();
+    QCOMPARE(names.last().toString(), QString("background"));
+    const int n = names.size();
+    // Each true class's column sums to its instances in per_class.csv.
+    const auto counts = cm["counts"].toArray();
+    QCOMPARE(counts.size(), n);
+    std::vector<double> column(n, 0.0);
+    for (const auto& row : counts)
+      for (int t = 0; t < n; ++t) column[t] += row.toArray()[t].toDouble();
+    const QStringList csv = readText(dir + "/per_class.csv").split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.first(), QString("class,name,images,instances,precision,recall,mAP50,mAP50-95"));
+    QVERIFY(csv.size() > 1);
+    for (int i = 1; i < csv.size(); ++i) {
+      const QStringList f = csv[i].split(',');
+      const int cls = f[0].toInt();
+      QVERIFY(cls >= 0 && cls < n - 1);
+      QCOMPARE(column[cls], f[3].toDouble());
+    }
+    // Every image a cell names is in images.json; the gallery's pictures exist.
+    const auto images = QJsonDocument::fromJson(readText(dir + "/images.json").toUtf8()).object();
+    for (const auto& cell : cm["cells"].toArray())
+      for (const auto& id : cell.toObject()["images"].toArray())
+        QVERIFY(images["images"].toObject().contains(QString::number(id.toInt())));
+    const auto gallery = images["gallery"].toArray();
+    QVERIFY(!gallery.isEmpty());
+    for (const auto& g : gallery) {
+      QVERIFY(QFileInfo(dir + "/" + g.toObject()["labels"].toString()).size() > 0);
+      QVERIFY(QFileInfo(dir + "/" + g.toObject()["predictions"].toString()).size() > 0);
+    }
+  }
+
+ private slots:
+  void valPlotsWritesTheViews() {
+    if (m_run.isEmpty()) QSKIP("needs the trained run");
+    const QString dir = m_dir.filePath("plots");
+    auto v = runStaveTrain({"val", "--weights", m_run + "/weights/last.pt", "--data", m_data, "--plots",
+                            dir, "--json"},
+                           {}, 120000);
+    QVERIFY2(v.exitCode == 0, qPrintable(v.err));
+    checkValidationViews(dir);
+    // The PR curves are the ones whose area is the reported mAP50: the mean over classes of
+    // the mean precision over the 101 recall points.
+    const auto j = QJsonDocument::fromJson(v.out.toUtf8()).object();
+    const auto curves = QJsonDocument::fromJson(readText(dir + "/curves.json").toUtf8()).object();
+    double sum = 0;
+    int classes = 0;
+    for (const auto& c : curves["classes"].toArray()) {
+      const auto pr = c.toObject()["pr_precision"].toArray();
+      double area = 0;
+      for (const auto& p : pr) area += p.toDouble();
+      sum += area / pr.size();
+      ++classes;
+    }
+    QVERIFY(classes > 0);
+    QVERIFY2(std::abs(sum / classes - j["map50"].toDouble()) < 1e-3,
+             qPrintable(QString("curves %1, val %2").arg(sum / classes).arg(j["map50"].toDouble())));
+    // The run's own views came from the same weights (the final validation's EMA = last.pt):
+    // the same ground truth in each column.
+    const auto a = QJsonDocument::fromJson(readText(dir + "/confusion_matrix.json").toUtf8()).object();
+    const auto b = QJsonDocument::fromJson(readText(m_run + "/val/confusion_matrix.json").toUtf8()).object();
+    QCOMPARE(a["names"], b["names"]);
+    // A file where the folder should be: refused, naming it.
+    auto bad = runStaveTrain({"val", "--weights", m_run + "/weights/last.pt", "--data", m_data, "--plots",
+                              m_run + "/config.yaml"},
+                             {}, 120000);
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("is a file, not a folder"), qPrintable(bad.err));
   }
 
   void valAndPredict() {
