@@ -236,6 +236,29 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::ConfusionMatrixView</name>
+    <message>
+        <location filename="../widgets/confusion_matrix_view.cpp" line="145"/>
+        <source>No confusion matrix</source>
+        <translation>没有混淆矩阵</translation>
+    </message>
+    <message>
+        <location filename="../widgets/confusion_matrix_view.cpp" line="177"/>
+        <source>True</source>
+        <translation>真实</translation>
+    </message>
+    <message>
+        <location filename="../widgets/confusion_matrix_view.cpp" line="182"/>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../widgets/confusion_matrix_view.cpp" line="216"/>
+        <source>Predicted %1, true %2: %3 (%4% of the true %2)</source>
+        <translation>预测 %1，真实 %2：%3（占真实 %2 的 %4%）</translation>
+    </message>
+</context>
+<context>
     <name>stave::widgets::DatasetGallery</name>
     <message>
         <location filename="../widgets/dataset_gallery.cpp" line="44"/>
@@ -1498,271 +1521,281 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="76"/>
+        <location filename="../widgets/history_page.cpp" line="77"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="82"/>
+        <location filename="../widgets/history_page.cpp" line="83"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="83"/>
+        <location filename="../widgets/history_page.cpp" line="84"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="95"/>
+        <location filename="../widgets/history_page.cpp" line="96"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="97"/>
+        <location filename="../widgets/history_page.cpp" line="98"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="98"/>
+        <location filename="../widgets/history_page.cpp" line="99"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="136"/>
+        <location filename="../widgets/history_page.cpp" line="137"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="139"/>
+        <location filename="../widgets/history_page.cpp" line="140"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="140"/>
+        <location filename="../widgets/history_page.cpp" line="141"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="144"/>
+        <location filename="../widgets/history_page.cpp" line="145"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="145"/>
+        <location filename="../widgets/history_page.cpp" line="146"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="148"/>
+        <location filename="../widgets/history_page.cpp" line="149"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="149"/>
+        <location filename="../widgets/history_page.cpp" line="150"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="150"/>
+        <location filename="../widgets/history_page.cpp" line="151"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="167"/>
+        <location filename="../widgets/history_page.cpp" line="168"/>
         <source>Epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="168"/>
+        <location filename="../widgets/history_page.cpp" line="169"/>
         <source>Wall time (s)</source>
         <translation>耗时（秒）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="169"/>
+        <location filename="../widgets/history_page.cpp" line="170"/>
         <source>Images seen</source>
         <translation>已见图像数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="170"/>
+        <location filename="../widgets/history_page.cpp" line="171"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="172"/>
+        <location filename="../widgets/history_page.cpp" line="173"/>
         <source>x axis</source>
         <translation>横轴</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="179"/>
+        <location filename="../widgets/history_page.cpp" line="180"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="185"/>
+        <location filename="../widgets/history_page.cpp" line="186"/>
         <source>Config diff</source>
         <translation>配置差异</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="192"/>
+        <location filename="../widgets/history_page.cpp" line="193"/>
         <source>Hyperparameters that differ among the selected runs</source>
         <translation>所选运行之间不同的超参数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="208"/>
+        <location filename="../widgets/history_page.cpp" line="209"/>
         <source>Parallel coordinates</source>
         <translation>平行坐标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="224"/>
+        <location filename="../widgets/history_page.cpp" line="212"/>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="229"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="225"/>
+        <location filename="../widgets/history_page.cpp" line="230"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="246"/>
+        <location filename="../widgets/history_page.cpp" line="251"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="248"/>
+        <location filename="../widgets/history_page.cpp" line="253"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="250"/>
+        <location filename="../widgets/history_page.cpp" line="255"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="262"/>
-        <location filename="../widgets/history_page.cpp" line="266"/>
-        <location filename="../widgets/history_page.cpp" line="278"/>
+        <location filename="../widgets/history_page.cpp" line="267"/>
+        <location filename="../widgets/history_page.cpp" line="271"/>
+        <location filename="../widgets/history_page.cpp" line="283"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="263"/>
+        <location filename="../widgets/history_page.cpp" line="268"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="422"/>
+        <location filename="../widgets/history_page.cpp" line="379"/>
+        <source>Select a run to see its validation views, or two to compare them.</source>
+        <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="445"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="430"/>
+        <location filename="../widgets/history_page.cpp" line="453"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="447"/>
+        <location filename="../widgets/history_page.cpp" line="470"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="461"/>
+        <location filename="../widgets/history_page.cpp" line="484"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="522"/>
+        <location filename="../widgets/history_page.cpp" line="545"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="524"/>
+        <location filename="../widgets/history_page.cpp" line="547"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="526"/>
+        <location filename="../widgets/history_page.cpp" line="549"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
-    <message>
-        <location filename="../widgets/history_page.cpp" line="520"/>
-        <source>Open a project to see its runs.</source>
-        <translation>打开项目以查看其运行。</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="537"/>
-        <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them; select one run to annotate it.&lt;/small&gt;</source>
+        <location filename="../widgets/history_page.cpp" line="560"/>
+        <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
-            <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
+            <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="557"/>
+        <location filename="../widgets/history_page.cpp" line="543"/>
+        <source>Open a project to see its runs.</source>
+        <translation>打开项目以查看其运行。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="580"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="562"/>
+        <location filename="../widgets/history_page.cpp" line="585"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="579"/>
+        <location filename="../widgets/history_page.cpp" line="602"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="592"/>
+        <location filename="../widgets/history_page.cpp" line="615"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="593"/>
+        <location filename="../widgets/history_page.cpp" line="616"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="605"/>
+        <location filename="../widgets/history_page.cpp" line="628"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="606"/>
+        <location filename="../widgets/history_page.cpp" line="629"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="611"/>
+        <location filename="../widgets/history_page.cpp" line="634"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="614"/>
+        <location filename="../widgets/history_page.cpp" line="637"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="625"/>
+        <location filename="../widgets/history_page.cpp" line="648"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="634"/>
+        <location filename="../widgets/history_page.cpp" line="657"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="638"/>
+        <location filename="../widgets/history_page.cpp" line="661"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="646"/>
+        <location filename="../widgets/history_page.cpp" line="669"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="649"/>
+        <location filename="../widgets/history_page.cpp" line="672"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -3273,503 +3306,518 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="55"/>
+        <location filename="../widgets/run_page.cpp" line="58"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="56"/>
+        <location filename="../widgets/run_page.cpp" line="59"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="62"/>
+        <location filename="../widgets/run_page.cpp" line="65"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="66"/>
+        <location filename="../widgets/run_page.cpp" line="69"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="73"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="72"/>
+        <location filename="../widgets/run_page.cpp" line="75"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="74"/>
+        <location filename="../widgets/run_page.cpp" line="77"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="79"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="83"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="81"/>
+        <location filename="../widgets/run_page.cpp" line="84"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="82"/>
+        <location filename="../widgets/run_page.cpp" line="85"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="88"/>
+        <location filename="../widgets/run_page.cpp" line="91"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="92"/>
+        <location filename="../widgets/run_page.cpp" line="95"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="125"/>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="149"/>
-        <location filename="../widgets/run_page.cpp" line="490"/>
+        <location filename="../widgets/run_page.cpp" line="154"/>
+        <location filename="../widgets/run_page.cpp" line="514"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="166"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="167"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="169"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="169"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="169"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="169"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="165"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="199"/>
+        <location filename="../widgets/run_page.cpp" line="200"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="203"/>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="210"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="206"/>
+        <location filename="../widgets/run_page.cpp" line="217"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="210"/>
+        <location filename="../widgets/run_page.cpp" line="221"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="222"/>
-        <location filename="../widgets/run_page_events.cpp" line="164"/>
+        <location filename="../widgets/run_page.cpp" line="233"/>
+        <location filename="../widgets/run_page_events.cpp" line="167"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="303"/>
+        <location filename="../widgets/run_page.cpp" line="314"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="295"/>
+        <location filename="../widgets/run_page.cpp" line="380"/>
+        <source>The config “%1” cannot start:</source>
+        <translation>配置“%1”无法启动：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="446"/>
+        <source>No run shown</source>
+        <translation>未显示运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="306"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="332"/>
+        <location filename="../widgets/run_page.cpp" line="343"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="336"/>
+        <location filename="../widgets/run_page.cpp" line="347"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="341"/>
-        <location filename="../widgets/run_page.cpp" line="368"/>
-        <location filename="../widgets/run_page.cpp" line="378"/>
+        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="379"/>
+        <location filename="../widgets/run_page.cpp" line="389"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="342"/>
+        <location filename="../widgets/run_page.cpp" line="353"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="355"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="361"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="355"/>
+        <location filename="../widgets/run_page.cpp" line="366"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="369"/>
-        <source>%1 cannot start:</source>
-        <translation>%1 无法开始：</translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="373"/>
+        <location filename="../widgets/run_page.cpp" line="384"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="379"/>
+        <location filename="../widgets/run_page.cpp" line="390"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="383"/>
+        <location filename="../widgets/run_page.cpp" line="394"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="386"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="410"/>
+        <location filename="../widgets/run_page.cpp" line="421"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="420"/>
+        <location filename="../widgets/run_page.cpp" line="431"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="435"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="38"/>
+        <location filename="../widgets/run_page_events.cpp" line="39"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="39"/>
+        <location filename="../widgets/run_page_events.cpp" line="40"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="40"/>
+        <location filename="../widgets/run_page_events.cpp" line="41"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="44"/>
+        <location filename="../widgets/run_page_events.cpp" line="45"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="55"/>
+        <location filename="../widgets/run_page_events.cpp" line="56"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="56"/>
+        <location filename="../widgets/run_page_events.cpp" line="57"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="57"/>
+        <location filename="../widgets/run_page_events.cpp" line="58"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="75"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="75"/>
+        <location filename="../widgets/run_page_events.cpp" line="77"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="85"/>
+        <location filename="../widgets/run_page_events.cpp" line="87"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="97"/>
+        <location filename="../widgets/run_page_events.cpp" line="99"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="110"/>
+        <location filename="../widgets/run_page_events.cpp" line="112"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="112"/>
+        <location filename="../widgets/run_page_events.cpp" line="114"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="117"/>
+        <location filename="../widgets/run_page_events.cpp" line="119"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="122"/>
+        <location filename="../widgets/run_page_events.cpp" line="124"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="126"/>
+        <location filename="../widgets/run_page_events.cpp" line="128"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="525"/>
-        <location filename="../widgets/run_page_events.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="549"/>
+        <location filename="../widgets/run_page_events.cpp" line="129"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="134"/>
+        <location filename="../widgets/run_page_events.cpp" line="136"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="138"/>
+        <location filename="../widgets/run_page_events.cpp" line="140"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="147"/>
+        <location filename="../widgets/run_page_events.cpp" line="149"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="151"/>
+        <location filename="../widgets/run_page_events.cpp" line="153"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="158"/>
+        <location filename="../widgets/run_page_events.cpp" line="160"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="455"/>
+        <location filename="../widgets/run_page.cpp" line="479"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="490"/>
+        <location filename="../widgets/run_page.cpp" line="514"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="505"/>
+        <location filename="../widgets/run_page.cpp" line="529"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="505"/>
+        <location filename="../widgets/run_page.cpp" line="529"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="508"/>
+        <location filename="../widgets/run_page.cpp" line="532"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="513"/>
+        <location filename="../widgets/run_page.cpp" line="537"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="515"/>
+        <location filename="../widgets/run_page.cpp" line="539"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="517"/>
+        <location filename="../widgets/run_page.cpp" line="541"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="518"/>
+        <location filename="../widgets/run_page.cpp" line="542"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="521"/>
+        <location filename="../widgets/run_page.cpp" line="545"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="526"/>
+        <location filename="../widgets/run_page.cpp" line="550"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="550"/>
+        <location filename="../widgets/run_page.cpp" line="574"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="561"/>
+        <location filename="../widgets/run_page.cpp" line="585"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4223,6 +4271,276 @@ not found</source>
         <location filename="../core/studio/hardware_models.cpp" line="142"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ValidationView</name>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="67"/>
+        <source>Normalised (each true class sums to 1)</source>
+        <translation>归一化（每个真实类别之和为 1）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="75"/>
+        <source>Click a cell to see its images</source>
+        <translation>点击单元格查看其图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="89"/>
+        <location filename="../widgets/validation_view.cpp" line="181"/>
+        <source>Click a cell of the matrix, then an image</source>
+        <translation>先点击矩阵中的单元格，再选择一张图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="92"/>
+        <source>Labels dashed, predictions solid with their confidence; the boxes of the cell&apos;s classes in red.</source>
+        <translation>标注为虚线，预测为实线并附置信度；该单元格所涉类别的框以红色显示。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="101"/>
+        <source>Confusion matrix</source>
+        <translation>混淆矩阵</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="111"/>
+        <source>Precision–recall (IoU 0.5)</source>
+        <translation>精确率–召回率（IoU 0.5）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="112"/>
+        <source>F1 over confidence</source>
+        <translation>F1–置信度</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="113"/>
+        <source>Precision over confidence</source>
+        <translation>精确率–置信度</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="114"/>
+        <source>Recall over confidence</source>
+        <translation>召回率–置信度</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="118"/>
+        <source>Curve</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="120"/>
+        <source>Classes</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="132"/>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="142"/>
+        <source>Gallery</source>
+        <translation>图库</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="150"/>
+        <source>Per class</source>
+        <translation>各类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="152"/>
+        <location filename="../widgets/validation_view.cpp" line="268"/>
+        <source>No validation yet</source>
+        <translation>尚未验证</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="159"/>
+        <source>background</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="195"/>
+        <source>No run chosen</source>
+        <translation>未选择运行</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="196"/>
+        <source>Reading the validation views…</source>
+        <translation>正在读取验证视图…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="218"/>
+        <source>The validation views could not be read: %1</source>
+        <translation>无法读取验证视图：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="228"/>
+        <source>no validation views yet (they are written after each validation; runs from before this version have none)</source>
+        <translation>尚无验证视图（每次验证后写入；此版本之前的运行没有）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="231"/>
+        <source>partly read: %1</source>
+        <translation>部分读取：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="233"/>
+        <source>%1 classes; matrix at confidence %2 and IoU %3; in %4</source>
+        <translation>%1 个类别；矩阵的置信度阈值 %2、IoU %3；位于 %4</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="244"/>
+        <source>All classes</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="268"/>
+        <source>No confusion matrix</source>
+        <translation>没有混淆矩阵</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="287"/>
+        <source>image %1</source>
+        <translation>图像 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="291"/>
+        <source>%1
+%2 labels, %3 predictions</source>
+        <translation>%1
+%2 个标注，%3 个预测</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="298"/>
+        <source>predicted %1, true %2</source>
+        <translation>预测 %1，真实 %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="300"/>
+        <source>No images kept for %1 (%2 boxes)</source>
+        <translation>未保留 %1 的图像（%2 个框）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="301"/>
+        <source>%1: %2 boxes in these %3 images (up to 12 are kept); choose one</source>
+        <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="337"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="346"/>
+        <source>Cannot read %1 (moved or deleted?)</source>
+        <translation>无法读取 %1（已移动或删除？）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="357"/>
+        <location filename="../widgets/validation_view.cpp" line="361"/>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="357"/>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="358"/>
+        <location filename="../widgets/validation_view.cpp" line="360"/>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="359"/>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="414"/>
+        <source>all classes %1 mAP50</source>
+        <translation>所有类别 %1 mAP50</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="418"/>
+        <source>all classes %1 at %2</source>
+        <translation>所有类别 %1，置信度 %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="426"/>
+        <source>best F1 %1 at confidence %2</source>
+        <translation>最佳 F1 %1，置信度 %2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="432"/>
+        <source>all classes</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <source>Instances</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <source>P</source>
+        <translation>P</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <source>R</source>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <source>mAP50</source>
+        <translation>mAP50</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <source>mAP50-95</source>
+        <translation>mAP50-95</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="451"/>
+        <source>Δ mAP50-95</source>
+        <translation>Δ mAP50-95</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <source>Labels</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <location filename="../widgets/validation_view.cpp" line="497"/>
+        <source>Predictions: %1</source>
+        <translation>预测：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="499"/>
+        <source>No gallery images</source>
+        <translation>没有图库图像</translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="514"/>
+        <source>(not available)</source>
+        <translation>（不可用）</translation>
     </message>
 </context>
 <context>

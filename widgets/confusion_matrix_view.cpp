@@ -86,14 +86,16 @@ ConfusionMatrixView::Geometry ConfusionMatrixView::geometry() const {
   for (int pass = 0; pass < 2; ++pass) {
     const bool names = pass == 0;
     const double left = kMargin + axisTitle + (names ? nameW : 0);
-    const double bottom = kMargin + axisTitle + (names ? nameW : 0);
+    const double bottom = kMargin + axisTitle + (names ? nameW + 4 : 0);
     const double w = width() - left - kMargin;
     const double h = height() - titleH - kMargin - bottom;
     const double cell = std::max(1.0, std::floor(std::min(w, h) / n));
     if (names && cell < fm.height() + 2) continue;
     g.cell = cell;
     g.names = names;
-    g.grid = QRectF(left + (w - cell * n) / 2, titleH + kMargin, cell * n, cell * n);
+    // The grid with its names and axis titles as one block in the middle.
+    g.grid = QRectF(left + (w - cell * n) / 2, titleH + kMargin + (h - cell * n) / 2, cell * n, cell * n);
+    g.below = bottom - kMargin - axisTitle;
     g.numbers = cell >= fm.horizontalAdvance(QStringLiteral("0.00")) + 4 && cell >= fm.height() + 2;
     return g;
   }
@@ -124,16 +126,19 @@ void ConfusionMatrixView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), palette().color(QPalette::Base));
   const QFontMetrics fm(font());
+  const Geometry g = geometry();
   if (!m_title.isEmpty()) {
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QRect(0, 2, width(), fm.height() + 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                     QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, width() - 8));
+    // Over the grid, just above it.
+    const QRectF over = g.cell > 0 ? QRectF(g.grid.left() - 40, g.grid.top() - fm.height() - 6, g.grid.width() + 80, fm.height() + 2)
+                                   : QRectF(0, 2, width(), fm.height() + 2);
+    painter.drawText(over, Qt::AlignHCenter | Qt::AlignVCenter,
+                     QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, static_cast<int>(over.width())));
     painter.setFont(font());
   }
-  const Geometry g = geometry();
   if (size() == 0 || g.cell <= 0) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
     painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
@@ -168,7 +173,7 @@ void ConfusionMatrixView::paintEvent(QPaintEvent*) {
   // Axis titles, and the names where they fit.
   painter.setPen(palette().color(QPalette::Text));
   const int axisTitle = fm.height() + 2;
-  painter.drawText(QRectF(g.grid.left(), height() - kMargin - axisTitle, g.grid.width(), axisTitle),
+  painter.drawText(QRectF(g.grid.left(), g.grid.bottom() + g.below, g.grid.width(), axisTitle),
                    Qt::AlignCenter, tr("True"));
   painter.save();
   painter.translate(kMargin, g.grid.center().y());

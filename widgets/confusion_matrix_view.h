@@ -49,6 +49,7 @@ class ConfusionMatrixView : public QWidget {
   struct Geometry {
     QRectF grid;      ///< the cells
     double cell = 0;  ///< side of a cell
+    double below = 0;  ///< from the grid's bottom to the axis title (the names between)
     bool names = false;
     bool numbers = false;
   };

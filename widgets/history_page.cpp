@@ -558,8 +558,8 @@ void HistoryPage::updateDetails() {
     QStringList names;
     for (int r : rows) names << HistoryModel::displayName(m_model->run(r)).toHtmlEscaped();
     m_status->setText(tr("<b>%n runs selected</b>: %1<br><small>The curves, the config diff and "
-                         "the parallel coordinates compare them; select one run to annotate it."
-                         "</small>",
+                         "the parallel coordinates compare them, the validation views the first "
+                         "two; select one run to annotate it.</small>",
                          nullptr, int(rows.size()))
                           .arg(names.join(QStringLiteral(", "))));
     for (QWidget* w : std::initializer_list<QWidget*>{m_title, m_tags, m_notes, m_saveNotes,

@@ -95,8 +95,9 @@ ValidationView::ValidationView(QWidget* parent)
   il->addWidget(m_imageCaption);
   images->setStretchFactor(0, 1);
   images->setStretchFactor(1, 3);
-  matrixTab->setStretchFactor(0, 3);
-  matrixTab->setStretchFactor(1, 2);
+  matrixTab->setStretchFactor(0, 1);
+  matrixTab->setStretchFactor(1, 1);
+  matrixTab->setSizes({560, 440});  // scaled to the width it gets
   m_tabs->addTab(matrixTab, tr("Confusion matrix"));
   connect(m_normalised, &QCheckBox::toggled, this, &ValidationView::updateMatrices);
   connect(m_cellImages, &QListWidget::currentRowChanged, this, &ValidationView::openListedImage);
@@ -152,6 +153,12 @@ ValidationView::ValidationView(QWidget* parent)
 }
 
 bool ValidationView::busy() const { return m_job->busy(); }
+
+QStringList ValidationView::shownNames(const studio::ValidationData& d) const {
+  QStringList names = d.names;
+  if (!names.isEmpty()) names.last() = tr("background");  // the engine's word, translated
+  return names;
+}
 
 QString ValidationView::runName(int k) const {
   return k < m_titles.size() && !m_titles[k].isEmpty() ? m_titles[k]
@@ -256,7 +263,7 @@ void ValidationView::updateMatrices() {
     m->setNormalised(m_normalised->isChecked());
     if (k >= m_data.size()) continue;
     const auto keep = m->selectedCell();
-    m->setMatrix(m_data[k].names, m_data[k].counts);
+    m->setMatrix(shownNames(m_data[k]), m_data[k].counts);
     m->setTitle(m_data.size() > 1 ? runName(k) : QString());
     m->setMessage(m_data[k].present ? tr("No confusion matrix") : tr("No validation yet"));
     if (keep.first >= 0 && keep.first < m->size() && keep.second < m->size())
@@ -287,7 +294,8 @@ void ValidationView::showCell(int k, int predicted, int truth) {
                            .arg(it->predictions.size()));
   }
   const double count = predicted < d.counts.size() ? d.counts[predicted].value(truth) : 0;
-  const QString cell = tr("predicted %1, true %2").arg(d.names.value(predicted), d.names.value(truth));
+  const QStringList names = shownNames(d);
+  const QString cell = tr("predicted %1, true %2").arg(names.value(predicted), names.value(truth));
   m_image->clear();
   m_image->setMessage(ids.isEmpty() ? tr("No images kept for %1 (%2 boxes)").arg(cell).arg(count)
                                     : tr("%1: %2 boxes in these %3 images (up to 12 are kept); "

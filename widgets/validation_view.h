@@ -83,6 +83,8 @@ class ValidationView : public QWidget {
   void updateTable();
   void updateGallery(const QVector<QVector<QImage>>& pictures);
   QString runName(int k) const;
+  /// The matrix's names as shown: the classes, then "background" in the user's language.
+  QStringList shownNames(const studio::ValidationData& d) const;
 
   QStringList m_dirs, m_titles;
   QVector<studio::ValidationData> m_data;

@@ -301,6 +301,13 @@ QVector<double> ValidationData::meanPr() const {
 QPair<double, double> ValidationData::bestMeanF1() const {
   const QVector<double> f1 = meanF1.isEmpty() ? meanCurve(QStringLiteral("f1")) : meanF1;
   QPair<double, double> best{0, 0};
+  // Where the engine read P and R (the smoothed mean F1's peak), as Ultralytics marks it.
+  if (operatingConf > 0 && !conf.isEmpty()) {
+    int at = 0;
+    for (int i = 0; i < conf.size(); ++i)
+      if (std::abs(conf[i] - operatingConf) < std::abs(conf[at] - operatingConf)) at = i;
+    if (at < f1.size()) return {f1[at], conf[at]};
+  }
   for (int i = 0; i < f1.size() && i < conf.size(); ++i)
     if (f1[i] > best.first) best = {f1[i], conf[i]};
   return best;

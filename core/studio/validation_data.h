@@ -79,7 +79,8 @@ struct ValidationData {
   QVector<double> meanCurve(const QString& which) const;
   /// The mean PR curve over recallGrid (its mean is mAP50).
   QVector<double> meanPr() const;
-  /// The mean F1's best value and the confidence where it is.
+  /// The best mean F1 and its confidence: at operatingConf (the smoothed mean F1's peak,
+  /// where the engine reads P and R) when given, else the raw mean's maximum.
   QPair<double, double> bestMeanF1() const;
 };
 
