@@ -11,54 +11,6 @@
 
 namespace stave::widgets {
 
-void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double lo, double hi,
-                    int columns, QVector<double>& outX, QVector<double>& outY) {
-  outX.clear();
-  outY.clear();
-  const int n = x.size();
-  if (n == 0) return;
-  const int begin = static_cast<int>(std::lower_bound(x.begin(), x.end(), lo) - x.begin());
-  const int end = static_cast<int>(std::upper_bound(x.begin(), x.end(), hi) - x.begin());
-  const int from = std::max(0, begin - 1), to = std::min(n, end + 1);
-  if (to - from <= 4 * std::max(1, columns) || hi <= lo) {
-    outX = x.mid(from, to - from);
-    outY = y.mid(from, to - from);
-    return;
-  }
-  outX.reserve(4 * columns + 2);
-  outY.reserve(4 * columns + 2);
-  if (from < begin) {
-    outX << x[from];
-    outY << y[from];
-  }
-  const double width = (hi - lo) / columns;
-  int i = begin;
-  while (i < end) {
-    const int col = std::min(columns - 1, static_cast<int>((x[i] - lo) / width));
-    const double colEnd = lo + (col + 1) * width;
-    int first = i, last = i, mn = i, mx = i;
-    for (; i < end && (x[i] < colEnd || col == columns - 1); ++i) {
-      if (std::isnan(y[i])) continue;
-      if (std::isnan(y[mn]) || y[i] < y[mn]) mn = i;
-      if (std::isnan(y[mx]) || y[i] > y[mx]) mx = i;
-      last = i;
-    }
-    if (i == first) ++i;  // (cannot happen; keeps the loop moving)
-    int idx[4] = {first, std::min(mn, mx), std::max(mn, mx), last};
-    int prev = -1;
-    for (int k : idx) {
-      if (k == prev) continue;
-      outX << x[k];
-      outY << y[k];
-      prev = k;
-    }
-  }
-  if (to > end) {
-    outX << x[to - 1];
-    outY << y[to - 1];
-  }
-}
-
 QCPItemText* addEmptyText(QCustomPlot* plot) {
   auto* text = new QCPItemText(plot);
   text->setClipToAxisRect(false);
@@ -164,15 +116,7 @@ int LiveChart::series(const QString& name, const QColor& color) {
 }
 
 void LiveChart::append(int s, double x, double y) {
-  auto& se = m_series[s];
-  if (!se.x.isEmpty() && x < se.x.back()) x = se.x.back();  // keep x sorted
-  se.x.push_back(x);
-  se.y.push_back(std::isfinite(y) ? y : std::nan(""));
-  if (se.x.size() > kMaxPoints) {
-    const int drop = se.x.size() - kMaxPoints;
-    se.x.remove(0, drop);
-    se.y.remove(0, drop);
-  }
+  m_series[s].data.append(x, y);  // x kept sorted there
   schedule();
 }
 
@@ -212,7 +156,7 @@ bool LiveChart::isEmptyShown() const {
 
 void LiveChart::updateEmpty() {
   bool empty = true;
-  for (const auto& s : m_series) empty = empty && s.x.isEmpty();
+  for (const auto& s : m_series) empty = empty && s.data.empty();
   m_emptyText->setVisible(empty);
   // No numbers on the axes of an empty chart: 0..5 of nothing looked like data.
   for (QCPAxis* a : {xAxis, yAxis}) {
@@ -276,20 +220,20 @@ void LiveChart::refresh() {
     bool any = false;
     double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
     for (const auto& s : m_series) {
-      if (s.x.isEmpty() || !s.graph->visible()) continue;
+      if (s.data.empty() || !s.graph->visible()) continue;
+      const double first = s.data.x(0), last = s.data.x(s.data.size() - 1);
+      if (std::isnan(s.data.minY())) continue;  // only gaps
       if (!any) {
-        xlo = s.x.front();
-        xhi = s.x.back();
+        xlo = first;
+        xhi = last;
+        ylo = s.data.minY();
+        yhi = s.data.maxY();
       }
-      xlo = std::min(xlo, s.x.front());
-      xhi = std::max(xhi, s.x.back());
-      for (double v : s.y) {
-        if (std::isnan(v)) continue;
-        if (!any) ylo = yhi = v;
-        ylo = std::min(ylo, v);
-        yhi = std::max(yhi, v);
-        any = true;
-      }
+      xlo = std::min(xlo, first);
+      xhi = std::max(xhi, last);
+      ylo = std::min(ylo, s.data.minY());
+      yhi = std::max(yhi, s.data.maxY());
+      any = true;
     }
     if (any) {
       if (m_wholeX) {  // the first and last epochs' markers whole, not cut by the frame
@@ -305,13 +249,13 @@ void LiveChart::refresh() {
   updateEmpty();
   const QCPRange r = xAxis->range();
   const int columns = std::max(50, axisRect()->width());
-  QVector<double> dx, dy;
+  std::vector<double> dx, dy;
   for (auto& s : m_series) {
-    decimateMinMax(s.x, s.y, r.lower, r.upper, columns, dx, dy);
-    s.graph->setData(dx, dy, true);
+    s.data.query(r.lower, r.upper, columns, dx, dy);
+    s.graph->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     // A line needs two points: a lone point (the first epoch, the first step) is a disc; on a
     // whole-number x every point is.
-    const bool markers = m_wholeX || s.x.size() == 1;
+    const bool markers = m_wholeX || s.data.size() == 1;
     s.graph->setScatterStyle(markers ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
   }
@@ -324,12 +268,10 @@ void LiveChart::showValuesAt(const QPoint& pos) {
   QStringList lines{QStringLiteral("%1 = %2").arg(xAxis->label().isEmpty() ? QStringLiteral("x") : xAxis->label())
                         .arg(x, 0, 'g', 6)};
   for (const auto& s : m_series) {
-    if (s.x.isEmpty() || !s.graph->visible()) continue;
-    const auto it = std::lower_bound(s.x.begin(), s.x.end(), x);
-    int i = static_cast<int>(it - s.x.begin());
-    if (i >= s.x.size()) i = s.x.size() - 1;
-    if (i > 0 && std::abs(s.x[i - 1] - x) < std::abs(s.x[i] - x)) --i;
-    lines << QStringLiteral("%1: %2").arg(s.name).arg(s.y[i], 0, 'g', 5);
+    if (s.data.empty() || !s.graph->visible()) continue;
+    size_t i = std::min(s.data.lowerBound(x), s.data.size() - 1);
+    if (i > 0 && std::abs(s.data.x(i - 1) - x) < std::abs(s.data.x(i) - x)) --i;
+    lines << QStringLiteral("%1: %2").arg(s.name).arg(s.data.y(i), 0, 'g', 5);
   }
   QToolTip::showText(mapToGlobal(pos), lines.join(QLatin1Char('\n')), this);
 }
@@ -337,8 +279,8 @@ void LiveChart::showValuesAt(const QPoint& pos) {
 bool LiveChart::exportCsv(const QString& path, QString* error) const {
   QString text = QStringLiteral("series,x,y\n");
   for (const auto& s : m_series)
-    for (int i = 0; i < s.x.size(); ++i)
-      text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(s.x[i], 0, 'g', 12).arg(s.y[i], 0, 'g', 12);
+    for (size_t i = 0; i < s.data.size(); ++i)
+      text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(s.data.x(i), 0, 'g', 12).arg(s.data.y(i), 0, 'g', 12);
   auto st = writeFileAtomic(path.toStdString(), text.toStdString());
   if (!st && error) *error = QString::fromStdString(st.errorText());
   return st.ok();

@@ -1,7 +1,8 @@
 #pragma once
-// LiveChart: one QCustomPlot whose series grow while a run trains. Each series keeps up to
-// 100,000 points (the oldest go first); what is drawn is decimated to the plot's width (the
-// minimum and maximum of every pixel column, so spikes stay visible). Appends mark the chart
+// LiveChart: one QCustomPlot whose series grow while a run trains. Each series keeps every
+// point of the run (studio::LodSeries: a min/max pyramid beside the points); what is drawn is
+// about as many points as the plot has pixel columns (each block's minimum and maximum, so
+// spikes stay visible at every zoom, the points themselves when zoomed in). Appends mark the chart
 // dirty and one short timer replots once per burst. Wheel zooms, drag pans, double-click
 // resets, a click on a legend entry hides or shows its series, the values under the cursor
 // show in a tooltip, and the context menu exports PNG and CSV.
@@ -9,6 +10,8 @@
 #include <QString>
 #include <QVector>
 #include <qcustomplot.h>
+
+#include "core/studio/lod_series.h"
 
 class QTimer;
 
@@ -24,9 +27,6 @@ QCPItemText* addEmptyText(QCustomPlot* plot);
 class LiveChart : public QCustomPlot {
   Q_OBJECT
  public:
-  /// Points kept per series.
-  static constexpr int kMaxPoints = 100000;
-
   explicit LiveChart(const QString& title, QWidget* parent = nullptr);
 
   /// Adds a series; returns its index. `bars` draws it as bars (e.g. a per-rank split).
@@ -45,7 +45,9 @@ class LiveChart : public QCustomPlot {
   /// True while the chart has no point to draw and shows the empty text instead of axes.
   bool isEmptyShown() const;
   /// Points held by series `s` (before decimation) and drawn for it (after).
-  int pointCount(int s) const { return m_series[s].x.size(); }
+  int pointCount(int s) const { return static_cast<int>(m_series[s].data.size()); }
+  /// The points of series `s` (all of them, in x order).
+  const studio::LodSeries& points(int s) const { return m_series[s].data; }
   int drawnCount(int s) const;
   /// Decimates and replots now (the timer calls this).
   void refresh();
@@ -71,7 +73,7 @@ class LiveChart : public QCustomPlot {
  private:
   struct Series {
     QString name;
-    QVector<double> x, y;
+    studio::LodSeries data;
     QCPGraph* graph = nullptr;
   };
   void schedule();
@@ -87,11 +89,5 @@ class LiveChart : public QCustomPlot {
   QCPTextElement* m_title = nullptr;
   QCPItemText* m_emptyText = nullptr;
 };
-
-/// Min/max decimation of (x, y) sorted by x to about `columns` columns over [lo, hi]: each
-/// column keeps its first, minimum, maximum and last point, in x order. Points outside
-/// [lo, hi] are dropped except the nearest one on each side (so lines reach the edges).
-void decimateMinMax(const QVector<double>& x, const QVector<double>& y, double lo, double hi,
-                    int columns, QVector<double>& outX, QVector<double>& outY);
 
 }  // namespace stave::widgets

@@ -103,6 +103,25 @@ ALTER TABLE runs ADD COLUMN resolved_json TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE runs ADD COLUMN sessions TEXT NOT NULL DEFAULT '[]';
 )sql";
 
+// Version 4, for runs of a day or more: the launcher's samples as min / max / mean per time
+// bucket at three resolutions (kSampleLevels) instead of one row per value, and no copy of the
+// high-rate events (step, *_sample) in `events`: events.jsonl keeps them.
+constexpr const char* kSchemaV4 = R"sql(
+CREATE TABLE sample_buckets (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  rank INTEGER NOT NULL,
+  level INTEGER NOT NULL,
+  bucket INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  lo REAL NOT NULL,
+  hi REAL NOT NULL,
+  sum REAL NOT NULL,
+  tsum REAL NOT NULL,
+  PRIMARY KEY (run_id, key, rank, level, bucket)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 void addToStory(std::vector<std::string>& sessions, const std::string& type,
@@ -165,7 +184,13 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
                      ", written by a newer Stave; this build reads up to version " +
                      std::to_string(kSchemaVersion) + ". The file was not changed"};
   }
-  if (version > 0) {
+  // The whole-file check reads every page: done for files up to kFullCheckBytes (a minute for
+  // the database of a few day-long runs otherwise, at every start). A larger file is checked
+  // page by page as it is read: SQLite reports a damaged page as SQLITE_CORRUPT, and the
+  // message names the file and the way out (sqliteMessage).
+  constexpr std::uintmax_t kFullCheckBytes = 64ull << 20;
+  const auto bytes = fs::file_size(dbPath, ec);
+  if (version > 0 && !ec && bytes <= kFullCheckBytes) {
     Stmt check(s->m_db, "PRAGMA integrity_check(1)");
     if (!check.ok() || check.step() != SQLITE_ROW || check.text(0) != "ok") {
       return Error{dbPath, 0, "",
@@ -175,7 +200,12 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
                        "events.jsonl"};
     }
   }
-  if (auto st = s->exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"); !st) return st.errors();
+  // Pages mapped rather than read (a refresh touches a few pages of a large file), and a
+  // cache that holds the index pages an ingestion walks.
+  if (auto st = s->exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA mmap_size=268435456; "
+                        "PRAGMA cache_size=-32768;");
+      !st)
+    return st.errors();
   if (version < kSchemaVersion) {
     // Migrations run in one transaction: a database is either at the old or the new version.
     if (auto st = s->exec("BEGIN IMMEDIATE"); !st) return st.errors();
@@ -183,6 +213,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (version < 1) st = s->exec(kSchemaV1);
     if (st && version < 2) st = s->migrateToV2();
     if (st && version < 3) st = s->migrateToV3();
+    if (st && version < 4) st = s->migrateToV4();
     if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
@@ -245,6 +276,22 @@ Status Store::migrateToV3() {
     upd.reset();
   }
   return Ok{};
+}
+
+Status Store::migrateToV4() {
+  if (auto st = exec(kSchemaV4); !st) return st;
+  // The version-2/3 sample rows become buckets; the high-rate raw events go (events.jsonl
+  // keeps them). Per-core CPU values are not kept (docs/history.md).
+  for (int level = 0; level < kSampleLevels; ++level) {
+    const std::string width = std::to_string(kSampleBucketSeconds[level]);
+    if (auto st = exec("INSERT INTO sample_buckets SELECT run_id, key, rank, " + std::to_string(level) +
+                       ", CAST(time / " + width + " AS INTEGER), count(*), min(value), max(value), "
+                       "sum(value), sum(time) FROM samples WHERE value IS NOT NULL AND key NOT LIKE 'cpu/%' "
+                       "GROUP BY run_id, key, rank, CAST(time / " + width + " AS INTEGER)");
+        !st)
+      return st;
+  }
+  return exec("DROP TABLE samples; DELETE FROM events WHERE type = 'step' OR type LIKE '%\\_sample' ESCAPE '\\'");
 }
 
 Store::~Store() {
@@ -330,21 +377,44 @@ Status Store::setNotes(int64_t runId, const std::string& notes) {
   return annotate(runId, nullptr, nullptr, &notes);
 }
 
-std::vector<SamplePoint> Store::samples(int64_t runId, const std::string& key) const {
+std::vector<SamplePoint> Store::samples(int64_t runId, const std::string& key, int maxPoints,
+                                       double from, double to) const {
+  // The finest level that draws the range in at most maxPoints points per rank.
+  int level = 0;
+  if (maxPoints > 0) {
+    Stmt span(m_db, "SELECT min(tsum / n), max(tsum / n) FROM sample_buckets WHERE run_id = ? AND key = ? AND level = 0");
+    span.bind(1, runId).bind(2, key);
+    if (span.step() == SQLITE_ROW) {
+      const double lo = std::max(from, span.f64(0)), hi = std::min(to, span.f64(1));
+      while (level + 1 < kSampleLevels && (hi - lo) / kSampleBucketSeconds[level] > maxPoints) ++level;
+    }
+  }
   std::vector<SamplePoint> out;
   Stmt q(m_db,
-         "SELECT rank, time, value FROM samples WHERE run_id = ? AND key = ? AND value IS NOT NULL"
-         " ORDER BY time");
-  q.bind(1, runId).bind(2, key);
-  while (q.ok() && q.step() == SQLITE_ROW)
-    out.push_back({static_cast<int>(q.i64(0)), q.f64(1), q.f64(2)});
+         "SELECT rank, tsum / n, sum / n, lo, hi, n FROM sample_buckets WHERE run_id = ? AND key = ? "
+         "AND level = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket, rank");
+  const double width = kSampleBucketSeconds[level];
+  const auto bucketOf = [width](double t) {
+    return static_cast<int64_t>(std::clamp(std::floor(t / width), -9e15, 9e15));
+  };
+  q.bind(1, runId).bind(2, key).bind(3, int64_t{level}).bind(4, bucketOf(from)).bind(5, bucketOf(to));
+  while (q.ok() && q.step() == SQLITE_ROW) {
+    SamplePoint p;
+    p.rank = static_cast<int>(q.i64(0));
+    p.time = q.f64(1);
+    p.value = q.f64(2);
+    p.lo = q.f64(3);
+    p.hi = q.f64(4);
+    p.count = q.i64(5);
+    out.push_back(p);
+  }
   return out;
 }
 
 std::vector<std::string> Store::sampleKeys(int64_t runId) const {
   std::vector<std::string> out;
-  Stmt q(m_db, "SELECT DISTINCT key FROM samples WHERE run_id = ? ORDER BY key");
-  q.bind(1, runId);
+  Stmt q(m_db, "SELECT DISTINCT key FROM sample_buckets WHERE run_id = ? AND level = ? ORDER BY key");
+  q.bind(1, runId).bind(2, int64_t{kSampleLevels - 1});
   while (q.ok() && q.step() == SQLITE_ROW) out.push_back(q.text(0));
   return out;
 }

@@ -18,7 +18,12 @@ namespace stave::store {
 
 /// Schema version written by this build (PRAGMA user_version). Older databases are migrated
 /// in place; newer ones are refused.
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
+
+/// The launcher's samples are kept as buckets (count, min, max, mean) at these resolutions:
+/// what a chart of any range needs without reading every value (docs/history.md).
+constexpr int kSampleLevels = 3;
+constexpr double kSampleBucketSeconds[kSampleLevels] = {10, 120, 1800};
 
 /// The run folder's copy of the user's title, tags and notes (JSON), read back when a run
 /// enters a store that does not know it yet (a rebuild, another machine).
@@ -78,11 +83,15 @@ struct MetricPoint {
   double time = 0;   ///< unix seconds of the event
 };
 
-/// One value of a launcher sample event (gpu_sample, system_sample).
+/// One bucket of a launcher sample series (gpu_sample, system_sample): the values of one key
+/// from one rank within a bucket of time.
 struct SamplePoint {
-  int rank = 0;      ///< the event's rank (-1: the launcher)
-  double time = 0;   ///< unix seconds
-  double value = 0;  ///< the value
+  int rank = 0;        ///< the event's rank (-1: the launcher)
+  double time = 0;     ///< unix seconds: the mean time of the bucket's values
+  double value = 0;    ///< their mean
+  double lo = 0;       ///< their minimum (a one-sample dip stays visible at every level)
+  double hi = 0;       ///< their maximum
+  int64_t count = 0;   ///< how many values
 };
 
 /// What one ingestion did.
@@ -124,8 +133,11 @@ class Store {
   /// The metric keys a run has.
   std::vector<std::string> metricKeys(int64_t runId) const;
 
-  /// One key of a run's sample events ("gpus/0/util", "mem_used") in time order.
-  std::vector<SamplePoint> samples(int64_t runId, const std::string& key) const;
+  /// One key of a run's sample events ("gpus/0/util", "mem_used") in time order, between
+  /// `from` and `to` (unix seconds), at the finest resolution that draws the range in at most
+  /// `maxPoints` buckets per rank (0: the finest, 10 s).
+  std::vector<SamplePoint> samples(int64_t runId, const std::string& key, int maxPoints = 0,
+                                   double from = 0, double to = 1e12) const;
   /// The sample keys a run has.
   std::vector<std::string> sampleKeys(int64_t runId) const;
 
@@ -149,6 +161,7 @@ class Store {
   Status exec(const std::string& sql);
   Status migrateToV2();
   Status migrateToV3();
+  Status migrateToV4();
   Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
                   const std::string* notes);
   sqlite3* m_db = nullptr;

@@ -12,6 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
+#include <string_view>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
 
 #include "core/config/atomic_file.h"
 #include "core/telemetry/events.h"
@@ -21,6 +27,170 @@ namespace fs = std::filesystem;
 namespace stave::store {
 
 using namespace sql;
+
+namespace {
+
+/// Whether `line` is a step event of a rank other than 0, judged from its end as encodeEvent
+/// writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); anything else (another
+/// layout, a damaged line) is decoded in full.
+bool otherRanksStep(std::string_view line) {
+  const std::string_view tail = line.substr(line.size() > 96 ? line.size() - 96 : 0);
+  if (tail.find(R"("type":"step")") == std::string_view::npos) return false;
+  const auto at = tail.rfind(R"(,"rank":)");
+  if (at == std::string_view::npos) return false;
+  size_t i = at + 8;
+  if (i < tail.size() && tail[i] == '-') return true;
+  int rank = 0;
+  bool digits = false;
+  for (; i < tail.size() && tail[i] >= '0' && tail[i] <= '9'; ++i) {
+    rank = rank * 10 + (tail[i] - '0');
+    digits = true;
+    if (rank > 1000000) break;
+  }
+  return digits && i < tail.size() && tail[i] == ',' && rank != 0;
+}
+
+/// Whether `line` looks like a sample event (gpu_sample, system_sample) from its end.
+bool sampleLine(std::string_view line) {
+  const std::string_view tail = line.substr(line.size() > 64 ? line.size() - 64 : 0);
+  const auto at = tail.rfind(R"("type":")");
+  if (at == std::string_view::npos) return false;
+  const auto end = tail.find('"', at + 8);
+  return end != std::string_view::npos && end >= at + 8 + 7 &&
+         tail.substr(end - 7, 7) == "_sample";
+}
+
+/// One line of events.jsonl, read.
+struct Parsed {
+  enum Kind { Blank, OtherRanksStep, Sample, Decoded } kind = Blank;
+  telemetry::ScannedEvent scanned;                              ///< Sample
+  std::optional<Result<telemetry::Event>> decoded;              ///< Decoded
+};
+
+Parsed parseLine(std::string_view line) {
+  Parsed p;
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return p;
+  // Steps of ranks other than 0 are most of a multi-GPU log and feed nothing here (curves
+  // are rank 0's): recognised from the line's end without decoding it.
+  if (otherRanksStep(line)) {
+    p.kind = Parsed::OtherRanksStep;
+    return p;
+  }
+  // The launcher's samples: their numbers read without a JSON tree (most of the rest).
+  if (sampleLine(line) && telemetry::scanEventLeaves(line, &p.scanned) && isSampleType(p.scanned.type)) {
+    p.kind = Parsed::Sample;
+    return p;
+  }
+  p.kind = Parsed::Decoded;
+  p.decoded.emplace(telemetry::decodeEvent(line));
+  return p;
+}
+
+/// The launcher's samples of one ingestion, gathered into buckets of the finest level and
+/// written (merged with what the database holds) at each flush, with the coarser levels.
+class SampleBuckets {
+ public:
+  void add(const std::string& key, int rank, double time, double value) {
+    if (!std::isfinite(value) || !std::isfinite(time)) return;
+    auto [it, fresh] = m_ids.try_emplace(key, static_cast<int>(m_keys.size()));
+    if (fresh) m_keys.push_back(key);
+    const auto bucket = static_cast<int64_t>(std::floor(time / kSampleBucketSeconds[0]));
+    // Samples come in time order: each (key, rank) has one open bucket, closed when the next
+    // begins; the launcher's (rank -1) by key id, others in a map.
+    Slot* slot = nullptr;
+    if (rank == -1) {
+      if (m_launcher.size() <= static_cast<size_t>(it->second)) m_launcher.resize(m_keys.size());
+      slot = &m_launcher[static_cast<size_t>(it->second)];
+    } else {
+      slot = &m_ranks[{it->second, rank}];
+    }
+    if (slot->agg.n > 0 && slot->bucket != bucket) {
+      m_done[Key{it->second, rank, slot->bucket}].merge(slot->agg);
+      slot->agg = Agg{};
+    }
+    slot->bucket = bucket;
+    slot->agg.add(value, time);
+  }
+
+  /// Writes what was gathered in the open transaction and forgets it; false on a database error.
+  bool flush(sqlite3* db, int64_t runId) {
+    for (size_t id = 0; id < m_launcher.size(); ++id) close(static_cast<int>(id), -1, m_launcher[id]);
+    for (auto& [k, slot] : m_ranks) close(k.first, k.second, slot);
+    if (m_done.empty()) return true;
+    Stmt up(db,
+            "INSERT INTO sample_buckets(run_id, key, rank, level, bucket, n, lo, hi, sum, tsum) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET n = n + excluded.n, "
+            "lo = min(lo, excluded.lo), hi = max(hi, excluded.hi), sum = sum + excluded.sum, "
+            "tsum = tsum + excluded.tsum");
+    std::map<Key, Agg> levels[kSampleLevels];
+    levels[0].swap(m_done);
+    for (int l = 1; l < kSampleLevels; ++l) {
+      const double ratio = kSampleBucketSeconds[l] / kSampleBucketSeconds[0];
+      for (const auto& [k, a] : levels[0]) {
+        const Key coarse{k.key, k.rank, static_cast<int64_t>(std::floor(k.bucket / ratio))};
+        levels[l][coarse].merge(a);
+      }
+    }
+    for (int l = 0; l < kSampleLevels; ++l) {
+      for (const auto& [k, a] : levels[l]) {
+        up.bind(1, runId).bind(2, m_keys[static_cast<size_t>(k.key)]).bind(3, int64_t{k.rank})
+            .bind(4, int64_t{l}).bind(5, k.bucket).bind(6, a.n).bind(7, a.lo).bind(8, a.hi)
+            .bind(9, a.sum).bind(10, a.tsum);
+        const bool ok = up.step() == SQLITE_DONE;
+        up.reset();
+        if (!ok) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Key {
+    int key;
+    int rank;
+    int64_t bucket;
+    bool operator<(const Key& o) const {
+      return std::tie(key, rank, bucket) < std::tie(o.key, o.rank, o.bucket);
+    }
+  };
+  struct Agg {
+    int64_t n = 0;
+    double lo = 0, hi = 0, sum = 0, tsum = 0;
+    void add(double v, double t) {
+      lo = n == 0 ? v : std::min(lo, v);
+      hi = n == 0 ? v : std::max(hi, v);
+      ++n;
+      sum += v;
+      tsum += t;
+    }
+    void merge(const Agg& o) {
+      if (o.n == 0) return;
+      lo = n == 0 ? o.lo : std::min(lo, o.lo);
+      hi = n == 0 ? o.hi : std::max(hi, o.hi);
+      n += o.n;
+      sum += o.sum;
+      tsum += o.tsum;
+    }
+  };
+  struct Slot {
+    int64_t bucket = 0;
+    Agg agg;
+  };
+  /// An open bucket is written as it is (the database merges it with the rest of the bucket
+  /// that the next ingestion brings).
+  void close(int key, int rank, Slot& slot) {
+    if (slot.agg.n == 0) return;
+    m_done[Key{key, rank, slot.bucket}].merge(slot.agg);
+    slot.agg = Agg{};
+  }
+  std::unordered_map<std::string, int> m_ids;
+  std::vector<std::string> m_keys;
+  std::vector<Slot> m_launcher;
+  std::map<std::pair<int, int>, Slot> m_ranks;
+  std::map<Key, Agg> m_done;
+};
+
+}  // namespace
 
 Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   IngestReport report;
@@ -61,30 +231,25 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   }
   if (static_cast<int64_t>(size) == offset && runId != 0) return report;  // nothing new
 
-  std::string data;
-  {
-    std::ifstream in(eventsPath, std::ios::binary);
-    if (!in) return Error{eventsPath, 0, "", "cannot open"};
-    if (static_cast<int64_t>(size) < offset) {
-      // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
-      report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
-      offset = 0;
-      lineNo = 0;
-      if (runId != 0) {
-        if (auto st = exec("DELETE FROM metrics WHERE run_id = " + std::to_string(runId) +
-                           "; DELETE FROM events WHERE run_id = " + std::to_string(runId) +
-                           "; DELETE FROM samples WHERE run_id = " + std::to_string(runId));
-            !st)
-          return st.errors();
-      }
+  std::ifstream in(eventsPath, std::ios::binary);
+  if (!in) return Error{eventsPath, 0, "", "cannot open"};
+  if (static_cast<int64_t>(size) < offset) {
+    // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
+    report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
+    offset = 0;
+    lineNo = 0;
+    if (runId != 0) {
+      if (auto st = exec("DELETE FROM metrics WHERE run_id = " + std::to_string(runId) +
+                         "; DELETE FROM events WHERE run_id = " + std::to_string(runId) +
+                         "; DELETE FROM sample_buckets WHERE run_id = " + std::to_string(runId));
+          !st)
+        return st.errors();
     }
-    in.seekg(offset);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  // Only whole lines: the writer may be in the middle of one.
-  const size_t end = data.rfind('\n');
-  if (end == std::string::npos) return report;
-  data.resize(end + 1);
+  in.seekg(offset);
+  // What is read now: up to the size seen above (a run still writing is followed next time),
+  // in chunks, so memory stays bounded whatever the log's size.
+  const int64_t readable = static_cast<int64_t>(size) - offset;
 
   if (auto st = exec("BEGIN IMMEDIATE"); !st) return st.errors();
   auto fail = [&](const std::string& what) -> Result<IngestReport> {
@@ -123,7 +288,6 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
 
   Stmt metric(m_db, "INSERT INTO metrics(run_id, key, step, epoch, value, time) VALUES (?,?,?,?,?,?)");
   Stmt event(m_db, "INSERT INTO events(run_id, line, type, rank, time, json) VALUES (?,?,?,?,?,?)");
-  Stmt sample(m_db, "INSERT INTO samples(run_id, type, rank, key, time, value) VALUES (?,?,?,?,?,?)");
   auto putMetric = [&](const std::string& key, int64_t step, int epoch, double value, double t) {
     metric.bind(1, runId).bind(2, key).bind(3, step).bind(4, int64_t{epoch}).bind(5, value).bind(6, t);
     const bool ok = metric.step() == SQLITE_DONE;
@@ -152,28 +316,41 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   }
   int64_t badLines = cur.badLines;
   bool ok = true;
-  size_t pos = 0;
-  while (ok && pos < data.size()) {
-    const size_t nl = data.find('\n', pos);
-    const std::string line = data.substr(pos, nl - pos);
-    pos = nl + 1;
+  SampleBuckets buckets;
+  // A line is first read (parse: no shared state, so two threads share a chunk's lines), then
+  // applied in file order (apply: the database and the run's fields).
+  const auto apply = [&](std::string_view line, Parsed& parsed) {
     ++lineNo;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto decoded = telemetry::decodeEvent(line);
+    if (parsed.kind == Parsed::Blank) return;
+    if (parsed.kind == Parsed::OtherRanksStep) {
+      ++report.events;
+      return;
+    }
+    if (parsed.kind == Parsed::Sample) {
+      ++report.events;
+      cur.lastEvent = std::max(cur.lastEvent, parsed.scanned.time);
+      for (const auto& [key, value] : parsed.scanned.leaves)
+        if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, parsed.scanned.rank, parsed.scanned.time, value);
+      return;
+    }
+    auto& decoded = *parsed.decoded;
     if (!decoded) {
       ++badLines;
       report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) +
                                 ": skipped: " + decoded.errorText());
-      continue;
+      return;
     }
     const telemetry::Event& e = decoded.value();
-    event.bind(1, runId).bind(2, lineNo).bind(3, e.type).bind(4, int64_t{e.rank}).bind(5, e.time)
-        .bind(6, line);
-    ok = event.step() == SQLITE_DONE;
-    event.reset();
+    namespace et = telemetry::event_type;
+    // The high-rate events are not copied (events.jsonl keeps them).
+    if (e.type != et::kStep && !isSampleType(e.type)) {
+      event.bind(1, runId).bind(2, lineNo).bind(3, e.type).bind(4, int64_t{e.rank}).bind(5, e.time)
+          .bind(6, std::string(line));
+      ok = event.step() == SQLITE_DONE;
+      event.reset();
+    }
     ++report.events;
     cur.lastEvent = std::max(cur.lastEvent, e.time);
-    namespace et = telemetry::event_type;
     auto skipTyped = [&](const std::string& why) {
       ++badLines;
       report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) + ": " + e.type +
@@ -183,7 +360,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       auto r = telemetry::runStartFromEvent(e);
       if (!r) {
         skipTyped(r.errorText());
-        continue;
+        return;
       }
       cur.configJson = r->config.dump();
       cur.configHash = hashText(cur.configJson);
@@ -208,11 +385,11 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       cur.status = "running";
       cur.finished = 0;
     } else if (e.type == et::kStep) {
-      if (e.rank != 0) continue;  // curves are rank 0's; every rank's split is in events
+      if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
       auto s = telemetry::stepFromEvent(e);
       if (!s) {
         skipTyped(s.errorText());
-        continue;
+        return;
       }
       for (const auto& [key, value] : telemetry::metricsOf(s.value()))
         ok = ok && putMetric(key, telemetry::globalStep(s.value()), s->epoch, value, e.time);
@@ -224,7 +401,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       auto s = telemetry::epochEndFromEvent(e);
       if (!s) {
         skipTyped(s.errorText());
-        continue;
+        return;
       }
       for (const auto& [key, value] : telemetry::metricsOf(s.value()))
         ok = ok && putMetric(key, s->epoch, s->epoch, value, e.time);
@@ -234,7 +411,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       auto v = telemetry::validationFromEvent(e);
       if (!v) {
         skipTyped(v.errorText());
-        continue;
+        return;
       }
       for (const auto& [key, value] : telemetry::metricsOf(v.value()))
         ok = ok && putMetric(key, v->epoch, v->epoch, value, e.time);
@@ -247,7 +424,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       auto f = telemetry::finishedFromEvent(e);
       if (!f) {
         skipTyped(f.errorText());
-        continue;
+        return;
       }
       cur.status = telemetry::toString(f->status);
       cur.message = f->message;
@@ -258,12 +435,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     } else if (isSampleType(e.type)) {
       std::vector<std::pair<std::string, double>> leaves;
       telemetry::flattenNumbers(e.data, "", leaves);
-      for (size_t k = 0; ok && k < leaves.size(); ++k) {
-        sample.bind(1, runId).bind(2, e.type).bind(3, int64_t{e.rank}).bind(4, leaves[k].first)
-            .bind(5, e.time).bind(6, leaves[k].second);
-        ok = sample.step() == SQLITE_DONE;
-        sample.reset();
-      }
+      for (const auto& [key, value] : leaves)
+        if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, e.rank, e.time, value);
     } else if (e.type == et::kError) {
       auto f = telemetry::errorFromEvent(e);
       if (f && cur.finished == 0) {
@@ -272,6 +445,34 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
         addToStory(cur.sessions, e.type);
       }
     }
+    };
+  // Whole lines only, chunk by chunk; a half-written last line is left for the next call.
+  constexpr int64_t kChunk = 16 << 20;
+  std::string carry, chunk;
+  int64_t consumed = 0, left = readable;
+  while (ok && left > 0) {
+    chunk.resize(static_cast<size_t>(std::min(kChunk, left)));
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<int64_t>(in.gcount());
+    if (got <= 0) break;
+    chunk.resize(static_cast<size_t>(got));
+    left -= got;
+    carry += chunk;
+    size_t pos = 0;
+    std::vector<std::string_view> lines;
+    for (size_t nl; (nl = carry.find('\n', pos)) != std::string::npos; pos = nl + 1)
+      lines.push_back(std::string_view(carry).substr(pos, nl - pos));
+    std::vector<Parsed> parsed(lines.size());
+    const size_t half = lines.size() / 2;
+    std::thread second([&] {
+      for (size_t i = half; i < lines.size(); ++i) parsed[i] = parseLine(lines[i]);
+    });
+    for (size_t i = 0; i < half; ++i) parsed[i] = parseLine(lines[i]);
+    second.join();
+    for (size_t i = 0; ok && i < lines.size(); ++i) apply(lines[i], parsed[i]);
+    consumed += static_cast<int64_t>(pos);
+    carry.erase(0, pos);
+    ok = ok && buckets.flush(m_db, runId);
   }
   if (!ok) return fail("cannot store the events of " + eventsPath);
 
@@ -303,7 +504,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       .bind(20, spsSum)
       .bind(21, spsCount)
       .bind(22, badLines)
-      .bind(23, offset + static_cast<int64_t>(data.size()))
+      .bind(23, offset + consumed)
       .bind(24, lineNo)
       .bind(25, cur.host)
       .bind(26, cur.datasetHash)

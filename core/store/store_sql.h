@@ -79,6 +79,9 @@ inline std::string sqliteMessage(sqlite3* db, int rc) {
   std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   if (rc == SQLITE_NOTADB) m = "not an SQLite database (" + m + ")";
   if (rc == SQLITE_FULL) m = "the disk is full (" + m + "); nothing of this write was kept";
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+    m += "; `stave-train history PROJECT --rebuild` recreates the database from the runs' "
+         "events.jsonl";
   if (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN)
     m += " (is the project folder writable?)";
   return m;

@@ -69,9 +69,10 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   r.integer("rank", e.rank, false);
   if (rankPresent) *rankPresent = j.contains("rank");
   r.num("time", e.time, false);
-  if (const json* data = r.object("data", false)) e.data = *data;
+  const bool hasData = r.object("data", false) != nullptr;
   if (r.errors().empty() && e.type.empty()) r.error("type", "must not be empty");
   if (!r.errors().empty()) return r.errors();
+  if (hasData) e.data = std::move(j["data"]);  // moved, not copied: samples are large
   return e;
 }
 

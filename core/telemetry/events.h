@@ -336,6 +336,19 @@ struct DiagnosisEvent {
 void flattenNumbers(const nlohmann::json& data, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out);
 
+/// A sample event read without building its JSON tree (the launcher writes two per node every
+/// half second; a day-long run holds hundreds of thousands): its envelope and the numeric
+/// leaves of its data, keyed exactly as flattenNumbers keys them.
+struct ScannedEvent {
+  std::string type;
+  int rank = 0;
+  double time = 0;
+  std::vector<std::pair<std::string, double>> leaves;
+};
+/// Reads `line` into `out`; false when it is not a well-formed event with a data object (the
+/// caller then decodes it with decodeEvent, which says what is wrong).
+bool scanEventLeaves(std::string_view line, ScannedEvent* out);
+
 /// The named values of a step / epoch end / validation, keyed as in results.csv
 /// (train/box_loss, metrics/mAP50-95(B), lr/pg0, ...; step-level ones step/...): the one list
 /// the history store and the TensorBoard writer both use.

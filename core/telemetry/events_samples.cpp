@@ -2,6 +2,9 @@
 #include "core/telemetry/events.h"
 #include "core/telemetry/event_codec.h"
 
+#include <cmath>
+#include <optional>
+
 namespace stave::telemetry {
 
 using nlohmann::json;
@@ -130,6 +133,157 @@ void flattenNumbers(const json& j, const std::string& prefix,
       flattenNumbers(j[i], prefix.empty() ? id : prefix + "/" + id, out);
     }
   }
+}
+
+}  // namespace stave::telemetry
+
+namespace stave::telemetry {
+namespace {
+
+/// nlohmann's SAX interface: the numeric leaves of an event's data as flattenNumbers keys them
+/// (array elements carrying an integer "index" or "rank" are keyed by it; "index", "rank" and
+/// "pid" are identities, not values), without a JSON tree.
+class LeafScanner : public nlohmann::json_sax<json> {
+ public:
+  explicit LeafScanner(ScannedEvent* out) : m_out(out) {}
+  bool ok() const { return m_sawData && m_sawType && m_frames.empty(); }
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v), true); }
+  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v), true); }
+  bool number_float(number_float_t v, const string_t&) override { return number(v, false); }
+  bool string(string_t& v) override {
+    if (m_frames.size() == 1 && m_frames[0].key == "type") {
+      m_out->type = v;
+      m_sawType = true;
+    }
+    return value();
+  }
+  bool binary(binary_t&) override { return false; }
+  bool key(string_t& k) override {
+    m_frames.back().key = k;
+    return true;
+  }
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    bool element = false;  ///< an object in an array: its leaves wait for its id
+    std::string rel;       ///< path relative to the owning buffer
+    std::string key;       ///< the current key (objects)
+    size_t next = 0;       ///< the next position (arrays)
+    size_t position = 0;   ///< its position in the parent array (elements)
+    std::optional<int64_t> index, rank;
+    std::vector<std::pair<std::string, double>> buffer;
+  };
+  static std::string join(const std::string& a, const std::string& b) {
+    return a.empty() ? b : a + "/" + b;
+  }
+  /// The buffer the leaves of frame k go to: its nearest element frame's, or the output.
+  std::vector<std::pair<std::string, double>>& owner(size_t k) {
+    for (size_t i = k + 1; i-- > 1;)
+      if (m_frames[i].element) return m_frames[i].buffer;
+    return m_out->leaves;
+  }
+  /// Where the value that starts now sits: its path relative to its owner; "" at the top.
+  std::string slot() {
+    Frame& f = m_frames.back();
+    if (f.array) return join(f.rel, std::to_string(f.next++));
+    return m_frames.size() == 2 && f.rel.empty() ? f.key : join(f.rel, f.key);
+  }
+  bool value() {
+    if (m_frames.empty()) return false;
+    if (m_frames.back().array) ++m_frames.back().next;
+    return true;
+  }
+  bool number(double v, bool integer) {
+    if (m_frames.empty()) return false;
+    if (m_frames.size() == 1) {  // the envelope
+      const std::string& k = m_frames[0].key;
+      if (k == "rank") m_out->rank = static_cast<int>(v);
+      if (k == "time") m_out->time = v;
+      if (k == "version" && v > kEventVersion) return false;
+      return true;
+    }
+    if (!m_inData) return value();
+    Frame& f = m_frames.back();
+    if (!f.array && (f.key == "index" || f.key == "rank" || f.key == "pid")) {
+      if (f.element && integer && f.key == "index") f.index = static_cast<int64_t>(v);
+      if (f.element && integer && f.key == "rank") f.rank = static_cast<int64_t>(v);
+      return true;
+    }
+    const std::string path = slot();
+    owner(m_frames.size() - 1).emplace_back(path, v);
+    return true;
+  }
+  bool open(bool array) {
+    if (m_frames.size() > 64) return false;  // deeper than any event
+    Frame f;
+    f.array = array;
+    if (m_frames.empty()) {
+      if (array) return false;
+      m_frames.push_back(std::move(f));
+      return true;
+    }
+    if (m_frames.size() == 1) {  // a member of the envelope
+      if (m_frames[0].key != "data") return skipEnvelopeContainer(std::move(f));
+      if (array) return false;
+      m_inData = m_sawData = true;
+      m_frames.push_back(std::move(f));
+      return true;
+    }
+    if (!m_inData) return skipEnvelopeContainer(std::move(f));
+    Frame& parent = m_frames.back();
+    if (parent.array && !array) {
+      f.element = true;
+      f.position = parent.next++;
+    } else {
+      f.rel = slot();
+    }
+    m_frames.push_back(std::move(f));
+    return true;
+  }
+  bool skipEnvelopeContainer(Frame f) {
+    m_frames.push_back(std::move(f));
+    return true;
+  }
+  bool close() {
+    if (m_frames.empty()) return false;
+    Frame done = std::move(m_frames.back());
+    m_frames.pop_back();
+    if (m_frames.size() == 1 && m_inData) m_inData = false;
+    if (done.element && !m_frames.empty()) {
+      const Frame& parent = m_frames.back();
+      const std::string id = done.rank   ? std::to_string(*done.rank)
+                             : done.index ? std::to_string(*done.index)
+                                          : std::to_string(done.position);
+      const std::string prefix = join(parent.rel, id);
+      auto& to = owner(m_frames.size() - 1);
+      for (auto& [rel, v] : done.buffer) to.emplace_back(join(prefix, rel), v);
+    }
+    return true;
+  }
+
+  ScannedEvent* m_out;
+  std::vector<Frame> m_frames;
+  bool m_inData = false, m_sawData = false, m_sawType = false;
+};
+
+}  // namespace
+
+bool scanEventLeaves(std::string_view line, ScannedEvent* out) {
+  *out = ScannedEvent{};
+  LeafScanner scanner(out);
+  const bool parsed = json::sax_parse(line.begin(), line.end(), &scanner, json::input_format_t::json, true);
+  return parsed && scanner.ok() && !out->type.empty() && std::isfinite(out->time);
 }
 
 }  // namespace stave::telemetry

@@ -414,11 +414,18 @@ class TestStore : public QObject {
     const auto id = s.value()->findRun("g")->id;
     const auto keys = s.value()->sampleKeys(id);
     QCOMPARE(keys, (std::vector<std::string>{"gpus/0/mem_used", "gpus/0/util", "gpus/1/util"}));
+    // Three samples within one 10 s bucket: one point, their mean, minimum and maximum.
     const auto util = s.value()->samples(id, "gpus/0/util");
-    QCOMPARE(int(util.size()), 3);
-    QCOMPARE(util[2].value, 52.0);
+    QCOMPARE(int(util.size()), 1);
+    QCOMPARE(util[0].count, int64_t(3));
+    QCOMPARE(util[0].value, 51.0);
+    QCOMPARE(util[0].lo, 50.0);
+    QCOMPARE(util[0].hi, 52.0);
+    QCOMPARE(util[0].time, 2001.0);
     QCOMPARE(util[0].rank, -1);
-    QCOMPARE(int(s.value()->samples(id, "gpus/1/util").size()), 2);
+    const auto other = s.value()->samples(id, "gpus/1/util");  // the null is no value
+    QCOMPARE(int(other.size()), 1);
+    QCOMPARE(other[0].count, int64_t(2));
   }
 
   // A full disk (the database's size limit): the failing ingestion names the file and keeps

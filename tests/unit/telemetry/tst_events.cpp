@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/telemetry/events.h"
@@ -27,6 +28,52 @@ class TestEvents : public QObject {
   Q_OBJECT
 
  private slots:
+  // The store reads sample events without a JSON tree: the same leaves, keyed the same way, as
+  // flattenNumbers on the decoded event; anything else is refused (decoded in full instead).
+  void scannedLeavesEqualFlattened() {
+    GpuSampleEvent g;
+    for (int i : {0, 1, 3}) {
+      GpuReading r;
+      r.index = i;
+      r.name = "GPU";
+      r.util = 90 + i;
+      r.memUsed = 1e9 * (i + 1);
+      g.gpus.push_back(r);
+    }
+    SystemSampleEvent sys;
+    sys.cpu = {10, 20.5};
+    sys.cpuTotal = 15;
+    sys.memUsed = 3e9;
+    sys.ranks = {{4, 100, 2e9, 150}, {5, 101, 3e9, 50}};  // "rank" comes after "cpu" and "pid"
+    std::vector<Event> events{toEvent(g, -1), toEvent(sys, -1)};
+    Event nested;
+    nested.type = "custom_sample";
+    nested.rank = 2;
+    nested.time = 7.5;
+    nested.data = nlohmann::json::parse(
+        R"({"a": {"b": [1, {"index": 9, "x": 2, "y": {"z": 3}}, [4, 5]], "pid": 7}, "s": "t", "n": null, "f": true})");
+    events.push_back(nested);
+    for (auto& e : events) {
+      e.time = 12.25;
+      const std::string line = encodeEvent(e);
+      ScannedEvent scanned;
+      QVERIFY2(scanEventLeaves(line, &scanned), line.c_str());
+      std::vector<std::pair<std::string, double>> expected;
+      flattenNumbers(decodeEvent(line).value().data, "", expected);
+      std::sort(expected.begin(), expected.end());
+      std::sort(scanned.leaves.begin(), scanned.leaves.end());
+      QCOMPARE(scanned.leaves, expected);
+      QCOMPARE(scanned.type, e.type);
+      QCOMPARE(scanned.rank, e.rank);
+      QCOMPARE(scanned.time, 12.25);
+    }
+    ScannedEvent out;
+    QVERIFY(!scanEventLeaves("{\"type\": \"x\", \"data\": [1]}", &out));      // data not an object
+    QVERIFY(!scanEventLeaves("{\"type\": \"x\", \"data\": {\"a\": 1", &out));  // cut off
+    QVERIFY(!scanEventLeaves("{\"data\": {}}", &out));                            // no type
+    QVERIFY(!scanEventLeaves("{\"type\": \"x\", \"version\": 99, \"data\": {}}", &out));
+  }
+
   void envelopeRoundTrip() {
     Event e;
     e.type = "step";
