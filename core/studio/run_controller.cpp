@@ -15,9 +15,11 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QThread>
+#include <algorithm>
 #include <cstring>
 
 #include "core/config/atomic_file.h"
+#include "core/studio/background_job.h"
 
 namespace stave::studio {
 
@@ -84,10 +86,13 @@ QString RunController::findTrainExecutable() {
   return QStandardPaths::findExecutable(QStringLiteral("stave-train"));
 }
 
-RunController::RunController(QObject* parent) : QObject(parent) {
+RunController::RunController(QObject* parent) : QObject(parent), m_reader(new BackgroundJob(this)) {
   m_exe = findTrainExecutable();
   m_timer.setInterval(200);
-  connect(&m_timer, &QTimer::timeout, this, &RunController::poll);
+  connect(&m_timer, &QTimer::timeout, this, [this] {
+    pollInBackground();
+    if (m_reading) finishIfDead();  // liveness even while a long log is read
+  });
   m_killTimer.setSingleShot(true);
   connect(&m_killTimer, &QTimer::timeout, this, [this] {
     const auto rec = readRecord(m_runDir);
@@ -302,6 +307,9 @@ void RunController::detach() {
   m_offset = 0;
   m_lineNo = 0;
   m_events.clear();
+  m_lastEventTime = 0;
+  m_reading = false;
+  ++m_generation;  // a read in flight is for the run left
   m_outcome = RunOutcome::None;
   m_message.clear();
   m_hint.clear();
@@ -317,79 +325,149 @@ void RunController::setOutcome(RunOutcome o) {
   emit stateChanged();
 }
 
-void RunController::poll() {
-  if (m_runDir.isEmpty()) return;
-  const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
+namespace {
+
+/// Bytes of events.jsonl read at a time: a day-long run's gigabyte arrives in pieces, each
+/// decoded in a few tens of milliseconds and applied on the GUI thread without a stall.
+constexpr qint64 kReadChunk = 4 << 20;
+
+}  // namespace
+
+RunController::EventBatch RunController::readEvents(const QString& path, qint64 offset, qint64 lineNo) {
+  EventBatch b;
+  b.offset = offset;
+  b.lineNo = lineNo;
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
+    b.missing = true;
+    return b;
+  }
+  if (f.size() < offset) {
+    // Replaced (a new run in the folder): read again from the start.
+    b.replaced = true;
+    b.offset = b.lineNo = 0;
+  }
+  if (f.size() <= b.offset || !f.seek(b.offset)) return b;
+  const QByteArray data = f.read(kReadChunk);
+  const int end = data.lastIndexOf('\n');  // a half-written last line is waited for
+  if (end < 0) {
+    // One line longer than a chunk: no event is that long; skip it rather than stall.
+    if (data.size() >= kReadChunk) {
+      b.warnings << QStringLiteral("%1:%2: skipped: a line longer than %3 MB").arg(path).arg(b.lineNo + 1).arg(kReadChunk >> 20);
+      b.offset += data.size();
+      b.more = true;
+    }
+    return b;
+  }
+  int pos = 0;
+  while (pos <= end) {
+    const int nl = data.indexOf('\n', pos);
+    const std::string_view line(data.constData() + pos, static_cast<size_t>(nl - pos));
+    pos = nl + 1;
+    ++b.lineNo;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto e = telemetry::decodeEvent(line);
+    if (!e) {
+      b.warnings << QStringLiteral("%1:%2: skipped: %3").arg(path).arg(b.lineNo).arg(QString::fromStdString(e.errorText()));
+      continue;
+    }
+    b.events.push_back(std::move(e.value()));
+  }
+  b.offset += end + 1;
+  b.more = f.size() > b.offset;
+  return b;
+}
+
+void RunController::poll() {
+  if (m_runDir.isEmpty()) return;
+  if (!m_reading) applyBatch(readEvents(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")), m_offset, m_lineNo));
+  finishIfDead();
+}
+
+void RunController::pollInBackground() {
+  if (m_runDir.isEmpty()) return;
+  if (m_reading) return;  // the read in flight continues when it is done
+  m_reading = true;
+  const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
+  const qint64 offset = m_offset, lineNo = m_lineNo;
+  const quint64 generation = m_generation;
+  m_reader->run<EventBatch>([path, offset, lineNo] { return readEvents(path, offset, lineNo); },
+                            [this, generation](EventBatch batch) {
+                              if (generation != m_generation) return;  // another run since
+                              m_reading = false;
+                              const bool more = batch.more && !batch.missing;
+                              applyBatch(std::move(batch));
+                              finishIfDead();
+                              // The rest of a long log at once, not one piece per tick.
+                              if (more) QTimer::singleShot(0, this, &RunController::pollInBackground);
+                            },
+                            [this, generation](const QString& error) {
+                              if (generation != m_generation) return;
+                              m_reading = false;
+                              emit warning(error);
+                            });
+}
+
+void RunController::applyBatch(EventBatch batch) {
+  const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
+  if (batch.missing) {
     if (m_offset > 0 && !m_logMissingReported) {
       m_logMissingReported = true;
       emit warning(tr("%1 was removed or cannot be read; the charts keep what was read").arg(path));
     }
-    finishIfDead();
     return;
   }
   m_logMissingReported = false;
-  if (f.size() < m_offset) {
-    // Replaced (a new run in the folder): read again from the start.
-    m_offset = 0;
-    m_lineNo = 0;
+  for (const QString& w : batch.warnings) emit warning(w);
+  if (batch.replaced) {
     m_events.clear();
+    m_offset = m_lineNo = 0;
     emit eventsAppended(0);
   }
-  if (f.size() > m_offset && f.seek(m_offset)) {
-    const QByteArray data = f.readAll();
-    const int end = data.lastIndexOf('\n');  // a half-written last line is waited for
-    if (end >= 0) {
-      const int first = static_cast<int>(m_events.size());
-      int pos = 0;
-      while (pos <= end) {
-        const int nl = data.indexOf('\n', pos);
-        const QByteArray line = data.mid(pos, nl - pos);
-        pos = nl + 1;
-        ++m_lineNo;
-        if (line.trimmed().isEmpty()) continue;
-        auto e = telemetry::decodeEvent(std::string_view(line.constData(), static_cast<size_t>(line.size())));
-        if (!e) {
-          emit warning(tr("%1:%2: skipped: %3").arg(path).arg(m_lineNo).arg(QString::fromStdString(e.errorText())));
-          continue;
+  const int first = static_cast<int>(m_events.size());
+  namespace et = telemetry::event_type;
+  for (auto& ev : batch.events) {
+    m_lastEventTime = std::max(m_lastEventTime, ev.time);
+    if (ev.type == et::kRunStart && !m_sawEnd) setOutcome(RunOutcome::Running);
+    if (ev.type == et::kFinished) {
+      if (auto fin = telemetry::finishedFromEvent(ev)) {
+        m_sawEnd = true;
+        m_message = QString::fromStdString(fin->message);
+        switch (fin->status) {
+          case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
+          case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
+          case telemetry::RunStatus::EarlyStopped: m_outcome = RunOutcome::EarlyStopped; break;
+          case telemetry::RunStatus::Failed: m_outcome = RunOutcome::Failed; break;
         }
-        const auto& ev = e.value();
-        namespace et = telemetry::event_type;
-        if (ev.type == et::kRunStart && !m_sawEnd) setOutcome(RunOutcome::Running);
-        if (ev.type == et::kFinished) {
-          if (auto fin = telemetry::finishedFromEvent(ev)) {
-            m_sawEnd = true;
-            m_message = QString::fromStdString(fin->message);
-            switch (fin->status) {
-              case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
-              case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
-              case telemetry::RunStatus::EarlyStopped: m_outcome = RunOutcome::EarlyStopped; break;
-              case telemetry::RunStatus::Failed: m_outcome = RunOutcome::Failed; break;
-            }
-            emit stateChanged();
-          }
-        }
-        if (ev.type == et::kError) {
-          if (auto err = telemetry::errorFromEvent(ev)) {
-            m_message = QString::fromStdString(err->message);
-            m_hint = QString::fromStdString(err->hint);
-          }
-        }
-        if (ev.type == et::kRunStart && m_sawEnd) {
-          // A resume appended a new run_start after the old finished event.
-          m_sawEnd = false;
-          m_message.clear();
-          m_hint.clear();
-          setOutcome(RunOutcome::Running);
-        }
-        m_events.push_back(ev);
+        emit stateChanged();
       }
-      m_offset += end + 1;
-      if (static_cast<int>(m_events.size()) > first) emit eventsAppended(first);
     }
+    if (ev.type == et::kError) {
+      if (auto err = telemetry::errorFromEvent(ev)) {
+        m_message = QString::fromStdString(err->message);
+        m_hint = QString::fromStdString(err->hint);
+      }
+    }
+    if (ev.type == et::kRunStart && m_sawEnd) {
+      // A resume appended a new run_start after the old finished event.
+      m_sawEnd = false;
+      m_message.clear();
+      m_hint.clear();
+      setOutcome(RunOutcome::Running);
+    }
+    m_events.push_back(std::move(ev));
   }
-  finishIfDead();
+  m_offset = batch.offset;
+  m_lineNo = batch.lineNo;
+  if (static_cast<int>(m_events.size()) > first) {
+    emit eventsAppended(first);
+    // The high-rate events have been drawn; only the others stay (a day-long run's steps and
+    // samples are gigabytes decoded).
+    const auto keep = std::remove_if(m_events.begin() + first, m_events.end(), [](const telemetry::Event& e) {
+      return e.type == telemetry::event_type::kStep || e.type.size() > 7 && e.type.compare(e.type.size() - 7, 7, "_sample") == 0;
+    });
+    m_events.erase(keep, m_events.end());
+  }
 }
 
 void RunController::finishIfDead() {
@@ -398,12 +476,12 @@ void RunController::finishIfDead() {
     m_wasLive = live;
     emit stateChanged();
   }
-  if (!m_sawEnd && !m_events.empty() && !readRecord(m_runDir).valid &&
+  if (!m_sawEnd && m_lastEventTime > 0 && !readRecord(m_runDir).valid &&
       !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status")))) {
     // Not started from a studio (the command line, Slurm, another machine): no process to
     // ask, so the events tell. Recent ones: it runs; none for a while and no final event: it
     // ended without one.
-    const double age = telemetry::unixTimeNow() - m_events.back().time;
+    const double age = telemetry::unixTimeNow() - m_lastEventTime;
     if (age < kQuietS) {
       if (m_outcome != RunOutcome::Running) {
         m_message = tr("started outside the studio");

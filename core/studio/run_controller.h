@@ -17,6 +17,8 @@
 
 namespace stave::studio {
 
+class BackgroundJob;
+
 /// How a run ended (or that it has not).
 enum class RunOutcome { None, Starting, Running, Completed, Stopped, EarlyStopped, Failed, Crashed };
 
@@ -72,10 +74,28 @@ class RunController : public QObject {
   QString outcomeText() const;
   /// The failing event's hint, if any.
   QString outcomeHint() const { return m_hint; }
-  /// Every event read so far, in file order.
+  /// The events read so far, in file order, but the high-rate ones (step, *_sample): those are
+  /// in events() only while eventsAppended is emitted for them (the charts take them then).
   const std::vector<telemetry::Event>& events() const { return m_events; }
-  /// Reads what is new now (the timer does this too).
+  /// Reads the next piece (up to 4 MB) of what is new now, on this thread; skipped while the
+  /// timer's read is in flight.
   void poll();
+  /// What the timer does: reads and decodes what is new on a thread of its own, piece by
+  /// piece, and applies each piece here (eventsAppended, stateChanged).
+  void pollInBackground();
+
+  /// One piece of events.jsonl, read and decoded (off the GUI thread).
+  struct EventBatch {
+    std::vector<telemetry::Event> events;
+    QStringList warnings;   ///< lines skipped, naming events.jsonl:<line>
+    qint64 offset = 0;      ///< where the next read starts
+    qint64 lineNo = 0;      ///< lines read so far
+    bool missing = false;   ///< the file cannot be read
+    bool replaced = false;  ///< shorter than before: read from the start
+    bool more = false;      ///< there is more to read now
+  };
+  /// Reads up to 4 MB of whole lines of `path` from `offset` and decodes them.
+  static EventBatch readEvents(const QString& path, qint64 offset, qint64 lineNo);
 
   /// The record of `runDir`'s process; valid == false when there is none.
   static LauncherRecord readRecord(const QString& runDir);
@@ -98,6 +118,7 @@ class RunController : public QObject {
  private:
   bool launch(const QStringList& args, const QString& runDir, QString* error);
   void finishIfDead();
+  void applyBatch(EventBatch batch);
   void setOutcome(RunOutcome o);
   QString m_exe;
   double m_graceS = 30;
@@ -106,6 +127,10 @@ class RunController : public QObject {
   qint64 m_lineNo = 0;
   bool m_logMissingReported = false;
   std::vector<telemetry::Event> m_events;
+  double m_lastEventTime = 0;   ///< time of the newest event read
+  BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
+  bool m_reading = false;       ///< a read is in flight
+  quint64 m_generation = 0;     ///< which followed run a read in flight belongs to
   RunOutcome m_outcome = RunOutcome::None;
   QString m_message;
   QString m_hint;

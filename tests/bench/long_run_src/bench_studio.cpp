@@ -1,0 +1,147 @@
+// stave-bench-studio: the studio on a project holding a generated H-hour, R-rank run (default
+// 24 h, 8 ranks), measured inside the studio's process:
+//   - start → the Run page's charts hold the whole run (the last epoch's mAP and the last
+//     iteration), with the process's peak RSS;
+//   - the event loop's longest stall meanwhile (a 10 ms probe timer);
+//   - switching to History until the run is listed, and selecting it;
+// next to a reference taken in the same run: a plain read of events.jsonl. Prints JSON; the
+// targets (docs/benchmarks.md) are checked by the caller.
+#include <sys/resource.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+
+#include "core/config/project.h"
+#include "core/studio/history_model.h"
+#include "long_run.h"
+#include "widgets/history_page.h"
+#include "widgets/live_chart.h"
+#include "widgets/main_window.h"
+#include "widgets/run_page.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double peakRssMb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+/// Waits (running the event loop) until `done` or `limitMs`; the milliseconds it took, -1 on
+/// time-out.
+qint64 waitFor(const std::function<bool()>& done, qint64 limitMs) {
+  QElapsedTimer t;
+  t.start();
+  while (!done()) {
+    if (t.elapsed() > limitMs) return -1;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  return t.elapsed();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
+  stave::bench::LongRunOptions o;
+  o.hours = 24;
+  std::string dir;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+    else if (a == "--hours" && i + 1 < argc) o.hours = std::atof(argv[++i]);
+    else if (a == "--ranks" && i + 1 < argc) o.ranks = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: stave-bench-studio --dir DIR [--hours H] [--ranks R]\n");
+      return 2;
+    }
+  }
+  if (dir.empty()) return 2;
+  // The project and its run, written by the generator in a child process (its memory is not
+  // this process's).
+  fs::create_directories(fs::path(dir) / "runs" / "long");
+  const std::string data = (fs::path(dir) / "data.yaml").string();
+  std::ofstream(data) << "path: .\ntrain: images\nval: images\nnames: [a]\n";
+  const std::string projectFile = (fs::path(dir) / "bench.stave").string();
+  if (!fs::exists(projectFile)) {
+    auto p = stave::config::createProject(dir, "bench", data);
+    if (!p) {
+      std::fprintf(stderr, "stave-bench-studio: %s\n", p.errorText().c_str());
+      return 1;
+    }
+  }
+  const std::string gen = "\"" + (fs::path(argv[0]).parent_path() / "stave-bench-gen-run").string() + "\" --out \"" +
+                          (fs::path(dir) / "runs" / "long").string() + "\" --hours " + std::to_string(o.hours) +
+                          " --ranks " + std::to_string(o.ranks) + " > /dev/null";
+  if (std::system(gen.c_str()) != 0) return 1;
+  const std::string log = (fs::path(dir) / "runs" / "long" / "events.jsonl").string();
+  QElapsedTimer plain;
+  plain.start();
+  {
+    std::ifstream in(log, std::ios::binary);
+    std::string buf(16 << 20, '\0');
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    }
+  }
+  const qint64 plainMs = plain.elapsed();
+
+  QApplication app(argc, argv);
+  QElapsedTimer gap;
+  qint64 worst = 0;
+  QTimer probe;
+  probe.setInterval(10);
+  QObject::connect(&probe, &QTimer::timeout, [&] {
+    if (gap.isValid()) worst = std::max(worst, gap.restart());
+    else gap.start();
+  });
+  probe.start();
+  QElapsedTimer t;
+  t.start();
+  stave::widgets::MainWindow w;
+  w.resize(1600, 1000);
+  w.show();
+  if (!w.openProject(QString::fromStdString(projectFile))) {
+    std::fprintf(stderr, "stave-bench-studio: the project did not open\n");
+    return 1;
+  }
+  w.showPage(3);
+  const int epochs = static_cast<int>(std::ceil(o.hours * 60 / o.epochMinutes));
+  auto* page = w.runPage();
+  const qint64 whole = waitFor(
+      [&] {
+        auto* m = page->chart(QStringLiteral("metrics"));
+        return m->seriesCount() >= 3 && m->pointCount(2) >= epochs;
+      },
+      30LL * 60 * 1000);
+  const double rss = peakRssMb();
+  const qint64 wholeWorst = worst;
+  // History: listed, then selected.
+  QElapsedTimer h;
+  h.start();
+  w.showPage(4);
+  const qint64 listed = waitFor([&] { return w.historyPage()->model()->rowCount() >= 1; }, 30LL * 60 * 1000);
+  QElapsedTimer sel;
+  sel.start();
+  w.historyPage()->selectRows({0});
+  QCoreApplication::processEvents();
+  const qint64 selectMs = sel.elapsed();
+  std::printf(
+      "{\"hours\": %g, \"ranks\": %d, \"log_mb\": %.1f, \"plain_read_ms\": %lld,\n"
+      " \"run_page_whole_ms\": %lld, \"whole_vs_plain_read\": %.1f, \"peak_rss_mb\": %.1f,\n"
+      " \"worst_stall_ms_while_loading\": %lld, \"history_listed_ms\": %lld, \"history_select_ms\": %lld,\n"
+      " \"worst_stall_ms\": %lld, \"loss_points\": %d}\n",
+      o.hours, o.ranks, static_cast<double>(fs::file_size(log)) / 1e6, static_cast<long long>(plainMs),
+      static_cast<long long>(whole), plainMs > 0 ? double(whole) / double(plainMs) : 0.0, rss,
+      static_cast<long long>(wholeWorst), static_cast<long long>(listed), static_cast<long long>(selectMs),
+      static_cast<long long>(worst), page->chart(QStringLiteral("losses"))->pointCount(0));
+  return whole >= 0 && listed >= 0 ? 0 : 1;
+}
