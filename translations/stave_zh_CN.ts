@@ -1803,42 +1803,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="69"/>
+        <location filename="../widgets/live_chart.cpp" line="21"/>
         <source>No data yet</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="130"/>
+        <location filename="../widgets/live_chart.cpp" line="82"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="131"/>
+        <location filename="../widgets/live_chart.cpp" line="83"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="132"/>
+        <location filename="../widgets/live_chart.cpp" line="84"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="135"/>
+        <location filename="../widgets/live_chart.cpp" line="87"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="136"/>
+        <location filename="../widgets/live_chart.cpp" line="88"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="137"/>
+        <location filename="../widgets/live_chart.cpp" line="89"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="140"/>
+        <location filename="../widgets/live_chart.cpp" line="92"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -2066,82 +2066,82 @@
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="354"/>
+        <location filename="../widgets/main_window.cpp" line="359"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="355"/>
+        <location filename="../widgets/main_window.cpp" line="360"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="362"/>
+        <location filename="../widgets/main_window.cpp" line="367"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="363"/>
+        <location filename="../widgets/main_window.cpp" line="368"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="388"/>
+        <location filename="../widgets/main_window.cpp" line="393"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="389"/>
+        <location filename="../widgets/main_window.cpp" line="394"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="396"/>
+        <location filename="../widgets/main_window.cpp" line="401"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="402"/>
+        <location filename="../widgets/main_window.cpp" line="407"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="413"/>
+        <location filename="../widgets/main_window.cpp" line="418"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="416"/>
+        <location filename="../widgets/main_window.cpp" line="421"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="421"/>
+        <location filename="../widgets/main_window.cpp" line="426"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="422"/>
+        <location filename="../widgets/main_window.cpp" line="427"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="429"/>
+        <location filename="../widgets/main_window.cpp" line="434"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="430"/>
+        <location filename="../widgets/main_window.cpp" line="435"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="434"/>
+        <location filename="../widgets/main_window.cpp" line="439"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="436"/>
+        <location filename="../widgets/main_window.cpp" line="441"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
@@ -3162,143 +3162,138 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="100"/>
+        <location filename="../core/studio/run_controller.cpp" line="105"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="161"/>
+        <location filename="../core/studio/run_controller.cpp" line="166"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="165"/>
+        <location filename="../core/studio/run_controller.cpp" line="170"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="186"/>
+        <location filename="../core/studio/run_controller.cpp" line="191"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="199"/>
+        <location filename="../core/studio/run_controller.cpp" line="204"/>
         <source>the run did not start within 5 s (see %1)</source>
         <translation>运行未在 5 秒内启动（见 %1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="228"/>
-        <location filename="../core/studio/run_controller.cpp" line="250"/>
+        <location filename="../core/studio/run_controller.cpp" line="233"/>
+        <location filename="../core/studio/run_controller.cpp" line="255"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="246"/>
+        <location filename="../core/studio/run_controller.cpp" line="251"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="272"/>
+        <location filename="../core/studio/run_controller.cpp" line="277"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="276"/>
+        <location filename="../core/studio/run_controller.cpp" line="281"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="287"/>
+        <location filename="../core/studio/run_controller.cpp" line="292"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="327"/>
+        <location filename="../core/studio/run_controller.cpp" line="416"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="354"/>
-        <source>%1:%2: skipped: %3</source>
-        <translation>%1:%2：已跳过：%3</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="409"/>
+        <location filename="../core/studio/run_controller.cpp" line="487"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="413"/>
+        <location filename="../core/studio/run_controller.cpp" line="491"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="441"/>
+        <location filename="../core/studio/run_controller.cpp" line="519"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="455"/>
+        <location filename="../core/studio/run_controller.cpp" line="533"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="459"/>
+        <location filename="../core/studio/run_controller.cpp" line="537"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="462"/>
+        <location filename="../core/studio/run_controller.cpp" line="540"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="469"/>
+        <location filename="../core/studio/run_controller.cpp" line="547"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="470"/>
+        <location filename="../core/studio/run_controller.cpp" line="548"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="471"/>
+        <location filename="../core/studio/run_controller.cpp" line="549"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="472"/>
+        <location filename="../core/studio/run_controller.cpp" line="550"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="473"/>
+        <location filename="../core/studio/run_controller.cpp" line="551"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="474"/>
+        <location filename="../core/studio/run_controller.cpp" line="552"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="475"/>
+        <location filename="../core/studio/run_controller.cpp" line="553"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="476"/>
+        <location filename="../core/studio/run_controller.cpp" line="554"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="484"/>
+        <location filename="../core/studio/run_controller.cpp" line="562"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="486"/>
+        <location filename="../core/studio/run_controller.cpp" line="564"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3306,337 +3301,347 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="58"/>
+        <location filename="../widgets/run_page.cpp" line="59"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="59"/>
+        <location filename="../widgets/run_page.cpp" line="60"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="65"/>
+        <location filename="../widgets/run_page.cpp" line="66"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="69"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="73"/>
+        <location filename="../widgets/run_page.cpp" line="74"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="75"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="77"/>
+        <location filename="../widgets/run_page.cpp" line="78"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="79"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="83"/>
+        <location filename="../widgets/run_page.cpp" line="84"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="84"/>
+        <location filename="../widgets/run_page.cpp" line="85"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="85"/>
+        <location filename="../widgets/run_page.cpp" line="86"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="91"/>
+        <location filename="../widgets/run_page.cpp" line="92"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="95"/>
+        <location filename="../widgets/run_page.cpp" line="96"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
-        <source>seconds</source>
-        <translation>秒</translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
         <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="139"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="154"/>
-        <location filename="../widgets/run_page.cpp" line="514"/>
+        <location filename="../widgets/run_page.cpp" line="159"/>
+        <location filename="../widgets/run_page.cpp" line="545"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="166"/>
+        <location filename="../widgets/run_page.cpp" line="171"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="167"/>
+        <location filename="../widgets/run_page.cpp" line="172"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="169"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="169"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="169"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="169"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="175"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="200"/>
+        <location filename="../widgets/run_page.cpp" line="210"/>
+        <source>Smoothing of the per-iteration charts</source>
+        <translation>逐迭代图表的平滑</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="215"/>
+        <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
+        <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="231"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="203"/>
+        <location filename="../widgets/run_page.cpp" line="234"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="210"/>
+        <location filename="../widgets/run_page.cpp" line="241"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="217"/>
+        <location filename="../widgets/run_page.cpp" line="248"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="221"/>
+        <location filename="../widgets/run_page.cpp" line="252"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="233"/>
+        <location filename="../widgets/run_page.cpp" line="264"/>
         <location filename="../widgets/run_page_events.cpp" line="167"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="314"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="380"/>
+        <location filename="../widgets/run_page.cpp" line="411"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="446"/>
+        <location filename="../widgets/run_page.cpp" line="477"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="306"/>
+        <location filename="../widgets/run_page.cpp" line="337"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="343"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
+        <source>time since the start</source>
+        <translation>自开始以来的时间</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="374"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="347"/>
+        <location filename="../widgets/run_page.cpp" line="378"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
-        <location filename="../widgets/run_page.cpp" line="379"/>
-        <location filename="../widgets/run_page.cpp" line="389"/>
+        <location filename="../widgets/run_page.cpp" line="383"/>
+        <location filename="../widgets/run_page.cpp" line="410"/>
+        <location filename="../widgets/run_page.cpp" line="420"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="353"/>
+        <location filename="../widgets/run_page.cpp" line="384"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="355"/>
+        <location filename="../widgets/run_page.cpp" line="386"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="387"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="361"/>
+        <location filename="../widgets/run_page.cpp" line="392"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="366"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="384"/>
+        <location filename="../widgets/run_page.cpp" line="415"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="390"/>
+        <location filename="../widgets/run_page.cpp" line="421"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="394"/>
+        <location filename="../widgets/run_page.cpp" line="425"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="428"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="439"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="421"/>
+        <location filename="../widgets/run_page.cpp" line="452"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="455"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="431"/>
+        <location filename="../widgets/run_page.cpp" line="462"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="435"/>
+        <location filename="../widgets/run_page.cpp" line="466"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
@@ -3726,7 +3731,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="549"/>
+        <location filename="../widgets/run_page.cpp" line="580"/>
         <location filename="../widgets/run_page_events.cpp" line="129"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -3757,67 +3762,67 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="479"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="514"/>
+        <location filename="../widgets/run_page.cpp" line="545"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="529"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="529"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="532"/>
+        <location filename="../widgets/run_page.cpp" line="563"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="537"/>
+        <location filename="../widgets/run_page.cpp" line="568"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="539"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="541"/>
+        <location filename="../widgets/run_page.cpp" line="572"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="542"/>
+        <location filename="../widgets/run_page.cpp" line="573"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="545"/>
+        <location filename="../widgets/run_page.cpp" line="576"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="550"/>
+        <location filename="../widgets/run_page.cpp" line="581"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="574"/>
+        <location filename="../widgets/run_page.cpp" line="605"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="585"/>
+        <location filename="../widgets/run_page.cpp" line="616"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

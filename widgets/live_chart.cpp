@@ -72,7 +72,7 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
             if (auto* pi = qobject_cast<QCPPlottableLegendItem*>(item)) {
               pi->plottable()->setVisible(!pi->plottable()->visible());
               pi->setTextColor(pi->plottable()->visible() ? Qt::black : Qt::gray);
-              replot();
+              refresh();  // its faint raw line goes with it
             }
           });
   connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValuesAt(e->pos()); });
@@ -100,6 +100,14 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
 int LiveChart::addSeries(const QString& name, const QColor& color) {
   Series s;
   s.name = name;
+  // The faint raw line first, so the smoothed one is drawn over it.
+  s.raw = addGraph();
+  QColor faint = color;
+  faint.setAlpha(70);
+  s.raw->setPen(QPen(faint, 1.0));
+  s.raw->setAdaptiveSampling(false);
+  s.raw->removeFromLegend();
+  s.raw->setVisible(false);
   s.graph = addGraph();
   s.graph->setName(name);
   s.graph->setPen(QPen(color, 1.0));  // wider pens take the slow raster path (6x here)
@@ -116,7 +124,34 @@ int LiveChart::series(const QString& name, const QColor& color) {
 }
 
 void LiveChart::append(int s, double x, double y) {
-  m_series[s].data.append(x, y);  // x kept sorted there
+  auto& se = m_series[s];
+  se.data.append(x, y);  // x kept sorted there
+  if (m_smoothing > 0) smoothPoint(se, se.data.x(se.data.size() - 1), y);
+  schedule();
+}
+
+void LiveChart::smoothPoint(Series& s, double x, double y) const {
+  // TensorBoard's: a running average started at zero, divided by (1 - w^n) so the first
+  // points are not pulled towards zero; a non-finite value leaves it where it was.
+  if (std::isfinite(y)) {
+    s.ema = s.ema * m_smoothing + (1 - m_smoothing) * y;
+    ++s.emaCount;
+  }
+  const double debias = 1 - std::pow(m_smoothing, s.emaCount);
+  s.smoothed.append(x, s.emaCount > 0 && debias > 0 ? s.ema / debias : y);
+}
+
+void LiveChart::setSmoothing(double weight) {
+  weight = std::clamp(weight, 0.0, 0.999);
+  if (weight == m_smoothing) return;
+  m_smoothing = weight;
+  for (auto& s : m_series) {
+    s.smoothed.clear();
+    s.ema = 0;
+    s.emaCount = 0;
+    if (weight > 0)
+      for (size_t i = 0; i < s.data.size(); ++i) smoothPoint(s, s.data.x(i), s.data.y(i));
+  }
   schedule();
 }
 
@@ -200,6 +235,59 @@ void LiveChart::setAxisLabels(const QString& x, const QString& y) {
   yAxis->setLabel(y);
 }
 
+QString CountTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) {
+  const double a = std::abs(tick);
+  const auto trimmed = [](double v) {
+    QString t = QString::number(v, 'f', 1);
+    if (t.endsWith(QLatin1String(".0"))) t.chop(2);
+    return t;
+  };
+  if (a >= 1e6) return trimmed(tick / 1e6) + QLatin1Char('M');
+  if (a >= 1e4) return trimmed(tick / 1e3) + QLatin1Char('k');
+  return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
+}
+
+double DurationTicker::getTickStep(const QCPRange& range) {
+  m_range = range.size();
+  static const double steps[] = {1,    2,    5,     10,    15,    30,    60,     120,    300,   600,
+                                 900,  1800, 3600,  7200,  10800, 21600, 43200,  86400,  172800,
+                                 259200, 604800, 1209600, 2592000};
+  const double want = range.size() / std::max(1, tickCount());
+  for (double s : steps)
+    if (s >= want) return s;
+  return cleanMantissa(want);
+}
+
+QString DurationTicker::label(double seconds, double range) {
+  const bool negative = seconds < 0;
+  auto total = static_cast<qint64>(std::llround(std::abs(seconds)));
+  QString text;
+  if (range < 3600) {
+    text = QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+  } else if (range < 2 * 86400) {
+    total = (total + 30) / 60;  // minutes
+    text = QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+  } else {
+    total = (total + 1800) / 3600;  // hours
+    text = QStringLiteral("%1d %2h").arg(total / 24).arg(total % 24, 2, 10, QLatin1Char('0'));
+  }
+  return negative ? QLatin1Char('-') + text : text;
+}
+
+QString DurationTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+  return label(tick, m_range);
+}
+
+void LiveChart::setXKind(XKind kind) {
+  if (kind == XKind::Whole) return setWholeX(true);
+  m_wholeX = false;
+  if (kind == XKind::Duration)
+    xAxis->setTicker(QSharedPointer<DurationTicker>::create());
+  else
+    xAxis->setTicker(QSharedPointer<CountTicker>::create());
+  schedule();
+}
+
 void LiveChart::setWholeX(bool whole) {
   m_wholeX = whole;
   if (whole) {
@@ -251,7 +339,13 @@ void LiveChart::refresh() {
   const int columns = std::max(50, axisRect()->width());
   std::vector<double> dx, dy;
   for (auto& s : m_series) {
-    s.data.query(r.lower, r.upper, columns, dx, dy);
+    const bool smooth = m_smoothing > 0 && s.data.size() > 1;
+    s.raw->setVisible(smooth && s.graph->visible());
+    if (smooth) {
+      s.data.query(r.lower, r.upper, columns, dx, dy);
+      s.raw->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
+    }
+    (smooth ? s.smoothed : s.data).query(r.lower, r.upper, columns, dx, dy);
     s.graph->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     // A line needs two points: a lone point (the first epoch, the first step) is a disc; on a
     // whole-number x every point is.

@@ -24,6 +24,27 @@ QColor seriesColor(int i);
 /// The "No data yet" text in the middle of `plot`'s axis rect (hidden once there is data).
 QCPItemText* addEmptyText(QCustomPlot* plot);
 
+/// Tick labels of counts with k and M suffixes (250k, 1.5M): iterations at any length.
+class CountTicker : public QCPAxisTicker {
+ protected:
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+};
+
+/// Ticks of a duration in seconds at round steps (10 s, 5 min, 1 h, 6 h, 1 d ...) labelled
+/// m:ss under an hour, h:mm under two days, then "1d 06h".
+class DurationTicker : public QCPAxisTicker {
+ public:
+  /// The label of `seconds` when the axis spans `range` seconds.
+  static QString label(double seconds, double range);
+
+ protected:
+  double getTickStep(const QCPRange& range) override;
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+ private:
+  double m_range = 0;
+};
+
 class LiveChart : public QCustomPlot {
   Q_OBJECT
  public:
@@ -57,6 +78,20 @@ class LiveChart : public QCustomPlot {
   /// An x that counts whole things (epochs): ticks only on whole numbers, a marker on every
   /// point, half a step of room on both ends. Off by default (iterations, seconds).
   void setWholeX(bool whole);
+  /// What x is, for its tick labels: a count (iterations: 250k, 1.5M), seconds since the run
+  /// started (0:30, 12:00, 1d 06h) or whole things (epochs, as setWholeX).
+  enum class XKind { Count, Duration, Whole };
+  void setXKind(XKind kind);
+  /// Exponential moving average of each series, as TensorBoard's (debiased; `weight` 0 = off,
+  /// up to 0.999): the smoothed line drawn, the raw one faint behind it. The points held, the
+  /// tooltip's values and the CSV stay raw.
+  void setSmoothing(double weight);
+  double smoothing() const { return m_smoothing; }
+  /// The graph that draws series `s` (its faint raw line while smoothing is another).
+  QCPGraph* seriesGraph(int s) const { return m_series[s].graph; }
+  QCPGraph* rawGraph(int s) const { return m_series[s].raw; }
+  /// The smoothed points of series `s` (empty while smoothing is off).
+  const studio::LodSeries& smoothedPoints(int s) const { return m_series[s].smoothed; }
   /// Writes every series as CSV (series,x,y), atomically; false with `error`.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   /// Shows x range `r` (a chart sharing this one's x axis was panned or zoomed).
@@ -74,8 +109,13 @@ class LiveChart : public QCustomPlot {
   struct Series {
     QString name;
     studio::LodSeries data;
+    studio::LodSeries smoothed;  ///< the moving average, while smoothing is on
+    double ema = 0;              ///< its state: the running average (biased) and its count
+    int emaCount = 0;
     QCPGraph* graph = nullptr;
+    QCPGraph* raw = nullptr;  ///< the raw line, faint, behind the smoothed one
   };
+  void smoothPoint(Series& s, double x, double y) const;
   void schedule();
   void showValuesAt(const QPoint& pos);
   void updateEmpty();
@@ -86,6 +126,7 @@ class LiveChart : public QCustomPlot {
   QTimer* m_timer;
   bool m_follow = true;
   bool m_wholeX = false;
+  double m_smoothing = 0;
   QCPTextElement* m_title = nullptr;
   QCPItemText* m_emptyText = nullptr;
 };

@@ -337,7 +337,12 @@ void MainWindow::updateStatus() {
   const QString run = m_runPage ? m_runPage->statusText() : QString();
   if (!run.isEmpty()) text += QStringLiteral(" · ") + run;
   m_statusRun->setText(text);
-  const auto util = m_runPage ? m_runPage->gpuUtilisation() : std::map<int, double>{};
+  // The bars are the run's GPUs now: only while it runs (a finished run's last sample is not).
+  const auto outcome = m_runPage ? m_runPage->controller()->outcome() : studio::RunOutcome::None;
+  const bool live = outcome == studio::RunOutcome::Running || outcome == studio::RunOutcome::Starting;
+  m_statusGpus->setVisible(live);
+  if (!live) return;
+  const auto util = m_runPage->gpuUtilisation();
   auto* layout = static_cast<QHBoxLayout*>(m_statusGpus->layout());
   const int want = util.empty() ? 1 : static_cast<int>(util.size());
   while (layout->count() > want) delete layout->takeAt(0)->widget();

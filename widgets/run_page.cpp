@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -124,7 +125,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   auto* grid = new QWidget(scroll);
   auto* g = new QGridLayout(grid);
   g->setContentsMargins(0, 0, 0, 0);
-  const QString iter = tr("iteration"), epoch = tr("epoch"), secs = tr("seconds");
+  const QString iter = tr("iteration"), epoch = tr("epoch"), secs = tr("time since the start");
   struct Def { const char* name; QString title, x, y; };
   const Def defs[] = {
       {"losses", tr("Train losses per iteration"), iter, tr("loss")},
@@ -142,7 +143,11 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
     auto* c = new LiveChart(d.title, grid);
     c->setObjectName(QString::fromLatin1(d.name));
     c->setAxisLabels(d.x, d.y);
-    c->setWholeX(d.x == epoch);  // epochs are counted: markers, whole-number ticks
+    // Epochs are counted (markers, whole-number ticks); iterations run to 250k and more;
+    // seconds to days.
+    c->setXKind(d.x == epoch ? LiveChart::XKind::Whole
+                : d.x == secs ? LiveChart::XKind::Duration
+                              : LiveChart::XKind::Count);
     m_charts[QString::fromLatin1(d.name)] = c;
     m_order.push_back(c);
     ++k;
@@ -197,7 +202,33 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_grid = g;
   relayout();
   scroll->setWidget(grid);
-  m_views->addTab(scroll, tr("Charts"));
+  // The per-iteration charts are noisy: a moving average over them, as TensorBoard's.
+  auto* chartsTab = new QWidget(m_views);
+  auto* chartsLayout = new QVBoxLayout(chartsTab);
+  chartsLayout->setContentsMargins(0, 2, 0, 0);
+  auto* smoothRow = new QHBoxLayout;
+  auto* smoothLabel = new QLabel(tr("Smoothing of the per-iteration charts"), chartsTab);
+  m_smoothing = new QSlider(Qt::Horizontal, chartsTab);
+  m_smoothing->setObjectName(QStringLiteral("runSmoothing"));
+  m_smoothing->setRange(0, 99);
+  m_smoothing->setMaximumWidth(220);
+  m_smoothing->setToolTip(tr("Exponential moving average of the losses and samples/s per "
+                             "iteration (0 = off); the raw line stays faint behind"));
+  auto* smoothValue = new QLabel(chartsTab);
+  smoothValue->setMinimumWidth(32);
+  smoothRow->addWidget(smoothLabel);
+  smoothRow->addWidget(m_smoothing);
+  smoothRow->addWidget(smoothValue);
+  smoothRow->addStretch(1);
+  chartsLayout->addLayout(smoothRow);
+  chartsLayout->addWidget(scroll, 1);
+  scroll->setParent(chartsTab);
+  connect(m_smoothing, &QSlider::valueChanged, this, [this, smoothValue](int v) {
+    smoothValue->setText(QString::number(v / 100.0, 'f', 2));
+    for (const char* name : {"losses", "speed"}) chart(QString::fromLatin1(name))->setSmoothing(v / 100.0);
+  });
+  m_smoothing->setValue(60);  // TensorBoard's default
+  m_views->addTab(chartsTab, tr("Charts"));
   m_validation = new ValidationView(m_views);
   m_validation->setObjectName(QStringLiteral("runValidation"));
   m_views->addTab(m_validation, tr("Validation"));

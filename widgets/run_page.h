@@ -19,6 +19,7 @@ class QGridLayout;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QSlider;
 class QSpinBox;
 class QTabWidget;
 class QCustomPlot;
@@ -57,6 +58,8 @@ class RunPage : public QWidget {
   QPlainTextEdit* logView() const { return m_log; }
   /// The tabs above the log: Charts, Validation.
   QTabWidget* viewTabs() const { return m_views; }
+  /// The smoothing of the per-iteration charts (0..99 hundredths).
+  QSlider* smoothingSlider() const { return m_smoothing; }
   /// The shown run's validation views (read when its tab is shown).
   ValidationView* validationView() const { return m_validation; }
   /// Latest GPU utilisation per GPU index (for the status bar), empty = no GPU seen.
@@ -121,6 +124,7 @@ class RunPage : public QWidget {
   QLabel* m_outcome = nullptr;
   QPlainTextEdit* m_log = nullptr;
   QTabWidget* m_views = nullptr;
+  QSlider* m_smoothing = nullptr;  ///< moving average of the per-iteration charts, 0..0.99
   ValidationView* m_validation = nullptr;
   bool m_validationStale = true;  ///< the shown views are not the run folder's latest
   studio::DoctorAdvice* m_advice = nullptr;

@@ -67,7 +67,7 @@ class TestLiveChart : public QObject {
     c.append(s, 1, 0.8);
     c.refresh();
     QCOMPARE(c.drawnCount(s), 1);
-    QCOMPARE(c.graph(s)->scatterStyle().shape(), QCPScatterStyle::ssDisc);
+    QCOMPARE(c.seriesGraph(s)->scatterStyle().shape(), QCPScatterStyle::ssDisc);
     QVERIFY(c.xAxis->range().lower < 1 - 0.4 && c.xAxis->range().upper > 1 + 0.4);
     for (int last : {2, 3, 7, 30, 300}) {
       for (int e = c.pointCount(s) + 1; e <= last; ++e) c.append(s, e, 1.0 / e);
@@ -80,16 +80,90 @@ class TestLiveChart : public QObject {
     }
   }
 
+  // Issue 28: ticks that read at any length — iterations with k and M, time since the start
+  // as m:ss, h:mm, then days.
+  void ticksReadAtAnyLength() {
+    struct Count : stave::widgets::CountTicker {
+      QString at(double v) { return getTickLabel(v, QLocale::c(), 'g', 6); }
+    } count;
+    QCOMPARE(count.at(5000), QString("5000"));
+    QCOMPARE(count.at(250000), QString("250k"));
+    QCOMPARE(count.at(12500), QString("12.5k"));
+    QCOMPARE(count.at(1500000), QString("1.5M"));
+    QCOMPARE(count.at(2000000), QString("2M"));
+    using stave::widgets::DurationTicker;
+    QCOMPARE(DurationTicker::label(90, 600), QString("1:30"));
+    QCOMPARE(DurationTicker::label(7200, 36000), QString("2:00"));
+    QCOMPARE(DurationTicker::label(45000, 86400), QString("12:30"));
+    QCOMPARE(DurationTicker::label(200000, 259200), QString("2d 08h"));
+    // The steps are round: a day-long axis ticks every few hours.
+    stave::widgets::LiveChart c(QStringLiteral("t"));
+    c.resize(600, 300);
+    c.setXKind(stave::widgets::LiveChart::XKind::Duration);
+    const int s = c.addSeries(QStringLiteral("a"), Qt::blue);
+    for (int i = 0; i <= 86400; i += 60) c.append(s, i, 1);
+    c.refresh();
+    c.replot();
+    const auto ticks = c.xAxis->tickVector();
+    QVERIFY(ticks.size() >= 3);
+    const double step = ticks[1] - ticks[0];
+    QVERIFY2(std::fmod(step, 3600) == 0, qPrintable(QString::number(step)));
+    QCOMPARE(c.xAxis->tickVectorLabels()[1], DurationTicker::label(ticks[1], c.xAxis->range().size()));
+  }
+
+  // Issue 28: a moving average over noisy per-step series, TensorBoard's (debiased), the raw
+  // line faint behind; the held points and the CSV stay raw.
+  void smoothingAsTensorBoard() {
+    stave::widgets::LiveChart c(QStringLiteral("t"));
+    c.resize(600, 300);
+    const int s = c.addSeries(QStringLiteral("loss"), Qt::blue);
+    const double ys[] = {4, 2, 6, std::nan(""), 1};
+    for (int i = 0; i < 5; ++i) c.append(s, i, ys[i]);
+    c.setSmoothing(0.6);
+    const auto& sm = c.smoothedPoints(s);
+    QCOMPARE(sm.size(), size_t(5));
+    // By hand: ema_n = 0.6 ema_{n-1} + 0.4 y_n from 0, divided by 1 - 0.6^n.
+    double ema = 0, expect[5];
+    int n = 0;
+    for (int i = 0; i < 5; ++i) {
+      if (!std::isnan(ys[i])) {
+        ema = 0.6 * ema + 0.4 * ys[i];
+        ++n;
+      }
+      expect[i] = ema / (1 - std::pow(0.6, n));
+    }
+    QCOMPARE(sm.y(0), 4.0);  // the first point is itself
+    for (int i = 0; i < 5; ++i) QVERIFY2(std::abs(sm.y(i) - expect[i]) < 1e-5, qPrintable(QString::number(i)));
+    c.append(s, 5, 3);  // appended points are smoothed as they come
+    QCOMPARE(c.smoothedPoints(s).size(), size_t(6));
+    c.refresh();
+    // Two graphs: the smoothed one in the legend, the raw one faint and not in it.
+    QCOMPARE(c.graphCount(), 2);
+    QCPGraph* raw = c.rawGraph(s);
+    QVERIFY(raw->visible());
+    QVERIFY(raw->pen().color().alpha() < 255);
+    QVERIFY(!c.legend->hasItemWithPlottable(raw));
+    QCOMPARE(c.seriesGraph(s)->data()->at(0)->value, 4.0);
+    QCOMPARE(c.seriesGraph(s)->data()->at(2)->value, sm.y(2));
+    QCOMPARE(c.pointCount(s), 6);
+    QCOMPARE(c.points(s).y(2), 6.0);  // held raw
+    c.setSmoothing(0);
+    c.refresh();
+    QVERIFY(!raw->visible());
+    QCOMPARE(c.seriesGraph(s)->data()->at(2)->value, 6.0);
+    QCOMPARE(c.smoothedPoints(s).size(), size_t(0));
+  }
+
   void continuousXDrawsLinesWithoutMarkers() {
     LiveChart c("Train losses per iteration");
     c.resize(400, 260);
     const int s = c.addSeries("box", Qt::red);
     c.append(s, 0, 2.0);
     c.refresh();
-    QCOMPARE(c.graph(s)->scatterStyle().shape(), QCPScatterStyle::ssDisc);  // one point: a disc
+    QCOMPARE(c.seriesGraph(s)->scatterStyle().shape(), QCPScatterStyle::ssDisc);  // one point: a disc
     for (int i = 1; i < 50; ++i) c.append(s, i * 0.5, 2.0 - i * 0.01);
     c.refresh();
-    QCOMPARE(c.graph(s)->scatterStyle().shape(), QCPScatterStyle::ssNone);
+    QCOMPARE(c.seriesGraph(s)->scatterStyle().shape(), QCPScatterStyle::ssNone);
   }
 };
 

@@ -69,6 +69,15 @@ class TstLongRun : public QObject {
     qInfo("2 h x 8 ranks (%lld events, %.0f MB): charts whole after %lld ms; longest event-loop stall %lld ms",
           static_cast<long long>(stats.events), stats.bytes / 1e6, static_cast<long long>(loaded),
           static_cast<long long>(worst));
+    // A finished run: no GPU bars in the status bar (they are the GPUs now, only while live).
+    auto* bars = w.findChild<QWidget*>("statusGpus");
+    QVERIFY(bars);
+    QVERIFY(!bars->isVisibleTo(&w));
+    // The time axis reads in hours, the iteration axis in thousands.
+    gpu->replot();
+    QVERIFY2(gpu->xAxis->tickVectorLabels().last().contains(':'), qPrintable(gpu->xAxis->tickVectorLabels().join(' ')));
+    losses->replot();
+    QVERIFY2(losses->xAxis->tickVectorLabels().last().endsWith('k'), qPrintable(losses->xAxis->tickVectorLabels().join(' ')));
     // History lists it.
     w.showPage(4);
     QTRY_COMPARE_WITH_TIMEOUT(w.historyPage()->model()->rowCount(), 1, 60000);
