@@ -50,7 +50,7 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   m_emptyText = addEmptyText(this);
   updateEmpty();
   m_timer->setSingleShot(true);
-  m_timer->setInterval(150);
+  m_timer->setInterval(kReplotMs);
   connect(m_timer, &QTimer::timeout, this, &LiveChart::refresh);
   // The user moved the view: stop following until a double-click.
   connect(this, &QCustomPlot::mousePress, this, [this] { m_follow = false; });
@@ -127,7 +127,9 @@ void LiveChart::append(int s, double x, double y) {
   auto& se = m_series[s];
   se.data.append(x, y);  // x kept sorted there
   if (m_smoothing > 0) smoothPoint(se, se.data.x(se.data.size() - 1), y);
-  schedule();
+  // New data is drawn at most once a second (a live run appends every half second on every
+  // chart: replotting each time cost a tenth of a core); a chart that had nothing shows it now.
+  schedule(se.data.size() == 1 ? kReplotMs : kDataReplotMs);
 }
 
 void LiveChart::smoothPoint(Series& s, double x, double y) const {
@@ -226,8 +228,10 @@ void LiveChart::follow() {
 
 int LiveChart::drawnCount(int s) const { return m_series[s].graph->data()->size(); }
 
-void LiveChart::schedule() {
-  if (!m_timer->isActive()) m_timer->start();
+void LiveChart::schedule(int delayMs) {
+  // The sooner of a replot already due and this one.
+  if (m_timer->isActive() && m_timer->remainingTime() <= delayMs) return;
+  m_timer->start(delayMs);
 }
 
 void LiveChart::setAxisLabels(const QString& x, const QString& y) {

@@ -2,10 +2,10 @@
 // LiveChart: one QCustomPlot whose series grow while a run trains. Each series keeps every
 // point of the run (studio::LodSeries: a min/max pyramid beside the points); what is drawn is
 // about as many points as the plot has pixel columns (each block's minimum and maximum, so
-// spikes stay visible at every zoom, the points themselves when zoomed in). Appends mark the chart
-// dirty and one short timer replots once per burst. Wheel zooms, drag pans, double-click
-// resets, a click on a legend entry hides or shows its series, the values under the cursor
-// show in a tooltip, and the context menu exports PNG and CSV.
+// spikes stay visible at every zoom, the points themselves when zoomed in). Appends mark the
+// chart dirty and a timer replots once per burst, at most once a second for new data. Wheel
+// zooms, drag pans, double-click resets, a click on a legend entry hides or shows its series,
+// the values under the cursor show in a tooltip, and the context menu exports PNG and CSV.
 #include <QColor>
 #include <QString>
 #include <QVector>
@@ -116,7 +116,10 @@ class LiveChart : public QCustomPlot {
     QCPGraph* raw = nullptr;  ///< the raw line, faint, behind the smoothed one
   };
   void smoothPoint(Series& s, double x, double y) const;
-  void schedule();
+  /// Replots within `delayMs` (the sooner of what is already due and this).
+  void schedule(int delayMs = kReplotMs);
+  static constexpr int kReplotMs = 150;       ///< after a view change or a first point
+  static constexpr int kDataReplotMs = 1000;  ///< after new points
   void showValuesAt(const QPoint& pos);
   void updateEmpty();
   void showLegend(bool shown);

@@ -80,7 +80,7 @@ void LodSeries::query(double lo, double hi, int columns, std::vector<double>& ou
   const size_t begin = lowerBound(lo);
   const size_t end = static_cast<size_t>(std::upper_bound(m_x.begin(), m_x.end(), hi) - m_x.begin());
   const size_t from = begin > 0 ? begin - 1 : 0, to = std::min(m_x.size(), end + 1);
-  const size_t budget = 4 * static_cast<size_t>(std::max(1, columns));
+  const size_t budget = 2 * static_cast<size_t>(std::max(1, columns));
   if (to - from <= budget || !(hi > lo)) {
     emitRaw(from, to, outX, outY);
     return;

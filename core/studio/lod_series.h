@@ -25,9 +25,9 @@ class LodSeries {
   /// The first point with x >= `x` (size() when none).
   size_t lowerBound(double x) const;
   /// The points that draw [lo, hi] in `columns` columns: every point when there are at most
-  /// 4 x columns of them, else the minimum and maximum of each block of the finest level with
-  /// at most 4 x columns blocks in the range (in x order), plus the nearest point outside the
-  /// range on each side so lines reach the edges.
+  /// 2 x columns of them, else the minimum and maximum of each block of the finest level with
+  /// at most 2 x columns blocks in the range (in x order: about 4 points a column), plus the
+  /// nearest point outside the range on each side so lines reach the edges.
   void query(double lo, double hi, int columns, std::vector<double>& outX, std::vector<double>& outY) const;
   /// The smallest and largest y held (NaN when there is none).
   double minY() const { return m_minY; }

@@ -10,6 +10,7 @@
 #include "common/project_fixture.h"
 #include "core/studio/history_model.h"
 #include "long_run.h"
+#include "stall_probe.h"
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
@@ -33,15 +34,7 @@ class TstLongRun : public QObject {
     QCOMPARE(stats.epochs, 8);
 
     // The event loop's longest stall while the run is read (reported, not asserted).
-    QElapsedTimer gap;
-    qint64 worst = 0;
-    QTimer probe;
-    probe.setInterval(10);
-    connect(&probe, &QTimer::timeout, this, [&] {
-      if (gap.isValid()) worst = std::max(worst, gap.restart());
-      else gap.start();
-    });
-    probe.start();
+    stave::bench::StallProbe probe;
     QElapsedTimer t;
     t.start();
     stave::widgets::MainWindow w;
@@ -68,7 +61,7 @@ class TstLongRun : public QObject {
     QVERIFY(page->controller()->events().size() < 200);
     qInfo("2 h x 8 ranks (%lld events, %.0f MB): charts whole after %lld ms; longest event-loop stall %lld ms",
           static_cast<long long>(stats.events), stats.bytes / 1e6, static_cast<long long>(loaded),
-          static_cast<long long>(worst));
+          static_cast<long long>(probe.worst()));
     // A finished run: no GPU bars in the status bar (they are the GPUs now, only while live).
     auto* bars = w.findChild<QWidget*>("statusGpus");
     QVERIFY(bars);

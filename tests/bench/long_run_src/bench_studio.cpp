@@ -4,12 +4,18 @@
 //     iteration), with the process's peak RSS;
 //   - the event loop's longest stall meanwhile (a 10 ms probe timer);
 //   - switching to History until the run is listed, and selecting it;
+//   - then following the run, which goes on appending in real time (8 ranks): the studio's CPU
+//     time in % of one core and its longest stall;
 // next to a reference taken in the same run: a plain read of events.jsonl. Prints JSON; the
 // targets (docs/benchmarks.md) are checked by the caller.
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTimer>
 
 #include <cmath>
@@ -21,6 +27,7 @@
 #include "core/config/project.h"
 #include "core/studio/history_model.h"
 #include "long_run.h"
+#include "stall_probe.h"
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
@@ -39,13 +46,22 @@ double peakRssMb() {
 /// Waits (running the event loop) until `done` or `limitMs`; the milliseconds it took, -1 on
 /// time-out.
 qint64 waitFor(const std::function<bool()>& done, qint64 limitMs) {
+  // An event loop that sleeps between checks (processEvents() in a loop would spin a core and
+  // be measured as the studio's).
   QElapsedTimer t;
   t.start();
-  while (!done()) {
-    if (t.elapsed() > limitMs) return -1;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-  }
-  return t.elapsed();
+  QEventLoop loop;
+  QTimer check;
+  check.setInterval(20);
+  qint64 took = -1;
+  QObject::connect(&check, &QTimer::timeout, [&] {
+    if (done()) took = t.elapsed();
+    if (took >= 0 || t.elapsed() > limitMs) loop.quit();
+  });
+  check.start();
+  if (done()) return 0;
+  loop.exec();
+  return took;
 }
 
 }  // namespace
@@ -55,13 +71,15 @@ int main(int argc, char** argv) {
   stave::bench::LongRunOptions o;
   o.hours = 24;
   std::string dir;
+  int liveSeconds = 20;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--hours" && i + 1 < argc) o.hours = std::atof(argv[++i]);
     else if (a == "--ranks" && i + 1 < argc) o.ranks = std::atoi(argv[++i]);
+    else if (a == "--live-seconds" && i + 1 < argc) liveSeconds = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: stave-bench-studio --dir DIR [--hours H] [--ranks R]\n");
+      std::fprintf(stderr, "usage: stave-bench-studio --dir DIR [--hours H] [--ranks R] [--live-seconds S]\n");
       return 2;
     }
   }
@@ -79,10 +97,27 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  const std::string gen = "\"" + (fs::path(argv[0]).parent_path() / "stave-bench-gen-run").string() + "\" --out \"" +
-                          (fs::path(dir) / "runs" / "long").string() + "\" --hours " + std::to_string(o.hours) +
-                          " --ranks " + std::to_string(o.ranks) + " > /dev/null";
-  if (std::system(gen.c_str()) != 0) return 1;
+  // The generator writes the H hours, prints a line, then goes on appending in real time (a
+  // live run) until it is stopped: the studio is measured while it follows that.
+  const std::string genExe = (fs::path(argv[0]).parent_path() / "stave-bench-gen-run").string();
+  const std::string runDir = (fs::path(dir) / "runs" / "long").string();
+  const std::string hours = std::to_string(o.hours), ranks = std::to_string(o.ranks);
+  int out[2];
+  if (pipe(out) != 0) return 1;
+  const pid_t generator = fork();
+  if (generator == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    execl(genExe.c_str(), genExe.c_str(), "--out", runDir.c_str(), "--hours", hours.c_str(), "--ranks",
+          ranks.c_str(), "--live", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  {
+    char c = 0;
+    while (read(out[0], &c, 1) == 1 && c != '\n') {
+    }
+  }
   const std::string log = (fs::path(dir) / "runs" / "long" / "events.jsonl").string();
   QElapsedTimer plain;
   plain.start();
@@ -95,15 +130,7 @@ int main(int argc, char** argv) {
   const qint64 plainMs = plain.elapsed();
 
   QApplication app(argc, argv);
-  QElapsedTimer gap;
-  qint64 worst = 0;
-  QTimer probe;
-  probe.setInterval(10);
-  QObject::connect(&probe, &QTimer::timeout, [&] {
-    if (gap.isValid()) worst = std::max(worst, gap.restart());
-    else gap.start();
-  });
-  probe.start();
+  stave::bench::StallProbe probe;
   QElapsedTimer t;
   t.start();
   stave::widgets::MainWindow w;
@@ -123,7 +150,7 @@ int main(int argc, char** argv) {
       },
       30LL * 60 * 1000);
   const double rss = peakRssMb();
-  const qint64 wholeWorst = worst;
+  const qint64 wholeWorst = probe.worst();
   // History: listed, then selected.
   QElapsedTimer h;
   h.start();
@@ -134,14 +161,35 @@ int main(int argc, char** argv) {
   w.historyPage()->selectRows({0});
   QCoreApplication::processEvents();
   const qint64 selectMs = sel.elapsed();
+  // Following the live run (8 ranks appending in real time) for `liveSeconds`: the studio's
+  // CPU time over that window, in % of one core, and its longest stall.
+  w.showPage(3);
+  QCoreApplication::processEvents();
+  const auto cpuSeconds = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+  };
+  const int pointsBefore = page->chart(QStringLiteral("losses"))->pointCount(0);
+  const double cpu0 = cpuSeconds();
+  probe.reset();
+  QElapsedTimer liveT;
+  liveT.start();
+  waitFor([&] { return liveT.elapsed() >= liveSeconds * 1000; }, liveSeconds * 1000 + 1000);
+  const double livePercent = 100.0 * (cpuSeconds() - cpu0) / (liveT.elapsed() / 1000.0);
+  const int livePoints = page->chart(QStringLiteral("losses"))->pointCount(0) - pointsBefore;
+  kill(generator, SIGTERM);
+  waitpid(generator, nullptr, 0);
   std::printf(
       "{\"hours\": %g, \"ranks\": %d, \"log_mb\": %.1f, \"plain_read_ms\": %lld,\n"
+      " \"live_s\": %d, \"live_cpu_percent_of_a_core\": %.1f, \"live_worst_stall_ms\": %lld, \"live_new_steps\": %d,\n"
       " \"run_page_whole_ms\": %lld, \"whole_vs_plain_read\": %.1f, \"peak_rss_mb\": %.1f,\n"
       " \"worst_stall_ms_while_loading\": %lld, \"history_listed_ms\": %lld, \"history_select_ms\": %lld,\n"
       " \"worst_stall_ms\": %lld, \"loss_points\": %d}\n",
       o.hours, o.ranks, static_cast<double>(fs::file_size(log)) / 1e6, static_cast<long long>(plainMs),
+      liveSeconds, livePercent, static_cast<long long>(probe.worst()), livePoints,
       static_cast<long long>(whole), plainMs > 0 ? double(whole) / double(plainMs) : 0.0, rss,
       static_cast<long long>(wholeWorst), static_cast<long long>(listed), static_cast<long long>(selectMs),
-      static_cast<long long>(worst), page->chart(QStringLiteral("losses"))->pointCount(0));
+      static_cast<long long>(std::max(wholeWorst, probe.worst())), page->chart(QStringLiteral("losses"))->pointCount(0));
   return whole >= 0 && listed >= 0 ? 0 : 1;
 }
