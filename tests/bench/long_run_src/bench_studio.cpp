@@ -178,18 +178,27 @@ int main(int argc, char** argv) {
   waitFor([&] { return liveT.elapsed() >= liveSeconds * 1000; }, liveSeconds * 1000 + 1000);
   const double livePercent = 100.0 * (cpuSeconds() - cpu0) / (liveT.elapsed() / 1000.0);
   const int livePoints = page->chart(QStringLiteral("losses"))->pointCount(0) - pointsBefore;
+  const qint64 liveWorst = probe.worst();  // before this process waits for the generator
   kill(generator, SIGTERM);
   waitpid(generator, nullptr, 0);
+  // The reference: the same studio on the same run with nothing new coming (its timers, the
+  // probe's and this loop's own wake-ups), over as long.
+  const double idle0 = cpuSeconds();
+  QElapsedTimer idleT;
+  idleT.start();
+  waitFor([&] { return idleT.elapsed() >= liveSeconds * 1000; }, liveSeconds * 1000 + 1000);
+  const double idlePercent = 100.0 * (cpuSeconds() - idle0) / (idleT.elapsed() / 1000.0);
   std::printf(
       "{\"hours\": %g, \"ranks\": %d, \"log_mb\": %.1f, \"plain_read_ms\": %lld,\n"
-      " \"live_s\": %d, \"live_cpu_percent_of_a_core\": %.1f, \"live_worst_stall_ms\": %lld, \"live_new_steps\": %d,\n"
+      " \"live_s\": %d, \"live_cpu_percent_of_a_core\": %.1f, \"idle_cpu_percent_of_a_core\": %.1f,\n"
+      " \"live_worst_stall_ms\": %lld, \"live_new_steps\": %d,\n"
       " \"run_page_whole_ms\": %lld, \"whole_vs_plain_read\": %.1f, \"peak_rss_mb\": %.1f,\n"
       " \"worst_stall_ms_while_loading\": %lld, \"history_listed_ms\": %lld, \"history_select_ms\": %lld,\n"
       " \"worst_stall_ms\": %lld, \"loss_points\": %d}\n",
       o.hours, o.ranks, static_cast<double>(fs::file_size(log)) / 1e6, static_cast<long long>(plainMs),
-      liveSeconds, livePercent, static_cast<long long>(probe.worst()), livePoints,
+      liveSeconds, livePercent, idlePercent, static_cast<long long>(liveWorst), livePoints,
       static_cast<long long>(whole), plainMs > 0 ? double(whole) / double(plainMs) : 0.0, rss,
       static_cast<long long>(wholeWorst), static_cast<long long>(listed), static_cast<long long>(selectMs),
-      static_cast<long long>(std::max(wholeWorst, probe.worst())), page->chart(QStringLiteral("losses"))->pointCount(0));
+      static_cast<long long>(std::max(wholeWorst, liveWorst)), page->chart(QStringLiteral("losses"))->pointCount(0));
   return whole >= 0 && listed >= 0 ? 0 : 1;
 }
