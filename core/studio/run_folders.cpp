@@ -1,10 +1,13 @@
 #include "core/studio/run_folders.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include "core/studio/run_controller.h"
+
+#include <algorithm>
 
 namespace stave::studio {
 
@@ -19,6 +22,19 @@ RunFolders listRunFolders(const QString& projectFolder) {
         {d.absoluteFilePath(), d.fileName(), RunController::processAlive(d.absoluteFilePath())});
   }
   out.live = RunController::liveRuns(projectFolder);
+  // A stat per run; the tail of the log only for the ones written lately.
+  const QDateTime now = QDateTime::currentDateTimeUtc();
+  for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
+    if (it->live || RunController::readRecord(it->dir).valid) continue;
+    QFile f(QDir(it->dir).filePath(QStringLiteral("events.jsonl")));
+    const QFileInfo info(f);
+    if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;
+    if (!f.open(QIODevice::ReadOnly)) continue;
+    f.seek(std::max<qint64>(0, f.size() - 4096));
+    const QByteArray tail = f.readAll().trimmed();
+    const QByteArray last = tail.mid(tail.lastIndexOf('\n') + 1);
+    if (!last.contains("\"type\":\"finished\"")) out.recent << it->dir;
+  }
   return out;
 }
 

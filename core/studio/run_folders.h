@@ -20,6 +20,10 @@ struct RunFolderEntry {
 struct RunFolders {
   QList<RunFolderEntry> runs;
   QStringList live;
+  /// Runs started elsewhere (the command line, Slurm: no process record here) that look like
+  /// they are training: events.jsonl written in the last 2 minutes, its last line no
+  /// `finished` event. Newest last.
+  QStringList recent;
 };
 
 /// Lists `projectFolder`/runs. Reads the file system: call it off the GUI thread.

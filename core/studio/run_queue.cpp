@@ -254,6 +254,7 @@ void RunQueue::tick() {
         if (p.gpus.empty() && p.cpuHolder.isEmpty() && !folder.isEmpty()) {
           const RunFolders runs = listRunFolders(folder);
           if (!runs.live.isEmpty()) p.cpuHolder = QFileInfo(runs.live.last()).fileName();
+          else if (!runs.recent.isEmpty()) p.cpuHolder = QFileInfo(runs.recent.last()).fileName();
         }
         return p;
       },

@@ -13,6 +13,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
+#include "core/telemetry/events.h"
 #include "widgets/main_window.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
@@ -266,6 +267,33 @@ class TestRunQueue : public QObject {
     QVERIFY(c->stop(&error));
     QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 60000);
     QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
+  }
+
+  // A run started elsewhere (the command line, Slurm) has no process record: while its events
+  // are recent and it has not finished, it holds the CPU too.
+  void aRunStartedElsewhereMakesTheCpuBusy() {
+    stave::widgets::MainWindow w;
+    QVERIFY(w.openProject(m_project));
+    w.queue()->setInterval(100);
+    auto* status = w.findChild<QLabel*>("statusQueue");
+    QTRY_COMPARE(status->text(), QString("CPU free"));
+    const QString dir = m_dir.filePath("proj/runs/cli-run");
+    QDir().mkpath(dir);
+    const auto line = [](auto typed) {
+      auto e = stave::telemetry::toEvent(typed, 0);
+      e.time = stave::telemetry::unixTimeNow();
+      return QByteArray::fromStdString(stave::telemetry::encodeEvent(e) + "\n");
+    };
+    QFile f(dir + "/events.jsonl");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(line(stave::telemetry::RunStartEvent{}));
+    f.flush();
+    QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU busy (cli-run)"), 10000);
+    stave::telemetry::FinishedEvent fin;
+    f.write(line(fin));
+    f.close();
+    QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
+    QDir(dir).removeRecursively();
   }
 
   void badQueueFileIsReported() {
