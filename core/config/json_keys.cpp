@@ -1,5 +1,6 @@
 #include "core/config/json_keys.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 
@@ -105,6 +106,12 @@ std::optional<Error> jsonTooDeep(std::string_view text, const std::string& file,
     }
   }
   return std::nullopt;
+}
+
+int lineOfByte(std::string_view text, size_t byte) {
+  int line = 1;
+  for (size_t i = 0; i < std::min(byte, text.size()); ++i) line += text[i] == '\n';
+  return line;
 }
 
 }  // namespace stave

@@ -27,4 +27,8 @@ constexpr int kMaxJsonDepth = 128;
 std::optional<Error> jsonTooDeep(std::string_view text, const std::string& file,
                                  int maxDepth = kMaxJsonDepth);
 
+/// The 1-based line of byte `byte` of `text`. A JSON parse error's line: its `byte` is 1-based,
+/// so pass `byte - 1`.
+int lineOfByte(std::string_view text, size_t byte);
+
 }  // namespace stave

@@ -18,13 +18,6 @@ fs::path absoluteNormal(const fs::path& p) {
   return (ec ? p : a).lexically_normal();
 }
 
-int lineOfByte(const std::string& text, size_t byte) {
-  int line = 1;
-  for (size_t i = 0; i < std::min(byte, text.size()); ++i)
-    if (text[i] == '\n') ++line;
-  return line;
-}
-
 std::string configNames(const Project& p) {
   std::string out;
   for (const auto& [name, cfg] : p.configs) out += (out.empty() ? "'" : ", '") + name + "'";

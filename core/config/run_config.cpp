@@ -255,9 +255,7 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
     try {
       jsonFallback = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-      int line = 1;
-      for (size_t i = 0; i < std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0); ++i)
-        if (text[i] == '\n') ++line;
+      const int line = lineOfByte(text, e.byte > 0 ? e.byte - 1 : 0);
       std::string what = e.what();
       if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
       return Error{sourceName, line, "", "not valid JSON (truncated or malformed): " + what};

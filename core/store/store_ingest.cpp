@@ -77,7 +77,7 @@ Parsed parseLine(std::string_view line) {
     return p;
   }
   // The launcher's samples: their numbers read without a JSON tree (most of the rest).
-  if (sampleLine(line) && telemetry::scanEventLeaves(line, &p.scanned) && isSampleType(p.scanned.type)) {
+  if (sampleLine(line) && telemetry::scanEventLeaves(line, &p.scanned) && telemetry::isSampleType(p.scanned.type)) {
     p.kind = Parsed::Sample;
     return p;
   }
@@ -343,7 +343,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     const telemetry::Event& e = decoded.value();
     namespace et = telemetry::event_type;
     // The high-rate events are not copied (events.jsonl keeps them).
-    if (e.type != et::kStep && !isSampleType(e.type)) {
+    if (!telemetry::isHighRateType(e.type)) {
       event.bind(1, runId).bind(2, lineNo).bind(3, e.type).bind(4, int64_t{e.rank}).bind(5, e.time)
           .bind(6, std::string(line));
       ok = event.step() == SQLITE_DONE;
@@ -432,7 +432,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       addToStory(cur.sessions, e.type, cur.status);
       cur.epochs = f->epochs;
       cur.epochsDone = std::max(cur.epochsDone, f->epochsCompleted);
-    } else if (isSampleType(e.type)) {
+    } else if (telemetry::isSampleType(e.type)) {
       std::vector<std::pair<std::string, double>> leaves;
       telemetry::flattenNumbers(e.data, "", leaves);
       for (const auto& [key, value] : leaves)

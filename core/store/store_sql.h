@@ -71,10 +71,6 @@ inline std::string hashText(const std::string& s) {
   return buf;
 }
 
-inline bool isSampleType(const std::string& type) {
-  return type.size() > 7 && type.compare(type.size() - 7, 7, "_sample") == 0;
-}
-
 inline std::string sqliteMessage(sqlite3* db, int rc) {
   std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   if (rc == SQLITE_NOTADB) m = "not an SQLite database (" + m + ")";

@@ -463,9 +463,8 @@ void RunController::applyBatch(EventBatch batch) {
     emit eventsAppended(first);
     // The high-rate events have been drawn; only the others stay (a day-long run's steps and
     // samples are gigabytes decoded).
-    const auto keep = std::remove_if(m_events.begin() + first, m_events.end(), [](const telemetry::Event& e) {
-      return e.type == telemetry::event_type::kStep || e.type.size() > 7 && e.type.compare(e.type.size() - 7, 7, "_sample") == 0;
-    });
+    const auto keep = std::remove_if(m_events.begin() + first, m_events.end(),
+                                     [](const telemetry::Event& e) { return telemetry::isHighRateType(e.type); });
     m_events.erase(keep, m_events.end());
   }
 }

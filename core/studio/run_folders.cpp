@@ -25,11 +25,12 @@ RunFolders listRunFolders(const QString& projectFolder) {
   // A stat per run; the tail of the log only for the ones written lately.
   const QDateTime now = QDateTime::currentDateTimeUtc();
   for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
-    if (it->live || RunController::readRecord(it->dir).valid) continue;
+    if (it->live) continue;
     QFile f(QDir(it->dir).filePath(QStringLiteral("events.jsonl")));
     const QFileInfo info(f);
     if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;
-    if (!f.open(QIODevice::ReadOnly)) continue;
+    // Started here (a process record) and not alive: it ended, however recent its events.
+    if (RunController::readRecord(it->dir).valid || !f.open(QIODevice::ReadOnly)) continue;
     f.seek(std::max<qint64>(0, f.size() - 4096));
     const QByteArray tail = f.readAll().trimmed();
     const QByteArray last = tail.mid(tail.lastIndexOf('\n') + 1);

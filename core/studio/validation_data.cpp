@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/config/json_keys.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -16,12 +18,6 @@ using json = nlohmann::json;
 
 /// A file too large to be the engine's (images.json holds a few hundred images at most).
 constexpr qint64 kMaxFileBytes = 64LL << 20;
-
-int lineOfByte(const QByteArray& text, qint64 byte) {
-  int line = 1;
-  for (qint64 i = 0; i < std::min<qint64>(byte, text.size()); ++i) line += text[i] == '\n';
-  return line;
-}
 
 /// Reads `name` in `dir` as JSON; the error names the file and the line.
 bool readJson(const QString& dir, const QString& name, json* out, QString* error) {
@@ -40,7 +36,8 @@ bool readJson(const QString& dir, const QString& name, json* out, QString* error
   } catch (const json::parse_error& e) {
     *error = QStringLiteral("%1: line %2: not valid JSON (%3)")
                  .arg(name)
-                 .arg(lineOfByte(text, e.byte > 0 ? static_cast<qint64>(e.byte) - 1 : 0))
+                 .arg(lineOfByte(std::string_view(text.constData(), static_cast<size_t>(text.size())),
+                                 e.byte > 0 ? e.byte - 1 : 0))
                  .arg(QString::fromUtf8(e.what()));
     return false;
   }

@@ -355,6 +355,10 @@ bool scanEventLeaves(std::string_view line, ScannedEvent* out);
 std::vector<std::pair<std::string, double>> metricsOf(const StepEvent& e);
 std::vector<std::pair<std::string, double>> metricsOf(const EpochEndEvent& e);
 std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e);
+/// Whether events of `type` come at the step or sample rate (step, gpu_sample, system_sample,
+/// any *_sample): most of a run's log, which readers aggregate rather than keep.
+bool isSampleType(const std::string& type);
+bool isHighRateType(const std::string& type);
 /// Global iteration of a step event (epoch x iterations per epoch + iteration).
 int64_t globalStep(const StepEvent& e);
 

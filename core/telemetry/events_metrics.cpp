@@ -140,6 +140,12 @@ std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e) 
           {"val/dfl_loss", e.dflLoss}};
 }
 
+bool isSampleType(const std::string& type) {
+  return type.size() > 7 && type.compare(type.size() - 7, 7, "_sample") == 0;
+}
+
+bool isHighRateType(const std::string& type) { return type == event_type::kStep || isSampleType(type); }
+
 int64_t globalStep(const StepEvent& e) { return int64_t{e.epoch} * e.itersPerEpoch + e.iter; }
 
 }  // namespace stave::telemetry

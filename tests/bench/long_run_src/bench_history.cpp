@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "core/store/store.h"
@@ -29,19 +28,6 @@ double peakRssMb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
-/// The reference: read the file once in 16 MB chunks, counting lines.
-double plainRead(const std::string& path, int64_t* lines) {
-  const auto t0 = Clock::now();
-  std::ifstream in(path, std::ios::binary);
-  std::string buf(16 << 20, '\0');
-  *lines = 0;
-  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
-    const auto n = static_cast<size_t>(in.gcount());
-    for (size_t i = 0; i < n; ++i) *lines += buf[i] == '\n';
-  }
-  return since(t0);
 }
 
 int usage() {
@@ -85,7 +71,7 @@ int main(int argc, char** argv) {
   }
   const auto logBytes = static_cast<double>(fs::file_size(log));
   int64_t lines = 0;
-  const double plain = plainRead(log, &lines);
+  const double plain = stave::bench::plainReadSeconds(log, &lines);
   const double rssBefore = peakRssMb();
 
   const std::string db = (fs::path(dir) / "stave.db").string();

@@ -119,15 +119,7 @@ int main(int argc, char** argv) {
     }
   }
   const std::string log = (fs::path(dir) / "runs" / "long" / "events.jsonl").string();
-  QElapsedTimer plain;
-  plain.start();
-  {
-    std::ifstream in(log, std::ios::binary);
-    std::string buf(16 << 20, '\0');
-    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
-    }
-  }
-  const qint64 plainMs = plain.elapsed();
+  const auto plainMs = static_cast<qint64>(stave::bench::plainReadSeconds(log) * 1000);
 
   QApplication app(argc, argv);
   stave::bench::StallProbe probe;

@@ -268,4 +268,16 @@ int64_t appendLive(const LongRunOptions& options, const std::string& path, doubl
   return stats.events;
 }
 
+double plainReadSeconds(const std::string& path, int64_t* lines) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::string buf(16 << 20, '\0');
+  int64_t n = 0;
+  for (size_t got; f && (got = std::fread(buf.data(), 1, buf.size(), f)) > 0;)
+    for (size_t i = 0; i < got; ++i) n += buf[i] == '\n';
+  if (f) std::fclose(f);
+  if (lines) *lines = n;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace stave::bench

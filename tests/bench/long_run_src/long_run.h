@@ -46,4 +46,8 @@ bool writeLongRun(const LongRunOptions& options, const std::string& path, LongRu
 int64_t appendLive(const LongRunOptions& options, const std::string& path, double from,
                    const std::function<bool()>& keepGoing, bool realTime = true);
 
+/// The reference the benchmarks measure against: one plain read of `path` in 16 MB chunks,
+/// counting its lines. Seconds taken.
+double plainReadSeconds(const std::string& path, int64_t* lines = nullptr);
+
 }  // namespace stave::bench
