@@ -121,8 +121,8 @@ class TestOnnxExport : public QObject {
     m_data = makeDemoDataset(m_dir.filePath("demo"), 96, 32, 128);
     QVERIFY(!m_data.isEmpty());
     const QString cfg = m_dir.filePath("run.yaml");
-    // Ten short epochs: enough for boxes above predict's 0.25 confidence (about 100 on the 32
-    // validation images), so the NMS comparison below compares something.
+    // Ten short epochs: boxes with scores well above zero, so the NMS comparison below compares
+    // something.
     QVERIFY(writeTinyConfig(cfg, m_data, 128, 10, 8,
                             {"seed: 1", "lr0: 0.01", "optimizer: SGD", "warmup_epochs: 0", "nbs: 8",
                              "close_mosaic: 2"}));
@@ -181,11 +181,20 @@ class TestOnnxExport : public QObject {
         boxDiff, boxDiff * 128, scoreDiff, ref.narrow(1, 4, 5).max().item<double>());
     QVERIFY2(boxDiff < 1e-4, qPrintable(QString::number(boxDiff)));
     QVERIFY2(scoreDiff < 1e-4, qPrintable(QString::number(scoreDiff)));
-    // Not a vacuous comparison: some scores are above predict's threshold.
-    QVERIFY(ref.narrow(1, 4, 5).max().item<double>() > 0.3);
+    // Not a vacuous comparison: boxes above the confidence threshold both sides use. Ten
+    // epochs reach a best score of 0.3-0.5 on some CPUs and 0.15 on others (LibTorch's kernels
+    // differ by instruction set), so the threshold is predict's 0.25 or, below that, a quarter
+    // of the best score; the NMS below keeps boxes either way.
+    const double best = ref.narrow(1, 4, 5).max().item<double>();
+    QVERIFY2(best > 0.05, qPrintable(QString::number(best)));
+    const double conf = std::min(0.25, std::floor(best * 25) / 100);  // 2 decimals, <= best / 4
+    const QString confText = QString::number(conf, 'f', 2);
 
     // Stave's NMS on the runtime's outputs, mapped back to each image's pixels ...
-    const auto kept = stave::train::nonMaxSuppression(fromExportLayout(ort.output), 0.25, 0.7, 300);
+    const auto kept = stave::train::nonMaxSuppression(fromExportLayout(ort.output), conf, 0.7, 300);
+    int64_t keptBoxes = 0;
+    for (const auto& k : kept) keptBoxes += k.size(0);
+    QVERIFY(keptBoxes > 0);
     QStringList fromOnnx;
     for (size_t i = 0; i < kept.size(); ++i) {
       const auto& in = m_inputs[i];
@@ -208,7 +217,7 @@ class TestOnnxExport : public QObject {
     // ... are predict's rows: same images, classes, order; scores and corners to the digits
     // predict prints (6 significant).
     auto p = runStaveTrain({"predict", "--weights", m_ckpt, "--source", m_images, "--out",
-                            m_dir.filePath("pred"), "--conf", "0.25", "--iou", "0.7"});
+                            m_dir.filePath("pred"), "--conf", confText, "--iou", "0.7"});
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
     QStringList rows =
         readText(m_dir.filePath("pred/predictions.csv")).split('\n', Qt::SkipEmptyParts);
