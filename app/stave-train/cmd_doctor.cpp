@@ -12,6 +12,7 @@
 
 #include "app/stave-train/command.h"
 #include "core/telemetry/doctor.h"
+#include "core/telemetry/event_dispatch.h"
 
 namespace fs = std::filesystem;
 using namespace stave::telemetry;
@@ -62,6 +63,17 @@ int run(const std::vector<std::string>& args) {
   std::map<std::string, int> periodsActive;
   int recorded = 0;  // diagnosis events the run wrote itself
   int droppedSteps = 0, firstDropped = 0;  // step events with impossible timings
+  // What the run says of itself: its report period (run_start) and how it ended.
+  EventDispatch facts;
+  facts.on<RunStartEvent>([&](const Event&, const RunStartEvent& rs) {
+         if (rs.config.contains("report_period_s") && rs.config["report_period_s"].is_number() &&
+             rs.config["report_period_s"].get<double>() > 0)
+           period = rs.config["report_period_s"].get<double>();
+       })
+      .on<FinishedEvent>([&](const Event&, const FinishedEvent& f) {
+        status = toString(f.status);
+        finishMessage = f.message;
+      });
   std::string line;
   while (std::getline(in, line)) {
     ++lineNo;
@@ -75,18 +87,7 @@ int run(const std::vector<std::string>& args) {
       ++recorded;
       continue;  // judged afresh below
     }
-    if (e->type == event_type::kRunStart) {
-      auto rs = runStartFromEvent(e.value());
-      if (rs && rs->config.contains("report_period_s") && rs->config["report_period_s"].is_number() &&
-          rs->config["report_period_s"].get<double>() > 0)
-        period = rs->config["report_period_s"].get<double>();
-    }
-    if (e->type == event_type::kFinished) {
-      if (auto f = finishedFromEvent(e.value())) {
-        status = toString(f->status);
-        finishMessage = f->message;
-      }
-    }
+    facts(e.value());
     if (e->time > 0) {
       if (periodStart <= 0) periodStart = e->time;
       while (e->time - periodStart >= period) {

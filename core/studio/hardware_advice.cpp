@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "core/studio/project_document.h"
+#include "core/telemetry/event_dispatch.h"
 
 namespace stave::studio {
 
@@ -22,34 +23,32 @@ void DoctorAdvice::clear() {
 
 void DoctorAdvice::consider(const std::vector<tel::Event>& events, size_t first) {
   bool any = false;
-  for (size_t i = first; i < events.size(); ++i) {
-    const tel::Event& e = events[i];
-    if (e.type == tel::event_type::kDiagnosis) {
-      auto d = tel::diagnosisFromEvent(e);
-      if (!d) {
-        m_problem = tr("An unreadable diagnosis event was skipped: %1")
-                        .arg(QString::fromStdString(d.errorText()));
+  tel::EventDispatch dispatch;
+  dispatch
+      .on<tel::DiagnosisEvent>([&](const tel::Event&, const tel::DiagnosisEvent& d) {
+        m_diagnosis = d;
+        m_has = true;
+        m_problem.clear();
         any = true;
-        continue;
-      }
-      m_diagnosis = std::move(d.value());
-      m_has = true;
-      m_problem.clear();
-      any = true;
-    } else if (e.type == tel::event_type::kRunStart) {
-      auto r = tel::runStartFromEvent(e);
-      if (!r || !r->config.is_object() || r->config.empty()) continue;
-      // What names this one run, not how to train: a new run gets its own (as the History
-      // page's "new config from a run" does).
-      nlohmann::json j = r->config;
-      for (const char* k : {"name", "exist_ok", "resume", "data"}) j.erase(k);
-      auto cfg = config::runConfigFromJson(j, "run_start");
-      if (!cfg) continue;  // a run of another version: the project's config is the base
-      m_runConfig = cfg.value();
-      m_haveRunConfig = true;
-      any = true;
-    }
-  }
+      })
+      .on<tel::RunStartEvent>([&](const tel::Event&, const tel::RunStartEvent& r) {
+        if (!r.config.is_object() || r.config.empty()) return;
+        // What names this one run, not how to train: a new run gets its own (as the History
+        // page's "new config from a run" does).
+        nlohmann::json j = r.config;
+        for (const char* k : {"name", "exist_ok", "resume", "data"}) j.erase(k);
+        auto cfg = config::runConfigFromJson(j, "run_start");
+        if (!cfg) return;  // a run of another version: the project's config is the base
+        m_runConfig = cfg.value();
+        m_haveRunConfig = true;
+        any = true;
+      })
+      .invalid([&](const tel::Event& e, const std::string& why) {
+        if (e.type != tel::event_type::kDiagnosis) return;  // an unreadable run_start: the project's config
+        m_problem = tr("An unreadable diagnosis event was skipped: %1").arg(QString::fromStdString(why));
+        any = true;
+      });
+  for (size_t i = first; i < events.size(); ++i) dispatch(events[i]);
   if (any) emit changed();
 }
 

@@ -340,7 +340,12 @@ std::vector<Finding> evaluateRules(const DoctorWindow& window, const RunFacts& f
   return findings;
 }
 
-Doctor::Doctor(DoctorOptions options) : m_options(options) {}
+Doctor::Doctor(DoctorOptions options) : m_options(options) {
+  m_dispatch.on<RunStartEvent>([this](const Event&, const RunStartEvent& rs) { m_used = addRunStart(rs); })
+      .on<StepEvent>([this](const Event& e, const StepEvent& s) { m_used = addStep(e, s); })
+      .on<GpuSampleEvent>([this](const Event&, const GpuSampleEvent& g) { m_used = addGpu(g); })
+      .on<SystemSampleEvent>([this](const Event&, const SystemSampleEvent& s) { m_used = addSystem(s); });
+}
 
 void Doctor::setFacts(const RunFacts& facts) {
   m_facts = facts;
@@ -361,60 +366,61 @@ bool Doctor::add(const Event& e) {
     if (m_runStart <= 0) m_runStart = e.time;
     m_lastTime = std::max(m_lastTime, e.time);
   }
-  if (e.type == event_type::kRunStart) {
-    auto rs = runStartFromEvent(e);
-    if (!rs) return false;
-    m_facts.device = rs->device;
-    m_facts.worldSize = std::max(1, rs->worldSize);
-    m_facts.localRanks = std::max(1, rs->worldSize / std::max(1, rs->nnodes));
-    if (rs->config.is_object()) m_facts.config = rs->config;
-    return true;
+  m_used = false;
+  m_dispatch(e);
+  return m_used;
+}
+
+bool Doctor::addRunStart(const RunStartEvent& rs) {
+  m_facts.device = rs.device;
+  m_facts.worldSize = std::max(1, rs.worldSize);
+  m_facts.localRanks = std::max(1, rs.worldSize / std::max(1, rs.nnodes));
+  if (rs.config.is_object()) m_facts.config = rs.config;
+  return true;
+}
+
+bool Doctor::addStep(const Event& e, const StepEvent& s) {
+  if (!finiteTiming(s.timing)) return false;
+  if (m_firstEpoch < 0 || s.epoch < m_firstEpoch) m_firstEpoch = s.epoch;
+  ++m_stepsSeen;
+  const bool warm = isWarmup(e.rank, s.epoch);
+  ++m_rankSteps[e.rank];
+  for (Accumulator* acc : {&m_period, &m_run}) {
+    if (warm) {
+      ++acc->warmup;
+      continue;
+    }
+    auto& [sum, n] = acc->ranks[e.rank];
+    sum = sum + s.timing;
+    ++n;
   }
-  if (e.type == event_type::kStep) {
-    auto s = stepFromEvent(e);
-    if (!s || !finiteTiming(s->timing)) return false;
-    if (m_firstEpoch < 0 || s->epoch < m_firstEpoch) m_firstEpoch = s->epoch;
-    ++m_stepsSeen;
-    const bool warm = isWarmup(e.rank, s->epoch);
-    ++m_rankSteps[e.rank];
-    for (Accumulator* acc : {&m_period, &m_run}) {
-      if (warm) {
-        ++acc->warmup;
-        continue;
+  return true;
+}
+
+bool Doctor::addGpu(const GpuSampleEvent& g) {
+  if (g.gpus.empty()) return false;
+  for (Accumulator* acc : {&m_period, &m_run}) {
+    ++acc->gpuSamples;
+    for (const auto& r : g.gpus) {
+      if (r.util >= 0 && std::isfinite(r.util)) {
+        acc->gpuUtilSum += r.util;
+        ++acc->gpuUtilCount;
       }
-      auto& [sum, n] = acc->ranks[e.rank];
-      sum = sum + s->timing;
-      ++n;
+      if (r.memUsed >= 0 && r.memTotal > 0)
+        acc->gpuMemoryShare = std::max(acc->gpuMemoryShare, r.memUsed / r.memTotal);
     }
-    return true;
   }
-  if (e.type == event_type::kGpuSample) {
-    auto g = gpuSampleFromEvent(e);
-    if (!g || g->gpus.empty()) return false;
-    for (Accumulator* acc : {&m_period, &m_run}) {
-      ++acc->gpuSamples;
-      for (const auto& r : g->gpus) {
-        if (r.util >= 0 && std::isfinite(r.util)) {
-          acc->gpuUtilSum += r.util;
-          ++acc->gpuUtilCount;
-        }
-        if (r.memUsed >= 0 && r.memTotal > 0)
-          acc->gpuMemoryShare = std::max(acc->gpuMemoryShare, r.memUsed / r.memTotal);
-      }
-    }
-    return true;
+  return true;
+}
+
+bool Doctor::addSystem(const SystemSampleEvent& s) {
+  if (s.cpuTotal < 0 || !std::isfinite(s.cpuTotal)) return false;
+  if (!s.cpu.empty()) m_facts.cores = static_cast<int>(s.cpu.size());
+  for (Accumulator* acc : {&m_period, &m_run}) {
+    acc->cpuSum += s.cpuTotal;
+    ++acc->cpuSamples;
   }
-  if (e.type == event_type::kSystemSample) {
-    auto s = systemSampleFromEvent(e);
-    if (!s || s->cpuTotal < 0 || !std::isfinite(s->cpuTotal)) return false;
-    if (!s->cpu.empty()) m_facts.cores = static_cast<int>(s->cpu.size());
-    for (Accumulator* acc : {&m_period, &m_run}) {
-      acc->cpuSum += s->cpuTotal;
-      ++acc->cpuSamples;
-    }
-    return true;
-  }
-  return false;
+  return true;
 }
 
 DoctorWindow Doctor::windowOf(const Accumulator& acc, double periodS) {

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
 namespace stave::telemetry {
@@ -91,6 +92,8 @@ std::vector<Finding> evaluateRules(const DoctorWindow& window, const RunFacts& f
 class Doctor {
  public:
   explicit Doctor(DoctorOptions options = {});
+  Doctor(const Doctor&) = delete;  // its event handlers hold `this`
+  Doctor& operator=(const Doctor&) = delete;
 
   /// Sets what the doctor knows of the run (run_start sets it too).
   void setFacts(const RunFacts& facts);
@@ -116,6 +119,12 @@ class Doctor {
   int stepsSeen() const { return m_stepsSeen; }
 
  private:
+  bool addRunStart(const RunStartEvent& rs);
+  bool addStep(const Event& e, const StepEvent& s);
+  bool addGpu(const GpuSampleEvent& g);
+  bool addSystem(const SystemSampleEvent& s);
+  EventDispatch m_dispatch;  ///< the events the doctor reads, one handler each
+  bool m_used = false;       ///< the event being added fed a rule
   struct Accumulator {
     std::map<int, std::pair<StepTiming, int>> ranks;  // sum, count
     int warmup = 0;

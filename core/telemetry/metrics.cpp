@@ -90,7 +90,35 @@ std::string formatLabels(const std::vector<std::pair<std::string, std::string>>&
 }
 
 MetricsRegistry::MetricsRegistry(std::string run, std::string host)
-    : m_run(std::move(run)), m_host(std::move(host)) {}
+    : m_run(std::move(run)), m_host(std::move(host)) {
+  m_dispatch.on<RunStartEvent>([this](const Event& e, const RunStartEvent& rs) { onRunStart(e, rs); })
+      .on<StepEvent>([this](const Event& e, const StepEvent& st) { onStep(e, st); })
+      .on<EpochEndEvent>([this](const Event&, const EpochEndEvent& ee) {
+        set("stave_train_epochs", base(), ee.epochs);
+        set("stave_train_epoch_duration_seconds", base(), ee.epochTime);
+      })
+      .on<ValidationEvent>([this](const Event&, const ValidationEvent& v) {
+        set("stave_val_map50", base(), v.map50);
+        set("stave_val_map50_95", base(), v.map5095);
+        set("stave_val_precision", base(), v.precision);
+        set("stave_val_recall", base(), v.recall);
+        set("stave_val_duration_seconds", base(), v.valTime);
+      })
+      .on<StragglerEvent>([this](const Event&, const StragglerEvent& st) {
+        set("stave_straggler_rank", base(), st.slowRank);
+        set("stave_straggler_imbalance_ratio", base(), st.imbalance);
+      })
+      .on<GpuSampleEvent>([this](const Event&, const GpuSampleEvent& g) { onGpu(g); })
+      .on<SystemSampleEvent>([this](const Event&, const SystemSampleEvent& st) { onSystem(st); })
+      .on<DiagnosisEvent>([this](const Event&, const DiagnosisEvent& d) { onDiagnosis(d); })
+      .on<FinishedEvent>([this](const Event&, const FinishedEvent& f) {
+        for (const char* st : kRunStates) {
+          Labels l = base();
+          l.emplace_back("state", st);
+          set("stave_run_state", l, std::string(st) == toString(f.status) ? 1 : 0);
+        }
+      });
+}
 
 MetricsRegistry::Labels MetricsRegistry::base() const {
   return {{"run", m_run}, {"host", m_host}};
@@ -104,63 +132,26 @@ void MetricsRegistry::add(const std::string& family, Labels labels, double value
   m_values[family][formatLabels(labels)] += value;
 }
 
+void MetricsRegistry::onRunStart(const Event& e, const RunStartEvent& rs) {
+  // The first run_start names the series (the launcher's and rank 0's describe one run).
+  if (m_run.empty() && !rs.runDir.empty()) m_run = std::filesystem::path(rs.runDir).filename().string();
+  if (m_host.empty()) m_host = rs.host;
+  auto version = rs.versions.count("stave") ? rs.versions.at("stave") : "";
+  Labels info = base();
+  info.insert(info.end(), {{"device", rs.device}, {"world_size", std::to_string(rs.worldSize)}, {"version", version}});
+  m_values["stave_run_info"].clear();
+  set("stave_run_info", info, 1);
+  set("stave_run_start_time_seconds", base(), e.time);
+  for (const char* st : kRunStates) {
+    Labels l = base();
+    l.emplace_back("state", st);
+    set("stave_run_state", l, std::string(st) == "running" ? 1 : 0);
+  }
+}
+
 void MetricsRegistry::observe(const Event& e) {
   std::lock_guard<std::mutex> lock(m_mutex);
-  if (e.type == event_type::kRunStart) {
-    if (auto rs = runStartFromEvent(e)) {
-      // The first run_start names the series (the launcher's and rank 0's describe one run).
-      if (m_run.empty() && !rs->runDir.empty())
-        m_run = std::filesystem::path(rs->runDir).filename().string();
-      if (m_host.empty()) m_host = rs->host;
-      auto version = rs->versions.count("stave") ? rs->versions.at("stave") : "";
-      Labels info = base();
-      info.insert(info.end(), {{"device", rs->device},
-                               {"world_size", std::to_string(rs->worldSize)},
-                               {"version", version}});
-      m_values["stave_run_info"].clear();
-      set("stave_run_info", info, 1);
-      set("stave_run_start_time_seconds", base(), e.time);
-      for (const char* s : kRunStates) {
-        Labels l = base();
-        l.emplace_back("state", s);
-        set("stave_run_state", l, std::string(s) == "running" ? 1 : 0);
-      }
-    }
-  } else if (e.type == event_type::kStep) {
-    onStep(e);
-  } else if (e.type == event_type::kEpochEnd) {
-    if (auto ee = epochEndFromEvent(e)) {
-      set("stave_train_epochs", base(), ee->epochs);
-      set("stave_train_epoch_duration_seconds", base(), ee->epochTime);
-    }
-  } else if (e.type == event_type::kValidation) {
-    if (auto v = validationFromEvent(e)) {
-      set("stave_val_map50", base(), v->map50);
-      set("stave_val_map50_95", base(), v->map5095);
-      set("stave_val_precision", base(), v->precision);
-      set("stave_val_recall", base(), v->recall);
-      set("stave_val_duration_seconds", base(), v->valTime);
-    }
-  } else if (e.type == event_type::kStraggler) {
-    if (auto s = stragglerFromEvent(e)) {
-      set("stave_straggler_rank", base(), s->slowRank);
-      set("stave_straggler_imbalance_ratio", base(), s->imbalance);
-    }
-  } else if (e.type == event_type::kGpuSample) {
-    onGpu(e);
-  } else if (e.type == event_type::kSystemSample) {
-    onSystem(e);
-  } else if (e.type == event_type::kDiagnosis) {
-    onDiagnosis(e);
-  } else if (e.type == event_type::kFinished) {
-    if (auto f = finishedFromEvent(e)) {
-      for (const char* s : kRunStates) {
-        Labels l = base();
-        l.emplace_back("state", s);
-        set("stave_run_state", l, std::string(s) == toString(f->status) ? 1 : 0);
-      }
-    }
-  }
+  m_dispatch(e);
   if (!e.type.empty()) {
     Labels l = base();
     l.emplace_back("type", e.type);
@@ -169,37 +160,33 @@ void MetricsRegistry::observe(const Event& e) {
   if (e.time > 0) set("stave_last_event_time_seconds", base(), e.time);
 }
 
-void MetricsRegistry::onStep(const Event& e) {
-  auto s = stepFromEvent(e);
-  if (!s) return;
+void MetricsRegistry::onStep(const Event& e, const StepEvent& s) {
   const std::string rank = std::to_string(e.rank);
   Labels r = base();
   r.emplace_back("rank", rank);
-  set("stave_train_samples_per_second", r, s->samplesPerSec);
-  set("stave_train_steps_total", r, static_cast<double>(globalStep(s.value()) + 1));
-  set("stave_step_duration_seconds", r, s->timing.total);
+  set("stave_train_samples_per_second", r, s.samplesPerSec);
+  set("stave_train_steps_total", r, static_cast<double>(globalStep(s) + 1));
+  set("stave_step_duration_seconds", r, s.timing.total);
   for (StepPhase p : {StepPhase::DataWait, StepPhase::H2D, StepPhase::FwdBwd,
                       StepPhase::AllreduceWait, StepPhase::Optimizer}) {
     Labels l = r;
     l.emplace_back("phase", toString(p));
-    set("stave_step_phase_seconds", l, phaseSeconds(s->timing, p));
+    set("stave_step_phase_seconds", l, phaseSeconds(s.timing, p));
   }
-  for (const auto& [name, value] : {std::pair{"box", s->boxLoss}, std::pair{"cls", s->clsLoss},
-                                     std::pair{"dfl", s->dflLoss}}) {
+  for (const auto& [name, value] : {std::pair{"box", s.boxLoss}, std::pair{"cls", s.clsLoss},
+                                     std::pair{"dfl", s.dflLoss}}) {
     Labels l = r;
     l.emplace_back("loss", name);
     set("stave_train_loss", l, value);
   }
   if (e.rank == 0) {
-    set("stave_train_learning_rate", base(), s->lr);
-    set("stave_train_epoch", base(), s->epoch + 1);
+    set("stave_train_learning_rate", base(), s.lr);
+    set("stave_train_epoch", base(), s.epoch + 1);
   }
 }
 
-void MetricsRegistry::onGpu(const Event& e) {
-  auto g = gpuSampleFromEvent(e);
-  if (!g) return;
-  for (const auto& r : g->gpus) {
+void MetricsRegistry::onGpu(const GpuSampleEvent& g) {
+  for (const auto& r : g.gpus) {
     Labels l = base();
     l.insert(l.end(), {{"gpu", std::to_string(r.index)}, {"name", r.name}});
     auto put = [&](const char* family, double value, double scale) {
@@ -218,14 +205,12 @@ void MetricsRegistry::onGpu(const Event& e) {
   }
 }
 
-void MetricsRegistry::onSystem(const Event& e) {
-  auto s = systemSampleFromEvent(e);
-  if (!s) return;
-  if (s->cpuTotal >= 0) set("stave_node_cpu_utilization_ratio", base(), s->cpuTotal * 0.01);
-  if (s->memUsed >= 0) set("stave_node_memory_used_bytes", base(), s->memUsed);
-  if (s->memTotal >= 0) set("stave_node_memory_total_bytes", base(), s->memTotal);
-  if (s->diskReadBps >= 0) set("stave_node_disk_read_bytes_per_second", base(), s->diskReadBps);
-  for (const auto& p : s->ranks) {
+void MetricsRegistry::onSystem(const SystemSampleEvent& s) {
+  if (s.cpuTotal >= 0) set("stave_node_cpu_utilization_ratio", base(), s.cpuTotal * 0.01);
+  if (s.memUsed >= 0) set("stave_node_memory_used_bytes", base(), s.memUsed);
+  if (s.memTotal >= 0) set("stave_node_memory_total_bytes", base(), s.memTotal);
+  if (s.diskReadBps >= 0) set("stave_node_disk_read_bytes_per_second", base(), s.diskReadBps);
+  for (const auto& p : s.ranks) {
     Labels l = base();
     l.emplace_back("rank", std::to_string(p.rank));
     if (p.rss >= 0) set("stave_rank_resident_memory_bytes", l, p.rss);
@@ -233,11 +218,9 @@ void MetricsRegistry::onSystem(const Event& e) {
   }
 }
 
-void MetricsRegistry::onDiagnosis(const Event& e) {
-  auto d = diagnosisFromEvent(e);
-  if (!d) return;
+void MetricsRegistry::onDiagnosis(const DiagnosisEvent& d) {
   std::map<std::string, std::string> now;
-  for (const auto& f : d->findings) {
+  for (const auto& f : d.findings) {
     Labels l = base();
     l.insert(l.end(), {{"rule", f.rule}, {"severity", toString(f.severity)}});
     now[f.rule] = formatLabels(l);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
 namespace stave::telemetry {
@@ -40,10 +41,12 @@ class MetricsRegistry {
   void set(const std::string& family, Labels labels, double value);
   void add(const std::string& family, Labels labels, double value);
   Labels base() const;
-  void onStep(const Event& e);
-  void onGpu(const Event& e);
-  void onSystem(const Event& e);
-  void onDiagnosis(const Event& e);
+  void onRunStart(const Event& e, const RunStartEvent& rs);
+  void onStep(const Event& e, const StepEvent& s);
+  void onGpu(const GpuSampleEvent& g);
+  void onSystem(const SystemSampleEvent& s);
+  void onDiagnosis(const DiagnosisEvent& d);
+  EventDispatch m_dispatch;  ///< one handler per event type (built in the constructor)
 
   mutable std::mutex m_mutex;
   std::string m_run;

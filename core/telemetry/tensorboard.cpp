@@ -143,36 +143,39 @@ void TensorBoardWriter::scalar(const std::string& tag, int64_t step, double valu
   record(scalarEvent(tag, step, static_cast<float>(value), wallTime));
 }
 
-void TensorBoardWriter::writeEvent(const Event& e) {
-  namespace et = event_type;
-  const double t = e.time;
-  if (e.type == et::kStep) {
-    if (e.rank != 0) return;  // the curves are rank 0's, as in events.jsonl's readers
-    auto s = stepFromEvent(e);
-    if (!s) return;
-    for (const auto& [key, value] : metricsOf(s.value())) scalar(key, globalStep(s.value()), value, t);
-  } else if (e.type == et::kEpochEnd) {
-    auto s = epochEndFromEvent(e);
-    if (!s) return;
-    for (const auto& [key, value] : metricsOf(s.value())) scalar(key, s->epoch + 1, value, t);
-  } else if (e.type == et::kValidation) {
-    auto v = validationFromEvent(e);
-    if (!v) return;
-    for (const auto& [key, value] : metricsOf(v.value())) scalar(key, v->epoch + 1, value, t);
-  } else if (e.type == "gpu_sample" || e.type == "system_sample") {
-    const std::string group = e.type == "gpu_sample" ? "gpu" : "system";
-    const int64_t step = m_sampleSteps[e.type]++;
-    std::vector<std::pair<std::string, double>> leaves;
-    nlohmann::json data = e.data;
-    // gpu_sample's "gpus" array: gpu/<index>/<field>.
-    if (group == "gpu" && data.contains("gpus")) data = data["gpus"];
-    flattenNumbers(data, "", leaves);
-    for (const auto& [key, value] : leaves) scalar(group + "/" + key, step, value, t);
-  } else {
-    return;
-  }
+TensorBoardWriter::TensorBoardWriter() {
+  m_dispatch
+      .on<StepEvent>([this](const Event& e, const StepEvent& s) {
+        if (e.rank != 0) return;  // the curves are rank 0's, as in events.jsonl's readers
+        for (const auto& [key, value] : metricsOf(s)) scalar(key, globalStep(s), value, e.time);
+        flush();
+      })
+      .on<EpochEndEvent>([this](const Event& e, const EpochEndEvent& s) {
+        for (const auto& [key, value] : metricsOf(s)) scalar(key, s.epoch + 1, value, e.time);
+        flush();
+      })
+      .on<ValidationEvent>([this](const Event& e, const ValidationEvent& v) {
+        for (const auto& [key, value] : metricsOf(v)) scalar(key, v.epoch + 1, value, e.time);
+        flush();
+      })
+      .onRaw(event_type::kGpuSample, [this](const Event& e) { writeSamples(e); })
+      .onRaw(event_type::kSystemSample, [this](const Event& e) { writeSamples(e); });
+}
+
+void TensorBoardWriter::writeSamples(const Event& e) {
+  // Every number of the sample as it is: gpu/<index>/<field>, system/<field>.
+  const std::string group = e.type == event_type::kGpuSample ? "gpu" : "system";
+  const int64_t step = m_sampleSteps[e.type]++;
+  std::vector<std::pair<std::string, double>> leaves;
+  nlohmann::json data = e.data;
+  // gpu_sample's "gpus" array: gpu/<index>/<field>.
+  if (group == "gpu" && data.contains("gpus")) data = data["gpus"];
+  flattenNumbers(data, "", leaves);
+  for (const auto& [key, value] : leaves) scalar(group + "/" + key, step, value, e.time);
   flush();
 }
+
+void TensorBoardWriter::writeEvent(const Event& e) { m_dispatch(e); }
 
 void TensorBoardWriter::writeLine(const std::string& line) {
   auto e = decodeEvent(line);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/config/result.h"
+#include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
 namespace stave::telemetry {
@@ -47,8 +48,10 @@ class TensorBoardWriter {
   int64_t failures() const { return m_failures; }
 
  private:
-  TensorBoardWriter() = default;
+  TensorBoardWriter();
   void record(const std::string& payload);
+  void writeSamples(const Event& e);
+  EventDispatch m_dispatch;  ///< what each event type writes
   std::FILE* m_file = nullptr;
   std::string m_path;
   int64_t m_failures = 0;
