@@ -319,6 +319,29 @@ Result<RunRecord> Store::findRun(const std::string& key) const {
   return Error{m_path, 0, "run", "'" + key + "' matches several runs: " + names};
 }
 
+void Store::setBusyTimeout(int ms) { sqlite3_busy_timeout(m_db, ms); }
+
+void Store::setMemory(int64_t mmapBytes, int64_t cacheBytes) {
+  exec("PRAGMA mmap_size=" + std::to_string(std::max<int64_t>(0, mmapBytes)) +
+       "; PRAGMA cache_size=-" + std::to_string(std::max<int64_t>(1024, cacheBytes) / 1024));
+}
+
+Result<RunRecord> Store::runByDir(const std::string& runDir) const {
+  const std::string dir = fs::absolute(runDir).lexically_normal().string();
+  Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE dir = ?").c_str());
+  q.bind(1, dir);
+  if (q.ok() && q.step() == SQLITE_ROW) return readRun(q);
+  return Error{m_path, 0, "run", "no run stored for " + dir};
+}
+
+std::vector<StoredEvent> Store::events(int64_t runId) const {
+  std::vector<StoredEvent> out;
+  Stmt q(m_db, "SELECT line, json FROM events WHERE run_id = ? ORDER BY line");
+  q.bind(1, runId);
+  while (q.ok() && q.step() == SQLITE_ROW) out.push_back({q.i64(0), q.text(1)});
+  return out;
+}
+
 std::vector<MetricPoint> Store::curve(int64_t runId, const std::string& key) const {
   std::vector<MetricPoint> out;
   Stmt q(m_db,

@@ -20,6 +20,10 @@ namespace stave::store {
 /// in place; newer ones are refused.
 constexpr int kSchemaVersion = 4;
 
+/// The metric of every rank's samples/s summed at each of rank 0's steps (runs of 2 ranks or
+/// more; one rank's is step/samples_per_s).
+constexpr const char* kTotalSamplesPerSecKey = "step/samples_per_s_all";
+
 /// The launcher's samples are kept as buckets (count, min, max, mean) at these resolutions:
 /// what a chart of any range needs without reading every value (docs/history.md).
 constexpr int kSampleLevels = 3;
@@ -61,6 +65,7 @@ struct RunRecord {
   std::string notes;          ///< user notes
   int64_t badLines = 0;       ///< events.jsonl lines that could not be decoded (skipped)
   int64_t ingestedBytes = 0;  ///< how far events.jsonl has been read
+  int64_t ingestedLines = 0;  ///< lines of events.jsonl read so far
   /// What the run trained with where the config leaves it to Stave (run_start's `resolved`:
   /// optimizer=auto's choice, the scaled lr0 and weight decay, accumulate, precision, ...).
   std::string resolvedJson = "{}";
@@ -92,6 +97,12 @@ struct SamplePoint {
   double lo = 0;       ///< their minimum (a one-sample dip stays visible at every level)
   double hi = 0;       ///< their maximum
   int64_t count = 0;   ///< how many values
+};
+
+/// One event as the store keeps it: its line in events.jsonl (1-based) and its JSON.
+struct StoredEvent {
+  int64_t line = 0;
+  std::string json;
 };
 
 /// What one ingestion did.
@@ -127,6 +138,10 @@ class Store {
   /// The run named `nameOrPrefix` exactly, else the one run whose name starts with it; the
   /// error lists the candidates when the prefix is ambiguous.
   Result<RunRecord> findRun(const std::string& nameOrPrefix) const;
+  /// The run whose folder is `runDir` (absolute or relative to the working folder).
+  Result<RunRecord> runByDir(const std::string& runDir) const;
+  /// A run's events but the high-rate ones (step, *_sample), in file order, as stored.
+  std::vector<StoredEvent> events(int64_t runId) const;
   /// One metric of one run in step order (keys as in results.csv: train/box_loss,
   /// metrics/mAP50-95(B), lr/pg0, ...; step-level ones prefixed step/).
   std::vector<MetricPoint> curve(int64_t runId, const std::string& key) const;
@@ -151,6 +166,12 @@ class Store {
 
   /// The database file.
   const std::string& path() const { return m_path; }
+  /// How long a write waits for another connection's (default 5 s). A reader on a thread of
+  /// its own waits longer: the first ingestion of a day-long run holds the database ~15 s.
+  void setBusyTimeout(int ms);
+  /// Memory this connection may map and cache (defaults: 256 MB mapped, 32 MB cache). The
+  /// studio's connections map nothing: mapped pages count in its resident memory.
+  void setMemory(int64_t mmapBytes, int64_t cacheBytes);
 
   /// For tests: caps the database at `pages` pages (0 = no cap), as a full disk would.
   void limitPagesForTesting(int64_t pages);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include <unordered_map>
 
 #include "core/config/atomic_file.h"
+#include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
 namespace fs = std::filesystem;
@@ -30,24 +32,35 @@ using namespace sql;
 
 namespace {
 
-/// Whether `line` is a step event of a rank other than 0, judged from its end as encodeEvent
-/// writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); anything else (another
-/// layout, a damaged line) is decoded in full.
-bool otherRanksStep(std::string_view line) {
+/// The rank of `line` when it is a step event of a rank other than 0, judged from its end as
+/// encodeEvent writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); 0 for
+/// anything else (another layout, a damaged line: decoded in full), -1 for a negative rank.
+int otherRanksStep(std::string_view line) {
   const std::string_view tail = line.substr(line.size() > 96 ? line.size() - 96 : 0);
-  if (tail.find(R"("type":"step")") == std::string_view::npos) return false;
+  if (tail.find(R"("type":"step")") == std::string_view::npos) return 0;
   const auto at = tail.rfind(R"(,"rank":)");
-  if (at == std::string_view::npos) return false;
+  if (at == std::string_view::npos) return 0;
   size_t i = at + 8;
-  if (i < tail.size() && tail[i] == '-') return true;
+  if (i < tail.size() && tail[i] == '-') return -1;
   int rank = 0;
   bool digits = false;
   for (; i < tail.size() && tail[i] >= '0' && tail[i] <= '9'; ++i) {
     rank = rank * 10 + (tail[i] - '0');
     digits = true;
-    if (rank > 1000000) break;
+    if (rank > 1000000) return 0;
   }
-  return digits && i < tail.size() && tail[i] == ',' && rank != 0;
+  return digits && i < tail.size() && tail[i] == ',' ? rank : 0;
+}
+
+/// The number after `"samples_per_s":` in a step line (NaN when there is none).
+double stepSamplesPerSec(std::string_view line) {
+  constexpr std::string_view kKey = R"("samples_per_s":)";
+  const auto at = line.find(kKey);
+  if (at == std::string_view::npos) return std::nan("");
+  const std::string number(line.substr(at + kKey.size(), 32));
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  return end == number.c_str() ? std::nan("") : v;
 }
 
 /// Whether `line` looks like a sample event (gpu_sample, system_sample) from its end.
@@ -65,6 +78,8 @@ struct Parsed {
   enum Kind { Blank, OtherRanksStep, Sample, Decoded } kind = Blank;
   telemetry::ScannedEvent scanned;                              ///< Sample
   std::optional<Result<telemetry::Event>> decoded;              ///< Decoded
+  int rank = 0;                                                 ///< OtherRanksStep
+  double samplesPerSec = 0;                                     ///< OtherRanksStep
 };
 
 Parsed parseLine(std::string_view line) {
@@ -72,8 +87,10 @@ Parsed parseLine(std::string_view line) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return p;
   // Steps of ranks other than 0 are most of a multi-GPU log and feed nothing here (curves
   // are rank 0's): recognised from the line's end without decoding it.
-  if (otherRanksStep(line)) {
+  if (const int rank = otherRanksStep(line)) {
     p.kind = Parsed::OtherRanksStep;
+    p.rank = rank;
+    if (rank > 0) p.samplesPerSec = stepSamplesPerSec(line);
     return p;
   }
   // The launcher's samples: their numbers read without a JSON tree (most of the rest).
@@ -231,8 +248,29 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   }
   if (static_cast<int64_t>(size) == offset && runId != 0) return report;  // nothing new
 
+  if (auto st = exec("BEGIN IMMEDIATE"); !st) return st.errors();
+  auto fail = [&](const std::string& what) -> Result<IngestReport> {
+    const std::string msg = sqliteMessage(m_db, sqlite3_errcode(m_db));
+    exec("ROLLBACK");
+    return Error{m_path, 0, "", what + ": " + msg};
+  };
+  {
+    // Another connection (the studio's other page, `stave-train history`) may have read on
+    // while this one waited for the lock: start again from where it stopped, never twice.
+    Stmt q(m_db, "SELECT id, ingested_bytes FROM runs WHERE dir = ?");
+    q.bind(1, runDir.string());
+    const bool found = q.step() == SQLITE_ROW;
+    if (found != (runId != 0) || (found && (q.i64(0) != runId || q.i64(1) != offset))) {
+      exec("ROLLBACK");
+      return ingestRun(runDirIn);
+    }
+  }
+
   std::ifstream in(eventsPath, std::ios::binary);
-  if (!in) return Error{eventsPath, 0, "", "cannot open"};
+  if (!in) {
+    exec("ROLLBACK");
+    return Error{eventsPath, 0, "", "cannot open"};
+  }
   if (static_cast<int64_t>(size) < offset) {
     // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
     report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
@@ -242,8 +280,10 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       if (auto st = exec("DELETE FROM metrics WHERE run_id = " + std::to_string(runId) +
                          "; DELETE FROM events WHERE run_id = " + std::to_string(runId) +
                          "; DELETE FROM sample_buckets WHERE run_id = " + std::to_string(runId));
-          !st)
+          !st) {
+        exec("ROLLBACK");
         return st.errors();
+      }
     }
   }
   in.seekg(offset);
@@ -251,12 +291,6 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   // in chunks, so memory stays bounded whatever the log's size.
   const int64_t readable = static_cast<int64_t>(size) - offset;
 
-  if (auto st = exec("BEGIN IMMEDIATE"); !st) return st.errors();
-  auto fail = [&](const std::string& what) -> Result<IngestReport> {
-    const std::string msg = sqliteMessage(m_db, sqlite3_errcode(m_db));
-    exec("ROLLBACK");
-    return Error{m_path, 0, "", what + ": " + msg};
-  };
   if (runId == 0) {
     Stmt ins(m_db, "INSERT INTO runs(name, dir) VALUES (?, ?)");
     ins.bind(1, runDir.filename().string()).bind(2, runDir.string());
@@ -317,6 +351,94 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   int64_t badLines = cur.badLines;
   bool ok = true;
   SampleBuckets buckets;
+  // Every rank's latest samples/s, for the run's total at each of rank 0's steps (kept only
+  // once every rank has been seen in this ingestion).
+  std::map<int, double> rankSps;
+  // What each event type adds to the run's row and curves (one handler per type).
+  const auto addSampleLeaves = [&](const telemetry::Event& e) {
+    std::vector<std::pair<std::string, double>> leaves;
+    telemetry::flattenNumbers(e.data, "", leaves);
+    for (const auto& [key, value] : leaves)
+      if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, e.rank, e.time, value);
+  };
+  telemetry::EventDispatch dispatch;
+  dispatch
+      .invalid([&](const telemetry::Event& e, const std::string& why) {
+        ++badLines;
+        report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) + ": " + e.type +
+                                  " event skipped: " + why);
+      })
+      .on<telemetry::RunStartEvent>([&](const telemetry::Event& e, const telemetry::RunStartEvent& r) {
+        rankSps.clear();  // a resume may have another number of ranks
+        cur.configJson = r.config.dump();
+        cur.configHash = hashText(cur.configJson);
+        cur.resolvedJson = r.resolved.is_object() ? r.resolved.dump() : std::string("{}");
+        addToStory(cur.sessions, e.type);
+        cur.dataset = r.dataset.yaml;
+        cur.datasetHash = r.dataset.contentHash;
+        cur.host = r.host;
+        if (r.config.contains("model") && r.config["model"].is_string())
+          cur.model = r.config["model"].get<std::string>();
+        if (r.config.contains("imgsz") && r.config["imgsz"].is_number_integer())
+          cur.imgsz = r.config["imgsz"].get<int64_t>();
+        if (r.config.contains("batch") && r.config["batch"].is_number_integer())
+          cur.batch = r.config["batch"].get<int64_t>();
+        if (r.config.contains("epochs") && r.config["epochs"].is_number_integer())
+          cur.epochs = static_cast<int>(r.config["epochs"].get<int64_t>());
+        cur.worldSize = r.worldSize;
+        cur.devices.clear();
+        for (const auto& d : r.deviceNames) cur.devices += (cur.devices.empty() ? "" : ",") + d;
+        if (auto v = r.versions.find("stave"); v != r.versions.end()) cur.version = v->second;
+        if (cur.started == 0) cur.started = e.time;
+        cur.status = "running";
+        cur.finished = 0;
+      })
+      .on<telemetry::StepEvent>([&](const telemetry::Event& e, const telemetry::StepEvent& s) {
+        if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
+        for (const auto& [key, value] : telemetry::metricsOf(s))
+          ok = ok && putMetric(key, telemetry::globalStep(s), s.epoch, value, e.time);
+        if (std::isfinite(s.samplesPerSec) && s.samplesPerSec > 0) {
+          spsSum += s.samplesPerSec;
+          ++spsCount;
+        }
+        rankSps[0] = s.samplesPerSec;
+        if (cur.worldSize > 1 && static_cast<int>(rankSps.size()) >= cur.worldSize) {
+          double total = 0;
+          for (const auto& [r, v] : rankSps) total += v;
+          if (std::isfinite(total))
+            ok = ok && putMetric(kTotalSamplesPerSecKey, telemetry::globalStep(s), s.epoch, total, e.time);
+        }
+      })
+      .on<telemetry::EpochEndEvent>([&](const telemetry::Event& e, const telemetry::EpochEndEvent& s) {
+        for (const auto& [key, value] : telemetry::metricsOf(s)) ok = ok && putMetric(key, s.epoch, s.epoch, value, e.time);
+        cur.epochs = s.epochs;
+        cur.epochsDone = std::max(cur.epochsDone, s.epoch + 1);
+      })
+      .on<telemetry::ValidationEvent>([&](const telemetry::Event& e, const telemetry::ValidationEvent& v) {
+        for (const auto& [key, value] : telemetry::metricsOf(v)) ok = ok && putMetric(key, v.epoch, v.epoch, value, e.time);
+        if (std::isfinite(v.map5095) && (cur.bestEpoch < 0 || v.map5095 > cur.bestMap5095)) {
+          cur.bestMap5095 = v.map5095;
+          cur.bestMap50 = std::isfinite(v.map50) ? v.map50 : 0.0;
+          cur.bestEpoch = v.epoch;
+        }
+      })
+      .on<telemetry::FinishedEvent>([&](const telemetry::Event& e, const telemetry::FinishedEvent& f) {
+        cur.status = telemetry::toString(f.status);
+        cur.message = f.message;
+        cur.finished = e.time;
+        addToStory(cur.sessions, e.type, cur.status);
+        cur.epochs = f.epochs;
+        cur.epochsDone = std::max(cur.epochsDone, f.epochsCompleted);
+      })
+      .otherwise([&](const telemetry::Event& e) {
+        if (telemetry::isSampleType(e.type)) addSampleLeaves(e);  // gpu_sample, system_sample, ...
+      })
+      .on<telemetry::ErrorEvent>([&](const telemetry::Event& e, const telemetry::ErrorEvent& f) {
+        if (cur.finished != 0) return;
+        cur.message = f.message;
+        cur.status = "failed";
+        addToStory(cur.sessions, e.type);
+      });
   // A line is first read (parse: no shared state, so two threads share a chunk's lines), then
   // applied in file order (apply: the database and the run's fields).
   const auto apply = [&](std::string_view line, Parsed& parsed) {
@@ -324,6 +446,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     if (parsed.kind == Parsed::Blank) return;
     if (parsed.kind == Parsed::OtherRanksStep) {
       ++report.events;
+      if (parsed.rank > 0) rankSps[parsed.rank] = parsed.samplesPerSec;
       return;
     }
     if (parsed.kind == Parsed::Sample) {
@@ -341,7 +464,6 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       return;
     }
     const telemetry::Event& e = decoded.value();
-    namespace et = telemetry::event_type;
     // The high-rate events are not copied (events.jsonl keeps them).
     if (!telemetry::isHighRateType(e.type)) {
       event.bind(1, runId).bind(2, lineNo).bind(3, e.type).bind(4, int64_t{e.rank}).bind(5, e.time)
@@ -351,101 +473,8 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     }
     ++report.events;
     cur.lastEvent = std::max(cur.lastEvent, e.time);
-    auto skipTyped = [&](const std::string& why) {
-      ++badLines;
-      report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) + ": " + e.type +
-                                " event skipped: " + why);
-    };
-    if (e.type == et::kRunStart) {
-      auto r = telemetry::runStartFromEvent(e);
-      if (!r) {
-        skipTyped(r.errorText());
-        return;
-      }
-      cur.configJson = r->config.dump();
-      cur.configHash = hashText(cur.configJson);
-      cur.resolvedJson = r->resolved.is_object() ? r->resolved.dump() : std::string("{}");
-      addToStory(cur.sessions, e.type);
-      cur.dataset = r->dataset.yaml;
-      cur.datasetHash = r->dataset.contentHash;
-      cur.host = r->host;
-      if (r->config.contains("model") && r->config["model"].is_string())
-        cur.model = r->config["model"].get<std::string>();
-      if (r->config.contains("imgsz") && r->config["imgsz"].is_number_integer())
-        cur.imgsz = r->config["imgsz"].get<int64_t>();
-      if (r->config.contains("batch") && r->config["batch"].is_number_integer())
-        cur.batch = r->config["batch"].get<int64_t>();
-      if (r->config.contains("epochs") && r->config["epochs"].is_number_integer())
-        cur.epochs = static_cast<int>(r->config["epochs"].get<int64_t>());
-      cur.worldSize = r->worldSize;
-      cur.devices.clear();
-      for (const auto& d : r->deviceNames) cur.devices += (cur.devices.empty() ? "" : ",") + d;
-      if (auto v = r->versions.find("stave"); v != r->versions.end()) cur.version = v->second;
-      if (cur.started == 0) cur.started = e.time;
-      cur.status = "running";
-      cur.finished = 0;
-    } else if (e.type == et::kStep) {
-      if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
-      auto s = telemetry::stepFromEvent(e);
-      if (!s) {
-        skipTyped(s.errorText());
-        return;
-      }
-      for (const auto& [key, value] : telemetry::metricsOf(s.value()))
-        ok = ok && putMetric(key, telemetry::globalStep(s.value()), s->epoch, value, e.time);
-      if (std::isfinite(s->samplesPerSec) && s->samplesPerSec > 0) {
-        spsSum += s->samplesPerSec;
-        ++spsCount;
-      }
-    } else if (e.type == et::kEpochEnd) {
-      auto s = telemetry::epochEndFromEvent(e);
-      if (!s) {
-        skipTyped(s.errorText());
-        return;
-      }
-      for (const auto& [key, value] : telemetry::metricsOf(s.value()))
-        ok = ok && putMetric(key, s->epoch, s->epoch, value, e.time);
-      cur.epochs = s->epochs;
-      cur.epochsDone = std::max(cur.epochsDone, s->epoch + 1);
-    } else if (e.type == et::kValidation) {
-      auto v = telemetry::validationFromEvent(e);
-      if (!v) {
-        skipTyped(v.errorText());
-        return;
-      }
-      for (const auto& [key, value] : telemetry::metricsOf(v.value()))
-        ok = ok && putMetric(key, v->epoch, v->epoch, value, e.time);
-      if (std::isfinite(v->map5095) && (cur.bestEpoch < 0 || v->map5095 > cur.bestMap5095)) {
-        cur.bestMap5095 = v->map5095;
-        cur.bestMap50 = std::isfinite(v->map50) ? v->map50 : 0.0;
-        cur.bestEpoch = v->epoch;
-      }
-    } else if (e.type == et::kFinished) {
-      auto f = telemetry::finishedFromEvent(e);
-      if (!f) {
-        skipTyped(f.errorText());
-        return;
-      }
-      cur.status = telemetry::toString(f->status);
-      cur.message = f->message;
-      cur.finished = e.time;
-      addToStory(cur.sessions, e.type, cur.status);
-      cur.epochs = f->epochs;
-      cur.epochsDone = std::max(cur.epochsDone, f->epochsCompleted);
-    } else if (telemetry::isSampleType(e.type)) {
-      std::vector<std::pair<std::string, double>> leaves;
-      telemetry::flattenNumbers(e.data, "", leaves);
-      for (const auto& [key, value] : leaves)
-        if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, e.rank, e.time, value);
-    } else if (e.type == et::kError) {
-      auto f = telemetry::errorFromEvent(e);
-      if (f && cur.finished == 0) {
-        cur.message = f->message;
-        cur.status = "failed";
-        addToStory(cur.sessions, e.type);
-      }
-    }
-    };
+    dispatch(e);
+  };
   // Whole lines only, chunk by chunk; a half-written last line is left for the next call.
   constexpr int64_t kChunk = 16 << 20;
   std::string carry, chunk;

@@ -88,7 +88,7 @@ inline constexpr const char* kRunColumns =
     "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
     "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
     "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions";
+    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions, ingested_lines";
 
 inline RunRecord readRun(const Stmt& s) {
   RunRecord r;
@@ -131,6 +131,7 @@ inline RunRecord readRun(const Stmt& s) {
   if (sessions.is_array())
     for (const auto& t : sessions)
       if (t.is_string()) r.sessions.push_back(t.get<std::string>());
+  r.ingestedLines = s.i64(33);
   return r;
 }
 
