@@ -23,6 +23,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "widgets/diagnosis_banner.h"
+#include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -143,7 +144,8 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
       m_gpuModel(new studio::GpuTableModel(this)),
       m_topologyModel(new studio::TopologyModel(this)),
       m_numaModel(new studio::NumaModel(this)),
-      m_ncclModel(new studio::NcclSettingsModel(this)) {
+      m_ncclModel(new studio::NcclSettingsModel(this)),
+      m_clock(new ChartClock(this)) {
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("New config from the doctor's advice"),
@@ -206,6 +208,7 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   for (const auto& d : defs) {
     auto* c = new LiveChart(d.title, m_historyTab);
     c->setObjectName(QString::fromLatin1(d.name));
+    c->setClock(m_clock);  // the page's one timer
     c->setAxisLabels(secs, d.y);
     m_charts[QString::fromLatin1(d.name)] = c;
     grid->addWidget(c, k / 3, k % 3);

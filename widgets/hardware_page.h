@@ -32,6 +32,7 @@ class TopologyModel;
 namespace stave::widgets {
 
 class FindingCard;
+class ChartClock;
 class LiveChart;
 
 class HardwarePage : public QWidget {
@@ -99,6 +100,7 @@ class HardwarePage : public QWidget {
   std::vector<FindingCard*> m_cards;
   QTabWidget* m_tabs = nullptr;
   QWidget* m_historyTab = nullptr;
+  ChartClock* m_clock = nullptr;  ///< the one timer that refreshes the charts
   QWidget* m_topologyTab = nullptr;
   QTableView* m_topology = nullptr;
   QLabel* m_legend = nullptr;

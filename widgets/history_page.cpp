@@ -219,7 +219,7 @@ HistoryPage::HistoryPage(studio::ProjectDocument* doc, QWidget* parent)
 
   m_timer = new QTimer(this);
   m_timer->setInterval(3000);
-  connect(m_timer, &QTimer::timeout, this, &HistoryPage::refresh);
+  connect(m_timer, &QTimer::timeout, m_model, &studio::HistoryModel::refreshInBackground);
 
   connect(m_filter, &QLineEdit::textChanged, this,
           [this](const QString& text) { static_cast<RunFilter*>(m_proxy)->setNeedle(text); });
@@ -257,6 +257,28 @@ HistoryPage::HistoryPage(studio::ProjectDocument* doc, QWidget* parent)
   });
   connect(doc, &studio::ProjectDocument::opened, this, &HistoryPage::projectOpened);
   connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::selectionChanged);
+  // A background refresh reloads the rows: the selection is kept by run id across it.
+  connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+    m_keepIds.clear();
+    for (int row : selectedRows()) m_keepIds << m_model->run(row).id;
+  });
+  connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+    QList<int> rows;
+    for (int64_t id : m_keepIds)
+      if (int row = m_model->rowOfId(id); row >= 0) rows << row;
+    if (!rows.isEmpty()) selectRows(rows);
+  });
+  connect(m_model, &studio::HistoryModel::refreshed, this, [this](const QString& error) {
+    if (!error.isEmpty()) emit message(tr("History: %1").arg(error));
+    for (const auto& w : m_model->warnings()) emit message(tr("History: %1").arg(w));
+    if (m_firstListing && m_proxy->rowCount() > 0) {
+      // The project's runs listed for the first time: columns fitted, the newest selected.
+      m_firstListing = false;
+      m_table->resizeColumnsToContents();
+      if (selectedRows().isEmpty()) m_table->selectRow(0);
+    }
+    updateDetails();
+  });
   updateDetails();
 }
 
@@ -268,9 +290,13 @@ void HistoryPage::projectOpened() {
     m_status->setText(tr("The history cannot be read: %1").arg(error));
     return;
   }
-  for (const auto& w : m_model->warnings()) emit message(tr("History: %1").arg(w));
-  m_table->resizeColumnsToContents();
-  if (m_proxy->rowCount() > 0) m_table->selectRow(0);
+  // The runs the database holds show now; what is new is read in the background.
+  m_firstListing = true;
+  if (m_proxy->rowCount() > 0) {
+    m_firstListing = false;
+    m_table->resizeColumnsToContents();
+    m_table->selectRow(0);
+  }
   updateDetails();
 }
 
@@ -289,7 +315,7 @@ void HistoryPage::refresh() {
 
 void HistoryPage::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  refresh();
+  m_model->refreshInBackground();
   m_timer->start();
 }
 

@@ -49,6 +49,8 @@ class HistoryPage : public QWidget {
   /// Selects these model rows (tests, and restoring a selection).
   void selectRows(const QList<int>& rows);
   /// Re-reads the history (new runs and events); called on a timer while the page is shown.
+  /// Reads what is new under runs/ now, on this thread (the page itself refreshes in the
+  /// background: when shown, every 3 s while shown, and when a project opens).
   void refresh();
   /// Asked before a run is deleted; replaceable by tests. Returns true to go ahead.
   std::function<bool(const QString& question)> confirm;
@@ -102,6 +104,8 @@ class HistoryPage : public QWidget {
   QPushButton* m_newConfig = nullptr;
   QPushButton* m_delete = nullptr;
   QTimer* m_timer = nullptr;
+  QList<int64_t> m_keepIds;     ///< the selected runs across a reload of the rows
+  bool m_firstListing = true;  ///< the opened project's runs have not been listed yet
   ValidationView* m_validation = nullptr;
   bool m_validationStale = true;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/config/atomic_file.h"
+#include "widgets/chart_clock.h"
 
 namespace stave::widgets {
 
@@ -51,7 +52,7 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   updateEmpty();
   m_timer->setSingleShot(true);
   m_timer->setInterval(kReplotMs);
-  connect(m_timer, &QTimer::timeout, this, &LiveChart::refresh);
+  connect(m_timer, &QTimer::timeout, this, [this] { refresh(); });
   // The user moved the view: stop following until a double-click.
   connect(this, &QCustomPlot::mousePress, this, [this] { m_follow = false; });
   connect(this, &QCustomPlot::mouseWheel, this, [this] {
@@ -126,10 +127,30 @@ int LiveChart::series(const QString& name, const QColor& color) {
 void LiveChart::append(int s, double x, double y) {
   auto& se = m_series[s];
   se.data.append(x, y);  // x kept sorted there
-  if (m_smoothing > 0) smoothPoint(se, se.data.x(se.data.size() - 1), y);
+  if (m_smoothing > 0 && !se.smoothStale) smoothPoint(se, se.data.x(se.data.size() - 1), y);
   // New data is drawn at most once a second (a live run appends every half second on every
   // chart: replotting each time cost a tenth of a core); a chart that had nothing shows it now.
   schedule(se.data.size() == 1 ? kReplotMs : kDataReplotMs);
+}
+
+void LiveChart::setPoints(int s, studio::LodSeries&& points) {
+  auto& se = m_series[s];
+  se.data = std::move(points);
+  se.smoothed.clear();
+  se.ema = 0;
+  se.emaPow = 1;
+  se.smoothStale = m_smoothing > 0;
+  schedule(kReplotMs);
+}
+
+void LiveChart::ensureSmoothed(Series& s) const {
+  if (!s.smoothStale) return;
+  s.smoothStale = false;
+  s.smoothed.clear();
+  s.ema = 0;
+  s.emaPow = 1;
+  if (m_smoothing > 0)
+    for (size_t i = 0; i < s.data.size(); ++i) smoothPoint(s, s.data.x(i), s.data.y(i));
 }
 
 void LiveChart::smoothPoint(Series& s, double x, double y) const {
@@ -137,10 +158,10 @@ void LiveChart::smoothPoint(Series& s, double x, double y) const {
   // points are not pulled towards zero; a non-finite value leaves it where it was.
   if (std::isfinite(y)) {
     s.ema = s.ema * m_smoothing + (1 - m_smoothing) * y;
-    ++s.emaCount;
+    s.emaPow *= m_smoothing;
   }
-  const double debias = 1 - std::pow(m_smoothing, s.emaCount);
-  s.smoothed.append(x, s.emaCount > 0 && debias > 0 ? s.ema / debias : y);
+  const double debias = 1 - s.emaPow;
+  s.smoothed.append(x, debias > 0 ? s.ema / debias : y);
 }
 
 void LiveChart::setSmoothing(double weight) {
@@ -150,9 +171,8 @@ void LiveChart::setSmoothing(double weight) {
   for (auto& s : m_series) {
     s.smoothed.clear();
     s.ema = 0;
-    s.emaCount = 0;
-    if (weight > 0)
-      for (size_t i = 0; i < s.data.size(); ++i) smoothPoint(s, s.data.x(i), s.data.y(i));
+    s.emaPow = 1;
+    s.smoothStale = weight > 0;
   }
   schedule();
 }
@@ -229,6 +249,10 @@ void LiveChart::follow() {
 int LiveChart::drawnCount(int s) const { return m_series[s].graph->data()->size(); }
 
 void LiveChart::schedule(int delayMs) {
+  if (m_clock) {
+    m_clock->request(this, delayMs);
+    return;
+  }
   // The sooner of a replot already due and this one.
   if (m_timer->isActive() && m_timer->remainingTime() <= delayMs) return;
   m_timer->start(delayMs);
@@ -306,7 +330,7 @@ void LiveChart::setWholeX(bool whole) {
   schedule();
 }
 
-void LiveChart::refresh() {
+void LiveChart::refresh(QCustomPlot::RefreshPriority priority) {
   if (m_follow) {
     // Fit everything held.
     bool any = false;
@@ -343,6 +367,7 @@ void LiveChart::refresh() {
   const int columns = std::max(50, axisRect()->width());
   std::vector<double> dx, dy;
   for (auto& s : m_series) {
+    ensureSmoothed(s);
     const bool smooth = m_smoothing > 0 && s.data.size() > 1;
     s.raw->setVisible(smooth && s.graph->visible());
     if (smooth) {
@@ -357,7 +382,7 @@ void LiveChart::refresh() {
     s.graph->setScatterStyle(markers ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
   }
-  replot(QCustomPlot::rpQueuedReplot);
+  replot(priority);
 }
 
 void LiveChart::showValuesAt(const QPoint& pos) {

@@ -17,6 +17,8 @@ class QTimer;
 
 namespace stave::widgets {
 
+class ChartClock;
+
 /// The studio's colour for series i (the ten-colour Tableau palette, repeating): the same run,
 /// GPU or loss has the same colour on every page.
 QColor seriesColor(int i);
@@ -58,6 +60,9 @@ class LiveChart : public QCustomPlot {
   QString seriesName(int s) const { return m_series[s].name; }
   /// Appends one point (x must not decrease within a series); replots soon.
   void append(int s, double x, double y);
+  /// Replaces the points of series `s` by `points` (a run opened from the history store: built
+  /// off the GUI thread, moved here in one go).
+  void setPoints(int s, studio::LodSeries&& points);
   /// Removes every series and point and forgets the view (a new run or project starts from
   /// nothing: no axes, legend or series of the previous one).
   void clearData();
@@ -70,8 +75,10 @@ class LiveChart : public QCustomPlot {
   /// The points of series `s` (all of them, in x order).
   const studio::LodSeries& points(int s) const { return m_series[s].data; }
   int drawnCount(int s) const;
-  /// Decimates and replots now (the timer calls this).
-  void refresh();
+  /// Decimates and replots (queued by default; the page's clock draws at once).
+  void refresh(QCustomPlot::RefreshPriority priority = QCustomPlot::rpQueuedReplot);
+  /// Refreshes on `clock`, the page's one timer, instead of a timer of its own (nullptr: its own).
+  void setClock(ChartClock* clock) { m_clock = clock; }
   /// Follow the newest data (true until the user pans or zooms; double-click restores).
   bool following() const { return m_follow; }
   void setAxisLabels(const QString& x, const QString& y);
@@ -91,7 +98,10 @@ class LiveChart : public QCustomPlot {
   QCPGraph* seriesGraph(int s) const { return m_series[s].graph; }
   QCPGraph* rawGraph(int s) const { return m_series[s].raw; }
   /// The smoothed points of series `s` (empty while smoothing is off).
-  const studio::LodSeries& smoothedPoints(int s) const { return m_series[s].smoothed; }
+  const studio::LodSeries& smoothedPoints(int s) {
+    ensureSmoothed(m_series[s]);
+    return m_series[s].smoothed;
+  }
   /// Writes every series as CSV (series,x,y), atomically; false with `error`.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   /// Shows x range `r` (a chart sharing this one's x axis was panned or zoomed).
@@ -110,12 +120,16 @@ class LiveChart : public QCustomPlot {
     QString name;
     studio::LodSeries data;
     studio::LodSeries smoothed;  ///< the moving average, while smoothing is on
-    double ema = 0;              ///< its state: the running average (biased) and its count
-    int emaCount = 0;
+    double ema = 0;              ///< its state: the running average (biased) and the weight to
+    double emaPow = 1;           ///< the power of the values taken (1 = none yet)
+    bool smoothStale = false;    ///< `smoothed` is to be computed again (before it is drawn)
     QCPGraph* graph = nullptr;
     QCPGraph* raw = nullptr;  ///< the raw line, faint, behind the smoothed one
   };
   void smoothPoint(Series& s, double x, double y) const;
+  /// Computes a stale smoothed series again (a whole run set at once, or a new weight): when
+  /// the chart is next drawn, not when its points arrive.
+  void ensureSmoothed(Series& s) const;
   /// Replots within `delayMs` (the sooner of what is already due and this).
   void schedule(int delayMs = kReplotMs);
   static constexpr int kReplotMs = 150;       ///< after a view change or a first point
@@ -127,6 +141,7 @@ class LiveChart : public QCustomPlot {
   void showEvent(QShowEvent* event) override;
   QVector<Series> m_series;
   QTimer* m_timer;
+  ChartClock* m_clock = nullptr;
   bool m_follow = true;
   bool m_wholeX = false;
   double m_smoothing = 0;

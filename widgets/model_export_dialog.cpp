@@ -181,12 +181,12 @@ void ModelExportDialog::finished() {
   m_cancel->setEnabled(false);
   using O = studio::ModelExportJob::Outcome;
   switch (m_job->outcome()) {
-    case O::Finished:
+    case O::Completed:
       m_result->setText(
           tr("Written: %1\n%2").arg(QDir::toNativeSeparators(m_job->output()), m_job->summary()));
       adjustSize();
       break;
-    case O::Cancelled:
+    case O::Stopped:
       m_result->setText(tr("Stopped; nothing was written."));
       break;
     default:

@@ -329,7 +329,7 @@ void PredictDialog::finished() {
   m_run->setEnabled(true);
   m_cancel->setEnabled(false);
   switch (m_job->outcome()) {
-    case O::Finished: {
+    case O::Completed: {
       QStringList notes;
       // Boxes are labelled with the checkpoint's classes; say so when the project's differ.
       const QStringList names = m_job->names().isEmpty() ? m_projectNames : m_job->names();
@@ -371,7 +371,7 @@ void PredictDialog::finished() {
       if (m_images->count() > 0) m_images->setCurrentRow(0);
       break;
     }
-    case O::Cancelled:
+    case O::Stopped:
       m_status->setText(tr("Cancelled."));
       break;
     default:

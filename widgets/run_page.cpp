@@ -26,9 +26,11 @@
 #include "core/studio/preferences.h"
 #include "core/studio/preflight.h"
 #include "core/studio/project_document.h"
+#include "core/store/store.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_folders.h"
 #include "widgets/diagnosis_banner.h"
+#include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"
 #include "widgets/validation_view.h"
 
@@ -53,7 +55,8 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
       m_run(new RunController(this)),
       m_scan(new studio::BackgroundJob(this)),
       m_logJob(new studio::BackgroundJob(this)),
-      m_advice(new studio::DoctorAdvice(this)) {
+      m_advice(new studio::DoctorAdvice(this)),
+      m_clock(new ChartClock(this)) {
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("New config from the doctor's advice"),
@@ -142,6 +145,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   for (const auto& d : defs) {
     auto* c = new LiveChart(d.title, grid);
     c->setObjectName(QString::fromLatin1(d.name));
+    c->setClock(m_clock);  // the page's one timer
     c->setAxisLabels(d.x, d.y);
     // Epochs are counted (markers, whole-number ticks); iterations run to 250k and more;
     // seconds to days.
@@ -258,6 +262,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
     const QString dir = m_runs->itemData(i).toString();
     if (!dir.isEmpty() && dir != m_run->runDir()) showRun(dir);
   });
+  buildDispatch();
   connect(m_run, &RunController::eventsAppended, this, &RunPage::onEvents);
   connect(m_run, &RunController::stateChanged, this, &RunPage::updateState);
   connect(m_run, &RunController::warning, this, [this](const QString& w) {
@@ -311,6 +316,9 @@ void RunPage::projectOpened() {
   if (const auto* cfg = m_doc->config(m_doc->activeConfig()))
     m_nproc->setValue(static_cast<int>(std::max<int64_t>(1, cfg->getInt("nproc"))));
   m_run->detach();
+  m_run->setStorePath(m_doc->isOpen() ? QString::fromStdString(store::Store::defaultPath(
+                                            QFileInfo(m_doc->path()).absolutePath().toStdString()))
+                                      : QString());
   clearCharts();
   updateState();
   // Which run to show is decided when the runs folder has been read (off the GUI thread),
@@ -487,6 +495,7 @@ void RunPage::clearCharts() {
   m_runGpu = -1;
   relayout();
   m_rankSplit.clear();
+  m_rankSps.clear();
   m_straggler.clear();
   m_gpuUtil.clear();
   m_log->clear();
@@ -554,7 +563,8 @@ void RunPage::updateState() {
   m_stop->setEnabled(live);
   m_resume->setEnabled(!live && !m_run->runDir().isEmpty() &&
                        (o == RunOutcome::Stopped || o == RunOutcome::Crashed || o == RunOutcome::Failed ||
-                        o == RunOutcome::Completed || o == RunOutcome::EarlyStopped));
+                        o == RunOutcome::FailedToStart || o == RunOutcome::Completed ||
+                        o == RunOutcome::EarlyStopped));
   m_moreEpochs->setEnabled(m_resume->isEnabled());
   if (m_run->runDir().isEmpty()) {
     m_progress->setText(open ? tr("No run yet: press Start (F5).") : tr("Open a project to train."));
@@ -580,7 +590,7 @@ void RunPage::updateState() {
     if (!m_run->outcomeHint().isEmpty()) text += tr(" — %1").arg(m_run->outcomeHint());
     m_outcome->setText(tr("Outcome: %1").arg(text));
     QPalette pal = m_outcome->palette();
-    pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed ? QColor(176, 0, 32) : palette().color(QPalette::WindowText));
+    pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed || o == RunOutcome::FailedToStart ? QColor(176, 0, 32) : palette().color(QPalette::WindowText));
     m_outcome->setPalette(pal);
   }
   if (o != m_lastOutcome || live != m_lastLive) {
@@ -594,7 +604,7 @@ void RunPage::updateState() {
       emit statusChanged();
       return;
     }
-    if (o == RunOutcome::Crashed || o == RunOutcome::Failed) {
+    if (o == RunOutcome::Crashed || o == RunOutcome::Failed || o == RunOutcome::FailedToStart) {
       // The last lines the process wrote: rank 0's log (with a launcher), else its stderr,
       // read off the GUI thread (a day-long log is large).
       const QString dir = m_run->runDir();

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "core/studio/run_controller.h"
+#include "core/telemetry/event_dispatch.h"
 #include "core/studio/run_folders.h"
 
 class QComboBox;
@@ -30,11 +31,13 @@ namespace stave::studio {
 class BackgroundJob;
 class DoctorAdvice;
 class ProjectDocument;
+struct StoredRun;
 }  // namespace stave::studio
 
 namespace stave::widgets {
 
 class FindingCard;
+class ChartClock;
 class LiveChart;
 class ValidationView;
 
@@ -98,6 +101,11 @@ class RunPage : public QWidget {
   void refreshRunList();
   void runsListed(const studio::RunFolders& found);
   void onEvents(int first);
+  /// Registers what each event type does to the page (m_dispatch).
+  void buildDispatch();
+  /// Draws what the history store holds of the run (opened from it: a long run); the series
+  /// are moved into the charts.
+  void applyStored(studio::StoredRun& run);
   void clearCharts();
   void updateState();
   void updateSplit();
@@ -128,6 +136,7 @@ class RunPage : public QWidget {
   ValidationView* m_validation = nullptr;
   bool m_validationStale = true;  ///< the shown views are not the run folder's latest
   studio::DoctorAdvice* m_advice = nullptr;
+  ChartClock* m_clock = nullptr;  ///< the one timer that refreshes the charts
   FindingCard* m_banner = nullptr;
   QString m_adviceProblem;  ///< the advice's problem already logged
   std::map<QString, LiveChart*> m_charts;
@@ -148,6 +157,9 @@ class RunPage : public QWidget {
   double m_sps = 0, m_stepTime = 0;
   std::map<int, double> m_rankSps;
   studio::RunOutcome m_lastOutcome = studio::RunOutcome::None;
+  telemetry::EventDispatch m_dispatch;  ///< one handler per event type of the shown run
+  bool m_splitChanged = false;          ///< set by the handlers of one batch of events
+  bool m_validated = false;
   bool m_lastLive = false;
 };
 

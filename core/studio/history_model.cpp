@@ -1,5 +1,8 @@
 #include "core/studio/history_model.h"
 
+#include "core/studio/background_job.h"
+#include "core/studio/stored_run.h"
+
 #include <set>
 
 #include <QDateTime>
@@ -66,7 +69,7 @@ QString csvField(const QString& s) {
 
 }  // namespace
 
-HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent), m_ingest(new BackgroundJob(this)) {}
 HistoryModel::~HistoryModel() = default;
 
 bool HistoryModel::open(const QString& projectDir, QString* error) {
@@ -82,10 +85,15 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
     return false;
   }
   m_store = std::move(s.value());
-  return refresh(error);
+  m_store->setMemory(0, kStudioStoreCache);
+  ++m_generation;
+  reload();  // what the database already holds, at once
+  refreshInBackground();
+  return true;
 }
 
 void HistoryModel::close() {
+  ++m_generation;
   beginResetModel();
   m_runs.clear();
   m_missing.clear();
@@ -97,24 +105,77 @@ void HistoryModel::close() {
 bool HistoryModel::refresh(QString* error) {
   if (!m_store) return false;
   auto r = m_store->ingestRuns(QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString());
-  bool ok = true;
   if (!r) {
     if (error) *error = q(r.errorText());
-    ok = false;
-  } else {
-    m_warnings.clear();
-    for (const auto& w : r->warnings) m_warnings << q(w);
-    if (r->runsUpdated == 0 &&
-        static_cast<int>(m_runs.size()) == static_cast<int>(m_store->runs().size())) {
-      // Nothing new: the view keeps its selection untouched; a folder deleted meanwhile still
-      // shows.
-      if (checkFolders() && !m_runs.empty())
-        emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
-      return true;
-    }
+    reload();
+    return false;
+  }
+  QStringList warnings;
+  for (const auto& w : r->warnings) warnings << q(w);
+  applyIngest(r->runsUpdated, warnings);
+  return true;
+}
+
+void HistoryModel::applyIngest(int runsUpdated, const QStringList& warnings) {
+  m_warnings = warnings;
+  if (runsUpdated == 0 && static_cast<int>(m_runs.size()) == static_cast<int>(m_store->runs().size())) {
+    // Nothing new: the view keeps its selection untouched; a folder deleted meanwhile still
+    // shows.
+    if (checkFolders() && !m_runs.empty()) emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
+    return;
   }
   reload();
-  return ok;
+}
+
+bool HistoryModel::refreshing() const { return m_ingest->busy(); }
+
+void HistoryModel::refreshInBackground() {
+  if (!m_store) return;
+  if (m_ingest->busy()) {
+    m_ingestAgain = true;
+    return;
+  }
+  struct Ingested {
+    QString error;
+    int runsUpdated = 0;
+    QStringList warnings;
+  };
+  const std::string db = m_store->path();
+  const std::string runs = QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString();
+  const quint64 generation = m_generation;
+  m_ingest->run<Ingested>(
+      [db, runs] {
+        Ingested out;
+        auto s = store::Store::open(db);
+        if (!s) {
+          out.error = q(s.errorText());
+          return out;
+        }
+        s.value()->setBusyTimeout(kBackgroundBusyMs);  // the Run page may be reading a run
+        s.value()->setMemory(0, kStudioStoreCache);
+        auto r = s.value()->ingestRuns(runs);
+        if (!r) {
+          out.error = q(r.errorText());
+          return out;
+        }
+        out.runsUpdated = r->runsUpdated;
+        for (const auto& w : r->warnings) out.warnings << q(w);
+        return out;
+      },
+      [this, generation](Ingested r) {
+        const bool again = m_ingestAgain;
+        m_ingestAgain = false;
+        if (generation == m_generation && m_store) {
+          if (r.error.isEmpty()) applyIngest(r.runsUpdated, r.warnings);
+          else reload();
+          emit refreshed(r.error);
+        }
+        if (again || generation != m_generation) refreshInBackground();
+      },
+      [this, generation](const QString& error) {
+        m_ingestAgain = false;
+        if (generation == m_generation) emit refreshed(error);
+      });
 }
 
 void HistoryModel::reload() {

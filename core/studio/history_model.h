@@ -17,6 +17,8 @@
 
 namespace stave::studio {
 
+class BackgroundJob;
+
 /// One point of an overlaid curve: x as chosen (epoch, wall seconds since start, images seen).
 struct CurvePoint {
   double x = 0;
@@ -49,8 +51,10 @@ class HistoryModel : public QAbstractTableModel {
   explicit HistoryModel(QObject* parent = nullptr);
   ~HistoryModel() override;
 
-  /// Opens `<projectDir>/stave.db` (creating or migrating it) and reads `<projectDir>/runs`.
-  /// On failure the model is empty and `error` names the file and the cause.
+  /// Opens `<projectDir>/stave.db` (creating or migrating it) and shows the runs it holds;
+  /// what is new under `<projectDir>/runs` is read by refreshInBackground(), started here
+  /// (a day-long run's first reading takes seconds: never on the GUI thread). On failure the
+  /// model is empty and `error` names the file and the cause.
   bool open(const QString& projectDir, QString* error = nullptr);
   /// Closes the database; the model becomes empty.
   void close();
@@ -58,6 +62,12 @@ class HistoryModel : public QAbstractTableModel {
   /// Ingests what is new under runs/ and reloads the rows (selection-preserving resets are the
   /// view's business). Returns false with `error` when the database refused.
   bool refresh(QString* error = nullptr);
+  /// refresh() on a thread of its own (with its own connection to the database); the rows are
+  /// reloaded here when it is done, then refreshed() is emitted. A call while one is running
+  /// makes it run once more after.
+  void refreshInBackground();
+  /// True while a background refresh runs.
+  bool refreshing() const;
   /// Warnings of the last ingestion (skipped lines, naming file and line).
   QStringList warnings() const { return m_warnings; }
 
@@ -103,8 +113,17 @@ class HistoryModel : public QAbstractTableModel {
 
   QString projectDir() const { return m_projectDir; }
 
+ signals:
+  /// A background refresh is done (`error` empty when it succeeded).
+  void refreshed(const QString& error);
+
  private:
   void reload();
+  /// Applies what an ingestion found (warnings; reload when something changed).
+  void applyIngest(int runsUpdated, const QStringList& warnings);
+  BackgroundJob* m_ingest;       ///< refreshInBackground's thread
+  bool m_ingestAgain = false;    ///< asked for while one ran
+  quint64 m_generation = 0;      ///< which project a refresh in flight belongs to
   /// Re-checks which run folders exist; true when any changed.
   bool checkFolders();
   std::unique_ptr<store::Store> m_store;

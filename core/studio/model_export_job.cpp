@@ -76,7 +76,7 @@ void ModelExportJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QString out = QString::fromUtf8(m_process->readAllStandardOutput()).trimmed();
   if (m_cancelled) {
-    m_outcome = Outcome::Cancelled;
+    m_outcome = Outcome::Stopped;
   } else if (status != QProcess::NormalExit) {
     m_outcome = Outcome::Crashed;
     m_error = err.isEmpty() ? tr("stave-train export-weights crashed") : err;
@@ -84,7 +84,7 @@ void ModelExportJob::done(int code, QProcess::ExitStatus status) {
     m_outcome = Outcome::Failed;
     m_error = err.isEmpty() ? tr("stave-train export-weights exited with code %1").arg(code) : err;
   } else {
-    m_outcome = Outcome::Finished;
+    m_outcome = Outcome::Completed;
     // "wrote <file>: what it is" first: the dialog names the file itself.
     m_summary = out;
     const QString prefix = QStringLiteral("wrote %1: ").arg(m_out);

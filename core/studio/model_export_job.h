@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/studio/process_outcome.h"
+
 namespace stave::studio {
 
 /// What `stave-train export-weights` is asked for.
@@ -27,7 +29,8 @@ class GracefulProcess;
 class ModelExportJob : public QObject {
   Q_OBJECT
  public:
-  enum class Outcome { None, Running, FailedToStart, Finished, Failed, Crashed, Cancelled };
+  /// How the last one ended (Running also covers reading its results; Stopped: cancelled).
+  using Outcome = ProcessOutcome;
   static constexpr int kGraceMs = 5000;
 
   explicit ModelExportJob(QObject* parent = nullptr);

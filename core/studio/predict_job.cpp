@@ -104,7 +104,7 @@ void PredictJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QByteArray out = m_process->readAllStandardOutput();
   if (m_cancelled) {
-    m_outcome = Outcome::Cancelled;
+    m_outcome = Outcome::Stopped;
     emit finished();
     return;
   }
@@ -149,7 +149,7 @@ void PredictJob::done(int code, QProcess::ExitStatus status) {
           m_outcome = Outcome::Failed;
           m_error = r.error;
         } else {
-          m_outcome = Outcome::Finished;
+          m_outcome = Outcome::Completed;
           m_detections = std::move(r.detections);
           m_images = std::move(r.images);
         }

@@ -12,6 +12,8 @@
 #include <QTimer>
 #include <QVector>
 
+#include "core/studio/process_outcome.h"
+
 namespace stave::studio {
 
 class BackgroundJob;
@@ -35,8 +37,8 @@ struct PredictOptions {
 class PredictJob : public QObject {
   Q_OBJECT
  public:
-  /// How the last prediction ended. Running also covers reading its results.
-  enum class Outcome { None, Running, FailedToStart, Finished, Failed, Crashed, Cancelled };
+  /// How the last one ended (Running also covers reading its results; Stopped: cancelled).
+  using Outcome = ProcessOutcome;
   /// Seconds between Cancel's SIGTERM and its SIGKILL.
   static constexpr int kGraceMs = 5000;
 

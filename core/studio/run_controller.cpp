@@ -20,6 +20,7 @@
 
 #include "core/config/atomic_file.h"
 #include "core/studio/background_job.h"
+#include "core/studio/stored_run.h"
 
 namespace stave::studio {
 
@@ -86,7 +87,34 @@ QString RunController::findTrainExecutable() {
   return QStandardPaths::findExecutable(QStringLiteral("stave-train"));
 }
 
-RunController::RunController(QObject* parent) : QObject(parent), m_reader(new BackgroundJob(this)) {
+RunController::RunController(QObject* parent)
+    : QObject(parent), m_storedRunBytes(kStoredRunBytes), m_reader(new BackgroundJob(this)),
+      m_launchJob(new BackgroundJob(this)) {
+  // What the run's events say of its state: a start (a resume after a final event starts a
+  // new story), how it finished, its error.
+  m_dispatch.onRaw(telemetry::event_type::kRunStart, [this](const telemetry::Event&) {
+    if (m_sawEnd) {
+      m_sawEnd = false;
+      m_message.clear();
+      m_hint.clear();
+    }
+    setOutcome(RunOutcome::Running);
+  });
+  m_dispatch.on<telemetry::FinishedEvent>([this](const telemetry::Event&, const telemetry::FinishedEvent& fin) {
+    m_sawEnd = true;
+    m_message = QString::fromStdString(fin.message);
+    switch (fin.status) {
+      case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
+      case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
+      case telemetry::RunStatus::EarlyStopped: m_outcome = RunOutcome::EarlyStopped; break;
+      case telemetry::RunStatus::Failed: m_outcome = RunOutcome::Failed; break;
+    }
+    emit stateChanged();
+  });
+  m_dispatch.on<telemetry::ErrorEvent>([this](const telemetry::Event&, const telemetry::ErrorEvent& err) {
+    m_message = QString::fromStdString(err.message);
+    m_hint = QString::fromStdString(err.hint);
+  });
   m_exe = findTrainExecutable();
   m_timer.setInterval(200);
   connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -159,7 +187,11 @@ QStringList RunController::liveRuns(const QString& projectDir) {
   return out;
 }
 
-bool RunController::isLive() const { return processAlive(m_runDir); }
+bool RunController::isLive() const {
+  // Just started: live while its pid is being waited for (a start that fails ends it).
+  if (m_launchPending && !m_runDir.isEmpty() && m_runDir == m_launchDir) return true;
+  return processAlive(m_runDir);
+}
 
 bool RunController::launch(const QStringList& args, const QString& runDir, QString* error) {
   if (m_exe.isEmpty() || !QFileInfo(m_exe).isExecutable()) {
@@ -191,29 +223,41 @@ bool RunController::launch(const QStringList& args, const QString& runDir, QStri
     if (error) *error = tr("cannot start setsid/sh for %1").arg(m_exe);
     return false;
   }
-  // The shell writes the pid at once; then the studio records who runs the folder.
-  QElapsedTimer t;
-  t.start();
-  qint64 pid = 0;
-  while (t.elapsed() < 5000) {
-    pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
-    if (pid > 0) break;
-    QThread::msleep(10);
-  }
-  if (pid <= 0) {
-    if (error) *error = tr("the run did not start within 5 s (see %1)").arg(QDir(runDir).filePath(QStringLiteral("launcher.log")));
-    return false;
-  }
-  QJsonObject rec{{QStringLiteral("pid"), pid},
-                  {QStringLiteral("start_ticks"), processStart(pid)},
-                  {QStringLiteral("host"), QSysInfo::machineHostName()},
-                  {QStringLiteral("boot_id"), bootId()},
-                  {QStringLiteral("command"), (QStringList{m_exe} + args).join(QLatin1Char(' '))},
-                  {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-  auto st = writeFileAtomic(QDir(runDir).filePath(QStringLiteral("launcher.json")).toStdString(),
-                            QJsonDocument(rec).toJson().toStdString());
-  if (!st && error) *error = QString::fromStdString(st.errorText());
+  // The shell writes the pid at once; then the studio records who runs the folder. Waited for
+  // on the launch job's thread (the window goes on); until then the run counts as starting.
   m_startedAt = QDateTime::currentMSecsSinceEpoch();
+  m_launchPending = true;
+  m_launchDir = QFileInfo(runDir).absoluteFilePath();
+  const QString exe = m_exe;
+  m_launchJob->run<QString>(
+      [runDir, exe, args] {
+        QElapsedTimer t;
+        t.start();
+        qint64 pid = 0;
+        while (t.elapsed() < 5000) {
+          pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
+          if (pid > 0) break;
+          QThread::msleep(10);
+        }
+        if (pid <= 0)
+          return tr("the run did not start within 5 s (see %1)").arg(QDir(runDir).filePath(QStringLiteral("launcher.log")));
+        QJsonObject rec{{QStringLiteral("pid"), pid},
+                        {QStringLiteral("start_ticks"), processStart(pid)},
+                        {QStringLiteral("host"), QSysInfo::machineHostName()},
+                        {QStringLiteral("boot_id"), bootId()},
+                        {QStringLiteral("command"), (QStringList{exe} + args).join(QLatin1Char(' '))},
+                        {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+        auto st = writeFileAtomic(QDir(runDir).filePath(QStringLiteral("launcher.json")).toStdString(),
+                                  QJsonDocument(rec).toJson().toStdString());
+        return st ? QString() : QString::fromStdString(st.errorText());
+      },
+      [this, runDir](QString error) {
+        m_launchPending = false;
+        if (QFileInfo(runDir).absoluteFilePath() != m_runDir || error.isEmpty()) return;
+        m_message = error;
+        emit warning(error);
+        setOutcome(RunOutcome::FailedToStart);
+      });
   return true;
 }
 
@@ -242,6 +286,7 @@ bool RunController::start(const QString& projectFile, const QString& configName,
   detach();
   if (!launch(args, dir, error)) return false;
   attach(dir);
+  m_startedAt = QDateTime::currentMSecsSinceEpoch();
   setOutcome(RunOutcome::Starting);
   return true;
 }
@@ -295,7 +340,9 @@ bool RunController::attach(const QString& runDir, QString* error) {
   m_runDir = QFileInfo(runDir).absoluteFilePath();
   m_outcome = processAlive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
   m_timer.start();
-  poll();
+  const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
+  if (!m_storePath.isEmpty() && log.size() > m_storedRunBytes) loadStored();
+  else poll();
   emit stateChanged();
   return true;
 }
@@ -307,6 +354,8 @@ void RunController::detach() {
   m_offset = 0;
   m_lineNo = 0;
   m_events.clear();
+  m_stored.reset();
+  m_loadingStored = false;
   m_lastEventTime = 0;
   m_reading = false;
   ++m_generation;  // a read in flight is for the run left
@@ -391,7 +440,7 @@ void RunController::pollInBackground() {
   const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
   const qint64 offset = m_offset, lineNo = m_lineNo;
   const quint64 generation = m_generation;
-  m_reader->run<EventBatch>([path, offset, lineNo] { return readEvents(path, offset, lineNo); },
+  freeReader()->run<EventBatch>([path, offset, lineNo] { return readEvents(path, offset, lineNo); },
                             [this, generation](EventBatch batch) {
                               if (generation != m_generation) return;  // another run since
                               m_reading = false;
@@ -408,6 +457,64 @@ void RunController::pollInBackground() {
                             });
 }
 
+BackgroundJob* RunController::freeReader() {
+  // A read of the run left behind may still be going (a long run's first ingestion): it is
+  // left to end on its own job, never waited for here.
+  m_retired.erase(std::remove_if(m_retired.begin(), m_retired.end(),
+                                 [](BackgroundJob* j) {
+                                   if (j->busy()) return false;
+                                   delete j;
+                                   return true;
+                                 }),
+                  m_retired.end());
+  if (m_reader->busy()) {
+    m_retired.push_back(m_reader);
+    m_reader = new BackgroundJob(this);
+  }
+  return m_reader;
+}
+
+void RunController::loadStored() {
+  if (qEnvironmentVariableIsSet("STAVE_DBG")) qWarning("DBG loadStored %s", qPrintable(m_storePath));
+  m_reading = m_loadingStored = true;
+  const std::string db = m_storePath.toStdString(), dir = m_runDir.toStdString();
+  const quint64 generation = m_generation;
+  freeReader()->run<std::shared_ptr<Result<StoredRun>>>(
+      [db, dir] { return std::make_shared<Result<StoredRun>>(loadStoredRun(db, dir)); },
+      [this, generation](std::shared_ptr<Result<StoredRun>> loaded) {
+        if (generation != m_generation) return;
+        if (qEnvironmentVariableIsSet("STAVE_DBG")) qWarning("DBG stored loaded ok=%d", bool(*loaded));
+        m_reading = m_loadingStored = false;
+        if (!*loaded) {
+          // The store cannot help (locked, damaged, read-only): the file itself, whole.
+          emit warning(tr("the history store could not open this run (%1); reading its events.jsonl instead")
+                           .arg(QString::fromStdString(loaded->errorText())));
+          pollInBackground();
+          return;
+        }
+        auto run = std::make_shared<StoredRun>(std::move(loaded->value()));
+        EventBatch batch;
+        batch.events = std::move(run->events);
+        run->events.clear();
+        for (const auto& w : run->warnings) batch.warnings << QString::fromStdString(w);
+        batch.offset = run->offset;
+        batch.lineNo = run->lineNo;
+        for (const auto& e : run->lastSteps) m_lastEventTime = std::max(m_lastEventTime, e.time);
+        m_stored = run;
+        m_events.clear();
+        applyBatch(std::move(batch));
+        if (m_events.empty()) emit eventsAppended(0);  // the charts still take the stored series
+        finishIfDead();
+        pollInBackground();  // what was written since
+      },
+      [this, generation](const QString& error) {
+        if (generation != m_generation) return;
+        m_reading = m_loadingStored = false;
+        emit warning(error);
+        pollInBackground();
+      });
+}
+
 void RunController::applyBatch(EventBatch batch) {
   const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
   if (batch.missing) {
@@ -421,40 +528,14 @@ void RunController::applyBatch(EventBatch batch) {
   for (const QString& w : batch.warnings) emit warning(w);
   if (batch.replaced) {
     m_events.clear();
+    m_stored.reset();
     m_offset = m_lineNo = 0;
     emit eventsAppended(0);
   }
   const int first = static_cast<int>(m_events.size());
-  namespace et = telemetry::event_type;
   for (auto& ev : batch.events) {
     m_lastEventTime = std::max(m_lastEventTime, ev.time);
-    if (ev.type == et::kRunStart && !m_sawEnd) setOutcome(RunOutcome::Running);
-    if (ev.type == et::kFinished) {
-      if (auto fin = telemetry::finishedFromEvent(ev)) {
-        m_sawEnd = true;
-        m_message = QString::fromStdString(fin->message);
-        switch (fin->status) {
-          case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
-          case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
-          case telemetry::RunStatus::EarlyStopped: m_outcome = RunOutcome::EarlyStopped; break;
-          case telemetry::RunStatus::Failed: m_outcome = RunOutcome::Failed; break;
-        }
-        emit stateChanged();
-      }
-    }
-    if (ev.type == et::kError) {
-      if (auto err = telemetry::errorFromEvent(ev)) {
-        m_message = QString::fromStdString(err->message);
-        m_hint = QString::fromStdString(err->hint);
-      }
-    }
-    if (ev.type == et::kRunStart && m_sawEnd) {
-      // A resume appended a new run_start after the old finished event.
-      m_sawEnd = false;
-      m_message.clear();
-      m_hint.clear();
-      setOutcome(RunOutcome::Running);
-    }
+    m_dispatch(ev);
     m_events.push_back(std::move(ev));
   }
   m_offset = batch.offset;
@@ -501,7 +582,7 @@ void RunController::finishIfDead() {
     return;
   }
   // Just started: the record may not be there yet.
-  if (m_outcome == RunOutcome::Starting && QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500 &&
+  if (m_outcome == RunOutcome::Starting && (m_launchPending || QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) &&
       !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status"))))
     return;
   if (m_sawEnd) return;
@@ -550,6 +631,7 @@ QString RunController::outcomeName(RunOutcome o) {
     case RunOutcome::Stopped: return tr("stopped");
     case RunOutcome::EarlyStopped: return tr("early-stopped");
     case RunOutcome::Failed: return tr("failed");
+    case RunOutcome::FailedToStart: return tr("failed to start");
     case RunOutcome::Crashed: return tr("crashed");
   }
   return {};
@@ -559,7 +641,8 @@ QString RunController::outcomeText() const {
   const QString name = outcomeName(m_outcome);
   if (m_outcome == RunOutcome::Crashed && m_signal > 0)
     return tr("%1 (%2)").arg(name, signalName(m_signal));
-  if ((m_outcome == RunOutcome::Failed || m_outcome == RunOutcome::Crashed) && !m_message.isEmpty())
+  if ((m_outcome == RunOutcome::Failed || m_outcome == RunOutcome::Crashed || m_outcome == RunOutcome::FailedToStart) &&
+      !m_message.isEmpty())
     return tr("%1: %2").arg(name, m_message);
   return name;
 }

@@ -11,16 +11,20 @@
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <memory>
 #include <vector>
 
+#include "core/studio/process_outcome.h"
+#include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
 
 class BackgroundJob;
+struct StoredRun;
 
-/// How a run ended (or that it has not).
-enum class RunOutcome { None, Starting, Running, Completed, Stopped, EarlyStopped, Failed, Crashed };
+/// How a run ended (or that it has not): the studio's one outcome of a child process.
+using RunOutcome = ProcessOutcome;
 
 /// What the studio knows about the process of a run folder.
 struct LauncherRecord {
@@ -47,6 +51,20 @@ class RunController : public QObject {
   double gracePeriod() const { return m_graceS; }
   /// How often events.jsonl is read (ms, default 200).
   void setPollInterval(int ms);
+  /// The project's history store: a run whose events.jsonl is larger than kStoredRunBytes is
+  /// opened from it (brought up to date first), then followed from where it stopped. "" (the
+  /// default): events.jsonl is always read whole.
+  void setStorePath(const QString& dbPath) { m_storePath = dbPath; }
+  /// The size of events.jsonl from which a run is opened from the store (default
+  /// kStoredRunBytes, 64 MB).
+  void setStoredRunBytes(qint64 bytes) { m_storedRunBytes = bytes; }
+  QString storePath() const { return m_storePath; }
+  /// What the store held when the followed run was opened from it (nullptr when it was read
+  /// from events.jsonl alone). Set before eventsAppended(0); its events are in events(), and
+  /// its series are the charts' to take (moved out by the page that draws them).
+  std::shared_ptr<StoredRun> stored() const { return m_stored; }
+  /// True while the followed run is being opened from the store.
+  bool loadingStored() const { return m_loadingStored; }
 
   /// Starts a run of `projectFile`'s config `configName` in runs/<new id>/ with `nproc` ranks
   /// and extra key=value overrides. False with `error` when it cannot start.
@@ -119,8 +137,17 @@ class RunController : public QObject {
   bool launch(const QStringList& args, const QString& runDir, QString* error);
   void finishIfDead();
   void applyBatch(EventBatch batch);
+  /// Opens the followed run from the store on the reader's thread, then follows the file.
+  void loadStored();
+  /// The reader, a fresh one when the current one still reads for a run left.
+  BackgroundJob* freeReader();
   void setOutcome(RunOutcome o);
+  telemetry::EventDispatch m_dispatch;  ///< what the run's events say of its state
   QString m_exe;
+  QString m_storePath;
+  std::shared_ptr<StoredRun> m_stored;
+  bool m_loadingStored = false;
+  qint64 m_storedRunBytes;
   double m_graceS = 30;
   QString m_runDir;
   qint64 m_offset = 0;
@@ -129,6 +156,10 @@ class RunController : public QObject {
   std::vector<telemetry::Event> m_events;
   double m_lastEventTime = 0;   ///< time of the newest event read
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
+  std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
+  BackgroundJob* m_launchJob;   ///< waits for a started run's pid and records it
+  bool m_launchPending = false;  ///< a start's record is not written yet
+  QString m_launchDir;           ///< the folder of that start
   bool m_reading = false;       ///< a read is in flight
   quint64 m_generation = 0;     ///< which followed run a read in flight belongs to
   RunOutcome m_outcome = RunOutcome::None;

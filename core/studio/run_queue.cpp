@@ -330,7 +330,7 @@ bool RunQueue::followRunning() {
       close(State::Failed, tr("the run never started (nothing in %1)").arg(e.runDir));
       continue;
     }
-    close((o == RunOutcome::Failed || o == RunOutcome::Crashed) ? State::Failed : State::Finished,
+    close((o == RunOutcome::Failed || o == RunOutcome::Crashed || o == RunOutcome::FailedToStart) ? State::Failed : State::Finished,
           m_run->outcomeText());
     emit message(tr("Queued run %1 ended: %2").arg(QFileInfo(e.runDir).fileName(), e.message));
   }

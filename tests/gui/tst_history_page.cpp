@@ -106,6 +106,8 @@ class TestHistoryPage : public QObject {
     m_window = std::make_unique<stave::widgets::MainWindow>();
     QVERIFY(m_window->openProject(m_project));
     m_window->showPage(4);
+    // The runs are read on a thread of their own: listed when that is done.
+    QTRY_VERIFY_WITH_TIMEOUT(!page()->model()->refreshing() && page()->model()->rowCount() == 3, 20000);
   }
 
   void tableListsRunsAndSorts() {
@@ -370,6 +372,7 @@ class TestHistoryPage : public QObject {
     QVERIFY(w.openProject(project));
     auto* p = w.historyPage();
     auto* model = p->table()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->model()->refreshing(), 20000);  // read in the background
     QCOMPARE(model->rowCount(), 2);
     int rowA = 0;
     for (int r = 0; r < 2; ++r)

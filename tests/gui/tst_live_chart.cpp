@@ -5,9 +5,11 @@
 #include <QtTest>
 #include <cmath>
 
+#include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"
 
 using stave::widgets::LiveChart;
+using stave::widgets::ChartClock;
 
 namespace {
 /// The tick positions the x axis draws now.
@@ -164,6 +166,37 @@ class TestLiveChart : public QObject {
     for (int i = 1; i < 50; ++i) c.append(s, i * 0.5, 2.0 - i * 0.01);
     c.refresh();
     QCOMPARE(c.seriesGraph(s)->scatterStyle().shape(), QCPScatterStyle::ssNone);
+  }
+
+  void oneClockForAPage() {
+    // Charts on one clock: appends only ask; one tick refreshes each chart that asked, once.
+    ChartClock clock;
+    LiveChart a("a"), b("b"), idle("idle");
+    for (auto* c : {&a, &b, &idle}) {
+      c->resize(400, 260);
+      c->setClock(&clock);
+    }
+    const int sa = a.addSeries("x", Qt::red), sb = b.addSeries("y", Qt::blue);
+    for (int i = 0; i < 100; ++i) {
+      a.append(sa, i, i);
+      b.append(sb, i, -i);
+    }
+    QCOMPARE(clock.pending(), 2);
+    QCOMPARE(a.drawnCount(sa), 0);  // nothing drawn before the tick
+    QTRY_COMPARE_WITH_TIMEOUT(clock.pending(), 0, 3000);
+    QCOMPARE(a.drawnCount(sa), 100);
+    QCOMPARE(b.drawnCount(sb), 100);
+    QCOMPARE(b.xAxis->range().upper, 99.0);
+    {
+      // A chart deleted while waiting is skipped.
+      auto* gone = new LiveChart("gone");
+      gone->setClock(&clock);
+      gone->append(gone->addSeries("z", Qt::green), 0, 1);
+      QCOMPARE(clock.pending(), 1);
+      delete gone;
+      clock.tick();
+      QCOMPARE(clock.pending(), 0);
+    }
   }
 };
 

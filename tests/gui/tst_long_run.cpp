@@ -57,8 +57,11 @@ class TstLongRun : public QObject {
     QVERIFY(g3.x(0) < 60);
     QVERIFY(g3.x(g3.size() - 1) > 2 * 3600 - 60);
     QCOMPARE(g3.minY(), 0.0);  // its one-sample dips are there
-    // The controller keeps the low-rate events only.
+    // The controller keeps the low-rate events only. Opened from the project's history store
+    // (the log is over 64 MB): rank 0's losses at every iteration, the samples as buckets.
     QVERIFY(page->controller()->events().size() < 200);
+    QVERIFY(page->controller()->stored() != nullptr);
+    QVERIFY(QFileInfo::exists(dir.filePath("stave.db")));
     qInfo("2 h x 8 ranks (%lld events, %.0f MB): charts whole after %lld ms; longest event-loop stall %lld ms",
           static_cast<long long>(stats.events), stats.bytes / 1e6, static_cast<long long>(loaded),
           static_cast<long long>(probe.worst()));
@@ -67,10 +70,34 @@ class TstLongRun : public QObject {
     QVERIFY(bars);
     QVERIFY(!bars->isVisibleTo(&w));
     // The time axis reads in hours, the iteration axis in thousands.
+    gpu->refresh();
     gpu->replot();
+    QVERIFY(!gpu->xAxis->tickVectorLabels().isEmpty());
     QVERIFY2(gpu->xAxis->tickVectorLabels().last().contains(':'), qPrintable(gpu->xAxis->tickVectorLabels().join(' ')));
+    losses->refresh();
     losses->replot();
+    QVERIFY(!losses->xAxis->tickVectorLabels().isEmpty());
     QVERIFY2(losses->xAxis->tickVectorLabels().last().endsWith('k'), qPrintable(losses->xAxis->tickVectorLabels().join(' ')));
+    // The same run read from events.jsonl alone has the same per-iteration and per-epoch
+    // points; the samples at full resolution, the same first and last minute and the dips.
+    const QString runDir = page->controller()->runDir();
+    std::vector<float> storedLoss;
+    for (size_t i = 0; i < losses->points(0).size(); i += 997) storedLoss.push_back(losses->points(0).y(i));
+    auto* speed = page->chart("speed");
+    QCOMPARE(speed->seriesName(0), QString("samples/s"));
+    const auto& sp = speed->points(0);
+    const double storedLastSpeed = sp.y(sp.size() - 1);
+    page->controller()->setStoredRunBytes(qint64(1) << 40);
+    QVERIFY(page->showRun(runDir));
+    QTRY_VERIFY_WITH_TIMEOUT(metrics->seriesCount() >= 4 && metrics->pointCount(2) == 8, 120000);
+    QTRY_COMPARE_WITH_TIMEOUT(losses->pointCount(0), int(stats.steps), 120000);
+    QVERIFY(page->controller()->stored() == nullptr);
+    QCOMPARE(losses->points(0).x(losses->points(0).size() - 1), double(stats.steps - 1));
+    for (size_t i = 0, k = 0; i < losses->points(0).size(); i += 997, ++k) QCOMPARE(losses->points(0).y(i), storedLoss[k]);
+    const auto& sp2 = speed->points(0);
+    QCOMPARE(sp2.y(sp2.size() - 1), storedLastSpeed);  // every rank's samples/s summed, both ways
+    QTRY_VERIFY_WITH_TIMEOUT(gpu->seriesCount() == 8 && gpu->points(3).x(gpu->points(3).size() - 1) > 2 * 3600 - 60, 60000);
+    QCOMPARE(gpu->points(3).minY(), 0.0);
     // History lists it.
     w.showPage(4);
     QTRY_COMPARE_WITH_TIMEOUT(w.historyPage()->model()->rowCount(), 1, 60000);

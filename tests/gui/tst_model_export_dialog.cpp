@@ -91,7 +91,7 @@ class TestModelExportDialog : public QObject {
     QCOMPARE(d.outputEdit()->text(), onnx);
     d.batchBox()->setValue(2);
     QVERIFY(exportAndWait(d));
-    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Completed));
     QVERIFY(QFileInfo(onnx).size() > 1000000);
     const QString shown = d.resultLabel()->text();
     QVERIFY2(shown.contains(QDir::toNativeSeparators(onnx)) &&
@@ -111,7 +111,7 @@ class TestModelExportDialog : public QObject {
     QVERIFY(d.onnxGroup()->isHidden());
     QCOMPARE(d.outputEdit()->text(), m_dir.filePath("proj/runs/r1/weights/last-ultralytics.pt"));
     QVERIFY(exportAndWait(d));
-    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Completed));
     QVERIFY2(d.resultLabel()->text().contains("yolov8n.yaml"), qPrintable(d.resultLabel()->text()));
 
     // Stave, to a file the user typed: kept when the format changes.
@@ -122,7 +122,7 @@ class TestModelExportDialog : public QObject {
     d.formatBox()->setCurrentIndex(d.formatBox()->findData("stave"));
     QCOMPARE(d.outputEdit()->text(), typed);
     QVERIFY(exportAndWait(d));
-    QCOMPARE(int(d.job()->outcome()), int(Outcome::Finished));
+    QCOMPARE(int(d.job()->outcome()), int(Outcome::Completed));
     QVERIFY(QFileInfo(typed).size() < QFileInfo(m_ckpt).size());
   }
 

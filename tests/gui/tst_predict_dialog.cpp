@@ -67,7 +67,7 @@ class TestPredictDialog : public QObject {
     QVERIFY2(d.run(), qPrintable(d.statusLabel()->text()));
     QTRY_VERIFY_WITH_TIMEOUT(d.job()->outcome() != stave::studio::PredictJob::Outcome::Running,
                              120000);
-    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Finished));
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Completed));
     QCOMPARE(d.imageList()->count(), 4);
     QVERIFY(d.job()->outDir().endsWith("runs/detect/predict"));
     // The checkpoint's class names label the boxes; the output folder is named in the dialog.
@@ -139,7 +139,7 @@ class TestPredictDialog : public QObject {
     d.imgszBox()->setValue(96);
     QVERIFY2(d.run(), qPrintable(d.statusLabel()->text()));
     QTRY_VERIFY_WITH_TIMEOUT(!d.job()->isRunning(), 120000);
-    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Finished));
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Completed));
     QCOMPARE(d.classNames().size(), 5);
     QCOMPARE(d.classList()->count(), 5);
     QVERIFY2(d.statusLabel()->text().contains("checkpoint: 5"),
@@ -157,7 +157,7 @@ class TestPredictDialog : public QObject {
     QVERIFY(d.run());
     d.job()->cancel();
     QTRY_VERIFY_WITH_TIMEOUT(!d.job()->isRunning(), 30000);
-    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Cancelled));
+    QCOMPARE(int(d.job()->outcome()), int(stave::studio::PredictJob::Outcome::Stopped));
     QCOMPARE(d.statusLabel()->text(), QString("Cancelled."));
     QCOMPARE(d.imageList()->count(), 0);
   }

@@ -1,0 +1,135 @@
+#include "core/studio/stored_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace stave::studio {
+
+namespace fs = std::filesystem;
+
+StoredRun::Curve* StoredRun::curve(const std::string& key) {
+  for (auto& c : curves)
+    if (c.key == key) return &c;
+  return nullptr;
+}
+
+const StoredRun::Samples* StoredRun::sample(const std::string& key) const {
+  for (const auto& s : samples)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+namespace {
+
+/// The GPU slot of a gpus/<i>/<leaf> key and its leaf; slot -1 for another key.
+std::pair<int, std::string> gpuKey(const std::string& key) {
+  if (key.compare(0, 5, "gpus/") != 0) return {-1, {}};
+  const auto slash = key.find('/', 5);
+  if (slash == std::string::npos || slash == 5) return {-1, {}};
+  for (size_t i = 5; i < slash; ++i)
+    if (key[i] < '0' || key[i] > '9') return {-1, {}};
+  return {std::atoi(key.c_str() + 5), key.substr(slash + 1)};
+}
+
+/// Buckets as chart points: x since `t0`, y times `scale`, each bucket's minimum and maximum.
+LodSeries bucketPoints(const std::vector<store::SamplePoint>& buckets, double t0, double scale) {
+  LodSeries out;
+  for (const auto& p : buckets) {
+    const double t = p.time - t0;
+    out.append(t, (p.count > 1 ? p.lo : p.value) * scale);
+    if (p.count > 1 && p.hi != p.lo) out.append(t, p.hi * scale);
+  }
+  return out;
+}
+
+/// The last step event of each rank in the megabyte of `path` before `end`, newest first
+/// until every one of `ranks` ranks was seen.
+std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, int ranks) {
+  constexpr int64_t kTail = 1 << 20;
+  std::ifstream in(path, std::ios::binary);
+  const int64_t from = std::max<int64_t>(0, end - kTail);
+  std::string data(static_cast<size_t>(end - from), '\0');
+  if (!in || !in.seekg(from) || !in.read(data.data(), static_cast<std::streamsize>(data.size()))) return {};
+  std::map<int, telemetry::Event> found;
+  size_t stop = data.size();
+  while (stop > 0 && static_cast<int>(found.size()) < ranks) {
+    const size_t nl = data.rfind('\n', stop - 1);
+    const size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    if (begin == 0 && from > 0) break;  // a line cut by the megabyte's start
+    const std::string_view line(data.data() + begin, stop - begin);
+    stop = nl == std::string::npos ? 0 : nl;
+    if (line.find(R"("type":"step")") == std::string_view::npos) continue;
+    auto e = telemetry::decodeEvent(line);
+    if (e && e->type == telemetry::event_type::kStep && !found.count(e->rank))
+      found.emplace(e->rank, std::move(e.value()));
+  }
+  std::vector<telemetry::Event> out;
+  for (auto& [rank, e] : found) out.push_back(std::move(e));
+  return out;
+}
+
+}  // namespace
+
+Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir) {
+  auto opened = store::Store::open(dbPath);
+  if (!opened) return opened.errors();
+  auto& db = *opened.value();
+  db.setBusyTimeout(kBackgroundBusyMs);  // the History page may be ingesting the same run
+  db.setMemory(0, kStudioStoreCache);
+  auto ingested = db.ingestRun(runDir);
+  if (!ingested) return ingested.errors();
+  auto rec = db.runByDir(runDir);
+  if (!rec) return rec.errors();
+  StoredRun out;
+  out.offset = rec->ingestedBytes;
+  out.lineNo = rec->ingestedLines;
+  out.worldSize = std::max(1, rec->worldSize);
+  // Ingestion warnings repeat what the file says; the first few name the lines.
+  for (size_t i = 0; i < ingested->warnings.size() && i < 20; ++i) out.warnings.push_back(ingested->warnings[i]);
+  const std::string eventsPath = (fs::path(runDir) / "events.jsonl").string();
+  for (auto& stored : db.events(rec->id)) {
+    auto e = telemetry::decodeEvent(stored.json);
+    if (!e) {
+      out.warnings.push_back(eventsPath + ":" + std::to_string(stored.line) + ": skipped: " + e.errorText());
+      continue;
+    }
+    out.events.push_back(std::move(e.value()));
+  }
+  for (const char* key : {"step/box_loss", "step/cls_loss", "step/dfl_loss", "step/samples_per_s",
+                          store::kTotalSamplesPerSecKey}) {
+    StoredRun::Curve c;
+    c.key = key;
+    for (const auto& p : db.curve(rec->id, key)) c.points.append(static_cast<double>(p.step), p.value);
+    if (!c.points.empty()) out.curves.push_back(std::move(c));
+  }
+  // The time charts start at the run's first event, as when the file is read.
+  out.t0 = out.events.empty() ? rec->started : out.events.front().time;
+  const auto keys = db.sampleKeys(rec->id);
+  const auto has = [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+  for (const auto& key : keys) {
+    const auto [slot, leaf] = gpuKey(key);
+    if (slot >= 0 && (leaf == "util" || leaf == "mem_used" || leaf == "power_w")) {
+      StoredRun::Samples s{key, slot, {}};
+      const std::string indexKey = "gpus/" + std::to_string(slot) + "/index";
+      if (has(indexKey))
+        if (const auto idx = db.samples(rec->id, indexKey, 1); !idx.empty()) s.gpu = static_cast<int>(std::lround(idx.front().value));
+      s.points = bucketPoints(db.samples(rec->id, key), out.t0, leaf == "mem_used" ? 1.0 / double(1 << 30) : 1.0);
+      out.samples.push_back(std::move(s));
+    } else if (key == "cpu_total") {
+      out.samples.push_back({key, -1, bucketPoints(db.samples(rec->id, key), out.t0, 1.0)});
+    } else if (key == "mem_used" && has("mem_total")) {
+      // In % of the node's memory (its total as last sampled).
+      const auto total = db.samples(rec->id, "mem_total", 1);
+      if (!total.empty() && total.back().value > 0)
+        out.samples.push_back({key, -1, bucketPoints(db.samples(rec->id, key), out.t0, 100.0 / total.back().value)});
+    }
+  }
+  out.lastSteps = lastSteps(eventsPath, out.offset, out.worldSize);
+  return out;
+}
+
+}  // namespace stave::studio

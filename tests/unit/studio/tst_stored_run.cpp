@@ -1,0 +1,133 @@
+// StoredRun: a run opened from the project's history store for the Run page, on a generated
+// 4-rank run. What it gives equals what events.jsonl says: the low-rate events in file order
+// (no step or sample), rank 0's losses at every iteration, every rank's samples/s summed at
+// rank 0's steps (as the Run page sums them from the file), the GPU samples as buckets that
+// keep the one-sample dips, each rank's last step, and the offset the store read to. A second
+// load reads only what was appended; a store that cannot be opened is an error naming it.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/studio/stored_run.h"
+#include "long_run.h"
+
+namespace fs = std::filesystem;
+namespace tel = stave::telemetry;
+using stave::studio::loadStoredRun;
+
+class TstStoredRun : public QObject {
+  Q_OBJECT
+ private slots:
+  void equalsTheFile() {
+    QTemporaryDir dir;
+    const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
+    fs::create_directories(runDir);
+    const std::string log = (runDir / "events.jsonl").string();
+    stave::bench::LongRunOptions o;
+    o.hours = 0.5;
+    o.ranks = 4;
+    o.epochMinutes = 10;
+    stave::bench::LongRunStats stats;
+    std::string error;
+    QVERIFY2(stave::bench::writeLongRun(o, log, &stats, &error), error.c_str());
+
+    // What the file says, decoded line by line.
+    std::vector<tel::Event> lowRate;
+    std::vector<double> box;
+    std::vector<double> totalSps;
+    std::map<int, double> sps;
+    std::map<int, tel::Event> last;
+    double minUtil3 = 1e9;
+    {
+      std::ifstream in(log);
+      std::string line;
+      while (std::getline(in, line)) {
+        auto e = tel::decodeEvent(line);
+        QVERIFY(e);
+        if (e->type == tel::event_type::kStep) {
+          auto s = tel::stepFromEvent(e.value());
+          QVERIFY(s);
+          sps[e->rank] = s->samplesPerSec;
+          last[e->rank] = e.value();
+          if (e->rank != 0) continue;
+          box.push_back(s->boxLoss);
+          if (sps.size() == 4) {
+            double t = 0;
+            for (const auto& [r, v] : sps) t += v;
+            totalSps.push_back(t);
+          }
+        } else if (e->type == tel::event_type::kGpuSample) {
+          auto g = tel::gpuSampleFromEvent(e.value());
+          QVERIFY(g);
+          for (const auto& gp : g->gpus)
+            if (gp.index == 3) minUtil3 = std::min(minUtil3, gp.util);
+        } else if (!tel::isHighRateType(e->type)) {
+          lowRate.push_back(e.value());
+        }
+      }
+    }
+    const std::string db = dir.filePath("stave.db").toStdString();
+    auto loaded = loadStoredRun(db, runDir.string());
+    QVERIFY2(loaded, loaded.errorText().c_str());
+    auto& run = loaded.value();
+    QCOMPARE(run.offset, static_cast<int64_t>(fs::file_size(log)));
+    QCOMPARE(run.worldSize, 4);
+    QCOMPARE(run.events.size(), lowRate.size());
+    for (size_t i = 0; i < lowRate.size(); ++i) {
+      QCOMPARE(run.events[i].type, lowRate[i].type);
+      QCOMPARE(run.events[i].time, lowRate[i].time);
+    }
+    QCOMPARE(run.t0, lowRate.front().time);
+    const auto* c = run.curve("step/box_loss");
+    QVERIFY(c);
+    QCOMPARE(c->points.size(), box.size());
+    QCOMPARE(c->points.size(), static_cast<size_t>(stats.steps));
+    for (size_t i = 0; i < box.size(); i += 101) QCOMPARE(c->points.y(i), static_cast<float>(box[i]));
+    const auto* total = run.curve(stave::store::kTotalSamplesPerSecKey);
+    QVERIFY(total);
+    QCOMPARE(total->points.size(), totalSps.size());
+    QCOMPARE(total->points.y(total->points.size() - 1), static_cast<float>(totalSps.back()));
+    // GPU 3's utilisation: buckets over the whole half hour, its dips kept.
+    const stave::studio::StoredRun::Samples* util3 = nullptr;
+    for (const auto& s : run.samples)
+      if (s.key == "gpus/3/util") util3 = &s;
+    QVERIFY(util3);
+    QCOMPARE(util3->gpu, 3);
+    QVERIFY(util3->points.x(0) < 10);
+    QVERIFY(util3->points.x(util3->points.size() - 1) > 0.5 * 3600 - 10);
+    QCOMPARE(util3->points.minY(), minUtil3);
+    QVERIFY(util3->points.size() < 2 * 0.5 * 3600 / 10 + 4);  // buckets, not every sample
+    // Each rank's last step.
+    QCOMPARE(run.lastSteps.size(), size_t(4));
+    for (const auto& e : run.lastSteps) QCOMPARE(e.time, last[e.rank].time);
+
+    // Appended lines: the next load has them (the store read only those).
+    const auto before = run.events.size();
+    {
+      std::ofstream out(log, std::ios::app);
+      tel::Event w;
+      w.type = tel::event_type::kWarning;
+      w.time = stats.endTime + 1;
+      w.data = {{"message", "appended"}};
+      out << tel::encodeEvent(w) << "\n";
+    }
+    auto again = loadStoredRun(db, runDir.string());
+    QVERIFY2(again, again.errorText().c_str());
+    QCOMPARE(again->events.size(), before + 1);
+    QCOMPARE(again->offset, static_cast<int64_t>(fs::file_size(log)));
+
+    // A database that is not one: the error names it.
+    const std::string bad = dir.filePath("bad.db").toStdString();
+    std::ofstream(bad) << "not a database";
+    auto broken = loadStoredRun(bad, runDir.string());
+    QVERIFY(!broken);
+    QVERIFY2(broken.errorText().find("bad.db") != std::string::npos, broken.errorText().c_str());
+  }
+};
+
+QTEST_MAIN(TstStoredRun)
+#include "tst_stored_run.moc"
