@@ -612,57 +612,57 @@
 <context>
     <name>stave::studio::DoctorAdvice</name>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="30"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="48"/>
         <source>An unreadable diagnosis event was skipped: %1</source>
         <translation>已跳过一个无法读取的诊断事件：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="90"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="89"/>
         <source>Open the run&apos;s project first.</source>
         <translation>请先打开该运行所属的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="92"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="91"/>
         <source>There is no such finding.</source>
         <translation>没有这条诊断结果。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="94"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="93"/>
         <source>This finding advises no config change.</source>
         <translation>这条诊断结果没有建议修改配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="96"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="95"/>
         <source>The new config needs a name.</source>
         <translation>新配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="98"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="97"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="103"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="102"/>
         <source>The advice does not fit the config: %1</source>
         <translation>该建议不符合配置要求：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="106"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="105"/>
         <source>The config with this advice is not valid: %1</source>
         <translation>应用此建议后的配置无效：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="115"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="114"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="117"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="116"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="119"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="118"/>
         <source>critical</source>
         <translation>严重</translation>
     </message>
@@ -1124,258 +1124,258 @@
 <context>
     <name>stave::widgets::HardwarePage</name>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="149"/>
+        <location filename="../widgets/hardware_page.cpp" line="151"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="150"/>
+        <location filename="../widgets/hardware_page.cpp" line="152"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="156"/>
+        <location filename="../widgets/hardware_page.cpp" line="158"/>
         <source>Reading the machine&apos;s hardware…</source>
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="176"/>
+        <location filename="../widgets/hardware_page.cpp" line="178"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="192"/>
+        <location filename="../widgets/hardware_page.cpp" line="194"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="198"/>
+        <location filename="../widgets/hardware_page.cpp" line="200"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="199"/>
+        <location filename="../widgets/hardware_page.cpp" line="201"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="199"/>
+        <location filename="../widgets/hardware_page.cpp" line="201"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="200"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="200"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="201"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="201"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="221"/>
+        <location filename="../widgets/hardware_page.cpp" line="224"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="246"/>
+        <location filename="../widgets/hardware_page.cpp" line="249"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="258"/>
+        <location filename="../widgets/hardware_page.cpp" line="261"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="271"/>
+        <location filename="../widgets/hardware_page.cpp" line="274"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="318"/>
+        <location filename="../widgets/hardware_page.cpp" line="321"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="319"/>
+        <location filename="../widgets/hardware_page.cpp" line="322"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="319"/>
-        <location filename="../widgets/hardware_page.cpp" line="352"/>
+        <location filename="../widgets/hardware_page.cpp" line="322"/>
+        <location filename="../widgets/hardware_page.cpp" line="355"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="320"/>
+        <location filename="../widgets/hardware_page.cpp" line="323"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="321"/>
+        <location filename="../widgets/hardware_page.cpp" line="324"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="322"/>
+        <location filename="../widgets/hardware_page.cpp" line="325"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="325"/>
+        <location filename="../widgets/hardware_page.cpp" line="328"/>
         <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
         <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="326"/>
+        <location filename="../widgets/hardware_page.cpp" line="329"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="348"/>
+        <location filename="../widgets/hardware_page.cpp" line="351"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="352"/>
+        <location filename="../widgets/hardware_page.cpp" line="355"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="353"/>
+        <location filename="../widgets/hardware_page.cpp" line="356"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="354"/>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="355"/>
+        <location filename="../widgets/hardware_page.cpp" line="358"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="360"/>
+        <location filename="../widgets/hardware_page.cpp" line="363"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="365"/>
+        <location filename="../widgets/hardware_page.cpp" line="368"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="367"/>
+        <location filename="../widgets/hardware_page.cpp" line="370"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="368"/>
+        <location filename="../widgets/hardware_page.cpp" line="371"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="379"/>
+        <location filename="../widgets/hardware_page.cpp" line="382"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="400"/>
+        <location filename="../widgets/hardware_page.cpp" line="403"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="405"/>
+        <location filename="../widgets/hardware_page.cpp" line="408"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="411"/>
+        <location filename="../widgets/hardware_page.cpp" line="414"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="412"/>
+        <location filename="../widgets/hardware_page.cpp" line="415"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="416"/>
+        <location filename="../widgets/hardware_page.cpp" line="419"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="444"/>
+        <location filename="../widgets/hardware_page.cpp" line="447"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="447"/>
+        <location filename="../widgets/hardware_page.cpp" line="450"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="452"/>
+        <location filename="../widgets/hardware_page.cpp" line="455"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="453"/>
+        <location filename="../widgets/hardware_page.cpp" line="456"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="458"/>
+        <location filename="../widgets/hardware_page.cpp" line="461"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="459"/>
+        <location filename="../widgets/hardware_page.cpp" line="462"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="474"/>
+        <location filename="../widgets/hardware_page.cpp" line="477"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="481"/>
+        <location filename="../widgets/hardware_page.cpp" line="484"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1383,137 +1383,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="179"/>
+        <location filename="../core/studio/history_model.cpp" line="240"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="182"/>
+        <location filename="../core/studio/history_model.cpp" line="243"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="207"/>
+        <location filename="../core/studio/history_model.cpp" line="268"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="144"/>
+        <location filename="../core/studio/history_model.cpp" line="205"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="145"/>
+        <location filename="../core/studio/history_model.cpp" line="206"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="146"/>
+        <location filename="../core/studio/history_model.cpp" line="207"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="147"/>
+        <location filename="../core/studio/history_model.cpp" line="208"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="148"/>
+        <location filename="../core/studio/history_model.cpp" line="209"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="149"/>
+        <location filename="../core/studio/history_model.cpp" line="210"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="150"/>
+        <location filename="../core/studio/history_model.cpp" line="211"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="188"/>
+        <location filename="../core/studio/history_model.cpp" line="249"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="211"/>
+        <location filename="../core/studio/history_model.cpp" line="272"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="237"/>
+        <location filename="../core/studio/history_model.cpp" line="298"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="238"/>
+        <location filename="../core/studio/history_model.cpp" line="299"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="239"/>
+        <location filename="../core/studio/history_model.cpp" line="300"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="240"/>
+        <location filename="../core/studio/history_model.cpp" line="301"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="241"/>
+        <location filename="../core/studio/history_model.cpp" line="302"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="242"/>
+        <location filename="../core/studio/history_model.cpp" line="303"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="243"/>
+        <location filename="../core/studio/history_model.cpp" line="304"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="244"/>
+        <location filename="../core/studio/history_model.cpp" line="305"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="245"/>
+        <location filename="../core/studio/history_model.cpp" line="306"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="246"/>
+        <location filename="../core/studio/history_model.cpp" line="307"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="247"/>
+        <location filename="../core/studio/history_model.cpp" line="308"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="327"/>
+        <location filename="../core/studio/history_model.cpp" line="388"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="410"/>
+        <location filename="../core/studio/history_model.cpp" line="471"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="419"/>
+        <location filename="../core/studio/history_model.cpp" line="480"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="423"/>
+        <location filename="../core/studio/history_model.cpp" line="484"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1666,136 +1666,137 @@
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="267"/>
-        <location filename="../widgets/history_page.cpp" line="271"/>
-        <location filename="../widgets/history_page.cpp" line="283"/>
+        <location filename="../widgets/history_page.cpp" line="272"/>
+        <location filename="../widgets/history_page.cpp" line="273"/>
+        <location filename="../widgets/history_page.cpp" line="289"/>
+        <location filename="../widgets/history_page.cpp" line="309"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="268"/>
+        <location filename="../widgets/history_page.cpp" line="290"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="379"/>
+        <location filename="../widgets/history_page.cpp" line="405"/>
         <source>Select a run to see its validation views, or two to compare them.</source>
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="445"/>
+        <location filename="../widgets/history_page.cpp" line="471"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="453"/>
+        <location filename="../widgets/history_page.cpp" line="479"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="470"/>
+        <location filename="../widgets/history_page.cpp" line="496"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="484"/>
+        <location filename="../widgets/history_page.cpp" line="510"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="545"/>
+        <location filename="../widgets/history_page.cpp" line="571"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="547"/>
+        <location filename="../widgets/history_page.cpp" line="573"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="549"/>
+        <location filename="../widgets/history_page.cpp" line="575"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="560"/>
+        <location filename="../widgets/history_page.cpp" line="586"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="543"/>
+        <location filename="../widgets/history_page.cpp" line="569"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="580"/>
+        <location filename="../widgets/history_page.cpp" line="606"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="585"/>
+        <location filename="../widgets/history_page.cpp" line="611"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="602"/>
+        <location filename="../widgets/history_page.cpp" line="628"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="615"/>
+        <location filename="../widgets/history_page.cpp" line="641"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="616"/>
+        <location filename="../widgets/history_page.cpp" line="642"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="628"/>
+        <location filename="../widgets/history_page.cpp" line="654"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="629"/>
+        <location filename="../widgets/history_page.cpp" line="655"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="634"/>
+        <location filename="../widgets/history_page.cpp" line="660"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="637"/>
+        <location filename="../widgets/history_page.cpp" line="663"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="648"/>
+        <location filename="../widgets/history_page.cpp" line="674"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="657"/>
+        <location filename="../widgets/history_page.cpp" line="683"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="661"/>
+        <location filename="../widgets/history_page.cpp" line="687"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="669"/>
+        <location filename="../widgets/history_page.cpp" line="695"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="672"/>
+        <location filename="../widgets/history_page.cpp" line="698"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1803,42 +1804,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="21"/>
+        <location filename="../widgets/live_chart.cpp" line="22"/>
         <source>No data yet</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="82"/>
+        <location filename="../widgets/live_chart.cpp" line="83"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="83"/>
+        <location filename="../widgets/live_chart.cpp" line="84"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="84"/>
+        <location filename="../widgets/live_chart.cpp" line="85"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="87"/>
+        <location filename="../widgets/live_chart.cpp" line="88"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="88"/>
+        <location filename="../widgets/live_chart.cpp" line="89"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="89"/>
+        <location filename="../widgets/live_chart.cpp" line="90"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="92"/>
+        <location filename="../widgets/live_chart.cpp" line="93"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -3162,138 +3163,148 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="105"/>
+        <location filename="../core/studio/run_controller.cpp" line="133"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="166"/>
+        <location filename="../core/studio/run_controller.cpp" line="198"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="170"/>
+        <location filename="../core/studio/run_controller.cpp" line="202"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="191"/>
+        <location filename="../core/studio/run_controller.cpp" line="223"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="204"/>
+        <location filename="../core/studio/run_controller.cpp" line="243"/>
         <source>the run did not start within 5 s (see %1)</source>
         <translation>运行未在 5 秒内启动（见 %1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="233"/>
-        <location filename="../core/studio/run_controller.cpp" line="255"/>
+        <location filename="../core/studio/run_controller.cpp" line="277"/>
+        <location filename="../core/studio/run_controller.cpp" line="300"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="251"/>
+        <location filename="../core/studio/run_controller.cpp" line="296"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="277"/>
+        <location filename="../core/studio/run_controller.cpp" line="322"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="281"/>
+        <location filename="../core/studio/run_controller.cpp" line="326"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="292"/>
+        <location filename="../core/studio/run_controller.cpp" line="337"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="416"/>
+        <location filename="../core/studio/run_controller.cpp" line="490"/>
+        <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
+        <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller.cpp" line="523"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="487"/>
+        <location filename="../core/studio/run_controller.cpp" line="567"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="491"/>
+        <location filename="../core/studio/run_controller.cpp" line="571"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="519"/>
+        <location filename="../core/studio/run_controller.cpp" line="599"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="533"/>
+        <location filename="../core/studio/run_controller.cpp" line="613"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="537"/>
+        <location filename="../core/studio/run_controller.cpp" line="617"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="540"/>
+        <location filename="../core/studio/run_controller.cpp" line="620"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="547"/>
+        <location filename="../core/studio/run_controller.cpp" line="627"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="548"/>
+        <location filename="../core/studio/run_controller.cpp" line="628"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run_controller.cpp" line="629"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run_controller.cpp" line="630"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="551"/>
+        <location filename="../core/studio/run_controller.cpp" line="631"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="552"/>
+        <location filename="../core/studio/run_controller.cpp" line="632"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="553"/>
+        <location filename="../core/studio/run_controller.cpp" line="633"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="554"/>
+        <location filename="../core/studio/run_controller.cpp" line="634"/>
+        <source>failed to start</source>
+        <translation>启动失败</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller.cpp" line="635"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="562"/>
+        <location filename="../core/studio/run_controller.cpp" line="643"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="564"/>
+        <location filename="../core/studio/run_controller.cpp" line="646"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3301,528 +3312,540 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="59"/>
+        <location filename="../widgets/run_page.cpp" line="62"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="60"/>
+        <location filename="../widgets/run_page.cpp" line="63"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="66"/>
+        <location filename="../widgets/run_page.cpp" line="69"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="73"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="74"/>
+        <location filename="../widgets/run_page.cpp" line="77"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="79"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="78"/>
+        <location filename="../widgets/run_page.cpp" line="81"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="83"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="84"/>
+        <location filename="../widgets/run_page.cpp" line="87"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="85"/>
+        <location filename="../widgets/run_page.cpp" line="88"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="86"/>
+        <location filename="../widgets/run_page.cpp" line="89"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="92"/>
+        <location filename="../widgets/run_page.cpp" line="95"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="96"/>
+        <location filename="../widgets/run_page.cpp" line="99"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="139"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="140"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="140"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="141"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="141"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="159"/>
-        <location filename="../widgets/run_page.cpp" line="545"/>
+        <location filename="../widgets/run_page.cpp" line="163"/>
+        <location filename="../widgets/run_page.cpp" line="554"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="171"/>
+        <location filename="../widgets/run_page.cpp" line="175"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="172"/>
+        <location filename="../widgets/run_page.cpp" line="176"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="178"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="178"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="178"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="178"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="175"/>
+        <location filename="../widgets/run_page.cpp" line="179"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="210"/>
+        <location filename="../widgets/run_page.cpp" line="214"/>
         <source>Smoothing of the per-iteration charts</source>
         <translation>逐迭代图表的平滑</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="215"/>
+        <location filename="../widgets/run_page.cpp" line="219"/>
         <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="231"/>
+        <location filename="../widgets/run_page.cpp" line="235"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="234"/>
+        <location filename="../widgets/run_page.cpp" line="238"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="241"/>
+        <location filename="../widgets/run_page.cpp" line="245"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="248"/>
+        <location filename="../widgets/run_page.cpp" line="252"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="252"/>
+        <location filename="../widgets/run_page.cpp" line="256"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="264"/>
-        <location filename="../widgets/run_page_events.cpp" line="167"/>
+        <location filename="../widgets/run_page.cpp" line="269"/>
+        <location filename="../widgets/run_page_events.cpp" line="212"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="353"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="411"/>
+        <location filename="../widgets/run_page.cpp" line="419"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="477"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="337"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="131"/>
         <source>time since the start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="374"/>
+        <location filename="../widgets/run_page.cpp" line="382"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="378"/>
+        <location filename="../widgets/run_page.cpp" line="386"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="383"/>
-        <location filename="../widgets/run_page.cpp" line="410"/>
-        <location filename="../widgets/run_page.cpp" line="420"/>
+        <location filename="../widgets/run_page.cpp" line="391"/>
+        <location filename="../widgets/run_page.cpp" line="418"/>
+        <location filename="../widgets/run_page.cpp" line="428"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="384"/>
+        <location filename="../widgets/run_page.cpp" line="392"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="386"/>
+        <location filename="../widgets/run_page.cpp" line="394"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="387"/>
+        <location filename="../widgets/run_page.cpp" line="395"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="400"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="405"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="415"/>
+        <location filename="../widgets/run_page.cpp" line="423"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="421"/>
+        <location filename="../widgets/run_page.cpp" line="429"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="425"/>
+        <location filename="../widgets/run_page.cpp" line="433"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="439"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="452"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="452"/>
+        <location filename="../widgets/run_page.cpp" line="460"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="455"/>
+        <location filename="../widgets/run_page.cpp" line="463"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="462"/>
+        <location filename="../widgets/run_page.cpp" line="470"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="466"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="39"/>
+        <location filename="../widgets/run_page_events.cpp" line="20"/>
+        <location filename="../widgets/run_page_events.cpp" line="83"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="40"/>
+        <location filename="../widgets/run_page_events.cpp" line="20"/>
+        <location filename="../widgets/run_page_events.cpp" line="84"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="41"/>
+        <location filename="../widgets/run_page_events.cpp" line="20"/>
+        <location filename="../widgets/run_page_events.cpp" line="85"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="45"/>
+        <location filename="../widgets/run_page_events.cpp" line="29"/>
+        <location filename="../widgets/run_page_events.cpp" line="89"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="56"/>
+        <location filename="../widgets/run_page_events.cpp" line="29"/>
+        <source>samples/s, rank 0</source>
+        <translation>样本/秒（rank 0）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="99"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="57"/>
+        <location filename="../widgets/run_page_events.cpp" line="100"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="58"/>
+        <location filename="../widgets/run_page_events.cpp" line="101"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="75"/>
+        <location filename="../widgets/run_page_events.cpp" line="117"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="118"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="77"/>
+        <location filename="../widgets/run_page_events.cpp" line="119"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="87"/>
+        <location filename="../widgets/run_page_events.cpp" line="127"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="99"/>
+        <location filename="../widgets/run_page_events.cpp" line="41"/>
+        <location filename="../widgets/run_page_events.cpp" line="140"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="112"/>
+        <location filename="../widgets/run_page_events.cpp" line="46"/>
+        <location filename="../widgets/run_page_events.cpp" line="153"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="114"/>
+        <location filename="../widgets/run_page_events.cpp" line="46"/>
+        <location filename="../widgets/run_page_events.cpp" line="154"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="119"/>
+        <location filename="../widgets/run_page_events.cpp" line="158"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="124"/>
+        <location filename="../widgets/run_page_events.cpp" line="162"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="128"/>
+        <location filename="../widgets/run_page_events.cpp" line="165"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="580"/>
-        <location filename="../widgets/run_page_events.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="590"/>
+        <location filename="../widgets/run_page_events.cpp" line="166"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="136"/>
+        <location filename="../widgets/run_page_events.cpp" line="172"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="140"/>
+        <location filename="../widgets/run_page_events.cpp" line="176"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="149"/>
+        <location filename="../widgets/run_page_events.cpp" line="184"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="153"/>
+        <location filename="../widgets/run_page_events.cpp" line="187"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="160"/>
+        <location filename="../widgets/run_page_events.cpp" line="193"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="519"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="545"/>
+        <location filename="../widgets/run_page.cpp" line="554"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="563"/>
+        <location filename="../widgets/run_page.cpp" line="573"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="568"/>
+        <location filename="../widgets/run_page.cpp" line="578"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="580"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="572"/>
+        <location filename="../widgets/run_page.cpp" line="582"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="573"/>
+        <location filename="../widgets/run_page.cpp" line="583"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="576"/>
+        <location filename="../widgets/run_page.cpp" line="586"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="581"/>
+        <location filename="../widgets/run_page.cpp" line="591"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="605"/>
+        <location filename="../widgets/run_page.cpp" line="615"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="616"/>
+        <location filename="../widgets/run_page.cpp" line="626"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3895,77 +3918,77 @@
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="262"/>
+        <location filename="../core/studio/run_queue.cpp" line="263"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="272"/>
+        <location filename="../core/studio/run_queue.cpp" line="273"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="274"/>
+        <location filename="../core/studio/run_queue.cpp" line="275"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="274"/>
+        <location filename="../core/studio/run_queue.cpp" line="275"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="309"/>
+        <location filename="../core/studio/run_queue.cpp" line="310"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="311"/>
+        <location filename="../core/studio/run_queue.cpp" line="312"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="329"/>
+        <location filename="../core/studio/run_queue.cpp" line="330"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="334"/>
+        <location filename="../core/studio/run_queue.cpp" line="335"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="359"/>
+        <location filename="../core/studio/run_queue.cpp" line="360"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="374"/>
+        <location filename="../core/studio/run_queue.cpp" line="375"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="386"/>
+        <location filename="../core/studio/run_queue.cpp" line="387"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="452"/>
+        <location filename="../core/studio/run_queue.cpp" line="453"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="462"/>
+        <location filename="../core/studio/run_queue.cpp" line="463"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="471"/>
+        <location filename="../core/studio/run_queue.cpp" line="472"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="474"/>
+        <location filename="../core/studio/run_queue.cpp" line="475"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
