@@ -226,13 +226,17 @@ void LiveChart::updateEmpty() {
 void LiveChart::resizeEvent(QResizeEvent* event) {
   QCustomPlot::resizeEvent(event);
   // Lay out again at the new size now: a chart resized while its page was hidden kept the
-  // layout of its first, tiny size (axes in a 5 px corner) until data arrived.
+  // layout of its first, tiny size (axes in a 5 px corner) until data arrived. Its points are
+  // taken again for the new width soon after (a whole run set while the page was hidden was
+  // decimated for the 50 columns of a chart never laid out).
   replot(QCustomPlot::rpQueuedReplot);
+  if (event->size().width() != event->oldSize().width() && !m_series.isEmpty()) schedule();
 }
 
 void LiveChart::showEvent(QShowEvent* event) {
   QCustomPlot::showEvent(event);
   replot(QCustomPlot::rpQueuedReplot);
+  if (!m_series.isEmpty()) schedule();  // decimated for the width it has now
 }
 
 void LiveChart::showRange(const QCPRange& r) {

@@ -60,7 +60,8 @@ struct RunRecord {
   double bestMap50 = 0;       ///< best validation mAP50 seen
   double bestMap5095 = 0;     ///< best validation mAP50-95 seen
   int bestEpoch = -1;         ///< epoch of bestMap5095 (0-based), -1 when none
-  double samplesPerSec = 0;   ///< mean of the step events' samples/s (rank 0)
+  double samplesPerSec = 0;   ///< mean samples/s of the run: all ranks' summed (one rank's alone
+                              ///< in databases filled before 2026-12-06: `history --rebuild`)
   std::vector<std::string> tags;  ///< user tags
   std::string notes;          ///< user notes
   int64_t badLines = 0;       ///< events.jsonl lines that could not be decoded (skipped)

@@ -397,16 +397,20 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
         if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
         for (const auto& [key, value] : telemetry::metricsOf(s))
           ok = ok && putMetric(key, telemetry::globalStep(s), s.epoch, value, e.time);
-        if (std::isfinite(s.samplesPerSec) && s.samplesPerSec > 0) {
-          spsSum += s.samplesPerSec;
-          ++spsCount;
-        }
+        // The run's samples/s: one rank's own, or with several every rank's summed (what the
+        // Run page shows), once every rank has been seen.
         rankSps[0] = s.samplesPerSec;
+        double runSps = cur.worldSize > 1 ? std::nan("") : s.samplesPerSec;
         if (cur.worldSize > 1 && static_cast<int>(rankSps.size()) >= cur.worldSize) {
           double total = 0;
           for (const auto& [r, v] : rankSps) total += v;
           if (std::isfinite(total))
             ok = ok && putMetric(kTotalSamplesPerSecKey, telemetry::globalStep(s), s.epoch, total, e.time);
+          runSps = total;
+        }
+        if (std::isfinite(runSps) && runSps > 0) {
+          spsSum += runSps;
+          ++spsCount;
         }
       })
       .on<telemetry::EpochEndEvent>([&](const telemetry::Event& e, const telemetry::EpochEndEvent& s) {

@@ -168,6 +168,26 @@ class TestLiveChart : public QObject {
     QCOMPARE(c.seriesGraph(s)->scatterStyle().shape(), QCPScatterStyle::ssNone);
   }
 
+  void pointsTakenAgainForTheWidth() {
+    // A whole run set while the chart was small (a hidden page): shown wider, its points are
+    // decimated again for the new width, not stretched from the few taken before.
+    ChartClock clock;
+    LiveChart c("wide");
+    c.setClock(&clock);
+    c.resize(280, 190);  // as small as it gets, laid out so
+    c.replot();
+    const int s = c.addSeries("x", Qt::red);
+    stave::studio::LodSeries pts;
+    for (int i = 0; i < 150000; ++i) pts.append(i, std::sin(i * 0.001) + (i % 97 == 0 ? 1 : 0));
+    c.setPoints(s, std::move(pts));
+    clock.tick();
+    const int narrow = c.drawnCount(s);
+    QVERIFY(narrow > 0);
+    c.resize(1600, 300);
+    c.show();
+    QTRY_VERIFY2_WITH_TIMEOUT(c.drawnCount(s) > 2 * narrow, qPrintable(QString("%1 -> %2, axis %3").arg(narrow).arg(c.drawnCount(s)).arg(c.axisRect()->width())), 5000);
+  }
+
   void oneClockForAPage() {
     // Charts on one clock: appends only ask; one tick refreshes each chart that asked, once.
     ChartClock clock;
