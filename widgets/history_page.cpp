@@ -302,15 +302,8 @@ void HistoryPage::projectOpened() {
 
 void HistoryPage::refresh() {
   if (!m_model->isOpen()) return;
-  const QList<int> before = selectedRows();
-  QList<int64_t> ids;
-  for (int row : before) ids << m_model->run(row).id;
-  QString error;
+  QString error;  // the selection is kept across a reload by the model's reset signals
   if (!m_model->refresh(&error)) emit message(tr("History: %1").arg(error));
-  QList<int> rows;
-  for (int64_t id : ids)
-    if (int row = m_model->rowOfId(id); row >= 0) rows << row;
-  if (rows != selectedRows()) selectRows(rows);
 }
 
 void HistoryPage::showEvent(QShowEvent* event) {
