@@ -382,7 +382,23 @@ constexpr qint64 kReadChunk = 4 << 20;
 
 }  // namespace
 
-RunController::EventBatch RunController::readEvents(const QString& path, qint64 offset, qint64 lineNo) {
+namespace {
+
+/// Whether an encoded event line is a step or a sample, from the type near its end (encodeEvent
+/// writes `..."type":"step","version":1}`); false when it cannot tell (decoded then).
+bool highRateLine(std::string_view line) {
+  const std::string_view tail = line.substr(line.size() > 64 ? line.size() - 64 : 0);
+  const auto at = tail.rfind(R"("type":")");
+  if (at == std::string_view::npos) return false;
+  const auto end = tail.find('"', at + 8);
+  if (end == std::string_view::npos) return false;
+  return telemetry::isHighRateType(std::string(tail.substr(at + 8, end - at - 8)));
+}
+
+}  // namespace
+
+RunController::EventBatch RunController::readEvents(const QString& path, qint64 offset, qint64 lineNo,
+                                                    bool lowRateOnly) {
   EventBatch b;
   b.offset = offset;
   b.lineNo = lineNo;
@@ -415,6 +431,7 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
     pos = nl + 1;
     ++b.lineNo;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (lowRateOnly && highRateLine(line)) continue;
     auto e = telemetry::decodeEvent(line);
     if (!e) {
       b.warnings << QStringLiteral("%1:%2: skipped: %3").arg(path).arg(b.lineNo).arg(QString::fromStdString(e.errorText()));
@@ -429,7 +446,8 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
 
 void RunController::poll() {
   if (m_runDir.isEmpty()) return;
-  if (!m_reading) applyBatch(readEvents(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")), m_offset, m_lineNo));
+  if (!m_reading)
+    applyBatch(readEvents(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")), m_offset, m_lineNo, m_lowRateOnly));
   finishIfDead();
 }
 
@@ -440,7 +458,8 @@ void RunController::pollInBackground() {
   const QString path = QDir(m_runDir).filePath(QStringLiteral("events.jsonl"));
   const qint64 offset = m_offset, lineNo = m_lineNo;
   const quint64 generation = m_generation;
-  freeReader()->run<EventBatch>([path, offset, lineNo] { return readEvents(path, offset, lineNo); },
+  const bool lowRateOnly = m_lowRateOnly;
+  freeReader()->run<EventBatch>([path, offset, lineNo, lowRateOnly] { return readEvents(path, offset, lineNo, lowRateOnly); },
                             [this, generation](EventBatch batch) {
                               if (generation != m_generation) return;  // another run since
                               m_reading = false;

@@ -112,8 +112,12 @@ class RunController : public QObject {
     bool replaced = false;  ///< shorter than before: read from the start
     bool more = false;      ///< there is more to read now
   };
-  /// Reads up to 4 MB of whole lines of `path` from `offset` and decodes them.
-  static EventBatch readEvents(const QString& path, qint64 offset, qint64 lineNo);
+  /// Reads up to 4 MB of whole lines of `path` from `offset` and decodes them; `lowRateOnly`
+  /// skips the step and *_sample lines undecoded (told by the type at the line's end).
+  static EventBatch readEvents(const QString& path, qint64 offset, qint64 lineNo, bool lowRateOnly = false);
+  /// Follows the run's state only (the queue's controller): step and sample lines are skipped
+  /// undecoded, and nothing high-rate reaches events().
+  void setLowRateOnly(bool on) { m_lowRateOnly = on; }
 
   /// The record of `runDir`'s process; valid == false when there is none.
   static LauncherRecord readRecord(const QString& runDir);
@@ -147,6 +151,7 @@ class RunController : public QObject {
   QString m_storePath;
   std::shared_ptr<StoredRun> m_stored;
   bool m_loadingStored = false;
+  bool m_lowRateOnly = false;
   qint64 m_storedRunBytes;
   double m_graceS = 30;
   QString m_runDir;

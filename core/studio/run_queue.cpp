@@ -61,6 +61,7 @@ RunQueue::RunQueue(ProjectDocument* doc, QObject* parent)
       m_run(new RunController(this)),
       m_slot(std::make_shared<SamplerSlot>()),
       m_job(std::make_unique<BackgroundJob>()) {
+  m_run->setLowRateOnly(true);  // the queue needs the run's state, not its steps and samples
   const QString env = qEnvironmentVariable("STAVE_NVML_LIBRARY");
   m_nvml = env.isEmpty() ? QString::fromStdString(telemetry::GpuSamplerOptions{}.library) : env;
   m_timer.setInterval(2000);

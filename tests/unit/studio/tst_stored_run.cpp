@@ -3,7 +3,8 @@
 // (no step or sample), rank 0's losses at every iteration, every rank's samples/s summed at
 // rank 0's steps (as the Run page sums them from the file), the GPU samples as buckets that
 // keep the one-sample dips, each rank's last step, and the offset the store read to. A second
-// load reads only what was appended; a store that cannot be opened is an error naming it.
+// load reads only what was appended; a store that cannot be opened is an error naming it. The
+// run controller's state-only reading (the queue's) skips steps and samples undecoded.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/studio/run_controller.h"
 #include "core/studio/stored_run.h"
 #include "long_run.h"
 
@@ -126,6 +128,45 @@ class TstStoredRun : public QObject {
     auto broken = loadStoredRun(bad, runDir.string());
     QVERIFY(!broken);
     QVERIFY2(broken.errorText().find("bad.db") != std::string::npos, broken.errorText().c_str());
+  }
+
+  void stateOnlyReadingSkipsStepsAndSamples() {
+    // The queue's controller follows a run's state: step and sample lines are skipped without
+    // being decoded; every other event is read, in order, and the lines are all counted.
+    QTemporaryDir dir;
+    const std::string log = dir.filePath("events.jsonl").toStdString();
+    stave::bench::LongRunOptions o;
+    o.hours = 0.3;
+    o.ranks = 4;
+    o.epochMinutes = 5;
+    stave::bench::LongRunStats stats;
+    std::string error;
+    QVERIFY2(stave::bench::writeLongRun(o, log, &stats, &error), error.c_str());
+    std::vector<std::string> want;
+    int64_t lines = 0;
+    {
+      std::ifstream in(log);
+      std::string line;
+      while (std::getline(in, line)) {
+        ++lines;
+        auto e = tel::decodeEvent(line);
+        QVERIFY(e);
+        if (!tel::isHighRateType(e->type)) want.push_back(e->type);
+      }
+    }
+    std::vector<std::string> got;
+    qint64 offset = 0, lineNo = 0;
+    for (bool more = true; more;) {
+      auto b = stave::studio::RunController::readEvents(dir.filePath("events.jsonl"), offset, lineNo, true);
+      QVERIFY(b.warnings.isEmpty());
+      for (const auto& e : b.events) got.push_back(e.type);
+      offset = b.offset;
+      lineNo = b.lineNo;
+      more = b.more;
+    }
+    QCOMPARE(got, want);
+    QCOMPARE(lineNo, lines);
+    QCOMPARE(offset, static_cast<qint64>(fs::file_size(log)));
   }
 };
 
