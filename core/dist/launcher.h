@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/result.h"
+#include "core/config/signal_name.h"
 
 namespace stave::dist {
 
@@ -80,8 +81,5 @@ int runLauncher(const LaunchOptions& options);
 
 /// A port that is free on `host` now (the kernel's choice for bind(port 0)).
 Result<int> findFreePort(const std::string& host = "127.0.0.1");
-
-/// Name of a signal number ("SIGKILL"), or "signal N".
-std::string signalName(int sig);
 
 }  // namespace stave::dist

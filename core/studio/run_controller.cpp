@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "core/config/atomic_file.h"
+#include "core/config/signal_name.h"
 #include "core/studio/background_job.h"
 #include "core/studio/stored_run.h"
 
@@ -49,18 +50,7 @@ qint64 processStart(qint64 pid, QChar* state = nullptr) {
   return f.size() > 19 ? f[19].toLongLong() : 0;
 }
 
-QString signalName(int sig) {
-  switch (sig) {
-    case SIGKILL: return QStringLiteral("SIGKILL");
-    case SIGTERM: return QStringLiteral("SIGTERM");
-    case SIGSEGV: return QStringLiteral("SIGSEGV");
-    case SIGABRT: return QStringLiteral("SIGABRT");
-    case SIGINT: return QStringLiteral("SIGINT");
-    case SIGBUS: return QStringLiteral("SIGBUS");
-    case SIGFPE: return QStringLiteral("SIGFPE");
-    default: return QStringLiteral("signal %1").arg(sig);
-  }
-}
+QString signalName(int sig) { return QString::fromStdString(stave::signalName(sig)); }
 
 // The shell that waits for stave-train in the run's own session: it records the pid, and the
 // exit status once the process ends (128 + N for a signal), both atomically.

@@ -22,6 +22,7 @@ using namespace stave::dist;
 using stave::dist::testing::Captured;
 using stave::dist::testing::since;
 using stave::dist::testing::testLaunchOptions;
+using stave::signalName;
 
 namespace {
 
