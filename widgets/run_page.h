@@ -101,6 +101,9 @@ class RunPage : public QWidget {
   void refreshRunList();
   void runsListed(const studio::RunFolders& found);
   void onEvents(int first);
+  /// A step's per-rank split and samples/s, and rank 0's progress; returns the ranks' summed
+  /// samples/s.
+  double noteStep(const telemetry::Event& e, const telemetry::StepEvent& s);
   /// Registers what each event type does to the page (m_dispatch).
   void buildDispatch();
   /// Draws what the history store holds of the run (opened from it: a long run); the series

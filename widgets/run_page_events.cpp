@@ -53,45 +53,40 @@ void RunPage::applyStored(studio::StoredRun& run) {
     relayout();
   }
   // The progress and the per-rank split from each rank's last step.
-  for (const auto& e : run.lastSteps) {
-    auto s = tel::stepFromEvent(e);
-    if (!s) continue;
-    m_rankSps[e.rank] = s->samplesPerSec;
-    m_rankSplit[e.rank] = {s->timing.dataWait, s->timing.h2d, s->timing.fwdBwd,
-                           s->timing.allreduceWait, s->timing.optimizer};
-    if (e.rank != 0) continue;
-    m_epoch = s->epoch;
-    m_iter = s->iter;
-    m_iters = s->itersPerEpoch;
-    m_stepTime = s->timing.total;
-  }
-  m_sps = 0;
-  for (const auto& [r, v] : m_rankSps) m_sps += v;
+  for (const auto& e : run.lastSteps)
+    if (auto st = tel::stepFromEvent(e)) m_sps = noteStep(e, st.value());  // all ranks' at the end
   if (!run.lastSteps.empty()) updateSplit();
+}
+
+double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
+  // Samples/s of all ranks: the sum of the ranks' latest, at rank 0's iteration.
+  m_rankSps[e.rank] = s.samplesPerSec;
+  m_rankSplit[e.rank] = {s.timing.dataWait, s.timing.h2d, s.timing.fwdBwd, s.timing.allreduceWait, s.timing.optimizer};
+  double total = 0;
+  for (const auto& [r, v] : m_rankSps) total += v;
+  if (e.rank == 0) {
+    m_epoch = s.epoch;
+    m_iter = s.iter;
+    m_iters = s.itersPerEpoch;
+    m_stepTime = s.timing.total;
+    m_sps = total;
+  }
+  return total;
 }
 
 void RunPage::buildDispatch() {
   // What each event of the shown run does to the page: one handler per type.
   m_dispatch.on<tel::StepEvent>([this](const tel::Event& e, const tel::StepEvent& s) {
     const double it = double(s.epoch) * s.itersPerEpoch + s.iter;
-    // Samples/s of all ranks: the sum of the ranks' latest, at rank 0's iteration.
-    m_rankSps[e.rank] = s.samplesPerSec;
-    m_rankSplit[e.rank] = {s.timing.dataWait, s.timing.h2d, s.timing.fwdBwd, s.timing.allreduceWait, s.timing.optimizer};
+    const double total = noteStep(e, s);
     m_splitChanged = true;
     if (e.rank != 0) return;
     auto* c = chart(QStringLiteral("losses"));
     c->append(c->series(tr("box"), seriesColor(0)), it, s.boxLoss);
     c->append(c->series(tr("cls"), seriesColor(1)), it, s.clsLoss);
     c->append(c->series(tr("dfl"), seriesColor(2)), it, s.dflLoss);
-    double total = 0;
-    for (const auto& [r, v] : m_rankSps) total += v;
     auto* sp = chart(QStringLiteral("speed"));
     sp->append(sp->series(tr("samples/s"), seriesColor(0)), it, total);
-    m_epoch = s.epoch;
-    m_iter = s.iter;
-    m_iters = s.itersPerEpoch;
-    m_sps = total;
-    m_stepTime = s.timing.total;
   });
   m_dispatch.on<tel::EpochEndEvent>([this](const tel::Event&, const tel::EpochEndEvent& s) {
     const double ep = s.epoch + 1;

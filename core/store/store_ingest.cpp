@@ -36,8 +36,8 @@ namespace {
 /// encodeEvent writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); 0 for
 /// anything else (another layout, a damaged line: decoded in full), -1 for a negative rank.
 int otherRanksStep(std::string_view line) {
+  if (telemetry::typeAtLineEnd(line) != telemetry::event_type::kStep) return 0;
   const std::string_view tail = line.substr(line.size() > 96 ? line.size() - 96 : 0);
-  if (tail.find(R"("type":"step")") == std::string_view::npos) return 0;
   const auto at = tail.rfind(R"(,"rank":)");
   if (at == std::string_view::npos) return 0;
   size_t i = at + 8;
@@ -63,16 +63,6 @@ double stepSamplesPerSec(std::string_view line) {
   return end == number.c_str() ? std::nan("") : v;
 }
 
-/// Whether `line` looks like a sample event (gpu_sample, system_sample) from its end.
-bool sampleLine(std::string_view line) {
-  const std::string_view tail = line.substr(line.size() > 64 ? line.size() - 64 : 0);
-  const auto at = tail.rfind(R"("type":")");
-  if (at == std::string_view::npos) return false;
-  const auto end = tail.find('"', at + 8);
-  return end != std::string_view::npos && end >= at + 8 + 7 &&
-         tail.substr(end - 7, 7) == "_sample";
-}
-
 /// One line of events.jsonl, read.
 struct Parsed {
   enum Kind { Blank, OtherRanksStep, Sample, Decoded } kind = Blank;
@@ -94,7 +84,7 @@ Parsed parseLine(std::string_view line) {
     return p;
   }
   // The launcher's samples: their numbers read without a JSON tree (most of the rest).
-  if (sampleLine(line) && telemetry::scanEventLeaves(line, &p.scanned) && telemetry::isSampleType(p.scanned.type)) {
+  if (telemetry::isSampleType(telemetry::typeAtLineEnd(line)) && telemetry::scanEventLeaves(line, &p.scanned) && telemetry::isSampleType(p.scanned.type)) {
     p.kind = Parsed::Sample;
     return p;
   }

@@ -372,21 +372,6 @@ constexpr qint64 kReadChunk = 4 << 20;
 
 }  // namespace
 
-namespace {
-
-/// Whether an encoded event line is a step or a sample, from the type near its end (encodeEvent
-/// writes `..."type":"step","version":1}`); false when it cannot tell (decoded then).
-bool highRateLine(std::string_view line) {
-  const std::string_view tail = line.substr(line.size() > 64 ? line.size() - 64 : 0);
-  const auto at = tail.rfind(R"("type":")");
-  if (at == std::string_view::npos) return false;
-  const auto end = tail.find('"', at + 8);
-  if (end == std::string_view::npos) return false;
-  return telemetry::isHighRateType(std::string(tail.substr(at + 8, end - at - 8)));
-}
-
-}  // namespace
-
 RunController::EventBatch RunController::readEvents(const QString& path, qint64 offset, qint64 lineNo,
                                                     bool lowRateOnly) {
   EventBatch b;
@@ -421,7 +406,7 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
     pos = nl + 1;
     ++b.lineNo;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    if (lowRateOnly && highRateLine(line)) continue;
+    if (lowRateOnly && telemetry::isHighRateType(telemetry::typeAtLineEnd(line))) continue;
     auto e = telemetry::decodeEvent(line);
     if (!e) {
       b.warnings << QStringLiteral("%1:%2: skipped: %3").arg(path).arg(b.lineNo).arg(QString::fromStdString(e.errorText()));
@@ -504,7 +489,6 @@ void RunController::loadStored() {
         auto run = std::make_shared<StoredRun>(std::move(loaded->value()));
         EventBatch batch;
         batch.events = std::move(run->events);
-        run->events.clear();
         for (const auto& w : run->warnings) batch.warnings << QString::fromStdString(w);
         batch.offset = run->offset;
         batch.lineNo = run->lineNo;

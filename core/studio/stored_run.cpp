@@ -62,7 +62,7 @@ std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, in
     if (begin == 0 && from > 0) break;  // a line cut by the megabyte's start
     const std::string_view line(data.data() + begin, stop - begin);
     stop = nl == std::string::npos ? 0 : nl;
-    if (line.find(R"("type":"step")") == std::string_view::npos) continue;
+    if (telemetry::typeAtLineEnd(line) != telemetry::event_type::kStep) continue;
     auto e = telemetry::decodeEvent(line);
     if (e && e->type == telemetry::event_type::kStep && !found.count(e->rank))
       found.emplace(e->rank, std::move(e.value()));

@@ -357,8 +357,12 @@ std::vector<std::pair<std::string, double>> metricsOf(const EpochEndEvent& e);
 std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e);
 /// Whether events of `type` come at the step or sample rate (step, gpu_sample, system_sample,
 /// any *_sample): most of a run's log, which readers aggregate rather than keep.
-bool isSampleType(const std::string& type);
-bool isHighRateType(const std::string& type);
+bool isSampleType(std::string_view type);
+bool isHighRateType(std::string_view type);
+/// The type of an encoded event line read from its end, as encodeEvent writes it
+/// (`...,"type":"step","version":1}`), without decoding it; "" when the end does not say (another
+/// layout, a damaged line: decode it). What fast readers use to skip or route lines.
+std::string_view typeAtLineEnd(std::string_view line);
 /// Global iteration of a step event (epoch x iterations per epoch + iteration).
 int64_t globalStep(const StepEvent& e);
 

@@ -140,11 +140,20 @@ std::vector<std::pair<std::string, double>> metricsOf(const ValidationEvent& e) 
           {"val/dfl_loss", e.dflLoss}};
 }
 
-bool isSampleType(const std::string& type) {
+bool isSampleType(std::string_view type) {
   return type.size() > 7 && type.compare(type.size() - 7, 7, "_sample") == 0;
 }
 
-bool isHighRateType(const std::string& type) { return type == event_type::kStep || isSampleType(type); }
+bool isHighRateType(std::string_view type) { return type == event_type::kStep || isSampleType(type); }
+
+std::string_view typeAtLineEnd(std::string_view line) {
+  const std::string_view tail = line.substr(line.size() > 64 ? line.size() - 64 : 0);
+  const auto at = tail.rfind(R"("type":")");
+  if (at == std::string_view::npos) return {};
+  const auto end = tail.find('"', at + 8);
+  if (end == std::string_view::npos) return {};
+  return tail.substr(at + 8, end - at - 8);
+}
 
 int64_t globalStep(const StepEvent& e) { return int64_t{e.epoch} * e.itersPerEpoch + e.iter; }
 

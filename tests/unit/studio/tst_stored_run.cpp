@@ -21,6 +21,22 @@ namespace fs = std::filesystem;
 namespace tel = stave::telemetry;
 using stave::studio::loadStoredRun;
 
+namespace {
+
+/// A generated 4-rank run of `hours` with an epoch every `epochMinutes`, written to `log`.
+bool writeRun(const std::string& log, double hours, double epochMinutes, stave::bench::LongRunStats* stats) {
+  stave::bench::LongRunOptions o;
+  o.hours = hours;
+  o.ranks = 4;
+  o.epochMinutes = epochMinutes;
+  std::string error;
+  if (stave::bench::writeLongRun(o, log, stats, &error)) return true;
+  qWarning("%s", error.c_str());
+  return false;
+}
+
+}  // namespace
+
 class TstStoredRun : public QObject {
   Q_OBJECT
  private slots:
@@ -29,13 +45,8 @@ class TstStoredRun : public QObject {
     const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
     fs::create_directories(runDir);
     const std::string log = (runDir / "events.jsonl").string();
-    stave::bench::LongRunOptions o;
-    o.hours = 0.5;
-    o.ranks = 4;
-    o.epochMinutes = 10;
     stave::bench::LongRunStats stats;
-    std::string error;
-    QVERIFY2(stave::bench::writeLongRun(o, log, &stats, &error), error.c_str());
+    QVERIFY(writeRun(log, 0.5, 10, &stats));
 
     // What the file says, decoded line by line.
     std::vector<tel::Event> lowRate;
@@ -135,13 +146,8 @@ class TstStoredRun : public QObject {
     // being decoded; every other event is read, in order, and the lines are all counted.
     QTemporaryDir dir;
     const std::string log = dir.filePath("events.jsonl").toStdString();
-    stave::bench::LongRunOptions o;
-    o.hours = 0.3;
-    o.ranks = 4;
-    o.epochMinutes = 5;
     stave::bench::LongRunStats stats;
-    std::string error;
-    QVERIFY2(stave::bench::writeLongRun(o, log, &stats, &error), error.c_str());
+    QVERIFY(writeRun(log, 0.3, 5, &stats));
     std::vector<std::string> want;
     int64_t lines = 0;
     {
