@@ -86,6 +86,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   }
   m_store = std::move(s.value());
   m_store->setMemory(0, kStudioStoreCache);
+  m_ingestDb.reset();  // the next background refresh opens its own connection to this one
   ++m_generation;
   reload();  // what the database already holds, at once
   refreshInBackground();
@@ -94,6 +95,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
 
 void HistoryModel::close() {
   ++m_generation;
+  m_ingestDb.reset();
   beginResetModel();
   m_runs.clear();
   m_missing.clear();
@@ -139,21 +141,29 @@ void HistoryModel::refreshInBackground() {
     QString error;
     int runsUpdated = 0;
     QStringList warnings;
+    std::shared_ptr<store::Store> db;  ///< the job's connection, kept for the next refresh
   };
-  const std::string db = m_store->path();
+  const std::string dbPath = m_store->path();
   const std::string runs = QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString();
   const quint64 generation = m_generation;
+  // One connection for the background refreshes of a project (opened by the first: opening
+  // checks the database, which every 3 s would be wasted work); one job at a time uses it.
+  std::shared_ptr<store::Store> db = m_ingestDb;
   m_ingest->run<Ingested>(
-      [db, runs] {
+      [dbPath, runs, db] {
         Ingested out;
-        auto s = store::Store::open(db);
-        if (!s) {
-          out.error = q(s.errorText());
-          return out;
+        out.db = db;
+        if (!out.db) {
+          auto s = store::Store::open(dbPath);
+          if (!s) {
+            out.error = q(s.errorText());
+            return out;
+          }
+          out.db = std::move(s.value());
+          out.db->setBusyTimeout(kBackgroundBusyMs);  // the Run page may be reading a run
+          out.db->setMemory(0, kStudioStoreCache);
         }
-        s.value()->setBusyTimeout(kBackgroundBusyMs);  // the Run page may be reading a run
-        s.value()->setMemory(0, kStudioStoreCache);
-        auto r = s.value()->ingestRuns(runs);
+        auto r = out.db->ingestRuns(runs);
         if (!r) {
           out.error = q(r.errorText());
           return out;
@@ -165,6 +175,7 @@ void HistoryModel::refreshInBackground() {
       [this, generation](Ingested r) {
         const bool again = m_ingestAgain;
         m_ingestAgain = false;
+        if (generation == m_generation) m_ingestDb = r.db;
         if (generation == m_generation && m_store) {
           if (r.error.isEmpty()) applyIngest(r.runsUpdated, r.warnings);
           else reload();

@@ -122,6 +122,7 @@ class HistoryModel : public QAbstractTableModel {
   /// Applies what an ingestion found (warnings; reload when something changed).
   void applyIngest(int runsUpdated, const QStringList& warnings);
   BackgroundJob* m_ingest;       ///< refreshInBackground's thread
+  std::shared_ptr<store::Store> m_ingestDb;  ///< its connection (nullptr until the first)
   bool m_ingestAgain = false;    ///< asked for while one ran
   quint64 m_generation = 0;      ///< which project a refresh in flight belongs to
   /// Re-checks which run folders exist; true when any changed.
