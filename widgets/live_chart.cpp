@@ -36,6 +36,9 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   setObjectName(title);
   setMinimumSize(280, 190);
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectLegend);
+  // Wheel and drag move along x; y fits what the visible range holds (refresh()).
+  axisRect()->setRangeZoom(Qt::Horizontal);
+  axisRect()->setRangeDrag(Qt::Horizontal);
   setNoAntialiasingOnDrag(true);
   plotLayout()->insertRow(0);
   m_title = new QCPTextElement(this, title, QFont(font().family(), font().pointSize(), QFont::Bold));
@@ -142,6 +145,13 @@ void LiveChart::setPoints(int s, studio::LodSeries&& points) {
   se.smoothStale = m_smoothing > 0;
   schedule(kReplotMs);
 }
+
+void LiveChart::setDetail(int s, double lo, double hi, studio::LodSeries&& points) {
+  m_series[s].data.setDetail(lo, hi, std::move(points));
+  schedule();
+}
+
+int LiveChart::columns() const { return std::max(50, axisRect()->width()); }
 
 void LiveChart::ensureSmoothed(Series& s) const {
   if (!s.smoothStale) return;
@@ -368,23 +378,41 @@ void LiveChart::refresh(QCustomPlot::RefreshPriority priority) {
   }
   updateEmpty();
   const QCPRange r = xAxis->range();
-  const int columns = std::max(50, axisRect()->width());
+  const int columns = this->columns();
   std::vector<double> dx, dy;
+  // A view the user chose: y fits the points in it (the blocks' minima and maxima among them).
+  double ylo = std::nan(""), yhi = std::nan("");
+  const auto fitY = [&](bool shown) {
+    if (m_follow || !shown) return;
+    for (size_t i = 0; i < dx.size(); ++i) {
+      if (dx[i] < r.lower || dx[i] > r.upper || !std::isfinite(dy[i])) continue;
+      ylo = std::isnan(ylo) ? dy[i] : std::min(ylo, dy[i]);
+      yhi = std::isnan(yhi) ? dy[i] : std::max(yhi, dy[i]);
+    }
+  };
   for (auto& s : m_series) {
     ensureSmoothed(s);
     const bool smooth = m_smoothing > 0 && s.data.size() > 1;
     s.raw->setVisible(smooth && s.graph->visible());
     if (smooth) {
       s.data.query(r.lower, r.upper, columns, dx, dy);
+      fitY(s.graph->visible());
       s.raw->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     }
     (smooth ? s.smoothed : s.data).query(r.lower, r.upper, columns, dx, dy);
+    fitY(s.graph->visible());
     s.graph->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     // A line needs two points: a lone point (the first epoch, the first step) is a disc; on a
     // whole-number x every point is.
     const bool markers = m_wholeX || s.data.size() == 1;
     s.graph->setScatterStyle(markers ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
+  }
+  // About one y tick per 24 pixels of height: a short chart's labels never run into each other.
+  yAxis->ticker()->setTickCount(std::clamp(axisRect()->height() / 24, 2, 5));
+  if (!std::isnan(ylo)) {
+    const double pad = yhi > ylo ? (yhi - ylo) * 0.06 : std::max(1e-6, std::abs(yhi) * 0.1 + 1e-3);
+    yAxis->setRange(ylo - pad, yhi + pad);
   }
   replot(priority);
 }

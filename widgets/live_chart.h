@@ -4,7 +4,7 @@
 // about as many points as the plot has pixel columns (each block's minimum and maximum, so
 // spikes stay visible at every zoom, the points themselves when zoomed in). Appends mark the
 // chart dirty and a timer replots once per burst, at most once a second for new data. Wheel
-// zooms, drag pans, double-click resets, a click on a legend entry hides or shows its series,
+// zooms and drag pans along x (y fits the range shown), double-click resets, a click on a legend entry hides or shows its series,
 // the values under the cursor show in a tooltip, and the context menu exports PNG and CSV.
 #include <QColor>
 #include <QString>
@@ -63,6 +63,11 @@ class LiveChart : public QCustomPlot {
   /// Replaces the points of series `s` by `points` (a run opened from the history store: built
   /// off the GUI thread, moved here in one go).
   void setPoints(int s, studio::LodSeries&& points);
+  /// Draws `points` (full resolution) instead of series `s`'s own within [lo, hi]: a zoomed
+  /// range of a run opened from the history store (studio::LodSeries::setDetail).
+  void setDetail(int s, double lo, double hi, studio::LodSeries&& points);
+  /// The pixel columns the series are decimated to.
+  int columns() const;
   /// Removes every series and point and forgets the view (a new run or project starts from
   /// nothing: no axes, legend or series of the previous one).
   void clearData();

@@ -17,9 +17,11 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "core/studio/background_job.h"
 #include "core/studio/hardware_advice.h"
@@ -55,8 +57,13 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
       m_run(new RunController(this)),
       m_scan(new studio::BackgroundJob(this)),
       m_logJob(new studio::BackgroundJob(this)),
+      m_detailJob(new studio::BackgroundJob(this)),
       m_advice(new studio::DoctorAdvice(this)),
       m_clock(new ChartClock(this)) {
+  m_detailTimer = new QTimer(this);
+  m_detailTimer->setSingleShot(true);
+  m_detailTimer->setInterval(250);
+  connect(m_detailTimer, &QTimer::timeout, this, &RunPage::fetchDetail);
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("New config from the doctor's advice"),
@@ -154,6 +161,7 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
                               : LiveChart::XKind::Count);
     m_charts[QString::fromLatin1(d.name)] = c;
     m_order.push_back(c);
+    if (d.x == secs) connect(c, &LiveChart::userRangeChanged, this, [this, c](const QCPRange& r) { wantDetail(c, r); });
     ++k;
   }
   m_split = new QCustomPlot(grid);
@@ -492,6 +500,9 @@ void RunPage::clearCharts() {
   for (auto& [name, c] : m_charts) {
     c->clearData();
   }
+  ++m_detailRun;  // a zoomed range's read of the run shown before is dropped
+  m_detailLo = 0;
+  m_detailHi = m_detailWantHi = -1;
   m_runGpu = -1;
   relayout();
   m_rankSplit.clear();
@@ -506,6 +517,62 @@ void RunPage::clearCharts() {
   m_sps = m_stepTime = 0;
   updateSplit();
   updateValidation(true);
+}
+
+bool RunPage::detailLoading() const { return m_detailJob->busy() || m_detailTimer->isActive(); }
+
+void RunPage::wantDetail(LiveChart* chart, const QCPRange& r) {
+  m_detailWantLo = r.lower;
+  m_detailWantHi = r.upper;
+  m_detailColumns = chart->columns();
+  m_detailTimer->start();  // once the wheel or the drag has settled
+}
+
+void RunPage::fetchDetail() {
+  const auto stored = m_run->stored();
+  if (!stored || !(m_detailWantHi > m_detailWantLo)) return;
+  // Only the stored part (after it the samples came from the file, every one), and only where
+  // its 10 s buckets are two pixels wide or more.
+  const double span = m_detailWantHi - m_detailWantLo;
+  const double lo = std::max(0.0, m_detailWantLo), hi = std::min(m_detailWantHi, stored->bucketsUntil);
+  if (!(hi > lo) || span > store::kSampleBucketSeconds[0] * m_detailColumns / 2) return;
+  if (m_detailLo <= lo && hi <= m_detailHi) return;  // read, or being read
+  if (m_detailJob->busy()) {
+    m_detailTimer->start();  // after the read in flight
+    return;
+  }
+  // A quarter of the range more on each side: a small pan draws at once.
+  m_detailLo = std::max(0.0, lo - span / 4);
+  m_detailHi = std::min(stored->bucketsUntil, hi + span / 4);
+  struct Read {
+    std::optional<studio::SampleDetail> detail;
+    std::string error;
+  };
+  const std::string path = QDir(m_run->runDir()).filePath(QStringLiteral("events.jsonl")).toStdString();
+  const double t0 = stored->t0, from = m_detailLo, to = m_detailHi;
+  const int64_t end = stored->offset;
+  const quint64 run = m_detailRun;
+  m_detailJob->run<Read>(
+      [=] {
+        Read r;
+        auto d = studio::readSampleDetail(path, t0, from, to, end);
+        if (d) r.detail = std::move(d.value());
+        else r.error = d.errorText();
+        return r;
+      },
+      [this, run](Read r) {
+        if (run != m_detailRun) return;  // another run is shown now
+        if (!r.detail) {
+          m_log->appendPlainText(tr("[studio] cannot read the samples of the zoomed range: %1").arg(QString::fromStdString(r.error)));
+          m_detailHi = -1;
+          return;
+        }
+        m_detailHi = r.detail->hi;  // lower when the read's budget ended it
+        for (auto& s : r.detail->samples) {
+          const auto [c, series] = sampleTarget(s.series, s.gpu);
+          c->setDetail(series, r.detail->lo, r.detail->hi, std::move(s.points));
+        }
+      });
 }
 
 void RunPage::updateBanner() {

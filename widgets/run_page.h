@@ -12,6 +12,7 @@
 #include <map>
 
 #include "core/studio/run_controller.h"
+#include "core/studio/stored_run.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/studio/run_folders.h"
 
@@ -23,7 +24,9 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QTabWidget;
+class QTimer;
 class QCustomPlot;
+class QCPRange;
 class QCPBars;
 class QCPItemText;
 
@@ -87,6 +90,8 @@ class RunPage : public QWidget {
   bool resumeRun();
   /// Follows a run folder of the project (reattach).
   bool showRun(const QString& runDir);
+  /// True while the samples of a zoomed range of a run opened from the store are being read.
+  bool detailLoading() const;
 
  signals:
   void message(const QString& text);
@@ -109,6 +114,12 @@ class RunPage : public QWidget {
   /// Draws what the history store holds of the run (opened from it: a long run); the series
   /// are moved into the charts.
   void applyStored(studio::StoredRun& run);
+  /// The chart and series that draw a launcher sample series (added when new).
+  std::pair<LiveChart*, int> sampleTarget(studio::SampleSeries series, int gpu);
+  /// A time chart was zoomed or panned to `r`: within the stored part of a run opened from the
+  /// store, its samples are read at full resolution (soon, once the view settles).
+  void wantDetail(LiveChart* chart, const QCPRange& r);
+  void fetchDetail();
   void clearCharts();
   void updateState();
   void updateSplit();
@@ -123,6 +134,12 @@ class RunPage : public QWidget {
   studio::RunController* m_run;
   studio::BackgroundJob* m_scan;    ///< lists the run folders (file work off the GUI thread)
   studio::BackgroundJob* m_logJob;  ///< reads a failed run's log tail
+  studio::BackgroundJob* m_detailJob;  ///< reads a zoomed range's samples at full resolution
+  QTimer* m_detailTimer = nullptr;     ///< the view settled: read its range
+  double m_detailWantLo = 0, m_detailWantHi = -1;  ///< the range asked for
+  int m_detailColumns = 0;                         ///< and the asking chart's width
+  double m_detailLo = 0, m_detailHi = -1;          ///< the range read (or being read)
+  quint64 m_detailRun = 0;  ///< counts the runs shown: a read for an earlier one is dropped
   bool m_attachOnScan = false;      ///< the next listing picks the run to show (project opened)
   QComboBox* m_config = nullptr;
   QSpinBox* m_nproc = nullptr;

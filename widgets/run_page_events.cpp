@@ -32,21 +32,9 @@ void RunPage::applyStored(studio::StoredRun& run) {
   // The launcher's samples (buckets: their minimum and maximum, so one-sample dips show).
   bool gpus = false;
   for (auto& s : run.samples) {
-    LiveChart* c = nullptr;
-    QString name;
-    int color = 0;
-    if (s.gpu >= 0) {
-      const std::string leaf = s.key.substr(s.key.rfind('/') + 1);
-      c = chart(QLatin1String(leaf == "util" ? "gpuUtil" : leaf == "mem_used" ? "gpuMem" : "gpuPower"));
-      name = tr("GPU %1").arg(s.gpu);
-      color = s.gpu;
-      gpus = true;
-    } else {
-      c = chart(QStringLiteral("system"));
-      name = s.key == "cpu_total" ? tr("CPU") : tr("memory");
-      color = s.key == "cpu_total" ? 0 : 1;
-    }
-    c->setPoints(c->series(name, seriesColor(color)), std::move(s.points));
+    const auto [c, series] = sampleTarget(s.series, s.gpu);
+    c->setPoints(series, std::move(s.points));
+    gpus = gpus || s.gpu >= 0;
   }
   if (gpus && m_runGpu != 1) {
     m_runGpu = 1;
@@ -56,6 +44,16 @@ void RunPage::applyStored(studio::StoredRun& run) {
   for (const auto& e : run.lastSteps)
     if (auto st = tel::stepFromEvent(e)) m_sps = noteStep(e, st.value());  // all ranks' at the end
   if (!run.lastSteps.empty()) updateSplit();
+}
+
+std::pair<LiveChart*, int> RunPage::sampleTarget(studio::SampleSeries series, int gpu) {
+  using S = studio::SampleSeries;
+  if (series == S::Cpu || series == S::Memory) {
+    auto* c = chart(QStringLiteral("system"));
+    return {c, series == S::Cpu ? c->series(tr("CPU"), seriesColor(0)) : c->series(tr("memory"), seriesColor(1))};
+  }
+  auto* c = chart(series == S::GpuUtil ? QStringLiteral("gpuUtil") : series == S::GpuMem ? QStringLiteral("gpuMem") : QStringLiteral("gpuPower"));
+  return {c, c->series(tr("GPU %1").arg(gpu), seriesColor(gpu))};
 }
 
 double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
@@ -131,22 +129,18 @@ void RunPage::buildDispatch() {
       relayout();
     }
     const double t = e.time - m_t0;
-    for (const auto& gp : gs.gpus) {
-      const QString name = tr("GPU %1").arg(gp.index);
-      auto* u = chart(QStringLiteral("gpuUtil"));
-      if (gp.util >= 0) u->append(u->series(name, seriesColor(gp.index)), t, gp.util);
-      auto* m = chart(QStringLiteral("gpuMem"));
-      if (gp.memUsed >= 0) m->append(m->series(name, seriesColor(gp.index)), t, gp.memUsed / double(1 << 30));
-      auto* p = chart(QStringLiteral("gpuPower"));
-      if (gp.powerW >= 0) p->append(p->series(name, seriesColor(gp.index)), t, gp.powerW);
-      m_gpuUtil[gp.index] = gp.util;
+    for (const auto& gp : gs.gpus) m_gpuUtil[gp.index] = gp.util;
+    for (const auto& v : studio::sampleValues(gs)) {
+      const auto [c, series] = sampleTarget(v.series, v.gpu);
+      c->append(series, t, v.y);
     }
   });
   m_dispatch.on<tel::SystemSampleEvent>([this](const tel::Event& e, const tel::SystemSampleEvent& ss) {
     const double t = e.time - m_t0;
-    auto* c = chart(QStringLiteral("system"));
-    if (ss.cpuTotal >= 0) c->append(c->series(tr("CPU"), seriesColor(0)), t, ss.cpuTotal);
-    if (ss.memTotal > 0 && ss.memUsed >= 0) c->append(c->series(tr("memory"), seriesColor(1)), t, 100.0 * ss.memUsed / ss.memTotal);
+    for (const auto& v : studio::sampleValues(ss)) {
+      const auto [c, series] = sampleTarget(v.series, v.gpu);
+      c->append(series, t, v.y);
+    }
   });
   m_dispatch.on<tel::StragglerEvent>([this](const tel::Event&, const tel::StragglerEvent& s) {
     m_straggler = QString::fromStdString(s.message);

@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -319,7 +321,24 @@ Result<RunRecord> Store::findRun(const std::string& key) const {
   return Error{m_path, 0, "run", "'" + key + "' matches several runs: " + names};
 }
 
-void Store::setBusyTimeout(int ms) { sqlite3_busy_timeout(m_db, ms); }
+void Store::setBusyTimeout(int ms) {
+  m_busyMs = ms;
+  if (m_stop) sqlite3_busy_handler(m_db, &Store::onBusy, this);
+  else sqlite3_busy_timeout(m_db, ms);
+}
+
+int Store::onBusy(void* self, int tries) {
+  // As sqlite3_busy_timeout, in steps of 10 ms, but a stop request ends the wait (SQLITE_BUSY).
+  auto* s = static_cast<Store*>(self);
+  if (s->stopRequested() || static_cast<int64_t>(tries) * 10 >= s->m_busyMs) return 0;
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return 1;
+}
+
+void Store::setStopFlag(const std::atomic<bool>* stop) {
+  m_stop = stop;
+  setBusyTimeout(m_busyMs);
+}
 
 void Store::setMemory(int64_t mmapBytes, int64_t cacheBytes) {
   exec("PRAGMA mmap_size=" + std::to_string(std::max<int64_t>(0, mmapBytes)) +

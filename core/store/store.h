@@ -4,6 +4,7 @@
 // No Qt, no torch: the studio, `stave-train history` and the tests use it alike.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -113,6 +114,7 @@ struct IngestReport {
   int64_t events = 0;        ///< events stored
   int64_t metricRows = 0;    ///< metric rows stored
   std::vector<std::string> warnings;  ///< e.g. lines skipped, naming file and line
+  bool stopped = false;  ///< the stop flag ended it early (what was read is kept)
 };
 
 /// The history database of one project folder. Not thread-safe; open one per thread. Other
@@ -173,6 +175,12 @@ class Store {
   /// Memory this connection may map and cache (defaults: 256 MB mapped, 32 MB cache). The
   /// studio's connections map nothing: mapped pages count in its resident memory.
   void setMemory(int64_t mmapBytes, int64_t cacheBytes);
+  /// A flag another thread sets when this connection's work is no longer wanted (the studio
+  /// closes, another run is shown): an ingestion then ends at its next 16 MB piece, keeping
+  /// what it read (the next one goes on from there), and a wait for another connection's lock
+  /// ends at once. nullptr: none.
+  void setStopFlag(const std::atomic<bool>* stop);
+  bool stopRequested() const { return m_stop && m_stop->load(); }
 
   /// For tests: caps the database at `pages` pages (0 = no cap), as a full disk would.
   void limitPagesForTesting(int64_t pages);
@@ -186,8 +194,11 @@ class Store {
   Status migrateToV4();
   Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
                   const std::string* notes);
+  static int onBusy(void* self, int tries);
   sqlite3* m_db = nullptr;
   std::string m_path;
+  const std::atomic<bool>* m_stop = nullptr;
+  int m_busyMs = 5000;
 };
 
 /// Moves `dbPath` (and its -wal/-shm) aside to <dbPath>.broken-<time> if it exists and creates

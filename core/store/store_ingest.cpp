@@ -496,6 +496,10 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     consumed += static_cast<int64_t>(pos);
     carry.erase(0, pos);
     ok = ok && buckets.flush(m_db, runId);
+    if (ok && left > 0 && stopRequested()) {  // what was read is committed; the next call goes on
+      report.stopped = true;
+      break;
+    }
   }
   if (!ok) return fail("cannot store the events of " + eventsPath);
 
@@ -560,6 +564,10 @@ Result<IngestReport> Store::ingestRuns(const std::string& runsDir) {
     total.events += r->events;
     total.metricRows += r->metricRows;
     total.warnings.insert(total.warnings.end(), r->warnings.begin(), r->warnings.end());
+    if (r->stopped || stopRequested()) {
+      total.stopped = true;
+      break;
+    }
   }
   return total;
 }

@@ -1,10 +1,13 @@
 #pragma once
 // BackgroundJob: runs one function at a time on a thread it owns and hands its result to a
 // callback on the owner's thread. The destructor waits for the thread (a job in flight finishes
-// but its callback is dropped), so file work never blocks the GUI and never outlives its owner.
+// but its callback is dropped), so file work never blocks the GUI and never outlives its owner;
+// it first raises the job's stop flag, which long work (a store's ingestion) checks to end
+// early, so closing the studio does not wait for a day-long run's first ingestion.
 
 #include <QObject>
 
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -18,10 +21,15 @@ class BackgroundJob : public QObject {
  public:
   explicit BackgroundJob(QObject* parent = nullptr) : QObject(parent) {}
   ~BackgroundJob() override {
+    m_stop = true;
     if (m_thread.joinable()) m_thread.join();
   }
   /// Whether a job is running.
   bool busy() const { return m_busy; }
+  /// Raised by stop() and the destructor: the running work's result is no longer wanted. Work
+  /// that takes long checks it (store::Store::setStopFlag) and ends early. Lowered by run().
+  const std::atomic<bool>* stopFlag() const { return &m_stop; }
+  void stop() { m_stop = true; }
 
   /// Runs `work` on the job's thread, then `done(result)` on this object's thread; an exception
   /// in `work` reaches `failed(message)` instead. A job already running is waited for first.
@@ -29,6 +37,7 @@ class BackgroundJob : public QObject {
   void run(std::function<R()> work, std::function<void(R)> done,
            std::function<void(QString)> failed = {}) {
     if (m_thread.joinable()) m_thread.join();
+    m_stop = false;
     m_busy = true;
     const quint64 seq = ++m_seq;
     m_thread = std::thread(
@@ -69,6 +78,7 @@ class BackgroundJob : public QObject {
   std::thread m_thread;
   quint64 m_seq = 0;
   bool m_busy = false;
+  std::atomic<bool> m_stop{false};
 };
 
 }  // namespace stave::studio

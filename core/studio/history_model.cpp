@@ -150,7 +150,7 @@ void HistoryModel::refreshInBackground() {
   // checks the database, which every 3 s would be wasted work); one job at a time uses it.
   std::shared_ptr<store::Store> db = m_ingestDb;
   m_ingest->run<Ingested>(
-      [dbPath, runs, db] {
+      [dbPath, runs, db, stop = m_ingest->stopFlag()] {
         Ingested out;
         out.db = db;
         if (!out.db) {
@@ -163,6 +163,7 @@ void HistoryModel::refreshInBackground() {
           out.db->setBusyTimeout(kBackgroundBusyMs);  // the Run page may be reading a run
           out.db->setMemory(0, kStudioStoreCache);
         }
+        out.db->setStopFlag(stop);  // the studio closes: keep what was read, end
         auto r = out.db->ingestRuns(runs);
         if (!r) {
           out.error = q(r.errorText());

@@ -19,6 +19,7 @@ void LodSeries::clear() {
   m_y.clear();
   m_levels.clear();
   m_minY = m_maxY = std::nan("");
+  m_detail.reset();
   m_x.shrink_to_fit();
   m_y.shrink_to_fit();
 }
@@ -72,8 +73,53 @@ void LodSeries::emitRaw(size_t from, size_t to, std::vector<double>& outX, std::
   }
 }
 
+void LodSeries::setDetail(double lo, double hi, LodSeries points) {
+  points.m_detail.reset();
+  m_detail = std::make_shared<const LodSeries>(std::move(points));
+  m_detailLo = lo;
+  m_detailHi = hi;
+}
+
+void LodSeries::clearDetail() { m_detail.reset(); }
+
+bool LodSeries::detailCovers(double lo, double hi) const {
+  return m_detail && m_detailLo <= lo && hi <= m_detailHi;
+}
+
 void LodSeries::query(double lo, double hi, int columns, std::vector<double>& outX,
                       std::vector<double>& outY) const {
+  if (!m_detail || !(hi >= m_detailLo && lo <= m_detailHi)) {
+    queryOwn(lo, hi, columns, outX, outY);
+    return;
+  }
+  // The series' own points outside the window, the window's inside it (in x order). The
+  // window's part gets the columns its share of the range takes.
+  std::vector<double> ox, oy, dx, dy;
+  queryOwn(lo, hi, columns, ox, oy);
+  const double dlo = std::max(lo, m_detailLo), dhi = std::min(hi, m_detailHi);
+  const double share = hi > lo ? (dhi - dlo) / (hi - lo) : 1.0;
+  m_detail->queryOwn(dlo, dhi, std::max(1, static_cast<int>(std::ceil(columns * share))), dx, dy);
+  outX.clear();
+  outY.clear();
+  size_t i = 0;
+  for (; i < ox.size() && ox[i] < m_detailLo; ++i) {
+    outX.push_back(ox[i]);
+    outY.push_back(oy[i]);
+  }
+  for (size_t k = 0; k < dx.size(); ++k)
+    if (dx[k] >= m_detailLo && dx[k] <= m_detailHi) {
+      outX.push_back(dx[k]);
+      outY.push_back(dy[k]);
+    }
+  for (; i < ox.size(); ++i)
+    if (ox[i] > m_detailHi) {
+      outX.push_back(ox[i]);
+      outY.push_back(oy[i]);
+    }
+}
+
+void LodSeries::queryOwn(double lo, double hi, int columns, std::vector<double>& outX,
+                         std::vector<double>& outY) const {
   outX.clear();
   outY.clear();
   if (m_x.empty()) return;
@@ -116,6 +162,7 @@ void LodSeries::query(double lo, double hi, int columns, std::vector<double>& ou
 size_t LodSeries::bytes() const {
   size_t b = m_x.capacity() * sizeof(double) + m_y.capacity() * sizeof(float);
   for (const auto& l : m_levels) b += l.capacity() * sizeof(Block);
+  if (m_detail) b += m_detail->bytes();
   return b;
 }
 

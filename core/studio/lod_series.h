@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace stave::studio {
@@ -29,6 +30,15 @@ class LodSeries {
   /// at most 2 x columns blocks in the range (in x order: about 4 points a column), plus the
   /// nearest point outside the range on each side so lines reach the edges.
   void query(double lo, double hi, int columns, std::vector<double>& outX, std::vector<double>& outY) const;
+  /// Points at full resolution for x in [lo, hi], drawn there instead of this series' own: a
+  /// run opened from the history store holds its samples as 10 s buckets, and the range a
+  /// chart is zoomed into is read again from the run's log (studio::readSampleDetail). One
+  /// window at a time (a new one replaces it; clear() drops it); size(), x(), y(), minY() and
+  /// maxY() stay the series' own.
+  void setDetail(double lo, double hi, LodSeries points);
+  void clearDetail();
+  /// Whether the detail window covers [lo, hi].
+  bool detailCovers(double lo, double hi) const;
   /// The smallest and largest y held (NaN when there is none).
   double minY() const { return m_minY; }
   double maxY() const { return m_maxY; }
@@ -42,11 +52,14 @@ class LodSeries {
   struct Block {
     uint32_t iMin = 0, iMax = 0;  ///< the raw points of the block's minimum and maximum
   };
+  void queryOwn(double lo, double hi, int columns, std::vector<double>& outX, std::vector<double>& outY) const;
   void emitRaw(size_t from, size_t to, std::vector<double>& outX, std::vector<double>& outY) const;
   std::vector<double> m_x;
   std::vector<float> m_y;
   std::vector<std::vector<Block>> m_levels;
   double m_minY = std::nan(""), m_maxY = std::nan("");
+  std::shared_ptr<const LodSeries> m_detail;  ///< the detail window's points (shared: copies stay cheap)
+  double m_detailLo = 0, m_detailHi = 0;
 };
 
 }  // namespace stave::studio

@@ -462,6 +462,7 @@ BackgroundJob* RunController::freeReader() {
                                  }),
                   m_retired.end());
   if (m_reader->busy()) {
+    m_reader->stop();  // its result is dropped: a store's ingestion keeps what it read and ends
     m_retired.push_back(m_reader);
     m_reader = new BackgroundJob(this);
   }
@@ -469,15 +470,14 @@ BackgroundJob* RunController::freeReader() {
 }
 
 void RunController::loadStored() {
-  if (qEnvironmentVariableIsSet("STAVE_DBG")) qWarning("DBG loadStored %s", qPrintable(m_storePath));
   m_reading = m_loadingStored = true;
   const std::string db = m_storePath.toStdString(), dir = m_runDir.toStdString();
   const quint64 generation = m_generation;
-  freeReader()->run<std::shared_ptr<Result<StoredRun>>>(
-      [db, dir] { return std::make_shared<Result<StoredRun>>(loadStoredRun(db, dir)); },
+  BackgroundJob* job = freeReader();
+  job->run<std::shared_ptr<Result<StoredRun>>>(
+      [db, dir, stop = job->stopFlag()] { return std::make_shared<Result<StoredRun>>(loadStoredRun(db, dir, stop)); },
       [this, generation](std::shared_ptr<Result<StoredRun>> loaded) {
         if (generation != m_generation) return;
-        if (qEnvironmentVariableIsSet("STAVE_DBG")) qWarning("DBG stored loaded ok=%d", bool(*loaded));
         m_reading = m_loadingStored = false;
         if (!*loaded) {
           // The store cannot help (locked, damaged, read-only): the file itself, whole.

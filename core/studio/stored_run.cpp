@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +22,23 @@ const StoredRun::Samples* StoredRun::sample(const std::string& key) const {
   for (const auto& s : samples)
     if (s.key == key) return &s;
   return nullptr;
+}
+
+std::vector<SampleValue> sampleValues(const telemetry::GpuSampleEvent& e) {
+  std::vector<SampleValue> out;
+  for (const auto& g : e.gpus) {
+    if (g.util >= 0) out.push_back({SampleSeries::GpuUtil, g.index, g.util});
+    if (g.memUsed >= 0) out.push_back({SampleSeries::GpuMem, g.index, g.memUsed / double(1 << 30)});
+    if (g.powerW >= 0) out.push_back({SampleSeries::GpuPower, g.index, g.powerW});
+  }
+  return out;
+}
+
+std::vector<SampleValue> sampleValues(const telemetry::SystemSampleEvent& e) {
+  std::vector<SampleValue> out;
+  if (e.cpuTotal >= 0) out.push_back({SampleSeries::Cpu, -1, e.cpuTotal});
+  if (e.memTotal > 0 && e.memUsed >= 0) out.push_back({SampleSeries::Memory, -1, 100.0 * e.memUsed / e.memTotal});
+  return out;
 }
 
 namespace {
@@ -72,16 +90,130 @@ std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, in
   return out;
 }
 
+/// Whether `line` is a launcher sample (a type ending in "_sample"), told from its end.
+bool isSampleLine(std::string_view line) { return telemetry::isSampleType(telemetry::typeAtLineEnd(line)); }
+
+/// The time of the first launcher sample that starts a line in the 64 kB of `in` from
+/// `offset` (before `end`); NaN when there is none.
+double sampleTimeAfter(std::ifstream& in, int64_t offset, int64_t end) {
+  constexpr int64_t kProbe = 64 << 10;
+  const int64_t n = std::min(kProbe, end - offset);
+  if (n <= 0) return std::nan("");
+  std::string data(static_cast<size_t>(n), '\0');
+  in.clear();
+  if (!in.seekg(offset) || !in.read(data.data(), n)) return std::nan("");
+  size_t begin = 0;
+  if (offset > 0) {  // the line cut by `offset` is not one
+    const size_t nl = data.find('\n');
+    if (nl == std::string::npos) return std::nan("");
+    begin = nl + 1;
+  }
+  while (begin < data.size()) {
+    const size_t nl = data.find('\n', begin);
+    if (nl == std::string::npos) break;
+    const std::string_view line(data.data() + begin, nl - begin);
+    begin = nl + 1;
+    if (!isSampleLine(line)) continue;
+    if (auto e = telemetry::decodeEvent(line)) return e->time;
+  }
+  return std::nan("");
+}
+
 }  // namespace
 
-Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir) {
+Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, double lo, double hi,
+                                      int64_t end, int64_t maxBytes) {
+  std::ifstream in(eventsPath, std::ios::binary);
+  if (!in) return Error{eventsPath, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  // The last offset known to start before the first sample of [lo, hi] (a second early: the
+  // launcher writes its samples in time order, the ranks' lines between them may lag).
+  const double from = t0 + lo - 1;
+  int64_t a = 0, b = end;
+  while (b - a > (64 << 10)) {
+    const int64_t mid = a + (b - a) / 2;
+    const double t = sampleTimeAfter(in, mid, end);
+    if (std::isnan(t) || t < from) a = mid;
+    else b = mid;
+  }
+  SampleDetail out;
+  out.lo = lo;
+  out.hi = hi;
+  std::map<std::pair<int, int>, size_t> index;  // (series, gpu) -> out.samples
+  const auto add = [&](double t, const std::vector<SampleValue>& values) {
+    for (const auto& v : values) {
+      auto [it, fresh] = index.try_emplace({static_cast<int>(v.series), v.gpu}, out.samples.size());
+      if (fresh) out.samples.push_back({{}, v.series, v.gpu, {}});
+      out.samples[it->second].points.append(t, v.y);
+    }
+  };
+  constexpr int64_t kPiece = 4 << 20;
+  std::string data, carry;
+  bool skipFirst = a > 0, done = false;
+  double last = lo;
+  in.clear();
+  if (!in.seekg(a)) return Error{eventsPath, 0, "", "cannot read at byte " + std::to_string(a)};
+  for (int64_t at = a; at < end && !done;) {
+    const int64_t n = std::min({kPiece, end - at, std::max<int64_t>(4096, maxBytes - out.bytesRead)});
+    data.resize(static_cast<size_t>(n));
+    if (!in.read(data.data(), n)) return Error{eventsPath, 0, "", "cannot read at byte " + std::to_string(at)};
+    at += n;
+    out.bytesRead += n;
+    size_t begin = 0;
+    while (!done) {
+      const size_t nl = data.find('\n', begin);
+      if (nl == std::string::npos) {
+        carry.append(data, begin, std::string::npos);
+        break;
+      }
+      std::string_view line(data.data() + begin, nl - begin);
+      if (!carry.empty()) {
+        carry.append(line);
+        line = carry;
+      }
+      begin = nl + 1;
+      if (skipFirst) {
+        skipFirst = false;
+      } else if (isSampleLine(line)) {
+        auto e = telemetry::decodeEvent(line);
+        if (e) {
+          const double t = e->time - t0;
+          if (t > hi) {
+            done = true;
+          } else if (t >= lo) {
+            last = t;
+            if (e->type == telemetry::event_type::kGpuSample) {
+              if (auto g = telemetry::gpuSampleFromEvent(e.value())) add(t, sampleValues(g.value()));
+            } else if (e->type == telemetry::event_type::kSystemSample) {
+              if (auto y = telemetry::systemSampleFromEvent(e.value())) add(t, sampleValues(y.value()));
+            }
+          }
+        }
+      }
+      carry.clear();
+    }
+    if (!done && out.bytesRead >= maxBytes && at < end) {
+      out.hi = last;  // the budget ended the read: what was read, no more
+      done = true;
+    }
+  }
+  for (auto& s : out.samples) {
+    const char* leaf = s.series == SampleSeries::GpuUtil ? "util" : s.series == SampleSeries::GpuMem ? "mem_used" : "power_w";
+    s.key = s.gpu >= 0 ? "gpus/" + std::to_string(s.gpu) + "/" + leaf : s.series == SampleSeries::Cpu ? "cpu_total" : "mem_used";
+  }
+  return out;
+}
+
+Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
+                                const std::atomic<bool>* stop) {
   auto opened = store::Store::open(dbPath);
   if (!opened) return opened.errors();
   auto& db = *opened.value();
   db.setBusyTimeout(kBackgroundBusyMs);  // the History page may be ingesting the same run
   db.setMemory(0, kStudioStoreCache);
+  db.setStopFlag(stop);
   auto ingested = db.ingestRun(runDir);
   if (!ingested) return ingested.errors();
+  if (ingested->stopped || db.stopRequested()) return Error{dbPath, 0, "", "stopped before " + runDir + " was read"};
   auto rec = db.runByDir(runDir);
   if (!rec) return rec.errors();
   StoredRun out;
@@ -113,21 +245,23 @@ Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& ru
   for (const auto& key : keys) {
     const auto [slot, leaf] = gpuKey(key);
     if (slot >= 0 && (leaf == "util" || leaf == "mem_used" || leaf == "power_w")) {
-      StoredRun::Samples s{key, slot, {}};
+      StoredRun::Samples s{key, leaf == "util" ? SampleSeries::GpuUtil : leaf == "mem_used" ? SampleSeries::GpuMem : SampleSeries::GpuPower, slot, {}};
       const std::string indexKey = "gpus/" + std::to_string(slot) + "/index";
       if (has(indexKey))
         if (const auto idx = db.samples(rec->id, indexKey, 1); !idx.empty()) s.gpu = static_cast<int>(std::lround(idx.front().value));
       s.points = bucketPoints(db.samples(rec->id, key), out.t0, leaf == "mem_used" ? 1.0 / double(1 << 30) : 1.0);
       out.samples.push_back(std::move(s));
     } else if (key == "cpu_total") {
-      out.samples.push_back({key, -1, bucketPoints(db.samples(rec->id, key), out.t0, 1.0)});
+      out.samples.push_back({key, SampleSeries::Cpu, -1, bucketPoints(db.samples(rec->id, key), out.t0, 1.0)});
     } else if (key == "mem_used" && has("mem_total")) {
       // In % of the node's memory (its total as last sampled).
       const auto total = db.samples(rec->id, "mem_total", 1);
       if (!total.empty() && total.back().value > 0)
-        out.samples.push_back({key, -1, bucketPoints(db.samples(rec->id, key), out.t0, 100.0 / total.back().value)});
+        out.samples.push_back({key, SampleSeries::Memory, -1, bucketPoints(db.samples(rec->id, key), out.t0, 100.0 / total.back().value)});
     }
   }
+  for (const auto& s : out.samples)
+    if (!s.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, s.points.x(s.points.size() - 1));
   out.lastSteps = lastSteps(eventsPath, out.offset, out.worldSize);
   return out;
 }

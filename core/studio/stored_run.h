@@ -7,6 +7,7 @@
 // maximum, and every low-rate event (epochs, validation, warnings, the doctor). The Run page
 // shows those, then follows events.jsonl from where the store stopped, at full resolution.
 // The series come ready for the charts (LodSeries built here, off the GUI thread). No Qt.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,22 @@
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
+
+/// The Run page's series of the launcher's samples: per GPU its utilisation (%), memory used
+/// (GiB) and board power (W); the node's CPU (% of all cores) and memory (% of its total).
+enum class SampleSeries { GpuUtil, GpuMem, GpuPower, Cpu, Memory };
+
+/// One value of a launcher sample as the Run page draws it (`gpu`: the GPU's index; -1 for the
+/// node's series).
+struct SampleValue {
+  SampleSeries series;
+  int gpu = -1;
+  double y = 0;
+};
+/// The drawn values of a gpu_sample / system_sample: what the page appends while it follows a
+/// run, and what readSampleDetail reads back. Unsampled fields (negative) give none.
+std::vector<SampleValue> sampleValues(const telemetry::GpuSampleEvent& e);
+std::vector<SampleValue> sampleValues(const telemetry::SystemSampleEvent& e);
 
 struct StoredRun {
   /// The run's events but step and *_sample, in file order.
@@ -36,10 +53,14 @@ struct StoredRun {
   /// drawn as its minimum and its maximum (one value: that value), so a one-sample dip shows.
   struct Samples {
     std::string key;  ///< gpus/<i>/util, gpus/<i>/mem_used, gpus/<i>/power_w, cpu_total, mem_used
-    int gpu = -1;     ///< the GPU's index (gpus/<i>/index; i when not sampled), -1 for the node
+    SampleSeries series = SampleSeries::Cpu;
+    int gpu = -1;  ///< the GPU's index (gpus/<i>/index; i when not sampled), -1 for the node
     LodSeries points;
   };
   std::vector<Samples> samples;
+  /// x of the last stored sample bucket (seconds since t0): the samples after it are read
+  /// from the file at full resolution; the ones before are buckets.
+  double bucketsUntil = 0;
   /// Unix time of the run's first event (x = 0 of the time charts).
   double t0 = 0;
   int worldSize = 1;
@@ -61,8 +82,27 @@ constexpr int kBackgroundBusyMs = 10 * 60 * 1000;
 /// count in the studio's resident memory).
 constexpr int64_t kStudioStoreCache = 16 << 20;
 
+/// The launcher's samples of [lo, hi] (seconds since `t0`) at full resolution, read from the
+/// run's events.jsonl before byte `end` (the part the store holds as buckets), keyed as
+/// StoredRun::samples: what a chart zoomed into the stored part draws instead of the buckets.
+/// The first line is found by bisecting the file by the samples' times (a few reads of 64 kB);
+/// from there at most `maxBytes` are read, step and rank lines skipped undecoded (told by the
+/// type at the line's end). `hi` comes back lowered to the last sample read when the budget
+/// ended the read first. Errors name the file.
+struct SampleDetail {
+  double lo = 0, hi = 0;
+  std::vector<StoredRun::Samples> samples;
+  int64_t bytesRead = 0;
+};
+/// The bytes readSampleDetail reads at most (about 2.5 h of a run on eight GPUs).
+constexpr int64_t kSampleDetailBytes = 96 << 20;
+Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, double lo, double hi,
+                                      int64_t end, int64_t maxBytes = kSampleDetailBytes);
+
 /// Brings the store at `dbPath` up to date with `runDir` (only what is new is read) and reads
-/// what the Run page shows of it. Errors name the database or the file.
-Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir);
+/// what the Run page shows of it. Errors name the database or the file. `stop` (when set)
+/// ends it early with an error, keeping in the store what was read (BackgroundJob::stopFlag).
+Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
+                                const std::atomic<bool>* stop = nullptr);
 
 }  // namespace stave::studio

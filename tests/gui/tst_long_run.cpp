@@ -16,6 +16,8 @@
 #include "widgets/main_window.h"
 #include "widgets/run_page.h"
 
+using LiveChartPtr = const stave::widgets::LiveChart*;
+
 class TstLongRun : public QObject {
   Q_OBJECT
  private slots:
@@ -69,6 +71,23 @@ class TstLongRun : public QObject {
     auto* bars = w.findChild<QWidget*>("statusGpus");
     QVERIFY(bars);
     QVERIFY(!bars->isVisibleTo(&w));
+    // Zoomed into a minute of the stored part: every half-second sample of it, read again from
+    // the log (the store holds 10 s buckets: a dozen points).
+    const auto pointsIn = [](LiveChartPtr c, int series, double lo, double hi) {
+      std::vector<double> x, y;
+      c->points(series).query(lo, hi, 1000, x, y);  // as a chart 1000 pixels wide draws it
+      return std::count_if(x.begin(), x.end(), [&](double v) { return v >= lo && v <= hi; });
+    };
+    gpu->showRange(QCPRange(1800, 1860));
+    QVERIFY2(pointsIn(gpu, 3, 1800, 1860) < 30, qPrintable(QString::number(pointsIn(gpu, 3, 1800, 1860))));
+    emit gpu->userRangeChanged(QCPRange(1800, 1860));
+    QTRY_VERIFY_WITH_TIMEOUT(!page->detailLoading(), 30000);
+    QVERIFY2(pointsIn(gpu, 3, 1800, 1860) >= 115, qPrintable(QString::number(pointsIn(gpu, 3, 1800, 1860))));
+    gpu->refresh();
+    QVERIFY(gpu->seriesGraph(3)->data()->size() > 30);  // drawn
+    QVERIFY(gpu->points(3).detailCovers(1800, 1860));
+    QVERIFY(page->chart("system")->points(0).detailCovers(1800, 1860));
+    gpu->follow();
     // The time axis reads in hours, the iteration axis in thousands.
     gpu->refresh();
     gpu->replot();

@@ -2,10 +2,12 @@
 // the samples' buckets at every level keeping every value's count, minimum and maximum (a GPU's
 // one-sample dips visible at the coarsest level), incremental reading that equals one read of
 // the whole file (appends, a half-written last line, a file replaced by a shorter one), a
-// rebuild that gives the same answers, and a database a fraction of the log's size.
+// rebuild that gives the same answers, and a database a fraction of the log's size. An
+// ingestion asked to stop keeps the piece it read, and the next one goes on from there.
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -155,6 +157,33 @@ class TstStoreScale : public QObject {
     const Summary c = summarise(*s.value(), "long");
     QCOMPARE(c.steps, b.steps);
     for (int l = 0; l < stave::store::kSampleLevels; ++l) QCOMPARE(c.samples[l], b.samples[l]);
+  }
+
+  void stoppedIngestionGoesOn() {
+    auto s = Store::open(m_dir.filePath("stopped.db").toStdString());
+    QVERIFY(s.ok());
+    std::atomic<bool> stop{true};
+    s.value()->setStopFlag(&stop);
+    s.value()->setBusyTimeout(60000);  // a stop flag's wait for a lock is the same wait
+    auto first = s.value()->ingestRuns(m_runs.string());
+    QVERIFY2(first.ok(), first.errorText().c_str());
+    QVERIFY(first->stopped);
+    const auto part = s.value()->findRun("long");
+    QVERIFY(part.ok());
+    QVERIFY(part->ingestedBytes > 0);
+    QVERIFY(part->ingestedBytes < static_cast<int64_t>(fs::file_size(m_log)));
+    QVERIFY(first->events > 0 && first->events < m_stats.events);
+    stop = false;
+    auto rest = s.value()->ingestRuns(m_runs.string());
+    QVERIFY2(rest.ok(), rest.errorText().c_str());
+    QVERIFY(!rest->stopped);
+    QCOMPARE(first->events + rest->events, m_stats.events);
+    auto whole = Store::open(m_dir.filePath("whole.db").toStdString());
+    const Summary a = summarise(*s.value(), "long"), b = summarise(*whole.value(), "long");
+    QCOMPARE(a.steps, b.steps);
+    for (int l = 0; l < stave::store::kSampleLevels; ++l) QCOMPARE(a.samples[l], b.samples[l]);
+    QCOMPARE(a.lo, b.lo);
+    QCOMPARE(a.status, b.status);
   }
 
   void rebuildGivesTheSameAnswers() {

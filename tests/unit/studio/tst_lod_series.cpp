@@ -1,7 +1,8 @@
 // LodSeries, the Run page charts' store of a whole run: every point kept; a drawn range is
 // about as many points as columns at any length; the minimum and maximum of every block survive
 // every level (a one-sample spike is drawn at every zoom); zoomed in, the points themselves; x
-// kept sorted, gaps kept; memory per point bounded.
+// kept sorted, gaps kept; memory per point bounded. A detail window (a zoomed range read again
+// at full resolution) is drawn instead of the series' own points there, and only there.
 #include <QtTest>
 
 #include <algorithm>
@@ -73,6 +74,51 @@ class TstLodSeries : public QObject {
     s.clear();
     QCOMPARE(s.size(), size_t(0));
     QVERIFY(std::isnan(s.minY()));
+  }
+
+  void detailWindowReplacesTheRangeOnly() {
+    // Buckets every 10 s over an hour (their minimum and maximum), as a run from the store.
+    LodSeries s;
+    for (int b = 0; b < 360; ++b) {
+      s.append(b * 10.0 + 5, 40);
+      s.append(b * 10.0 + 5, 60);
+    }
+    const size_t own = s.size();
+    // The half-second samples of [1000, 1100], one of them a spike the buckets never had.
+    LodSeries fine;
+    for (int i = 0; i <= 200; ++i) fine.append(1000 + i * 0.5, i == 77 ? 99.0 : 50.0);
+    QVERIFY(!s.detailCovers(1000, 1100));
+    s.setDetail(1000, 1100, fine);
+    QVERIFY(s.detailCovers(1010, 1090));
+    QVERIFY(!s.detailCovers(900, 1090));
+    QCOMPARE(s.size(), own);  // the series' own points are unchanged
+    QCOMPARE(s.maxY(), 60.0);
+    std::vector<double> x, y;
+    // Inside the window: the samples themselves.
+    s.query(1020, 1060, 800, x, y);
+    QCOMPARE(x.size(), size_t(81 + 2));
+    QVERIFY(std::find(y.begin(), y.end(), 99.0) != y.end());
+    QVERIFY(std::is_sorted(x.begin(), x.end()));
+    // Across it: the buckets outside, the samples inside, in x order.
+    s.query(0, 3600, 2000, x, y);
+    QVERIFY(std::is_sorted(x.begin(), x.end()));
+    QVERIFY(std::find(y.begin(), y.end(), 99.0) != y.end());
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i] < 1000 || x[i] > 1100) QVERIFY(y[i] == 40 || y[i] == 60);
+    const auto inside = std::count_if(x.begin(), x.end(), [](double v) { return v >= 1000 && v <= 1100; });
+    QVERIFY2(inside > 20, qPrintable(QString::number(inside)));
+    // Away from it: the series' own.
+    s.query(2000, 2100, 800, x, y);
+    QVERIFY(std::all_of(y.begin(), y.end(), [](double v) { return v == 40 || v == 60; }));
+    // Copies share it; clearDetail() and clear() drop it.
+    LodSeries copy = s;
+    s.clearDetail();
+    s.query(1020, 1060, 800, x, y);
+    QVERIFY(std::find(y.begin(), y.end(), 99.0) == y.end());
+    copy.query(1020, 1060, 800, x, y);
+    QVERIFY(std::find(y.begin(), y.end(), 99.0) != y.end());
+    copy.clear();
+    QVERIFY(!copy.detailCovers(1020, 1060));
   }
 };
 

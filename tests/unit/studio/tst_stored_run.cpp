@@ -4,10 +4,13 @@
 // rank 0's steps (as the Run page sums them from the file), the GPU samples as buckets that
 // keep the one-sample dips, each rank's last step, and the offset the store read to. A second
 // load reads only what was appended; a store that cannot be opened is an error naming it. The
-// run controller's state-only reading (the queue's) skips steps and samples undecoded.
+// run controller's state-only reading (the queue's) skips steps and samples undecoded. A
+// zoomed range's samples read again from the file at full resolution equal the file's, found
+// without reading the file from its start.
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -133,12 +136,84 @@ class TstStoredRun : public QObject {
     QCOMPARE(again->events.size(), before + 1);
     QCOMPARE(again->offset, static_cast<int64_t>(fs::file_size(log)));
 
+    // Asked to stop (the studio closes): an error, not a half-read run.
+    std::atomic<bool> stop{true};
+    auto stopped = loadStoredRun(dir.filePath("stopped.db").toStdString(), runDir.string(), &stop);
+    QVERIFY(!stopped);
+    QVERIFY2(stopped.errorText().find("stopped") != std::string::npos, stopped.errorText().c_str());
+
     // A database that is not one: the error names it.
     const std::string bad = dir.filePath("bad.db").toStdString();
     std::ofstream(bad) << "not a database";
     auto broken = loadStoredRun(bad, runDir.string());
     QVERIFY(!broken);
     QVERIFY2(broken.errorText().find("bad.db") != std::string::npos, broken.errorText().c_str());
+  }
+
+  void sampleDetailEqualsTheFile() {
+    QTemporaryDir dir;
+    const std::string log = dir.filePath("events.jsonl").toStdString();
+    stave::bench::LongRunStats stats;
+    QVERIFY(writeRun(log, 0.5, 10, &stats));
+    const int64_t size = static_cast<int64_t>(fs::file_size(log));
+    // GPU 2's utilisation and the node's CPU in [600, 700] s, decoded line by line.
+    double t0 = 0;
+    std::vector<std::pair<double, double>> util2, cpu;
+    {
+      std::ifstream in(log);
+      std::string line;
+      while (std::getline(in, line)) {
+        auto e = tel::decodeEvent(line);
+        QVERIFY(e);
+        if (t0 == 0) t0 = e->time;
+        const double t = e->time - t0;
+        if (t < 600 || t > 700) continue;
+        if (e->type == tel::event_type::kGpuSample) {
+          for (const auto& gp : tel::gpuSampleFromEvent(e.value())->gpus)
+            if (gp.index == 2) util2.emplace_back(t, gp.util);
+        } else if (e->type == tel::event_type::kSystemSample) {
+          cpu.emplace_back(t, tel::systemSampleFromEvent(e.value())->cpuTotal);
+        }
+      }
+    }
+    QVERIFY(util2.size() >= 190);  // a sample every half second
+    auto d = stave::studio::readSampleDetail(log, t0, 600, 700, size);
+    QVERIFY2(d, d.errorText().c_str());
+    QCOMPARE(d->lo, 600.0);
+    QCOMPARE(d->hi, 700.0);
+    QVERIFY2(d->bytesRead < size / 3, qPrintable(QString::number(d->bytesRead)));  // found, not scanned
+    const stave::studio::StoredRun::Samples *u = nullptr, *c = nullptr;
+    for (const auto& s : d->samples) {
+      if (s.key == "gpus/2/util") u = &s;
+      if (s.key == "cpu_total") c = &s;
+    }
+    QVERIFY(u && c);
+    QCOMPARE(u->series, stave::studio::SampleSeries::GpuUtil);
+    QCOMPARE(u->gpu, 2);
+    QCOMPARE(u->points.size(), util2.size());
+    for (size_t i = 0; i < util2.size(); ++i) {
+      QCOMPARE(u->points.x(i), util2[i].first);
+      QCOMPARE(u->points.y(i), static_cast<float>(util2[i].second));
+    }
+    QCOMPARE(c->points.size(), cpu.size());
+    QCOMPARE(c->points.y(0), static_cast<float>(cpu.front().second));
+    // A budget smaller than the range: what was read, the range lowered to it.
+    auto part = stave::studio::readSampleDetail(log, t0, 600, 700, size, 64 << 10);
+    QVERIFY2(part, part.errorText().c_str());
+    QVERIFY(part->hi < 700 && part->hi >= 600);
+    for (const auto& s : part->samples)
+      if (s.key == "gpus/2/util") {
+        QVERIFY(s.points.size() > 0 && s.points.size() < util2.size());
+        QCOMPARE(s.points.x(s.points.size() - 1), part->hi);
+      }
+    // Before `end` only: the stored part.
+    auto none = stave::studio::readSampleDetail(log, t0, 600, 700, 4096);
+    QVERIFY(none);
+    QVERIFY(none->samples.empty());
+    // A missing file: the error names it.
+    auto missing = stave::studio::readSampleDetail(dir.filePath("gone.jsonl").toStdString(), t0, 0, 10, 100);
+    QVERIFY(!missing);
+    QVERIFY(missing.errorText().find("gone.jsonl") != std::string::npos);
   }
 
   void stateOnlyReadingSkipsStepsAndSamples() {
