@@ -75,6 +75,44 @@
     </message>
 </context>
 <context>
+    <name>stave::studio::ChildProcess</name>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="111"/>
+        <source>the process is not running</source>
+        <translation>该进程未在运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="121"/>
+        <source>the run is not running</source>
+        <translation>该运行未在运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="125"/>
+        <source>cannot signal process %1: %2</source>
+        <translation>无法向进程 %1 发送信号：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="155"/>
+        <source>stave-train was not found (looked beside the studio and on PATH)</source>
+        <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="159"/>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="179"/>
+        <source>cannot start setsid/sh for %1</source>
+        <translation>无法为 %1 启动 setsid/sh</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="202"/>
+        <source>the run did not start within %1 s (see %2)</source>
+        <translation>运行未在 %1 秒内启动（见 %2）</translation>
+    </message>
+</context>
+<context>
     <name>stave::widgets::ConfigForm</name>
     <message>
         <location filename="../widgets/config_form.cpp" line="72"/>
@@ -1383,137 +1421,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="240"/>
+        <location filename="../core/studio/history_model.cpp" line="252"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="243"/>
+        <location filename="../core/studio/history_model.cpp" line="255"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="268"/>
+        <location filename="../core/studio/history_model.cpp" line="280"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="205"/>
+        <location filename="../core/studio/history_model.cpp" line="217"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="206"/>
+        <location filename="../core/studio/history_model.cpp" line="218"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="207"/>
+        <location filename="../core/studio/history_model.cpp" line="219"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="208"/>
+        <location filename="../core/studio/history_model.cpp" line="220"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="209"/>
+        <location filename="../core/studio/history_model.cpp" line="221"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="210"/>
+        <location filename="../core/studio/history_model.cpp" line="222"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="211"/>
+        <location filename="../core/studio/history_model.cpp" line="223"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="249"/>
+        <location filename="../core/studio/history_model.cpp" line="261"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="272"/>
+        <location filename="../core/studio/history_model.cpp" line="284"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="298"/>
+        <location filename="../core/studio/history_model.cpp" line="310"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="299"/>
+        <location filename="../core/studio/history_model.cpp" line="311"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="300"/>
+        <location filename="../core/studio/history_model.cpp" line="312"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="301"/>
+        <location filename="../core/studio/history_model.cpp" line="313"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="302"/>
+        <location filename="../core/studio/history_model.cpp" line="314"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="303"/>
+        <location filename="../core/studio/history_model.cpp" line="315"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="304"/>
+        <location filename="../core/studio/history_model.cpp" line="316"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="305"/>
+        <location filename="../core/studio/history_model.cpp" line="317"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="306"/>
+        <location filename="../core/studio/history_model.cpp" line="318"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="307"/>
+        <location filename="../core/studio/history_model.cpp" line="319"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="308"/>
+        <location filename="../core/studio/history_model.cpp" line="320"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="388"/>
+        <location filename="../core/studio/history_model.cpp" line="400"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="471"/>
+        <location filename="../core/studio/history_model.cpp" line="483"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="480"/>
+        <location filename="../core/studio/history_model.cpp" line="492"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="484"/>
+        <location filename="../core/studio/history_model.cpp" line="496"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1669,7 +1707,7 @@
         <location filename="../widgets/history_page.cpp" line="272"/>
         <location filename="../widgets/history_page.cpp" line="273"/>
         <location filename="../widgets/history_page.cpp" line="289"/>
-        <location filename="../widgets/history_page.cpp" line="309"/>
+        <location filename="../widgets/history_page.cpp" line="306"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
@@ -1679,124 +1717,124 @@
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="405"/>
+        <location filename="../widgets/history_page.cpp" line="398"/>
         <source>Select a run to see its validation views, or two to compare them.</source>
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="471"/>
+        <location filename="../widgets/history_page.cpp" line="464"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="479"/>
+        <location filename="../widgets/history_page.cpp" line="472"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="496"/>
+        <location filename="../widgets/history_page.cpp" line="489"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="510"/>
+        <location filename="../widgets/history_page.cpp" line="503"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="571"/>
+        <location filename="../widgets/history_page.cpp" line="564"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="573"/>
+        <location filename="../widgets/history_page.cpp" line="566"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="575"/>
+        <location filename="../widgets/history_page.cpp" line="568"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="586"/>
+        <location filename="../widgets/history_page.cpp" line="579"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="569"/>
+        <location filename="../widgets/history_page.cpp" line="562"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="606"/>
+        <location filename="../widgets/history_page.cpp" line="599"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="611"/>
+        <location filename="../widgets/history_page.cpp" line="604"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="628"/>
+        <location filename="../widgets/history_page.cpp" line="621"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="641"/>
+        <location filename="../widgets/history_page.cpp" line="634"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="642"/>
+        <location filename="../widgets/history_page.cpp" line="635"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="654"/>
+        <location filename="../widgets/history_page.cpp" line="647"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="655"/>
+        <location filename="../widgets/history_page.cpp" line="648"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="660"/>
+        <location filename="../widgets/history_page.cpp" line="653"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="663"/>
+        <location filename="../widgets/history_page.cpp" line="656"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="674"/>
+        <location filename="../widgets/history_page.cpp" line="667"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="683"/>
+        <location filename="../widgets/history_page.cpp" line="676"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="687"/>
+        <location filename="../widgets/history_page.cpp" line="680"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="695"/>
+        <location filename="../widgets/history_page.cpp" line="688"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="698"/>
+        <location filename="../widgets/history_page.cpp" line="691"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1809,37 +1847,37 @@
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="83"/>
+        <location filename="../widgets/live_chart.cpp" line="86"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="84"/>
+        <location filename="../widgets/live_chart.cpp" line="87"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="85"/>
+        <location filename="../widgets/live_chart.cpp" line="88"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="88"/>
+        <location filename="../widgets/live_chart.cpp" line="91"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="89"/>
+        <location filename="../widgets/live_chart.cpp" line="92"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="90"/>
+        <location filename="../widgets/live_chart.cpp" line="93"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="93"/>
+        <location filename="../widgets/live_chart.cpp" line="96"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -2333,17 +2371,17 @@
         <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="61"/>
+        <location filename="../core/studio/model_export_job.cpp" line="60"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="82"/>
+        <location filename="../core/studio/model_export_job.cpp" line="78"/>
         <source>stave-train export-weights crashed</source>
         <translation>stave-train export-weights 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="85"/>
+        <location filename="../core/studio/model_export_job.cpp" line="80"/>
         <source>stave-train export-weights exited with code %1</source>
         <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
@@ -2834,42 +2872,42 @@
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="76"/>
+        <location filename="../core/studio/predict_job.cpp" line="75"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="113"/>
+        <location filename="../core/studio/predict_job.cpp" line="107"/>
         <source>stave-train predict crashed</source>
         <translation>stave-train predict 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="119"/>
+        <location filename="../core/studio/predict_job.cpp" line="109"/>
         <source>stave-train predict exited with code %1</source>
         <translation>stave-train predict 以代码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="126"/>
+        <location filename="../core/studio/predict_job.cpp" line="116"/>
         <source>stave-train predict printed no summary</source>
         <translation>stave-train predict 没有输出摘要</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="169"/>
+        <location filename="../core/studio/predict_job.cpp" line="159"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="181"/>
+        <location filename="../core/studio/predict_job.cpp" line="171"/>
         <source>%1:1: not a predictions file (header %2)</source>
         <translation>%1:1：不是预测结果文件（表头为 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="189"/>
+        <location filename="../core/studio/predict_job.cpp" line="179"/>
         <source>%1:%2: expected 7 columns</source>
         <translation>%1:%2：应有 7 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="202"/>
+        <location filename="../core/studio/predict_job.cpp" line="192"/>
         <source>%1:%2: not a number</source>
         <translation>%1:%2：不是数字</translation>
     </message>
@@ -3163,148 +3201,118 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="133"/>
+        <location filename="../core/studio/run_controller.cpp" line="73"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="198"/>
-        <source>stave-train was not found (looked beside the studio and on PATH)</source>
-        <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="202"/>
-        <source>cannot create %1</source>
-        <translation>无法创建 %1</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="223"/>
-        <source>cannot start setsid/sh for %1</source>
-        <translation>无法为 %1 启动 setsid/sh</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="243"/>
-        <source>the run did not start within 5 s (see %1)</source>
-        <translation>运行未在 5 秒内启动（见 %1）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="277"/>
-        <location filename="../core/studio/run_controller.cpp" line="300"/>
+        <location filename="../core/studio/run_controller.cpp" line="124"/>
+        <location filename="../core/studio/run_controller.cpp" line="147"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="296"/>
+        <location filename="../core/studio/run_controller.cpp" line="143"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="322"/>
-        <source>the run is not running</source>
-        <translation>该运行未在运行</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="326"/>
-        <source>cannot signal process %1: %2</source>
-        <translation>无法向进程 %1 发送信号：%2</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/run_controller.cpp" line="337"/>
+        <location filename="../core/studio/run_controller.cpp" line="172"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="490"/>
+        <location filename="../core/studio/run_controller.cpp" line="329"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="523"/>
+        <location filename="../core/studio/run_controller.cpp" line="361"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="567"/>
+        <location filename="../core/studio/run_controller.cpp" line="405"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="571"/>
+        <location filename="../core/studio/run_controller.cpp" line="409"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="599"/>
+        <location filename="../core/studio/run_controller.cpp" line="431"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="613"/>
+        <location filename="../core/studio/run_controller.cpp" line="446"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="617"/>
+        <location filename="../core/studio/run_controller.cpp" line="450"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="620"/>
+        <location filename="../core/studio/run_controller.cpp" line="453"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="627"/>
+        <location filename="../core/studio/run_controller.cpp" line="460"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="628"/>
+        <location filename="../core/studio/run_controller.cpp" line="461"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="629"/>
+        <location filename="../core/studio/run_controller.cpp" line="462"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="630"/>
+        <location filename="../core/studio/run_controller.cpp" line="463"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="631"/>
+        <location filename="../core/studio/run_controller.cpp" line="464"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="632"/>
+        <location filename="../core/studio/run_controller.cpp" line="465"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="633"/>
+        <location filename="../core/studio/run_controller.cpp" line="466"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="634"/>
+        <location filename="../core/studio/run_controller.cpp" line="467"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="635"/>
+        <location filename="../core/studio/run_controller.cpp" line="468"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="643"/>
+        <location filename="../core/studio/run_controller.cpp" line="476"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="646"/>
+        <location filename="../core/studio/run_controller.cpp" line="479"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3312,347 +3320,352 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="62"/>
+        <location filename="../widgets/run_page.cpp" line="69"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="63"/>
+        <location filename="../widgets/run_page.cpp" line="70"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="69"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="73"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="77"/>
+        <location filename="../widgets/run_page.cpp" line="84"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="79"/>
+        <location filename="../widgets/run_page.cpp" line="86"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="81"/>
+        <location filename="../widgets/run_page.cpp" line="88"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="83"/>
+        <location filename="../widgets/run_page.cpp" line="90"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="87"/>
+        <location filename="../widgets/run_page.cpp" line="94"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="88"/>
+        <location filename="../widgets/run_page.cpp" line="95"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="89"/>
+        <location filename="../widgets/run_page.cpp" line="96"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="95"/>
+        <location filename="../widgets/run_page.cpp" line="102"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="99"/>
+        <location filename="../widgets/run_page.cpp" line="106"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="141"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
-        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="141"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="143"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="145"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="145"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="146"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="140"/>
+        <location filename="../widgets/run_page.cpp" line="147"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="140"/>
+        <location filename="../widgets/run_page.cpp" line="147"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="141"/>
+        <location filename="../widgets/run_page.cpp" line="148"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="141"/>
+        <location filename="../widgets/run_page.cpp" line="148"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page.cpp" line="149"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="163"/>
-        <location filename="../widgets/run_page.cpp" line="554"/>
+        <location filename="../widgets/run_page.cpp" line="171"/>
+        <location filename="../widgets/run_page.cpp" line="621"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="175"/>
+        <location filename="../widgets/run_page.cpp" line="183"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="176"/>
+        <location filename="../widgets/run_page.cpp" line="184"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="178"/>
+        <location filename="../widgets/run_page.cpp" line="186"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="178"/>
+        <location filename="../widgets/run_page.cpp" line="186"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="178"/>
+        <location filename="../widgets/run_page.cpp" line="186"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="178"/>
+        <location filename="../widgets/run_page.cpp" line="186"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="179"/>
+        <location filename="../widgets/run_page.cpp" line="187"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="214"/>
+        <location filename="../widgets/run_page.cpp" line="222"/>
         <source>Smoothing of the per-iteration charts</source>
         <translation>逐迭代图表的平滑</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="219"/>
+        <location filename="../widgets/run_page.cpp" line="227"/>
         <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="235"/>
+        <location filename="../widgets/run_page.cpp" line="243"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="238"/>
+        <location filename="../widgets/run_page.cpp" line="246"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="245"/>
+        <location filename="../widgets/run_page.cpp" line="253"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="252"/>
+        <location filename="../widgets/run_page.cpp" line="260"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="256"/>
+        <location filename="../widgets/run_page.cpp" line="264"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="269"/>
-        <location filename="../widgets/run_page_events.cpp" line="212"/>
+        <location filename="../widgets/run_page.cpp" line="277"/>
+        <location filename="../widgets/run_page_events.cpp" line="201"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="353"/>
+        <location filename="../widgets/run_page.cpp" line="361"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="419"/>
+        <location filename="../widgets/run_page.cpp" line="427"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="493"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="566"/>
+        <source>[studio] cannot read the samples of the zoomed range: %1</source>
+        <translation>[工作室] 无法读取放大区间的采样：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="353"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>time since the start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="382"/>
+        <location filename="../widgets/run_page.cpp" line="390"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="386"/>
+        <location filename="../widgets/run_page.cpp" line="394"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="391"/>
-        <location filename="../widgets/run_page.cpp" line="418"/>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="399"/>
+        <location filename="../widgets/run_page.cpp" line="426"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="400"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="394"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="395"/>
+        <location filename="../widgets/run_page.cpp" line="403"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="400"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="405"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="431"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="429"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="433"/>
+        <location filename="../widgets/run_page.cpp" line="441"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="447"/>
+        <location filename="../widgets/run_page.cpp" line="455"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="452"/>
+        <location filename="../widgets/run_page.cpp" line="460"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="460"/>
+        <location filename="../widgets/run_page.cpp" line="468"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="463"/>
+        <location filename="../widgets/run_page.cpp" line="471"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="470"/>
+        <location filename="../widgets/run_page.cpp" line="478"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="482"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
@@ -3676,7 +3689,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page_events.cpp" line="29"/>
-        <location filename="../widgets/run_page_events.cpp" line="89"/>
+        <location filename="../widgets/run_page_events.cpp" line="87"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
@@ -3686,166 +3699,163 @@
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="99"/>
+        <location filename="../widgets/run_page_events.cpp" line="92"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="100"/>
+        <location filename="../widgets/run_page_events.cpp" line="93"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="101"/>
+        <location filename="../widgets/run_page_events.cpp" line="94"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="117"/>
+        <location filename="../widgets/run_page_events.cpp" line="110"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="118"/>
+        <location filename="../widgets/run_page_events.cpp" line="111"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="119"/>
+        <location filename="../widgets/run_page_events.cpp" line="112"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="127"/>
+        <location filename="../widgets/run_page_events.cpp" line="120"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="41"/>
-        <location filename="../widgets/run_page_events.cpp" line="140"/>
+        <location filename="../widgets/run_page_events.cpp" line="56"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="46"/>
-        <location filename="../widgets/run_page_events.cpp" line="153"/>
+        <location filename="../widgets/run_page_events.cpp" line="53"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="46"/>
-        <location filename="../widgets/run_page_events.cpp" line="154"/>
+        <location filename="../widgets/run_page_events.cpp" line="53"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="158"/>
+        <location filename="../widgets/run_page_events.cpp" line="147"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="162"/>
+        <location filename="../widgets/run_page_events.cpp" line="151"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="165"/>
+        <location filename="../widgets/run_page_events.cpp" line="154"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="590"/>
-        <location filename="../widgets/run_page_events.cpp" line="166"/>
+        <location filename="../widgets/run_page.cpp" line="657"/>
+        <location filename="../widgets/run_page_events.cpp" line="155"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="172"/>
+        <location filename="../widgets/run_page_events.cpp" line="161"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="176"/>
+        <location filename="../widgets/run_page_events.cpp" line="165"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="184"/>
+        <location filename="../widgets/run_page_events.cpp" line="173"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="187"/>
+        <location filename="../widgets/run_page_events.cpp" line="176"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="193"/>
+        <location filename="../widgets/run_page_events.cpp" line="182"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="519"/>
+        <location filename="../widgets/run_page.cpp" line="586"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="554"/>
+        <location filename="../widgets/run_page.cpp" line="621"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="637"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="637"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="573"/>
+        <location filename="../widgets/run_page.cpp" line="640"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="578"/>
+        <location filename="../widgets/run_page.cpp" line="645"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="580"/>
+        <location filename="../widgets/run_page.cpp" line="647"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="582"/>
+        <location filename="../widgets/run_page.cpp" line="649"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="583"/>
+        <location filename="../widgets/run_page.cpp" line="650"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="586"/>
+        <location filename="../widgets/run_page.cpp" line="653"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="591"/>
+        <location filename="../widgets/run_page.cpp" line="658"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="615"/>
+        <location filename="../widgets/run_page.cpp" line="682"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="626"/>
+        <location filename="../widgets/run_page.cpp" line="693"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3853,142 +3863,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="84"/>
+        <location filename="../core/studio/run_queue.cpp" line="85"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="86"/>
+        <location filename="../core/studio/run_queue.cpp" line="87"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="88"/>
+        <location filename="../core/studio/run_queue.cpp" line="89"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="90"/>
+        <location filename="../core/studio/run_queue.cpp" line="91"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="92"/>
+        <location filename="../core/studio/run_queue.cpp" line="93"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="94"/>
+        <location filename="../core/studio/run_queue.cpp" line="95"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="96"/>
+        <location filename="../core/studio/run_queue.cpp" line="97"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="130"/>
+        <location filename="../core/studio/run_queue.cpp" line="131"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="136"/>
+        <location filename="../core/studio/run_queue.cpp" line="137"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="165"/>
+        <location filename="../core/studio/run_queue.cpp" line="166"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="169"/>
+        <location filename="../core/studio/run_queue.cpp" line="170"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="241"/>
+        <location filename="../core/studio/run_queue.cpp" line="242"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="244"/>
+        <location filename="../core/studio/run_queue.cpp" line="245"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="263"/>
+        <location filename="../core/studio/run_queue.cpp" line="264"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="273"/>
+        <location filename="../core/studio/run_queue.cpp" line="274"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="275"/>
+        <location filename="../core/studio/run_queue.cpp" line="276"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="275"/>
+        <location filename="../core/studio/run_queue.cpp" line="276"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="310"/>
+        <location filename="../core/studio/run_queue.cpp" line="311"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="312"/>
+        <location filename="../core/studio/run_queue.cpp" line="313"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="330"/>
+        <location filename="../core/studio/run_queue.cpp" line="331"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="335"/>
+        <location filename="../core/studio/run_queue.cpp" line="336"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="360"/>
+        <location filename="../core/studio/run_queue.cpp" line="361"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="375"/>
+        <location filename="../core/studio/run_queue.cpp" line="376"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="387"/>
+        <location filename="../core/studio/run_queue.cpp" line="388"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="453"/>
+        <location filename="../core/studio/run_queue.cpp" line="454"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="463"/>
+        <location filename="../core/studio/run_queue.cpp" line="464"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="472"/>
+        <location filename="../core/studio/run_queue.cpp" line="473"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="475"/>
+        <location filename="../core/studio/run_queue.cpp" line="476"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>

@@ -68,8 +68,8 @@ bool pidAlive(qint64 pid) {
 
 // A lease holds while its run lives, or while it starts (young lease, its studio alive).
 bool leaseHeld(const Lease& l) {
-  if (RunController::processAlive(l.runDir)) return true;
-  if (RunController::readRecord(l.runDir).valid) return false;  // the run started and ended
+  if (ChildProcess::alive(l.runDir)) return true;
+  if (ChildProcess::readRecord(l.runDir).valid) return false;  // the run started and ended
   const qint64 age = QDateTime::currentSecsSinceEpoch() - l.taken;
   return l.host == QSysInfo::machineHostName() && pidAlive(l.studioPid) &&
          age < GpuLeases::kStartGraceSeconds;

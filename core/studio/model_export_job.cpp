@@ -3,7 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include "core/studio/graceful_process.h"
+#include "core/studio/child_process.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -11,7 +11,7 @@ namespace stave::studio {
 ModelExportJob::ModelExportJob(QObject* parent)
     : QObject(parent),
       m_exe(RunController::findTrainExecutable()),
-      m_child(new GracefulProcess(kGraceMs, this)) {}
+      m_child(new ChildProcess(ChildProcess::Lifetime::Attached, kGraceMs, this)) {}
 
 QStringList ModelExportJob::arguments(const QString& weights, const QString& out,
                                       const ModelExportOptions& o) {
@@ -51,7 +51,6 @@ bool ModelExportJob::start(const QString& weights, const QString& out,
   }
   m_summary.clear();
   m_error.clear();
-  m_cancelled = false;
   m_out = QFileInfo(out).absoluteFilePath();
   m_process = m_child->newProcess();
   connect(m_process, &QProcess::finished, this, &ModelExportJob::done);
@@ -68,23 +67,18 @@ bool ModelExportJob::start(const QString& weights, const QString& out,
 
 void ModelExportJob::cancel() {
   if (!m_child->running()) return;
-  m_cancelled = true;
   m_child->stop();
 }
 
 void ModelExportJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QString out = QString::fromUtf8(m_process->readAllStandardOutput()).trimmed();
-  if (m_cancelled) {
-    m_outcome = Outcome::Stopped;
-  } else if (status != QProcess::NormalExit) {
-    m_outcome = Outcome::Crashed;
+  m_outcome = m_child->outcome(code, status);
+  if (m_outcome == Outcome::Crashed) {
     m_error = err.isEmpty() ? tr("stave-train export-weights crashed") : err;
-  } else if (code != 0) {
-    m_outcome = Outcome::Failed;
+  } else if (m_outcome == Outcome::Failed) {
     m_error = err.isEmpty() ? tr("stave-train export-weights exited with code %1").arg(code) : err;
-  } else {
-    m_outcome = Outcome::Completed;
+  } else if (m_outcome == Outcome::Completed) {
     // "wrote <file>: what it is" first: the dialog names the file itself.
     m_summary = out;
     const QString prefix = QStringLiteral("wrote %1: ").arg(m_out);

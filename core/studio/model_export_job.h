@@ -24,7 +24,7 @@ struct ModelExportOptions {
   bool force = false;    ///< replace an existing output file
 };
 
-class GracefulProcess;
+class ChildProcess;
 
 class ModelExportJob : public QObject {
   Q_OBJECT
@@ -65,11 +65,10 @@ class ModelExportJob : public QObject {
  private:
   void done(int code, QProcess::ExitStatus status);
   QString m_exe;
-  GracefulProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
+  ChildProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
   QProcess* m_process = nullptr;
   Outcome m_outcome = Outcome::None;
   QString m_summary, m_error, m_out;
-  bool m_cancelled = false;
 };
 
 }  // namespace stave::studio

@@ -9,7 +9,7 @@
 #include <QJsonObject>
 
 #include "core/studio/background_job.h"
-#include "core/studio/graceful_process.h"
+#include "core/studio/child_process.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -25,7 +25,7 @@ struct ReadResult {
 PredictJob::PredictJob(QObject* parent)
     : QObject(parent),
       m_exe(RunController::findTrainExecutable()),
-      m_child(new GracefulProcess(kGraceMs, this)),
+      m_child(new ChildProcess(ChildProcess::Lifetime::Attached, kGraceMs, this)),
       m_reader(new BackgroundJob(this)) {}
 
 QString PredictJob::freeOutDir(const QString& projectFolder) {
@@ -65,7 +65,6 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
   m_images.clear();
   m_names.clear();
   m_error.clear();
-  m_cancelled = false;
   m_source = QDir::cleanPath(QFileInfo(source).absoluteFilePath());
   m_outDir = QFileInfo(outDir).absoluteFilePath();
   m_process = m_child->newProcess();
@@ -96,27 +95,18 @@ bool PredictJob::start(const QString& weights, const QString& source, const QStr
 
 void PredictJob::cancel() {
   if (!m_child->running()) return;
-  m_cancelled = true;
   m_child->stop();
 }
 
 void PredictJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QByteArray out = m_process->readAllStandardOutput();
-  if (m_cancelled) {
-    m_outcome = Outcome::Stopped;
-    emit finished();
-    return;
-  }
-  if (status != QProcess::NormalExit) {
-    m_outcome = Outcome::Crashed;
-    m_error = err.isEmpty() ? tr("stave-train predict crashed") : err;
-    emit finished();
-    return;
-  }
-  if (code != 0 && code != 1) {  // 1: done, with problems listed
-    m_outcome = Outcome::Failed;
-    m_error = err.isEmpty() ? tr("stave-train predict exited with code %1").arg(code) : err;
+  // 1: done, with problems listed. Done: still running until the predictions are read.
+  if (const Outcome ended = m_child->outcome(code, status, {0, 1}); ended != Outcome::Completed) {
+    m_outcome = ended;
+    if (m_outcome == Outcome::Crashed) m_error = err.isEmpty() ? tr("stave-train predict crashed") : err;
+    if (m_outcome == Outcome::Failed)
+      m_error = err.isEmpty() ? tr("stave-train predict exited with code %1").arg(code) : err;
     emit finished();
     return;
   }

@@ -17,7 +17,7 @@
 namespace stave::studio {
 
 class BackgroundJob;
-class GracefulProcess;
+class ChildProcess;
 
 /// One detection, in the image's pixels.
 struct Detection {
@@ -83,12 +83,11 @@ class PredictJob : public QObject {
  private:
   void done(int code, QProcess::ExitStatus status);
   QString m_exe;
-  GracefulProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
+  ChildProcess* m_child;  ///< stopped gracefully, also when the job is destroyed
   QProcess* m_process = nullptr;
   BackgroundJob* m_reader = nullptr;
   Outcome m_outcome = Outcome::None;
   QString m_error, m_source, m_outDir;
-  bool m_cancelled = false;
   QMap<QString, QVector<Detection>> m_detections;
   QStringList m_images, m_names;
 };

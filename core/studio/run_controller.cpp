@@ -1,26 +1,17 @@
 #include "core/studio/run_controller.h"
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QSysInfo>
-#include <QThread>
 #include <algorithm>
-#include <cstring>
 
-#include "core/config/atomic_file.h"
 #include "core/config/signal_name.h"
 #include "core/studio/background_job.h"
+#include "core/studio/child_process.h"
 #include "core/studio/stored_run.h"
 
 namespace stave::studio {
@@ -30,40 +21,7 @@ namespace {
 /// A run not started from a studio counts as running while its events are this recent.
 constexpr double kQuietS = 120;
 
-QString readText(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QString::fromUtf8(f.readAll());
-}
-
-QString bootId() { return readText(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed(); }
-
-/// Field 22 of /proc/<pid>/stat (start time in clock ticks after boot); 0 when unknown. The
-/// state (field 3) goes to `state`.
-qint64 processStart(qint64 pid, QChar* state = nullptr) {
-  const QString text = readText(QStringLiteral("/proc/%1/stat").arg(pid));
-  const int close = text.lastIndexOf(QLatin1Char(')'));
-  if (close < 0) return 0;
-  const QStringList f = text.mid(close + 2).split(QLatin1Char(' '), Qt::SkipEmptyParts);
-  // f[0] is field 3 (state); field 22 is f[19].
-  if (state && !f.isEmpty()) *state = f[0].at(0);
-  return f.size() > 19 ? f[19].toLongLong() : 0;
-}
-
 QString signalName(int sig) { return QString::fromStdString(stave::signalName(sig)); }
-
-// The shell that waits for stave-train in the run's own session: it records the pid, and the
-// exit status once the process ends (128 + N for a signal), both atomically.
-const char* kWrapper =
-    "echo $$ > \"$STAVE_RUN_DIR/wrapper.pid\"\n"
-    "\"$@\" >/dev/null 2>>\"$STAVE_RUN_DIR/launcher.log\" &\n"
-    "pid=$!\n"
-    "echo \"$pid\" > \"$STAVE_RUN_DIR/launcher.pid.tmp\" && "
-    "mv -f \"$STAVE_RUN_DIR/launcher.pid.tmp\" \"$STAVE_RUN_DIR/launcher.pid\"\n"
-    "wait \"$pid\"\n"
-    "rc=$?\n"
-    "echo \"$rc\" > \"$STAVE_RUN_DIR/exit_status.tmp\" && "
-    "mv -f \"$STAVE_RUN_DIR/exit_status.tmp\" \"$STAVE_RUN_DIR/exit_status\"\n";
 
 }  // namespace
 
@@ -79,7 +37,7 @@ QString RunController::findTrainExecutable() {
 
 RunController::RunController(QObject* parent)
     : QObject(parent), m_storedRunBytes(kStoredRunBytes), m_reader(new BackgroundJob(this)),
-      m_launchJob(new BackgroundJob(this)) {
+      m_child(new ChildProcess(ChildProcess::Lifetime::Detached, 30000, this)) {
   // What the run's events say of its state: a start (a resume after a final event starts a
   // new story), how it finished, its error.
   m_dispatch.onRaw(telemetry::event_type::kRunStart, [this](const telemetry::Event&) {
@@ -111,143 +69,42 @@ RunController::RunController(QObject* parent)
     pollInBackground();
     if (m_reading) finishIfDead();  // liveness even while a long log is read
   });
-  m_killTimer.setSingleShot(true);
-  connect(&m_killTimer, &QTimer::timeout, this, [this] {
-    const auto rec = readRecord(m_runDir);
-    // Only the process the stop was meant for: a run resumed within the grace period is a new
-    // process in the same folder and must not be killed.
-    if (rec.valid && rec.pid == m_stopPid && processAlive(m_runDir)) {
-      const pid_t group = getpgid(static_cast<pid_t>(rec.pid));
-      if (group > 0) ::kill(-group, SIGKILL);
-      else ::kill(static_cast<pid_t>(rec.pid), SIGKILL);
-      m_message = tr("killed after the %1 s grace period").arg(m_graceS);
-    }
+  connect(m_child, &ChildProcess::killed, this,
+          [this] { m_message = tr("killed after the %1 s grace period").arg(m_graceS); });
+  connect(m_child, &ChildProcess::startFailed, this, [this](const QString& error) {
+    m_message = error;
+    emit warning(error);
+    setOutcome(RunOutcome::FailedToStart);
   });
 }
 
 RunController::~RunController() = default;
 
+void RunController::setGracePeriod(double seconds) {
+  m_graceS = seconds;
+  m_child->setGraceMs(static_cast<int>(seconds * 1000));
+}
+
 void RunController::setPollInterval(int ms) { m_timer.setInterval(ms); }
 
 QString RunController::runId() const { return QFileInfo(m_runDir).fileName(); }
-
-LauncherRecord RunController::readRecord(const QString& runDir) {
-  LauncherRecord r;
-  if (runDir.isEmpty()) return r;
-  const auto doc = QJsonDocument::fromJson(readText(QDir(runDir).filePath(QStringLiteral("launcher.json"))).toUtf8());
-  if (doc.isObject()) {
-    const auto o = doc.object();
-    r.pid = o.value(QStringLiteral("pid")).toInteger();
-    r.startTicks = o.value(QStringLiteral("start_ticks")).toInteger();
-    r.host = o.value(QStringLiteral("host")).toString();
-    r.bootId = o.value(QStringLiteral("boot_id")).toString();
-    r.valid = r.pid > 0;
-    return r;
-  }
-  // Started, but the studio did not get to write the record: the shell's pid file, here.
-  const qint64 pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
-  if (pid > 0) {
-    r.pid = pid;
-    r.host = QSysInfo::machineHostName();
-    r.bootId = bootId();
-    r.valid = true;
-  }
-  return r;
-}
-
-bool RunController::processAlive(const QString& runDir) {
-  const auto rec = readRecord(runDir);
-  if (!rec.valid) return false;
-  if (rec.host != QSysInfo::machineHostName() || rec.bootId != bootId()) return false;  // copied
-  QChar state;
-  const qint64 start = processStart(rec.pid, &state);
-  if (start == 0 || state == QLatin1Char('Z') || state == QLatin1Char('X')) return false;
-  if (rec.startTicks > 0 && start != rec.startTicks) return false;  // the pid was reused
-  if (rec.startTicks == 0 &&
-      !readText(QStringLiteral("/proc/%1/cmdline").arg(rec.pid)).contains(QLatin1String("stave-train")))
-    return false;
-  return true;
-}
 
 QStringList RunController::liveRuns(const QString& projectDir) {
   QStringList out;
   const QDir runs(QDir(projectDir).filePath(QStringLiteral("runs")));
   for (const QString& name : runs.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-    if (processAlive(runs.filePath(name))) out << runs.filePath(name);
+    if (ChildProcess::alive(runs.filePath(name))) out << runs.filePath(name);
   return out;
 }
 
 bool RunController::isLive() const {
   // Just started: live while its pid is being waited for (a start that fails ends it).
-  if (m_launchPending && !m_runDir.isEmpty() && m_runDir == m_launchDir) return true;
-  return processAlive(m_runDir);
+  return !m_runDir.isEmpty() && m_child->folder() == m_runDir && m_child->running();
 }
 
 bool RunController::launch(const QStringList& args, const QString& runDir, QString* error) {
-  if (m_exe.isEmpty() || !QFileInfo(m_exe).isExecutable()) {
-    if (error) *error = tr("stave-train was not found (looked beside the studio and on PATH)");
-    return false;
-  }
-  if (!QDir().mkpath(runDir)) {
-    if (error) *error = tr("cannot create %1").arg(runDir);
-    return false;
-  }
-  for (const char* f : {"launcher.pid", "launcher.json", "exit_status", "wrapper.pid"})
-    QFile::remove(QDir(runDir).filePath(QString::fromLatin1(f)));
-  QProcess p;
-  // setsid: the run gets a session (and process group) of its own, so the studio's end, its
-  // terminal or its crash never reaches it.
-  p.setProgram(QStringLiteral("setsid"));
-  QStringList a{QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(kWrapper),
-                QStringLiteral("sh"), m_exe};
-  a << args;
-  p.setArguments(a);
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("STAVE_RUN_DIR"), runDir);
-  p.setProcessEnvironment(env);
-  p.setWorkingDirectory(QFileInfo(runDir).absolutePath());
-  p.setStandardInputFile(QProcess::nullDevice());
-  p.setStandardOutputFile(QProcess::nullDevice());
-  p.setStandardErrorFile(QProcess::nullDevice());
-  if (!p.startDetached()) {
-    if (error) *error = tr("cannot start setsid/sh for %1").arg(m_exe);
-    return false;
-  }
-  // The shell writes the pid at once; then the studio records who runs the folder. Waited for
-  // on the launch job's thread (the window goes on); until then the run counts as starting.
+  if (!m_child->startDetached(m_exe, args, runDir, error)) return false;
   m_startedAt = QDateTime::currentMSecsSinceEpoch();
-  m_launchPending = true;
-  m_launchDir = QFileInfo(runDir).absoluteFilePath();
-  const QString exe = m_exe;
-  m_launchJob->run<QString>(
-      [runDir, exe, args] {
-        QElapsedTimer t;
-        t.start();
-        qint64 pid = 0;
-        while (t.elapsed() < 5000) {
-          pid = readText(QDir(runDir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
-          if (pid > 0) break;
-          QThread::msleep(10);
-        }
-        if (pid <= 0)
-          return tr("the run did not start within 5 s (see %1)").arg(QDir(runDir).filePath(QStringLiteral("launcher.log")));
-        QJsonObject rec{{QStringLiteral("pid"), pid},
-                        {QStringLiteral("start_ticks"), processStart(pid)},
-                        {QStringLiteral("host"), QSysInfo::machineHostName()},
-                        {QStringLiteral("boot_id"), bootId()},
-                        {QStringLiteral("command"), (QStringList{exe} + args).join(QLatin1Char(' '))},
-                        {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-        auto st = writeFileAtomic(QDir(runDir).filePath(QStringLiteral("launcher.json")).toStdString(),
-                                  QJsonDocument(rec).toJson().toStdString());
-        return st ? QString() : QString::fromStdString(st.errorText());
-      },
-      [this, runDir](QString error) {
-        m_launchPending = false;
-        if (QFileInfo(runDir).absoluteFilePath() != m_runDir || error.isEmpty()) return;
-        m_message = error;
-        emit warning(error);
-        setOutcome(RunOutcome::FailedToStart);
-      });
   return true;
 }
 
@@ -295,8 +152,6 @@ bool RunController::resume(int epochs, QString* error) {
   if (epochs > 0) args << QStringLiteral("epochs=%1").arg(epochs);
   const QString dir = m_runDir;
   if (!launch(args, dir, error)) return false;
-  m_killTimer.stop();  // the stopped process has ended (isLive() was false)
-  m_stopPid = 0;
   m_sawEnd = false;
   m_signal = 0;
   m_message.clear();
@@ -307,18 +162,8 @@ bool RunController::resume(int epochs, QString* error) {
 }
 
 bool RunController::stop(QString* error) {
-  const auto rec = readRecord(m_runDir);
-  if (!rec.valid || !processAlive(m_runDir)) {
-    if (error) *error = tr("the run is not running");
-    return false;
-  }
-  if (::kill(static_cast<pid_t>(rec.pid), SIGTERM) != 0) {
-    if (error) *error = tr("cannot signal process %1: %2").arg(rec.pid).arg(QString::fromLocal8Bit(std::strerror(errno)));
-    return false;
-  }
-  m_stopPid = rec.pid;
-  m_killTimer.start(static_cast<int>(m_graceS * 1000));
-  return true;
+  m_child->setFolder(m_runDir);
+  return m_child->stop(error);
 }
 
 bool RunController::attach(const QString& runDir, QString* error) {
@@ -328,7 +173,8 @@ bool RunController::attach(const QString& runDir, QString* error) {
     return false;
   }
   m_runDir = QFileInfo(runDir).absoluteFilePath();
-  m_outcome = processAlive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
+  m_child->setFolder(m_runDir);
+  m_outcome = ChildProcess::alive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
   m_timer.start();
   const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
   if (!m_storePath.isEmpty() && log.size() > m_storedRunBytes) loadStored();
@@ -339,7 +185,6 @@ bool RunController::attach(const QString& runDir, QString* error) {
 
 void RunController::detach() {
   m_timer.stop();
-  m_killTimer.stop();
   m_runDir.clear();
   m_offset = 0;
   m_lineNo = 0;
@@ -544,13 +389,13 @@ void RunController::applyBatch(EventBatch batch) {
 }
 
 void RunController::finishIfDead() {
-  const bool live = processAlive(m_runDir);
+  const bool live = ChildProcess::alive(m_runDir);
   if (live != m_wasLive) {
     m_wasLive = live;
     emit stateChanged();
   }
-  if (!m_sawEnd && m_lastEventTime > 0 && !readRecord(m_runDir).valid &&
-      !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status")))) {
+  const DetachedExit exit = ChildProcess::readExit(m_runDir);
+  if (!m_sawEnd && m_lastEventTime > 0 && !ChildProcess::readRecord(m_runDir).valid && !exit.known) {
     // Not started from a studio (the command line, Slurm, another machine): no process to
     // ask, so the events tell. Recent ones: it runs; none for a while and no final event: it
     // ended without one.
@@ -570,39 +415,34 @@ void RunController::finishIfDead() {
   if (m_outcome != RunOutcome::Running && m_outcome != RunOutcome::Starting &&
       m_outcome != RunOutcome::None)
     return;
-  if (processAlive(m_runDir)) {
+  if (live) {
     if (m_outcome == RunOutcome::None) setOutcome(RunOutcome::Running);
     return;
   }
   // Just started: the record may not be there yet.
-  if (m_outcome == RunOutcome::Starting && (m_launchPending || QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) &&
-      !QFileInfo::exists(QDir(m_runDir).filePath(QStringLiteral("exit_status"))))
+  if (m_outcome == RunOutcome::Starting &&
+      (m_child->starting() || QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) && !exit.known)
     return;
   if (m_sawEnd) return;
-  const QString status = readText(QDir(m_runDir).filePath(QStringLiteral("exit_status"))).trimmed();
-  if (status.isEmpty()) {
-    // The waiting shell writes the exit status a moment after the process ends.
-    const qint64 shell = readText(QDir(m_runDir).filePath(QStringLiteral("wrapper.pid"))).trimmed().toLongLong();
-    QChar state;
-    if (shell > 0 && processStart(shell, &state) > 0 && state != QLatin1Char('Z')) return;
-  }
-  const auto rec = readRecord(m_runDir);
-  if (m_outcome == RunOutcome::None && !rec.valid && status.isEmpty()) return;  // nothing yet
-  if (!rec.valid || (rec.host != QSysInfo::machineHostName() && status.isEmpty())) {
+  if (exit.shellWaiting) return;  // the shell writes the exit status a moment after the end
+  const auto rec = ChildProcess::readRecord(m_runDir);
+  if (m_outcome == RunOutcome::None && !rec.valid && !exit.known) return;  // nothing yet
+  if (!rec.valid || (!exit.known && rec.host != QSysInfo::machineHostName())) {
     m_message = tr("started on %1; no final event").arg(rec.host);
     setOutcome(RunOutcome::Crashed);
     return;
   }
-  bool ok = false;
-  const int code = status.toInt(&ok);
-  if (ok && code > 128) {
-    m_signal = code - 128;
+  const int code = exit.code;
+  const bool ok = exit.known;
+  if (ok && exit.signal > 0) {
+    m_signal = exit.signal;
     m_message = signalName(m_signal);
     setOutcome(RunOutcome::Crashed);
   } else if (ok && code != 0) {
     if (m_message.isEmpty()) {
-      const QStringList log = readText(QDir(m_runDir).filePath(QStringLiteral("launcher.log")))
-                                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+      QFile f(QDir(m_runDir).filePath(QStringLiteral("launcher.log")));
+      const QStringList log = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                                                          : QStringList();
       m_message = log.isEmpty() ? tr("exit status %1").arg(code) : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
     }
     setOutcome(RunOutcome::Failed);

@@ -1,6 +1,6 @@
 #pragma once
-// RunController: starts `stave-train train` for a project in a session of its own (so the run
-// outlives the studio: closing or crashing the window changes nothing for it), follows the
+// RunController: starts `stave-train train` for a project as a detached ChildProcess (so the
+// run outlives the studio: closing or crashing the window changes nothing for it), follows the
 // run through runs/<id>/events.jsonl, stops it (SIGTERM, a grace period, then SIGKILL of its
 // process group) and resumes it. The run folder records who runs it (launcher.json: pid,
 // process start time, host, boot id) and how the process ended (exit_status, written by the
@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/studio/child_process.h"
 #include "core/studio/process_outcome.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
@@ -21,19 +22,11 @@
 namespace stave::studio {
 
 class BackgroundJob;
+class ChildProcess;
 struct StoredRun;
 
 /// How a run ended (or that it has not): the studio's one outcome of a child process.
 using RunOutcome = ProcessOutcome;
-
-/// What the studio knows about the process of a run folder.
-struct LauncherRecord {
-  qint64 pid = 0;        ///< the stave-train process
-  qint64 startTicks = 0;  ///< its start time (/proc/<pid>/stat field 22), 0 = unknown
-  QString host;          ///< host it runs on
-  QString bootId;        ///< that host's boot id
-  bool valid = false;    ///< the record was read
-};
 
 class RunController : public QObject {
   Q_OBJECT
@@ -47,7 +40,7 @@ class RunController : public QObject {
   void setExecutable(const QString& path) { m_exe = path; }
   QString executable() const { return m_exe; }
   /// Seconds between SIGTERM and SIGKILL when stopping (default 30).
-  void setGracePeriod(double seconds) { m_graceS = seconds; }
+  void setGracePeriod(double seconds);
   double gracePeriod() const { return m_graceS; }
   /// How often events.jsonl is read (ms, default 200).
   void setPollInterval(int ms);
@@ -119,11 +112,6 @@ class RunController : public QObject {
   /// undecoded, and nothing high-rate reaches events().
   void setLowRateOnly(bool on) { m_lowRateOnly = on; }
 
-  /// The record of `runDir`'s process; valid == false when there is none.
-  static LauncherRecord readRecord(const QString& runDir);
-  /// Whether the process of `runDir` is alive here: same host and boot, the pid runs and
-  /// started when the record says. A folder copied from elsewhere is never live.
-  static bool processAlive(const QString& runDir);
   /// Run folders under `<projectDir>/runs` whose process is alive.
   static QStringList liveRuns(const QString& projectDir);
   /// Words for an outcome.
@@ -162,9 +150,7 @@ class RunController : public QObject {
   double m_lastEventTime = 0;   ///< time of the newest event read
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
   std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
-  BackgroundJob* m_launchJob;   ///< waits for a started run's pid and records it
-  bool m_launchPending = false;  ///< a start's record is not written yet
-  QString m_launchDir;           ///< the folder of that start
+  ChildProcess* m_child;        ///< the run's process (detached: it outlives the studio)
   bool m_reading = false;       ///< a read is in flight
   quint64 m_generation = 0;     ///< which followed run a read in flight belongs to
   RunOutcome m_outcome = RunOutcome::None;
@@ -174,8 +160,6 @@ class RunController : public QObject {
   bool m_sawEnd = false;  ///< a finished event or the launcher's error was read
   bool m_wasLive = false;  ///< liveness at the last poll (a change is a state change)
   QTimer m_timer;
-  QTimer m_killTimer;
-  qint64 m_stopPid = 0;  ///< the process stop() signalled; the grace timer kills only it
   qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record
 };
 

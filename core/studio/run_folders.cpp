@@ -19,7 +19,7 @@ RunFolders listRunFolders(const QString& projectFolder) {
         !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")))
       continue;
     out.runs.append(
-        {d.absoluteFilePath(), d.fileName(), RunController::processAlive(d.absoluteFilePath())});
+        {d.absoluteFilePath(), d.fileName(), ChildProcess::alive(d.absoluteFilePath())});
   }
   out.live = RunController::liveRuns(projectFolder);
   // A stat per run; the tail of the log only for the ones written lately.
@@ -30,7 +30,7 @@ RunFolders listRunFolders(const QString& projectFolder) {
     const QFileInfo info(f);
     if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;
     // Started here (a process record) and not alive: it ended, however recent its events.
-    if (RunController::readRecord(it->dir).valid || !f.open(QIODevice::ReadOnly)) continue;
+    if (ChildProcess::readRecord(it->dir).valid || !f.open(QIODevice::ReadOnly)) continue;
     f.seek(std::max<qint64>(0, f.size() - 4096));
     const QByteArray tail = f.readAll().trimmed();
     const QByteArray last = tail.mid(tail.lastIndexOf('\n') + 1);

@@ -24,6 +24,7 @@
 #include "widgets/run_page.h"
 
 using stave::studio::RunController;
+using stave::studio::ChildProcess;
 using stave::studio::RunOutcome;
 using stave::widgets::LiveChart;
 using stave::widgets::MainWindow;
@@ -157,9 +158,9 @@ class TestRunPage : public QObject {
       pointsBefore = w->runPage()->chart("losses")->pointCount(0);
       QVERIFY(w->close());  // "keep training in the background"
     }  // the window is gone
-    QVERIFY(RunController::processAlive(dir));
+    QVERIFY(ChildProcess::alive(dir));
     QTest::qWait(500);
-    QVERIFY(RunController::processAlive(dir));
+    QVERIFY(ChildProcess::alive(dir));
 
     auto w2 = openWindow();
     QVERIFY(w2);
@@ -176,7 +177,7 @@ class TestRunPage : public QObject {
     QVERIFY(w2->runPage()->chart("losses")->pointCount(0) > 0);
 
     // kill -9 of the training process: crashed (SIGKILL), the log tail, resume offered.
-    const auto rec = RunController::readRecord(dir);
+    const auto rec = ChildProcess::readRecord(dir);
     QVERIFY(rec.valid);
     QCOMPARE(::kill(static_cast<pid_t>(rec.pid), SIGKILL), 0);
     QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Crashed, 30000);
@@ -197,7 +198,7 @@ class TestRunPage : public QObject {
                                       {"boot_id", "x"}})
                 .toJson());
     f.close();
-    QVERIFY(!RunController::processAlive(dir));
+    QVERIFY(!ChildProcess::alive(dir));
     // Same host, but the pid now belongs to another process (started at another time).
     QFile g(dir + "/launcher.json");
     QVERIFY(g.open(QIODevice::WriteOnly));
@@ -207,7 +208,7 @@ class TestRunPage : public QObject {
                                       {"boot_id", "not-this-boot"}})
                 .toJson());
     g.close();
-    QVERIFY(!RunController::processAlive(dir));
+    QVERIFY(!ChildProcess::alive(dir));
     QVERIFY(!RunController::liveRuns(m_dir.filePath("proj")).contains(dir));
   }
 
