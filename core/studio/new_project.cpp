@@ -14,6 +14,7 @@
 #include "core/config/project.h"
 #include "core/data/dataset.h"
 #include "core/data/dataset_report.h"
+#include "core/studio/child_process.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -185,23 +186,20 @@ Result<std::string> createNewProject(const NewProjectRequest& r) {
 }
 
 DemoProjectMaker::DemoProjectMaker(QObject* parent)
-    : QObject(parent), m_exe(RunController::findTrainExecutable()) {}
+    : QObject(parent),
+      m_exe(RunController::findTrainExecutable()),
+      // Destroyed with a step running: SIGTERM, then SIGKILL after 2 s (a half-made demo is made
+      // again next time: there is no demo.stave yet).
+      m_child(new ChildProcess(ChildProcess::Lifetime::Attached, 2000, this)) {}
 
-DemoProjectMaker::~DemoProjectMaker() {
-  if (m_process && m_process->state() != QProcess::NotRunning) {
-    m_process->kill();  // a half-made demo is made again next time (no demo.stave yet)
-    m_process->waitForFinished(5000);
-  }
-}
+DemoProjectMaker::~DemoProjectMaker() = default;
 
 QString DemoProjectMaker::defaultFolder() {
   return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
       .filePath(QStringLiteral("demo"));
 }
 
-bool DemoProjectMaker::busy() const {
-  return m_process && m_process->state() != QProcess::NotRunning;
-}
+bool DemoProjectMaker::busy() const { return m_child->running(); }
 
 void DemoProjectMaker::start(const QString& dir) {
   m_dir = QFileInfo(dir).absoluteFilePath();
@@ -236,8 +234,7 @@ void DemoProjectMaker::start(const QString& dir) {
 void DemoProjectMaker::step(const QStringList& args, const QString& what,
                             std::function<void()> next) {
   emit progress(what);
-  if (m_process) m_process->deleteLater();
-  m_process = new QProcess(this);
+  m_process = m_child->newProcess();
   m_process->setProcessChannelMode(QProcess::MergedChannels);
   connect(m_process, &QProcess::errorOccurred, this, [this, what](QProcess::ProcessError e) {
     if (e == QProcess::FailedToStart) emit failed(tr("%1: cannot start %2").arg(what, m_exe));
@@ -245,7 +242,7 @@ void DemoProjectMaker::step(const QStringList& args, const QString& what,
   connect(m_process, &QProcess::finished, this,
           [this, what, next](int code, QProcess::ExitStatus status) {
             const QString out = QString::fromUtf8(m_process->readAll()).trimmed();
-            if (status != QProcess::NormalExit || code != 0) {
+            if (m_child->outcome(code, status) != ProcessOutcome::Completed) {
               emit failed(tr("%1 failed: %2").arg(what, out.isEmpty() ? tr("no output") : out));
               return;
             }

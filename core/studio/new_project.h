@@ -13,6 +13,8 @@
 
 namespace stave::studio {
 
+class ChildProcess;
+
 /// An images folder as the wizard found it.
 struct ImagesFolder {
   QString images;       ///< the folder given (absolute)
@@ -83,7 +85,8 @@ class DemoProjectMaker : public QObject {
   void step(const QStringList& args, const QString& what, std::function<void()> next);
   QString m_exe;
   QString m_dir;
-  QProcess* m_process = nullptr;
+  ChildProcess* m_child;           ///< ends a step still running when the maker is destroyed
+  QProcess* m_process = nullptr;  ///< the step running (m_child's)
 };
 
 }  // namespace stave::studio
