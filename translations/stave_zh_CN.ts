@@ -609,32 +609,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="214"/>
+        <location filename="../core/studio/new_project.cpp" line="212"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="226"/>
+        <location filename="../core/studio/new_project.cpp" line="224"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="232"/>
+        <location filename="../core/studio/new_project.cpp" line="230"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="243"/>
+        <location filename="../core/studio/new_project.cpp" line="240"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="249"/>
+        <location filename="../core/studio/new_project.cpp" line="246"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="249"/>
+        <location filename="../core/studio/new_project.cpp" line="246"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -2427,17 +2427,17 @@
 <context>
     <name>NewProject</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="48"/>
+        <location filename="../core/studio/new_project.cpp" line="49"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="85"/>
+        <location filename="../core/studio/new_project.cpp" line="86"/>
         <source>no images (.jpg, .png, …) in %1</source>
         <translation>%1 中没有图像（.jpg、.png 等）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="88"/>
+        <location filename="../core/studio/new_project.cpp" line="89"/>
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
@@ -3222,97 +3222,97 @@
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="329"/>
+        <location filename="../core/studio/run_controller.cpp" line="342"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="361"/>
+        <location filename="../core/studio/run_controller.cpp" line="388"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="405"/>
+        <location filename="../core/studio/run_controller.cpp" line="432"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="409"/>
+        <location filename="../core/studio/run_controller.cpp" line="436"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="431"/>
+        <location filename="../core/studio/run_controller.cpp" line="458"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="446"/>
+        <location filename="../core/studio/run_controller.cpp" line="473"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="450"/>
+        <location filename="../core/studio/run_controller.cpp" line="477"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="453"/>
+        <location filename="../core/studio/run_controller.cpp" line="480"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="460"/>
+        <location filename="../core/studio/run_controller.cpp" line="487"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="461"/>
+        <location filename="../core/studio/run_controller.cpp" line="488"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="462"/>
+        <location filename="../core/studio/run_controller.cpp" line="489"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="463"/>
+        <location filename="../core/studio/run_controller.cpp" line="490"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="464"/>
+        <location filename="../core/studio/run_controller.cpp" line="491"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="465"/>
+        <location filename="../core/studio/run_controller.cpp" line="492"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="466"/>
+        <location filename="../core/studio/run_controller.cpp" line="493"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="467"/>
+        <location filename="../core/studio/run_controller.cpp" line="494"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="468"/>
+        <location filename="../core/studio/run_controller.cpp" line="495"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="476"/>
+        <location filename="../core/studio/run_controller.cpp" line="503"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="479"/>
+        <location filename="../core/studio/run_controller.cpp" line="506"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3543,7 +3543,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="277"/>
-        <location filename="../widgets/run_page_events.cpp" line="201"/>
+        <location filename="../widgets/run_page_events.cpp" line="205"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -3670,127 +3670,132 @@
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="20"/>
-        <location filename="../widgets/run_page_events.cpp" line="83"/>
+        <location filename="../widgets/run_page_events.cpp" line="24"/>
+        <location filename="../widgets/run_page_events.cpp" line="87"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="20"/>
-        <location filename="../widgets/run_page_events.cpp" line="84"/>
+        <location filename="../widgets/run_page_events.cpp" line="24"/>
+        <location filename="../widgets/run_page_events.cpp" line="88"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="20"/>
-        <location filename="../widgets/run_page_events.cpp" line="85"/>
+        <location filename="../widgets/run_page_events.cpp" line="24"/>
+        <location filename="../widgets/run_page_events.cpp" line="89"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="29"/>
-        <location filename="../widgets/run_page_events.cpp" line="87"/>
+        <location filename="../widgets/run_page_events.cpp" line="33"/>
+        <location filename="../widgets/run_page_events.cpp" line="91"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="29"/>
+        <location filename="../widgets/run_page_events.cpp" line="33"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="92"/>
+        <location filename="../widgets/run_page_events.cpp" line="96"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="93"/>
+        <location filename="../widgets/run_page_events.cpp" line="97"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="94"/>
+        <location filename="../widgets/run_page_events.cpp" line="98"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="110"/>
+        <location filename="../widgets/run_page_events.cpp" line="114"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="111"/>
+        <location filename="../widgets/run_page_events.cpp" line="115"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="112"/>
+        <location filename="../widgets/run_page_events.cpp" line="116"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="120"/>
+        <location filename="../widgets/run_page_events.cpp" line="124"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="56"/>
+        <location filename="../widgets/run_page_events.cpp" line="60"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="53"/>
+        <location filename="../widgets/run_page_events.cpp" line="20"/>
+        <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
+        <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="57"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="53"/>
+        <location filename="../widgets/run_page_events.cpp" line="57"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="147"/>
+        <location filename="../widgets/run_page_events.cpp" line="151"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="151"/>
+        <location filename="../widgets/run_page_events.cpp" line="155"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="154"/>
+        <location filename="../widgets/run_page_events.cpp" line="158"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="657"/>
-        <location filename="../widgets/run_page_events.cpp" line="155"/>
+        <location filename="../widgets/run_page_events.cpp" line="159"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="161"/>
+        <location filename="../widgets/run_page_events.cpp" line="165"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="165"/>
+        <location filename="../widgets/run_page_events.cpp" line="169"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="173"/>
+        <location filename="../widgets/run_page_events.cpp" line="177"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="176"/>
+        <location filename="../widgets/run_page_events.cpp" line="180"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="182"/>
+        <location filename="../widgets/run_page_events.cpp" line="186"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>

@@ -16,6 +16,10 @@ namespace tel = telemetry;
 
 void RunPage::applyStored(studio::StoredRun& run) {
   m_t0 = run.t0;  // the origin of the time charts, as when the file is read
+  if (run.preview)
+    m_log->appendPlainText(tr("[studio] a first look at a long run: every %1th iteration and sample, until the "
+                              "history store has read its whole log (once, in the background)")
+                               .arg(run.sampleEvery));
   const std::pair<const char*, QString> losses[] = {
       {"step/box_loss", tr("box")}, {"step/cls_loss", tr("cls")}, {"step/dfl_loss", tr("dfl")}};
   auto* chartL = chart(QStringLiteral("losses"));

@@ -372,9 +372,27 @@ std::vector<MetricPoint> Store::curve(int64_t runId, const std::string& key) con
   return out;
 }
 
+double Store::itersPerEpoch(int64_t runId) const {
+  // The first step of a later epoch tells (an index seek); else the steps of the one epoch.
+  Stmt q(m_db,
+         "SELECT step, epoch FROM metrics WHERE run_id = ? AND key = 'step/box_loss' AND epoch > 0 "
+         "ORDER BY step LIMIT 1");
+  q.bind(1, runId);
+  if (q.ok() && q.step() == SQLITE_ROW && q.i64(1) > 0) return static_cast<double>(q.i64(0)) / static_cast<double>(q.i64(1));
+  Stmt m(m_db, "SELECT MAX(step) FROM metrics WHERE run_id = ? AND key = 'step/box_loss'");
+  m.bind(1, runId);
+  if (m.ok() && m.step() == SQLITE_ROW && !m.isNull(0)) return static_cast<double>(m.i64(0) + 1);
+  return 0;
+}
+
 std::vector<std::string> Store::metricKeys(int64_t runId) const {
   std::vector<std::string> out;
-  Stmt q(m_db, "SELECT DISTINCT key FROM metrics WHERE run_id = ? ORDER BY key");
+  // One index seek per key (a skip scan), not a read of the run's every row: a day-long run
+  // has a million (a DISTINCT took ~110 ms, on the GUI thread when History selects a run).
+  Stmt q(m_db,
+         "WITH RECURSIVE k(key) AS (SELECT MIN(key) FROM metrics WHERE run_id = ?1 UNION ALL "
+         "SELECT (SELECT MIN(key) FROM metrics WHERE run_id = ?1 AND key > k.key) FROM k "
+         "WHERE k.key IS NOT NULL) SELECT key FROM k WHERE key IS NOT NULL");
   q.bind(1, runId);
   while (q.ok() && q.step() == SQLITE_ROW) out.push_back(q.text(0));
   return out;

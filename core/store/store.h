@@ -148,7 +148,10 @@ class Store {
   /// One metric of one run in step order (keys as in results.csv: train/box_loss,
   /// metrics/mAP50-95(B), lr/pg0, ...; step-level ones prefixed step/).
   std::vector<MetricPoint> curve(int64_t runId, const std::string& key) const;
-  /// The metric keys a run has.
+  /// Iterations per epoch of a run, from its step curve (rank 0's step/box_loss): the first
+  /// step of epoch 1 or later over its epoch, else the one epoch's steps; 0 without steps.
+  double itersPerEpoch(int64_t runId) const;
+  /// The metric keys a run has, in order.
   std::vector<std::string> metricKeys(int64_t runId) const;
 
   /// One key of a run's sample events ("gpus/0/util", "mem_used") in time order, between

@@ -32,37 +32,6 @@ using namespace sql;
 
 namespace {
 
-/// The rank of `line` when it is a step event of a rank other than 0, judged from its end as
-/// encodeEvent writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); 0 for
-/// anything else (another layout, a damaged line: decoded in full), -1 for a negative rank.
-int otherRanksStep(std::string_view line) {
-  if (telemetry::typeAtLineEnd(line) != telemetry::event_type::kStep) return 0;
-  const std::string_view tail = line.substr(line.size() > 96 ? line.size() - 96 : 0);
-  const auto at = tail.rfind(R"(,"rank":)");
-  if (at == std::string_view::npos) return 0;
-  size_t i = at + 8;
-  if (i < tail.size() && tail[i] == '-') return -1;
-  int rank = 0;
-  bool digits = false;
-  for (; i < tail.size() && tail[i] >= '0' && tail[i] <= '9'; ++i) {
-    rank = rank * 10 + (tail[i] - '0');
-    digits = true;
-    if (rank > 1000000) return 0;
-  }
-  return digits && i < tail.size() && tail[i] == ',' ? rank : 0;
-}
-
-/// The number after `"samples_per_s":` in a step line (NaN when there is none).
-double stepSamplesPerSec(std::string_view line) {
-  constexpr std::string_view kKey = R"("samples_per_s":)";
-  const auto at = line.find(kKey);
-  if (at == std::string_view::npos) return std::nan("");
-  const std::string number(line.substr(at + kKey.size(), 32));
-  char* end = nullptr;
-  const double v = std::strtod(number.c_str(), &end);
-  return end == number.c_str() ? std::nan("") : v;
-}
-
 /// One line of events.jsonl, read.
 struct Parsed {
   enum Kind { Blank, OtherRanksStep, Sample, Decoded } kind = Blank;
@@ -77,10 +46,10 @@ Parsed parseLine(std::string_view line) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return p;
   // Steps of ranks other than 0 are most of a multi-GPU log and feed nothing here (curves
   // are rank 0's): recognised from the line's end without decoding it.
-  if (const int rank = otherRanksStep(line)) {
+  if (const int rank = telemetry::otherRanksStep(line)) {
     p.kind = Parsed::OtherRanksStep;
     p.rank = rank;
-    if (rank > 0) p.samplesPerSec = stepSamplesPerSec(line);
+    if (rank > 0) p.samplesPerSec = telemetry::stepSamplesPerSec(line);
     return p;
   }
   // The launcher's samples: their numbers read without a JSON tree (most of the rest).

@@ -48,6 +48,7 @@ class Stmt {
   }
   int64_t i64(int c) const { return sqlite3_column_int64(m_stmt, c); }
   double f64(int c) const { return sqlite3_column_double(m_stmt, c); }
+  bool isNull(int c) const { return sqlite3_column_type(m_stmt, c) == SQLITE_NULL; }
   std::string text(int c) const {
     const auto* t = sqlite3_column_text(m_stmt, c);
     return t ? std::string(reinterpret_cast<const char*>(t),

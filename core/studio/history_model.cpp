@@ -348,15 +348,7 @@ QVector<CurvePoint> HistoryModel::curve(int row, const QString& key, CurveAxis a
   const double globalBatch = static_cast<double>(std::max<int64_t>(1, r.batch)) * std::max(1, r.worldSize);
   // Iterations per epoch, from the step curve when the metric is epoch-level.
   double itersPerEpoch = 0;
-  if (axis == CurveAxis::ImagesSeen || (axis == CurveAxis::Epoch && stepLevel)) {
-    const auto steps = stepLevel ? points : m_store->curve(r.id, "step/box_loss");
-    for (const auto& p : steps)
-      if (p.epoch > 0) {
-        itersPerEpoch = static_cast<double>(p.step) / p.epoch;
-        break;
-      }
-    if (itersPerEpoch <= 0 && !steps.empty()) itersPerEpoch = static_cast<double>(steps.back().step + 1);
-  }
+  if (axis == CurveAxis::ImagesSeen || (axis == CurveAxis::Epoch && stepLevel)) itersPerEpoch = m_store->itersPerEpoch(r.id);
   out.reserve(static_cast<int>(points.size()));
   for (const auto& p : points) {
     CurvePoint c;

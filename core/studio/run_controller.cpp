@@ -318,9 +318,22 @@ void RunController::loadStored() {
   m_reading = m_loadingStored = true;
   const std::string db = m_storePath.toStdString(), dir = m_runDir.toStdString();
   const quint64 generation = m_generation;
+  // A store far behind (a run trained elsewhere, opened the first time) sends a first look
+  // from the job's thread before it reads on; it is drawn until the whole run replaces it.
+  const auto preview = [this, generation](StoredRun first) {
+    auto run = std::make_shared<StoredRun>(std::move(first));
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, run] {
+          if (generation == m_generation && m_loadingStored) applyStored(run);
+        },
+        Qt::QueuedConnection);
+  };
   BackgroundJob* job = freeReader();
   job->run<std::shared_ptr<Result<StoredRun>>>(
-      [db, dir, stop = job->stopFlag()] { return std::make_shared<Result<StoredRun>>(loadStoredRun(db, dir, stop)); },
+      [db, dir, stop = job->stopFlag(), preview] {
+        return std::make_shared<Result<StoredRun>>(loadStoredRun(db, dir, stop, preview));
+      },
       [this, generation](std::shared_ptr<Result<StoredRun>> loaded) {
         if (generation != m_generation) return;
         m_reading = m_loadingStored = false;
@@ -328,20 +341,11 @@ void RunController::loadStored() {
           // The store cannot help (locked, damaged, read-only): the file itself, whole.
           emit warning(tr("the history store could not open this run (%1); reading its events.jsonl instead")
                            .arg(QString::fromStdString(loaded->errorText())));
+          forgetPreview();
           pollInBackground();
           return;
         }
-        auto run = std::make_shared<StoredRun>(std::move(loaded->value()));
-        EventBatch batch;
-        batch.events = std::move(run->events);
-        for (const auto& w : run->warnings) batch.warnings << QString::fromStdString(w);
-        batch.offset = run->offset;
-        batch.lineNo = run->lineNo;
-        for (const auto& e : run->lastSteps) m_lastEventTime = std::max(m_lastEventTime, e.time);
-        m_stored = run;
-        m_events.clear();
-        applyBatch(std::move(batch));
-        if (m_events.empty()) emit eventsAppended(0);  // the charts still take the stored series
+        applyStored(std::make_shared<StoredRun>(std::move(loaded->value())));
         finishIfDead();
         pollInBackground();  // what was written since
       },
@@ -349,8 +353,31 @@ void RunController::loadStored() {
         if (generation != m_generation) return;
         m_reading = m_loadingStored = false;
         emit warning(error);
+        forgetPreview();
         pollInBackground();
       });
+}
+
+void RunController::applyStored(std::shared_ptr<StoredRun> run) {
+  EventBatch batch;
+  batch.events = std::move(run->events);
+  for (const auto& w : run->warnings) batch.warnings << QString::fromStdString(w);
+  batch.offset = run->offset;
+  batch.lineNo = run->lineNo;
+  for (const auto& e : run->lastSteps) m_lastEventTime = std::max(m_lastEventTime, e.time);
+  m_stored = std::move(run);
+  m_events.clear();
+  applyBatch(std::move(batch));
+  if (m_events.empty()) emit eventsAppended(0);  // the charts still take the stored series
+}
+
+void RunController::forgetPreview() {
+  if (!m_stored) return;
+  // The first look drawn is dropped: the file is read whole, from its start.
+  m_stored.reset();
+  m_events.clear();
+  m_offset = m_lineNo = 0;
+  emit eventsAppended(0);
 }
 
 void RunController::applyBatch(EventBatch batch) {

@@ -53,7 +53,9 @@ class RunController : public QObject {
   void setStoredRunBytes(qint64 bytes) { m_storedRunBytes = bytes; }
   QString storePath() const { return m_storePath; }
   /// What the store held when the followed run was opened from it (nullptr when it was read
-  /// from events.jsonl alone). Set before eventsAppended(0); its events are in events(), and
+  /// from events.jsonl alone) — first, while the store reads a long log for the first time,
+  /// a first look at the file (StoredRun::preview), then the store's. Set before
+  /// eventsAppended(0); its events are in events(), and
   /// its series are the charts' to take (moved out by the page that draws them).
   std::shared_ptr<StoredRun> stored() const { return m_stored; }
   /// True while the followed run is being opened from the store.
@@ -131,6 +133,11 @@ class RunController : public QObject {
   void applyBatch(EventBatch batch);
   /// Opens the followed run from the store on the reader's thread, then follows the file.
   void loadStored();
+  /// Shows what the store (or a first look at the file) holds of the run: its events become
+  /// events(), its series stored()'s, and the file is followed from its offset.
+  void applyStored(std::shared_ptr<StoredRun> run);
+  /// Drops a first look shown when the store could not read the run after all.
+  void forgetPreview();
   /// The reader, a fresh one when the current one still reads for a run left.
   BackgroundJob* freeReader();
   void setOutcome(RunOutcome o);

@@ -90,6 +90,13 @@ std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, in
   return out;
 }
 
+/// The store's key of a drawn sample series (gpus/<i>/util, ..., cpu_total, mem_used).
+std::string sampleKey(SampleSeries series, int gpu) {
+  if (gpu < 0) return series == SampleSeries::Cpu ? "cpu_total" : "mem_used";
+  const char* leaf = series == SampleSeries::GpuUtil ? "util" : series == SampleSeries::GpuMem ? "mem_used" : "power_w";
+  return "gpus/" + std::to_string(gpu) + "/" + leaf;
+}
+
 /// Whether `line` is a launcher sample (a type ending in "_sample"), told from its end.
 bool isSampleLine(std::string_view line) { return telemetry::isSampleType(telemetry::typeAtLineEnd(line)); }
 
@@ -197,20 +204,147 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
     }
   }
   for (auto& s : out.samples) {
-    const char* leaf = s.series == SampleSeries::GpuUtil ? "util" : s.series == SampleSeries::GpuMem ? "mem_used" : "power_w";
-    s.key = s.gpu >= 0 ? "gpus/" + std::to_string(s.gpu) + "/" + leaf : s.series == SampleSeries::Cpu ? "cpu_total" : "mem_used";
+    s.key = sampleKey(s.series, s.gpu);
   }
   return out;
 }
 
+Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>* stop, int64_t bytesPerStride) {
+  const std::string path = (fs::path(runDir) / "events.jsonl").string();
+  std::error_code ec;
+  const auto size = static_cast<int64_t>(fs::file_size(path, ec));
+  if (ec) return Error{path, 0, "", "cannot read: " + ec.message()};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  StoredRun out;
+  out.preview = true;
+  out.sampleEvery = std::max<int64_t>(1, size / std::max<int64_t>(1, bytesPerStride));
+  const int64_t every = out.sampleEvery;
+  LodSeries losses[3], own, total;
+  std::map<int, double> rankSps;  // each rank's latest samples/s
+  int maxRank = 0, world = 0;  // the highest rank seen; run_start's world size
+  int64_t rank0Steps = 0;
+  std::map<std::string, int64_t, std::less<>> sampleLines;  // per sample type
+  std::map<std::pair<int, int>, size_t> index;               // (series, gpu) -> out.samples
+  // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
+  std::vector<std::pair<double, std::vector<SampleValue>>> early;
+  bool haveT0 = false;
+  const auto addSamples = [&](double time, const std::vector<SampleValue>& values) {
+    for (const auto& v : values) {
+      auto [it, fresh] = index.try_emplace({static_cast<int>(v.series), v.gpu}, out.samples.size());
+      if (fresh) out.samples.push_back({{}, v.series, v.gpu, {}});
+      out.samples[it->second].points.append(time - out.t0, v.y);
+    }
+  };
+  const auto line = [&](std::string_view text) {
+    const std::string_view type = telemetry::typeAtLineEnd(text);
+    if (type == telemetry::event_type::kStep) {
+      const int r = telemetry::otherRanksStep(text);
+      if (r != 0) {
+        // The other ranks' samples/s are read only before a step of rank 0 that is kept.
+        if (r > 0 && (maxRank < r || rank0Steps % every == 0)) {
+          maxRank = std::max(maxRank, r);
+          rankSps[r] = telemetry::stepSamplesPerSec(text);
+        }
+        return;
+      }
+      if (rank0Steps++ % every != 0) return;
+    } else if (telemetry::isSampleType(type)) {
+      auto it = sampleLines.find(type);
+      if (it == sampleLines.end()) it = sampleLines.emplace(std::string(type), 0).first;
+      if (it->second++ % every != 0) return;
+    }
+    auto e = telemetry::decodeEvent(text);
+    if (!e) return;  // the store's read names the line
+    if (e->type == telemetry::event_type::kStep) {
+      auto st = telemetry::stepFromEvent(e.value());
+      if (!st) return;
+      if (e->rank != 0) {  // a layout the line's end did not tell
+        maxRank = std::max(maxRank, e->rank);
+        rankSps[e->rank] = st->samplesPerSec;
+        return;
+      }
+      const double x = static_cast<double>(telemetry::globalStep(st.value()));
+      losses[0].append(x, st->boxLoss);
+      losses[1].append(x, st->clsLoss);
+      losses[2].append(x, st->dflLoss);
+      own.append(x, st->samplesPerSec);
+      rankSps[0] = st->samplesPerSec;
+      // Summed once every rank has been seen (as the store sums them).
+      if (static_cast<int>(rankSps.size()) >= std::max(world, maxRank + 1)) {
+        double sum = 0;
+        for (const auto& [r, v] : rankSps) sum += v;
+        total.append(x, sum);
+      }
+    } else if (e->type == telemetry::event_type::kGpuSample || e->type == telemetry::event_type::kSystemSample) {
+      std::vector<SampleValue> values;
+      if (auto g = telemetry::gpuSampleFromEvent(e.value())) values = sampleValues(g.value());
+      else if (auto y = telemetry::systemSampleFromEvent(e.value())) values = sampleValues(y.value());
+      if (haveT0) addSamples(e->time, values);
+      else early.emplace_back(e->time, std::move(values));
+    } else if (!telemetry::isHighRateType(e->type)) {
+      if (e->type == telemetry::event_type::kRunStart)
+        if (auto r = telemetry::runStartFromEvent(e.value())) world = std::max(world, r->worldSize);
+      if (!haveT0) {
+        haveT0 = true;
+        out.t0 = e->time;
+        for (const auto& [t, values] : early) addSamples(t, values);
+        early.clear();
+      }
+      out.events.push_back(std::move(e.value()));
+    }
+  };
+  constexpr int64_t kPiece = 16 << 20;
+  std::string data;
+  for (int64_t at = 0; at < size;) {
+    if (stop && stop->load()) return Error{path, 0, "", "stopped"};
+    data.resize(static_cast<size_t>(std::min(kPiece, size - at)));
+    in.seekg(at);
+    if (!in.read(data.data(), static_cast<std::streamsize>(data.size())))
+      return Error{path, 0, "", "cannot read at byte " + std::to_string(at)};
+    const size_t last = data.rfind('\n');
+    if (last == std::string::npos) break;  // a half-written last line, or one over 16 MB
+    for (size_t begin = 0; begin <= last;) {
+      const size_t nl = data.find('\n', begin);
+      ++out.lineNo;
+      if (nl > begin) line(std::string_view(data.data() + begin, nl - begin));
+      begin = nl + 1;
+    }
+    at += static_cast<int64_t>(last) + 1;
+    out.offset = at;
+  }
+  out.worldSize = std::max(world, maxRank + 1);
+  const char* keys[] = {"step/box_loss", "step/cls_loss", "step/dfl_loss"};
+  for (int i = 0; i < 3; ++i)
+    if (!losses[i].empty()) out.curves.push_back({keys[i], std::move(losses[i])});
+  if (!own.empty()) out.curves.push_back({"step/samples_per_s", std::move(own)});
+  if (out.worldSize > 1 && !total.empty()) out.curves.push_back({store::kTotalSamplesPerSecKey, std::move(total)});
+  for (auto& smp : out.samples) {
+    smp.key = sampleKey(smp.series, smp.gpu);
+    if (!smp.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, smp.points.x(smp.points.size() - 1));
+  }
+  out.lastSteps = lastSteps(path, out.offset, out.worldSize);
+  return out;
+}
+
 Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
-                                const std::atomic<bool>* stop) {
+                                const std::atomic<bool>* stop, const std::function<void(StoredRun)>& preview) {
   auto opened = store::Store::open(dbPath);
   if (!opened) return opened.errors();
   auto& db = *opened.value();
   db.setBusyTimeout(kBackgroundBusyMs);  // the History page may be ingesting the same run
   db.setMemory(0, kStudioStoreCache);
   db.setStopFlag(stop);
+  if (preview) {
+    // Far behind (a run trained elsewhere, opened the first time): a first look while the
+    // store reads the whole log.
+    std::error_code ec;
+    const auto size = static_cast<int64_t>(fs::file_size(fs::path(runDir) / "events.jsonl", ec));
+    const auto known = db.runByDir(runDir);
+    const int64_t behind = size - (known ? known->ingestedBytes : 0);
+    if (!ec && behind > kStoredRunBytes)
+      if (auto first = previewRun(runDir, stop)) preview(std::move(first.value()));
+  }
   auto ingested = db.ingestRun(runDir);
   if (!ingested) return ingested.errors();
   if (ingested->stopped || db.stopRequested()) return Error{dbPath, 0, "", "stopped before " + runDir + " was read"};

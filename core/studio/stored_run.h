@@ -9,6 +9,7 @@
 // The series come ready for the charts (LodSeries built here, off the GUI thread). No Qt.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct StoredRun {
   int worldSize = 1;
   int64_t offset = 0;  ///< bytes of events.jsonl the store has read (whole lines)
   int64_t lineNo = 0;  ///< lines of it
+  /// A first look (previewRun): every `sampleEvery`-th step of rank 0 and launcher sample, read
+  /// from the file while the store reads it whole.
+  bool preview = false;
+  int64_t sampleEvery = 1;
 
   Curve* curve(const std::string& key);
   const Samples* sample(const std::string& key) const;
@@ -102,7 +107,21 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
 /// Brings the store at `dbPath` up to date with `runDir` (only what is new is read) and reads
 /// what the Run page shows of it. Errors name the database or the file. `stop` (when set)
 /// ends it early with an error, keeping in the store what was read (BackgroundJob::stopFlag).
+/// `preview`, when given, is called (on the same thread) with previewRun's first look before
+/// the store reads on, when it is more than kStoredRunBytes behind the file (a run trained
+/// elsewhere, opened for the first time: the store's first read of a day-long run takes ~15 s).
 Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
-                                const std::atomic<bool>* stop = nullptr);
+                                const std::atomic<bool>* stop = nullptr,
+                                const std::function<void(StoredRun)>& preview = {});
+
+/// A first look at a long run read straight from its events.jsonl in about a second a
+/// gigabyte: every low-rate event (the whole file is scanned; step and sample lines are told by
+/// the type and rank at the line's end and skipped undecoded), and every S-th of rank 0's steps
+/// and of the launcher's samples, S = the file's size / 64 MB (a day on eight GPUs: every 20th,
+/// about 9,000 points a series); the samples/s of all ranks summed at those steps as the store
+/// sums them. The whole run is on the charts at once; the store's complete series replace it.
+/// `bytesPerStride`: S is the file's size over it (tests make it small).
+Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>* stop = nullptr,
+                             int64_t bytesPerStride = 64 << 20);
 
 }  // namespace stave::studio

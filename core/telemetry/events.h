@@ -363,6 +363,12 @@ bool isHighRateType(std::string_view type);
 /// (`...,"type":"step","version":1}`), without decoding it; "" when the end does not say (another
 /// layout, a damaged line: decode it). What fast readers use to skip or route lines.
 std::string_view typeAtLineEnd(std::string_view line);
+/// The rank of a step line of a rank other than 0, read from its end as encodeEvent writes it
+/// (`...},"rank":3,"time":...,"type":"step","version":1}`); 0 for anything else (rank 0,
+/// another layout, a damaged line: decode it), -1 for a negative rank.
+int otherRanksStep(std::string_view line);
+/// The number after `"samples_per_s":` in a step line, undecoded (NaN when there is none).
+double stepSamplesPerSec(std::string_view line);
 /// Global iteration of a step event (epoch x iterations per epoch + iteration).
 int64_t globalStep(const StepEvent& e);
 

@@ -1,6 +1,9 @@
 // The training metrics events: step, epoch_end, validation, and their metric names.
 #include "core/telemetry/events.h"
 #include "core/telemetry/event_codec.h"
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace stave::telemetry {
 
@@ -153,6 +156,37 @@ std::string_view typeAtLineEnd(std::string_view line) {
   const auto end = tail.find('"', at + 8);
   if (end == std::string_view::npos) return {};
   return tail.substr(at + 8, end - at - 8);
+}
+
+/// The rank of `line` when it is a step event of a rank other than 0, judged from its end as
+/// encodeEvent writes it (`...},"rank":3,"time":...,"type":"step","version":1}`); 0 for
+/// anything else (another layout, a damaged line: decoded in full), -1 for a negative rank.
+int otherRanksStep(std::string_view line) {
+  if (telemetry::typeAtLineEnd(line) != telemetry::event_type::kStep) return 0;
+  const std::string_view tail = line.substr(line.size() > 96 ? line.size() - 96 : 0);
+  const auto at = tail.rfind(R"(,"rank":)");
+  if (at == std::string_view::npos) return 0;
+  size_t i = at + 8;
+  if (i < tail.size() && tail[i] == '-') return -1;
+  int rank = 0;
+  bool digits = false;
+  for (; i < tail.size() && tail[i] >= '0' && tail[i] <= '9'; ++i) {
+    rank = rank * 10 + (tail[i] - '0');
+    digits = true;
+    if (rank > 1000000) return 0;
+  }
+  return digits && i < tail.size() && tail[i] == ',' ? rank : 0;
+}
+
+/// The number after `"samples_per_s":` in a step line (NaN when there is none).
+double stepSamplesPerSec(std::string_view line) {
+  constexpr std::string_view kKey = R"("samples_per_s":)";
+  const auto at = line.find(kKey);
+  if (at == std::string_view::npos) return std::nan("");
+  const std::string number(line.substr(at + kKey.size(), 32));
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  return end == number.c_str() ? std::nan("") : v;
 }
 
 int64_t globalStep(const StepEvent& e) { return int64_t{e.epoch} * e.itersPerEpoch + e.iter; }

@@ -9,6 +9,7 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/history_model.h"
+#include "core/studio/stored_run.h"
 #include "long_run.h"
 #include "stall_probe.h"
 #include "widgets/history_page.h"
@@ -45,7 +46,16 @@ class TstLongRun : public QObject {
     w.showPage(3);
     auto* metrics = page->chart("metrics");
     // map50 is series 2 on the metrics chart; its points are the epochs (1-based).
+    // The store reads the log for the first time (107 MB, more than 64 MB behind): a first look
+    // at the file is drawn meanwhile, then the store's complete series.
+    bool firstLook = false;
+    connect(page->controller(), &stave::studio::RunController::eventsAppended, this, [&](int first) {
+      if (first == 0 && page->controller()->stored() && page->controller()->stored()->preview) firstLook = true;
+    });
     QTRY_VERIFY_WITH_TIMEOUT(metrics->seriesCount() >= 4 && metrics->pointCount(2) == 8, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page->controller()->loadingStored(), 120000);
+    QVERIFY(firstLook);
+    QVERIFY(!page->controller()->stored()->preview);
     const qint64 loaded = t.elapsed();
     QCOMPARE(metrics->points(2).x(0), 1.0);
     QCOMPARE(metrics->points(2).x(7), 8.0);

@@ -216,6 +216,60 @@ class TstStoredRun : public QObject {
     QVERIFY(missing.errorText().find("gone.jsonl") != std::string::npos);
   }
 
+  void previewIsTheStoredRunThinned() {
+    // A first look read straight from the file: with every step kept it equals the store's
+    // series; thinned, every S-th of rank 0's steps and of the samples, all the low-rate events.
+    QTemporaryDir dir;
+    const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
+    fs::create_directories(runDir);
+    const std::string log = (runDir / "events.jsonl").string();
+    stave::bench::LongRunStats stats;
+    QVERIFY(writeRun(log, 0.5, 10, &stats));
+    auto stored = loadStoredRun(dir.filePath("stave.db").toStdString(), runDir.string());
+    QVERIFY2(stored, stored.errorText().c_str());
+    auto whole = stave::studio::previewRun(runDir.string(), nullptr, int64_t(1) << 40);
+    QVERIFY2(whole, whole.errorText().c_str());
+    QVERIFY(whole->preview);
+    QCOMPARE(whole->sampleEvery, int64_t(1));
+    QCOMPARE(whole->worldSize, 4);
+    QCOMPARE(whole->t0, stored->t0);
+    QCOMPARE(whole->offset, stored->offset);
+    QCOMPARE(whole->events.size(), stored->events.size());
+    for (const char* key : {"step/box_loss", "step/dfl_loss", stave::store::kTotalSamplesPerSecKey}) {
+      const auto* a = whole->curve(key);
+      const auto* b = stored->curve(key);
+      QVERIFY2(a && b, key);
+      QCOMPARE(a->points.size(), b->points.size());
+      for (size_t i = 0; i < a->points.size(); i += 37) {
+        QCOMPARE(a->points.x(i), b->points.x(i));
+        QCOMPARE(a->points.y(i), b->points.y(i));
+      }
+    }
+    const auto* util3 = whole->sample("gpus/3/util");
+    QVERIFY(util3);
+    QCOMPARE(util3->gpu, 3);
+    QCOMPARE(util3->points.minY(), stored->sample("gpus/3/util")->points.minY());
+    QVERIFY(util3->points.size() > 0.5 * 3600 * 2 - 10);  // every sample, not buckets
+    QCOMPARE(whole->lastSteps.size(), size_t(4));
+
+    const int64_t size = static_cast<int64_t>(fs::file_size(log));
+    auto thin = stave::studio::previewRun(runDir.string(), nullptr, size / 10);
+    QVERIFY2(thin, thin.errorText().c_str());
+    QCOMPARE(thin->sampleEvery, int64_t(10));
+    QCOMPARE(thin->events.size(), stored->events.size());  // every epoch, validation, ...
+    const auto* box = thin->curve("step/box_loss");
+    QVERIFY(box);
+    QCOMPARE(box->points.size(), static_cast<size_t>((stats.steps + 9) / 10));
+    QCOMPARE(box->points.x(1), 10.0);
+    const auto* first = thin->sample("gpus/3/util");
+    QVERIFY(first);
+    QVERIFY(first->points.x(first->points.size() - 1) > 0.5 * 3600 - 60);  // to the end
+    QVERIFY(first->points.size() < util3->points.size() / 5);
+    // Asked to stop: an error.
+    std::atomic<bool> stop{true};
+    QVERIFY(!stave::studio::previewRun(runDir.string(), &stop));
+  }
+
   void stateOnlyReadingSkipsStepsAndSamples() {
     // The queue's controller follows a run's state: step and sample lines are skipped without
     // being decoded; every other event is read, in order, and the lines are all counted.
