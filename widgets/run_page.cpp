@@ -500,6 +500,7 @@ void RunPage::clearCharts() {
   for (auto& [name, c] : m_charts) {
     c->clearData();
   }
+  m_targets.clear();
   ++m_detailRun;  // a zoomed range's read of the run shown before is dropped
   m_detailLo = 0;
   m_detailHi = m_detailWantHi = -1;
@@ -569,7 +570,7 @@ void RunPage::fetchDetail() {
         }
         m_detailHi = r.detail->hi;  // lower when the read's budget ended it
         for (auto& s : r.detail->samples) {
-          const auto [c, series] = sampleTarget(s.series, s.gpu);
+          const auto [c, series] = target(s.id);
           c->setDetail(series, r.detail->lo, r.detail->hi, std::move(s.points));
         }
       });

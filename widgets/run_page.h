@@ -114,8 +114,11 @@ class RunPage : public QWidget {
   /// Draws what the history store holds of the run (opened from it: a long run); the series
   /// are moved into the charts.
   void applyStored(studio::StoredRun& run);
-  /// The chart and series that draw a launcher sample series (added when new).
-  std::pair<LiveChart*, int> sampleTarget(studio::SampleSeries series, int gpu);
+  /// The chart and series that draw `id` (added, named and coloured, when new).
+  std::pair<LiveChart*, int> target(studio::SeriesId id);
+  std::pair<LiveChart*, int> newTarget(studio::SeriesId id);
+  /// Appends `points` to their charts.
+  void draw(const std::vector<studio::SeriesPoint>& points);
   /// A time chart was zoomed or panned to `r`: within the stored part of a run opened from the
   /// store, its samples are read at full resolution (soon, once the view settles).
   void wantDetail(LiveChart* chart, const QCPRange& r);
@@ -160,6 +163,7 @@ class RunPage : public QWidget {
   FindingCard* m_banner = nullptr;
   QString m_adviceProblem;  ///< the advice's problem already logged
   std::map<QString, LiveChart*> m_charts;
+  std::map<studio::SeriesId, std::pair<LiveChart*, int>> m_targets;  ///< target()'s, until the charts are cleared
   QCustomPlot* m_split = nullptr;
   QGridLayout* m_grid = nullptr;
   std::vector<QWidget*> m_order;

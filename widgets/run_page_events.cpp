@@ -2,6 +2,7 @@
 // charts, lines in the log pane and the state the progress line reads (run_page.cpp builds the
 // page and drives the run).
 #include <QPlainTextEdit>
+#include <algorithm>
 #include <cmath>
 
 #include "core/studio/hardware_advice.h"
@@ -20,25 +21,22 @@ void RunPage::applyStored(studio::StoredRun& run) {
     m_log->appendPlainText(tr("[studio] a first look at a long run: every %1th iteration and sample, until the "
                               "history store has read its whole log (once, in the background)")
                                .arg(run.sampleEvery));
-  const std::pair<const char*, QString> losses[] = {
-      {"step/box_loss", tr("box")}, {"step/cls_loss", tr("cls")}, {"step/dfl_loss", tr("dfl")}};
-  auto* chartL = chart(QStringLiteral("losses"));
-  for (int i = 0; i < 3; ++i)
-    if (auto* c = run.curve(losses[i].first)) chartL->setPoints(chartL->series(losses[i].second, seriesColor(i)), std::move(c->points));
   // Samples/s of all ranks; a store filled before it kept the sum has rank 0's alone.
-  auto* total = run.curve(store::kTotalSamplesPerSecKey);
-  auto* own = run.curve("step/samples_per_s");
-  if (auto* c = total ? total : own) {
-    auto* sp = chart(QStringLiteral("speed"));
-    const QString name = total || run.worldSize == 1 ? tr("samples/s") : tr("samples/s, rank 0");
-    sp->setPoints(sp->series(name, seriesColor(0)), std::move(c->points));
+  const bool summed = run.curve(store::kTotalSamplesPerSecKey) != nullptr;
+  for (auto& c : run.curves) {
+    const auto id = studio::curveSeries(c.key);
+    if (!id || (summed && id->chart == studio::RunChart::Speed && id->series == 1)) continue;
+    // Rank 0's own is all the ranks' for one rank.
+    const studio::SeriesId shown = id->chart == studio::RunChart::Speed && run.worldSize == 1 ? studio::SeriesId{id->chart, 0} : *id;
+    const auto [chart, series] = target(shown);
+    chart->setPoints(series, std::move(c.points));
   }
   // The launcher's samples (buckets: their minimum and maximum, so one-sample dips show).
   bool gpus = false;
   for (auto& s : run.samples) {
-    const auto [c, series] = sampleTarget(s.series, s.gpu);
+    const auto [c, series] = target(s.id);
     c->setPoints(series, std::move(s.points));
-    gpus = gpus || s.gpu >= 0;
+    gpus = gpus || s.id.chart != studio::RunChart::System;
   }
   if (gpus && m_runGpu != 1) {
     m_runGpu = 1;
@@ -50,14 +48,62 @@ void RunPage::applyStored(studio::StoredRun& run) {
   if (!run.lastSteps.empty()) updateSplit();
 }
 
-std::pair<LiveChart*, int> RunPage::sampleTarget(studio::SampleSeries series, int gpu) {
-  using S = studio::SampleSeries;
-  if (series == S::Cpu || series == S::Memory) {
-    auto* c = chart(QStringLiteral("system"));
-    return {c, series == S::Cpu ? c->series(tr("CPU"), seriesColor(0)) : c->series(tr("memory"), seriesColor(1))};
+std::pair<LiveChart*, int> RunPage::target(studio::SeriesId id) {
+  if (auto it = m_targets.find(id); it != m_targets.end()) return it->second;
+  auto found = newTarget(id);
+  m_targets.emplace(id, found);
+  return found;
+}
+
+std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
+  // Each chart's series by name and colour; what goes on them is core/studio/run_series'.
+  using C = studio::RunChart;
+  const int i = id.series;
+  switch (id.chart) {
+    case C::Losses: {
+      auto* c = chart(QStringLiteral("losses"));
+      const QString names[] = {tr("box"), tr("cls"), tr("dfl")};
+      return {c, c->series(names[std::clamp(i, 0, 2)], seriesColor(i))};
+    }
+    case C::EpochLosses: {
+      auto* c = chart(QStringLiteral("epochLosses"));
+      const QString names[] = {tr("train box"), tr("train cls"), tr("train dfl"), tr("val box"), tr("val cls"), tr("val dfl")};
+      return {c, c->series(names[std::clamp(i, 0, 5)], seriesColor(i))};
+    }
+    case C::Metrics: {
+      auto* c = chart(QStringLiteral("metrics"));
+      const QString names[] = {QStringLiteral("P"), QStringLiteral("R"), QStringLiteral("mAP50"), QStringLiteral("mAP50-95")};
+      return {c, c->series(names[std::clamp(i, 0, 3)], seriesColor(i))};
+    }
+    case C::Lr: {
+      auto* c = chart(QStringLiteral("lr"));
+      return {c, c->series(QStringLiteral("pg%1").arg(i), seriesColor(i))};
+    }
+    case C::Speed: {
+      auto* c = chart(QStringLiteral("speed"));
+      return {c, c->series(i == 0 ? tr("samples/s") : tr("samples/s, rank 0"), seriesColor(0))};
+    }
+    case C::System: {
+      auto* c = chart(QStringLiteral("system"));
+      return {c, c->series(i == 0 ? tr("CPU") : tr("memory"), seriesColor(i))};
+    }
+    case C::GpuUtil:
+    case C::GpuMem:
+    case C::GpuPower: {
+      auto* c = chart(id.chart == C::GpuUtil  ? QStringLiteral("gpuUtil")
+                      : id.chart == C::GpuMem ? QStringLiteral("gpuMem")
+                                              : QStringLiteral("gpuPower"));
+      return {c, c->series(tr("GPU %1").arg(i), seriesColor(i))};
+    }
   }
-  auto* c = chart(series == S::GpuUtil ? QStringLiteral("gpuUtil") : series == S::GpuMem ? QStringLiteral("gpuMem") : QStringLiteral("gpuPower"));
-  return {c, c->series(tr("GPU %1").arg(gpu), seriesColor(gpu))};
+  return {nullptr, -1};
+}
+
+void RunPage::draw(const std::vector<studio::SeriesPoint>& points) {
+  for (const auto& p : points) {
+    const auto [c, series] = target(p.id);
+    c->append(series, p.x, p.y);
+  }
 }
 
 double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
@@ -79,41 +125,18 @@ double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
 void RunPage::buildDispatch() {
   // What each event of the shown run does to the page: one handler per type.
   m_dispatch.on<tel::StepEvent>([this](const tel::Event& e, const tel::StepEvent& s) {
-    const double it = double(s.epoch) * s.itersPerEpoch + s.iter;
     const double total = noteStep(e, s);
     m_splitChanged = true;
-    if (e.rank != 0) return;
-    auto* c = chart(QStringLiteral("losses"));
-    c->append(c->series(tr("box"), seriesColor(0)), it, s.boxLoss);
-    c->append(c->series(tr("cls"), seriesColor(1)), it, s.clsLoss);
-    c->append(c->series(tr("dfl"), seriesColor(2)), it, s.dflLoss);
-    auto* sp = chart(QStringLiteral("speed"));
-    sp->append(sp->series(tr("samples/s"), seriesColor(0)), it, total);
+    if (e.rank == 0) draw(studio::seriesPoints(s, total));
   });
   m_dispatch.on<tel::EpochEndEvent>([this](const tel::Event&, const tel::EpochEndEvent& s) {
-    const double ep = s.epoch + 1;
-    auto* c = chart(QStringLiteral("epochLosses"));
-    c->append(c->series(tr("train box"), seriesColor(0)), ep, s.boxLoss);
-    c->append(c->series(tr("train cls"), seriesColor(1)), ep, s.clsLoss);
-    c->append(c->series(tr("train dfl"), seriesColor(2)), ep, s.dflLoss);
-    auto* lr = chart(QStringLiteral("lr"));
-    for (size_t gI = 0; gI < s.lr.size(); ++gI)
-      lr->append(lr->series(QStringLiteral("pg%1").arg(gI), seriesColor(int(gI))), ep, s.lr[gI]);
+    draw(studio::seriesPoints(s));
     m_epochs = s.epochs;
     m_epoch = s.epoch + 1;
   });
   m_dispatch.on<tel::ValidationEvent>([this](const tel::Event&, const tel::ValidationEvent& v) {
     m_validated = true;  // the run's val/ views were rewritten
-    const double ep = v.epoch + 1;
-    auto* c = chart(QStringLiteral("metrics"));
-    c->append(c->series(QStringLiteral("P"), seriesColor(0)), ep, v.precision);
-    c->append(c->series(QStringLiteral("R"), seriesColor(1)), ep, v.recall);
-    c->append(c->series(QStringLiteral("mAP50"), seriesColor(2)), ep, v.map50);
-    c->append(c->series(QStringLiteral("mAP50-95"), seriesColor(3)), ep, v.map5095);
-    auto* l = chart(QStringLiteral("epochLosses"));
-    l->append(l->series(tr("val box"), seriesColor(3)), ep, v.boxLoss);
-    l->append(l->series(tr("val cls"), seriesColor(4)), ep, v.clsLoss);
-    l->append(l->series(tr("val dfl"), seriesColor(5)), ep, v.dflLoss);
+    draw(studio::seriesPoints(v));
   });
   m_dispatch.on<tel::RunStartEvent>([this](const tel::Event&, const tel::RunStartEvent& r) {
     if (r.config.contains("epochs") && r.config["epochs"].is_number_integer()) m_epochs = r.config["epochs"].get<int>();
@@ -132,19 +155,11 @@ void RunPage::buildDispatch() {
       m_runGpu = 1;
       relayout();
     }
-    const double t = e.time - m_t0;
     for (const auto& gp : gs.gpus) m_gpuUtil[gp.index] = gp.util;
-    for (const auto& v : studio::sampleValues(gs)) {
-      const auto [c, series] = sampleTarget(v.series, v.gpu);
-      c->append(series, t, v.y);
-    }
+    draw(studio::seriesPoints(gs, e.time - m_t0));
   });
   m_dispatch.on<tel::SystemSampleEvent>([this](const tel::Event& e, const tel::SystemSampleEvent& ss) {
-    const double t = e.time - m_t0;
-    for (const auto& v : studio::sampleValues(ss)) {
-      const auto [c, series] = sampleTarget(v.series, v.gpu);
-      c->append(series, t, v.y);
-    }
+    draw(studio::seriesPoints(ss, e.time - m_t0));
   });
   m_dispatch.on<tel::StragglerEvent>([this](const tel::Event&, const tel::StragglerEvent& s) {
     m_straggler = QString::fromStdString(s.message);

@@ -24,34 +24,7 @@ const StoredRun::Samples* StoredRun::sample(const std::string& key) const {
   return nullptr;
 }
 
-std::vector<SampleValue> sampleValues(const telemetry::GpuSampleEvent& e) {
-  std::vector<SampleValue> out;
-  for (const auto& g : e.gpus) {
-    if (g.util >= 0) out.push_back({SampleSeries::GpuUtil, g.index, g.util});
-    if (g.memUsed >= 0) out.push_back({SampleSeries::GpuMem, g.index, g.memUsed / double(1 << 30)});
-    if (g.powerW >= 0) out.push_back({SampleSeries::GpuPower, g.index, g.powerW});
-  }
-  return out;
-}
-
-std::vector<SampleValue> sampleValues(const telemetry::SystemSampleEvent& e) {
-  std::vector<SampleValue> out;
-  if (e.cpuTotal >= 0) out.push_back({SampleSeries::Cpu, -1, e.cpuTotal});
-  if (e.memTotal > 0 && e.memUsed >= 0) out.push_back({SampleSeries::Memory, -1, 100.0 * e.memUsed / e.memTotal});
-  return out;
-}
-
 namespace {
-
-/// The GPU slot of a gpus/<i>/<leaf> key and its leaf; slot -1 for another key.
-std::pair<int, std::string> gpuKey(const std::string& key) {
-  if (key.compare(0, 5, "gpus/") != 0) return {-1, {}};
-  const auto slash = key.find('/', 5);
-  if (slash == std::string::npos || slash == 5) return {-1, {}};
-  for (size_t i = 5; i < slash; ++i)
-    if (key[i] < '0' || key[i] > '9') return {-1, {}};
-  return {std::atoi(key.c_str() + 5), key.substr(slash + 1)};
-}
 
 /// Buckets as chart points: x since `t0`, y times `scale`, each bucket's minimum and maximum.
 LodSeries bucketPoints(const std::vector<store::SamplePoint>& buckets, double t0, double scale) {
@@ -90,11 +63,28 @@ std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, in
   return out;
 }
 
-/// The store's key of a drawn sample series (gpus/<i>/util, ..., cpu_total, mem_used).
-std::string sampleKey(SampleSeries series, int gpu) {
-  if (gpu < 0) return series == SampleSeries::Cpu ? "cpu_total" : "mem_used";
-  const char* leaf = series == SampleSeries::GpuUtil ? "util" : series == SampleSeries::GpuMem ? "mem_used" : "power_w";
-  return "gpus/" + std::to_string(gpu) + "/" + leaf;
+/// Series of sample points by their id, in the order first seen (keyed as the store keys them).
+struct SampleCollector {
+  std::vector<StoredRun::Samples>& out;
+  std::map<SeriesId, size_t> index;
+  /// Appends `points`, x moved by `shift`.
+  void add(const std::vector<SeriesPoint>& points, double shift = 0) {
+    for (const auto& p : points) {
+      auto [it, fresh] = index.try_emplace(p.id, out.size());
+      if (fresh) out.push_back({sampleKey(p.id), p.id, {}});
+      out[it->second].points.append(p.x - shift, p.y);
+    }
+  }
+};
+
+/// A gpu_sample's or system_sample's points at x = `t` (none for another event).
+std::vector<SeriesPoint> samplePoints(const telemetry::Event& e, double t) {
+  if (e.type == telemetry::event_type::kGpuSample) {
+    if (auto g = telemetry::gpuSampleFromEvent(e)) return seriesPoints(g.value(), t);
+  } else if (e.type == telemetry::event_type::kSystemSample) {
+    if (auto y = telemetry::systemSampleFromEvent(e)) return seriesPoints(y.value(), t);
+  }
+  return {};
 }
 
 /// Whether `line` is a launcher sample (a type ending in "_sample"), told from its end.
@@ -145,14 +135,7 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
   SampleDetail out;
   out.lo = lo;
   out.hi = hi;
-  std::map<std::pair<int, int>, size_t> index;  // (series, gpu) -> out.samples
-  const auto add = [&](double t, const std::vector<SampleValue>& values) {
-    for (const auto& v : values) {
-      auto [it, fresh] = index.try_emplace({static_cast<int>(v.series), v.gpu}, out.samples.size());
-      if (fresh) out.samples.push_back({{}, v.series, v.gpu, {}});
-      out.samples[it->second].points.append(t, v.y);
-    }
-  };
+  SampleCollector samples{out.samples, {}};
   constexpr int64_t kPiece = 4 << 20;
   std::string data, carry;
   bool skipFirst = a > 0, done = false;
@@ -188,11 +171,7 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
             done = true;
           } else if (t >= lo) {
             last = t;
-            if (e->type == telemetry::event_type::kGpuSample) {
-              if (auto g = telemetry::gpuSampleFromEvent(e.value())) add(t, sampleValues(g.value()));
-            } else if (e->type == telemetry::event_type::kSystemSample) {
-              if (auto y = telemetry::systemSampleFromEvent(e.value())) add(t, sampleValues(y.value()));
-            }
+            samples.add(samplePoints(e.value(), t));
           }
         }
       }
@@ -202,9 +181,6 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
       out.hi = last;  // the budget ended the read: what was read, no more
       done = true;
     }
-  }
-  for (auto& s : out.samples) {
-    s.key = sampleKey(s.series, s.gpu);
   }
   return out;
 }
@@ -225,17 +201,10 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
   int maxRank = 0, world = 0;  // the highest rank seen; run_start's world size
   int64_t rank0Steps = 0;
   std::map<std::string, int64_t, std::less<>> sampleLines;  // per sample type
-  std::map<std::pair<int, int>, size_t> index;               // (series, gpu) -> out.samples
+  SampleCollector samples{out.samples, {}};
   // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
-  std::vector<std::pair<double, std::vector<SampleValue>>> early;
+  std::vector<std::vector<SeriesPoint>> early;
   bool haveT0 = false;
-  const auto addSamples = [&](double time, const std::vector<SampleValue>& values) {
-    for (const auto& v : values) {
-      auto [it, fresh] = index.try_emplace({static_cast<int>(v.series), v.gpu}, out.samples.size());
-      if (fresh) out.samples.push_back({{}, v.series, v.gpu, {}});
-      out.samples[it->second].points.append(time - out.t0, v.y);
-    }
-  };
   const auto line = [&](std::string_view text) {
     const std::string_view type = telemetry::typeAtLineEnd(text);
     if (type == telemetry::event_type::kStep) {
@@ -277,18 +246,15 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
         total.append(x, sum);
       }
     } else if (e->type == telemetry::event_type::kGpuSample || e->type == telemetry::event_type::kSystemSample) {
-      std::vector<SampleValue> values;
-      if (auto g = telemetry::gpuSampleFromEvent(e.value())) values = sampleValues(g.value());
-      else if (auto y = telemetry::systemSampleFromEvent(e.value())) values = sampleValues(y.value());
-      if (haveT0) addSamples(e->time, values);
-      else early.emplace_back(e->time, std::move(values));
+      if (haveT0) samples.add(samplePoints(e.value(), e->time), out.t0);
+      else early.push_back(samplePoints(e.value(), e->time));
     } else if (!telemetry::isHighRateType(e->type)) {
       if (e->type == telemetry::event_type::kRunStart)
         if (auto r = telemetry::runStartFromEvent(e.value())) world = std::max(world, r->worldSize);
       if (!haveT0) {
         haveT0 = true;
         out.t0 = e->time;
-        for (const auto& [t, values] : early) addSamples(t, values);
+        for (const auto& points : early) samples.add(points, out.t0);
         early.clear();
       }
       out.events.push_back(std::move(e.value()));
@@ -320,7 +286,6 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
   if (!own.empty()) out.curves.push_back({"step/samples_per_s", std::move(own)});
   if (out.worldSize > 1 && !total.empty()) out.curves.push_back({store::kTotalSamplesPerSecKey, std::move(total)});
   for (auto& smp : out.samples) {
-    smp.key = sampleKey(smp.series, smp.gpu);
     if (!smp.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, smp.points.x(smp.points.size() - 1));
   }
   out.lastSteps = lastSteps(path, out.offset, out.worldSize);
@@ -377,22 +342,22 @@ Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& ru
   const auto keys = db.sampleKeys(rec->id);
   const auto has = [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
   for (const auto& key : keys) {
-    const auto [slot, leaf] = gpuKey(key);
-    if (slot >= 0 && (leaf == "util" || leaf == "mem_used" || leaf == "power_w")) {
-      StoredRun::Samples s{key, leaf == "util" ? SampleSeries::GpuUtil : leaf == "mem_used" ? SampleSeries::GpuMem : SampleSeries::GpuPower, slot, {}};
-      const std::string indexKey = "gpus/" + std::to_string(slot) + "/index";
-      if (has(indexKey))
-        if (const auto idx = db.samples(rec->id, indexKey, 1); !idx.empty()) s.gpu = static_cast<int>(std::lround(idx.front().value));
-      s.points = bucketPoints(db.samples(rec->id, key), out.t0, leaf == "mem_used" ? 1.0 / double(1 << 30) : 1.0);
-      out.samples.push_back(std::move(s));
-    } else if (key == "cpu_total") {
-      out.samples.push_back({key, SampleSeries::Cpu, -1, bucketPoints(db.samples(rec->id, key), out.t0, 1.0)});
-    } else if (key == "mem_used" && has("mem_total")) {
+    auto id = sampleSeries(key);
+    if (!id) continue;
+    double scale = 1.0;
+    if (id->chart == RunChart::System && id->series == 1) {
       // In % of the node's memory (its total as last sampled).
-      const auto total = db.samples(rec->id, "mem_total", 1);
-      if (!total.empty() && total.back().value > 0)
-        out.samples.push_back({key, SampleSeries::Memory, -1, bucketPoints(db.samples(rec->id, key), out.t0, 100.0 / total.back().value)});
+      const auto total = has("mem_total") ? db.samples(rec->id, "mem_total", 1) : std::vector<store::SamplePoint>{};
+      if (total.empty() || !(total.back().value > 0)) continue;
+      scale = 100.0 / total.back().value;
+    } else if (id->chart != RunChart::System) {
+      // The GPU's index as sampled (the key's slot when not).
+      const std::string indexKey = key.substr(0, key.rfind('/')) + "/index";
+      if (has(indexKey))
+        if (const auto idx = db.samples(rec->id, indexKey, 1); !idx.empty()) id->series = static_cast<int>(std::lround(idx.front().value));
+      if (id->chart == RunChart::GpuMem) scale = 1.0 / double(1 << 30);
     }
+    out.samples.push_back({key, *id, bucketPoints(db.samples(rec->id, key), out.t0, scale)});
   }
   for (const auto& s : out.samples)
     if (!s.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, s.points.x(s.points.size() - 1));

@@ -16,25 +16,10 @@
 #include "core/config/result.h"
 #include "core/store/store.h"
 #include "core/studio/lod_series.h"
+#include "core/studio/run_series.h"
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
-
-/// The Run page's series of the launcher's samples: per GPU its utilisation (%), memory used
-/// (GiB) and board power (W); the node's CPU (% of all cores) and memory (% of its total).
-enum class SampleSeries { GpuUtil, GpuMem, GpuPower, Cpu, Memory };
-
-/// One value of a launcher sample as the Run page draws it (`gpu`: the GPU's index; -1 for the
-/// node's series).
-struct SampleValue {
-  SampleSeries series;
-  int gpu = -1;
-  double y = 0;
-};
-/// The drawn values of a gpu_sample / system_sample: what the page appends while it follows a
-/// run, and what readSampleDetail reads back. Unsampled fields (negative) give none.
-std::vector<SampleValue> sampleValues(const telemetry::GpuSampleEvent& e);
-std::vector<SampleValue> sampleValues(const telemetry::SystemSampleEvent& e);
 
 struct StoredRun {
   /// The run's events but step and *_sample, in file order.
@@ -54,8 +39,7 @@ struct StoredRun {
   /// drawn as its minimum and its maximum (one value: that value), so a one-sample dip shows.
   struct Samples {
     std::string key;  ///< gpus/<i>/util, gpus/<i>/mem_used, gpus/<i>/power_w, cpu_total, mem_used
-    SampleSeries series = SampleSeries::Cpu;
-    int gpu = -1;  ///< the GPU's index (gpus/<i>/index; i when not sampled), -1 for the node
+    SeriesId id;      ///< GPU charts: the GPU's index (gpus/<i>/index; i when not sampled)
     LodSeries points;
   };
   std::vector<Samples> samples;

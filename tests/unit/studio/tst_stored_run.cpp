@@ -112,7 +112,7 @@ class TstStoredRun : public QObject {
     for (const auto& s : run.samples)
       if (s.key == "gpus/3/util") util3 = &s;
     QVERIFY(util3);
-    QCOMPARE(util3->gpu, 3);
+    QCOMPARE(util3->id.series, 3);
     QVERIFY(util3->points.x(0) < 10);
     QVERIFY(util3->points.x(util3->points.size() - 1) > 0.5 * 3600 - 10);
     QCOMPARE(util3->points.minY(), minUtil3);
@@ -188,8 +188,8 @@ class TstStoredRun : public QObject {
       if (s.key == "cpu_total") c = &s;
     }
     QVERIFY(u && c);
-    QCOMPARE(u->series, stave::studio::SampleSeries::GpuUtil);
-    QCOMPARE(u->gpu, 2);
+    QVERIFY(u->id.chart == stave::studio::RunChart::GpuUtil);
+    QCOMPARE(u->id.series, 2);
     QCOMPARE(u->points.size(), util2.size());
     for (size_t i = 0; i < util2.size(); ++i) {
       QCOMPARE(u->points.x(i), util2[i].first);
@@ -247,7 +247,7 @@ class TstStoredRun : public QObject {
     }
     const auto* util3 = whole->sample("gpus/3/util");
     QVERIFY(util3);
-    QCOMPARE(util3->gpu, 3);
+    QCOMPARE(util3->id.series, 3);
     QCOMPARE(util3->points.minY(), stored->sample("gpus/3/util")->points.minY());
     QVERIFY(util3->points.size() > 0.5 * 3600 * 2 - 10);  // every sample, not buckets
     QCOMPARE(whole->lastSteps.size(), size_t(4));
