@@ -304,7 +304,12 @@ QString DurationTicker::label(double seconds, double range) {
   const bool negative = seconds < 0;
   auto total = static_cast<qint64>(std::llround(std::abs(seconds)));
   QString text;
-  if (range < 3600) {
+  if (range < 3600 && total >= 3600) {  // zoomed in, hours into the run: 12:05:30
+    text = QStringLiteral("%1:%2:%3")
+               .arg(total / 3600)
+               .arg((total / 60) % 60, 2, 10, QLatin1Char('0'))
+               .arg(total % 60, 2, 10, QLatin1Char('0'));
+  } else if (range < 3600) {
     text = QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
   } else if (range < 2 * 86400) {
     total = (total + 30) / 60;  // minutes

@@ -33,7 +33,8 @@ class CountTicker : public QCPAxisTicker {
 };
 
 /// Ticks of a duration in seconds at round steps (10 s, 5 min, 1 h, 6 h, 1 d ...) labelled
-/// m:ss under an hour, h:mm under two days, then "1d 06h".
+/// m:ss for a range under an hour (h:mm:ss once past the first hour), h:mm under two days, then
+/// "1d 06h".
 class DurationTicker : public QCPAxisTicker {
  public:
   /// The label of `seconds` when the axis spans `range` seconds.

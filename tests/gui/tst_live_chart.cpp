@@ -95,6 +95,7 @@ class TestLiveChart : public QObject {
     QCOMPARE(count.at(2000000), QString("2M"));
     using stave::widgets::DurationTicker;
     QCOMPARE(DurationTicker::label(90, 600), QString("1:30"));
+    QCOMPARE(DurationTicker::label(43530, 900), QString("12:05:30"));  // zoomed in, 12 h in
     QCOMPARE(DurationTicker::label(7200, 36000), QString("2:00"));
     QCOMPARE(DurationTicker::label(45000, 86400), QString("12:30"));
     QCOMPARE(DurationTicker::label(200000, 259200), QString("2d 08h"));
