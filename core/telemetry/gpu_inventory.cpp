@@ -1,6 +1,5 @@
 #include "core/telemetry/gpu_inventory.h"
-
-#include <dlfcn.h>
+#include "core/telemetry/nvml.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,52 +13,15 @@ namespace stave::telemetry {
 
 namespace {
 
-// The NVML declarations the inventory uses, written out so no NVML header is needed to build.
-// Layouts and values follow NVML's public API (nvml.h).
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
-constexpr nvmlReturn_t kNvmlSuccess = 0;
-constexpr int kNvmlClockSm = 1;
-constexpr int kNvmlP2pCapsIndexRead = 0;
-constexpr unsigned kNvmlNvLinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS (Hopper: 18)
-constexpr unsigned kBuffer = 96;              // >= every NVML name, UUID and version buffer
-struct NvmlMemory {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-struct NvmlPciInfo {  // nvmlPciInfo_t (v2 and v3 share it)
-  char busIdLegacy[16];
-  unsigned int domain;
-  unsigned int bus;
-  unsigned int device;
-  unsigned int pciDeviceId;
-  unsigned int pciSubSystemId;
-  char busId[32];
-};
-
-template <typename Fn>
-Fn symbol(void* lib, const char* name, const char* fallback = nullptr) {
-  void* p = dlsym(lib, name);
-  if (!p && fallback) p = dlsym(lib, fallback);
-  return reinterpret_cast<Fn>(p);
-}
-
-struct Library {
-  void* handle = nullptr;
-  nvmlReturn_t (*shutdown)() = nullptr;
-  bool initialised = false;
-  ~Library() {
-    if (initialised && shutdown) shutdown();
-    if (handle) dlclose(handle);
-  }
-};
-
-std::string describe(const char* (*errorString)(nvmlReturn_t), nvmlReturn_t rc) {
-  const char* s = errorString ? errorString(rc) : nullptr;
-  return s ? std::string(s) + " (NVML " + std::to_string(rc) + ")"
-           : "NVML error " + std::to_string(rc);
-}
+using nvmlReturn_t = nvml::Return;
+using nvmlDevice_t = nvml::Device;
+using NvmlMemory = nvml::Memory;
+using NvmlPciInfo = nvml::PciInfo;
+constexpr nvmlReturn_t kNvmlSuccess = nvml::kSuccess;
+constexpr int kNvmlClockSm = nvml::kClockSm;
+constexpr int kNvmlP2pCapsIndexRead = nvml::kP2pCapsIndexRead;
+constexpr unsigned kNvmlNvLinkMaxLinks = nvml::kNvLinkMaxLinks;
+constexpr unsigned kBuffer = nvml::kBuffer;
 
 // NVML writes bus ids as "00000000:07:00.0" and upper case; /sys and other tools as
 // "0000:07:00.0". Compare them without the domain's leading zeros and case.
@@ -267,64 +229,46 @@ std::vector<int> parseCpuList(const std::string& text) {
 
 GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
   GpuInventory inv;
-  Library lib;
-  lib.handle = dlopen(options.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib.handle) {
-    const char* err = dlerror();
-    inv.reason = "NVML not found (no NVIDIA driver?): " +
-                 (err ? std::string(err) : options.library + " could not be loaded");
+  const nvml::Library lib(options.library);
+  if (!lib.ok()) {
+    inv.reason = lib.reason();
     return inv;
   }
-  void* h = lib.handle;
-  auto init = symbol<nvmlReturn_t (*)()>(h, "nvmlInit_v2", "nvmlInit");
-  lib.shutdown = symbol<nvmlReturn_t (*)()>(h, "nvmlShutdown");
-  auto errorString = symbol<const char* (*)(nvmlReturn_t)>(h, "nvmlErrorString");
-  auto getCount = symbol<nvmlReturn_t (*)(unsigned*)>(h, "nvmlDeviceGetCount_v2",
-                                                      "nvmlDeviceGetCount");
-  auto getHandle = symbol<nvmlReturn_t (*)(unsigned, nvmlDevice_t*)>(
-      h, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
-  if (!init || !lib.shutdown || !getCount || !getHandle) {
-    inv.reason = options.library + " lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)";
-    return inv;
-  }
+  const auto getCount = lib.getCount;
+  const auto getHandle = lib.getHandle;
   // Every other entry point is optional: an old driver leaves its value unknown.
-  auto driverVersion = symbol<nvmlReturn_t (*)(char*, unsigned)>(h, "nvmlSystemGetDriverVersion");
-  auto nvmlVersion = symbol<nvmlReturn_t (*)(char*, unsigned)>(h, "nvmlSystemGetNVMLVersion");
-  auto cudaVersion = symbol<nvmlReturn_t (*)(int*)>(h, "nvmlSystemGetCudaDriverVersion_v2",
+  auto driverVersion = lib.symbol<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+  auto nvmlVersion = lib.symbol<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetNVMLVersion");
+  auto cudaVersion = lib.symbol<nvmlReturn_t (*)(int*)>("nvmlSystemGetCudaDriverVersion_v2",
                                                     "nvmlSystemGetCudaDriverVersion");
-  auto getName = symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(h, "nvmlDeviceGetName");
-  auto getUuid = symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>(h, "nvmlDeviceGetUUID");
-  auto getPci = symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlPciInfo*)>(
-      h, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
-  auto getMemory = symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlMemory*)>(h, "nvmlDeviceGetMemoryInfo");
+  auto getName = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetName");
+  auto getUuid = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetUUID");
+  auto getPci = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlPciInfo*)>(
+      "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
+  auto getMemory = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlMemory*)>("nvmlDeviceGetMemoryInfo");
   using UintQuery = nvmlReturn_t (*)(nvmlDevice_t, unsigned*);
-  auto pcieGen = symbol<UintQuery>(h, "nvmlDeviceGetCurrPcieLinkGeneration");
-  auto pcieGenMax = symbol<UintQuery>(h, "nvmlDeviceGetMaxPcieLinkGeneration");
-  auto pcieWidth = symbol<UintQuery>(h, "nvmlDeviceGetCurrPcieLinkWidth");
-  auto pcieWidthMax = symbol<UintQuery>(h, "nvmlDeviceGetMaxPcieLinkWidth");
-  auto powerLimit = symbol<UintQuery>(h, "nvmlDeviceGetEnforcedPowerLimit");
-  auto numaNode = symbol<UintQuery>(h, "nvmlDeviceGetNumaNodeId");
+  auto pcieGen = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkGeneration");
+  auto pcieGenMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkGeneration");
+  auto pcieWidth = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkWidth");
+  auto pcieWidthMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkWidth");
+  auto powerLimit = lib.symbol<UintQuery>("nvmlDeviceGetEnforcedPowerLimit");
+  auto numaNode = lib.symbol<UintQuery>("nvmlDeviceGetNumaNodeId");
   auto maxClock =
-      symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>(h, "nvmlDeviceGetMaxClockInfo");
+      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetMaxClockInfo");
   auto computeCap =
-      symbol<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>(h, "nvmlDeviceGetCudaComputeCapability");
-  auto cpuAffinity = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned long*)>(
-      h, "nvmlDeviceGetCpuAffinity");
-  auto linkState = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>(h, "nvmlDeviceGetNvLinkState");
+      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>("nvmlDeviceGetCudaComputeCapability");
+  auto cpuAffinity = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned long*)>(
+      "nvmlDeviceGetCpuAffinity");
+  auto linkState = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>("nvmlDeviceGetNvLinkState");
   auto linkVersion =
-      symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*)>(h, "nvmlDeviceGetNvLinkVersion");
-  auto linkRemote = symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, NvmlPciInfo*)>(
-      h, "nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo");
-  auto commonAncestor = symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int*)>(
-      h, "nvmlDeviceGetTopologyCommonAncestor");
-  auto p2pStatus = symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int, int*)>(
-      h, "nvmlDeviceGetP2PStatus");
+      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*)>("nvmlDeviceGetNvLinkVersion");
+  auto linkRemote = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, NvmlPciInfo*)>(
+      "nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo");
+  auto commonAncestor = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int*)>(
+      "nvmlDeviceGetTopologyCommonAncestor");
+  auto p2pStatus = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int, int*)>(
+      "nvmlDeviceGetP2PStatus");
 
-  if (const nvmlReturn_t rc = init(); rc != kNvmlSuccess) {
-    inv.reason = "nvmlInit failed: " + describe(errorString, rc);
-    return inv;
-  }
-  lib.initialised = true;
   inv.available = true;
 
   char buf[kBuffer] = {0};
@@ -336,7 +280,7 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
 
   unsigned count = 0;
   if (const nvmlReturn_t rc = getCount(&count); rc != kNvmlSuccess) {
-    inv.reason = "nvmlDeviceGetCount failed: " + describe(errorString, rc);
+    inv.reason = "nvmlDeviceGetCount failed: " + lib.describe(rc);
     return inv;
   }
   count = std::min(count, 1024u);  // a broken driver's count must not allocate the world

@@ -1,50 +1,27 @@
 #include "core/telemetry/gpu_sampler.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <chrono>
 
 #include "core/telemetry/events.h"
+#include "core/telemetry/nvml.h"
 
 namespace stave::telemetry {
 
 namespace {
-
-// The few NVML declarations Stave uses, written out so no NVML header is needed to build.
-// Layouts and values follow NVML's public API (nvml.h).
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
-constexpr nvmlReturn_t kNvmlSuccess = 0;
-constexpr int kNvmlTemperatureGpu = 0;
-constexpr int kNvmlClockSm = 1;
-constexpr unsigned kNvmlNameBuffer = 96;
-struct NvmlUtilization {
-  unsigned int gpu;
-  unsigned int memory;
-};
-struct NvmlMemory {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-
-template <typename Fn>
-Fn symbol(void* lib, const char* name, const char* fallback = nullptr) {
-  void* p = dlsym(lib, name);
-  if (!p && fallback) p = dlsym(lib, fallback);
-  return reinterpret_cast<Fn>(p);
-}
-
+using nvmlReturn_t = nvml::Return;
+using nvmlDevice_t = nvml::Device;
+constexpr nvmlReturn_t kNvmlSuccess = nvml::kSuccess;
+constexpr int kNvmlTemperatureGpu = nvml::kTemperatureGpu;
+constexpr int kNvmlClockSm = nvml::kClockSm;
+using NvmlUtilization = nvml::Utilization;
+using NvmlMemory = nvml::Memory;
 }  // namespace
 
+/// The library (core/telemetry/nvml) and the entry points the sampler reads (each optional).
 struct GpuSampler::Nvml {
-  void* lib = nullptr;
-  nvmlReturn_t (*init)() = nullptr;
-  nvmlReturn_t (*shutdown)() = nullptr;
-  const char* (*errorString)(nvmlReturn_t) = nullptr;
-  nvmlReturn_t (*getCount)(unsigned int*) = nullptr;
-  nvmlReturn_t (*getHandle)(unsigned int, nvmlDevice_t*) = nullptr;
+  explicit Nvml(const std::string& path) : lib(path) {}
+  nvml::Library lib;
   nvmlReturn_t (*getName)(nvmlDevice_t, char*, unsigned int) = nullptr;
   nvmlReturn_t (*getUtilization)(nvmlDevice_t, NvmlUtilization*) = nullptr;
   nvmlReturn_t (*getMemory)(nvmlDevice_t, NvmlMemory*) = nullptr;
@@ -53,59 +30,26 @@ struct GpuSampler::Nvml {
   nvmlReturn_t (*getTemperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
   nvmlReturn_t (*getClock)(nvmlDevice_t, int, unsigned int*) = nullptr;
   nvmlReturn_t (*getPcie)(nvmlDevice_t, int, unsigned int*) = nullptr;  ///< KB/s; optional
-  bool initialised = false;
-
-  std::string describe(nvmlReturn_t rc) const {
-    const char* s = errorString ? errorString(rc) : nullptr;
-    return s ? std::string(s) + " (NVML " + std::to_string(rc) + ")"
-             : "NVML error " + std::to_string(rc);
-  }
-
-  ~Nvml() {
-    if (initialised && shutdown) shutdown();
-    if (lib) dlclose(lib);
-  }
 };
 
 GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)) {
-  auto nvml = std::make_unique<Nvml>();
-  nvml->lib = dlopen(m_options.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!nvml->lib) {
-    const char* err = dlerror();
-    m_reason = "NVML not found (no NVIDIA driver?): " +
-               (err ? std::string(err) : m_options.library + " could not be loaded");
+  auto nvml = std::make_unique<Nvml>(m_options.library);
+  if (!nvml->lib.ok()) {
+    m_reason = nvml->lib.reason();
     return;
   }
-  void* lib = nvml->lib;
-  nvml->init = symbol<decltype(nvml->init)>(lib, "nvmlInit_v2", "nvmlInit");
-  nvml->shutdown = symbol<decltype(nvml->shutdown)>(lib, "nvmlShutdown");
-  nvml->errorString = symbol<decltype(nvml->errorString)>(lib, "nvmlErrorString");
-  nvml->getCount =
-      symbol<decltype(nvml->getCount)>(lib, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-  nvml->getHandle = symbol<decltype(nvml->getHandle)>(lib, "nvmlDeviceGetHandleByIndex_v2",
-                                                      "nvmlDeviceGetHandleByIndex");
-  nvml->getName = symbol<decltype(nvml->getName)>(lib, "nvmlDeviceGetName");
-  nvml->getUtilization =
-      symbol<decltype(nvml->getUtilization)>(lib, "nvmlDeviceGetUtilizationRates");
-  nvml->getMemory = symbol<decltype(nvml->getMemory)>(lib, "nvmlDeviceGetMemoryInfo");
-  nvml->getPower = symbol<decltype(nvml->getPower)>(lib, "nvmlDeviceGetPowerUsage");
-  nvml->getPowerLimit =
-      symbol<decltype(nvml->getPowerLimit)>(lib, "nvmlDeviceGetEnforcedPowerLimit");
-  nvml->getTemperature = symbol<decltype(nvml->getTemperature)>(lib, "nvmlDeviceGetTemperature");
-  nvml->getClock = symbol<decltype(nvml->getClock)>(lib, "nvmlDeviceGetClockInfo");
-  nvml->getPcie = symbol<decltype(nvml->getPcie)>(lib, "nvmlDeviceGetPcieThroughput");
-  if (!nvml->init || !nvml->shutdown || !nvml->getCount || !nvml->getHandle) {
-    m_reason = m_options.library + " lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)";
-    return;
-  }
-  if (const nvmlReturn_t rc = nvml->init(); rc != kNvmlSuccess) {
-    m_reason = "nvmlInit failed: " + nvml->describe(rc);
-    return;
-  }
-  nvml->initialised = true;
+  const nvml::Library& lib = nvml->lib;
+  nvml->getName = lib.symbol<decltype(nvml->getName)>("nvmlDeviceGetName");
+  nvml->getUtilization = lib.symbol<decltype(nvml->getUtilization)>("nvmlDeviceGetUtilizationRates");
+  nvml->getMemory = lib.symbol<decltype(nvml->getMemory)>("nvmlDeviceGetMemoryInfo");
+  nvml->getPower = lib.symbol<decltype(nvml->getPower)>("nvmlDeviceGetPowerUsage");
+  nvml->getPowerLimit = lib.symbol<decltype(nvml->getPowerLimit)>("nvmlDeviceGetEnforcedPowerLimit");
+  nvml->getTemperature = lib.symbol<decltype(nvml->getTemperature)>("nvmlDeviceGetTemperature");
+  nvml->getClock = lib.symbol<decltype(nvml->getClock)>("nvmlDeviceGetClockInfo");
+  nvml->getPcie = lib.symbol<decltype(nvml->getPcie)>("nvmlDeviceGetPcieThroughput");
   unsigned int count = 0;
-  if (const nvmlReturn_t rc = nvml->getCount(&count); rc != kNvmlSuccess) {
-    m_reason = "nvmlDeviceGetCount failed: " + nvml->describe(rc);
+  if (const nvmlReturn_t rc = lib.getCount(&count); rc != kNvmlSuccess) {
+    m_reason = "nvmlDeviceGetCount failed: " + lib.describe(rc);
     return;
   }
   if (m_options.devices.empty()) {
@@ -122,9 +66,9 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
   }
   for (int i : m_indices) {
     nvmlDevice_t dev = nullptr;
-    char name[kNvmlNameBuffer] = {0};
-    if (nvml->getHandle(static_cast<unsigned>(i), &dev) == kNvmlSuccess && nvml->getName &&
-        nvml->getName(dev, name, kNvmlNameBuffer) == kNvmlSuccess) {
+    char name[nvml::kBuffer] = {0};
+    if (lib.getHandle(static_cast<unsigned>(i), &dev) == kNvmlSuccess && nvml->getName &&
+        nvml->getName(dev, name, nvml::kBuffer) == kNvmlSuccess) {
       m_names.emplace_back(name);
     } else {
       m_names.push_back("GPU " + std::to_string(i));
@@ -162,7 +106,7 @@ std::vector<GpuSample> GpuSampler::sampleOnce() {
     s.name = m_names[k];
     s.time = now;
     nvmlDevice_t dev = nullptr;
-    if (n.getHandle(static_cast<unsigned>(s.index), &dev) != kNvmlSuccess) {
+    if (n.lib.getHandle(static_cast<unsigned>(s.index), &dev) != kNvmlSuccess) {
       out.push_back(std::move(s));  // the device vanished (reset, Xid): all fields stay -1
       continue;
     }
