@@ -38,6 +38,12 @@ bool writeRun(const std::string& log, double hours, double epochMinutes, stave::
   return false;
 }
 
+/// A half-hour run (an epoch every 10 min) in the run folder `runDir`, created.
+bool writeRunFolder(const fs::path& runDir, stave::bench::LongRunStats* stats) {
+  fs::create_directories(runDir);
+  return writeRun((runDir / "events.jsonl").string(), 0.5, 10, stats);
+}
+
 }  // namespace
 
 class TstStoredRun : public QObject {
@@ -46,10 +52,9 @@ class TstStoredRun : public QObject {
   void equalsTheFile() {
     QTemporaryDir dir;
     const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
-    fs::create_directories(runDir);
     const std::string log = (runDir / "events.jsonl").string();
     stave::bench::LongRunStats stats;
-    QVERIFY(writeRun(log, 0.5, 10, &stats));
+    QVERIFY(writeRunFolder(runDir, &stats));
 
     // What the file says, decoded line by line.
     std::vector<tel::Event> lowRate;
@@ -221,10 +226,9 @@ class TstStoredRun : public QObject {
     // series; thinned, every S-th of rank 0's steps and of the samples, all the low-rate events.
     QTemporaryDir dir;
     const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
-    fs::create_directories(runDir);
     const std::string log = (runDir / "events.jsonl").string();
     stave::bench::LongRunStats stats;
-    QVERIFY(writeRun(log, 0.5, 10, &stats));
+    QVERIFY(writeRunFolder(runDir, &stats));
     auto stored = loadStoredRun(dir.filePath("stave.db").toStdString(), runDir.string());
     QVERIFY2(stored, stored.errorText().c_str());
     auto whole = stave::studio::previewRun(runDir.string(), nullptr, int64_t(1) << 40);
