@@ -112,10 +112,10 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
     auto out = loss(feats, targets, n);
     scaler.scale(out.total).backward();
     if (device.is_cuda() && !scaler.enabled()) {
-      (void)scaler.clipOnDevice(params, 10.0);
+      (void)scaler.clipOnDevice(params, kMaxGradNorm);
       foreachStep(*optimizer);
     } else {
-      const double norm = scaler.unscaleAndClip(params, 10.0);
+      const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
       if (std::isfinite(norm)) foreachStep(*optimizer);
       scaler.update(!std::isfinite(norm));
     }
@@ -235,9 +235,9 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
     splitFwdBwd += secondsSince(t0);
     t0 = Clock::now();
     if (device.is_cuda() && !scaler.enabled()) {
-      (void)scaler.clipOnDevice(params, 10.0);
+      (void)scaler.clipOnDevice(params, kMaxGradNorm);
     } else {
-      (void)scaler.unscaleAndClip(params, 10.0);
+      (void)scaler.unscaleAndClip(params, kMaxGradNorm);
     }
     foreachStep(*optimizer);
     zeroGradients(*optimizer);

@@ -52,6 +52,10 @@ struct GradScalerOptions {
   int64_t growthInterval = 2000;  ///< good steps before growing
 };
 
+/// The total L2 norm the gradients are clipped to before each optimiser step (Ultralytics'
+/// max_norm): the trainer's and the training benchmark's step.
+constexpr double kMaxGradNorm = 10.0;
+
 /// Dynamic loss scaling: scale the loss, unscale and clip the gradients, skip bad steps.
 class GradScaler {
  public:

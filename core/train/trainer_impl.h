@@ -51,7 +51,6 @@ namespace detail {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kMaxNonFiniteInARow = 5;
-constexpr double kMaxGradNorm = 10.0;
 constexpr double kStepEventInterval = 0.5;  // seconds between step events of a rank
 
 /// Fault injection for the doctor's tests (docs/doctor.md): STAVE_FAULT_SLOW_DATA_MS=M makes
