@@ -90,30 +90,72 @@ std::vector<SeriesPoint> samplePoints(const telemetry::Event& e, double t) {
 /// Whether `line` is a launcher sample (a type ending in "_sample"), told from its end.
 bool isSampleLine(std::string_view line) { return telemetry::isSampleType(telemetry::typeAtLineEnd(line)); }
 
+/// What scanLines read.
+struct LineScan {
+  int64_t offset = 0;        ///< after the last whole line handed over
+  int64_t bytesRead = 0;
+  bool budgetEnded = false;  ///< `maxBytes` were read with more of the range left
+  bool failed = false;       ///< a read failed (at `offset`)
+};
+
+/// Hands each whole line of `in` in [from, end) to `take` (false from it ends the scan),
+/// reading up to `piece` bytes at a time and at most `maxBytes` in all. The line cut by `from`
+/// (> 0) began before it and is skipped; a half-written last line is left.
+template <typename F>
+LineScan scanLines(std::ifstream& in, int64_t from, int64_t end, int64_t maxBytes, int64_t piece, F&& take) {
+  LineScan r;
+  r.offset = from;
+  in.clear();
+  if (!in.seekg(from)) {
+    r.failed = true;
+    return r;
+  }
+  std::string data, carry;
+  bool skip = from > 0;
+  for (int64_t at = from; at < end;) {
+    if (r.bytesRead >= maxBytes) {
+      r.budgetEnded = true;
+      return r;
+    }
+    const int64_t n = std::min({piece, end - at, maxBytes - r.bytesRead});
+    data.resize(static_cast<size_t>(n));
+    if (!in.read(data.data(), n)) {
+      r.failed = true;
+      return r;
+    }
+    size_t begin = 0;
+    for (size_t nl; (nl = data.find('\n', begin)) != std::string::npos; begin = nl + 1) {
+      std::string_view text(data.data() + begin, nl - begin);
+      if (!carry.empty()) {
+        carry.append(text);
+        text = carry;
+      }
+      r.offset = at + static_cast<int64_t>(nl) + 1;
+      const bool more = skip || take(text);
+      skip = false;
+      carry.clear();
+      if (!more) return r;
+    }
+    carry.append(data, begin, std::string::npos);
+    at += n;
+    r.bytesRead += n;
+  }
+  return r;
+}
+
 /// The time of the first launcher sample that starts a line in the 64 kB of `in` from
 /// `offset` (before `end`); NaN when there is none.
 double sampleTimeAfter(std::ifstream& in, int64_t offset, int64_t end) {
   constexpr int64_t kProbe = 64 << 10;
-  const int64_t n = std::min(kProbe, end - offset);
-  if (n <= 0) return std::nan("");
-  std::string data(static_cast<size_t>(n), '\0');
-  in.clear();
-  if (!in.seekg(offset) || !in.read(data.data(), n)) return std::nan("");
-  size_t begin = 0;
-  if (offset > 0) {  // the line cut by `offset` is not one
-    const size_t nl = data.find('\n');
-    if (nl == std::string::npos) return std::nan("");
-    begin = nl + 1;
-  }
-  while (begin < data.size()) {
-    const size_t nl = data.find('\n', begin);
-    if (nl == std::string::npos) break;
-    const std::string_view line(data.data() + begin, nl - begin);
-    begin = nl + 1;
-    if (!isSampleLine(line)) continue;
-    if (auto e = telemetry::decodeEvent(line)) return e->time;
-  }
-  return std::nan("");
+  double time = std::nan("");
+  scanLines(in, offset, end, kProbe, kProbe, [&](std::string_view line) {
+    if (!isSampleLine(line)) return true;
+    auto e = telemetry::decodeEvent(line);
+    if (!e) return true;
+    time = e->time;
+    return false;
+  });
+  return time;
 }
 
 }  // namespace
@@ -136,52 +178,22 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
   out.lo = lo;
   out.hi = hi;
   SampleCollector samples{out.samples, {}};
-  constexpr int64_t kPiece = 4 << 20;
-  std::string data, carry;
-  bool skipFirst = a > 0, done = false;
   double last = lo;
-  in.clear();
-  if (!in.seekg(a)) return Error{eventsPath, 0, "", "cannot read at byte " + std::to_string(a)};
-  for (int64_t at = a; at < end && !done;) {
-    const int64_t n = std::min({kPiece, end - at, std::max<int64_t>(4096, maxBytes - out.bytesRead)});
-    data.resize(static_cast<size_t>(n));
-    if (!in.read(data.data(), n)) return Error{eventsPath, 0, "", "cannot read at byte " + std::to_string(at)};
-    at += n;
-    out.bytesRead += n;
-    size_t begin = 0;
-    while (!done) {
-      const size_t nl = data.find('\n', begin);
-      if (nl == std::string::npos) {
-        carry.append(data, begin, std::string::npos);
-        break;
-      }
-      std::string_view line(data.data() + begin, nl - begin);
-      if (!carry.empty()) {
-        carry.append(line);
-        line = carry;
-      }
-      begin = nl + 1;
-      if (skipFirst) {
-        skipFirst = false;
-      } else if (isSampleLine(line)) {
-        auto e = telemetry::decodeEvent(line);
-        if (e) {
-          const double t = e->time - t0;
-          if (t > hi) {
-            done = true;
-          } else if (t >= lo) {
-            last = t;
-            samples.add(samplePoints(e.value(), t));
-          }
-        }
-      }
-      carry.clear();
+  const LineScan scan = scanLines(in, a, end, maxBytes, 4 << 20, [&](std::string_view line) {
+    if (!isSampleLine(line)) return true;
+    auto e = telemetry::decodeEvent(line);
+    if (!e) return true;
+    const double t = e->time - t0;
+    if (t > hi) return false;
+    if (t >= lo) {
+      last = t;
+      samples.add(samplePoints(e.value(), t));
     }
-    if (!done && out.bytesRead >= maxBytes && at < end) {
-      out.hi = last;  // the budget ended the read: what was read, no more
-      done = true;
-    }
-  }
+    return true;
+  });
+  if (scan.failed) return Error{eventsPath, 0, "", "cannot read at byte " + std::to_string(scan.offset)};
+  out.bytesRead = scan.bytesRead;
+  if (scan.budgetEnded) out.hi = last;  // the budget ended the read: what was read, no more
   return out;
 }
 
@@ -205,7 +217,7 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
   // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
   std::vector<std::vector<SeriesPoint>> early;
   bool haveT0 = false;
-  const auto line = [&](std::string_view text) {
+  const auto take = [&](std::string_view text) {
     const std::string_view type = telemetry::typeAtLineEnd(text);
     if (type == telemetry::event_type::kStep) {
       const int r = telemetry::otherRanksStep(text);
@@ -260,25 +272,19 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
       out.events.push_back(std::move(e.value()));
     }
   };
-  constexpr int64_t kPiece = 16 << 20;
-  std::string data;
-  for (int64_t at = 0; at < size;) {
-    if (stop && stop->load()) return Error{path, 0, "", "stopped"};
-    data.resize(static_cast<size_t>(std::min(kPiece, size - at)));
-    in.seekg(at);
-    if (!in.read(data.data(), static_cast<std::streamsize>(data.size())))
-      return Error{path, 0, "", "cannot read at byte " + std::to_string(at)};
-    const size_t last = data.rfind('\n');
-    if (last == std::string::npos) break;  // a half-written last line, or one over 16 MB
-    for (size_t begin = 0; begin <= last;) {
-      const size_t nl = data.find('\n', begin);
-      ++out.lineNo;
-      if (nl > begin) line(std::string_view(data.data() + begin, nl - begin));
-      begin = nl + 1;
+  bool stopped = false;
+  const LineScan scan = scanLines(in, 0, size, size, 16 << 20, [&](std::string_view text) {
+    if (stop && stop->load()) {
+      stopped = true;
+      return false;
     }
-    at += static_cast<int64_t>(last) + 1;
-    out.offset = at;
-  }
+    ++out.lineNo;
+    if (!text.empty()) take(text);
+    return true;
+  });
+  if (stopped) return Error{path, 0, "", "stopped"};
+  if (scan.failed) return Error{path, 0, "", "cannot read at byte " + std::to_string(scan.offset)};
+  out.offset = scan.offset;
   out.worldSize = std::max(world, maxRank + 1);
   const char* keys[] = {"step/box_loss", "step/cls_loss", "step/dfl_loss"};
   for (int i = 0; i < 3; ++i)
