@@ -163,7 +163,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                            nullptr);
   if (rc != SQLITE_OK) return Error{dbPath, 0, "", "cannot open: " + sqliteMessage(s->m_db, rc)};
-  sqlite3_busy_timeout(s->m_db, 5000);
+  s->setBusyTimeout(5000);
   // The first real read tells whether this is an SQLite file at all.
   int version = 0;
   {
@@ -323,22 +323,19 @@ Result<RunRecord> Store::findRun(const std::string& key) const {
 
 void Store::setBusyTimeout(int ms) {
   m_busyMs = ms;
-  if (m_stop) sqlite3_busy_handler(m_db, &Store::onBusy, this);
-  else sqlite3_busy_timeout(m_db, ms);
+  sqlite3_busy_handler(m_db, &Store::onBusy, this);
 }
 
 int Store::onBusy(void* self, int tries) {
-  // As sqlite3_busy_timeout, in steps of 10 ms, but a stop request ends the wait (SQLITE_BUSY).
+  // Waits for another connection's lock in steps of 10 ms, up to the busy timeout; a stop
+  // request ends the wait (SQLITE_BUSY).
   auto* s = static_cast<Store*>(self);
   if (s->stopRequested() || static_cast<int64_t>(tries) * 10 >= s->m_busyMs) return 0;
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return 1;
 }
 
-void Store::setStopFlag(const std::atomic<bool>* stop) {
-  m_stop = stop;
-  setBusyTimeout(m_busyMs);
-}
+void Store::setStopFlag(const std::atomic<bool>* stop) { m_stop = stop; }
 
 void Store::setMemory(int64_t mmapBytes, int64_t cacheBytes) {
   exec("PRAGMA mmap_size=" + std::to_string(std::max<int64_t>(0, mmapBytes)) +
