@@ -70,7 +70,7 @@ RunController::RunController(QObject* parent)
     if (m_reading) finishIfDead();  // liveness even while a long log is read
   });
   connect(m_child, &ChildProcess::killed, this,
-          [this] { m_message = tr("killed after the %1 s grace period").arg(m_graceS); });
+          [this] { m_message = tr("killed after the %1 s grace period").arg(gracePeriod()); });
   connect(m_child, &ChildProcess::startFailed, this, [this](const QString& error) {
     m_message = error;
     emit warning(error);
@@ -80,10 +80,9 @@ RunController::RunController(QObject* parent)
 
 RunController::~RunController() = default;
 
-void RunController::setGracePeriod(double seconds) {
-  m_graceS = seconds;
-  m_child->setGraceMs(static_cast<int>(seconds * 1000));
-}
+void RunController::setGracePeriod(double seconds) { m_child->setGraceMs(static_cast<int>(seconds * 1000)); }
+
+double RunController::gracePeriod() const { return m_child->graceMs() / 1000.0; }
 
 void RunController::setPollInterval(int ms) { m_timer.setInterval(ms); }
 
@@ -161,10 +160,7 @@ bool RunController::resume(int epochs, QString* error) {
   return true;
 }
 
-bool RunController::stop(QString* error) {
-  m_child->setFolder(m_runDir);
-  return m_child->stop(error);
-}
+bool RunController::stop(QString* error) { return m_child->stop(error); }
 
 bool RunController::attach(const QString& runDir, QString* error) {
   detach();

@@ -41,7 +41,7 @@ class RunController : public QObject {
   QString executable() const { return m_exe; }
   /// Seconds between SIGTERM and SIGKILL when stopping (default 30).
   void setGracePeriod(double seconds);
-  double gracePeriod() const { return m_graceS; }
+  double gracePeriod() const;
   /// How often events.jsonl is read (ms, default 200).
   void setPollInterval(int ms);
   /// The project's history store: a run whose events.jsonl is larger than kStoredRunBytes is
@@ -148,7 +148,6 @@ class RunController : public QObject {
   bool m_loadingStored = false;
   bool m_lowRateOnly = false;
   qint64 m_storedRunBytes;
-  double m_graceS = 30;
   QString m_runDir;
   qint64 m_offset = 0;
   qint64 m_lineNo = 0;
