@@ -92,8 +92,7 @@ ChildProcess::~ChildProcess() {
 }
 
 QProcess* ChildProcess::newProcess() {
-  m_kill.stop();
-  m_stopRequested = false;
+  forgetStop();
   if (m_process) m_process->deleteLater();
   m_process = new QProcess(this);
   connect(m_process, &QProcess::finished, &m_kill, &QTimer::stop);
@@ -144,10 +143,14 @@ void ChildProcess::setFolder(const QString& folder) {
   const QString abs = folder.isEmpty() ? QString() : QFileInfo(folder).absoluteFilePath();
   if (abs == m_folder) return;
   m_folder = abs;
-  m_kill.stop();  // a stop of the process left is not this folder's
+  forgetStop();  // a stop of the process left is not this folder's
+  m_starting = false;
+}
+
+void ChildProcess::forgetStop() {
+  m_kill.stop();
   m_stopPid = 0;
   m_stopRequested = false;
-  m_starting = false;
 }
 
 bool ChildProcess::startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error) {
@@ -180,9 +183,7 @@ bool ChildProcess::startDetached(const QString& exe, const QStringList& args, co
     return false;
   }
   setFolder(folder);
-  m_kill.stop();
-  m_stopPid = 0;
-  m_stopRequested = false;
+  forgetStop();  // the same folder again (a resume): a stop of the last process is done
   m_starting = true;
   // The shell writes the pid at once; then the record of who runs the folder is written.
   // Waited for on a thread of its own (the window goes on).

@@ -104,6 +104,8 @@ class ChildProcess : public QObject {
   void killed();
 
  private:
+  /// Cancels a SIGKILL still due and forgets that a stop was asked for (a new process).
+  void forgetStop();
   Lifetime m_lifetime;
   int m_graceMs;
   QProcess* m_process = nullptr;  ///< Attached
