@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "widgets/chart_clock.h"
 
 namespace stave::widgets {

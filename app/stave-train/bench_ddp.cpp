@@ -1,5 +1,5 @@
 #include "app/stave-train/bench_ddp.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <torch/torch.h>
 #include <torch/version.h>
@@ -17,10 +17,10 @@
 #include <mutex>
 #include <thread>
 
-#include "core/dist/dist_env.h"
-#include "core/dist/gradient_sync.h"
-#include "core/dist/launcher.h"
-#include "core/dist/process_group.h"
+#include "core/distributed/dist_env.h"
+#include "core/distributed/gradient_sync.h"
+#include "core/distributed/launcher.h"
+#include "core/distributed/process_group.h"
 #include "core/model/yolo.h"
 #include "core/telemetry/events.h"
 #include "core/train/loss.h"

@@ -1,6 +1,6 @@
 #pragma once
 // `stave-train bench ddp`: data-parallel training speed. A 1-rank reference runs in this
-// process, then N ranks run as worker processes (core/dist's launcher, Gloo on CPU) with
+// process, then N ranks run as worker processes (core/distributed's launcher, Gloo on CPU) with
 // overlapped gradient all-reduce; both train the same model on a synthetic batch already in
 // memory, so the difference is communication and sharing the machine. No torch.
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::cli {
 

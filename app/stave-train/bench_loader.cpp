@@ -1,5 +1,5 @@
 #include "app/stave-train/bench_loader.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <algorithm>
 #include <atomic>

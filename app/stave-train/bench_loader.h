@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::cli {
 

@@ -1,5 +1,5 @@
 #include "app/stave-train/bench_train.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/torch.h>

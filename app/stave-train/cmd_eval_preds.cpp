@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/data/dataset.h"
 #include "core/train/pred_eval.h"
 

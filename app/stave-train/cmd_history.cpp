@@ -10,7 +10,7 @@
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/project.h"
 #include "core/store/store.h"
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "app/stave-train/command.h"
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
 #include "core/config/output_path.h"

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <iostream>
 
-#if __has_include("core/dist/launcher.h")
-#include "core/dist/dist_env.h"
-#include "core/dist/launcher.h"
+#if __has_include("core/distributed/launcher.h")
+#include "core/distributed/dist_env.h"
+#include "core/distributed/launcher.h"
 #define STAVE_TRAIN_HAVE_DIST 1
 #endif
 
@@ -65,7 +65,7 @@ int launchRanks(const config::RunConfig& config, const std::string& runDir,
   return dist::runLauncher(launchOptions(config, runDir, executable, stopAfter));
 }
 
-#else  // no core/dist in this build
+#else  // no core/distributed in this build
 
 Result<WorkerIdentity> workerIdentity() {
   return WorkerIdentity{};

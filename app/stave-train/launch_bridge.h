@@ -1,14 +1,14 @@
 #pragma once
-// The two things the train/worker commands need from core/dist, kept apart so that the
+// The two things the train/worker commands need from core/distributed, kept apart so that the
 // trainer's command logic does not depend on how ranks are started.
 
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/config/run_config.h"
 #include "core/train/trainer.h"
-#if __has_include("core/dist/launcher.h")
-#include "core/dist/launcher.h"
+#if __has_include("core/distributed/launcher.h")
+#include "core/distributed/launcher.h"
 #endif
 
 namespace stave::cli {
@@ -23,7 +23,7 @@ struct WorkerIdentity {
 /// Reads the identity from the environment; errors name the variable.
 Result<WorkerIdentity> workerIdentity();
 
-#if __has_include("core/dist/launcher.h")
+#if __has_include("core/distributed/launcher.h")
 /// What the launcher is given for `runDir`: the worker command line, ranks and rendezvous,
 /// telemetry, the doctor's report period, the metrics endpoint and the hang timeout.
 dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,

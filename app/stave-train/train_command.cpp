@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/project.h"
 #include "core/config/run_config.h"
 #include "core/config/run_lock.h"

@@ -1,6 +1,6 @@
 #include "core/config/export.h"
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/project.h"
 
 #include <sys/stat.h>

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/config/run_config.h"
 
 namespace stave::config {

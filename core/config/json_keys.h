@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/json_keys.h"
 
 namespace stave::config {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/config/run_config.h"
 
 namespace stave::config {

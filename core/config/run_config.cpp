@@ -8,7 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/json_keys.h"
 
 namespace stave::config {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::config {
 namespace {

@@ -2,7 +2,7 @@
 // The CUDA side of the engine, loaded at run time. LibTorch's CUDA libraries (libtorch_cuda,
 // cuDNN, cuBLAS, NCCL, ...) put ~230 MiB in every process that links them, GPU or not, so
 // stave-train links only LibTorch's CPU part. When an NVIDIA driver is present, load() opens
-// libstave_cuda.so (built next to stave-train from core/cuda/module and core/dist/cuda), which
+// libstave_cuda.so (built next to stave-train from core/cuda/module and core/distributed/cuda), which
 // brings libtorch_cuda with it; its static initialisers register CUDA with LibTorch as they do
 // in a linked process. Everything here that is not torch:: calls goes through Runtime.
 //

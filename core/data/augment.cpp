@@ -1,5 +1,5 @@
 #include "core/data/augment.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <algorithm>
 #include <chrono>

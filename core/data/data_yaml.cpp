@@ -3,7 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/json_keys.h"
 #include "core/data/dataset.h"
 

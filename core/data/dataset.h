@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::data {
 

@@ -12,7 +12,7 @@
 #include "core/data/image_source.h"
 #include <opencv2/imgproc.hpp>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/data/rng.h"
 
 namespace stave::data {

@@ -1,5 +1,6 @@
 #include "core/data/image_source.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
+#include "core/base/hash.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -27,7 +28,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <jpeglib.h>
-#include <xxhash.h>
 
 #include "core/data/rng.h"
 
@@ -48,9 +48,10 @@ struct JpegError {
 void jpegQuiet(j_common_ptr, int) {}
 
 constexpr char kDiskMagic[8] = {'S', 'T', 'A', 'V', 'E', 'I', 'C', '1'};
-constexpr uint64_t kDiskVersion = 4;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4);
+constexpr uint64_t kDiskVersion = 5;  // 2: full decode + INTER_LINEAR (Ultralytics 8.4);
                                       // 3: one cache per split for training and validation;
-                                      // 4: entries carry a checksum and an undecodable flag
+                                      // 4: entries carry a checksum and an undecodable flag;
+                                      // 5: keyed with the one hash (XXH3) instead of FNV-1a
 static_assert(sizeof(DiskCacheEntry) == 40, "disk cache entries are 40 bytes");
 
 struct DiskHeader {
@@ -86,9 +87,7 @@ uint64_t diskKey(const SplitIndex& index, int imgsz) {
   for (const auto& r : index.images) {
     struct stat st {};
     ::stat(r.imagePath.c_str(), &st);
-    uint64_t f = 1469598103934665603ull;
-    for (unsigned char c : r.imagePath) f = (f ^ c) * 1099511628211ull;
-    k = mixSeed(k, f, static_cast<uint64_t>(st.st_size),
+    k = mixSeed(k, hash64(r.imagePath), static_cast<uint64_t>(st.st_size),
                 static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ull +
                     static_cast<uint64_t>(st.st_mtim.tv_nsec));
     k = mixSeed(k, static_cast<uint64_t>(r.orientation));
@@ -469,7 +468,7 @@ Status buildDiskCache(const SplitIndex& index, int imgsz, const std::string& pat
         dst.setTo(cv::Scalar(114, 114, 114));
         table[i].flags |= kDiskEntryUndecodable;
       }
-      table[i].checksum = XXH3_64bits(dst.data, dst.total() * dst.elemSize());
+      table[i].checksum = hash64(dst.data, dst.total() * dst.elemSize());
     }
   };
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -578,7 +577,7 @@ std::shared_ptr<const LoadedImage> ImageSource::fromDiskCache(int64_t index, Sta
   std::atomic<uint8_t>& checked = m_checked[static_cast<size_t>(index)];
   uint8_t state = checked.load(std::memory_order_acquire);
   if (state == 0) {
-    const uint64_t sum = XXH3_64bits(m_map + e.offset, uint64_t(e.w) * e.h * 3);
+    const uint64_t sum = hash64(m_map + e.offset, uint64_t(e.w) * e.h * 3);
     state = sum == e.checksum ? 1 : 2;
     checked.store(state, std::memory_order_release);
   }

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/data/augment.h"
 #include "core/data/dataset.h"
 

@@ -1,5 +1,5 @@
 #include "core/data/loader.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <malloc.h>
 

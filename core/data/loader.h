@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/config/schema.h"
 #include "core/data/augment.h"
 #include "core/data/dataset.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/data/image_source.h"
 
 namespace stave::data {

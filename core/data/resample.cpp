@@ -6,7 +6,7 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define STAVE_RESAMPLE_X86 1

@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/data/rng.h"
 
 namespace stave::data {

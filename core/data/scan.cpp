@@ -15,7 +15,8 @@
 
 #include "core/data/image_source.h"
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
+#include "core/base/hash.h"
 #include "core/data/dataset.h"
 #include "core/data/image_header.h"
 #include "core/data/rng.h"
@@ -24,7 +25,8 @@ namespace stave::data {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr uint64_t kCacheVersion = 4;  // 4: implausible headers are left out
+constexpr uint64_t kCacheVersion = 5;  // 4: implausible headers are left out;
+                                       // 5: keyed with the one hash (XXH3) instead of FNV-1a
 
 struct FileStat {
   bool exists = false;
@@ -44,10 +46,7 @@ FileStat statFile(const std::string& p) {
 }
 
 uint64_t hashString(uint64_t h, const std::string& s) {
-  // FNV-1a over the bytes, then mixed, so long shared prefixes still spread.
-  uint64_t f = 1469598103934665603ull;
-  for (unsigned char c : s) f = (f ^ c) * 1099511628211ull;
-  return splitMix64(h ^ f);
+  return splitMix64(h ^ hash64(s));
 }
 
 struct Entry {

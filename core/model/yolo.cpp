@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::model {
 

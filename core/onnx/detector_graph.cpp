@@ -10,7 +10,7 @@
 #include <exception>
 #include <sstream>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 #ifndef STAVE_VERSION
 #define STAVE_VERSION "unknown"

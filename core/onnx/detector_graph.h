@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::onnx {
 

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include <map>
 
 #include "core/telemetry/events.h"
@@ -216,6 +216,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (st && version < 2) st = s->migrateToV2();
     if (st && version < 3) st = s->migrateToV3();
     if (st && version < 4) st = s->migrateToV4();
+    if (st && version < 5) st = s->migrateToV5();
     if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
@@ -294,6 +295,24 @@ Status Store::migrateToV4() {
       return st;
   }
   return exec("DROP TABLE samples; DELETE FROM events WHERE type = 'step' OR type LIKE '%\\_sample' ESCAPE '\\'");
+}
+
+Status Store::migrateToV5() {
+  // Config hashes were FNV-1a; they are now the one content hash of Stave (hashHex), so runs
+  // ingested before and after group together.
+  std::vector<std::pair<int64_t, std::string>> rows;
+  {
+    Stmt q(m_db, "SELECT id, config_json FROM runs");
+    if (!q.ok()) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+    while (q.step() == SQLITE_ROW) rows.emplace_back(q.i64(0), q.text(1));
+  }
+  Stmt u(m_db, "UPDATE runs SET config_hash=? WHERE id=?");
+  for (const auto& [id, json] : rows) {
+    u.reset();
+    u.bind(1, hashHex(json)).bind(2, id);
+    if (u.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+  }
+  return Ok{};
 }
 
 Store::~Store() {

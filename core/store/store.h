@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 struct sqlite3;
 
@@ -19,7 +19,7 @@ namespace stave::store {
 
 /// Schema version written by this build (PRAGMA user_version). Older databases are migrated
 /// in place; newer ones are refused.
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 /// The metric of every rank's samples/s summed at each of rank 0's steps (runs of 2 ranks or
 /// more; one rank's is step/samples_per_s).
@@ -43,7 +43,7 @@ struct RunRecord {
   std::string status;         ///< running, completed, stopped, failed, early_stopped, unknown
   std::string message;        ///< the finished or error event's message
   std::string configJson;     ///< resolved config (key -> value) from run_start
-  std::string configHash;     ///< FNV-1a of configJson, to group identical configs
+  std::string configHash;     ///< hashHex of configJson, to group identical configs
   std::string dataset;        ///< data.yaml of the run
   std::string datasetHash;    ///< content hash of the images and boxes it used ("" = unknown)
   std::string host;           ///< rank 0's host
@@ -195,6 +195,7 @@ class Store {
   Status migrateToV2();
   Status migrateToV3();
   Status migrateToV4();
+  Status migrateToV5();
   Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
                   const std::string* notes);
   static int onBusy(void* self, int tries);

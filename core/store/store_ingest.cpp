@@ -20,7 +20,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
@@ -330,7 +330,7 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       .on<telemetry::RunStartEvent>([&](const telemetry::Event& e, const telemetry::RunStartEvent& r) {
         rankSps.clear();  // a resume may have another number of ranks
         cur.configJson = r.config.dump();
-        cur.configHash = hashText(cur.configJson);
+        cur.configHash = hashHex(cur.configJson);
         cur.resolvedJson = r.resolved.is_object() ? r.resolved.dump() : std::string("{}");
         addToStory(cur.sessions, e.type);
         cur.dataset = r.dataset.yaml;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/hash.h"
 #include "core/store/store.h"
 
 namespace stave::store::sql {
@@ -61,16 +62,6 @@ class Stmt {
   sqlite3_stmt* m_stmt = nullptr;
 };
 
-inline std::string hashText(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 inline std::string sqliteMessage(sqlite3* db, int rc) {
   std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);

@@ -16,7 +16,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/studio/background_job.h"
 
 namespace stave::studio {

@@ -13,7 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 namespace stave::studio {
 

@@ -9,7 +9,7 @@
 
 #include <sstream>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
 #include "core/data/dataset.h"

@@ -9,7 +9,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::studio {
 

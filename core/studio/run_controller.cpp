@@ -9,7 +9,7 @@
 #include <QSysInfo>
 #include <algorithm>
 
-#include "core/config/signal_name.h"
+#include "core/base/signal_name.h"
 #include "core/studio/background_job.h"
 #include "core/studio/child_process.h"
 #include "core/studio/stored_run.h"

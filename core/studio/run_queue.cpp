@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/studio/background_job.h"
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"

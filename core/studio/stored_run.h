@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/store/store.h"
 #include "core/studio/lod_series.h"
 #include "core/studio/run_series.h"

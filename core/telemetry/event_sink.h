@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/telemetry/events.h"
 #include "core/telemetry/tensorboard.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/telemetry/metrics.h"
 
 namespace stave::telemetry {

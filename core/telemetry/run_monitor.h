@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/telemetry/doctor.h"
 #include "core/telemetry/metrics.h"
 #include "core/telemetry/metrics_server.h"

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 

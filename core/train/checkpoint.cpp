@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 namespace stave::train {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/model/yolo.h"
 
 namespace stave::train {

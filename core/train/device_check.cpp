@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "core/cuda/runtime.h"
-#include "core/dist/process_group.h"
+#include "core/distributed/process_group.h"
 #include "core/model/yolo.h"
 #include "core/train/amp.h"
 #include "core/train/loss.h"

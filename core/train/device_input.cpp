@@ -4,7 +4,7 @@
 #include <random>
 #include <utility>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/cuda/runtime.h"
 #include "core/train/validator.h"
 

@@ -17,7 +17,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/cuda/runtime.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::train {
 

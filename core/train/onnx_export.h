@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/onnx/detector_graph.h"
 
 namespace stave::train {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::train {
 

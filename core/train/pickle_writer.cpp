@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::train {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/train/metrics.h"
 
 namespace stave::train {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/config/run_config.h"
 
 namespace stave::telemetry {

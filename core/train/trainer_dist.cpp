@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#if __has_include("core/dist/process_group.h")
-#include "core/dist/dist_env.h"
-#include "core/dist/gradient_sync.h"
-#include "core/dist/process_group.h"
+#if __has_include("core/distributed/process_group.h")
+#include "core/distributed/dist_env.h"
+#include "core/distributed/gradient_sync.h"
+#include "core/distributed/process_group.h"
 #include "core/model/yolo.h"
 #define STAVE_TRAIN_HAVE_DIST 1
 #endif
@@ -122,11 +122,11 @@ void DistContext::finish() {
   m->group->barrier();
 }
 
-#else  // no core/dist in this build
+#else  // no core/distributed in this build
 
 struct DistContext::Impl {};
 DistContext::DistContext(const TrainOptions&, const TrainSettings&, const torch::Device&) {
-  throw std::runtime_error("distributed training is not available in this build (no core/dist)");
+  throw std::runtime_error("distributed training is not available in this build (no core/distributed)");
 }
 DistContext::~DistContext() = default;
 void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&,

@@ -5,7 +5,7 @@
 // writes run_start, results.csv, checkpoints and the data warnings. Not a public header.
 
 #include "core/train/trainer.h"
-#include "core/config/clock.h"
+#include "core/base/clock.h"
 
 #include <unistd.h>
 
@@ -24,7 +24,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/cuda/runtime.h"
 #include "core/data/dataset.h"
 #include "core/data/loader.h"
@@ -272,8 +272,9 @@ struct Trainer::Impl {
   void openResumeCheckpoint();
   void resumeIfAsked();
 
-  // FNV-1a over what the run trains and validates on: each image's path below the dataset
-  // root and size, and its boxes. Two runs with the same hash saw the same data.
+  // The content hash (32 hex digits) of what the run trains and validates on: each image's
+  // path below the dataset root, its size and its boxes. Two runs with the same hash saw the
+  // same data.
   std::string computeDatasetHash() const;
   /// computeDatasetHash(), computed once (run_start, every checkpoint and a resume use it).
   const std::string& datasetHash();

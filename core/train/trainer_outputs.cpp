@@ -2,6 +2,8 @@
 // run_start with the dataset hash, config.yaml, results.csv and the checkpoints.
 #include "core/train/trainer_impl.h"
 
+#include "core/base/hash.h"
+
 namespace stave::train {
 
 using namespace detail;
@@ -50,28 +52,22 @@ const std::string& Trainer::Impl::datasetHash() {
 }
 
 std::string Trainer::Impl::computeDatasetHash() const {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) {
-      h ^= b[i];
-      h *= 1099511628211ull;
-    }
-  };
+  ContentHash h;
   for (const auto* index : {trainIndex.get(), valIndex.get()}) {
     if (!index) continue;
-    mix(index->split.data(), index->split.size());
+    h.add(index->split);
     for (const auto& im : index->images) {
       const std::string rel = fs::path(im.imagePath).lexically_relative(spec.root).generic_string();
-      mix(rel.data(), rel.size() + 1);
-      mix(&im.width, sizeof im.width);
-      mix(&im.height, sizeof im.height);
-      for (const auto& b : im.boxes) mix(&b, sizeof b);
+      h.add(rel.data(), rel.size() + 1);
+      h.addValue(im.width);
+      h.addValue(im.height);
+      for (const auto& b : im.boxes) {
+        h.addValue(b.cls);
+        for (float v : {b.cx, b.cy, b.w, b.h}) h.addValue(v);
+      }
     }
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return h.hex();
 }
 
 void Trainer::Impl::writeRunStart() {

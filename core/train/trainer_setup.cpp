@@ -250,7 +250,8 @@ void Trainer::Impl::resumeIfAsked() {
                      kTrainBadInput);
   state = resumeFrom->meta();
   resumeFrom.reset();  // the archive's tensors are no longer needed
-  if (!state.datasetHash.empty() && state.datasetHash != datasetHash())
+  // A checkpoint of an older Stave holds a 16-digit FNV-1a hash, which cannot be compared.
+  if (state.datasetHash.size() == datasetHash().size() && state.datasetHash != datasetHash())
     warn("the dataset changed since " + path("weights/last.pt") + " was written (content hash " +
              state.datasetHash + " -> " + datasetHash() + ": images added, removed or "
              "relabelled); the run continues on the data as it is now",

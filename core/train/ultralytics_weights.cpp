@@ -5,7 +5,7 @@
 #include <chrono>
 #include <ctime>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/run_config.h"
 #include "core/config/schema.h"
 #include "core/model/yolo.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave::train {
 

@@ -8,7 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/train/inference.h"
 
 namespace fs = std::filesystem;

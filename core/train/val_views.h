@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/train/validator.h"
 
 namespace stave::train {

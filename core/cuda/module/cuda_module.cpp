@@ -1,5 +1,5 @@
 // libstave_cuda.so: the engine's CUDA calls (streams, events, device properties, allocator
-// statistics, and the NCCL group from core/dist/cuda), behind stave::cuda::Runtime. Linked
+// statistics, and the NCCL group from core/distributed/cuda), behind stave::cuda::Runtime. Linked
 // against libtorch_cuda and opened by stave::cuda::load() only where a GPU driver is; nothing
 // in here calls into Stave's own libraries, so the executable exports nothing to it.
 #include <ATen/cuda/CUDAContext.h>
@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "core/cuda/runtime.h"
-#include "core/dist/cuda/nccl_backend.h"
+#include "core/cuda/module/nccl_backend.h"
 
 namespace stave::cuda {
 namespace {
@@ -84,11 +84,11 @@ class CudaRuntime final : public Runtime {
     if (cudaRuntimeGetVersion(&v) != cudaSuccess) return 0;
     return v;
   }
-  bool hasNccl() const override { return dist::cudaside::kHaveNccl; }
+  bool hasNccl() const override { return nccl::kHaveNccl; }
   c10::intrusive_ptr<c10d::Backend> makeNccl(const c10::intrusive_ptr<c10d::Store>& store,
                                              int rank, int size,
                                              std::chrono::milliseconds timeout) const override {
-    return dist::cudaside::makeNccl(store, rank, size, timeout);
+    return nccl::makeNccl(store, rank, size, timeout);
   }
 };
 

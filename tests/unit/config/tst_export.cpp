@@ -7,7 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/export.h"
 
 using namespace stave::config;

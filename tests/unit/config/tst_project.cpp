@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <tuple>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/project.h"
 
 using namespace stave::config;

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/run_config.h"
 
 using namespace stave::config;

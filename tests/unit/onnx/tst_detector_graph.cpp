@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/onnx/detector_graph.h"
 
 using stave::onnx::Array;

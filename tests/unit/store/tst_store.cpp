@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/base/hash.h"
 #include "core/store/store.h"
 #include "core/telemetry/events.h"
 
@@ -311,6 +312,7 @@ class TestStore : public QObject {
     QCOMPARE(before->tags, (std::vector<std::string>{"baseline", "低学习率"}));
     QCOMPARE(before->notes, std::string("first try; it's \"quoted\""));
     QCOMPARE(before->title, std::string());
+    QCOMPARE(before->configHash, stave::hashHex(before->configJson));  // v5: the one hash
     QCOMPARE(before->epochsDone, 2);
     QCOMPARE(before->sessions.size(), size_t(1));  // the story, told from the kept events
     QVERIFY(before->sessions[0] != "running" || before->status == "running");

@@ -5,7 +5,7 @@
 
 #include <torch/torch.h>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 #include "core/train/nms.h"
 
 using namespace stave::train;

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/dist/launcher.h"
+#include "core/distributed/launcher.h"
 
 namespace stave::dist::testing {
 

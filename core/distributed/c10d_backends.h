@@ -1,7 +1,7 @@
 #pragma once
 // The c10d backends Stave creates, in one place. Included only by process_group.cpp.
 // c10d's headers declare the Gloo backend only when USE_C10D_GLOO is defined. NCCL's lives in
-// the CUDA module (core/dist/cuda/nccl_backend.h), reached through stave::cuda::Runtime.
+// the CUDA module (core/cuda/module/nccl_backend.h), reached through stave::cuda::Runtime.
 
 #ifdef STAVE_HAVE_GLOO
 #ifndef USE_C10D_GLOO

@@ -1,4 +1,4 @@
-#include "core/dist/gradient_sync.h"
+#include "core/distributed/gradient_sync.h"
 
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>

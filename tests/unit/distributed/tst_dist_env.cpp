@@ -1,7 +1,7 @@
 // DistEnv: torchrun variables, Slurm variables, the nodelist expander and the errors.
 #include <QtTest>
 
-#include "core/dist/dist_env.h"
+#include "core/distributed/dist_env.h"
 
 using stave::dist::DistEnv;
 using Vars = std::map<std::string, std::string>;

@@ -1,4 +1,4 @@
-#include "core/dist/process_group.h"
+#include "core/distributed/process_group.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/cuda/runtime.h"
-#include "core/dist/c10d_backends.h"
+#include "core/distributed/c10d_backends.h"
 
 namespace stave::dist {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/config/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

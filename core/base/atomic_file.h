@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/config/result.h"
+#include "core/base/result.h"
 
 namespace stave {
 

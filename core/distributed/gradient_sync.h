@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/dist/process_group.h"
+#include "core/distributed/process_group.h"
 
 namespace stave::dist {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
-#include "core/config/signal_name.h"
+#include "core/base/result.h"
+#include "core/base/signal_name.h"
 
 namespace stave::dist {
 

@@ -1,4 +1,4 @@
-#include "core/dist/cuda/nccl_backend.h"
+#include "core/cuda/module/nccl_backend.h"
 
 #include <stdexcept>
 
@@ -11,7 +11,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
-namespace stave::dist::cudaside {
+namespace stave::cuda::nccl {
 
 #ifdef STAVE_HAVE_NCCL
 const bool kHaveNccl = true;
@@ -31,4 +31,4 @@ c10::intrusive_ptr<c10d::Backend> makeNccl(const c10::intrusive_ptr<c10d::Store>
 #endif
 }
 
-}  // namespace stave::dist::cudaside
+}  // namespace stave::cuda::nccl

@@ -1,4 +1,4 @@
-#include "core/config/signal_name.h"
+#include "core/base/signal_name.h"
 
 #include <csignal>
 

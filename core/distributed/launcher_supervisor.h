@@ -1,10 +1,10 @@
 #pragma once
-// Internal to core/dist: the launcher's supervisor, shared by launcher.cpp (starting the ranks,
+// Internal to core/distributed: the launcher's supervisor, shared by launcher.cpp (starting the ranks,
 // the run, the public entry points) and launcher_watch.cpp (reading, judging and stopping the
 // ranks). Not a public header.
 
-#include "core/dist/launcher.h"
-#include "core/config/clock.h"
+#include "core/distributed/launcher.h"
+#include "core/base/clock.h"
 #include "core/telemetry/node_telemetry.h"
 #include "core/telemetry/run_monitor.h"
 #include "core/telemetry/tensorboard.h"

@@ -1,6 +1,6 @@
 // Watching the ranks: their event lines, exits, stop requests, silences and hangs, stragglers
 // and node samples (the launcher's poll loop calls these; launcher.cpp starts and ends the run).
-#include "core/dist/launcher_supervisor.h"
+#include "core/distributed/launcher_supervisor.h"
 
 #include <algorithm>
 #include <chrono>

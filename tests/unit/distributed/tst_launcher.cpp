@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/dist/launcher.h"
+#include "core/distributed/launcher.h"
 #include "core/telemetry/events.h"
 #include "launch_test_util.h"
 

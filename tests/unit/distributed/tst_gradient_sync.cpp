@@ -5,7 +5,7 @@
 
 #include <mutex>
 
-#include "core/dist/gradient_sync.h"
+#include "core/distributed/gradient_sync.h"
 #include "dist_test_util.h"
 
 using namespace stave::dist;

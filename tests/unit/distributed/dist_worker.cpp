@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/dist/dist_env.h"
-#include "core/dist/gradient_sync.h"
-#include "core/dist/process_group.h"
+#include "core/distributed/dist_env.h"
+#include "core/distributed/gradient_sync.h"
+#include "core/distributed/process_group.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <set>
 #include <thread>
 
-#include "core/dist/launcher.h"
+#include "core/distributed/launcher.h"
 #include "launch_test_util.h"
 
 using namespace stave::dist;

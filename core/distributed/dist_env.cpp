@@ -1,4 +1,4 @@
-#include "core/dist/dist_env.h"
+#include "core/distributed/dist_env.h"
 
 #include <cctype>
 #include <cerrno>

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/dist/launcher.h"
-#include "core/dist/process_group.h"
+#include "core/distributed/launcher.h"
+#include "core/distributed/process_group.h"
 
 namespace stave::dist::testing {
 

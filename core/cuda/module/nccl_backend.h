@@ -1,5 +1,5 @@
 #pragma once
-// c10d's NCCL backend, built into the CUDA module (libstave_cuda.so) rather than stave_dist:
+// c10d's NCCL backend, built into the CUDA module (libstave_cuda.so) rather than stave_distributed:
 // ProcessGroupNCCL lives in libtorch_cuda, which only processes on a GPU machine load.
 // ProcessGroup reaches it through stave::cuda::Runtime::makeNccl.
 
@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-namespace stave::dist::cudaside {
+namespace stave::cuda::nccl {
 
 /// Whether the NCCL backend was compiled in (nccl.h was found at build time).
 extern const bool kHaveNccl;
@@ -18,4 +18,4 @@ extern const bool kHaveNccl;
 c10::intrusive_ptr<c10d::Backend> makeNccl(const c10::intrusive_ptr<c10d::Store>& store, int rank,
                                            int size, std::chrono::milliseconds timeout);
 
-}  // namespace stave::dist::cudaside
+}  // namespace stave::cuda::nccl

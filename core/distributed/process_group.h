@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/result.h"
-#include "core/dist/dist_env.h"
+#include "core/base/result.h"
+#include "core/distributed/dist_env.h"
 
 namespace stave::dist {
 
