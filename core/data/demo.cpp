@@ -12,7 +12,10 @@
 #include "core/data/image_source.h"
 #include <opencv2/imgproc.hpp>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/base/atomic_file.h"
+#include "core/config/yaml_emit.h"
 #include "core/data/rng.h"
 
 namespace stave::data {
@@ -256,11 +259,18 @@ Status makeDemo(const DemoOptions& o) {
   work();
   for (auto& t : pool) t.join();
   if (failed) return Error{o.out, 0, "out", failure};
-  std::string yaml = "# Stave demo dataset (make-demo --seed " + std::to_string(o.seed) +
-                     " --imgsz " + std::to_string(o.imgsz) +
-                     ")\npath: .\ntrain: images/train\nval: images/val\nnc: 5\nnames:\n";
-  for (const auto& n : demoClassNames()) yaml += "  - " + n + "\n";
-  return writeFileAtomic((fs::path(o.out) / "data.yaml").string(), yaml);
+  YAML::Emitter yaml;
+  config::emitComment(yaml, "Stave demo dataset (make-demo --seed " + std::to_string(o.seed) +
+                                " --imgsz " + std::to_string(o.imgsz) + ")");
+  yaml << YAML::BeginMap;
+  yaml << YAML::Key << "path" << YAML::Value << ".";
+  yaml << YAML::Key << "train" << YAML::Value << "images/train";
+  yaml << YAML::Key << "val" << YAML::Value << "images/val";
+  yaml << YAML::Key << "nc" << YAML::Value << demoClassNames().size();
+  yaml << YAML::Key << "names" << YAML::Value << YAML::BeginSeq;
+  for (const auto& n : demoClassNames()) yaml << n;
+  yaml << YAML::EndSeq << YAML::EndMap;
+  return writeFileAtomic((fs::path(o.out) / "data.yaml").string(), config::emittedText(yaml));
 }
 
 }  // namespace stave::data

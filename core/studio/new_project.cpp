@@ -7,11 +7,12 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include <sstream>
+#include <yaml-cpp/yaml.h>
 
 #include "core/base/atomic_file.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
+#include "core/config/yaml_emit.h"
 #include "core/data/dataset.h"
 #include "core/data/dataset_report.h"
 #include "core/studio/child_process.h"
@@ -35,10 +36,6 @@ int maxClassIn(const QString& labelFile) {
     if (ok && id >= 0 && id < 100000) best = std::max(best, id);
   }
   return best;
-}
-
-std::string yamlQuoted(const QString& s) {
-  return config::yamlQuote(s.toStdString());
 }
 }  // namespace
 
@@ -95,14 +92,17 @@ ImagesFolder inspectImagesFolder(const QString& dir, int maxImages) {
 }
 
 std::string dataYamlText(const ImagesFolder& folder, const QStringList& names) {
-  std::ostringstream os;
-  os << "# Written by the Stave studio's new-project wizard.\n";
-  os << "path: " << yamlQuoted(folder.root) << "\n";
-  os << "train: " << yamlQuoted(folder.train) << "\n";
-  os << "val: " << yamlQuoted(folder.val) << "\n";
-  os << "names:\n";
-  for (int i = 0; i < names.size(); ++i) os << "  " << i << ": " << yamlQuoted(names[i]) << "\n";
-  return os.str();
+  YAML::Emitter out;
+  config::emitComment(out, "Written by the Stave studio's new-project wizard.");
+  out << YAML::BeginMap;
+  out << YAML::Key << "path" << YAML::Value << YAML::DoubleQuoted << folder.root.toStdString();
+  out << YAML::Key << "train" << YAML::Value << YAML::DoubleQuoted << folder.train.toStdString();
+  out << YAML::Key << "val" << YAML::Value << YAML::DoubleQuoted << folder.val.toStdString();
+  out << YAML::Key << "names" << YAML::Value << YAML::BeginMap;
+  for (int i = 0; i < names.size(); ++i)
+    out << YAML::Key << i << YAML::Value << YAML::DoubleQuoted << names[i].toStdString();
+  out << YAML::EndMap << YAML::EndMap;
+  return config::emittedText(out);
 }
 
 Result<std::string> writeDataYaml(const ImagesFolder& folder, const QStringList& names) {
