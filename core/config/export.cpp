@@ -2,23 +2,19 @@
 
 #include "core/base/atomic_file.h"
 #include "core/config/project.h"
+#include "core/config/yaml_emit.h"
 
 #include <sys/stat.h>
 
 #include <cctype>
 #include <sstream>
 
+#include <yaml-cpp/yaml.h>
+
 namespace stave::config {
 namespace {
 
 const char* kHeredocEnd = "STAVE_CONFIG_EOF";
-
-// A comment line never carries a newline, so nothing after '#' can become code.
-std::string commentSafe(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
-  return out;
-}
 
 // Slurm job names and k8s object names: only characters that need no quoting anywhere.
 std::string safeName(std::string_view s, bool dns) {
@@ -84,13 +80,13 @@ std::string shellScript(const RunConfig& config, const ExportOptions& o) {
   std::ostringstream s;
   s << "#!/bin/sh\n"
     << "# Stave training run, exported by 'stave-train export --format shell'.\n";
-  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  if (!o.description.empty()) s << "# " << commentText(o.description) << "\n";
   if (!project.empty())
-    s << "# Runs go to " << commentSafe(project + "/" + name)
-      << " (then " << commentSafe(name) << "2, " << commentSafe(name)
+    s << "# Runs go to " << commentText(project + "/" + name) << " (then " << commentText(name)
+      << "2, " << commentText(name)
       << "3, ...): checkpoints, events and logs; set project=FOLDER or name=NAME to change it.\n";
   else
-    s << "# Runs go to ./runs/" << commentSafe(name)
+    s << "# Runs go to ./runs/" << commentText(name)
       << " in the folder the script is started from; set project=FOLDER to change it.\n";
   s << "# Runs on this machine: 'stave-train train' starts one rank per GPU (nproc) with a\n"
     << "# torchrun-style environment for one node. Arguments are passed on to stave-train, e.g.\n"
@@ -132,7 +128,7 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
   s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch "
        "FILE\n";
-  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
+  if (!o.description.empty()) s << "# " << commentText(o.description) << "\n";
   s << "# One 'stave-train worker' per " << (gpus > 0 ? "GPU" : "CPU rank") << "; each takes its rank from SLURM_PROCID, SLURM_LOCALID "
        "and\n"
     << "# SLURM_NTASKS, and meets the others at the first node of the allocation.\n"
@@ -153,12 +149,6 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
   return s.str();
 }
 
-void indentLines(std::ostringstream& s, const std::string& text, const std::string& indent) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) s << (line.empty() ? "" : indent) << line << "\n";
-}
-
 std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, int tasks) {
   const std::string name = safeName(o.jobName, true);
   const std::string configMap = name + "-config";
@@ -170,59 +160,76 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, in
       " --nnodes \"${PET_NNODES:-" + std::to_string(o.nodes) +
       "}\" --node-rank \"${PET_NODE_RANK:-${RANK:-0}}\" --master-addr \"$MASTER_ADDR\""
       " --master-port \"$MASTER_PORT\"";
-  auto replica = [&](std::ostringstream& s, const char* role, int replicas) {
-    s << "    " << role << ":\n"
-      << "      replicas: " << replicas << "\n"
-      << "      restartPolicy: OnFailure\n"
-      << "      template:\n"
-      << "        spec:\n"
-      << "          containers:\n"
-      << "            - name: pytorch\n"
-      << "              image: " << yamlQuote(o.image) << "\n"
-      << "              command: [\"/bin/sh\", \"-c\"]\n"
-      << "              args:\n"
-      << "                - " << yamlQuote(cmd) << "\n"
-      ;
-    if (gpus > 0)
-      s << "              resources:\n"
-        << "                limits:\n"
-        << "                  nvidia.com/gpu: " << gpus << "\n";
-    s << "              volumeMounts:\n"
-      << "                - name: stave-config\n"
-      << "                  mountPath: /config\n"
-      << "                  readOnly: true\n"
-      << "                - name: dshm\n"
-      << "                  mountPath: /dev/shm\n"
-      << "          volumes:\n"
-      << "            - name: stave-config\n"
-      << "              configMap:\n"
-      << "                name: " << configMap << "\n"
-      << "            - name: dshm\n"
-      << "              emptyDir:\n"
-      << "                medium: Memory\n";
+  YAML::Emitter out;
+  emitComment(out, "Stave training run, exported by 'stave-train export --format k8s'.");
+  if (!o.description.empty()) emitComment(out, commentText(o.description));
+  emitComment(out, "Apply: kubectl apply -f FILE (needs the Kubeflow training operator).");
+  out << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value << "v1";
+  out << YAML::Key << "kind" << YAML::Value << "ConfigMap";
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << configMap << YAML::EndMap;
+  out << YAML::Key << "data" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "run.yaml" << YAML::Value << YAML::Literal << toYaml(c) << YAML::EndMap;
+  out << YAML::EndMap;
+
+  auto replica = [&](const char* role, int replicas) {
+    out << YAML::Key << role << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "replicas" << YAML::Value << replicas;
+    out << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
+    out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "pytorch";
+    out << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << o.image;
+    out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << YAML::DoubleQuoted << "/bin/sh" << YAML::DoubleQuoted << "-c" << YAML::EndSeq;
+    out << YAML::Key << "args" << YAML::Value << YAML::BeginSeq << YAML::DoubleQuoted << cmd
+        << YAML::EndSeq;
+    if (gpus > 0) {
+      out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "nvidia.com/gpu" << YAML::Value << gpus;
+      out << YAML::EndMap << YAML::EndMap;
+    }
+    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "stave-config";
+    out << YAML::Key << "mountPath" << YAML::Value << "/config";
+    out << YAML::Key << "readOnly" << YAML::Value << true;
+    out << YAML::EndMap;
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "dshm";
+    out << YAML::Key << "mountPath" << YAML::Value << "/dev/shm";
+    out << YAML::EndMap;
+    out << YAML::EndSeq;
+    out << YAML::EndMap << YAML::EndSeq;  // the container, containers
+    out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "stave-config";
+    out << YAML::Key << "configMap" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << configMap << YAML::EndMap;
+    out << YAML::EndMap;
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "dshm";
+    out << YAML::Key << "emptyDir" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "medium" << YAML::Value << "Memory" << YAML::EndMap;
+    out << YAML::EndMap;
+    out << YAML::EndSeq;
+    out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // spec, template, the role
   };
-  std::ostringstream s;
-  s << "# Stave training run, exported by 'stave-train export --format k8s'.\n";
-  if (!o.description.empty()) s << "# " << commentSafe(o.description) << "\n";
-  s << "# Apply: kubectl apply -f FILE (needs the Kubeflow training operator).\n"
-    << "apiVersion: v1\n"
-    << "kind: ConfigMap\n"
-    << "metadata:\n"
-    << "  name: " << configMap << "\n"
-    << "data:\n"
-    << "  run.yaml: |\n";
-  indentLines(s, toYaml(c), "    ");
-  s << "---\n"
-    << "apiVersion: kubeflow.org/v1\n"
-    << "kind: PyTorchJob\n"
-    << "metadata:\n"
-    << "  name: " << name << "\n"
-    << "spec:\n"
-    << "  nprocPerNode: \"" << tasks << "\"\n"
-    << "  pytorchReplicaSpecs:\n";
-  replica(s, "Master", 1);
-  if (o.nodes > 1) replica(s, "Worker", o.nodes - 1);
-  return s.str();
+  out << YAML::BeginDoc << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value << "kubeflow.org/v1";
+  out << YAML::Key << "kind" << YAML::Value << "PyTorchJob";
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << name << YAML::EndMap;
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "nprocPerNode" << YAML::Value << YAML::DoubleQuoted << std::to_string(tasks);
+  out << YAML::Key << "pytorchReplicaSpecs" << YAML::Value << YAML::BeginMap;
+  replica("Master", 1);
+  if (o.nodes > 1) replica("Worker", o.nodes - 1);
+  out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // pytorchReplicaSpecs, spec, the job
+  return emittedText(out);
 }
 
 }  // namespace

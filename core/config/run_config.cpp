@@ -4,12 +4,12 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/base/atomic_file.h"
 #include "core/config/json_keys.h"
+#include "core/config/yaml_emit.h"
 
 namespace stave::config {
 namespace {
@@ -344,60 +344,26 @@ Result<RunConfig> loadRunConfigWithOverrides(const std::string& path,
 
 // ---- writing ---------------------------------------------------------------------------------
 
-std::string yamlQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string toYaml(const RunConfig& config) {
-  std::ostringstream os;
-  os << "# Stave run configuration ('stave-train config-docs' describes every key)\n";
+  YAML::Emitter out;
+  out << YAML::Comment("Stave run configuration ('stave-train config-docs' describes every key)");
+  out << YAML::BeginMap;
+  bool firstGroup = true;
   for (ParamGroup g : paramGroups()) {
-    os << "\n# " << paramGroupName(g) << "\n";
+    // A blank line before each group's heading. The first Newline ends the line of the previous
+    // key's comment; after the header comment the map's start has ended that line already.
+    if (!firstGroup) out << YAML::Newline;
+    firstGroup = false;
+    out << YAML::Newline << YAML::Comment(paramGroupName(g));
     for (const auto& p : runConfigSchema()) {
       if (p.group != g) continue;
-      const Value& v = config.get(p.name);
-      std::string text;
-      if (std::holds_alternative<std::string>(v)) {
-        text = yamlQuote(std::get<std::string>(v));
-      } else if (std::holds_alternative<std::vector<int64_t>>(v)) {
-        text = "[" + formatValue(v) + "]";
-        for (size_t i = 1; i < text.size(); ++i)
-          if (text[i] == ',') text.insert(++i, " ");
-      } else {
-        text = formatValue(v);
-      }
-      os << p.name << ": " << text << "  # " << p.help << "\n";
+      out << YAML::Key << p.name << YAML::Value;
+      emitValue(out, config.get(p.name));
+      out << YAML::Comment(p.help);
     }
   }
-  return os.str();
+  out << YAML::EndMap;
+  return emittedText(out);
 }
 
 nlohmann::ordered_json toJsonObject(const RunConfig& config, bool onlyChanged) {

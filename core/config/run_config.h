@@ -63,8 +63,6 @@ Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::str
 std::string toYaml(const RunConfig& config);
 /// Every key in schema order as a JSON object text. Reads back exactly.
 std::string toJson(const RunConfig& config);
-/// A double-quoted YAML scalar for any string (escapes ", \ and control characters).
-std::string yamlQuote(std::string_view s);
 /// The config as a JSON object (all keys, or only the ones that differ from the defaults).
 nlohmann::ordered_json toJsonObject(const RunConfig& config, bool onlyChanged = false);
 

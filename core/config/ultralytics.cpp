@@ -2,11 +2,11 @@
 // does not know, so the export writes only keys marked `ultralytics` in the schema, converted to
 // the types Ultralytics expects.
 #include <algorithm>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/config/export.h"
+#include "core/config/yaml_emit.h"
 
 namespace stave::config {
 namespace {
@@ -17,10 +17,12 @@ std::string stripSuffix(std::string s, const std::string& suffix) {
   return s;
 }
 
+// A value as it would be written in YAML, for the comment that lists Stave-only settings.
 std::string scalarText(const Value& v) {
-  if (std::holds_alternative<std::string>(v)) return yamlQuote(std::get<std::string>(v));
-  if (std::holds_alternative<std::vector<int64_t>>(v)) return "[" + formatValue(v) + "]";
-  return formatValue(v);
+  YAML::Emitter out;
+  emitValue(out, v);
+  STAVE_CHECK(out.good(), "YAML emitter: " << out.GetLastError());
+  return out.c_str();
 }
 
 int64_t worldSize(const RunConfig& c) {
@@ -30,49 +32,56 @@ int64_t worldSize(const RunConfig& c) {
 }  // namespace
 
 std::string toUltralyticsYaml(const RunConfig& c, const std::string& description) {
-  std::ostringstream s;
-  s << "# Ultralytics args.yaml exported by Stave; use: yolo train cfg=THIS_FILE\n";
-  if (!description.empty()) {
-    std::string d = description;
-    for (auto& ch : d)
-      if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
-    s << "# " << d << "\n";
-  }
   const int64_t world = worldSize(c);
-  s << "# batch is Ultralytics' global batch: Stave's per-rank batch " << c.getInt("batch") << " x "
-    << world << " rank(s)\n"
-    << "# Stave-only settings (Ultralytics does not know them; devices became 'device'):\n";
+  YAML::Emitter out;
+  out.SetNullFormat(YAML::LowerNull);  // Ultralytics' own files say null
+  emitComment(out, "Ultralytics args.yaml exported by Stave; use: yolo train cfg=THIS_FILE");
+  if (!description.empty()) emitComment(out, commentText(description));
+  emitComment(out, "batch is Ultralytics' global batch: Stave's per-rank batch " +
+                       std::to_string(c.getInt("batch")) + " x " + std::to_string(world) +
+                       " rank(s)");
+  emitComment(out,
+              "Stave-only settings (Ultralytics does not know them; devices became 'device'):");
   for (const auto& p : runConfigSchema())
     if (!p.ultralytics && p.name != "devices")
-      s << "#   " << p.name << ": " << scalarText(c.get(p.name)) << "\n";
+      emitComment(out, "  " + p.name + ": " + scalarText(c.get(p.name)));
   // A Stave checkpoint is not an Ultralytics one: Ultralytics would fail to load it.
   if (!c.getString("pretrained").empty())
-    s << "#   pretrained: " << scalarText(c.get("pretrained"))
-      << "  (a Stave checkpoint; Ultralytics cannot load it)\n";
-  s << "task: detect\n"
-    << "mode: train\n";
+    emitComment(out, "  pretrained: " + scalarText(c.get("pretrained")) +
+                         "  (a Stave checkpoint; Ultralytics cannot load it)");
+  out << YAML::BeginMap;
+  out << YAML::Key << "task" << YAML::Value << "detect";
+  out << YAML::Key << "mode" << YAML::Value << "train";
   for (const auto& p : runConfigSchema()) {
     if (!p.ultralytics) continue;
-    const Value& v = c.get(p.name);
-    std::string text = scalarText(v);
+    out << YAML::Key << p.name << YAML::Value;
     if (p.name == "model") {
-      text = yamlQuote(stripSuffix(c.getString("model"), ".yaml") + ".yaml");
+      out << YAML::DoubleQuoted << stripSuffix(c.getString("model"), ".yaml") + ".yaml";
     } else if (p.name == "pretrained") {
-      text = "false";
+      out << false;
     } else if (p.name == "cache") {
-      text = c.getString("cache") == "none" ? "false" : c.getString("cache");
+      // Ultralytics' cache is false, true, 'ram' or 'disk'.
+      if (c.getString("cache") == "none")
+        out << false;
+      else
+        out << c.getString("cache");
     } else if (p.name == "batch") {
-      text = std::to_string(c.getInt("batch") * world);
-    } else if (p.name == "time") {
-      text = c.getFloat("time") == 0.0 ? "null" : text;
-    } else if ((p.name == "name" || p.name == "project") && c.getString(p.name).empty()) {
-      text = "null";
+      out << c.getInt("batch") * world;
+    } else if ((p.name == "time" && c.getFloat("time") == 0.0) ||
+               ((p.name == "name" || p.name == "project") && c.getString(p.name).empty())) {
+      out << YAML::Null;
+    } else {
+      emitValue(out, c.get(p.name));
     }
-    s << p.name << ": " << text << "\n";
   }
   const std::string devices = c.getString("devices");
-  s << "device: " << (devices.empty() ? "null" : yamlQuote(devices)) << "\n";
-  return s.str();
+  out << YAML::Key << "device" << YAML::Value;
+  if (devices.empty())
+    out << YAML::Null;
+  else
+    out << YAML::DoubleQuoted << devices;
+  out << YAML::EndMap;
+  return emittedText(out);
 }
 
 Result<UltralyticsImport> importUltralytics(const std::string& text,
