@@ -114,6 +114,8 @@ target_link_libraries(stave_onnx_lib INTERFACE onnx onnx_proto PkgConfig::STAVE_
 add_library(Stave::onnx ALIAS stave_onnx_lib)
 message(STATUS "Stave: ONNX ${ONNX_VERSION} found")
 find_package(nlohmann_json 3.2 REQUIRED)
+# CLI11 (header-only; Debian's libcli11-dev) parses stave-train's command lines.
+find_package(CLI11 2.1 CONFIG REQUIRED)
 find_package(SQLite3 REQUIRED)
 
 if(STAVE_BUILD_GUI OR STAVE_BUILD_TESTS)
