@@ -1,49 +1,15 @@
 // stave-train bench ddp: data-parallel speed (N Gloo ranks) against 1 rank, in one run.
-#include <unistd.h>
-
-#include <climits>
-#include <cstdlib>
 #include <iostream>
+#include <memory>
 
-#include "app/stave-train/command.h"
 #include "app/stave-train/bench_ddp.h"
+#include "app/stave-train/command.h"
 
 namespace {
 
-using stave::cli::parseInt;
-using stave::cli::selfExecutable;
-
-int run(const std::vector<std::string>& args) {
-  const char* cmd = "bench ddp";
-  stave::cli::Args a(
-      args, {"nproc", "scale", "imgsz", "batch", "steps", "warmup", "bucket-mb", "threads"},
-      {"worker"});
-  if (!a.ok()) return stave::cli::usageError(cmd, a.error());
-  if (!a.positional().empty())
-    return stave::cli::usageError(cmd, "unexpected argument '" + a.positional()[0] + "'");
-  stave::cli::BenchDdpOptions o;
-  o.scale = a.value("scale", "n");
-  struct IntFlag {
-    const char* name;
-    int* target;
-  } ints[] = {{"nproc", &o.nproc}, {"imgsz", &o.imgsz},   {"batch", &o.batch},
-              {"steps", &o.steps}, {"warmup", &o.warmup}, {"threads", &o.threads}};
-  for (const auto& f : ints) {
-    if (a.has(f.name) && !parseInt(a.value(f.name), *f.target)) {
-      return stave::cli::usageError(
-          cmd, std::string("--") + f.name + " takes an integer, got '" + a.value(f.name) + "'");
-    }
-  }
-  if (a.has("bucket-mb")) {
-    char* end = nullptr;
-    const std::string v = a.value("bucket-mb");
-    o.bucketMb = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end != '\0')
-      return stave::cli::usageError(cmd, "--bucket-mb takes a number, got '" + v + "'");
-  }
-  if (o.threads < 0) return stave::cli::usageError(cmd, "--threads must be >= 0");
-  if (a.has("worker")) return stave::cli::benchDdpWorker(o);
-  o.workerCommand = {selfExecutable(), "bench", "ddp", "--worker"};
+int run(stave::cli::BenchDdpOptions& o, bool worker) {
+  if (worker) return stave::cli::benchDdpWorker(o);
+  o.workerCommand = {stave::cli::selfExecutable(), "bench", "ddp", "--worker"};
   auto j = stave::cli::benchDdp(o);
   if (!j) {
     std::cerr << "stave-train bench ddp: " << j.errorText() << "\n";
@@ -54,24 +20,71 @@ int run(const std::vector<std::string>& args) {
   return stave::cli::kOk;
 }
 
+/// Sizes of its own (BenchDdpOptions), small so N ranks sharing one machine's cores step in
+/// seconds; the gradient bucket is the run config's bucket_mb, checked by its schema row.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  struct Options {
+    BenchDdpOptions bench;
+    bool worker = false;
+  };
+  auto o = std::make_shared<Options>();
+  BenchDdpOptions& b = o->bench;
+  b.bucketMb = schemaDefault<double>("bucket_mb");
+  app.add_option("--nproc", b.nproc, "worker processes (ranks) of the distributed run")
+      ->type_name("N")
+      ->check(wholeNumber(2, 64))
+      ->capture_default_str();
+  app.add_option("--scale", b.scale, "the model scale")
+      ->type_name("n|s|m|l|x")
+      ->capture_default_str();
+  app.add_option("--imgsz", b.imgsz, "image size")
+      ->type_name("N")
+      ->transform(schemaValue("imgsz"))
+      ->capture_default_str();
+  app.add_option("--batch", b.batch, "images per rank and step")
+      ->type_name("N")
+      ->transform(schemaValue("batch"))
+      ->capture_default_str();
+  app.add_option("--steps", b.steps, "measured steps")
+      ->type_name("N")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  app.add_option("--warmup", b.warmup, "unmeasured steps first")
+      ->type_name("N")
+      ->check(atLeast(0))
+      ->capture_default_str();
+  app.add_option("--bucket-mb", b.bucketMb, "gradient bucket size in MiB (bucket_mb)")
+      ->type_name("MB")
+      ->transform(schemaValue("bucket_mb"))
+      ->capture_default_str();
+  app.add_option("--threads", b.threads,
+                 "intra-op threads per rank (default max(1, cores/nproc)); the 1-rank reference "
+                 "always uses all cores")
+      ->type_name("T")
+      ->transform(schemaValue("threads"));
+  // Internal: one rank, started by bench ddp itself (hidden from --help).
+  app.add_flag("--worker", o->worker, "")->group("");
+  return [o] { return run(o->bench, o->worker); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "bench ddp", "data-parallel training speed: N Gloo ranks vs 1 rank in the same run (JSON)",
-    "stave-train bench ddp [--nproc 2] [--scale n] [--imgsz 320] [--batch 8] [--steps 20] "
-    "[--warmup 3]\n"
-    "                      [--bucket-mb 25] [--threads T]\n"
-    "  Trains a YOLOv8 model (80 classes) on a synthetic batch held in memory (random uint8\n"
-    "  pixels, 4 random boxes per image, fixed seeds), first as 1 rank in this process with all\n"
-    "  cores, then as --nproc worker processes started through the launcher (Gloo on CPU, free\n"
-    "  port) with gradients averaged in --bucket-mb buckets during backward. --batch is per rank.\n"
-    "  Prints one JSON object: per-step compute (forward+backward), all-reduce total and wait,\n"
-    "  overlap ratio (1 - wait/total), optimiser and step time, samples/s of both runs and the\n"
-    "  scaling efficiency = samples/s(N ranks) / (N x samples/s(1 rank)), means over the steps\n"
-    "  after --warmup and over ranks. --threads: intra-op threads per rank (default max(1,\n"
-    "  cores/nproc)); the 1-rank reference always uses all cores. On one machine the ranks share\n"
-    "  its cores, so with perfect intra-op scaling efficiency would be about 1/nproc (see the\n"
-    "  JSON's note).\n"
-    "  --worker is internal: one rank, started by bench ddp itself.\n"
-    "  Exit codes: 0 done, 1 a rank failed (its log lines on stderr), 2 bad options.",
-    run});
+    "stave-train bench ddp [--nproc N] [--scale n] [--imgsz N] [--batch N] [--steps N] "
+    "[--warmup N]\n"
+    "                      [--bucket-mb MB] [--threads T]",
+    "Trains a YOLOv8 model (80 classes) on a synthetic batch held in memory (random uint8\n"
+    "pixels, 4 random boxes per image, fixed seeds), first as 1 rank in this process with all\n"
+    "cores, then as --nproc worker processes started through the launcher (Gloo on CPU, free\n"
+    "port) with gradients averaged in --bucket-mb buckets during backward. --batch is per rank.\n"
+    "Prints one JSON object: per-step compute (forward+backward), all-reduce total and wait,\n"
+    "overlap ratio (1 - wait/total), optimiser and step time, samples/s of both runs and the\n"
+    "scaling efficiency = samples/s(N ranks) / (N x samples/s(1 rank)), means over the steps\n"
+    "after --warmup and over ranks. --threads: intra-op threads per rank (default max(1,\n"
+    "cores/nproc)); the 1-rank reference always uses all cores. On one machine the ranks share\n"
+    "its cores, so with perfect intra-op scaling efficiency would be about 1/nproc (see the\n"
+    "JSON's note).\n"
+    "Exit codes: 0 done, 1 a rank failed (its log lines on stderr), 2 bad options.",
+    setup});

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/stave-train/command.h"
@@ -102,9 +103,9 @@ stave::Result<RunResult> readRun(const fs::path& runDir, int batch) {
     r.dataWaitShare = it->second.mean.dataWait / it->second.mean.total;
   }
   if (r.epochSeconds.size() < 2)
-    return stave::Error{log.string(), 0, "epochs",
-                        "needs at least 2 finished epochs, found " +
-                            std::to_string(r.epochSeconds.size())};
+    return stave::Error{
+        log.string(), 0, "epochs",
+        "needs at least 2 finished epochs, found " + std::to_string(r.epochSeconds.size())};
   return r;
 }
 
@@ -122,33 +123,26 @@ nlohmann::json runJson(const RunResult& r, const std::vector<std::string>& overr
           {"findings", findings}};
 }
 
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args,
-                     {"data", "images", "imgsz", "batch", "epochs", "slow-read-ms", "out", "threads"},
-                     {"keep"});
-  if (!a.ok()) return stave::cli::usageError(kCmd, a.error());
-  if (!a.positional().empty())
-    return stave::cli::usageError(kCmd, "unexpected argument '" + a.positional()[0] + "'");
-  int images = 600, imgsz = 64, batch = 16, epochs = 3, slowMs = 20, threads = 0;
-  struct IntFlag {
-    const char* name;
-    int* target;
-    int min;
-  } ints[] = {{"images", &images, 32},  {"imgsz", &imgsz, 32},       {"batch", &batch, 1},
-              {"epochs", &epochs, 2},   {"slow-read-ms", &slowMs, 1}, {"threads", &threads, 0}};
-  for (const auto& f : ints) {
-    if (!a.has(f.name)) continue;
-    if (!stave::cli::parseInt(a.value(f.name), *f.target) || *f.target < f.min)
-      return stave::cli::usageError(kCmd, std::string("--") + f.name + " takes an integer >= " +
-                                              std::to_string(f.min) + ", got '" +
-                                              a.value(f.name) + "'");
-  }
-  if (imgsz % 32 != 0) return stave::cli::usageError(kCmd, "--imgsz must be a multiple of 32");
+struct BenchDoctorOptions {
+  std::string data, out;
+  int images = 600;
+  /// Small images and few epochs, the bench's own: storage must be what limits the planted run,
+  /// and three trainings must take minutes.
+  int imgsz = 64;
+  int epochs = 3;
+  int batch = stave::cli::schemaDefault<int>("batch");
+  int slowMs = 20;
+  int threads = stave::cli::schemaDefault<int>("threads");
+  bool keep = false;
+};
 
-  const bool keep = a.has("keep") || a.has("out");
-  const fs::path work = a.has("out") ? fs::path(a.value("out"))
-                                     : fs::temp_directory_path() /
-                                           ("stave-bench-doctor-" + std::to_string(::getpid()));
+int run(const BenchDoctorOptions& o) {
+  const int images = o.images, imgsz = o.imgsz, batch = o.batch, epochs = o.epochs,
+            slowMs = o.slowMs, threads = o.threads;
+  const bool keep = o.keep || !o.out.empty();
+  const fs::path work = !o.out.empty() ? fs::path(o.out)
+                                       : fs::temp_directory_path() /
+                                             ("stave-bench-doctor-" + std::to_string(::getpid()));
   std::error_code ec;
   fs::create_directories(work, ec);
   if (ec) return stave::cli::usageError(kCmd, work.string() + ": " + ec.message());
@@ -163,7 +157,7 @@ int run(const std::vector<std::string>& args) {
 
   // A dataset larger than the loader's buffer of recent images, from 640 px sources (so a
   // decode costs what a real one does), trained small so the steps are cheap and storage shows.
-  std::string dataYaml = a.value("data");
+  std::string dataYaml = o.data;
   if (dataYaml.empty()) {
     stave::data::DemoOptions demo;
     demo.out = (work / "demo").string();
@@ -234,8 +228,9 @@ int run(const std::vector<std::string>& args) {
   constexpr double kTarget = 0.8;
   nlohmann::json out{
       {"benchmark", "doctor"},
-      {"what", "images/s after the first epoch: planted data-bound run (slow storage, loader "
-               "starved), the same run with the doctor's advice, and fast storage"},
+      {"what",
+       "images/s after the first epoch: planted data-bound run (slow storage, loader "
+       "starved), the same run with the doctor's advice, and fast storage"},
       {"data", fs::absolute(dataYaml).string()},
       {"imgsz", imgsz},
       {"batch", batch},
@@ -254,15 +249,51 @@ int run(const std::vector<std::string>& args) {
   return stave::cli::kOk;
 }
 
+/// imgsz, batch, epochs and threads go into the runs' config: checked by its schema rows.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  auto o = std::make_shared<BenchDoctorOptions>();
+  app.add_option("--images", o->images, "training images of the demo dataset made")
+      ->type_name("N")
+      ->check(atLeast(32))
+      ->capture_default_str();
+  app.add_option("--imgsz", o->imgsz, "training image size")
+      ->type_name("N")
+      ->transform(schemaValue("imgsz"))
+      ->capture_default_str();
+  app.add_option("--batch", o->batch, "images per batch")
+      ->type_name("N")
+      ->transform(schemaValue("batch"))
+      ->capture_default_str();
+  app.add_option("--epochs", o->epochs, "epochs of each run (the first fills a cache)")
+      ->type_name("N")
+      ->transform(schemaValue("epochs"))
+      ->check(atLeast(2))
+      ->capture_default_str();
+  app.add_option("--slow-read-ms", o->slowMs, "added to every image read of the slow storage")
+      ->type_name("MS")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  app.add_option("--data", o->data, "train on this dataset instead of a demo one")
+      ->type_name("D.yaml");
+  app.add_option("--threads", o->threads, "intra-op threads (0 = all cores)")
+      ->type_name("N")
+      ->transform(schemaValue("threads"))
+      ->capture_default_str();
+  app.add_option("--out", o->out, "keep the runs and their logs in DIR")->type_name("DIR");
+  app.add_flag("--keep", o->keep, "keep the temporary folder of the runs");
+  return [o] { return run(*o); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "bench doctor",
     "does the doctor's advice work: planted data-bound run vs advised run vs fast storage (JSON)",
-    "stave-train bench doctor [--images 600] [--imgsz 64] [--batch 16] [--epochs 3]\n"
-    "                         [--slow-read-ms 20] [--data D.yaml] [--threads N] [--out DIR] [--keep]\n"
-    "  trains three times: with STAVE_FAULT_SLOW_READ_MS (slow storage) and workers=0 cache=none,\n"
-    "  then the same with the doctor's advice for that run applied, then on fast storage; prints\n"
-    "  the fraction of the lost images/s the advice recovers (target >= 0.8). --out keeps the\n"
-    "  runs and their logs in DIR",
-    run});
+    "stave-train bench doctor [--images N] [--imgsz N] [--batch N] [--epochs N]\n"
+    "                         [--slow-read-ms MS] [--data D.yaml] [--threads N] [--out DIR] "
+    "[--keep]",
+    "Trains three times: with STAVE_FAULT_SLOW_READ_MS (slow storage) and workers=0 cache=none,\n"
+    "then the same with the doctor's advice for that run applied, then on fast storage; prints\n"
+    "the fraction of the lost images/s the advice recovers (target >= 0.8).",
+    setup});

@@ -1,34 +1,12 @@
 // stave-train bench loader: loader throughput against the plain decode rate, as JSON.
 #include <iostream>
+#include <memory>
 
-#include "app/stave-train/command.h"
 #include "app/stave-train/bench_loader.h"
+#include "app/stave-train/command.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(
-      args, {"data", "split", "imgsz", "batch", "workers", "batches", "warmup", "seed"}, {});
-  if (!a.ok()) return stave::cli::usageError("bench loader", a.error());
-  if (!a.has("data")) return stave::cli::usageError("bench loader", "--data DATA.yaml is required");
-  stave::cli::LoaderBenchOptions o;
-  o.data = a.value("data");
-  o.split = a.value("split", "train");
-  try {
-    o.imgsz = std::stoi(a.value("imgsz", "640"));
-    o.batch = std::stoi(a.value("batch", "16"));
-    o.workers = std::stoi(a.value("workers", "2"));
-    o.batches = std::stoi(a.value("batches", "20"));
-    o.warmup = a.has("warmup") ? std::stoi(a.value("warmup")) : -1;
-    o.seed = std::stoull(a.value("seed", "0"));
-  } catch (const std::exception&) {
-    return stave::cli::usageError(
-        "bench loader",
-        "--imgsz, --batch, --workers, --batches, --warmup and --seed take integers");
-  }
-  if (o.batches < 1 || o.workers < 1)
-    return stave::cli::usageError("bench loader", "--batches and --workers must be >= 1");
-  if (a.has("warmup") && o.warmup < 0)
-    return stave::cli::usageError("bench loader", "--warmup must be >= 0");
+int run(const stave::cli::LoaderBenchOptions& o) {
   const auto r = stave::cli::benchLoader(o);
   if (!r) {
     std::cerr << "stave-train bench loader: " << r.errorText() << "\n";
@@ -37,11 +15,51 @@ int run(const std::vector<std::string>& args) {
   std::cout << r->dump(2) << "\n";
   return stave::cli::kOk;
 }
+
+/// imgsz, batch, workers and seed are the run config's keys: checked by their schema rows and
+/// starting from their defaults, so the benchmark measures the loader a default run gets.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  auto o = std::make_shared<LoaderBenchOptions>();
+  o->imgsz = schemaDefault<int>("imgsz");
+  o->batch = schemaDefault<int>("batch");
+  o->workers = schemaDefault<int>("workers");
+  o->seed = schemaDefault<uint64_t>("seed");
+  app.add_option("--data", o->data, "the dataset")->type_name("DATA.yaml")->required();
+  app.add_option("--split", o->split, "the split read")->type_name("NAME")->capture_default_str();
+  app.add_option("--imgsz", o->imgsz, "loader image size")
+      ->type_name("N")
+      ->transform(schemaValue("imgsz"))
+      ->capture_default_str();
+  app.add_option("--batch", o->batch, "images per batch")
+      ->type_name("N")
+      ->transform(schemaValue("batch"))
+      ->capture_default_str();
+  // At least one: the plain decode it is compared with runs on as many threads.
+  app.add_option("--workers", o->workers, "loader threads, and threads of the plain decode")
+      ->type_name("N")
+      ->transform(schemaValue("workers"))
+      ->check(atLeast(1))
+      ->capture_default_str();
+  app.add_option("--batches", o->batches, "batches timed per configuration")
+      ->type_name("N")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  app.add_option("--warmup", o->warmup,
+                 "batches run before timing (default: enough to fill the mosaic buffer)")
+      ->type_name("N")
+      ->check(atLeast(0));
+  app.add_option("--seed", o->seed, "loader seed")
+      ->type_name("S")
+      ->transform(schemaValue("seed"))
+      ->capture_default_str();
+  return [o] { return run(*o); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "bench loader",
     "data loader samples/s (mosaic on/off, cache none/ram) vs plain decode images/s, as JSON",
-    "stave-train bench loader --data DATA.yaml [--imgsz 640] [--batch 16] [--workers 2] "
-    "[--batches 20] [--warmup N (default: fill the mosaic buffer)] [--split train] [--seed 0]",
-    run});
+    "stave-train bench loader --data DATA.yaml [--imgsz N] [--batch N] [--workers N]\n"
+    "                         [--batches N] [--warmup N] [--split train] [--seed S]",
+    "", setup});

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/stave-train/command.h"
@@ -42,15 +43,16 @@ void writeRun(const fs::path& dir, int steps) {
   }
 }
 
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"rows", "runs", "points"}, {});
-  if (!a.ok()) return stave::cli::usageError("bench store", a.error());
-  int rows = 200000, runs = 20, points = 10000;
-  if ((a.has("rows") && (!stave::cli::parseInt(a.value("rows"), rows) || rows < 1000)) ||
-      (a.has("runs") && (!stave::cli::parseInt(a.value("runs"), runs) || runs < 1)) ||
-      (a.has("points") && (!stave::cli::parseInt(a.value("points"), points) || points < 10)))
-    return stave::cli::usageError("bench store", "--rows >= 1000, --runs >= 1, --points >= 10");
-  const fs::path tmp = fs::temp_directory_path() / ("stave-bench-store-" + std::to_string(getpid()));
+struct BenchStoreOptions {
+  int rows = 200000;   ///< metric rows ingested and inserted
+  int runs = 20;       ///< runs of the curve query
+  int points = 10000;  ///< points per run of the curve query
+};
+
+int run(const BenchStoreOptions& o) {
+  const int rows = o.rows, runs = o.runs, points = o.points;
+  const fs::path tmp =
+      fs::temp_directory_path() / ("stave-bench-store-" + std::to_string(getpid()));
   struct Cleanup {
     fs::path p;
     ~Cleanup() {
@@ -105,7 +107,8 @@ int run(const std::vector<std::string>& args) {
   const auto t2 = std::chrono::steady_clock::now();
   int64_t got = 0;
   for (const auto& rec : store.value()->runs())
-    if (rec.name != "big") got += static_cast<int64_t>(store.value()->curve(rec.id, "step/box_loss").size());
+    if (rec.name != "big")
+      got += static_cast<int64_t>(store.value()->curve(rec.id, "step/box_loss").size());
   const double querySeconds = since(t2);
 
   const double rowsPerS = static_cast<double>(report->metricRows) / ingestSeconds;
@@ -119,14 +122,32 @@ int run(const std::vector<std::string>& args) {
   j["ratio_to_plain_insert"] = rowsPerS / (static_cast<double>(rows) / refSeconds);
   j["target_rows_per_s"] = 50000;
   j["meets_target"] = rowsPerS >= 50000;
-  j["curve_query"] = {{"runs", runs}, {"points_per_run", points}, {"points", got},
-                      {"seconds", querySeconds}};
+  j["curve_query"] = {
+      {"runs", runs}, {"points_per_run", points}, {"points", got}, {"seconds", querySeconds}};
   std::cout << j.dump(2) << "\n";
   return stave::cli::kOk;
+}
+
+stave::cli::RunFunction setup(CLI::App& app) {
+  using stave::cli::atLeast;
+  auto o = std::make_shared<BenchStoreOptions>();
+  app.add_option("--rows", o->rows, "metric rows ingested (and inserted by the reference)")
+      ->type_name("N")
+      ->check(atLeast(1000))
+      ->capture_default_str();
+  app.add_option("--runs", o->runs, "runs of the curve query")
+      ->type_name("N")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  app.add_option("--points", o->points, "points per run of the curve query")
+      ->type_name("N")
+      ->check(atLeast(10))
+      ->capture_default_str();
+  return [o] { return run(*o); };
 }
 
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "bench store", "history ingestion rows/s vs a plain INSERT loop; curve query (JSON)",
-    "stave-train bench store [--rows 200000] [--runs 20] [--points 10000]", run});
+    "stave-train bench store [--rows N] [--runs N] [--points N]", "", setup});

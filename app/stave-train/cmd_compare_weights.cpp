@@ -1,22 +1,32 @@
 // stave-train compare-weights: how far apart two checkpoints of the same model are.
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/train/inference.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {}, {"json"});
-  if (!a.ok()) return stave::cli::usageError("compare-weights", a.error());
-  if (a.positional().size() != 2)
-    return stave::cli::usageError("compare-weights", "give two checkpoints A.pt B.pt");
-  auto j = stave::train::compareWeights(a.positional()[0], a.positional()[1]);
+struct CompareOptions {
+  std::string a, b;
+  bool json = false;
+};
+
+int run(const CompareOptions& o) {
+  auto j = stave::train::compareWeights(o.a, o.b);
   if (!j) return stave::cli::usageError("compare-weights", j.errorText());
-  std::cout << j->dump(a.has("json") ? -1 : 2) << "\n";
+  std::cout << j->dump(o.json ? -1 : 2) << "\n";
   return stave::cli::kOk;
+}
+
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto o = std::make_shared<CompareOptions>();
+  app.add_option("A.pt", o->a, "a checkpoint")->type_name("")->required();
+  app.add_option("B.pt", o->b, "another checkpoint of the same model")->type_name("")->required();
+  app.add_flag("--json", o->json, "print the JSON on one line");
+  return [o] { return run(*o); };
 }
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{"compare-weights",
                                   "largest difference between two checkpoints (JSON)",
-                                  "stave-train compare-weights A.pt B.pt [--json]", run});
+                                  "stave-train compare-weights A.pt B.pt [--json]", "", setup});

@@ -1,29 +1,27 @@
 // stave-train config-docs: the parameter table (docs/config.md is this command's output).
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/config/schema.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"format"}, {});
-  if (!a.ok()) return stave::cli::usageError("config-docs", a.error());
-  if (!a.positional().empty()) return stave::cli::usageError("config-docs", "takes no arguments");
-  const std::string format = a.value("format", "markdown");
-  if (format == "markdown")
-    std::cout << stave::config::schemaMarkdown();
-  else if (format == "tr")
-    std::cout << stave::config::schemaTranslationSource();
-  else
-    return stave::cli::usageError("config-docs",
-                                  "--format is markdown or tr, not '" + format + "'");
-  return stave::cli::kOk;
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto format = std::make_shared<std::string>("markdown");
+  app.add_option("--format", *format,
+                 "markdown: docs/config.md is its output; tr: the schema's texts for Qt's "
+                 "lupdate (core/studio/schema_strings.cpp)")
+      ->type_name("markdown|tr")
+      ->check(CLI::IsMember({"markdown", "tr"}))
+      ->capture_default_str();
+  return [format] {
+    std::cout << (*format == "tr" ? stave::config::schemaTranslationSource()
+                                  : stave::config::schemaMarkdown());
+    return stave::cli::kOk;
+  };
 }
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{"config-docs",
                                   "print every training parameter as a Markdown table",
-                                  "stave-train config-docs [--format markdown|tr]\n"
-                                  "  markdown (default): docs/config.md is its output\n"
-                                  "  tr: the schema's texts for Qt's lupdate "
-                                  "(core/studio/schema_strings.cpp)", run});
+                                  "stave-train config-docs [--format markdown|tr]", "", setup});

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "app/stave-train/command.h"
 #include "core/telemetry/doctor.h"
@@ -33,12 +34,7 @@ nlohmann::json splitJson(const StepTiming& t) {
           {"optimizer", s(t.optimizer)}};
 }
 
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {}, {"json"});
-  if (!a.ok()) return stave::cli::usageError("doctor", a.error());
-  if (a.positional().size() != 1)
-    return stave::cli::usageError("doctor", "give one run folder (runs/<id>)");
-  const fs::path dir = a.positional()[0];
+int run(const fs::path& dir, bool json) {
   const fs::path log = dir / "events.jsonl";
   std::error_code dirEc;
   if (fs::is_directory(log, dirEc))  // opens as a stream, and reads as empty
@@ -46,10 +42,11 @@ int run(const std::vector<std::string>& args) {
   std::ifstream in(log, std::ios::binary);
   if (!in) {
     std::error_code ec;
-    const std::string why = !fs::exists(dir, ec)       ? "no such folder"
-                            : !fs::exists(log, ec)     ? "no events.jsonl in it (not a run folder)"
-                                                       : "cannot be read";
-    return stave::cli::usageError("doctor", (fs::exists(dir, ec) ? log : dir).string() + ": " + why);
+    const std::string why = !fs::exists(dir, ec)   ? "no such folder"
+                            : !fs::exists(log, ec) ? "no events.jsonl in it (not a run folder)"
+                                                   : "cannot be read";
+    return stave::cli::usageError("doctor",
+                                  (fs::exists(dir, ec) ? log : dir).string() + ": " + why);
   }
 
   // The run's own reporting period, from its run_start (the default otherwise).
@@ -61,15 +58,16 @@ int run(const std::vector<std::string>& args) {
   double lastTime = 0;
   std::vector<DiagnosisEvent> periods;
   std::map<std::string, int> periodsActive;
-  int recorded = 0;  // diagnosis events the run wrote itself
+  int recorded = 0;                        // diagnosis events the run wrote itself
   int droppedSteps = 0, firstDropped = 0;  // step events with impossible timings
   // What the run says of itself: its report period (run_start) and how it ended.
   EventDispatch facts;
-  facts.on<RunStartEvent>([&](const Event&, const RunStartEvent& rs) {
-         if (rs.config.contains("report_period_s") && rs.config["report_period_s"].is_number() &&
-             rs.config["report_period_s"].get<double>() > 0)
-           period = rs.config["report_period_s"].get<double>();
-       })
+  facts
+      .on<RunStartEvent>([&](const Event&, const RunStartEvent& rs) {
+        if (rs.config.contains("report_period_s") && rs.config["report_period_s"].is_number() &&
+            rs.config["report_period_s"].get<double>() > 0)
+          period = rs.config["report_period_s"].get<double>();
+      })
       .on<FinishedEvent>([&](const Event&, const FinishedEvent& f) {
         status = toString(f.status);
         finishMessage = f.message;
@@ -105,10 +103,11 @@ int run(const std::vector<std::string>& args) {
   }
   const DiagnosisEvent report = doctor.finalReport();
   const DoctorWindow window = doctor.runWindow();
-  const std::string state = !status.empty() ? "finished: " + status
-                                            : "no finished event (running, or it ended without one)";
+  const std::string state = !status.empty()
+                                ? "finished: " + status
+                                : "no finished event (running, or it ended without one)";
 
-  if (a.has("json")) {
+  if (json) {
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& [rank, r] : window.ranks) {
       auto j = splitJson(r.mean);
@@ -118,20 +117,21 @@ int run(const std::vector<std::string>& args) {
     }
     nlohmann::json periodsJson = nlohmann::json::array();
     for (const auto& d : periods) periodsJson.push_back(toEvent(d, -1).data);
-    nlohmann::json out{{"run_dir", fs::absolute(dir).lexically_normal().string()},
-                       {"state", state},
-                       {"device", doctor.facts().device},
-                       {"world_size", doctor.facts().worldSize},
-                       {"report_period_s", period},
-                       {"ranks", ranks},
-                       {"cpu_busy", window.cpuBusy >= 0 ? nlohmann::json(window.cpuBusy) : nlohmann::json()},
-                       {"gpu_util", window.gpuUtil >= 0 ? nlohmann::json(window.gpuUtil) : nlohmann::json()},
-                       {"report", toEvent(report, -1).data},
-                       {"periods", periodsJson},
-                       {"periods_active", periodsActive},
-                       {"recorded_diagnoses", recorded},
-                       {"bad_lines", badLines},
-                       {"dropped_steps", droppedSteps}};
+    nlohmann::json out{
+        {"run_dir", fs::absolute(dir).lexically_normal().string()},
+        {"state", state},
+        {"device", doctor.facts().device},
+        {"world_size", doctor.facts().worldSize},
+        {"report_period_s", period},
+        {"ranks", ranks},
+        {"cpu_busy", window.cpuBusy >= 0 ? nlohmann::json(window.cpuBusy) : nlohmann::json()},
+        {"gpu_util", window.gpuUtil >= 0 ? nlohmann::json(window.gpuUtil) : nlohmann::json()},
+        {"report", toEvent(report, -1).data},
+        {"periods", periodsJson},
+        {"periods_active", periodsActive},
+        {"recorded_diagnoses", recorded},
+        {"bad_lines", badLines},
+        {"dropped_steps", droppedSteps}};
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -155,9 +155,11 @@ int run(const std::vector<std::string>& args) {
     for (const auto& [rank, r] : window.ranks) {
       const auto& t = r.mean;
       auto s = [&](double v) { return pct(t.total > 0 ? v / t.total : 0); };
-      std::printf("  rank %d: %.3f s/step  data %s  h2d %s  fwd+bwd %s  all-reduce %s  optimiser %s  (%d samples)\n",
-                  rank, t.total, s(t.dataWait).c_str(), s(t.h2d).c_str(), s(t.fwdBwd).c_str(),
-                  s(t.allreduceWait).c_str(), s(t.optimizer).c_str(), r.steps);
+      std::printf(
+          "  rank %d: %.3f s/step  data %s  h2d %s  fwd+bwd %s  all-reduce %s  optimiser %s  (%d "
+          "samples)\n",
+          rank, t.total, s(t.dataWait).c_str(), s(t.h2d).c_str(), s(t.fwdBwd).c_str(),
+          s(t.allreduceWait).c_str(), s(t.optimizer).c_str(), r.steps);
     }
     std::fflush(stdout);
   }
@@ -170,12 +172,25 @@ int run(const std::vector<std::string>& args) {
   return 0;
 }
 
+stave::cli::RunFunction setup(CLI::App& app) {
+  struct Options {
+    std::string dir;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("RUN_DIR", o->dir, "a run folder (runs/<id>), finished or running")
+      ->type_name("")
+      ->required();
+  app.add_flag("--json", o->json, "print the same as one JSON object");
+  return [o] { return run(o->dir, o->json); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "doctor", "why a run is slow: the doctor's report for a run folder",
-    "stave-train doctor RUN_DIR [--json]\n"
-    "  replays RUN_DIR/events.jsonl (a finished or a running run) through the doctor: the step\n"
-    "  split of every rank, what holds the run back and the config changes to try\n"
-    "  (e.g. workers=8 cache=ram); --json prints the same as one JSON object",
-    run});
+    "stave-train doctor RUN_DIR [--json]",
+    "Replays RUN_DIR/events.jsonl (a finished or a running run) through the doctor: the step\n"
+    "split of every rank, what holds the run back and the config changes to try\n"
+    "(e.g. workers=8 cache=ram).",
+    setup});

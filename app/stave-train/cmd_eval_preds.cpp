@@ -3,6 +3,7 @@
 // the same footing.
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/base/atomic_file.h"
@@ -38,29 +39,24 @@ int fail(const std::string& text) {
   return stave::cli::kUsage;
 }
 
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"data", "split", "preds", "max-det"}, {"json"});
-  if (!a.ok()) return stave::cli::usageError("eval-preds", a.error());
-  if (!a.has("data") || !a.has("preds")) {
-    return stave::cli::usageError("eval-preds", "--data D.yaml and --preds P.csv are required");
-  }
+struct EvalPredsOptions {
+  std::string data, preds, split = "val";
+  /// COCOeval's maxDets for bbox AP (100), not the run config's max_det (300, what validation
+  /// keeps per image): the scores compare with COCO's own tools.
   int maxDet = 100;
-  try {
-    size_t used = 0;
-    const std::string v = a.value("max-det", "100");
-    maxDet = std::stoi(v, &used);
-    if (used != v.size() || maxDet < 1) throw std::invalid_argument(v);
-  } catch (const std::exception&) {
-    return stave::cli::usageError("eval-preds", "--max-det expects an integer >= 1");
-  }
-  const std::string split = a.value("split", "val");
-  const std::string predsPath = a.value("preds");
+  bool json = false;
+};
 
-  auto spec = stave::data::loadDataYaml(a.value("data"));
+int run(const EvalPredsOptions& o) {
+  const std::string& split = o.split;
+  const std::string& predsPath = o.preds;
+  const int maxDet = o.maxDet;
+
+  auto spec = stave::data::loadDataYaml(o.data);
   if (!spec) return fail(spec.errorText());
   const auto* sources = spec->sources(split);
   if (!sources || sources->empty()) {
-    return fail("split '" + split + "' is not in " + a.value("data"));
+    return fail("split '" + split + "' is not in " + o.data);
   }
   auto index = stave::data::scanSplit(spec.value(), split);
   if (!index) return fail(index.errorText());
@@ -94,9 +90,9 @@ int run(const std::vector<std::string>& args) {
   if (!result) return fail(result.errorText());
 
   const auto& m = result->metrics;
-  if (a.has("json")) {
+  if (o.json) {
     auto j = stave::train::metricsToJson(m, spec->names);
-    j["data"] = a.value("data");
+    j["data"] = o.data;
     j["split"] = split;
     j["preds"] = predsPath;
     j["max_det"] = maxDet;
@@ -112,10 +108,27 @@ int run(const std::vector<std::string>& args) {
   return stave::cli::kOk;
 }
 
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto o = std::make_shared<EvalPredsOptions>();
+  app.add_option("--data", o->data, "the dataset")->type_name("D.yaml")->required();
+  app.add_option("--preds", o->preds,
+                 "predictions as CSV: image,cls,conf,x1,y1,x2,y2 in pixels, image as a path "
+                 "(absolute, or relative to the split's folder or the dataset)")
+      ->type_name("P.csv")
+      ->required();
+  app.add_option("--split", o->split, "the split scored")->type_name("NAME")->capture_default_str();
+  app.add_option("--max-det", o->maxDet, "detections per image counted (COCO's maxDets)")
+      ->type_name("N")
+      ->check(stave::cli::atLeast(1))
+      ->capture_default_str();
+  app.add_flag("--json", o->json, "print the metrics as JSON");
+  return [o] { return run(*o); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "eval-preds",
     "score a predictions CSV (image,cls,conf,x1,y1,x2,y2 in pixels) against a dataset split",
-    "stave-train eval-preds --data D.yaml --preds P.csv [--split val] [--max-det 100] [--json]",
-    run});
+    "stave-train eval-preds --data D.yaml --preds P.csv [--split val] [--max-det N] [--json]", "",
+    setup});

@@ -11,55 +11,35 @@
 namespace {
 const char* kName = "export";
 
-bool parseCount(const std::string& text, int* out) {
-  if (text.empty() || text.size() > 9) return false;
-  for (char c : text)
-    if (c < '0' || c > '9') return false;
-  *out = std::stoi(text);
-  return true;
-}
-
 int printErrors(const std::vector<stave::Error>& errors) {
   return stave::cli::reportErrors(kName, errors);
 }
 
-int run(const std::vector<std::string>& args) {
+struct ExportCommand {
+  std::vector<std::string> arguments;  ///< the input and key=value settings
+  std::string configName, format, out;
+  stave::config::ExportOptions options;
+  bool force = false;
+};
+
+int run(ExportCommand& c) {
   using namespace stave::config;
-  stave::cli::Args a(args,
-                     {"config", "format", "out", "nodes", "gpus-per-node", "cpus-per-task", "time",
-                      "partition", "image", "job-name"},
-                     {"force"});
-  if (!a.ok()) return stave::cli::usageError(kName, a.error());
   std::vector<std::string> files, overrides;
-  for (const auto& p : a.positional())
+  for (const auto& p : c.arguments)
     (p.find('=') != std::string::npos ? overrides : files).push_back(p);
   if (files.size() != 1)
     return stave::cli::usageError(kName, "expected one project (.stave) or config file");
-  if (!a.has("format")) return stave::cli::usageError(kName, "--format is required");
-  auto format = parseExportFormat(a.value("format"));
+  auto format = parseExportFormat(c.format);
   if (!format) return stave::cli::usageError(kName, format.errors().front().message);
 
-  ExportOptions opt;
-  for (auto [flag, field] : {std::pair<const char*, int*>{"nodes", &opt.nodes},
-                             {"gpus-per-node", &opt.gpusPerNode},
-                             {"cpus-per-task", &opt.cpusPerTask}}) {
-    if (a.has(flag) && !parseCount(a.value(flag), field))
-      return stave::cli::usageError(
-          kName, std::string("--") + flag + " expects a whole number, got '" + a.value(flag) + "'");
-  }
-  opt.time = a.value("time", opt.time);
-  opt.partition = a.value("partition");
-  opt.image = a.value("image");
-
+  ExportOptions& opt = c.options;
   const std::string& input = files[0];
-  if (a.has("out")) {
-    if (auto st = stave::checkOutputFile(a.value("out"), {input}, a.has("force"), "--out"); !st)
+  if (!c.out.empty()) {
+    if (auto st = stave::checkOutputFile(c.out, {input}, c.force, "--out"); !st)
       return printErrors(st.errors());
   }
-  std::string configName = a.value("config");
+  const std::string& configName = c.configName;
   stave::Result<std::string> text = stave::Error{};
-  if (a.has("job-name")) opt.jobName = a.value("job-name");
-  else opt.jobName.clear();  // the default depends on the input
   if (std::filesystem::path(input).extension() == kProjectExtension) {
     auto project = loadProject(input);
     if (!project) return printErrors(project.errors());
@@ -81,21 +61,62 @@ int run(const std::vector<std::string>& args) {
     }
     if (opt.jobName.empty()) opt.jobName = std::filesystem::path(input).stem().string();
     // 'stave-train train CONFIG' keeps runs beside the config file: so does the script.
-    opt.runsFolder =
-        (fs::absolute(input).parent_path() / "runs").lexically_normal().string();
+    opt.runsFolder = (fs::absolute(input).parent_path() / "runs").lexically_normal().string();
     opt.description = "config file '" + input + "'";
     text = exportRunConfig(config.value(), format.value(), opt);
   }
   if (!text) return printErrors(text.errors());
-  if (!a.has("out")) {
+  if (c.out.empty()) {
     std::cout << text.value();
     return stave::cli::kOk;
   }
-  const std::string out = a.value("out");
+  const std::string& out = c.out;
   if (auto st = writeExportFile(out, text.value(), format.value()); !st)
     return printErrors(st.errors());
   std::cout << "wrote " << out << " (" << exportFormatName(format.value()) << ")\n";
   return stave::cli::kOk;
+}
+stave::cli::RunFunction setup(CLI::App& app) {
+  using stave::cli::wholeNumber;
+  auto c = std::make_shared<ExportCommand>();
+  stave::config::ExportOptions& opt = c->options;
+  app.add_option("INPUT", c->arguments,
+                 "a project (.stave) or a config file, then key=value settings over its config")
+      ->type_name("");
+  app.add_option("--format", c->format, "yaml, json, ultralytics, shell, slurm or k8s (below)")
+      ->type_name("F")
+      ->required();
+  app.add_option("--config", c->configName, "the project's config (default: its active one)")
+      ->type_name("NAME");
+  app.add_option("--out", c->out,
+                 "write to FILE instead of stdout; never the input, nor an existing file without "
+                 "--force")
+      ->type_name("FILE");
+  app.add_flag("--force", c->force, "let --out replace an existing file");
+  app.add_option("--nodes", opt.nodes, "slurm, k8s: machines")
+      ->type_name("N")
+      ->check(wholeNumber(0, 999999999))
+      ->capture_default_str();
+  app.add_option("--gpus-per-node", opt.gpusPerNode,
+                 "slurm, k8s: GPUs (one rank each) per machine (default: nproc, or 0 for "
+                 "devices=cpu; 0 = CPU ranks, no GPU request)")
+      ->type_name("G")
+      ->check(wholeNumber(0, 999999999));
+  app.add_option("--cpus-per-task", opt.cpusPerTask, "slurm: CPUs per rank (default: workers + 2)")
+      ->type_name("C")
+      ->check(wholeNumber(0, 999999999));
+  app.add_option("--time", opt.time, "slurm: wall-clock limit ([D-]HH:MM:SS or minutes)")
+      ->type_name("T")
+      ->capture_default_str();
+  app.add_option("--partition", opt.partition, "slurm: partition (default: the cluster's)")
+      ->type_name("P");
+  app.add_option("--image", opt.image, "k8s: container image (required); slurm: pyxis image")
+      ->type_name("IMAGE");
+  // The default depends on the input: the project's name, or the config file's.
+  opt.jobName.clear();
+  app.add_option("--job-name", opt.jobName, "the job's name (default: the project's or file's)")
+      ->type_name("NAME");
+  return [c] { return run(*c); };
 }
 }  // namespace
 
@@ -103,21 +124,18 @@ STAVE_COMMAND(stave::cli::Command{
     kName, "export a config: yaml, json, ultralytics, shell, slurm, k8s",
     "stave-train export PROJECT.stave|CONFIG.yaml [--config NAME] --format F [--out FILE]\n"
     "                   [key=value ...] [--nodes N] [--gpus-per-node G] [--cpus-per-task C]\n"
-    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME] [--force]\n"
-    "  F: yaml, json     the full resolved config (dataset path absolute); 'stave-train train'\n"
-    "                    reads it\n"
-    "     ultralytics    args.yaml for 'yolo train cfg=FILE' (Ultralytics keys only; batch\n"
-    "                    becomes the global batch; Stave-only keys listed in a comment)\n"
-    "     shell          POSIX sh script running 'stave-train train' on one node (config\n"
-    "                    embedded)\n"
-    "     slurm          sbatch script: --nodes, --gpus-per-node (default: nproc, or 0 for\n"
-    "                    devices=cpu; 0 = CPU ranks, no GPU request),\n"
-    "                    --cpus-per-task (default: workers + 2), --time (24:00:00),\n"
-    "                    --partition, --image (pyxis, optional); srun starts one\n"
-    "                    'stave-train worker' per GPU\n"
-    "     k8s            Kubeflow PyTorchJob + ConfigMap; --image is required, --nodes pods\n"
-    "                    with --gpus-per-node GPUs each\n"
-    "  --config defaults to the project's active config. Without --out the export goes to\n"
-    "  stdout; --out never replaces the input, nor an existing file without --force.\n"
-    "  Exit 0 ok, 2 bad command line or config.",
-    run});
+    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME] [--force]",
+    "Formats (F):\n"
+    "  yaml, json     the full resolved config (dataset path absolute); 'stave-train train'\n"
+    "                 reads it\n"
+    "  ultralytics    args.yaml for 'yolo train cfg=FILE' (Ultralytics keys only; batch\n"
+    "                 becomes the global batch; Stave-only keys listed in a comment)\n"
+    "  shell          POSIX sh script running 'stave-train train' on one node (config\n"
+    "                 embedded)\n"
+    "  slurm          sbatch script: --nodes, --gpus-per-node, --cpus-per-task, --time,\n"
+    "                 --partition, --image (pyxis, optional); srun starts one\n"
+    "                 'stave-train worker' per GPU\n"
+    "  k8s            Kubeflow PyTorchJob + ConfigMap; --image is required, --nodes pods\n"
+    "                 with --gpus-per-node GPUs each\n"
+    "Exit 0 ok, 2 bad command line or config.",
+    setup});

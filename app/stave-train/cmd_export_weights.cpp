@@ -3,6 +3,8 @@
 // exporters then make other formats.
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
@@ -12,51 +14,34 @@
 
 namespace {
 
-/// --format onnx's number flags: a whole number in [lo, hi], or a usage message naming the flag.
-std::string readInt(const stave::cli::Args& a, const std::string& flag, int lo, int hi, int& out) {
-  if (!a.has(flag)) return {};
-  if (!stave::cli::parseInt(a.value(flag), out) || out < lo || out > hi)
-    return "--" + flag + ": expected a whole number from " + std::to_string(lo) + " to " +
-           std::to_string(hi) + ", got '" + a.value(flag) + "'";
-  return {};
-}
+struct ExportWeightsOptions {
+  std::string checkpoint, format, out;
+  stave::train::OnnxOptions onnx;
+  bool force = false, nms = false;
+  /// The options that apply to --format onnx only, to refuse them with another format.
+  std::vector<const CLI::Option*> onnxOnly;
+  const CLI::Option* batch = nullptr;
+};
 
-int run(const std::vector<std::string>& args) {
+int run(ExportWeightsOptions& opts) {
   const std::string name = "export-weights";
-  stave::cli::Args a(args, {"format", "out", "imgsz", "batch", "opset"},
-                     {"force", "dynamic", "half", "nms"});
-  if (!a.ok()) return stave::cli::usageError(name, a.error());
-  if (a.positional().size() != 1)
-    return stave::cli::usageError(name, "give one checkpoint, e.g. runs/train/weights/best.pt");
-  const std::string format = a.value("format");
-  if (format != "ultralytics" && format != "onnx" && format != "stave")
-    return stave::cli::usageError(
-        name, format.empty()
-                  ? "--format is required (onnx, ultralytics or stave)"
-                  : "--format '" + format + "' is not known; use onnx, ultralytics or stave");
+  const std::string& format = opts.format;
   const bool onnx = format == "onnx";
   if (!onnx)  // the weights as they are: no input size, batch or precision to choose
-    for (const char* flag : {"imgsz", "batch", "opset", "dynamic", "half", "nms"})
-      if (a.has(flag))
-        return stave::cli::usageError(name,
-                                      std::string("--") + flag + " applies to --format onnx only");
-  if (a.has("nms"))
+    for (const CLI::Option* flag : opts.onnxOnly)
+      if (flag->count() > 0)
+        return stave::cli::usageError(name, flag->get_name() + " applies to --format onnx only");
+  if (opts.nms)
     return stave::cli::usageError(
         name,
         "--nms: non-maximum suppression inside the graph is not built; output0 holds every "
         "anchor's box and scores, to be suppressed by the caller (docs/headless.md shows how)");
-  stave::train::OnnxOptions o;
-  for (const auto& why :
-       {readInt(a, "imgsz", 32, 8192, o.imgsz), readInt(a, "batch", 1, 1024, o.batch),
-        readInt(a, "opset", stave::onnx::kMinOpset, stave::onnx::kMaxOpset, o.opset)})
-    if (!why.empty()) return stave::cli::usageError(name, why);
-  o.dynamic = a.has("dynamic");
-  o.half = a.has("half");
-  if (o.dynamic && a.has("batch"))
+  const stave::train::OnnxOptions& o = opts.onnx;
+  if (o.dynamic && opts.batch->count() > 0)
     return stave::cli::usageError(name, "--batch and --dynamic: a dynamic model takes any batch");
 
-  const std::string in = a.positional()[0];
-  std::string out = a.value("out");
+  const std::string& in = opts.checkpoint;
+  std::string out = opts.out;
   if (out.empty()) {
     const std::filesystem::path p(in);
     const char* suffix = onnx ? ".onnx" : (format == "stave" ? "-weights.pt" : "-ultralytics.pt");
@@ -65,7 +50,7 @@ int run(const std::vector<std::string>& args) {
   std::error_code ec;
   if (!std::filesystem::exists(in, ec))
     return stave::cli::reportErrors(name, {stave::Error{in, 0, "", "no such checkpoint"}});
-  if (auto st = stave::checkOutputFile(out, {in}, a.has("force"), "--out"); !st)
+  if (auto st = stave::checkOutputFile(out, {in}, opts.force, "--out"); !st)
     return stave::cli::reportErrors(name, st.errors());
   if (onnx) {
     auto r = stave::train::exportOnnx(in, out, o);
@@ -99,6 +84,50 @@ int run(const std::vector<std::string>& args) {
             << "\"); export: yolo export model=" << out << " format=onnx\n";
   return stave::cli::kOk;
 }
+stave::cli::RunFunction setup(CLI::App& app) {
+  using stave::cli::wholeNumber;
+  auto o = std::make_shared<ExportWeightsOptions>();
+  app.add_option("CHECKPOINT.pt", o->checkpoint, "a Stave checkpoint")->type_name("")->required();
+  app.add_option("--format", o->format, "onnx, ultralytics or stave (below)")
+      ->type_name("F")
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& f) -> std::string {
+            return f == "onnx" || f == "ultralytics" || f == "stave"
+                       ? ""
+                       : "'" + f + "' is not known; use onnx, ultralytics or stave";
+          },
+          ""));
+  app.add_option("--out", o->out,
+                 "the file to write (default CHECKPOINT.onnx, CHECKPOINT-ultralytics.pt or "
+                 "CHECKPOINT-weights.pt): never the checkpoint, nor an existing file without "
+                 "--force; written atomically")
+      ->type_name("FILE");
+  app.add_flag("--force", o->force, "let --out replace an existing file");
+  stave::train::OnnxOptions& onnx = o->onnx;
+  // The input size mirrors the run config's imgsz, but its default is the checkpoint's own
+  // training size (0), not the schema's.
+  auto* imgsz = app.add_option("--imgsz", onnx.imgsz,
+                               "onnx: input size, a multiple of 32 (default: the training size)")
+                    ->type_name("N")
+                    ->check(wholeNumber(32, 8192));
+  o->batch = app.add_option("--batch", onnx.batch, "onnx: fixed batch")
+                 ->type_name("N")
+                 ->check(wholeNumber(1, 1024))
+                 ->capture_default_str();
+  auto* dynamic = app.add_flag("--dynamic", onnx.dynamic, "onnx: batch, height and width free");
+  auto* opset = app.add_option("--opset", onnx.opset, "onnx: the ONNX opset")
+                    ->type_name("N")
+                    ->check(wholeNumber(stave::onnx::kMinOpset, stave::onnx::kMaxOpset))
+                    ->capture_default_str();
+  auto* half =
+      app.add_flag("--half", onnx.half,
+                   "onnx: float16, checked against float32 on a CUDA device (refused without one)");
+  auto* nms =
+      app.add_flag("--nms", o->nms, "onnx: not built (output0 is suppressed by the caller)");
+  o->onnxOnly = {imgsz, o->batch, opset, dynamic, half, nms};
+  return [o] { return run(*o); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
@@ -107,16 +136,13 @@ STAVE_COMMAND(stave::cli::Command{
     "optimiser state",
     "stave-train export-weights CHECKPOINT.pt --format onnx [--out MODEL.onnx] [--imgsz N]\n"
     "                           [--batch N | --dynamic] [--opset 13..17] [--half] [--force]\n"
-    "stave-train export-weights CHECKPOINT.pt --format ultralytics|stave [--out MODEL.pt] "
-    "[--force]\n"
-    "  onnx: the EMA weights, BatchNorms folded; input images (batch, 3, imgsz, imgsz) RGB 0..1,\n"
-    "    output0 (batch, 4 + classes, anchors) as Ultralytics' ONNX files: boxes as centre x,\n"
-    "    centre y, width, height in input pixels, class scores after the sigmoid; checked by\n"
-    "    ONNX's checker before it is written. --imgsz (default: the training size) a multiple\n"
-    "    of 32; --batch (default 1); --dynamic: batch, height and width free; --opset (default\n"
-    "    17); --half: float16, checked against float32 on a CUDA device (refused without one).\n"
-    "  ultralytics: a checkpoint YOLO() loads, validates and exports. stave: the EMA weights\n"
-    "    without optimiser state (smaller; val, predict, pretrained= read it, resume does not)\n"
-    "  --out (default CHECKPOINT.onnx, CHECKPOINT-ultralytics.pt or CHECKPOINT-weights.pt) is\n"
-    "    never the checkpoint, nor an existing file without --force; written atomically",
-    run});
+    "       stave-train export-weights CHECKPOINT.pt --format ultralytics|stave [--out MODEL.pt] "
+    "[--force]",
+    "onnx: the EMA weights, BatchNorms folded; input images (batch, 3, imgsz, imgsz) RGB 0..1,\n"
+    "  output0 (batch, 4 + classes, anchors) as Ultralytics' ONNX files: boxes as centre x,\n"
+    "  centre y, width, height in input pixels, class scores after the sigmoid; checked by\n"
+    "  ONNX's checker before it is written.\n"
+    "ultralytics: a checkpoint YOLO() loads, validates and exports.\n"
+    "stave: the EMA weights without optimiser state (smaller; val, predict, pretrained= read\n"
+    "  it, resume does not).",
+    setup});

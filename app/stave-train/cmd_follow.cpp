@@ -3,26 +3,18 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/telemetry/event_log.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"step-every"}, {});
-  if (!a.ok()) return stave::cli::usageError("follow", a.error());
-  if (a.positional().size() > 1) return stave::cli::usageError("follow", "at most one EVENTS file");
-  double stepEvery = 10.0;
-  try {
-    stepEvery = std::stod(a.value("step-every", "10"));
-  } catch (const std::exception&) {
-    return stave::cli::usageError("follow", "--step-every needs a number of seconds");
-  }
+int run(const std::string& eventsFile, double stepEvery) {
   std::ifstream file;
   std::istream* in = &std::cin;
   std::string source = "standard input";
-  if (!a.positional().empty() && a.positional()[0] != "-") {
-    source = a.positional()[0];
+  if (!eventsFile.empty() && eventsFile != "-") {
+    source = eventsFile;
     std::error_code ec;
     if (std::filesystem::is_directory(source, ec)) {
       // A run folder: its event log.
@@ -54,8 +46,8 @@ int run(const std::vector<std::string>& args) {
   const std::string& status = formatter.finalStatus();
   // Say why the exit code is 1: nothing readable, or a run that has not finished (well).
   if (events == 0)
-    std::cerr << "stave-train follow: " << source << ": no Stave events in it ("
-              << others << " other lines); is it a run's events.jsonl?\n";
+    std::cerr << "stave-train follow: " << source << ": no Stave events in it (" << others
+              << " other lines); is it a run's events.jsonl?\n";
   else if (status.empty())
     std::cerr << "stave-train follow: " << source << ": " << events
               << " events, no finished event yet (the run is still going, or was killed)\n";
@@ -65,10 +57,25 @@ int run(const std::vector<std::string>& args) {
              ? stave::cli::kOk
              : stave::cli::kProblems;
 }
+
+stave::cli::RunFunction setup(CLI::App& app) {
+  struct Options {
+    std::string events;
+    double stepEvery = 10.0;
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("EVENTS", o->events,
+                 "a run's events.jsonl, its run folder, or - for standard input (the default)")
+      ->type_name("");
+  app.add_option("--step-every", o->stepEvery, "seconds between the step lines printed")
+      ->type_name("SECONDS")
+      ->check(stave::cli::numberAtLeast(0))
+      ->capture_default_str();
+  return [o] { return run(o->events, o->stepEvery); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "follow", "print a run's events (events.jsonl or stdin) as readable progress lines",
-    "stave-train follow [EVENTS.jsonl|RUN_FOLDER|-] [--step-every SECONDS]\n"
-    "  exit 0 when the run finished (completed, stopped, early_stopped), 1 otherwise",
-    run});
+    "stave-train follow [EVENTS.jsonl|RUN_FOLDER|-] [--step-every SECONDS]",
+    "Exit 0 when the run finished (completed, stopped, early_stopped), 1 otherwise.", setup});

@@ -5,12 +5,13 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/stave-train/command.h"
-#include "core/config/output_path.h"
 #include "core/base/atomic_file.h"
+#include "core/config/output_path.h"
 #include "core/config/project.h"
 #include "core/store/store.h"
 
@@ -64,27 +65,30 @@ std::string csvField(const std::string& s) {
   return out + "\"";
 }
 
-int run(const std::vector<std::string>& args) {
+struct HistoryOptions {
+  std::string project;
+  std::vector<std::string> runs;  ///< with --compare
+  std::string csv;
+  bool json = false, rebuild = false, compare = false, force = false;
+};
+
+int run(const HistoryOptions& o) {
   const std::string name = "history";
-  stave::cli::Args a(args, {"csv"}, {"json", "rebuild", "compare", "force"});
-  if (!a.ok()) return stave::cli::usageError(name, a.error());
-  if (a.positional().empty()) return stave::cli::usageError(name, "give a project (.stave or folder)");
-  std::string projectDir = a.positional()[0];
+  std::string projectDir = o.project;
   std::error_code ec;
   if (!fs::is_directory(projectDir, ec)) {
     auto project = stave::config::loadProject(projectDir);
     if (!project) {
-      for (const auto& e : project.errors()) std::cerr << "stave-train history: " << e.toString() << "\n";
+      for (const auto& e : project.errors())
+        std::cerr << "stave-train history: " << e.toString() << "\n";
       return 2;
     }
     projectDir = project->folder();
   }
   const std::string db = stave::store::Store::defaultPath(projectDir);
   const std::string runs = (fs::path(projectDir) / "runs").string();
-  if (a.has("csv")) {
-    if (auto st = stave::checkOutputFile(a.value("csv"), {a.positional()[0], db, runs},
-                                         a.has("force"), "--csv");
-        !st) {
+  if (!o.csv.empty()) {
+    if (auto st = stave::checkOutputFile(o.csv, {o.project, db, runs}, o.force, "--csv"); !st) {
       std::cerr << "stave-train history: " << st.errorText() << "\n";
       return 2;
     }
@@ -92,15 +96,15 @@ int run(const std::vector<std::string>& args) {
 
   stave::store::IngestReport report;
   std::unique_ptr<stave::store::Store> store;
-  if (a.has("rebuild")) {
+  if (o.rebuild) {
     auto s = stave::store::rebuildStore(db, runs, &report);
     if (!s) {
       std::cerr << "stave-train history: " << s.errorText() << "\n";
       return 2;
     }
     store = std::move(s.value());
-    std::cerr << "rebuilt " << db << " from " << report.runsUpdated << " runs ("
-              << report.events << " events)\n";
+    std::cerr << "rebuilt " << db << " from " << report.runsUpdated << " runs (" << report.events
+              << " events)\n";
   } else {
     auto s = stave::store::Store::open(db);
     if (!s) {
@@ -117,12 +121,11 @@ int run(const std::vector<std::string>& args) {
   }
   for (const auto& w : report.warnings) std::cerr << "warning: " << w << "\n";
 
-  if (a.has("compare")) {
-    const auto& pos = a.positional();
-    if (pos.size() < 3) return stave::cli::usageError(name, "--compare needs two or more runs");
+  if (o.compare) {
+    if (o.runs.size() < 2) return stave::cli::usageError(name, "--compare needs two or more runs");
     std::vector<stave::store::RunRecord> picked;
-    for (size_t i = 1; i < pos.size(); ++i) {
-      auto r = store->findRun(pos[i]);
+    for (const auto& id : o.runs) {
+      auto r = store->findRun(id);
       if (!r) {
         std::cerr << "stave-train history: " << r.errorText() << "\n";
         return 2;
@@ -140,7 +143,7 @@ int run(const std::vector<std::string>& args) {
         values.push_back(j.is_object() && j.contains(key) ? j[key].dump() : "");
       }
     }
-    if (a.has("json")) {
+    if (o.json) {
       nlohmann::json out;
       out["runs"] = nlohmann::json::array();
       for (const auto& p : picked) out["runs"].push_back(runJson(p));
@@ -155,7 +158,8 @@ int run(const std::vector<std::string>& args) {
     std::printf("\n%-22s", "best mAP50-95");
     for (const auto& p : picked) std::printf(" %18.4f", p.bestMap5095);
     std::printf("\n%-22s", "epochs");
-    for (const auto& p : picked) std::printf(" %18s", (std::to_string(p.epochsDone) + "/" + std::to_string(p.epochs)).c_str());
+    for (const auto& p : picked)
+      std::printf(" %18s", (std::to_string(p.epochsDone) + "/" + std::to_string(p.epochs)).c_str());
     std::printf("\n%-22s", "samples/s");
     for (const auto& p : picked) std::printf(" %18.1f", p.samplesPerSec);
     std::printf("\n%-22s", "dataset content");
@@ -164,8 +168,10 @@ int run(const std::vector<std::string>& args) {
     std::printf("\n%-22s", "host");
     for (const auto& p : picked) std::printf(" %18s", p.host.empty() ? "?" : p.host.c_str());
     std::printf("\n");
-    if (differing.empty()) std::printf("\nconfigs: identical\n");
-    else std::printf("\nconfig keys that differ (equal ones hidden):\n");
+    if (differing.empty())
+      std::printf("\nconfigs: identical\n");
+    else
+      std::printf("\nconfig keys that differ (equal ones hidden):\n");
     for (const auto& [key, values] : differing) {
       std::printf("%-22s", key.c_str());
       for (const auto& v : values) std::printf(" %18s", v.c_str());
@@ -175,7 +181,7 @@ int run(const std::vector<std::string>& args) {
   }
 
   const auto all = store->runs();
-  if (a.has("csv")) {
+  if (!o.csv.empty()) {
     std::ostringstream os;
     os << "name,status,started,duration_s,model,imgsz,batch,world_size,epochs_done,epochs,"
           "best_map50,best_map50_95,samples_per_s,tags\n";
@@ -189,12 +195,12 @@ int run(const std::vector<std::string>& args) {
          << r.bestMap50 << ',' << r.bestMap5095 << ',' << r.samplesPerSec << ',' << csvField(tags)
          << "\n";
     }
-    if (auto s = stave::writeFileAtomic(a.value("csv"), os.str()); !s) {
+    if (auto s = stave::writeFileAtomic(o.csv, os.str()); !s) {
       std::cerr << "stave-train history: " << s.errorText() << "\n";
       return 2;
     }
   }
-  if (a.has("json")) {
+  if (o.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : all) out.push_back(runJson(r));
     std::cout << out.dump(2) << "\n";
@@ -214,13 +220,28 @@ int run(const std::vector<std::string>& args) {
   return stave::cli::kOk;
 }
 
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto o = std::make_shared<HistoryOptions>();
+  app.add_option("PROJECT", o->project, "a .stave file or its folder")->type_name("")->required();
+  app.add_option("RUN", o->runs, "runs to compare: folder names or unique prefixes")->type_name("");
+  app.add_flag("--compare", o->compare,
+               "compare two or more runs: best mAP, epochs, samples/s, dataset, host and the "
+               "config keys that differ");
+  app.add_flag("--json", o->json, "print as JSON");
+  app.add_option("--csv", o->csv, "also write the run table as CSV")->type_name("FILE");
+  app.add_flag("--force", o->force, "let --csv replace an existing file");
+  app.add_flag("--rebuild", o->rebuild,
+               "recreate the database from the runs' event logs (the old file is kept as "
+               "stave.db.broken-<time>)");
+  return [o] { return run(*o); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "history", "the project's runs from its history database (table, JSON, CSV, compare)",
     "stave-train history PROJECT [--json] [--csv FILE [--force]] [--rebuild]\n"
-    "       stave-train history PROJECT --compare RUN RUN ... [--json]\n"
-    "  PROJECT: a .stave file or its folder. The database is <folder>/stave.db, brought up to\n"
-    "  date with <folder>/runs/*/events.jsonl first; --rebuild recreates it from them (the old\n"
-    "  file is kept as stave.db.broken-<time>). Runs are named by folder name or a unique prefix.",
-    run});
+    "       stave-train history PROJECT --compare RUN RUN ... [--json]",
+    "The database is <folder>/stave.db, brought up to date with <folder>/runs/*/events.jsonl\n"
+    "first. Runs are named by folder name or a unique prefix.",
+    setup});

@@ -1,11 +1,12 @@
 // stave-train import-ultralytics: turn an Ultralytics args.yaml into a Stave config.
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/base/atomic_file.h"
 #include "core/config/export.h"
-#include "core/config/project.h"
 #include "core/config/output_path.h"
+#include "core/config/project.h"
 
 namespace {
 const char* kName = "import-ultralytics";
@@ -14,18 +15,17 @@ int printErrors(const std::vector<stave::Error>& errors) {
   return stave::cli::reportErrors(kName, errors);
 }
 
-int run(const std::vector<std::string>& args) {
+struct ImportOptions {
+  std::string path;  ///< the args.yaml
+  std::string out, project, config;
+  bool strict = false, force = false;
+};
+
+int run(const ImportOptions& o) {
   using namespace stave::config;
-  stave::cli::Args a(args, {"out", "project", "config"}, {"strict", "force"});
-  if (!a.ok()) return stave::cli::usageError(kName, a.error());
-  if (a.positional().size() != 1) return stave::cli::usageError(kName, "expected one args.yaml");
-  if (a.has("project") != a.has("config"))
-    return stave::cli::usageError(kName, "--project and --config go together");
-  const std::string path = a.positional()[0];
-  if (a.has("out")) {
-    if (auto st = stave::checkOutputFile(a.value("out"), {path, a.value("project")},
-                                         a.has("force"), "--out");
-        !st)
+  const std::string& path = o.path;
+  if (!o.out.empty()) {
+    if (auto st = stave::checkOutputFile(o.out, {path, o.project}, o.force, "--out"); !st)
       return printErrors(st.errors());
   }
   auto text = stave::readFile(path);
@@ -42,38 +42,56 @@ int run(const std::vector<std::string>& args) {
     std::cerr << "\n";
   }
   const std::string yaml = toYaml(imported->config);
-  if (a.has("project")) {
-    auto project = loadProject(a.value("project"));
+  if (!o.project.empty()) {
+    auto project = loadProject(o.project);
     if (!project) return printErrors(project.errors());
     for (const auto& [existing, cfg] : project->configs)
-      if (existing == a.value("config") && !a.has("force"))
+      if (existing == o.config && !o.force)
         return printErrors({stave::Error{project->path, 0, "--config",
                                          "the project already has a config '" + existing +
                                              "'; choose another name, or pass --force to "
                                              "replace it"}});
-    project->setConfig(a.value("config"), imported->config);
+    project->setConfig(o.config, imported->config);
     if (auto st = saveProject(project.value()); !st) return printErrors(st.errors());
-    std::cout << "added config '" << a.value("config") << "' to " << project->path
+    std::cout << "added config '" << o.config << "' to " << project->path
               << " (the project's dataset is used, not 'data')\n";
   }
-  if (a.has("out")) {
-    if (auto st = stave::writeFileAtomic(a.value("out"), yaml); !st)
-      return printErrors(st.errors());
-    std::cout << "wrote " << a.value("out") << "\n";
-  } else if (!a.has("project")) {
+  if (!o.out.empty()) {
+    if (auto st = stave::writeFileAtomic(o.out, yaml); !st) return printErrors(st.errors());
+    std::cout << "wrote " << o.out << "\n";
+  } else if (o.project.empty()) {
     std::cout << yaml;
   }
-  return a.has("strict") && !dropped.empty() ? stave::cli::kProblems : stave::cli::kOk;
+  return o.strict && !dropped.empty() ? stave::cli::kProblems : stave::cli::kOk;
+}
+
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto o = std::make_shared<ImportOptions>();
+  app.add_option("ARGS.yaml", o->path, "Ultralytics' args.yaml (a run's, or a cfg= file)")
+      ->type_name("")
+      ->required();
+  app.add_option("--out", o->out, "write the Stave config as YAML to FILE")->type_name("FILE");
+  auto* project =
+      app.add_option("--project", o->project, "add the config to this project (with --config)")
+          ->type_name("P.stave");
+  auto* config = app.add_option("--config", o->config, "the name of the config in --project")
+                     ->type_name("NAME");
+  project->needs(config);
+  config->needs(project);
+  app.add_flag("--strict", o->strict, "exit 1 when keys were dropped");
+  app.add_flag("--force", o->force,
+               "let --out replace an existing file, or --config a config of that name");
+  return [o] { return run(*o); };
 }
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     kName, "convert an Ultralytics args.yaml into a Stave config",
     "stave-train import-ultralytics ARGS.yaml [--out FILE] [--project P.stave --config NAME]\n"
-    "                               [--strict] [--force]\n"
-    "  Writes the Stave config as YAML to FILE, to stdout, or as config NAME of a project.\n"
-    "  Keys Stave does not use (save, plots, ...) are dropped and named in a warning on stderr;\n"
-    "  conversions (global batch -> per-rank batch, device -> devices, .pt weights) are warned.\n"
-    "  Exit 0 converted (even with dropped keys), 1 with --strict when keys were dropped,\n"
-    "  2 bad command line or a value that cannot be converted (nothing is written).",
-    run});
+    "                               [--strict] [--force]",
+    "Writes the Stave config as YAML to FILE, to stdout, or as config NAME of a project.\n"
+    "Keys Stave does not use (save, plots, ...) are dropped and named in a warning on stderr;\n"
+    "conversions (global batch -> per-rank batch, device -> devices, .pt weights) are warned.\n"
+    "Exit 0 converted (even with dropped keys), 1 with --strict when keys were dropped,\n"
+    "2 bad command line or a value that cannot be converted (nothing is written).",
+    setup});

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/base/atomic_file.h"
@@ -22,55 +23,52 @@
 
 namespace {
 
-int run(const std::vector<std::string>& args) {
+struct LossBatchOptions {
+  std::string weights, data, out;
+  std::string split;  ///< "" = val, or train with --augment
+  int batch = stave::cli::schemaDefault<int>("batch");
+  int imgsz = stave::cli::schemaDefault<int>("imgsz");
+  int batches = 1;
+  int epoch = 0;
+  uint64_t seed = stave::cli::schemaDefault<uint64_t>("seed");
+  bool augment = false, noMosaic = false;
+};
+
+int run(const LossBatchOptions& o) {
   using namespace stave;
   const std::string name = "loss-batch";
-  cli::Args a(args, {"weights", "data", "split", "batch", "imgsz", "out", "batches", "epoch", "seed"},
-              {"augment", "no-mosaic"});
-  if (!a.ok()) return cli::usageError(name, a.error());
-  if (!a.positional().empty())
-    return cli::usageError(name, "unexpected argument '" + a.positional()[0] + "'");
-  if (!a.has("weights") || !a.has("data") || !a.has("out"))
-    return cli::usageError(name, "--weights, --data and --out are required");
-  int batch = 0, imgsz = 0, batches = 0, epoch = 0, seed = 0;
-  if (!cli::parseInt(a.value("batch", "16"), batch) || batch < 1 ||
-      !cli::parseInt(a.value("imgsz", "640"), imgsz) || imgsz < 32 || imgsz % 32 != 0)
-    return cli::usageError(name, "--batch >= 1 and --imgsz a multiple of 32 are required");
-  if (!cli::parseInt(a.value("batches", "1"), batches) || batches < 1)
-    return cli::usageError(name, "--batches takes a whole number >= 1");
-  if (!cli::parseInt(a.value("epoch", "0"), epoch) || epoch < 0)
-    return cli::usageError(name, "--epoch takes a whole number >= 0");
-  if (!cli::parseInt(a.value("seed", "0"), seed) || seed < 0)
-    return cli::usageError(name, "--seed takes a whole number >= 0");
-  const bool augment = a.has("augment");
-  if (!augment && (a.has("no-mosaic") || a.has("epoch")))
-    return cli::usageError(name, "--no-mosaic and --epoch go with --augment");
+  const int batch = o.batch, imgsz = o.imgsz, batches = o.batches, epoch = o.epoch;
+  const bool augment = o.augment;
 
   // The EMA model in eval mode: BatchNorm on its running statistics, so that both
   // implementations compute the same function.
-  auto loaded = train::loadWeights(a.value("weights"));
+  auto loaded = train::loadWeights(o.weights);
   if (!loaded) return cli::reportErrors(name, loaded.errors());
   model::Yolo& model = loaded->model;
 
-  auto spec = data::loadDataYaml(a.value("data"));
+  auto spec = data::loadDataYaml(o.data);
   if (!spec) return cli::reportErrors(name, spec.errors());
-  auto index = data::scanSplit(spec.value(), a.value("split", augment ? "train" : "val"), {});
+  auto index = data::scanSplit(spec.value(),
+                               !o.split.empty() ? o.split
+                               : augment        ? "train"
+                                                : "val",
+                               {});
   if (!index) return cli::reportErrors(name, index.errors());
   // --augment: the training loader as a run with the default config builds it (the same
   // mapping the trainer uses), one worker so the order of work cannot matter.
-  data::LoaderOptions lo =
-      augment ? data::loaderOptionsFromConfig(config::RunConfig::defaults(), true)
-              : data::LoaderOptions{};
+  data::LoaderOptions lo = augment
+                               ? data::loaderOptionsFromConfig(config::RunConfig::defaults(), true)
+                               : data::LoaderOptions{};
   lo.imgsz = imgsz;
   lo.batch = batch;
   lo.workers = 0;
   lo.augment = augment;
   lo.shuffle = augment;
-  lo.seed = static_cast<uint64_t>(seed);
+  lo.seed = o.seed;
   lo.channelsLast = false;
   lo.rect = false;  // square letterbox: the same tensor shape whatever the images
   data::Loader loader(index.value(), lo);
-  loader.startEpoch(epoch, augment && !a.has("no-mosaic"));
+  loader.startEpoch(epoch, augment && !o.noMosaic);
   std::vector<data::Batch> taken;
   for (int i = 0; i < batches; ++i) {
     auto next = loader.next();
@@ -131,14 +129,56 @@ int run(const std::vector<std::string>& args) {
   }
   w.endList();
   w.endDict();
-  if (auto s = writeFileAtomic(a.value("out"), w.archive()); !s)
-    return cli::reportErrors(name, s.errors());
+  if (auto s = writeFileAtomic(o.out, w.archive()); !s) return cli::reportErrors(name, s.errors());
   const auto items = out.items.to(torch::kDouble);
   std::cout << "loss box " << items[0].item<double>() << " cls " << items[1].item<double>()
-            << " dfl " << items[2].item<double>() << " on " << b->n << " images ("
-            << taken.size() << (taken.size() == 1 ? " batch" : " batches") << " written); wrote "
-            << a.value("out") << "\n";
+            << " dfl " << items[2].item<double>() << " on " << b->n << " images (" << taken.size()
+            << (taken.size() == 1 ? " batch" : " batches") << " written); wrote " << o.out << "\n";
   return cli::kOk;
+}
+
+/// --batch, --imgsz and --seed are the run config's keys: checked by their schema rows and
+/// starting from their defaults.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  auto o = std::make_shared<LossBatchOptions>();
+  app.add_option("--weights", o->weights, "the checkpoint (its EMA model is used)")
+      ->type_name("W.pt")
+      ->required();
+  app.add_option("--data", o->data, "the dataset")->type_name("D.yaml")->required();
+  app.add_option("--out", o->out, "the torch.save() file to write")
+      ->type_name("BATCH.pt")
+      ->required();
+  app.add_option("--split", o->split, "the split (default: val, or train with --augment)")
+      ->type_name("NAME");
+  app.add_option("--batch", o->batch, "images per batch")
+      ->type_name("N")
+      ->transform(schemaValue("batch"))
+      ->capture_default_str();
+  app.add_option("--imgsz", o->imgsz, "image size (square letterbox)")
+      ->type_name("N")
+      ->transform(schemaValue("imgsz"))
+      ->capture_default_str();
+  app.add_option("--batches", o->batches,
+                 "batches whose pixels and targets are written (the loss and gradients stay the "
+                 "first batch's)")
+      ->type_name("N")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  auto* augment = app.add_flag("--augment", o->augment,
+                               "the training loader's batches (the run config's default "
+                               "augmentation)");
+  app.add_flag("--no-mosaic", o->noMosaic, "with --augment: mosaic off")->needs(augment);
+  app.add_option("--epoch", o->epoch, "with --augment: the epoch of the loader's order")
+      ->type_name("E")
+      ->check(atLeast(0))
+      ->capture_default_str()
+      ->needs(augment);
+  app.add_option("--seed", o->seed, "the loader's seed")
+      ->type_name("S")
+      ->transform(schemaValue("seed"))
+      ->capture_default_str();
+  return [o] { return run(*o); };
 }
 
 }  // namespace
@@ -147,9 +187,8 @@ STAVE_COMMAND(stave::cli::Command{
     "loss-batch",
     "one batch's loss and gradients for a checkpoint, as a torch.save() file (for comparisons)",
     "stave-train loss-batch --weights W.pt --data D.yaml --out BATCH.pt [--split val]\n"
-    "                       [--batch 16] [--imgsz 640] [--batches 1]\n"
-    "                       [--augment [--no-mosaic] [--epoch 0] [--seed 0]]\n"
-    "  --augment: the training loader's batches (default augmentation; --split defaults to\n"
-    "  train), epoch --epoch of an order seeded by --seed; --batches N writes N batches'\n"
-    "  pixels and targets (the loss and gradients stay the first batch's)",
-    run});
+    "                       [--batch N] [--imgsz N] [--batches N]\n"
+    "                       [--augment [--no-mosaic] [--epoch E]] [--seed S]",
+    "--augment: the training loader's batches (default augmentation; --split defaults to\n"
+    "train), epoch --epoch of an order seeded by --seed.",
+    setup});

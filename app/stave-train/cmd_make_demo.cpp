@@ -1,33 +1,24 @@
 // stave-train make-demo: write the deterministic synthetic demo dataset.
 #include <chrono>
+#include <climits>
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
 #include "core/data/demo.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(args, {"out", "train", "val", "imgsz", "seed", "quality", "threads"},
-                     {"force"});
-  if (!a.ok()) return stave::cli::usageError("make-demo", a.error());
-  if (!a.has("out")) return stave::cli::usageError("make-demo", "--out DIR is required");
-  stave::data::DemoOptions o;
-  o.out = a.value("out");
+struct MakeDemoOptions {
+  stave::data::DemoOptions demo;
+  bool force = false;
+};
+
+int run(const MakeDemoOptions& options) {
+  const stave::data::DemoOptions& o = options.demo;
   // A new demo mixed into an existing (perhaps edited) dataset would be neither.
-  if (auto st = stave::checkOutputFolder(o.out, {}, a.has("force"), "--out"); !st)
+  if (auto st = stave::checkOutputFolder(o.out, {}, options.force, "--out"); !st)
     return stave::cli::reportErrors("make-demo", st.errors());
-  try {
-    o.train = std::stoi(a.value("train", "256"));
-    o.val = std::stoi(a.value("val", "64"));
-    o.imgsz = std::stoi(a.value("imgsz", "256"));
-    o.seed = std::stoull(a.value("seed", "0"));
-    o.quality = std::stoi(a.value("quality", "90"));
-    o.threads = std::stoi(a.value("threads", "0"));
-  } catch (const std::exception&) {
-    return stave::cli::usageError(
-        "make-demo", "--train, --val, --imgsz, --seed, --quality and --threads take integers");
-  }
   const auto t0 = std::chrono::steady_clock::now();
   const auto st = stave::data::makeDemo(o);
   if (!st) return stave::cli::usageError("make-demo", st.errorText());
@@ -36,11 +27,47 @@ int run(const std::vector<std::string>& args) {
             << " px) to " << o.out << "/data.yaml in " << s << " s\n";
   return stave::cli::kOk;
 }
+
+/// The demo's own sizes (DemoOptions): imgsz is the images' long side, small so the set is
+/// quick to make and to train on, not the training size of the run config's imgsz.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using stave::cli::wholeNumber;
+  auto o = std::make_shared<MakeDemoOptions>();
+  stave::data::DemoOptions& d = o->demo;
+  app.add_option("--out", d.out, "the dataset's folder: empty or absent (--force writes into it)")
+      ->type_name("DIR")
+      ->required();
+  app.add_option("--train", d.train, "training images")
+      ->type_name("N")
+      ->check(wholeNumber(1, 1000000))
+      ->capture_default_str();
+  app.add_option("--val", d.val, "validation images")
+      ->type_name("N")
+      ->check(wholeNumber(1, 1000000))
+      ->capture_default_str();
+  app.add_option("--imgsz", d.imgsz, "long side of every image in pixels")
+      ->type_name("N")
+      ->check(wholeNumber(32, 8192))
+      ->capture_default_str();
+  app.add_option("--seed", d.seed, "same seed, same bytes")
+      ->type_name("S")
+      ->check(wholeNumber(0, LLONG_MAX))
+      ->capture_default_str();
+  app.add_option("--quality", d.quality, "JPEG quality")
+      ->type_name("Q")
+      ->check(wholeNumber(1, 100))
+      ->capture_default_str();
+  app.add_option("--threads", d.threads, "threads (0 = all cores); the output is the same")
+      ->type_name("N")
+      ->check(stave::cli::atLeast(0))
+      ->capture_default_str();
+  app.add_flag("--force", o->force, "write into an --out folder that is not empty");
+  return [o] { return run(*o); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{"make-demo",
                                   "write the synthetic demo dataset (shapes, 5 classes)",
-                                  "stave-train make-demo --out DIR [--train 256] [--val 64] "
-                                  "[--imgsz 256] [--seed 0] [--quality 90] [--force]\n"
-                                  "  --out must be empty or absent (--force writes into it)",
-                                  run});
+                                  "stave-train make-demo --out DIR [--train N] [--val N] "
+                                  "[--imgsz N] [--seed S] [--quality Q] [--threads N] [--force]",
+                                  "", setup});

@@ -1,6 +1,7 @@
 // stave-train model-info: parameters and GFLOPs of a YOLOv8 scale, without building the model.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "app/stave-train/command.h"
@@ -8,28 +9,26 @@
 
 namespace {
 
-int run(const std::vector<std::string>& args) {
+struct ModelInfoOptions {
+  std::string scale = "n";
+  int nc = 80;  ///< COCO's classes, what the published models' counts are for
+  int imgsz = stave::cli::schemaDefault<int>("imgsz");
+  bool json = false;
+};
+
+int run(const ModelInfoOptions& o) {
   const std::string name = "model-info";
-  stave::cli::Args a(args, {"scale", "nc", "imgsz"}, {"json"});
-  if (!a.ok()) return stave::cli::usageError(name, a.error());
-  if (!a.positional().empty())
-    return stave::cli::usageError(name, "unexpected argument '" + a.positional()[0] + "'");
-  const std::string scale = a.value("scale", "n");
+  const std::string& scale = o.scale;
   auto spec = stave::model::scaleSpec(scale);
   if (!spec.ok()) return stave::cli::usageError(name, "--scale: " + spec.errors()[0].message);
-  int nc = 0, imgsz = 0;
-  if (!stave::cli::parseInt(a.value("nc", "80"), nc) || nc < 1 || nc > 100000)
-    return stave::cli::usageError(name, "--nc must be an integer from 1 to 100000");
-  if (!stave::cli::parseInt(a.value("imgsz", "640"), imgsz) || imgsz < 32 || imgsz > 8192 ||
-      imgsz % 32 != 0)
-    return stave::cli::usageError(name, "--imgsz must be a multiple of 32 from 32 to 8192");
+  const int nc = o.nc, imgsz = o.imgsz;
 
   std::string letter = scale;
   if (letter.rfind("yolov8", 0) == 0) letter = letter.substr(6, 1);
   const auto info = stave::model::modelInfo(scale, nc, imgsz);
   char gflops[32];
   std::snprintf(gflops, sizeof gflops, "%.4f", info.gflops);
-  if (a.has("json")) {
+  if (o.json) {
     std::cout << "{\"scale\":\"" << letter << "\",\"nc\":" << nc << ",\"imgsz\":" << imgsz
               << ",\"params\":" << info.params << ",\"gflops\":" << gflops
               << ",\"layers\":" << info.layers << "}\n";
@@ -44,8 +43,25 @@ int run(const std::vector<std::string>& args) {
   return stave::cli::kOk;
 }
 
+stave::cli::RunFunction setup(CLI::App& app) {
+  auto o = std::make_shared<ModelInfoOptions>();
+  app.add_option("--scale", o->scale, "the model scale (or yolov8s, ...)")
+      ->type_name("n|s|m|l|x")
+      ->capture_default_str();
+  app.add_option("--nc", o->nc, "classes")
+      ->type_name("N")
+      ->check(stave::cli::wholeNumber(1, 100000))
+      ->capture_default_str();
+  app.add_option("--imgsz", o->imgsz, "input size for the GFLOPs")
+      ->type_name("K")
+      ->transform(stave::cli::schemaValue("imgsz"))
+      ->capture_default_str();
+  app.add_flag("--json", o->json, "print as JSON");
+  return [o] { return run(*o); };
+}
+
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "model-info", "parameters and GFLOPs of a YOLOv8 scale",
-    "stave-train model-info [--scale n|s|m|l|x] [--nc N] [--imgsz K] [--json]", run});
+    "stave-train model-info [--scale n|s|m|l|x] [--nc N] [--imgsz K] [--json]", "", setup});

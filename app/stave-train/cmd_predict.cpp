@@ -7,57 +7,30 @@
 #include "core/train/inference.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(
-      stave::cli::keyValueAsFlags(args, {{"model", "weights"}, {"weights", "weights"},
-                                         {"source", "source"}, {"out", "out"}, {"conf", "conf"},
-                                         {"iou", "iou"}, {"max_det", "max-det"},
-                                         {"imgsz", "imgsz"}, {"device", "device"}}),
-      {"weights", "source", "out", "conf", "iou", "max-det", "imgsz", "device"}, {"json", "force"});
-  if (!a.ok()) return stave::cli::usageError("predict", a.error());
-  if (!a.positional().empty())
-    return stave::cli::usageError("predict", "unexpected argument '" + a.positional()[0] + "'");
-  if (!a.has("weights") || !a.has("source")) {
-    return stave::cli::usageError("predict", "--weights (or model=) and --source are required");
-  }
-  stave::train::PredictRequest r;
-  r.weights = a.value("weights");
-  r.source = a.value("source");
-  r.outDir = a.value("out");
+struct PredictOptions {
+  stave::train::PredictRequest request;
+  bool json = false;
+  bool force = false;
+};
+
+int run(PredictOptions& o) {
+  stave::train::PredictRequest& r = o.request;
   if (r.outDir.empty()) {
     // Ultralytics' folder: runs/detect/predict, predict2, ... (never into an earlier one).
     namespace fs = std::filesystem;
     fs::path dir = fs::path("runs") / "detect" / "predict";
-    for (int i = 2; fs::exists(dir); ++i) dir = fs::path("runs") / "detect" / ("predict" + std::to_string(i));
+    for (int i = 2; fs::exists(dir); ++i)
+      dir = fs::path("runs") / "detect" / ("predict" + std::to_string(i));
     r.outDir = dir.string();
     std::cerr << "predict: writing to " << r.outDir << "\n";
   }
   // Annotated images are written under the names of their sources: never into the source.
-  std::error_code ec;
-  for (const auto& [flag, input] : {std::pair{"--weights", r.weights}, {"--source", r.source}})
-    if (!std::filesystem::exists(input, ec))
-      return stave::cli::reportErrors("predict", {stave::Error{input, 0, flag, "not found"}});
-  if (auto st = stave::checkOutputFolder(r.outDir, {r.source, r.weights}, a.has("force"), "--out");
-      !st)
+  if (auto st = stave::checkOutputFolder(r.outDir, {r.source, r.weights}, o.force, "--out"); !st)
     return stave::cli::reportErrors("predict", st.errors());
-  r.device = a.value("device");
-  try {
-    r.conf = std::stod(a.value("conf", "0.25"));
-    r.iou = std::stod(a.value("iou", "0.7"));
-    r.maxDet = std::stoi(a.value("max-det", "300"));
-    r.imgsz = std::stoi(a.value("imgsz", "0"));
-  } catch (const std::exception&) {
-    return stave::cli::usageError("predict",
-                                  "--conf and --iou take numbers, --max-det and --imgsz integers");
-  }
-  if (r.conf < 0 || r.conf > 1 || r.iou <= 0 || r.iou > 1 || r.maxDet < 1 || r.imgsz < 0 ||
-      r.imgsz % 32 != 0) {
-    return stave::cli::usageError(
-        "predict", "need conf in [0, 1], iou in (0, 1], max-det >= 1, imgsz a multiple of 32");
-  }
   auto j = stave::train::predictImages(r);
-  if (!j) return stave::cli::reportErrors("predict", j.errors());  // the input, not the command line
-  if (a.has("json")) {
+  if (!j)
+    return stave::cli::reportErrors("predict", j.errors());  // the input, not the command line
+  if (o.json) {
     std::cout << j->dump(2) << "\n";
   } else {
     std::cout << j.value()["detections"].get<int64_t>() << " detections in "
@@ -68,12 +41,61 @@ int run(const std::vector<std::string>& args) {
   }
   return j.value()["problems"].empty() ? stave::cli::kOk : stave::cli::kProblems;
 }
+
+/// conf, iou, max_det and imgsz are read and range-checked by the run config's schema rows;
+/// max_det and iou start from the keys' defaults.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  auto o = std::make_shared<PredictOptions>();
+  stave::train::PredictRequest& r = o->request;
+  // conf stays 0.25, Ultralytics' predict default: the schema's conf (0.001) is the threshold
+  // of validation's NMS, which keeps every candidate for the mAP; predictions to look at
+  // would drown in low-confidence boxes.
+  r.iou = schemaDefault<double>("iou");
+  r.maxDet = schemaDefault<int>("max_det");
+  // Both are refused before anything is written when they do not exist.
+  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt)")
+      ->type_name("W.pt")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--source", r.source, "an image, or a folder of images")
+      ->type_name("IMG|DIR")
+      ->required()
+      ->check(CLI::ExistingPath);
+  app.add_option("--out", r.outDir,
+                 "annotated images and predictions.csv (default: runs/detect/predict, predict2, "
+                 "... when taken); never the source folder, nor one that is not empty without "
+                 "--force")
+      ->type_name("DIR");
+  app.add_option("--conf", r.conf, "confidence threshold")
+      ->type_name("C")
+      ->transform(schemaValue("conf"))
+      ->capture_default_str();
+  app.add_option("--iou", r.iou, "NMS IoU threshold, above 0")
+      ->type_name("T")
+      ->transform(schemaValue("iou"))
+      ->check(numberAbove(0))
+      ->capture_default_str();
+  app.add_option("--max-det", r.maxDet, "detections per image")
+      ->type_name("N")
+      ->transform(schemaValue("max_det"))
+      ->capture_default_str();
+  app.add_option("--imgsz", r.imgsz, "image size (default: the training size)")
+      ->type_name("N")
+      ->transform(imgszOrZero());
+  app.add_option("--device", r.device, "cpu or a CUDA device index (default: CUDA 0 if any)")
+      ->type_name("cpu|N");
+  app.add_flag("--force", o->force, "write into an --out folder that is not empty");
+  app.add_flag("--json", o->json, "print the summary as JSON");
+  return [o] { return run(*o); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "predict", "detect objects in images with trained weights (drawn + CSV)",
-    "stave-train predict --weights W.pt --source IMG|DIR [--out DIR] [--conf 0.25] [--iou 0.7]\n"
-    "                    [--max-det 300] [--imgsz N] [--device cpu|0] [--json]\n"
-    "  --out defaults to runs/detect/predict (predict2, ... when taken); Ultralytics' form works\n"
-    "  too: stave-train predict model=runs/train/weights/best.pt source=images/ conf=0.4",
-    run});
+    "stave-train predict --weights W.pt --source IMG|DIR [--out DIR] [--conf C] [--iou T]\n"
+    "                    [--max-det N] [--imgsz N] [--device cpu|0] [--force] [--json]\n"
+    "       stave-train predict model=W.pt source=IMG|DIR [key=value ...]",
+    "Ultralytics' form works too: every option is also key=value (max_det=):\n"
+    "  stave-train predict model=runs/train/weights/best.pt source=images/ conf=0.4",
+    setup, /*keyValueOptions=*/true});

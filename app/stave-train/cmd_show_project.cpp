@@ -1,5 +1,6 @@
 // stave-train show-project: print a project file (text or JSON).
 #include <iostream>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/config/project.h"
@@ -27,24 +28,21 @@ std::string optimizerText(const stave::config::Derived& d) {
   if (d.optimizer == "auto")
     return "optimizer=auto (SGD or AdamW by the run's length; dataset not readable)";
   return d.optimizer + " lr0 " + stave::config::formatFloat(d.lr0) +
-         (d.autoChosen ? " (chosen by optimizer=auto for " + std::to_string(d.iterations) +
-                             " iterations)"
-                       : "");
+         (d.autoChosen
+              ? " (chosen by optimizer=auto for " + std::to_string(d.iterations) + " iterations)"
+              : "");
 }
 
-int run(const std::vector<std::string>& args) {
+int run(const std::string& file, bool json) {
   using namespace stave::config;
-  stave::cli::Args a(args, {}, {"json"});
-  if (!a.ok()) return stave::cli::usageError(kName, a.error());
-  if (a.positional().size() != 1) return stave::cli::usageError(kName, "expected one project file");
-  auto p = loadProject(a.positional()[0]);
+  auto p = loadProject(file);
   if (!p) {
     for (const auto& e : p.errors())
       std::cerr << "stave-train " << kName << ": error: " << e.toString() << "\n";
     return stave::cli::kUsage;
   }
   const auto problems = projectProblems(p.value());
-  if (a.has("json")) {
+  if (json) {
     nlohmann::ordered_json j;
     j["file"] = p->path;
     j["name"] = p->name;
@@ -85,20 +83,30 @@ int run(const std::vector<std::string>& args) {
       std::cout << (changed.empty() ? "  (defaults)" : " " + changed) << "\n";
       const Derived d = derive(cfg, static_cast<int>(cfg.getInt("nproc") * cfg.getInt("nnodes")),
                                datasetSize(p->datasetPath(), cfg.getFloat("fraction")));
-      std::cout << "      global batch " << d.globalBatch << ", accumulate " << d.accumulate
-                << ", " << optimizerText(d) << ", weight_decay " << formatFloat(d.weightDecay)
-                << "\n";
+      std::cout << "      global batch " << d.globalBatch << ", accumulate " << d.accumulate << ", "
+                << optimizerText(d) << ", weight_decay " << formatFloat(d.weightDecay) << "\n";
     }
   }
   for (const auto& e : problems)
     std::cerr << "stave-train " << kName << ": problem: " << e.toString() << "\n";
   return problems.empty() ? stave::cli::kOk : stave::cli::kProblems;
 }
+
+stave::cli::RunFunction setup(CLI::App& app) {
+  struct Options {
+    std::string file;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("FILE.stave", o->file, "the project file")->type_name("")->required();
+  app.add_flag("--json", o->json, "print the project as JSON");
+  return [o] { return run(o->file, o->json); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     kName, "print a project: dataset, configs (changed values), derived batch and lr",
-    "stave-train show-project FILE.stave [--json]\n"
-    "  Exit 0 ok, 1 the project has problems (e.g. its dataset is missing; printed on stderr),\n"
-    "  2 the file cannot be read (malformed, newer format version).",
-    run});
+    "stave-train show-project FILE.stave [--json]",
+    "Exit 0 ok, 1 the project has problems (e.g. its dataset is missing; printed on stderr),\n"
+    "2 the file cannot be read (malformed, newer format version).",
+    setup});

@@ -2,8 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <tuple>
-#include <type_traits>
+#include <memory>
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
@@ -13,34 +12,14 @@
 #include "core/train/inference.h"
 
 namespace {
-int run(const std::vector<std::string>& args) {
-  stave::cli::Args a(stave::cli::keyValueAsFlags(args, {{"model", "weights"},
-                                                        {"weights", "weights"},
-                                                        {"data", "data"},
-                                                        {"split", "split"},
-                                                        {"batch", "batch"},
-                                                        {"imgsz", "imgsz"},
-                                                        {"workers", "workers"},
-                                                        {"conf", "conf"},
-                                                        {"iou", "iou"},
-                                                        {"max_det", "max-det"},
-                                                        {"device", "device"},
-                                                        {"rect", "rect"},
-                                                        {"precision", "precision"},
-                                                        {"channels_last", "channels-last"},
-                                                        {"save_preds", "save-preds"},
-                                                        {"plots", "plots"}}),
-                     {"weights", "data", "split", "batch", "imgsz", "workers", "conf", "iou",
-                      "max-det", "device", "rect", "precision", "channels-last", "save-preds",
-                      "plots"},
-                     {"json", "force"});
-  if (!a.ok()) return stave::cli::usageError("val", a.error());
-  if (!a.positional().empty())
-    return stave::cli::usageError("val", "unexpected argument '" + a.positional()[0] + "'");
-  if (!a.has("weights")) return stave::cli::usageError("val", "--weights (or model=) is required");
-  stave::train::ValRequest r;
-  r.weights = a.value("weights");
-  r.data = a.value("data");
+struct ValOptions {
+  stave::train::ValRequest request;
+  bool json = false;
+  bool force = false;
+};
+
+int run(ValOptions& o) {
+  stave::train::ValRequest& r = o.request;
   if (r.data.empty()) {
     // As Ultralytics does: the dataset the weights were trained on, from the checkpoint.
     auto meta = stave::train::readCheckpointMeta(r.weights);
@@ -53,59 +32,17 @@ int run(const std::vector<std::string>& args) {
           r.weights + " does not name the dataset it was trained on; give --data (or data=)");
     std::cerr << "val: data " << r.data << " (from " << r.weights << ")\n";
   }
-  r.split = a.value("split", "val");
-  r.device = a.value("device");
-  r.savePreds = a.value("save-preds");
   if (!r.savePreds.empty()) {
-    if (auto st = stave::checkOutputFile(r.savePreds, {r.weights, r.data}, a.has("force"),
-                                         "--save-preds");
+    if (auto st = stave::checkOutputFile(r.savePreds, {r.weights, r.data}, o.force, "--save-preds");
         !st)
       return stave::cli::reportErrors("val", st.errors());
   }
-  r.plots = a.value("plots");
-  if (!r.plots.empty() && std::filesystem::exists(r.plots) && !std::filesystem::is_directory(r.plots))
+  if (!r.plots.empty() && std::filesystem::exists(r.plots) &&
+      !std::filesystem::is_directory(r.plots))
     return stave::cli::usageError("val", "--plots " + r.plots + " is a file, not a folder");
-  const std::string rect = a.value("rect", "true");
-  if (rect != "true" && rect != "false")
-    return stave::cli::usageError("val", "--rect takes true or false, got '" + rect + "'");
-  r.rect = rect == "true";
-  // --precision and --channels-last take what the run config's keys take (the schema's rows).
-  std::string why;
-  for (auto [flag, key, out] : {std::tuple{"precision", "precision", &r.precision},
-                                std::tuple{"channels-last", "channels_last", &r.channelsLast}}) {
-    const auto& spec = *stave::config::findParam(key);
-    const auto v = stave::config::parseValueText(spec, a.value(flag, "auto"), &why);
-    if (!v || !(why = stave::config::checkValue(spec, *v)).empty())
-      return stave::cli::usageError("val", std::string("--") + flag + ": " + why);
-    *out = std::get<std::string>(*v);
-  }
-  // Each number is read and range-checked by its run-config row, and a bad one is named with
-  // its valid range (one generic line for all six before).
-  // Given flags only: ValRequest holds the defaults (imgsz 0: the checkpoint's size).
-  std::string bad;
-  auto number = [&](const char* flag, const char* key, auto* out) {
-    if (!bad.empty() || !a.has(flag)) return;
-    const auto& spec = *stave::config::findParam(key);
-    const auto v = stave::config::parseValueText(spec, a.value(flag), &why);
-    if (!v || !(why = stave::config::checkValue(spec, *v)).empty()) {
-      bad = std::string("--") + flag + ": " + why;
-      return;
-    }
-    using T = std::remove_pointer_t<decltype(out)>;
-    *out = std::holds_alternative<int64_t>(*v) ? static_cast<T>(std::get<int64_t>(*v))
-                                               : static_cast<T>(std::get<double>(*v));
-  };
-  number("batch", "batch", &r.batch);
-  number("workers", "workers", &r.workers);
-  number("conf", "conf", &r.conf);
-  number("iou", "iou", &r.iou);
-  number("max-det", "max_det", &r.maxDet);
-  if (a.value("imgsz", "0") != "0") number("imgsz", "imgsz", &r.imgsz);
-  if (bad.empty() && r.iou <= 0) bad = "--iou: must be above 0, got " + a.value("iou");
-  if (!bad.empty()) return stave::cli::usageError("val", bad);
   auto j = stave::train::validateWeights(r);
   if (!j) return stave::cli::reportErrors("val", j.errors());  // the input, not the command line
-  if (a.has("json")) {
+  if (o.json) {
     std::cout << j->dump(2) << "\n";
     return stave::cli::kOk;
   }
@@ -129,23 +66,92 @@ int run(const std::vector<std::string>& args) {
                 j.value()["saved_predictions"].get<std::string>().c_str());
   return stave::cli::kOk;
 }
+
+/// The options mirror the run config's keys: each is read and range-checked by its schema row
+/// (a bad one is named with its valid range, as in a config file) and starts from the key's
+/// default. imgsz is the exception: 0, the checkpoint's training size, unless given.
+stave::cli::RunFunction setup(CLI::App& app) {
+  using namespace stave::cli;
+  auto o = std::make_shared<ValOptions>();
+  stave::train::ValRequest& r = o->request;
+  r.batch = schemaDefault<int>("batch");
+  r.workers = schemaDefault<int>("workers");
+  r.conf = schemaDefault<double>("conf");
+  r.iou = schemaDefault<double>("iou");
+  r.maxDet = schemaDefault<int>("max_det");
+  r.rect = schemaDefault<bool>("rect");
+  r.precision = schemaDefaultText("precision");
+  r.channelsLast = schemaDefaultText("channels_last");
+  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt)")
+      ->type_name("W.pt")
+      ->required();
+  app.add_option("--data", r.data, "dataset (default: the one the weights were trained on)")
+      ->type_name("D.yaml");
+  app.add_option("--split", r.split, "split to evaluate")->type_name("NAME")->capture_default_str();
+  app.add_option("--batch", r.batch, "images per batch")
+      ->type_name("N")
+      ->transform(schemaValue("batch"))
+      ->capture_default_str();
+  app.add_option("--imgsz", r.imgsz, "image size (default: the training size)")
+      ->type_name("N")
+      ->transform(imgszOrZero());
+  app.add_option("--workers", r.workers, "data loader threads")
+      ->type_name("N")
+      ->transform(schemaValue("workers"))
+      ->capture_default_str();
+  app.add_option("--conf", r.conf, "confidence threshold")
+      ->type_name("C")
+      ->transform(schemaValue("conf"))
+      ->capture_default_str();
+  app.add_option("--iou", r.iou, "NMS IoU threshold, above 0")
+      ->type_name("T")
+      ->transform(schemaValue("iou"))
+      ->check(numberAbove(0))
+      ->capture_default_str();
+  app.add_option("--max-det", r.maxDet, "detections per image")
+      ->type_name("N")
+      ->transform(schemaValue("max_det"))
+      ->capture_default_str();
+  app.add_option("--rect", r.rect,
+                 "rectangular batches as Ultralytics validates; false letterboxes to squares")
+      ->type_name("true|false")
+      ->transform(schemaValue("rect"))
+      ->default_str(schemaDefaultText("rect"));
+  app.add_option("--device", r.device, "cpu or a CUDA device index (default: CUDA 0 if any)")
+      ->type_name("cpu|N");
+  app.add_option("--precision", r.precision,
+                 "as the run config's key (auto: bf16 on GPUs from Ampere on, fp32 on the CPU)")
+      ->type_name("auto|fp32|bf16|fp16")
+      ->transform(schemaValue("precision"))
+      ->capture_default_str();
+  app.add_option("--channels-last", r.channelsLast,
+                 "as the run config's key (auto: NHWC on the CPU)")
+      ->type_name("auto|true|false")
+      ->transform(schemaValue("channels_last"))
+      ->capture_default_str();
+  app.add_option("--save-preds", r.savePreds,
+                 "write every kept detection as CSV (image,cls,conf,x1,y1,x2,y2 in original "
+                 "pixels: what eval-preds scores, and other tools read)")
+      ->type_name("P.csv");
+  app.add_option("--plots", r.plots,
+                 "write the data behind Ultralytics' validation plots into DIR (confusion matrix, "
+                 "P/R/F1/PR curves per class, per-class table, a gallery of labels and "
+                 "predictions; the studio shows them; docs/validation.md)")
+      ->type_name("DIR");
+  app.add_flag("--force", o->force, "let --save-preds replace an existing file");
+  app.add_flag("--json", o->json, "print the metrics as JSON");
+  return [o] { return run(*o); };
+}
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
     "val", "validate trained weights on a dataset split (P, R, mAP50, mAP50-95)",
-    "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch 16] [--imgsz N]\n"
-    "                [--conf 0.001] [--iou 0.7] [--max-det 300] [--rect true|false]\n"
-    "                [--device cpu|0] [--precision auto|fp32|bf16|fp16]\n"
-    "                [--channels-last auto|true|false] [--save-preds P.csv] [--plots DIR]\n"
+    "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch N] [--imgsz N]\n"
+    "                [--conf C] [--iou T] [--max-det N] [--rect true|false] [--device cpu|0]\n"
+    "                [--precision P] [--channels-last C] [--save-preds P.csv] [--plots DIR]\n"
     "                [--force] [--json]\n"
-    "  without --data, the dataset the weights were trained on; --rect false letterboxes to\n"
-    "  squares instead of Ultralytics' rectangular batches; --precision and --channels-last as\n"
-    "  the run config's keys (auto: bf16 on GPUs from Ampere on, NHWC on the CPU);\n"
-    "  --save-preds writes every kept detection as CSV (image,cls,conf,x1,y1,x2,y2 in\n"
-    "  original pixels: what eval-preds scores, and other tools read);\n"
-    "  --plots writes the data behind Ultralytics' validation plots into DIR (confusion matrix,\n"
-    "  P/R/F1/PR curves per class, per-class table, a gallery of labels and predictions; the\n"
-    "  studio shows them; docs/validation.md);\n"
-    "  Ultralytics' form works too:\n"
+    "       stave-train val model=W.pt [data=D.yaml] [key=value ...]",
+    "Ultralytics' form works too: every option is also key=value, with the run config's key\n"
+    "(max_det=, channels_last=, save_preds=):\n"
     "  stave-train val model=runs/train/weights/best.pt data=coco.yaml imgsz=640",
-    run});
+    setup, /*keyValueOptions=*/true});

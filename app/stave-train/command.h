@@ -1,12 +1,18 @@
 #pragma once
 // The subcommand registry of stave-train. Each cmd_*.cpp file defines one command with
-// STAVE_COMMAND; main() looks the name up and runs it.
+// STAVE_COMMAND: its options are declared on a CLI11 subcommand, which parses and checks the
+// command line and writes every command's --help; main() builds the whole command tree, parses
+// once and runs the command that was named.
+
+#include <CLI/CLI.hpp>
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/config/schema.h"
 
 namespace stave::cli {
 
@@ -17,12 +23,24 @@ enum ExitCode : int {
   kUsage = 2,     ///< bad command line, or input that cannot be used at all
 };
 
-/// One subcommand: its name, a one-line summary, its full usage text and its entry point.
+/// What runs a command once its command line has been parsed; returns the exit code.
+using RunFunction = std::function<int()>;
+
+/// One subcommand: its name ("val", or "bench loader": `loader` under `bench`), a one-line
+/// summary, the synopsis and notes of its --help, and the function that declares its options.
 struct Command {
   std::string name;
   std::string summary;
+  /// Synopsis line(s) shown after "usage: " (in --help and under a usage error).
   std::string usage;
-  std::function<int(const std::vector<std::string>& args)> run;
+  /// Text shown after the option list in --help ("" = none).
+  std::string notes;
+  /// Declares the command's options (and positionals) on `app`, bound to state the returned
+  /// function owns, and returns that function. Called once, before the command line is parsed.
+  std::function<RunFunction(CLI::App& app)> setup;
+  /// Ultralytics' `key=value` form names this command's options too: `val model=best.pt
+  /// max_det=100` is `val --model=best.pt --max-det=100` (snake_case keys, kebab-case options).
+  bool keyValueOptions = false;
 };
 
 /// Registers a command at static-initialisation time; returns true.
@@ -32,41 +50,50 @@ std::vector<const Command*> commands();
 /// The command called `name`, or nullptr.
 const Command* findCommand(const std::string& name);
 
-/// Minimal argument reader shared by the commands: `--flag value`, `--flag=value`, `--switch`,
-/// and positional arguments. Unknown flags are an error that names the flag.
-class Args {
- public:
-  /// `valueFlags` take a value, `switches` do not; both without the leading "--".
-  Args(const std::vector<std::string>& args, const std::vector<std::string>& valueFlags,
-       const std::vector<std::string>& switches);
-  bool ok() const { return m_error.empty(); }
-  const std::string& error() const { return m_error; }
-  bool has(const std::string& flag) const;
-  std::string value(const std::string& flag, const std::string& fallback = {}) const;
-  const std::vector<std::string>& positional() const { return m_positional; }
-
- private:
-  std::vector<std::pair<std::string, std::string>> m_values;
-  std::vector<std::string> m_positional;
-  std::string m_error;
-};
-
-/// Ultralytics' `key=value` form of a command line (`val model=best.pt data=coco.yaml`): every
-/// argument `k=v` whose k is a key of `keys` becomes `--keys[k]=v`; the rest is unchanged.
-std::vector<std::string> keyValueAsFlags(const std::vector<std::string>& args,
-                                         const std::vector<std::pair<std::string, std::string>>& keys);
-
-/// Prints `message` to stderr as "stave-train <command>: message" and returns kUsage.
+/// Prints `message` to stderr as "stave-train <command>: message", then the command's synopsis,
+/// and returns kUsage.
 int usageError(const std::string& command, const std::string& message);
 
 /// Prints each error as "stave-train <command>: error: <error>" and returns kUsage.
 int reportErrors(const std::string& command, const std::vector<Error>& errors);
 
-/// Parses a whole decimal integer that fits an int; false on anything else ("", "3x", overflow).
-bool parseInt(const std::string& text, int& out);
-
 /// The path of the running stave-train binary (to start workers of itself).
 std::string selfExecutable();
+
+/// stave-train's --help layout: the root lists every command with its summary, a command shows
+/// "usage: <synopsis>", its summary, CLI11's option list (descriptions wrapped) and its notes.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override;
+  std::string make_option_desc(const CLI::Option* opt) const override;
+};
+
+// Validators for option values. Each failure reads "<option>: <why>" (CLI11 puts the name in).
+
+/// A whole number in [lo, hi]: "expected a whole number from lo to hi, got 'x'".
+CLI::Validator wholeNumber(long long lo, long long hi);
+/// A whole number >= lo: "expected a whole number >= lo, got 'x'".
+CLI::Validator atLeast(long long lo);
+/// A decimal number >= lo: "expected a number >= lo, got 'x'".
+CLI::Validator numberAtLeast(double lo);
+/// A decimal number > lo: "must be above lo, got x".
+CLI::Validator numberAbove(double lo);
+/// A value of the run config's key `key`, read and checked by its schema row (type, range,
+/// choices, the row's own rules), with the message a config file gets ("0 is out of range:
+/// ..."); the value is passed on as the schema writes it (yes -> true for channels_last).
+CLI::Validator schemaValue(std::string_view key);
+/// schemaValue("imgsz"), or 0 (= the checkpoint's training size).
+CLI::Validator imgszOrZero();
+
+/// The schema's default of `key` (a bool, int or float row) as the type of an option's variable:
+/// a command option that mirrors a run-config key starts from the key's default.
+template <typename T>
+T schemaDefault(std::string_view key) {
+  return static_cast<T>(config::defaultNumber(key));
+}
+/// The schema's default of `key` as text (enum and string rows: precision, channels_last).
+std::string schemaDefaultText(std::string_view key);
 
 }  // namespace stave::cli
 

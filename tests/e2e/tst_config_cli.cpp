@@ -78,7 +78,7 @@ void TestConfigCli::newProjectErrors_data() {
   QTest::addColumn<int>("exitCode");
   QTest::addColumn<QString>("message");
   QTest::newRow("no name") << QStringList{"new-project", "x", "--data", "d.yaml"} << 2
-                           << "--name and --data are required";
+                           << "--name is required";
   QTest::newRow("no folder") << QStringList{"new-project", "--name", "n", "--data", "d"} << 2
                              << "expected one folder";
   QTest::newRow("unknown flag") << QStringList{"new-project", "x", "--nme", "n"} << 2
@@ -350,7 +350,7 @@ void TestConfigCli::exportErrors_data() {
   QTest::newRow("bad partition") << QStringList{"--format", "slurm", "--partition", "a;b"} << 2
                                  << "partition: may hold only";
   QTest::newRow("bad nodes") << QStringList{"--format", "slurm", "--nodes", "two"} << 2
-                             << "--nodes expects a whole number";
+                             << "--nodes: expected a whole number";
 }
 
 void TestConfigCli::exportErrors() {
