@@ -1,13 +1,12 @@
 #pragma once
 // The logic behind `stave-train train` and `stave-train worker`: resolve the config (file,
-// project or a run to resume), pick the run folder, then train in this process (one rank) or
-// prepare the dataset once and start the launcher (several ranks). No torch here.
+// project or a run to resume) and take the run folder (core/train/run_folder), then train in
+// this process (one rank) or prepare the dataset once and start the launcher (several ranks),
+// both through core/train/run_entry. No torch here.
 
 #include <string>
 #include <vector>
 
-#include "core/telemetry/node_telemetry.h"
-#include "core/telemetry/run_monitor.h"
 #include "core/train/trainer.h"
 
 namespace stave::cli {
@@ -42,13 +41,5 @@ struct WorkerCommand {
 
 /// Runs one rank (`stave-train worker`); returns the process exit code.
 int runWorkerCommand(const WorkerCommand& command);
-
-/// A single-process run's node telemetry (sample period, the dataset's disk) from its config.
-telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& cfg);
-
-/// A single-process run's doctor and metrics endpoint (report period, port, address) from its
-/// config; several ranks get theirs from the launcher (launchOptions()).
-telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& cfg,
-                                               const std::string& runDir, int rank);
 
 }  // namespace stave::cli

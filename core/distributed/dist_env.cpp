@@ -169,7 +169,7 @@ Result<DistEnv> DistEnv::fromLookup(const std::function<const char*(const char*)
   DistEnv env;
 
   if (vars.has("RANK")) {
-    env.source = "torchrun";
+    env.source = vars.has(kLauncherVariable) ? "launcher" : "torchrun";
     env.worldSize = vars.getInt("WORLD_SIZE", 1, 1 << 20, -1, &errors);
     if (!vars.has("WORLD_SIZE"))
       errors.push_back(Error{"", 0, "WORLD_SIZE", "is not set but RANK is (torchrun sets both)"});

@@ -19,13 +19,21 @@ struct DistEnv {
   int localWorldSize = 1;                ///< ranks on this node
   std::string masterAddr = "127.0.0.1";  ///< host of rank 0's TCPStore
   int masterPort = 29500;                ///< port of rank 0's TCPStore
-  std::string source = "single";         ///< where the values came from: torchrun, slurm, single
+  /// Where the values came from: launcher (Stave's own, which keeps the run's event log and
+  /// samples the node), torchrun, slurm, single.
+  std::string source = "single";
 
   /// True when there is more than one rank.
   bool distributed() const { return worldSize > 1; }
+  /// True when Stave's launcher started this rank.
+  bool underLauncher() const { return source == "launcher"; }
+  /// True when this process keeps the run's event log, samples its node and runs the doctor:
+  /// rank 0, unless the launcher does it for every rank.
+  bool keepsRunLog() const { return rank == 0 && !underLauncher(); }
 
   /// Reads the process environment: torchrun variables (RANK, LOCAL_RANK, WORLD_SIZE,
-  /// LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) when RANK is set, else Slurm (SLURM_PROCID,
+  /// LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) when RANK is set (source "launcher" when
+  /// kLauncherVariable is set too), else Slurm (SLURM_PROCID,
   /// SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE / SLURM_STEP_TASKS_PER_NODE,
   /// SLURM_LAUNCH_NODE_IPADDR or the first host of SLURM_JOB_NODELIST, MASTER_PORT or a port
   /// derived from SLURM_JOB_ID), else a single process. Errors name the variable and value.
@@ -37,6 +45,10 @@ struct DistEnv {
   /// As fromLookup() over a map of variables.
   static Result<DistEnv> fromMap(const std::map<std::string, std::string>& vars);
 };
+
+/// Set by the launcher in each rank's environment (with the torchrun variables): the rank was
+/// started by Stave's launcher (source "launcher").
+constexpr const char* kLauncherVariable = "STAVE_LAUNCHER";
 
 /// Expands a Slurm host list such as "gpu[01-04,07],cpu5" into host names in order
 /// ("gpu01", "gpu02", "gpu03", "gpu04", "gpu07", "cpu5"); zero padding is kept. The error

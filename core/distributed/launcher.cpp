@@ -1,5 +1,6 @@
 #include "core/distributed/launcher.h"
 #include "core/distributed/launcher_supervisor.h"
+#include "core/distributed/dist_env.h"
 #include "core/base/clock.h"
 #include "core/telemetry/node_telemetry.h"
 #include "core/telemetry/run_monitor.h"
@@ -268,16 +269,18 @@ bool Supervisor::spawn(RankProc& r, const std::vector<std::string>& baseEnv) {
 
 std::vector<std::string> Supervisor::rankEnvironment() const {
   std::vector<std::string> baseEnv;
-  static const char* kOwn[] = {"RANK=",       "LOCAL_RANK=",  "WORLD_SIZE=", "LOCAL_WORLD_SIZE=",
-                               "GROUP_RANK=", "MASTER_ADDR=", "MASTER_PORT="};
+  static const std::string kOwn[] = {"RANK=",        "LOCAL_RANK=",  "WORLD_SIZE=",
+                                     "LOCAL_WORLD_SIZE=", "GROUP_RANK=", "MASTER_ADDR=",
+                                     "MASTER_PORT=", std::string(kLauncherVariable) + "="};
   for (char** e = environ; e && *e; ++e) {
     std::string s(*e);
     bool own = false;
-    for (const char* k : kOwn) own = own || s.rfind(k, 0) == 0;
+    for (const auto& k : kOwn) own = own || s.rfind(k, 0) == 0;
     for (const auto& kv : m_opt.env) own = own || s.rfind(kv.first + "=", 0) == 0;
     if (!own) baseEnv.push_back(s);
   }
   for (const auto& kv : m_opt.env) baseEnv.push_back(kv.first + "=" + kv.second);
+  baseEnv.push_back(std::string(kLauncherVariable) + "=1");  // the launcher keeps events.jsonl
   // A rank's OpenMP workers share the node's cores with its loader threads and with the other
   // ranks: busy-waiting workers (libgomp's default) starve both, up to 20x slower steps on a
   // 2-core machine. Ranks wait passively unless the user chose a policy.

@@ -1,6 +1,7 @@
 #include "core/train/checkpoint.h"
 #include "core/train/archive_check.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -164,13 +165,14 @@ Status saveCheckpoint(const std::string& path, const CheckpointParts& parts,
 }
 
 namespace {
-/// One line for the user; LibTorch's C++ backtrace only goes to stderr, which is the rank's
-/// log file under the launcher (or with STAVE_DEBUG set), for a developer.
+std::atomic<bool> g_backtraces{std::getenv("STAVE_DEBUG") != nullptr};
+
+/// One line for the user; LibTorch's C++ backtrace only goes to stderr when asked for
+/// (setCheckpointBacktraces), for a developer.
 Error unreadable(const std::string& path, const std::exception& e) {
   std::string what = e.what();
   if (const auto* c10 = dynamic_cast<const c10::Error*>(&e)) what = c10->what_without_backtrace();
-  if (std::getenv("STAVE_LAUNCHER") || std::getenv("STAVE_DEBUG"))
-    std::cerr << path << ": " << e.what() << "\n";
+  if (g_backtraces.load()) std::cerr << path << ": " << e.what() << "\n";
   what = what.substr(0, what.find('\n'));
   if (what.find("central directory") != std::string::npos ||
       what.find("zip archive") != std::string::npos)
@@ -178,6 +180,8 @@ Error unreadable(const std::string& path, const std::exception& e) {
   return Error{path, 0, "", "not a readable Stave checkpoint or a different model: " + what};
 }
 }  // namespace
+
+void setCheckpointBacktraces(bool toStderr) { g_backtraces = toStderr; }
 
 Result<CheckpointReader> CheckpointReader::open(const std::string& path,
                                                 const torch::Device& device) {

@@ -107,6 +107,12 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
 /// Reads only the meta of a checkpoint (to build the matching model first).
 Result<CheckpointMeta> readCheckpointMeta(const std::string& path);
 
+/// Whether LibTorch's C++ backtrace of an unreadable checkpoint also goes to stderr, for a
+/// developer (the error itself is one line either way). Off by default, where stderr is the
+/// user's terminal; on with STAVE_DEBUG set, and for a rank under the launcher, whose stderr
+/// is its log file (rankMain).
+void setCheckpointBacktraces(bool toStderr);
+
 /// A checkpoint's EMA weights (what validation, prediction and the exports use, as the
 /// trainer's validation does) in a Yolo of its scale and classes, on `device`, in eval mode.
 struct LoadedWeights {

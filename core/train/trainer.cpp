@@ -6,19 +6,6 @@ namespace stave::train {
 
 using namespace detail;
 
-std::string chooseRunDir(const config::RunConfig& config, const std::string& besideFolder) {
-  std::string project = config.getString("project");
-  fs::path base = project.empty() ? fs::path(besideFolder) / "runs" : fs::path(project);
-  std::string name = config.getString("name");
-  if (name.empty()) name = "train";
-  fs::path dir = base / name;
-  // Ultralytics' rule: a taken name gets the next free number (train, train2, ...), unless
-  // exist_ok asks for that very folder (the caller then moves an old run aside).
-  if (config.getBool("exist_ok")) return dir.lexically_normal().string();
-  for (int i = 2; fs::exists(dir); ++i) dir = base / (name + std::to_string(i));
-  return dir.lexically_normal().string();
-}
-
 Trainer::Impl::Outcome Trainer::Impl::endsWith(telemetry::RunStatus status, std::string message) {
   return {true, status, std::move(message)};
 }

@@ -9,6 +9,7 @@
 
 #include "core/base/result.h"
 #include "core/config/run_config.h"
+#include "core/distributed/dist_env.h"
 
 namespace stave::telemetry {
 class EventSink;
@@ -28,12 +29,9 @@ struct TrainOptions {
   config::RunConfig config = config::RunConfig::defaults();  ///< resolved run config
   std::string runDir;                    ///< runs/<id>: config.yaml, results.csv, weights/, events
   telemetry::EventSink* sink = nullptr;  ///< where events go (not owned); nullptr = nowhere
-  int rank = 0;                          ///< this process's rank
-  int localRank = 0;                     ///< rank on this machine (picks the GPU)
-  int worldSize = 1;                     ///< number of ranks
-  int localWorldSize = 1;                ///< ranks on this machine (divides threads=0 among them)
-  std::string masterAddr = "127.0.0.1";  ///< rendezvous address (worldSize > 1)
-  int masterPort = 0;                    ///< rendezvous port (worldSize > 1)
+  /// Who this process is: rank, world size, rank and ranks on this machine (the GPU it takes,
+  /// how threads=0 divides the cores) and the rendezvous address (world size > 1).
+  dist::DistEnv dist;
   StopAfter stopAfter;  ///< resumable stops asked for (--stop-after, --stop-after-batches)
   const std::atomic<bool>* stopRequested = nullptr;  ///< set by SIGTERM/SIGINT: stop gracefully
   /// True while the rank waits at the rendezvous for the others (a node that may never come):
@@ -69,9 +67,5 @@ class Trainer {
   struct Impl;
   std::unique_ptr<Impl> m;
 };
-
-/// The run folder for a config: --run-dir when given, else <project or config folder>/runs/<name
-/// or "train"> with a numeric suffix when taken (train, train2, ...). Does not create it.
-std::string chooseRunDir(const config::RunConfig& config, const std::string& besideFolder);
 
 }  // namespace stave::train

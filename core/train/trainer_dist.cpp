@@ -39,14 +39,6 @@ struct DistContext::Impl {
 DistContext::DistContext(const TrainOptions& o, const TrainSettings& s,
                          const torch::Device& device)
     : m(std::make_unique<Impl>()) {
-  dist::DistEnv env;
-  env.rank = o.rank;
-  env.localRank = o.localRank;
-  env.worldSize = o.worldSize;
-  env.localWorldSize = o.localWorldSize;
-  env.masterAddr = o.masterAddr;
-  env.masterPort = o.masterPort;
-  env.source = "torchrun";
   dist::ProcessGroupOptions po;
   po.device = device;
   po.timeoutS = s.ncclTimeoutS;
@@ -54,8 +46,8 @@ DistContext::DistContext(const TrainOptions& o, const TrainSettings& s,
   po.nccl.shmDisable = s.ncclShmDisable;
   po.nccl.debug = s.ncclDebug;
   po.nccl.timeoutS = po.timeoutS;
-  auto group = dist::ProcessGroup::create(env, po);
-  if (!group) throw std::runtime_error("rank " + std::to_string(o.rank) + ": " + group.errorText());
+  auto group = dist::ProcessGroup::create(o.dist, po);
+  if (!group) throw std::runtime_error("rank " + std::to_string(o.dist.rank) + ": " + group.errorText());
   m->group = std::move(group.value());
 }
 

@@ -238,8 +238,8 @@ struct Trainer::Impl {
       : o(std::move(opts)),
         cfg(o.config),
         settings(trainSettings(o.config)),
-        rank(o.rank),
-        world(o.worldSize) {}
+        rank(o.dist.rank),
+        world(o.dist.worldSize) {}
 
   template <typename Typed>
   void emit(const Typed& e) {

@@ -10,7 +10,7 @@ void Trainer::Impl::setupRuntime() {
   int threads = settings.threads;
   if (threads <= 0) {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::max(1, cores / std::max(1, o.localWorldSize));
+    threads = std::max(1, cores / std::max(1, o.dist.localWorldSize));
   }
   torch::set_num_threads(threads);
   const uint64_t seed = settings.seed;
@@ -53,7 +53,7 @@ torch::Device Trainer::Impl::resolveDevice() {
   if (ids.empty()) {
     for (int i = 0; i < count; ++i) ids.push_back(i);
   }
-  const int id = ids[static_cast<size_t>(o.localRank) % ids.size()];
+  const int id = ids[static_cast<size_t>(o.dist.localRank) % ids.size()];
   if (id < 0 || id >= count) {
     throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" +
                          std::to_string(count) + " visible)",
@@ -67,7 +67,7 @@ data::LoaderOptions Trainer::Impl::loaderOptions(bool train) const {
   // Ultralytics' cap: no more loader threads than this rank's share of the CPU cores (more
   // only compete with each other and with the model's threads).
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.localWorldSize)));
+  lo.workers = std::min(lo.workers, std::max(1, cores / std::max(1, o.dist.localWorldSize)));
   lo.rank = rank;
   lo.worldSize = world;
   lo.channelsLast = channelsLast;

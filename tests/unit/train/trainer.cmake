@@ -7,7 +7,7 @@ stave_add_test(unit_train_validator SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_valida
                LIBS stave::train LABEL unit TIMEOUT 120 TORCH)
 # Every schema row reaches the engine (the trainer's settings, derive(), the launcher's options).
 stave_add_test(unit_train_every_setting SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_every_setting.cpp
-               LIBS stave::cli LABEL unit TIMEOUT 60)
+               LIBS stave::train LABEL unit TIMEOUT 60)
 # Archives that Python's torch.load reads (export-weights --format ultralytics).
 stave_add_test(unit_train_pickle_writer SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_pickle_writer.cpp
                LIBS stave::train LABEL unit TIMEOUT 60 TORCH)

@@ -1,8 +1,8 @@
 // Every row of the run-config schema reaches the engine: for each key, a valid value other than
 // the default changes what the engine is handed — the trainer's settings (train::trainSettings,
 // the loaders' options inside them), the optimiser and learning rate (config::derive), the run
-// folder (train::chooseRunDir), the launcher's options (cli::launchOptions) or a single-process
-// run's telemetry and monitor (cli::nodeTelemetryOptions, cli::runMonitorOptions). A row that
+// folder (train::chooseRunDir), the launcher's options (train::launchOptions) or a single-process
+// run's telemetry and monitor (train::nodeTelemetryOptions, train::runMonitorOptions). A row that
 // nothing reads fails here by name.
 #include <QtTest/QtTest>
 
@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <map>
 
-#include "app/stave-train/launch_bridge.h"
-#include "app/stave-train/train_command.h"
 #include "core/config/run_config.h"
 #include "core/config/schema.h"
+#include "core/train/run_entry.h"
+#include "core/train/run_folder.h"
 #include "core/train/settings.h"
 #include "core/train/trainer.h"
 
@@ -81,10 +81,10 @@ json engineView(const config::RunConfig& cfg, const std::string& folder) {
                            {"iterations", d.iterations}});
   }
   j["run_dir"] = train::chooseRunDir(cfg, folder);
-  j["launcher"] = launcherJson(cli::launchOptions(cfg, folder + "/runs/r", "stave-train", {}));
-  const auto node = cli::nodeTelemetryOptions(cfg);
+  j["launcher"] = launcherJson(train::launchOptions(cfg, folder + "/runs/r", "stave-train", {}));
+  const auto node = train::nodeTelemetryOptions(cfg);
   j["node"] = {{"period_s", node.periodS}, {"disk", node.diskPath}};
-  const auto mo = cli::runMonitorOptions(cfg, folder + "/runs/r", 0);
+  const auto mo = train::runMonitorOptions(cfg, folder + "/runs/r", 0);
   j["monitor"] = {{"report_period_s", mo.reportPeriodS},
                   {"run", mo.runName},
                   {"metrics_port", mo.metricsPort},

@@ -1,4 +1,4 @@
-#include "core/config/run_lock.h"
+#include "core/train/run_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,0 +1,166 @@
+#include "core/train/run_entry.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "core/telemetry/event_sink.h"
+#include "core/train/checkpoint.h"
+
+namespace stave::train {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_atRendezvous{false};
+
+extern "C" void onStopSignal(int sig) {
+  // Waiting at the rendezvous for ranks that may never come: nothing to checkpoint, and the
+  // wait cannot see a flag, so stop at once. Otherwise the first signal finishes the step,
+  // checkpoints and stops; a second stops at once.
+  if (g_atRendezvous.load() || g_stop.exchange(true)) std::_Exit(128 + sig);
+}
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+int printErrors(const std::vector<Error>& errors) {
+  std::cerr << "stave-train: " << errors.size() << (errors.size() == 1 ? " problem" : " problems")
+            << ":\n";
+  for (const auto& e : errors) std::cerr << "  " << e.toString() << "\n";
+  return kTrainBadInput;
+}
+
+/// What the process that keeps a run's log runs beside its rank: the event log's files, the
+/// node's samples, the doctor and the metrics endpoint (fed every event the sink writes, a
+/// diagnosis every report period from its own thread and, from finish(), the final report).
+class RunLogKeeper {
+ public:
+  RunLogKeeper(const config::RunConfig& config, telemetry::EventSink& sink)
+      : m_sink(sink), m_node(nodeTelemetryOptions(config), [&sink](telemetry::Event e) { sink.write(e); }) {}
+
+  Status start(const config::RunConfig& config, const std::string& runDir) {
+    if (auto s = m_sink.openFile((fs::path(runDir) / "events.jsonl").string()); !s) return s;
+    if (config.getBool("tensorboard"))
+      if (auto s = m_sink.openTensorBoard((fs::path(runDir) / "tb").string()); !s) return s;
+    auto m = telemetry::RunMonitor::create(runMonitorOptions(config, runDir, 0));
+    if (!m) return m.errors();
+    m_monitor = std::move(m.value());
+    if (m_monitor->server()) std::cerr << "metrics on " << m_monitor->server()->url() << "\n";
+    telemetry::RunMonitor* monitor = m_monitor.get();
+    m_sink.setObserver([monitor](const telemetry::Event& e) { monitor->observe(e); });
+    m_monitor->startTimer([this](const telemetry::Event& e) { m_sink.write(e); });
+    m_node.setProcesses({{0, static_cast<int>(getpid())}});
+    m_node.start();
+    return Ok{};
+  }
+
+  /// Stops sampling and writes the final report; the endpoint keeps serving until destruction.
+  void finish() {
+    if (!m_monitor) return;
+    m_node.stop();
+    m_monitor->stopTimer();
+    m_sink.write(m_monitor->finalReport());
+  }
+
+  ~RunLogKeeper() {
+    if (m_monitor) m_sink.setObserver(nullptr);
+  }
+
+ private:
+  telemetry::EventSink& m_sink;
+  telemetry::NodeTelemetry m_node;
+  std::unique_ptr<telemetry::RunMonitor> m_monitor;
+};
+
+}  // namespace
+
+int rankMain(const RankStart& start) {
+  installStopHandlers();
+  // Under the launcher stderr is this rank's log file: LibTorch's backtraces belong there.
+  if (start.env.underLauncher()) setCheckpointBacktraces(true);
+  const std::string runDir = fs::absolute(start.runDir).lexically_normal().string();
+  telemetry::EventSink sink(stdout, start.env.rank);
+  RunLogKeeper keeper(start.config, sink);
+  if (start.env.keepsRunLog())
+    if (auto s = keeper.start(start.config, runDir); !s) return printErrors(s.errors());
+  TrainOptions options;
+  options.config = start.config;
+  options.runDir = runDir;
+  options.sink = &sink;
+  options.dist = start.env;
+  options.stopAfter = start.stopAfter;
+  options.stopRequested = &g_stop;
+  options.atRendezvous = &g_atRendezvous;
+  options.version = start.version;
+  Trainer trainer(options);
+  const int rc = trainer.run();
+  keeper.finish();
+  return rc;
+}
+
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config) {
+  telemetry::NodeTelemetryOptions o;
+  o.periodS = config.getFloat("sample_period_s");
+  o.diskPath = fs::path(config.getString("data")).parent_path().string();
+  return o;
+}
+
+telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,
+                                               const std::string& runDir, int rank) {
+  telemetry::RunMonitorOptions mo;
+  mo.reportPeriodS = config.getFloat("report_period_s");
+  mo.runName = fs::path(runDir).filename().string();
+  mo.metricsPort = static_cast<int>(config.getInt("metrics_port"));
+  mo.metricsAddress = config.getString("metrics_addr");
+  mo.rank = rank;
+  return mo;
+}
+
+dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,
+                                  const std::string& executable, const StopAfter& stopAfter) {
+  dist::LaunchOptions lo;
+  lo.workerArgv = {executable, "worker", "--config", (fs::path(runDir) / "config.yaml").string(),
+                   "--run-dir", runDir};
+  for (const auto& [flag, n] : {std::pair{"--stop-after", stopAfter.epochs},
+                                std::pair{"--stop-after-batches", stopAfter.batches}}) {
+    if (n <= 0) continue;
+    lo.workerArgv.push_back(flag);
+    lo.workerArgv.push_back(std::to_string(n));
+  }
+  lo.nproc = static_cast<int>(config.getInt("nproc"));
+  lo.nnodes = static_cast<int>(config.getInt("nnodes"));
+  lo.nodeRank = static_cast<int>(config.getInt("node_rank"));
+  lo.masterAddr = config.getString("master_addr");
+  lo.masterPort = static_cast<int>(config.getInt("master_port"));
+  lo.runDir = runDir;
+  lo.tensorboard = config.getBool("tensorboard");
+  // Telemetry, doctor and metrics endpoint as a single-process run takes them.
+  const auto node = nodeTelemetryOptions(config);
+  lo.samplePeriodS = node.periodS;
+  lo.diskPath = node.diskPath;
+  lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
+  const auto monitor = runMonitorOptions(config, runDir, 0);
+  lo.reportPeriodS = monitor.reportPeriodS;
+  lo.metricsPort = monitor.metricsPort;
+  lo.metricsAddress = monitor.metricsAddress;
+  return lo;
+}
+
+int launchRun(const config::RunConfig& config, const std::string& runDir,
+              const std::string& executable, const StopAfter& stopAfter) {
+  return dist::runLauncher(launchOptions(config, runDir, executable, stopAfter));
+}
+
+}  // namespace stave::train

@@ -1,0 +1,53 @@
+#pragma once
+// How a run starts in a process, in one place. One rank (rankMain): the single-process run of
+// `stave-train train`, a rank started by Stave's launcher, or one started by srun or torchrun;
+// they differ only in who keeps the run's event log (DistEnv::keepsRunLog). Several ranks on
+// this node (launchRun): Stave's launcher, given what the run config asks for.
+
+#include <string>
+
+#include "core/config/run_config.h"
+#include "core/distributed/dist_env.h"
+#include "core/distributed/launcher.h"
+#include "core/telemetry/node_telemetry.h"
+#include "core/telemetry/run_monitor.h"
+#include "core/train/trainer.h"
+
+namespace stave::train {
+
+/// What one rank is started with.
+struct RankStart {
+  config::RunConfig config = config::RunConfig::defaults();  ///< the resolved run config
+  std::string runDir;     ///< the run folder (made absolute here)
+  dist::DistEnv env;      ///< who this process is (DistEnv{} for a single-process run)
+  StopAfter stopAfter;    ///< --stop-after / --stop-after-batches
+  std::string version;    ///< Stave's version, for run_start
+};
+
+/// Trains one rank to its end and returns Trainer::run's exit code. SIGTERM and SIGINT become
+/// a graceful stop (finish the step, checkpoint, `stopped`; a second signal ends at once). The
+/// rank that keeps the run's log (env.keepsRunLog()) writes events.jsonl and TensorBoard,
+/// samples its node and runs the doctor and the metrics endpoint; under the launcher every rank
+/// writes its events to stdout for the launcher, and LibTorch's backtraces go to its log file.
+int rankMain(const RankStart& start);
+
+/// A run's node telemetry (sample period, the dataset's disk) from its config.
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config);
+
+/// A run's doctor and metrics endpoint (report period, port, address) from its config.
+telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,
+                                               const std::string& runDir, int rank);
+
+/// What the launcher is given for `runDir`: the worker command line (`executable worker
+/// --config <runDir>/config.yaml --run-dir <runDir>`), ranks and rendezvous, telemetry, the
+/// doctor's report period, the metrics endpoint and the hang timeout.
+dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,
+                                  const std::string& executable, const StopAfter& stopAfter);
+
+/// Starts this node's ranks of `runDir` (config.nproc `stave-train worker` processes, the
+/// config written to <runDir>/config.yaml beforehand) through the launcher and supervises
+/// them; returns the launcher's exit code.
+int launchRun(const config::RunConfig& config, const std::string& runDir,
+              const std::string& executable, const StopAfter& stopAfter);
+
+}  // namespace stave::train
