@@ -433,18 +433,8 @@ std::string runNameProblem(const std::string& name) {
 }
 
 bool resumeMayChange(std::string_view key) {
-  // How long and how often (the schedule is re-planned for a new epochs/time), validation
-  // and checkpoint settings, the loader's speed settings, and where the ranks meet: none of
-  // them changes what the weights have learned so far or how the next step is computed.
-  static const std::set<std::string_view> keys{
-      "epochs",   "time",          "patience",  "save_period",  "val",
-      "val_period", "conf",        "iou",       "max_det",      "workers",
-      "prefetch", "persistent_workers", "cache", "threads",     "pin_memory",
-      "devices",  "nccl_p2p_level", "nccl_shm_disable", "nccl_debug", "nccl_timeout_s",
-      "tensorboard", "sample_period_s", "report_period_s", "metrics_port", "metrics_addr",
-      "master_addr", "master_port", "node_rank", "resume",      "name",
-      "project",  "exist_ok", "max_bad_images"};
-  return keys.count(key) > 0;
+  const ParamSpec* p = findParam(key);
+  return p != nullptr && p->resumable;
 }
 
 std::vector<Error> validate(const RunConfig& config) {

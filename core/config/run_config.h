@@ -77,8 +77,9 @@ std::vector<Error> validate(const RunConfig& config);
 /// characters or line breaks), or "" when it can.
 std::string runNameProblem(const std::string& name);
 
-/// Whether a resumed run may change `key` (epochs, patience, validation and loader settings,
-/// rendezvous addresses, ...); every other key must equal the checkpoint's.
+/// Whether a resumed run may change `key`: its schema row's `resumable` (epochs, patience,
+/// validation and loader settings, rendezvous addresses, ...); every other key must equal the
+/// checkpoint's.
 bool resumeMayChange(std::string_view key);
 
 /// What `optimizer` resolves to.

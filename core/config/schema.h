@@ -1,7 +1,7 @@
 #pragma once
 // The RunConfig schema: one row per training parameter. The parser, the validator, command-line
-// overrides, the exports, the docs table and the GUI form are all driven by this table, so a new
-// parameter is one row in schema.cpp.
+// overrides, the exports, the docs table, the resume rules and the GUI form are all driven by this
+// table, so a new parameter is one row in schema_table.cpp.
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +33,11 @@ struct ParamSpec {
   ParamGroup group;                  ///< section it belongs to
   std::string help;                  ///< one line for users
   bool ultralytics;                  ///< Ultralytics has this parameter (same name)
+  /// A resume (`resume=true`) may change it: it alters neither what the run has learned nor how
+  /// its next step is computed (how long, how often, validation, checkpoints, the loader's
+  /// speed, where the ranks meet, the run's telemetry). A resume changing any other key is
+  /// refused (train::checkResume).
+  bool resumable;
 };
 
 /// The schema, in display order.
@@ -83,6 +88,9 @@ std::string modelScale(std::string_view model);
 
 /// The parameter table as Markdown (docs/config.md).
 std::string schemaMarkdown();
+/// The keys a resume may change, in schema order, each between `quote`s and joined by ", "
+/// (the refusal message, the README's list).
+std::string resumableKeys(const char* quote = "`");
 
 /// The translation context of the schema's texts in the studio.
 inline constexpr const char* kSchemaTrContext = "stave::config::Schema";

@@ -43,21 +43,30 @@ struct Context {
     for (const auto& [rank, r] : w.ranks) n += r.steps;
     return n;
   }
-  int64_t integer(const char* key, int64_t fallback) const {
+  // The run's value of `key`, or the schema's default when the run's config lacks it (or holds
+  // another type): the doctor judges a run by the values it trained with.
+  int64_t integer(const char* key) const {
     auto it = run.config.find(key);
-    return it != run.config.end() && it->is_number() ? it->get<int64_t>() : fallback;
+    return it != run.config.end() && it->is_number()
+               ? it->get<int64_t>()
+               : static_cast<int64_t>(config::defaultNumber(key));
   }
-  double number(const char* key, double fallback) const {
+  double number(const char* key) const {
     auto it = run.config.find(key);
-    return it != run.config.end() && it->is_number() ? it->get<double>() : fallback;
+    return it != run.config.end() && it->is_number() ? it->get<double>()
+                                                     : config::defaultNumber(key);
   }
-  bool boolean(const char* key, bool fallback) const {
+  // An enum row such as channels_last that takes true/false counts as false unless set true.
+  bool boolean(const char* key) const {
     auto it = run.config.find(key);
-    return it != run.config.end() && it->is_boolean() ? it->get<bool>() : fallback;
+    if (it != run.config.end() && it->is_boolean()) return it->get<bool>();
+    const config::ParamSpec* spec = config::findParam(key);
+    return spec != nullptr && spec->type == config::ParamType::Bool && config::defaultNumber(key);
   }
-  std::string string(const char* key, const std::string& fallback) const {
+  std::string string(const char* key) const {
     auto it = run.config.find(key);
-    return it != run.config.end() && it->is_string() ? it->get<std::string>() : fallback;
+    if (it != run.config.end() && it->is_string()) return it->get<std::string>();
+    return config::formatValue(config::runConfigSchema()[config::paramIndex(key)].defaultValue);
   }
   int coresPerRank() const {
     const int cores = run.cores > 0 ? run.cores
@@ -94,8 +103,8 @@ RuleVerdict dataBound(const Context& c) {
   const double data = c.phaseShare(StepPhase::DataWait);
   RuleVerdict v = above(data, c.opt.dataWaitShare, c.opt.dataWaitClear);
   if (!v.holds) return v;
-  const int64_t workers = c.integer("workers", 8);
-  const std::string cache = c.string("cache", "none");
+  const int64_t workers = c.integer("workers");
+  const std::string cache = c.string("cache");
   Finding& f = v.finding;
   f.title = "data-bound";
   f.severity = data >= 0.4 ? Severity::Critical : Severity::Warning;
@@ -129,7 +138,7 @@ RuleVerdict inputCopyBound(const Context& c) {
   f.title = "input-copy-bound";
   f.evidence = {{"h2d_share", h2d}, {"step_s", c.stepSeconds()}};
   f.message = "ranks spend " + percent(h2d) + " of their step copying the batch to the GPU";
-  if (!c.boolean("pin_memory", true)) {
+  if (!c.boolean("pin_memory")) {
     f.advice.push_back({"pin_memory", "true"});
     f.message += "; pinned host memory lets the copy run at full PCIe speed";
   } else {
@@ -150,9 +159,9 @@ RuleVerdict communicationBound(const Context& c) {
   StragglerDetector sd(StragglerOptions{1, c.opt.imbalance, 0.05});
   for (const auto& [rank, r] : c.w.ranks) sd.add(rank, r.mean);
   if (auto s = sd.report(); s && s->imbalance >= c.opt.imbalance) return {};
-  const double bucket = c.number("bucket_mb", 25);
-  const int64_t batch = c.integer("batch", 16);
-  const int64_t nbs = c.integer("nbs", 64);
+  const double bucket = c.number("bucket_mb");
+  const int64_t batch = c.integer("batch");
+  const int64_t nbs = c.integer("nbs");
   Finding& f = v.finding;
   f.title = "communication-bound";
   f.evidence = {{"allreduce_wait_share", wait},
@@ -199,12 +208,12 @@ RuleVerdict straggler(const Context& c) {
               s->message;
   switch (s->waitsOn) {
     case StepPhase::DataWait:
-      if (c.string("cache", "none") == "none") f.advice.push_back({"cache", "ram"});
+      if (c.string("cache") == "none") f.advice.push_back({"cache", "ram"});
       f.message += ". Its loader is slower: a slower or shared disk, fewer free cores on its "
                    "node, or another job on them";
       break;
     case StepPhase::H2D:
-      if (!c.boolean("pin_memory", true)) f.advice.push_back({"pin_memory", "true"});
+      if (!c.boolean("pin_memory")) f.advice.push_back({"pin_memory", "true"});
       f.message += ". Its input copy is slower: check that GPU's PCIe link on the Hardware page";
       break;
     case StepPhase::FwdBwd:
@@ -221,7 +230,7 @@ RuleVerdict straggler(const Context& c) {
 RuleVerdict memoryHeadroom(const Context& c) {
   if (!c.cuda() || c.w.gpuMemoryShare < 0) return {};
   const double used = c.w.gpuMemoryShare;
-  const int64_t batch = c.integer("batch", 16);
+  const int64_t batch = c.integer("batch");
   const std::map<std::string, double> evidence = {{"memory_share", used},
                                                   {"batch", static_cast<double>(batch)}};
   const double fullClear = c.opt.memoryNearFull - 0.02;
@@ -258,19 +267,19 @@ RuleVerdict gpuUnderused(const Context& c) {
     return {};  // the GPU waits for data or peers: those rules say why
   RuleVerdict v = below(c.w.gpuUtil, c.opt.gpuUtilLow, c.opt.gpuUtilClear);
   if (!v.holds) return v;
-  const int64_t batch = c.integer("batch", 16);
+  const int64_t batch = c.integer("batch");
   Finding& f = v.finding;
   f.title = "GPU under-used";
   f.evidence = {{"gpu_util", c.w.gpuUtil}, {"batch", static_cast<double>(batch)}};
   f.message = "the GPUs are busy " + std::to_string(std::lround(c.w.gpuUtil)) +
               "% of the time although the ranks hardly wait for data or peers";
-  if (!c.boolean("amp", true) || c.string("precision", "auto") == "fp32") {
-    if (!c.boolean("amp", true)) f.advice.push_back({"amp", "true"});
-    if (c.string("precision", "auto") == "fp32") f.advice.push_back({"precision", "auto"});
+  if (!c.boolean("amp") || c.string("precision") == "fp32") {
+    if (!c.boolean("amp")) f.advice.push_back({"amp", "true"});
+    if (c.string("precision") == "fp32") f.advice.push_back({"precision", "auto"});
     f.message += "; they compute in fp32 where bf16 (auto) doubles the tensor-core rate";
   }
   // A CUDA run: channels_last=auto is off there (older logs hold a bool).
-  if (!c.boolean("channels_last", false) && c.string("channels_last", "auto") != "true") {
+  if (!c.boolean("channels_last") && c.string("channels_last") != "true") {
     f.advice.push_back({"channels_last", "true"});
     f.message += "; channels-last convolutions are faster on tensor cores";
   }

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include "core/base/atomic_file.h"
 
@@ -12,101 +15,109 @@ namespace stave::train {
 namespace {
 constexpr int64_t kFormatVersion = 1;
 
-void writeInt(torch::serialize::OutputArchive& a, const std::string& k, int64_t v) {
-  a.write(k, c10::IValue(v));
+// The metadata records, each bound to its CheckpointMeta member: writeMeta() and readMeta() are
+// loops over this table. `optional` marks records added later in format 1, absent from older
+// checkpoints (read when present). The class names and has_optimizer are converted by hand.
+struct MetaField {
+  const char* key;
+  std::variant<int64_t CheckpointMeta::*, double CheckpointMeta::*, std::string CheckpointMeta::*,
+               std::vector<double> CheckpointMeta::*>
+      member;
+  bool optional = false;
+};
+
+const std::vector<MetaField>& metaFields() {
+  using M = CheckpointMeta;
+  static const std::vector<MetaField> fields{
+      {"epoch", &M::epoch},
+      {"epochs", &M::epochs},
+      {"iteration", &M::iteration},
+      {"last_opt_step", &M::lastOptStep},
+      {"best_fitness", &M::bestFitness},
+      {"best_epoch", &M::bestEpoch},
+      {"best_map50", &M::bestMap50},
+      {"best_map5095", &M::bestMap5095},
+      {"best_map_epoch", &M::bestMapEpoch},
+      {"last_metrics", &M::lastMetrics},
+      {"ema_updates", &M::emaUpdates},
+      {"scaler_scale", &M::scalerScale},
+      {"scaler_growth", &M::scalerGrowth},
+      {"non_finite_total", &M::nonFiniteTotal},
+      {"config_yaml", &M::configYaml},
+      {"scale", &M::scale},
+      {"nc", &M::nc},
+      {"imgsz", &M::imgsz},
+      {"optimizer_name", &M::optimizer, true},
+      {"optimizer_base_lr0", &M::optimizerLr0, true},
+      {"epoch_batches", &M::epochBatches, true},
+      {"epoch_loss", &M::epochLoss, true},
+      {"dataset_hash", &M::datasetHash, true},
+  };
+  return fields;
 }
-void writeDouble(torch::serialize::OutputArchive& a, const std::string& k, double v) {
-  a.write(k, c10::IValue(v));
-}
-void writeString(torch::serialize::OutputArchive& a, const std::string& k, const std::string& v) {
-  a.write(k, c10::IValue(v));
-}
-int64_t readInt(torch::serialize::InputArchive& a, const std::string& k) {
+
+c10::IValue readRecord(torch::serialize::InputArchive& a, const std::string& key) {
   c10::IValue v;
-  a.read(k, v);
-  return v.toInt();
-}
-double readDouble(torch::serialize::InputArchive& a, const std::string& k) {
-  c10::IValue v;
-  a.read(k, v);
-  return v.toDouble();
-}
-std::string readString(torch::serialize::InputArchive& a, const std::string& k) {
-  c10::IValue v;
-  a.read(k, v);
-  return v.toStringRef();
+  a.read(key, v);
+  return v;
 }
 
 void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
-  writeInt(a, "format_version", kFormatVersion);
-  writeInt(a, "epoch", m.epoch);
-  writeInt(a, "epochs", m.epochs);
-  writeInt(a, "iteration", m.iteration);
-  writeInt(a, "last_opt_step", m.lastOptStep);
-  writeDouble(a, "best_fitness", m.bestFitness);
-  writeInt(a, "best_epoch", m.bestEpoch);
-  writeDouble(a, "best_map50", m.bestMap50);
-  writeDouble(a, "best_map5095", m.bestMap5095);
-  writeInt(a, "best_map_epoch", m.bestMapEpoch);
-  a.write("last_metrics", c10::IValue(m.lastMetrics));
-  writeInt(a, "ema_updates", m.emaUpdates);
-  writeDouble(a, "scaler_scale", m.scalerScale);
-  writeInt(a, "scaler_growth", m.scalerGrowth);
-  writeInt(a, "non_finite_total", m.nonFiniteTotal);
-  writeString(a, "config_yaml", m.configYaml);
-  writeString(a, "scale", m.scale);
-  writeInt(a, "nc", m.nc);
-  writeInt(a, "imgsz", m.imgsz);
+  a.write("format_version", c10::IValue(kFormatVersion));
+  for (const MetaField& f : metaFields())
+    std::visit([&](auto member) { a.write(f.key, c10::IValue(m.*member)); }, f.member);
   std::string names;
   for (const auto& n : m.names) names += n + "\n";
-  writeString(a, "names", names);
-  writeInt(a, "has_optimizer", m.hasOptimizer ? 1 : 0);
-  writeString(a, "optimizer_name", m.optimizer);
-  writeDouble(a, "optimizer_base_lr0", m.optimizerLr0);
-  writeInt(a, "epoch_batches", m.epochBatches);
-  a.write("epoch_loss", c10::IValue(m.epochLoss));
-  writeString(a, "dataset_hash", m.datasetHash);
+  a.write("names", c10::IValue(names));
+  a.write("has_optimizer", c10::IValue(int64_t{m.hasOptimizer ? 1 : 0}));
+}
+
+// Sets `m`'s member from `v` when `v` holds its type; false when it does not.
+template <class T>
+bool assign(CheckpointMeta& m, T CheckpointMeta::*member, const c10::IValue& v) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    if (!v.isInt()) return false;
+    m.*member = v.toInt();
+  } else if constexpr (std::is_same_v<T, double>) {
+    if (!v.isDouble()) return false;
+    m.*member = v.toDouble();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.isString()) return false;
+    m.*member = v.toStringRef();
+  } else {
+    if (!v.isDoubleList()) return false;
+    m.*member = v.toDoubleVector();
+  }
+  return true;
 }
 
 CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
   CheckpointMeta m;
-  const int64_t version = readInt(a, "format_version");
-  if (version != kFormatVersion) {
-    throw std::runtime_error("checkpoint format " + std::to_string(version) +
-                             " is not supported (expected " + std::to_string(kFormatVersion) + ")");
+  const c10::IValue version = readRecord(a, "format_version");
+  if (!version.isInt() || version.toInt() != kFormatVersion) {
+    throw std::runtime_error("checkpoint format " +
+                             (version.isInt() ? std::to_string(version.toInt()) : "?") +
+                             " is not supported (expected " + std::to_string(kFormatVersion) +
+                             ")");
   }
-  m.epoch = readInt(a, "epoch");
-  m.epochs = readInt(a, "epochs");
-  m.iteration = readInt(a, "iteration");
-  m.lastOptStep = readInt(a, "last_opt_step");
-  m.bestFitness = readDouble(a, "best_fitness");
-  m.bestEpoch = readInt(a, "best_epoch");
-  m.bestMap50 = readDouble(a, "best_map50");
-  m.bestMap5095 = readDouble(a, "best_map5095");
-  m.bestMapEpoch = readInt(a, "best_map_epoch");
-  {
+  for (const MetaField& f : metaFields()) {
     c10::IValue v;
-    a.read("last_metrics", v);
-    m.lastMetrics = v.toDoubleVector();
+    if (f.optional) {
+      if (!a.try_read(f.key, v)) continue;
+    } else {
+      a.read(f.key, v);
+    }
+    const bool ok = std::visit([&](auto member) { return assign(m, member, v); }, f.member);
+    if (!ok && !f.optional)
+      throw std::runtime_error(std::string("checkpoint record '") + f.key +
+                               "' has the wrong type (" + v.tagKind() + ")");
   }
-  m.emaUpdates = readInt(a, "ema_updates");
-  m.scalerScale = readDouble(a, "scaler_scale");
-  m.scalerGrowth = readInt(a, "scaler_growth");
-  m.nonFiniteTotal = readInt(a, "non_finite_total");
-  m.configYaml = readString(a, "config_yaml");
-  m.scale = readString(a, "scale");
-  m.nc = readInt(a, "nc");
-  m.imgsz = readInt(a, "imgsz");
-  std::istringstream names(readString(a, "names"));
-  for (std::string line; std::getline(names, line);) m.names.push_back(line);
-  m.hasOptimizer = readInt(a, "has_optimizer") != 0;
-  // Added later in format 1: absent from older checkpoints.
-  c10::IValue v;
-  if (a.try_read("optimizer_name", v) && v.isString()) m.optimizer = v.toStringRef();
-  if (a.try_read("optimizer_base_lr0", v) && v.isDouble()) m.optimizerLr0 = v.toDouble();
-  if (a.try_read("epoch_batches", v) && v.isInt()) m.epochBatches = v.toInt();
-  if (a.try_read("epoch_loss", v) && v.isDoubleList()) m.epochLoss = v.toDoubleVector();
-  if (a.try_read("dataset_hash", v) && v.isString()) m.datasetHash = v.toStringRef();
+  const c10::IValue names = readRecord(a, "names");
+  if (!names.isString()) throw std::runtime_error("checkpoint record 'names' is not text");
+  std::istringstream lines(names.toStringRef());
+  for (std::string line; std::getline(lines, line);) m.names.push_back(line);
+  const c10::IValue hasOptimizer = readRecord(a, "has_optimizer");
+  m.hasOptimizer = hasOptimizer.isInt() && hasOptimizer.toInt() != 0;
   return m;
 }
 

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "core/config/schema.h"
 #include "core/data/dataset.h"
 #include "core/train/checkpoint.h"
 
@@ -107,9 +108,8 @@ Status checkResume(const config::RunConfig& requested, const std::string& runDir
     std::string list;
     for (const auto& c : changed) list += (list.empty() ? "" : ", ") + c;
     return Error{(fs::path(runDir) / "config.yaml").string(), 0, "resume",
-                 "a resumed run cannot change " + list +
-                     "; only epochs, time, patience, validation, checkpoint, loader and "
-                     "rendezvous settings may change (start a new run for the rest)"};
+                 "a resumed run cannot change " + list + "; it may change only " +
+                     config::resumableKeys("") + " (start a new run for the rest)"};
   }
   // The dataset's class count is the model's head: a changed one cannot be resumed (LibTorch
   // refused it with a backtrace when the weights were loaded).

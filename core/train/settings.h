@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/config/binding.h"
 #include "core/config/run_config.h"
 #include "core/data/loader.h"
 
@@ -69,6 +71,10 @@ struct TrainSettings {
   bool ncclShmDisable = false;
   double ncclTimeoutS = 0;
 };
+
+/// The keys the trainer reads, each bound to its TrainSettings member (the loaders' keys are
+/// data::loaderBindings() and data::augmentBindings()).
+const std::vector<config::FieldBinding<TrainSettings>>& trainSettingBindings();
 
 /// The trainer's settings from `cfg` (a validated config: every key has its type).
 TrainSettings trainSettings(const config::RunConfig& cfg);

@@ -108,6 +108,7 @@ class TestSchema : public QObject {
   void derived();
   void deriveResolvesTheOptimizer();
   void docsAreCurrent();
+  void readmeResumeListIsCurrent();
   void translationSourceIsCurrent();
 };
 
@@ -593,6 +594,31 @@ void TestSchema::docsAreCurrent() {
            "docs/config.md is stale: run stave-train config-docs > docs/config.md");
   for (const auto& p : runConfigSchema())
     QVERIFY2(committed.value().find("| `" + p.name + "` |") != std::string::npos, p.name.c_str());
+}
+
+void TestSchema::readmeResumeListIsCurrent() {
+  // The README's list of keys a resume may change is the schema's (rows marked resumable),
+  // between its markers; line breaks are free.
+  auto readme = stave::readFile(STAVE_SOURCE_DIR "/README.md");
+  QVERIFY(readme.ok());
+  const std::string& text = readme.value();
+  const size_t begin = text.find("<!-- resumable-keys");
+  QVERIFY2(begin != std::string::npos, "README.md lost its <!-- resumable-keys --> marker");
+  const size_t from = text.find("-->", begin) + 3;
+  const size_t end = text.find("<!-- /resumable-keys -->", from);
+  QVERIFY2(end != std::string::npos, "README.md lost its <!-- /resumable-keys --> marker");
+  std::string listed;
+  for (char c : text.substr(from, end - from))
+    if (c != '\n' && !(c == ' ' && (listed.empty() || listed.back() == ' '))) listed += c;
+  while (!listed.empty() && listed.back() == ' ') listed.pop_back();
+  const std::string expected = resumableKeys("`") + ".";
+  QVERIFY2(listed == expected,
+           ("README.md's resume list is stale; it should read: " + expected).c_str());
+  QVERIFY(expected.find("`epochs`") != std::string::npos);
+  QVERIFY(expected.find("`model`") == std::string::npos);
+  QVERIFY(resumeMayChange("workers"));
+  QVERIFY(!resumeMayChange("lr0"));
+  QVERIFY(!resumeMayChange("no_such_key"));
 }
 
 void TestSchema::translationSourceIsCurrent() {

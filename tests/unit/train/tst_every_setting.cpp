@@ -11,7 +11,9 @@
 #include <map>
 
 #include "core/config/run_config.h"
+#include "core/config/binding.h"
 #include "core/config/schema.h"
+#include "core/data/loader_config.h"
 #include "core/train/run_entry.h"
 #include "core/train/run_folder.h"
 #include "core/train/settings.h"
@@ -208,6 +210,47 @@ class TstEverySetting : public QObject {
     QCOMPARE(s.trainLoader.aug.mosaic, 0.5);
     QCOMPARE(s.trainLoader.workers, 3);
     QCOMPARE(s.valLoader.workers, 3);
+  }
+
+  // The binding tables name schema rows, once each, with members of a fitting type; and the
+  // table check itself catches each kind of mistake.
+  void bindingTablesAreSound() {
+    auto text = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const auto& p : v) s += p + "; ";
+      return QString::fromStdString(s);
+    };
+    QVERIFY2(config::bindingProblems(train::trainSettingBindings()).empty(),
+             qPrintable(text(config::bindingProblems(train::trainSettingBindings()))));
+    QVERIFY2(config::bindingProblems(data::loaderBindings()).empty(),
+             qPrintable(text(config::bindingProblems(data::loaderBindings()))));
+    QVERIFY2(config::bindingProblems(data::augmentBindings()).empty(),
+             qPrintable(text(config::bindingProblems(data::augmentBindings()))));
+    QCOMPARE(data::augmentBindings().size(), size_t(12));
+
+    using S = train::TrainSettings;
+    const std::vector<config::FieldBinding<S>> bad{
+        {"no_such_key", &S::epochs},  // not a row
+        {"model", &S::epochs},        // a string row into an int
+        {"epochs", &S::epochs},
+        {"epochs", &S::patience},  // twice
+    };
+    const auto problems = config::bindingProblems(bad);
+    QCOMPARE(problems.size(), size_t(3));
+    QVERIFY(problems[0].find("no_such_key") != std::string::npos);
+    QVERIFY(problems[1].find("model") != std::string::npos);
+    QVERIFY(problems[2].find("twice") != std::string::npos);
+
+    // applyBindings copies each key into its member, bindingsJson reads it back by key.
+    auto cfg = config::RunConfig::defaults();
+    QVERIFY(bool(config::applyOverrides(cfg, {"epochs=7", "nccl_timeout_s=90", "time=1.5"})));
+    const auto s = train::trainSettings(cfg);
+    QCOMPARE(s.epochs, 7);
+    QCOMPARE(s.ncclTimeoutS, 90.0);
+    QCOMPARE(s.timeHours, 1.5);
+    const auto j = train::toJson(s);
+    QCOMPARE(j["epochs"].get<int>(), 7);
+    QCOMPARE(j["train_loader"]["aug"]["mosaic"].get<double>(), 1.0);
   }
 };
 
