@@ -227,6 +227,190 @@ std::vector<int> parseCpuList(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// NVML's entry points beyond the required ones, each null when the driver lacks it: an old
+// driver leaves its value unknown.
+struct NvmlQueries {
+  using UintQuery = nvmlReturn_t (*)(nvmlDevice_t, unsigned*);
+  nvmlReturn_t (*driverVersion)(char*, unsigned) = nullptr;
+  nvmlReturn_t (*nvmlVersion)(char*, unsigned) = nullptr;
+  nvmlReturn_t (*cudaVersion)(int*) = nullptr;
+  nvmlReturn_t (*getName)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*getUuid)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*getPci)(nvmlDevice_t, NvmlPciInfo*) = nullptr;
+  nvmlReturn_t (*getMemory)(nvmlDevice_t, NvmlMemory*) = nullptr;
+  UintQuery pcieGen = nullptr, pcieGenMax = nullptr, pcieWidth = nullptr, pcieWidthMax = nullptr;
+  UintQuery powerLimit = nullptr, numaNode = nullptr;
+  nvmlReturn_t (*maxClock)(nvmlDevice_t, int, unsigned*) = nullptr;
+  nvmlReturn_t (*computeCap)(nvmlDevice_t, int*, int*) = nullptr;
+  nvmlReturn_t (*cpuAffinity)(nvmlDevice_t, unsigned, unsigned long*) = nullptr;
+  nvmlReturn_t (*linkState)(nvmlDevice_t, unsigned, int*) = nullptr;
+  nvmlReturn_t (*linkVersion)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*linkRemote)(nvmlDevice_t, unsigned, NvmlPciInfo*) = nullptr;
+  nvmlReturn_t (*commonAncestor)(nvmlDevice_t, nvmlDevice_t, int*) = nullptr;
+  nvmlReturn_t (*p2pStatus)(nvmlDevice_t, nvmlDevice_t, int, int*) = nullptr;
+};
+
+NvmlQueries findQueries(const nvml::Library& lib) {
+  NvmlQueries q;
+  using UintQuery = NvmlQueries::UintQuery;
+  q.driverVersion = lib.symbol<decltype(q.driverVersion)>("nvmlSystemGetDriverVersion");
+  q.nvmlVersion = lib.symbol<decltype(q.nvmlVersion)>("nvmlSystemGetNVMLVersion");
+  q.cudaVersion = lib.symbol<decltype(q.cudaVersion)>("nvmlSystemGetCudaDriverVersion_v2",
+                                                      "nvmlSystemGetCudaDriverVersion");
+  q.getName = lib.symbol<decltype(q.getName)>("nvmlDeviceGetName");
+  q.getUuid = lib.symbol<decltype(q.getUuid)>("nvmlDeviceGetUUID");
+  q.getPci = lib.symbol<decltype(q.getPci)>("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
+  q.getMemory = lib.symbol<decltype(q.getMemory)>("nvmlDeviceGetMemoryInfo");
+  q.pcieGen = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkGeneration");
+  q.pcieGenMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkGeneration");
+  q.pcieWidth = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkWidth");
+  q.pcieWidthMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkWidth");
+  q.powerLimit = lib.symbol<UintQuery>("nvmlDeviceGetEnforcedPowerLimit");
+  q.numaNode = lib.symbol<UintQuery>("nvmlDeviceGetNumaNodeId");
+  q.maxClock = lib.symbol<decltype(q.maxClock)>("nvmlDeviceGetMaxClockInfo");
+  q.computeCap = lib.symbol<decltype(q.computeCap)>("nvmlDeviceGetCudaComputeCapability");
+  q.cpuAffinity = lib.symbol<decltype(q.cpuAffinity)>("nvmlDeviceGetCpuAffinity");
+  q.linkState = lib.symbol<decltype(q.linkState)>("nvmlDeviceGetNvLinkState");
+  q.linkVersion = lib.symbol<decltype(q.linkVersion)>("nvmlDeviceGetNvLinkVersion");
+  q.linkRemote = lib.symbol<decltype(q.linkRemote)>("nvmlDeviceGetNvLinkRemotePciInfo_v2",
+                                                    "nvmlDeviceGetNvLinkRemotePciInfo");
+  q.commonAncestor = lib.symbol<decltype(q.commonAncestor)>("nvmlDeviceGetTopologyCommonAncestor");
+  q.p2pStatus = lib.symbol<decltype(q.p2pStatus)>("nvmlDeviceGetP2PStatus");
+  return q;
+}
+
+void readVersions(const NvmlQueries& q, GpuInventory& inv) {
+  char buf[kBuffer] = {0};
+  if (q.driverVersion && q.driverVersion(buf, kBuffer) == kNvmlSuccess) inv.driverVersion = buf;
+  buf[0] = 0;
+  if (q.nvmlVersion && q.nvmlVersion(buf, kBuffer) == kNvmlSuccess) inv.nvmlVersion = buf;
+  if (int v = 0; q.cudaVersion && q.cudaVersion(&v) == kNvmlSuccess && v > 0)
+    inv.cudaDriverVersion = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// Name, UUID, bus id, memory, PCIe link, power, clock, NUMA node and compute capability.
+void readDeviceProperties(const NvmlQueries& q, nvmlDevice_t dev, GpuDeviceInfo& d) {
+  char text[kBuffer] = {0};
+  if (q.getName && q.getName(dev, text, kBuffer) == kNvmlSuccess) d.name = text;
+  text[0] = 0;
+  if (q.getUuid && q.getUuid(dev, text, kBuffer) == kNvmlSuccess) d.uuid = text;
+  NvmlPciInfo pci{};
+  if (q.getPci && q.getPci(dev, &pci) == kNvmlSuccess) d.pciBusId = busIdOf(pci);
+  NvmlMemory mem{};
+  if (q.getMemory && q.getMemory(dev, &mem) == kNvmlSuccess)
+    d.memoryTotal = static_cast<int64_t>(mem.total);
+  unsigned v = 0;
+  if (q.pcieGen && q.pcieGen(dev, &v) == kNvmlSuccess) d.pcieGen = static_cast<int>(v);
+  if (q.pcieGenMax && q.pcieGenMax(dev, &v) == kNvmlSuccess) d.pcieGenMax = static_cast<int>(v);
+  if (q.pcieWidth && q.pcieWidth(dev, &v) == kNvmlSuccess) d.pcieWidth = static_cast<int>(v);
+  if (q.pcieWidthMax && q.pcieWidthMax(dev, &v) == kNvmlSuccess)
+    d.pcieWidthMax = static_cast<int>(v);
+  if (q.powerLimit && q.powerLimit(dev, &v) == kNvmlSuccess) d.powerLimitW = v / 1000.0;
+  if (q.maxClock && q.maxClock(dev, kNvmlClockSm, &v) == kNvmlSuccess) d.maxSmClockMHz = v;
+  if (q.numaNode && q.numaNode(dev, &v) == kNvmlSuccess && v < 4096)
+    d.numaNode = static_cast<int>(v);
+  int major = 0, minor = 0;
+  if (q.computeCap && q.computeCap(dev, &major, &minor) == kNvmlSuccess) {
+    d.ccMajor = major;
+    d.ccMinor = minor;
+  }
+}
+
+// The CPUs close to the device (empty when unknown).
+std::vector<int> readCpuAffinity(const NvmlQueries& q, nvmlDevice_t dev) {
+  std::vector<int> cpus;
+  if (!q.cpuAffinity) return cpus;
+  constexpr unsigned kWords = 64;  // 4096 CPUs
+  unsigned long mask[kWords] = {0};
+  if (q.cpuAffinity(dev, kWords, mask) == kNvmlSuccess) {
+    constexpr int bits = static_cast<int>(sizeof(unsigned long) * CHAR_BIT);
+    for (unsigned w = 0; w < kWords; ++w)
+      for (int b = 0; b < bits; ++b)
+        if (mask[w] & (1ul << b)) cpus.push_back(static_cast<int>(w) * bits + b);
+  }
+  return cpus;
+}
+
+// The device's NVLinks: state, version and, for an active one, the far end's bus id.
+std::vector<NvLinkInfo> readNvLinks(const NvmlQueries& q, nvmlDevice_t dev) {
+  std::vector<NvLinkInfo> links;
+  if (!q.linkState) return links;
+  unsigned v = 0;
+  for (unsigned l = 0; l < kNvmlNvLinkMaxLinks; ++l) {
+    int state = 0;
+    // A link number the device does not have answers an error: it is no link at all.
+    if (q.linkState(dev, l, &state) != kNvmlSuccess) continue;
+    NvLinkInfo link;
+    link.link = static_cast<int>(l);
+    link.active = state == 1;  // NVML_FEATURE_ENABLED
+    if (q.linkVersion && q.linkVersion(dev, l, &v) == kNvmlSuccess)
+      link.version = static_cast<int>(v);
+    NvmlPciInfo remote{};
+    if (link.active && q.linkRemote && q.linkRemote(dev, l, &remote) == kNvmlSuccess)
+      link.remoteBusId = busIdOf(remote);
+    links.push_back(std::move(link));
+  }
+  return links;
+}
+
+// Which GPU each active link reaches: per pair the links between them, per GPU the links to
+// no GPU of this node (an NVSwitch, or a CPU). Sets each link's remoteDevice.
+struct LinkCounts {
+  std::vector<std::map<int, int>> direct;  // [a][b] = active links a -> b
+  std::vector<int> switchLinks;
+};
+
+LinkCounts countLinks(std::vector<GpuDeviceInfo>& devices, unsigned count) {
+  std::map<std::string, int> byBus;
+  for (const auto& d : devices)
+    if (!d.pciBusId.empty()) byBus[normaliseBusId(d.pciBusId)] = d.index;
+  LinkCounts c{std::vector<std::map<int, int>>(count), std::vector<int>(count, 0)};
+  for (auto& d : devices) {
+    for (auto& l : d.nvlinks) {
+      if (!l.active || l.remoteBusId.empty()) continue;
+      const auto it = byBus.find(normaliseBusId(l.remoteBusId));
+      if (it != byBus.end() && it->second != d.index) {
+        l.remoteDevice = it->second;
+        ++c.direct[static_cast<size_t>(d.index)][it->second];
+      } else if (it == byBus.end()) {
+        ++c.switchLinks[static_cast<size_t>(d.index)];
+      }
+    }
+  }
+  return c;
+}
+
+// How GPU `a` reaches GPU `b` (a != b): the PCIe path, the P2P read status, and NVLink when
+// links join them directly or both reach switches (they talk over them, as nvidia-smi shows).
+GpuPair pairOf(const NvmlQueries& q, nvmlDevice_t da, nvmlDevice_t db, const LinkCounts& c,
+               unsigned a, unsigned b) {
+  GpuPair p;
+  if (da && db && q.commonAncestor) {
+    int level = -1;
+    if (q.commonAncestor(da, db, &level) == kNvmlSuccess) p.pcie = linkKindOfTopologyLevel(level);
+    // Two GPUs on one board (level INTERNAL) still are two devices: one bridge apart.
+    if (p.pcie == LinkKind::Self) p.pcie = LinkKind::PIX;
+  }
+  if (da && db && q.p2pStatus) {
+    int status = -1;
+    if (q.p2pStatus(da, db, kNvmlP2pCapsIndexRead, &status) == kNvmlSuccess)
+      p.p2pRead = p2pStatusOfNvml(status);
+  }
+  const auto da2b = c.direct[a].find(static_cast<int>(b));
+  const auto db2a = c.direct[b].find(static_cast<int>(a));
+  int links = std::max(da2b == c.direct[a].end() ? 0 : da2b->second,
+                       db2a == c.direct[b].end() ? 0 : db2a->second);
+  if (links == 0 && c.switchLinks[a] > 0 && c.switchLinks[b] > 0)
+    links = std::min(c.switchLinks[a], c.switchLinks[b]);
+  p.nvlinks = links;
+  p.kind = links > 0 ? LinkKind::NVLink : p.pcie;
+  return p;
+}
+
+}  // namespace
+
 GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
   GpuInventory inv;
   const nvml::Library lib(options.library);
@@ -234,52 +418,12 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
     inv.reason = lib.reason();
     return inv;
   }
-  const auto getCount = lib.getCount;
-  const auto getHandle = lib.getHandle;
-  // Every other entry point is optional: an old driver leaves its value unknown.
-  auto driverVersion = lib.symbol<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
-  auto nvmlVersion = lib.symbol<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetNVMLVersion");
-  auto cudaVersion = lib.symbol<nvmlReturn_t (*)(int*)>("nvmlSystemGetCudaDriverVersion_v2",
-                                                    "nvmlSystemGetCudaDriverVersion");
-  auto getName = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetName");
-  auto getUuid = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned)>("nvmlDeviceGetUUID");
-  auto getPci = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlPciInfo*)>(
-      "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
-  auto getMemory = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, NvmlMemory*)>("nvmlDeviceGetMemoryInfo");
-  using UintQuery = nvmlReturn_t (*)(nvmlDevice_t, unsigned*);
-  auto pcieGen = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkGeneration");
-  auto pcieGenMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkGeneration");
-  auto pcieWidth = lib.symbol<UintQuery>("nvmlDeviceGetCurrPcieLinkWidth");
-  auto pcieWidthMax = lib.symbol<UintQuery>("nvmlDeviceGetMaxPcieLinkWidth");
-  auto powerLimit = lib.symbol<UintQuery>("nvmlDeviceGetEnforcedPowerLimit");
-  auto numaNode = lib.symbol<UintQuery>("nvmlDeviceGetNumaNodeId");
-  auto maxClock =
-      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned*)>("nvmlDeviceGetMaxClockInfo");
-  auto computeCap =
-      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>("nvmlDeviceGetCudaComputeCapability");
-  auto cpuAffinity = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned long*)>(
-      "nvmlDeviceGetCpuAffinity");
-  auto linkState = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>("nvmlDeviceGetNvLinkState");
-  auto linkVersion =
-      lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*)>("nvmlDeviceGetNvLinkVersion");
-  auto linkRemote = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, unsigned, NvmlPciInfo*)>(
-      "nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo");
-  auto commonAncestor = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int*)>(
-      "nvmlDeviceGetTopologyCommonAncestor");
-  auto p2pStatus = lib.symbol<nvmlReturn_t (*)(nvmlDevice_t, nvmlDevice_t, int, int*)>(
-      "nvmlDeviceGetP2PStatus");
-
+  const NvmlQueries q = findQueries(lib);
   inv.available = true;
-
-  char buf[kBuffer] = {0};
-  if (driverVersion && driverVersion(buf, kBuffer) == kNvmlSuccess) inv.driverVersion = buf;
-  buf[0] = 0;
-  if (nvmlVersion && nvmlVersion(buf, kBuffer) == kNvmlSuccess) inv.nvmlVersion = buf;
-  if (int v = 0; cudaVersion && cudaVersion(&v) == kNvmlSuccess && v > 0)
-    inv.cudaDriverVersion = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  readVersions(q, inv);
 
   unsigned count = 0;
-  if (const nvmlReturn_t rc = getCount(&count); rc != kNvmlSuccess) {
+  if (const nvmlReturn_t rc = lib.getCount(&count); rc != kNvmlSuccess) {
     inv.reason = "nvmlDeviceGetCount failed: " + lib.describe(rc);
     return inv;
   }
@@ -291,84 +435,18 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
     GpuDeviceInfo d;
     d.index = static_cast<int>(i);
     nvmlDevice_t dev = nullptr;
-    if (getHandle(i, &dev) != kNvmlSuccess) dev = nullptr;  // lost device: all unknown
+    if (lib.getHandle(i, &dev) != kNvmlSuccess) dev = nullptr;  // lost device: all unknown
     handles[i] = dev;
     if (dev) {
-      char text[kBuffer] = {0};
-      if (getName && getName(dev, text, kBuffer) == kNvmlSuccess) d.name = text;
-      text[0] = 0;
-      if (getUuid && getUuid(dev, text, kBuffer) == kNvmlSuccess) d.uuid = text;
-      NvmlPciInfo pci{};
-      if (getPci && getPci(dev, &pci) == kNvmlSuccess) d.pciBusId = busIdOf(pci);
-      NvmlMemory mem{};
-      if (getMemory && getMemory(dev, &mem) == kNvmlSuccess)
-        d.memoryTotal = static_cast<int64_t>(mem.total);
-      unsigned v = 0;
-      if (pcieGen && pcieGen(dev, &v) == kNvmlSuccess) d.pcieGen = static_cast<int>(v);
-      if (pcieGenMax && pcieGenMax(dev, &v) == kNvmlSuccess) d.pcieGenMax = static_cast<int>(v);
-      if (pcieWidth && pcieWidth(dev, &v) == kNvmlSuccess) d.pcieWidth = static_cast<int>(v);
-      if (pcieWidthMax && pcieWidthMax(dev, &v) == kNvmlSuccess)
-        d.pcieWidthMax = static_cast<int>(v);
-      if (powerLimit && powerLimit(dev, &v) == kNvmlSuccess) d.powerLimitW = v / 1000.0;
-      if (maxClock && maxClock(dev, kNvmlClockSm, &v) == kNvmlSuccess) d.maxSmClockMHz = v;
-      if (numaNode && numaNode(dev, &v) == kNvmlSuccess && v < 4096)
-        d.numaNode = static_cast<int>(v);
-      int major = 0, minor = 0;
-      if (computeCap && computeCap(dev, &major, &minor) == kNvmlSuccess) {
-        d.ccMajor = major;
-        d.ccMinor = minor;
-      }
-      if (cpuAffinity) {
-        constexpr unsigned kWords = 64;  // 4096 CPUs
-        unsigned long mask[kWords] = {0};
-        if (cpuAffinity(dev, kWords, mask) == kNvmlSuccess) {
-          constexpr int bits = static_cast<int>(sizeof(unsigned long) * CHAR_BIT);
-          for (unsigned w = 0; w < kWords; ++w)
-            for (int b = 0; b < bits; ++b)
-              if (mask[w] & (1ul << b)) d.cpus.push_back(static_cast<int>(w) * bits + b);
-        }
-      }
-      if (linkState) {
-        for (unsigned l = 0; l < kNvmlNvLinkMaxLinks; ++l) {
-          int state = 0;
-          // A link number the device does not have answers an error: it is no link at all.
-          if (linkState(dev, l, &state) != kNvmlSuccess) continue;
-          NvLinkInfo link;
-          link.link = static_cast<int>(l);
-          link.active = state == 1;  // NVML_FEATURE_ENABLED
-          if (linkVersion && linkVersion(dev, l, &v) == kNvmlSuccess)
-            link.version = static_cast<int>(v);
-          NvmlPciInfo remote{};
-          if (link.active && linkRemote && linkRemote(dev, l, &remote) == kNvmlSuccess)
-            link.remoteBusId = busIdOf(remote);
-          d.nvlinks.push_back(std::move(link));
-        }
-      }
+      readDeviceProperties(q, dev, d);
+      d.cpus = readCpuAffinity(q, dev);
+      d.nvlinks = readNvLinks(q, dev);
     }
     if (d.numaNode < 0) d.numaNode = readNumaNodeFromSys(options.sysRoot, d.pciBusId);
     inv.devices.push_back(std::move(d));
   }
 
-  // Which GPU each link reaches. A link whose far end is no GPU of this node goes to an
-  // NVSwitch (or a CPU): GPUs that both reach switches talk over them, as nvidia-smi shows.
-  std::map<std::string, int> byBus;
-  for (const auto& d : inv.devices)
-    if (!d.pciBusId.empty()) byBus[normaliseBusId(d.pciBusId)] = d.index;
-  std::vector<std::map<int, int>> direct(count);  // [a][b] = active links a -> b
-  std::vector<int> switchLinks(count, 0);
-  for (auto& d : inv.devices) {
-    for (auto& l : d.nvlinks) {
-      if (!l.active || l.remoteBusId.empty()) continue;
-      const auto it = byBus.find(normaliseBusId(l.remoteBusId));
-      if (it != byBus.end() && it->second != d.index) {
-        l.remoteDevice = it->second;
-        ++direct[static_cast<size_t>(d.index)][it->second];
-      } else if (it == byBus.end()) {
-        ++switchLinks[static_cast<size_t>(d.index)];
-      }
-    }
-  }
-
+  const LinkCounts links = countLinks(inv.devices, count);
   inv.pairs.assign(count, std::vector<GpuPair>(count));
   for (unsigned a = 0; a < count; ++a) {
     for (unsigned b = 0; b < count; ++b) {
@@ -377,27 +455,7 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
         p.kind = p.pcie = LinkKind::Self;
         continue;
       }
-      nvmlDevice_t da = handles[a], db = handles[b];
-      if (da && db && commonAncestor) {
-        int level = -1;
-        if (commonAncestor(da, db, &level) == kNvmlSuccess)
-          p.pcie = linkKindOfTopologyLevel(level);
-        // Two GPUs on one board (level INTERNAL) still are two devices: one bridge apart.
-        if (p.pcie == LinkKind::Self) p.pcie = LinkKind::PIX;
-      }
-      if (da && db && p2pStatus) {
-        int status = -1;
-        if (p2pStatus(da, db, kNvmlP2pCapsIndexRead, &status) == kNvmlSuccess)
-          p.p2pRead = p2pStatusOfNvml(status);
-      }
-      const auto da2b = direct[a].find(static_cast<int>(b));
-      const auto db2a = direct[b].find(static_cast<int>(a));
-      int links = std::max(da2b == direct[a].end() ? 0 : da2b->second,
-                           db2a == direct[b].end() ? 0 : db2a->second);
-      if (links == 0 && switchLinks[a] > 0 && switchLinks[b] > 0)
-        links = std::min(switchLinks[a], switchLinks[b]);
-      p.nvlinks = links;
-      p.kind = links > 0 ? LinkKind::NVLink : p.pcie;
+      p = pairOf(q, handles[a], handles[b], links, a, b);
     }
   }
   return inv;

@@ -139,6 +139,204 @@ std::vector<double> smooth(const std::vector<double>& y, double f) {
   return out;
 }
 
+// Per class, the detections of all images in image-id order, as COCOeval.accumulate sees them.
+struct ClassPool {
+  std::vector<double> scores;
+  std::vector<std::vector<uint8_t>> matched, ignored;  // [t][d]
+  int64_t gtCount = 0;
+};
+
+// One image's boxes split by class, each class with boxes evaluated (COCOeval.evaluateImg) and
+// appended to its pool; counts the images and instances of each class.
+void poolImage(const std::vector<Detection>& detections, const std::vector<GroundTruth>& truths,
+               int nc, int maxDet, std::vector<ClassPool>& pools,
+               std::vector<ClassMetrics>& perClass) {
+  const size_t T = cocoIouThresholds().size();
+  std::vector<std::vector<const Detection*>> dts(nc);
+  std::vector<std::vector<const GroundTruth*>> gts(nc);
+  for (const auto& d : detections) dts[d.cls].push_back(&d);
+  for (const auto& g : truths) gts[g.cls].push_back(&g);
+  for (int c = 0; c < nc; ++c) {
+    if (!gts[c].empty()) {
+      ++perClass[c].images;
+      perClass[c].instances += static_cast<int64_t>(gts[c].size());
+    }
+    if (dts[c].empty() && gts[c].empty()) continue;
+    const ImageCategoryEval e = evaluateImage(dts[c], gts[c], maxDet);
+    ClassPool& p = pools[c];
+    p.scores.insert(p.scores.end(), e.scores.begin(), e.scores.end());
+    for (size_t t = 0; t < T; ++t) {
+      p.matched[t].insert(p.matched[t].end(), e.matched[t].begin(), e.matched[t].end());
+      p.ignored[t].insert(p.ignored[t].end(), e.ignored[t].begin(), e.ignored[t].end());
+    }
+    p.gtCount += e.gtCount;
+  }
+}
+
+// COCOeval.accumulate for one class at IoU threshold `t`, over its detections ranked by score
+// (`order`): the AP (mean of the monotone precision at the 101 recall points), those points'
+// precisions left in `atRecall` (0 where the recall is never reached).
+double averagePrecision(const ClassPool& p, const std::vector<size_t>& order, size_t t,
+                        std::vector<double>& atRecall) {
+  constexpr double kSpacing1 = 2.220446049250313e-16;  // np.spacing(1), COCOeval's eps
+  const auto& recThr = cocoRecallThresholds();
+  const size_t R = recThr.size();
+  const size_t nd = order.size();
+  std::vector<double> rc(nd), pr(nd);
+  double tpSum = 0, fpSum = 0;
+  for (size_t k = 0; k < nd; ++k) {
+    const size_t d = order[k];
+    const bool ign = p.ignored[t][d];
+    tpSum += (p.matched[t][d] && !ign) ? 1 : 0;
+    fpSum += (!p.matched[t][d] && !ign) ? 1 : 0;
+    rc[k] = tpSum / p.gtCount;
+    pr[k] = tpSum / (fpSum + tpSum + kSpacing1);
+  }
+  for (size_t k = nd; k-- > 1;) {
+    if (pr[k] > pr[k - 1]) pr[k - 1] = pr[k];
+  }
+  double q = 0;
+  atRecall.assign(R, 0.0);
+  for (size_t r = 0; r < R; ++r) {
+    const size_t k =
+        static_cast<size_t>(std::lower_bound(rc.begin(), rc.end(), recThr[r]) - rc.begin());
+    if (k >= nd) break;  // COCOeval stops filling at the first recall it cannot reach
+    q += pr[k];
+    atRecall[r] = pr[k];
+  }
+  return q / R;
+}
+
+// One class's detections at IoU .5, for Ultralytics' P and R: confidence and true-positive flag.
+struct PrCurve {
+  std::vector<double> conf, tp;  // sorted by confidence, ignored detections left out
+  int64_t nGt = 0;
+};
+
+// The class's pooled detections in rank order (`order`) as a PrCurve.
+PrCurve rankedAtIou50(const ClassPool& p, const std::vector<size_t>& order) {
+  PrCurve curve;
+  curve.nGt = p.gtCount;
+  for (const size_t d : order) {
+    if (p.ignored[0][d]) continue;
+    curve.conf.push_back(p.scores[d]);
+    curve.tp.push_back(p.matched[0][d] ? 1 : 0);
+  }
+  return curve;
+}
+
+// COCOeval.accumulate + summarize for one class with ground truth: its AP50, AP75 and
+// AP50-95, its PR curve at IoU .5 into `prAt50` when `keepPr`, and its ranked detections at
+// IoU .5 into `curve`.
+void accumulateClass(const ClassPool& p, bool keepPr, ClassMetrics& cm, std::vector<double>& prAt50,
+                     PrCurve& curve) {
+  const size_t T = cocoIouThresholds().size();
+  const std::vector<size_t> order = stableOrderByScore(p.scores, [](double s) { return s; });
+  std::vector<double> apPerT(T, 0);
+  for (size_t t = 0; t < T; ++t) {
+    std::vector<double> atRecall;
+    apPerT[t] = averagePrecision(p, order, t, atRecall);
+    if (t == 0 && keepPr) prAt50 = std::move(atRecall);
+  }
+  cm.ap50 = apPerT[0];
+  cm.ap75 = apPerT[5];
+  cm.ap5095 = std::accumulate(apPerT.begin(), apPerT.end(), 0.0) / T;
+  curve = rankedAtIou50(p, order);
+}
+
+// Ultralytics' operating point is found on a 1000-point confidence grid.
+constexpr int kGrid = 1000;
+constexpr double kEps = 1e-16;
+
+double f1Score(double p, double r) {
+  return 2 * p * r / (p + r + kEps);
+}
+
+// P, R and mean F1 over the grid for the classes with ground truth (P and R interpolated along
+// each class's ranked detections).
+struct OperatingGrid {
+  std::vector<double> x;                   // the confidence grid, 0..1
+  std::vector<int> classes;                // classes with ground truth
+  std::vector<std::vector<double>> P, Rc;  // [class of `classes`][grid point]
+  std::vector<double> meanF1;              // over `classes`, per grid point
+};
+
+// P and R of one class over the grid (both stay 0 without predictions).
+void classOnGrid(const PrCurve& curve, const std::vector<double>& x, std::vector<double>& P,
+                 std::vector<double>& Rc) {
+  if (curve.conf.empty()) return;  // no predictions: P = R = 0 everywhere
+  const size_t n = curve.conf.size();
+  std::vector<double> negConf(n), recall(n), precision(n);
+  double tpc = 0, fpc = 0;
+  for (size_t k = 0; k < n; ++k) {
+    negConf[k] = -curve.conf[k];
+    tpc += curve.tp[k];
+    fpc += 1 - curve.tp[k];
+    recall[k] = tpc / (curve.nGt + kEps);
+    precision[k] = tpc / (tpc + fpc);
+  }
+  for (int i = 0; i < kGrid; ++i) {
+    Rc[i] = interp(-x[i], negConf, recall, 0.0);
+    P[i] = interp(-x[i], negConf, precision, 1.0);
+  }
+}
+
+// The grid for every class with ground truth; `classes` empty when none has any.
+OperatingGrid operatingGrid(const std::vector<PrCurve>& curves) {
+  OperatingGrid g;
+  g.x = linspace(0, 1, kGrid);
+  for (int c = 0; c < static_cast<int>(curves.size()); ++c) {
+    if (curves[c].nGt > 0) g.classes.push_back(c);
+  }
+  if (g.classes.empty()) return g;
+  g.P.assign(g.classes.size(), std::vector<double>(kGrid, 0));
+  g.Rc.assign(g.classes.size(), std::vector<double>(kGrid, 0));
+  g.meanF1.assign(kGrid, 0);
+  for (size_t ci = 0; ci < g.classes.size(); ++ci)
+    classOnGrid(curves[g.classes[ci]], g.x, g.P[ci], g.Rc[ci]);
+  for (int i = 0; i < kGrid; ++i) {
+    double s = 0;
+    for (size_t ci = 0; ci < g.classes.size(); ++ci) s += f1Score(g.P[ci][i], g.Rc[ci][i]);
+    g.meanF1[i] = s / g.classes.size();
+  }
+  return g;
+}
+
+// The curves at `curvePoints` points of the grid (the first and last included), each class's
+// F1 peak, and its PR curve at IoU .5 (`prAt50`, by class index).
+void keepCurves(const OperatingGrid& g, const std::vector<std::vector<double>>& prAt50,
+                int curvePoints, DetectionCurves& out) {
+  const int n = std::clamp(curvePoints, 2, kGrid);
+  std::vector<int> at(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    at[i] = static_cast<int>(std::lround(double(i) * (kGrid - 1) / (n - 1)));
+  for (int i : at) {
+    out.conf.push_back(g.x[i]);
+    out.meanF1.push_back(g.meanF1[i]);
+  }
+  for (size_t ci = 0; ci < g.classes.size(); ++ci) {
+    const std::vector<double>& P = g.P[ci];
+    const std::vector<double>& Rc = g.Rc[ci];
+    ClassCurves cc;
+    cc.cls = g.classes[ci];
+    for (int i = 0; i < kGrid; ++i) {
+      const double f1 = f1Score(P[i], Rc[i]);
+      if (f1 > cc.bestF1) {
+        cc.bestF1 = f1;
+        cc.bestF1Conf = g.x[i];
+      }
+    }
+    for (int i : at) {
+      cc.precision.push_back(P[i]);
+      cc.recall.push_back(Rc[i]);
+      cc.f1.push_back(f1Score(P[i], Rc[i]));
+    }
+    cc.prPrecision = prAt50[static_cast<size_t>(g.classes[ci])];
+    if (cc.prPrecision.empty()) cc.prPrecision.assign(cocoRecallThresholds().size(), 0.0);
+    out.classes.push_back(std::move(cc));
+  }
+}
+
 }  // namespace
 
 ConfusionMatrix::ConfusionMatrix(int nc, double conf, double iou, int keepImages)
@@ -323,10 +521,7 @@ bool DetectionEvaluator::addPacked(const std::vector<float>& packed) {
 }
 
 DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
-  const auto& iouThr = cocoIouThresholds();
-  const auto& recThr = cocoRecallThresholds();
-  const size_t T = iouThr.size(), R = recThr.size();
-  constexpr double kSpacing1 = 2.220446049250313e-16;  // np.spacing(1), COCOeval's eps
+  const size_t T = cocoIouThresholds().size();
 
   DetectionMetrics out;
   out.images = static_cast<int64_t>(m_images.size());
@@ -334,12 +529,6 @@ DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
   for (int c = 0; c < m_nc; ++c) out.perClass[c].cls = c;
   std::vector<std::vector<double>> prAt50(static_cast<size_t>(m_nc));
 
-  // Per class, the detections of all images in image-id order, as COCOeval.accumulate sees them.
-  struct ClassPool {
-    std::vector<double> scores;
-    std::vector<std::vector<uint8_t>> matched, ignored;  // [t][d]
-    int64_t gtCount = 0;
-  };
   std::vector<ClassPool> pools(m_nc);
   for (auto& p : pools) {
     p.matched.resize(T);
@@ -347,87 +536,21 @@ DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
   }
   for (const auto& [id, img] : m_images) {
     out.detections += static_cast<int64_t>(img.detections.size());
-    std::vector<std::vector<const Detection*>> dts(m_nc);
-    std::vector<std::vector<const GroundTruth*>> gts(m_nc);
-    for (const auto& d : img.detections) dts[d.cls].push_back(&d);
-    for (const auto& g : img.truths) gts[g.cls].push_back(&g);
-    for (int c = 0; c < m_nc; ++c) {
-      if (!gts[c].empty()) {
-        ++out.perClass[c].images;
-        out.perClass[c].instances += static_cast<int64_t>(gts[c].size());
-      }
-      if (dts[c].empty() && gts[c].empty()) continue;
-      const ImageCategoryEval e = evaluateImage(dts[c], gts[c], m_maxDet);
-      ClassPool& p = pools[c];
-      p.scores.insert(p.scores.end(), e.scores.begin(), e.scores.end());
-      for (size_t t = 0; t < T; ++t) {
-        p.matched[t].insert(p.matched[t].end(), e.matched[t].begin(), e.matched[t].end());
-        p.ignored[t].insert(p.ignored[t].end(), e.ignored[t].begin(), e.ignored[t].end());
-      }
-      p.gtCount += e.gtCount;
-    }
+    poolImage(img.detections, img.truths, m_nc, m_maxDet, pools, out.perClass);
   }
 
   // COCOeval.accumulate + summarize, and the per-detection TP flags at IoU .5 for P and R.
   double sum50 = 0, sum75 = 0, sumAll = 0;
-  struct PrCurve {
-    std::vector<double> conf, tp;  // sorted by confidence, ignored detections left out
-    int64_t nGt = 0;
-  };
   std::vector<PrCurve> curves(m_nc);
   for (int c = 0; c < m_nc; ++c) {
-    const ClassPool& p = pools[c];
     out.instances += out.perClass[c].instances;
-    if (p.gtCount == 0) continue;  // precision stays -1: left out of the mean
+    if (pools[c].gtCount == 0) continue;  // precision stays -1: left out of the mean
     ++out.classesWithGt;
-    std::vector<size_t> order(p.scores.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return p.scores[a] > p.scores[b]; });
-    const size_t nd = order.size();
-    std::vector<double> apPerT(T, 0);
-    for (size_t t = 0; t < T; ++t) {
-      std::vector<double> rc(nd), pr(nd);
-      double tpSum = 0, fpSum = 0;
-      for (size_t k = 0; k < nd; ++k) {
-        const size_t d = order[k];
-        const bool ign = p.ignored[t][d];
-        tpSum += (p.matched[t][d] && !ign) ? 1 : 0;
-        fpSum += (!p.matched[t][d] && !ign) ? 1 : 0;
-        rc[k] = tpSum / p.gtCount;
-        pr[k] = tpSum / (fpSum + tpSum + kSpacing1);
-      }
-      for (size_t k = nd; k-- > 1;) {
-        if (pr[k] > pr[k - 1]) pr[k - 1] = pr[k];
-      }
-      double q = 0;
-      std::vector<double> atRecall(R, 0.0);
-      for (size_t r = 0; r < R; ++r) {
-        const size_t k =
-            static_cast<size_t>(std::lower_bound(rc.begin(), rc.end(), recThr[r]) - rc.begin());
-        if (k >= nd) break;  // COCOeval stops filling at the first recall it cannot reach
-        q += pr[k];
-        atRecall[r] = pr[k];
-      }
-      apPerT[t] = q / R;
-      if (t == 0 && curvePoints > 0) prAt50[c] = std::move(atRecall);
-    }
     ClassMetrics& cm = out.perClass[c];
-    cm.ap50 = apPerT[0];
-    cm.ap75 = apPerT[5];
-    cm.ap5095 = std::accumulate(apPerT.begin(), apPerT.end(), 0.0) / T;
+    accumulateClass(pools[c], curvePoints > 0, cm, prAt50[c], curves[c]);
     sum50 += cm.ap50;
     sum75 += cm.ap75;
     sumAll += cm.ap5095;
-
-    PrCurve& curve = curves[c];
-    curve.nGt = p.gtCount;
-    for (size_t k = 0; k < nd; ++k) {
-      const size_t d = order[k];
-      if (p.ignored[0][d]) continue;
-      curve.conf.push_back(p.scores[d]);
-      curve.tp.push_back(p.matched[0][d] ? 1 : 0);
-    }
   }
   if (out.classesWithGt > 0) {
     out.map50 = sum50 / out.classesWithGt;
@@ -438,84 +561,22 @@ DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
   // Ultralytics' operating point: P and R per class on a 1000-point confidence grid
   // (interpolated along the ranked detections), the grid point where the smoothed mean F1
   // over classes with ground truth peaks, and P and R read there.
-  constexpr int kGrid = 1000;
-  constexpr double kEps = 1e-16;
-  const std::vector<double> x = linspace(0, 1, kGrid);
-  std::vector<int> classes;
-  for (int c = 0; c < m_nc; ++c) {
-    if (curves[c].nGt > 0) classes.push_back(c);
-  }
-  if (classes.empty()) return out;
-  std::vector<std::vector<double>> P(classes.size(), std::vector<double>(kGrid, 0));
-  std::vector<std::vector<double>> Rc(classes.size(), std::vector<double>(kGrid, 0));
-  std::vector<double> meanF1(kGrid, 0);
-  for (size_t ci = 0; ci < classes.size(); ++ci) {
-    const PrCurve& curve = curves[classes[ci]];
-    if (curve.conf.empty()) continue;  // no predictions: P = R = 0 everywhere
-    const size_t n = curve.conf.size();
-    std::vector<double> negConf(n), recall(n), precision(n);
-    double tpc = 0, fpc = 0;
-    for (size_t k = 0; k < n; ++k) {
-      negConf[k] = -curve.conf[k];
-      tpc += curve.tp[k];
-      fpc += 1 - curve.tp[k];
-      recall[k] = tpc / (curve.nGt + kEps);
-      precision[k] = tpc / (tpc + fpc);
-    }
-    for (int i = 0; i < kGrid; ++i) {
-      Rc[ci][i] = interp(-x[i], negConf, recall, 0.0);
-      P[ci][i] = interp(-x[i], negConf, precision, 1.0);
-    }
-  }
-  for (int i = 0; i < kGrid; ++i) {
-    double s = 0;
-    for (size_t ci = 0; ci < classes.size(); ++ci) {
-      s += 2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps);
-    }
-    meanF1[i] = s / classes.size();
-  }
-  if (curvePoints > 0) {
-    // The curves at `curvePoints` points of the grid (the first and last included).
-    const int n = std::clamp(curvePoints, 2, kGrid);
-    std::vector<int> at(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) at[i] = static_cast<int>(std::lround(double(i) * (kGrid - 1) / (n - 1)));
-    for (int i : at) {
-      out.curves.conf.push_back(x[i]);
-      out.curves.meanF1.push_back(meanF1[i]);
-    }
-    for (size_t ci = 0; ci < classes.size(); ++ci) {
-      ClassCurves cc;
-      cc.cls = classes[ci];
-      for (int i = 0; i < kGrid; ++i) {
-        const double f1 = 2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps);
-        if (f1 > cc.bestF1) {
-          cc.bestF1 = f1;
-          cc.bestF1Conf = x[i];
-        }
-      }
-      for (int i : at) {
-        cc.precision.push_back(P[ci][i]);
-        cc.recall.push_back(Rc[ci][i]);
-        cc.f1.push_back(2 * P[ci][i] * Rc[ci][i] / (P[ci][i] + Rc[ci][i] + kEps));
-      }
-      cc.prPrecision = prAt50[static_cast<size_t>(classes[ci])];
-      if (cc.prPrecision.empty()) cc.prPrecision.assign(R, 0.0);
-      out.curves.classes.push_back(std::move(cc));
-    }
-  }
-  const std::vector<double> smoothed = smooth(meanF1, 0.1);
+  const OperatingGrid g = operatingGrid(curves);
+  if (g.classes.empty()) return out;
+  if (curvePoints > 0) keepCurves(g, prAt50, curvePoints, out.curves);
+  const std::vector<double> smoothed = smooth(g.meanF1, 0.1);
   const int best =
       static_cast<int>(std::max_element(smoothed.begin(), smoothed.end()) - smoothed.begin());
-  out.operatingConf = x[best];
+  out.operatingConf = g.x[best];
   double sumP = 0, sumR = 0;
-  for (size_t ci = 0; ci < classes.size(); ++ci) {
-    out.perClass[classes[ci]].precision = P[ci][best];
-    out.perClass[classes[ci]].recall = Rc[ci][best];
-    sumP += P[ci][best];
-    sumR += Rc[ci][best];
+  for (size_t ci = 0; ci < g.classes.size(); ++ci) {
+    out.perClass[g.classes[ci]].precision = g.P[ci][best];
+    out.perClass[g.classes[ci]].recall = g.Rc[ci][best];
+    sumP += g.P[ci][best];
+    sumR += g.Rc[ci][best];
   }
-  out.precision = sumP / classes.size();
-  out.recall = sumR / classes.size();
+  out.precision = sumP / g.classes.size();
+  out.recall = sumR / g.classes.size();
   return out;
 }
 

@@ -39,7 +39,7 @@ void Trainer::Impl::flushLosses(EpochProgress& progress, int epoch, int64_t i) {
   }
 }
 
-bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
+void Trainer::Impl::startTrainEpoch(int epoch, const EpochProgress& progress) {
   const int closeMosaic = settings.closeMosaic;
   const bool mosaicOn = closeMosaic <= 0 || epoch < epochs - closeMosaic;
   if (rank == 0 && closeMosaic > 0 && epoch == epochs - closeMosaic) {
@@ -47,8 +47,80 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
   }
   trainLoader->startEpoch(epoch, mosaicOn, progress.batches);
   model->train();
-  const std::array<double, 3>& tloss = progress.loss;
   losses.reset(device, progress.loss, progress.counted, consecutiveNonFinite);
+}
+
+void Trainer::Impl::forwardBackward(const data::Batch& batch, int64_t ni, bool optStep,
+                                    telemetry::StepTiming& timing) {
+  auto t1 = Clock::now();
+  auto images = feeder->images(batch, channelsLast);
+  if (settings.multiScale) {
+    images = multiScaleResize(images, settings.imgsz, settings.seed, ni);
+    if (channelsLast) images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+  }
+  // The loss pads the targets per image on the CPU and moves them itself.
+  auto targets = batchTargets(batch, torch::kCPU);
+  if (settings.singleCls) targets.select(1, 1).zero_();
+  timing.h2d = secondsSince(t1);
+
+  auto t2 = Clock::now();
+  if (dist) dist->beforeBackward(optStep);
+  std::vector<torch::Tensor> feats;
+  {
+    AutocastScope autocast(precision, device);
+    feats = model->forward(images);
+  }
+  auto out = (*loss)(feats, targets, batch.n);
+  auto total = world > 1 ? out.total * static_cast<double>(world) : out.total;
+  scaler.scale(total).backward();
+  losses.add(out.items);
+  timing.fwdBwd = secondsSince(t2);
+}
+
+void Trainer::Impl::optimizerStep(int64_t ni, bool clipOnDevice, telemetry::StepTiming& timing) {
+  if (dist) timing.allreduceWait = dist->waitGradients();
+  auto t3 = Clock::now();
+  if (clipOnDevice) {
+    // No read-back: a non-finite step's gradients are zeroed on the device.
+    losses.addStepOutcome(scaler.clipOnDevice(params, kMaxGradNorm));
+    foreachStep(*optimizer);
+    zeroGradients(*optimizer);
+    ema->update(*model);
+  } else {
+    const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
+    const bool finite = std::isfinite(norm);
+    if (finite) {
+      foreachStep(*optimizer);
+    } else {
+      ++skippedSteps;
+    }
+    scaler.update(!finite);
+    zeroGradients(*optimizer);
+    if (finite) ema->update(*model);
+  }
+  state.lastOptStep = ni;
+  timing.optimizer = secondsSince(t3);
+}
+
+void Trainer::Impl::emitStepEvent(int epoch, int64_t i, const std::array<double, 3>& tloss,
+                                  const telemetry::StepTiming& acc, int accSteps, int64_t accImages,
+                                  bool last) {
+  telemetry::StepEvent e;
+  e.epoch = epoch;
+  e.iter = static_cast<int>(i);
+  e.itersPerEpoch = static_cast<int>(nb);
+  e.boxLoss = tloss[0];
+  e.clsLoss = tloss[1];
+  e.dflLoss = tloss[2];
+  e.lr = groupLr(*optimizer, 0);
+  e.timing = acc * (1.0 / accSteps);
+  e.samplesPerSec = acc.total > 0 ? static_cast<double>(accImages) / acc.total : 0.0;
+  emit(e);
+  reportImageProblems(*trainLoader, "train", last);
+}
+
+bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
+  startTrainEpoch(epoch, progress);
   // On the CPU every step is read back at once (nothing runs ahead); on CUDA only when an
   // event is written, so the host keeps queueing work.
   const bool readEveryStep = !device.is_cuda();
@@ -58,9 +130,6 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
   int accSteps = 0;
   int64_t accImages = 0;
   auto lastEvent = Clock::now();
-  const bool worldScale = world > 1;
-  const bool singleCls = settings.singleCls;
-  const bool multiScale = settings.multiScale;
   const int faultMs = slowDataMs(rank);
   const std::string recordDir = recordBatchesDir();
   if (!recordDir.empty()) {
@@ -79,58 +148,10 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
     if (!recordDir.empty()) recordBatch(recordDir, rank, ni, *batch);
     const auto point = schedule->at(epoch, i);
     applySchedulePoint(*optimizer, point);
-
-    auto t1 = Clock::now();
-    auto images = feeder->images(*batch, channelsLast);
-    if (multiScale) {
-      images = multiScaleResize(images, settings.imgsz,
-                                settings.seed, ni);
-      if (channelsLast) images = images.contiguous(torch::MemoryFormat::ChannelsLast);
-    }
-    // The loss pads the targets per image on the CPU and moves them itself.
-    auto targets = batchTargets(*batch, torch::kCPU);
-    if (singleCls) targets.select(1, 1).zero_();
-    timing.h2d = secondsSince(t1);
-
-    auto t2 = Clock::now();
     const bool optStep = ni - state.lastOptStep >= point.accumulate;
-    if (dist) dist->beforeBackward(optStep);
-    std::vector<torch::Tensor> feats;
-    {
-      AutocastScope autocast(precision, device);
-      feats = model->forward(images);
-    }
-    auto out = (*loss)(feats, targets, batch->n);
-    auto total = worldScale ? out.total * static_cast<double>(world) : out.total;
-    scaler.scale(total).backward();
-    losses.add(out.items);
-    timing.fwdBwd = secondsSince(t2);
+    forwardBackward(*batch, ni, optStep, timing);
     if (readEveryStep) flushLosses(progress, epoch, i);
-
-    if (optStep) {
-      if (dist) timing.allreduceWait = dist->waitGradients();
-      auto t3 = Clock::now();
-      if (clipOnDevice) {
-        // No read-back: a non-finite step's gradients are zeroed on the device.
-        losses.addStepOutcome(scaler.clipOnDevice(params, kMaxGradNorm));
-        foreachStep(*optimizer);
-        zeroGradients(*optimizer);
-        ema->update(*model);
-      } else {
-        const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
-        const bool finite = std::isfinite(norm);
-        if (finite) {
-          foreachStep(*optimizer);
-        } else {
-          ++skippedSteps;
-        }
-        scaler.update(!finite);
-        zeroGradients(*optimizer);
-        if (finite) ema->update(*model);
-      }
-      state.lastOptStep = ni;
-      timing.optimizer = secondsSince(t3);
-    }
+    if (optStep) optimizerStep(ni, clipOnDevice, timing);
     state.iteration = ni + 1;
     timing.total = secondsSince(t0);
     acc = acc + timing;
@@ -140,18 +161,7 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
     const bool last = i + 1 >= nb;
     if (secondsSince(lastEvent) >= kStepEventInterval || last) {
       if (!readEveryStep) flushLosses(progress, epoch, i);
-      telemetry::StepEvent e;
-      e.epoch = epoch;
-      e.iter = static_cast<int>(i);
-      e.itersPerEpoch = static_cast<int>(nb);
-      e.boxLoss = tloss[0];
-      e.clsLoss = tloss[1];
-      e.dflLoss = tloss[2];
-      e.lr = groupLr(*optimizer, 0);
-      e.timing = acc * (1.0 / accSteps);
-      e.samplesPerSec = acc.total > 0 ? static_cast<double>(accImages) / acc.total : 0.0;
-      emit(e);
-      reportImageProblems(*trainLoader, "train", last);
+      emitStepEvent(epoch, i, progress.loss, acc, accSteps, accImages, last);
       acc = {};
       accSteps = 0;
       accImages = 0;

@@ -296,6 +296,16 @@ struct Trainer::Impl {
   /// One epoch of training from batch `progress.batches` (non-zero when resuming inside the
   /// epoch), updating `progress`; returns false when stopped part-way.
   bool trainEpoch(int epoch, EpochProgress& progress);
+  /// The epoch's loader (mosaic closed for the last close_mosaic epochs), train mode, losses.
+  void startTrainEpoch(int epoch, const EpochProgress& progress);
+  /// One batch to the device, forward and backward (gradients synchronised on `optStep`).
+  void forwardBackward(const data::Batch& batch, int64_t ni, bool optStep,
+                       telemetry::StepTiming& timing);
+  /// Clip, optimiser step (skipped when the gradients are not finite), zero grad, EMA.
+  void optimizerStep(int64_t ni, bool clipOnDevice, telemetry::StepTiming& timing);
+  /// The step event of the steps since the last one (`acc`: their summed timing).
+  void emitStepEvent(int epoch, int64_t i, const std::array<double, 3>& tloss,
+                     const telemetry::StepTiming& acc, int accSteps, int64_t accImages, bool last);
   ValidationOutput runValidation();
 
   // ---------------------------------------------------------------- the run, step by step

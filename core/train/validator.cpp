@@ -107,32 +107,106 @@ void fillViews(ValidationViews& views, int nc, const Images& images, const Place
 }
 }  // namespace
 
-ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
-                          const ValidationOptions& options, const DetectionLoss* loss,
-                          const GatherFloats& gather) {
-  const auto start = std::chrono::steady_clock::now();
-  // Eval mode with the BatchNorms folded into the convolutions for the duration (Ultralytics
-  // fuses the same way for inference); both undone on every way out.
-  struct EvalScope {
-    model::YoloImpl& m;
-    bool wasTraining;
-    explicit EvalScope(model::YoloImpl& model) : m(model), wasTraining(model.is_training()) {
-      m.eval();
-      m.foldBatchNorm();
-    }
-    ~EvalScope() {
-      m.unfoldBatchNorm();
-      if (wasTraining) m.train();
-    }
-    EvalScope(const EvalScope&) = delete;
-    EvalScope& operator=(const EvalScope&) = delete;
-  } evalScope(model);
-  torch::NoGradGuard noGrad;
+namespace {
 
+// Eval mode with the BatchNorms folded into the convolutions for the duration (Ultralytics
+// fuses the same way for inference); both undone on every way out.
+struct EvalScope {
+  model::YoloImpl& m;
+  bool wasTraining;
+  explicit EvalScope(model::YoloImpl& model) : m(model), wasTraining(model.is_training()) {
+    m.eval();
+    m.foldBatchNorm();
+  }
+  ~EvalScope() {
+    m.unfoldBatchNorm();
+    if (wasTraining) m.train();
+  }
+  EvalScope(const EvalScope&) = delete;
+  EvalScope& operator=(const EvalScope&) = delete;
+};
+
+// What one rank's pass over its shard produced: the gathered rows, the loss sums and counts.
+struct LocalPass {
   std::vector<float> rows;
   torch::Tensor lossSum = torch::zeros({3}, torch::kDouble);
   int64_t batches = 0;
-  int64_t localImages = 0;
+  int64_t images = 0;
+};
+
+// Boxes end at the image's edges, not in the letterbox padding (Ultralytics clips them when it
+// maps them back to the original image, before matching).
+void clipToImage(at::TensorAccessor<float, 2>& d, int64_t n, const data::ImageMeta& m) {
+  const float x0 = m.padX, y0 = m.padY, x1 = m.padX + m.origWidth * m.scale,
+              y1 = m.padY + m.origHeight * m.scale;
+  for (int64_t k = 0; k < n; ++k) {
+    d[k][0] = std::clamp(d[k][0], x0, x1);
+    d[k][2] = std::clamp(d[k][2], x0, x1);
+    d[k][1] = std::clamp(d[k][1], y0, y1);
+    d[k][3] = std::clamp(d[k][3], y0, y1);
+  }
+}
+
+// Back to the original image: undo the letterbox (original = (batch - pad) / scale), clipped
+// to the image as Ultralytics' scale_boxes does.
+void saveDetections(std::vector<SavedDetection>& saved, const std::string& path,
+                    const data::ImageMeta& m, const at::TensorAccessor<float, 2>& d, int64_t n) {
+  const auto back = [&](float v, float pad, int size) {
+    return std::clamp((v - pad) / m.scale, 0.f, static_cast<float>(size));
+  };
+  for (int64_t k = 0; k < n; ++k) {
+    saved.push_back(
+        SavedDetection{path, static_cast<int>(d[k][5]), d[k][4], back(d[k][0], m.padX, m.origWidth),
+                       back(d[k][1], m.padY, m.origHeight), back(d[k][2], m.padX, m.origWidth),
+                       back(d[k][3], m.padY, m.origHeight)});
+  }
+}
+
+// One batch's rows: per real image its placement (for the views), its kept detections and its
+// ground truth, all in the letterboxed batch frame. Ids count on from `firstId`.
+void appendBatchRows(const data::Batch& batch, const std::vector<torch::Tensor>& kept,
+                     const torch::Tensor& targets, int64_t firstId,
+                     const ValidationOptions& options, std::vector<float>& rows) {
+  // Metrics are computed in the letterboxed batch frame: letterboxing scales and shifts boxes
+  // uniformly, which leaves every IoU unchanged.
+  const float w = static_cast<float>(batch.width), h = static_cast<float>(batch.height);
+  auto tacc = targets.accessor<float, 2>();
+  // Images the sampler repeated to pad this rank are not scored twice (their loss is kept:
+  // a few repeated images in a mean).
+  const int64_t real = batch.n - batch.padded;
+  for (int64_t j = 0; j < real; ++j) {
+    const float id = static_cast<float>(firstId + j);
+    const auto& m = batch.meta[static_cast<size_t>(j)];
+    if (options.views && static_cast<size_t>(j) < batch.indices.size()) {
+      // Where the image is in the split and how it was letterboxed, for the views (row kind 2).
+      rows.insert(rows.end(), {id, 2.f, static_cast<float>(batch.indices[static_cast<size_t>(j)]),
+                               m.scale, m.padX, m.padY, static_cast<float>(m.origWidth),
+                               static_cast<float>(m.origHeight)});
+    }
+    auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
+    auto d = det.accessor<float, 2>();
+    clipToImage(d, det.size(0), m);
+    for (int64_t k = 0; k < det.size(0); ++k) {
+      rows.insert(rows.end(), {id, 0.f, d[k][0], d[k][1], d[k][2], d[k][3], d[k][4], d[k][5]});
+    }
+    if (options.savedDetections) {
+      saveDetections(*options.savedDetections, batch.paths[static_cast<size_t>(j)], m, d,
+                     det.size(0));
+    }
+    for (int64_t r = 0; r < tacc.size(0); ++r) {
+      if (static_cast<int64_t>(tacc[r][0]) != j) continue;
+      const float cx = tacc[r][2] * w, cy = tacc[r][3] * h, bw = tacc[r][4] * w,
+                  bh = tacc[r][5] * h;
+      rows.insert(rows.end(),
+                  {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
+    }
+  }
+}
+
+// One epoch of `loader` through the model (in eval mode, without grad): loss, NMS and the rows.
+LocalPass runLocalPass(model::YoloImpl& model, data::Loader& loader,
+                       const ValidationOptions& options, const DetectionLoss* loss) {
+  LocalPass pass;
   loader.startEpoch(0, /*mosaicOn=*/false);
   while (auto batch = loader.next()) {
     auto images = batchImages(*batch, options.device, options.channelsLast);
@@ -146,123 +220,99 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     if (options.singleCls) targets.select(1, 1).zero_();
     if (loss) {
       auto out = (*loss)(feats, targets.to(options.device), batch->n);
-      lossSum += out.items.to(torch::kCPU, torch::kDouble);
-      ++batches;
+      pass.lossSum += out.items.to(torch::kCPU, torch::kDouble);
+      ++pass.batches;
     }
     auto preds = model::decodePredictions(model, feats);
     auto kept = nonMaxSuppression(preds, options.conf, options.iou, options.maxDet,
                                   /*agnostic=*/false, options.multiLabel);
-    // Metrics are computed in the letterboxed batch frame: letterboxing scales and shifts boxes
-    // uniformly, which leaves every IoU unchanged.
-    const float w = static_cast<float>(batch->width), h = static_cast<float>(batch->height);
-    auto tacc = targets.accessor<float, 2>();
-    // Images the sampler repeated to pad this rank are not scored twice (their loss is kept:
-    // a few repeated images in a mean).
-    const int64_t real = batch->n - batch->padded;
-    for (int64_t j = 0; j < real; ++j) {
-      const float id = static_cast<float>(localImages + j);
-      if (options.views && static_cast<size_t>(j) < batch->indices.size()) {
-        // Where the image is in the split and how it was letterboxed, for the views (row kind 2).
-        const auto& m = batch->meta[static_cast<size_t>(j)];
-        rows.insert(rows.end(), {id, 2.f, static_cast<float>(batch->indices[static_cast<size_t>(j)]),
-                                 m.scale, m.padX, m.padY, static_cast<float>(m.origWidth),
-                                 static_cast<float>(m.origHeight)});
-      }
-      auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
-      auto d = det.accessor<float, 2>();
-      {
-        // Boxes end at the image's edges, not in the letterbox padding (Ultralytics clips them
-        // when it maps them back to the original image, before matching).
-        const auto& m = batch->meta[static_cast<size_t>(j)];
-        const float x0 = m.padX, y0 = m.padY, x1 = m.padX + m.origWidth * m.scale,
-                    y1 = m.padY + m.origHeight * m.scale;
-        for (int64_t k = 0; k < det.size(0); ++k) {
-          d[k][0] = std::clamp(d[k][0], x0, x1);
-          d[k][2] = std::clamp(d[k][2], x0, x1);
-          d[k][1] = std::clamp(d[k][1], y0, y1);
-          d[k][3] = std::clamp(d[k][3], y0, y1);
-        }
-      }
-      for (int64_t k = 0; k < det.size(0); ++k) {
-        rows.insert(rows.end(), {id, 0.f, d[k][0], d[k][1], d[k][2], d[k][3], d[k][4], d[k][5]});
-      }
-      if (options.savedDetections) {
-        // Back to the original image: undo the letterbox (original = (batch - pad) / scale),
-        // clipped to the image as Ultralytics' scale_boxes does.
-        const auto& m = batch->meta[static_cast<size_t>(j)];
-        const auto back = [&](float v, float pad, int size) {
-          return std::clamp((v - pad) / m.scale, 0.f, static_cast<float>(size));
-        };
-        for (int64_t k = 0; k < det.size(0); ++k) {
-          options.savedDetections->push_back(SavedDetection{
-              batch->paths[static_cast<size_t>(j)], static_cast<int>(d[k][5]), d[k][4],
-              back(d[k][0], m.padX, m.origWidth), back(d[k][1], m.padY, m.origHeight),
-              back(d[k][2], m.padX, m.origWidth), back(d[k][3], m.padY, m.origHeight)});
-        }
-      }
-      for (int64_t r = 0; r < tacc.size(0); ++r) {
-        if (static_cast<int64_t>(tacc[r][0]) != j) continue;
-        const float cx = tacc[r][2] * w, cy = tacc[r][3] * h, bw = tacc[r][4] * w,
-                    bh = tacc[r][5] * h;
-        rows.insert(rows.end(),
-                    {id, 1.f, cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2, 1.f, tacc[r][1]});
-      }
-    }
-    localImages += real;
+    appendBatchRows(*batch, kept, targets, pass.images, options, pass.rows);
+    pass.images += batch->n - batch->padded;
   }
+  return pass;
+}
 
-  // Image ids must be unique across ranks: prefix each rank's ids with its position.
-  std::vector<float> header = {static_cast<float>(localImages),
-                               static_cast<float>(batches),
-                               static_cast<float>(lossSum[0].item<double>()),
-                               static_cast<float>(lossSum[1].item<double>()),
-                               static_cast<float>(lossSum[2].item<double>()),
+// This rank's share of the gather: a header row (images, batches, loss sums), its rows and an
+// end marker row.
+std::vector<float> packLocalPass(const LocalPass& pass) {
+  std::vector<float> header = {static_cast<float>(pass.images),
+                               static_cast<float>(pass.batches),
+                               static_cast<float>(pass.lossSum[0].item<double>()),
+                               static_cast<float>(pass.lossSum[1].item<double>()),
+                               static_cast<float>(pass.lossSum[2].item<double>()),
                                0.f,
                                0.f,
                                0.f};
   std::vector<float> mine = header;
-  mine.insert(mine.end(), rows.begin(), rows.end());
+  mine.insert(mine.end(), pass.rows.begin(), pass.rows.end());
   mine.push_back(-1.f);  // end marker row
   mine.resize(mine.size() + kRow - 1, 0.f);
-  std::vector<float> all = gather ? gather(mine) : mine;
+  return mine;
+}
 
-  DetectionEvaluator evaluator(nc, options.maxDet);
-  ValidationOutput out;
+struct Placement {
+  int64_t index;
+  float scale, padX, padY;
+  int width, height;
+};
+
+// Every rank's rows read back: images by id (unique across ranks), placements, loss totals.
+struct Gathered {
   double lossTotals[3] = {0, 0, 0};
   int64_t batchTotal = 0;
+  int64_t imageCount = 0;
   std::map<int64_t, std::pair<std::vector<Detection>, std::vector<GroundTruth>>> images;
-  struct Placement {
-    int64_t index;
-    float scale, padX, padY;
-    int width, height;
-  };
   std::map<int64_t, Placement> placements;
+};
+
+Gathered unpackGathered(const std::vector<float>& all) {
+  Gathered g;
   size_t pos = 0;
-  int64_t idBase = 0;
+  int64_t idBase = 0;  // each rank's ids are prefixed with its position
   while (pos + kRow <= all.size()) {
     const int64_t count = static_cast<int64_t>(all[pos]);
-    batchTotal += static_cast<int64_t>(all[pos + 1]);
-    for (int c = 0; c < 3; ++c) lossTotals[c] += all[pos + 2 + c];
+    g.batchTotal += static_cast<int64_t>(all[pos + 1]);
+    for (int c = 0; c < 3; ++c) g.lossTotals[c] += all[pos + 2 + c];
     pos += kRow;
-    for (int64_t i = 0; i < count; ++i) images[idBase + i];
+    for (int64_t i = 0; i < count; ++i) g.images[idBase + i];
     while (pos + kRow <= all.size() && all[pos] >= 0.f) {
       const float* r = &all[pos];
       const int64_t id = idBase + static_cast<int64_t>(r[0]);
       if (r[1] == 2.f) {
-        placements[id] = Placement{static_cast<int64_t>(r[2]), r[3], r[4], r[5],
-                                   static_cast<int>(r[6]), static_cast<int>(r[7])};
+        g.placements[id] =
+            Placement{static_cast<int64_t>(r[2]), r[3], r[4], r[5], static_cast<int>(r[6]),
+                      static_cast<int>(r[7])};
       } else if (r[1] == 0.f) {
-        images[id].first.push_back(Detection{r[2], r[3], r[4], r[5], r[6], static_cast<int>(r[7])});
+        g.images[id].first.push_back(
+            Detection{r[2], r[3], r[4], r[5], r[6], static_cast<int>(r[7])});
       } else {
-        images[id].second.push_back(GroundTruth{r[2], r[3], r[4], r[5], static_cast<int>(r[7])});
+        g.images[id].second.push_back(GroundTruth{r[2], r[3], r[4], r[5], static_cast<int>(r[7])});
       }
       pos += kRow;
     }
     pos += kRow;  // the end marker row
     idBase += count;
   }
-  if (options.views) fillViews(*options.views, nc, images, placements);
-  for (auto& [id, item] : images)
+  g.imageCount = idBase;
+  return g;
+}
+
+}  // namespace
+
+ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
+                          const ValidationOptions& options, const DetectionLoss* loss,
+                          const GatherFloats& gather) {
+  const auto start = std::chrono::steady_clock::now();
+  EvalScope evalScope(model);
+  torch::NoGradGuard noGrad;
+  const std::vector<float> mine = packLocalPass(runLocalPass(model, loader, options, loss));
+  const std::vector<float> all = gather ? gather(mine) : mine;
+  Gathered g = unpackGathered(all);
+
+  DetectionEvaluator evaluator(nc, options.maxDet);
+  ValidationOutput out;
+  if (options.views) fillViews(*options.views, nc, g.images, g.placements);
+  for (auto& [id, item] : g.images)
     evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
   const auto m = evaluator.compute(options.views ? 101 : 0);
   if (options.views) {
@@ -277,11 +327,11 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
     out.perClass.push_back(
         ClassResult{c.cls, c.images, c.instances, c.precision, c.recall, c.ap50, c.ap5095});
   }
-  if (batchTotal > 0) {
+  if (g.batchTotal > 0) {
     for (int c = 0; c < 3; ++c)
-      out.loss[static_cast<size_t>(c)] = lossTotals[c] / static_cast<double>(batchTotal);
+      out.loss[static_cast<size_t>(c)] = g.lossTotals[c] / static_cast<double>(g.batchTotal);
   }
-  out.images = idBase;
+  out.images = g.imageCount;
   if (options.views) options.views->perClass = out.perClass;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
