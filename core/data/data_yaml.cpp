@@ -30,9 +30,167 @@ std::string resolve(const fs::path& base, const std::string& p) {
   if (q.is_relative()) q = base / q;
   return q.lexically_normal().string();
 }
-}  // namespace
 
-Result<DataSpec> loadDataYaml(const std::string& path) {
+/// Reads one data.yaml's keys into a DataSpec, gathering every error (file, line, key).
+class DataYamlReader {
+ public:
+  DataYamlReader(const std::string& path, YAML::Node& doc, std::vector<Error>& errors)
+      : m_path(path), m_doc(doc), m_errors(errors) {}
+
+  /// path: the dataset root, relative to the yaml's folder.
+  void readRoot(const fs::path& yamlDir, DataSpec& spec) {
+    std::error_code ec;
+    spec.root = yamlDir.string();
+    if (auto p = m_doc["path"]) {
+      if (!p.IsScalar()) {
+        error(lineOf(p), "path", "expected a folder path");
+      } else if (!p.Scalar().empty()) {
+        spec.root = resolve(yamlDir, p.Scalar());
+        if (!fs::is_directory(spec.root, ec))
+          error(lineOf(p), "path", "folder does not exist: " + spec.root);
+      }
+    }
+  }
+
+  /// names: a list, or a map {id: name} with ids 0..n-1; nc: a count that agrees with it (or
+  /// stands for names class0, class1, ...).
+  void readClasses(DataSpec& spec) {
+    int ncFromNames = readNames(spec.names);
+    readNc(spec.names, ncFromNames);
+    if (ncFromNames > kMaxClasses && !m_doc["nc"])
+      error(lineOf(m_doc["names"]), "names",
+            std::to_string(ncFromNames) + " classes: at most " + std::to_string(kMaxClasses) +
+                " are supported");
+    if (ncFromNames < 0)
+      error(0, "names", "missing: data.yaml needs class names (names: [a, b, ...])");
+    else if (ncFromNames == 0)
+      error(lineOf(m_doc["names"]), "names", "no classes given");
+  }
+
+  /// train / val / test: a folder, a .txt list, an image, or a list of these.
+  void readSources(const fs::path& rootDir, const char* key, std::vector<std::string>& out,
+                   bool required) {
+    auto node = m_doc[key];
+    if (!node || node.IsNull()) {
+      if (required)
+        error(0, key,
+              std::string("missing: data.yaml needs '") + key +
+                  "' (a folder, a .txt list of images, or a list of them)");
+      return;
+    }
+    std::vector<YAML::Node> items;
+    if (node.IsScalar())
+      items.push_back(node);
+    else if (node.IsSequence())
+      for (const auto& i : node) items.push_back(i);
+    else {
+      error(lineOf(node), key, "expected a path or a list of paths");
+      return;
+    }
+    if (items.empty() && required) error(lineOf(node), key, "the list of paths is empty");
+    std::error_code ec;
+    for (const auto& i : items) {
+      if (!i.IsScalar()) {
+        error(lineOf(i), key, "expected a path");
+        continue;
+      }
+      const std::string p = resolve(rootDir, i.Scalar());
+      if (!fs::exists(p, ec)) {
+        error(lineOf(i), key, "path does not exist: " + p);
+        continue;
+      }
+      out.push_back(p);
+    }
+  }
+
+ private:
+  void error(int line, const std::string& key, const std::string& message) {
+    m_errors.push_back({m_path, line, key, message});
+  }
+
+  /// The class names given by `names` into `names`; their count, -1 without `names`.
+  int readNames(std::vector<std::string>& names) {
+    auto n = m_doc["names"];
+    if (!n) return -1;
+    if (n.IsSequence()) {
+      for (const auto& item : n) {
+        if (!item.IsScalar()) {
+          error(lineOf(item), "names", "each class name must be a string");
+          continue;
+        }
+        names.push_back(item.Scalar());
+      }
+      return static_cast<int>(names.size());
+    }
+    if (n.IsMap()) return readNameMap(n, names);
+    error(lineOf(n), "names",
+          "expected a list of class names or a map {id: name}, not a single value");
+    return -1;
+  }
+
+  int readNameMap(const YAML::Node& n, std::vector<std::string>& names) {
+    std::vector<std::pair<long, std::string>> items;
+    for (const auto& kv : n) {
+      long id = -1;
+      try {
+        id = kv.first.as<long>();
+      } catch (const YAML::Exception&) {
+        error(lineOf(kv.first), "names",
+              "map keys must be class ids 0..n-1, not '" + kv.first.Scalar() + "'");
+        continue;
+      }
+      if (!kv.second.IsScalar()) {
+        error(lineOf(kv.second), "names", "each class name must be a string");
+        continue;
+      }
+      items.emplace_back(id, kv.second.Scalar());
+    }
+    std::sort(items.begin(), items.end());
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].first != static_cast<long>(i)) {
+        error(lineOf(n), "names",
+              "class ids must be 0.." + std::to_string(items.size() - 1) + " without gaps; id " +
+                  std::to_string(i) + " is missing");
+        break;
+      }
+      names.push_back(items[i].second);
+    }
+    return static_cast<int>(items.size());
+  }
+
+  /// `nc` checked against the count of names (updated where nc settles it).
+  void readNc(std::vector<std::string>& names, int& ncFromNames) {
+    auto nc = m_doc["nc"];
+    if (!nc) return;
+    int v = -1;
+    try {
+      v = nc.as<int>();
+    } catch (const YAML::Exception&) {
+    }
+    if (v < 1) {
+      error(lineOf(nc), "nc", "expected a positive integer");
+    } else if (v > kMaxClasses) {
+      error(lineOf(nc), "nc",
+            std::to_string(v) + " classes: at most " + std::to_string(kMaxClasses) +
+                " are supported (the detection head and the metrics hold one row per class)");
+      ncFromNames = v;  // said once: not also "names missing"
+    } else if (ncFromNames >= 0 && v != ncFromNames) {
+      error(lineOf(nc), "nc",
+            "nc is " + std::to_string(v) + " but names has " + std::to_string(ncFromNames) +
+                " entries");
+    } else if (ncFromNames < 0) {
+      for (int i = 0; i < v; ++i) names.push_back("class" + std::to_string(i));
+      ncFromNames = v;
+    }
+  }
+
+  const std::string& m_path;
+  YAML::Node& m_doc;
+  std::vector<Error>& m_errors;
+};
+
+/// The YAML document of `path`, a map; errors: unreadable, too deep, not YAML, not a map.
+Result<YAML::Node> readYamlMap(const std::string& path) {
   auto text = readFile(path);
   if (!text) return text.errors();
   if (auto deep = jsonTooDeep(text.value(), path)) return *deep;
@@ -44,141 +202,25 @@ Result<DataSpec> loadDataYaml(const std::string& path) {
   }
   if (!doc.IsMap())
     return Error{path, 1, "", "expected a map with keys path, train, val, test, names"};
+  return doc;
+}
+}  // namespace
 
+Result<DataSpec> loadDataYaml(const std::string& path) {
+  auto parsed = readYamlMap(path);
+  if (!parsed) return parsed.errors();
+  YAML::Node doc = parsed.value();
   DataSpec spec;
   std::error_code ec;
   spec.yamlPath = fs::absolute(path, ec).lexically_normal().string();
-  const fs::path yamlDir = fs::path(spec.yamlPath).parent_path();
   std::vector<Error> errors;
-
-  // path: the dataset root, relative to the yaml's folder.
-  spec.root = yamlDir.string();
-  if (auto p = doc["path"]) {
-    if (!p.IsScalar()) {
-      errors.push_back({path, lineOf(p), "path", "expected a folder path"});
-    } else if (!p.Scalar().empty()) {
-      spec.root = resolve(yamlDir, p.Scalar());
-      if (!fs::is_directory(spec.root, ec))
-        errors.push_back({path, lineOf(p), "path", "folder does not exist: " + spec.root});
-    }
-  }
-
-  // names: a list, or a map {id: name} with ids 0..n-1.
-  int ncFromNames = -1;
-  if (auto n = doc["names"]) {
-    if (n.IsSequence()) {
-      for (const auto& item : n) {
-        if (!item.IsScalar()) {
-          errors.push_back({path, lineOf(item), "names", "each class name must be a string"});
-          continue;
-        }
-        spec.names.push_back(item.Scalar());
-      }
-      ncFromNames = static_cast<int>(spec.names.size());
-    } else if (n.IsMap()) {
-      std::vector<std::pair<long, std::string>> items;
-      for (const auto& kv : n) {
-        long id = -1;
-        try {
-          id = kv.first.as<long>();
-        } catch (const YAML::Exception&) {
-          errors.push_back({path, lineOf(kv.first), "names",
-                            "map keys must be class ids 0..n-1, not '" + kv.first.Scalar() + "'"});
-          continue;
-        }
-        if (!kv.second.IsScalar()) {
-          errors.push_back({path, lineOf(kv.second), "names", "each class name must be a string"});
-          continue;
-        }
-        items.emplace_back(id, kv.second.Scalar());
-      }
-      std::sort(items.begin(), items.end());
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (items[i].first != static_cast<long>(i)) {
-          errors.push_back({path, lineOf(n), "names",
-                            "class ids must be 0.." + std::to_string(items.size() - 1) +
-                                " without gaps; id " + std::to_string(i) + " is missing"});
-          break;
-        }
-        spec.names.push_back(items[i].second);
-      }
-      ncFromNames = static_cast<int>(items.size());
-    } else {
-      errors.push_back({path, lineOf(n), "names",
-                        "expected a list of class names or a map {id: name}, not a single value"});
-    }
-  }
-  if (auto nc = doc["nc"]) {
-    int v = -1;
-    try {
-      v = nc.as<int>();
-    } catch (const YAML::Exception&) {
-    }
-    if (v < 1) {
-      errors.push_back({path, lineOf(nc), "nc", "expected a positive integer"});
-    } else if (v > kMaxClasses) {
-      errors.push_back({path, lineOf(nc), "nc",
-                        std::to_string(v) + " classes: at most " + std::to_string(kMaxClasses) +
-                            " are supported (the detection head and the metrics hold one row "
-                            "per class)"});
-      ncFromNames = v;  // said once: not also "names missing"
-    } else if (ncFromNames >= 0 && v != ncFromNames) {
-      errors.push_back({path, lineOf(nc), "nc",
-                        "nc is " + std::to_string(v) + " but names has " +
-                            std::to_string(ncFromNames) + " entries"});
-    } else if (ncFromNames < 0) {
-      for (int i = 0; i < v; ++i) spec.names.push_back("class" + std::to_string(i));
-      ncFromNames = v;
-    }
-  }
-  if (ncFromNames > kMaxClasses && !doc["nc"])
-    errors.push_back({path, lineOf(doc["names"]), "names",
-                      std::to_string(ncFromNames) + " classes: at most " +
-                          std::to_string(kMaxClasses) + " are supported"});
-  if (ncFromNames < 0)
-    errors.push_back(
-        {path, 0, "names", "missing: data.yaml needs class names (names: [a, b, ...])"});
-  else if (ncFromNames == 0)
-    errors.push_back({path, lineOf(doc["names"]), "names", "no classes given"});
-
-  // train / val / test: a folder, a .txt list, an image, or a list of these.
+  DataYamlReader reader(path, doc, errors);
+  reader.readRoot(fs::path(spec.yamlPath).parent_path(), spec);
+  reader.readClasses(spec);
   const fs::path rootDir(spec.root);
-  auto readSources = [&](const char* key, std::vector<std::string>& out, bool required) {
-    auto node = doc[key];
-    if (!node || node.IsNull()) {
-      if (required)
-        errors.push_back({path, 0, key,
-                          std::string("missing: data.yaml needs '") + key +
-                              "' (a folder, a .txt list of images, or a list of them)"});
-      return;
-    }
-    std::vector<YAML::Node> items;
-    if (node.IsScalar())
-      items.push_back(node);
-    else if (node.IsSequence())
-      for (const auto& i : node) items.push_back(i);
-    else {
-      errors.push_back({path, lineOf(node), key, "expected a path or a list of paths"});
-      return;
-    }
-    if (items.empty() && required)
-      errors.push_back({path, lineOf(node), key, "the list of paths is empty"});
-    for (const auto& i : items) {
-      if (!i.IsScalar()) {
-        errors.push_back({path, lineOf(i), key, "expected a path"});
-        continue;
-      }
-      const std::string p = resolve(rootDir, i.Scalar());
-      if (!fs::exists(p, ec)) {
-        errors.push_back({path, lineOf(i), key, "path does not exist: " + p});
-        continue;
-      }
-      out.push_back(p);
-    }
-  };
-  readSources("train", spec.train, true);
-  readSources("val", spec.val, true);
-  readSources("test", spec.test, false);
+  reader.readSources(rootDir, "train", spec.train, true);
+  reader.readSources(rootDir, "val", spec.val, true);
+  reader.readSources(rootDir, "test", spec.test, false);
   if (!errors.empty()) return errors;
   return spec;
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_set>
@@ -246,84 +247,100 @@ std::string normalised(const fs::path& p) {
   return fs::absolute(p, ec).lexically_normal().string();
 }
 
-}  // namespace
+bool isCancelled(const ScanOptions& opt) {
+  return opt.cancel && opt.cancel->load(std::memory_order_relaxed);
+}
 
-Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
-                             const ScanOptions& opt) {
-  const auto* sources = spec.sources(split);
-  if (!sources) return Error{spec.yamlPath, 0, split, "unknown split; expected train, val or test"};
-  SplitIndex index;
-  index.split = split;
-  index.root = spec.root;
-  auto cancelled = [&opt] { return opt.cancel && opt.cancel->load(std::memory_order_relaxed); };
-  const Error cancelError{spec.yamlPath, 0, split, "cancelled"};
+/// The images under a folder, recursively, sorted.
+Status listFolder(const std::string& src, const std::string& split, const ScanOptions& opt,
+                  const Error& cancelError, std::vector<Entry>& entries) {
+  std::error_code ec;
+  std::vector<std::string> found;
+  for (fs::recursive_directory_iterator it(src, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    if (isCancelled(opt)) return cancelError;
+    std::error_code fileEc;
+    // A dangling symlink is no regular file, but it names an image the user meant to
+    // include: list it, so that the scan reports it instead of leaving it out silently.
+    if (hasImageExtension(it->path().string()) &&
+        (it->is_regular_file(fileEc) ||
+         (it->is_symlink(fileEc) && !fs::exists(it->path(), fileEc))))
+      found.push_back(normalised(it->path()));
+  }
+  if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};
+  std::sort(found.begin(), found.end());
+  for (auto& f : found) entries.push_back({std::move(f), "", 0});
+  return Ok{};
+}
 
-  // 1. List the image entries of every source, in a stable order.
+/// The images named by a .txt list, one per line (relative to the list's folder).
+Status listFile(const std::string& src, std::vector<Entry>& entries) {
+  auto text = readFile(src);
+  if (!text) return text.errors();
+  const fs::path base = fs::path(src).parent_path();
+  std::istringstream in(text.value());
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    fs::path p(line.substr(b));
+    if (p.is_relative()) p = base / p;
+    entries.push_back({normalised(p), src, lineNo});
+  }
+  return Ok{};
+}
+
+/// 1. The image entries of every source, in a stable order.
+Result<std::vector<Entry>> listEntries(const std::vector<std::string>& sources,
+                                       const std::string& split, const ScanOptions& opt,
+                                       const Error& cancelError) {
   std::vector<Entry> entries;
   std::error_code ec;
-  for (const auto& src : *sources) {
-    if (cancelled()) return cancelError;
+  for (const auto& src : sources) {
+    if (isCancelled(opt)) return cancelError;
     if (fs::is_directory(src, ec)) {
-      std::vector<std::string> found;
-      for (fs::recursive_directory_iterator
-               it(src, fs::directory_options::skip_permission_denied, ec),
-           end;
-           !ec && it != end; it.increment(ec)) {
-        if (cancelled()) return cancelError;
-        std::error_code fileEc;
-        // A dangling symlink is no regular file, but it names an image the user meant to
-        // include: list it, so that the scan reports it instead of leaving it out silently.
-        if (hasImageExtension(it->path().string()) &&
-            (it->is_regular_file(fileEc) ||
-             (it->is_symlink(fileEc) && !fs::exists(it->path(), fileEc))))
-          found.push_back(normalised(it->path()));
-      }
-      if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};
-      std::sort(found.begin(), found.end());
-      for (auto& f : found) entries.push_back({std::move(f), "", 0});
+      if (auto st = listFolder(src, split, opt, cancelError, entries); !st) return st.errors();
     } else if (hasImageExtension(src)) {
       entries.push_back({normalised(src), "", 0});
-    } else {
-      auto text = readFile(src);
-      if (!text) return text.errors();
-      const fs::path base = fs::path(src).parent_path();
-      std::istringstream in(text.value());
-      std::string line;
-      int lineNo = 0;
-      while (std::getline(in, line)) {
-        ++lineNo;
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-          line.pop_back();
-        size_t b = line.find_first_not_of(" \t");
-        if (b == std::string::npos) continue;
-        fs::path p(line.substr(b));
-        if (p.is_relative()) p = base / p;
-        entries.push_back({normalised(p), src, lineNo});
-      }
+    } else if (auto st = listFile(src, entries); !st) {
+      return st.errors();
     }
   }
-  index.listed = static_cast<int64_t>(entries.size());
+  return entries;
+}
 
-  // 2. Duplicates and missing files, then stat everything for the cache key.
-  std::vector<Problem> preProblems;  // kept before the per-image problems, in entry order
+/// 2a. Each image once: a second listing is reported (before the per-image problems).
+std::vector<Entry> dropDuplicates(std::vector<Entry>& entries, std::vector<Problem>& problems,
+                                  int64_t& skipped) {
   std::vector<Entry> unique;
   std::unordered_set<std::string> seen;
   for (auto& e : entries) {
     if (!seen.insert(e.path).second) {
-      preProblems.push_back({e.listFile.empty() ? e.path : e.listFile, e.listLine,
-                             "image-duplicate",
-                             "image listed twice: " + e.path + " (the copy is ignored)", true});
-      ++index.skippedImages;
+      problems.push_back({e.listFile.empty() ? e.path : e.listFile, e.listLine, "image-duplicate",
+                          "image listed twice: " + e.path + " (the copy is ignored)", true});
+      ++skipped;
       continue;
     }
     unique.push_back(std::move(e));
   }
+  return unique;
+}
+
+/// 2b. The cache key: the scan's options and every image's and label's stat; nullopt when
+/// the scan was cancelled.
+std::optional<uint64_t> cacheKey(const std::vector<Entry>& unique, const DataSpec& spec,
+                                 const ScanOptions& opt) {
   uint64_t key = mixSeed(kCacheVersion, static_cast<uint64_t>(spec.nc()), opt.verify,
                          static_cast<uint64_t>(opt.maxPixels));
   key = hashString(key, std::to_string(opt.coordTolerance));
   for (size_t i = 0; i < unique.size(); ++i) {
     const Entry& e = unique[i];
-    if (i % 1024 == 0 && cancelled()) return cancelError;
+    if (i % 1024 == 0 && isCancelled(opt)) return std::nullopt;
     const FileStat si = statFile(e.path);
     const std::string lp = labelPathFor(e.path);
     const FileStat sl = statFile(lp);
@@ -333,8 +350,11 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
     key =
         mixSeed(key, sl.exists, static_cast<uint64_t>(sl.size), static_cast<uint64_t>(sl.mtimeNs));
   }
+  return key;
+}
 
-  // 3. Label folders: missing ones, and label files that belong to no image.
+/// 3. Label folders: missing ones, and label files that belong to no image.
+std::vector<Problem> labelFolderProblems(const std::vector<Entry>& unique) {
   std::map<std::string, int64_t> labelDirs;  // folder -> images expecting labels there
   std::set<std::string> expectedLabels;
   for (const auto& e : unique) {
@@ -343,13 +363,14 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
     if (fs::path(lp).parent_path() != fs::path(e.path).parent_path())
       ++labelDirs[fs::path(lp).parent_path().string()];
   }
-  std::vector<Problem> postProblems;
+  std::vector<Problem> problems;
+  std::error_code ec;
   for (const auto& [dir, count] : labelDirs) {
     if (!fs::is_directory(dir, ec)) {
-      postProblems.push_back({dir, 0, "labels-missing",
-                              "label folder does not exist: " + std::to_string(count) +
-                                  " images there are treated as background (no objects)",
-                              false});
+      problems.push_back({dir, 0, "labels-missing",
+                          "label folder does not exist: " + std::to_string(count) +
+                              " images there are treated as background (no objects)",
+                          false});
       continue;
     }
     std::vector<std::string> orphans;
@@ -359,93 +380,95 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
     }
     std::sort(orphans.begin(), orphans.end());
     for (const auto& o : orphans)
-      postProblems.push_back(
+      problems.push_back(
           {o, 0, "label-orphan", "label file without an image in this split", false});
   }
+  return problems;
+}
 
-  // 4. Per-image results: from the cache when nothing changed, else scanned on threads.
-  std::vector<Slot> slots(unique.size());
+/// The split's cache file: one per split and list of sources, under <root>/.stave-cache.
+std::string cachePathFor(const DataSpec& spec, const std::vector<std::string>& sources,
+                         const std::string& split) {
   const std::string cacheDir = (fs::path(spec.root) / ".stave-cache").string();
   uint64_t srcHash = 0;
-  for (const auto& s : *sources) srcHash = hashString(srcHash, s);
+  for (const auto& s : sources) srcHash = hashString(srcHash, s);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(srcHash));
-  const std::string cachePath = cacheDir + "/scan-" + split + "-" + hex + ".bin";
-  bool loaded = false;
-  if (opt.useCache) {
-    std::ifstream in(cachePath, std::ios::binary);
-    if (in) {
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      Reader r{bytes};
-      char magic[8] = {0};
-      r.take(magic, 8);
-      if (r.ok && std::memcmp(magic, "STAVESC1", 8) == 0 && r.u64() == key &&
-          r.u64() == slots.size()) {
-        loaded = true;
-        for (auto& s : slots) {
-          if (!readSlot(r, s)) {
-            loaded = false;
-            break;
-          }
-        }
-      }
-    }
-  }
-  if (!loaded) {
-    int threads = opt.threads > 0
-                      ? opt.threads
-                      : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::max(1, std::min<int>(threads, static_cast<int>(unique.size())));
-    std::atomic<size_t> next{0};
-    // Progress: a count of finished images, reported in steps of about 1/200 of the split, one
-    // call at a time and never backwards (threads finish out of order).
-    std::atomic<int64_t> finished{0};
-    std::mutex progressMutex;
-    int64_t reported = -1;
-    const int64_t total = static_cast<int64_t>(unique.size());
-    const int64_t step = std::max<int64_t>(1, total / 200);
-    auto report = [&](int64_t done) {
-      if (!opt.progress) return;
-      std::lock_guard<std::mutex> lock(progressMutex);
-      if (done <= reported) return;
-      reported = done;
-      opt.progress(done, total);
-    };
-    report(0);
-    auto work = [&] {
-      for (size_t i; !cancelled() && (i = next.fetch_add(1)) < unique.size();) {
-        try {
-          slots[i] = scanOne(unique[i].path, spec, opt);
-        } catch (const std::exception& e) {
-          slots[i] = Slot{};
-          slots[i].problems.push_back({unique[i].path, 0, "image-unreadable", e.what(), true});
-        }
-        const int64_t done = finished.fetch_add(1) + 1;
-        if (done % step == 0 || done == total) report(done);
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
-    if (cancelled()) return cancelError;
-    if (opt.useCache && !unique.empty()) {
-      Writer w;
-      w.out.append("STAVESC1", 8);
-      w.u64(key);
-      w.u64(slots.size());
-      for (const auto& s : slots) writeSlot(w, s);
-      // A read-only dataset simply goes without a cache.
-      if (writeFileAtomic(cachePath, w.out).ok()) index.cachePath = cachePath;
-    }
-  } else {
-    index.cachePath = cachePath;
-    index.fromCache = true;
-    if (opt.progress)
-      opt.progress(static_cast<int64_t>(slots.size()), static_cast<int64_t>(slots.size()));
-  }
+  return cacheDir + "/scan-" + split + "-" + hex + ".bin";
+}
 
-  // 5. Merge in entry order. Missing listed files surface as unreadable images here.
+/// Fills `slots` from the cache file when it holds `key` and as many slots.
+bool loadCache(const std::string& cachePath, uint64_t key, std::vector<Slot>& slots) {
+  std::ifstream in(cachePath, std::ios::binary);
+  if (!in) return false;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Reader r{bytes};
+  char magic[8] = {0};
+  r.take(magic, 8);
+  if (!(r.ok && std::memcmp(magic, "STAVESC1", 8) == 0 && r.u64() == key &&
+        r.u64() == slots.size()))
+    return false;
+  for (auto& s : slots)
+    if (!readSlot(r, s)) return false;
+  return true;
+}
+
+void saveCache(const std::string& cachePath, uint64_t key, const std::vector<Slot>& slots,
+               SplitIndex& index) {
+  Writer w;
+  w.out.append("STAVESC1", 8);
+  w.u64(key);
+  w.u64(slots.size());
+  for (const auto& s : slots) writeSlot(w, s);
+  // A read-only dataset simply goes without a cache.
+  if (writeFileAtomic(cachePath, w.out).ok()) index.cachePath = cachePath;
+}
+
+/// 4. Scans every image on threads into its slot (until cancelled).
+void scanImages(const std::vector<Entry>& unique, const DataSpec& spec, const ScanOptions& opt,
+                std::vector<Slot>& slots) {
+  int threads = opt.threads > 0
+                    ? opt.threads
+                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(unique.size())));
+  std::atomic<size_t> next{0};
+  // Progress: a count of finished images, reported in steps of about 1/200 of the split, one
+  // call at a time and never backwards (threads finish out of order).
+  std::atomic<int64_t> finished{0};
+  std::mutex progressMutex;
+  int64_t reported = -1;
+  const int64_t total = static_cast<int64_t>(unique.size());
+  const int64_t step = std::max<int64_t>(1, total / 200);
+  auto report = [&](int64_t done) {
+    if (!opt.progress) return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    if (done <= reported) return;
+    reported = done;
+    opt.progress(done, total);
+  };
+  report(0);
+  auto work = [&] {
+    for (size_t i; !isCancelled(opt) && (i = next.fetch_add(1)) < unique.size();) {
+      try {
+        slots[i] = scanOne(unique[i].path, spec, opt);
+      } catch (const std::exception& e) {
+        slots[i] = Slot{};
+        slots[i].problems.push_back({unique[i].path, 0, "image-unreadable", e.what(), true});
+      }
+      const int64_t done = finished.fetch_add(1) + 1;
+      if (done % step == 0 || done == total) report(done);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
+/// 5. Merges in entry order. Missing listed files surface as unreadable images here.
+void mergeSlots(std::vector<Slot>& slots, const std::vector<Entry>& unique,
+                std::vector<Problem>& preProblems, std::vector<Problem>& postProblems,
+                SplitIndex& index) {
   index.problems = std::move(preProblems);
   for (size_t i = 0; i < slots.size(); ++i) {
     auto& s = slots[i];
@@ -462,6 +485,46 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
       ++index.skippedImages;
   }
   for (auto& p : postProblems) index.problems.push_back(std::move(p));
+}
+
+}  // namespace
+
+Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
+                             const ScanOptions& opt) {
+  const auto* sources = spec.sources(split);
+  if (!sources) return Error{spec.yamlPath, 0, split, "unknown split; expected train, val or test"};
+  SplitIndex index;
+  index.split = split;
+  index.root = spec.root;
+  const Error cancelError{spec.yamlPath, 0, split, "cancelled"};
+
+  auto entries = listEntries(*sources, split, opt, cancelError);
+  if (!entries) return entries.errors();
+  index.listed = static_cast<int64_t>(entries->size());
+
+  // 2. Duplicates and missing files, then stat everything for the cache key.
+  std::vector<Problem> preProblems;  // kept before the per-image problems, in entry order
+  const std::vector<Entry> unique =
+      dropDuplicates(entries.value(), preProblems, index.skippedImages);
+  const auto key = cacheKey(unique, spec, opt);
+  if (!key) return cancelError;
+  std::vector<Problem> postProblems = labelFolderProblems(unique);
+
+  // 4. Per-image results: from the cache when nothing changed, else scanned on threads.
+  std::vector<Slot> slots(unique.size());
+  const std::string cachePath = cachePathFor(spec, *sources, split);
+  if (!(opt.useCache && loadCache(cachePath, *key, slots))) {
+    scanImages(unique, spec, opt, slots);
+    if (isCancelled(opt)) return cancelError;
+    if (opt.useCache && !unique.empty()) saveCache(cachePath, *key, slots, index);
+  } else {
+    index.cachePath = cachePath;
+    index.fromCache = true;
+    if (opt.progress)
+      opt.progress(static_cast<int64_t>(slots.size()), static_cast<int64_t>(slots.size()));
+  }
+
+  mergeSlots(slots, unique, preProblems, postProblems, index);
   if (index.images.empty()) {
     index.problems.push_back({spec.yamlPath, 0, "split-empty",
                               "split '" + split + "' has no usable images (" +

@@ -1,5 +1,6 @@
 // Ingestion: a run folder's events.jsonl read incrementally (byte offsets kept per run, a
 // half-written last line waited for, a replaced or truncated file read anew) into the store.
+#include "core/store/sample_buckets.h"
 #include "core/store/store.h"
 #include "core/store/store_sql.h"
 
@@ -12,13 +13,12 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <functional>
 #include <map>
-#include <string_view>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 #include <thread>
-#include <tuple>
-#include <unordered_map>
 
 #include "core/base/atomic_file.h"
 #include "core/telemetry/event_dispatch.h"
@@ -62,387 +62,342 @@ Parsed parseLine(std::string_view line) {
   return p;
 }
 
-/// The launcher's samples of one ingestion, gathered into buckets of the finest level and
-/// written (merged with what the database holds) at each flush, with the coarser levels.
-class SampleBuckets {
- public:
-  void add(const std::string& key, int rank, double time, double value) {
-    if (!std::isfinite(value) || !std::isfinite(time)) return;
-    auto [it, fresh] = m_ids.try_emplace(key, static_cast<int>(m_keys.size()));
-    if (fresh) m_keys.push_back(key);
-    const auto bucket = static_cast<int64_t>(std::floor(time / kSampleBucketSeconds[0]));
-    // Samples come in time order: each (key, rank) has one open bucket, closed when the next
-    // begins; the launcher's (rank -1) by key id, others in a map.
-    Slot* slot = nullptr;
-    if (rank == -1) {
-      if (m_launcher.size() <= static_cast<size_t>(it->second)) m_launcher.resize(m_keys.size());
-      slot = &m_launcher[static_cast<size_t>(it->second)];
-    } else {
-      slot = &m_ranks[{it->second, rank}];
-    }
-    if (slot->agg.n > 0 && slot->bucket != bucket) {
-      m_done[Key{it->second, rank, slot->bucket}].merge(slot->agg);
-      slot->agg = Agg{};
-    }
-    slot->bucket = bucket;
-    slot->agg.add(value, time);
-  }
-
-  /// Writes what was gathered in the open transaction and forgets it; false on a database error.
-  bool flush(sqlite3* db, int64_t runId) {
-    for (size_t id = 0; id < m_launcher.size(); ++id) close(static_cast<int>(id), -1, m_launcher[id]);
-    for (auto& [k, slot] : m_ranks) close(k.first, k.second, slot);
-    if (m_done.empty()) return true;
-    Stmt up(db,
-            "INSERT INTO sample_buckets(run_id, key, rank, level, bucket, n, lo, hi, sum, tsum) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO UPDATE SET n = n + excluded.n, "
-            "lo = min(lo, excluded.lo), hi = max(hi, excluded.hi), sum = sum + excluded.sum, "
-            "tsum = tsum + excluded.tsum");
-    std::map<Key, Agg> levels[kSampleLevels];
-    levels[0].swap(m_done);
-    for (int l = 1; l < kSampleLevels; ++l) {
-      const double ratio = kSampleBucketSeconds[l] / kSampleBucketSeconds[0];
-      for (const auto& [k, a] : levels[0]) {
-        const Key coarse{k.key, k.rank, static_cast<int64_t>(std::floor(k.bucket / ratio))};
-        levels[l][coarse].merge(a);
-      }
-    }
-    for (int l = 0; l < kSampleLevels; ++l) {
-      for (const auto& [k, a] : levels[l]) {
-        up.bind(1, runId).bind(2, m_keys[static_cast<size_t>(k.key)]).bind(3, int64_t{k.rank})
-            .bind(4, int64_t{l}).bind(5, k.bucket).bind(6, a.n).bind(7, a.lo).bind(8, a.hi)
-            .bind(9, a.sum).bind(10, a.tsum);
-        const bool ok = up.step() == SQLITE_DONE;
-        up.reset();
-        if (!ok) return false;
-      }
-    }
-    return true;
-  }
-
- private:
-  struct Key {
-    int key;
-    int rank;
-    int64_t bucket;
-    bool operator<(const Key& o) const {
-      return std::tie(key, rank, bucket) < std::tie(o.key, o.rank, o.bucket);
-    }
-  };
-  struct Agg {
-    int64_t n = 0;
-    double lo = 0, hi = 0, sum = 0, tsum = 0;
-    void add(double v, double t) {
-      lo = n == 0 ? v : std::min(lo, v);
-      hi = n == 0 ? v : std::max(hi, v);
-      ++n;
-      sum += v;
-      tsum += t;
-    }
-    void merge(const Agg& o) {
-      if (o.n == 0) return;
-      lo = n == 0 ? o.lo : std::min(lo, o.lo);
-      hi = n == 0 ? o.hi : std::max(hi, o.hi);
-      n += o.n;
-      sum += o.sum;
-      tsum += o.tsum;
-    }
-  };
-  struct Slot {
-    int64_t bucket = 0;
-    Agg agg;
-  };
-  /// An open bucket is written as it is (the database merges it with the rest of the bucket
-  /// that the next ingestion brings).
-  void close(int key, int rank, Slot& slot) {
-    if (slot.agg.n == 0) return;
-    m_done[Key{key, rank, slot.bucket}].merge(slot.agg);
-    slot.agg = Agg{};
-  }
-  std::unordered_map<std::string, int> m_ids;
-  std::vector<std::string> m_keys;
-  std::vector<Slot> m_launcher;
-  std::map<std::pair<int, int>, Slot> m_ranks;
-  std::map<Key, Agg> m_done;
+/// Where a run's ingestion stands: its row (0: none yet), the bytes and lines read so far.
+struct RunCursor {
+  int64_t runId = 0;
+  int64_t offset = 0;
+  int64_t lineNo = 0;
 };
 
-}  // namespace
+/// A failed statement's error as the ingestion reports it; read while the statement lives,
+/// before anything else touches the connection.
+std::string failureText(sqlite3* db, const std::string& what) {
+  return what + ": " + sqliteMessage(db, sqlite3_errcode(db));
+}
 
-Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
-  IngestReport report;
-  report.runsSeen = 1;
-  const fs::path runDir = fs::absolute(runDirIn).lexically_normal();
-  const std::string eventsPath = (runDir / "events.jsonl").string();
-  std::error_code ec;
-  const auto size = fs::file_size(eventsPath, ec);
-  if (ec) return Error{eventsPath, 0, "", "cannot read: " + ec.message()};
-
-  // The run's row, created on first sight.
-  int64_t runId = 0, offset = 0, lineNo = 0;
+/// The run's row, by its folder; else the row of the run of the same name whose recorded
+/// folder is gone, which takes this folder (none: runId 0).
+Result<RunCursor> findRunRow(sqlite3* db, const std::string& dbPath, const fs::path& runDir) {
+  RunCursor at;
   {
-    Stmt q(m_db, "SELECT id, ingested_bytes, ingested_lines FROM runs WHERE dir = ?");
+    Stmt q(db, "SELECT id, ingested_bytes, ingested_lines FROM runs WHERE dir = ?");
     q.bind(1, runDir.string());
     if (q.step() == SQLITE_ROW) {
-      runId = q.i64(0);
-      offset = q.i64(1);
-      lineNo = q.i64(2);
+      at.runId = q.i64(0);
+      at.offset = q.i64(1);
+      at.lineNo = q.i64(2);
     }
   }
-  if (runId == 0) {
-    // The project folder was moved or copied (another machine, a new path): the run of the
-    // same name whose recorded folder is gone is this one, with its tags and notes.
-    Stmt q(m_db, "SELECT id, ingested_bytes, ingested_lines, dir FROM runs WHERE name = ?");
-    q.bind(1, runDir.filename().string());
-    while (q.step() == SQLITE_ROW) {
-      std::error_code e2;
-      if (fs::exists(fs::path(q.text(3)) / "events.jsonl", e2)) continue;
-      Stmt u(m_db, "UPDATE runs SET dir = ? WHERE id = ?");
-      u.bind(1, runDir.string()).bind(2, q.i64(0));
-      if (u.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
-      runId = q.i64(0);
-      offset = q.i64(1);
-      lineNo = q.i64(2);
-      break;
-    }
+  if (at.runId != 0) return at;
+  // The project folder was moved or copied (another machine, a new path): the run of the
+  // same name whose recorded folder is gone is this one, with its tags and notes.
+  Stmt q(db, "SELECT id, ingested_bytes, ingested_lines, dir FROM runs WHERE name = ?");
+  q.bind(1, runDir.filename().string());
+  while (q.step() == SQLITE_ROW) {
+    std::error_code e2;
+    if (fs::exists(fs::path(q.text(3)) / "events.jsonl", e2)) continue;
+    Stmt u(db, "UPDATE runs SET dir = ? WHERE id = ?");
+    u.bind(1, runDir.string()).bind(2, q.i64(0));
+    if (u.step() != SQLITE_DONE) return Error{dbPath, 0, "", sqlite3_errmsg(db)};
+    at.runId = q.i64(0);
+    at.offset = q.i64(1);
+    at.lineNo = q.i64(2);
+    break;
   }
-  if (static_cast<int64_t>(size) == offset && runId != 0) return report;  // nothing new
+  return at;
+}
 
-  if (auto st = exec("BEGIN IMMEDIATE"); !st) return st.errors();
-  auto fail = [&](const std::string& what) -> Result<IngestReport> {
-    const std::string msg = sqliteMessage(m_db, sqlite3_errcode(m_db));
-    exec("ROLLBACK");
-    return Error{m_path, 0, "", what + ": " + msg};
+/// Adds the run's row (its id into `runId`) with the title, tags and notes its folder keeps;
+/// the failure's text on a database error.
+std::optional<std::string> addRunRow(sqlite3* db, const fs::path& runDir, IngestReport& report,
+                                     int64_t& runId) {
+  Stmt ins(db, "INSERT INTO runs(name, dir) VALUES (?, ?)");
+  ins.bind(1, runDir.filename().string()).bind(2, runDir.string());
+  if (ins.step() != SQLITE_DONE) return failureText(db, "cannot add run " + runDir.string());
+  runId = sqlite3_last_insert_rowid(db);
+  // The user's title, tags and notes are kept in the run folder too: a rebuilt store (or
+  // another machine's) gets them back.
+  const fs::path notesPath = runDir / kAnnotationsFile;
+  std::error_code ec;
+  if (!fs::exists(notesPath, ec)) return std::nullopt;
+  auto text = readFile(notesPath.string());
+  const auto j = text ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
+  if (!j.is_object()) {
+    report.warnings.push_back(notesPath.string() +
+                              ": not a JSON object; title, tags and notes not restored");
+    return std::nullopt;
+  }
+  Stmt u(db, "UPDATE runs SET title = ?, tags = ?, notes = ? WHERE id = ?");
+  const auto str = [&](const char* k) {
+    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
   };
-  {
-    // Another connection (the studio's other page, `stave-train history`) may have read on
-    // while this one waited for the lock: start again from where it stopped, never twice.
-    Stmt q(m_db, "SELECT id, ingested_bytes FROM runs WHERE dir = ?");
-    q.bind(1, runDir.string());
-    const bool found = q.step() == SQLITE_ROW;
-    if (found != (runId != 0) || (found && (q.i64(0) != runId || q.i64(1) != offset))) {
-      exec("ROLLBACK");
-      return ingestRun(runDirIn);
-    }
-  }
+  nlohmann::json tags = nlohmann::json::array();
+  if (j.contains("tags") && j["tags"].is_array())
+    for (const auto& t : j["tags"])
+      if (t.is_string()) tags.push_back(t);
+  u.bind(1, str("title")).bind(2, tags.dump()).bind(3, str("notes")).bind(4, runId);
+  if (u.step() != SQLITE_DONE)
+    return failureText(db, "cannot restore the notes of " + runDir.string());
+  return std::nullopt;
+}
 
-  std::ifstream in(eventsPath, std::ios::binary);
-  if (!in) {
-    exec("ROLLBACK");
-    return Error{eventsPath, 0, "", "cannot open"};
+/// One ingestion's reading of events.jsonl in the open transaction: metric and event rows,
+/// sample buckets, and the run-level fields gathered from the events, written at the end.
+class RunIngestion {
+ public:
+  RunIngestion(sqlite3* db, const RunCursor& at, const std::string& eventsPath,
+               IngestReport& report)
+      : m_db(db),
+        m_runId(at.runId),
+        m_eventsPath(eventsPath),
+        m_report(report),
+        m_lineNo(at.lineNo),
+        m_metric(db,
+                 "INSERT INTO metrics(run_id, key, step, epoch, value, time) VALUES (?,?,?,?,?,?)"),
+        m_event(db,
+                "INSERT INTO events(run_id, line, type, rank, time, json) VALUES (?,?,?,?,?,?)") {
+    loadRun(at.offset);
+    registerHandlers();
   }
-  if (static_cast<int64_t>(size) < offset) {
-    // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
-    report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
-    offset = 0;
-    lineNo = 0;
-    if (runId != 0) {
-      if (auto st = exec("DELETE FROM metrics WHERE run_id = " + std::to_string(runId) +
-                         "; DELETE FROM events WHERE run_id = " + std::to_string(runId) +
-                         "; DELETE FROM sample_buckets WHERE run_id = " + std::to_string(runId));
-          !st) {
-        exec("ROLLBACK");
-        return st.errors();
-      }
-    }
-  }
-  in.seekg(offset);
-  // What is read now: up to the size seen above (a run still writing is followed next time),
-  // in chunks, so memory stays bounded whatever the log's size.
-  const int64_t readable = static_cast<int64_t>(size) - offset;
+  RunIngestion(const RunIngestion&) = delete;
+  RunIngestion& operator=(const RunIngestion&) = delete;
 
-  if (runId == 0) {
-    Stmt ins(m_db, "INSERT INTO runs(name, dir) VALUES (?, ?)");
-    ins.bind(1, runDir.filename().string()).bind(2, runDir.string());
-    if (ins.step() != SQLITE_DONE) return fail("cannot add run " + runDir.string());
-    runId = sqlite3_last_insert_rowid(m_db);
-    // The user's title, tags and notes are kept in the run folder too: a rebuilt store (or
-    // another machine's) gets them back.
-    const fs::path notesPath = runDir / kAnnotationsFile;
-    if (fs::exists(notesPath, ec)) {
-      auto text = readFile(notesPath.string());
-      const auto j = text ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
-      if (!j.is_object()) {
-        report.warnings.push_back(notesPath.string() + ": not a JSON object; title, tags and "
-                                  "notes not restored");
-      } else {
-        Stmt u(m_db, "UPDATE runs SET title = ?, tags = ?, notes = ? WHERE id = ?");
-        const auto str = [&](const char* k) {
-          return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
-        };
-        nlohmann::json tags = nlohmann::json::array();
-        if (j.contains("tags") && j["tags"].is_array())
-          for (const auto& t : j["tags"])
-            if (t.is_string()) tags.push_back(t);
-        u.bind(1, str("title")).bind(2, tags.dump()).bind(3, str("notes")).bind(4, runId);
-        if (u.step() != SQLITE_DONE) return fail("cannot restore the notes of " + runDir.string());
-      }
-    }
-  }
+  /// Reads up to `readable` bytes of `in`, whole lines only, in chunks (memory stays bounded
+  /// whatever the log's size); a half-written last line is left for the next call. Returns
+  /// the bytes consumed; ok() tells whether the database took everything.
+  int64_t read(std::istream& in, int64_t readable, const std::function<bool()>& stopRequested);
+  bool ok() const { return m_ok; }
+  /// Writes the run's row: its fields, and `ingestedBytes` and the lines read as where the
+  /// next ingestion goes on; the failure's text on a database error.
+  std::optional<std::string> writeRun(int64_t ingestedBytes, const std::string& runDir);
 
-  Stmt metric(m_db, "INSERT INTO metrics(run_id, key, step, epoch, value, time) VALUES (?,?,?,?,?,?)");
-  Stmt event(m_db, "INSERT INTO events(run_id, line, type, rank, time, json) VALUES (?,?,?,?,?,?)");
-  auto putMetric = [&](const std::string& key, int64_t step, int epoch, double value, double t) {
-    metric.bind(1, runId).bind(2, key).bind(3, step).bind(4, int64_t{epoch}).bind(5, value).bind(6, t);
-    const bool ok = metric.step() == SQLITE_DONE;
-    metric.reset();
-    ++report.metricRows;
-    return ok;
-  };
+ private:
+  void loadRun(int64_t offset);
+  void registerHandlers();
+  size_t applyLines(const std::string& text);
+  void apply(std::string_view line, Parsed& parsed);
+  bool putMetric(const std::string& key, int64_t step, int epoch, double value, double t);
+  void addSampleLeaves(const telemetry::Event& e);
+  void onRunStart(const telemetry::Event& e, const telemetry::RunStartEvent& r);
+  void onStep(const telemetry::Event& e, const telemetry::StepEvent& s);
 
-  // Run-level fields gathered from this batch of events, written once at the end.
-  RunRecord cur;
+  sqlite3* m_db;
+  int64_t m_runId;
+  const std::string& m_eventsPath;
+  IngestReport& m_report;
+  int64_t m_lineNo;
+  Stmt m_metric;
+  Stmt m_event;
+  RunRecord m_cur;  ///< the run's row, updated by this batch of events
+  double m_spsSum = 0;
+  int64_t m_spsCount = 0;
+  int64_t m_badLines = 0;
+  bool m_ok = true;
+  detail::SampleBuckets m_buckets;
+  /// Every rank's latest samples/s, for the run's total at each of rank 0's steps (kept only
+  /// once every rank has been seen in this ingestion).
+  std::map<int, double> m_rankSps;
+  telemetry::EventDispatch m_dispatch;
+};
+
+void RunIngestion::loadRun(int64_t offset) {
   {
     Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?").c_str());
-    q.bind(1, runId);
-    if (q.step() == SQLITE_ROW) cur = readRun(q);
+    q.bind(1, m_runId);
+    if (q.step() == SQLITE_ROW) m_cur = readRun(q);
   }
-  if (offset == 0) cur.sessions.clear();  // read from the start: the story is told again
-  double spsSum = 0;
-  int64_t spsCount = 0;
+  if (offset == 0) m_cur.sessions.clear();  // read from the start: the story is told again
   {
     Stmt q(m_db, "SELECT sps_sum, sps_count FROM runs WHERE id = ?");
-    q.bind(1, runId);
+    q.bind(1, m_runId);
     if (q.step() == SQLITE_ROW) {
-      spsSum = q.f64(0);
-      spsCount = q.i64(1);
+      m_spsSum = q.f64(0);
+      m_spsCount = q.i64(1);
     }
   }
-  int64_t badLines = cur.badLines;
-  bool ok = true;
-  SampleBuckets buckets;
-  // Every rank's latest samples/s, for the run's total at each of rank 0's steps (kept only
-  // once every rank has been seen in this ingestion).
-  std::map<int, double> rankSps;
-  // What each event type adds to the run's row and curves (one handler per type).
-  const auto addSampleLeaves = [&](const telemetry::Event& e) {
-    std::vector<std::pair<std::string, double>> leaves;
-    telemetry::flattenNumbers(e.data, "", leaves);
-    for (const auto& [key, value] : leaves)
-      if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, e.rank, e.time, value);
-  };
-  telemetry::EventDispatch dispatch;
-  dispatch
-      .invalid([&](const telemetry::Event& e, const std::string& why) {
-        ++badLines;
-        report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) + ": " + e.type +
-                                  " event skipped: " + why);
+  m_badLines = m_cur.badLines;
+}
+
+bool RunIngestion::putMetric(const std::string& key, int64_t step, int epoch, double value,
+                             double t) {
+  m_metric.bind(1, m_runId)
+      .bind(2, key)
+      .bind(3, step)
+      .bind(4, int64_t{epoch})
+      .bind(5, value)
+      .bind(6, t);
+  const bool ok = m_metric.step() == SQLITE_DONE;
+  m_metric.reset();
+  ++m_report.metricRows;
+  return ok;
+}
+
+void RunIngestion::addSampleLeaves(const telemetry::Event& e) {
+  std::vector<std::pair<std::string, double>> leaves;
+  telemetry::flattenNumbers(e.data, "", leaves);
+  for (const auto& [key, value] : leaves)
+    if (key.compare(0, 4, "cpu/") != 0) m_buckets.add(key, e.rank, e.time, value);
+}
+
+// What each event type adds to the run's row and curves (one handler per type).
+void RunIngestion::registerHandlers() {
+  using namespace telemetry;
+  m_dispatch
+      .invalid([this](const Event& e, const std::string& why) {
+        ++m_badLines;
+        m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) + ": " + e.type +
+                                    " event skipped: " + why);
       })
-      .on<telemetry::RunStartEvent>([&](const telemetry::Event& e, const telemetry::RunStartEvent& r) {
-        rankSps.clear();  // a resume may have another number of ranks
-        cur.configJson = r.config.dump();
-        cur.configHash = hashHex(cur.configJson);
-        cur.resolvedJson = r.resolved.is_object() ? r.resolved.dump() : std::string("{}");
-        addToStory(cur.sessions, e.type);
-        cur.dataset = r.dataset.yaml;
-        cur.datasetHash = r.dataset.contentHash;
-        cur.host = r.host;
-        if (r.config.contains("model") && r.config["model"].is_string())
-          cur.model = r.config["model"].get<std::string>();
-        if (r.config.contains("imgsz") && r.config["imgsz"].is_number_integer())
-          cur.imgsz = r.config["imgsz"].get<int64_t>();
-        if (r.config.contains("batch") && r.config["batch"].is_number_integer())
-          cur.batch = r.config["batch"].get<int64_t>();
-        if (r.config.contains("epochs") && r.config["epochs"].is_number_integer())
-          cur.epochs = static_cast<int>(r.config["epochs"].get<int64_t>());
-        cur.worldSize = r.worldSize;
-        cur.devices.clear();
-        for (const auto& d : r.deviceNames) cur.devices += (cur.devices.empty() ? "" : ",") + d;
-        if (auto v = r.versions.find("stave"); v != r.versions.end()) cur.version = v->second;
-        if (cur.started == 0) cur.started = e.time;
-        cur.status = "running";
-        cur.finished = 0;
+      .on<RunStartEvent>([this](const Event& e, const RunStartEvent& r) { onRunStart(e, r); })
+      .on<StepEvent>([this](const Event& e, const StepEvent& s) { onStep(e, s); })
+      .on<EpochEndEvent>([this](const Event& e, const EpochEndEvent& s) {
+        for (const auto& [key, value] : metricsOf(s))
+          m_ok = m_ok && putMetric(key, s.epoch, s.epoch, value, e.time);
+        m_cur.epochs = s.epochs;
+        m_cur.epochsDone = std::max(m_cur.epochsDone, s.epoch + 1);
       })
-      .on<telemetry::StepEvent>([&](const telemetry::Event& e, const telemetry::StepEvent& s) {
-        if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
-        for (const auto& [key, value] : telemetry::metricsOf(s))
-          ok = ok && putMetric(key, telemetry::globalStep(s), s.epoch, value, e.time);
-        // The run's samples/s: one rank's own, or with several every rank's summed (what the
-        // Run page shows), once every rank has been seen.
-        rankSps[0] = s.samplesPerSec;
-        double runSps = cur.worldSize > 1 ? std::nan("") : s.samplesPerSec;
-        if (cur.worldSize > 1 && static_cast<int>(rankSps.size()) >= cur.worldSize) {
-          double total = 0;
-          for (const auto& [r, v] : rankSps) total += v;
-          if (std::isfinite(total))
-            ok = ok && putMetric(kTotalSamplesPerSecKey, telemetry::globalStep(s), s.epoch, total, e.time);
-          runSps = total;
-        }
-        if (std::isfinite(runSps) && runSps > 0) {
-          spsSum += runSps;
-          ++spsCount;
+      .on<ValidationEvent>([this](const Event& e, const ValidationEvent& v) {
+        for (const auto& [key, value] : metricsOf(v))
+          m_ok = m_ok && putMetric(key, v.epoch, v.epoch, value, e.time);
+        if (std::isfinite(v.map5095) && (m_cur.bestEpoch < 0 || v.map5095 > m_cur.bestMap5095)) {
+          m_cur.bestMap5095 = v.map5095;
+          m_cur.bestMap50 = std::isfinite(v.map50) ? v.map50 : 0.0;
+          m_cur.bestEpoch = v.epoch;
         }
       })
-      .on<telemetry::EpochEndEvent>([&](const telemetry::Event& e, const telemetry::EpochEndEvent& s) {
-        for (const auto& [key, value] : telemetry::metricsOf(s)) ok = ok && putMetric(key, s.epoch, s.epoch, value, e.time);
-        cur.epochs = s.epochs;
-        cur.epochsDone = std::max(cur.epochsDone, s.epoch + 1);
+      .on<FinishedEvent>([this](const Event& e, const FinishedEvent& f) {
+        m_cur.status = toString(f.status);
+        m_cur.message = f.message;
+        m_cur.finished = e.time;
+        addToStory(m_cur.sessions, e.type, m_cur.status);
+        m_cur.epochs = f.epochs;
+        m_cur.epochsDone = std::max(m_cur.epochsDone, f.epochsCompleted);
       })
-      .on<telemetry::ValidationEvent>([&](const telemetry::Event& e, const telemetry::ValidationEvent& v) {
-        for (const auto& [key, value] : telemetry::metricsOf(v)) ok = ok && putMetric(key, v.epoch, v.epoch, value, e.time);
-        if (std::isfinite(v.map5095) && (cur.bestEpoch < 0 || v.map5095 > cur.bestMap5095)) {
-          cur.bestMap5095 = v.map5095;
-          cur.bestMap50 = std::isfinite(v.map50) ? v.map50 : 0.0;
-          cur.bestEpoch = v.epoch;
-        }
+      .otherwise([this](const Event& e) {
+        if (isSampleType(e.type)) addSampleLeaves(e);  // gpu_sample, system_sample, ...
       })
-      .on<telemetry::FinishedEvent>([&](const telemetry::Event& e, const telemetry::FinishedEvent& f) {
-        cur.status = telemetry::toString(f.status);
-        cur.message = f.message;
-        cur.finished = e.time;
-        addToStory(cur.sessions, e.type, cur.status);
-        cur.epochs = f.epochs;
-        cur.epochsDone = std::max(cur.epochsDone, f.epochsCompleted);
-      })
-      .otherwise([&](const telemetry::Event& e) {
-        if (telemetry::isSampleType(e.type)) addSampleLeaves(e);  // gpu_sample, system_sample, ...
-      })
-      .on<telemetry::ErrorEvent>([&](const telemetry::Event& e, const telemetry::ErrorEvent& f) {
-        if (cur.finished != 0) return;
-        cur.message = f.message;
-        cur.status = "failed";
-        addToStory(cur.sessions, e.type);
+      .on<ErrorEvent>([this](const Event& e, const ErrorEvent& f) {
+        if (m_cur.finished != 0) return;
+        m_cur.message = f.message;
+        m_cur.status = "failed";
+        addToStory(m_cur.sessions, e.type);
       });
-  // A line is first read (parse: no shared state, so two threads share a chunk's lines), then
-  // applied in file order (apply: the database and the run's fields).
-  const auto apply = [&](std::string_view line, Parsed& parsed) {
-    ++lineNo;
-    if (parsed.kind == Parsed::Blank) return;
-    if (parsed.kind == Parsed::OtherRanksStep) {
-      ++report.events;
-      if (parsed.rank > 0) rankSps[parsed.rank] = parsed.samplesPerSec;
-      return;
-    }
-    if (parsed.kind == Parsed::Sample) {
-      ++report.events;
-      cur.lastEvent = std::max(cur.lastEvent, parsed.scanned.time);
-      for (const auto& [key, value] : parsed.scanned.leaves)
-        if (key.compare(0, 4, "cpu/") != 0) buckets.add(key, parsed.scanned.rank, parsed.scanned.time, value);
-      return;
-    }
-    auto& decoded = *parsed.decoded;
-    if (!decoded) {
-      ++badLines;
-      report.warnings.push_back(eventsPath + ":" + std::to_string(lineNo) +
+}
+
+void RunIngestion::onRunStart(const telemetry::Event& e, const telemetry::RunStartEvent& r) {
+  m_rankSps.clear();  // a resume may have another number of ranks
+  RunRecord& cur = m_cur;
+  cur.configJson = r.config.dump();
+  cur.configHash = hashHex(cur.configJson);
+  cur.resolvedJson = r.resolved.is_object() ? r.resolved.dump() : std::string("{}");
+  addToStory(cur.sessions, e.type);
+  cur.dataset = r.dataset.yaml;
+  cur.datasetHash = r.dataset.contentHash;
+  cur.host = r.host;
+  if (r.config.contains("model") && r.config["model"].is_string())
+    cur.model = r.config["model"].get<std::string>();
+  if (r.config.contains("imgsz") && r.config["imgsz"].is_number_integer())
+    cur.imgsz = r.config["imgsz"].get<int64_t>();
+  if (r.config.contains("batch") && r.config["batch"].is_number_integer())
+    cur.batch = r.config["batch"].get<int64_t>();
+  if (r.config.contains("epochs") && r.config["epochs"].is_number_integer())
+    cur.epochs = static_cast<int>(r.config["epochs"].get<int64_t>());
+  cur.worldSize = r.worldSize;
+  cur.devices.clear();
+  for (const auto& d : r.deviceNames) cur.devices += (cur.devices.empty() ? "" : ",") + d;
+  if (auto v = r.versions.find("stave"); v != r.versions.end()) cur.version = v->second;
+  if (cur.started == 0) cur.started = e.time;
+  cur.status = "running";
+  cur.finished = 0;
+}
+
+void RunIngestion::onStep(const telemetry::Event& e, const telemetry::StepEvent& s) {
+  if (e.rank != 0) return;  // curves are rank 0's; every rank's split is in events
+  for (const auto& [key, value] : telemetry::metricsOf(s))
+    m_ok = m_ok && putMetric(key, telemetry::globalStep(s), s.epoch, value, e.time);
+  // The run's samples/s: one rank's own, or with several every rank's summed (what the
+  // Run page shows), once every rank has been seen.
+  m_rankSps[0] = s.samplesPerSec;
+  double runSps = m_cur.worldSize > 1 ? std::nan("") : s.samplesPerSec;
+  if (m_cur.worldSize > 1 && static_cast<int>(m_rankSps.size()) >= m_cur.worldSize) {
+    double total = 0;
+    for (const auto& [r, v] : m_rankSps) total += v;
+    if (std::isfinite(total))
+      m_ok = m_ok &&
+             putMetric(kTotalSamplesPerSecKey, telemetry::globalStep(s), s.epoch, total, e.time);
+    runSps = total;
+  }
+  if (std::isfinite(runSps) && runSps > 0) {
+    m_spsSum += runSps;
+    ++m_spsCount;
+  }
+}
+
+// A line is first read (parse: no shared state, so two threads share a chunk's lines), then
+// applied in file order (apply: the database and the run's fields).
+void RunIngestion::apply(std::string_view line, Parsed& parsed) {
+  ++m_lineNo;
+  if (parsed.kind == Parsed::Blank) return;
+  if (parsed.kind == Parsed::OtherRanksStep) {
+    ++m_report.events;
+    if (parsed.rank > 0) m_rankSps[parsed.rank] = parsed.samplesPerSec;
+    return;
+  }
+  if (parsed.kind == Parsed::Sample) {
+    ++m_report.events;
+    m_cur.lastEvent = std::max(m_cur.lastEvent, parsed.scanned.time);
+    for (const auto& [key, value] : parsed.scanned.leaves)
+      if (key.compare(0, 4, "cpu/") != 0)
+        m_buckets.add(key, parsed.scanned.rank, parsed.scanned.time, value);
+    return;
+  }
+  auto& decoded = *parsed.decoded;
+  if (!decoded) {
+    ++m_badLines;
+    m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
                                 ": skipped: " + decoded.errorText());
-      return;
-    }
-    const telemetry::Event& e = decoded.value();
-    // The high-rate events are not copied (events.jsonl keeps them).
-    if (!telemetry::isHighRateType(e.type)) {
-      event.bind(1, runId).bind(2, lineNo).bind(3, e.type).bind(4, int64_t{e.rank}).bind(5, e.time)
-          .bind(6, std::string(line));
-      ok = event.step() == SQLITE_DONE;
-      event.reset();
-    }
-    ++report.events;
-    cur.lastEvent = std::max(cur.lastEvent, e.time);
-    dispatch(e);
-  };
-  // Whole lines only, chunk by chunk; a half-written last line is left for the next call.
+    return;
+  }
+  const telemetry::Event& e = decoded.value();
+  // The high-rate events are not copied (events.jsonl keeps them).
+  if (!telemetry::isHighRateType(e.type)) {
+    m_event.bind(1, m_runId)
+        .bind(2, m_lineNo)
+        .bind(3, e.type)
+        .bind(4, int64_t{e.rank})
+        .bind(5, e.time)
+        .bind(6, std::string(line));
+    m_ok = m_event.step() == SQLITE_DONE;
+    m_event.reset();
+  }
+  ++m_report.events;
+  m_cur.lastEvent = std::max(m_cur.lastEvent, e.time);
+  m_dispatch(e);
+}
+
+/// Parses and applies the whole lines of `text`; the bytes they span.
+size_t RunIngestion::applyLines(const std::string& text) {
+  size_t pos = 0;
+  std::vector<std::string_view> lines;
+  for (size_t nl; (nl = text.find('\n', pos)) != std::string::npos; pos = nl + 1)
+    lines.push_back(std::string_view(text).substr(pos, nl - pos));
+  std::vector<Parsed> parsed(lines.size());
+  const size_t half = lines.size() / 2;
+  std::thread second([&] {
+    for (size_t i = half; i < lines.size(); ++i) parsed[i] = parseLine(lines[i]);
+  });
+  for (size_t i = 0; i < half; ++i) parsed[i] = parseLine(lines[i]);
+  second.join();
+  for (size_t i = 0; m_ok && i < lines.size(); ++i) apply(lines[i], parsed[i]);
+  return pos;
+}
+
+int64_t RunIngestion::read(std::istream& in, int64_t readable,
+                           const std::function<bool()>& stopRequested) {
   constexpr int64_t kChunk = 16 << 20;
   std::string carry, chunk;
   int64_t consumed = 0, left = readable;
-  while (ok && left > 0) {
+  while (m_ok && left > 0) {
     chunk.resize(static_cast<size_t>(std::min(kChunk, left)));
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     const auto got = static_cast<int64_t>(in.gcount());
@@ -450,28 +405,21 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
     chunk.resize(static_cast<size_t>(got));
     left -= got;
     carry += chunk;
-    size_t pos = 0;
-    std::vector<std::string_view> lines;
-    for (size_t nl; (nl = carry.find('\n', pos)) != std::string::npos; pos = nl + 1)
-      lines.push_back(std::string_view(carry).substr(pos, nl - pos));
-    std::vector<Parsed> parsed(lines.size());
-    const size_t half = lines.size() / 2;
-    std::thread second([&] {
-      for (size_t i = half; i < lines.size(); ++i) parsed[i] = parseLine(lines[i]);
-    });
-    for (size_t i = 0; i < half; ++i) parsed[i] = parseLine(lines[i]);
-    second.join();
-    for (size_t i = 0; ok && i < lines.size(); ++i) apply(lines[i], parsed[i]);
+    const size_t pos = applyLines(carry);
     consumed += static_cast<int64_t>(pos);
     carry.erase(0, pos);
-    ok = ok && buckets.flush(m_db, runId);
-    if (ok && left > 0 && stopRequested()) {  // what was read is committed; the next call goes on
-      report.stopped = true;
+    m_ok = m_ok && m_buckets.flush(m_db, m_runId);
+    if (m_ok && left > 0 && stopRequested()) {  // what was read is committed; the next call goes on
+      m_report.stopped = true;
       break;
     }
   }
-  if (!ok) return fail("cannot store the events of " + eventsPath);
+  return consumed;
+}
 
+std::optional<std::string> RunIngestion::writeRun(int64_t ingestedBytes,
+                                                  const std::string& runDir) {
+  const RunRecord& cur = m_cur;
   Stmt upd(m_db,
            "UPDATE runs SET status=?, message=?, config_json=?, config_hash=?, dataset=?, model=?,"
            " imgsz=?, batch=?, world_size=?, devices=?, version=?, started=?, finished=?,"
@@ -497,17 +445,86 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
       .bind(17, cur.bestMap50)
       .bind(18, cur.bestMap5095)
       .bind(19, int64_t{cur.bestEpoch})
-      .bind(20, spsSum)
-      .bind(21, spsCount)
-      .bind(22, badLines)
-      .bind(23, offset + consumed)
-      .bind(24, lineNo)
+      .bind(20, m_spsSum)
+      .bind(21, m_spsCount)
+      .bind(22, m_badLines)
+      .bind(23, ingestedBytes)
+      .bind(24, m_lineNo)
       .bind(25, cur.host)
       .bind(26, cur.datasetHash)
       .bind(27, cur.resolvedJson.empty() ? std::string("{}") : cur.resolvedJson)
       .bind(28, nlohmann::json(cur.sessions).dump())
-      .bind(29, runId);
-  if (upd.step() != SQLITE_DONE) return fail("cannot update run " + runDir.string());
+      .bind(29, m_runId);
+  if (upd.step() != SQLITE_DONE) return failureText(m_db, "cannot update run " + runDir);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
+  IngestReport report;
+  report.runsSeen = 1;
+  const fs::path runDir = fs::absolute(runDirIn).lexically_normal();
+  const std::string eventsPath = (runDir / "events.jsonl").string();
+  std::error_code ec;
+  const auto size = fs::file_size(eventsPath, ec);
+  if (ec) return Error{eventsPath, 0, "", "cannot read: " + ec.message()};
+
+  // The run's row, created on first sight.
+  auto found = findRunRow(m_db, m_path, runDir);
+  if (!found) return found.errors();
+  RunCursor at = found.value();
+  if (static_cast<int64_t>(size) == at.offset && at.runId != 0) return report;  // nothing new
+
+  if (auto st = exec("BEGIN IMMEDIATE"); !st) return st.errors();
+  auto fail = [&](const std::string& message) -> Result<IngestReport> {
+    exec("ROLLBACK");
+    return Error{m_path, 0, "", message};
+  };
+  {
+    // Another connection (the studio's other page, `stave-train history`) may have read on
+    // while this one waited for the lock: start again from where it stopped, never twice.
+    Stmt q(m_db, "SELECT id, ingested_bytes FROM runs WHERE dir = ?");
+    q.bind(1, runDir.string());
+    const bool found = q.step() == SQLITE_ROW;
+    if (found != (at.runId != 0) || (found && (q.i64(0) != at.runId || q.i64(1) != at.offset))) {
+      exec("ROLLBACK");
+      return ingestRun(runDirIn);
+    }
+  }
+
+  std::ifstream in(eventsPath, std::ios::binary);
+  if (!in) {
+    exec("ROLLBACK");
+    return Error{eventsPath, 0, "", "cannot open"};
+  }
+  if (static_cast<int64_t>(size) < at.offset) {
+    // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
+    report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
+    at.offset = 0;
+    at.lineNo = 0;
+    if (at.runId != 0) {
+      const std::string id = std::to_string(at.runId);
+      if (auto st = exec("DELETE FROM metrics WHERE run_id = " + id +
+                         "; DELETE FROM events WHERE run_id = " + id +
+                         "; DELETE FROM sample_buckets WHERE run_id = " + id);
+          !st) {
+        exec("ROLLBACK");
+        return st.errors();
+      }
+    }
+  }
+  in.seekg(at.offset);
+  // What is read now: up to the size seen above (a run still writing is followed next time).
+  const int64_t readable = static_cast<int64_t>(size) - at.offset;
+
+  if (at.runId == 0) {
+    if (auto failed = addRunRow(m_db, runDir, report, at.runId)) return fail(*failed);
+  }
+  RunIngestion ingestion(m_db, at, eventsPath, report);
+  const int64_t consumed = ingestion.read(in, readable, [this] { return stopRequested(); });
+  if (!ingestion.ok()) return fail(failureText(m_db, "cannot store the events of " + eventsPath));
+  if (auto failed = ingestion.writeRun(at.offset + consumed, runDir.string())) return fail(*failed);
   if (auto st = exec("COMMIT"); !st) {
     exec("ROLLBACK");
     return st.errors();
