@@ -9,6 +9,7 @@
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
@@ -72,6 +73,18 @@ class HistoryPage : public QWidget {
   void hideEvent(QHideEvent* event) override;
 
  private:
+  // The parts of the page, built once by the constructor (history_page.cpp; the comparison
+  // tabs in history_page_compare.cpp).
+  QLayout* buildFilterBar();
+  void buildTable(QWidget* parent);
+  QWidget* buildDetailsPanel();
+  void buildComparisonTabs(QWidget* parent);
+  QWidget* buildCurvesTab();
+  QWidget* buildParallelTab();
+  /// The buttons and the table's context menu on the current run.
+  void connectRunActions();
+  /// The project opening, and the model's reloads (the selection kept by run id).
+  void connectModel();
   void projectOpened();
   void selectionChanged();
   void updateCurves();

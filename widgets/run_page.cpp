@@ -1,9 +1,12 @@
+// The Run page: the page itself (the run bar, progress and outcome, the doctor's banner, the
+// tabs and the log), starting, stopping and resuming runs, the project's run list and the
+// progress line. The charts are built and cleared in run_page_charts.cpp; the run's events
+// become points and log lines in run_page_events.cpp.
 #include "widgets/run_page.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -11,9 +14,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QShortcut>
-#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -21,19 +22,17 @@
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
-#include <optional>
 
+#include "core/store/store.h"
 #include "core/studio/background_job.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/preferences.h"
 #include "core/studio/preflight.h"
 #include "core/studio/project_document.h"
-#include "core/store/store.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_folders.h"
-#include "widgets/diagnosis_banner.h"
 #include "widgets/chart_clock.h"
-#include "widgets/live_chart.h"
+#include "widgets/diagnosis_banner.h"
 #include "widgets/validation_view.h"
 
 namespace stave::widgets {
@@ -46,7 +45,11 @@ namespace {
 QString duration(double s) {
   if (!(s >= 0) || !std::isfinite(s)) return QStringLiteral("—");
   const qint64 t = static_cast<qint64>(std::llround(s));
-  if (t >= 3600) return QStringLiteral("%1:%2:%3").arg(t / 3600).arg((t / 60) % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'));
+  if (t >= 3600)
+    return QStringLiteral("%1:%2:%3")
+        .arg(t / 3600)
+        .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
+        .arg(t % 60, 2, 10, QLatin1Char('0'));
   return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
 }  // namespace
@@ -66,12 +69,49 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_detailTimer, &QTimer::timeout, this, &RunPage::fetchDetail);
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("New config from the doctor's advice"),
-                                               tr("Name of the new config:"), QLineEdit::Normal,
-                                               suggestion, &ok);
+    const QString name =
+        QInputDialog::getText(this, tr("New config from the doctor's advice"),
+                              tr("Name of the new config:"), QLineEdit::Normal, suggestion, &ok);
     return ok ? name.trimmed() : QString();
   };
   auto* layout = new QVBoxLayout(this);
+  layout->addLayout(buildRunBar());
+  layout->addLayout(buildStatusRow());
+
+  m_banner = new FindingCard(this);
+  m_banner->setObjectName(QStringLiteral("diagnosisBanner"));
+  m_banner->setDetailsVisible(true);
+  m_banner->setVisible(false);
+  layout->addWidget(m_banner);
+  connect(m_banner, &FindingCard::applyClicked, this, [this] { applyBannerAdvice(); });
+  connect(m_banner, &FindingCard::detailsClicked, this, &RunPage::detailsRequested);
+  connect(m_advice, &studio::DoctorAdvice::changed, this, &RunPage::updateBanner);
+
+  auto* split = new QSplitter(Qt::Vertical, this);
+  m_views = new QTabWidget(split);
+  m_views->setObjectName(QStringLiteral("runViews"));
+  m_views->addTab(buildChartsTab(), tr("Charts"));
+  m_validation = new ValidationView(m_views);
+  m_validation->setObjectName(QStringLiteral("runValidation"));
+  m_views->addTab(m_validation, tr("Validation"));
+  // The views are read when they are looked at: after a validation, or on choosing the tab.
+  connect(m_views, &QTabWidget::currentChanged, this, [this] { updateValidation(); });
+  m_log = new QPlainTextEdit(split);
+  m_log->setObjectName(QStringLiteral("runLog"));
+  m_log->setReadOnly(true);
+  m_log->setMaximumBlockCount(5000);
+  m_log->setPlaceholderText(tr("Warnings and errors of the run appear here."));
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
+
+  connectControls();
+  buildDispatch();
+  connectRunAndProject();
+  updateState();
+}
+
+QLayout* RunPage::buildRunBar() {
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Config"), this));
   m_config = new QComboBox(this);
@@ -105,8 +145,10 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_runs->setMinimumContentsLength(18);
   m_runs->setToolTip(tr("Show another run of the project"));
   bar->addWidget(m_runs, 1);
-  layout->addLayout(bar);
+  return bar;
+}
 
+QLayout* RunPage::buildStatusRow() {
   auto* status = new QHBoxLayout;
   m_progress = new QLabel(this);
   m_progress->setObjectName(QStringLiteral("runProgress"));
@@ -116,145 +158,10 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_outcome->setTextInteractionFlags(Qt::TextSelectableByMouse);
   status->addWidget(m_progress, 1);
   status->addWidget(m_outcome, 1);
-  layout->addLayout(status);
+  return status;
+}
 
-  m_banner = new FindingCard(this);
-  m_banner->setObjectName(QStringLiteral("diagnosisBanner"));
-  m_banner->setDetailsVisible(true);
-  m_banner->setVisible(false);
-  layout->addWidget(m_banner);
-  connect(m_banner, &FindingCard::applyClicked, this, [this] { applyBannerAdvice(); });
-  connect(m_banner, &FindingCard::detailsClicked, this, &RunPage::detailsRequested);
-  connect(m_advice, &studio::DoctorAdvice::changed, this, &RunPage::updateBanner);
-
-  auto* split = new QSplitter(Qt::Vertical, this);
-  m_views = new QTabWidget(split);
-  m_views->setObjectName(QStringLiteral("runViews"));
-  auto* scroll = new QScrollArea(m_views);
-  scroll->setWidgetResizable(true);
-  auto* grid = new QWidget(scroll);
-  auto* g = new QGridLayout(grid);
-  g->setContentsMargins(0, 0, 0, 0);
-  const QString iter = tr("iteration"), epoch = tr("epoch"), secs = tr("time since the start");
-  struct Def { const char* name; QString title, x, y; };
-  const Def defs[] = {
-      {"losses", tr("Train losses per iteration"), iter, tr("loss")},
-      {"epochLosses", tr("Losses per epoch (train, val)"), epoch, tr("loss")},
-      {"metrics", tr("Validation: P, R, mAP"), epoch, QString()},
-      {"lr", tr("Learning rate per group"), epoch, tr("lr")},
-      {"speed", tr("Samples/s (all ranks)"), iter, tr("images/s")},
-      {"gpuUtil", tr("GPU utilisation"), secs, QStringLiteral("%")},
-      {"gpuMem", tr("GPU memory"), secs, tr("GiB")},
-      {"gpuPower", tr("GPU power"), secs, tr("W")},
-      {"system", tr("CPU and memory"), secs, QStringLiteral("%")},
-  };
-  int k = 0;
-  for (const auto& d : defs) {
-    auto* c = new LiveChart(d.title, grid);
-    c->setObjectName(QString::fromLatin1(d.name));
-    c->setClock(m_clock);  // the page's one timer
-    c->setAxisLabels(d.x, d.y);
-    // Epochs are counted (markers, whole-number ticks); iterations run to 250k and more;
-    // seconds to days.
-    c->setXKind(d.x == epoch ? LiveChart::XKind::Whole
-                : d.x == secs ? LiveChart::XKind::Duration
-                              : LiveChart::XKind::Count);
-    m_charts[QString::fromLatin1(d.name)] = c;
-    m_order.push_back(c);
-    if (d.x == secs) connect(c, &LiveChart::userRangeChanged, this, [this, c](const QCPRange& r) { wantDetail(c, r); });
-    ++k;
-  }
-  m_split = new QCustomPlot(grid);
-  m_split->setObjectName(QStringLiteral("split"));
-  m_split->setMinimumSize(280, 190);
-  m_split->plotLayout()->insertRow(0);
-  m_split->plotLayout()->addElement(0, 0, new QCPTextElement(m_split, tr("Step time per rank"),
-                                                             QFont(font().family(), font().pointSize(), QFont::Bold)));
-  m_split->axisRect()->insetLayout()->take(m_split->legend);
-  m_split->plotLayout()->addElement(2, 0, m_split->legend);
-  m_split->plotLayout()->setRowStretchFactor(2, 0.001);
-  m_split->legend->setFillOrder(QCPLegend::foColumnsFirst);
-  m_split->legend->setWrap(3);
-  m_split->legend->setBorderPen(Qt::NoPen);
-  m_split->legend->setBrush(Qt::NoBrush);
-  m_split->legend->setVisible(true);
-  m_split->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
-  m_splitEmpty = addEmptyText(m_split);
-  m_split->yAxis->setLabel(tr("ms per step"));
-  m_split->xAxis->setLabel(tr("rank"));
-  {
-    const QString phases[] = {tr("data wait"), tr("H2D"), tr("forward+backward"), tr("all-reduce wait"),
-                              tr("optimiser")};
-    QCPBars* below = nullptr;
-    for (int p = 0; p < 5; ++p) {
-      auto* b = new QCPBars(m_split->xAxis, m_split->yAxis);
-      b->setName(phases[p]);
-      b->setPen(Qt::NoPen);
-      b->setBrush(seriesColor(p));
-      b->setWidth(0.6);
-      if (below) b->moveAbove(below);
-      below = b;
-    }
-  }
-  // Charts over the same x (iteration, epoch, seconds) pan and zoom together.
-  const std::vector<std::vector<const char*>> groups = {
-      {"losses", "speed"}, {"epochLosses", "metrics", "lr"}, {"gpuUtil", "gpuMem", "gpuPower", "system"}};
-  for (const auto& group : groups) {
-    for (const char* a : group) {
-      for (const char* b : group) {
-        if (a == b) continue;
-        LiveChart* from = chart(QString::fromLatin1(a));
-        LiveChart* to = chart(QString::fromLatin1(b));
-        connect(from, &LiveChart::userRangeChanged, to, &LiveChart::showRange);
-        connect(from, &LiveChart::userReset, to, &LiveChart::follow);
-      }
-    }
-  }
-  m_order.push_back(m_split);
-  m_grid = g;
-  relayout();
-  scroll->setWidget(grid);
-  // The per-iteration charts are noisy: a moving average over them, as TensorBoard's.
-  auto* chartsTab = new QWidget(m_views);
-  auto* chartsLayout = new QVBoxLayout(chartsTab);
-  chartsLayout->setContentsMargins(0, 2, 0, 0);
-  auto* smoothRow = new QHBoxLayout;
-  auto* smoothLabel = new QLabel(tr("Smoothing of the per-iteration charts"), chartsTab);
-  m_smoothing = new QSlider(Qt::Horizontal, chartsTab);
-  m_smoothing->setObjectName(QStringLiteral("runSmoothing"));
-  m_smoothing->setRange(0, 99);
-  m_smoothing->setMaximumWidth(220);
-  m_smoothing->setToolTip(tr("Exponential moving average of the losses and samples/s per "
-                             "iteration (0 = off); the raw line stays faint behind"));
-  auto* smoothValue = new QLabel(chartsTab);
-  smoothValue->setMinimumWidth(32);
-  smoothRow->addWidget(smoothLabel);
-  smoothRow->addWidget(m_smoothing);
-  smoothRow->addWidget(smoothValue);
-  smoothRow->addStretch(1);
-  chartsLayout->addLayout(smoothRow);
-  chartsLayout->addWidget(scroll, 1);
-  scroll->setParent(chartsTab);
-  connect(m_smoothing, &QSlider::valueChanged, this, [this, smoothValue](int v) {
-    smoothValue->setText(QString::number(v / 100.0, 'f', 2));
-    for (const char* name : {"losses", "speed"}) chart(QString::fromLatin1(name))->setSmoothing(v / 100.0);
-  });
-  m_smoothing->setValue(60);  // TensorBoard's default
-  m_views->addTab(chartsTab, tr("Charts"));
-  m_validation = new ValidationView(m_views);
-  m_validation->setObjectName(QStringLiteral("runValidation"));
-  m_views->addTab(m_validation, tr("Validation"));
-  // The views are read when they are looked at: after a validation, or on choosing the tab.
-  connect(m_views, &QTabWidget::currentChanged, this, [this] { updateValidation(); });
-  m_log = new QPlainTextEdit(split);
-  m_log->setObjectName(QStringLiteral("runLog"));
-  m_log->setReadOnly(true);
-  m_log->setMaximumBlockCount(5000);
-  m_log->setPlaceholderText(tr("Warnings and errors of the run appear here."));
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 1);
-  layout->addWidget(split, 1);
-
+void RunPage::connectControls() {
   auto* f5 = new QShortcut(QKeySequence(Qt::Key_F5), this);
   f5->setContext(Qt::WindowShortcut);
   f5->setWhatsThis(tr("Run ▸ Start"));
@@ -270,51 +177,22 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
     const QString dir = m_runs->itemData(i).toString();
     if (!dir.isEmpty() && dir != m_run->runDir()) showRun(dir);
   });
-  buildDispatch();
+}
+
+void RunPage::connectRunAndProject() {
   connect(m_run, &RunController::eventsAppended, this, &RunPage::onEvents);
   connect(m_run, &RunController::stateChanged, this, &RunPage::updateState);
   connect(m_run, &RunController::warning, this, [this](const QString& w) {
     m_log->appendPlainText(tr("[studio] %1").arg(w));
     emit message(w);
   });
-  connect(doc, &studio::ProjectDocument::opened, this, &RunPage::projectOpened);
-  connect(doc, &studio::ProjectDocument::configsChanged, this, [this] {
+  connect(m_doc, &studio::ProjectDocument::opened, this, &RunPage::projectOpened);
+  connect(m_doc, &studio::ProjectDocument::configsChanged, this, [this] {
     const QString keep = m_config->currentText();
     m_config->clear();
     m_config->addItems(m_doc->configNames());
     m_config->setCurrentText(keep.isEmpty() ? m_doc->activeConfig() : keep);
   });
-  updateState();
-}
-
-void RunPage::relayout() {
-  // The visible charts fill the grid in order, three per row, without holes.
-  for (QWidget* w : m_order) m_grid->removeWidget(w);
-  int k = 0;
-  for (QWidget* w : m_order) {
-    const bool gpu = w == chart(QStringLiteral("gpuUtil")) || w == chart(QStringLiteral("gpuMem")) ||
-                     w == chart(QStringLiteral("gpuPower"));
-    const bool hide = gpu && !gpuChartsShown();
-    w->setVisible(!hide);
-    if (hide) continue;
-    m_grid->addWidget(w, k / 3, k % 3);
-    ++k;
-  }
-}
-
-bool RunPage::gpuChartsShown() const {
-  return m_runGpu == 1 || (m_runGpu < 0 && m_machineGpu);
-}
-
-void RunPage::setMachineHasGpu(bool has) {
-  if (has == m_machineGpu) return;
-  m_machineGpu = has;
-  relayout();
-}
-
-LiveChart* RunPage::chart(const QString& name) const {
-  const auto it = m_charts.find(name);
-  return it == m_charts.end() ? nullptr : it->second;
 }
 
 void RunPage::projectOpened() {
@@ -358,7 +236,8 @@ void RunPage::runsListed(const studio::RunFolders& found) {
   // A run still going (started by an earlier studio, or headless from here): reattach.
   if (!found.live.isEmpty()) {
     showRun(found.live.last());
-    emit message(tr("Reattached to %1, still running").arg(QFileInfo(found.live.last()).fileName()));
+    emit message(
+        tr("Reattached to %1, still running").arg(QFileInfo(found.live.last()).fileName()));
   } else if (m_runs->count() > 0) {
     showRun(m_runs->itemData(0).toString());  // the newest, with its final state
   }
@@ -424,7 +303,8 @@ bool RunPage::startRun() {
   const auto checks = studio::preflight(m_doc->project(), m_config->currentText(), overrides);
   if (const QStringList blocking = studio::preflightBlocking(checks); !blocking.isEmpty()) {
     QMessageBox box(QMessageBox::Critical, tr("Start Training"),
-                    tr("The config “%1” cannot start:").arg(m_config->currentText()), QMessageBox::Ok, this);
+                    tr("The config “%1” cannot start:").arg(m_config->currentText()),
+                    QMessageBox::Ok, this);
     box.setObjectName(QStringLiteral("preflightProblems"));
     box.setInformativeText(QStringLiteral("• ") + blocking.join(QStringLiteral("\n• ")));
     box.exec();
@@ -449,8 +329,7 @@ bool RunPage::startRun() {
   m_attachOnScan = false;
   clearCharts();
   QString error;
-  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides,
-                    &error)) {
+  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, &error)) {
     if (!previous.isEmpty()) showRun(previous);  // keep showing what was there
     m_outcome->setText(tr("Cannot start: %1").arg(error));
     emit message(m_outcome->text());
@@ -493,87 +372,8 @@ void RunPage::updateValidation(bool changed) {
     m_validation->clear(tr("No run shown"));
     return;
   }
-  m_validation->showFolders({QDir(dir).filePath(QStringLiteral("val"))}, {QFileInfo(dir).fileName()});
-}
-
-void RunPage::clearCharts() {
-  for (auto& [name, c] : m_charts) {
-    c->clearData();
-  }
-  m_targets.clear();
-  ++m_detailRun;  // a zoomed range's read of the run shown before is dropped
-  m_detailLo = 0;
-  m_detailHi = m_detailWantHi = -1;
-  m_runGpu = -1;
-  relayout();
-  m_rankSplit.clear();
-  m_rankSps.clear();
-  m_straggler.clear();
-  m_gpuUtil.clear();
-  m_log->clear();
-  m_advice->clear();
-  m_adviceProblem.clear();
-  m_t0 = 0;
-  m_epoch = m_epochs = m_iter = m_iters = 0;
-  m_sps = m_stepTime = 0;
-  updateSplit();
-  updateValidation(true);
-}
-
-bool RunPage::detailLoading() const { return m_detailJob->busy() || m_detailTimer->isActive(); }
-
-void RunPage::wantDetail(LiveChart* chart, const QCPRange& r) {
-  m_detailWantLo = r.lower;
-  m_detailWantHi = r.upper;
-  m_detailColumns = chart->columns();
-  m_detailTimer->start();  // once the wheel or the drag has settled
-}
-
-void RunPage::fetchDetail() {
-  const auto stored = m_run->stored();
-  if (!stored || !(m_detailWantHi > m_detailWantLo)) return;
-  // Only the stored part (after it the samples came from the file, every one), and only where
-  // its 10 s buckets are two pixels wide or more.
-  const double span = m_detailWantHi - m_detailWantLo;
-  const double lo = std::max(0.0, m_detailWantLo), hi = std::min(m_detailWantHi, stored->bucketsUntil);
-  if (!(hi > lo) || span > store::kSampleBucketSeconds[0] * m_detailColumns / 2) return;
-  if (m_detailLo <= lo && hi <= m_detailHi) return;  // read, or being read
-  if (m_detailJob->busy()) {
-    m_detailTimer->start();  // after the read in flight
-    return;
-  }
-  // A quarter of the range more on each side: a small pan draws at once.
-  m_detailLo = std::max(0.0, lo - span / 4);
-  m_detailHi = std::min(stored->bucketsUntil, hi + span / 4);
-  struct Read {
-    std::optional<studio::SampleDetail> detail;
-    std::string error;
-  };
-  const std::string path = QDir(m_run->runDir()).filePath(QStringLiteral("events.jsonl")).toStdString();
-  const double t0 = stored->t0, from = m_detailLo, to = m_detailHi;
-  const int64_t end = stored->offset;
-  const quint64 run = m_detailRun;
-  m_detailJob->run<Read>(
-      [=] {
-        Read r;
-        auto d = studio::readSampleDetail(path, t0, from, to, end);
-        if (d) r.detail = std::move(d.value());
-        else r.error = d.errorText();
-        return r;
-      },
-      [this, run](Read r) {
-        if (run != m_detailRun) return;  // another run is shown now
-        if (!r.detail) {
-          m_log->appendPlainText(tr("[studio] cannot read the samples of the zoomed range: %1").arg(QString::fromStdString(r.error)));
-          m_detailHi = -1;
-          return;
-        }
-        m_detailHi = r.detail->hi;  // lower when the read's budget ended it
-        for (auto& s : r.detail->samples) {
-          const auto [c, series] = target(s.id);
-          c->setDetail(series, r.detail->lo, r.detail->hi, std::move(s.points));
-        }
-      });
+  m_validation->showFolders({QDir(dir).filePath(QStringLiteral("val"))},
+                            {QFileInfo(dir).fileName()});
 }
 
 void RunPage::updateBanner() {
@@ -595,34 +395,6 @@ bool RunPage::applyBannerAdvice() {
   return made;
 }
 
-void RunPage::updateSplit() {
-  QVector<double> keys;
-  QVector<QString> labels;
-  for (const auto& [rank, v] : m_rankSplit) keys << rank;
-  for (int p = 0; p < 5 && p < m_split->plottableCount(); ++p) {
-    auto* b = qobject_cast<QCPBars*>(m_split->plottable(p));
-    QVector<double> vals;
-    for (const auto& [rank, v] : m_rankSplit) vals << v[static_cast<size_t>(p)] * 1000.0;
-    b->setData(keys, vals, true);
-  }
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  for (const auto& [rank, v] : m_rankSplit) ticker->addTick(rank, QString::number(rank));
-  m_split->xAxis->setTicker(ticker);
-  m_split->xAxis->setRange(-0.7, std::max<double>(0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7));
-  m_split->rescaleAxes(true);
-  double top = 0;
-  for (const auto& [rank, v] : m_rankSplit) top = std::max(top, (v[0] + v[1] + v[2] + v[3] + v[4]) * 1000.0);
-  m_split->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
-  m_split->xAxis->setRange(-0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7);
-  m_splitEmpty->setVisible(keys.isEmpty());
-  m_split->yAxis->setTickLabels(!keys.isEmpty());
-  m_split->yAxis->setTicks(!keys.isEmpty());
-  m_split->yAxis->grid()->setVisible(!keys.isEmpty());
-  if (auto* title = qobject_cast<QCPTextElement*>(m_split->plotLayout()->element(0, 0)))
-    title->setText(m_straggler.isEmpty() ? tr("Step time per rank") : tr("Step time per rank — %1").arg(m_straggler));
-  m_split->replot(QCustomPlot::rpQueuedReplot);
-}
-
 void RunPage::updateState() {
   const bool open = m_doc->isOpen();
   const bool live = m_run->isLive();
@@ -630,12 +402,13 @@ void RunPage::updateState() {
   m_start->setEnabled(open && !live);
   m_stop->setEnabled(live);
   m_resume->setEnabled(!live && !m_run->runDir().isEmpty() &&
-                       (o == RunOutcome::Stopped || o == RunOutcome::Crashed || o == RunOutcome::Failed ||
-                        o == RunOutcome::FailedToStart || o == RunOutcome::Completed ||
-                        o == RunOutcome::EarlyStopped));
+                       (o == RunOutcome::Stopped || o == RunOutcome::Crashed ||
+                        o == RunOutcome::Failed || o == RunOutcome::FailedToStart ||
+                        o == RunOutcome::Completed || o == RunOutcome::EarlyStopped));
   m_moreEpochs->setEnabled(m_resume->isEnabled());
   if (m_run->runDir().isEmpty()) {
-    m_progress->setText(open ? tr("No run yet: press Start (F5).") : tr("Open a project to train."));
+    m_progress->setText(open ? tr("No run yet: press Start (F5).")
+                             : tr("Open a project to train."));
     m_outcome->clear();
   } else {
     QString p = tr("<b>%1</b>").arg(m_run->runId().toHtmlEscaped());
@@ -650,7 +423,8 @@ void RunPage::updateState() {
     if (m_iters > 0 && live) p += tr(" · iteration %1/%2").arg(m_iter + 1).arg(m_iters);
     if (m_sps > 0) p += tr(" · %1 samples/s").arg(m_sps, 0, 'f', 1);
     if (live && m_stepTime > 0 && m_epochs > 0 && m_iters > 0) {
-      const double left = (double(m_epochs - m_epoch - 1) * m_iters + (m_iters - m_iter - 1)) * m_stepTime;
+      const double left =
+          (double(m_epochs - m_epoch - 1) * m_iters + (m_iters - m_iter - 1)) * m_stepTime;
       p += tr(" · ETA %1 (training steps)").arg(duration(left));
     }
     m_progress->setText(p);
@@ -658,7 +432,10 @@ void RunPage::updateState() {
     if (!m_run->outcomeHint().isEmpty()) text += tr(" — %1").arg(m_run->outcomeHint());
     m_outcome->setText(tr("Outcome: %1").arg(text));
     QPalette pal = m_outcome->palette();
-    pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed || o == RunOutcome::FailedToStart ? QColor(176, 0, 32) : palette().color(QPalette::WindowText));
+    pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed ||
+                                               o == RunOutcome::FailedToStart
+                                           ? QColor(176, 0, 32)
+                                           : palette().color(QPalette::WindowText));
     m_outcome->setPalette(pal);
   }
   if (o != m_lastOutcome || live != m_lastLive) {

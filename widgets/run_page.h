@@ -19,6 +19,7 @@
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QLayout;
 class QPlainTextEdit;
 class QPushButton;
 class QSlider;
@@ -101,6 +102,21 @@ class RunPage : public QWidget {
   void detailsRequested();
 
  private:
+  // The parts of the page, built once by the constructor (run_page.cpp; the charts in
+  // run_page_charts.cpp).
+  QLayout* buildRunBar();
+  QLayout* buildStatusRow();
+  /// The Charts tab: the chart grid in a scroll area under the smoothing slider.
+  QWidget* buildChartsTab();
+  void createCharts(QWidget* grid);
+  /// The per-rank step time split: stacked bars of the five phases.
+  void createSplitChart(QWidget* grid);
+  /// Charts over the same x pan and zoom together.
+  void linkChartRanges();
+  QLayout* buildSmoothingRow(QWidget* tab);
+  /// F5, Shift+F5, the buttons and the run list.
+  void connectControls();
+  void connectRunAndProject();
   void projectOpened();
   /// Lists the project's run folders on m_scan; runsListed() fills the list.
   void refreshRunList();
