@@ -25,6 +25,7 @@
 #include "core/train/device_input.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
+#include "core/train/train_step.h"
 #include "core/train/validator.h"
 
 namespace fs = std::filesystem;
@@ -101,25 +102,12 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   so.enabled = prec == Precision::Fp16;
   GradScaler scaler(so);
   DeviceFeeder feeder(device);
-  // The trainer's step: autocast forward, float32 loss, clip, foreach optimiser step; on CUDA
-  // with nothing read back to the host.
+  // The trainer's step (train_step.h): autocast forward, float32 loss, clip, foreach optimiser
+  // step; on CUDA with nothing read back to the host.
+  StepParts parts{net, loss, scaler, *optimizer, params, prec, device};
   auto step = [&](const torch::Tensor& images, const torch::Tensor& targets, int64_t n) {
-    std::vector<torch::Tensor> feats;
-    {
-      AutocastScope autocast(prec, device);
-      feats = net->forward(images);
-    }
-    auto out = loss(feats, targets, n);
-    scaler.scale(out.total).backward();
-    if (device.is_cuda() && !scaler.enabled()) {
-      (void)scaler.clipOnDevice(params, kMaxGradNorm);
-      foreachStep(*optimizer);
-    } else {
-      const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
-      if (std::isfinite(norm)) foreachStep(*optimizer);
-      scaler.update(!std::isfinite(norm));
-    }
-    zeroGradients(*optimizer);
+    (void)forwardBackward(parts, images, targets, n);
+    (void)clipAndStep(parts);
   };
   auto nextBatch = [&](int i) -> std::optional<data::Batch> {
     auto batch = loader.next();
@@ -224,23 +212,11 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
     synchronizeDevice(device);
     splitCopy += secondsSince(t0);
     t0 = Clock::now();
-    std::vector<torch::Tensor> feats;
-    {
-      AutocastScope autocast(prec, device);
-      feats = net->forward(x);
-    }
-    auto out = loss(feats, tg, batch->n);
-    scaler.scale(out.total).backward();
+    (void)forwardBackward(parts, x, tg, batch->n);
     synchronizeDevice(device);
     splitFwdBwd += secondsSince(t0);
     t0 = Clock::now();
-    if (device.is_cuda() && !scaler.enabled()) {
-      (void)scaler.clipOnDevice(params, kMaxGradNorm);
-    } else {
-      (void)scaler.unscaleAndClip(params, kMaxGradNorm);
-    }
-    foreachStep(*optimizer);
-    zeroGradients(*optimizer);
+    (void)clipAndStep(parts);
     synchronizeDevice(device);
     splitOpt += secondsSince(t0);
   }

@@ -65,39 +65,24 @@ void Trainer::Impl::forwardBackward(const data::Batch& batch, int64_t ni, bool o
 
   auto t2 = Clock::now();
   if (dist) dist->beforeBackward(optStep);
-  std::vector<torch::Tensor> feats;
-  {
-    AutocastScope autocast(precision, device);
-    feats = model->forward(images);
-  }
-  auto out = (*loss)(feats, targets, batch.n);
-  auto total = world > 1 ? out.total * static_cast<double>(world) : out.total;
-  scaler.scale(total).backward();
+  StepParts parts = stepParts();
+  const auto out = train::forwardBackward(parts, images, targets, batch.n, static_cast<double>(world));
   losses.add(out.items);
   timing.fwdBwd = secondsSince(t2);
 }
 
-void Trainer::Impl::optimizerStep(int64_t ni, bool clipOnDevice, telemetry::StepTiming& timing) {
+void Trainer::Impl::optimizerStep(int64_t ni, telemetry::StepTiming& timing) {
   if (dist) timing.allreduceWait = dist->waitGradients();
   auto t3 = Clock::now();
-  if (clipOnDevice) {
-    // No read-back: a non-finite step's gradients are zeroed on the device.
-    losses.addStepOutcome(scaler.clipOnDevice(params, kMaxGradNorm));
-    foreachStep(*optimizer);
-    zeroGradients(*optimizer);
-    ema->update(*model);
-  } else {
-    const double norm = scaler.unscaleAndClip(params, kMaxGradNorm);
-    const bool finite = std::isfinite(norm);
-    if (finite) {
-      foreachStep(*optimizer);
-    } else {
-      ++skippedSteps;
-    }
-    scaler.update(!finite);
-    zeroGradients(*optimizer);
-    if (finite) ema->update(*model);
+  StepParts parts = stepParts();
+  const StepOutcome outcome = clipAndStep(parts);
+  if (outcome.onDevice) {
+    // No read-back: a non-finite step's gradients were zeroed on the device.
+    losses.addStepOutcome(*outcome.onDevice);
+  } else if (!outcome.finite) {
+    ++skippedSteps;
   }
+  if (outcome.finite) ema->update(*model);
   state.lastOptStep = ni;
   timing.optimizer = secondsSince(t3);
 }
@@ -124,7 +109,6 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
   // On the CPU every step is read back at once (nothing runs ahead); on CUDA only when an
   // event is written, so the host keeps queueing work.
   const bool readEveryStep = !device.is_cuda();
-  const bool clipOnDevice = device.is_cuda() && !scaler.enabled();
   const int64_t stopCheckEvery = device.is_cuda() ? kCudaStopCheckEvery : 1;
   telemetry::StepTiming acc;
   int accSteps = 0;
@@ -151,7 +135,7 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
     const bool optStep = ni - state.lastOptStep >= point.accumulate;
     forwardBackward(*batch, ni, optStep, timing);
     if (readEveryStep) flushLosses(progress, epoch, i);
-    if (optStep) optimizerStep(ni, clipOnDevice, timing);
+    if (optStep) optimizerStep(ni, timing);
     state.iteration = ni + 1;
     timing.total = secondsSince(t0);
     acc = acc + timing;

@@ -36,6 +36,7 @@
 #include "core/train/device_input.h"
 #include "core/train/loss.h"
 #include "core/train/optimizer.h"
+#include "core/train/train_step.h"
 #include "core/train/pickle_writer.h"
 #include "core/train/schedule.h"
 #include "core/train/settings.h"
@@ -302,7 +303,9 @@ struct Trainer::Impl {
   void forwardBackward(const data::Batch& batch, int64_t ni, bool optStep,
                        telemetry::StepTiming& timing);
   /// Clip, optimiser step (skipped when the gradients are not finite), zero grad, EMA.
-  void optimizerStep(int64_t ni, bool clipOnDevice, telemetry::StepTiming& timing);
+  void optimizerStep(int64_t ni, telemetry::StepTiming& timing);
+  /// The parts train_step.h's functions work on: this run's model, loss, scaler, optimiser.
+  StepParts stepParts() { return StepParts{model, *loss, scaler, *optimizer, params, precision, device}; }
   /// The step event of the steps since the last one (`acc`: their summed timing).
   void emitStepEvent(int epoch, int64_t i, const std::array<double, 3>& tloss,
                      const telemetry::StepTiming& acc, int accSteps, int64_t accImages, bool last);
