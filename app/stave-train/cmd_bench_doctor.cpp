@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/stave-train/command.h"
+#include "core/base/atomic_file.h"
+#include "core/config/run_config.h"
 #include "core/data/demo.h"
 #include "core/telemetry/doctor.h"
 
@@ -167,15 +169,28 @@ int run(const BenchDoctorOptions& o) {
     if (auto s = stave::data::makeDemo(demo); !s) return stave::cli::reportErrors(kCmd, s.errors());
     dataYaml = demo.out + "/data.yaml";
   }
+  // The runs' config: the demo (or --data) on the CPU, validation off, reports every 2 s.
   const fs::path cfg = work / "bench.yaml";
   {
-    std::ofstream c(cfg);
-    c << "data: " << nlohmann::json(fs::absolute(dataYaml).string()).dump() << "\n"
-      << "model: yolov8n\nimgsz: " << imgsz << "\nepochs: " << epochs << "\nbatch: " << batch
-      << "\ndevices: cpu\nclose_mosaic: 0\nval: false\nreport_period_s: 2\n"
-      << "sample_period_s: 0.5\nseed: 0\n";
-    if (threads > 0) c << "threads: " << threads << "\n";
-    if (!c) return stave::cli::usageError(kCmd, cfg.string() + ": cannot be written");
+    auto config = stave::config::RunConfig::defaults();
+    const std::vector<std::pair<const char*, stave::config::Value>> values{
+        {"data", fs::absolute(dataYaml).string()},
+        {"model", std::string("yolov8n")},
+        {"imgsz", int64_t{imgsz}},
+        {"epochs", int64_t{epochs}},
+        {"batch", int64_t{batch}},
+        {"devices", std::string("cpu")},
+        {"close_mosaic", int64_t{0}},
+        {"val", false},
+        {"report_period_s", 2.0},
+        {"sample_period_s", 0.5},
+        {"seed", int64_t{0}},
+        {"threads", int64_t{std::max(threads, 0)}},
+    };
+    for (const auto& [key, value] : values)
+      if (auto s = config.set(key, value); !s) return stave::cli::reportErrors(kCmd, s.errors());
+    if (auto s = stave::writeFileAtomic(cfg.string(), stave::config::toYaml(config)); !s)
+      return stave::cli::reportErrors(kCmd, s.errors());
   }
 
   // The planted run: the training thread reads every image itself from slow storage.
