@@ -190,87 +190,44 @@
 <context>
     <name>stave::studio::ConfigFormModel</name>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="168"/>
+        <location filename="../core/studio/config_form_model.cpp" line="182"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/config_form_model.cpp" line="195"/>
         <source>%1 → %2 used</source>
         <translation>%1 → 实际使用 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="181"/>
+        <location filename="../core/studio/config_form_model.cpp" line="209"/>
         <source>Every config trains on the project&apos;s dataset. Change it on the Project page (Change Dataset…).</source>
         <translation>每个配置都使用项目的数据集训练。可在项目页更改（更改数据集…）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="257"/>
+        <location filename="../core/studio/config_form_model.cpp" line="285"/>
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="259"/>
+        <location filename="../core/studio/config_form_model.cpp" line="287"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="261"/>
+        <location filename="../core/studio/config_form_model.cpp" line="287"/>
+        <source>Value in %1</source>
+        <translation>%1 中的值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/config_form_model.cpp" line="289"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="263"/>
+        <location filename="../core/studio/config_form_model.cpp" line="291"/>
         <source>Description</source>
         <translation>说明</translation>
-    </message>
-</context>
-<context>
-    <name>ConfigSchema</name>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="20"/>
-        <source>SyncBatchNorm: BatchNorm over the global batch of all ranks while training</source>
-        <translation>SyncBatchNorm：训练时在所有进程的全局批次上做 BatchNorm</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="21"/>
-        <source>gradient bucket size for all-reduce, MiB (PyTorch DDP&apos;s bucket_cap_mb)</source>
-        <translation>all-reduce 的梯度桶大小，MiB（即 PyTorch DDP 的 bucket_cap_mb）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="22"/>
-        <source>NCCL_P2P_LEVEL (empty = NCCL&apos;s choice)</source>
-        <translation>NCCL_P2P_LEVEL（留空 = 由 NCCL 决定）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="23"/>
-        <source>set NCCL_SHM_DISABLE=1</source>
-        <translation>设置 NCCL_SHM_DISABLE=1</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="24"/>
-        <source>NCCL_DEBUG level (empty = off)</source>
-        <translation>NCCL_DEBUG 级别（留空 = 关闭）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="25"/>
-        <source>collective timeout; a rank silent this long counts as hung</source>
-        <translation>集合通信超时；进程沉默这么久即视为挂起</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="26"/>
-        <source>address of rank 0&apos;s rendezvous store</source>
-        <translation>进程 0 的 rendezvous 存储地址</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="27"/>
-        <source>rendezvous port (0 = pick a free one)</source>
-        <translation>rendezvous 端口（0 = 自动选一个空闲端口）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="28"/>
-        <source>number of nodes (machines)</source>
-        <translation>节点（机器）数</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="29"/>
-        <source>this node&apos;s index, 0 .. nnodes-1</source>
-        <translation>本节点的序号，0 .. nnodes-1</translation>
     </message>
 </context>
 <context>
@@ -925,236 +882,236 @@
 <context>
     <name>stave::studio::GpuTableModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="203"/>
+        <location filename="../core/studio/hardware_models.cpp" line="183"/>
         <source>The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its BIOS setting.</source>
         <translation>链路只以 x%2 中的 x%1 通道运行：请重新插好显卡，或检查插槽及其 BIOS 设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="208"/>
+        <location filename="../core/studio/hardware_models.cpp" line="188"/>
         <source>Hot: the GPU lowers its clocks from about 85 °C on.</source>
         <translation>温度过高：GPU 约在 85 °C 起降低频率。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="215"/>
+        <location filename="../core/studio/hardware_models.cpp" line="195"/>
         <source>UUID %1</source>
         <translation>UUID %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="216"/>
-        <location filename="../core/studio/hardware_models.cpp" line="229"/>
+        <location filename="../core/studio/hardware_models.cpp" line="196"/>
+        <location filename="../core/studio/hardware_models.cpp" line="209"/>
         <source>PCI bus %1</source>
         <translation>PCI 总线 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="217"/>
+        <location filename="../core/studio/hardware_models.cpp" line="197"/>
         <source>Memory %1</source>
         <translation>显存 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="218"/>
+        <location filename="../core/studio/hardware_models.cpp" line="198"/>
         <source>Power limit %1 W</source>
         <translation>功耗上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="219"/>
+        <location filename="../core/studio/hardware_models.cpp" line="199"/>
         <source>Max SM clock %1 MHz</source>
         <translation>最高 SM 频率 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="224"/>
+        <location filename="../core/studio/hardware_models.cpp" line="204"/>
         <source>A kernel ran %1 % of the time; memory was read or written %2 % of it</source>
         <translation>内核运行时间占 %1 %；显存读写时间占 %2 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="230"/>
+        <location filename="../core/studio/hardware_models.cpp" line="210"/>
         <source>Current and maximum link: generation %1 / %2, x%3 / x%4.</source>
         <translation>当前与最高链路：第 %1 / %2 代，x%3 / x%4。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="233"/>
+        <location filename="../core/studio/hardware_models.cpp" line="213"/>
         <source>A lower generation at idle is normal (power saving).</source>
         <translation>空闲时代数较低是正常的（节能）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="235"/>
+        <location filename="../core/studio/hardware_models.cpp" line="215"/>
         <source>Now: %1 MB/s in, %2 MB/s out</source>
         <translation>当前：输入 %1 MB/s，输出 %2 MB/s</translation>
     </message>
     <message>
+        <location filename="../core/studio/hardware_models.cpp" line="224"/>
         <location filename="../core/studio/hardware_models.cpp" line="244"/>
-        <location filename="../core/studio/hardware_models.cpp" line="264"/>
-        <location filename="../core/studio/hardware_models.cpp" line="303"/>
+        <location filename="../core/studio/hardware_models.cpp" line="283"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="246"/>
+        <location filename="../core/studio/hardware_models.cpp" line="226"/>
         <source>NVSwitch %1</source>
         <translation>NVSwitch %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="247"/>
+        <location filename="../core/studio/hardware_models.cpp" line="227"/>
         <source>link %1: %2%3%4</source>
         <translation>链路 %1：%2%3%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="249"/>
+        <location filename="../core/studio/hardware_models.cpp" line="229"/>
         <source>up</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="249"/>
+        <location filename="../core/studio/hardware_models.cpp" line="229"/>
         <source>down</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="250"/>
+        <location filename="../core/studio/hardware_models.cpp" line="230"/>
         <source>, NVLink %1</source>
         <translation>，NVLink %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="251"/>
-        <location filename="../core/studio/hardware_models.cpp" line="308"/>
+        <location filename="../core/studio/hardware_models.cpp" line="231"/>
+        <location filename="../core/studio/hardware_models.cpp" line="288"/>
         <source> → %1</source>
         <translation> → %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="268"/>
+        <location filename="../core/studio/hardware_models.cpp" line="248"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="271"/>
+        <location filename="../core/studio/hardware_models.cpp" line="251"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="277"/>
+        <location filename="../core/studio/hardware_models.cpp" line="257"/>
         <source>%1 / %2 W</source>
         <translation>%1 / %2 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="278"/>
+        <location filename="../core/studio/hardware_models.cpp" line="258"/>
         <source>%1 W</source>
         <translation>%1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="279"/>
+        <location filename="../core/studio/hardware_models.cpp" line="259"/>
         <source>limit %1 W</source>
         <translation>上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="281"/>
+        <location filename="../core/studio/hardware_models.cpp" line="261"/>
         <source>%1 °C</source>
         <translation>%1 °C</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="284"/>
+        <location filename="../core/studio/hardware_models.cpp" line="264"/>
         <source>%1 / %2 MHz</source>
         <translation>%1 / %2 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="285"/>
+        <location filename="../core/studio/hardware_models.cpp" line="265"/>
         <source>%1 MHz</source>
         <translation>%1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="286"/>
+        <location filename="../core/studio/hardware_models.cpp" line="266"/>
         <source>max %1 MHz</source>
         <translation>最高 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="289"/>
+        <location filename="../core/studio/hardware_models.cpp" line="269"/>
         <source>Gen %1 x%2 (of x%3)</source>
         <translation>第 %1 代 x%2（最高 x%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="290"/>
+        <location filename="../core/studio/hardware_models.cpp" line="270"/>
         <source>Gen %1 x%2</source>
         <translation>第 %1 代 x%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="292"/>
+        <location filename="../core/studio/hardware_models.cpp" line="272"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="306"/>
+        <location filename="../core/studio/hardware_models.cpp" line="286"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="307"/>
+        <location filename="../core/studio/hardware_models.cpp" line="287"/>
         <source>%1 of %2 up</source>
         <translation>%2 条中 %1 条已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="315"/>
+        <location filename="../core/studio/hardware_models.cpp" line="295"/>
         <source>NUMA %1</source>
         <translation>NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="316"/>
+        <location filename="../core/studio/hardware_models.cpp" line="296"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="326"/>
+        <location filename="../core/studio/hardware_models.cpp" line="306"/>
         <source>CUDA compute capability</source>
         <translation>CUDA 计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="330"/>
+        <location filename="../core/studio/hardware_models.cpp" line="310"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="332"/>
+        <location filename="../core/studio/hardware_models.cpp" line="312"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="334"/>
+        <location filename="../core/studio/hardware_models.cpp" line="314"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="336"/>
+        <location filename="../core/studio/hardware_models.cpp" line="316"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="338"/>
+        <location filename="../core/studio/hardware_models.cpp" line="318"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="340"/>
+        <location filename="../core/studio/hardware_models.cpp" line="320"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="342"/>
+        <location filename="../core/studio/hardware_models.cpp" line="322"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="344"/>
+        <location filename="../core/studio/hardware_models.cpp" line="324"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="346"/>
+        <location filename="../core/studio/hardware_models.cpp" line="326"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="348"/>
+        <location filename="../core/studio/hardware_models.cpp" line="328"/>
         <source>CC</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="350"/>
+        <location filename="../core/studio/hardware_models.cpp" line="330"/>
         <source>NUMA / CPUs</source>
         <translation>NUMA / CPU</translation>
     </message>
@@ -1162,258 +1119,258 @@
 <context>
     <name>stave::widgets::HardwarePage</name>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="151"/>
+        <location filename="../widgets/hardware_page.cpp" line="153"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="152"/>
+        <location filename="../widgets/hardware_page.cpp" line="154"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="158"/>
+        <location filename="../widgets/hardware_page.cpp" line="160"/>
         <source>Reading the machine&apos;s hardware…</source>
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="178"/>
+        <location filename="../widgets/hardware_page.cpp" line="180"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="194"/>
+        <location filename="../widgets/hardware_page.cpp" line="196"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="200"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="201"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="201"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="205"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="206"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="206"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="207"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="207"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="224"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="249"/>
+        <location filename="../widgets/hardware_page.cpp" line="251"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="261"/>
+        <location filename="../widgets/hardware_page.cpp" line="263"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="274"/>
+        <location filename="../widgets/hardware_page.cpp" line="281"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="321"/>
+        <location filename="../widgets/hardware_page.cpp" line="328"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="322"/>
+        <location filename="../widgets/hardware_page.cpp" line="329"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="322"/>
-        <location filename="../widgets/hardware_page.cpp" line="355"/>
+        <location filename="../widgets/hardware_page.cpp" line="329"/>
+        <location filename="../widgets/hardware_page.cpp" line="362"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="323"/>
+        <location filename="../widgets/hardware_page.cpp" line="330"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="324"/>
+        <location filename="../widgets/hardware_page.cpp" line="331"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="325"/>
+        <location filename="../widgets/hardware_page.cpp" line="332"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="328"/>
+        <location filename="../widgets/hardware_page.cpp" line="335"/>
         <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
         <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="329"/>
+        <location filename="../widgets/hardware_page.cpp" line="336"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="351"/>
+        <location filename="../widgets/hardware_page.cpp" line="358"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="355"/>
+        <location filename="../widgets/hardware_page.cpp" line="362"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <location filename="../widgets/hardware_page.cpp" line="363"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="364"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="358"/>
+        <location filename="../widgets/hardware_page.cpp" line="365"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="363"/>
+        <location filename="../widgets/hardware_page.cpp" line="370"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="368"/>
+        <location filename="../widgets/hardware_page.cpp" line="375"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="370"/>
+        <location filename="../widgets/hardware_page.cpp" line="377"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="371"/>
+        <location filename="../widgets/hardware_page.cpp" line="378"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="382"/>
+        <location filename="../widgets/hardware_page.cpp" line="389"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="403"/>
+        <location filename="../widgets/hardware_page.cpp" line="410"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="408"/>
+        <location filename="../widgets/hardware_page.cpp" line="415"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="414"/>
+        <location filename="../widgets/hardware_page.cpp" line="421"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="415"/>
+        <location filename="../widgets/hardware_page.cpp" line="422"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="419"/>
+        <location filename="../widgets/hardware_page.cpp" line="426"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="447"/>
+        <location filename="../widgets/hardware_page.cpp" line="457"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="450"/>
+        <location filename="../widgets/hardware_page.cpp" line="460"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="455"/>
+        <location filename="../widgets/hardware_page.cpp" line="465"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="456"/>
+        <location filename="../widgets/hardware_page.cpp" line="466"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="461"/>
+        <location filename="../widgets/hardware_page.cpp" line="471"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="462"/>
+        <location filename="../widgets/hardware_page.cpp" line="472"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="477"/>
+        <location filename="../widgets/hardware_page.cpp" line="487"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="484"/>
+        <location filename="../widgets/hardware_page.cpp" line="494"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -2387,44 +2344,6 @@
     </message>
 </context>
 <context>
-    <name>stave::studio::NcclSettingsModel</name>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="526"/>
-        <source>(empty)</source>
-        <translation>（空）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="534"/>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="557"/>
-        <source>Setting</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="559"/>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="559"/>
-        <source>Value in %1</source>
-        <translation>%1 中的值</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="561"/>
-        <source>Default</source>
-        <translation>默认值</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/hardware_models.cpp" line="563"/>
-        <source>Description</source>
-        <translation>说明</translation>
-    </message>
-</context>
-<context>
     <name>NewProject</name>
     <message>
         <location filename="../core/studio/new_project.cpp" line="49"/>
@@ -2626,47 +2545,47 @@
 <context>
     <name>stave::studio::NumaModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="437"/>
+        <location filename="../core/studio/hardware_models.cpp" line="417"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="456"/>
+        <location filename="../core/studio/hardware_models.cpp" line="436"/>
         <source>node %1</source>
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="459"/>
+        <location filename="../core/studio/hardware_models.cpp" line="439"/>
         <source>%1 (%2 CPUs)</source>
         <translation>%1（%2 个 CPU）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="474"/>
+        <location filename="../core/studio/hardware_models.cpp" line="454"/>
         <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
         <translation>没有被任何程序使用的内存（MemFree）。主机的“可用”内存还包括页缓存，内核会在进程需要时释放它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="479"/>
+        <location filename="../core/studio/hardware_models.cpp" line="459"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="481"/>
+        <location filename="../core/studio/hardware_models.cpp" line="461"/>
         <source>CPUs</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="483"/>
+        <location filename="../core/studio/hardware_models.cpp" line="463"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="485"/>
+        <location filename="../core/studio/hardware_models.cpp" line="465"/>
         <source>Unused</source>
         <translation>未使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="487"/>
+        <location filename="../core/studio/hardware_models.cpp" line="467"/>
         <source>GPUs near it</source>
         <translation>就近的 GPU</translation>
     </message>
@@ -4168,37 +4087,37 @@ not found</source>
 <context>
     <name>stave::studio::TopologyModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="394"/>
+        <location filename="../core/studio/hardware_models.cpp" line="374"/>
         <source>GPU %1: %2</source>
         <translation>GPU %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="396"/>
+        <location filename="../core/studio/hardware_models.cpp" line="376"/>
         <source>GPU %1 ↔ GPU %2: %3 — %4</source>
         <translation>GPU %1 ↔ GPU %2：%3 — %4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="401"/>
+        <location filename="../core/studio/hardware_models.cpp" line="381"/>
         <source>PCIe path without NVLink: %1</source>
         <translation>不经 NVLink 的 PCIe 路径：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="402"/>
+        <location filename="../core/studio/hardware_models.cpp" line="382"/>
         <source>P2P read: %1</source>
         <translation>P2P 读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="404"/>
+        <location filename="../core/studio/hardware_models.cpp" line="384"/>
         <source>nccl_p2p_level that covers this pair: %1</source>
         <translation>覆盖这对 GPU 的 nccl_p2p_level：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="418"/>
+        <location filename="../core/studio/hardware_models.cpp" line="398"/>
         <source>CPU Affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="418"/>
+        <location filename="../core/studio/hardware_models.cpp" line="398"/>
         <source>NUMA Affinity</source>
         <translation>NUMA 亲和性</translation>
     </message>
@@ -4206,112 +4125,112 @@ not found</source>
 <context>
     <name>stave::studio::TopologyText</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="43"/>
+        <location filename="../core/studio/hardware_models.cpp" line="27"/>
         <source>the GPU itself</source>
         <translation>GPU 自身</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="45"/>
+        <location filename="../core/studio/hardware_models.cpp" line="29"/>
         <source>joined by NVLink (the number says how many links are bonded). NCCL uses NVLink directly for P2P and all-reduce: the fastest path, nothing to set.</source>
         <translation>由 NVLink 相连（数字表示绑定的链路数）。NCCL 直接用 NVLink 做 P2P 和 all-reduce：最快的路径，无需设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="48"/>
+        <location filename="../core/studio/hardware_models.cpp" line="32"/>
         <source>at most one PCIe bridge apart (one PCIe switch). P2P over PCIe works; NCCL uses it by default.</source>
         <translation>最多相隔一个 PCIe 桥（同一 PCIe 交换芯片）。PCIe 上的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="51"/>
+        <location filename="../core/studio/hardware_models.cpp" line="35"/>
         <source>several PCIe bridges apart, without the host bridge. P2P over the PCIe switches works; NCCL uses it by default.</source>
         <translation>相隔多个 PCIe 桥，但不经过主桥。经 PCIe 交换芯片的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="54"/>
+        <location filename="../core/studio/hardware_models.cpp" line="38"/>
         <source>through a PCIe host bridge, i.e. the CPU. Traffic passes the CPU; NCCL usually keeps P2P off here and copies through host memory (nccl_p2p_level=PHB allows P2P).</source>
         <translation>经过 PCIe 主桥，即 CPU。数据要经过 CPU；NCCL 通常在此关闭 P2P，经主机内存中转（nccl_p2p_level=PHB 可允许 P2P）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="58"/>
+        <location filename="../core/studio/hardware_models.cpp" line="42"/>
         <source>across PCIe host bridges within one NUMA node: through the CPU like PHB, P2P is often disabled (nccl_p2p_level=PHB allows it).</source>
         <translation>在同一 NUMA 节点内跨越多个 PCIe 主桥：与 PHB 一样经过 CPU，P2P 常被禁用（nccl_p2p_level=PHB 可允许）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="61"/>
+        <location filename="../core/studio/hardware_models.cpp" line="45"/>
         <source>across the interconnect between CPU sockets (QPI/UPI): the slowest path. NCCL copies through host memory (nccl_p2p_level=SYS forces P2P, rarely faster).</source>
         <translation>跨越 CPU 插槽之间的互连（QPI/UPI）：最慢的路径。NCCL 经主机内存中转（nccl_p2p_level=SYS 强制 P2P，很少更快）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="66"/>
+        <location filename="../core/studio/hardware_models.cpp" line="50"/>
         <source>the driver could not tell how these GPUs connect.</source>
         <translation>驱动无法给出这些 GPU 的连接方式。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="72"/>
+        <location filename="../core/studio/hardware_models.cpp" line="56"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="74"/>
+        <location filename="../core/studio/hardware_models.cpp" line="58"/>
         <source>not supported by the chipset</source>
         <translation>芯片组不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="76"/>
+        <location filename="../core/studio/hardware_models.cpp" line="60"/>
         <source>not supported by the GPU</source>
         <translation>GPU 不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="78"/>
+        <location filename="../core/studio/hardware_models.cpp" line="62"/>
         <source>not supported by the topology</source>
         <translation>拓扑不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="80"/>
+        <location filename="../core/studio/hardware_models.cpp" line="64"/>
         <source>disabled by a driver registry key</source>
         <translation>被驱动注册表项禁用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="82"/>
+        <location filename="../core/studio/hardware_models.cpp" line="66"/>
         <source>not supported</source>
         <translation>不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="86"/>
+        <location filename="../core/studio/hardware_models.cpp" line="70"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="99"/>
+        <location filename="../core/studio/hardware_models.cpp" line="83"/>
         <source>One GPU: no GPU-to-GPU traffic on this node, so nccl_p2p_level does not matter here.</source>
         <translation>只有一块 GPU：本节点没有 GPU 之间的通信，nccl_p2p_level 在这里无关紧要。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="104"/>
+        <location filename="../core/studio/hardware_models.cpp" line="88"/>
         <source>The driver could not tell how some GPUs connect: leave nccl_p2p_level empty (NCCL&apos;s choice).</source>
         <translation>驱动无法给出部分 GPU 的连接方式：nccl_p2p_level 请留空（由 NCCL 决定）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="107"/>
+        <location filename="../core/studio/hardware_models.cpp" line="91"/>
         <source>The slowest pair connects by %1: NCCL&apos;s default already uses P2P between every pair. Leave nccl_p2p_level empty (%2 would do the same here).</source>
         <translation>最慢的一对 GPU 经 %1 相连：NCCL 默认已在每对 GPU 之间使用 P2P。nccl_p2p_level 请留空（在这里设为 %2 效果相同）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="113"/>
+        <location filename="../core/studio/hardware_models.cpp" line="97"/>
         <source>Some pairs connect only by %1: NCCL usually copies through host memory for them. nccl_p2p_level=%2 lets it use P2P between every pair; compare the all-reduce wait of a run with and without it and keep it only if it helps.</source>
         <translation>部分 GPU 之间只经 %1 相连：NCCL 通常经主机内存中转。nccl_p2p_level=%2 可让每对 GPU 都使用 P2P；请比较设置前后运行的 all-reduce 等待时间，确实有帮助再保留。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="124"/>
+        <location filename="../core/studio/hardware_models.cpp" line="108"/>
         <source>The driver reports P2P reads between GPU %1 and GPU %2 as %3: no P2P there, whatever nccl_p2p_level says.</source>
         <translation>驱动报告 GPU %1 与 GPU %2 之间的 P2P 读取为“%3”：无论 nccl_p2p_level 如何设置，这里都没有 P2P。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="141"/>
+        <location filename="../core/studio/hardware_models.cpp" line="121"/>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="142"/>
+        <location filename="../core/studio/hardware_models.cpp" line="122"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
     </message>

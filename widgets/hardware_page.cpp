@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/studio/config_form_model.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/hardware_models.h"
 #include "core/studio/hardware_monitor.h"
@@ -109,8 +110,8 @@ class ChangedDelegate : public QStyledItemDelegate {
   using QStyledItemDelegate::QStyledItemDelegate;
   void initStyleOption(QStyleOptionViewItem* o, const QModelIndex& index) const override {
     QStyledItemDelegate::initStyleOption(o, index);
-    if (index.column() == studio::NcclSettingsModel::ValueColumn &&
-        index.data(studio::NcclSettingsModel::ChangedRole).toBool())
+    if (index.column() == studio::ConfigFormModel::ValueColumn &&
+        index.data(studio::ConfigFormModel::ChangedFromDefaultRole).toBool())
       o->font.setBold(true);
   }
 };
@@ -144,7 +145,8 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
       m_gpuModel(new studio::GpuTableModel(this)),
       m_topologyModel(new studio::TopologyModel(this)),
       m_numaModel(new studio::NumaModel(this)),
-      m_ncclModel(new studio::NcclSettingsModel(this)),
+      m_ncclForm(new studio::ConfigFormModel(this)),
+      m_ncclFilter(new studio::ConfigFilterModel(this)),
       m_clock(new ChartClock(this)) {
   askConfigName = [this](const QString& suggestion) {
     bool ok = false;
@@ -260,13 +262,18 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   hostLayout->addWidget(m_numa, 1);
   m_tabs->addTab(hostTab, tr("CPU and memory"));
 
-  // The NCCL-related settings of the active config.
+  // The NCCL-related settings of the active config: the config form's distributed group, shown
+  // here and edited on the Train page.
+  m_ncclForm->setReadOnly(true);
+  m_ncclFilter->setSourceModel(m_ncclForm);
+  m_ncclFilter->setGroup(
+      QString::fromLatin1(config::paramGroupName(config::ParamGroup::Distributed)));
   auto* ncclTab = new QWidget(m_tabs);
   auto* ncclLayout = new QVBoxLayout(ncclTab);
   m_ncclAdvice = makeLabel(ncclTab, QStringLiteral("ncclAdvice"));
   ncclLayout->addWidget(m_ncclAdvice);
   m_nccl = makeTable(ncclTab, QStringLiteral("ncclTable"));
-  m_nccl->setModel(m_ncclModel);
+  m_nccl->setModel(m_ncclFilter);
   m_nccl->setItemDelegate(new ChangedDelegate(m_nccl));
   m_nccl->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_nccl->horizontalHeader()->setStretchLastSection(true);
@@ -442,7 +449,10 @@ void HardwarePage::showAdvice() {
 void HardwarePage::updateNccl() {
   const QString name = m_doc->isOpen() ? m_doc->activeConfig() : QString();
   const config::RunConfig* cfg = name.isEmpty() ? nullptr : m_doc->config(name);
-  m_ncclModel->setConfig(cfg, cfg ? name : QString());
+  if (cfg)
+    m_ncclForm->setCommitted(*cfg, name);
+  else
+    m_ncclForm->clearCommitted();
   m_nccl->resizeColumnsToContents();
   QString text = cfg ? tr("The NCCL-related settings of the active config <b>%1</b>; change them on "
                           "the Train page.")

@@ -19,10 +19,11 @@ class QTableView;
 class QVBoxLayout;
 
 namespace stave::studio {
+class ConfigFilterModel;
+class ConfigFormModel;
 class DoctorAdvice;
 class GpuTableModel;
 class HardwareMonitor;
-class NcclSettingsModel;
 class NumaModel;
 class ProjectDocument;
 class RunController;
@@ -53,7 +54,11 @@ class HardwarePage : public QWidget {
   QLabel* topologyAdviceLabel() const { return m_topologyAdvice; }
   QLabel* hostLabel() const { return m_host; }
   QTableView* numaTable() const { return m_numa; }
+  /// The active config's distributed settings: the config form, read-only, filtered to the
+  /// distributed group.
   QTableView* ncclTable() const { return m_nccl; }
+  studio::ConfigFormModel* ncclForm() const { return m_ncclForm; }
+  studio::ConfigFilterModel* ncclFilter() const { return m_ncclFilter; }
   QLabel* ncclAdviceLabel() const { return m_ncclAdvice; }
   QLabel* adviceHeader() const { return m_adviceHeader; }
   QTabWidget* tabs() const { return m_tabs; }
@@ -88,7 +93,8 @@ class HardwarePage : public QWidget {
   studio::GpuTableModel* m_gpuModel;
   studio::TopologyModel* m_topologyModel;
   studio::NumaModel* m_numaModel;
-  studio::NcclSettingsModel* m_ncclModel;
+  studio::ConfigFormModel* m_ncclForm;
+  studio::ConfigFilterModel* m_ncclFilter;
   studio::DoctorAdvice* m_advice = nullptr;
   studio::RunController* m_run = nullptr;
   QLabel* m_summary = nullptr;

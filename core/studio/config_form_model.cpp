@@ -29,15 +29,31 @@ ConfigFormModel::ConfigFormModel(QObject* parent) : QAbstractTableModel(parent) 
   setCommitted(config::RunConfig::defaults());
 }
 
-void ConfigFormModel::setCommitted(const config::RunConfig& cfg) {
+void ConfigFormModel::setCommitted(const config::RunConfig& cfg, const QString& name) {
+  reset(cfg, name, true);
+}
+
+void ConfigFormModel::clearCommitted() {
+  reset(config::RunConfig::defaults(), QString(), false);
+}
+
+void ConfigFormModel::reset(const config::RunConfig& cfg, const QString& name, bool shown) {
   beginResetModel();
   m_committed = cfg;
+  m_name = name;
+  m_hasCommitted = shown;
   for (size_t i = 0; i < m_rows.size(); ++i) {
     m_rows[i].text = committedText(static_cast<int>(i));
     m_rows[i].error.clear();
   }
   endResetModel();
   emit editStateChanged();
+}
+
+void ConfigFormModel::setReadOnly(bool readOnly) {
+  if (m_readOnly == readOnly) return;
+  m_readOnly = readOnly;
+  emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));  // flags and texts
 }
 
 void ConfigFormModel::setProjectDataset(const QString& path) {
@@ -58,6 +74,10 @@ void ConfigFormModel::setUsedValues(const QHash<QString, QString>& used, const Q
 
 bool ConfigFormModel::isReadOnlyRow(int row) const {
   return row == m_dataRow;
+}
+
+bool ConfigFormModel::isEditable(int row) const {
+  return m_hasCommitted && !m_readOnly && !isReadOnlyRow(row);
 }
 
 QString ConfigFormModel::committedText(int row) const {
@@ -134,13 +154,13 @@ bool ConfigFormModel::apply() {
   auto cfg = edited();
   if (!cfg) return false;
   const bool changed = cfg.value() != m_committed;
-  setCommitted(cfg.value());
+  reset(cfg.value(), m_name, m_hasCommitted);
   if (changed) emit committedChanged(m_committed);
   return true;
 }
 
 void ConfigFormModel::cancel() {
-  setCommitted(m_committed);
+  reset(m_committed, m_name, m_hasCommitted);
 }
 
 int ConfigFormModel::rowCount(const QModelIndex& parent) const {
@@ -156,24 +176,32 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
   const int row = index.row();
   const ParamSpec& spec = specAt(row);
   const Row& r = m_rows[static_cast<size_t>(row)];
+  // Read-only, a value is text like its default, and an empty one says so rather than looking
+  // missing; an editable cell shows what the editor will hold.
+  auto shown = [&](const QString& text) {
+    return m_readOnly && role == Qt::DisplayRole && text.isEmpty() ? tr("(empty)") : text;
+  };
   switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
       if (index.column() == NameColumn) return qs(spec.name);
       if (index.column() == ValueColumn) {
-        if (spec.type == config::ParamType::Bool && role == Qt::DisplayRole) return QVariant();
+        if (!m_hasCommitted) return QString();
+        if (spec.type == config::ParamType::Bool && role == Qt::DisplayRole && !m_readOnly)
+          return QVariant();  // the check box
         if (role == Qt::DisplayRole) {
           const auto used = m_used.find(qs(spec.name));
           if (used != m_used.end() && used.value() != r.text)
             return tr("%1 → %2 used").arg(r.text, used.value());
         }
-        return r.text;
+        return shown(r.text);
       }
-      if (index.column() == DefaultColumn) return qs(config::formatValue(spec.defaultValue));
+      if (index.column() == DefaultColumn) return shown(qs(config::formatValue(spec.defaultValue)));
       if (index.column() == HelpColumn) return helpOf(spec);
       return {};
     case Qt::CheckStateRole:
-      if (index.column() == ValueColumn && spec.type == config::ParamType::Bool)
+      if (index.column() == ValueColumn && spec.type == config::ParamType::Bool && m_hasCommitted &&
+          !m_readOnly)
         return r.text == QLatin1String("true") ? Qt::Checked : Qt::Unchecked;
       return {};
     case Qt::ToolTipRole:
@@ -210,7 +238,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
     case ModifiedRole:
       return r.text != committedText(row);
     case ChangedFromDefaultRole:
-      if (isReadOnlyRow(row)) return false;
+      if (isReadOnlyRow(row) || !m_hasCommitted) return false;
       return r.text != qs(config::formatValue(spec.defaultValue));
     case ErrorRole:
       return r.error;
@@ -221,7 +249,7 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
 
 bool ConfigFormModel::setData(const QModelIndex& index, const QVariant& value, int role) {
   if (!index.isValid() || index.column() != ValueColumn) return false;
-  if (isReadOnlyRow(index.row())) return false;
+  if (!isEditable(index.row())) return false;
   const ParamSpec& spec = specAt(index.row());
   QString text;
   if (role == Qt::CheckStateRole) {
@@ -241,7 +269,7 @@ bool ConfigFormModel::setData(const QModelIndex& index, const QVariant& value, i
 
 Qt::ItemFlags ConfigFormModel::flags(const QModelIndex& index) const {
   Qt::ItemFlags f = QAbstractTableModel::flags(index);
-  if (index.isValid() && index.column() == ValueColumn && !isReadOnlyRow(index.row())) {
+  if (index.isValid() && index.column() == ValueColumn && isEditable(index.row())) {
     if (specAt(index.row()).type == config::ParamType::Bool)
       f |= Qt::ItemIsUserCheckable;
     else
@@ -256,7 +284,7 @@ QVariant ConfigFormModel::headerData(int section, Qt::Orientation orientation, i
     case NameColumn:
       return tr("Parameter");
     case ValueColumn:
-      return tr("Value");
+      return m_name.isEmpty() ? tr("Value") : tr("Value in %1").arg(m_name);
     case DefaultColumn:
       return tr("Default");
     case HelpColumn:
@@ -293,6 +321,12 @@ void ConfigFilterModel::setText(const QString& text) {
 void ConfigFilterModel::setChangedOnly(bool on) {
   m_changedOnly = on;
   invalidateFilter();
+}
+
+int ConfigFilterModel::rowOf(const QString& key) const {
+  const auto* form = qobject_cast<const ConfigFormModel*>(sourceModel());
+  const int row = form ? form->rowOf(key) : -1;
+  return row < 0 ? -1 : mapFromSource(form->index(row, 0)).row();
 }
 
 bool ConfigFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {

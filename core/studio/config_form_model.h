@@ -1,7 +1,8 @@
 #pragma once
 // ConfigFormModel: the training form as an item model, one row per schema parameter. It keeps the
 // edited values apart from the committed config (apply, cancel, dirty), and reports each row's
-// problem in words so the form can show it next to the field.
+// problem in words so the form can show it next to the field. Read-only, it is how other pages
+// show a config's settings (the Hardware page: the distributed group through ConfigFilterModel).
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -36,10 +37,21 @@ class ConfigFormModel : public QAbstractTableModel {
 
   explicit ConfigFormModel(QObject* parent = nullptr);
 
-  /// Replaces the committed config and drops all edits.
-  void setCommitted(const config::RunConfig& cfg);
+  /// Replaces the committed config and drops all edits. `name` (the config's name in the
+  /// project) heads the Value column as "Value in <name>"; "" leaves it "Value".
+  void setCommitted(const config::RunConfig& cfg, const QString& name = {});
+  /// Shows no config: the Value column is empty and takes no edit, no row differs from the
+  /// default, and committed() is the defaults until setCommitted shows one again.
+  void clearCommitted();
+  /// False after clearCommitted() until the next setCommitted().
+  bool hasCommitted() const { return m_hasCommitted; }
   /// The committed config.
   const config::RunConfig& committed() const { return m_committed; }
+  /// A read-only form shows the committed values and takes no edit: no cell is editable or
+  /// checkable, and every value is text as in the Default column (booleans "true"/"false", an
+  /// empty value "(empty)").
+  void setReadOnly(bool readOnly);
+  bool isReadOnly() const { return m_readOnly; }
   /// The edited config, when every edit parses (range problems are left to validate()).
   Result<config::RunConfig> edited() const;
   /// True when some edit differs from the committed value.
@@ -66,7 +78,8 @@ class ConfigFormModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
   Qt::ItemFlags flags(const QModelIndex& index) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
   QHash<int, QByteArray> roleNames() const override;
 
  public slots:
@@ -86,8 +99,13 @@ class ConfigFormModel : public QAbstractTableModel {
     QString text;   // edited text
     QString error;  // parse or validation problem
   };
+  void reset(const config::RunConfig& cfg, const QString& name, bool shown);
   void revalidate();
   QString committedText(int row) const;
+  bool isEditable(int row) const;
+  QString m_name;  // the committed config's name, for the Value column's header
+  bool m_hasCommitted = true;
+  bool m_readOnly = false;
   QString m_dataset;
   int m_dataRow = -1;
   QHash<QString, QString> m_used;
@@ -107,6 +125,8 @@ class ConfigFilterModel : public QSortFilterProxyModel {
   void setText(const QString& text);
   /// Shows only rows that differ from the default.
   void setChangedOnly(bool on);
+  /// The row of `key` in this view, -1 when it is filtered out or not a parameter.
+  int rowOf(const QString& key) const;
 
  protected:
   bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

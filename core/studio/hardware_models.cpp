@@ -1,6 +1,5 @@
 #include "core/studio/hardware_models.h"
 
-#include <QCoreApplication>
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
@@ -13,21 +12,6 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 const QString kUnknown = QStringLiteral("—");
-
-// The help lines of the schema's Distributed rows, so lupdate offers them for translation; the
-// schema stays the one source: a changed line shows in English until it is translated.
-[[maybe_unused]] const char* const kSchemaHelp[] = {
-    QT_TRANSLATE_NOOP("ConfigSchema", "SyncBatchNorm: BatchNorm over the global batch of all ranks while training"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "gradient bucket size for all-reduce, MiB (PyTorch DDP's bucket_cap_mb)"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "NCCL_P2P_LEVEL (empty = NCCL's choice)"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "set NCCL_SHM_DISABLE=1"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "NCCL_DEBUG level (empty = off)"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "collective timeout; a rank silent this long counts as hung"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "address of rank 0's rendezvous store"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "rendezvous port (0 = pick a free one)"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "number of nodes (machines)"),
-    QT_TRANSLATE_NOOP("ConfigSchema", "this node's index, 0 .. nnodes-1"),
-};
 
 QString number(double v, int decimals = 0) {
   return v < 0 || !std::isfinite(v) ? kUnknown : QString::number(v, 'f', decimals);
@@ -129,10 +113,6 @@ QString TopologyText::nodeAdvice(const tel::GpuInventory& inventory) {
     }
   }
   return text;
-}
-
-QString TopologyText::settingHelp(const config::ParamSpec& spec) {
-  return QCoreApplication::translate("ConfigSchema", spec.help.c_str());
 }
 
 QString TopologyText::bytes(double b) {
@@ -485,82 +465,6 @@ QVariant NumaModel::headerData(int section, Qt::Orientation orientation, int rol
       return tr("Unused");
     case GpusColumn:
       return tr("GPUs near it");
-    default:
-      return {};
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-NcclSettingsModel::NcclSettingsModel(QObject* parent) : QAbstractTableModel(parent) {
-  for (const auto& spec : config::runConfigSchema())
-    if (spec.group == config::ParamGroup::Distributed) m_specs.push_back(&spec);
-}
-
-void NcclSettingsModel::setConfig(const config::RunConfig* cfg, const QString& name) {
-  beginResetModel();
-  m_haveConfig = cfg != nullptr;
-  m_config = cfg ? *cfg : config::RunConfig::defaults();
-  m_name = name;
-  endResetModel();
-}
-
-int NcclSettingsModel::rowOf(const QString& key) const {
-  for (size_t i = 0; i < m_specs.size(); ++i)
-    if (q(m_specs[i]->name) == key) return static_cast<int>(i);
-  return -1;
-}
-
-int NcclSettingsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(m_specs.size());
-}
-int NcclSettingsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant NcclSettingsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount()) return {};
-  const config::ParamSpec& spec = *m_specs[static_cast<size_t>(index.row())];
-  auto text = [](const config::Value& v) {
-    const std::string s = config::formatValue(v);
-    return s.empty() ? tr("(empty)") : q(s);
-  };
-  switch (role) {
-    case KeyRole:
-      return q(spec.name);
-    case ChangedRole:
-      return m_haveConfig && !m_config.isDefault(spec.name);
-    case Qt::ToolTipRole:
-      return tr("%1 (%2)").arg(TopologyText::settingHelp(spec), q(config::describeRange(spec)));
-    case Qt::DisplayRole:
-      switch (index.column()) {
-        case KeyColumn:
-          return q(spec.name);
-        case ValueColumn:
-          return m_haveConfig ? text(m_config.get(spec.name)) : QString();
-        case DefaultColumn:
-          return text(spec.defaultValue);
-        case HelpColumn:
-          return TopologyText::settingHelp(spec);
-        default:
-          return {};
-      }
-    default:
-      return {};
-  }
-}
-
-QVariant NcclSettingsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case KeyColumn:
-      return tr("Setting");
-    case ValueColumn:
-      return m_name.isEmpty() ? tr("Value") : tr("Value in %1").arg(m_name);
-    case DefaultColumn:
-      return tr("Default");
-    case HelpColumn:
-      return tr("Description");
     default:
       return {};
   }

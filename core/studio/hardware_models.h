@@ -1,15 +1,14 @@
 #pragma once
 // The Hardware page's tables as item models: the node's GPUs with their latest readings, the
-// topology matrix as `nvidia-smi topo -m` prints it, the host's NUMA nodes, and the NCCL-related
-// settings (the schema's Distributed rows) of a config. TopologyText says in words what each
-// kind of link means for NCCL and which nccl_p2p_level fits the node. QtCore only: colours and
-// gauges are the widget's business, drawn from the roles.
+// topology matrix as `nvidia-smi topo -m` prints it and the host's NUMA nodes (the config's
+// NCCL-related settings are the config form's distributed group: core/studio/config_form_model).
+// TopologyText says in words what each kind of link means for NCCL and which nccl_p2p_level fits
+// the node. QtCore only: colours and gauges are the widget's business, drawn from the roles.
 
 #include <QAbstractTableModel>
 #include <QString>
 #include <vector>
 
-#include "core/config/run_config.h"
 #include "core/telemetry/gpu_inventory.h"
 #include "core/telemetry/gpu_sampler.h"
 #include "core/telemetry/host_info.h"
@@ -30,8 +29,6 @@ class TopologyText : public QObject {
   /// A paragraph on the node: the slowest pair, the fitting nccl_p2p_level and why, pairs whose
   /// P2P the driver refuses.
   static QString nodeAdvice(const telemetry::GpuInventory& inventory);
-  /// The schema help of a setting, translated where a translation exists.
-  static QString settingHelp(const config::ParamSpec& spec);
   /// A byte count as "80.0 GiB" / "512 MiB".
   static QString bytes(double bytes);
 };
@@ -121,36 +118,6 @@ class NumaModel : public QAbstractTableModel {
  private:
   telemetry::HostInfo m_host;
   std::vector<QString> m_gpus;  // per row
-};
-
-/// The schema rows of group Distributed with a config's values.
-class NcclSettingsModel : public QAbstractTableModel {
-  Q_OBJECT
- public:
-  enum Column { KeyColumn = 0, ValueColumn, DefaultColumn, HelpColumn, ColumnCount };
-  enum Roles {
-    KeyRole = Qt::UserRole + 1,  ///< QString: the schema key
-    ChangedRole,                 ///< bool: the value differs from the default
-  };
-  Q_ENUM(Roles)
-
-  explicit NcclSettingsModel(QObject* parent = nullptr);
-  /// The config whose values are shown (nullptr: none, the column stays empty) and its name.
-  void setConfig(const config::RunConfig* cfg, const QString& name);
-  /// The row of `key`, -1 when it is not a Distributed setting.
-  int rowOf(const QString& key) const;
-
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
-
- private:
-  std::vector<const config::ParamSpec*> m_specs;
-  bool m_haveConfig = false;
-  config::RunConfig m_config = config::RunConfig::defaults();
-  QString m_name;
 };
 
 }  // namespace stave::studio

@@ -17,6 +17,7 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/hardware_advice.h"
+#include "core/studio/config_form_model.h"
 #include "core/studio/hardware_models.h"
 #include "core/studio/hardware_monitor.h"
 #include "core/studio/project_document.h"
@@ -220,31 +221,65 @@ class TestHardwarePage : public QObject {
   }
 
   void ncclSettingsOfActiveConfig() {
+    using stave::studio::ConfigFormModel;
     QTemporaryDir dir;
     ProjectDocument doc;
-    QVERIFY(doc.open(stave::testing::makeProject(dir)));
     HardwarePage page(&doc);
+    // The config form, read-only, through its distributed filter.
+    auto* form = page.ncclForm();
+    QCOMPARE(page.ncclTable()->model(), page.ncclFilter());
+    QCOMPARE(page.ncclFilter()->sourceModel(), form);
+    QVERIFY(form->isReadOnly());
     auto* model = page.ncclTable()->model();
     const int rows = model->rowCount();
     int expected = 0;
     for (const auto& spec : stave::config::runConfigSchema())
       expected += spec.group == stave::config::ParamGroup::Distributed;
     QCOMPARE(rows, expected);
-    const auto* ncclModel = static_cast<stave::studio::NcclSettingsModel*>(model);
-    const int row = ncclModel->rowOf("nccl_timeout_s");
+    const int row = page.ncclFilter()->rowOf("nccl_timeout_s");
     QVERIFY(row >= 0);
-    QCOMPARE(ncclModel->rowOf("lr0"), -1);  // not a Distributed setting
-    QCOMPARE(model->index(row, 1).data().toString(), QString("1800"));
-    QVERIFY(!model->index(row, 1).data(stave::studio::NcclSettingsModel::ChangedRole).toBool());
-    QCOMPARE(model->index(row, 3).data().toString(),
+    QCOMPARE(page.ncclFilter()->rowOf("lr0"), -1);  // not a Distributed setting
+    // Indexes of a proxy do not outlive a reset (a config shown): asked for afresh each time.
+    auto value = [&] { return model->index(row, ConfigFormModel::ValueColumn); };
+    // No project: no config, the values stay empty, nothing is marked, the defaults are shown.
+    QVERIFY(!form->hasCommitted());
+    QCOMPARE(value().data().toString(), QString());
+    QVERIFY(!value().data(ConfigFormModel::ChangedFromDefaultRole).toBool());
+    QCOMPARE(model->index(row, ConfigFormModel::DefaultColumn).data().toString(), QString("1800"));
+    QCOMPARE(model->headerData(ConfigFormModel::ValueColumn, Qt::Horizontal).toString(),
+             QString("Value"));
+
+    QVERIFY(doc.open(stave::testing::makeProject(dir)));
+    QCOMPARE(model->rowCount(), expected);
+    QCOMPARE(value().data().toString(), QString("1800"));
+    QVERIFY(!value().data(ConfigFormModel::ChangedFromDefaultRole).toBool());
+    QCOMPARE(model->index(row, ConfigFormModel::HelpColumn).data().toString(),
              QString::fromStdString(stave::config::findParam("nccl_timeout_s")->help));
-    QCOMPARE(model->index(ncclModel->rowOf("nccl_p2p_level"), 1).data().toString(), QString("(empty)"));
+    const int p2p = page.ncclFilter()->rowOf("nccl_p2p_level");
+    QCOMPARE(model->index(p2p, ConfigFormModel::ValueColumn).data().toString(), QString("(empty)"));
+    QCOMPARE(model->index(p2p, ConfigFormModel::DefaultColumn).data().toString(),
+             QString("(empty)"));
+    // Booleans are text, as their defaults; nothing is editable or checkable.
+    const QModelIndex shm = model->index(page.ncclFilter()->rowOf("nccl_shm_disable"),
+                                         ConfigFormModel::ValueColumn);
+    QCOMPARE(shm.data().toString(), QString("false"));
+    QVERIFY(!shm.data(Qt::CheckStateRole).isValid());
+    for (int r = 0; r < model->rowCount(); ++r)
+      QVERIFY(!(model->flags(model->index(r, ConfigFormModel::ValueColumn)) &
+                (Qt::ItemIsEditable | Qt::ItemIsUserCheckable)));
+    QVERIFY(!model->setData(value(), "5", Qt::EditRole));
+    QVERIFY(!form->setEditedText("nccl_timeout_s", "5"));
+    QCOMPARE(value().data().toString(), QString("1800"));
+
     auto cfg = *doc.config("default");
     QVERIFY(cfg.set("nccl_timeout_s", int64_t(600)).ok());
     doc.setConfig("default", cfg);
-    QCOMPARE(model->index(row, 1).data().toString(), QString("600"));
-    QVERIFY(model->index(row, 1).data(stave::studio::NcclSettingsModel::ChangedRole).toBool());
-    QVERIFY(model->headerData(1, Qt::Horizontal).toString().contains("default"));
+    const QModelIndex changed = model->index(row, ConfigFormModel::ValueColumn);
+    QCOMPARE(changed.data().toString(), QString("600"));
+    QVERIFY(changed.data(ConfigFormModel::ChangedFromDefaultRole).toBool());
+    QVERIFY(model->headerData(ConfigFormModel::ValueColumn, Qt::Horizontal)
+                .toString()
+                .contains("default"));
   }
 
   void adviceBannerAndApply() {

@@ -77,6 +77,64 @@ class TestConfigForm : public QObject {
     QCOMPARE(m.committed().getBool("cos_lr"), true);
   }
 
+  void readOnlyShowsTextAndTakesNoEdit() {
+    ConfigFormModel m;
+    m.setReadOnly(true);
+    const QModelIndex cos = m.index(m.rowOf("cos_lr"), ConfigFormModel::ValueColumn);
+    QCOMPARE(cos.data().toString(), QString("false"));  // text, as its default
+    QVERIFY(!cos.data(Qt::CheckStateRole).isValid());
+    QVERIFY(!(m.flags(cos) & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable)));
+    QVERIFY(!m.setData(cos, Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(!m.setEditedText("epochs", "5"));
+    QVERIFY(!m.isDirty());
+    const int p2p = m.rowOf("nccl_p2p_level");
+    QCOMPARE(m.index(p2p, ConfigFormModel::ValueColumn).data().toString(), QString("(empty)"));
+    QCOMPARE(m.index(p2p, ConfigFormModel::ValueColumn).data(Qt::EditRole).toString(), QString());
+    QCOMPARE(m.index(p2p, ConfigFormModel::DefaultColumn).data().toString(), QString("(empty)"));
+    m.setReadOnly(false);
+    QVERIFY(m.flags(cos) & Qt::ItemIsUserCheckable);
+    QCOMPARE(m.index(p2p, ConfigFormModel::DefaultColumn).data().toString(), QString());
+  }
+
+  void noConfigAndTheConfigsName() {
+    ConfigFormModel m;
+    QVERIFY(m.hasCommitted());
+    QCOMPARE(m.headerData(ConfigFormModel::ValueColumn, Qt::Horizontal).toString(),
+             QString("Value"));
+    auto cfg = stave::config::RunConfig::defaults();
+    QVERIFY(cfg.set("epochs", int64_t(7)).ok());
+    m.setCommitted(cfg, "fast");
+    QCOMPARE(m.headerData(ConfigFormModel::ValueColumn, Qt::Horizontal).toString(),
+             QString("Value in fast"));
+    const int epochs = m.rowOf("epochs");
+    QVERIFY(m.index(epochs, 0).data(ConfigFormModel::ChangedFromDefaultRole).toBool());
+    m.clearCommitted();
+    QVERIFY(!m.hasCommitted());
+    QCOMPARE(m.headerData(ConfigFormModel::ValueColumn, Qt::Horizontal).toString(),
+             QString("Value"));
+    QCOMPARE(m.index(epochs, ConfigFormModel::ValueColumn).data().toString(), QString());
+    QCOMPARE(m.index(epochs, ConfigFormModel::DefaultColumn).data().toString(), QString("100"));
+    QVERIFY(!m.index(epochs, 0).data(ConfigFormModel::ChangedFromDefaultRole).toBool());
+    QVERIFY(!m.setEditedText("epochs", "5"));
+    m.cancel();  // stays without a config
+    QVERIFY(!m.hasCommitted());
+    m.setCommitted(cfg);
+    QCOMPARE(m.index(epochs, ConfigFormModel::ValueColumn).data().toString(), QString("7"));
+    QVERIFY(m.setEditedText("epochs", "5"));
+  }
+
+  void filterRowOf() {
+    ConfigFormModel m;
+    ConfigFilterModel f;
+    f.setSourceModel(&m);
+    f.setGroup("distributed");
+    const int row = f.rowOf("nccl_timeout_s");
+    QVERIFY(row >= 0);
+    QCOMPARE(f.index(row, 0).data(ConfigFormModel::KeyRole).toString(), QString("nccl_timeout_s"));
+    QCOMPARE(f.rowOf("lr0"), -1);  // filtered out
+    QCOMPARE(f.rowOf("no_such_key"), -1);
+  }
+
   void filterByGroupTextAndChanged() {
     ConfigFormModel m;
     ConfigFilterModel f;
