@@ -38,14 +38,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("--scale", b.scale, "the model scale")
       ->type_name("n|s|m|l|x")
       ->capture_default_str();
-  app.add_option("--imgsz", b.imgsz, "image size")
-      ->type_name("N")
-      ->transform(schemaValue("imgsz"))
-      ->capture_default_str();
-  app.add_option("--batch", b.batch, "images per rank and step")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
+  keyOption(app, "--imgsz", b.imgsz, "imgsz", "image size", "N");
+  keyOption(app, "--batch", b.batch, "batch", "images per rank and step", "N");
   app.add_option("--steps", b.steps, "measured steps")
       ->type_name("N")
       ->check(atLeast(1))
@@ -54,10 +48,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("N")
       ->check(atLeast(0))
       ->capture_default_str();
-  app.add_option("--bucket-mb", b.bucketMb, "gradient bucket size in MiB (bucket_mb)")
-      ->type_name("MB")
-      ->transform(schemaValue("bucket_mb"))
-      ->capture_default_str();
+  keyOption(app, "--bucket-mb", b.bucketMb, "bucket_mb", "gradient bucket size in MiB (bucket_mb)",
+            "MB");
   app.add_option("--threads", b.threads,
                  "intra-op threads per rank (default max(1, cores/nproc)); the 1-rank reference "
                  "always uses all cores")

@@ -272,29 +272,18 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("N")
       ->check(atLeast(32))
       ->capture_default_str();
-  app.add_option("--imgsz", o->imgsz, "training image size")
-      ->type_name("N")
-      ->transform(schemaValue("imgsz"))
-      ->capture_default_str();
-  app.add_option("--batch", o->batch, "images per batch")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
-  app.add_option("--epochs", o->epochs, "epochs of each run (the first fills a cache)")
-      ->type_name("N")
-      ->transform(schemaValue("epochs"))
-      ->check(atLeast(2))
-      ->capture_default_str();
+  keyOption(app, "--imgsz", o->imgsz, "imgsz", "training image size", "N");
+  keyOption(app, "--batch", o->batch, "batch", "images per batch", "N");
+  keyOption(app, "--epochs", o->epochs, "epochs", "epochs of each run (the first fills a cache)",
+            "N")
+      ->check(atLeast(2));
   app.add_option("--slow-read-ms", o->slowMs, "added to every image read of the slow storage")
       ->type_name("MS")
       ->check(atLeast(1))
       ->capture_default_str();
   app.add_option("--data", o->data, "train on this dataset instead of a demo one")
       ->type_name("D.yaml");
-  app.add_option("--threads", o->threads, "intra-op threads (0 = all cores)")
-      ->type_name("N")
-      ->transform(schemaValue("threads"))
-      ->capture_default_str();
+  keyOption(app, "--threads", o->threads, "threads", "intra-op threads (0 = all cores)", "N");
   app.add_option("--out", o->out, "keep the runs and their logs in DIR")->type_name("DIR");
   app.add_flag("--keep", o->keep, "keep the temporary folder of the runs");
   return [o] { return run(*o); };

@@ -27,20 +27,12 @@ stave::cli::RunFunction setup(CLI::App& app) {
   o->seed = schemaDefault<uint64_t>("seed");
   app.add_option("--data", o->data, "the dataset")->type_name("DATA.yaml")->required();
   app.add_option("--split", o->split, "the split read")->type_name("NAME")->capture_default_str();
-  app.add_option("--imgsz", o->imgsz, "loader image size")
-      ->type_name("N")
-      ->transform(schemaValue("imgsz"))
-      ->capture_default_str();
-  app.add_option("--batch", o->batch, "images per batch")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
+  keyOption(app, "--imgsz", o->imgsz, "imgsz", "loader image size", "N");
+  keyOption(app, "--batch", o->batch, "batch", "images per batch", "N");
   // At least one: the plain decode it is compared with runs on as many threads.
-  app.add_option("--workers", o->workers, "loader threads, and threads of the plain decode")
-      ->type_name("N")
-      ->transform(schemaValue("workers"))
-      ->check(atLeast(1))
-      ->capture_default_str();
+  keyOption(app, "--workers", o->workers, "workers",
+            "loader threads, and threads of the plain decode", "N")
+      ->check(atLeast(1));
   app.add_option("--batches", o->batches, "batches timed per configuration")
       ->type_name("N")
       ->check(atLeast(1))
@@ -49,10 +41,7 @@ stave::cli::RunFunction setup(CLI::App& app) {
                  "batches run before timing (default: enough to fill the mosaic buffer)")
       ->type_name("N")
       ->check(atLeast(0));
-  app.add_option("--seed", o->seed, "loader seed")
-      ->type_name("S")
-      ->transform(schemaValue("seed"))
-      ->capture_default_str();
+  keyOption(app, "--seed", o->seed, "seed", "loader seed", "S");
   return [o] { return run(*o); };
 }
 }  // namespace

@@ -26,14 +26,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("--scale", o->scale, "the model scale")
       ->type_name("n|s|m|l|x")
       ->capture_default_str();
-  app.add_option("--imgsz", o->imgsz, "training image size")
-      ->type_name("N")
-      ->transform(schemaValue("imgsz"))
-      ->capture_default_str();
-  app.add_option("--batch", o->batch, "images per batch")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
+  keyOption(app, "--imgsz", o->imgsz, "imgsz", "training image size", "N");
+  keyOption(app, "--batch", o->batch, "batch", "images per batch", "N");
   app.add_option("--steps", o->steps, "measured steps per mode")
       ->type_name("N")
       ->check(atLeast(1))
@@ -42,23 +36,15 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("N")
       ->check(atLeast(0))
       ->capture_default_str();
-  app.add_option("--workers", o->workers, "loader threads")
-      ->type_name("N")
-      ->transform(schemaValue("workers"))
-      ->capture_default_str();
-  app.add_option("--threads", o->threads, "intra-op threads (0 = all cores)")
-      ->type_name("N")
-      ->transform(schemaValue("threads"))
-      ->capture_default_str();
+  keyOption(app, "--workers", o->workers, "workers", "loader threads", "N");
+  keyOption(app, "--threads", o->threads, "threads", "intra-op threads (0 = all cores)", "N");
   app.add_option("--data", o->data, "the dataset (default: a demo one in a temporary folder)")
       ->type_name("D.yaml");
   app.add_option("--device", o->device, "cpu or a CUDA device index (default: CUDA 0 if any)")
       ->type_name("cpu|N");
-  app.add_option("--precision", o->precision,
-                 "as the run config's key (auto: bf16 where supported on CUDA, fp32 on the CPU)")
-      ->type_name("auto|fp32|bf16|fp16")
-      ->transform(schemaValue("precision"))
-      ->capture_default_str();
+  keyOption(app, "--precision", o->precision, "precision",
+            "as the run config's key (auto: bf16 where supported on CUDA, fp32 on the CPU)",
+            "auto|fp32|bf16|fp16");
   app.add_flag("--channels-last", o->channelsLast, "channels_last model and input");
   app.add_option("--profile", o->profile,
                  "write a Chrome trace of LibTorch's profiler over the compute-only steps "

@@ -151,14 +151,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->required();
   app.add_option("--split", o->split, "the split (default: val, or train with --augment)")
       ->type_name("NAME");
-  app.add_option("--batch", o->batch, "images per batch")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
-  app.add_option("--imgsz", o->imgsz, "image size (square letterbox)")
-      ->type_name("N")
-      ->transform(schemaValue("imgsz"))
-      ->capture_default_str();
+  keyOption(app, "--batch", o->batch, "batch", "images per batch", "N");
+  keyOption(app, "--imgsz", o->imgsz, "imgsz", "image size (square letterbox)", "N");
   app.add_option("--batches", o->batches,
                  "batches whose pixels and targets are written (the loss and gradients stay the "
                  "first batch's)")
@@ -174,10 +168,7 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->check(atLeast(0))
       ->capture_default_str()
       ->needs(augment);
-  app.add_option("--seed", o->seed, "the loader's seed")
-      ->type_name("S")
-      ->transform(schemaValue("seed"))
-      ->capture_default_str();
+  keyOption(app, "--seed", o->seed, "seed", "the loader's seed", "S");
   return [o] { return run(*o); };
 }
 

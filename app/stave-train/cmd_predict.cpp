@@ -67,19 +67,9 @@ stave::cli::RunFunction setup(CLI::App& app) {
                  "... when taken); never the source folder, nor one that is not empty without "
                  "--force")
       ->type_name("DIR");
-  app.add_option("--conf", r.conf, "confidence threshold")
-      ->type_name("C")
-      ->transform(schemaValue("conf"))
-      ->capture_default_str();
-  app.add_option("--iou", r.iou, "NMS IoU threshold, above 0")
-      ->type_name("T")
-      ->transform(schemaValue("iou"))
-      ->check(numberAbove(0))
-      ->capture_default_str();
-  app.add_option("--max-det", r.maxDet, "detections per image")
-      ->type_name("N")
-      ->transform(schemaValue("max_det"))
-      ->capture_default_str();
+  keyOption(app, "--conf", r.conf, "conf", "confidence threshold", "C");
+  keyOption(app, "--iou", r.iou, "iou", "NMS IoU threshold, above 0", "T")->check(numberAbove(0));
+  keyOption(app, "--max-det", r.maxDet, "max_det", "detections per image", "N");
   app.add_option("--imgsz", r.imgsz, "image size (default: the training size)")
       ->type_name("N")
       ->transform(imgszOrZero());

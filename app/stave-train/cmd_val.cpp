@@ -88,30 +88,14 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("--data", r.data, "dataset (default: the one the weights were trained on)")
       ->type_name("D.yaml");
   app.add_option("--split", r.split, "split to evaluate")->type_name("NAME")->capture_default_str();
-  app.add_option("--batch", r.batch, "images per batch")
-      ->type_name("N")
-      ->transform(schemaValue("batch"))
-      ->capture_default_str();
+  keyOption(app, "--batch", r.batch, "batch", "images per batch", "N");
   app.add_option("--imgsz", r.imgsz, "image size (default: the training size)")
       ->type_name("N")
       ->transform(imgszOrZero());
-  app.add_option("--workers", r.workers, "data loader threads")
-      ->type_name("N")
-      ->transform(schemaValue("workers"))
-      ->capture_default_str();
-  app.add_option("--conf", r.conf, "confidence threshold")
-      ->type_name("C")
-      ->transform(schemaValue("conf"))
-      ->capture_default_str();
-  app.add_option("--iou", r.iou, "NMS IoU threshold, above 0")
-      ->type_name("T")
-      ->transform(schemaValue("iou"))
-      ->check(numberAbove(0))
-      ->capture_default_str();
-  app.add_option("--max-det", r.maxDet, "detections per image")
-      ->type_name("N")
-      ->transform(schemaValue("max_det"))
-      ->capture_default_str();
+  keyOption(app, "--workers", r.workers, "workers", "data loader threads", "N");
+  keyOption(app, "--conf", r.conf, "conf", "confidence threshold", "C");
+  keyOption(app, "--iou", r.iou, "iou", "NMS IoU threshold, above 0", "T")->check(numberAbove(0));
+  keyOption(app, "--max-det", r.maxDet, "max_det", "detections per image", "N");
   app.add_option("--rect", r.rect,
                  "rectangular batches as Ultralytics validates; false letterboxes to squares")
       ->type_name("true|false")
@@ -119,16 +103,11 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->default_str(schemaDefaultText("rect"));
   app.add_option("--device", r.device, "cpu or a CUDA device index (default: CUDA 0 if any)")
       ->type_name("cpu|N");
-  app.add_option("--precision", r.precision,
-                 "as the run config's key (auto: bf16 on GPUs from Ampere on, fp32 on the CPU)")
-      ->type_name("auto|fp32|bf16|fp16")
-      ->transform(schemaValue("precision"))
-      ->capture_default_str();
-  app.add_option("--channels-last", r.channelsLast,
-                 "as the run config's key (auto: NHWC on the CPU)")
-      ->type_name("auto|true|false")
-      ->transform(schemaValue("channels_last"))
-      ->capture_default_str();
+  keyOption(app, "--precision", r.precision, "precision",
+            "as the run config's key (auto: bf16 on GPUs from Ampere on, fp32 on the CPU)",
+            "auto|fp32|bf16|fp16");
+  keyOption(app, "--channels-last", r.channelsLast, "channels_last",
+            "as the run config's key (auto: NHWC on the CPU)", "auto|true|false");
   app.add_option("--save-preds", r.savePreds,
                  "write every kept detection as CSV (image,cls,conf,x1,y1,x2,y2 in original "
                  "pixels: what eval-preds scores, and other tools read)")

@@ -83,6 +83,17 @@ CLI::Validator numberAbove(double lo);
 /// choices, the row's own rules), with the message a config file gets ("0 is out of range:
 /// ..."); the value is passed on as the schema writes it (yes -> true for channels_last).
 CLI::Validator schemaValue(std::string_view key);
+/// An option of `app` that mirrors the run config's key `key`: `name` into `var`, its value
+/// read and checked by schemaValue(key), shown as `typeName`, its default (var's value now)
+/// shown in --help. Further checks chain on the result.
+template <typename T>
+CLI::Option* keyOption(CLI::App& app, const std::string& name, T& var, std::string_view key,
+                       const std::string& help, const std::string& typeName) {
+  return app.add_option(name, var, help)
+      ->type_name(typeName)
+      ->transform(schemaValue(key))
+      ->capture_default_str();
+}
 /// schemaValue("imgsz"), or 0 (= the checkpoint's training size).
 CLI::Validator imgszOrZero();
 
