@@ -68,6 +68,14 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   m_filter->setSourceModel(m_model);
 
   auto* layout = new QVBoxLayout(this);
+  buildFilterBar(layout);
+  buildTable(layout);
+  buildStatusRow(layout);
+  connectSignals();
+  updateState();
+}
+
+void ConfigForm::buildFilterBar(QVBoxLayout* layout) {
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Config:"), this));
   m_configs = new QComboBox(this);
@@ -93,7 +101,9 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   m_changedOnly = new QCheckBox(tr("Changed only"), this);
   top->addWidget(m_changedOnly);
   layout->addLayout(top);
+}
 
+void ConfigForm::buildTable(QVBoxLayout* layout) {
   m_view = new QTableView(this);
   m_view->setObjectName(QStringLiteral("configTable"));
   m_view->setModel(m_filter);
@@ -108,7 +118,9 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
   m_view->setWordWrap(false);
   layout->addWidget(m_view, 1);
+}
 
+void ConfigForm::buildStatusRow(QVBoxLayout* layout) {
   m_derived = new QLabel(this);
   m_derived->setObjectName(QStringLiteral("derivedValues"));
   m_derived->setWordWrap(true);  // long in some languages and on narrow windows
@@ -124,7 +136,9 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
   bottom->addWidget(m_cancel);
   bottom->addWidget(m_apply);
   layout->addLayout(bottom);
+}
 
+void ConfigForm::connectSignals() {
   connect(m_group, &QComboBox::currentIndexChanged, this,
           [this] { m_filter->setGroup(m_group->currentData().toString()); });
   connect(m_search, &QLineEdit::textChanged, m_filter, &studio::ConfigFilterModel::setText);
@@ -162,7 +176,6 @@ ConfigForm::ConfigForm(studio::ProjectDocument* doc, QWidget* parent)
     m_configs->setCurrentText(m_doc->activeConfig());
     loadConfig(m_doc->activeConfig());
   });
-  updateState();
 }
 
 void ConfigForm::loadConfig(const QString& name) {

@@ -8,6 +8,7 @@ class QLineEdit;
 class QCheckBox;
 class QPushButton;
 class QTableView;
+class QVBoxLayout;
 
 namespace stave::studio {
 class ConfigFormModel;
@@ -45,6 +46,12 @@ class ConfigForm : public QWidget {
   void setDatasetSize(qint64 trainImages, int nc);
 
  private:
+  /// The constructor's parts: the config selector and the filters, the table, the derived
+  /// values with the status line and Revert/Apply, then the connections.
+  void buildFilterBar(QVBoxLayout* layout);
+  void buildTable(QVBoxLayout* layout);
+  void buildStatusRow(QVBoxLayout* layout);
+  void connectSignals();
   void loadConfig(const QString& name);
   void updateState();
   studio::ProjectDocument* m_doc;

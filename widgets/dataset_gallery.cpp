@@ -34,6 +34,13 @@ DatasetGallery::DatasetGallery(QWidget* parent)
       m_delegate(new GalleryDelegate(m_thumbs, this)) {
   m_filter->setSourceModel(m_model);
   auto* layout = new QVBoxLayout(this);
+  buildFilterBar(layout);
+  buildBrowser(layout);
+  connectSignals();
+  setSummary({});
+}
+
+void DatasetGallery::buildFilterBar(QVBoxLayout* layout) {
   auto* filters = new QHBoxLayout;
   m_splitBox = new QComboBox(this);
   m_splitBox->setObjectName(QStringLiteral("gallerySplit"));
@@ -50,7 +57,9 @@ DatasetGallery::DatasetGallery(QWidget* parent)
   m_count = new QLabel(this);
   filters->addWidget(m_count, 1);
   layout->addLayout(filters);
+}
 
+void DatasetGallery::buildBrowser(QVBoxLayout* layout) {
   auto* split = new QSplitter(Qt::Horizontal, this);
   m_view = new QListView(split);
   m_view->setObjectName(QStringLiteral("galleryView"));
@@ -90,7 +99,9 @@ DatasetGallery::DatasetGallery(QWidget* parent)
   split->setStretchFactor(1, 2);
   split->setSizes({600, 400});  // scaled to the room there is: 3 : 2
   layout->addWidget(split, 1);
+}
 
+void DatasetGallery::connectSignals() {
   // A burst of decoded thumbnails repaints the cells once, not once per image.
   m_repaint = new QTimer(this);
   m_repaint->setSingleShot(true);
@@ -110,7 +121,6 @@ DatasetGallery::DatasetGallery(QWidget* parent)
             showPreview();
           });
   connect(m_classes, &QListWidget::itemChanged, this, &DatasetGallery::updateHidden);
-  setSummary({});
 }
 
 DatasetGallery::~DatasetGallery() = default;

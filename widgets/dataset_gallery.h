@@ -12,6 +12,7 @@ class QLabel;
 class QListView;
 class QListWidget;
 class QTimer;
+class QVBoxLayout;
 
 namespace stave::studio {
 class GalleryModel;
@@ -50,6 +51,11 @@ class DatasetGallery : public QWidget {
   int visibleCells() const;
 
  private:
+  /// The constructor's parts: the split/class/problem filters and the count, the thumbnails
+  /// beside the large preview and its class toggles, then the connections.
+  void buildFilterBar(QVBoxLayout* layout);
+  void buildBrowser(QVBoxLayout* layout);
+  void connectSignals();
   void applyFilters();
   void showPreview();
   void updateHidden();

@@ -66,6 +66,23 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
       m_previewLoader(new studio::ThumbnailLoader({1280, 1, 64ll << 20, 4}, this)) {
   setObjectName(QStringLiteral("datasetPage"));
   auto* layout = new QVBoxLayout(this);
+  buildHeader(layout);
+
+  m_tabs = new QTabWidget(this);
+  layout->addWidget(m_tabs, 1);
+  buildSummaryTab();
+  buildProblemsTab();
+
+  m_gallery = new DatasetGallery(m_tabs);
+  m_tabs->addTab(m_gallery, tr("Gallery"));
+  m_augment = new AugmentView(doc, m_tabs);
+  m_tabs->addTab(m_augment, tr("Augmentation"));
+
+  connectSignals();
+  if (doc->isOpen()) rescan();
+}
+
+void DatasetPage::buildHeader(QVBoxLayout* layout) {
   auto* header = new QHBoxLayout;
   m_path = new QLabel(this);
   m_path->setObjectName(QStringLiteral("datasetPath"));
@@ -89,9 +106,9 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_message->setWordWrap(true);
   m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_message);
+}
 
-  m_tabs = new QTabWidget(this);
-  layout->addWidget(m_tabs, 1);
+void DatasetPage::buildSummaryTab() {
   // Summary: counts, classes, box and image sizes.
   auto* summary = new QWidget(m_tabs);
   auto* grid = new QGridLayout(summary);
@@ -118,7 +135,9 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   grid->setRowStretch(1, 1);
   grid->setRowStretch(2, 1);
   m_tabs->addTab(summary, tr("Summary"));
+}
 
+void DatasetPage::buildProblemsTab() {
   // Problems: the list, and the image of the selected one.
   auto* split = new QSplitter(Qt::Horizontal, m_tabs);
   m_problemView = new QTableView(split);
@@ -153,12 +172,9 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_previewLoader, &studio::ThumbnailLoader::ready, this, [this](const QString& path) {
     if (path == m_problemImage) showProblemImage();
   });
+}
 
-  m_gallery = new DatasetGallery(m_tabs);
-  m_tabs->addTab(m_gallery, tr("Gallery"));
-  m_augment = new AugmentView(doc, m_tabs);
-  m_tabs->addTab(m_augment, tr("Augmentation"));
-
+void DatasetPage::connectSignals() {
   connect(m_scan, &studio::DatasetScan::progress, this,
           [this](const QString& split, qint64 done, qint64 total) {
             // The bar counts images; very large splits are scaled into int's range.
@@ -181,15 +197,14 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   });
   connect(m_rescan, &QPushButton::clicked, this, &DatasetPage::rescan);
   connect(m_cancelButton, &QPushButton::clicked, this, &DatasetPage::cancel);
-  connect(doc, &studio::ProjectDocument::opened, this, [this] {
+  connect(m_doc, &studio::ProjectDocument::opened, this, [this] {
     if (m_doc->datasetPath() != m_scannedYaml) rescan();
   });
-  connect(doc, &studio::ProjectDocument::datasetChanged, this, &DatasetPage::rescan);
-  connect(doc, &studio::ProjectDocument::closed, this, [this] {
+  connect(m_doc, &studio::ProjectDocument::datasetChanged, this, &DatasetPage::rescan);
+  connect(m_doc, &studio::ProjectDocument::closed, this, [this] {
     cancel();
     m_scannedYaml.clear();
   });
-  if (doc->isOpen()) rescan();
 }
 
 DatasetPage::~DatasetPage() = default;
@@ -224,6 +239,28 @@ void DatasetPage::rescan() {
 void DatasetPage::showSummary() {
   const auto& s = *m_summary;
   m_counts->setRowCount(0);
+  showProblemList(s);
+  m_gallery->setSummary(s);
+  if (s.error.isEmpty()) {
+    qint64 train = 0;
+    for (const auto& sp : s.splits)
+      if (sp.name == QLatin1String("train")) train = sp.images - sp.skipped;
+    emit datasetSized(train, int(s.names.size()));
+  }
+  m_augment->setTrain(s.error.isEmpty() ? s.train : nullptr, s.names);
+  for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->clearPlottables();
+  if (!s.error.isEmpty()) {
+    setMessage(tr("Cannot read the dataset: %1").arg(s.error), true);
+    for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->replot();
+    return;
+  }
+  showCounts(s);
+  plotClassHistogram(s);
+  plotSizes(s);
+  plotAspects(s);
+}
+
+void DatasetPage::showProblemList(const studio::DatasetSummary& s) {
   m_problems->setProblems(s.problems);
   m_problemView->resizeColumnsToContents();
   m_problemView->setColumnWidth(
@@ -243,20 +280,9 @@ void DatasetPage::showSummary() {
                               : tr("Select a problem to see its image and label."));
   m_tabs->setTabText(m_tabs->indexOf(m_problemView->parentWidget()),
                      tr("Problems (%1)").arg(s.problems.size()));
-  m_gallery->setSummary(s);
-  if (s.error.isEmpty()) {
-    qint64 train = 0;
-    for (const auto& sp : s.splits)
-      if (sp.name == QLatin1String("train")) train = sp.images - sp.skipped;
-    emit datasetSized(train, int(s.names.size()));
-  }
-  m_augment->setTrain(s.error.isEmpty() ? s.train : nullptr, s.names);
-  for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->clearPlottables();
-  if (!s.error.isEmpty()) {
-    setMessage(tr("Cannot read the dataset: %1").arg(s.error), true);
-    for (auto* plot : {m_histogram, m_boxes, m_aspects, m_sizes}) plot->replot();
-    return;
-  }
+}
+
+void DatasetPage::showCounts(const studio::DatasetSummary& s) {
   qint64 images = 0, instances = 0;
   for (const auto& sp : s.splits) {
     images += sp.images;
@@ -288,7 +314,9 @@ void DatasetPage::showSummary() {
     warn = true;
   }
   setMessage(text, warn);
+}
 
+void DatasetPage::plotClassHistogram(const studio::DatasetSummary& s) {
   auto* bars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
   bars->setBrush(seriesColor(0));
   bars->setPen(Qt::NoPen);
@@ -307,7 +335,9 @@ void DatasetPage::showSummary() {
   m_histogram->xAxis->setRange(-0.7, std::max(0.7, keys.isEmpty() ? 0.7 : keys.back() + 0.7));
   m_histogram->yAxis->setRange(0, top * 1.15);
   m_histogram->replot(QCustomPlot::rpQueuedReplot);
+}
 
+void DatasetPage::plotSizes(const studio::DatasetSummary& s) {
   auto scatter = [](QCustomPlot* plot, const QVector<QPointF>& points, double minTop) {
     auto* g = plot->addGraph();
     g->setLineStyle(QCPGraph::lsNone);
@@ -328,7 +358,9 @@ void DatasetPage::showSummary() {
   };
   scatter(m_boxes, s.boxSizes, 0.05);
   scatter(m_sizes, s.imageSizes, 32);
+}
 
+void DatasetPage::plotAspects(const studio::DatasetSummary& s) {
   // Aspect histogram over log2(width / height), so 1:2 and 2:1 are equally far from square.
   QVector<double> aspectKeys(kAspectBins), aspectCounts(kAspectBins, 0);
   QSharedPointer<QCPAxisTickerText> aspectTicker(new QCPAxisTickerText);

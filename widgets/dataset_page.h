@@ -17,6 +17,7 @@ class QPushButton;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace stave::studio {
 class ProjectDocument;
@@ -66,7 +67,20 @@ class DatasetPage : public QWidget {
   void datasetSized(qint64 trainImages, int nc);
 
  private:
+  /// The constructor's parts: the path/progress/Cancel/Rescan row and the message line, the
+  /// Summary and Problems tabs, then the scan's and the project's signals.
+  void buildHeader(QVBoxLayout* layout);
+  void buildSummaryTab();
+  void buildProblemsTab();
+  void connectSignals();
   void showSummary();
+  /// showSummary()'s parts: the problems table and preview, the counts table and the message
+  /// line, the class histogram, the box and image size scatters, the box aspect histogram.
+  void showProblemList(const studio::DatasetSummary& s);
+  void showCounts(const studio::DatasetSummary& s);
+  void plotClassHistogram(const studio::DatasetSummary& s);
+  void plotSizes(const studio::DatasetSummary& s);
+  void plotAspects(const studio::DatasetSummary& s);
   void showProblemImage();
   void setMessage(const QString& text, bool error);
   studio::ProjectDocument* m_doc;

@@ -37,59 +37,8 @@ ExportDialog::ExportDialog(studio::ProjectDocument* doc, QWidget* parent)
   setWindowTitle(tr("Export run config"));
   setObjectName(QStringLiteral("exportDialog"));
   auto* layout = new QVBoxLayout(this);
-
-  auto* top = new QFormLayout;
-  m_config = new QComboBox(this);
-  m_config->setObjectName(QStringLiteral("exportConfig"));
-  m_config->addItems(doc->configNames());
-  m_config->setCurrentText(doc->activeConfig());
-  top->addRow(tr("Config:"), m_config);
-  m_format = new QComboBox(this);
-  m_format->setObjectName(QStringLiteral("exportFormat"));
-  const std::pair<ExportFormat, QString> formats[] = {
-      {ExportFormat::Yaml, tr("YAML: the full resolved config (stave-train train reads it)")},
-      {ExportFormat::Json, tr("JSON: the full resolved config")},
-      {ExportFormat::Ultralytics, tr("Ultralytics args.yaml (yolo train cfg=FILE)")},
-      {ExportFormat::Shell, tr("Shell script: one machine")},
-      {ExportFormat::Slurm, tr("Slurm batch script (sbatch)")},
-      {ExportFormat::K8s, tr("Kubernetes: Kubeflow PyTorchJob")}};
-  for (const auto& [format, label] : formats) m_format->addItem(label, static_cast<int>(format));
-  top->addRow(tr("Format:"), m_format);
-  layout->addLayout(top);
-
-  auto* cluster = new QGroupBox(tr("Cluster"), this);
-  m_clusterBox = cluster;
-  auto* form = new QFormLayout(cluster);
-  const config::ExportOptions defaults;
-  m_jobName = new QLineEdit(cluster);
-  m_jobName->setObjectName(QStringLiteral("exportJobName"));
-  m_jobName->setPlaceholderText(QStringLiteral("%1-%2").arg(doc->name(), doc->activeConfig()));
-  form->addRow(tr("Job name:"), m_jobName);
-  m_nodes = new QSpinBox(cluster);
-  m_nodes->setObjectName(QStringLiteral("exportNodes"));
-  m_nodes->setRange(0, 4096);  // 0 is refused by the export, which says why
-  m_nodes->setValue(defaults.nodes);
-  form->addRow(tr("Machines (nodes):"), m_nodes);
-  m_gpus = new QSpinBox(cluster);
-  m_gpus->setRange(-1, 64);  // 0: CPU ranks, no GPU request
-  m_gpus->setSpecialValueText(tr("the config's nproc"));
-  m_gpus->setValue(defaults.gpusPerNode);
-  form->addRow(tr("GPUs per machine:"), m_gpus);
-  m_cpus = new QSpinBox(cluster);
-  m_cpus->setRange(0, 1024);
-  m_cpus->setSpecialValueText(tr("workers + 2"));
-  form->addRow(tr("CPUs per rank:"), m_cpus);
-  m_time = new QLineEdit(QString::fromStdString(defaults.time), cluster);
-  m_time->setObjectName(QStringLiteral("exportTime"));
-  form->addRow(tr("Time limit:"), m_time);
-  m_partition = new QLineEdit(cluster);
-  m_partition->setPlaceholderText(tr("the cluster's default"));
-  form->addRow(tr("Partition:"), m_partition);
-  m_image = new QLineEdit(cluster);
-  m_image->setObjectName(QStringLiteral("exportImage"));
-  m_image->setPlaceholderText(tr("container image with stave-train"));
-  form->addRow(tr("Container image:"), m_image);
-  layout->addWidget(cluster);
+  buildChoiceForm(layout);
+  buildClusterBox(layout);
 
   m_preview = new QPlainTextEdit(this);
   m_preview->setObjectName(QStringLiteral("exportPreview"));
@@ -121,6 +70,63 @@ ExportDialog::ExportDialog(studio::ProjectDocument* doc, QWidget* parent)
     connect(edit, &QLineEdit::textChanged, this, &ExportDialog::refresh);
   resize(820, 640);
   refresh();
+}
+
+void ExportDialog::buildChoiceForm(QVBoxLayout* layout) {
+  auto* top = new QFormLayout;
+  m_config = new QComboBox(this);
+  m_config->setObjectName(QStringLiteral("exportConfig"));
+  m_config->addItems(m_doc->configNames());
+  m_config->setCurrentText(m_doc->activeConfig());
+  top->addRow(tr("Config:"), m_config);
+  m_format = new QComboBox(this);
+  m_format->setObjectName(QStringLiteral("exportFormat"));
+  const std::pair<ExportFormat, QString> formats[] = {
+      {ExportFormat::Yaml, tr("YAML: the full resolved config (stave-train train reads it)")},
+      {ExportFormat::Json, tr("JSON: the full resolved config")},
+      {ExportFormat::Ultralytics, tr("Ultralytics args.yaml (yolo train cfg=FILE)")},
+      {ExportFormat::Shell, tr("Shell script: one machine")},
+      {ExportFormat::Slurm, tr("Slurm batch script (sbatch)")},
+      {ExportFormat::K8s, tr("Kubernetes: Kubeflow PyTorchJob")}};
+  for (const auto& [format, label] : formats) m_format->addItem(label, static_cast<int>(format));
+  top->addRow(tr("Format:"), m_format);
+  layout->addLayout(top);
+}
+
+void ExportDialog::buildClusterBox(QVBoxLayout* layout) {
+  auto* cluster = new QGroupBox(tr("Cluster"), this);
+  m_clusterBox = cluster;
+  auto* form = new QFormLayout(cluster);
+  const config::ExportOptions defaults;
+  m_jobName = new QLineEdit(cluster);
+  m_jobName->setObjectName(QStringLiteral("exportJobName"));
+  m_jobName->setPlaceholderText(QStringLiteral("%1-%2").arg(m_doc->name(), m_doc->activeConfig()));
+  form->addRow(tr("Job name:"), m_jobName);
+  m_nodes = new QSpinBox(cluster);
+  m_nodes->setObjectName(QStringLiteral("exportNodes"));
+  m_nodes->setRange(0, 4096);  // 0 is refused by the export, which says why
+  m_nodes->setValue(defaults.nodes);
+  form->addRow(tr("Machines (nodes):"), m_nodes);
+  m_gpus = new QSpinBox(cluster);
+  m_gpus->setRange(-1, 64);  // 0: CPU ranks, no GPU request
+  m_gpus->setSpecialValueText(tr("the config's nproc"));
+  m_gpus->setValue(defaults.gpusPerNode);
+  form->addRow(tr("GPUs per machine:"), m_gpus);
+  m_cpus = new QSpinBox(cluster);
+  m_cpus->setRange(0, 1024);
+  m_cpus->setSpecialValueText(tr("workers + 2"));
+  form->addRow(tr("CPUs per rank:"), m_cpus);
+  m_time = new QLineEdit(QString::fromStdString(defaults.time), cluster);
+  m_time->setObjectName(QStringLiteral("exportTime"));
+  form->addRow(tr("Time limit:"), m_time);
+  m_partition = new QLineEdit(cluster);
+  m_partition->setPlaceholderText(tr("the cluster's default"));
+  form->addRow(tr("Partition:"), m_partition);
+  m_image = new QLineEdit(cluster);
+  m_image->setObjectName(QStringLiteral("exportImage"));
+  m_image->setPlaceholderText(tr("container image with stave-train"));
+  form->addRow(tr("Container image:"), m_image);
+  layout->addWidget(cluster);
 }
 
 void ExportDialog::setConfig(const QString& name) {

@@ -14,6 +14,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace stave::studio {
 class ProjectDocument;
@@ -46,6 +47,9 @@ class ExportDialog : public QDialog {
   QLineEdit* imageEdit() const { return m_image; }
 
  private:
+  /// The constructor's parts: the config and format rows, the cluster options.
+  void buildChoiceForm(QVBoxLayout* layout);
+  void buildClusterBox(QVBoxLayout* layout);
   void refresh();
   void saveAs();
   studio::ProjectDocument* m_doc;

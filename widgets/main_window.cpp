@@ -48,6 +48,25 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
   initStaveResources();
   setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));
+  buildCentralWidget();
+  buildPages();
+  QDockWidget* queueDock = buildQueueDock();
+  connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+  m_pages->setCurrentRow(0);
+  buildFileMenu(queueDock);
+  buildHelpMenu();
+  connectDocument();
+  updateTitle();
+  buildStatusBar();
+  updateStatus();
+  resize(1100, 720);
+  const auto window = studio::WindowState::load();
+  if (!window.geometry.isEmpty()) restoreGeometry(window.geometry);
+  if (!window.state.isEmpty()) restoreState(window.state);
+  fitOnScreen();
+}
+
+void MainWindow::buildCentralWidget() {
   // The start screen while no project is open, else the page list and the pages.
   m_top = new QStackedWidget(this);
   m_start = new StartPage(m_top);
@@ -69,7 +88,9 @@ MainWindow::MainWindow(QWidget* parent)
                                                       tr("Stave projects (*.stave)"));
     if (!path.isEmpty()) openProject(path);
   });
+}
 
+void MainWindow::buildPages() {
   m_form = new ConfigForm(m_doc);
   addPage(tr("Project"), new ProjectPage(m_doc), QStringLiteral("project"));
   m_dataset = new DatasetPage(m_doc);
@@ -95,6 +116,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_pages->setCurrentRow(m_stack->indexOf(m_hardware));
     m_hardware->showAdvice();
   });
+}
+
+QDockWidget* MainWindow::buildQueueDock() {
   // Runs waiting for free GPUs: a dock beside the pages, its free-GPU count in the status bar.
   m_queue = new studio::RunQueue(m_doc, this);
   auto* queueDock = new QDockWidget(tr("Queue"), this);
@@ -115,9 +139,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_queue, &QAbstractItemModel::modelReset, queueDock, [this, queueDock] {
     if (m_queue->pendingCount() > 0) queueDock->show();  // a reopened project's waiting runs
   });
-  connect(m_pages, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
-  m_pages->setCurrentRow(0);
+  return queueDock;
+}
 
+void MainWindow::buildFileMenu(QDockWidget* queueDock) {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->setObjectName(QStringLiteral("fileMenu"));
   file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
@@ -177,7 +202,9 @@ MainWindow::MainWindow(QWidget* parent)
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->setObjectName(QStringLiteral("helpMenu"));
   help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] {
@@ -199,7 +226,9 @@ MainWindow::MainWindow(QWidget* parent)
     box.exec();
   });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
 
+void MainWindow::connectDocument() {
   connect(m_doc, &studio::ProjectDocument::opened, this, [this] { m_top->setCurrentIndex(1); });
   connect(m_doc, &studio::ProjectDocument::closed, this, [this] {
     m_start->refresh();
@@ -209,7 +238,9 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(m_doc, &studio::ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   connect(m_doc, &studio::ProjectDocument::opened, this, &MainWindow::updateTitle);
-  updateTitle();
+}
+
+void MainWindow::buildStatusBar() {
   // The status bar: the project, the run shown on the Run page, one bar per GPU.
   m_statusRun = new QLabel(this);
   m_statusRun->setObjectName(QStringLiteral("statusRun"));
@@ -228,12 +259,6 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(m_statusQueue);
   statusBar()->addPermanentWidget(m_statusRun);
   statusBar()->addPermanentWidget(m_statusGpus);
-  updateStatus();
-  resize(1100, 720);
-  const auto window = studio::WindowState::load();
-  if (!window.geometry.isEmpty()) restoreGeometry(window.geometry);
-  if (!window.state.isEmpty()) restoreState(window.state);
-  fitOnScreen();
 }
 
 void MainWindow::fitOnScreen() {

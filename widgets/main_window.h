@@ -3,6 +3,7 @@
 #include <functional>
 #include <memory>
 
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -83,6 +84,14 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  /// The constructor's parts, in the order it runs them.
+  void buildCentralWidget();
+  void buildPages();
+  QDockWidget* buildQueueDock();
+  void buildFileMenu(QDockWidget* queueDock);
+  void buildHelpMenu();
+  void connectDocument();
+  void buildStatusBar();
   void addPage(const QString& name, QWidget* page, const QString& icon);
   void updateTitle();
   void fillRecentMenu();

@@ -26,9 +26,49 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   setWindowTitle(tr("Export Model"));
   setObjectName(QStringLiteral("modelExportDialog"));
   auto* layout = new QVBoxLayout(this);
+  buildSourceForm(layout);
+  buildOnnxGroup(layout);
+  QPushButton* browseOut = buildOutputForm(layout);
+
+  m_result = new QLabel(this);
+  m_result->setObjectName(QStringLiteral("exportResult"));
+  m_result->setWordWrap(true);
+  m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_result->setMinimumHeight(m_result->fontMetrics().height() * 7);
+  setMinimumWidth(720);
+  m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  layout->addWidget(m_result, 1);
+
+  auto* buttons = new QDialogButtonBox(this);
+  m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+  m_export->setDefault(true);
+  m_cancel = buttons->addButton(tr("Stop"), QDialogButtonBox::ActionRole);
+  m_cancel->setEnabled(false);
+  buttons->addButton(QDialogButtonBox::Close);
+  layout->addWidget(buttons);
+
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(m_export, &QPushButton::clicked, this, [this] { exportModel(); });
+  connect(m_cancel, &QPushButton::clicked, m_job, &studio::ModelExportJob::cancel);
+  connect(m_job, &studio::ModelExportJob::finished, this, &ModelExportDialog::finished);
+  connect(m_format, &QComboBox::currentIndexChanged, this, &ModelExportDialog::formatChanged);
+  connect(m_weights, &QComboBox::currentTextChanged, this, &ModelExportDialog::formatChanged);
+  connect(m_dynamic, &QCheckBox::toggled, m_batch, &QWidget::setDisabled);
+  connect(browseOut, &QPushButton::clicked, this, [this] {
+    const bool onnx = m_format->currentData().toString() == QLatin1String("onnx");
+    const QString p = QFileDialog::getSaveFileName(
+        this, tr("Export Model"), m_out->text(),
+        onnx ? tr("ONNX models (*.onnx)") : tr("Checkpoints (*.pt)"), nullptr,
+        QFileDialog::DontConfirmOverwrite);  // the Replace box says whether to
+    if (!p.isEmpty()) m_out->setText(p);
+  });
+  formatChanged();
+}
+
+void ModelExportDialog::buildSourceForm(QVBoxLayout* layout) {
   auto* form = new QFormLayout;
 
-  auto* checkpoint = new CheckpointField(doc, this);
+  auto* checkpoint = new CheckpointField(m_doc, this);
   m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("exportWeights"));
   m_weights->setMinimumWidth(420);
@@ -42,7 +82,9 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   m_format->addItem(tr("Stave checkpoint without optimiser state (.pt)"), QStringLiteral("stave"));
   form->addRow(tr("Format:"), m_format);
   layout->addLayout(form);
+}
 
+void ModelExportDialog::buildOnnxGroup(QVBoxLayout* layout) {
   m_onnx = new QGroupBox(tr("ONNX settings"), this);
   m_onnx->setObjectName(QStringLiteral("exportOnnx"));
   auto* onnxForm = new QFormLayout(m_onnx);
@@ -81,7 +123,9 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   m_half->setObjectName(QStringLiteral("exportHalf"));
   onnxForm->addRow(tr("Precision:"), m_half);
   layout->addWidget(m_onnx);
+}
 
+QPushButton* ModelExportDialog::buildOutputForm(QVBoxLayout* layout) {
   auto* outForm = new QFormLayout;
   auto* outRow = new QHBoxLayout;
   m_out = new QLineEdit(this);
@@ -94,40 +138,7 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   m_replace->setObjectName(QStringLiteral("exportReplace"));
   outForm->addRow(QString(), m_replace);
   layout->addLayout(outForm);
-
-  m_result = new QLabel(this);
-  m_result->setObjectName(QStringLiteral("exportResult"));
-  m_result->setWordWrap(true);
-  m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_result->setMinimumHeight(m_result->fontMetrics().height() * 7);
-  setMinimumWidth(720);
-  m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  layout->addWidget(m_result, 1);
-
-  auto* buttons = new QDialogButtonBox(this);
-  m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
-  m_export->setDefault(true);
-  m_cancel = buttons->addButton(tr("Stop"), QDialogButtonBox::ActionRole);
-  m_cancel->setEnabled(false);
-  buttons->addButton(QDialogButtonBox::Close);
-  layout->addWidget(buttons);
-
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  connect(m_export, &QPushButton::clicked, this, [this] { exportModel(); });
-  connect(m_cancel, &QPushButton::clicked, m_job, &studio::ModelExportJob::cancel);
-  connect(m_job, &studio::ModelExportJob::finished, this, &ModelExportDialog::finished);
-  connect(m_format, &QComboBox::currentIndexChanged, this, &ModelExportDialog::formatChanged);
-  connect(m_weights, &QComboBox::currentTextChanged, this, &ModelExportDialog::formatChanged);
-  connect(m_dynamic, &QCheckBox::toggled, m_batch, &QWidget::setDisabled);
-  connect(browseOut, &QPushButton::clicked, this, [this] {
-    const bool onnx = m_format->currentData().toString() == QLatin1String("onnx");
-    const QString p = QFileDialog::getSaveFileName(
-        this, tr("Export Model"), m_out->text(),
-        onnx ? tr("ONNX models (*.onnx)") : tr("Checkpoints (*.pt)"), nullptr,
-        QFileDialog::DontConfirmOverwrite);  // the Replace box says whether to
-    if (!p.isEmpty()) m_out->setText(p);
-  });
-  formatChanged();
+  return browseOut;
 }
 
 studio::ModelExportOptions ModelExportDialog::options() const {

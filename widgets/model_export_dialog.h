@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace stave::studio {
 class ModelExportJob;
@@ -44,6 +45,11 @@ class ModelExportDialog : public QDialog {
   bool exportModel();
 
  private:
+  /// The constructor's parts: the checkpoint and format rows, the ONNX settings group, the
+  /// output file row with its Replace box (its Save As… button returned for the connection).
+  void buildSourceForm(QVBoxLayout* layout);
+  void buildOnnxGroup(QVBoxLayout* layout);
+  QPushButton* buildOutputForm(QVBoxLayout* layout);
   void formatChanged();
   void finished();
   studio::ProjectDocument* m_doc;

@@ -44,7 +44,19 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
   setObjectName(QStringLiteral("newProjectWizard"));
   setWizardStyle(QWizard::ClassicStyle);
   setOption(QWizard::NoBackButtonOnStartPage);
+  buildNamePage();
+  buildDatasetPage();
+  buildClassesPage();
+  buildCheckPage();
 
+  connect(this, &QWizard::currentIdChanged, this, [this](int id) {
+    if (id == ClassesPage && !m_inspected) inspectFolder();
+    if (id == CheckPage) startCheck();
+  });
+  resize(720, 520);
+}
+
+void NewProjectWizard::buildNamePage() {
   // 1. Name and folder.
   auto* namePage = new CheckedPage;
   namePage->setTitle(tr("Name and folder"));
@@ -80,7 +92,9 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
   };
   connect(m_folder, &QLineEdit::textChanged, namePage, [namePage] { namePage->changed(); });
   setPage(NamePage, namePage);
+}
 
+void NewProjectWizard::buildDatasetPage() {
   // 2. The dataset.
   auto* dataPage = new CheckedPage;
   dataPage->setTitle(tr("Dataset"));
@@ -140,7 +154,9 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     dataPage->changed();
   });
   setPage(DatasetPage, dataPage);
+}
 
+void NewProjectWizard::buildClassesPage() {
   // 3. Class names (images folder only).
   auto* classesPage = new CheckedPage;
   classesPage->setTitle(tr("Class names"));
@@ -159,7 +175,9 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
   classesLayout->addRow(m_classesProblem);
   classesPage->complete = [this] { return m_inspected && m_images.problem.isEmpty(); };
   setPage(ClassesPage, classesPage);
+}
 
+void NewProjectWizard::buildCheckPage() {
   // 4. The check.
   auto* checkPage = new CheckedPage;
   checkPage->setTitle(tr("Check the dataset"));
@@ -193,12 +211,6 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
   checkLayout->addWidget(m_useProposal);
   checkPage->complete = [this] { return datasetUsable(); };
   setPage(CheckPage, checkPage);
-
-  connect(this, &QWizard::currentIdChanged, this, [this](int id) {
-    if (id == ClassesPage && !m_inspected) inspectFolder();
-    if (id == CheckPage) startCheck();
-  });
-  resize(720, 520);
 }
 
 QLineEdit* NewProjectWizard::field(const QString& name) const {

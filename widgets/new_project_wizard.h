@@ -52,6 +52,11 @@ class NewProjectWizard : public QWizard {
 
  private:
   enum Page { NamePage, DatasetPage, ClassesPage, CheckPage };
+  /// The four pages, each built and added with setPage().
+  void buildNamePage();
+  void buildDatasetPage();
+  void buildClassesPage();
+  void buildCheckPage();
   void startCheck();
   void showProposals(const studio::MachineShape& machine, const studio::DatasetCheckResult& check);
   void inspectFolder();

@@ -122,8 +122,26 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   setWindowTitle(tr("Predict"));
   setObjectName(QStringLiteral("predictDialog"));
   auto* layout = new QVBoxLayout(this);
+  const auto [browseImages, browseFolder] = buildInputForm(layout);
+  buildActions(layout);
+  buildResultsView(layout);
+
+  // Class names until a run reports the checkpoint's: the project's dataset.
+  if (doc->isOpen()) {
+    auto spec = data::loadDataYaml(doc->datasetPath().toStdString());
+    if (spec)
+      for (const auto& n : spec->names) m_projectNames << QString::fromStdString(n);
+  }
+  setClassNames(m_projectNames);
+  m_outLabel->setText(QDir::toNativeSeparators(nextOutDir()));
+
+  connectSignals(browseImages, browseFolder);
+  resize(1100, 760);
+}
+
+std::pair<QPushButton*, QPushButton*> PredictDialog::buildInputForm(QVBoxLayout* layout) {
   auto* form = new QFormLayout;
-  auto* checkpoint = new CheckpointField(doc, this);
+  auto* checkpoint = new CheckpointField(m_doc, this);
   m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("predictWeights"));
   form->addRow(tr("Checkpoint:"), checkpoint);
@@ -163,6 +181,10 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   m_outLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(tr("Output:"), m_outLabel);
   layout->addLayout(form);
+  return {browseImages, browseFolder};
+}
+
+void PredictDialog::buildActions(QVBoxLayout* layout) {
   auto* actions = new QHBoxLayout;
   m_run = new QPushButton(tr("Run"), this);
   m_run->setDefault(true);  // Enter runs
@@ -188,7 +210,9 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   m_status->setWordWrap(true);
   m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_status);
+}
 
+void PredictDialog::buildResultsView(QVBoxLayout* layout) {
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QWidget(split);
   auto* leftLayout = new QVBoxLayout(left);
@@ -208,16 +232,9 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 3);
   layout->addWidget(split, 1);
+}
 
-  // Class names until a run reports the checkpoint's: the project's dataset.
-  if (doc->isOpen()) {
-    auto spec = data::loadDataYaml(doc->datasetPath().toStdString());
-    if (spec)
-      for (const auto& n : spec->names) m_projectNames << QString::fromStdString(n);
-  }
-  setClassNames(m_projectNames);
-  m_outLabel->setText(QDir::toNativeSeparators(nextOutDir()));
-
+void PredictDialog::connectSignals(QPushButton* browseImages, QPushButton* browseFolder) {
   auto updateConf = [this] {
     m_confLabel->setText(tr("confidence ≥ %1").arg(m_conf->value() / 100.0, 0, 'f', 2));
     showImage();
@@ -264,7 +281,6 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
                                m_status->setText(tr("Saving failed: %1").arg(message));
                              });
   });
-  resize(1100, 760);
 }
 
 PredictDialog::~PredictDialog() = default;

@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <QImage>
 #include <QMap>
+#include <utility>
 
 #include "core/studio/predict_job.h"
 
@@ -17,6 +18,7 @@ class QListWidget;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace stave::studio {
 class BackgroundJob;
@@ -58,6 +60,13 @@ class PredictDialog : public QDialog {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
+  /// The constructor's parts, in order: the checkpoint, images, options and output rows (the
+  /// two browse buttons returned for connectSignals()), the run/cancel/confidence/save row with
+  /// the status line, the image and class lists beside the view, then the connections.
+  std::pair<QPushButton*, QPushButton*> buildInputForm(QVBoxLayout* layout);
+  void buildActions(QVBoxLayout* layout);
+  void buildResultsView(QVBoxLayout* layout);
+  void connectSignals(QPushButton* browseImages, QPushButton* browseFolder);
   void finished();
   void showImage();
   void setClassNames(const QStringList& names);

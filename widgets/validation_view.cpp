@@ -40,6 +40,14 @@ constexpr int kGallerySide = 360;
 
 enum CurveKind { PrCurve, F1Curve, PCurve, RCurve };
 
+/// The y values of one class's curve of `kind`.
+const QVector<double>& classCurve(const studio::ValidationCurve& cv, int kind) {
+  return kind == PrCurve   ? cv.prPrecision
+         : kind == F1Curve ? cv.f1
+         : kind == PCurve  ? cv.precision
+                           : cv.recall;
+}
+
 }  // namespace
 
 struct ValidationView::Loaded {
@@ -59,6 +67,15 @@ ValidationView::ValidationView(QWidget* parent)
   m_tabs->setObjectName(QStringLiteral("validationTabs"));
   layout->addWidget(m_tabs, 1);
 
+  buildMatrixTab();
+  buildCurvesTab();
+  buildGalleryTab();
+  buildPerClassTab();
+
+  clear(tr("No validation yet"));
+}
+
+void ValidationView::buildMatrixTab() {
   // Confusion matrix, with the images behind the chosen cell.
   auto* matrixTab = new QSplitter(Qt::Horizontal, m_tabs);
   auto* matrices = new QWidget(matrixTab);
@@ -101,7 +118,9 @@ ValidationView::ValidationView(QWidget* parent)
   m_tabs->addTab(matrixTab, tr("Confusion matrix"));
   connect(m_normalised, &QCheckBox::toggled, this, &ValidationView::updateMatrices);
   connect(m_cellImages, &QListWidget::currentRowChanged, this, &ValidationView::openListedImage);
+}
 
+void ValidationView::buildCurvesTab() {
   // Curves.
   auto* curvesTab = new QWidget(m_tabs);
   auto* cl = new QVBoxLayout(curvesTab);
@@ -132,7 +151,9 @@ ValidationView::ValidationView(QWidget* parent)
   m_tabs->addTab(curvesTab, tr("Curves"));
   connect(m_curveKind, &QComboBox::currentIndexChanged, this, &ValidationView::updateCurves);
   connect(m_curveClass, &QComboBox::currentIndexChanged, this, &ValidationView::updateCurves);
+}
 
+void ValidationView::buildGalleryTab() {
   // Gallery.
   auto* scroll = new QScrollArea(m_tabs);
   scroll->setWidgetResizable(true);
@@ -140,7 +161,9 @@ ValidationView::ValidationView(QWidget* parent)
   m_galleryGrid = new QGridLayout(m_gallery);
   scroll->setWidget(m_gallery);
   m_tabs->addTab(scroll, tr("Gallery"));
+}
 
+void ValidationView::buildPerClassTab() {
   // Per class.
   m_table = new QTableWidget(m_tabs);
   m_table->setObjectName(QStringLiteral("validationPerClass"));
@@ -148,8 +171,6 @@ ValidationView::ValidationView(QWidget* parent)
   m_table->setSortingEnabled(true);
   m_table->verticalHeader()->setVisible(false);
   m_tabs->addTab(m_table, tr("Per class"));
-
-  clear(tr("No validation yet"));
 }
 
 bool ValidationView::busy() const { return m_job->busy(); }
@@ -360,83 +381,90 @@ void ValidationView::updateCurves() {
                             : kind == PCurve  ? tr("precision")
                                               : tr("recall"));
   const bool compare = m_data.size() > 1;
-  const auto add = [&](const QVector<double>& x, const QVector<double>& y, const QString& name,
-                       const QColor& color, double width, bool dashed) {
-    auto* g = m_curves->addGraph();
-    g->setName(name);
-    QPen pen(color, width, dashed ? Qt::DashLine : Qt::SolidLine);
-    g->setPen(pen);
-    const int n = static_cast<int>(std::min(x.size(), y.size()));
-    g->setData(x.mid(0, n), y.mid(0, n), true);
-    return g;
-  };
   for (int k = 0; k < m_data.size(); ++k) {
     const auto& d = m_data[k];
     if (!d.present || d.curves.isEmpty()) continue;
     const QString prefix = compare ? runName(k) + QStringLiteral(": ") : QString();
     const bool dashed = k == 1;
     const QVector<double>& x = kind == PrCurve ? d.recallGrid : d.conf;
-    // Per class (thin; the one chosen, or each when there are few).
-    const bool each = only >= 0 || d.curves.size() <= 10;
-    for (int c = 0; c < d.curves.size() && each; ++c) {
-      const auto& cv = d.curves[c];
-      if (only >= 0 && cv.cls != only) continue;
-      const QVector<double>& y = kind == PrCurve ? cv.prPrecision
-                                 : kind == F1Curve ? cv.f1
-                                 : kind == PCurve  ? cv.precision
-                                                   : cv.recall;
-      QString name = cv.name.isEmpty() ? QString::number(cv.cls) : cv.name;
-      if (kind == PrCurve && cv.map50 >= 0) name += QStringLiteral(" %1").arg(cv.map50, 0, 'f', 3);
-      if (kind == F1Curve) name += QStringLiteral(" %1").arg(cv.bestF1, 0, 'f', 2);
-      add(x, y, prefix + name, seriesColor(cv.cls), only >= 0 ? 2.5 : 1.2, dashed);
-      if (kind == F1Curve && only >= 0) {
-        auto* dot = new QCPItemTracer(m_curves);
-        dot->setStyle(QCPItemTracer::tsCircle);
-        dot->setSize(9);
-        dot->setPen(QPen(seriesColor(cv.cls), 2));
-        dot->position->setCoords(cv.bestF1Conf, cv.bestF1);
-      }
-    }
+    plotClassCurves(d, kind, only, x, prefix, dashed);
     if (only >= 0) continue;
-    // The mean over classes, thick, with the best F1 marked.
-    QString name;
-    QVector<double> y;
-    if (kind == PrCurve) {
-      y = d.meanPr();
-      // The classes' AP50 as the engine reported them; else the area under the mean curve.
-      double map = 0;
-      const bool reported = std::all_of(d.curves.begin(), d.curves.end(),
-                                        [](const studio::ValidationCurve& c) { return c.map50 >= 0; });
-      for (const auto& c : d.curves) map += c.map50;
-      map = reported ? map / d.curves.size() : 0.0;
-      if (!reported)
-        for (double v : y) map += v / std::max<double>(1.0, y.size());
-      name = tr("all classes %1 mAP50").arg(map, 0, 'f', 3);
-    } else if (kind == F1Curve) {
-      y = d.meanF1.isEmpty() ? d.meanCurve(QStringLiteral("f1")) : d.meanF1;
-      const auto best = d.bestMeanF1();
-      name = tr("all classes %1 at %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3);
-      auto* dot = new QCPItemTracer(m_curves);
-      dot->setStyle(QCPItemTracer::tsCircle);
-      dot->setSize(10);
-      dot->setPen(QPen(QColor(20, 20, 160), 2));
-      dot->setBrush(QColor(255, 255, 255));
-      dot->position->setCoords(best.second, best.first);
-      auto* label = new QCPItemText(m_curves);
-      label->setText(tr("best F1 %1 at confidence %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3));
-      label->position->setCoords(best.second, best.first);
-      label->setPositionAlignment(Qt::AlignBottom | (best.second > 0.6 ? Qt::AlignRight : Qt::AlignLeft));
-      label->setPadding(QMargins(6, 2, 6, 6));
-    } else {
-      y = d.meanCurve(kind == PCurve ? QStringLiteral("precision") : QStringLiteral("recall"));
-      name = tr("all classes");
-    }
-    add(x, y, prefix + name, QColor(20, 20, 160), 3, dashed);
+    plotMeanCurve(d, kind, x, prefix, dashed);
   }
   m_curves->xAxis->setRange(0, 1);
   m_curves->yAxis->setRange(0, 1.02);
   m_curves->legend->setVisible(m_curves->graphCount() > 0);
   m_curves->replot();
+}
+
+void ValidationView::addCurve(const QVector<double>& x, const QVector<double>& y,
+                              const QString& name, const QColor& color, double width, bool dashed) {
+  auto* g = m_curves->addGraph();
+  g->setName(name);
+  QPen pen(color, width, dashed ? Qt::DashLine : Qt::SolidLine);
+  g->setPen(pen);
+  const int n = static_cast<int>(std::min(x.size(), y.size()));
+  g->setData(x.mid(0, n), y.mid(0, n), true);
+}
+
+void ValidationView::plotClassCurves(const studio::ValidationData& d, int kind, int only,
+                                     const QVector<double>& x, const QString& prefix, bool dashed) {
+  // Per class (thin; the one chosen, or each when there are few).
+  const bool each = only >= 0 || d.curves.size() <= 10;
+  for (int c = 0; c < d.curves.size() && each; ++c) {
+    const auto& cv = d.curves[c];
+    if (only >= 0 && cv.cls != only) continue;
+    const QVector<double>& y = classCurve(cv, kind);
+    QString name = cv.name.isEmpty() ? QString::number(cv.cls) : cv.name;
+    if (kind == PrCurve && cv.map50 >= 0) name += QStringLiteral(" %1").arg(cv.map50, 0, 'f', 3);
+    if (kind == F1Curve) name += QStringLiteral(" %1").arg(cv.bestF1, 0, 'f', 2);
+    addCurve(x, y, prefix + name, seriesColor(cv.cls), only >= 0 ? 2.5 : 1.2, dashed);
+    if (kind == F1Curve && only >= 0) {
+      auto* dot = new QCPItemTracer(m_curves);
+      dot->setStyle(QCPItemTracer::tsCircle);
+      dot->setSize(9);
+      dot->setPen(QPen(seriesColor(cv.cls), 2));
+      dot->position->setCoords(cv.bestF1Conf, cv.bestF1);
+    }
+  }
+}
+
+void ValidationView::plotMeanCurve(const studio::ValidationData& d, int kind,
+                                   const QVector<double>& x, const QString& prefix, bool dashed) {
+  // The mean over classes, thick, with the best F1 marked.
+  QString name;
+  QVector<double> y;
+  if (kind == PrCurve) {
+    y = d.meanPr();
+    // The classes' AP50 as the engine reported them; else the area under the mean curve.
+    double map = 0;
+    const bool reported = std::all_of(d.curves.begin(), d.curves.end(),
+                                      [](const studio::ValidationCurve& c) { return c.map50 >= 0; });
+    for (const auto& c : d.curves) map += c.map50;
+    map = reported ? map / d.curves.size() : 0.0;
+    if (!reported)
+      for (double v : y) map += v / std::max<double>(1.0, y.size());
+    name = tr("all classes %1 mAP50").arg(map, 0, 'f', 3);
+  } else if (kind == F1Curve) {
+    y = d.meanF1.isEmpty() ? d.meanCurve(QStringLiteral("f1")) : d.meanF1;
+    const auto best = d.bestMeanF1();
+    name = tr("all classes %1 at %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3);
+    auto* dot = new QCPItemTracer(m_curves);
+    dot->setStyle(QCPItemTracer::tsCircle);
+    dot->setSize(10);
+    dot->setPen(QPen(QColor(20, 20, 160), 2));
+    dot->setBrush(QColor(255, 255, 255));
+    dot->position->setCoords(best.second, best.first);
+    auto* label = new QCPItemText(m_curves);
+    label->setText(tr("best F1 %1 at confidence %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3));
+    label->position->setCoords(best.second, best.first);
+    label->setPositionAlignment(Qt::AlignBottom | (best.second > 0.6 ? Qt::AlignRight : Qt::AlignLeft));
+    label->setPadding(QMargins(6, 2, 6, 6));
+  } else {
+    y = d.meanCurve(kind == PCurve ? QStringLiteral("precision") : QStringLiteral("recall"));
+    name = tr("all classes");
+  }
+  addCurve(x, y, prefix + name, QColor(20, 20, 160), 3, dashed);
 }
 
 void ValidationView::updateTable() {

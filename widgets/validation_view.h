@@ -17,6 +17,7 @@
 #include "core/studio/validation_data.h"
 
 class QCheckBox;
+class QColor;
 class QComboBox;
 class QCustomPlot;
 class QGridLayout;
@@ -77,9 +78,22 @@ class ValidationView : public QWidget {
 
  private:
   struct Loaded;
+  /// The constructor's tabs, in order (each with its own connections).
+  void buildMatrixTab();
+  void buildCurvesTab();
+  void buildGalleryTab();
+  void buildPerClassTab();
   void setLoaded(const Loaded& loaded);
   void updateMatrices();
   void updateCurves();
+  /// updateCurves()'s parts: one graph; run `d`'s per-class curves of `kind` (only class
+  /// `only`, or each when there are few); its mean over classes (the best F1 marked).
+  void addCurve(const QVector<double>& x, const QVector<double>& y, const QString& name,
+                const QColor& color, double width, bool dashed);
+  void plotClassCurves(const studio::ValidationData& d, int kind, int only,
+                       const QVector<double>& x, const QString& prefix, bool dashed);
+  void plotMeanCurve(const studio::ValidationData& d, int kind, const QVector<double>& x,
+                     const QString& prefix, bool dashed);
   void updateTable();
   void updateGallery(const QVector<QVector<QImage>>& pictures);
   QString runName(int k) const;
