@@ -161,6 +161,28 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   layout->addWidget(m_summary);
 
   auto* split = new QSplitter(Qt::Vertical, this);
+  buildTopArea(split);
+  m_tabs = new QTabWidget(split);
+  m_tabs->setObjectName(QStringLiteral("hardwareTabs"));
+  buildHistoryTab();
+  buildTopologyTab();
+  buildHostTab();
+  buildNcclTab();
+
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 5);
+  layout->addWidget(split, 1);
+
+  connect(m_monitor, &studio::HardwareMonitor::inventoryReady, this, &HardwarePage::inventoryArrived);
+  connect(m_monitor, &studio::HardwareMonitor::sampled, this, &HardwarePage::samplesArrived);
+  connect(doc, &studio::ProjectDocument::opened, this, &HardwarePage::updateNccl);
+  connect(doc, &studio::ProjectDocument::configsChanged, this, &HardwarePage::updateNccl);
+  updateNccl();
+  updateAdvice();
+}
+
+// The GPU table (or the note saying why there is none) above the doctor's advice.
+void HardwarePage::buildTopArea(QSplitter* split) {
   auto* top = new QWidget(split);
   auto* topLayout = new QVBoxLayout(top);
   topLayout->setContentsMargins(0, 0, 0, 0);
@@ -186,10 +208,10 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   m_cardLayout->setSpacing(4);
   adviceLayout->addLayout(m_cardLayout);
   topLayout->addWidget(m_adviceBox);
+}
 
-  m_tabs = new QTabWidget(split);
-  m_tabs->setObjectName(QStringLiteral("hardwareTabs"));
-  // History: one chart per metric, one series per GPU.
+// History: one chart per metric, one series per GPU; the charts pan and zoom together.
+void HardwarePage::buildHistoryTab() {
   m_historyTab = new QWidget(m_tabs);
   auto* grid = new QGridLayout(m_historyTab);
   grid->setContentsMargins(2, 2, 2, 2);
@@ -224,8 +246,10 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
     }
   }
   m_tabs->addTab(m_historyTab, tr("History"));
+}
 
-  // Topology: the matrix, what each entry means, the fitting nccl_p2p_level.
+// Topology: the matrix, what each entry means, the fitting nccl_p2p_level.
+void HardwarePage::buildTopologyTab() {
   m_topologyTab = new QWidget(m_tabs);
   auto* topo = new QHBoxLayout(m_topologyTab);
   m_topology = makeTable(m_topologyTab, QStringLiteral("topologyTable"));
@@ -249,8 +273,10 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   legendScroll->setWidget(m_legend);
   topo->addWidget(legendScroll, 3);
   m_tabs->addTab(m_topologyTab, tr("Topology"));
+}
 
-  // The host: CPUs, NUMA nodes, memory.
+// The host: CPUs, NUMA nodes, memory.
+void HardwarePage::buildHostTab() {
   auto* hostTab = new QWidget(m_tabs);
   auto* hostLayout = new QVBoxLayout(hostTab);
   m_host = makeLabel(hostTab, QStringLiteral("hostSummary"));
@@ -261,9 +287,11 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   m_numa->horizontalHeader()->setStretchLastSection(true);
   hostLayout->addWidget(m_numa, 1);
   m_tabs->addTab(hostTab, tr("CPU and memory"));
+}
 
-  // The NCCL-related settings of the active config: the config form's distributed group, shown
-  // here and edited on the Train page.
+// The NCCL-related settings of the active config: the config form's distributed group, shown
+// here and edited on the Train page.
+void HardwarePage::buildNcclTab() {
   m_ncclForm->setReadOnly(true);
   m_ncclFilter->setSourceModel(m_ncclForm);
   m_ncclFilter->setGroup(
@@ -279,17 +307,6 @@ HardwarePage::HardwarePage(studio::ProjectDocument* doc, QWidget* parent)
   m_nccl->horizontalHeader()->setStretchLastSection(true);
   ncclLayout->addWidget(m_nccl, 1);
   m_tabs->addTab(ncclTab, tr("NCCL settings"));
-
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 5);
-  layout->addWidget(split, 1);
-
-  connect(m_monitor, &studio::HardwareMonitor::inventoryReady, this, &HardwarePage::inventoryArrived);
-  connect(m_monitor, &studio::HardwareMonitor::sampled, this, &HardwarePage::samplesArrived);
-  connect(doc, &studio::ProjectDocument::opened, this, &HardwarePage::updateNccl);
-  connect(doc, &studio::ProjectDocument::configsChanged, this, &HardwarePage::updateNccl);
-  updateNccl();
-  updateAdvice();
 }
 
 void HardwarePage::setAdvice(studio::DoctorAdvice* advice, studio::RunController* run) {

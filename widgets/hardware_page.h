@@ -82,6 +82,15 @@ class HardwarePage : public QWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
+  // The parts of the page, built once by the constructor in this order.
+  /// The splitter's upper half: the GPU table, the no-GPU note and the doctor's advice.
+  void buildTopArea(QSplitter* split);
+  /// One live chart per GPU metric, ranges linked.
+  void buildHistoryTab();
+  void buildTopologyTab();
+  void buildHostTab();
+  /// The config form's distributed group, read-only.
+  void buildNcclTab();
   void inventoryArrived();
   void samplesArrived();
   void updateAdvice();

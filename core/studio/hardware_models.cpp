@@ -153,93 +153,144 @@ int GpuTableModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant GpuTableModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount()) return {};
-  const tel::GpuDeviceInfo& d = m_inventory.devices[static_cast<size_t>(index.row())];
-  const tel::GpuSample* s = sampleOf(index.row());
+// What every role of a row reads: the device, its latest sample (nullptr before the first) and
+// the whole each gauge is measured against (the sample's own figure when it has one).
+struct GpuTableModel::Row {
+  const tel::GpuDeviceInfo& d;
+  const tel::GpuSample* s;
+  double memTotal;
+  double powerLimit;
+  bool narrow;  ///< the PCIe link runs on fewer lanes than it could
+  bool hot;     ///< hot enough to lower its clocks
+};
+
+GpuTableModel::Row GpuTableModel::rowOf(int row) const {
+  const tel::GpuDeviceInfo& d = m_inventory.devices[static_cast<size_t>(row)];
+  const tel::GpuSample* s = sampleOf(row);
   const double memTotal = s && s->memoryTotal > 0 ? double(s->memoryTotal) : double(d.memoryTotal);
   const double powerLimit = s && s->powerLimitW > 0 ? s->powerLimitW : d.powerLimitW;
-  auto fraction = [](double v, double whole) {
-    return v >= 0 && whole > 0 ? std::clamp(v / whole, 0.0, 1.0) : -1.0;
-  };
   const bool narrow = d.pcieWidth > 0 && d.pcieWidthMax > 0 && d.pcieWidth < d.pcieWidthMax;
   const bool hot = s && s->temperatureC >= 85;
-  if (role == FractionRole) {
-    switch (index.column()) {
-      case UtilColumn:
-        return fraction(s ? s->utilization : -1, 100);
-      case MemoryColumn:
-        return fraction(s ? double(s->memoryUsed) : -1, memTotal);
-      case PowerColumn:
-        return fraction(s ? s->powerW : -1, powerLimit);
-      case ClockColumn:
-        return fraction(s ? s->smClockMHz : -1, d.maxSmClockMHz);
-      default:
-        return -1.0;
-    }
+  return Row{d, s, memTotal, powerLimit, narrow, hot};
+}
+
+QVariant GpuTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const Row r = rowOf(index.row());
+  switch (role) {
+    case FractionRole:
+      return fraction(r, index.column());
+    case WarningRole:
+      return warning(r, index.column());
+    case Qt::ToolTipRole:
+      return toolTip(r, index.column());
+    case Qt::DisplayRole:
+      return display(r, index.column());
+    default:
+      return {};
   }
-  if (role == WarningRole) {
-    if (index.column() == PcieColumn && narrow)
-      return tr("The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its "
-                "BIOS setting.")
-          .arg(d.pcieWidth)
-          .arg(d.pcieWidthMax);
-    if (index.column() == TemperatureColumn && hot)
-      return tr("Hot: the GPU lowers its clocks from about 85 °C on.");
-    return QString();
+}
+
+double GpuTableModel::fraction(const Row& r, int column) {
+  auto part = [](double v, double whole) {
+    return v >= 0 && whole > 0 ? std::clamp(v / whole, 0.0, 1.0) : -1.0;
+  };
+  const tel::GpuSample* s = r.s;
+  switch (column) {
+    case UtilColumn:
+      return part(s ? s->utilization : -1, 100);
+    case MemoryColumn:
+      return part(s ? double(s->memoryUsed) : -1, r.memTotal);
+    case PowerColumn:
+      return part(s ? s->powerW : -1, r.powerLimit);
+    case ClockColumn:
+      return part(s ? s->smClockMHz : -1, r.d.maxSmClockMHz);
+    default:
+      return -1.0;
   }
-  if (role == Qt::ToolTipRole) {
-    switch (index.column()) {
-      case NameColumn: {
-        QStringList lines{q(d.name)};
-        if (!d.uuid.empty()) lines << tr("UUID %1").arg(q(d.uuid));
-        if (!d.pciBusId.empty()) lines << tr("PCI bus %1").arg(q(d.pciBusId));
-        lines << tr("Memory %1").arg(TopologyText::bytes(double(d.memoryTotal)));
-        if (d.powerLimitW > 0) lines << tr("Power limit %1 W").arg(d.powerLimitW, 0, 'f', 0);
-        if (d.maxSmClockMHz > 0) lines << tr("Max SM clock %1 MHz").arg(d.maxSmClockMHz, 0, 'f', 0);
-        return lines.join(QLatin1Char('\n'));
-      }
-      case UtilColumn:
-        return s && s->memoryUtilization >= 0
-                   ? tr("A kernel ran %1 % of the time; memory was read or written %2 % of it")
-                         .arg(s->utilization, 0, 'f', 0)
-                         .arg(s->memoryUtilization, 0, 'f', 0)
-                   : QVariant();
-      case PcieColumn: {
-        QString t = d.pciBusId.empty() ? QString() : tr("PCI bus %1").arg(q(d.pciBusId)) + QLatin1Char('\n');
-        t += tr("Current and maximum link: generation %1 / %2, x%3 / x%4.")
-                        .arg(number(d.pcieGen), number(d.pcieGenMax), number(d.pcieWidth),
-                             number(d.pcieWidthMax));
-        t += QLatin1Char('\n') + tr("A lower generation at idle is normal (power saving).");
-        if (s && s->pcieRxBps >= 0)
-          t += QLatin1Char('\n') + tr("Now: %1 MB/s in, %2 MB/s out")
-                                       .arg(s->pcieRxBps / 1e6, 0, 'f', 1)
-                                       .arg(s->pcieTxBps / 1e6, 0, 'f', 1);
-        if (narrow) t += QLatin1Char('\n') + data(index, WarningRole).toString();
-        return t;
-      }
-      case NvLinkColumn: {
-        QStringList lines;
-        for (const auto& l : d.nvlinks) {
-          QString end = l.remoteDevice >= 0 ? tr("GPU %1").arg(l.remoteDevice)
-                        : l.remoteBusId.empty() ? QString()
-                                                : tr("NVSwitch %1").arg(q(l.remoteBusId));
-          lines << tr("link %1: %2%3%4")
-                       .arg(l.link)
-                       .arg(l.active ? tr("up") : tr("down"))
-                       .arg(l.version > 0 ? tr(", NVLink %1").arg(l.version) : QString())
-                       .arg(end.isEmpty() ? QString() : tr(" → %1").arg(end));
-        }
-        return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
-      }
-      case TemperatureColumn:
-        return hot ? data(index, WarningRole) : QVariant();
-      default:
-        return {};
-    }
+}
+
+QString GpuTableModel::warning(const Row& r, int column) {
+  if (column == PcieColumn && r.narrow)
+    return tr("The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its "
+              "BIOS setting.")
+        .arg(r.d.pcieWidth)
+        .arg(r.d.pcieWidthMax);
+  if (column == TemperatureColumn && r.hot)
+    return tr("Hot: the GPU lowers its clocks from about 85 °C on.");
+  return QString();
+}
+
+QVariant GpuTableModel::toolTip(const Row& r, int column) {
+  const tel::GpuSample* s = r.s;
+  switch (column) {
+    case NameColumn:
+      return nameToolTip(r.d);
+    case UtilColumn:
+      return s && s->memoryUtilization >= 0
+                 ? tr("A kernel ran %1 % of the time; memory was read or written %2 % of it")
+                       .arg(s->utilization, 0, 'f', 0)
+                       .arg(s->memoryUtilization, 0, 'f', 0)
+                 : QVariant();
+    case PcieColumn:
+      return pcieToolTip(r);
+    case NvLinkColumn:
+      return nvLinkToolTip(r.d);
+    case TemperatureColumn:
+      return r.hot ? QVariant(warning(r, column)) : QVariant();
+    default:
+      return {};
   }
-  if (role != Qt::DisplayRole) return {};
-  switch (index.column()) {
+}
+
+QString GpuTableModel::nameToolTip(const tel::GpuDeviceInfo& d) {
+  QStringList lines{q(d.name)};
+  if (!d.uuid.empty()) lines << tr("UUID %1").arg(q(d.uuid));
+  if (!d.pciBusId.empty()) lines << tr("PCI bus %1").arg(q(d.pciBusId));
+  lines << tr("Memory %1").arg(TopologyText::bytes(double(d.memoryTotal)));
+  if (d.powerLimitW > 0) lines << tr("Power limit %1 W").arg(d.powerLimitW, 0, 'f', 0);
+  if (d.maxSmClockMHz > 0) lines << tr("Max SM clock %1 MHz").arg(d.maxSmClockMHz, 0, 'f', 0);
+  return lines.join(QLatin1Char('\n'));
+}
+
+QString GpuTableModel::pcieToolTip(const Row& r) {
+  const tel::GpuDeviceInfo& d = r.d;
+  const tel::GpuSample* s = r.s;
+  QString t =
+      d.pciBusId.empty() ? QString() : tr("PCI bus %1").arg(q(d.pciBusId)) + QLatin1Char('\n');
+  t += tr("Current and maximum link: generation %1 / %2, x%3 / x%4.")
+           .arg(number(d.pcieGen), number(d.pcieGenMax), number(d.pcieWidth),
+                number(d.pcieWidthMax));
+  t += QLatin1Char('\n') + tr("A lower generation at idle is normal (power saving).");
+  if (s && s->pcieRxBps >= 0)
+    t += QLatin1Char('\n') + tr("Now: %1 MB/s in, %2 MB/s out")
+                                 .arg(s->pcieRxBps / 1e6, 0, 'f', 1)
+                                 .arg(s->pcieTxBps / 1e6, 0, 'f', 1);
+  if (r.narrow) t += QLatin1Char('\n') + warning(r, PcieColumn);
+  return t;
+}
+
+QVariant GpuTableModel::nvLinkToolTip(const tel::GpuDeviceInfo& d) {
+  QStringList lines;
+  for (const auto& l : d.nvlinks) {
+    QString end = l.remoteDevice >= 0     ? tr("GPU %1").arg(l.remoteDevice)
+                  : l.remoteBusId.empty() ? QString()
+                                          : tr("NVSwitch %1").arg(q(l.remoteBusId));
+    lines << tr("link %1: %2%3%4")
+                 .arg(l.link)
+                 .arg(l.active ? tr("up") : tr("down"))
+                 .arg(l.version > 0 ? tr(", NVLink %1").arg(l.version) : QString())
+                 .arg(end.isEmpty() ? QString() : tr(" → %1").arg(end));
+  }
+  return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+}
+
+QVariant GpuTableModel::display(const Row& r, int column) {
+  const tel::GpuDeviceInfo& d = r.d;
+  const tel::GpuSample* s = r.s;
+  const double memTotal = r.memTotal;
+  const double powerLimit = r.powerLimit;
+  switch (column) {
     case IndexColumn:
       return tr("GPU %1").arg(d.index);
     case NameColumn:
@@ -261,33 +312,20 @@ QVariant GpuTableModel::data(const QModelIndex& index, int role) const {
       return s && s->temperatureC >= 0 ? tr("%1 °C").arg(s->temperatureC, 0, 'f', 0) : kUnknown;
     case ClockColumn:
       if (s && s->smClockMHz >= 0)
-        return d.maxSmClockMHz > 0 ? tr("%1 / %2 MHz").arg(s->smClockMHz, 0, 'f', 0).arg(d.maxSmClockMHz, 0, 'f', 0)
-                                   : tr("%1 MHz").arg(s->smClockMHz, 0, 'f', 0);
+        return d.maxSmClockMHz > 0
+                   ? tr("%1 / %2 MHz").arg(s->smClockMHz, 0, 'f', 0).arg(d.maxSmClockMHz, 0, 'f', 0)
+                   : tr("%1 MHz").arg(s->smClockMHz, 0, 'f', 0);
       return d.maxSmClockMHz > 0 ? tr("max %1 MHz").arg(d.maxSmClockMHz, 0, 'f', 0) : kUnknown;
     case PcieColumn:
       if (d.pcieGen < 0 && d.pcieWidth < 0) return kUnknown;
-      if (narrow) return tr("Gen %1 x%2 (of x%3)").arg(number(d.pcieGen)).arg(d.pcieWidth).arg(d.pcieWidthMax);
+      if (r.narrow)
+        return tr("Gen %1 x%2 (of x%3)")
+            .arg(number(d.pcieGen))
+            .arg(d.pcieWidth)
+            .arg(d.pcieWidthMax);
       return tr("Gen %1 x%2").arg(number(d.pcieGen), number(d.pcieWidth));
-    case NvLinkColumn: {
-      if (d.nvlinks.empty()) return tr("none");
-      const int up = d.activeNvLinks();
-      QStringList peers;
-      std::vector<int> seen;
-      bool toSwitch = false;
-      for (const auto& l : d.nvlinks) {
-        if (!l.active) continue;
-        if (l.remoteDevice < 0) {
-          toSwitch = toSwitch || !l.remoteBusId.empty();
-        } else if (std::find(seen.begin(), seen.end(), l.remoteDevice) == seen.end()) {
-          seen.push_back(l.remoteDevice);
-          peers << tr("GPU %1").arg(l.remoteDevice);
-        }
-      }
-      if (toSwitch) peers << tr("NVSwitch");
-      QString t = tr("%1 of %2 up").arg(up).arg(d.nvlinks.size());
-      if (!peers.isEmpty()) t += tr(" → %1").arg(peers.join(QStringLiteral(", ")));
-      return t;
-    }
+    case NvLinkColumn:
+      return nvLinkText(d);
     case ComputeColumn:
       return d.ccMajor >= 0 ? QStringLiteral("%1.%2").arg(d.ccMajor).arg(d.ccMinor) : kUnknown;
     case AffinityColumn: {
@@ -299,6 +337,27 @@ QVariant GpuTableModel::data(const QModelIndex& index, int role) const {
     default:
       return {};
   }
+}
+
+QString GpuTableModel::nvLinkText(const tel::GpuDeviceInfo& d) {
+  if (d.nvlinks.empty()) return tr("none");
+  const int up = d.activeNvLinks();
+  QStringList peers;
+  std::vector<int> seen;
+  bool toSwitch = false;
+  for (const auto& l : d.nvlinks) {
+    if (!l.active) continue;
+    if (l.remoteDevice < 0) {
+      toSwitch = toSwitch || !l.remoteBusId.empty();
+    } else if (std::find(seen.begin(), seen.end(), l.remoteDevice) == seen.end()) {
+      seen.push_back(l.remoteDevice);
+      peers << tr("GPU %1").arg(l.remoteDevice);
+    }
+  }
+  if (toSwitch) peers << tr("NVSwitch");
+  QString t = tr("%1 of %2 up").arg(up).arg(d.nvlinks.size());
+  if (!peers.isEmpty()) t += tr(" → %1").arg(peers.join(QStringLiteral(", ")));
+  return t;
 }
 
 QVariant GpuTableModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -69,7 +69,18 @@ class GpuTableModel : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
 
  private:
+  struct Row;  // one row's device, sample and gauge limits (hardware_models.cpp)
   const telemetry::GpuSample* sampleOf(int row) const;
+  Row rowOf(int row) const;
+  // data() by role; the tooltips and the NVLink text by column.
+  static double fraction(const Row& r, int column);
+  static QString warning(const Row& r, int column);
+  static QVariant toolTip(const Row& r, int column);
+  static QVariant display(const Row& r, int column);
+  static QString nameToolTip(const telemetry::GpuDeviceInfo& d);
+  static QString pcieToolTip(const Row& r);
+  static QVariant nvLinkToolTip(const telemetry::GpuDeviceInfo& d);
+  static QString nvLinkText(const telemetry::GpuDeviceInfo& d);
   telemetry::GpuInventory m_inventory;
   std::vector<telemetry::GpuSample> m_samples;
 };
