@@ -163,93 +163,119 @@ int slurmPortForJob(long long jobId) {
   return 15000 + static_cast<int>(jobId % 20000);
 }
 
-Result<DistEnv> DistEnv::fromLookup(const std::function<const char*(const char*)>& lookup) {
-  Vars vars(lookup);
+namespace {
+
+/// torchrun's (or the launcher's) variables: RANK, WORLD_SIZE, LOCAL_*, MASTER_*.
+Result<DistEnv> fromTorchrun(const Vars& vars) {
   std::vector<Error> errors;
   DistEnv env;
+  env.source = vars.has(kLauncherVariable) ? "launcher" : "torchrun";
+  env.worldSize = vars.getInt("WORLD_SIZE", 1, 1 << 20, -1, &errors);
+  if (!vars.has("WORLD_SIZE"))
+    errors.push_back(Error{"", 0, "WORLD_SIZE", "is not set but RANK is (torchrun sets both)"});
+  env.rank = vars.getInt("RANK", 0, 1 << 20, 0, &errors);
+  env.localRank = vars.getInt("LOCAL_RANK", 0, 1 << 20, env.rank, &errors);
+  env.localWorldSize =
+      vars.getInt("LOCAL_WORLD_SIZE", 1, 1 << 20, env.worldSize > 0 ? env.worldSize : 1, &errors);
+  env.masterAddr = vars.has("MASTER_ADDR") ? vars.get("MASTER_ADDR") : "127.0.0.1";
+  env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, &errors);
+  if (env.worldSize > 1 && !vars.has("MASTER_PORT"))
+    errors.push_back(Error{"", 0, "MASTER_PORT", "is not set but WORLD_SIZE > 1"});
+  if (!errors.empty()) return errors;
+  validate(env, &errors, "RANK", "WORLD_SIZE", "LOCAL_RANK");
+  if (!errors.empty()) return errors;
+  return env;
+}
 
-  if (vars.has("RANK")) {
-    env.source = vars.has(kLauncherVariable) ? "launcher" : "torchrun";
-    env.worldSize = vars.getInt("WORLD_SIZE", 1, 1 << 20, -1, &errors);
-    if (!vars.has("WORLD_SIZE"))
-      errors.push_back(Error{"", 0, "WORLD_SIZE", "is not set but RANK is (torchrun sets both)"});
-    env.rank = vars.getInt("RANK", 0, 1 << 20, 0, &errors);
-    env.localRank = vars.getInt("LOCAL_RANK", 0, 1 << 20, env.rank, &errors);
-    env.localWorldSize =
-        vars.getInt("LOCAL_WORLD_SIZE", 1, 1 << 20, env.worldSize > 0 ? env.worldSize : 1, &errors);
-    env.masterAddr = vars.has("MASTER_ADDR") ? vars.get("MASTER_ADDR") : "127.0.0.1";
-    env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, &errors);
-    if (env.worldSize > 1 && !vars.has("MASTER_PORT"))
-      errors.push_back(Error{"", 0, "MASTER_PORT", "is not set but WORLD_SIZE > 1"});
-    if (!errors.empty()) return errors;
-    validate(env, &errors, "RANK", "WORLD_SIZE", "LOCAL_RANK");
-    if (!errors.empty()) return errors;
-    return env;
+/// Tasks on this node: from the step's (or job's) tasks-per-node list, else all tasks when
+/// the job has one node.
+void slurmLocalWorldSize(const Vars& vars, int nodeId, DistEnv& env, std::vector<Error>* errors) {
+  const char* perNodeVar = vars.has("SLURM_STEP_TASKS_PER_NODE") ? "SLURM_STEP_TASKS_PER_NODE"
+                           : vars.has("SLURM_NTASKS_PER_NODE")   ? "SLURM_NTASKS_PER_NODE"
+                           : vars.has("SLURM_TASKS_PER_NODE")    ? "SLURM_TASKS_PER_NODE"
+                                                                 : nullptr;
+  if (perNodeVar) {
+    std::vector<int> perNode;
+    if (!expandTasksPerNode(vars.get(perNodeVar), &perNode)) {
+      errors->push_back(envError(perNodeVar, vars.get(perNodeVar),
+                                 "is not a tasks-per-node list such as 4 or 2(x3),1"));
+    } else {
+      env.localWorldSize = perNode[static_cast<size_t>(nodeId) < perNode.size() ? nodeId : 0];
+    }
+  } else {
+    const int nnodes = vars.getInt("SLURM_NNODES", 1, 1 << 20, 1, errors);
+    env.localWorldSize = nnodes == 1 ? env.worldSize : 1;
   }
+}
 
-  if (vars.has("SLURM_PROCID")) {
-    env.source = "slurm";
-    env.rank = vars.getInt("SLURM_PROCID", 0, 1 << 20, 0, &errors);
-    env.localRank = vars.getInt("SLURM_LOCALID", 0, 1 << 20, 0, &errors);
-    if (!vars.has("SLURM_NTASKS"))
-      errors.push_back(Error{"", 0, "SLURM_NTASKS", "is not set but SLURM_PROCID is"});
-    env.worldSize = vars.getInt("SLURM_NTASKS", 1, 1 << 20, 1, &errors);
-    const int nodeId = vars.getInt("SLURM_NODEID", 0, 1 << 20, 0, &errors);
-    const char* perNodeVar = vars.has("SLURM_STEP_TASKS_PER_NODE") ? "SLURM_STEP_TASKS_PER_NODE"
-                             : vars.has("SLURM_NTASKS_PER_NODE")   ? "SLURM_NTASKS_PER_NODE"
-                             : vars.has("SLURM_TASKS_PER_NODE")    ? "SLURM_TASKS_PER_NODE"
-                                                                   : nullptr;
-    if (perNodeVar) {
-      std::vector<int> perNode;
-      if (!expandTasksPerNode(vars.get(perNodeVar), &perNode)) {
-        errors.push_back(envError(perNodeVar, vars.get(perNodeVar),
-                                  "is not a tasks-per-node list such as 4 or 2(x3),1"));
-      } else {
-        env.localWorldSize = perNode[static_cast<size_t>(nodeId) < perNode.size() ? nodeId : 0];
+/// The rendezvous host of a Slurm job: MASTER_ADDR, the launch node, or the first node listed.
+void slurmMasterAddr(const Vars& vars, DistEnv& env, std::vector<Error>* errors) {
+  if (vars.has("MASTER_ADDR")) {
+    env.masterAddr = vars.get("MASTER_ADDR");
+  } else if (vars.has("SLURM_LAUNCH_NODE_IPADDR")) {
+    env.masterAddr = vars.get("SLURM_LAUNCH_NODE_IPADDR");
+  } else if (vars.has("SLURM_JOB_NODELIST") || vars.has("SLURM_NODELIST")) {
+    const char* var = vars.has("SLURM_JOB_NODELIST") ? "SLURM_JOB_NODELIST" : "SLURM_NODELIST";
+    auto hosts = expandNodelist(vars.get(var));
+    if (!hosts) {
+      for (auto e : hosts.errors()) {
+        e.key = var;
+        errors->push_back(e);
       }
     } else {
-      const int nnodes = vars.getInt("SLURM_NNODES", 1, 1 << 20, 1, &errors);
-      env.localWorldSize = nnodes == 1 ? env.worldSize : 1;
+      env.masterAddr = hosts.value().front();
     }
-
-    if (vars.has("MASTER_ADDR")) {
-      env.masterAddr = vars.get("MASTER_ADDR");
-    } else if (vars.has("SLURM_LAUNCH_NODE_IPADDR")) {
-      env.masterAddr = vars.get("SLURM_LAUNCH_NODE_IPADDR");
-    } else if (vars.has("SLURM_JOB_NODELIST") || vars.has("SLURM_NODELIST")) {
-      const char* var = vars.has("SLURM_JOB_NODELIST") ? "SLURM_JOB_NODELIST" : "SLURM_NODELIST";
-      auto hosts = expandNodelist(vars.get(var));
-      if (!hosts) {
-        for (auto e : hosts.errors()) {
-          e.key = var;
-          errors.push_back(e);
-        }
-      } else {
-        env.masterAddr = hosts.value().front();
-      }
-    } else if (env.worldSize > 1) {
-      errors.push_back(Error{"", 0, "SLURM_JOB_NODELIST",
-                             "is not set, nor MASTER_ADDR or SLURM_LAUNCH_NODE_IPADDR: no "
-                             "rendezvous host for a multi-task Slurm job"});
-    }
-
-    if (vars.has("MASTER_PORT")) {
-      env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, &errors);
-    } else if (vars.has("SLURM_JOB_ID") || vars.has("SLURM_JOBID")) {
-      const char* var = vars.has("SLURM_JOB_ID") ? "SLURM_JOB_ID" : "SLURM_JOBID";
-      long long id = 0;
-      if (!parseInt(vars.get(var), 0, LLONG_MAX, &id))
-        errors.push_back(envError(var, vars.get(var), "is not a job id (a non-negative integer)"));
-      else
-        env.masterPort = slurmPortForJob(id);
-    }
-    if (!errors.empty()) return errors;
-    validate(env, &errors, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID");
-    if (!errors.empty()) return errors;
-    return env;
+  } else if (env.worldSize > 1) {
+    errors->push_back(Error{"", 0, "SLURM_JOB_NODELIST",
+                            "is not set, nor MASTER_ADDR or SLURM_LAUNCH_NODE_IPADDR: no "
+                            "rendezvous host for a multi-task Slurm job"});
   }
+}
+
+/// The rendezvous port of a Slurm job: MASTER_PORT, or one derived from the job id.
+void slurmMasterPort(const Vars& vars, DistEnv& env, std::vector<Error>* errors) {
+  if (vars.has("MASTER_PORT")) {
+    env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, errors);
+  } else if (vars.has("SLURM_JOB_ID") || vars.has("SLURM_JOBID")) {
+    const char* var = vars.has("SLURM_JOB_ID") ? "SLURM_JOB_ID" : "SLURM_JOBID";
+    long long id = 0;
+    if (!parseInt(vars.get(var), 0, LLONG_MAX, &id))
+      errors->push_back(envError(var, vars.get(var), "is not a job id (a non-negative integer)"));
+    else
+      env.masterPort = slurmPortForJob(id);
+  }
+}
+
+/// A task of a Slurm step (srun): SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, the node's tasks.
+Result<DistEnv> fromSlurm(const Vars& vars) {
+  std::vector<Error> errors;
+  DistEnv env;
+  env.source = "slurm";
+  env.rank = vars.getInt("SLURM_PROCID", 0, 1 << 20, 0, &errors);
+  env.localRank = vars.getInt("SLURM_LOCALID", 0, 1 << 20, 0, &errors);
+  if (!vars.has("SLURM_NTASKS"))
+    errors.push_back(Error{"", 0, "SLURM_NTASKS", "is not set but SLURM_PROCID is"});
+  env.worldSize = vars.getInt("SLURM_NTASKS", 1, 1 << 20, 1, &errors);
+  const int nodeId = vars.getInt("SLURM_NODEID", 0, 1 << 20, 0, &errors);
+  slurmLocalWorldSize(vars, nodeId, env, &errors);
+  slurmMasterAddr(vars, env, &errors);
+  slurmMasterPort(vars, env, &errors);
+  if (!errors.empty()) return errors;
+  validate(env, &errors, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID");
+  if (!errors.empty()) return errors;
+  return env;
+}
+
+}  // namespace
+
+Result<DistEnv> DistEnv::fromLookup(const std::function<const char*(const char*)>& lookup) {
+  Vars vars(lookup);
+  if (vars.has("RANK")) return fromTorchrun(vars);
+  if (vars.has("SLURM_PROCID")) return fromSlurm(vars);
 
   // Single process: MASTER_* still count if given (a port for a 1-rank group).
+  std::vector<Error> errors;
+  DistEnv env;
   if (vars.has("MASTER_ADDR")) env.masterAddr = vars.get("MASTER_ADDR");
   env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, &errors);
   if (!errors.empty()) return errors;

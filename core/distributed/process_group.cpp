@@ -192,19 +192,9 @@ Status handshake(c10d::Store& store, const DistEnv& env, double timeoutS) {
   return Ok{};
 }
 
-}  // namespace
-
-Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
-                                                           const ProcessGroupOptions& options) {
-  if (env.worldSize < 1 || env.rank < 0 || env.rank >= env.worldSize)
-    return rdzvError(env, "RANK", "rank must be in [0, world size)");
-  if (env.masterPort < 1 || env.masterPort > 65535)
-    return rdzvError(env, "MASTER_PORT", "port must be in [1, 65535]");
-
-  auto impl = std::make_unique<Impl>();
-  impl->env = env;
-  impl->options = options;
-  impl->device = options.device;
+/// The backend `options` ask for ("auto": NCCL on a CUDA device, else Gloo), or why this
+/// build or device cannot run it.
+Result<std::string> chooseBackend(const ProcessGroupOptions& options) {
   std::string backend = options.backend;
   if (backend == "auto") backend = options.device.is_cuda() ? "nccl" : "gloo";
   if (backend != "gloo" && backend != "nccl")
@@ -226,30 +216,39 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
 #endif
   if (backend == "gloo" && !options.device.is_cpu())
     return Error{"", 0, "devices", "the Gloo group here runs on the CPU only"};
-  impl->backendName = backend;
+  return backend;
+}
 
-  impl->settings["backend"] = backend;
-  impl->settings["rendezvous"] = env.masterAddr + ":" + std::to_string(env.masterPort);
-  impl->settings["world_size"] = std::to_string(env.worldSize);
+/// The group's settings as the run reports them; for NCCL, applies its environment first.
+void recordSettings(const DistEnv& env, const ProcessGroupOptions& options,
+                    const std::string& backend, std::map<std::string, std::string>& settings) {
+  settings["backend"] = backend;
+  settings["rendezvous"] = env.masterAddr + ":" + std::to_string(env.masterPort);
+  settings["world_size"] = std::to_string(env.worldSize);
   {
     std::ostringstream t;
     t << options.timeoutS;
-    impl->settings["timeout_s"] = t.str();
+    settings["timeout_s"] = t.str();
   }
   if (backend == "nccl") {
-    for (const auto& kv : applyNcclSettings(options.nccl)) impl->settings[kv.first] = kv.second;
+    for (const auto& kv : applyNcclSettings(options.nccl)) settings[kv.first] = kv.second;
   }
+}
 
-  // Rendezvous. The server binds on every interface; a busy port or an unreachable master
-  // surfaces here as an exception from TCPStore.
+/// Rendezvous: rank 0 serves the TCPStore (on every interface), the others connect, and all
+/// run the handshake. A busy port or an unreachable master surfaces here as an exception from
+/// TCPStore.
+Result<c10::intrusive_ptr<c10d::Store>> rendezvous(const DistEnv& env,
+                                                   const ProcessGroupOptions& options) {
   c10d::TCPStoreOptions so;
   so.port = static_cast<uint16_t>(env.masterPort);
   so.isServer = env.rank == 0;
   so.numWorkers = c10::nullopt;  // our own handshake counts ranks, with better errors
   so.waitWorkers = false;
   so.timeout = toMs(options.rendezvousTimeoutS);
+  c10::intrusive_ptr<c10d::Store> store;
   try {
-    impl->store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, so);
+    store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, so);
   } catch (const std::exception& e) {
     std::string what = e.what();
     const auto nl = what.find("\nException raised from");
@@ -264,14 +263,22 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
                          " s (is rank 0 running, and are MASTER_ADDR/MASTER_PORT right?): " + what);
   }
   try {
-    auto st = handshake(*impl->store, env, options.rendezvousTimeoutS);
+    auto st = handshake(*store, env, options.rendezvousTimeoutS);
     if (!st) return st.errors();
   } catch (const std::exception& e) {
     return rdzvError(env, "master_addr", std::string("rendezvous failed: ") + e.what());
   }
+  return store;
+}
 
-  auto pgStore = c10::make_intrusive<c10d::PrefixStore>("stave/pg", impl->store);
+/// The collective backend over `pgStore`: Gloo on the interface that reaches the master (or
+/// the one asked for), or NCCL on the group's device. Records Gloo's device in `settings`.
+Result<backends::BackendPtr> makeBackend(const c10::intrusive_ptr<c10d::Store>& pgStore,
+                                         const DistEnv& env, const ProcessGroupOptions& options,
+                                         const std::string& backend,
+                                         std::map<std::string, std::string>& settings) {
   const auto collectiveTimeout = toMs(options.timeoutS);
+  backends::BackendPtr made;
   try {
     if (backend == "gloo") {
 #ifdef STAVE_HAVE_GLOO
@@ -285,20 +292,49 @@ Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
         host = localAddressFor(env.masterAddr, env.masterPort);
         if (host.empty()) host = "127.0.0.1";
       }
-      impl->settings["gloo_device"] = iface.empty() ? host : iface;
-      impl->backend = backends::makeGloo(pgStore, env.rank, env.worldSize, collectiveTimeout,
-                                       iface.empty() ? host : iface, !iface.empty());
+      settings["gloo_device"] = iface.empty() ? host : iface;
+      made = backends::makeGloo(pgStore, env.rank, env.worldSize, collectiveTimeout,
+                                iface.empty() ? host : iface, !iface.empty());
 #endif
     } else {
       // The group's device first, as torch.cuda.set_device before init_process_group: NCCL
       // then sets up its communicator there rather than on device 0.
       cuda::runtime()->setDevice(options.device.index() < 0 ? 0 : options.device.index());
-      impl->backend =
-          cuda::runtime()->makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
+      made = cuda::runtime()->makeNccl(pgStore, env.rank, env.worldSize, collectiveTimeout);
     }
   } catch (const std::exception& e) {
     return rdzvError(env, "backend", "creating the " + backend + " group failed: " + e.what());
   }
+  return made;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ProcessGroup>> ProcessGroup::create(const DistEnv& env,
+                                                           const ProcessGroupOptions& options) {
+  if (env.worldSize < 1 || env.rank < 0 || env.rank >= env.worldSize)
+    return rdzvError(env, "RANK", "rank must be in [0, world size)");
+  if (env.masterPort < 1 || env.masterPort > 65535)
+    return rdzvError(env, "MASTER_PORT", "port must be in [1, 65535]");
+
+  auto impl = std::make_unique<Impl>();
+  impl->env = env;
+  impl->options = options;
+  impl->device = options.device;
+  auto chosen = chooseBackend(options);
+  if (!chosen) return chosen.errors();
+  const std::string backend = chosen.value();
+  impl->backendName = backend;
+  recordSettings(env, options, backend, impl->settings);
+
+  auto store = rendezvous(env, options);
+  if (!store) return store.errors();
+  impl->store = store.value();
+
+  auto pgStore = c10::make_intrusive<c10d::PrefixStore>("stave/pg", impl->store);
+  auto made = makeBackend(pgStore, env, options, backend, impl->settings);
+  if (!made) return made.errors();
+  impl->backend = made.value();
   STAVE_CHECK(impl->backend, "no backend was created for " << backend);
   return std::unique_ptr<ProcessGroup>(new ProcessGroup(std::move(impl)));
 }

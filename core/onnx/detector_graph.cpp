@@ -424,32 +424,8 @@ std::string today() {
   return buf;
 }
 
-}  // namespace
-
-Status checkOnnxModel(const std::string& bytes, const std::string& what) {
-  proto::ModelProto model;
-  if (!model.ParseFromString(bytes))
-    return Error{what, 0, "", "not an ONNX model (the protobuf does not parse)"};
-  try {
-    proto::checker::check_model(model);
-    // Full check: shapes and types inferred through every node, errors raised.
-    proto::shape_inference::InferShapes(model, proto::OpSchemaRegistry::Instance(),
-                                        proto::ShapeInferenceOptions(true, 1, false));
-  } catch (const std::exception& e) {
-    std::string why = e.what();
-    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-    return Error{what, 0, "", "the ONNX checker rejects the model: " + why};
-  }
-  return Ok{};
-}
-
-Status checkOnnxFile(const std::string& path) {
-  auto bytes = readFile(path);
-  if (!bytes) return bytes.errors();
-  return checkOnnxModel(bytes.value(), path);
-}
-
-Result<GraphReport> writeDetectorOnnx(const DetectorGraph& g, const std::string& path) {
+/// The options a graph cannot be built from: opset, classes, DFL bins, levels, fixed sizes.
+Status checkGraphOptions(const DetectorGraph& g) {
   if (g.opset < kMinOpset || g.opset > kMaxOpset)
     return Error{"", 0, "opset",
                  "must be " + std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
@@ -466,32 +442,12 @@ Result<GraphReport> writeDetectorOnnx(const DetectorGraph& g, const std::string&
                      "must be a positive multiple of the model's stride " +
                          std::to_string(maxStride) + ", got " + std::to_string(v)};
   }
+  return Ok{};
+}
 
-  proto::ModelProto model;
-  model.set_ir_version(8);  // what ONNX 1.12 writes for opsets up to 17
-  model.set_producer_name("Stave");
-  model.set_producer_version(STAVE_VERSION);
-  model.set_model_version(1);
-  auto* opset = model.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(g.opset);
-  auto* graph = model.mutable_graph();
-  graph->set_name("stave_yolov8_detect");
-
-  const int elem = g.half ? proto::TensorProto_DataType_FLOAT16 : proto::TensorProto_DataType_FLOAT;
-  std::vector<std::pair<int64_t, std::string>> in, out;
-  int64_t anchors = 0;
-  for (auto s : g.strides) anchors += (g.height / s) * (g.width / s);
-  if (g.dynamic) {
-    in = {{0, "batch"}, {3, ""}, {0, "height"}, {0, "width"}};
-    out = {{0, "batch"}, {4 + g.nc, ""}, {0, "anchors"}};
-  } else {
-    in = {{g.batch, ""}, {3, ""}, {g.height, ""}, {g.width, ""}};
-    out = {{g.batch, ""}, {4 + g.nc, ""}, {anchors, ""}};
-  }
-  setTensorType(graph->add_input(), "images", elem, in);
-
-  GraphReport report;
+/// The network's nodes and initializers into `graph`, its last output renamed "output0";
+/// counts the parameters into `report`.
+Status buildDetector(const DetectorGraph& g, proto::GraphProto* graph, GraphReport& report) {
   try {
     DetectorBuilder builder(g, graph);
     const std::string result = builder.build("images");
@@ -512,9 +468,11 @@ Result<GraphReport> writeDetectorOnnx(const DetectorGraph& g, const std::string&
   } catch (const BuildError& e) {
     return Error{"", 0, "", e.what()};
   }
-  setTensorType(graph->add_output(), "output0", elem, out);
+  return Ok{};
+}
 
-  // Ultralytics' metadata, in its spelling (Python literals), so its loaders read them.
+/// Ultralytics' metadata, in its spelling (Python literals), so its loaders read them.
+void addUltralyticsMetadata(proto::ModelProto& model, const DetectorGraph& g, int64_t maxStride) {
   auto meta = [&](const std::string& key, const std::string& value) {
     auto* p = model.add_metadata_props();
     p->set_key(key);
@@ -541,6 +499,65 @@ Result<GraphReport> writeDetectorOnnx(const DetectorGraph& g, const std::string&
                    (g.half ? "True" : "False") + ", 'dynamic': " + (g.dynamic ? "True" : "False") +
                    ", 'nms': False, 'opset': " + std::to_string(g.opset) + "}");
   for (const auto& [k, v] : g.metadata) meta(k, v);
+}
+
+}  // namespace
+
+Status checkOnnxModel(const std::string& bytes, const std::string& what) {
+  proto::ModelProto model;
+  if (!model.ParseFromString(bytes))
+    return Error{what, 0, "", "not an ONNX model (the protobuf does not parse)"};
+  try {
+    proto::checker::check_model(model);
+    // Full check: shapes and types inferred through every node, errors raised.
+    proto::shape_inference::InferShapes(model, proto::OpSchemaRegistry::Instance(),
+                                        proto::ShapeInferenceOptions(true, 1, false));
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    return Error{what, 0, "", "the ONNX checker rejects the model: " + why};
+  }
+  return Ok{};
+}
+
+Status checkOnnxFile(const std::string& path) {
+  auto bytes = readFile(path);
+  if (!bytes) return bytes.errors();
+  return checkOnnxModel(bytes.value(), path);
+}
+
+Result<GraphReport> writeDetectorOnnx(const DetectorGraph& g, const std::string& path) {
+  if (auto st = checkGraphOptions(g); !st) return st.errors();
+  const int64_t maxStride = g.strides.back();
+
+  proto::ModelProto model;
+  model.set_ir_version(8);  // what ONNX 1.12 writes for opsets up to 17
+  model.set_producer_name("Stave");
+  model.set_producer_version(STAVE_VERSION);
+  model.set_model_version(1);
+  auto* opset = model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(g.opset);
+  auto* graph = model.mutable_graph();
+  graph->set_name("stave_yolov8_detect");
+
+  const int elem = g.half ? proto::TensorProto_DataType_FLOAT16 : proto::TensorProto_DataType_FLOAT;
+  std::vector<std::pair<int64_t, std::string>> in, out;
+  int64_t anchors = 0;
+  for (auto s : g.strides) anchors += (g.height / s) * (g.width / s);
+  if (g.dynamic) {
+    in = {{0, "batch"}, {3, ""}, {0, "height"}, {0, "width"}};
+    out = {{0, "batch"}, {4 + g.nc, ""}, {0, "anchors"}};
+  } else {
+    in = {{g.batch, ""}, {3, ""}, {g.height, ""}, {g.width, ""}};
+    out = {{g.batch, ""}, {4 + g.nc, ""}, {anchors, ""}};
+  }
+  setTensorType(graph->add_input(), "images", elem, in);
+
+  GraphReport report;
+  if (auto st = buildDetector(g, graph, report); !st) return st.errors();
+  setTensorType(graph->add_output(), "output0", elem, out);
+  addUltralyticsMetadata(model, g, maxStride);
 
   std::string bytes;
   if (!model.SerializeToString(&bytes))

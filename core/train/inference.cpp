@@ -15,6 +15,7 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "core/base/atomic_file.h"
@@ -62,6 +63,159 @@ cv::Scalar classColour(int cls) {
   return palette[static_cast<size_t>(cls) % (sizeof palette / sizeof palette[0])];
 }
 
+/// The loader of `val`: the split in order, unaugmented, rectangular batches unless asked not.
+data::LoaderOptions valLoaderOptions(const ValRequest& req, const LoadedWeights& lm,
+                                     bool channelsLast) {
+  data::LoaderOptions lo;
+  lo.imgsz = req.imgsz > 0 ? req.imgsz : static_cast<int>(lm.meta.imgsz);
+  lo.batch = req.batch;
+  lo.workers = req.workers;
+  lo.augment = false;
+  lo.shuffle = false;
+  lo.rect = req.rect;
+  lo.channelsLast = channelsLast;
+  return lo;
+}
+
+/// Every kept detection as CSV (the eval-preds format), written atomically to `path`.
+Status savePredictions(const std::string& path, const std::vector<SavedDetection>& saved) {
+  std::ostringstream csv;
+  csv << kPredictionsCsvHeader;
+  csv.precision(7);
+  for (const auto& d : saved)
+    writePredictionRow(csv, d.image, d.cls, d.conf, d.x1, d.y1, d.x2, d.y2);
+  return writeFileAtomic(path, csv.str());
+}
+
+/// The per_class rows of `val`'s report, named from the dataset.
+nlohmann::json perClassJson(const std::vector<ClassResult>& perClass, const data::DataSpec& spec) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& c : perClass) {
+    rows.push_back({{"cls", c.cls},
+                    {"name", c.cls < spec.nc() ? spec.names[static_cast<size_t>(c.cls)] : ""},
+                    {"images", c.images},
+                    {"instances", c.instances},
+                    {"precision", c.precision},
+                    {"recall", c.recall},
+                    {"map50", c.map50},
+                    {"map5095", c.map5095}});
+  }
+  return rows;
+}
+
+/// Where predict's images come from: a folder's images (recursively, sorted; entries that
+/// cannot be examined go to `problems`), or the one image file. Empty when neither exists.
+std::optional<std::vector<fs::path>> predictSources(const fs::path& source,
+                                                    nlohmann::json& problems) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (fs::is_directory(source, ec)) {
+    // Never throws: an entry that cannot be examined (a symlink loop, no permission) is a
+    // problem of its own and the rest of the folder is still predicted.
+    fs::recursive_directory_iterator it(source, fs::directory_options::skip_permission_denied, ec),
+        end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code fileEc;
+      const bool regular = it->is_regular_file(fileEc);
+      if (fileEc) {
+        if (isImage(it->path()))
+          problems.push_back(it->path().string() + ": cannot be read (" + fileEc.message() + ")");
+        continue;
+      }
+      if (regular && isImage(it->path())) files.push_back(it->path());
+    }
+    if (ec)
+      problems.push_back(source.string() + ": the folder could not be listed to the end (" +
+                         ec.message() + ")");
+    std::sort(files.begin(), files.end());
+  } else if (fs::is_regular_file(source, ec)) {
+    files.push_back(source);
+  } else {
+    return std::nullopt;
+  }
+  return files;
+}
+
+/// The image decoded as BGR, or empty with `why` saying what went wrong.
+cv::Mat readPredictImage(const fs::path& file, std::string& why) {
+  std::vector<uint8_t> bytes;
+  cv::Mat bgr;
+  why = "not a readable image";
+  try {
+    if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
+  } catch (const std::exception& e) {  // OpenCV's assertions name no file
+    why = std::string("not a readable image (") + e.what() + ")";
+    why = why.substr(0, why.find('\n'));
+    bgr = cv::Mat();
+  }
+  return bgr;
+}
+
+/// The detections kept for one letterboxed image: (n, 6) x1 y1 x2 y2 conf cls, float, CPU.
+torch::Tensor predictOne(model::YoloImpl& model, const PredictInput& in,
+                         const torch::Device& device, const PredictRequest& req) {
+  auto x = in.x.to(device);
+  auto feats = model.forward(x);
+  return nonMaxSuppression(model::decodePredictions(model, feats), req.conf, req.iou, req.maxDet)[0]
+      .to(torch::kCPU, torch::kFloat)
+      .contiguous();
+}
+
+/// Writes `kept` (letterbox pixels) as CSV rows of `name` in the image's pixels and draws each
+/// box with its class name and score on `bgr`; returns how many.
+int64_t recordDetections(const torch::Tensor& kept, const PredictInput& in, const std::string& name,
+                         const std::vector<std::string>& names, std::ostream& csv, cv::Mat& bgr) {
+  const double r = in.ratio;
+  const int padX = in.padX, padY = in.padY;
+  auto d = kept.accessor<float, 2>();
+  int64_t detections = 0;
+  for (int64_t k = 0; k < kept.size(0); ++k) {
+    const double x1 = std::clamp((d[k][0] - padX) / r, 0.0, static_cast<double>(bgr.cols));
+    const double y1 = std::clamp((d[k][1] - padY) / r, 0.0, static_cast<double>(bgr.rows));
+    const double x2 = std::clamp((d[k][2] - padX) / r, 0.0, static_cast<double>(bgr.cols));
+    const double y2 = std::clamp((d[k][3] - padY) / r, 0.0, static_cast<double>(bgr.rows));
+    const int cls = static_cast<int>(d[k][5]);
+    const float score = d[k][4];
+    writePredictionRow(csv, name, cls, score, x1, y1, x2, y2);
+    char label[128];
+    std::snprintf(label, sizeof label, "%s %.2f",
+                  cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str()
+                                                       : std::to_string(cls).c_str(),
+                  score);
+    drawLabelledBox(bgr, x1, y1, x2, y2, cls, label);
+    ++detections;
+  }
+  return detections;
+}
+
+/// Writes the annotated image to `outFile` atomically, encoded as its extension says (JPEG
+/// without OpenCV's imgcodecs); a failure goes to `problems`.
+void writeAnnotated(const fs::path& outFile, const cv::Mat& bgr, const fs::path& file,
+                    nlohmann::json& problems) {
+  std::error_code ec;
+  fs::create_directories(outFile.parent_path(), ec);
+  std::vector<uchar> encoded;
+  std::string ext = outFile.extension().string();
+  for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  bool encodedOk = false;
+  if (ext.empty() || ext == ".jpg" || ext == ".jpeg") {
+    encoded = data::encodeJpegBgr(bgr, 95);
+    encodedOk = true;
+  }
+#ifdef STAVE_HAVE_IMGCODECS
+  else {
+    encodedOk = cv::imencode(ext, bgr, encoded);
+  }
+#endif
+  if (!encodedOk) {
+    problems.push_back(file.string() + ": cannot encode the annotated image");
+  } else if (auto s =
+                 writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end()));
+             !s) {
+    problems.push_back(s.errorText());
+  }
+}
+
 }  // namespace
 
 void drawLabelledBox(cv::Mat& bgr, double x1, double y1, double x2, double y2, int cls,
@@ -100,15 +254,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   auto index = data::scanSplit(spec.value(), req.split);
   if (!index) return index.errors();
   if (index->images.empty()) return Error{req.data, 0, req.split, "the split has no usable images"};
-  data::LoaderOptions lo;
-  lo.imgsz = req.imgsz > 0 ? req.imgsz : static_cast<int>(lm->meta.imgsz);
-  lo.batch = req.batch;
-  lo.workers = req.workers;
-  lo.augment = false;
-  lo.shuffle = false;
-  lo.rect = req.rect;
-  lo.channelsLast = channelsLast;
-  data::Loader loader(index.value(), lo);
+  data::Loader loader(index.value(), valLoaderOptions(req, lm.value(), channelsLast));
   ValidationOptions vo;
   vo.conf = req.conf;
   vo.iou = req.iou;
@@ -124,15 +270,11 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   if (!req.plots.empty()) {
     std::vector<std::string> paths;
     for (const auto& im : index->images) paths.push_back(im.imagePath);
-    if (auto st = writeValidationViews(views, req.plots, paths, spec->names); !st) return st.errors();
+    if (auto st = writeValidationViews(views, req.plots, paths, spec->names); !st)
+      return st.errors();
   }
   if (!req.savePreds.empty()) {
-    std::ostringstream csv;
-    csv << kPredictionsCsvHeader;
-    csv.precision(7);
-    for (const auto& d : saved)
-      writePredictionRow(csv, d.image, d.cls, d.conf, d.x1, d.y1, d.x2, d.y2);
-    if (auto st = writeFileAtomic(req.savePreds, csv.str()); !st) return st.errors();
+    if (auto st = savePredictions(req.savePreds, saved); !st) return st.errors();
   }
   nlohmann::json j;
   j["weights"] = req.weights;
@@ -150,18 +292,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
     j["saved_predictions"] = req.savePreds;
     j["predictions"] = saved.size();
   }
-  j["per_class"] = nlohmann::json::array();
-  for (const auto& c : v.perClass) {
-    j["per_class"].push_back(
-        {{"cls", c.cls},
-         {"name", c.cls < spec->nc() ? spec->names[static_cast<size_t>(c.cls)] : ""},
-         {"images", c.images},
-         {"instances", c.instances},
-         {"precision", c.precision},
-         {"recall", c.recall},
-         {"map50", c.map50},
-         {"map5095", c.map5095}});
-  }
+  j["per_class"] = perClassJson(v.perClass, spec.value());
   return j;
 }
 
@@ -204,8 +335,7 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
 
 PredictInput letterboxForPredict(const cv::Mat& bgr, int imgsz) {
   PredictInput in;
-  in.ratio =
-      std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
+  in.ratio = std::min(static_cast<double>(imgsz) / bgr.cols, static_cast<double>(imgsz) / bgr.rows);
   const int nw = std::max(1, static_cast<int>(std::lround(bgr.cols * in.ratio)));
   const int nh = std::max(1, static_cast<int>(std::lround(bgr.rows * in.ratio)));
   in.padX = (imgsz - nw) / 2;
@@ -228,35 +358,14 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   auto lm = loadWeights(req.weights, device.value());
   if (!lm) return lm.errors();
   lm->model->foldBatchNorm();  // inference only: the BatchNorms folded into the convolutions
-  std::vector<fs::path> files;
   nlohmann::json problems = nlohmann::json::array();
   const fs::path source(req.source);
-  std::error_code ec;
-  if (fs::is_directory(source, ec)) {
-    // Never throws: an entry that cannot be examined (a symlink loop, no permission) is a
-    // problem of its own and the rest of the folder is still predicted.
-    fs::recursive_directory_iterator it(source, fs::directory_options::skip_permission_denied, ec),
-        end;
-    for (; !ec && it != end; it.increment(ec)) {
-      std::error_code fileEc;
-      const bool regular = it->is_regular_file(fileEc);
-      if (fileEc) {
-        if (isImage(it->path()))
-          problems.push_back(it->path().string() + ": cannot be read (" + fileEc.message() + ")");
-        continue;
-      }
-      if (regular && isImage(it->path())) files.push_back(it->path());
-    }
-    if (ec) problems.push_back(source.string() + ": the folder could not be listed to the end (" +
-                               ec.message() + ")");
-    std::sort(files.begin(), files.end());
-  } else if (fs::is_regular_file(source, ec)) {
-    files.push_back(source);
-  } else {
-    return Error{req.source, 0, "source", "no such image file or folder"};
-  }
+  auto sources = predictSources(source, problems);
+  if (!sources) return Error{req.source, 0, "source", "no such image file or folder"};
+  const std::vector<fs::path>& files = *sources;
   if (files.empty())
     return Error{req.source, 0, "source", "no images (.jpg, .png, .bmp, .tif, .webp) found"};
+  std::error_code ec;
   fs::create_directories(req.outDir, ec);
   if (ec) return Error{req.outDir, 0, "out", "cannot create the folder: " + ec.message()};
 
@@ -268,70 +377,18 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   torch::NoGradGuard noGrad;
   for (const auto& file : files) {
-    std::vector<uint8_t> bytes;
-    cv::Mat bgr;
-    std::string why = "not a readable image";
-    try {
-      if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
-    } catch (const std::exception& e) {  // OpenCV's assertions name no file
-      why = std::string("not a readable image (") + e.what() + ")";
-      why = why.substr(0, why.find('\n'));
-      bgr = cv::Mat();
-    }
+    std::string why;
+    cv::Mat bgr = readPredictImage(file, why);
     if (bgr.empty()) {
       problems.push_back(file.string() + ": " + why);
       continue;
     }
     const PredictInput in = letterboxForPredict(bgr, imgsz);
-    const double r = in.ratio;
-    const int padX = in.padX, padY = in.padY;
-    auto x = in.x.to(device.value());
-    auto feats = lm->model->forward(x);
-    auto kept = nonMaxSuppression(model::decodePredictions(*lm->model, feats), req.conf, req.iou,
-                                  req.maxDet)[0]
-                    .to(torch::kCPU, torch::kFloat)
-                    .contiguous();
-    auto d = kept.accessor<float, 2>();
+    auto kept = predictOne(*lm->model, in, device.value(), req);
     const std::string name =
         fs::is_directory(source) ? fs::relative(file, source).string() : file.filename().string();
-    for (int64_t k = 0; k < kept.size(0); ++k) {
-      const double x1 = std::clamp((d[k][0] - padX) / r, 0.0, static_cast<double>(bgr.cols));
-      const double y1 = std::clamp((d[k][1] - padY) / r, 0.0, static_cast<double>(bgr.rows));
-      const double x2 = std::clamp((d[k][2] - padX) / r, 0.0, static_cast<double>(bgr.cols));
-      const double y2 = std::clamp((d[k][3] - padY) / r, 0.0, static_cast<double>(bgr.rows));
-      const int cls = static_cast<int>(d[k][5]);
-      const float score = d[k][4];
-      writePredictionRow(csv, name, cls, score, x1, y1, x2, y2);
-      char label[128];
-      std::snprintf(label, sizeof label, "%s %.2f",
-                    cls < static_cast<int>(names.size()) ? names[static_cast<size_t>(cls)].c_str()
-                                                         : std::to_string(cls).c_str(),
-                    score);
-      drawLabelledBox(bgr, x1, y1, x2, y2, cls, label);
-      ++detections;
-    }
-    fs::path outFile = fs::path(req.outDir) / name;
-    fs::create_directories(outFile.parent_path(), ec);
-    std::vector<uchar> encoded;
-    std::string ext = outFile.extension().string();
-    for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    bool encodedOk = false;
-    if (ext.empty() || ext == ".jpg" || ext == ".jpeg") {
-      encoded = data::encodeJpegBgr(bgr, 95);
-      encodedOk = true;
-    }
-#ifdef STAVE_HAVE_IMGCODECS
-    else {
-      encodedOk = cv::imencode(ext, bgr, encoded);
-    }
-#endif
-    if (!encodedOk) {
-      problems.push_back(file.string() + ": cannot encode the annotated image");
-    } else if (auto s =
-                   writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end()));
-               !s) {
-      problems.push_back(s.errorText());
-    }
+    detections += recordDetections(kept, in, name, names, csv, bgr);
+    writeAnnotated(fs::path(req.outDir) / name, bgr, file, problems);
     ++images;
   }
   const std::string csvPath = (fs::path(req.outDir) / "predictions.csv").string();

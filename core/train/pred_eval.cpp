@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 namespace stave::train {
 
@@ -78,6 +79,68 @@ std::string stemOf(const std::string& path) {
 
 constexpr const char* kColumns[] = {"image", "cls", "conf", "x1", "y1", "x2", "y2"};
 
+// One data row's seven trimmed fields as a prediction, or nothing with every problem of the
+// row (each naming `lineNo` and its column) added to `errors`.
+std::optional<PredictionRow> parsePredictionRow(const std::vector<std::string>& fields,
+                                                const std::string& fileName, int lineNo, int nc,
+                                                std::vector<Error>& errors) {
+  auto fail = [&](const std::string& key, const std::string& message) {
+    errors.push_back(Error{fileName, lineNo, key, message});
+  };
+  if (fields.size() != 7) {
+    fail("",
+         "expected 7 columns (image,cls,conf,x1,y1,x2,y2), got " + std::to_string(fields.size()));
+    return std::nullopt;
+  }
+  PredictionRow row;
+  row.line = lineNo;
+  row.image = normaliseImageKey(fields[0]);
+  bool ok = true;
+  if (row.image.empty()) {
+    fail("image", "is empty");
+    ok = false;
+  }
+  double v[6] = {0};
+  for (int c = 1; c < 7; ++c) {
+    if (!parseDouble(fields[c], v[c - 1])) {
+      fail(kColumns[c], "'" + fields[c] + "' is not a number");
+      ok = false;
+    } else if (!std::isfinite(v[c - 1])) {
+      fail(kColumns[c], "must be finite, got " + fields[c]);
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  const double cls = v[0];
+  if (cls != std::floor(cls) || cls < 0 || cls >= nc) {
+    fail("cls", "'" + fields[1] + "' is not a class id in [0, " + std::to_string(nc - 1) + "]");
+    return std::nullopt;
+  }
+  if (v[1] < 0 || v[1] > 1) {
+    fail("conf", "'" + fields[2] + "' is outside [0, 1] (a confidence, not a logit or a percent)");
+    return std::nullopt;
+  }
+  if (v[4] < v[2]) {
+    fail("x2", "x2 (" + fields[5] + ") is left of x1 (" + fields[3] + ")");
+    return std::nullopt;
+  }
+  if (v[5] < v[3]) {
+    fail("y2", "y2 (" + fields[6] + ") is above y1 (" + fields[4] + ")");
+    return std::nullopt;
+  }
+  row.det = Detection{float(v[2]), float(v[3]), float(v[4]),
+                      float(v[5]), float(v[1]), static_cast<int>(cls)};
+  return row;
+}
+
+// Whether the first row with content is the header (its first field "image", any case).
+bool isHeaderRow(const std::vector<std::string>& fields) {
+  std::string first = fields[0];
+  std::transform(first.begin(), first.end(), first.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return first == "image";
+}
+
 }  // namespace
 
 std::string normaliseImageKey(const std::string& path) {
@@ -105,66 +168,17 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
       line.erase(0, 3);  // UTF-8 byte order mark from spreadsheet tools
     }
     if (trim(line).empty()) continue;
-    auto fail = [&](const std::string& key, const std::string& message) {
-      errors.push_back(Error{fileName, lineNo, key, message});
-    };
     if (!splitCsvLine(line, fields)) {
-      fail("", "a quoted field is not closed");
+      errors.push_back(Error{fileName, lineNo, "", "a quoted field is not closed"});
       continue;
     }
     for (auto& f : fields) f = trim(f);
     if (!sawContent) {
       sawContent = true;
-      std::string first = fields[0];
-      std::transform(first.begin(), first.end(), first.begin(),
-                     [](unsigned char c) { return std::tolower(c); });
-      if (first == "image") continue;  // header row
+      if (isHeaderRow(fields)) continue;
     }
-    if (fields.size() != 7) {
-      fail("",
-           "expected 7 columns (image,cls,conf,x1,y1,x2,y2), got " + std::to_string(fields.size()));
-      continue;
-    }
-    PredictionRow row;
-    row.line = lineNo;
-    row.image = normaliseImageKey(fields[0]);
-    bool ok = true;
-    if (row.image.empty()) {
-      fail("image", "is empty");
-      ok = false;
-    }
-    double v[6] = {0};
-    for (int c = 1; c < 7; ++c) {
-      if (!parseDouble(fields[c], v[c - 1])) {
-        fail(kColumns[c], "'" + fields[c] + "' is not a number");
-        ok = false;
-      } else if (!std::isfinite(v[c - 1])) {
-        fail(kColumns[c], "must be finite, got " + fields[c]);
-        ok = false;
-      }
-    }
-    if (!ok) continue;
-    const double cls = v[0];
-    if (cls != std::floor(cls) || cls < 0 || cls >= nc) {
-      fail("cls", "'" + fields[1] + "' is not a class id in [0, " + std::to_string(nc - 1) + "]");
-      continue;
-    }
-    if (v[1] < 0 || v[1] > 1) {
-      fail("conf",
-           "'" + fields[2] + "' is outside [0, 1] (a confidence, not a logit or a percent)");
-      continue;
-    }
-    if (v[4] < v[2]) {
-      fail("x2", "x2 (" + fields[5] + ") is left of x1 (" + fields[3] + ")");
-      continue;
-    }
-    if (v[5] < v[3]) {
-      fail("y2", "y2 (" + fields[6] + ") is above y1 (" + fields[4] + ")");
-      continue;
-    }
-    row.det = Detection{float(v[2]), float(v[3]), float(v[4]),
-                        float(v[5]), float(v[1]), static_cast<int>(cls)};
-    rows.push_back(std::move(row));
+    if (auto row = parsePredictionRow(fields, fileName, lineNo, nc, errors))
+      rows.push_back(std::move(*row));
   }
   if (!errors.empty()) return errors;
   if (rows.empty()) {

@@ -24,33 +24,29 @@ std::string isoNow() {
   return buf;
 }
 
-}  // namespace
-
-Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint,
-                                                   const std::string& out) {
-  auto loaded = loadWeights(checkpoint);
-  if (!loaded) return loaded.errors();
-  const CheckpointMeta& meta = loaded->meta;
-  const model::Yolo& model = loaded->model;
-  std::string scale = meta.scale.size() == 1 ? meta.scale : config::modelScale(meta.scale);
-  if (scale.empty() || std::string_view("nsmlx").find(scale) == std::string_view::npos)
-    return Error{checkpoint, 0, "", "model '" + meta.scale + "' is not a YOLOv8 scale (n, s, m, l, x)"};
-
-  // The run's data and single_cls, for Ultralytics' val() without arguments.
-  std::string data;
-  bool singleCls = false;
-  if (auto cfg = config::parseRunConfigYaml(meta.configYaml, checkpoint)) {
-    data = cfg->getString("data");
-    singleCls = cfg->getBool("single_cls");
+/// The model's parameters and buffers as a plain dict of tensors (load_state_dict takes any
+/// mapping); returns how many.
+int64_t writeStateDict(PickleWriter& w, const model::Yolo& model) {
+  int64_t tensors = 0;
+  w.beginDict();
+  for (const auto& p : model->named_parameters(true)) {
+    w.string(p.key());
+    w.tensor(p.value());
+    ++tensors;
   }
+  for (const auto& b : model->named_buffers(true)) {
+    w.string(b.key());
+    w.tensor(b.value());
+    ++tensors;
+  }
+  w.endDict();
+  return tensors;
+}
 
-  UltralyticsExport result;
-  result.modelYaml = "yolov8" + scale + ".yaml";
-  result.nc = model->nc();
-
-  PickleWriter w;
-  w.beginDict();  // the checkpoint
-  w.string("model");
+/// The checkpoint's "model": a DetectionModel Ultralytics builds from its YAML, with the state
+/// dict loaded and the class names set. Counts the tensors into `result`.
+void writeDetectionModel(PickleWriter& w, const model::Yolo& model, const CheckpointMeta& meta,
+                         UltralyticsExport& result) {
   // DetectionModel(cfg, ch=3, nc=nc, verbose=False): Ultralytics builds the architecture.
   w.global("ultralytics.nn.tasks", "DetectionModel");
   w.mark();
@@ -70,19 +66,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   w.tupleFromMark();
   w.reduce();
   w.mark();  // the argument tuple
-  w.beginDict();  // the state dict (a plain dict: load_state_dict takes any mapping)
-  torch::NoGradGuard noGrad;
-  for (const auto& p : model->named_parameters(true)) {
-    w.string(p.key());
-    w.tensor(p.value());
-    ++result.tensors;
-  }
-  for (const auto& b : model->named_buffers(true)) {
-    w.string(b.key());
-    w.tensor(b.value());
-    ++result.tensors;
-  }
-  w.endDict();
+  result.tensors += writeStateDict(w, model);
   w.tupleFromMark();
   w.reduce();
   w.pop();
@@ -96,12 +80,61 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   for (int i = 0; i < result.nc; ++i) {
     w.integer(i);
     w.string(static_cast<size_t>(i) < meta.names.size() ? meta.names[static_cast<size_t>(i)]
-                                                          : std::to_string(i));
+                                                        : std::to_string(i));
   }
   w.endDict();
   w.tupleFromMark();
   w.reduce();
   w.pop();
+}
+
+/// The checkpoint's train_args: what Ultralytics' val() without arguments needs.
+void writeTrainArgs(PickleWriter& w, const std::string& modelYaml, const std::string& data,
+                    int64_t imgsz, bool singleCls) {
+  w.beginDict();
+  w.string("task");
+  w.string("detect");
+  w.string("model");
+  w.string(modelYaml);
+  w.string("data");
+  w.string(data);
+  w.string("imgsz");
+  w.integer(imgsz);
+  w.string("single_cls");
+  w.boolean(singleCls);
+  w.endDict();
+}
+
+}  // namespace
+
+Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint,
+                                                   const std::string& out) {
+  auto loaded = loadWeights(checkpoint);
+  if (!loaded) return loaded.errors();
+  const CheckpointMeta& meta = loaded->meta;
+  const model::Yolo& model = loaded->model;
+  std::string scale = meta.scale.size() == 1 ? meta.scale : config::modelScale(meta.scale);
+  if (scale.empty() || std::string_view("nsmlx").find(scale) == std::string_view::npos)
+    return Error{checkpoint, 0, "",
+                 "model '" + meta.scale + "' is not a YOLOv8 scale (n, s, m, l, x)"};
+
+  // The run's data and single_cls, for Ultralytics' val() without arguments.
+  std::string data;
+  bool singleCls = false;
+  if (auto cfg = config::parseRunConfigYaml(meta.configYaml, checkpoint)) {
+    data = cfg->getString("data");
+    singleCls = cfg->getBool("single_cls");
+  }
+
+  UltralyticsExport result;
+  result.modelYaml = "yolov8" + scale + ".yaml";
+  result.nc = model->nc();
+
+  torch::NoGradGuard noGrad;
+  PickleWriter w;
+  w.beginDict();  // the checkpoint
+  w.string("model");
+  writeDetectionModel(w, model, meta, result);
   w.string("ema");
   w.none();
   w.string("optimizer");
@@ -114,18 +147,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   else
     w.none();
   w.string("train_args");
-  w.beginDict();
-  w.string("task");
-  w.string("detect");
-  w.string("model");
-  w.string(result.modelYaml);
-  w.string("data");
-  w.string(data);
-  w.string("imgsz");
-  w.integer(meta.imgsz);
-  w.string("single_cls");
-  w.boolean(singleCls);
-  w.endDict();
+  writeTrainArgs(w, result.modelYaml, data, meta.imgsz, singleCls);
   w.string("date");
   w.string(isoNow());
   w.string("exported_by");
