@@ -149,21 +149,18 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
   return s.str();
 }
 
-std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, int tasks) {
-  const std::string name = safeName(o.jobName, true);
-  const std::string configMap = name + "-config";
-  // Only integers and fixed text in the pod's shell command; the operator's variables give the
-  // node's place. Pods are nodes: the operator sets RANK to the pod index, so each pod runs the
-  // launcher with --nproc G as node PET_NODE_RANK of PET_NNODES.
-  const std::string cmd =
-      "exec stave-train train /config/run.yaml --nproc " + std::to_string(tasks) +
-      " --nnodes \"${PET_NNODES:-" + std::to_string(o.nodes) +
-      "}\" --node-rank \"${PET_NODE_RANK:-${RANK:-0}}\" --master-addr \"$MASTER_ADDR\""
-      " --master-port \"$MASTER_PORT\"";
-  YAML::Emitter out;
-  emitComment(out, "Stave training run, exported by 'stave-train export --format k8s'.");
-  if (!o.description.empty()) emitComment(out, commentText(o.description));
-  emitComment(out, "Apply: kubectl apply -f FILE (needs the Kubeflow training operator).");
+// The pod's shell command. Only integers and fixed text; the operator's variables give the
+// node's place. Pods are nodes: the operator sets RANK to the pod index, so each pod runs the
+// launcher with --nproc G as node PET_NODE_RANK of PET_NNODES.
+std::string k8sPodCommand(const ExportOptions& o, int tasks) {
+  return "exec stave-train train /config/run.yaml --nproc " + std::to_string(tasks) +
+         " --nnodes \"${PET_NNODES:-" + std::to_string(o.nodes) +
+         "}\" --node-rank \"${PET_NODE_RANK:-${RANK:-0}}\" --master-addr \"$MASTER_ADDR\""
+         " --master-port \"$MASTER_PORT\"";
+}
+
+// The first document: the ConfigMap that holds the run's config as run.yaml.
+void emitK8sConfigMap(YAML::Emitter& out, const RunConfig& c, const std::string& configMap) {
   out << YAML::BeginMap;
   out << YAML::Key << "apiVersion" << YAML::Value << "v1";
   out << YAML::Key << "kind" << YAML::Value << "ConfigMap";
@@ -172,52 +169,78 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, in
   out << YAML::Key << "data" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "run.yaml" << YAML::Value << YAML::Literal << toYaml(c) << YAML::EndMap;
   out << YAML::EndMap;
+}
 
-  auto replica = [&](const char* role, int replicas) {
-    out << YAML::Key << role << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "replicas" << YAML::Value << replicas;
-    out << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
-    out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << "pytorch";
-    out << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << o.image;
-    out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq
-        << YAML::DoubleQuoted << "/bin/sh" << YAML::DoubleQuoted << "-c" << YAML::EndSeq;
-    out << YAML::Key << "args" << YAML::Value << YAML::BeginSeq << YAML::DoubleQuoted << cmd
-        << YAML::EndSeq;
-    if (gpus > 0) {
-      out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
-      out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
-      out << YAML::Key << "nvidia.com/gpu" << YAML::Value << gpus;
-      out << YAML::EndMap << YAML::EndMap;
-    }
-    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
-    out << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << "stave-config";
-    out << YAML::Key << "mountPath" << YAML::Value << "/config";
-    out << YAML::Key << "readOnly" << YAML::Value << true;
-    out << YAML::EndMap;
-    out << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << "dshm";
-    out << YAML::Key << "mountPath" << YAML::Value << "/dev/shm";
-    out << YAML::EndMap;
-    out << YAML::EndSeq;
-    out << YAML::EndMap << YAML::EndSeq;  // the container, containers
-    out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
-    out << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << "stave-config";
-    out << YAML::Key << "configMap" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << configMap << YAML::EndMap;
-    out << YAML::EndMap;
-    out << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value << "dshm";
-    out << YAML::Key << "emptyDir" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "medium" << YAML::Value << "Memory" << YAML::EndMap;
-    out << YAML::EndMap;
-    out << YAML::EndSeq;
-    out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // spec, template, the role
-  };
+// The single container of a replica's pod, as one item of `containers`.
+void emitK8sContainer(YAML::Emitter& out, const ExportOptions& o, const std::string& cmd,
+                      int gpus) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "pytorch";
+  out << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << o.image;
+  out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << YAML::DoubleQuoted
+      << "/bin/sh" << YAML::DoubleQuoted << "-c" << YAML::EndSeq;
+  out << YAML::Key << "args" << YAML::Value << YAML::BeginSeq << YAML::DoubleQuoted << cmd
+      << YAML::EndSeq;
+  if (gpus > 0) {
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "nvidia.com/gpu" << YAML::Value << gpus;
+    out << YAML::EndMap << YAML::EndMap;
+  }
+  out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "stave-config";
+  out << YAML::Key << "mountPath" << YAML::Value << "/config";
+  out << YAML::Key << "readOnly" << YAML::Value << true;
+  out << YAML::EndMap;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "dshm";
+  out << YAML::Key << "mountPath" << YAML::Value << "/dev/shm";
+  out << YAML::EndMap;
+  out << YAML::EndSeq;
+  out << YAML::EndMap;  // the container
+}
+
+// The pod's volumes: the config map and a shared-memory folder for the data loader.
+void emitK8sVolumes(YAML::Emitter& out, const std::string& configMap) {
+  out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "stave-config";
+  out << YAML::Key << "configMap" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << configMap << YAML::EndMap;
+  out << YAML::EndMap;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "dshm";
+  out << YAML::Key << "emptyDir" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "medium" << YAML::Value << "Memory" << YAML::EndMap;
+  out << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+
+// One entry of pytorchReplicaSpecs (Master or Worker).
+void emitK8sReplica(YAML::Emitter& out, const char* role, int replicas, const ExportOptions& o,
+                    const std::string& cmd, int gpus, const std::string& configMap) {
+  out << YAML::Key << role << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "replicas" << YAML::Value << replicas;
+  out << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
+  out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq;
+  emitK8sContainer(out, o, cmd, gpus);
+  out << YAML::EndSeq;  // containers
+  emitK8sVolumes(out, configMap);
+  out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // spec, template, the role
+}
+
+std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, int tasks) {
+  const std::string name = safeName(o.jobName, true);
+  const std::string configMap = name + "-config";
+  const std::string cmd = k8sPodCommand(o, tasks);
+  YAML::Emitter out;
+  emitComment(out, "Stave training run, exported by 'stave-train export --format k8s'.");
+  if (!o.description.empty()) emitComment(out, commentText(o.description));
+  emitComment(out, "Apply: kubectl apply -f FILE (needs the Kubeflow training operator).");
+  emitK8sConfigMap(out, c, configMap);
   out << YAML::BeginDoc << YAML::BeginMap;
   out << YAML::Key << "apiVersion" << YAML::Value << "kubeflow.org/v1";
   out << YAML::Key << "kind" << YAML::Value << "PyTorchJob";
@@ -226,8 +249,8 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, in
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "nprocPerNode" << YAML::Value << YAML::DoubleQuoted << std::to_string(tasks);
   out << YAML::Key << "pytorchReplicaSpecs" << YAML::Value << YAML::BeginMap;
-  replica("Master", 1);
-  if (o.nodes > 1) replica("Worker", o.nodes - 1);
+  emitK8sReplica(out, "Master", 1, o, cmd, gpus, configMap);
+  if (o.nodes > 1) emitK8sReplica(out, "Worker", o.nodes - 1, o, cmd, gpus, configMap);
   out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // pytorchReplicaSpecs, spec, the job
   return emittedText(out);
 }

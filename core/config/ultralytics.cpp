@@ -2,6 +2,7 @@
 // does not know, so the export writes only keys marked `ultralytics` in the schema, converted to
 // the types Ultralytics expects.
 #include <algorithm>
+#include <utility>
 
 #include <yaml-cpp/yaml.h>
 
@@ -84,6 +85,172 @@ std::string toUltralyticsYaml(const RunConfig& c, const std::string& description
   return emittedText(out);
 }
 
+namespace {
+
+// One args.yaml being read into a RunConfig: what the entries found so far left behind (errors,
+// warnings, Ultralytics' global batch, the ranks its device list names).
+class UltralyticsImporter {
+ public:
+  explicit UltralyticsImporter(const std::string& sourceName) : m_sourceName(sourceName) {}
+
+  void readEntry(const YAML::Node& keyNode, const YAML::Node& v) {
+    const std::string key = keyNode.Scalar();
+    const int line = keyNode.Mark().line + 1;
+    const std::string scalar = v.IsScalar() ? v.Scalar() : std::string();
+    if (key == "mode" || key == "cfg") return;  // how Ultralytics was called, not a setting
+    if (key == "task") {
+      if (scalar != "detect")
+        warn(line, key, "task '" + scalar + "' is not supported; Stave trains detection");
+      return;
+    }
+    if (key == "device") {
+      readDevice(line, key, v, scalar);
+      return;
+    }
+    const ParamSpec* spec = findParam(key);
+    // A Stave key that Ultralytics does not have under this meaning (rect: Ultralytics trains
+    // in rectangular batches, Stave validates in them) is not carried over.
+    if (!spec || !spec->ultralytics) {
+      m_out.droppedKeys.push_back(key);
+      return;
+    }
+    if (v.IsNull()) return;  // Ultralytics' "not set": keep Stave's default
+    if (key == "batch")
+      readBatch(line, key, *spec, scalar);
+    else if (key == "model")
+      readModel(line, key, scalar);
+    else if (key == "pretrained")
+      readPretrained(line, key, scalar);
+    else if (key == "cache")
+      readCache(line, key, scalar);
+    else
+      readOther(line, key, *spec, v, scalar);
+  }
+
+  // Called once, after the last entry: the importer is spent.
+  Result<UltralyticsImport> finish() {
+    // Ultralytics' batch is global; Stave's is per rank.
+    if (m_ultralyticsBatch > 0) {
+      if (m_ultralyticsBatch % m_ranks != 0)
+        warn(m_batchLine, "batch",
+             "global batch " + std::to_string(m_ultralyticsBatch) + " does not divide by " +
+                 std::to_string(m_ranks) + " GPUs; using " +
+                 std::to_string(std::max<int64_t>(1, m_ultralyticsBatch / m_ranks)) + " per rank");
+      setChecked(m_batchLine, "batch", std::max<int64_t>(1, m_ultralyticsBatch / m_ranks));
+    }
+    RunConfig& c = m_out.config;
+    c.set("nproc", m_ranks);
+    if (!m_errors.empty()) return std::move(m_errors);
+    for (auto& e : validate(c)) {
+      e.file = m_sourceName;
+      m_errors.push_back(e);
+    }
+    if (!m_errors.empty()) return std::move(m_errors);
+    return std::move(m_out);
+  }
+
+ private:
+  void warn(int line, const std::string& key, const std::string& msg) {
+    m_out.warnings.push_back({m_sourceName, line, key, msg});
+  }
+
+  void setChecked(int line, const std::string& key, const Value& v) {
+    const ParamSpec* spec = findParam(key);
+    if (std::string bad = checkValue(*spec, v); !bad.empty())
+      m_errors.push_back({m_sourceName, line, key, bad});
+    else
+      m_out.config.set(key, v);
+  }
+
+  void readDevice(int line, const std::string& key, const YAML::Node& v,
+                  const std::string& scalar) {
+    std::string d;
+    if (v.IsSequence()) {
+      for (const auto& item : v) d += (d.empty() ? "" : ",") + item.Scalar();
+    } else if (!v.IsNull()) {
+      d = scalar;
+    }
+    std::string cleaned;
+    for (char ch : d)
+      if (ch != ' ') cleaned += ch;
+    if (cleaned.rfind("cuda:", 0) == 0) cleaned = cleaned.substr(5);
+    if (cleaned == "mps") {
+      warn(line, key, "device 'mps' is not supported; using the CPU");
+      cleaned = "cpu";
+    }
+    setChecked(line, "devices", cleaned);
+    if (!cleaned.empty() && cleaned != "cpu")
+      m_ranks = 1 + static_cast<int64_t>(std::count(cleaned.begin(), cleaned.end(), ','));
+  }
+
+  void readBatch(int line, const std::string& key, const ParamSpec& spec,
+                 const std::string& scalar) {
+    int64_t b = 0;
+    std::string why;
+    auto parsed = parseValueText(spec, scalar, &why);
+    if (parsed) b = std::get<int64_t>(*parsed);
+    if (!parsed || b < 1) {
+      warn(line, key,
+           "batch " + scalar + " (AutoBatch) has no Stave equivalent; using " +
+               formatValue(spec.defaultValue) + " per rank");
+      return;
+    }
+    m_ultralyticsBatch = b;
+    m_batchLine = line;
+  }
+
+  void readModel(int line, const std::string& key, const std::string& scalar) {
+    std::string m = scalar;
+    if (auto slash = m.find_last_of('/'); slash != std::string::npos) m = m.substr(slash + 1);
+    if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pt") == 0) {
+      m.resize(m.size() - 3);
+      warn(line, key,
+           "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
+               " with random weights (set pretrained to a Stave checkpoint)");
+    }
+    setChecked(line, key, stripSuffix(m, ".yaml"));
+  }
+
+  void readPretrained(int line, const std::string& key, const std::string& scalar) {
+    if (scalar == "true" || scalar == "True" || scalar == "false" || scalar == "False") return;
+    warn(line, key, "'" + scalar + "' must be a Stave checkpoint, not Ultralytics weights");
+    setChecked(line, key, scalar);
+  }
+
+  void readCache(int line, const std::string& key, const std::string& scalar) {
+    std::string m = scalar;
+    if (m == "true" || m == "True") m = "ram";
+    if (m == "false" || m == "False") m = "none";
+    setChecked(line, key, m);
+  }
+
+  void readOther(int line, const std::string& key, const ParamSpec& spec, const YAML::Node& v,
+                 const std::string& scalar) {
+    std::string why;
+    std::optional<Value> parsed;
+    if (v.IsScalar() && !(spec.type != ParamType::String && spec.type != ParamType::Path &&
+                          spec.type != ParamType::Enum && v.Tag() == "!"))
+      parsed = parseValueText(spec, scalar, &why);
+    if (!parsed) {
+      m_errors.push_back(
+          {m_sourceName, line, key,
+           "expected " + describeRange(spec) + ", got " +
+               (v.IsScalar() ? "'" + scalar + "'" : std::string("a list or mapping"))});
+      return;
+    }
+    setChecked(line, key, *parsed);
+  }
+
+  const std::string& m_sourceName;
+  UltralyticsImport m_out;
+  std::vector<Error> m_errors;
+  int64_t m_ultralyticsBatch = 0;
+  int m_batchLine = 0;
+  int64_t m_ranks = 1;
+};
+
+}  // namespace
+
 Result<UltralyticsImport> importUltralytics(const std::string& text,
                                             const std::string& sourceName) {
   YAML::Node root;
@@ -95,134 +262,9 @@ Result<UltralyticsImport> importUltralytics(const std::string& text,
   }
   if (!root.IsMap())
     return Error{sourceName, 0, "", "expected Ultralytics' args.yaml: a mapping of 'key: value'"};
-  UltralyticsImport out;
-  RunConfig& c = out.config;
-  std::vector<Error> errors;
-  int64_t ultralyticsBatch = 0;
-  int batchLine = 0;
-  int64_t ranks = 1;
-
-  auto warn = [&](int line, const std::string& key, const std::string& msg) {
-    out.warnings.push_back({sourceName, line, key, msg});
-  };
-  auto setChecked = [&](int line, const std::string& key, const Value& v) {
-    const ParamSpec* spec = findParam(key);
-    if (std::string bad = checkValue(*spec, v); !bad.empty())
-      errors.push_back({sourceName, line, key, bad});
-    else
-      c.set(key, v);
-  };
-
-  for (const auto& kv : root) {
-    const std::string key = kv.first.Scalar();
-    const YAML::Node& v = kv.second;
-    const int line = kv.first.Mark().line + 1;
-    const std::string scalar = v.IsScalar() ? v.Scalar() : std::string();
-    if (key == "mode" || key == "cfg") continue;  // how Ultralytics was called, not a setting
-    if (key == "task") {
-      if (scalar != "detect")
-        warn(line, key, "task '" + scalar + "' is not supported; Stave trains detection");
-      continue;
-    }
-    if (key == "device") {
-      std::string d;
-      if (v.IsSequence()) {
-        for (const auto& item : v) d += (d.empty() ? "" : ",") + item.Scalar();
-      } else if (!v.IsNull()) {
-        d = scalar;
-      }
-      std::string cleaned;
-      for (char ch : d)
-        if (ch != ' ') cleaned += ch;
-      if (cleaned.rfind("cuda:", 0) == 0) cleaned = cleaned.substr(5);
-      if (cleaned == "mps") {
-        warn(line, key, "device 'mps' is not supported; using the CPU");
-        cleaned = "cpu";
-      }
-      setChecked(line, "devices", cleaned);
-      if (!cleaned.empty() && cleaned != "cpu")
-        ranks = 1 + static_cast<int64_t>(std::count(cleaned.begin(), cleaned.end(), ','));
-      continue;
-    }
-    const ParamSpec* spec = findParam(key);
-    // A Stave key that Ultralytics does not have under this meaning (rect: Ultralytics trains
-    // in rectangular batches, Stave validates in them) is not carried over.
-    if (!spec || !spec->ultralytics) {
-      out.droppedKeys.push_back(key);
-      continue;
-    }
-    if (v.IsNull()) continue;  // Ultralytics' "not set": keep Stave's default
-    if (key == "batch") {
-      int64_t b = 0;
-      std::string why;
-      auto parsed = parseValueText(*spec, scalar, &why);
-      if (parsed) b = std::get<int64_t>(*parsed);
-      if (!parsed || b < 1) {
-        warn(line, key,
-             "batch " + scalar + " (AutoBatch) has no Stave equivalent; using " +
-                 formatValue(spec->defaultValue) + " per rank");
-        continue;
-      }
-      ultralyticsBatch = b;
-      batchLine = line;
-      continue;
-    }
-    if (key == "model") {
-      std::string m = scalar;
-      if (auto slash = m.find_last_of('/'); slash != std::string::npos) m = m.substr(slash + 1);
-      if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pt") == 0) {
-        m.resize(m.size() - 3);
-        warn(line, key,
-             "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
-                 " with random weights (set pretrained to a Stave checkpoint)");
-      }
-      setChecked(line, key, stripSuffix(m, ".yaml"));
-      continue;
-    }
-    if (key == "pretrained") {
-      if (scalar == "true" || scalar == "True" || scalar == "false" || scalar == "False") continue;
-      warn(line, key, "'" + scalar + "' must be a Stave checkpoint, not Ultralytics weights");
-      setChecked(line, key, scalar);
-      continue;
-    }
-    if (key == "cache") {
-      std::string m = scalar;
-      if (m == "true" || m == "True") m = "ram";
-      if (m == "false" || m == "False") m = "none";
-      setChecked(line, key, m);
-      continue;
-    }
-    std::string why;
-    std::optional<Value> parsed;
-    if (v.IsScalar() && !(spec->type != ParamType::String && spec->type != ParamType::Path &&
-                          spec->type != ParamType::Enum && v.Tag() == "!"))
-      parsed = parseValueText(*spec, scalar, &why);
-    if (!parsed) {
-      errors.push_back(
-          {sourceName, line, key,
-           "expected " + describeRange(*spec) + ", got " +
-               (v.IsScalar() ? "'" + scalar + "'" : std::string("a list or mapping"))});
-      continue;
-    }
-    setChecked(line, key, *parsed);
-  }
-  // Ultralytics' batch is global; Stave's is per rank.
-  if (ultralyticsBatch > 0) {
-    if (ultralyticsBatch % ranks != 0)
-      warn(batchLine, "batch",
-           "global batch " + std::to_string(ultralyticsBatch) + " does not divide by " +
-               std::to_string(ranks) + " GPUs; using " +
-               std::to_string(std::max<int64_t>(1, ultralyticsBatch / ranks)) + " per rank");
-    setChecked(batchLine, "batch", std::max<int64_t>(1, ultralyticsBatch / ranks));
-  }
-  c.set("nproc", ranks);
-  if (!errors.empty()) return errors;
-  for (auto& e : validate(c)) {
-    e.file = sourceName;
-    errors.push_back(e);
-  }
-  if (!errors.empty()) return errors;
-  return out;
+  UltralyticsImporter importer(sourceName);
+  for (const auto& kv : root) importer.readEntry(kv.first, kv.second);
+  return importer.finish();
 }
 
 }  // namespace stave::config

@@ -71,6 +71,49 @@ nlohmann::json splitReport(const SplitIndex& index, const DataSpec& spec) {
           {"problems", problems}};
 }
 
+namespace {
+
+// Each error into the report's "errors" and as an "error:" line of the text.
+void recordErrors(const std::vector<Error>& errors, nlohmann::json& report, std::ostream& text) {
+  for (const auto& e : errors) {
+    report["errors"].push_back(
+        {{"file", e.file}, {"line", e.line}, {"key", e.key}, {"message", e.message}});
+    text << "error: " << e.toString() << "\n";
+  }
+}
+
+// The text section of one scanned split: counts, instances per class, statistics, problems.
+// (The stream's formatting flags stay set for the sections after it, as they always have.)
+void describeSplit(std::ostream& text, const char* split, const nlohmann::json& rep,
+                   const SplitIndex& index, const DataSpec& spec) {
+  text << "\n[" << split << "] " << rep["images"].get<int64_t>() << " images ("
+       << rep["labelled"].get<int64_t>() << " labelled, " << rep["background"].get<int64_t>()
+       << " background), " << rep["instances"].get<int64_t>() << " instances";
+  if (index.skippedImages) text << ", " << index.skippedImages << " images left out";
+  if (index.droppedRows) text << ", " << index.droppedRows << " label rows left out";
+  text << "\n  per class:";
+  for (const auto& name : spec.names)
+    text << " " << name << "=" << rep["instances_per_class"][name].get<int64_t>();
+  text << "\n";
+  auto stat = [&](const char* label, const nlohmann::json& s) {
+    if (s.is_null()) return;
+    text << "  " << std::left << std::setw(13) << label << std::setprecision(4) << "min "
+         << s["min"].get<double>() << "  mean " << s["mean"].get<double>() << "  max "
+         << s["max"].get<double>() << "\n";
+  };
+  stat("box width", rep["box_width"]);
+  stat("box height", rep["box_height"]);
+  stat("box aspect", rep["box_aspect"]);
+  stat("image width", rep["image_width"]);
+  stat("image height", rep["image_height"]);
+  if (!index.problems.empty()) {
+    text << "  " << index.problems.size() << " problems:\n";
+    for (const auto& p : index.problems) text << "    " << p.toString() << "\n";
+  }
+}
+
+}  // namespace
+
 DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads) {
   DatasetCheck out;
   std::ostringstream text;
@@ -79,11 +122,7 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
                 {"errors", nlohmann::json::array()}};
   auto spec = loadDataYaml(yamlPath);
   if (!spec) {
-    for (const auto& e : spec.errors()) {
-      out.report["errors"].push_back(
-          {{"file", e.file}, {"line", e.line}, {"key", e.key}, {"message", e.message}});
-      text << "error: " << e.toString() << "\n";
-    }
+    recordErrors(spec.errors(), out.report, text);
     text << "the dataset cannot be used\n";
     out.exitCode = 2;
     out.report["ok"] = false;
@@ -100,11 +139,7 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
     if (spec->sources(split)->empty()) continue;
     auto index = scanSplit(spec.value(), split, opt);
     if (!index) {
-      for (const auto& e : index.errors()) {
-        out.report["errors"].push_back(
-            {{"file", e.file}, {"line", e.line}, {"key", e.key}, {"message", e.message}});
-        text << "error: " << e.toString() << "\n";
-      }
+      recordErrors(index.errors(), out.report, text);
       unusable = true;
       continue;
     }
@@ -112,30 +147,7 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
     out.report["splits"][split] = rep;
     if (index->images.empty() && std::string(split) != "test") unusable = true;
     if (!index->problems.empty()) problems = true;
-    text << "\n[" << split << "] " << rep["images"].get<int64_t>() << " images ("
-         << rep["labelled"].get<int64_t>() << " labelled, " << rep["background"].get<int64_t>()
-         << " background), " << rep["instances"].get<int64_t>() << " instances";
-    if (index->skippedImages) text << ", " << index->skippedImages << " images left out";
-    if (index->droppedRows) text << ", " << index->droppedRows << " label rows left out";
-    text << "\n  per class:";
-    for (const auto& name : spec->names)
-      text << " " << name << "=" << rep["instances_per_class"][name].get<int64_t>();
-    text << "\n";
-    auto stat = [&](const char* label, const nlohmann::json& s) {
-      if (s.is_null()) return;
-      text << "  " << std::left << std::setw(13) << label << std::setprecision(4) << "min "
-           << s["min"].get<double>() << "  mean " << s["mean"].get<double>() << "  max "
-           << s["max"].get<double>() << "\n";
-    };
-    stat("box width", rep["box_width"]);
-    stat("box height", rep["box_height"]);
-    stat("box aspect", rep["box_aspect"]);
-    stat("image width", rep["image_width"]);
-    stat("image height", rep["image_height"]);
-    if (!index->problems.empty()) {
-      text << "  " << index->problems.size() << " problems:\n";
-      for (const auto& p : index->problems) text << "    " << p.toString() << "\n";
-    }
+    describeSplit(text, split, rep, index.value(), spec.value());
   }
   out.exitCode = unusable ? 2 : problems ? 1 : 0;
   text << "\n"

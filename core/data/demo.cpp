@@ -111,19 +111,9 @@ double iou(const cv::Rect& a, const cv::Rect& b) {
   const double inter = (a & b).area();
   return inter / std::max(1.0, double(a.area() + b.area()) - inter);
 }
-}  // namespace
 
-DemoImage renderDemoImage(uint64_t seed, int imgsz, int minObjects, int maxObjects) {
-  Rng rng(seed);
-  DemoImage img;
-  const int shortSide =
-      std::max(8, static_cast<int>(std::lround(imgsz * rng.uniform(0.75, 1.0))) & ~1);
-  const bool landscape = rng.uniform() < 0.5;
-  img.width = landscape ? imgsz : shortSide;
-  img.height = landscape ? shortSide : imgsz;
-  const int W = img.width, H = img.height;
-
-  // Background: a base colour, three random plane waves and a coarse blotch field.
+// Background: a base colour, three random plane waves and a coarse blotch field.
+cv::Mat renderBackground(Rng& rng, int W, int H, int imgsz) {
   cv::Mat canvas(H, W, CV_8UC3);
   double base[3], amp[3][3], fx[3], fy[3], ph[3];
   for (double& b : base) b = rng.uniform(40, 215);
@@ -157,8 +147,12 @@ DemoImage renderDemoImage(uint64_t seed, int imgsz, int minObjects, int maxObjec
       }
     }
   }
+  return canvas;
+}
 
-  // Objects: placed with limited overlap, some cut by the border.
+// Objects: placed with limited overlap, some cut by the border; one label row each.
+void placeObjects(Rng& rng, cv::Mat& canvas, int minObjects, int maxObjects, std::string& labels) {
+  const int W = canvas.cols, H = canvas.rows;
   const int count = static_cast<int>(rng.range(minObjects, maxObjects));
   std::vector<cv::Rect> placed;
   char line[128];
@@ -185,17 +179,35 @@ DemoImage renderDemoImage(uint64_t seed, int imgsz, int minObjects, int maxObjec
       std::snprintf(line, sizeof line, "%d %.6f %.6f %.6f %.6f\n", cls,
                     (box.x + box.width / 2.0) / W, (box.y + box.height / 2.0) / H,
                     double(box.width) / W, double(box.height) / H);
-      img.labels += line;
+      labels += line;
       break;
     }
   }
+}
 
-  // Sensor-like noise over everything, so objects are not flat colour.
+// Sensor-like noise over everything, so objects are not flat colour.
+void addNoise(Rng& rng, cv::Mat& canvas) {
+  const int W = canvas.cols, H = canvas.rows;
   for (int y = 0; y < H; ++y) {
     auto* row = canvas.ptr<uint8_t>(y);
     for (int x = 0; x < 3 * W; ++x)
       row[x] = cv::saturate_cast<uint8_t>(row[x] + rng.uniform(-10, 10));
   }
+}
+}  // namespace
+
+DemoImage renderDemoImage(uint64_t seed, int imgsz, int minObjects, int maxObjects) {
+  Rng rng(seed);
+  DemoImage img;
+  const int shortSide =
+      std::max(8, static_cast<int>(std::lround(imgsz * rng.uniform(0.75, 1.0))) & ~1);
+  const bool landscape = rng.uniform() < 0.5;
+  img.width = landscape ? imgsz : shortSide;
+  img.height = landscape ? shortSide : imgsz;
+  const int W = img.width, H = img.height;
+  cv::Mat canvas = renderBackground(rng, W, H, imgsz);
+  placeObjects(rng, canvas, minObjects, maxObjects, img.labels);
+  addNoise(rng, canvas);
   img.bgr.assign(canvas.data, canvas.data + size_t(W) * H * 3);
   return img;
 }

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -54,6 +55,78 @@ std::string fmt(double v) {
   os << v;
   return os.str();
 }
+// Why a label row is dropped: the problem's kind and message.
+struct RowProblem {
+  std::string kind, message;
+};
+
+// The row's columns as numbers in `v`; a problem for the first that is not one.
+std::optional<RowProblem> readNumbers(const std::vector<std::string>& toks,
+                                      std::vector<double>& v) {
+  v.assign(toks.size(), 0.0);
+  for (size_t i = 0; i < toks.size(); ++i) {
+    if (!parseNumber(toks[i], v[i]))
+      return RowProblem{"label-number",
+                        "column " + std::to_string(i + 1) + " is not a number: '" + toks[i] + "'"};
+  }
+  return std::nullopt;
+}
+
+// The column count, finiteness and class id of a numeric row.
+std::optional<RowProblem> checkRowShape(const std::vector<std::string>& toks,
+                                        const std::vector<double>& v, int nc) {
+  const size_t cols = toks.size();
+  if (!(cols == 5 || (cols >= 7 && cols % 2 == 1)))
+    return RowProblem{
+        "label-columns",
+        "row has " + std::to_string(cols) +
+            " columns; expected 5 (cls cx cy w h) or an odd number >= 7 (cls x1 y1 ... polygon)"};
+  bool finite = true;
+  for (double x : v) finite = finite && std::isfinite(x);
+  if (!finite) return RowProblem{"label-nan", "row contains NaN or infinity"};
+  if (v[0] != std::floor(v[0]) || v[0] < 0 || v[0] >= nc)
+    return RowProblem{"label-class", "class id " + toks[0] + " is outside [0, " +
+                                         std::to_string(nc - 1) + "] (nc " + std::to_string(nc) +
+                                         ")"};
+  return std::nullopt;
+}
+
+// The box of a checked row (cls cx cy w h, or a polygon's bounds), clamped to the image when it
+// reaches out by no more than `tol`.
+std::optional<RowProblem> rowBox(const std::vector<double>& v, double tol, Box& b) {
+  const size_t cols = v.size();
+  double x1, y1, x2, y2;
+  if (cols == 5) {
+    if (v[3] <= 0 || v[4] <= 0)
+      return RowProblem{"label-zero-area", "box width and height must be > 0 (w " + fmt(v[3]) +
+                                               ", h " + fmt(v[4]) + ")"};
+    x1 = v[1] - v[3] / 2;
+    x2 = v[1] + v[3] / 2;
+    y1 = v[2] - v[4] / 2;
+    y2 = v[2] + v[4] / 2;
+  } else {
+    x1 = y1 = 1e30;
+    x2 = y2 = -1e30;
+    for (size_t i = 1; i + 1 < cols; i += 2) {
+      x1 = std::min(x1, v[i]);
+      x2 = std::max(x2, v[i]);
+      y1 = std::min(y1, v[i + 1]);
+      y2 = std::max(y2, v[i + 1]);
+    }
+  }
+  if (x1 < -tol || y1 < -tol || x2 > 1 + tol || y2 > 1 + tol)
+    return RowProblem{"label-range",
+                      "box [" + fmt(x1) + ", " + fmt(y1) + ", " + fmt(x2) + ", " + fmt(y2) +
+                          "] reaches outside the image; normalised coordinates must lie in [0, 1]"};
+  x1 = std::clamp(x1, 0.0, 1.0);
+  y1 = std::clamp(y1, 0.0, 1.0);
+  x2 = std::clamp(x2, 0.0, 1.0);
+  y2 = std::clamp(y2, 0.0, 1.0);
+  if (x2 - x1 <= 0 || y2 - y1 <= 0) return RowProblem{"label-zero-area", "box has zero area"};
+  b = Box{static_cast<int>(v[0]), float((x1 + x2) / 2), float((y1 + y2) / 2), float(x2 - x1),
+          float(y2 - y1)};
+  return std::nullopt;
+}
 }  // namespace
 
 LabelParse parseLabelText(const std::string& text, const std::string& file, int nc, double tol) {
@@ -62,85 +135,22 @@ LabelParse parseLabelText(const std::string& text, const std::string& file, int 
   std::istringstream in(text);
   std::string line;
   int lineNo = 0;
-  auto drop = [&](const std::string& kind, const std::string& msg) {
-    out.problems.push_back({file, lineNo, kind, msg, false});
-    ++out.droppedRows;
-  };
   while (std::getline(in, line)) {
     ++lineNo;
     std::istringstream row(line);
     std::vector<std::string> toks;
     for (std::string t; row >> t;) toks.push_back(t);
     if (toks.empty()) continue;
-    std::vector<double> v(toks.size());
-    bool numeric = true;
-    for (size_t i = 0; i < toks.size(); ++i) {
-      if (!parseNumber(toks[i], v[i])) {
-        drop("label-number",
-             "column " + std::to_string(i + 1) + " is not a number: '" + toks[i] + "'");
-        numeric = false;
-        break;
-      }
-    }
-    if (!numeric) continue;
-    const size_t cols = toks.size();
-    if (!(cols == 5 || (cols >= 7 && cols % 2 == 1))) {
-      drop(
-          "label-columns",
-          "row has " + std::to_string(cols) +
-              " columns; expected 5 (cls cx cy w h) or an odd number >= 7 (cls x1 y1 ... polygon)");
-      continue;
-    }
-    bool finite = true;
-    for (double x : v) finite = finite && std::isfinite(x);
-    if (!finite) {
-      drop("label-nan", "row contains NaN or infinity");
-      continue;
-    }
-    if (v[0] != std::floor(v[0]) || v[0] < 0 || v[0] >= nc) {
-      drop("label-class", "class id " + toks[0] + " is outside [0, " + std::to_string(nc - 1) +
-                              "] (nc " + std::to_string(nc) + ")");
-      continue;
-    }
-    double x1, y1, x2, y2;
-    if (cols == 5) {
-      if (v[3] <= 0 || v[4] <= 0) {
-        drop("label-zero-area",
-             "box width and height must be > 0 (w " + fmt(v[3]) + ", h " + fmt(v[4]) + ")");
-        continue;
-      }
-      x1 = v[1] - v[3] / 2;
-      x2 = v[1] + v[3] / 2;
-      y1 = v[2] - v[4] / 2;
-      y2 = v[2] + v[4] / 2;
-    } else {
-      x1 = y1 = 1e30;
-      x2 = y2 = -1e30;
-      for (size_t i = 1; i + 1 < cols; i += 2) {
-        x1 = std::min(x1, v[i]);
-        x2 = std::max(x2, v[i]);
-        y1 = std::min(y1, v[i + 1]);
-        y2 = std::max(y2, v[i + 1]);
-      }
-    }
-    if (x1 < -tol || y1 < -tol || x2 > 1 + tol || y2 > 1 + tol) {
-      drop("label-range",
-           "box [" + fmt(x1) + ", " + fmt(y1) + ", " + fmt(x2) + ", " + fmt(y2) +
-               "] reaches outside the image; normalised coordinates must lie in [0, 1]");
-      continue;
-    }
-    x1 = std::clamp(x1, 0.0, 1.0);
-    y1 = std::clamp(y1, 0.0, 1.0);
-    x2 = std::clamp(x2, 0.0, 1.0);
-    y2 = std::clamp(y2, 0.0, 1.0);
-    if (x2 - x1 <= 0 || y2 - y1 <= 0) {
-      drop("label-zero-area", "box has zero area");
-      continue;
-    }
-    Box b{static_cast<int>(v[0]), float((x1 + x2) / 2), float((y1 + y2) / 2), float(x2 - x1),
-          float(y2 - y1)};
-    if (!seen.insert({b.cls, b.cx, b.cy, b.w, b.h}).second) {
-      drop("label-duplicate", "duplicate of an earlier row");
+    std::vector<double> v;
+    Box b{};
+    std::optional<RowProblem> bad = readNumbers(toks, v);
+    if (!bad) bad = checkRowShape(toks, v, nc);
+    if (!bad) bad = rowBox(v, tol, b);
+    if (!bad && !seen.insert({b.cls, b.cx, b.cy, b.w, b.h}).second)
+      bad = RowProblem{"label-duplicate", "duplicate of an earlier row"};
+    if (bad) {
+      out.problems.push_back({file, lineNo, bad->kind, bad->message, false});
+      ++out.droppedRows;
       continue;
     }
     out.boxes.push_back(b);

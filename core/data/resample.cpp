@@ -234,6 +234,89 @@ bool useAvx2(ResampleKernel k) {
               "the AVX2 kernel was asked for on a CPU without AVX2");
   return have;
 }
+
+// Checks every tile against the output and plans the non-empty ones into scratch.plans; sizes
+// and clears the vertical row for the widest source. Returns how many tiles were planned.
+size_t planTiles(const RgbRender& r, int W, int H, Scratch& scratch) {
+  auto& plans = scratch.plans;
+  plans.resize(r.tiles.size());
+  size_t maxRow = 0;
+  size_t used = 0;
+  for (const auto& t : r.tiles) {
+    STAVE_CHECK(t.src.type() == CV_8UC3, "renderRgb: tiles must be 8-bit BGR");
+    STAVE_CHECK(t.dst.x >= 0 && t.dst.y >= 0 && t.dst.br().x <= W && t.dst.br().y <= H,
+                "renderRgb: tile " << t.dst << " outside " << r.out);
+    if (t.dst.empty() || t.src.empty()) continue;
+    planTile(t, W, r.flipLR, plans[used++]);
+    maxRow = std::max(maxRow, size_t(3) * size_t(t.src.cols));
+  }
+  scratch.vrow.resize(maxRow + kPad);
+  std::fill(scratch.vrow.begin(), scratch.vrow.end(), uint16_t(0));
+  return used;
+}
+
+// Fills the row with grey unless the tiles cover destination row `v` whole.
+void greyUncovered(const std::vector<TilePlan>& plans, size_t used, int v, int W, uint8_t grey,
+                   uint8_t* pr, uint8_t* pg, uint8_t* pb) {
+  int covered = 0;  // tiles do not overlap: a row they cover whole needs no grey
+  for (size_t q = 0; q < used; ++q)
+    if (v >= plans[q].tile->dst.y && v < plans[q].tile->dst.br().y)
+      covered += plans[q].d1 - plans[q].d0;
+  if (covered < W) {
+    std::memset(pr, grey, size_t(W));
+    std::memset(pg, grey, size_t(W));
+    std::memset(pb, grey, size_t(W));
+  }
+}
+
+// Renders tile plan `p`'s part of destination row `v` into the row's planes (when it covers v).
+void renderTileRow(const TilePlan& p, int v, bool flipUD, bool avx2, const float* m, uint16_t* vrow,
+                   uint8_t* pr, uint8_t* pg, uint8_t* pb) {
+  const ResampleTile& t = *p.tile;
+  if (v < t.dst.y || v >= t.dst.br().y) return;
+  int y0, b;
+  sourcePos(v - t.dst.y, t.src.rows, t.dst.height, &y0, &b);
+  const int y1 = std::min(y0 + 1, t.src.rows - 1);
+  const int n = 3 * t.src.cols;
+  // The source rows are cold (a cache or an image decoded a while ago) and each output
+  // row jumps to new ones: fetch those of the row after next while this one is computed.
+  const int ahead = (flipUD ? -4 : 4) + v - t.dst.y;
+  if (ahead >= 0 && ahead < t.dst.height) {
+    int ya, bw;
+    sourcePos(ahead, t.src.rows, t.dst.height, &ya, &bw);
+    prefetchRow(t.src.ptr<uint8_t>(ya), n);
+    if (ya + 1 < t.src.rows) prefetchRow(t.src.ptr<uint8_t>(ya + 1), n);
+  }
+#ifdef STAVE_RESAMPLE_X86
+  if (avx2) {
+    verticalAvx2(t.src.ptr<uint8_t>(y0), t.src.ptr<uint8_t>(y1), n, b, vrow);
+    horizontalAvx2(vrow, p, m, pr + p.d0, pg + p.d0, pb + p.d0);
+    return;
+  }
+#endif
+  (void)avx2;
+  verticalScalar(t.src.ptr<uint8_t>(y0), t.src.ptr<uint8_t>(y1), n, b, vrow);
+  horizontalScalar(vrow, p, 0, m, pr + p.d0, pg + p.d0, pb + p.d0);
+}
+
+// Writes finished output row `row` (planes pr, pg, pb of W bytes) to the batch.
+void writeRow(uint8_t* dst, int row, int W, int H, bool channelsLast, uint8_t* pr, uint8_t* pg,
+              uint8_t* pb) {
+  const size_t plane = size_t(W) * H;
+  if (channelsLast) {
+    // Interleave with OpenCV's SIMD merge, straight into the batch row.
+    const cv::Mat planes[3] = {cv::Mat(1, W, CV_8U, pr), cv::Mat(1, W, CV_8U, pg),
+                               cv::Mat(1, W, CV_8U, pb)};
+    cv::Mat out(1, W, CV_8UC3, dst + size_t(row) * W * 3);
+    cv::merge(planes, 3, out);
+    STAVE_CHECK(out.data == dst + size_t(row) * W * 3, "cv::merge reallocated a row");
+  } else {
+    uint8_t* o = dst + size_t(row) * W;
+    streamCopy(o, pr, W);
+    streamCopy(o + plane, pg, W);
+    streamCopy(o + 2 * plane, pb, W);
+  }
+}
 }  // namespace
 
 bool resampleHasAvx2() {
@@ -253,20 +336,8 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
   STAVE_CHECK(W > 0 && H > 0, "renderRgb: empty output");
   const bool avx2 = useAvx2(r.kernel);
   thread_local Scratch scratch;
-  auto& plans = scratch.plans;
-  plans.resize(r.tiles.size());
-  size_t maxRow = 0;
-  size_t used = 0;
-  for (const auto& t : r.tiles) {
-    STAVE_CHECK(t.src.type() == CV_8UC3, "renderRgb: tiles must be 8-bit BGR");
-    STAVE_CHECK(t.dst.x >= 0 && t.dst.y >= 0 && t.dst.br().x <= W && t.dst.br().y <= H,
-                "renderRgb: tile " << t.dst << " outside " << r.out);
-    if (t.dst.empty() || t.src.empty()) continue;
-    planTile(t, W, r.flipLR, plans[used++]);
-    maxRow = std::max(maxRow, size_t(3) * size_t(t.src.cols));
-  }
-  scratch.vrow.resize(maxRow + kPad);
-  std::fill(scratch.vrow.begin(), scratch.vrow.end(), uint16_t(0));
+  const size_t used = planTiles(r, W, H, scratch);
+  const auto& plans = scratch.plans;
   uint16_t* vrow = scratch.vrow.data();
 
   // Rows in output order (R, G, B) over inputs in source order (B, G, R), scaled to the fixed
@@ -274,9 +345,7 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
   float m[9];
   for (int o = 0; o < 3; ++o)
     for (int i = 0; i < 3; ++i) m[3 * o + i] = (i == 2 - o) ? 1.0f / 32768.0f : 0.0f;
-  const uint8_t grey[3] = {r.grey, r.grey, r.grey};
 
-  const size_t plane = size_t(W) * H;
   scratch.rgbRow.resize(size_t(3) * W);
   for (int row = 0; row < H; ++row) {
     const int v = r.flipUD ? H - 1 - row : row;
@@ -284,60 +353,14 @@ void renderRgb(const RgbRender& r, uint8_t* dst, bool channelsLast) {
     uint8_t* pr = scratch.rgbRow.data();
     uint8_t* pg = pr + W;
     uint8_t* pb = pg + W;
-    int covered = 0;  // tiles do not overlap: a row they cover whole needs no grey
+    greyUncovered(plans, used, v, W, r.grey, pr, pg, pb);
     for (size_t q = 0; q < used; ++q)
-      if (v >= plans[q].tile->dst.y && v < plans[q].tile->dst.br().y)
-        covered += plans[q].d1 - plans[q].d0;
-    if (covered < W) {
-      std::memset(pr, grey[0], size_t(W));
-      std::memset(pg, grey[1], size_t(W));
-      std::memset(pb, grey[2], size_t(W));
-    }
-    for (size_t q = 0; q < used; ++q) {
-      const TilePlan& p = plans[q];
-      const ResampleTile& t = *p.tile;
-      if (v < t.dst.y || v >= t.dst.br().y) continue;
-      int y0, b;
-      sourcePos(v - t.dst.y, t.src.rows, t.dst.height, &y0, &b);
-      const int y1 = std::min(y0 + 1, t.src.rows - 1);
-      const int n = 3 * t.src.cols;
-      // The source rows are cold (a cache or an image decoded a while ago) and each output
-      // row jumps to new ones: fetch those of the row after next while this one is computed.
-      const int ahead = (r.flipUD ? -4 : 4) + v - t.dst.y;
-      if (ahead >= 0 && ahead < t.dst.height) {
-        int ya, bw;
-        sourcePos(ahead, t.src.rows, t.dst.height, &ya, &bw);
-        prefetchRow(t.src.ptr<uint8_t>(ya), n);
-        if (ya + 1 < t.src.rows) prefetchRow(t.src.ptr<uint8_t>(ya + 1), n);
-      }
-#ifdef STAVE_RESAMPLE_X86
-      if (avx2) {
-        verticalAvx2(t.src.ptr<uint8_t>(y0), t.src.ptr<uint8_t>(y1), n, b, vrow);
-        horizontalAvx2(vrow, p, m, pr + p.d0, pg + p.d0, pb + p.d0);
-        continue;
-      }
-#endif
-      verticalScalar(t.src.ptr<uint8_t>(y0), t.src.ptr<uint8_t>(y1), n, b, vrow);
-      horizontalScalar(vrow, p, 0, m, pr + p.d0, pg + p.d0, pb + p.d0);
-    }
-    if (channelsLast) {
-      // Interleave with OpenCV's SIMD merge, straight into the batch row.
-      const cv::Mat planes[3] = {cv::Mat(1, W, CV_8U, pr), cv::Mat(1, W, CV_8U, pg),
-                                 cv::Mat(1, W, CV_8U, pb)};
-      cv::Mat out(1, W, CV_8UC3, dst + size_t(row) * W * 3);
-      cv::merge(planes, 3, out);
-      STAVE_CHECK(out.data == dst + size_t(row) * W * 3, "cv::merge reallocated a row");
-    } else {
-      uint8_t* o = dst + size_t(row) * W;
-      streamCopy(o, pr, W);
-      streamCopy(o + plane, pg, W);
-      streamCopy(o + 2 * plane, pb, W);
-    }
+      renderTileRow(plans[q], v, r.flipUD, avx2, m, vrow, pr, pg, pb);
+    writeRow(dst, row, W, H, channelsLast, pr, pg, pb);
   }
 #ifdef STAVE_RESAMPLE_X86
   _mm_sfence();  // the streaming stores are visible before the batch is handed on
 #endif
-  (void)avx2;
 }
 
 void copyBgrToRgb(const cv::Mat& img, uint8_t* dst, bool channelsLast) {

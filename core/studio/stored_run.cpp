@@ -197,7 +197,117 @@ Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, 
   return out;
 }
 
-Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>* stop, int64_t bytesPerStride) {
+namespace {
+
+/// Reads a run's events into a preview: every `every`-th step of rank 0 and every `every`-th
+/// sample of each type, and all low-rate events.
+class PreviewReader {
+ public:
+  PreviewReader(StoredRun& out, int64_t every) : m_out(out), m_every(every) {}
+
+  /// One whole, non-empty line of events.jsonl.
+  void take(std::string_view text) {
+    if (!keepLine(text)) return;
+    auto e = telemetry::decodeEvent(text);
+    if (!e) return;  // the store's read names the line
+    if (e->type == telemetry::event_type::kStep) {
+      takeStep(e.value());
+    } else if (e->type == telemetry::event_type::kGpuSample ||
+               e->type == telemetry::event_type::kSystemSample) {
+      if (m_haveT0)
+        m_samples.add(samplePoints(e.value(), e->time), m_out.t0);
+      else
+        m_early.push_back(samplePoints(e.value(), e->time));
+    } else if (!telemetry::isHighRateType(e->type)) {
+      takeLowRate(std::move(e.value()));
+    }
+  }
+
+  /// After the last line: the world size and the step curves.
+  void finish() {
+    m_out.worldSize = std::max(m_world, m_maxRank + 1);
+    const char* keys[] = {"step/box_loss", "step/cls_loss", "step/dfl_loss"};
+    for (int i = 0; i < 3; ++i)
+      if (!m_losses[i].empty()) m_out.curves.push_back({keys[i], std::move(m_losses[i])});
+    if (!m_own.empty()) m_out.curves.push_back({"step/samples_per_s", std::move(m_own)});
+    if (m_out.worldSize > 1 && !m_total.empty())
+      m_out.curves.push_back({store::kTotalSamplesPerSecKey, std::move(m_total)});
+  }
+
+ private:
+  /// Whether the line is decoded, told from its end: the strides' choice of steps and samples.
+  bool keepLine(std::string_view text) {
+    const std::string_view type = telemetry::typeAtLineEnd(text);
+    if (type == telemetry::event_type::kStep) {
+      const int r = telemetry::otherRanksStep(text);
+      if (r != 0) {
+        // The other ranks' samples/s are read only before a step of rank 0 that is kept.
+        if (r > 0 && (m_maxRank < r || m_rank0Steps % m_every == 0)) {
+          m_maxRank = std::max(m_maxRank, r);
+          m_rankSps[r] = telemetry::stepSamplesPerSec(text);
+        }
+        return false;
+      }
+      if (m_rank0Steps++ % m_every != 0) return false;
+    } else if (telemetry::isSampleType(type)) {
+      auto it = m_sampleLines.find(type);
+      if (it == m_sampleLines.end()) it = m_sampleLines.emplace(std::string(type), 0).first;
+      if (it->second++ % m_every != 0) return false;
+    }
+    return true;
+  }
+
+  void takeStep(const telemetry::Event& e) {
+    auto st = telemetry::stepFromEvent(e);
+    if (!st) return;
+    if (e.rank != 0) {  // a layout the line's end did not tell
+      m_maxRank = std::max(m_maxRank, e.rank);
+      m_rankSps[e.rank] = st->samplesPerSec;
+      return;
+    }
+    const double x = static_cast<double>(telemetry::globalStep(st.value()));
+    m_losses[0].append(x, st->boxLoss);
+    m_losses[1].append(x, st->clsLoss);
+    m_losses[2].append(x, st->dflLoss);
+    m_own.append(x, st->samplesPerSec);
+    m_rankSps[0] = st->samplesPerSec;
+    // Summed once every rank has been seen (as the store sums them).
+    if (static_cast<int>(m_rankSps.size()) >= std::max(m_world, m_maxRank + 1)) {
+      double sum = 0;
+      for (const auto& [r, v] : m_rankSps) sum += v;
+      m_total.append(x, sum);
+    }
+  }
+
+  void takeLowRate(telemetry::Event e) {
+    if (e.type == telemetry::event_type::kRunStart)
+      if (auto r = telemetry::runStartFromEvent(e)) m_world = std::max(m_world, r->worldSize);
+    if (!m_haveT0) {
+      m_haveT0 = true;
+      m_out.t0 = e.time;
+      for (const auto& points : m_early) m_samples.add(points, m_out.t0);
+      m_early.clear();
+    }
+    m_out.events.push_back(std::move(e));
+  }
+
+  StoredRun& m_out;
+  const int64_t m_every;
+  LodSeries m_losses[3], m_own, m_total;
+  std::map<int, double> m_rankSps;  // each rank's latest samples/s
+  int m_maxRank = 0, m_world = 0;   // the highest rank seen; run_start's world size
+  int64_t m_rank0Steps = 0;
+  std::map<std::string, int64_t, std::less<>> m_sampleLines;  // per sample type
+  SampleCollector m_samples{m_out.samples, {}};
+  // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
+  std::vector<std::vector<SeriesPoint>> m_early;
+  bool m_haveT0 = false;
+};
+
+}  // namespace
+
+Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>* stop,
+                             int64_t bytesPerStride) {
   const std::string path = (fs::path(runDir) / "events.jsonl").string();
   std::error_code ec;
   const auto size = static_cast<int64_t>(fs::file_size(path, ec));
@@ -207,71 +317,7 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
   StoredRun out;
   out.preview = true;
   out.sampleEvery = std::max<int64_t>(1, size / std::max<int64_t>(1, bytesPerStride));
-  const int64_t every = out.sampleEvery;
-  LodSeries losses[3], own, total;
-  std::map<int, double> rankSps;  // each rank's latest samples/s
-  int maxRank = 0, world = 0;  // the highest rank seen; run_start's world size
-  int64_t rank0Steps = 0;
-  std::map<std::string, int64_t, std::less<>> sampleLines;  // per sample type
-  SampleCollector samples{out.samples, {}};
-  // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
-  std::vector<std::vector<SeriesPoint>> early;
-  bool haveT0 = false;
-  const auto take = [&](std::string_view text) {
-    const std::string_view type = telemetry::typeAtLineEnd(text);
-    if (type == telemetry::event_type::kStep) {
-      const int r = telemetry::otherRanksStep(text);
-      if (r != 0) {
-        // The other ranks' samples/s are read only before a step of rank 0 that is kept.
-        if (r > 0 && (maxRank < r || rank0Steps % every == 0)) {
-          maxRank = std::max(maxRank, r);
-          rankSps[r] = telemetry::stepSamplesPerSec(text);
-        }
-        return;
-      }
-      if (rank0Steps++ % every != 0) return;
-    } else if (telemetry::isSampleType(type)) {
-      auto it = sampleLines.find(type);
-      if (it == sampleLines.end()) it = sampleLines.emplace(std::string(type), 0).first;
-      if (it->second++ % every != 0) return;
-    }
-    auto e = telemetry::decodeEvent(text);
-    if (!e) return;  // the store's read names the line
-    if (e->type == telemetry::event_type::kStep) {
-      auto st = telemetry::stepFromEvent(e.value());
-      if (!st) return;
-      if (e->rank != 0) {  // a layout the line's end did not tell
-        maxRank = std::max(maxRank, e->rank);
-        rankSps[e->rank] = st->samplesPerSec;
-        return;
-      }
-      const double x = static_cast<double>(telemetry::globalStep(st.value()));
-      losses[0].append(x, st->boxLoss);
-      losses[1].append(x, st->clsLoss);
-      losses[2].append(x, st->dflLoss);
-      own.append(x, st->samplesPerSec);
-      rankSps[0] = st->samplesPerSec;
-      // Summed once every rank has been seen (as the store sums them).
-      if (static_cast<int>(rankSps.size()) >= std::max(world, maxRank + 1)) {
-        double sum = 0;
-        for (const auto& [r, v] : rankSps) sum += v;
-        total.append(x, sum);
-      }
-    } else if (e->type == telemetry::event_type::kGpuSample || e->type == telemetry::event_type::kSystemSample) {
-      if (haveT0) samples.add(samplePoints(e.value(), e->time), out.t0);
-      else early.push_back(samplePoints(e.value(), e->time));
-    } else if (!telemetry::isHighRateType(e->type)) {
-      if (e->type == telemetry::event_type::kRunStart)
-        if (auto r = telemetry::runStartFromEvent(e.value())) world = std::max(world, r->worldSize);
-      if (!haveT0) {
-        haveT0 = true;
-        out.t0 = e->time;
-        for (const auto& points : early) samples.add(points, out.t0);
-        early.clear();
-      }
-      out.events.push_back(std::move(e.value()));
-    }
-  };
+  PreviewReader reader(out, out.sampleEvery);
   bool stopped = false;
   const LineScan scan = scanLines(in, 0, size, size, 16 << 20, [&](std::string_view text) {
     if (stop && stop->load()) {
@@ -279,18 +325,13 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
       return false;
     }
     ++out.lineNo;
-    if (!text.empty()) take(text);
+    if (!text.empty()) reader.take(text);
     return true;
   });
   if (stopped) return Error{path, 0, "", "stopped"};
   if (scan.failed) return Error{path, 0, "", "cannot read at byte " + std::to_string(scan.offset)};
   out.offset = scan.offset;
-  out.worldSize = std::max(world, maxRank + 1);
-  const char* keys[] = {"step/box_loss", "step/cls_loss", "step/dfl_loss"};
-  for (int i = 0; i < 3; ++i)
-    if (!losses[i].empty()) out.curves.push_back({keys[i], std::move(losses[i])});
-  if (!own.empty()) out.curves.push_back({"step/samples_per_s", std::move(own)});
-  if (out.worldSize > 1 && !total.empty()) out.curves.push_back({store::kTotalSamplesPerSecKey, std::move(total)});
+  reader.finish();
   for (auto& smp : out.samples) {
     if (!smp.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, smp.points.x(smp.points.size() - 1));
   }

@@ -50,9 +50,19 @@ void SystemSampler::setDiskPath(const std::string& path) {
 SystemSampleEvent SystemSampler::sample(const std::vector<std::pair<int, int>>& ranks, double now) {
   SystemSampleEvent out;
   const double dt = m_lastTime >= 0 ? now - m_lastTime : 0;
-  std::string text;
+  sampleCpu(out);
+  sampleMemory(out);
+  std::map<int, uint64_t> ticks;
+  for (const auto& [rank, pid] : ranks) out.ranks.push_back(sampleProcess(rank, pid, dt, ticks));
+  m_lastProcTicks = ticks;
+  sampleDisk(out, dt);
+  m_lastTime = now;
+  return out;
+}
 
+void SystemSampler::sampleCpu(SystemSampleEvent& out) {
   // CPU: "cpu" (all) and "cpuN" lines of /proc/stat; busy = everything but idle and iowait.
+  std::string text;
   std::vector<CpuTimes> cpu;
   if (readAll(m_root + "/stat", text)) {
     std::istringstream lines(text);
@@ -81,8 +91,11 @@ SystemSampleEvent SystemSampler::sample(const std::vector<std::pair<int, int>>& 
     }
   }
   m_lastCpu = cpu;
+}
 
+void SystemSampler::sampleMemory(SystemSampleEvent& out) const {
   // Memory: MemTotal and MemAvailable, in kB.
+  std::string text;
   if (readAll(m_root + "/meminfo", text)) {
     std::istringstream lines(text);
     std::string key;
@@ -97,15 +110,17 @@ SystemSampleEvent SystemSampler::sample(const std::vector<std::pair<int, int>>& 
     if (total >= 0) out.memTotal = static_cast<double>(total) * 1024;
     if (total >= 0 && available >= 0) out.memUsed = static_cast<double>(total - available) * 1024;
   }
+}
 
+ProcessReading SystemSampler::sampleProcess(int rank, int pid, double dt,
+                                            std::map<int, uint64_t>& ticks) const {
   // Each rank: VmRSS from status, utime + stime (fields 14, 15) from stat.
-  std::map<int, uint64_t> ticks;
-  for (const auto& [rank, pid] : ranks) {
-    ProcessReading p;
-    p.rank = rank;
-    p.pid = pid;
-    const std::string dir = m_root + "/" + std::to_string(pid);
-    try {  // a process that ends while it is read leaves odd text: its values stay unknown
+  ProcessReading p;
+  p.rank = rank;
+  p.pid = pid;
+  const std::string dir = m_root + "/" + std::to_string(pid);
+  std::string text;
+  try {  // a process that ends while it is read leaves odd text: its values stay unknown
     if (readAll(dir + "/status", text)) {
       const size_t at = text.find("VmRSS:");
       if (at != std::string::npos) p.rss = std::stod(text.substr(at + 6)) * 1024;
@@ -131,14 +146,15 @@ SystemSampleEvent SystemSampler::sample(const std::vector<std::pair<int, int>>& 
                   static_cast<double>(m_ticksPerSecond) / dt;
       }
     }
-    } catch (const std::exception&) {
-    }
-    out.ranks.push_back(p);
+  } catch (const std::exception&) {
   }
-  m_lastProcTicks = ticks;
+  return p;
+}
 
+void SystemSampler::sampleDisk(SystemSampleEvent& out, double dt) {
   // The dataset's disk: sectors read (field 6 of diskstats, 512 bytes each).
   out.disk = m_disk;
+  std::string text;
   if (!m_disk.empty() && readAll(m_root + "/diskstats", text)) {
     std::istringstream lines(text);
     std::string line;
@@ -157,8 +173,6 @@ SystemSampleEvent SystemSampler::sample(const std::vector<std::pair<int, int>>& 
       out.diskReadBps = static_cast<double>(sectors - m_lastDiskSectors) * 512.0 / dt;
     m_lastDiskSectors = sectors;
   }
-  m_lastTime = now;
-  return out;
 }
 
 }  // namespace stave::telemetry

@@ -35,6 +35,14 @@ class SystemSampler {
     uint64_t busy = 0;
     uint64_t total = 0;
   };
+  /// The per-core and total CPU use since the last call; remembers this call's times.
+  void sampleCpu(SystemSampleEvent& out);
+  /// The node's total and used memory.
+  void sampleMemory(SystemSampleEvent& out) const;
+  /// One rank's process; records its CPU ticks in `ticks` (pid -> utime + stime).
+  ProcessReading sampleProcess(int rank, int pid, double dt, std::map<int, uint64_t>& ticks) const;
+  /// The read rate of the followed disk since the last call; remembers this call's sectors.
+  void sampleDisk(SystemSampleEvent& out, double dt);
   std::string m_root;
   std::string m_disk;
   double m_lastTime = -1;
