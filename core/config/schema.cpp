@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +131,16 @@ std::string extraRule(const ParamSpec& spec, const Value& value) {
     }
   } else if (spec.name == "master_addr") {
     if (std::get<std::string>(value).empty()) return "must not be empty (e.g. 127.0.0.1)";
+  } else if (spec.name == "socket_ifname") {
+    // Interface names, as NCCL_SOCKET_IFNAME takes them: a comma list, '^' to exclude, '=' for
+    // an exact name.
+    const std::string& s = std::get<std::string>(value);
+    if (s.size() > 256) return "is too long for interface names (at most 256 characters)";
+    for (unsigned char c : s)
+      if (!std::isalnum(c) && std::string_view("_-.:,^=@").find(static_cast<char>(c)) ==
+                                  std::string_view::npos)
+        return quoteForMessage(s) +
+               " is not a list of interface names (letters, digits, _ - . : @, commas, ^ and =)";
   }
   return "";
 }

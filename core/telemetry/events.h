@@ -99,6 +99,9 @@ struct NcclSettings {
   bool asyncErrorHandling = true;  ///< NCCL async error handling
   double timeoutS = 1800;          ///< collective timeout
   double bucketMb = 25;            ///< gradient bucket size
+  /// Where Gloo's collectives run: the interface (socket_ifname, GLOO_SOCKET_IFNAME) or the
+  /// address that routes to the master; "" for NCCL and single-process runs.
+  std::string interface;
 };
 
 /// run_start: what runs where. Emitted once by rank 0 (and by the launcher).

@@ -32,7 +32,8 @@ Event toEvent(const RunStartEvent& e, int rank) {
            {"debug", e.nccl.debug},
            {"async_error_handling", e.nccl.asyncErrorHandling},
            {"timeout_s", e.nccl.timeoutS},
-           {"bucket_mb", e.nccl.bucketMb}}},
+           {"bucket_mb", e.nccl.bucketMb},
+           {"interface", e.nccl.interface}}},
          {"run_dir", e.runDir},
          {"host", e.host}};
   return makeEvent(event_type::kRunStart, rank, std::move(d));
@@ -75,6 +76,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
       s.boolean("async_error_handling", e.nccl.asyncErrorHandling, false);
       s.num("timeout_s", e.nccl.timeoutS, false);
       s.num("bucket_mb", e.nccl.bucketMb, false);
+      s.str("interface", e.nccl.interface, false);
       r.append(s.errors());
     }
     r.str("run_dir", e.runDir, false);

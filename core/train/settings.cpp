@@ -57,6 +57,7 @@ const std::vector<config::FieldBinding<TrainSettings>>& trainSettingBindings() {
       {"nccl_debug", &S::ncclDebug},
       {"nccl_shm_disable", &S::ncclShmDisable},
       {"nccl_timeout_s", &S::ncclTimeoutS},
+      {"socket_ifname", &S::socketIfname},
   };
   return table;
 }

@@ -70,6 +70,7 @@ struct TrainSettings {
   std::string ncclP2pLevel, ncclDebug;
   bool ncclShmDisable = false;
   double ncclTimeoutS = 0;
+  std::string socketIfname;  ///< GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME ("" = route to master)
 };
 
 /// The keys the trainer reads, each bound to its TrainSettings member (the loaders' keys are

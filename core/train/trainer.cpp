@@ -293,6 +293,13 @@ int Trainer::run() {
               "intact";
       return fail(msg.str(), hint.str(), kTrainFailed);
     }
+    // A lost peer is named by its node; the transport's own text goes to this rank's log.
+    if (m->dist) {
+      if (const std::string lost = m->dist->describeFailure(e.what()); !lost.empty()) {
+        std::fprintf(stderr, "rank %d: the collective failed: %s\n", m->rank, e.what());
+        return fail(lost, "", kTrainFailed);
+      }
+    }
     return fail(std::string("training failed: ") + e.what(), "", kTrainFailed);
   }
 }

@@ -1,18 +1,15 @@
 #include "core/train/trainer_dist.h"
 
+#include <cstdlib>
 #include <stdexcept>
 
-#if __has_include("core/distributed/process_group.h")
 #include "core/distributed/dist_env.h"
 #include "core/distributed/gradient_sync.h"
+#include "core/distributed/peers.h"
 #include "core/distributed/process_group.h"
 #include "core/model/yolo.h"
-#define STAVE_TRAIN_HAVE_DIST 1
-#endif
 
 namespace stave::train {
-
-#ifdef STAVE_TRAIN_HAVE_DIST
 
 namespace {
 
@@ -34,6 +31,7 @@ struct DistContext::Impl {
   std::unique_ptr<dist::ProcessGroup> group;
   std::unique_ptr<dist::GradientSync> sync;
   std::shared_ptr<model::BatchNormSync> bnSync;
+  std::vector<dist::RankPlace> places;  // every rank's node, address and host
 };
 
 DistContext::DistContext(const TrainOptions& o, const TrainSettings& s,
@@ -46,9 +44,30 @@ DistContext::DistContext(const TrainOptions& o, const TrainSettings& s,
   po.nccl.shmDisable = s.ncclShmDisable;
   po.nccl.debug = s.ncclDebug;
   po.nccl.timeoutS = po.timeoutS;
+  // socket_ifname: the interface the ranks talk over, for Gloo and NCCL (a variable the user
+  // set already wins, as for the NCCL settings).
+  if (!s.socketIfname.empty()) {
+    ::setenv("GLOO_SOCKET_IFNAME", s.socketIfname.c_str(), 0);
+    ::setenv("NCCL_SOCKET_IFNAME", s.socketIfname.c_str(), 0);
+  }
   auto group = dist::ProcessGroup::create(o.dist, po);
   if (!group) throw std::runtime_error("rank " + std::to_string(o.dist.rank) + ": " + group.errorText());
   m->group = std::move(group.value());
+  // Where every rank runs, so that a lost peer can be named by its node.
+  const char* iface = std::getenv("GLOO_SOCKET_IFNAME");
+  const auto place = dist::thisRankPlace(o.dist, iface ? iface : "");
+  for (const auto& text : m->group->allGatherBytes(dist::encodePlace(place)))
+    m->places.push_back(dist::decodePlace(text));
+}
+
+std::string DistContext::glooDevice() const {
+  const auto& s = m->group->settings();
+  const auto it = s.find("gloo_device");
+  return it == s.end() ? "" : it->second;
+}
+
+std::string DistContext::describeFailure(const std::string& what) const {
+  return dist::describePeerLoss(what, m->places, m->group->rank());
 }
 
 DistContext::~DistContext() = default;
@@ -114,32 +133,5 @@ void DistContext::finish() {
   m->group->barrier();
 }
 
-#else  // no core/distributed in this build
-
-struct DistContext::Impl {};
-DistContext::DistContext(const TrainOptions&, const TrainSettings&, const torch::Device&) {
-  throw std::runtime_error("distributed training is not available in this build (no core/distributed)");
-}
-DistContext::~DistContext() = default;
-void DistContext::attach(torch::nn::Module&, const std::vector<torch::Tensor>&,
-                         const TrainSettings&) {}
-void DistContext::beforeBackward(bool) {}
-double DistContext::waitGradients() {
-  return 0.0;
-}
-void DistContext::syncBuffers(torch::nn::Module&) {}
-void DistContext::averageGradients(const std::vector<torch::Tensor>&) {}
-bool DistContext::anyRank(bool local) {
-  return local;
-}
-int DistContext::broadcastInt(int value) {
-  return value;
-}
-std::vector<float> DistContext::gatherFloats(const std::vector<float>& mine) {
-  return mine;
-}
-void DistContext::finish() {}
-
-#endif
 
 }  // namespace stave::train

@@ -107,6 +107,7 @@ void Trainer::Impl::writeRunStart() {
   e.nccl.debug = settings.ncclDebug;
   e.nccl.timeoutS = settings.ncclTimeoutS;
   e.nccl.bucketMb = settings.bucketMb;
+  if (dist) e.nccl.interface = dist->glooDevice();
   e.runDir = o.runDir;
   char host[256] = "";
   if (gethostname(host, sizeof host - 1) == 0) e.host = host;

@@ -70,6 +70,7 @@ RunConfig randomConfig(uint32_t seed) {
   if (!runNameProblem(c.getString("name")).empty()) c.set("name", std::string("run 'x' $(y)"));
   c.set("devices", std::string(rng() & 1 ? "" : "cpu"));
   c.set("master_addr", std::string("10.0.0.1"));
+  c.set("socket_ifname", std::string(rng() & 1 ? "" : "eth0,^docker"));
   c.set("node_rank", int64_t(0));
   return c;
 }
@@ -190,6 +191,7 @@ void TestSchema::everyKeyHasOneRow_data() {
       {"nccl_timeout_s", "int", "1800", false},
       {"master_addr", "string", "127.0.0.1", false},
       {"master_port", "int", "0", false},
+      {"socket_ifname", "string", "", false},
       {"nnodes", "int", "1", false},
       {"node_rank", "int", "0", false},
       {"name", "string", "", true},
@@ -313,6 +315,9 @@ void TestSchema::parseErrors_data() {
       << std::string("devices: \"0,\"\n") << 1 << std::string("devices") << std::string("'0,'");
   QTest::newRow("devices twice") << std::string("devices: \"1,0,01\"\n") << 1
                                  << std::string("devices") << std::string("GPU 1 is listed twice");
+  QTest::newRow("socket_ifname")
+      << std::string("socket_ifname: \"eth0; rm -rf /\"\n") << 1 << std::string("socket_ifname")
+      << std::string("is not a list of interface names");
   QTest::newRow("metrics port clash")
       << std::string("metrics_port: 29500\nmaster_port: 29500\n") << 1
       << std::string("metrics_port") << std::string("is master_port (29500)");

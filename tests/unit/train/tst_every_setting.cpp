@@ -45,7 +45,7 @@ const std::map<std::string, std::string>& textValues() {
       {"model", "yolov8s.yaml"},       {"data", "/datasets/other/data.yaml"},
       {"pretrained", "/w/best.pt"},    {"devices", "cpu"},
       {"name", "exp"},                 {"project", "/work/elsewhere"},
-      {"master_addr", "10.0.0.7"},     {"metrics_addr", "0.0.0.0"},
+      {"master_addr", "10.0.0.7"},     {"socket_ifname", "eth1"},     {"metrics_addr", "0.0.0.0"},
   };
   return t;
 }

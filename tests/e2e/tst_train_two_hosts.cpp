@@ -1,0 +1,206 @@
+// Two hosts: two network namespaces joined by a veth pair (addresses of this test's own,
+// nothing else contacted), one launcher in each (nnodes=2, 2 Gloo ranks per node = 4 ranks).
+// The run completes and its weights equal a 4-rank run on one host; each node keeps what
+// docs/distributed.md says; socket_ifname picks the interface where node 1 has two; kill -9 of
+// node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
+// transport's text only in the log), and leaves no rank behind on either side. Needs root (for
+// the namespaces): skipped with that reason otherwise.
+#include <QtTest/QtTest>
+
+#include <unistd.h>
+
+#include <csignal>
+
+#include "e2e/train_e2e_util.h"
+
+using namespace stave::e2e;
+
+namespace {
+
+/// Runs `ip` with `args`; true when it exits 0 (its stderr in `err`).
+bool ip(const QStringList& args, QString* err = nullptr) {
+  QProcess p;
+  p.start("ip", args);
+  if (!p.waitForStarted(10000) || !p.waitForFinished(20000)) return false;
+  if (err) *err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+  return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+/// Processes whose command line mentions `needle` (the test's run folders), as "pid args".
+QStringList processesMentioning(const QString& needle) {
+  QStringList found;
+  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    bool ok = false;
+    entry.toLongLong(&ok);
+    if (!ok) continue;
+    QFile f("/proc/" + entry + "/cmdline");
+    if (!f.open(QIODevice::ReadOnly)) continue;
+    const QString cmd = QString::fromUtf8(f.readAll()).replace(QChar('\0'), ' ');
+    if (cmd.contains(needle) && !cmd.contains("tst_train_two_hosts")) found << entry + " " + cmd;
+  }
+  return found;
+}
+
+}  // namespace
+
+class TstTrainTwoHosts : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    if (::geteuid() != 0) QSKIP("network namespaces need root; this machine runs the tests as a user");
+    QVERIFY(m_dir.isValid());
+    // Names and a /24 of this test's own (the pid keeps parallel runs apart).
+    const int tag = static_cast<int>(::getpid() % 200) + 20;
+    m_ns = {QString("stave%1a").arg(::getpid()), QString("stave%1b").arg(::getpid())};
+    m_addr = {QString("10.213.%1.1").arg(tag), QString("10.213.%1.2").arg(tag)};
+    QString err;
+    if (!ip({"netns", "add", m_ns[0]}, &err))
+      QSKIP(qPrintable("this machine refuses network namespaces: " + err));
+    m_made = true;
+    QVERIFY2(ip({"netns", "add", m_ns[1]}, &err), qPrintable(err));
+    // One veth pair, each end called stave0 inside its namespace.
+    const QString a = QString("sv%1a").arg(::getpid()), b = QString("sv%1b").arg(::getpid());
+    QVERIFY2(ip({"link", "add", a, "type", "veth", "peer", "name", b}, &err), qPrintable(err));
+    for (int n = 0; n < 2; ++n) {
+      const QString end = n == 0 ? a : b;
+      QVERIFY2(ip({"link", "set", end, "netns", m_ns[n]}, &err), qPrintable(err));
+      QVERIFY2(ip({"-n", m_ns[n], "link", "set", end, "name", "stave0"}, &err), qPrintable(err));
+      QVERIFY2(ip({"-n", m_ns[n], "addr", "add", m_addr[n] + "/24", "dev", "stave0"}, &err),
+               qPrintable(err));
+      QVERIFY2(ip({"-n", m_ns[n], "link", "set", "stave0", "up"}, &err), qPrintable(err));
+      QVERIFY2(ip({"-n", m_ns[n], "link", "set", "lo", "up"}, &err), qPrintable(err));
+    }
+    // Node 1 has a second interface that does not reach the master: socket_ifname names the
+    // one that does.
+    QVERIFY2(ip({"-n", m_ns[1], "link", "add", "stave1", "type", "veth", "peer", "name", "stave1p"},
+                &err),
+             qPrintable(err));
+    QVERIFY2(ip({"-n", m_ns[1], "addr", "add", QString("10.214.%1.2/24").arg(tag), "dev", "stave1"},
+                &err),
+             qPrintable(err));
+    QVERIFY2(ip({"-n", m_ns[1], "link", "set", "stave1", "up"}, &err), qPrintable(err));
+
+    m_data = makeDemoDataset(m_dir.filePath("demo"), 32, 8, 96);
+    QVERIFY(!m_data.isEmpty());
+    m_cfg = m_dir.filePath("two.yaml");
+    QVERIFY(writeTinyConfig(m_cfg, m_data, 64, 2, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false",
+                             "optimizer: SGD", "warmup_epochs: 0", "nbs: 8",
+                             "socket_ifname: stave0"}));
+  }
+
+  void cleanupTestCase() {
+    if (!m_made) return;
+    for (const auto& ns : m_ns) ip({"netns", "del", ns});  // takes the veth pairs along
+  }
+
+  // 2 nodes x 2 ranks complete; the weights equal 4 ranks on one host, exactly: the same ranks
+  // read the same shards and Gloo sums the gradients of 4 ranks in the same order whichever
+  // host a rank is on, so there is nothing to round differently (tolerance 0).
+  void twoNodesTrainLikeOneHost() {
+    const int port = 29000 + static_cast<int>(::getpid() % 1000);
+    auto n0 = startNode(0, m_dir.filePath("runs/n0"), port, m_cfg);
+    auto n1 = startNode(1, m_dir.filePath("runs/n1"), port, m_cfg);
+    QVERIFY2(n0->waitForFinished(600000), "node 0 did not finish");
+    QVERIFY2(n1->waitForFinished(120000), "node 1 did not finish");
+    QVERIFY2(n0->exitCode() == 0,
+             qPrintable(n0->readAllStandardError().right(3000) +
+                        readText(m_dir.filePath("runs/n0/logs/rank0.log")).right(2000)));
+    QVERIFY2(n1->exitCode() == 0, qPrintable(n1->readAllStandardError().right(3000)));
+
+    // Node 0 keeps the run: results, checkpoints, its ranks' logs, the run's events; node 1
+    // keeps its ranks' logs and its node's samples.
+    const QString r0 = m_dir.filePath("runs/n0"), r1 = m_dir.filePath("runs/n1");
+    QCOMPARE(readResults(r0 + "/results.csv").size(), 2);
+    QVERIFY(QFile::exists(r0 + "/weights/last.pt"));
+    QVERIFY(QFile::exists(r0 + "/logs/rank0.log") && QFile::exists(r0 + "/logs/rank1.log"));
+    QVERIFY(QFile::exists(r1 + "/logs/rank2.log") && QFile::exists(r1 + "/logs/rank3.log"));
+    QVERIFY(!QFile::exists(r1 + "/results.csv"));
+    QVERIFY(!QFile::exists(r1 + "/weights/last.pt"));
+    const auto events0 = parseEvents(readText(r0 + "/events.jsonl"));
+    const auto start = eventsOf(events0, "run_start");
+    QCOMPARE(start.size(), 1);
+    QCOMPARE(start[0]["data"].toObject()["world_size"].toInt(), 4);
+    QCOMPARE(eventsOf(events0, "finished").size(), 1);
+    const auto steps1 = eventsOf(parseEvents(readText(r1 + "/events.jsonl")), "step");
+    QVERIFY(!steps1.isEmpty());
+    for (const auto& s : steps1) QVERIFY(s["rank"].toInt() >= 2);
+    // socket_ifname: Gloo ran over stave0, not node 1's other interface.
+    QCOMPARE(start[0]["data"].toObject()["nccl"].toObject()["interface"].toString(),
+             QString("stave0"));
+
+    // The same run as 4 ranks on one host (loopback; socket_ifname lo there).
+    const QString one = m_dir.filePath("runs/one");
+    auto r = runStaveTrain({"train", m_cfg, "--run-dir", one, "--nproc", "4",
+                            "socket_ifname=lo"},
+                           {}, 600000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
+    auto cmp = runStaveTrain({"compare-weights", r0 + "/weights/last.pt", one + "/weights/last.pt",
+                              "--json"});
+    QVERIFY2(cmp.exitCode == 0, qPrintable(cmp.err));
+    const auto diff = QJsonDocument::fromJson(cmp.out.toUtf8()).object();
+    QVERIFY2(diff["model_max_abs_diff"].toDouble() == 0.0 && diff["ema_max_abs_diff"].toDouble() == 0.0,
+             qPrintable(cmp.out));
+  }
+
+  // kill -9 of node 1's launcher: node 0 ends within the bound with an error naming node 1,
+  // its address and ranks; the transport's own text stays in the rank's log; no rank is left.
+  void nodeLossIsNamed() {
+    const QString cfg = m_dir.filePath("long.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 200, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false",
+                             "socket_ifname: stave0"}));
+    const int port = 30000 + static_cast<int>(::getpid() % 1000);
+    const QString r0 = m_dir.filePath("runs/lost0"), r1 = m_dir.filePath("runs/lost1");
+    auto n0 = startNode(0, r0, port, cfg);
+    auto n1 = startNode(1, r1, port, cfg);
+    // Training is under way once node 0 has written a step.
+    QTRY_VERIFY_WITH_TIMEOUT(!eventsOf(parseEvents(readText(r0 + "/events.jsonl")), "step").isEmpty(),
+                             300000);
+    QElapsedTimer lost;
+    lost.start();
+    QCOMPARE(::kill(static_cast<pid_t>(n1->processId()), SIGKILL), 0);
+    QVERIFY2(n0->waitForFinished(60000), "node 0 must end within 60 s of losing node 1");
+    const qint64 ms = lost.elapsed();
+    qInfo("node 0 ended %lld ms after node 1's launcher was killed", ms);
+    QCOMPARE(n0->exitCode(), 1);
+    n1->waitForFinished(10000);
+
+    const auto errors = eventsOf(parseEvents(readText(r0 + "/events.jsonl")), "error");
+    QVERIFY(!errors.isEmpty());
+    bool named = false;
+    for (const auto& e : errors) {
+      const QString msg = e["data"].toObject()["message"].toString();
+      QVERIFY2(!msg.contains("pair.cc") && !msg.contains("gloo/transport"),
+               qPrintable("raw transport text in the message: " + msg));
+      named |= msg.contains("node 1 (" + m_addr[1]) && msg.contains("ranks 2-3");
+    }
+    QVERIFY2(named, qPrintable(readText(r0 + "/events.jsonl").right(3000)));
+    QVERIFY2(readText(r0 + "/logs/rank0.log").contains("Connection closed by peer") ||
+                 readText(r0 + "/logs/rank0.log").contains("reset by peer"),
+             "the transport's text belongs in the rank's log");
+    // No orphans: every rank of both nodes is gone.
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(r0).isEmpty() && processesMentioning(r1).isEmpty(),
+                             20000);
+  }
+
+ private:
+  std::unique_ptr<QProcess> startNode(int node, const QString& runDir, int port,
+                                      const QString& cfg) {
+    auto p = std::make_unique<QProcess>();
+    p->start("ip", {"netns", "exec", m_ns[node], QStringLiteral(STAVE_TRAIN_EXE), "train", cfg,
+                    "--run-dir", runDir, "--nproc", "2", "--nnodes", "2", "--node-rank",
+                    QString::number(node), "--master-addr", m_addr[0], "--master-port",
+                    QString::number(port)});
+    p->waitForStarted(20000);
+    return p;
+  }
+
+  QTemporaryDir m_dir;
+  QStringList m_ns, m_addr;
+  bool m_made = false;
+  QString m_data, m_cfg;
+};
+
+QTEST_GUILESS_MAIN(TstTrainTwoHosts)
+#include "tst_train_two_hosts.moc"
