@@ -156,6 +156,7 @@ bool Supervisor::prepare() {
     }
     m_result.masterPort = port.value();
   }
+  if (!openRelay()) return false;
   std::string logDir;
   if (!m_opt.runDir.empty()) {
     std::error_code ec;
@@ -351,6 +352,7 @@ LaunchResult Supervisor::run() {
       maybeSample();
     }
     stopSampling();
+    finishRelay();
     if (m_opt.doctor && m_monitor) emitEvent(m_monitor->finalReport());
     if (m_stopRequested && !m_failing && !m_sawFinished) {
       // Stopped before any rank got to training (e.g. waiting for a node that never came):

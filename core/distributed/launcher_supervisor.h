@@ -3,6 +3,7 @@
 // the run, the public entry points) and launcher_watch.cpp (reading, judging and stopping the
 // ranks). Not a public header.
 
+#include "core/distributed/event_relay.h"
 #include "core/distributed/launcher.h"
 #include "core/base/clock.h"
 #include "core/telemetry/node_telemetry.h"
@@ -128,6 +129,12 @@ class Supervisor {
   void warn(const std::string& message);
   void readOutput(RankProc& r, bool untilEof);
   void handleLine(RankProc& r, const std::string& line);
+  /// A rank event from another node's launcher (node 0 only).
+  void handleRelayed(const std::string& line);
+  /// Opens this node's end of the event relay (several nodes); false with m_result.message.
+  bool openRelay();
+  /// After the local ranks: the other nodes' last events (node 0), or sending ours (others).
+  void finishRelay();
   void writeLog(RankProc& r, const std::string& text);
   void reap();
   void onRankExit(RankProc& r);
@@ -160,6 +167,9 @@ class Supervisor {
   // Node telemetry samples on its own thread; its events queue here and the main loop writes
   // them (events.jsonl, stdout and TensorBoard have one writer).
   std::unique_ptr<telemetry::NodeTelemetry> m_node;
+  /// Several nodes: node 0 receives the other nodes' rank events, the others send theirs.
+  std::unique_ptr<RelayServer> m_relayServer;
+  std::unique_ptr<RelayClient> m_relayClient;
   std::mutex m_nodeMutex;
   std::vector<telemetry::Event> m_nodeEvents;
 };

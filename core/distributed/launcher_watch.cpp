@@ -65,7 +65,56 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   if (event->type == telemetry::event_type::kError && event->data.contains("message") &&
       event->data["message"].is_string())
     r.lastError = event->data["message"].get<std::string>();
+  const std::string encoded = telemetry::encodeEvent(event.value());
+  emit(encoded);
+  if (m_relayClient) m_relayClient->send(encoded);
+}
+
+
+void Supervisor::handleRelayed(const std::string& line) {
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+  auto event = telemetry::decodeEvent(line);
+  if (!event) return;  // the sending launcher decoded it already; a torn line is dropped
+  if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
+  if (m_monitor) m_monitor->observe(event.value());
   emit(telemetry::encodeEvent(event.value()));
+}
+
+
+bool Supervisor::openRelay() {
+  if (m_opt.nnodes <= 1 || m_opt.masterPort <= 0) return true;
+  const int port = relayPort(m_opt.masterPort);
+  if (m_opt.nodeRank == 0) {
+    auto server = RelayServer::listen(port);
+    if (!server) {
+      m_result.message = server.errorText();
+      return false;
+    }
+    m_relayServer = std::move(server.value());
+  } else {
+    m_relayClient = std::make_unique<RelayClient>(m_opt.masterAddr, port);
+  }
+  return true;
+}
+
+
+void Supervisor::finishRelay() {
+  if (m_relayClient) {
+    m_relayClient->flush(std::chrono::seconds(5));
+    if (m_relayClient->dropped() > 0)
+      warn("the event relay to node 0 dropped " + std::to_string(m_relayClient->dropped()) +
+           " events while node 0 could not be reached; this node's events.jsonl has them all");
+  }
+  if (m_relayServer) {
+    // The other nodes' ranks end at about the same time as ours: take their last events.
+    const auto end = Clock::now() + std::chrono::seconds(5);
+    while (m_relayServer->connections() > 0 && Clock::now() < end) {
+      std::vector<pollfd> fds;
+      m_relayServer->addPollFds(fds);
+      poll(fds.data(), fds.size(), 100);
+      m_relayServer->service([this](const std::string& l) { handleRelayed(l); });
+    }
+  }
 }
 
 
@@ -301,7 +350,12 @@ void Supervisor::pollOnce() {
       owners.push_back(&r);
     }
   }
+  const size_t rankFds = fds.size();
+  if (m_relayServer) m_relayServer->addPollFds(fds);
   poll(fds.data(), fds.size(), 100);
+  fds.resize(rankFds);
+  if (m_relayServer) m_relayServer->service([this](const std::string& l) { handleRelayed(l); });
+  if (m_relayClient) m_relayClient->service();
   if (fds[0].revents & POLLIN) {
     char drain[64];
     while (read(m_wakeRead.get(), drain, sizeof drain) > 0) {

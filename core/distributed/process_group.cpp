@@ -1,4 +1,5 @@
 #include "core/distributed/process_group.h"
+#include "core/distributed/peers.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -28,31 +29,6 @@ std::string storeString(const std::vector<uint8_t>& v) {
 }
 std::vector<uint8_t> storeBytes(const std::string& s) {
   return std::vector<uint8_t>(s.begin(), s.end());
-}
-
-// The local IP address the kernel would use to reach `host`, so Gloo binds the interface
-// the peers can reach (a UDP connect sends nothing).
-std::string localAddressFor(const std::string& host, int port) {
-  addrinfo hints{};
-  hints.ai_family = AF_INET;
-  hints.ai_socktype = SOCK_DGRAM;
-  addrinfo* res = nullptr;
-  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res) != 0 || !res) return "";
-  std::string out;
-  int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  if (fd >= 0) {
-    if (connect(fd, res->ai_addr, res->ai_addrlen) == 0) {
-      sockaddr_in local{};
-      socklen_t len = sizeof(local);
-      if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) == 0) {
-        char buf[INET_ADDRSTRLEN] = {0};
-        if (inet_ntop(AF_INET, &local.sin_addr, buf, sizeof(buf))) out = buf;
-      }
-    }
-    close(fd);
-  }
-  freeaddrinfo(res);
-  return out;
 }
 
 class WorkHandle : public AsyncWork {

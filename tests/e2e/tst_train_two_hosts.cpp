@@ -1,7 +1,7 @@
 // Two hosts: two network namespaces joined by a veth pair (addresses of this test's own,
 // nothing else contacted), one launcher in each (nnodes=2, 2 Gloo ranks per node = 4 ranks).
 // The run completes and its weights equal a 4-rank run on one host; each node keeps what
-// docs/distributed.md says; socket_ifname picks the interface where node 1 has two; kill -9 of
+// docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); socket_ifname picks the interface where node 1 has two; kill -9 of
 // node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
 // transport's text only in the log), and leaves no rank behind on either side. Needs root (for
 // the namespaces): skipped with that reason otherwise.
@@ -122,6 +122,10 @@ class TstTrainTwoHosts : public QObject {
     QCOMPARE(start.size(), 1);
     QCOMPARE(start[0]["data"].toObject()["world_size"].toInt(), 4);
     QCOMPARE(eventsOf(events0, "finished").size(), 1);
+    // Node 0's events.jsonl has every rank's step events (node 1's through the event relay).
+    QSet<int> stepRanks;
+    for (const auto& s : eventsOf(events0, "step")) stepRanks.insert(s["rank"].toInt());
+    QCOMPARE(stepRanks, QSet<int>({0, 1, 2, 3}));
     const auto steps1 = eventsOf(parseEvents(readText(r1 + "/events.jsonl")), "step");
     QVERIFY(!steps1.isEmpty());
     for (const auto& s : steps1) QVERIFY(s["rank"].toInt() >= 2);
