@@ -157,6 +157,12 @@ bool Supervisor::prepare() {
     m_result.masterPort = port.value();
   }
   if (!openRelay()) return false;
+  // Several nodes: the straggler detector names the slow rank's node.
+  if (m_opt.nnodes > 1) {
+    telemetry::StragglerOptions so;
+    so.ranksPerNode = m_opt.nproc;
+    m_straggler = telemetry::StragglerDetector(so);
+  }
   std::string logDir;
   if (!m_opt.runDir.empty()) {
     std::error_code ec;

@@ -188,7 +188,9 @@ RuleVerdict communicationBound(const Context& c) {
 // One rank is slower than the others and they wait for it.
 RuleVerdict straggler(const Context& c) {
   if (!c.distributed()) return {};
-  StragglerDetector sd(StragglerOptions{1, c.opt.imbalanceClear, 0.05});
+  StragglerOptions so{1, c.opt.imbalanceClear, 0.05};
+  if (c.run.worldSize > c.run.localRanks && c.run.localRanks > 0) so.ranksPerNode = c.run.localRanks;
+  StragglerDetector sd(so);
   for (const auto& [rank, r] : c.w.ranks) sd.add(rank, r.mean);
   auto s = sd.report();
   if (!s) return {};
@@ -203,7 +205,7 @@ RuleVerdict straggler(const Context& c) {
                 {"phase_share", s->fraction},
                 {"others_share", s->othersFraction},
                 {"step_s", s->stepTime}};
-  f.message = "rank " + std::to_string(s->slowRank) + " is " + percent(s->imbalance) +
+  f.message = rankName(s->slowRank, s->slowNode) + " is " + percent(s->imbalance) +
               " of a step slower than the others, who wait for it in the all-reduce: " +
               s->message;
   switch (s->waitsOn) {

@@ -226,6 +226,7 @@ double phaseSeconds(const StepTiming& timing, StepPhase phase);
 /// straggler: the slowest rank of a reporting period and what holds it back.
 struct StragglerEvent {
   int slowRank = 0;                         ///< the slowest rank
+  int slowNode = -1;                        ///< its node in a run of several nodes, else -1
   StepPhase waitsOn = StepPhase::DataWait;  ///< its dominant phase
   double fraction = 0;                      ///< that phase's share of the rank's step (0..1)
   double othersFraction = 0;  ///< the same share on the other ranks (median), 0 with one rank

@@ -12,6 +12,7 @@ Event toEvent(const StragglerEvent& e, int rank) {
          {"fraction", e.fraction},  {"others_fraction", e.othersFraction},
          {"step_time", e.stepTime}, {"imbalance", e.imbalance},
          {"steps", e.steps},        {"message", e.message}};
+  if (e.slowNode >= 0) d["slow_node"] = e.slowNode;
   return makeEvent(event_type::kStraggler, rank, std::move(d));
 }
 
@@ -25,6 +26,7 @@ Result<StragglerEvent> stragglerFromEvent(const Event& ev) {
                                      r.num("step_time", e.stepTime, false);
                                      r.num("imbalance", e.imbalance, false);
                                      r.integer("steps", e.steps, false);
+                                     r.integer("slow_node", e.slowNode, false);
                                      r.str("message", e.message);
                                    });
 }

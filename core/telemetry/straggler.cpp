@@ -111,13 +111,19 @@ std::optional<StragglerEvent> StragglerDetector::report() {
   ev.othersFraction = others.empty() ? 0 : othersMedian([phase](const RankMean& r) {
     return share(phaseSeconds(r.mean, phase), r.mean.total);
   });
+  if (m_options.ranksPerNode > 0) ev.slowNode = ev.slowRank / m_options.ranksPerNode;
   ev.message = describeStraggler(ev.slowRank, ev.waitsOn, ev.fraction,
-                                 others.empty() ? -1.0 : ev.othersFraction);
+                                 others.empty() ? -1.0 : ev.othersFraction, ev.slowNode);
   return ev;
 }
 
-std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction) {
-  const std::string r = "rank " + std::to_string(rank);
+std::string rankName(int rank, int node) {
+  return "rank " + std::to_string(rank) + (node >= 0 ? " on node " + std::to_string(node) : "");
+}
+
+std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction,
+                              int node) {
+  const std::string r = rankName(rank, node);
   const std::string pct = std::to_string(std::lround(fraction * 100)) + "%";
   std::string s;
   switch (phase) {

@@ -24,6 +24,8 @@ struct StragglerOptions {
   double minImbalance = 0.05;     ///< own-time excess over the others (share of the step) that
                                   ///< makes a rank the straggler for a specific phase
   double minWaitFraction = 0.05;  ///< a balanced rank waiting less than this is compute-bound
+  int ranksPerNode = 0;           ///< several nodes: ranks per node, so the slow rank's node is
+                                  ///< named (rank / ranksPerNode); 0 = one node, none named
 };
 
 /// Collects per-rank step timings for a period and reports the slowest rank. Pure logic; not
@@ -59,7 +61,11 @@ double medianOf(std::vector<double> values);
 double shareOf(double part, double total);
 
 /// The sentence of a straggler event, e.g. "rank 1 waits for data 41% of its step; other
-/// ranks 2%". `othersFraction` < 0 leaves out the comparison (one rank).
-std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction);
+/// ranks 2%", or "rank 3 on node 1 waits ..." when `node` >= 0. `othersFraction` < 0 leaves out
+/// the comparison (one rank).
+std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction,
+                              int node = -1);
+/// "rank 3", or "rank 3 on node 1" when `node` >= 0.
+std::string rankName(int rank, int node);
 
 }  // namespace stave::telemetry

@@ -1,7 +1,8 @@
 // Two hosts: two network namespaces joined by a veth pair (addresses of this test's own,
 // nothing else contacted), one launcher in each (nnodes=2, 2 Gloo ranks per node = 4 ranks).
 // The run completes and its weights equal a 4-rank run on one host; each node keeps what
-// docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); socket_ifname picks the interface where node 1 has two; kill -9 of
+// docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); a
+// slowed rank on node 1 is named with its node by the straggler detector and the doctor; socket_ifname picks the interface where node 1 has two; kill -9 of
 // node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
 // transport's text only in the log), and leaves no rank behind on either side. Needs root (for
 // the namespaces): skipped with that reason otherwise.
@@ -147,6 +148,34 @@ class TstTrainTwoHosts : public QObject {
              qPrintable(cmp.out));
   }
 
+  // A slowed rank on node 1 (the loader fault switch) is named with its node by the launcher's
+  // straggler detector and by the doctor, both on node 0.
+  void slowRankOnNodeOneIsNamed() {
+    const QString cfg = m_dir.filePath("slow.yaml");
+    // Reports every 4 s: the detector judges a rank on 3 or more step events in a period.
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 8, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false",
+                             "report_period_s: 4", "socket_ifname: stave0"}));
+    const int port = 31000 + static_cast<int>(::getpid() % 1000);
+    const QString r0 = m_dir.filePath("runs/slow0");
+    auto n0 = startNode(0, r0, port, cfg);
+    auto n1 = startNode(1, m_dir.filePath("runs/slow1"), port, cfg,
+                        {"STAVE_FAULT_SLOW_DATA_MS=250", "STAVE_FAULT_SLOW_DATA_RANK=3"});
+    QVERIFY(n0->waitForFinished(600000) && n1->waitForFinished(60000));
+    QCOMPARE(n0->exitCode(), 0);
+    const auto events = parseEvents(readText(r0 + "/events.jsonl"));
+    bool straggler = false, doctor = false;
+    for (const auto& e : eventsOf(events, "straggler")) {
+      const auto d = e["data"].toObject();
+      straggler |= d["slow_rank"].toInt() == 3 && d["slow_node"].toInt() == 1 &&
+                   d["message"].toString().startsWith("rank 3 on node 1");
+    }
+    for (const auto& e : eventsOf(events, "diagnosis"))
+      doctor |= QJsonDocument(e).toJson().contains("rank 3 on node 1");
+    QVERIFY2(straggler, "a straggler event naming rank 3 on node 1");
+    QVERIFY2(doctor, "a diagnosis naming rank 3 on node 1");
+  }
+
   // kill -9 of node 1's launcher: node 0 ends within the bound with an error naming node 1,
   // its address and ranks; the transport's own text stays in the rank's log; no rank is left.
   void nodeLossIsNamed() {
@@ -190,8 +219,9 @@ class TstTrainTwoHosts : public QObject {
 
  private:
   std::unique_ptr<QProcess> startNode(int node, const QString& runDir, int port,
-                                      const QString& cfg) {
+                                      const QString& cfg, const QStringList& env = {}) {
     auto p = std::make_unique<QProcess>();
+    if (!env.isEmpty()) p->setEnvironment(QProcess::systemEnvironment() + env);
     p->start("ip", {"netns", "exec", m_ns[node], QStringLiteral(STAVE_TRAIN_EXE), "train", cfg,
                     "--run-dir", runDir, "--nproc", "2", "--nnodes", "2", "--node-rank",
                     QString::number(node), "--master-addr", m_addr[0], "--master-port",

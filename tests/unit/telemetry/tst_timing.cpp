@@ -262,6 +262,34 @@ class TestTiming : public QObject {
     QCOMPARE(ev->slowRank, 0);
     QCOMPARE(ev->message, std::string("rank 0 waits for data 33% of its step"));
   }
+
+  // Several nodes: the slow rank's node is named, in the sentence and the event.
+  void stragglerNamesItsNode() {
+    StragglerOptions o;
+    o.ranksPerNode = 2;
+    StragglerDetector d(o);
+    for (int i = 0; i < 4; ++i)
+      for (int r = 0; r < 4; ++r)
+        d.add(r, r == 3 ? StepTiming{0.3, 0, 0.2, 0, 0, 0.5} : StepTiming{0.01, 0, 0.2, 0.29, 0, 0.5});
+    auto ev = d.report();
+    QVERIFY(ev.has_value());
+    QCOMPARE(ev->slowRank, 3);
+    QCOMPARE(ev->slowNode, 1);
+    QVERIFY2(ev->message.rfind("rank 3 on node 1 waits for data", 0) == 0, ev->message.c_str());
+    auto back = stragglerFromEvent(toEvent(*ev, 3));
+    QVERIFY(bool(back));
+    QCOMPARE(back->slowNode, 1);
+    // One node: no node in the words, none in the event.
+    StragglerDetector one;
+    for (int i = 0; i < 4; ++i) {
+      one.add(0, {0.3, 0, 0.2, 0, 0, 0.5});
+      one.add(1, {0.01, 0, 0.2, 0.29, 0, 0.5});
+    }
+    auto single = one.report();
+    QVERIFY(single.has_value());
+    QCOMPARE(single->slowNode, -1);
+    QVERIFY(!toEvent(*single, 0).data.contains("slow_node"));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestTiming)
