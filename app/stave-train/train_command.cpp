@@ -57,6 +57,33 @@ void resolveDataPath(config::RunConfig& cfg, const std::string& configPath) {
   if (fs::exists(data)) cfg.set("data", fs::absolute(data).lexically_normal().string());
 }
 
+/// Scans (and caches) the dataset once before the launcher starts the ranks, so that no rank
+/// waits in a collective while another scans.
+Status scanDatasetOnce(const config::RunConfig& cfg) {
+  auto spec = data::loadDataYaml(cfg.getString("data"));
+  if (!spec) return spec.errors();
+  for (const char* split : {"train", "val"}) {
+    auto scan = data::scanSplit(spec.value(), split);
+    if (!scan) return scan.errors();
+  }
+  return Ok{};
+}
+
+/// A node other than 0 of a multi-node run: node 0 holds the run folder and checks a resume;
+/// this node writes its config and logs under logs/ and launches its ranks.
+int joinRun(const config::RunConfig& cfg, const std::string& runDir, const TrainCommand& cmd) {
+  std::error_code ec;
+  fs::create_directories(fs::path(runDir) / "logs", ec);
+  if (ec) return printErrors("train", {Error{runDir, 0, "", "cannot create logs/: " + ec.message()}});
+  if (auto scanned = scanDatasetOnce(cfg); !scanned) return printErrors("train", scanned.errors());
+  const std::string configPath = nodeConfigPath(cfg, runDir);
+  if (auto s = writeFileAtomic(configPath, config::toYaml(cfg)); !s)
+    return printErrors("train", s.errors());
+  std::cerr << "run folder: " << runDir << " (node " << cfg.getInt("node_rank")
+            << " joins node 0's run there)\n";
+  return launchRun(cfg, runDir, cmd.executable, cmd.stopAfter);
+}
+
 }  // namespace
 
 int runTrainCommand(const TrainCommand& cmd) {
@@ -115,6 +142,7 @@ int runTrainCommand(const TrainCommand& cmd) {
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
   runDir = fs::absolute(runDir).lexically_normal().string();
+  if (joinsNodeZero(cfg)) return joinRun(cfg, runDir, cmd);
   auto taken = takeRunFolder(cfg, runDir, resume,
                              resume ? "stave-train train resume=true" : "stave-train train");
   if (!taken) return printErrors("train", taken.errors());
@@ -126,14 +154,7 @@ int runTrainCommand(const TrainCommand& cmd) {
   const int nproc = static_cast<int>(cfg.getInt("nproc"));
   const int nnodes = static_cast<int>(cfg.getInt("nnodes"));
   if (nproc > 1 || nnodes > 1) {
-    // Scan (and cache) the dataset once, so that no rank waits in a collective while another
-    // scans, then hand over to the launcher.
-    auto spec = data::loadDataYaml(cfg.getString("data"));
-    if (!spec) return printErrors("train", spec.errors());
-    for (const char* split : {"train", "val"}) {
-      auto scan = data::scanSplit(spec.value(), split);
-      if (!scan) return printErrors("train", scan.errors());
-    }
+    if (auto scanned = scanDatasetOnce(cfg); !scanned) return printErrors("train", scanned.errors());
     auto s = writeFileAtomic((fs::path(runDir) / "config.yaml").string(), config::toYaml(cfg));
     if (!s) return printErrors("train", s.errors());
     return launchRun(cfg, runDir, cmd.executable, cmd.stopAfter);

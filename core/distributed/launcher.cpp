@@ -172,7 +172,9 @@ bool Supervisor::prepare() {
       m_result.message = "cannot create " + logDir + ": " + ec.message();
       return false;
     }
-    const std::string eventsPath = (fs::path(m_opt.runDir) / "events.jsonl").string();
+    const std::string eventsPath = m_opt.eventsFile.empty()
+                                       ? (fs::path(m_opt.runDir) / "events.jsonl").string()
+                                       : m_opt.eventsFile;
     if (auto opened = m_events.open(eventsPath); !opened) {
       m_result.message = opened.errorText();
       return false;

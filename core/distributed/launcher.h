@@ -36,6 +36,7 @@ struct LaunchOptions {
   std::string masterAddr = "127.0.0.1";    ///< rendezvous host (rank 0's node)
   int masterPort = 0;                      ///< rendezvous port; 0 = pick a free one (1 node only)
   std::string runDir;                      ///< gets events.jsonl and logs/rank<k>.log ("" = none)
+  std::string eventsFile;                  ///< where the events go ("" = runDir/events.jsonl)
   bool tensorboard = false;                ///< also write runDir/tb/ (TensorBoard event files)
   double samplePeriodS = 0;                ///< gpu_sample / system_sample every this long (0 = off)
   std::string nvmlLibrary = "libnvidia-ml.so.1";  ///< NVML to load for gpu_sample (tests: a fake)

@@ -128,10 +128,21 @@ telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,
   return mo;
 }
 
+bool joinsNodeZero(const config::RunConfig& config) {
+  return config.getInt("nnodes") > 1 && config.getInt("node_rank") > 0;
+}
+
+std::string nodeConfigPath(const config::RunConfig& config, const std::string& runDir) {
+  if (!joinsNodeZero(config)) return (fs::path(runDir) / "config.yaml").string();
+  return (fs::path(runDir) / "logs" /
+          ("node" + std::to_string(config.getInt("node_rank")) + ".config.yaml"))
+      .string();
+}
+
 dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::string& runDir,
                                   const std::string& executable, const StopAfter& stopAfter) {
   dist::LaunchOptions lo;
-  lo.workerArgv = {executable, "worker", "--config", (fs::path(runDir) / "config.yaml").string(),
+  lo.workerArgv = {executable, "worker", "--config", nodeConfigPath(config, runDir),
                    "--run-dir", runDir};
   for (const auto& [flag, n] : {std::pair{"--stop-after", stopAfter.epochs},
                                 std::pair{"--stop-after-batches", stopAfter.batches}}) {
@@ -146,6 +157,14 @@ dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::st
   lo.masterPort = static_cast<int>(config.getInt("master_port"));
   lo.runDir = runDir;
   lo.tensorboard = config.getBool("tensorboard");
+  if (joinsNodeZero(config)) {
+    // Node 0 keeps the run's events.jsonl and tb/ (this node's rank events reach it through the
+    // relay); this node's own copy goes beside its rank logs.
+    lo.eventsFile = (fs::path(runDir) / "logs" /
+                     ("node" + std::to_string(lo.nodeRank) + ".events.jsonl"))
+                        .string();
+    lo.tensorboard = false;
+  }
   // Telemetry, doctor and metrics endpoint as a single-process run takes them.
   const auto node = nodeTelemetryOptions(config);
   lo.samplePeriodS = node.periodS;

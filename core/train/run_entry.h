@@ -38,6 +38,15 @@ telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& co
 telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,
                                                const std::string& runDir, int rank);
 
+/// True for a node other than node 0 of a multi-node run: it joins node 0's run folder (the
+/// same path, on storage the nodes share) rather than taking it — no lock, no config.yaml,
+/// events.jsonl or tb/ of its own there; its files are logs/rankN.log and
+/// logs/node<K>.{config.yaml,events.jsonl}.
+bool joinsNodeZero(const config::RunConfig& config);
+/// The config file this node's workers read: config.yaml, or logs/node<K>.config.yaml on a
+/// joining node.
+std::string nodeConfigPath(const config::RunConfig& config, const std::string& runDir);
+
 /// What the launcher is given for `runDir`: the worker command line (`executable worker
 /// --config <runDir>/config.yaml --run-dir <runDir>`), ranks and rendezvous, telemetry, the
 /// doctor's report period, the metrics endpoint and the hang timeout.

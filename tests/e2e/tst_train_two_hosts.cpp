@@ -100,24 +100,24 @@ class TstTrainTwoHosts : public QObject {
   // host a rank is on, so there is nothing to round differently (tolerance 0).
   void twoNodesTrainLikeOneHost() {
     const int port = 29000 + static_cast<int>(::getpid() % 1000);
-    auto n0 = startNode(0, m_dir.filePath("runs/n0"), port, m_cfg);
-    auto n1 = startNode(1, m_dir.filePath("runs/n1"), port, m_cfg);
+    // One run folder for both nodes, as on a cluster's shared storage (the namespaces share
+    // this machine's file system).
+    const QString r0 = m_dir.filePath("runs/two");
+    auto n0 = startNode(0, r0, port, m_cfg);
+    auto n1 = startNode(1, r0, port, m_cfg);
     QVERIFY2(n0->waitForFinished(600000), "node 0 did not finish");
     QVERIFY2(n1->waitForFinished(120000), "node 1 did not finish");
     QVERIFY2(n0->exitCode() == 0,
              qPrintable(n0->readAllStandardError().right(3000) +
-                        readText(m_dir.filePath("runs/n0/logs/rank0.log")).right(2000)));
+                        readText(r0 + "/logs/rank0.log").right(2000)));
     QVERIFY2(n1->exitCode() == 0, qPrintable(n1->readAllStandardError().right(3000)));
 
-    // Node 0 keeps the run: results, checkpoints, its ranks' logs, the run's events; node 1
-    // keeps its ranks' logs and its node's samples.
-    const QString r0 = m_dir.filePath("runs/n0"), r1 = m_dir.filePath("runs/n1");
+    // Node 0 keeps the run: config, results, checkpoints, events.jsonl with every rank's
+    // events; node 1 adds its ranks' logs and its own config and events under logs/.
     QCOMPARE(readResults(r0 + "/results.csv").size(), 2);
     QVERIFY(QFile::exists(r0 + "/weights/last.pt"));
-    QVERIFY(QFile::exists(r0 + "/logs/rank0.log") && QFile::exists(r0 + "/logs/rank1.log"));
-    QVERIFY(QFile::exists(r1 + "/logs/rank2.log") && QFile::exists(r1 + "/logs/rank3.log"));
-    QVERIFY(!QFile::exists(r1 + "/results.csv"));
-    QVERIFY(!QFile::exists(r1 + "/weights/last.pt"));
+    for (int r = 0; r < 4; ++r) QVERIFY(QFile::exists(r0 + QString("/logs/rank%1.log").arg(r)));
+    QVERIFY(QFile::exists(r0 + "/logs/node1.config.yaml"));
     const auto events0 = parseEvents(readText(r0 + "/events.jsonl"));
     const auto start = eventsOf(events0, "run_start");
     QCOMPARE(start.size(), 1);
@@ -127,7 +127,7 @@ class TstTrainTwoHosts : public QObject {
     QSet<int> stepRanks;
     for (const auto& s : eventsOf(events0, "step")) stepRanks.insert(s["rank"].toInt());
     QCOMPARE(stepRanks, QSet<int>({0, 1, 2, 3}));
-    const auto steps1 = eventsOf(parseEvents(readText(r1 + "/events.jsonl")), "step");
+    const auto steps1 = eventsOf(parseEvents(readText(r0 + "/logs/node1.events.jsonl")), "step");
     QVERIFY(!steps1.isEmpty());
     for (const auto& s : steps1) QVERIFY(s["rank"].toInt() >= 2);
     // socket_ifname: Gloo ran over stave0, not node 1's other interface.
@@ -159,7 +159,7 @@ class TstTrainTwoHosts : public QObject {
     const int port = 31000 + static_cast<int>(::getpid() % 1000);
     const QString r0 = m_dir.filePath("runs/slow0");
     auto n0 = startNode(0, r0, port, cfg);
-    auto n1 = startNode(1, m_dir.filePath("runs/slow1"), port, cfg,
+    auto n1 = startNode(1, r0, port, cfg,
                         {"STAVE_FAULT_SLOW_DATA_MS=250", "STAVE_FAULT_SLOW_DATA_RANK=3"});
     QVERIFY(n0->waitForFinished(600000) && n1->waitForFinished(60000));
     QCOMPARE(n0->exitCode(), 0);
@@ -184,12 +184,12 @@ class TstTrainTwoHosts : public QObject {
                             {"seed: 3", "threads: 1", "workers: 1", "val: false",
                              "socket_ifname: stave0"}));
     const int port = 30000 + static_cast<int>(::getpid() % 1000);
-    const QString r0 = m_dir.filePath("runs/lost0"), r1 = m_dir.filePath("runs/lost1");
+    const QString r0 = m_dir.filePath("runs/lost");
     auto n0 = startNode(0, r0, port, cfg);
-    auto n1 = startNode(1, r1, port, cfg);
-    // Training is under way once node 0 has written a step.
-    QTRY_VERIFY_WITH_TIMEOUT(!eventsOf(parseEvents(readText(r0 + "/events.jsonl")), "step").isEmpty(),
-                             300000);
+    auto n1 = startNode(1, r0, port, cfg);
+    // Training is under way once an epoch is checkpointed.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !eventsOf(parseEvents(readText(r0 + "/events.jsonl")), "checkpoint").isEmpty(), 300000);
     QElapsedTimer lost;
     lost.start();
     QCOMPARE(::kill(static_cast<pid_t>(n1->processId()), SIGKILL), 0);
@@ -213,19 +213,33 @@ class TstTrainTwoHosts : public QObject {
                  readText(r0 + "/logs/rank0.log").contains("reset by peer"),
              "the transport's text belongs in the rank's log");
     // No orphans: every rank of both nodes is gone.
-    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(r0).isEmpty() && processesMentioning(r1).isEmpty(),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(r0).isEmpty(), 20000);
+
+    // resume=true on both nodes continues from the last checkpoint to the end.
+    const int done = readResults(r0 + "/results.csv").size();
+    QVERIFY(done >= 1);
+    const QStringList more{"resume=true", QString("epochs=%1").arg(done + 1)};
+    auto m0 = startNode(0, r0, port + 2, "", {}, more);
+    auto m1 = startNode(1, r0, port + 2, "", {}, more);
+    QVERIFY(m0->waitForFinished(600000) && m1->waitForFinished(60000));
+    QVERIFY2(m0->exitCode() == 0, qPrintable(m0->readAllStandardError().right(3000)));
+    QVERIFY2(m1->exitCode() == 0, qPrintable(m1->readAllStandardError().right(3000)));
+    QCOMPARE(readResults(r0 + "/results.csv").size(), done + 1);
   }
 
  private:
+  // Node `node`'s launcher: `cfg` (or "" when resuming), then `extra` key=value overrides.
   std::unique_ptr<QProcess> startNode(int node, const QString& runDir, int port,
-                                      const QString& cfg, const QStringList& env = {}) {
+                                      const QString& cfg, const QStringList& env = {},
+                                      const QStringList& extra = {}) {
     auto p = std::make_unique<QProcess>();
     if (!env.isEmpty()) p->setEnvironment(QProcess::systemEnvironment() + env);
-    p->start("ip", {"netns", "exec", m_ns[node], QStringLiteral(STAVE_TRAIN_EXE), "train", cfg,
-                    "--run-dir", runDir, "--nproc", "2", "--nnodes", "2", "--node-rank",
-                    QString::number(node), "--master-addr", m_addr[0], "--master-port",
-                    QString::number(port)});
+    QStringList args{"netns", "exec", m_ns[node], QStringLiteral(STAVE_TRAIN_EXE), "train"};
+    if (!cfg.isEmpty()) args << cfg;
+    args << "--run-dir" << runDir << "--nproc" << "2" << "--nnodes" << "2" << "--node-rank"
+         << QString::number(node) << "--master-addr" << m_addr[0] << "--master-port"
+         << QString::number(port) << extra;
+    p->start("ip", args);
     p->waitForStarted(20000);
     return p;
   }
