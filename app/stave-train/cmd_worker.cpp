@@ -12,6 +12,9 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("FILE")
       ->required();
   app.add_option("--run-dir", cmd->runDir, "the run folder")->type_name("DIR")->required();
+  app.add_flag("--resume", cmd->resume,
+               "continue the run in --run-dir from its weights/last.pt (resume=true); rank 0 "
+               "checks the request against the checkpoint as train resume=true does");
   app.add_option("--stop-after", cmd->stopAfter.epochs,
                  "stop resumably after this many epochs (0 = no)")
       ->type_name("N")
@@ -29,6 +32,6 @@ stave::cli::RunFunction setup(CLI::App& app) {
 
 STAVE_COMMAND(stave::cli::Command{
     "worker", "run one rank of a distributed training (started by the launcher or srun)",
-    "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--stop-after N] "
-    "[--stop-after-batches N]",
+    "stave-train worker --config runs/<id>/config.yaml --run-dir runs/<id> [--resume] "
+    "[--stop-after N] [--stop-after-batches N]",
     "", setup});

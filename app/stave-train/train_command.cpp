@@ -166,6 +166,7 @@ int runTrainCommand(const TrainCommand& cmd) {
 int runWorkerCommand(const WorkerCommand& cmd) {
   auto cfg = config::loadRunConfig(cmd.configPath);
   if (!cfg) return printErrors("worker", cfg.errors());
+  if (cmd.resume) cfg->set("resume", true);
   auto env = dist::DistEnv::fromEnvironment();
   if (!env) return printErrors("worker", env.errors());
   // Without the launcher (srun, torchrun) rank 0 keeps the run's event log and holds the run
@@ -177,6 +178,10 @@ int runWorkerCommand(const WorkerCommand& cmd) {
     auto l = RunFolderLock::acquire(cmd.runDir, "stave-train worker");
     if (!l) return printErrors("worker", l.errors());
     lock = std::move(l.value());
+    // The run-folder rules of `train resume=true`, checked once (the other ranks wait for rank
+    // 0 at the rendezvous and end with it when it refuses).
+    if (cmd.resume)
+      if (auto s = checkResume(cfg.value(), cmd.runDir); !s) return printErrors("worker", s.errors());
   }
   return rankMain({cfg.value(), cmd.runDir, env.value(), cmd.stopAfter, cmd.version});
 }

@@ -35,6 +35,7 @@ int runTrainCommand(const TrainCommand& command);
 struct WorkerCommand {
   std::string configPath;  ///< --config: the resolved config (runs/<id>/config.yaml)
   std::string runDir;      ///< --run-dir
+  bool resume = false;     ///< --resume: resume=true
   train::StopAfter stopAfter;     ///< --stop-after / --stop-after-batches
   std::string version;     ///< Stave's version
 };

@@ -132,10 +132,16 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
   s << "# One 'stave-train worker' per " << (gpus > 0 ? "GPU" : "CPU rank") << "; each takes its rank from SLURM_PROCID, SLURM_LOCALID "
        "and\n"
     << "# SLURM_NTASKS, and meets the others at the first node of the allocation.\n"
+    << "# Stop: scancel --signal=TERM JOBID (the ranks finish their step, rank 0 checkpoints, the\n"
+    << "# run ends 'stopped'). Continue it: STAVE_RUN_DIR=<its run folder> STAVE_RESUME=1 sbatch\n"
+    << "# FILE (a FILE exported with more epochs may extend it).\n"
     << "set -eu\n"
     << "STAVE_TRAIN=${STAVE_TRAIN:-stave-train}\n"
     << "# The submit folder is normally on a file system every node can read.\n"
     << "run_base=\"${SLURM_SUBMIT_DIR:-$(pwd)}\"\n"
+    << "run_dir=\"${STAVE_RUN_DIR:-$run_base/runs/slurm-${SLURM_JOB_ID:-0}}\"\n"
+    << "resume=\"\"\n"
+    << "if [ \"${STAVE_RESUME:-0}\" = 1 ]; then resume=--resume; fi\n"
     << "config_file=\"$run_base/stave-config-${SLURM_JOB_ID:-0}.yaml\"\n"
     << heredoc("\"$config_file\"", c)
     << "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
@@ -144,8 +150,7 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
     << "export MASTER_ADDR MASTER_PORT\n"
     << "srun --kill-on-bad-exit=1";
   if (!o.image.empty()) s << " --container-image=" << shellQuote(o.image);
-  s << " \"$STAVE_TRAIN\" worker --config \"$config_file\" "
-       "--run-dir \"$run_base/runs/slurm-${SLURM_JOB_ID:-0}\"\n";
+  s << " \"$STAVE_TRAIN\" worker --config \"$config_file\" --run-dir \"$run_dir\" $resume\n";
   return s.str();
 }
 
