@@ -197,6 +197,7 @@ bool Supervisor::prepare() {
   mo.runName = m_opt.runDir.empty() ? "" : fs::path(m_opt.runDir).filename().string();
   mo.metricsPort = m_opt.metricsPort;
   mo.metricsAddress = m_opt.metricsAddress;
+  if (m_opt.nnodes > 1) mo.node = std::to_string(m_opt.nodeRank);
   auto monitor = telemetry::RunMonitor::create(mo);
   if (!monitor) {
     m_result.message = monitor.errorText();

@@ -76,7 +76,7 @@ void Supervisor::handleRelayed(const std::string& line) {
   auto event = telemetry::decodeEvent(line);
   if (!event) return;  // the sending launcher decoded it already; a torn line is dropped
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
-  if (m_monitor) m_monitor->observe(event.value());
+  if (m_monitor) m_monitor->observe(event.value(), false);
   emit(telemetry::encodeEvent(event.value()));
 }
 

@@ -89,8 +89,8 @@ std::string formatLabels(const std::vector<std::pair<std::string, std::string>>&
   return s + "}";
 }
 
-MetricsRegistry::MetricsRegistry(std::string run, std::string host)
-    : m_run(std::move(run)), m_host(std::move(host)) {
+MetricsRegistry::MetricsRegistry(std::string run, std::string host, std::string node)
+    : m_run(std::move(run)), m_host(std::move(host)), m_node(std::move(node)) {
   m_dispatch.on<RunStartEvent>([this](const Event& e, const RunStartEvent& rs) { onRunStart(e, rs); })
       .on<StepEvent>([this](const Event& e, const StepEvent& st) { onStep(e, st); })
       .on<EpochEndEvent>([this](const Event&, const EpochEndEvent& ee) {
@@ -121,6 +121,7 @@ MetricsRegistry::MetricsRegistry(std::string run, std::string host)
 }
 
 MetricsRegistry::Labels MetricsRegistry::base() const {
+  if (!m_node.empty()) return {{"run", m_run}, {"host", m_host}, {"node", m_node}};
   return {{"run", m_run}, {"host", m_host}};
 }
 

@@ -28,8 +28,9 @@ const std::vector<MetricFamilyInfo>& metricFamilies();
 /// Thread-safe: observe() from the writer of events, render() from the HTTP server's threads.
 class MetricsRegistry {
  public:
-  /// `run` and `host` label every series ("" = learnt from run_start).
-  MetricsRegistry(std::string run = "", std::string host = "");
+  /// `run` and `host` label every series ("" = learnt from run_start); so does `node` (the
+  /// node's index) in a run of several nodes ("" = one node, no such label).
+  MetricsRegistry(std::string run = "", std::string host = "", std::string node = "");
 
   /// Takes any event; those the endpoint has no metric for only count in stave_events_total.
   void observe(const Event& event);
@@ -51,6 +52,7 @@ class MetricsRegistry {
   mutable std::mutex m_mutex;
   std::string m_run;
   std::string m_host;
+  std::string m_node;  // "" = one node
   // family -> (rendered label set -> value)
   std::map<std::string, std::map<std::string, double>> m_values;
   std::map<std::string, std::string> m_activeFindings;  // rule -> label text, to zero on clear

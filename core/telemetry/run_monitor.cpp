@@ -18,7 +18,8 @@ std::string hostName() {
 RunMonitor::RunMonitor(const RunMonitorOptions& options)
     : m_options(options),
       m_doctor(options.doctor),
-      m_registry(options.runName, options.host.empty() ? hostName() : options.host) {}
+      m_registry(options.runName, options.host.empty() ? hostName() : options.host,
+                 options.node) {}
 
 Result<std::unique_ptr<RunMonitor>> RunMonitor::create(const RunMonitorOptions& options) {
   std::unique_ptr<RunMonitor> m(new RunMonitor(options));
@@ -35,8 +36,10 @@ RunMonitor::~RunMonitor() {
   if (m_server) m_server->stop();
 }
 
-void RunMonitor::observe(const Event& event) {
-  m_registry.observe(event);
+void RunMonitor::observe(const Event& event, bool thisNode) {
+  // Another node's events (through the event relay) reach the doctor only: that node's
+  // launcher exports them itself, with its own node label.
+  if (thisNode) m_registry.observe(event);
   std::lock_guard<std::mutex> lock(m_mutex);
   if (m_periodStart <= 0) m_periodStart = unixTimeNow();
   m_doctor.add(event);

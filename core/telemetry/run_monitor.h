@@ -31,6 +31,8 @@ struct RunMonitorOptions {
   int metricsPort = 0;                     ///< serve metrics on this port (0 = no server)
   std::string metricsAddress = "127.0.0.1";  ///< the address it listens on
   int rank = -1;                           ///< rank its diagnosis events carry
+  std::string node;                        ///< label `node` of the metrics in a run of several
+                                           ///< nodes ("" = one node)
 };
 
 class RunMonitor {
@@ -41,8 +43,9 @@ class RunMonitor {
   RunMonitor(const RunMonitor&) = delete;
   RunMonitor& operator=(const RunMonitor&) = delete;
 
-  /// Feeds one event to the doctor and the metrics. Thread-safe.
-  void observe(const Event& event);
+  /// Feeds one event to the doctor and (an event of this node: `thisNode`) the metrics.
+  /// Thread-safe.
+  void observe(const Event& event, bool thisNode = true);
   /// The diagnosis of the period that has just ended, when one has (and had steps to judge);
   /// the caller writes it and observes it.
   std::vector<Event> due();

@@ -2,7 +2,8 @@
 // nothing else contacted), one launcher in each (nnodes=2, 2 Gloo ranks per node = 4 ranks).
 // The run completes and its weights equal a 4-rank run on one host; each node keeps what
 // docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); a
-// slowed rank on node 1 is named with its node by the straggler detector and the doctor; socket_ifname picks the interface where node 1 has two; kill -9 of
+// slowed rank on node 1 is named with its node by the straggler detector and the doctor; a real
+// Prometheus scrapes both nodes' launchers and sees series of both, by their `node` label; socket_ifname picks the interface where node 1 has two; kill -9 of
 // node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
 // transport's text only in the log), and leaves no rank behind on either side. Needs root (for
 // the namespaces): skipped with that reason otherwise.
@@ -174,6 +175,54 @@ class TstTrainTwoHosts : public QObject {
       doctor |= QJsonDocument(e).toJson().contains("rank 3 on node 1");
     QVERIFY2(straggler, "a straggler event naming rank 3 on node 1");
     QVERIFY2(doctor, "a diagnosis naming rank 3 on node 1");
+  }
+
+  // Each node's launcher exports its own ranks and node with a `node` label; a real Prometheus
+  // in node 0's namespace scrapes both every second, and a query over its HTTP API returns
+  // series of both nodes.
+  void prometheusSeesBothNodes() {
+    if (QStandardPaths::findExecutable("prometheus").isEmpty() ||
+        QStandardPaths::findExecutable("promtool").isEmpty())
+      QSKIP("prometheus is not installed (scripts/setup installs Debian's prometheus)");
+    const int port = 32000 + static_cast<int>(::getpid() % 1000);
+    const int metrics = port + 10, web = port + 11;
+    const QString cfg = m_dir.filePath("metrics.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 200, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false",
+                             "socket_ifname: stave0", "metrics_addr: 0.0.0.0",
+                             QString("metrics_port: %1").arg(metrics)}));
+    const QString prom = m_dir.filePath("prometheus");
+    QVERIFY(QDir().mkpath(prom + "/data"));
+    {
+      QFile f(prom + "/prometheus.yml");
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QTextStream(&f) << "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                      << "scrape_configs:\n  - job_name: stave\n    static_configs:\n"
+                      << "      - targets: ['" << m_addr[0] << ":" << metrics << "', '"
+                      << m_addr[1] << ":" << metrics << "']\n";
+    }
+    QProcess server;
+    server.start("ip", {"netns", "exec", m_ns[0], "prometheus",
+                        "--config.file=" + prom + "/prometheus.yml",
+                        "--storage.tsdb.path=" + prom + "/data",
+                        QString("--web.listen-address=%1:%2").arg(m_addr[0]).arg(web)});
+    QVERIFY(server.waitForStarted(10000));
+    const QString r0 = m_dir.filePath("runs/metrics");
+    auto n0 = startNode(0, r0, port, cfg);
+    auto n1 = startNode(1, r0, port, cfg);
+    // Both nodes' series, by node, once Prometheus has scraped the training.
+    auto nodesSeen = [&]() {
+      QProcess q;
+      q.start("ip", {"netns", "exec", m_ns[0], "promtool", "query", "instant",
+                     QString("http://%1:%2").arg(m_addr[0]).arg(web),
+                     "count by (node) (stave_train_samples_per_second)"});
+      q.waitForFinished(20000);
+      const QString out = QString::fromUtf8(q.readAllStandardOutput());
+      return out.contains("node=\"0\"") && out.contains("node=\"1\"");
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(nodesSeen(), 180000);
+    for (QProcess* p : {n0.get(), n1.get(), &server}) p->kill();
+    for (QProcess* p : {n0.get(), n1.get(), &server}) p->waitForFinished(20000);
   }
 
   // kill -9 of node 1's launcher: node 0 ends within the bound with an error naming node 1,
