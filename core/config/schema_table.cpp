@@ -132,7 +132,7 @@ std::vector<ParamSpec> buildSchema() {
       // Hardware
       mayResume(strP("devices", "", G::Hardware,
                      "GPUs to use: empty = all visible, 'cpu', or a list such as '0,1,3'", false)),
-      intP("nproc", 1, 1, 1024, G::Hardware, "processes (ranks) per node, one per GPU", false),
+      mayResume(intP("nproc", 1, 1, 1024, G::Hardware, "processes (ranks) per node, one per GPU", false)),
       enumP("precision", "auto", {"auto", "fp32", "fp16", "bf16"}, G::Hardware,
             "compute precision with amp; auto = bf16 on GPUs from Ampere on, fp16 on older "
             "GPUs, fp32 on the CPU (bf16 there is faster but learns less)",
@@ -167,7 +167,7 @@ std::vector<ParamSpec> buildSchema() {
                      "NCCL_SOCKET_IFNAME; NCCL's forms such as eth0,eth1 or ^docker work); "
                      "empty = the interface that routes to master_addr",
                      false)),
-      intP("nnodes", 1, 1, 100000, G::Distributed, "number of nodes (machines)", false),
+      mayResume(intP("nnodes", 1, 1, 100000, G::Distributed, "number of nodes (machines)", false)),
       mayResume(intP("node_rank", 0, 0, 99999, G::Distributed, "this node's index, 0 .. nnodes-1",
                      false)),
       // Logging (validation, checkpoints, names)

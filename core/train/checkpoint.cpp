@@ -52,6 +52,7 @@ const std::vector<MetaField>& metaFields() {
       {"epoch_batches", &M::epochBatches, true},
       {"epoch_loss", &M::epochLoss, true},
       {"dataset_hash", &M::datasetHash, true},
+      {"world_size", &M::worldSize, true},
   };
   return fields;
 }

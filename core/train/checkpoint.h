@@ -49,6 +49,9 @@ struct CheckpointMeta {
   /// Content hash of the data the run trained on when this was written (run_start's
   /// dataset.content_hash); a resume on changed data says so. Empty in older checkpoints.
   std::string datasetHash;
+  /// Ranks of the run when this was written (0: not recorded, older checkpoints): a resume with
+  /// another number adapts the accumulation and the step counters.
+  int64_t worldSize = 0;
 };
 
 /// The live objects a checkpoint reads or writes; null members are skipped.

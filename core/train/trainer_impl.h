@@ -272,6 +272,9 @@ struct Trainer::Impl {
   // weights/last.pt, read once: setupOptimizer needs its meta, resumeIfAsked the rest.
   void openResumeCheckpoint();
   void resumeIfAsked();
+  /// A resume with another number of ranks than the checkpoint's: rescales the step counters
+  /// and says what changed (the accumulation adapts through the schedule).
+  void adaptToWorldSize();
 
   // The content hash (32 hex digits) of what the run trains and validates on: each image's
   // path below the dataset root, its size and its boxes. Two runs with the same hash saw the

@@ -144,6 +144,7 @@ CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
   m.names = settings.singleCls ? std::vector<std::string>{"object"} : spec.names;
   m.optimizer = optChoice.sgd ? "SGD" : "AdamW";
   m.optimizerLr0 = optChoice.lr0;
+  m.worldSize = world;
   m.epochBatches = 0;  // an epoch boundary unless saveCheckpointAs is told otherwise
   m.epochLoss.clear();
   return m;

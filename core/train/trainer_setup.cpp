@@ -241,6 +241,48 @@ void Trainer::Impl::openResumeCheckpoint() {
   resumeFrom = std::move(reader.value());
 }
 
+void Trainer::Impl::adaptToWorldSize() {
+  // Another shape (a node fewer or more): the per-rank batch, nbs and the schedule stay; the
+  // global batch, hence the accumulation and the batches per epoch, change. The step counters
+  // are rescaled to the new batches per epoch; a stop inside an epoch continues after the
+  // images already trained, when they are a whole number of the new batches.
+  const int64_t before = state.worldSize;
+  const int64_t perRank = settings.batch;
+  const int64_t oldGlobal = perRank * before, newGlobal = perRank * world;
+  int64_t batches = 0;
+  if (state.epochBatches > 0) {
+    const int64_t images = state.epochBatches * oldGlobal;
+    if (images % newGlobal != 0)
+      throw RunFailure("the run stopped inside epoch " + std::to_string(state.epoch + 2) +
+                           " after " + std::to_string(state.epochBatches) + " batches of " +
+                           std::to_string(before) + " ranks (" + std::to_string(images) +
+                           " images), which is no whole number of batches of " +
+                           std::to_string(world) + " ranks",
+                       "resume with " + std::to_string(before) +
+                           " ranks to finish that epoch, then with " + std::to_string(world),
+                       kTrainBadInput);
+    batches = images / newGlobal;
+    state.epochBatches = batches;
+  }
+  const int64_t accumulateBefore =
+      std::max<int64_t>(std::llround(static_cast<double>(settings.nbs) / oldGlobal), 1);
+  const int64_t accumulateNow =
+      std::max<int64_t>(std::llround(static_cast<double>(settings.nbs) / newGlobal), 1);
+  state.iteration = (state.epoch + 1) * nb + batches;
+  state.lastOptStep = state.iteration - 1;
+  if (rank == 0) {
+    warn("resumed with " + std::to_string(world) + " ranks; " + path("weights/last.pt") +
+             " was written by " + std::to_string(before) + ": the per-rank batch (" +
+             std::to_string(perRank) + "), nbs (" + std::to_string(settings.nbs) +
+             ") and the schedule stay; the global batch is " + std::to_string(newGlobal) +
+             " images (was " + std::to_string(oldGlobal) + "), gradients are accumulated over " +
+             std::to_string(accumulateNow) + " steps (was " + std::to_string(accumulateBefore) +
+             "), and epoch " + std::to_string(state.epoch + 2) + " has " + std::to_string(nb) +
+             " batches per rank",
+         "resume");
+  }
+}
+
 void Trainer::Impl::resumeIfAsked() {
   if (!resumeFrom) return;
   CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
@@ -256,6 +298,7 @@ void Trainer::Impl::resumeIfAsked() {
              state.datasetHash + " -> " + datasetHash() + ": images added, removed or "
              "relabelled); the run continues on the data as it is now",
          "data");
+  if (state.worldSize > 0 && state.worldSize != world) adaptToWorldSize();
   ema->setUpdates(state.emaUpdates);
   scaler.setState(state.scalerScale, state.scalerGrowth);
   // results.csv keeps the rows of the epochs the checkpoint holds.

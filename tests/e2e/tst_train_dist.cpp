@@ -133,6 +133,41 @@ class TstTrainDist : public QObject {
     QCOMPARE(readResults(run + "/results.csv").size(), doneEpochs + 1);
   }
 
+  // Resume on another shape: 4 ranks stopped inside epoch 1 continue with 2 (a lost node) to
+  // the end. The per-rank batch, nbs and the schedule stay, accumulation adapts (global batch 8
+  // -> 4: 1 -> 2 steps), the 4 batches of 4 ranks done count as 8 of 2, and the run's events
+  // say what changed. The weights cannot equal a run of 2 ranks from the start (its first epoch
+  // paired other images in each rank's BatchNorm batch), so the test checks the bookkeeping.
+  void resumeOnAnotherShape() {
+    const QString cfg = m_dir.filePath("shape.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 2, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false", "nbs: 8",
+                             "optimizer: SGD", "warmup_epochs: 0"}));
+    const QString run = m_dir.filePath("runs/shape");
+    auto first = runStaveTrain(
+        {"train", cfg, "--run-dir", run, "--nproc", "4", "--stop-after-batches", "4"}, {}, 600000);
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err.right(3000)));
+    auto again = runStaveTrain({"train", "--run-dir", run, "resume=true", "--nproc", "2"}, {},
+                               600000);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err.right(3000)));
+    QCOMPARE(readResults(run + "/results.csv").size(), 2);
+    const auto events = parseEvents(readText(run + "/events.jsonl"));
+    bool said = false;
+    for (const auto& w : eventsOf(events, "warning")) {
+      const QString m = w["data"].toObject()["message"].toString();
+      said |= m.contains("resumed with 2 ranks") && m.contains("written by 4") &&
+              m.contains("accumulated over 2 steps (was 1)");
+    }
+    QVERIFY2(said, "a warning must say what the new shape changed");
+    const auto starts = eventsOf(events, "run_start");
+    QCOMPARE(starts.size(), 2);
+    QCOMPARE(starts[0]["data"].toObject()["world_size"].toInt(), 4);
+    QCOMPARE(starts[1]["data"].toObject()["world_size"].toInt(), 2);
+    QCOMPARE(starts[1]["data"].toObject()["resolved"].toObject()["accumulate"].toInt(), 2);
+    const auto finished = eventsOf(events, "finished");
+    QCOMPARE(finished.last()["data"].toObject()["status"].toString(), QString("completed"));
+  }
+
   // nnodes=2 with the second node absent waited silently and ignored SIGTERM (the stop was
   // forced after the 600 s stop timeout): a rank at the rendezvous now ends at once, and the
   // run's record says it was stopped before training.
