@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "gui/gui_test_util.h"
+
 #include "core/studio/model_export_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/model_export_dialog.h"
@@ -23,15 +25,6 @@ using stave::studio::ModelExportOptions;
 using stave::widgets::ModelExportDialog;
 using Outcome = ModelExportJob::Outcome;
 
-namespace {
-bool runTrain(const QStringList& args) {
-  QProcess p;
-  p.start(STAVE_TRAIN_EXE, args);
-  const bool ok = p.waitForFinished(300000) && p.exitCode() == 0;
-  if (!ok) qWarning() << p.readAllStandardError();
-  return ok;
-}
-}  // namespace
 
 class TestModelExportDialog : public QObject {
   Q_OBJECT
@@ -46,16 +39,10 @@ class TestModelExportDialog : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "8", "--val", "4",
-                      "--imgsz", "64"}));
-    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
-                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=4", "epochs=1",
-                      "devices=cpu", "workers=0", "warmup_epochs=0", "threads=1", "val=false"}));
-    m_project = m_dir.filePath("proj/proj.stave");
-    QVERIFY(
-        runTrain({"train", "--project", m_project, "--run-dir", m_dir.filePath("proj/runs/r1")}));
-    m_ckpt = m_dir.filePath("proj/runs/r1/weights/last.pt");
-    QVERIFY(QFile::exists(m_ckpt));
+    m_project = stave::guitest::makeTinyProject(m_dir);
+    QVERIFY(!m_project.isEmpty());
+    m_ckpt = stave::guitest::trainOnce(m_dir, m_project);
+    QVERIFY(!m_ckpt.isEmpty());
   }
 
   void argumentsFollowTheFormat() {

@@ -10,21 +10,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "gui/gui_test_util.h"
+
 #include "core/studio/predict_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/predict_dialog.h"
 
 using stave::widgets::PredictDialog;
-
-namespace {
-bool runTrain(const QStringList& args) {
-  QProcess p;
-  p.start(STAVE_TRAIN_EXE, args);
-  const bool ok = p.waitForFinished(300000) && p.exitCode() == 0;
-  if (!ok) qWarning() << p.readAllStandardError();
-  return ok;
-}
-}  // namespace
 
 // Predict… on a checkpoint trained for one epoch by the real stave-train: results with boxes,
 // the confidence slider and class toggles filter them, saving writes the annotated images, a
@@ -37,22 +29,16 @@ class TestPredictDialog : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "8", "--val", "4",
-                      "--imgsz", "64"}));
-    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
-                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=4", "epochs=1",
-                      "devices=cpu", "workers=0", "warmup_epochs=0", "threads=1", "val=false"}));
-    m_project = m_dir.filePath("proj/proj.stave");
-    QVERIFY(
-        runTrain({"train", "--project", m_project, "--run-dir", m_dir.filePath("proj/runs/r1")}));
-    QVERIFY(QFile::exists(m_dir.filePath("proj/runs/r1/weights/last.pt")));
+    m_project = stave::guitest::makeTinyProject(m_dir);
+    QVERIFY(!m_project.isEmpty());
+    QVERIFY(!stave::guitest::trainOnce(m_dir, m_project).isEmpty());
     // A second project whose dataset has two classes, not the checkpoint's five.
     QFile two(m_dir.filePath("data/two.yaml"));
     QVERIFY(two.open(QIODevice::WriteOnly));
     two.write("path: .\ntrain: images/train\nval: images/val\nnc: 2\nnames: [apple, pear]\n");
     two.close();
-    QVERIFY(runTrain({"new-project", m_dir.filePath("other"), "--name", "other", "--data",
-                      m_dir.filePath("data/two.yaml"), "imgsz=64"}));
+    QVERIFY(stave::guitest::runTrain({"new-project", m_dir.filePath("other"), "--name", "other",
+                                      "--data", m_dir.filePath("data/two.yaml"), "imgsz=64"}));
   }
 
   void predictFilterAndSave() {

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "gui/gui_test_util.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include "core/studio/gpu_lease.h"
@@ -32,12 +34,6 @@ using stave::studio::RunQueue;
 using State = QueueEntry::State;
 
 namespace {
-bool runTrain(const QStringList& args) {
-  QProcess p;
-  p.start(STAVE_TRAIN_EXE, args);
-  return p.waitForFinished(120000) && p.exitCode() == 0;
-}
-
 // The first and last event times of a run folder's events.jsonl.
 std::pair<double, double> eventSpan(const QString& runDir) {
   QFile f(runDir + "/events.jsonl");
@@ -53,6 +49,7 @@ std::pair<double, double> eventSpan(const QString& runDir) {
   return {first, last};
 }
 }  // namespace
+
 
 class TestRunQueue : public QObject {
   Q_OBJECT
@@ -73,12 +70,8 @@ class TestRunQueue : public QObject {
     QVERIFY(m_dir.isValid());
     qputenv("STAVE_RUNTIME_DIR", m_dir.filePath("runtime").toUtf8());
     qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");  // a machine without GPUs
-    QVERIFY(runTrain({"make-demo", "--out", m_dir.filePath("data"), "--train", "8", "--val", "4",
-                      "--imgsz", "64"}));
-    QVERIFY(runTrain({"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
-                      m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=4", "epochs=1",
-                      "devices=cpu", "workers=0", "warmup_epochs=0", "threads=1", "val=false"}));
-    m_project = m_dir.filePath("proj/proj.stave");
+    m_project = stave::guitest::makeTinyProject(m_dir);
+    QVERIFY(!m_project.isEmpty());
   }
 
   void queuedRunsWaitSurviveReopenAndRunOneAfterTheOther() {
