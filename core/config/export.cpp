@@ -144,7 +144,9 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
     << "if [ \"${STAVE_RESUME:-0}\" = 1 ]; then resume=--resume; fi\n"
     << "config_file=\"$run_base/stave-config-${SLURM_JOB_ID:-0}.yaml\"\n"
     << heredoc("\"$config_file\"", c)
-    << "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+    << "# The first host of the allocation meets the others; STAVE_MASTER_ADDR names it instead\n"
+    << "# (an address) where node names do not resolve from the nodes.\n"
+    << "MASTER_ADDR=${STAVE_MASTER_ADDR:-$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)}\n"
     << "# A port per job, so jobs sharing a node do not collide.\n"
     << "MASTER_PORT=$((20000 + ${SLURM_JOB_ID:-0} % 20000))\n"
     << "export MASTER_ADDR MASTER_PORT\n"

@@ -3,7 +3,8 @@
 // The run completes and its weights equal a 4-rank run on one host; each node keeps what
 // docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); a
 // slowed rank on node 1 is named with its node by the straggler detector and the doctor; a real
-// Prometheus scrapes both nodes' launchers and sees series of both, by their `node` label; socket_ifname picks the interface where node 1 has two; kill -9 of
+// Prometheus scrapes both nodes' launchers and sees series of both, by their `node` label; a
+// Slurm with one slurmd per host runs the exported two-node sbatch file; socket_ifname picks the interface where node 1 has two; kill -9 of
 // node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
 // transport's text only in the log), and leaves no rank behind on either side. Needs root (for
 // the namespaces): skipped with that reason otherwise.
@@ -223,6 +224,61 @@ class TstTrainTwoHosts : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(nodesSeen(), 180000);
     for (QProcess* p : {n0.get(), n1.get(), &server}) p->kill();
     for (QProcess* p : {n0.get(), n1.get(), &server}) p->waitForFinished(20000);
+  }
+
+  // Slurm over the two hosts: a slurmd in each namespace (slurmctld in node 0's), the exported
+  // sbatch file of a CPU config with --nodes 2 (one task each) runs one rank per host to the end.
+  // The nodes' names (stn0, stn1) resolve nowhere, so the job is told node 0's address
+  // (STAVE_MASTER_ADDR, which the export reads before it asks Slurm for the first host's name).
+  void slurmOverTwoNodes() {
+    if (QStandardPaths::findExecutable("slurmctld", {"/usr/sbin", "/usr/bin"}).isEmpty() ||
+        QStandardPaths::findExecutable("munged", {"/usr/sbin", "/usr/bin"}).isEmpty())
+      QSKIP("slurm-wlm and munge are not installed (scripts/setup installs them)");
+    const QString cluster = m_dir.filePath("slurm2"), jobs = m_dir.filePath("slurm2-jobs");
+    QVERIFY(QDir().mkpath(jobs));
+    const int base = 33000 + static_cast<int>(::getpid() % 1000);
+    auto inNs0 = [&](const QStringList& cmd, const QStringList& env = {}) {
+      QProcess p;
+      QStringList e = QProcess::systemEnvironment();
+      e << "SLURM_CONF=" + cluster + "/slurm.conf" << env;
+      p.setEnvironment(e);
+      p.setWorkingDirectory(jobs);
+      p.start("nsenter", QStringList{"--net=/var/run/netns/" + m_ns[0]} + cmd);
+      p.waitForFinished(60000);
+      return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput() +
+                                                            p.readAllStandardError()));
+    };
+    QProcess up;
+    up.start(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh",
+             {"up", cluster, QString::number(base), QString::number(base + 1),
+              m_ns[0] + "=" + m_addr[0], m_ns[1] + "=" + m_addr[1]});
+    QVERIFY(up.waitForFinished(60000));
+    struct Down {
+      QString dir;
+      ~Down() { QProcess::execute(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh", {"down", dir}); }
+    } down{cluster};
+    QVERIFY2(up.exitCode() == 0, qPrintable(up.readAllStandardError()));
+
+    const QString cfg = m_dir.filePath("slurm2.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 2, 2,
+                            {"seed: 3", "threads: 1", "workers: 1", "val: false", "nproc: 1"}));
+    const QString file = jobs + "/two.sbatch";
+    auto ex = runStaveTrain({"export", cfg, "--format", "slurm", "--out", file, "--nodes", "2",
+                             "--cpus-per-task", "1", "--time", "00:20:00"});
+    QVERIFY2(ex.exitCode == 0, qPrintable(ex.err));
+    const auto [rc, out] =
+        inNs0({"sbatch", "--parsable", "--chdir=" + jobs, "--output=" + jobs + "/slurm-%j.out", file},
+              {"STAVE_TRAIN=" STAVE_TRAIN_EXE, "STAVE_MASTER_ADDR=" + m_addr[0]});
+    QVERIFY2(rc == 0, qPrintable(out));
+    const QString id = out.trimmed().section(';', 0, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(inNs0({"squeue", "-h", "-j", id}).second.trimmed().isEmpty(), 300000);
+    const QString run = jobs + "/runs/slurm-" + id;
+    QVERIFY2(readResults(run + "/results.csv").size() == 2,
+             qPrintable(readText(jobs + "/slurm-" + id + ".out").right(3000)));
+    const auto events = parseEvents(readText(run + "/events.jsonl"));
+    QCOMPARE(eventsOf(events, "run_start")[0]["data"].toObject()["world_size"].toInt(), 2);
+    QCOMPARE(eventsOf(events, "finished").last()["data"].toObject()["status"].toString(),
+             QString("completed"));
   }
 
   // kill -9 of node 1's launcher: node 0 ends within the bound with an error naming node 1,
