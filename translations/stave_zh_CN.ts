@@ -4859,8 +4859,8 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="80"/>
-        <source>network interface the ranks talk over (sets GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME; NCCL&apos;s forms such as eth0,eth1 or ^docker work); empty = the interface that routes to master_addr</source>
-        <translation>进程之间通信所用的网络接口（设置 GLOO_SOCKET_IFNAME 和 NCCL_SOCKET_IFNAME；可用 NCCL 的写法，如 eth0,eth1 或 ^docker）；空 = 通往 master_addr 的路由所在接口</translation>
+        <source>network interface the ranks talk over (GLOO_SOCKET_IFNAME, NCCL_SOCKET_IFNAME; e.g. eth0 or ^docker); empty = the one that routes to master_addr</source>
+        <translation>进程之间通信所用的网络接口（GLOO_SOCKET_IFNAME、NCCL_SOCKET_IFNAME；如 eth0 或 ^docker）；空 = 通往 master_addr 的路由所在接口</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="80"/>

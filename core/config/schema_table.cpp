@@ -163,9 +163,9 @@ std::vector<ParamSpec> buildSchema() {
       mayResume(intP("master_port", 0, 0, 65535, G::Distributed,
                      "rendezvous port (0 = pick a free one)", false)),
       mayResume(strP("socket_ifname", "", G::Distributed,
-                     "network interface the ranks talk over (sets GLOO_SOCKET_IFNAME and "
-                     "NCCL_SOCKET_IFNAME; NCCL's forms such as eth0,eth1 or ^docker work); "
-                     "empty = the interface that routes to master_addr",
+                     "network interface the ranks talk over (GLOO_SOCKET_IFNAME, "
+                     "NCCL_SOCKET_IFNAME; e.g. eth0 or ^docker); empty = the one that routes to "
+                     "master_addr",
                      false)),
       mayResume(intP("nnodes", 1, 1, 100000, G::Distributed, "number of nodes (machines)", false)),
       mayResume(intP("node_rank", 0, 0, 99999, G::Distributed, "this node's index, 0 .. nnodes-1",

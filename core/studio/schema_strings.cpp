@@ -77,7 +77,7 @@ const char* const kSchemaStrings[] = {
     QT_TRANSLATE_NOOP("stave::config::Schema", "collective timeout; a rank silent this long counts as hung"),  // nccl_timeout_s
     QT_TRANSLATE_NOOP("stave::config::Schema", "address of rank 0's rendezvous store"),  // master_addr
     QT_TRANSLATE_NOOP("stave::config::Schema", "rendezvous port (0 = pick a free one)"),  // master_port
-    QT_TRANSLATE_NOOP("stave::config::Schema", "network interface the ranks talk over (sets GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME; NCCL's forms such as eth0,eth1 or ^docker work); empty = the interface that routes to master_addr"),  // socket_ifname
+    QT_TRANSLATE_NOOP("stave::config::Schema", "network interface the ranks talk over (GLOO_SOCKET_IFNAME, NCCL_SOCKET_IFNAME; e.g. eth0 or ^docker); empty = the one that routes to master_addr"),  // socket_ifname
     QT_TRANSLATE_NOOP("stave::config::Schema", "number of nodes (machines)"),  // nnodes
     QT_TRANSLATE_NOOP("stave::config::Schema", "this node's index, 0 .. nnodes-1"),  // node_rank
     QT_TRANSLATE_NOOP("stave::config::Schema", "validate during training"),  // val
