@@ -69,19 +69,28 @@ Status scanDatasetOnce(const config::RunConfig& cfg) {
   return Ok{};
 }
 
-/// A node other than 0 of a multi-node run: node 0 holds the run folder and checks a resume;
-/// this node writes its config and logs under logs/ and launches its ranks.
-int joinRun(const config::RunConfig& cfg, const std::string& runDir, const TrainCommand& cmd) {
-  std::error_code ec;
-  fs::create_directories(fs::path(runDir) / "logs", ec);
-  if (ec) return printErrors("train", {Error{runDir, 0, "", "cannot create logs/: " + ec.message()}});
-  if (auto scanned = scanDatasetOnce(cfg); !scanned) return printErrors("train", scanned.errors());
-  const std::string configPath = nodeConfigPath(cfg, runDir);
-  if (auto s = writeFileAtomic(configPath, config::toYaml(cfg)); !s)
-    return printErrors("train", s.errors());
-  std::cerr << "run folder: " << runDir << " (node " << cfg.getInt("node_rank")
-            << " joins node 0's run there)\n";
-  return launchRun(cfg, runDir, cmd.executable, cmd.stopAfter);
+/// Where this node's process stands in the run folder: node 0 (or a single node) takes it —
+/// the lock, the run-folder and resume rules; a node other than 0 joins node 0's folder and
+/// only needs its logs/ (run_entry.h: joinsNodeZero).
+Status takeOrJoin(const config::RunConfig& cfg, const std::string& runDir, bool resume,
+                  RunFolderLock& lock) {
+  if (joinsNodeZero(cfg)) {
+    std::error_code ec;
+    fs::create_directories(fs::path(runDir) / "logs", ec);
+    if (ec) return Error{runDir, 0, "", "cannot create logs/: " + ec.message()};
+    std::cerr << "run folder: " << runDir << " (node " << cfg.getInt("node_rank")
+              << " joins node 0's run there)\n";
+    return Ok{};
+  }
+  auto taken = takeRunFolder(cfg, runDir, resume,
+                             resume ? "stave-train train resume=true" : "stave-train train");
+  if (!taken) return taken.errors();
+  if (!taken->movedAside.empty())
+    std::cerr << "exist_ok=true: the previous run in " << runDir << " was moved to "
+              << taken->movedAside << "\n";
+  std::cerr << "run folder: " << runDir << "\n";
+  lock = std::move(taken->lock);
+  return Ok{};
 }
 
 }  // namespace
@@ -142,20 +151,15 @@ int runTrainCommand(const TrainCommand& cmd) {
 
   std::string runDir = cmd.runDir.empty() ? chooseRunDir(cfg, beside) : cmd.runDir;
   runDir = fs::absolute(runDir).lexically_normal().string();
-  if (joinsNodeZero(cfg)) return joinRun(cfg, runDir, cmd);
-  auto taken = takeRunFolder(cfg, runDir, resume,
-                             resume ? "stave-train train resume=true" : "stave-train train");
-  if (!taken) return printErrors("train", taken.errors());
-  if (!taken->movedAside.empty())
-    std::cerr << "exist_ok=true: the previous run in " << runDir << " was moved to "
-              << taken->movedAside << "\n";
-  std::cerr << "run folder: " << runDir << "\n";
+  RunFolderLock lock;  // held for the run's life
+  if (auto s = takeOrJoin(cfg, runDir, resume, lock); !s) return printErrors("train", s.errors());
 
   const int nproc = static_cast<int>(cfg.getInt("nproc"));
   const int nnodes = static_cast<int>(cfg.getInt("nnodes"));
   if (nproc > 1 || nnodes > 1) {
     if (auto scanned = scanDatasetOnce(cfg); !scanned) return printErrors("train", scanned.errors());
-    auto s = writeFileAtomic((fs::path(runDir) / "config.yaml").string(), config::toYaml(cfg));
+    // Node 0's config.yaml, or logs/nodeK.config.yaml on a joining node: what its workers read.
+    auto s = writeFileAtomic(nodeConfigPath(cfg, runDir), config::toYaml(cfg));
     if (!s) return printErrors("train", s.errors());
     return launchRun(cfg, runDir, cmd.executable, cmd.stopAfter);
   }

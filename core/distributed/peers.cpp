@@ -11,6 +11,8 @@
 #include <regex>
 #include <sstream>
 
+#include "core/base/host_name.h"
+
 namespace stave::dist {
 namespace {
 
@@ -83,8 +85,7 @@ RankPlace thisRankPlace(const DistEnv& env, const std::string& interfaceName) {
   const std::string iface = interfaceName.substr(0, interfaceName.find(','));
   if (!iface.empty()) p.address = interfaceAddress(iface);
   if (p.address.empty()) p.address = localAddressFor(env.masterAddr, env.masterPort);
-  char host[256] = {0};
-  if (gethostname(host, sizeof(host) - 1) == 0) p.host = host;
+  p.host = hostName();
   return p;
 }
 

@@ -4,16 +4,9 @@
 
 #include <chrono>
 
+#include "core/base/host_name.h"
+
 namespace stave::telemetry {
-namespace {
-
-std::string hostName() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "";
-  return buf;
-}
-
-}  // namespace
 
 RunMonitor::RunMonitor(const RunMonitorOptions& options)
     : m_options(options),

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/base/host_name.h"
+
 namespace fs = std::filesystem;
 
 namespace stave::telemetry {
@@ -99,9 +101,8 @@ Result<std::unique_ptr<TensorBoardWriter>> TensorBoardWriter::open(const std::st
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{dir, 0, "", "cannot create the TensorBoard folder: " + ec.message()};
-  char host[256] = "localhost";
-  gethostname(host, sizeof host - 1);
-  host[sizeof host - 1] = '\0';
+  std::string host = hostName();
+  if (host.empty()) host = "localhost";
   const double now = unixTimeNow();
   // The name TensorBoard looks for ("tfevents"), unique per process start.
   const std::string name = "events.out.tfevents." + std::to_string(static_cast<int64_t>(now)) +

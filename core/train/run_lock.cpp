@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/base/host_name.h"
+
 namespace fs = std::filesystem;
 
 namespace stave {
@@ -42,10 +44,9 @@ RunLockHolder parseHolder(const std::string& text) {
   return h;
 }
 
-std::string hostName() {
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) != 0) return "?";
-  return host;
+std::string thisHost() {
+  const std::string host = hostName();
+  return host.empty() ? "?" : host;
 }
 
 }  // namespace
@@ -85,7 +86,7 @@ Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir, const st
   std::tm tm{};
   gmtime_r(&now, &tm);
   std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  const std::string text = "pid=" + std::to_string(::getpid()) + "\nhost=" + hostName() +
+  const std::string text = "pid=" + std::to_string(::getpid()) + "\nhost=" + thisHost() +
                            "\nstarted=" + started + "\ncommand=" + command + "\n";
   // Informational only (the flock is the lock): a failed write leaves an anonymous holder.
   if (::ftruncate(fd, 0) == 0 && ::lseek(fd, 0, SEEK_SET) == 0) {

@@ -3,6 +3,7 @@
 #include "core/train/trainer_impl.h"
 
 #include "core/base/hash.h"
+#include "core/base/host_name.h"
 
 namespace stave::train {
 
@@ -109,8 +110,7 @@ void Trainer::Impl::writeRunStart() {
   e.nccl.bucketMb = settings.bucketMb;
   if (dist) e.nccl.interface = dist->glooDevice();
   e.runDir = o.runDir;
-  char host[256] = "";
-  if (gethostname(host, sizeof host - 1) == 0) e.host = host;
+  e.host = hostName();
   e.dataset.contentHash = datasetHash();
   emit(e);
 }

@@ -248,7 +248,13 @@ void Trainer::Impl::adaptToWorldSize() {
   // images already trained, when they are a whole number of the new batches.
   const int64_t before = state.worldSize;
   const int64_t perRank = settings.batch;
-  const int64_t oldGlobal = perRank * before, newGlobal = perRank * world;
+  // The accumulation of either shape is derive()'s, as every run's is.
+  config::DatasetSize size;
+  size.trainImages = static_cast<int64_t>(trainIndex->images.size());
+  size.nc = nc;
+  const auto was = config::derive(cfg, static_cast<int>(before), size);
+  const auto now = config::derive(cfg, world, size);
+  const int64_t oldGlobal = was.globalBatch, newGlobal = now.globalBatch;
   int64_t batches = 0;
   if (state.epochBatches > 0) {
     const int64_t images = state.epochBatches * oldGlobal;
@@ -264,10 +270,6 @@ void Trainer::Impl::adaptToWorldSize() {
     batches = images / newGlobal;
     state.epochBatches = batches;
   }
-  const int64_t accumulateBefore =
-      std::max<int64_t>(std::llround(static_cast<double>(settings.nbs) / oldGlobal), 1);
-  const int64_t accumulateNow =
-      std::max<int64_t>(std::llround(static_cast<double>(settings.nbs) / newGlobal), 1);
   state.iteration = (state.epoch + 1) * nb + batches;
   state.lastOptStep = state.iteration - 1;
   if (rank == 0) {
@@ -276,7 +278,7 @@ void Trainer::Impl::adaptToWorldSize() {
              std::to_string(perRank) + "), nbs (" + std::to_string(settings.nbs) +
              ") and the schedule stay; the global batch is " + std::to_string(newGlobal) +
              " images (was " + std::to_string(oldGlobal) + "), gradients are accumulated over " +
-             std::to_string(accumulateNow) + " steps (was " + std::to_string(accumulateBefore) +
+             std::to_string(now.accumulate) + " steps (was " + std::to_string(was.accumulate) +
              "), and epoch " + std::to_string(state.epoch + 2) + " has " + std::to_string(nb) +
              " batches per rank",
          "resume");
