@@ -77,7 +77,7 @@ void Supervisor::handleRelayed(const std::string& line) {
   if (!event) return;  // the sending launcher decoded it already; a torn line is dropped
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
   if (m_monitor) m_monitor->observe(event.value(), false);
-  emit(telemetry::encodeEvent(event.value()));
+  emit(line);  // the sending launcher's encoding already: written as it came
 }
 
 
@@ -103,7 +103,9 @@ void Supervisor::finishRelay() {
     m_relayClient->flush(std::chrono::seconds(5));
     if (m_relayClient->dropped() > 0)
       warn("the event relay to node 0 dropped " + std::to_string(m_relayClient->dropped()) +
-           " events while node 0 could not be reached; this node's events.jsonl has them all");
+           " events while node 0 could not be reached; this node's own event log (" +
+           (m_opt.eventsFile.empty() ? m_opt.runDir + "/events.jsonl" : m_opt.eventsFile) +
+           ") has them all");
   }
   if (m_relayServer) {
     // The other nodes' ranks end at about the same time as ours: take their last events.
