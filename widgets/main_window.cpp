@@ -198,7 +198,7 @@ void MainWindow::buildFileMenu(QDockWidget* queueDock) {
   queueDock->toggleViewAction()->setText(tr("Show the &Queue"));
   file->addAction(tr("Se&ttings…"), QKeySequence::Preferences, this, [this] {
     SettingsDialog dialog(this);
-    dialog.exec();
+    if (dialog.exec() == QDialog::Accepted) m_runPage->reloadClusterProfiles();
   });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

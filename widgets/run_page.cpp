@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -25,6 +26,7 @@
 
 #include "core/store/store.h"
 #include "core/studio/background_job.h"
+#include "core/studio/cluster_job.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/preferences.h"
 #include "core/studio/preflight.h"
@@ -123,6 +125,12 @@ QLayout* RunPage::buildRunBar() {
   m_nproc->setRange(1, 64);
   m_nproc->setToolTip(tr("Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)"));
   bar->addWidget(m_nproc);
+  bar->addWidget(new QLabel(tr("On"), this));
+  m_target = new QComboBox(this);
+  m_target->setObjectName(QStringLiteral("runTarget"));
+  m_target->setToolTip(tr("Train on this machine, or send the run to a cluster (cluster profiles: "
+                          "Settings ▸ Clusters)"));
+  bar->addWidget(m_target);
   m_start = new QPushButton(tr("Start (F5)"), this);
   m_start->setObjectName(QStringLiteral("runStart"));
   m_stop = new QPushButton(tr("Stop (Shift+F5)"), this);
@@ -156,7 +164,13 @@ QLayout* RunPage::buildStatusRow() {
   m_outcome->setObjectName(QStringLiteral("runOutcome"));
   m_outcome->setWordWrap(true);
   m_outcome->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_job = new QLabel(this);
+  m_job->setObjectName(QStringLiteral("clusterJob"));
+  m_job->setWordWrap(true);
+  m_job->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_job->setVisible(false);
   status->addWidget(m_progress, 1);
+  status->addWidget(m_job, 1);
   status->addWidget(m_outcome, 1);
   return status;
 }
@@ -173,6 +187,8 @@ void RunPage::connectControls() {
   connect(m_start, &QPushButton::clicked, this, [this] { startRun(); });
   connect(m_stop, &QPushButton::clicked, this, [this] { stopRun(); });
   connect(m_resume, &QPushButton::clicked, this, [this] { resumeRun(); });
+  connect(m_target, &QComboBox::currentIndexChanged, this, &RunPage::updateTarget);
+  reloadClusterProfiles();
   connect(m_runs, &QComboBox::activated, this, [this](int i) {
     const QString dir = m_runs->itemData(i).toString();
     if (!dir.isEmpty() && dir != m_run->runDir()) showRun(dir);
@@ -228,7 +244,10 @@ void RunPage::runsListed(const studio::RunFolders& found) {
   const QString current = m_run->runDir();
   m_runs->clear();
   for (const auto& r : found.runs)
-    m_runs->addItem(r.live ? tr("%1 (running)").arg(r.name) : r.name, r.dir);
+    m_runs->addItem(r.live ? tr("%1 (running)").arg(r.name)
+                    : r.cluster ? tr("%1 (cluster)").arg(r.name)
+                                : r.name,
+                    r.dir);
   const int i = m_runs->findData(current);
   if (i >= 0) m_runs->setCurrentIndex(i);
   if (!m_attachOnScan) return;
@@ -238,6 +257,10 @@ void RunPage::runsListed(const studio::RunFolders& found) {
     showRun(found.live.last());
     emit message(
         tr("Reattached to %1, still running").arg(QFileInfo(found.live.last()).fileName()));
+  } else if (!found.cluster.isEmpty()) {
+    // A cluster run whose job was not seen ending: follow it and ask Slurm again.
+    showRun(found.cluster.last());
+    emit message(tr("Following %1 on the cluster").arg(QFileInfo(found.cluster.last()).fileName()));
   } else if (m_runs->count() > 0) {
     showRun(m_runs->itemData(0).toString());  // the newest, with its final state
   }
@@ -299,6 +322,7 @@ bool RunPage::startRun() {
   QStringList overrides;
   if (const auto* cfg = m_doc->config(m_config->currentText()))
     overrides = studio::Preferences::load().runOverrides(*cfg);
+  if (!m_target->currentData().toString().isEmpty()) return submitRun(overrides);
   // Pre-flight: a run known to fail is not started (no run folder, no Resume offered).
   const auto checks = studio::preflight(m_doc->project(), m_config->currentText(), overrides);
   if (const QStringList blocking = studio::preflightBlocking(checks); !blocking.isEmpty()) {
@@ -341,13 +365,62 @@ bool RunPage::startRun() {
   return true;
 }
 
+bool RunPage::submitRun(const QStringList& overrides) {
+  // The cluster's machines are not this one: the local pre-flight (GPUs, memory, disk here)
+  // does not apply; the export checks the config, and sbatch checks the request.
+  const QString name = m_target->currentData().toString();
+  const studio::Preferences prefs = studio::Preferences::load();
+  const studio::ClusterProfile* profile = prefs.cluster(name);
+  if (!profile) {
+    m_outcome->setText(tr("Not sent: the cluster profile “%1” is no longer in Settings.").arg(name));
+    reloadClusterProfiles();
+    return false;
+  }
+  // Ranks per node for a CPU profile, and the nproc of a profile that takes the config's.
+  QStringList all = overrides;
+  all << QStringLiteral("nproc=%1").arg(m_nproc->value());
+  const QString previous = m_run->runDir();
+  m_attachOnScan = false;
+  clearCharts();
+  QString error;
+  if (!m_run->submit(*profile, m_doc->path(), m_config->currentText(), all, &error)) {
+    if (!previous.isEmpty()) showRun(previous);
+    m_outcome->setText(tr("Not sent: %1").arg(error));
+    emit message(m_outcome->text());
+    return false;
+  }
+  emit message(tr("Sending %1 to %2…").arg(m_run->runId(), name));
+  updateState();
+  return true;
+}
+
+void RunPage::reloadClusterProfiles() {
+  const QString keep = m_target->currentData().toString();
+  const QSignalBlocker block(m_target);
+  m_target->clear();
+  m_target->addItem(tr("This machine"), QString());
+  for (const auto& c : studio::Preferences::load().clusters) m_target->addItem(tr("Cluster: %1").arg(c.name), c.name);
+  m_target->setCurrentIndex(std::max(0, m_target->findData(keep)));
+  updateTarget();
+}
+
+void RunPage::updateTarget() {
+  const bool cluster = !m_target->currentData().toString().isEmpty();
+  m_start->setText(cluster ? tr("Run on cluster (F5)") : tr("Start (F5)"));
+  m_nproc->setToolTip(cluster ? tr("Ranks per node on the cluster when its profile asks for no GPUs (CPU "
+                                   "ranks) or takes the config's number")
+                              : tr("Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)"));
+}
+
 bool RunPage::stopRun() {
   QString error;
   if (!m_run->stop(&error)) {
     emit message(tr("Cannot stop: %1").arg(error));
     return false;
   }
-  m_outcome->setText(tr("stopping: the trainer finishes its step and writes a checkpoint…"));
+  m_outcome->setText(m_run->cluster()->isCluster()
+                         ? tr("stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…")
+                         : tr("stopping: the trainer finishes its step and writes a checkpoint…"));
   return true;
 }
 
@@ -406,6 +479,8 @@ void RunPage::updateState() {
                         o == RunOutcome::Failed || o == RunOutcome::FailedToStart ||
                         o == RunOutcome::Completed || o == RunOutcome::EarlyStopped));
   m_moreEpochs->setEnabled(m_resume->isEnabled());
+  m_job->setVisible(!m_run->runDir().isEmpty() && m_run->cluster()->isCluster());
+  m_job->setText(m_run->cluster()->describe());
   if (m_run->runDir().isEmpty()) {
     m_progress->setText(open ? tr("No run yet: press Start (F5).")
                              : tr("Open a project to train."));

@@ -59,6 +59,12 @@ class RunPage : public QWidget {
   bool gpuChartsShown() const;
   QCustomPlot* splitChart() const { return m_split; }
   QPushButton* startButton() const { return m_start; }
+  /// Where Start sends the run: this machine (item 0) or a cluster profile (its name as data).
+  QComboBox* targetBox() const { return m_target; }
+  /// The shown cluster run's Slurm job and its state (hidden for a local run).
+  QLabel* clusterJobLabel() const { return m_job; }
+  /// Lists the cluster profiles of the preferences again (after Settings).
+  void reloadClusterProfiles();
   QPushButton* stopButton() const { return m_stop; }
   QPushButton* resumeButton() const { return m_resume; }
   QLabel* outcomeLabel() const { return m_outcome; }
@@ -85,7 +91,8 @@ class RunPage : public QWidget {
   /// Apply on the banner: a new config with the most severe finding's advice.
   bool applyBannerAdvice();
 
-  /// Starts a run of the chosen config; false with the reason in the outcome label.
+  /// Starts a run of the chosen config — on this machine, or sent to the chosen cluster; false
+  /// with the reason in the outcome label.
   bool startRun();
   bool stopRun();
   bool resumeRun();
@@ -141,13 +148,15 @@ class RunPage : public QWidget {
   void fetchDetail();
   void clearCharts();
   void updateState();
+  /// Start's words for the chosen target ("Start (F5)", "Run on cluster (F5)").
+  void updateTarget();
+  /// Sends the chosen config to the chosen cluster (startRun's second half).
+  bool submitRun(const QStringList& overrides);
   void updateSplit();
   void relayout();
   void updateBanner();
   /// Re-reads the validation views when they are shown and `changed` (or changed before).
   void updateValidation(bool changed = false);
-  LiveChart* addChart(const QString& name, const QString& title, const QString& xLabel,
-                      const QString& yLabel);
 
   studio::ProjectDocument* m_doc;
   studio::RunController* m_run;
@@ -162,6 +171,8 @@ class RunPage : public QWidget {
   bool m_attachOnScan = false;      ///< the next listing picks the run to show (project opened)
   QComboBox* m_config = nullptr;
   QSpinBox* m_nproc = nullptr;
+  QComboBox* m_target = nullptr;
+  QLabel* m_job = nullptr;
   QComboBox* m_runs = nullptr;
   QPushButton* m_start = nullptr;
   QPushButton* m_stop = nullptr;

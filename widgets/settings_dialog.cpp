@@ -8,7 +8,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
+
+#include "widgets/cluster_profiles_editor.h"
 
 namespace stave::widgets {
 
@@ -16,9 +19,17 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Settings"));
   setObjectName(QStringLiteral("settingsDialog"));
   const auto prefs = studio::Preferences::load();
-  auto* layout = new QVBoxLayout(this);
+  auto* outer = new QVBoxLayout(this);
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName(QStringLiteral("settingsTabs"));
+  outer->addWidget(m_tabs, 1);
+  auto* general = new QWidget(m_tabs);
+  auto* layout = new QVBoxLayout(general);
+  m_tabs->addTab(general, tr("General"));
+  m_clusters = new ClusterProfilesEditor(prefs.clusters, m_tabs);
+  m_tabs->addTab(m_clusters, tr("Clusters"));
 
-  auto* ui = new QGroupBox(tr("Interface"), this);
+  auto* ui = new QGroupBox(tr("Interface"), general);
   auto* uiForm = new QFormLayout(ui);
   m_language = new QComboBox(ui);
   m_language->setObjectName(QStringLiteral("language"));
@@ -31,7 +42,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   uiForm->addRow(QString(), restart);
   layout->addWidget(ui);
 
-  auto* runs = new QGroupBox(tr("Runs started from the studio"), this);
+  auto* runs = new QGroupBox(tr("Runs started from the studio"), general);
   auto* runForm = new QFormLayout(runs);
   m_period = new QDoubleSpinBox(runs);
   m_period->setObjectName(QStringLiteral("samplePeriod"));
@@ -60,19 +71,20 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
   note->setWordWrap(true);
   runForm->addRow(note);
   layout->addWidget(runs);
+  layout->addStretch(1);
 
   m_problem = new QLabel(this);
   m_problem->setObjectName(QStringLiteral("settingsProblem"));
   m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
   m_problem->setWordWrap(true);
   m_problem->hide();
-  layout->addWidget(m_problem);
+  outer->addWidget(m_problem);
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-  layout->addWidget(buttons);
-  setMinimumWidth(460);
+  outer->addWidget(buttons);
+  setMinimumWidth(560);
 }
 
 studio::Preferences SettingsDialog::edited() const {
@@ -81,6 +93,7 @@ studio::Preferences SettingsDialog::edited() const {
   p.samplePeriodS = m_period->value();
   p.metricsPort = m_port->value();
   p.devices = m_devices->text().trimmed();
+  p.clusters = m_clusters->profiles();
   return p;
 }
 

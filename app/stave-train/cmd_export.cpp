@@ -110,6 +110,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--partition", opt.partition, "slurm: partition (default: the cluster's)")
       ->type_name("P");
+  app.add_option("--account", opt.account, "slurm: account charged (default: the user's)")
+      ->type_name("A");
   app.add_option("--image", opt.image, "k8s: container image (required); slurm: pyxis image")
       ->type_name("IMAGE");
   // The default depends on the input: the project's name, or the config file's.
@@ -124,7 +126,8 @@ STAVE_COMMAND(stave::cli::Command{
     kName, "export a config: yaml, json, ultralytics, shell, slurm, k8s",
     "stave-train export PROJECT.stave|CONFIG.yaml [--config NAME] --format F [--out FILE]\n"
     "                   [key=value ...] [--nodes N] [--gpus-per-node G] [--cpus-per-task C]\n"
-    "                   [--time T] [--partition P] [--image IMAGE] [--job-name NAME] [--force]",
+    "                   [--time T] [--partition P] [--account A] [--image IMAGE]\n"
+    "                   [--job-name NAME] [--force]",
     "Formats (F):\n"
     "  yaml, json     the full resolved config (dataset path absolute); 'stave-train train'\n"
     "                 reads it\n"
@@ -133,7 +136,7 @@ STAVE_COMMAND(stave::cli::Command{
     "  shell          POSIX sh script running 'stave-train train' on one node (config\n"
     "                 embedded)\n"
     "  slurm          sbatch script: --nodes, --gpus-per-node, --cpus-per-task, --time,\n"
-    "                 --partition, --image (pyxis, optional); srun starts one\n"
+    "                 --partition, --account, --image (pyxis, optional); srun starts one\n"
     "                 'stave-train worker' per GPU\n"
     "  k8s            Kubeflow PyTorchJob + ConfigMap; --image is required, --nodes pods\n"
     "                 with --gpus-per-node GPUs each\n"

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -59,13 +60,15 @@ Status checkCluster(const ExportOptions& o, int gpus) {
     timeOk = timeOk && (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-');
   if (!timeOk)
     errors.push_back({src, 0, "time", "expected minutes or [D-]HH:MM:SS, got '" + o.time + "'"});
-  for (char c : o.partition)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
-          c == ',')) {
-      errors.push_back({src, 0, "partition",
-                        "may hold only letters, digits and _ - . , got '" + o.partition + "'"});
-      break;
-    }
+  // Partition and account reach #SBATCH lines unquoted: Slurm's own characters only.
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"partition", o.partition},
+                                   std::pair<const char*, const std::string&>{"account", o.account}})
+    for (char c : value)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+            c == ',')) {
+        errors.push_back({src, 0, key, "may hold only letters, digits and _ - . , got '" + value + "'"});
+        break;
+      }
   if (!errors.empty()) return errors;
   return Ok{};
 }
@@ -126,6 +129,7 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
   s << "#SBATCH --cpus-per-task=" << cpus << "\n"
     << "#SBATCH --time=" << o.time << "\n";
   if (!o.partition.empty()) s << "#SBATCH --partition=" << o.partition << "\n";
+  if (!o.account.empty()) s << "#SBATCH --account=" << o.account << "\n";
   s << "# Stave training run, exported by 'stave-train export --format slurm'. Submit: sbatch "
        "FILE\n";
   if (!o.description.empty()) s << "# " << commentText(o.description) << "\n";
@@ -343,6 +347,10 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
     }
   }
   return Error{"", 0, "format", "unknown export format"};
+}
+
+Status checkClusterOptions(const ExportOptions& options) {
+  return checkCluster(options, std::max(options.gpusPerNode, 0));
 }
 
 Result<std::string> exportProjectConfig(const Project& project, const std::string& configName,

@@ -32,6 +32,7 @@ struct ExportOptions {
   int cpusPerTask = 0;            ///< slurm: CPUs per rank; 0 = workers + 2
   std::string time = "24:00:00";  ///< slurm: wall-clock limit ([D-]HH:MM:SS or minutes)
   std::string partition;          ///< slurm: partition; "" = the cluster's default
+  std::string account;            ///< slurm: account charged; "" = the user's default
   std::string image;              ///< k8s: container image (required); slurm: pyxis image, optional
   /// shell: the folder that `train` would put runs in (beside the project or config file) when
   /// the config sets no `project`; the script keeps them there, never beside its temporary
@@ -42,6 +43,10 @@ struct ExportOptions {
 /// Writes `config` (already resolved: data absolute) in `format`. Errors name bad options.
 Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format,
                                     const ExportOptions& options = {});
+
+/// The Slurm and Kubernetes options' own checks (nodes, GPUs, CPUs, time, partition, account),
+/// as exportRunConfig makes them; errors name the option.
+Status checkClusterOptions(const ExportOptions& options);
 
 struct Project;
 

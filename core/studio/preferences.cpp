@@ -14,6 +14,18 @@ constexpr const char* kRecent = "projects/recent";
 constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kWindowState = "window/state";
 constexpr const char* kOpenProject = "window/openProject";
+// The cluster profiles: an array of groups, one field each.
+constexpr const char* kClusters = "clusters";
+constexpr const char* kClusterName = "name";
+constexpr const char* kClusterPartition = "partition";
+constexpr const char* kClusterAccount = "account";
+constexpr const char* kClusterTime = "time";
+constexpr const char* kClusterGpus = "gpus_per_node";
+constexpr const char* kClusterNodes = "nodes";
+constexpr const char* kClusterCpus = "cpus_per_task";
+constexpr const char* kClusterRunFolder = "run_folder";
+constexpr const char* kClusterTrain = "stave_train";
+constexpr const char* kClusterCommands = "commands_folder";
 
 QString key(const char* k) {
   return QString::fromLatin1(k);
@@ -31,6 +43,53 @@ QStringList schemaErrors(const QStringList& overrides) {
   for (const auto& e : config::validate(cfg))
     out << QString::fromStdString(e.key + ": " + e.message);
   return out;
+}
+
+QList<ClusterProfile> loadClusters(QSettings& s) {
+  QList<ClusterProfile> out;
+  const int n = s.beginReadArray(key(kClusters));
+  for (int i = 0; i < n; ++i) {
+    s.setArrayIndex(i);
+    ClusterProfile c;
+    c.name = s.value(key(kClusterName)).toString();
+    c.partition = s.value(key(kClusterPartition)).toString();
+    c.account = s.value(key(kClusterAccount)).toString();
+    c.timeLimit = s.value(key(kClusterTime), c.timeLimit).toString();
+    bool ok = false;
+    const int gpus = s.value(key(kClusterGpus), c.gpusPerNode).toInt(&ok);
+    if (ok) c.gpusPerNode = gpus;
+    const int nodes = s.value(key(kClusterNodes), c.nodes).toInt(&ok);
+    if (ok) c.nodes = nodes;
+    const int cpus = s.value(key(kClusterCpus), c.cpusPerTask).toInt(&ok);
+    if (ok) c.cpusPerTask = cpus;
+    c.runFolder = s.value(key(kClusterRunFolder)).toString();
+    c.trainExecutable = s.value(key(kClusterTrain)).toString();
+    c.commandsFolder = s.value(key(kClusterCommands)).toString();
+    // A hand-edited profile with bad values is left out (the Run page cannot send to it).
+    if (c.problems().isEmpty()) out << c;
+  }
+  s.endArray();
+  return out;
+}
+
+void saveClusters(QSettings& s, const QList<ClusterProfile>& clusters) {
+  s.remove(key(kClusters));
+  s.beginWriteArray(key(kClusters), static_cast<int>(clusters.size()));
+  for (int i = 0; i < clusters.size(); ++i) {
+    const ClusterProfile& c = clusters[i];
+    s.setArrayIndex(i);
+    s.setValue(key(kClusterName), c.name);
+    s.setValue(key(kClusterPartition), c.partition);
+    s.setValue(key(kClusterAccount), c.account);
+    s.setValue(key(kClusterTime), c.timeLimit);
+    s.setValue(key(kClusterGpus), c.gpusPerNode);
+    s.setValue(key(kClusterNodes), c.nodes);
+    s.setValue(key(kClusterCpus), c.cpusPerTask);
+    s.setValue(key(kClusterRunFolder), c.runFolder);
+    s.setValue(key(kClusterTrain), c.trainExecutable);
+    s.setValue(key(kClusterCommands), c.commandsFolder);
+  }
+  s.endArray();
 }
 
 QStringList allOverrides(const Preferences& p) {
@@ -51,6 +110,7 @@ Preferences Preferences::load() {
   const int port = s.value(key(kMetricsPort), defaults.metricsPort).toInt(&ok);
   if (ok) p.metricsPort = port;
   p.devices = s.value(key(kDevices), defaults.devices).toString();
+  p.clusters = loadClusters(s);
   // A hand-edited settings file with bad values: fall back to the defaults for those.
   for (const auto& problem : p.validate()) {
     if (problem.startsWith(QLatin1String("sample_period_s")))
@@ -70,10 +130,17 @@ void Preferences::save() const {
   s.setValue(key(kSamplePeriod), samplePeriodS);
   s.setValue(key(kMetricsPort), metricsPort);
   s.setValue(key(kDevices), devices);
+  saveClusters(s, clusters);
 }
 
 QStringList Preferences::validate() const {
-  return schemaErrors(allOverrides(*this));
+  return schemaErrors(allOverrides(*this)) + clusterProfileProblems(clusters);
+}
+
+const ClusterProfile* Preferences::cluster(const QString& name) const {
+  for (const auto& c : clusters)
+    if (c.name == name) return &c;
+  return nullptr;
 }
 
 QStringList Preferences::runOverrides(const config::RunConfig& config) const {

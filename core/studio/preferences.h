@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "core/config/run_config.h"
+#include "core/studio/cluster_profile.h"
 
 namespace stave::studio {
 
@@ -20,6 +21,10 @@ struct Preferences {
   int metricsPort = 0;
   /// GPUs for runs started from the studio (`devices`): "" = all visible, "cpu", or "0,1".
   QString devices;
+  /// The clusters runs can be sent to ("Run on cluster"), in the order the Run page lists them.
+  QList<ClusterProfile> clusters;
+  /// The profile named `name`, or nullptr.
+  const ClusterProfile* cluster(const QString& name) const;
 
   /// The stored preferences (defaults where nothing is stored or a stored value is invalid).
   static Preferences load();

@@ -115,7 +115,7 @@ QList<RunSummary> ProjectDocument::runs() const {
     // Ultralytics lays them out). A run has its files, or nothing yet when just started.
     const QDir d(dir.absoluteFilePath());
     const bool runFiles = !d.entryList({QStringLiteral("config.yaml"), QStringLiteral("events.jsonl"),
-                                        QStringLiteral("results.csv"), QStringLiteral("launcher.json"),
+                                        QStringLiteral("results.csv"), QStringLiteral("launcher.json"), QStringLiteral("cluster_job.json"),
                                         QStringLiteral("weights")},
                                        QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)
                               .isEmpty();

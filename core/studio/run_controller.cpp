@@ -12,6 +12,7 @@
 #include "core/base/signal_name.h"
 #include "core/studio/background_job.h"
 #include "core/studio/child_process.h"
+#include "core/studio/cluster_job.h"
 #include "core/studio/stored_run.h"
 
 namespace stave::studio {
@@ -37,7 +38,8 @@ QString RunController::findTrainExecutable() {
 
 RunController::RunController(QObject* parent)
     : QObject(parent), m_storedRunBytes(kStoredRunBytes), m_reader(new BackgroundJob(this)),
-      m_child(new ChildProcess(ChildProcess::Lifetime::Detached, 30000, this)) {
+      m_child(new ChildProcess(ChildProcess::Lifetime::Detached, 30000, this)),
+      m_cluster(new ClusterJob(this)) {
   // What the run's events say of its state: a start (a resume after a final event starts a
   // new story), how it finished, its error.
   m_dispatch.onRaw(telemetry::event_type::kRunStart, [this](const telemetry::Event&) {
@@ -71,6 +73,18 @@ RunController::RunController(QObject* parent)
   });
   connect(m_child, &ChildProcess::killed, this,
           [this] { m_message = tr("killed after the %1 s grace period").arg(gracePeriod()); });
+  connect(m_cluster, &ClusterJob::changed, this, [this] {
+    if (!m_runDir.isEmpty()) finishIfDead();
+    emit stateChanged();
+  });
+  connect(m_cluster, &ClusterJob::failed, this, [this](const QString& error) {
+    emit warning(error);
+    // A submission Slurm refused: the run never began (a resubmission: the old job stays).
+    if (m_outcome == RunOutcome::Starting && !m_cluster->busy() && !m_cluster->active()) {
+      m_message = error;
+      setOutcome(RunOutcome::FailedToStart);
+    }
+  });
   connect(m_child, &ChildProcess::startFailed, this, [this](const QString& error) {
     m_message = error;
     emit warning(error);
@@ -97,6 +111,7 @@ QStringList RunController::liveRuns(const QString& projectDir) {
 }
 
 bool RunController::isLive() const {
+  if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->active();
   // Just started: live while its pid is being waited for (a start that fails ends it).
   return !m_runDir.isEmpty() && m_child->folder() == m_runDir && m_child->running();
 }
@@ -137,6 +152,13 @@ bool RunController::start(const QString& projectFile, const QString& configName,
   return true;
 }
 
+void RunController::resetStory() {
+  m_sawEnd = false;
+  m_signal = 0;
+  m_message.clear();
+  m_hint.clear();
+}
+
 bool RunController::resume(int epochs, QString* error) {
   if (m_runDir.isEmpty()) {
     if (error) *error = tr("no run to resume");
@@ -146,21 +168,22 @@ bool RunController::resume(int epochs, QString* error) {
     if (error) *error = tr("%1 is still running").arg(runId());
     return false;
   }
+  if (m_cluster->isCluster()) return resubmit(epochs, error);
   QStringList args{QStringLiteral("train"), QStringLiteral("--run-dir"), m_runDir,
                    QStringLiteral("resume=true")};
   if (epochs > 0) args << QStringLiteral("epochs=%1").arg(epochs);
   const QString dir = m_runDir;
   if (!launch(args, dir, error)) return false;
-  m_sawEnd = false;
-  m_signal = 0;
-  m_message.clear();
-  m_hint.clear();
+  resetStory();
   setOutcome(RunOutcome::Starting);
   m_timer.start();
   return true;
 }
 
-bool RunController::stop(QString* error) { return m_child->stop(error); }
+bool RunController::stop(QString* error) {
+  if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->cancel(error);
+  return m_child->stop(error);
+}
 
 bool RunController::attach(const QString& runDir, QString* error) {
   detach();
@@ -170,6 +193,7 @@ bool RunController::attach(const QString& runDir, QString* error) {
   }
   m_runDir = QFileInfo(runDir).absoluteFilePath();
   m_child->setFolder(m_runDir);
+  m_cluster->setFolder(m_runDir);
   m_outcome = ChildProcess::alive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
   m_timer.start();
   const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
@@ -182,6 +206,7 @@ bool RunController::attach(const QString& runDir, QString* error) {
 void RunController::detach() {
   m_timer.stop();
   m_runDir.clear();
+  m_cluster->setFolder({});
   m_offset = 0;
   m_lineNo = 0;
   m_events.clear();
@@ -412,6 +437,10 @@ void RunController::applyBatch(EventBatch batch) {
 }
 
 void RunController::finishIfDead() {
+  if (m_cluster->isCluster()) {
+    followCluster();
+    return;
+  }
   const bool live = ChildProcess::alive(m_runDir);
   if (live != m_wasLive) {
     m_wasLive = live;

@@ -23,6 +23,8 @@ namespace stave::studio {
 
 class BackgroundJob;
 class ChildProcess;
+class ClusterJob;
+struct ClusterProfile;
 struct StoredRun;
 
 /// How a run ended (or that it has not): the studio's one outcome of a child process.
@@ -66,11 +68,21 @@ class RunController : public QObject {
   /// `runDir` chooses the folder (newRunDir(); "" = a new one).
   bool start(const QString& projectFile, const QString& configName, int nproc,
              const QStringList& overrides, QString* error = nullptr, const QString& runDir = {});
+  /// Sends a run of `projectFile`'s config `configName` to the cluster of `profile` (its exported
+  /// sbatch file, submitted with sbatch on a thread of its own) and follows it: the run folder
+  /// (runs/<new id>, on the profile's shared run folder) as any run, the job through cluster().
+  /// False with `error` when it cannot be sent; a refusal by Slurm ends it FailedToStart.
+  bool submit(const ClusterProfile& profile, const QString& projectFile, const QString& configName,
+              const QStringList& overrides, QString* error = nullptr);
+  /// The Slurm job of the followed run folder (isCluster() false for a local run).
+  ClusterJob* cluster() const { return m_cluster; }
   /// A fresh run folder under the project's runs/: run-<time>, -2, -3 ... when taken.
   static QString newRunDir(const QString& projectFile);
-  /// Continues the followed run (resume=true), with `epochs` > 0 setting a new total.
+  /// Continues the followed run (resume=true), with `epochs` > 0 setting a new total. A cluster
+  /// run is resubmitted to its cluster profile.
   bool resume(int epochs = 0, QString* error = nullptr);
   /// Asks the run to stop: SIGTERM now, SIGKILL of its process group after the grace period.
+  /// A cluster run: scancel --signal=TERM (a pending job is cancelled).
   bool stop(QString* error = nullptr);
   /// Follows an existing run folder from its first event (live or not).
   bool attach(const QString& runDir, QString* error = nullptr);
@@ -130,6 +142,12 @@ class RunController : public QObject {
  private:
   bool launch(const QStringList& args, const QString& runDir, QString* error);
   void finishIfDead();
+  /// finishIfDead for a cluster run: the events say how it ended, the job whether it lives.
+  void followCluster();
+  /// resume() of a cluster run: resubmitted to its profile's cluster.
+  bool resubmit(int epochs, QString* error);
+  /// The state of a run that has not begun before a resume or a new start.
+  void resetStory();
   void applyBatch(EventBatch batch);
   /// Opens the followed run from the store on the reader's thread, then follows the file.
   void loadStored();
@@ -157,6 +175,7 @@ class RunController : public QObject {
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
   std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
   ChildProcess* m_child;        ///< the run's process (detached: it outlives the studio)
+  ClusterJob* m_cluster;        ///< the run's Slurm job, when it is a cluster run
   bool m_reading = false;       ///< a read is in flight
   quint64 m_generation = 0;     ///< which followed run a read in flight belongs to
   RunOutcome m_outcome = RunOutcome::None;

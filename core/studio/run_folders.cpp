@@ -6,6 +6,7 @@
 #include <QFileInfo>
 
 #include "core/studio/run_controller.h"
+#include "core/studio/slurm_job.h"
 
 #include <algorithm>
 
@@ -15,17 +16,20 @@ RunFolders listRunFolders(const QString& projectFolder) {
   RunFolders out;
   const QDir runs(QDir(projectFolder).filePath(QStringLiteral("runs")));
   for (const QFileInfo& d : runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
+    const bool cluster = QFileInfo::exists(QDir(d.filePath()).filePath(clusterJobFileName()));
     if (!QFileInfo::exists(d.filePath() + QStringLiteral("/events.jsonl")) &&
-        !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")))
+        !QFileInfo::exists(d.filePath() + QStringLiteral("/launcher.pid")) && !cluster)
       continue;
     out.runs.append(
-        {d.absoluteFilePath(), d.fileName(), ChildProcess::alive(d.absoluteFilePath())});
+        {d.absoluteFilePath(), d.fileName(), ChildProcess::alive(d.absoluteFilePath()), cluster});
   }
+  for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it)
+    if (it->cluster && readClusterJob(it->dir).finalState.isEmpty()) out.cluster << it->dir;
   out.live = RunController::liveRuns(projectFolder);
   // A stat per run; the tail of the log only for the ones written lately.
   const QDateTime now = QDateTime::currentDateTimeUtc();
   for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
-    if (it->live) continue;
+    if (it->live || it->cluster) continue;
     QFile f(QDir(it->dir).filePath(QStringLiteral("events.jsonl")));
     const QFileInfo info(f);
     if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;

@@ -13,6 +13,7 @@ struct RunFolderEntry {
   QString dir;        ///< absolute path
   QString name;       ///< folder name (the run id)
   bool live = false;  ///< its process is alive on this machine
+  bool cluster = false;  ///< a cluster run (cluster_job.json)
 };
 
 /// A project's runs: every folder under runs/ that holds a run (events.jsonl or launcher.pid),
@@ -24,6 +25,9 @@ struct RunFolders {
   /// they are training: events.jsonl written in the last 2 minutes, its last line no
   /// `finished` event. Newest last.
   QStringList recent;
+  /// Cluster runs whose Slurm job was not yet seen ending (no final state in cluster_job.json),
+  /// newest last: the studio follows them again when the project opens.
+  QStringList cluster;
 };
 
 /// Lists `projectFolder`/runs. Reads the file system: call it off the GUI thread.

@@ -308,6 +308,7 @@ void TestExport::scriptsPassSyntaxCheck() {
   o.nodes = 2;
   o.gpusPerNode = 4;
   o.partition = "gpu";
+  o.account = "vision-lab";
   o.image = kEvil2;
   for (auto f : {ExportFormat::Shell, ExportFormat::Slurm}) {
     const std::string path = dir.filePath(exportFormatName(f)).toStdString() + ".sh";
@@ -325,12 +326,13 @@ void TestExport::scriptsPassSyntaxCheck() {
     ++directives;
     QVERIFY2(line.substr(8).find_first_of("'\"$`; \\()") == std::string::npos, line.c_str());
   }
-  QCOMPARE(directives, 7);
+  QCOMPARE(directives, 8);
   QVERIFY(slurm.find("#SBATCH --nodes=2\n") != std::string::npos);
   QVERIFY(slurm.find("#SBATCH --ntasks-per-node=4\n") != std::string::npos);
   QVERIFY(slurm.find("#SBATCH --gpus-per-node=4\n") != std::string::npos);
   QVERIFY(slurm.find("#SBATCH --cpus-per-task=10\n") != std::string::npos);  // workers 8 + 2
   QVERIFY(slurm.find("#SBATCH --partition=gpu\n") != std::string::npos);
+  QVERIFY(slurm.find("#SBATCH --account=vision-lab\n") != std::string::npos);
   QVERIFY(slurm.find("#SBATCH --job-name=a-b-c-d-touch-pwned1-touch-pwned2-touch-pwned3-HOME\n") !=
           std::string::npos);
 }
@@ -491,6 +493,10 @@ void TestExport::clusterOptionErrors_data() {
                              << "partition"
                              << "gpu; touch pwned"
                              << "partition";
+  QTest::newRow("account") << "slurm"
+                           << "account"
+                           << "lab $(id)"
+                           << "account";
   QTest::newRow("time") << "slurm"
                         << "time"
                         << "1 day"
@@ -517,6 +523,7 @@ void TestExport::clusterOptionErrors() {
   ExportOptions o;
   o.image = "img";
   if (field == "partition") o.partition = value.toStdString();
+  if (field == "account") o.account = value.toStdString();
   if (field == "time") o.time = value.toStdString();
   if (field == "nodes") o.nodes = value.toInt();
   if (field == "gpus") o.gpusPerNode = value.toInt();

@@ -1,0 +1,247 @@
+#include "core/studio/cluster_job.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include "core/studio/background_job.h"
+
+namespace stave::studio {
+namespace {
+
+struct Answer {
+  ClusterJobRecord record;
+  SlurmJobState state;
+  QString recordError;
+};
+
+/// What a poll learns: the folder's record, and the job's state from it (an ended job's final
+/// state is in the record; a job seen ending is written there).
+Answer ask(const QString& folder) {
+  Answer a;
+  a.record = readClusterJob(folder, &a.recordError);
+  if (!a.record.valid) return a;
+  if (!a.record.finalState.isEmpty()) {
+    a.state.state = a.record.finalState;
+    a.state.phase = slurmPhase(a.record.finalState);
+    a.state.exitCode = a.record.exitCode;
+    return a;
+  }
+  a.state = querySlurmJob(a.record.commandsFolder, a.record.jobId);
+  if (a.state.ended()) {
+    // Kept for a studio opened after Slurm has forgotten the job. The record is read again
+    // first: a resubmission since the query keeps its new job.
+    ClusterJobRecord now = readClusterJob(folder);
+    if (now.valid && now.jobId == a.record.jobId) {
+      now.finalState = a.state.state;
+      now.exitCode = a.state.exitCode;
+      if (writeClusterJob(folder, now)) a.record = now;
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+ClusterJob::ClusterJob(QObject* parent)
+    : QObject(parent), m_query(new BackgroundJob(this)), m_action(new BackgroundJob(this)) {
+  m_timer.setInterval(3000);
+  connect(&m_timer, &QTimer::timeout, this, &ClusterJob::refresh);
+}
+
+ClusterJob::~ClusterJob() = default;
+
+void ClusterJob::setFolder(const QString& runDir) {
+  const bool was = m_cluster;
+  ++m_generation;
+  m_folder = runDir;
+  m_record = {};
+  m_state = {};
+  m_endedSeenMs = 0;
+  m_queryError.clear();
+  m_submitting = false;
+  m_cluster = !runDir.isEmpty() && QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName()));
+  if (m_cluster) {
+    m_timer.start();
+    refresh();
+  } else {
+    m_timer.stop();
+  }
+  if (was || m_cluster) emit changed();
+}
+
+bool ClusterJob::active() const {
+  if (!m_cluster) return false;
+  if (m_submitting) return true;
+  if (!m_record.valid) return m_state.error.isEmpty() && m_queryError.isEmpty();  // not read yet
+  return !m_state.ended();
+}
+
+bool ClusterJob::busy() const { return m_action->busy(); }
+
+double ClusterJob::endedForS() const {
+  return m_endedSeenMs > 0 ? (QDateTime::currentMSecsSinceEpoch() - m_endedSeenMs) / 1000.0 : 0;
+}
+
+void ClusterJob::refresh() {
+  if (!m_cluster || m_submitting || m_query->busy() || m_folder.isEmpty()) return;
+  const QString folder = m_folder;
+  const quint64 generation = m_generation;
+  m_query->run<Answer>([folder] { return ask(folder); },
+                       [this, generation](Answer a) {
+                         if (generation != m_generation) return;
+                         if (!a.record.valid) {
+                           if (a.recordError != m_queryError) {
+                             m_queryError = a.recordError;
+                             emit failed(a.recordError);
+                           }
+                           return;
+                         }
+                         applyState(a.record, a.state, generation);
+                       });
+}
+
+void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState& state, quint64 generation) {
+  if (generation != m_generation) return;
+  if (!state.error.isEmpty()) {
+    // Slurm could not be asked (slurmctld down, the command missing): said once, and the
+    // last state known is kept.
+    if (state.error != m_queryError) {
+      m_queryError = state.error;
+      emit failed(state.error);
+    }
+    if (record.jobId == m_record.jobId) return;
+  } else {
+    m_queryError.clear();
+  }
+  const bool same = record.jobId == m_record.jobId && state.state == m_state.state &&
+                    state.reason == m_state.reason && record.finalState == m_record.finalState;
+  m_record = record;
+  if (state.error.isEmpty() || !m_record.valid) m_state = state;
+  if (m_state.ended() && m_endedSeenMs == 0) m_endedSeenMs = QDateTime::currentMSecsSinceEpoch();
+  if (!m_state.ended()) m_endedSeenMs = 0;
+  if (!same) emit changed();
+}
+
+void ClusterJob::submit(const ClusterSubmission& submission) {
+  ++m_generation;
+  m_folder = submission.runDir;
+  m_record = {};
+  m_state = {};
+  m_queryError.clear();
+  send(submission);
+}
+
+bool ClusterJob::resubmit(const ClusterProfile& profile, const QString& trainExecutable, int epochs,
+                          QString* error) {
+  if (!m_cluster || !m_record.valid) {
+    if (error) *error = tr("this run's Slurm job is not known yet");
+    return false;
+  }
+  if (busy() || active()) {
+    if (error) *error = tr("Slurm job %1 has not ended yet").arg(m_record.jobId);
+    return false;
+  }
+  ClusterSubmission s;
+  s.profile = profile;
+  s.runDir = m_folder;
+  s.projectFile = m_record.project;
+  s.configName = m_record.configName;
+  s.trainExecutable = trainExecutable;
+  s.resume = true;
+  s.epochs = epochs;
+  ++m_generation;  // an answer in flight is about the job before
+  send(s);
+  return true;
+}
+
+void ClusterJob::send(const ClusterSubmission& submission) {
+  m_cluster = true;
+  m_submitting = true;
+  m_endedSeenMs = 0;
+  emit changed();
+  const quint64 generation = m_generation;
+  const bool resume = submission.resume;
+  m_action->run<std::pair<ClusterJobRecord, QString>>(
+      [submission] {
+        QString error;
+        ClusterJobRecord rec = submitClusterRun(submission, &error);
+        return std::make_pair(rec, error);
+      },
+      [this, generation, resume](std::pair<ClusterJobRecord, QString> result) {
+        if (generation != m_generation) return;
+        m_submitting = false;
+        const auto& [rec, error] = result;
+        if (!rec.valid) {
+          // A new run's folder is gone again; a resubmitted one still holds the old job.
+          m_cluster = resume;
+          emit changed();
+          emit failed(error);
+          return;
+        }
+        m_record = rec;
+        m_state = {};
+        m_state.state = QStringLiteral("PENDING");
+        m_state.phase = SlurmJobState::Phase::Pending;
+        m_timer.start();
+        emit changed();
+        emit submitted(rec.jobId);
+        if (!error.isEmpty()) emit failed(error);  // the job runs; its record could not be written
+        refresh();
+      });
+}
+
+bool ClusterJob::cancel(QString* error) {
+  if (!m_cluster || !m_record.valid) {
+    if (error) *error = tr("no Slurm job to stop");
+    return false;
+  }
+  if (m_state.ended()) {
+    if (error) *error = tr("Slurm job %1 has ended").arg(m_record.jobId);
+    return false;
+  }
+  if (busy()) {
+    if (error) *error = tr("Slurm is still being asked; try again in a moment");
+    return false;
+  }
+  const QString folder = m_record.commandsFolder, id = m_record.jobId;
+  const bool pending = m_state.phase == SlurmJobState::Phase::Pending;
+  m_action->run<QString>([folder, id, pending] { return cancelSlurmJob(folder, id, pending); },
+                         [this](QString problem) {
+                           if (!problem.isEmpty()) emit failed(problem);
+                           refresh();
+                         });
+  return true;
+}
+
+QString ClusterJob::phaseName(SlurmJobState::Phase phase) {
+  switch (phase) {
+    case SlurmJobState::Phase::Unknown: return tr("unknown");
+    case SlurmJobState::Phase::Pending: return tr("pending");
+    case SlurmJobState::Phase::Running: return tr("running");
+    case SlurmJobState::Phase::Completed: return tr("completed");
+    case SlurmJobState::Phase::Failed: return tr("failed");
+    case SlurmJobState::Phase::Cancelled: return tr("cancelled");
+  }
+  return {};
+}
+
+QString ClusterJob::describe() const {
+  if (!m_cluster) return {};
+  if (m_submitting) return tr("Submitting to Slurm…");
+  if (!m_record.valid) return m_queryError.isEmpty() ? tr("Slurm job: reading its record…") : m_queryError;
+  QString what = phaseName(m_state.phase);
+  // Slurm's own word where it says more than the phase (TIMEOUT, OUT_OF_MEMORY, COMPLETING).
+  if (!m_state.state.isEmpty() && m_state.state.compare(what, Qt::CaseInsensitive) != 0 &&
+      m_state.phase != SlurmJobState::Phase::Unknown)
+    what = tr("%1 (%2)").arg(what, m_state.state);
+  if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty())
+    what = tr("%1: %2").arg(what, m_state.reason);
+  if (m_state.phase == SlurmJobState::Phase::Failed && !m_state.exitCode.isEmpty())
+    what = tr("%1, exit code %2").arg(what, m_state.exitCode);
+  QString line = tr("Slurm job %1 on %2: %3").arg(m_record.jobId, m_record.profile, what);
+  if (!m_queryError.isEmpty()) line += tr(" — Slurm cannot be asked now: %1").arg(m_queryError);
+  return line;
+}
+
+}  // namespace stave::studio

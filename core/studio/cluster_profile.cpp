@@ -1,0 +1,62 @@
+#include "core/studio/cluster_profile.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+
+namespace stave::studio {
+
+config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) const {
+  config::ExportOptions o;
+  o.jobName = jobName.toStdString();
+  o.nodes = nodes;
+  o.cpusPerTask = cpusPerTask;
+  o.gpusPerNode = gpusPerNode;
+  o.time = timeLimit.trimmed().toStdString();
+  o.partition = partition.trimmed().toStdString();
+  o.account = account.trimmed().toStdString();
+  return o;
+}
+
+QStringList ClusterProfile::problems() const {
+  QStringList out;
+  const QString who = name.isEmpty() ? QStringLiteral("cluster profile") : QStringLiteral("cluster '%1'").arg(name);
+  if (name.trimmed().isEmpty()) out << QStringLiteral("cluster profile: name: a profile needs a name");
+  if (!runFolder.isEmpty() && QDir::isRelativePath(runFolder))
+    out << QStringLiteral("%1: run folder: expected an absolute path, got '%2'").arg(who, runFolder);
+  if (!trainExecutable.isEmpty() && QDir::isRelativePath(trainExecutable))
+    out << QStringLiteral("%1: stave-train: expected an absolute path, got '%2'").arg(who, trainExecutable);
+  if (!commandsFolder.isEmpty() && QDir::isRelativePath(commandsFolder))
+    out << QStringLiteral("%1: Slurm commands: expected an absolute folder, got '%2'").arg(who, commandsFolder);
+  // The export's own checks (nodes, GPUs, time, partition and account characters).
+  if (stave::Status st = config::checkClusterOptions(exportOptions(QStringLiteral("check"))); !st)
+    for (const auto& e : st.errors())
+      out << QStringLiteral("%1: %2: %3").arg(who, QString::fromStdString(e.key), QString::fromStdString(e.message));
+  return out;
+}
+
+QString slurmCommand(const QString& folder, const QString& name) {
+  return folder.isEmpty() ? name : QDir(folder).filePath(name);
+}
+
+QString ClusterProfile::command(const QString& cmd) const { return slurmCommand(commandsFolder, cmd); }
+
+bool ClusterProfile::operator==(const ClusterProfile& o) const {
+  return name == o.name && partition == o.partition && account == o.account && timeLimit == o.timeLimit &&
+         gpusPerNode == o.gpusPerNode && nodes == o.nodes && cpusPerTask == o.cpusPerTask && runFolder == o.runFolder &&
+         trainExecutable == o.trainExecutable && commandsFolder == o.commandsFolder;
+}
+
+QStringList clusterProfileProblems(const QList<ClusterProfile>& profiles) {
+  QStringList out;
+  QSet<QString> names;
+  for (const auto& p : profiles) {
+    out << p.problems();
+    if (!p.name.trimmed().isEmpty() && names.contains(p.name.trimmed()))
+      out << QStringLiteral("cluster '%1': name: given to two profiles").arg(p.name);
+    names.insert(p.name.trimmed());
+  }
+  return out;
+}
+
+}  // namespace stave::studio

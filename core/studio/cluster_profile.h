@@ -1,0 +1,49 @@
+#pragma once
+// A cluster profile: where the studio sends a run when the user picks "Run on cluster" — a
+// Slurm cluster whose commands (sbatch, squeue, sacct, scontrol, scancel) run on this machine,
+// and a run folder on storage that the cluster's nodes and this machine share. Kept with the
+// studio's preferences (Preferences::clusters); each field maps to one sbatch option of the
+// export (config::ExportOptions) or to where the run goes.
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include "core/config/export.h"
+
+namespace stave::studio {
+
+struct ClusterProfile {
+  QString name;                        ///< shown in the Run page's target list; unique
+  QString partition;                   ///< #SBATCH --partition; "" = the cluster's default
+  QString account;                     ///< #SBATCH --account; "" = the user's default
+  QString timeLimit = QStringLiteral("24:00:00");  ///< #SBATCH --time ([D-]HH:MM:SS or minutes)
+  int gpusPerNode = -1;                ///< -1: the config's nproc (none for devices=cpu); 0: CPU ranks
+  int nodes = 1;                       ///< #SBATCH --nodes
+  int cpusPerTask = 0;                 ///< #SBATCH --cpus-per-task; 0 = the config's workers + 2
+  /// Where the run folders go, on storage the nodes share with this machine: <runFolder>/
+  /// <project name>/<run id>, linked from the project's runs/ so the studio lists and follows
+  /// it as any run. "" = the project's own runs/ folder (the project is on shared storage).
+  QString runFolder;
+  /// stave-train as the nodes start it; "" = the studio's own (shared storage, same path).
+  QString trainExecutable;
+  /// The folder of the Slurm commands; "" = found on PATH.
+  QString commandsFolder;
+
+  /// What is wrong, one line per field, naming it ("" name, a run folder not absolute, ...);
+  /// the sbatch fields are checked as the export checks them.
+  QStringList problems() const;
+  /// The export options of a job of this profile named `jobName`.
+  config::ExportOptions exportOptions(const QString& jobName) const;
+  /// `command` (sbatch, squeue, ...) in commandsFolder, or the bare name (PATH).
+  QString command(const QString& name) const;
+  bool operator==(const ClusterProfile& o) const;
+};
+
+/// Slurm command `name` in `folder`, or the bare name (found on PATH) when `folder` is "".
+QString slurmCommand(const QString& folder, const QString& name);
+
+/// Problems of a list of profiles: each one's, and names given twice.
+QStringList clusterProfileProblems(const QList<ClusterProfile>& profiles);
+
+}  // namespace stave::studio

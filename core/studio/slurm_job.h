@@ -1,0 +1,77 @@
+#pragma once
+// The Slurm side of a cluster run, as plain blocking functions (call them off the GUI thread;
+// ClusterJob does): submitting the exported sbatch file of a run, asking Slurm how its job
+// stands, cancelling it — through the cluster profile's sbatch, squeue, sacct, scontrol and
+// scancel, run on this machine — and the run folder's record of its jobs (cluster_job.json,
+// written atomically), from which a studio opened later follows the run again.
+
+#include <QString>
+#include <QStringList>
+
+#include "core/studio/cluster_profile.h"
+
+namespace stave::studio {
+
+/// cluster_job.json of a run folder: which Slurm jobs trained it and how the last one ended.
+struct ClusterJobRecord {
+  QString profile;         ///< the cluster profile's name at submission
+  QString commandsFolder;  ///< where its Slurm commands were ("" = PATH)
+  QString jobId;           ///< the newest job
+  QStringList jobIds;      ///< every job of the folder, oldest first (a resume adds one)
+  QString project;         ///< the project file
+  QString configName;      ///< the project's config
+  QString sharedDir;       ///< the run folder as the nodes see it (the link's target, or itself)
+  QString finalState;      ///< Slurm's last state of `jobId` once seen ended ("" while not)
+  QString exitCode;        ///< and its exit code ("0:0"), when Slurm said
+  double submittedAt = 0;  ///< unix time of the newest submission
+  bool valid = false;      ///< the record was read
+};
+
+/// The file name of the record in a run folder.
+inline QString clusterJobFileName() { return QStringLiteral("cluster_job.json"); }
+/// Reads `runDir`'s record; valid == false with `error` naming the file and key when it is
+/// missing or damaged.
+ClusterJobRecord readClusterJob(const QString& runDir, QString* error = nullptr);
+/// Writes it atomically (a reader never sees half a record).
+bool writeClusterJob(const QString& runDir, const ClusterJobRecord& record, QString* error = nullptr);
+
+/// How a Slurm job stands, in the words the studio shows.
+struct SlurmJobState {
+  enum class Phase { Unknown, Pending, Running, Completed, Failed, Cancelled };
+  Phase phase = Phase::Unknown;
+  QString state;     ///< Slurm's word (PENDING, RUNNING, COMPLETED, TIMEOUT, ...)
+  QString reason;    ///< why it pends (Resources, Priority, PartitionDown, ...), "" for None
+  QString exitCode;  ///< "code:signal" once ended, when Slurm said
+  QString error;     ///< Slurm could not be asked (the command's message)
+  bool ended() const { return phase == Phase::Completed || phase == Phase::Failed || phase == Phase::Cancelled; }
+};
+/// The phase of a Slurm state word ("CANCELLED by 0" counts as CANCELLED).
+SlurmJobState::Phase slurmPhase(const QString& state);
+
+/// Asks Slurm about job `jobId`: squeue (every state it still holds), then sacct (accounting),
+/// then scontrol (a job ended a while ago). Unknown with `error` when none of them knows it.
+SlurmJobState querySlurmJob(const QString& commandsFolder, const QString& jobId);
+
+/// What a submission needs; runs on a thread of its own.
+struct ClusterSubmission {
+  ClusterProfile profile;
+  QString projectFile;    ///< the project (a new run)
+  QString configName;     ///< its config
+  QStringList overrides;  ///< key=value for the config
+  QString runDir;         ///< the run folder the studio follows (project/runs/<id>)
+  QString trainExecutable;  ///< stave-train as the nodes start it
+  bool resume = false;    ///< continue runDir (its config.yaml) instead of a new run
+  int epochs = 0;         ///< resume: a new total (> 0)
+};
+/// The new job's record (valid) or, valid == false, `error`: the sbatch file is exported into
+/// the run folder (job.sbatch; for a new run the folder is made under the profile's run folder
+/// and linked from the project's runs/), submitted with sbatch, and cluster_job.json written.
+/// A new run whose submission fails leaves no folder behind.
+ClusterJobRecord submitClusterRun(const ClusterSubmission& submission, QString* error);
+
+/// Stops job `jobId`: a running one gets SIGTERM in its steps (`scancel --signal=TERM`: the
+/// ranks finish their step and rank 0 checkpoints); a pending one is cancelled. "" or the
+/// command's message.
+QString cancelSlurmJob(const QString& commandsFolder, const QString& jobId, bool pending);
+
+}  // namespace stave::studio

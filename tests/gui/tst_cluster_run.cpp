@@ -1,0 +1,280 @@
+// The studio sends a run to a cluster and follows it (issue 30 §4), offscreen, against a real
+// one-node Slurm of this test's own (tests/e2e/slurm_cluster.sh: munged, slurmctld, slurmd, its
+// own conf, ports and state): Settings ▸ Clusters makes a profile (a bad time limit is refused,
+// naming the field); "Run on cluster" submits the exported sbatch file; the Run page shows the
+// job id and its state — pending with Slurm's reason while the partition is down, running —
+// and draws the run's charts from the run folder (on the profile's shared run folder, linked
+// from the project's runs/); Stop = scancel --signal=TERM: the run checkpoints and ends
+// stopped; Resume resubmits it with resume=true and it completes; a new window on the project
+// shows the run with its job; a job Slurm refuses leaves no run folder. Needs root and
+// Debian's slurm-wlm and munge (scripts/setup installs them); skipped with the reason otherwise.
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <unistd.h>
+
+#include "common/loopback.h"
+#include "core/studio/cluster_job.h"
+#include "core/studio/preferences.h"
+#include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
+#include "core/studio/slurm_job.h"
+#include "widgets/cluster_profiles_editor.h"
+#include "widgets/live_chart.h"
+#include "widgets/main_window.h"
+#include "widgets/run_page.h"
+#include "widgets/settings_dialog.h"
+
+using stave::studio::RunOutcome;
+using stave::widgets::MainWindow;
+
+namespace {
+
+struct Ran {
+  int code = -1;
+  QString out, err;
+};
+
+Ran run(const QString& program, const QStringList& args, int timeoutMs = 120000) {
+  QProcess p;
+  p.start(program, args);
+  Ran r;
+  if (!p.waitForStarted(10000)) return r;
+  if (!p.waitForFinished(timeoutMs)) p.kill();
+  p.waitForFinished(5000);
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+bool found(const QString& program) {
+  return !QStandardPaths::findExecutable(program).isEmpty() ||
+         !QStandardPaths::findExecutable(program, {"/usr/sbin", "/sbin"}).isEmpty();
+}
+
+QString readText(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+int epochEnds(const stave::studio::RunController* c) {
+  int n = 0;
+  for (const auto& e : c->events()) n += e.type == "epoch_end";
+  return n;
+}
+
+}  // namespace
+
+class TestClusterRun : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_cluster, m_project, m_shared;
+  bool m_started = false;
+
+  std::unique_ptr<MainWindow> openWindow() {
+    auto w = std::make_unique<MainWindow>();
+    auto* c = w->runPage()->controller();
+    c->setExecutable(STAVE_TRAIN_EXE);
+    c->setPollInterval(50);
+    c->cluster()->setPollInterval(300);
+    w->askOnClose = [] { return int(QMessageBox::Yes); };  // keep training
+    if (!w->openProject(m_project)) return nullptr;
+    return w;
+  }
+
+  // Settings ▸ Clusters as a user fills it: Add, then the fields.
+  bool addProfile(const QString& name, const QString& partition, const QString& time) {
+    stave::widgets::SettingsDialog dialog;
+    auto* editor = dialog.clusterEditor();
+    editor->addProfile();
+    const auto set = [&](const char* field, const QString& text) {
+      auto* edit = editor->findChild<QLineEdit*>(field);
+      edit->selectAll();
+      QTest::keyClicks(edit, text);
+    };
+    set("clusterName", name);
+    set("clusterPartition", partition);
+    set("clusterTime", time);
+    set("clusterRunFolder", m_shared);
+    editor->findChild<QSpinBox*>("clusterGpus")->setValue(0);  // CPU ranks
+    editor->findChild<QSpinBox*>("clusterCpus")->setValue(1);
+    return dialog.apply();
+  }
+
+ private slots:
+  void initTestCase() {
+    if (::geteuid() != 0) QSKIP("a test Slurm cluster needs root (slurmd runs the job steps)");
+    for (const char* p : {"munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol"})
+      if (!found(p))
+        QSKIP(qPrintable(QString("%1 is not installed (Debian's slurm-wlm and munge; scripts/setup installs them)").arg(p)));
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);  // settings of its own
+    QSettings().clear();
+    m_cluster = m_dir.filePath("cluster");
+    const int ctld = stave::test::freeLoopbackPort();
+    int slurmd = stave::test::freeLoopbackPort();
+    while (slurmd == ctld) slurmd = stave::test::freeLoopbackPort();
+    const Ran up = run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh",
+                       {"up", m_cluster, QString::number(ctld), QString::number(slurmd)});
+    m_started = true;
+    QVERIFY2(up.code == 0, qPrintable(up.err + readText(m_cluster + "/slurmctld.log").right(2000)));
+    qputenv("SLURM_CONF", (m_cluster + "/slurm.conf").toUtf8());
+    QVERIFY(run(STAVE_TRAIN_EXE, {"make-demo", "--out", m_dir.filePath("data"), "--train", "16", "--val",
+                                  "8", "--imgsz", "64"})
+                .code == 0);
+    QVERIFY(run(STAVE_TRAIN_EXE, {"new-project", m_dir.filePath("proj"), "--name", "proj", "--data",
+                                  m_dir.filePath("data/data.yaml"), "imgsz=64", "batch=8", "epochs=200",
+                                  "devices=cpu", "workers=1", "warmup_epochs=0", "threads=1",
+                                  "sample_period_s=0.2", "val=false", "seed=3"})
+                .code == 0);
+    m_project = m_dir.filePath("proj/proj.stave");
+    m_shared = m_dir.filePath("shared");
+  }
+
+  void cleanupTestCase() {
+    if (!m_started) return;
+    run("scancel", {"--user=root", "--partition=stave"});
+    run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh", {"down", m_cluster});
+  }
+
+  // Settings ▸ Clusters refuses a profile it could not export, naming the field; a good one is
+  // stored with the preferences.
+  void profileInSettings() {
+    {
+      stave::widgets::SettingsDialog dialog;
+      dialog.clusterEditor()->addProfile();
+      auto* time = dialog.clusterEditor()->findChild<QLineEdit*>("clusterTime");
+      time->selectAll();
+      QTest::keyClicks(time, "one day");
+      QVERIFY(!dialog.apply());
+      QVERIFY2(dialog.problemLabel()->text().contains("cluster 'cluster': time"),
+               qPrintable(dialog.problemLabel()->text()));
+    }
+    QVERIFY(stave::studio::Preferences::load().clusters.isEmpty());
+    QVERIFY(addProfile("testcluster", "stave", "00:30:00"));
+    QVERIFY(addProfile("nowhere", "nosuchpartition", "10"));
+    const auto prefs = stave::studio::Preferences::load();
+    QCOMPARE(prefs.clusters.size(), 2);
+    QCOMPARE(prefs.clusters[0].name, QString("testcluster"));
+    QCOMPARE(prefs.clusters[0].partition, QString("stave"));
+    QCOMPARE(prefs.clusters[0].gpusPerNode, 0);
+    QCOMPARE(prefs.clusters[0].runFolder, m_shared);
+  }
+
+  // Run on cluster: pending (partition down, Slurm's reason shown), running with live charts,
+  // Stop -> checkpoint and stopped, Resume -> resubmitted, completes; reopened -> followed again.
+  void runStopResumeReattach() {
+    auto w = openWindow();
+    QVERIFY(w);
+    auto* page = w->runPage();
+    auto* target = page->targetBox();
+    const int i = target->findData("testcluster");
+    QVERIFY(i > 0);
+    target->setCurrentIndex(i);
+    QVERIFY(page->startButton()->text().contains("cluster"));
+    page->findChild<QSpinBox*>("runNproc")->setValue(2);
+
+    QVERIFY(run("scontrol", {"update", "PartitionName=stave", "State=DOWN"}).code == 0);
+    QVERIFY2(page->startRun(), qPrintable(page->outcomeLabel()->text()));
+    auto* c = page->controller();
+    const QString dir = c->runDir();
+    QVERIFY(dir.contains("/proj/runs/run-"));
+    QTRY_VERIFY_WITH_TIMEOUT(c->cluster()->record().valid, 60000);
+    const QString firstJob = c->cluster()->record().jobId;
+    QVERIFY(!firstJob.isEmpty());
+    // The run folder lives on the profile's shared folder, linked from the project's runs/.
+    QVERIFY(QFileInfo(dir).isSymLink());
+    QCOMPARE(QFileInfo(dir).symLinkTarget(), QDir(m_shared).filePath("proj/" + QFileInfo(dir).fileName()));
+    QVERIFY(QFile::exists(dir + "/job.sbatch"));
+    QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains("pending") &&
+                                 page->clusterJobLabel()->text().contains("PartitionDown"),
+                             30000);
+    QVERIFY(page->clusterJobLabel()->isVisible() || !w->isVisible());
+    QVERIFY(page->clusterJobLabel()->text().contains(firstJob));
+    QCOMPARE(c->outcome(), RunOutcome::Starting);
+    QVERIFY(c->isLive());
+    QVERIFY(page->stopButton()->isEnabled());
+    qInfo("%s", qPrintable(page->clusterJobLabel()->text()));
+
+    QVERIFY(run("scontrol", {"update", "PartitionName=stave", "State=UP"}).code == 0);
+    QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains("running"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->chart("losses")->seriesCount() == 3 &&
+                                 page->chart("losses")->pointCount(0) >= 2,
+                             180000);
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Running, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir + "/weights/last.pt"), 180000);
+
+    // Stop: SIGTERM through Slurm; the ranks finish their step, rank 0 checkpoints.
+    QVERIFY(page->stopRun());
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->resumeButton()->isEnabled(), 10000);
+    QVERIFY2(!page->clusterJobLabel()->text().contains("running"), qPrintable(page->clusterJobLabel()->text()));
+
+    // Resume: the same folder, a new job, one epoch more than is done; it completes.
+    const int done = epochEnds(c);
+    QVERIFY(done >= 1);
+    qInfo("stopped after %d epoch(s): %s | %s", done, qPrintable(page->clusterJobLabel()->text()),
+          qPrintable(page->outcomeLabel()->text()));
+    QVERIFY2(c->resume(done + 1), qPrintable(page->outcomeLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(c->cluster()->record().jobId != firstJob && !c->cluster()->record().jobId.isEmpty(),
+                             60000);
+    const QString secondJob = c->cluster()->record().jobId;
+    QCOMPARE(c->cluster()->record().jobIds, QStringList({firstJob, secondJob}));
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Completed, 300000);
+    QTRY_VERIFY_WITH_TIMEOUT(c->cluster()->state().ended(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains(secondJob) &&
+                                 page->clusterJobLabel()->text().contains("completed"),
+                             30000);
+    QCOMPARE(epochEnds(c), done + 1);
+    qInfo("%s | %s", qPrintable(page->clusterJobLabel()->text()), qPrintable(page->outcomeLabel()->text()));
+    // Seen ending: kept in the run folder for a studio opened after Slurm forgot the job.
+    QTRY_COMPARE_WITH_TIMEOUT(stave::studio::readClusterJob(dir).finalState, QString("COMPLETED"), 30000);
+
+    // A new window on the project shows the run with its job (the newest run), its charts,
+    // and the history lists it.
+    w.reset();
+    auto again = openWindow();
+    QVERIFY(again);
+    auto* p2 = again->runPage();
+    QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->runDir(), dir, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(p2->clusterJobLabel()->text().contains(secondJob), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->outcome(), RunOutcome::Completed, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(p2->chart("losses")->pointCount(0) >= 2, 30000);
+    bool listed = false;
+    for (const auto& r : again->document()->runs()) listed = listed || r.id == QFileInfo(dir).fileName();
+    QVERIFY(listed);
+  }
+
+  // A job Slurm refuses (no such partition): failed to start with sbatch's words, and no run
+  // folder left behind.
+  void refusedJob() {
+    auto w = openWindow();
+    QVERIFY(w);
+    auto* page = w->runPage();
+    page->targetBox()->setCurrentIndex(page->targetBox()->findData("nowhere"));
+    const QStringList before = QDir(m_dir.filePath("proj/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY(page->startRun());
+    auto* c = page->controller();
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::FailedToStart, 60000);
+    QVERIFY2(c->outcomeText().contains("refused") && c->outcomeText().contains("sbatch"),
+             qPrintable(c->outcomeText()));
+    QVERIFY(!c->isLive());
+    QCOMPARE(QDir(m_dir.filePath("proj/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
+  }
+};
+
+QTEST_MAIN(TestClusterRun)
+#include "tst_cluster_run.moc"

@@ -1,0 +1,251 @@
+// The Slurm side of cluster runs without a cluster: Slurm's commands are small scripts of this
+// test (a profile's commands folder), which answer as Slurm does and note how they were called.
+// What Slurm's states mean to the studio; how a job is asked about when squeue, sacct or
+// scontrol cannot tell; what Stop sends; what a submission writes and sends, and what a refused
+// one leaves (nothing); the record's damage named; cluster profiles checked and stored.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "common/project_fixture.h"
+#include "core/studio/cluster_profile.h"
+#include "core/studio/preferences.h"
+#include "core/studio/slurm_job.h"
+
+using namespace stave::studio;
+using Phase = SlurmJobState::Phase;
+
+class TestSlurmJob : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_bin;
+
+  // A fake Slurm command: `body` is its shell script; it appends its arguments to calls.log.
+  void fake(const QString& name, const QString& body) {
+    const QString path = QDir(m_bin).filePath(name);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QStringLiteral("#!/bin/sh\necho \"%1 $*\" >>'%2/calls.log'\n%3\n").arg(name, m_bin, body).toUtf8());
+    f.close();
+    QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+  }
+  QString calls() {
+    QFile f(QDir(m_bin).filePath("calls.log"));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_bin = m_dir.filePath("bin");
+    QVERIFY(QDir().mkpath(m_bin));
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("StaveTest");
+    QCoreApplication::setApplicationName("tst_slurm_job");
+  }
+  void init() {
+    QFile::remove(QDir(m_bin).filePath("calls.log"));
+    QSettings().clear();
+  }
+
+  void phases() {
+    QCOMPARE(slurmPhase("PENDING"), Phase::Pending);
+    QCOMPARE(slurmPhase("CONFIGURING"), Phase::Pending);
+    QCOMPARE(slurmPhase("RUNNING"), Phase::Running);
+    QCOMPARE(slurmPhase("COMPLETING"), Phase::Running);
+    QCOMPARE(slurmPhase("COMPLETED"), Phase::Completed);
+    QCOMPARE(slurmPhase("CANCELLED by 0"), Phase::Cancelled);
+    QCOMPARE(slurmPhase("TIMEOUT"), Phase::Failed);
+    QCOMPARE(slurmPhase("OUT_OF_MEMORY"), Phase::Failed);
+    QCOMPARE(slurmPhase("NODE_FAIL"), Phase::Failed);
+    QCOMPARE(slurmPhase(""), Phase::Unknown);
+  }
+
+  // squeue first; an ended job slurmctld forgot: sacct; no accounting: scontrol.
+  void askedInTurn() {
+    fake("squeue", "echo 'PENDING|Priority'");
+    SlurmJobState s = querySlurmJob(m_bin, "7");
+    QCOMPARE(s.phase, Phase::Pending);
+    QCOMPARE(s.reason, QString("Priority"));
+    QVERIFY(calls().contains("squeue -h -j 7 --states=all -o %T|%r"));
+
+    fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+    fake("sacct", "echo 'TIMEOUT|0:15|None'");
+    s = querySlurmJob(m_bin, "7");
+    QCOMPARE(s.phase, Phase::Failed);
+    QCOMPARE(s.state, QString("TIMEOUT"));
+    QCOMPARE(s.exitCode, QString("0:15"));
+    QVERIFY(s.reason.isEmpty());
+
+    fake("sacct", "echo 'sacct: error: Slurm accounting storage is disabled' >&2; exit 1");
+    fake("scontrol",
+         "echo 'JobId=7 JobName=proj-default'; echo '   JobState=FAILED Reason=NonZeroExitCode Dependency=(null)';"
+         " echo '   ExitCode=1:0 RunTime=00:00:05'");
+    s = querySlurmJob(m_bin, "7");
+    QCOMPARE(s.phase, Phase::Failed);
+    QCOMPARE(s.reason, QString("NonZeroExitCode"));
+    QCOMPARE(s.exitCode, QString("1:0"));
+    QVERIFY(s.error.isEmpty());
+
+    fake("scontrol", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+    s = querySlurmJob(m_bin, "7");
+    QCOMPARE(s.phase, Phase::Unknown);
+    QVERIFY2(s.error.contains("job 7") && s.error.contains("accounting storage is disabled") &&
+                 s.error.contains("scontrol (exit 1)"),
+             qPrintable(s.error));
+
+    // No Slurm at all: said, not a hang or a crash.
+    s = querySlurmJob(m_dir.filePath("nothing-here"), "7");
+    QCOMPARE(s.phase, Phase::Unknown);
+    QVERIFY2(s.error.contains("cannot be started"), qPrintable(s.error));
+  }
+
+  // Stop: SIGTERM to a running job's steps (it checkpoints); a pending job is cancelled.
+  void stopSends() {
+    fake("scancel", "exit 0");
+    QVERIFY(cancelSlurmJob(m_bin, "9", false).isEmpty());
+    QVERIFY(cancelSlurmJob(m_bin, "10", true).isEmpty());
+    QCOMPARE(calls(), QString("scancel --signal=TERM 9\nscancel 10\n"));
+    fake("scancel", "echo 'scancel: error: Kill job error on job id 11: Invalid job id specified' >&2; exit 1");
+    QVERIFY(cancelSlurmJob(m_bin, "11", false).contains("Invalid job id"));
+  }
+
+  // A new run: its folder on the profile's run folder, linked from the project's runs/; the
+  // exported sbatch file there, submitted with the run folder and stave-train in the
+  // environment; the record written. A resume resubmits with STAVE_RESUME=1.
+  void submission() {
+    QTemporaryDir projDir;
+    const QString project = stave::testing::makeProject(projDir);
+    fake("sbatch", "echo \"env STAVE_RUN_DIR=$STAVE_RUN_DIR STAVE_TRAIN=$STAVE_TRAIN STAVE_RESUME=${STAVE_RESUME:-}\" "
+                   ">>'" + m_bin + "/calls.log'; echo '42;stavetest'");
+    ClusterSubmission s;
+    s.profile.name = "lab";
+    s.profile.partition = "gpu";
+    s.profile.account = "vision";
+    s.profile.gpusPerNode = 0;
+    s.profile.runFolder = m_dir.filePath("shared");
+    s.profile.commandsFolder = m_bin;
+    s.projectFile = project;
+    s.configName = "default";
+    s.overrides = {"epochs=3"};
+    s.runDir = projDir.filePath("runs/run-1");
+    s.trainExecutable = "/opt/stave/bin/stave-train";
+    QString error;
+    ClusterJobRecord rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    const QString shared = m_dir.filePath("shared/demo/run-1");
+    QCOMPARE(rec.jobId, QString("42"));
+    QCOMPARE(rec.jobIds, QStringList{"42"});
+    QCOMPARE(rec.sharedDir, shared);
+    QVERIFY(QFileInfo(s.runDir).isSymLink());
+    QCOMPARE(QFileInfo(s.runDir).symLinkTarget(), shared);
+    QFile job(shared + "/job.sbatch");
+    QVERIFY(job.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(job.readAll());
+    QVERIFY(text.contains("#SBATCH --partition=gpu\n") && text.contains("#SBATCH --account=vision\n"));
+    QVERIFY(!text.contains("gpus-per-node"));
+    QVERIFY(text.contains("epochs: 3"));
+    QVERIFY2(calls().contains("sbatch --parsable --chdir=" + shared + " --output=" + shared + "/slurm-%j.out " +
+                              shared + "/job.sbatch"),
+             qPrintable(calls()));
+    QVERIFY(calls().contains("env STAVE_RUN_DIR=" + shared + " STAVE_TRAIN=/opt/stave/bin/stave-train STAVE_RESUME=\n"));
+    const ClusterJobRecord read = readClusterJob(s.runDir);
+    QVERIFY(read.valid);
+    QCOMPARE(read.jobId, QString("42"));
+    QCOMPARE(read.profile, QString("lab"));
+    QCOMPARE(read.configName, QString("default"));
+
+    // Resume: the run's own config.yaml with a new total, the same folder, a second job.
+    QFile cfg(shared + "/config.yaml");
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(text.section("<<'STAVE_CONFIG_EOF'\n", 1).section("\nSTAVE_CONFIG_EOF", 0, 0).toUtf8());
+    cfg.close();
+    fake("sbatch", "echo \"env STAVE_RUN_DIR=$STAVE_RUN_DIR STAVE_RESUME=${STAVE_RESUME:-}\" >>'" + m_bin +
+                       "/calls.log'; echo 43");
+    s.resume = true;
+    s.epochs = 5;
+    rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    QCOMPARE(rec.jobIds, QStringList({"42", "43"}));
+    QVERIFY(calls().contains("env STAVE_RUN_DIR=" + shared + " STAVE_RESUME=1\n"));
+    QFile again(shared + "/job.sbatch");
+    QVERIFY(again.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(again.readAll()).contains("epochs: 5"));
+    QCOMPARE(readClusterJob(s.runDir).jobId, QString("43"));
+
+    // Refused by Slurm: its words, and no folder or link left.
+    fake("sbatch", "echo 'sbatch: error: invalid partition specified: gpu' >&2; exit 1");
+    s.resume = false;
+    s.runDir = projDir.filePath("runs/run-2");
+    rec = submitClusterRun(s, &error);
+    QVERIFY(!rec.valid);
+    QVERIFY2(error.contains("refused") && error.contains("invalid partition specified"), qPrintable(error));
+    QVERIFY(!QFileInfo(s.runDir).exists() && !QFileInfo(s.runDir).isSymLink());
+    QVERIFY(!QFileInfo::exists(m_dir.filePath("shared/demo/run-2")));
+  }
+
+  void damagedRecordNamed() {
+    QTemporaryDir d;
+    QString error;
+    QVERIFY(!readClusterJob(d.path(), &error).valid);
+    QVERIFY(error.contains("cluster_job.json"));
+    QFile f(d.filePath("cluster_job.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"job_id\": 12");
+    f.close();
+    QVERIFY(!readClusterJob(d.path(), &error).valid);
+    QVERIFY2(error.contains("cluster_job.json") && error.contains("not a JSON object"), qPrintable(error));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("{\"job_id\": 12}");
+    f.close();
+    QVERIFY(!readClusterJob(d.path(), &error).valid);
+    QVERIFY2(error.contains("job_id"), qPrintable(error));
+  }
+
+  void profilesCheckedAndStored() {
+    ClusterProfile p;
+    QVERIFY(p.problems().join("\n").contains("name"));
+    p.name = "lab";
+    QVERIFY(p.problems().isEmpty());
+    p.runFolder = "relative/runs";
+    p.timeLimit = "one day";
+    p.account = "a b";
+    const QString all = p.problems().join("\n");
+    QVERIFY2(all.contains("cluster 'lab': run folder") && all.contains("cluster 'lab': time") &&
+                 all.contains("cluster 'lab': account"),
+             qPrintable(all));
+    ClusterProfile q;
+    q.name = "lab";
+    QVERIFY(clusterProfileProblems({q, q}).join("\n").contains("given to two profiles"));
+
+    Preferences prefs;
+    q.partition = "gpu";
+    q.nodes = 2;
+    q.gpusPerNode = 8;
+    q.cpusPerTask = 10;
+    q.runFolder = "/shared/runs";
+    ClusterProfile r;
+    r.name = "cpu";
+    r.gpusPerNode = 0;
+    prefs.clusters = {q, r};
+    QVERIFY(prefs.validate().isEmpty());
+    prefs.save();
+    const Preferences back = Preferences::load();
+    QCOMPARE(back.clusters.size(), 2);
+    QVERIFY(back.clusters[0] == q);
+    QVERIFY(back.clusters[1] == r);
+    QVERIFY(back.cluster("cpu") && back.cluster("cpu")->gpusPerNode == 0);
+    QVERIFY(!back.cluster("nope"));
+    // A hand-edited profile with a bad value is left out, the others stay.
+    QSettings().setValue("clusters/2/time", "soon");
+    QCOMPARE(Preferences::load().clusters.size(), 1);
+    QCOMPARE(Preferences::load().clusters[0].name, QString("lab"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmJob)
+#include "tst_slurm_job.moc"

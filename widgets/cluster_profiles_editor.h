@@ -1,0 +1,54 @@
+#pragma once
+// Settings ▸ Clusters: the cluster profiles runs can be sent to — a list (Add, Remove) and the
+// chosen profile's fields: name, partition, account, time limit, GPUs per node, nodes, CPUs per
+// rank, the run
+// folder on storage the cluster shares with this machine, stave-train as the nodes start it,
+// and where the Slurm commands are. The dialog stores what profiles() returns.
+#include <QList>
+#include <QWidget>
+
+#include "core/studio/cluster_profile.h"
+
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+
+namespace stave::widgets {
+
+class ClusterProfilesEditor : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ClusterProfilesEditor(const QList<studio::ClusterProfile>& profiles, QWidget* parent = nullptr);
+  /// The profiles as edited.
+  QList<studio::ClusterProfile> profiles() const { return m_profiles; }
+  QListWidget* list() const { return m_list; }
+  /// Adds a new profile ("cluster", "cluster-2", ...) and selects it.
+  void addProfile();
+  /// Removes the selected profile.
+  void removeProfile();
+
+ private:
+  QWidget* buildForm();
+  /// Shows the selected profile's fields (or disables them when none is selected).
+  void showSelected();
+  /// Copies the fields into the selected profile.
+  void storeSelected();
+  QList<studio::ClusterProfile> m_profiles;
+  QListWidget* m_list = nullptr;
+  QPushButton* m_remove = nullptr;
+  QWidget* m_form = nullptr;
+  QLineEdit* m_name = nullptr;
+  QLineEdit* m_partition = nullptr;
+  QLineEdit* m_account = nullptr;
+  QLineEdit* m_time = nullptr;
+  QSpinBox* m_gpus = nullptr;
+  QSpinBox* m_nodes = nullptr;
+  QSpinBox* m_cpus = nullptr;
+  QLineEdit* m_runFolder = nullptr;
+  QLineEdit* m_train = nullptr;
+  QLineEdit* m_commands = nullptr;
+  bool m_showing = false;  ///< the fields are being filled, not edited
+};
+
+}  // namespace stave::widgets
