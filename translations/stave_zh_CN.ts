@@ -77,112 +77,338 @@
 <context>
     <name>stave::studio::ChildProcess</name>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="111"/>
+        <location filename="../core/studio/child_process.cpp" line="110"/>
         <source>the process is not running</source>
         <translation>该进程未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="121"/>
+        <location filename="../core/studio/child_process.cpp" line="120"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="125"/>
+        <location filename="../core/studio/child_process.cpp" line="124"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="155"/>
+        <location filename="../core/studio/child_process.cpp" line="158"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="159"/>
+        <location filename="../core/studio/child_process.cpp" line="162"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="179"/>
+        <location filename="../core/studio/child_process.cpp" line="182"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="202"/>
+        <location filename="../core/studio/child_process.cpp" line="203"/>
         <source>the run did not start within %1 s (see %2)</source>
         <translation>运行未在 %1 秒内启动（见 %2）</translation>
     </message>
 </context>
 <context>
+    <name>stave::studio::ClusterJob</name>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="138"/>
+        <source>this run&apos;s Slurm job is not known yet</source>
+        <translation>尚不知道此运行的 Slurm 作业</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="142"/>
+        <source>Slurm job %1 has not ended yet</source>
+        <translation>Slurm 作业 %1 尚未结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="196"/>
+        <source>no Slurm job to stop</source>
+        <translation>没有可停止的 Slurm 作业</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="200"/>
+        <source>Slurm job %1 has ended</source>
+        <translation>Slurm 作业 %1 已结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="204"/>
+        <source>Slurm is still being asked; try again in a moment</source>
+        <translation>仍在询问 Slurm，请稍后再试</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="219"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="220"/>
+        <source>pending</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="221"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="222"/>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="223"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="224"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="231"/>
+        <source>Submitting to Slurm…</source>
+        <translation>正在提交到 Slurm…</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="232"/>
+        <source>Slurm job: reading its record…</source>
+        <translation>Slurm 作业：正在读取其记录…</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="237"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="239"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="241"/>
+        <source>%1, exit code %2</source>
+        <translation>%1，退出码 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="242"/>
+        <source>Slurm job %1 on %2: %3</source>
+        <translation>Slurm 作业 %1（%2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="243"/>
+        <source> — Slurm cannot be asked now: %1</source>
+        <translation> — 暂时无法询问 Slurm：%1</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ClusterProfilesEditor</name>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="25"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="27"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="51"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="51"/>
+        <source>shown in the Run page&apos;s list</source>
+        <translation>显示在运行页面的列表中</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="52"/>
+        <source>Partition:</source>
+        <translation>分区：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="52"/>
+        <source>the cluster&apos;s default</source>
+        <translation>集群默认值</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="53"/>
+        <source>Account:</source>
+        <translation>账户：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="53"/>
+        <source>your default account</source>
+        <translation>您的默认账户</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="54"/>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="54"/>
+        <source>[D-]HH:MM:SS or minutes</source>
+        <translation>[D-]HH:MM:SS 或分钟数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="58"/>
+        <source>the config&apos;s processes</source>
+        <translation>配置的进程数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="59"/>
+        <source>GPUs (one rank each) per node; 0 = CPU ranks, no GPU request</source>
+        <translation>每个节点的 GPU 数（每个 GPU 一个进程）；0 = CPU 进程，不申请 GPU</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="60"/>
+        <source>GPUs per node:</source>
+        <translation>每节点 GPU 数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="64"/>
+        <source>Nodes:</source>
+        <translation>节点数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
+        <source>the config&apos;s workers + 2</source>
+        <translation>配置的 workers + 2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
+        <source>CPUs per rank:</source>
+        <translation>每个进程的 CPU 数：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
+        <source>Run folder:</source>
+        <translation>运行文件夹：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
+        <source>the project&apos;s runs/ (on shared storage)</source>
+        <translation>项目的 runs/（位于共享存储上）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
+        <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/.</source>
+        <translation>集群节点与本机都能访问的文件夹（NFS、Lustre…）。运行写入 &lt;文件夹&gt;/&lt;项目&gt;/&lt;运行&gt;，并从项目的 runs/ 链接过去。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
+        <source>stave-train:</source>
+        <translation>stave-train：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
+        <source>this studio&apos;s (same path on the nodes)</source>
+        <translation>本工作室的（节点上路径相同）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="76"/>
+        <source>Slurm commands in:</source>
+        <translation>Slurm 命令位置：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="76"/>
+        <source>PATH</source>
+        <translation>PATH</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
+        <source>sbatch, squeue, sacct, scontrol and scancel run on this machine. Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
+        <translation>sbatch、squeue、sacct、scontrol 和 scancel 在本机运行。停止会向作业步骤发送 SIGTERM（scancel --signal=TERM）：运行会写入检查点，之后可以继续。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="125"/>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="130"/>
+        <source>cluster-%1</source>
+        <translation>集群-%1</translation>
+    </message>
+</context>
+<context>
     <name>stave::widgets::ConfigForm</name>
     <message>
-        <location filename="../widgets/config_form.cpp" line="72"/>
+        <location filename="../widgets/config_form.cpp" line="80"/>
         <source>Config:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="77"/>
+        <location filename="../widgets/config_form.cpp" line="85"/>
         <source>Group:</source>
         <translation>分组：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="80"/>
+        <location filename="../widgets/config_form.cpp" line="88"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="90"/>
+        <location filename="../widgets/config_form.cpp" line="98"/>
         <source>Filter parameters…</source>
         <translation>筛选参数…</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="93"/>
+        <location filename="../widgets/config_form.cpp" line="101"/>
         <source>Changed only</source>
         <translation>仅显示已修改</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="121"/>
+        <location filename="../widgets/config_form.cpp" line="133"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="122"/>
+        <location filename="../widgets/config_form.cpp" line="134"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="200"/>
+        <location filename="../widgets/config_form.cpp" line="213"/>
         <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
         <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="202"/>
+        <location filename="../widgets/config_form.cpp" line="215"/>
         <source>optimizer auto → %1, lr0 %2, momentum %3 (auto sets them: the lr0 and momentum above are not used)</source>
         <translation>优化器 auto → %1，lr0 %2，momentum %3（由 auto 设定：上面的 lr0 和 momentum 不会被使用）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="211"/>
+        <location filename="../widgets/config_form.cpp" line="224"/>
         <source>%1 lr0 %2</source>
         <translation>%1 lr0 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="214"/>
+        <location filename="../widgets/config_form.cpp" line="227"/>
         <source>optimizer=auto chooses %1 with its own learning rate and momentum for a run of %2 optimiser steps; set optimizer=SGD or AdamW to use the values typed here.</source>
         <translation>optimizer=auto 为 %2 个优化器步的运行选择了 %1，并使用它自己的学习率和动量；设置 optimizer=SGD 或 AdamW 才会使用此处填写的值。</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="218"/>
+        <location filename="../widgets/config_form.cpp" line="231"/>
         <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
         <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="229"/>
+        <location filename="../widgets/config_form.cpp" line="242"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="232"/>
+        <location filename="../widgets/config_form.cpp" line="245"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>
@@ -256,89 +482,89 @@
 <context>
     <name>stave::widgets::DatasetGallery</name>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="44"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="51"/>
         <source>Split:</source>
         <translation>划分：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="46"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="53"/>
         <source>Class:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="48"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="55"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="77"/>
-        <location filename="../widgets/dataset_gallery.cpp" line="124"/>
-        <location filename="../widgets/dataset_gallery.cpp" line="204"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="86"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="134"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="214"/>
         <source>Select an image to see it large.</source>
         <translation>选择一张图像以放大查看。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="84"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="93"/>
         <source>Boxes shown for:</source>
         <translation>显示以下类别的框：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="130"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="140"/>
         <source>All splits</source>
         <translation>所有划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="133"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="143"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="137"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="147"/>
         <source>All images</source>
         <translation>所有图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="138"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="148"/>
         <source>With problems</source>
         <translation>有问题的</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="139"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="149"/>
         <source>Without problems</source>
         <translation>无问题的</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="148"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="158"/>
         <source>%1 (%2 boxes)</source>
         <translation>%1（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="174"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="184"/>
         <source>%1 of %2 images</source>
         <translation>%2 张图像中的 %1 张</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="213"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="223"/>
         <source>%1 split, %2 × %3 pixels, boxes: %4</source>
         <translation>%1 划分，%2 × %3 像素，框：%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="219"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="229"/>
         <source>%1 split, left out of training</source>
         <translation>%1 划分，不参与训练</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="222"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="232"/>
         <source>Problems: %1 (see the Problems tab)</source>
         <translation>问题：%1（见“问题”标签页）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="231"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="241"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="237"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="247"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -346,219 +572,219 @@
 <context>
     <name>stave::widgets::DatasetPage</name>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="79"/>
+        <location filename="../widgets/dataset_page.cpp" line="96"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="83"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="117"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="117"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="117"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="117"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="101"/>
+        <location filename="../widgets/dataset_page.cpp" line="118"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="101"/>
-        <location filename="../widgets/dataset_page.cpp" line="148"/>
+        <location filename="../widgets/dataset_page.cpp" line="118"/>
+        <location filename="../widgets/dataset_page.cpp" line="167"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="101"/>
+        <location filename="../widgets/dataset_page.cpp" line="118"/>
         <source>Left out</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="106"/>
+        <location filename="../widgets/dataset_page.cpp" line="123"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="106"/>
+        <location filename="../widgets/dataset_page.cpp" line="123"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="106"/>
+        <location filename="../widgets/dataset_page.cpp" line="123"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="109"/>
+        <location filename="../widgets/dataset_page.cpp" line="126"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="109"/>
+        <location filename="../widgets/dataset_page.cpp" line="126"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="109"/>
+        <location filename="../widgets/dataset_page.cpp" line="126"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Box aspect (width : height)</source>
         <translation>框的宽高比（宽 : 高）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>aspect</source>
         <translation>宽高比</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>boxes</source>
         <translation>框数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="115"/>
+        <location filename="../widgets/dataset_page.cpp" line="132"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="115"/>
+        <location filename="../widgets/dataset_page.cpp" line="132"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="115"/>
+        <location filename="../widgets/dataset_page.cpp" line="132"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="120"/>
+        <location filename="../widgets/dataset_page.cpp" line="137"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="136"/>
-        <location filename="../widgets/dataset_page.cpp" line="243"/>
+        <location filename="../widgets/dataset_page.cpp" line="155"/>
+        <location filename="../widgets/dataset_page.cpp" line="280"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="158"/>
+        <location filename="../widgets/dataset_page.cpp" line="77"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="160"/>
+        <location filename="../widgets/dataset_page.cpp" line="79"/>
         <source>Augmentation</source>
         <translation>数据增强</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="168"/>
+        <location filename="../widgets/dataset_page.cpp" line="184"/>
         <source>%1: %2 / %3 images</source>
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="214"/>
+        <location filename="../widgets/dataset_page.cpp" line="229"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="215"/>
+        <location filename="../widgets/dataset_page.cpp" line="230"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="217"/>
+        <location filename="../widgets/dataset_page.cpp" line="232"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="241"/>
+        <location filename="../widgets/dataset_page.cpp" line="278"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="245"/>
+        <location filename="../widgets/dataset_page.cpp" line="282"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="277"/>
+        <location filename="../widgets/dataset_page.cpp" line="303"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="375"/>
+        <location filename="../widgets/dataset_page.cpp" line="407"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="412"/>
+        <location filename="../widgets/dataset_page.cpp" line="444"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="414"/>
+        <location filename="../widgets/dataset_page.cpp" line="446"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="425"/>
+        <location filename="../widgets/dataset_page.cpp" line="457"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="176"/>
+        <location filename="../widgets/dataset_page.cpp" line="192"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="256"/>
+        <location filename="../widgets/dataset_page.cpp" line="253"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="281"/>
+        <location filename="../widgets/dataset_page.cpp" line="307"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="286"/>
+        <location filename="../widgets/dataset_page.cpp" line="312"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="370"/>
+        <location filename="../widgets/dataset_page.cpp" line="402"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="431"/>
+        <location filename="../widgets/dataset_page.cpp" line="463"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="400"/>
+        <location filename="../widgets/dataset_page.cpp" line="432"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -670,132 +896,132 @@
         <translation>导出运行配置</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="46"/>
+        <location filename="../widgets/export_dialog.cpp" line="81"/>
         <source>Config:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="50"/>
+        <location filename="../widgets/export_dialog.cpp" line="85"/>
         <source>YAML: the full resolved config (stave-train train reads it)</source>
         <translation>YAML：完整解析后的配置（stave-train train 可读取）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="51"/>
+        <location filename="../widgets/export_dialog.cpp" line="86"/>
         <source>JSON: the full resolved config</source>
         <translation>JSON：完整解析后的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="52"/>
+        <location filename="../widgets/export_dialog.cpp" line="87"/>
         <source>Ultralytics args.yaml (yolo train cfg=FILE)</source>
         <translation>Ultralytics args.yaml（yolo train cfg=FILE）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="53"/>
+        <location filename="../widgets/export_dialog.cpp" line="88"/>
         <source>Shell script: one machine</source>
         <translation>Shell 脚本：单台机器</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="54"/>
+        <location filename="../widgets/export_dialog.cpp" line="89"/>
         <source>Slurm batch script (sbatch)</source>
         <translation>Slurm 批处理脚本（sbatch）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="55"/>
+        <location filename="../widgets/export_dialog.cpp" line="90"/>
         <source>Kubernetes: Kubeflow PyTorchJob</source>
         <translation>Kubernetes：Kubeflow PyTorchJob</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="57"/>
+        <location filename="../widgets/export_dialog.cpp" line="92"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="60"/>
+        <location filename="../widgets/export_dialog.cpp" line="97"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="67"/>
+        <location filename="../widgets/export_dialog.cpp" line="104"/>
         <source>Job name:</source>
         <translation>作业名：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="72"/>
+        <location filename="../widgets/export_dialog.cpp" line="109"/>
         <source>Machines (nodes):</source>
         <translation>机器（节点）数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="75"/>
+        <location filename="../widgets/export_dialog.cpp" line="112"/>
         <source>the config&apos;s nproc</source>
         <translation>配置中的 nproc</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="77"/>
+        <location filename="../widgets/export_dialog.cpp" line="114"/>
         <source>GPUs per machine:</source>
         <translation>每台机器的 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="80"/>
+        <location filename="../widgets/export_dialog.cpp" line="117"/>
         <source>workers + 2</source>
         <translation>workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="81"/>
+        <location filename="../widgets/export_dialog.cpp" line="118"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="84"/>
+        <location filename="../widgets/export_dialog.cpp" line="121"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="86"/>
+        <location filename="../widgets/export_dialog.cpp" line="123"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="87"/>
+        <location filename="../widgets/export_dialog.cpp" line="124"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="90"/>
+        <location filename="../widgets/export_dialog.cpp" line="127"/>
         <source>container image with stave-train</source>
         <translation>含 stave-train 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="91"/>
+        <location filename="../widgets/export_dialog.cpp" line="128"/>
         <source>Container image:</source>
         <translation>容器镜像：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="108"/>
+        <location filename="../widgets/export_dialog.cpp" line="57"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="109"/>
+        <location filename="../widgets/export_dialog.cpp" line="58"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="169"/>
+        <location filename="../widgets/export_dialog.cpp" line="175"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="191"/>
+        <location filename="../widgets/export_dialog.cpp" line="197"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="195"/>
+        <location filename="../widgets/export_dialog.cpp" line="201"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="208"/>
+        <location filename="../widgets/export_dialog.cpp" line="214"/>
         <source>Save export</source>
         <translation>保存导出文件</translation>
     </message>
@@ -882,236 +1108,236 @@
 <context>
     <name>stave::studio::GpuTableModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="183"/>
+        <location filename="../core/studio/hardware_models.cpp" line="215"/>
         <source>The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its BIOS setting.</source>
         <translation>链路只以 x%2 中的 x%1 通道运行：请重新插好显卡，或检查插槽及其 BIOS 设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="188"/>
+        <location filename="../core/studio/hardware_models.cpp" line="220"/>
         <source>Hot: the GPU lowers its clocks from about 85 °C on.</source>
         <translation>温度过高：GPU 约在 85 °C 起降低频率。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="195"/>
+        <location filename="../core/studio/hardware_models.cpp" line="248"/>
         <source>UUID %1</source>
         <translation>UUID %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="196"/>
-        <location filename="../core/studio/hardware_models.cpp" line="209"/>
+        <location filename="../core/studio/hardware_models.cpp" line="249"/>
+        <location filename="../core/studio/hardware_models.cpp" line="260"/>
         <source>PCI bus %1</source>
         <translation>PCI 总线 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="197"/>
+        <location filename="../core/studio/hardware_models.cpp" line="250"/>
         <source>Memory %1</source>
         <translation>显存 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="198"/>
+        <location filename="../core/studio/hardware_models.cpp" line="251"/>
         <source>Power limit %1 W</source>
         <translation>功耗上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="199"/>
+        <location filename="../core/studio/hardware_models.cpp" line="252"/>
         <source>Max SM clock %1 MHz</source>
         <translation>最高 SM 频率 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="204"/>
+        <location filename="../core/studio/hardware_models.cpp" line="231"/>
         <source>A kernel ran %1 % of the time; memory was read or written %2 % of it</source>
         <translation>内核运行时间占 %1 %；显存读写时间占 %2 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="210"/>
+        <location filename="../core/studio/hardware_models.cpp" line="261"/>
         <source>Current and maximum link: generation %1 / %2, x%3 / x%4.</source>
         <translation>当前与最高链路：第 %1 / %2 代，x%3 / x%4。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="213"/>
+        <location filename="../core/studio/hardware_models.cpp" line="264"/>
         <source>A lower generation at idle is normal (power saving).</source>
         <translation>空闲时代数较低是正常的（节能）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="215"/>
+        <location filename="../core/studio/hardware_models.cpp" line="266"/>
         <source>Now: %1 MB/s in, %2 MB/s out</source>
         <translation>当前：输入 %1 MB/s，输出 %2 MB/s</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="224"/>
-        <location filename="../core/studio/hardware_models.cpp" line="244"/>
-        <location filename="../core/studio/hardware_models.cpp" line="283"/>
+        <location filename="../core/studio/hardware_models.cpp" line="276"/>
+        <location filename="../core/studio/hardware_models.cpp" line="295"/>
+        <location filename="../core/studio/hardware_models.cpp" line="354"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="226"/>
+        <location filename="../core/studio/hardware_models.cpp" line="278"/>
         <source>NVSwitch %1</source>
         <translation>NVSwitch %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="227"/>
+        <location filename="../core/studio/hardware_models.cpp" line="279"/>
         <source>link %1: %2%3%4</source>
         <translation>链路 %1：%2%3%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="229"/>
+        <location filename="../core/studio/hardware_models.cpp" line="281"/>
         <source>up</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="229"/>
+        <location filename="../core/studio/hardware_models.cpp" line="281"/>
         <source>down</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="230"/>
+        <location filename="../core/studio/hardware_models.cpp" line="282"/>
         <source>, NVLink %1</source>
         <translation>，NVLink %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="231"/>
-        <location filename="../core/studio/hardware_models.cpp" line="288"/>
+        <location filename="../core/studio/hardware_models.cpp" line="283"/>
+        <location filename="../core/studio/hardware_models.cpp" line="359"/>
         <source> → %1</source>
         <translation> → %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="248"/>
+        <location filename="../core/studio/hardware_models.cpp" line="299"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="251"/>
+        <location filename="../core/studio/hardware_models.cpp" line="302"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="257"/>
+        <location filename="../core/studio/hardware_models.cpp" line="308"/>
         <source>%1 / %2 W</source>
         <translation>%1 / %2 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="258"/>
+        <location filename="../core/studio/hardware_models.cpp" line="309"/>
         <source>%1 W</source>
         <translation>%1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="259"/>
+        <location filename="../core/studio/hardware_models.cpp" line="310"/>
         <source>limit %1 W</source>
         <translation>上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="261"/>
+        <location filename="../core/studio/hardware_models.cpp" line="312"/>
         <source>%1 °C</source>
         <translation>%1 °C</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="264"/>
+        <location filename="../core/studio/hardware_models.cpp" line="316"/>
         <source>%1 / %2 MHz</source>
         <translation>%1 / %2 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="265"/>
+        <location filename="../core/studio/hardware_models.cpp" line="317"/>
         <source>%1 MHz</source>
         <translation>%1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="266"/>
+        <location filename="../core/studio/hardware_models.cpp" line="318"/>
         <source>max %1 MHz</source>
         <translation>最高 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="269"/>
+        <location filename="../core/studio/hardware_models.cpp" line="322"/>
         <source>Gen %1 x%2 (of x%3)</source>
         <translation>第 %1 代 x%2（最高 x%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="270"/>
+        <location filename="../core/studio/hardware_models.cpp" line="326"/>
         <source>Gen %1 x%2</source>
         <translation>第 %1 代 x%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="272"/>
+        <location filename="../core/studio/hardware_models.cpp" line="343"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="286"/>
+        <location filename="../core/studio/hardware_models.cpp" line="357"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="287"/>
+        <location filename="../core/studio/hardware_models.cpp" line="358"/>
         <source>%1 of %2 up</source>
         <translation>%2 条中 %1 条已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="295"/>
+        <location filename="../core/studio/hardware_models.cpp" line="333"/>
         <source>NUMA %1</source>
         <translation>NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="296"/>
+        <location filename="../core/studio/hardware_models.cpp" line="334"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="306"/>
+        <location filename="../core/studio/hardware_models.cpp" line="365"/>
         <source>CUDA compute capability</source>
         <translation>CUDA 计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="310"/>
+        <location filename="../core/studio/hardware_models.cpp" line="369"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="312"/>
+        <location filename="../core/studio/hardware_models.cpp" line="371"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="314"/>
+        <location filename="../core/studio/hardware_models.cpp" line="373"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="316"/>
+        <location filename="../core/studio/hardware_models.cpp" line="375"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="318"/>
+        <location filename="../core/studio/hardware_models.cpp" line="377"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="320"/>
+        <location filename="../core/studio/hardware_models.cpp" line="379"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="322"/>
+        <location filename="../core/studio/hardware_models.cpp" line="381"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="324"/>
+        <location filename="../core/studio/hardware_models.cpp" line="383"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="326"/>
+        <location filename="../core/studio/hardware_models.cpp" line="385"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="328"/>
+        <location filename="../core/studio/hardware_models.cpp" line="387"/>
         <source>CC</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="330"/>
+        <location filename="../core/studio/hardware_models.cpp" line="389"/>
         <source>NUMA / CPUs</source>
         <translation>NUMA / CPU</translation>
     </message>
@@ -1134,243 +1360,243 @@
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="180"/>
+        <location filename="../widgets/hardware_page.cpp" line="202"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="196"/>
+        <location filename="../widgets/hardware_page.cpp" line="218"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="224"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="225"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="225"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="204"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="205"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="206"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="207"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="248"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="251"/>
+        <location filename="../widgets/hardware_page.cpp" line="275"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="263"/>
+        <location filename="../widgets/hardware_page.cpp" line="289"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="281"/>
+        <location filename="../widgets/hardware_page.cpp" line="309"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="328"/>
+        <location filename="../widgets/hardware_page.cpp" line="345"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="329"/>
+        <location filename="../widgets/hardware_page.cpp" line="346"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="329"/>
-        <location filename="../widgets/hardware_page.cpp" line="362"/>
+        <location filename="../widgets/hardware_page.cpp" line="346"/>
+        <location filename="../widgets/hardware_page.cpp" line="379"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="330"/>
+        <location filename="../widgets/hardware_page.cpp" line="347"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="331"/>
+        <location filename="../widgets/hardware_page.cpp" line="348"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="332"/>
+        <location filename="../widgets/hardware_page.cpp" line="349"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="335"/>
+        <location filename="../widgets/hardware_page.cpp" line="352"/>
         <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
         <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="336"/>
+        <location filename="../widgets/hardware_page.cpp" line="353"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="358"/>
+        <location filename="../widgets/hardware_page.cpp" line="375"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="362"/>
+        <location filename="../widgets/hardware_page.cpp" line="379"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="363"/>
+        <location filename="../widgets/hardware_page.cpp" line="380"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="364"/>
+        <location filename="../widgets/hardware_page.cpp" line="381"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="365"/>
+        <location filename="../widgets/hardware_page.cpp" line="382"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="370"/>
+        <location filename="../widgets/hardware_page.cpp" line="387"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="375"/>
+        <location filename="../widgets/hardware_page.cpp" line="392"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="377"/>
+        <location filename="../widgets/hardware_page.cpp" line="394"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="378"/>
+        <location filename="../widgets/hardware_page.cpp" line="395"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="389"/>
+        <location filename="../widgets/hardware_page.cpp" line="406"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="410"/>
+        <location filename="../widgets/hardware_page.cpp" line="427"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="415"/>
+        <location filename="../widgets/hardware_page.cpp" line="432"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="421"/>
+        <location filename="../widgets/hardware_page.cpp" line="438"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="422"/>
+        <location filename="../widgets/hardware_page.cpp" line="439"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="426"/>
+        <location filename="../widgets/hardware_page.cpp" line="443"/>
         <source>no bottleneck found.</source>
         <translation>未发现瓶颈。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="457"/>
+        <location filename="../widgets/hardware_page.cpp" line="474"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="460"/>
+        <location filename="../widgets/hardware_page.cpp" line="477"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="465"/>
+        <location filename="../widgets/hardware_page.cpp" line="482"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="466"/>
+        <location filename="../widgets/hardware_page.cpp" line="483"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="471"/>
+        <location filename="../widgets/hardware_page.cpp" line="488"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="472"/>
+        <location filename="../widgets/hardware_page.cpp" line="489"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="487"/>
+        <location filename="../widgets/hardware_page.cpp" line="504"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="494"/>
+        <location filename="../widgets/hardware_page.cpp" line="511"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1493,22 +1719,22 @@
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="400"/>
+        <location filename="../core/studio/history_model.cpp" line="392"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="483"/>
+        <location filename="../core/studio/history_model.cpp" line="475"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="492"/>
+        <location filename="../core/studio/history_model.cpp" line="484"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="496"/>
+        <location filename="../core/studio/history_model.cpp" line="488"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1516,282 +1742,282 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="77"/>
+        <location filename="../widgets/history_page.cpp" line="67"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="83"/>
+        <location filename="../widgets/history_page.cpp" line="74"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="84"/>
+        <location filename="../widgets/history_page.cpp" line="74"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="96"/>
+        <location filename="../widgets/history_page.cpp" line="111"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="98"/>
+        <location filename="../widgets/history_page.cpp" line="113"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="99"/>
+        <location filename="../widgets/history_page.cpp" line="114"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="137"/>
+        <location filename="../widgets/history_page.cpp" line="163"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="140"/>
+        <location filename="../widgets/history_page.cpp" line="166"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="141"/>
+        <location filename="../widgets/history_page.cpp" line="167"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="145"/>
+        <location filename="../widgets/history_page.cpp" line="171"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="146"/>
+        <location filename="../widgets/history_page.cpp" line="172"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="149"/>
+        <location filename="../widgets/history_page.cpp" line="175"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="150"/>
+        <location filename="../widgets/history_page.cpp" line="176"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="151"/>
+        <location filename="../widgets/history_page.cpp" line="177"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="168"/>
+        <location filename="../widgets/history_page_compare.cpp" line="88"/>
         <source>Epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="169"/>
+        <location filename="../widgets/history_page_compare.cpp" line="89"/>
         <source>Wall time (s)</source>
         <translation>耗时（秒）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="170"/>
+        <location filename="../widgets/history_page_compare.cpp" line="90"/>
         <source>Images seen</source>
         <translation>已见图像数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="171"/>
+        <location filename="../widgets/history_page_compare.cpp" line="91"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="173"/>
+        <location filename="../widgets/history_page_compare.cpp" line="93"/>
         <source>x axis</source>
         <translation>横轴</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="180"/>
+        <location filename="../widgets/history_page_compare.cpp" line="61"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="186"/>
+        <location filename="../widgets/history_page_compare.cpp" line="67"/>
         <source>Config diff</source>
         <translation>配置差异</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="193"/>
+        <location filename="../widgets/history_page_compare.cpp" line="109"/>
         <source>Hyperparameters that differ among the selected runs</source>
         <translation>所选运行之间不同的超参数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="209"/>
+        <location filename="../widgets/history_page_compare.cpp" line="69"/>
         <source>Parallel coordinates</source>
         <translation>平行坐标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="212"/>
+        <location filename="../widgets/history_page_compare.cpp" line="72"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="229"/>
+        <location filename="../widgets/history_page.cpp" line="123"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="230"/>
+        <location filename="../widgets/history_page.cpp" line="124"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="251"/>
+        <location filename="../widgets/history_page.cpp" line="197"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="253"/>
+        <location filename="../widgets/history_page.cpp" line="199"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="255"/>
+        <location filename="../widgets/history_page.cpp" line="201"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="272"/>
-        <location filename="../widgets/history_page.cpp" line="273"/>
-        <location filename="../widgets/history_page.cpp" line="289"/>
-        <location filename="../widgets/history_page.cpp" line="306"/>
+        <location filename="../widgets/history_page.cpp" line="221"/>
+        <location filename="../widgets/history_page.cpp" line="222"/>
+        <location filename="../widgets/history_page.cpp" line="237"/>
+        <location filename="../widgets/history_page.cpp" line="254"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="290"/>
+        <location filename="../widgets/history_page.cpp" line="238"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="398"/>
+        <location filename="../widgets/history_page_compare.cpp" line="175"/>
         <source>Select a run to see its validation views, or two to compare them.</source>
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="464"/>
+        <location filename="../widgets/history_page_compare.cpp" line="243"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="472"/>
+        <location filename="../widgets/history_page_compare.cpp" line="251"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="489"/>
+        <location filename="../widgets/history_page_compare.cpp" line="268"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="503"/>
+        <location filename="../widgets/history_page_compare.cpp" line="282"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="564"/>
+        <location filename="../widgets/history_page.cpp" line="312"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="566"/>
+        <location filename="../widgets/history_page.cpp" line="314"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="568"/>
+        <location filename="../widgets/history_page.cpp" line="316"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="579"/>
+        <location filename="../widgets/history_page.cpp" line="327"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="562"/>
+        <location filename="../widgets/history_page.cpp" line="310"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="599"/>
+        <location filename="../widgets/history_page.cpp" line="348"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="604"/>
+        <location filename="../widgets/history_page.cpp" line="354"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="621"/>
+        <location filename="../widgets/history_page.cpp" line="372"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="634"/>
+        <location filename="../widgets/history_page.cpp" line="384"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="635"/>
+        <location filename="../widgets/history_page.cpp" line="385"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="647"/>
+        <location filename="../widgets/history_page.cpp" line="397"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="648"/>
+        <location filename="../widgets/history_page.cpp" line="398"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="653"/>
+        <location filename="../widgets/history_page.cpp" line="403"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="656"/>
+        <location filename="../widgets/history_page.cpp" line="406"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="667"/>
+        <location filename="../widgets/history_page.cpp" line="417"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="676"/>
+        <location filename="../widgets/history_page.cpp" line="426"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="680"/>
+        <location filename="../widgets/history_page.cpp" line="430"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="688"/>
+        <location filename="../widgets/history_page.cpp" line="438"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="691"/>
+        <location filename="../widgets/history_page.cpp" line="441"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -1842,307 +2068,307 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="74"/>
+        <location filename="../widgets/main_window.cpp" line="95"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="76"/>
+        <location filename="../widgets/main_window.cpp" line="97"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="77"/>
+        <location filename="../widgets/main_window.cpp" line="98"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="82"/>
+        <location filename="../widgets/main_window.cpp" line="103"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="86"/>
+        <location filename="../widgets/main_window.cpp" line="107"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="92"/>
+        <location filename="../widgets/main_window.cpp" line="113"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="121"/>
+        <location filename="../widgets/main_window.cpp" line="146"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="124"/>
+        <location filename="../widgets/main_window.cpp" line="149"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="68"/>
-        <location filename="../widgets/main_window.cpp" line="126"/>
+        <location filename="../widgets/main_window.cpp" line="87"/>
+        <location filename="../widgets/main_window.cpp" line="151"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="69"/>
-        <location filename="../widgets/main_window.cpp" line="127"/>
-        <location filename="../widgets/main_window.cpp" line="142"/>
+        <location filename="../widgets/main_window.cpp" line="88"/>
+        <location filename="../widgets/main_window.cpp" line="152"/>
+        <location filename="../widgets/main_window.cpp" line="167"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="100"/>
+        <location filename="../widgets/main_window.cpp" line="124"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="110"/>
+        <location filename="../widgets/main_window.cpp" line="134"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="123"/>
+        <location filename="../widgets/main_window.cpp" line="148"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="130"/>
+        <location filename="../widgets/main_window.cpp" line="155"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="135"/>
+        <location filename="../widgets/main_window.cpp" line="160"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="136"/>
+        <location filename="../widgets/main_window.cpp" line="161"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="140"/>
+        <location filename="../widgets/main_window.cpp" line="165"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="145"/>
+        <location filename="../widgets/main_window.cpp" line="170"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="147"/>
+        <location filename="../widgets/main_window.cpp" line="172"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="147"/>
+        <location filename="../widgets/main_window.cpp" line="172"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
-        <location filename="../widgets/main_window.cpp" line="157"/>
-        <location filename="../widgets/main_window.cpp" line="165"/>
+        <location filename="../widgets/main_window.cpp" line="174"/>
+        <location filename="../widgets/main_window.cpp" line="182"/>
+        <location filename="../widgets/main_window.cpp" line="190"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="155"/>
+        <location filename="../widgets/main_window.cpp" line="180"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="155"/>
+        <location filename="../widgets/main_window.cpp" line="180"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="163"/>
+        <location filename="../widgets/main_window.cpp" line="188"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="163"/>
+        <location filename="../widgets/main_window.cpp" line="188"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="173"/>
+        <location filename="../widgets/main_window.cpp" line="198"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="174"/>
+        <location filename="../widgets/main_window.cpp" line="199"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="179"/>
+        <location filename="../widgets/main_window.cpp" line="204"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="181"/>
+        <location filename="../widgets/main_window.cpp" line="208"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="183"/>
+        <location filename="../widgets/main_window.cpp" line="210"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="190"/>
+        <location filename="../widgets/main_window.cpp" line="217"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="195"/>
+        <location filename="../widgets/main_window.cpp" line="222"/>
         <source>&amp;About Stave</source>
         <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="196"/>
+        <location filename="../widgets/main_window.cpp" line="223"/>
         <source>About Stave</source>
         <translation>关于 Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="201"/>
+        <location filename="../widgets/main_window.cpp" line="228"/>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="223"/>
+        <location filename="../widgets/main_window.cpp" line="254"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="291"/>
+        <location filename="../widgets/main_window.cpp" line="316"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="306"/>
+        <location filename="../widgets/main_window.cpp" line="331"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="315"/>
+        <location filename="../widgets/main_window.cpp" line="340"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="317"/>
+        <location filename="../widgets/main_window.cpp" line="342"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="319"/>
+        <location filename="../widgets/main_window.cpp" line="344"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="326"/>
+        <location filename="../widgets/main_window.cpp" line="351"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="331"/>
+        <location filename="../widgets/main_window.cpp" line="356"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="336"/>
+        <location filename="../widgets/main_window.cpp" line="361"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="359"/>
+        <location filename="../widgets/main_window.cpp" line="384"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="360"/>
+        <location filename="../widgets/main_window.cpp" line="385"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="367"/>
+        <location filename="../widgets/main_window.cpp" line="392"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="368"/>
+        <location filename="../widgets/main_window.cpp" line="393"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="393"/>
+        <location filename="../widgets/main_window.cpp" line="418"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="394"/>
+        <location filename="../widgets/main_window.cpp" line="419"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="401"/>
+        <location filename="../widgets/main_window.cpp" line="426"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="407"/>
+        <location filename="../widgets/main_window.cpp" line="432"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="418"/>
+        <location filename="../widgets/main_window.cpp" line="443"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="421"/>
+        <location filename="../widgets/main_window.cpp" line="446"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="426"/>
+        <location filename="../widgets/main_window.cpp" line="451"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="427"/>
+        <location filename="../widgets/main_window.cpp" line="452"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="434"/>
+        <location filename="../widgets/main_window.cpp" line="459"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="435"/>
+        <location filename="../widgets/main_window.cpp" line="460"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="439"/>
+        <location filename="../widgets/main_window.cpp" line="464"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="441"/>
+        <location filename="../widgets/main_window.cpp" line="466"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="290"/>
+        <location filename="../widgets/main_window.cpp" line="315"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -2151,166 +2377,166 @@
     <name>stave::widgets::ModelExportDialog</name>
     <message>
         <location filename="../widgets/model_export_dialog.cpp" line="26"/>
-        <location filename="../widgets/model_export_dialog.cpp" line="125"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="60"/>
         <source>Export Model</source>
         <translation>导出模型</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="35"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="75"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="39"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
         <source>ONNX (ONNX Runtime, TensorRT, OpenVINO)</source>
         <translation>ONNX（ONNX Runtime、TensorRT、OpenVINO）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="40"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="80"/>
         <source>Ultralytics checkpoint (.pt, YOLO() loads it)</source>
         <translation>Ultralytics 检查点（.pt，YOLO() 可加载）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="42"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="82"/>
         <source>Stave checkpoint without optimiser state (.pt)</source>
         <translation>不含优化器状态的 Stave 检查点（.pt）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="43"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="83"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="46"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="88"/>
         <source>ONNX settings</source>
         <translation>ONNX 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="53"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="95"/>
         <source>the training size</source>
         <translation>训练时的尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="54"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="96"/>
         <source>Input width and height in pixels, a multiple of 32</source>
         <translation>输入宽度和高度（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="60"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="102"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="65"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="107"/>
         <source>Dynamic: any batch and image size</source>
         <translation>动态：任意批大小和图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="70"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="112"/>
         <source>Batch:</source>
         <translation>批大小：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="75"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="117"/>
         <source>The ONNX operator set; older runtimes may need a lower one</source>
         <translation>ONNX 算子集版本；较旧的运行时可能需要更低的版本</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="121"/>
         <source>Opset:</source>
         <translation>算子集：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="80"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="122"/>
         <source>Float16 (checked on a GPU before it is written)</source>
         <translation>Float16（写出前在 GPU 上校验）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="82"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="124"/>
         <source>Precision:</source>
         <translation>精度：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="90"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="134"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="92"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="136"/>
         <source>Output file:</source>
         <translation>输出文件：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="93"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="137"/>
         <source>Replace the file if it exists</source>
         <translation>文件已存在时替换</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="108"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="43"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="110"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="45"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="126"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="61"/>
         <source>ONNX models (*.onnx)</source>
         <translation>ONNX 模型 (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="126"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="61"/>
         <source>Checkpoints (*.pt)</source>
         <translation>检查点 (*.pt)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="162"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="173"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择一个检查点文件（%1 不是检查点文件）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="164"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="175"/>
         <source>Choose the output file.</source>
         <translation>请选择输出文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="166"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="177"/>
         <source>The image size must be a multiple of 32 (the model&apos;s largest stride).</source>
         <translation>图像尺寸必须是 32 的倍数（模型的最大步长）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="168"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="179"/>
         <source>The export could not start.</source>
         <translation>导出无法开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="173"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="184"/>
         <source>Exporting %1 …</source>
         <translation>正在导出 %1 …</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="186"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="197"/>
         <source>Written: %1
 %2</source>
         <translation>已写出：%1
 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="190"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="201"/>
         <source>Stopped; nothing was written.</source>
         <translation>已停止；未写出任何文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="193"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="204"/>
         <source>Not exported; nothing was written.
 %1</source>
         <translation>未导出；未写出任何文件。
 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="197"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="208"/>
         <source>Tick “Replace the file if it exists” to write over it.</source>
         <translation>勾选“文件已存在时替换”即可覆盖它。</translation>
     </message>
@@ -2346,17 +2572,17 @@
 <context>
     <name>NewProject</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="49"/>
+        <location filename="../core/studio/new_project.cpp" line="46"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="86"/>
+        <location filename="../core/studio/new_project.cpp" line="83"/>
         <source>no images (.jpg, .png, …) in %1</source>
         <translation>%1 中没有图像（.jpg、.png 等）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="89"/>
+        <location filename="../core/studio/new_project.cpp" line="86"/>
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
@@ -2369,175 +2595,175 @@
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="50"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="62"/>
         <source>Name and folder</source>
         <translation>名称与文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="52"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="64"/>
         <source>The project file NAME.stave is made in the folder; runs and the history are kept beside it.</source>
         <translation>项目文件 NAME.stave 将创建在该文件夹中；运行记录和历史保存在它旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="57"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="69"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="64"/>
-        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="76"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="120"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="66"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="78"/>
         <source>Folder:</source>
         <translation>文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="69"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="81"/>
         <source>Project folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="86"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="100"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="88"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="102"/>
         <source>A YOLO-format dataset: its data.yaml, or a folder of images with their label files, or an Ultralytics args.yaml of an earlier run.</source>
         <translation>YOLO 格式的数据集：它的 data.yaml，或带标注文件的图像文件夹，或以前某次运行的 Ultralytics args.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="92"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
         <source>A data.yaml (Ultralytics&apos; dataset description)</source>
         <translation>data.yaml（Ultralytics 的数据集描述）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="93"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="107"/>
         <source>An images folder with YOLO labels (images/… and labels/…)</source>
         <translation>带 YOLO 标注的图像文件夹（images/… 与 labels/…）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="94"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="108"/>
         <source>An Ultralytics args.yaml to import (its settings and dataset)</source>
         <translation>导入 Ultralytics args.yaml（其设置与数据集）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="117"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="131"/>
         <source>The data.yaml with path, train, val and names.</source>
         <translation>包含 path、train、val 和 names 的 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="118"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
         <source>The images folder (or the dataset folder above images/). The wizard asks for the class names and writes a data.yaml there.</source>
         <translation>图像文件夹（或 images/ 上一级的数据集文件夹）。向导会询问类别名称并在那里写入 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="120"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="134"/>
         <source>args.yaml from an Ultralytics run folder; its `data` must be a data.yaml file that exists here.</source>
         <translation>来自 Ultralytics 运行文件夹的 args.yaml；其 `data` 必须是本机上存在的 data.yaml 文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="130"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="144"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="146"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="133"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="147"/>
         <source>YAML files (*.yaml *.yml);;All files (*)</source>
         <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="146"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="162"/>
         <source>Class names</source>
         <translation>类别名称</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="148"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="164"/>
         <source>Name the classes in the order of their ids, separated by commas. A data.yaml is written beside the images.</source>
         <translation>按类别编号顺序填写类别名称，用逗号分隔。data.yaml 将写在图像旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="156"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="172"/>
         <source>Classes:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="165"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="183"/>
         <source>Check the dataset</source>
         <translation>检查数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="167"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="185"/>
         <source>Every split is scanned: counts, classes and every problem found. A dataset with problems can still be used; bad rows and images are left out of training.</source>
         <translation>扫描每个划分：数量、类别和发现的每个问题。有问题的数据集仍可使用；有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="188"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="206"/>
         <source>Use these settings (they can be changed on the Train page)</source>
         <translation>使用这些设置（之后可在训练页修改）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="239"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="251"/>
         <source>Looking at %1…</source>
         <translation>正在查看 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="252"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="264"/>
         <source>%1 images, %2 with labels; class ids up to %3. data.yaml goes to %4 (train: %5, val: %6).</source>
         <translation>%1 张图像，%2 张有标注；类别编号最大为 %3。data.yaml 将写到 %4（train：%5，val：%6）。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="279"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="291"/>
         <source>%1 is not a file (expected a data.yaml)</source>
         <translation>%1 不是文件（应为 data.yaml）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="285"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="297"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="319"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="331"/>
         <source>Cannot create the project: %1</source>
         <translation>无法创建项目：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/new_project_wizard.cpp" line="342"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="354"/>
         <source>&lt;b&gt;Suggested for this machine (%n GPU(s)) and %1 training images:&lt;/b&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;针对本机（%n 块 GPU）和 %1 张训练图像的建议设置：&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="345"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="357"/>
         <source>&lt;b&gt;Suggested for this machine (no GPU: training on the CPU) and %1 training images:&lt;/b&gt;</source>
         <translation>&lt;b&gt;针对本机（无 GPU：在 CPU 上训练）和 %1 张训练图像的建议设置：&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="361"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="373"/>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="383"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="395"/>
         <source>No problems found. Finish creates the project.</source>
         <translation>未发现问题。点“完成”创建项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="386"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="398"/>
         <source>Problems were found (listed above). The dataset is usable: bad rows and images are left out of training.</source>
         <translation>发现了问题（见上方列表）。数据集可以使用：有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="390"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="402"/>
         <source>This dataset cannot be used as it is: fix what is listed above, or go Back and choose another.</source>
         <translation>此数据集目前无法使用：请修正上方列出的问题，或返回选择其他数据集。</translation>
     </message>
@@ -2545,47 +2771,47 @@
 <context>
     <name>stave::studio::NumaModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="417"/>
+        <location filename="../core/studio/hardware_models.cpp" line="476"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="436"/>
+        <location filename="../core/studio/hardware_models.cpp" line="495"/>
         <source>node %1</source>
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="439"/>
+        <location filename="../core/studio/hardware_models.cpp" line="498"/>
         <source>%1 (%2 CPUs)</source>
         <translation>%1（%2 个 CPU）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="454"/>
+        <location filename="../core/studio/hardware_models.cpp" line="513"/>
         <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
         <translation>没有被任何程序使用的内存（MemFree）。主机的“可用”内存还包括页缓存，内核会在进程需要时释放它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="459"/>
+        <location filename="../core/studio/hardware_models.cpp" line="518"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="461"/>
+        <location filename="../core/studio/hardware_models.cpp" line="520"/>
         <source>CPUs</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="463"/>
+        <location filename="../core/studio/hardware_models.cpp" line="522"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="465"/>
+        <location filename="../core/studio/hardware_models.cpp" line="524"/>
         <source>Unused</source>
         <translation>未使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="467"/>
+        <location filename="../core/studio/hardware_models.cpp" line="526"/>
         <source>GPUs near it</source>
         <translation>就近的 GPU</translation>
     </message>
@@ -2603,177 +2829,177 @@
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="129"/>
+        <location filename="../widgets/predict_dialog.cpp" line="147"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="132"/>
+        <location filename="../widgets/predict_dialog.cpp" line="150"/>
         <source>an image, or a folder searched for images</source>
         <translation>一张图像，或在其中查找图像的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="135"/>
+        <location filename="../widgets/predict_dialog.cpp" line="153"/>
         <source>Image…</source>
         <translation>图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="136"/>
+        <location filename="../widgets/predict_dialog.cpp" line="154"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="139"/>
+        <location filename="../widgets/predict_dialog.cpp" line="157"/>
         <source>Images:</source>
         <translation>图像：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="147"/>
+        <location filename="../widgets/predict_dialog.cpp" line="165"/>
         <source>Boxes of one class overlapping more than this are merged (NMS)</source>
         <translation>同一类别重叠超过此值的框将被合并（NMS）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="148"/>
+        <location filename="../widgets/predict_dialog.cpp" line="166"/>
         <source>NMS IoU:</source>
         <translation>NMS IoU：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="154"/>
+        <location filename="../widgets/predict_dialog.cpp" line="172"/>
         <source>the checkpoint&apos;s</source>
         <translation>检查点的设置</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="155"/>
+        <location filename="../widgets/predict_dialog.cpp" line="173"/>
         <source>Inference size in pixels, a multiple of 32</source>
         <translation>推理尺寸（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <location filename="../widgets/predict_dialog.cpp" line="175"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="160"/>
+        <location filename="../widgets/predict_dialog.cpp" line="178"/>
         <source>Options:</source>
         <translation>选项：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="164"/>
+        <location filename="../widgets/predict_dialog.cpp" line="182"/>
         <source>Output:</source>
         <translation>输出：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="167"/>
+        <location filename="../widgets/predict_dialog.cpp" line="189"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="169"/>
+        <location filename="../widgets/predict_dialog.cpp" line="191"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="171"/>
+        <location filename="../widgets/predict_dialog.cpp" line="193"/>
         <source>Save annotated images…</source>
         <translation>保存标注后的图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="199"/>
+        <location filename="../widgets/predict_dialog.cpp" line="223"/>
         <source>Classes shown:</source>
         <translation>显示的类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="222"/>
+        <location filename="../widgets/predict_dialog.cpp" line="239"/>
         <source>confidence ≥ %1</source>
         <translation>置信度 ≥ %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="231"/>
+        <location filename="../widgets/predict_dialog.cpp" line="248"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="232"/>
+        <location filename="../widgets/predict_dialog.cpp" line="249"/>
         <source>Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</source>
         <translation>图像 (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="250"/>
+        <location filename="../widgets/predict_dialog.cpp" line="267"/>
         <source>Saving %1 annotated images in %2…</source>
         <translation>正在将 %1 张标注图像保存到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="257"/>
+        <location filename="../widgets/predict_dialog.cpp" line="274"/>
         <source>Saved %1 annotated images in %2</source>
         <translation>已将 %1 张标注图像保存到 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="264"/>
+        <location filename="../widgets/predict_dialog.cpp" line="281"/>
         <source>Saving failed: %1</source>
         <translation>保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="338"/>
+        <location filename="../widgets/predict_dialog.cpp" line="354"/>
         <source>This checkpoint was trained on other classes than the project&apos;s dataset (checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint&apos;s names.</source>
         <translation>此检查点训练时使用的类别与项目数据集不同（检查点：%1 — %2；数据集：%3 — %4）；框上显示检查点的类别名。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="352"/>
+        <location filename="../widgets/predict_dialog.cpp" line="368"/>
         <source>class %1</source>
         <translation>类别 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="354"/>
+        <location filename="../widgets/predict_dialog.cpp" line="370"/>
         <source>No images were found in the source.</source>
         <translation>在来源中没有找到图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="356"/>
+        <location filename="../widgets/predict_dialog.cpp" line="372"/>
         <source>%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4</source>
         <translation>%3 张图像中有 %1 个检测结果（置信度 ≥ %2）；stave-train 已写入 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="237"/>
+        <location filename="../widgets/predict_dialog.cpp" line="254"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="245"/>
+        <location filename="../widgets/predict_dialog.cpp" line="262"/>
         <source>Save annotated images into</source>
         <translation>将标注后的图像保存到</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="294"/>
+        <location filename="../widgets/predict_dialog.cpp" line="310"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择检查点文件（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="298"/>
+        <location filename="../widgets/predict_dialog.cpp" line="314"/>
         <source>Choose an image or a folder of images (%1 does not exist).</source>
         <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="303"/>
+        <location filename="../widgets/predict_dialog.cpp" line="319"/>
         <source>The image size must be a multiple of 32 (%1 is not).</source>
         <translation>图像尺寸必须是 32 的倍数（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="323"/>
+        <location filename="../widgets/predict_dialog.cpp" line="339"/>
         <source>Predicting… (results in %1)</source>
         <translation>正在预测…（结果在 %1）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="375"/>
+        <location filename="../widgets/predict_dialog.cpp" line="391"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="378"/>
+        <location filename="../widgets/predict_dialog.cpp" line="394"/>
         <source>Prediction failed: %1</source>
         <translation>预测失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="415"/>
+        <location filename="../widgets/predict_dialog.cpp" line="431"/>
         <source>Cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -2834,22 +3060,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="245"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="286"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="247"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="288"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="249"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="290"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="251"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="292"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -3120,666 +3346,750 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="73"/>
+        <location filename="../core/studio/run_controller.cpp" line="75"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="124"/>
-        <location filename="../core/studio/run_controller.cpp" line="147"/>
+        <location filename="../core/studio/run_controller.cpp" line="138"/>
+        <location filename="../core/studio/run_controller.cpp" line="168"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="16"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="143"/>
+        <location filename="../core/studio/run_controller.cpp" line="164"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="172"/>
+        <location filename="../core/studio/run_controller.cpp" line="191"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="342"/>
+        <location filename="../core/studio/run_controller.cpp" line="363"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="388"/>
+        <location filename="../core/studio/run_controller.cpp" line="409"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="432"/>
+        <location filename="../core/studio/run_controller.cpp" line="457"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="436"/>
+        <location filename="../core/studio/run_controller.cpp" line="461"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="458"/>
+        <location filename="../core/studio/run_controller.cpp" line="483"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="473"/>
+        <location filename="../core/studio/run_controller.cpp" line="498"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="477"/>
+        <location filename="../core/studio/run_controller.cpp" line="502"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="480"/>
+        <location filename="../core/studio/run_controller.cpp" line="505"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="487"/>
+        <location filename="../core/studio/run_controller.cpp" line="512"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="488"/>
+        <location filename="../core/studio/run_controller.cpp" line="513"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="489"/>
+        <location filename="../core/studio/run_controller.cpp" line="514"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="490"/>
+        <location filename="../core/studio/run_controller.cpp" line="515"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="491"/>
+        <location filename="../core/studio/run_controller.cpp" line="516"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="492"/>
+        <location filename="../core/studio/run_controller.cpp" line="517"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="493"/>
+        <location filename="../core/studio/run_controller.cpp" line="518"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="494"/>
+        <location filename="../core/studio/run_controller.cpp" line="519"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="495"/>
+        <location filename="../core/studio/run_controller.cpp" line="520"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="503"/>
+        <location filename="../core/studio/run_controller.cpp" line="528"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="506"/>
+        <location filename="../core/studio/run_controller.cpp" line="531"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="44"/>
+        <source>the cluster profile &apos;%1&apos; of this run is no longer in Settings</source>
+        <translation>此运行的集群配置“%1”已不在设置中</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="67"/>
+        <source>pending in Slurm: %1</source>
+        <translation>在 Slurm 中排队：%1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="86"/>
+        <source>Slurm job %1 was cancelled</source>
+        <translation>Slurm 作业 %1 已被取消</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="90"/>
+        <source>Slurm job %1 ended %2%3 without a final event; its output: %4</source>
+        <translation>Slurm 作业 %1 以 %2%3 结束，没有最终事件；其输出：%4</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="91"/>
+        <source> (exit code %1)</source>
+        <translation>（退出码 %1）</translation>
     </message>
 </context>
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="69"/>
+        <location filename="../widgets/run_page.cpp" line="75"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="70"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="118"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="122"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="84"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="86"/>
+        <location filename="../widgets/run_page.cpp" line="128"/>
+        <source>On</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="131"/>
+        <source>Train on this machine, or send the run to a cluster (cluster profiles: Settings ▸ Clusters)</source>
+        <translation>在本机训练，或把运行发送到集群（集群配置：设置 ▸ 集群）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="409"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="88"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="90"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="94"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="95"/>
+        <location filename="../widgets/run_page.cpp" line="143"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="96"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="102"/>
+        <location filename="../widgets/run_page.cpp" line="150"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="106"/>
+        <location filename="../widgets/run_page.cpp" line="154"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page_charts.cpp" line="52"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page_charts.cpp" line="52"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="141"/>
+        <location filename="../widgets/run_page_charts.cpp" line="58"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="141"/>
-        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page_charts.cpp" line="58"/>
+        <location filename="../widgets/run_page_charts.cpp" line="59"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page_charts.cpp" line="59"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="143"/>
+        <location filename="../widgets/run_page_charts.cpp" line="60"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page_charts.cpp" line="61"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page_charts.cpp" line="61"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="145"/>
+        <location filename="../widgets/run_page_charts.cpp" line="62"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="145"/>
+        <location filename="../widgets/run_page_charts.cpp" line="62"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="146"/>
+        <location filename="../widgets/run_page_charts.cpp" line="63"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="147"/>
+        <location filename="../widgets/run_page_charts.cpp" line="64"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="147"/>
+        <location filename="../widgets/run_page_charts.cpp" line="64"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="148"/>
+        <location filename="../widgets/run_page_charts.cpp" line="65"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="148"/>
+        <location filename="../widgets/run_page_charts.cpp" line="65"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="149"/>
+        <location filename="../widgets/run_page_charts.cpp" line="66"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="171"/>
-        <location filename="../widgets/run_page.cpp" line="621"/>
+        <location filename="../widgets/run_page_charts.cpp" line="93"/>
+        <location filename="../widgets/run_page_charts.cpp" line="308"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="183"/>
+        <location filename="../widgets/run_page_charts.cpp" line="105"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="184"/>
+        <location filename="../widgets/run_page_charts.cpp" line="106"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="186"/>
+        <location filename="../widgets/run_page_charts.cpp" line="108"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="186"/>
+        <location filename="../widgets/run_page_charts.cpp" line="108"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="186"/>
+        <location filename="../widgets/run_page_charts.cpp" line="108"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="186"/>
+        <location filename="../widgets/run_page_charts.cpp" line="109"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="187"/>
+        <location filename="../widgets/run_page_charts.cpp" line="109"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="222"/>
+        <location filename="../widgets/run_page_charts.cpp" line="144"/>
         <source>Smoothing of the per-iteration charts</source>
         <translation>逐迭代图表的平滑</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="227"/>
+        <location filename="../widgets/run_page_charts.cpp" line="150"/>
         <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="243"/>
+        <location filename="../widgets/run_page.cpp" line="95"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="246"/>
+        <location filename="../widgets/run_page.cpp" line="98"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="253"/>
+        <location filename="../widgets/run_page.cpp" line="105"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="260"/>
+        <location filename="../widgets/run_page.cpp" line="181"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="264"/>
+        <location filename="../widgets/run_page.cpp" line="185"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="277"/>
-        <location filename="../widgets/run_page_events.cpp" line="205"/>
+        <location filename="../widgets/run_page.cpp" line="202"/>
+        <location filename="../widgets/run_page_events.cpp" line="220"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="361"/>
+        <location filename="../widgets/run_page.cpp" line="248"/>
+        <source>%1 (cluster)</source>
+        <translation>%1（集群）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="259"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="427"/>
+        <location filename="../widgets/run_page.cpp" line="263"/>
+        <source>Following %1 on the cluster</source>
+        <translation>正在跟踪集群上的 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="330"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="493"/>
+        <location filename="../widgets/run_page.cpp" line="445"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="566"/>
+        <location filename="../widgets/run_page_charts.cpp" line="270"/>
         <source>[studio] cannot read the samples of the zoomed range: %1</source>
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="353"/>
+        <location filename="../widgets/run_page.cpp" line="247"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page_charts.cpp" line="52"/>
         <source>time since the start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="390"/>
+        <location filename="../widgets/run_page.cpp" line="292"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="394"/>
+        <location filename="../widgets/run_page.cpp" line="296"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="399"/>
-        <location filename="../widgets/run_page.cpp" line="426"/>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="301"/>
+        <location filename="../widgets/run_page.cpp" line="329"/>
+        <location filename="../widgets/run_page.cpp" line="340"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="400"/>
+        <location filename="../widgets/run_page.cpp" line="302"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="304"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="305"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="310"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="315"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="431"/>
+        <location filename="../widgets/run_page.cpp" line="335"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="341"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="441"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="348"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="455"/>
+        <location filename="../widgets/run_page.cpp" line="358"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="460"/>
+        <location filename="../widgets/run_page.cpp" line="363"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="468"/>
+        <location filename="../widgets/run_page.cpp" line="375"/>
+        <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
+        <translation>未发送：集群配置“%1”已不在设置中。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="388"/>
+        <source>Not sent: %1</source>
+        <translation>未发送：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="392"/>
+        <source>Sending %1 to %2…</source>
+        <translation>正在把 %1 发送到 %2…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="401"/>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="402"/>
+        <source>Cluster: %1</source>
+        <translation>集群：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="409"/>
+        <source>Run on cluster (F5)</source>
+        <translation>在集群上运行 (F5)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="410"/>
+        <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
+        <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="418"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="471"/>
+        <location filename="../widgets/run_page.cpp" line="422"/>
+        <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
+        <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="423"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="478"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="482"/>
+        <location filename="../widgets/run_page.cpp" line="434"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="24"/>
-        <location filename="../widgets/run_page_events.cpp" line="87"/>
+        <location filename="../widgets/run_page_events.cpp" line="65"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="24"/>
-        <location filename="../widgets/run_page_events.cpp" line="88"/>
+        <location filename="../widgets/run_page_events.cpp" line="65"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="24"/>
-        <location filename="../widgets/run_page_events.cpp" line="89"/>
+        <location filename="../widgets/run_page_events.cpp" line="65"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="33"/>
-        <location filename="../widgets/run_page_events.cpp" line="91"/>
+        <location filename="../widgets/run_page_events.cpp" line="84"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="33"/>
+        <location filename="../widgets/run_page_events.cpp" line="84"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="96"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="97"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="98"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="114"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="115"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="116"/>
+        <location filename="../widgets/run_page_events.cpp" line="70"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="124"/>
+        <location filename="../widgets/run_page_events.cpp" line="147"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="60"/>
+        <location filename="../widgets/run_page_events.cpp" line="96"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="20"/>
+        <location filename="../widgets/run_page_events.cpp" line="21"/>
         <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
         <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="57"/>
+        <location filename="../widgets/run_page_events.cpp" line="88"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="57"/>
+        <location filename="../widgets/run_page_events.cpp" line="88"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="151"/>
+        <location filename="../widgets/run_page_events.cpp" line="166"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="155"/>
+        <location filename="../widgets/run_page_events.cpp" line="170"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="158"/>
+        <location filename="../widgets/run_page_events.cpp" line="173"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="657"/>
-        <location filename="../widgets/run_page_events.cpp" line="159"/>
+        <location filename="../widgets/run_page.cpp" line="507"/>
+        <location filename="../widgets/run_page_events.cpp" line="174"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="165"/>
+        <location filename="../widgets/run_page_events.cpp" line="180"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="169"/>
+        <location filename="../widgets/run_page_events.cpp" line="184"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="177"/>
+        <location filename="../widgets/run_page_events.cpp" line="192"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="180"/>
+        <location filename="../widgets/run_page_events.cpp" line="195"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="186"/>
+        <location filename="../widgets/run_page_events.cpp" line="201"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="586"/>
+        <location filename="../widgets/run_page.cpp" line="460"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="621"/>
+        <location filename="../widgets/run_page_charts.cpp" line="309"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="637"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="637"/>
+        <location filename="../widgets/run_page.cpp" line="486"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="640"/>
+        <location filename="../widgets/run_page.cpp" line="489"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="645"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="647"/>
+        <location filename="../widgets/run_page.cpp" line="496"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="649"/>
+        <location filename="../widgets/run_page.cpp" line="498"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="650"/>
+        <location filename="../widgets/run_page.cpp" line="499"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="653"/>
+        <location filename="../widgets/run_page.cpp" line="503"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="658"/>
+        <location filename="../widgets/run_page.cpp" line="508"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="682"/>
+        <location filename="../widgets/run_page.cpp" line="535"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="693"/>
+        <location filename="../widgets/run_page.cpp" line="546"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3930,68 +4240,78 @@
 <context>
     <name>stave::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="16"/>
+        <location filename="../widgets/settings_dialog.cpp" line="19"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="21"/>
+        <location filename="../widgets/settings_dialog.cpp" line="28"/>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="30"/>
+        <source>Clusters</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="32"/>
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="26"/>
+        <location filename="../widgets/settings_dialog.cpp" line="37"/>
         <source>System language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="28"/>
+        <location filename="../widgets/settings_dialog.cpp" line="39"/>
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="29"/>
+        <location filename="../widgets/settings_dialog.cpp" line="40"/>
         <source>A new language takes effect when the studio starts again.</source>
         <translation>新语言在工作室重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="34"/>
+        <location filename="../widgets/settings_dialog.cpp" line="45"/>
         <source>Runs started from the studio</source>
         <translation>从工作室启动的运行</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="41"/>
+        <location filename="../widgets/settings_dialog.cpp" line="52"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="42"/>
-        <location filename="../widgets/settings_dialog.cpp" line="48"/>
+        <location filename="../widgets/settings_dialog.cpp" line="53"/>
+        <location filename="../widgets/settings_dialog.cpp" line="59"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="44"/>
+        <location filename="../widgets/settings_dialog.cpp" line="55"/>
         <source>GPU sampling interval:</source>
         <translation>GPU 采样间隔：</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="50"/>
+        <location filename="../widgets/settings_dialog.cpp" line="61"/>
         <source>Prometheus metrics port:</source>
         <translation>Prometheus 指标端口：</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="53"/>
+        <location filename="../widgets/settings_dialog.cpp" line="64"/>
         <source>all visible GPUs (or the CPU)</source>
         <translation>所有可见 GPU（或 CPU）</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="54"/>
+        <location filename="../widgets/settings_dialog.cpp" line="65"/>
         <source>Default devices:</source>
         <translation>默认设备：</translation>
     </message>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="55"/>
+        <location filename="../widgets/settings_dialog.cpp" line="66"/>
         <source>These apply to a run when its config leaves the key (sample_period_s, metrics_port, devices) at its default; a value set in the project&apos;s config wins. Devices: cpu, or GPU indices such as 0,1.</source>
         <translation>当运行的配置将对应键（sample_period_s、metrics_port、devices）保留为默认值时，这些设置生效；项目配置中设定的值优先。设备：cpu，或 GPU 编号如 0,1。</translation>
     </message>
@@ -4087,37 +4407,37 @@ not found</source>
 <context>
     <name>stave::studio::TopologyModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="374"/>
+        <location filename="../core/studio/hardware_models.cpp" line="433"/>
         <source>GPU %1: %2</source>
         <translation>GPU %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="376"/>
+        <location filename="../core/studio/hardware_models.cpp" line="435"/>
         <source>GPU %1 ↔ GPU %2: %3 — %4</source>
         <translation>GPU %1 ↔ GPU %2：%3 — %4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="381"/>
+        <location filename="../core/studio/hardware_models.cpp" line="440"/>
         <source>PCIe path without NVLink: %1</source>
         <translation>不经 NVLink 的 PCIe 路径：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="382"/>
+        <location filename="../core/studio/hardware_models.cpp" line="441"/>
         <source>P2P read: %1</source>
         <translation>P2P 读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="384"/>
+        <location filename="../core/studio/hardware_models.cpp" line="443"/>
         <source>nccl_p2p_level that covers this pair: %1</source>
         <translation>覆盖这对 GPU 的 nccl_p2p_level：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="398"/>
+        <location filename="../core/studio/hardware_models.cpp" line="457"/>
         <source>CPU Affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="398"/>
+        <location filename="../core/studio/hardware_models.cpp" line="457"/>
         <source>NUMA Affinity</source>
         <translation>NUMA 亲和性</translation>
     </message>
@@ -4238,269 +4558,269 @@ not found</source>
 <context>
     <name>stave::widgets::ValidationView</name>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="67"/>
+        <location filename="../widgets/validation_view.cpp" line="84"/>
         <source>Normalised (each true class sums to 1)</source>
         <translation>归一化（每个真实类别之和为 1）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="75"/>
+        <location filename="../widgets/validation_view.cpp" line="92"/>
         <source>Click a cell to see its images</source>
         <translation>点击单元格查看其图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="89"/>
-        <location filename="../widgets/validation_view.cpp" line="181"/>
+        <location filename="../widgets/validation_view.cpp" line="106"/>
+        <location filename="../widgets/validation_view.cpp" line="202"/>
         <source>Click a cell of the matrix, then an image</source>
         <translation>先点击矩阵中的单元格，再选择一张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="92"/>
+        <location filename="../widgets/validation_view.cpp" line="109"/>
         <source>Labels dashed, predictions solid with their confidence; the boxes of the cell&apos;s classes in red.</source>
         <translation>标注为虚线，预测为实线并附置信度；该单元格所涉类别的框以红色显示。</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="101"/>
+        <location filename="../widgets/validation_view.cpp" line="118"/>
         <source>Confusion matrix</source>
         <translation>混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="111"/>
+        <location filename="../widgets/validation_view.cpp" line="130"/>
         <source>Precision–recall (IoU 0.5)</source>
         <translation>精确率–召回率（IoU 0.5）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="112"/>
+        <location filename="../widgets/validation_view.cpp" line="131"/>
         <source>F1 over confidence</source>
         <translation>F1–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="113"/>
+        <location filename="../widgets/validation_view.cpp" line="132"/>
         <source>Precision over confidence</source>
         <translation>精确率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="114"/>
+        <location filename="../widgets/validation_view.cpp" line="133"/>
         <source>Recall over confidence</source>
         <translation>召回率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="118"/>
+        <location filename="../widgets/validation_view.cpp" line="137"/>
         <source>Curve</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="120"/>
+        <location filename="../widgets/validation_view.cpp" line="139"/>
         <source>Classes</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="132"/>
+        <location filename="../widgets/validation_view.cpp" line="151"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="142"/>
+        <location filename="../widgets/validation_view.cpp" line="163"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="150"/>
+        <location filename="../widgets/validation_view.cpp" line="173"/>
         <source>Per class</source>
         <translation>各类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="152"/>
-        <location filename="../widgets/validation_view.cpp" line="268"/>
+        <location filename="../widgets/validation_view.cpp" line="75"/>
+        <location filename="../widgets/validation_view.cpp" line="289"/>
         <source>No validation yet</source>
         <translation>尚未验证</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="159"/>
+        <location filename="../widgets/validation_view.cpp" line="180"/>
         <source>background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="195"/>
+        <location filename="../widgets/validation_view.cpp" line="216"/>
         <source>No run chosen</source>
         <translation>未选择运行</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="196"/>
+        <location filename="../widgets/validation_view.cpp" line="217"/>
         <source>Reading the validation views…</source>
         <translation>正在读取验证视图…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="218"/>
+        <location filename="../widgets/validation_view.cpp" line="239"/>
         <source>The validation views could not be read: %1</source>
         <translation>无法读取验证视图：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="228"/>
+        <location filename="../widgets/validation_view.cpp" line="249"/>
         <source>no validation views yet (they are written after each validation; runs from before this version have none)</source>
         <translation>尚无验证视图（每次验证后写入；此版本之前的运行没有）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="231"/>
+        <location filename="../widgets/validation_view.cpp" line="252"/>
         <source>partly read: %1</source>
         <translation>部分读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="233"/>
+        <location filename="../widgets/validation_view.cpp" line="254"/>
         <source>%1 classes; matrix at confidence %2 and IoU %3; in %4</source>
         <translation>%1 个类别；矩阵的置信度阈值 %2、IoU %3；位于 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="244"/>
+        <location filename="../widgets/validation_view.cpp" line="265"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="268"/>
+        <location filename="../widgets/validation_view.cpp" line="289"/>
         <source>No confusion matrix</source>
         <translation>没有混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="287"/>
+        <location filename="../widgets/validation_view.cpp" line="308"/>
         <source>image %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="291"/>
+        <location filename="../widgets/validation_view.cpp" line="312"/>
         <source>%1
 %2 labels, %3 predictions</source>
         <translation>%1
 %2 个标注，%3 个预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="298"/>
+        <location filename="../widgets/validation_view.cpp" line="319"/>
         <source>predicted %1, true %2</source>
         <translation>预测 %1，真实 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="300"/>
+        <location filename="../widgets/validation_view.cpp" line="321"/>
         <source>No images kept for %1 (%2 boxes)</source>
         <translation>未保留 %1 的图像（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="301"/>
+        <location filename="../widgets/validation_view.cpp" line="322"/>
         <source>%1: %2 boxes in these %3 images (up to 12 are kept); choose one</source>
         <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="337"/>
+        <location filename="../widgets/validation_view.cpp" line="358"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="346"/>
+        <location filename="../widgets/validation_view.cpp" line="367"/>
         <source>Cannot read %1 (moved or deleted?)</source>
         <translation>无法读取 %1（已移动或删除？）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="357"/>
-        <location filename="../widgets/validation_view.cpp" line="361"/>
+        <location filename="../widgets/validation_view.cpp" line="378"/>
+        <location filename="../widgets/validation_view.cpp" line="382"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="357"/>
+        <location filename="../widgets/validation_view.cpp" line="378"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="358"/>
-        <location filename="../widgets/validation_view.cpp" line="360"/>
+        <location filename="../widgets/validation_view.cpp" line="379"/>
+        <location filename="../widgets/validation_view.cpp" line="381"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="359"/>
+        <location filename="../widgets/validation_view.cpp" line="380"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="414"/>
+        <location filename="../widgets/validation_view.cpp" line="447"/>
         <source>all classes %1 mAP50</source>
         <translation>所有类别 %1 mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="418"/>
+        <location filename="../widgets/validation_view.cpp" line="451"/>
         <source>all classes %1 at %2</source>
         <translation>所有类别 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="426"/>
+        <location filename="../widgets/validation_view.cpp" line="459"/>
         <source>best F1 %1 at confidence %2</source>
         <translation>最佳 F1 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="432"/>
+        <location filename="../widgets/validation_view.cpp" line="465"/>
         <source>all classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <location filename="../widgets/validation_view.cpp" line="474"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <location filename="../widgets/validation_view.cpp" line="474"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="446"/>
+        <location filename="../widgets/validation_view.cpp" line="474"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <location filename="../widgets/validation_view.cpp" line="475"/>
         <source>P</source>
         <translation>P</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <location filename="../widgets/validation_view.cpp" line="475"/>
         <source>R</source>
         <translation>R</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <location filename="../widgets/validation_view.cpp" line="475"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <location filename="../widgets/validation_view.cpp" line="475"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="451"/>
+        <location filename="../widgets/validation_view.cpp" line="479"/>
         <source>Δ mAP50-95</source>
         <translation>Δ mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="496"/>
-        <location filename="../widgets/validation_view.cpp" line="497"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="525"/>
         <source>Predictions: %1</source>
         <translation>预测：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="499"/>
+        <location filename="../widgets/validation_view.cpp" line="527"/>
         <source>No gallery images</source>
         <translation>没有图库图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="514"/>
+        <location filename="../widgets/validation_view.cpp" line="542"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
     </message>
@@ -4863,82 +5183,82 @@ not found</source>
         <translation>进程之间通信所用的网络接口（GLOO_SOCKET_IFNAME、NCCL_SOCKET_IFNAME；如 eth0 或 ^docker）；空 = 通往 master_addr 的路由所在接口</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="80"/>
+        <location filename="../core/studio/schema_strings.cpp" line="81"/>
         <source>number of nodes (machines)</source>
         <translation>节点（机器）数</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="81"/>
+        <location filename="../core/studio/schema_strings.cpp" line="82"/>
         <source>this node&apos;s index, 0 .. nnodes-1</source>
         <translation>本节点的序号，0 .. nnodes-1</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="82"/>
+        <location filename="../core/studio/schema_strings.cpp" line="83"/>
         <source>validate during training</source>
         <translation>训练期间进行验证</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="83"/>
+        <location filename="../core/studio/schema_strings.cpp" line="84"/>
         <source>validate every N epochs</source>
         <translation>每 N 轮验证一次</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="84"/>
+        <location filename="../core/studio/schema_strings.cpp" line="85"/>
         <source>confidence threshold for validation NMS</source>
         <translation>验证时 NMS 的置信度阈值</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="85"/>
+        <location filename="../core/studio/schema_strings.cpp" line="86"/>
         <source>IoU threshold for validation NMS</source>
         <translation>验证时 NMS 的 IoU 阈值</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="86"/>
+        <location filename="../core/studio/schema_strings.cpp" line="87"/>
         <source>maximum detections per image</source>
         <translation>每张图像的最大检测数</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="87"/>
+        <location filename="../core/studio/schema_strings.cpp" line="88"/>
         <source>save a checkpoint every N epochs (-1 = only last and best)</source>
         <translation>每 N 轮保存一个检查点（-1 = 只保存 last 和 best）</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="88"/>
+        <location filename="../core/studio/schema_strings.cpp" line="89"/>
         <source>run name, one folder name under project (empty = train); taken names get 2, 3, ...</source>
         <translation>运行名称，即 project 下的一个文件夹名（留空 = train）；已被占用的名称会依次加上 2、3、...</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="89"/>
+        <location filename="../core/studio/schema_strings.cpp" line="90"/>
         <source>reuse the run folder of name (or --run-dir) even if it holds a run: the old run is moved aside to &lt;folder&gt;-replaced-&lt;time&gt; first</source>
         <translation>即使 name（或 --run-dir）对应的运行文件夹中已有运行，也重复使用它：旧运行会先移到 &lt;folder&gt;-replaced-&lt;time&gt;</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="90"/>
+        <location filename="../core/studio/schema_strings.cpp" line="91"/>
         <source>folder for runs (empty = beside the project file)</source>
         <translation>存放运行的文件夹（留空 = 项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="91"/>
+        <location filename="../core/studio/schema_strings.cpp" line="92"/>
         <source>seconds between the node&apos;s GPU and system samples in the event log (0 = off)</source>
         <translation>事件日志中本节点 GPU 与系统采样的间隔秒数（0 = 关闭）</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="92"/>
+        <location filename="../core/studio/schema_strings.cpp" line="93"/>
         <source>seconds between the straggler and doctor reports (diagnosis events) of a run; 0 = only the doctor&apos;s final report</source>
         <translation>运行的拖后腿报告与诊断报告（诊断事件）的间隔秒数；0 = 只输出诊断的最终报告</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="93"/>
+        <location filename="../core/studio/schema_strings.cpp" line="94"/>
         <source>serve Prometheus metrics of the run on this port (0 = off); a port in use stops the run before it starts</source>
         <translation>在此端口提供运行的 Prometheus 指标（0 = 关闭）；端口被占用时运行会在开始前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="94"/>
+        <location filename="../core/studio/schema_strings.cpp" line="95"/>
         <source>address the metrics port listens on (0.0.0.0 = every interface)</source>
         <translation>指标端口监听的地址（0.0.0.0 = 所有网络接口）</translation>
     </message>
     <message>
-        <location filename="../core/studio/schema_strings.cpp" line="95"/>
+        <location filename="../core/studio/schema_strings.cpp" line="96"/>
         <source>also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) to &lt;run&gt;/tb/, for tensorboard --logdir</source>
         <translation>同时将 TensorBoard 事件文件（损失、指标、lr、样本/秒、GPU 采样）写入 &lt;run&gt;/tb/，供 tensorboard --logdir 使用</translation>
     </message>
