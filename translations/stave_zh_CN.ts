@@ -3519,7 +3519,7 @@
     <message>
         <location filename="../widgets/run_page.cpp" line="128"/>
         <source>On</source>
-        <translation>位置</translation>
+        <translation>运行于</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="131"/>

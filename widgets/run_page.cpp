@@ -202,6 +202,8 @@ void RunPage::connectRunAndProject() {
     m_log->appendPlainText(tr("[studio] %1").arg(w));
     emit message(w);
   });
+  // A cluster run's folder exists once sbatch took the job: list it then.
+  connect(m_run->cluster(), &studio::ClusterJob::submitted, this, &RunPage::refreshRunList);
   connect(m_doc, &studio::ProjectDocument::opened, this, &RunPage::projectOpened);
   connect(m_doc, &studio::ProjectDocument::configsChanged, this, [this] {
     const QString keep = m_config->currentText();

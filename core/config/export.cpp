@@ -151,8 +151,9 @@ std::string slurmScript(const RunConfig& c, const ExportOptions& o, int gpus, in
     << "# The first host of the allocation meets the others; STAVE_MASTER_ADDR names it instead\n"
     << "# (an address) where node names do not resolve from the nodes.\n"
     << "MASTER_ADDR=${STAVE_MASTER_ADDR:-$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)}\n"
-    << "# A port per job, so jobs sharing a node do not collide.\n"
-    << "MASTER_PORT=$((20000 + ${SLURM_JOB_ID:-0} % 20000))\n"
+    << "# A port per job, so jobs sharing a node do not collide; even, as the ranks' event relay\n"
+    << "# takes the next one.\n"
+    << "MASTER_PORT=$((20000 + 2 * (${SLURM_JOB_ID:-0} % 10000)))\n"
     << "export MASTER_ADDR MASTER_PORT\n"
     << "srun --kill-on-bad-exit=1";
   if (!o.image.empty()) s << " --container-image=" << shellQuote(o.image);

@@ -160,7 +160,9 @@ Result<std::vector<std::string>> expandNodelist(const std::string& nodelist) {
 
 int slurmPortForJob(long long jobId) {
   if (jobId < 0) jobId = -jobId;
-  return 15000 + static_cast<int>(jobId % 20000);
+  // Even ports: the event relay of a job takes the next one (master_port + 1), so two jobs on
+  // one node never meet on each other's relay.
+  return 15000 + 2 * static_cast<int>(jobId % 10000);
 }
 
 namespace {

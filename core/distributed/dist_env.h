@@ -55,8 +55,9 @@ constexpr const char* kLauncherVariable = "STAVE_LAUNCHER";
 /// names the list and what is wrong with it.
 Result<std::vector<std::string>> expandNodelist(const std::string& nodelist);
 
-/// The rendezvous port a Slurm job uses when MASTER_PORT is unset: 15000 + (job id % 20000),
-/// so different jobs on a node rarely collide and all tasks of one job agree.
+/// The rendezvous port a Slurm job uses when MASTER_PORT is unset: 15000 + 2 x (job id % 10000),
+/// so different jobs on a node rarely collide, all tasks of one job agree, and the event relay
+/// (the port after it) is never another job's rendezvous port.
 int slurmPortForJob(long long jobId);
 
 }  // namespace stave::dist

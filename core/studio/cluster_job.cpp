@@ -232,8 +232,9 @@ QString ClusterJob::describe() const {
   if (!m_record.valid) return m_queryError.isEmpty() ? tr("Slurm job: reading its record…") : m_queryError;
   QString what = phaseName(m_state.phase);
   // Slurm's own word where it says more than the phase (TIMEOUT, OUT_OF_MEMORY, COMPLETING).
-  if (!m_state.state.isEmpty() && m_state.state.compare(what, Qt::CaseInsensitive) != 0 &&
-      m_state.phase != SlurmJobState::Phase::Unknown)
+  static const char* const kPlain[] = {"", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"};
+  if (!m_state.state.isEmpty() && m_state.phase != SlurmJobState::Phase::Unknown &&
+      m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
     what = tr("%1 (%2)").arg(what, m_state.state);
   if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty())
     what = tr("%1: %2").arg(what, m_state.reason);

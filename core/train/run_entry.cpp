@@ -11,6 +11,7 @@
 
 #include "core/telemetry/event_sink.h"
 #include "core/train/checkpoint.h"
+#include "core/train/rank_relay.h"
 
 namespace stave::train {
 namespace fs = std::filesystem;
@@ -66,6 +67,11 @@ class RunLogKeeper {
     return Ok{};
   }
 
+  /// Shows the doctor and the metrics an event written as it came (another rank's, relayed).
+  void observe(const telemetry::Event& e) {
+    if (m_monitor) m_monitor->observe(e);
+  }
+
   /// Stops sampling and writes the final report; the endpoint keeps serving until destruction.
   void finish() {
     if (!m_monitor) return;
@@ -95,6 +101,15 @@ int rankMain(const RankStart& start) {
   RunLogKeeper keeper(start.config, sink);
   if (start.env.keepsRunLog())
     if (auto s = keeper.start(start.config, runDir); !s) return printErrors(s.errors());
+  // srun or torchrun: the other ranks' events reach rank 0's events.jsonl through the relay.
+  RankRelay relay;
+  if (RankRelay::needed(start.env)) {
+    const int port = dist::relayPort(start.env.masterPort);
+    if (start.env.rank == 0)
+      relay.serve(port, sink, [&keeper](const telemetry::Event& e) { keeper.observe(e); });
+    else
+      relay.sendFrom(start.env.masterAddr, port, sink);
+  }
   TrainOptions options;
   options.config = start.config;
   options.runDir = runDir;
@@ -106,6 +121,7 @@ int rankMain(const RankStart& start) {
   options.version = start.version;
   Trainer trainer(options);
   const int rc = trainer.run();
+  relay.stop();  // the other ranks' last events first: the final report sees them
   keeper.finish();
   return rc;
 }

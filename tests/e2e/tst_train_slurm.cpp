@@ -96,6 +96,13 @@ class TstTrainSlurm : public QObject {
     const auto finished = eventsOf(events, "finished");
     QCOMPARE(finished.size(), 1);
     QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("completed"));
+    // No launcher gathers srun's ranks: rank 1 sends its events to rank 0 over the event relay,
+    // so the folder has both ranks' steps, as a launcher's run has (and the job's output file
+    // does not get rank 1's event lines).
+    QSet<int> ranks;
+    for (const auto& step : eventsOf(events, "step")) ranks.insert(step["rank"].toInt());
+    QCOMPARE(ranks, QSet<int>({0, 1}));
+    QVERIFY(!readText(m_jobs + "/slurm-" + id + ".out").contains("\"rank\":1,"));
   }
 
   // scancel --signal=TERM: the ranks finish their step, rank 0 checkpoints, the run ends

@@ -417,7 +417,7 @@ void TestExport::slurmExportRunsNothingFromNames() {
            (std::vector<std::string>{"--kill-on-bad-exit=1", "--container-image=" + kEvil2,
                                      "stave-train", "worker", "--config", config, "--run-dir",
                                      root + "/runs/slurm-41234"}));
-  QCOMPARE(stave::readFile(root + "/out/master").value(), std::string("nid001 21234"));
+  QCOMPARE(stave::readFile(root + "/out/master").value(), std::string("nid001 22468"));
   auto got = loadRunConfig(config);
   QVERIFY2(got.ok(), got.errorText().c_str());
   QCOMPARE(got->getInt("nnodes"), int64_t(2));

@@ -42,7 +42,7 @@ class TstDistEnv : public QObject {
     QTest::newRow("slurm launch node")
         << "SLURM_PROCID=5 SLURM_LOCALID=1 SLURM_NTASKS=8 SLURM_NTASKS_PER_NODE=4 "
            "SLURM_LAUNCH_NODE_IPADDR=10.0.0.7 SLURM_JOB_NODELIST=gpu[01-02] SLURM_JOB_ID=123456"
-        << "slurm" << 5 << 1 << 8 << 4 << "10.0.0.7" << 15000 + 123456 % 20000;
+        << "slurm" << 5 << 1 << 8 << 4 << "10.0.0.7" << 15000 + 2 * (123456 % 10000);
     QTest::newRow("slurm nodelist")
         << "SLURM_PROCID=2 SLURM_LOCALID=0 SLURM_NTASKS=6 SLURM_NODEID=1 "
            "SLURM_STEP_TASKS_PER_NODE=2(x2),2 SLURM_JOB_NODELIST=gpu[07-09],cpu5 MASTER_PORT=29400"
