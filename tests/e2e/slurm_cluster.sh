@@ -11,8 +11,17 @@
 set -euo pipefail
 cmd="$1"; dir="$2"
 if [ "$cmd" = down ]; then
+  pids=()
   for pid in "$dir"/slurmd*.pid "$dir"/slurmctld.pid "$dir"/munge/munged.pid; do
-    [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+    [ -f "$pid" ] && pids+=("$(cat "$pid")")
+  done
+  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null || true
+  # Wait for them to end (at most 10 s), so that the caller can remove the folder they write.
+  for _ in $(seq 1 100); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
   done
   exit 0
 fi

@@ -9,37 +9,18 @@
 
 #include <unistd.h>
 
-#include "common/loopback.h"
+#include "common/slurm_cluster.h"
 #include "e2e/train_e2e_util.h"
 
 using namespace stave::e2e;
 
-namespace {
+using stave::test::Ran;
 
-struct Ran {
-  int code = -1;
-  QString out, err;
-};
+namespace {
 
 Ran run(const QString& program, const QStringList& args, const QStringList& env = {},
         const QString& workDir = {}, int timeoutMs = 60000) {
-  QProcess p;
-  if (!env.isEmpty()) p.setEnvironment(QProcess::systemEnvironment() + env);
-  if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
-  p.start(program, args);
-  Ran r;
-  if (!p.waitForStarted(10000)) return r;
-  if (!p.waitForFinished(timeoutMs)) p.kill();
-  p.waitForFinished(5000);
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-bool found(const QString& program) {
-  return !QStandardPaths::findExecutable(program).isEmpty() ||
-         !QStandardPaths::findExecutable(program, {"/usr/sbin", "/sbin"}).isEmpty();
+  return stave::test::runProgram(program, args, env, workDir, timeoutMs);
 }
 
 }  // namespace
@@ -48,22 +29,11 @@ class TstTrainSlurm : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() {
-    if (::geteuid() != 0) QSKIP("a test Slurm cluster needs root (slurmd runs the job steps)");
-    for (const char* p : {"munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel"})
-      if (!found(p))
-        QSKIP(qPrintable(QString("%1 is not installed (Debian's slurm-wlm and munge; "
-                                 "scripts/setup installs them)")
-                             .arg(p)));
+    if (const QString why = stave::test::SlurmCluster::skipReason(); !why.isEmpty()) QSKIP(qPrintable(why));
     QVERIFY(m_dir.isValid());
     m_cluster = m_dir.filePath("cluster");
-    const int ctld = stave::test::freeLoopbackPort();
-    int slurmd = stave::test::freeLoopbackPort();
-    while (slurmd == ctld) slurmd = stave::test::freeLoopbackPort();
-    const Ran up = run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh",
-                       {"up", m_cluster, QString::number(ctld), QString::number(slurmd)});
-    m_started = true;
-    QVERIFY2(up.code == 0, qPrintable(up.err + readText(m_cluster + "/slurmctld.log").right(2000) +
-                                      readText(m_cluster + "/slurmd.log").right(2000)));
+    QString error;
+    QVERIFY2(m_slurm.up(m_cluster, &error), qPrintable(error));
     m_env = {"SLURM_CONF=" + m_cluster + "/slurm.conf", "STAVE_TRAIN=" STAVE_TRAIN_EXE};
     m_data = makeDemoDataset(m_dir.filePath("demo"), 16, 8, 96);
     QVERIFY(!m_data.isEmpty());
@@ -71,11 +41,7 @@ class TstTrainSlurm : public QObject {
     QVERIFY(QDir().mkpath(m_jobs));
   }
 
-  void cleanupTestCase() {
-    if (!m_started) return;
-    run("scancel", {"--user=root", "--partition=stave"}, m_env);
-    run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh", {"down", m_cluster});
-  }
+  void cleanupTestCase() { m_slurm.down(); }
 
   // The exported sbatch file of a CPU config with 2 tasks runs to the end: 2 ranks from the
   // SLURM_* variables, the run folder and its events where the export says.
@@ -174,7 +140,7 @@ class TstTrainSlurm : public QObject {
   QTemporaryDir m_dir;
   QString m_cluster, m_data, m_jobs;
   QStringList m_env;
-  bool m_started = false;
+  stave::test::SlurmCluster m_slurm;
 };
 
 QTEST_GUILESS_MAIN(TstTrainSlurm)

@@ -22,9 +22,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <unistd.h>
 
-#include "common/loopback.h"
+#include "common/slurm_cluster.h"
 #include "core/studio/cluster_job.h"
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
@@ -41,27 +40,8 @@ using stave::widgets::MainWindow;
 
 namespace {
 
-struct Ran {
-  int code = -1;
-  QString out, err;
-};
-
-Ran run(const QString& program, const QStringList& args, int timeoutMs = 120000) {
-  QProcess p;
-  p.start(program, args);
-  Ran r;
-  if (!p.waitForStarted(10000)) return r;
-  if (!p.waitForFinished(timeoutMs)) p.kill();
-  p.waitForFinished(5000);
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-bool found(const QString& program) {
-  return !QStandardPaths::findExecutable(program).isEmpty() ||
-         !QStandardPaths::findExecutable(program, {"/usr/sbin", "/sbin"}).isEmpty();
+stave::test::Ran run(const QString& program, const QStringList& args) {
+  return stave::test::runProgram(program, args);
 }
 
 QString readText(const QString& path) {
@@ -81,7 +61,7 @@ class TestClusterRun : public QObject {
   Q_OBJECT
   QTemporaryDir m_dir;
   QString m_cluster, m_project, m_shared;
-  bool m_started = false;
+  stave::test::SlurmCluster m_slurm;
 
   std::unique_ptr<MainWindow> openWindow() {
     auto w = std::make_unique<MainWindow>();
@@ -115,21 +95,13 @@ class TestClusterRun : public QObject {
 
  private slots:
   void initTestCase() {
-    if (::geteuid() != 0) QSKIP("a test Slurm cluster needs root (slurmd runs the job steps)");
-    for (const char* p : {"munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol"})
-      if (!found(p))
-        QSKIP(qPrintable(QString("%1 is not installed (Debian's slurm-wlm and munge; scripts/setup installs them)").arg(p)));
+    if (const QString why = stave::test::SlurmCluster::skipReason(); !why.isEmpty()) QSKIP(qPrintable(why));
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);  // settings of its own
     QSettings().clear();
     m_cluster = m_dir.filePath("cluster");
-    const int ctld = stave::test::freeLoopbackPort();
-    int slurmd = stave::test::freeLoopbackPort();
-    while (slurmd == ctld) slurmd = stave::test::freeLoopbackPort();
-    const Ran up = run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh",
-                       {"up", m_cluster, QString::number(ctld), QString::number(slurmd)});
-    m_started = true;
-    QVERIFY2(up.code == 0, qPrintable(up.err + readText(m_cluster + "/slurmctld.log").right(2000)));
+    QString error;
+    QVERIFY2(m_slurm.up(m_cluster, &error), qPrintable(error));
     qputenv("SLURM_CONF", (m_cluster + "/slurm.conf").toUtf8());
     QVERIFY(run(STAVE_TRAIN_EXE, {"make-demo", "--out", m_dir.filePath("data"), "--train", "16", "--val",
                                   "8", "--imgsz", "64"})
@@ -143,11 +115,7 @@ class TestClusterRun : public QObject {
     m_shared = m_dir.filePath("shared");
   }
 
-  void cleanupTestCase() {
-    if (!m_started) return;
-    run("scancel", {"--user=root", "--partition=stave"});
-    run(STAVE_SOURCE_DIR "/tests/e2e/slurm_cluster.sh", {"down", m_cluster});
-  }
+  void cleanupTestCase() { m_slurm.down(); }
 
   // Settings ▸ Clusters refuses a profile it could not export, naming the field; a good one is
   // stored with the preferences.
