@@ -152,9 +152,16 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId) {
                            {QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("--states=all"),
                             QStringLiteral("-o"), QStringLiteral("%T|%r")},
                            {}, {}, 30000);
+  const auto scontrol = [&] {
+    return runCommand(slurmCommand(folder, QStringLiteral("scontrol")),
+                      {QStringLiteral("show"), QStringLiteral("job"), jobId}, {}, {}, 30000);
+  };
   if (q.code == 0 && !q.out.isEmpty()) {
     const QString line = q.out.section(QLatin1Char('\n'), 0, 0);
-    return stateOf(line.section(QLatin1Char('|'), 0, 0), line.section(QLatin1Char('|'), 1), {});
+    SlurmJobState s = stateOf(line.section(QLatin1Char('|'), 0, 0), line.section(QLatin1Char('|'), 1), {});
+    // squeue has no exit code: an ended job's is asked of scontrol (once: then it is kept).
+    if (s.ended()) s.exitCode = field(scontrol().out, QStringLiteral("ExitCode"));
+    return s;
   }
   // sacct: the accounting database, for a job slurmctld has forgotten.
   const Ran a = runCommand(slurmCommand(folder, QStringLiteral("sacct")),
@@ -166,8 +173,7 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId) {
     return stateOf(parts.value(0), parts.value(2), parts.value(1));
   }
   // scontrol: a cluster without accounting still knows an ended job for a few minutes.
-  const Ran c = runCommand(slurmCommand(folder, QStringLiteral("scontrol")),
-                           {QStringLiteral("show"), QStringLiteral("job"), jobId}, {}, {}, 30000);
+  const Ran c = scontrol();
   if (c.code == 0 && !field(c.out, QStringLiteral("JobState")).isEmpty())
     return stateOf(field(c.out, QStringLiteral("JobState")), field(c.out, QStringLiteral("Reason")),
                    field(c.out, QStringLiteral("ExitCode")));

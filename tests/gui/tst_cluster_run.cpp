@@ -29,6 +29,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
+#include <qcustomplot.h>
 #include "widgets/cluster_profiles_editor.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
@@ -182,6 +183,11 @@ class TestClusterRun : public QObject {
                                  page->chart("losses")->pointCount(0) >= 2,
                              180000);
     QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Running, 10000);
+    // Both ranks' steps reach the run folder (srun's rank 1 through rank 0's event relay): the
+    // per-rank split has two bars.
+    auto* bars = qobject_cast<QCPBars*>(page->splitChart()->plottable(0));
+    QVERIFY(bars);
+    QTRY_VERIFY_WITH_TIMEOUT(bars->data()->size() == 2, 60000);
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir + "/weights/last.pt"), 180000);
 
     // Stop: SIGTERM through Slurm; the ranks finish their step, rank 0 checkpoints.
@@ -224,6 +230,48 @@ class TestClusterRun : public QObject {
     bool listed = false;
     for (const auto& r : again->document()->runs()) listed = listed || r.id == QFileInfo(dir).fileName();
     QVERIFY(listed);
+  }
+
+  // Stop while the job pends: it is cancelled (nothing to checkpoint), and the run says so.
+  void pendingJobCancelled() {
+    auto w = openWindow();
+    QVERIFY(w);
+    auto* page = w->runPage();
+    page->targetBox()->setCurrentIndex(page->targetBox()->findData("testcluster"));
+    QVERIFY(run("scontrol", {"update", "PartitionName=stave", "State=DOWN"}).code == 0);
+    QVERIFY(page->startRun());
+    auto* c = page->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains("PartitionDown"), 60000);
+    QVERIFY(page->stopRun());
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 60000);
+    QVERIFY(run("scontrol", {"update", "PartitionName=stave", "State=UP"}).code == 0);
+    QVERIFY2(page->clusterJobLabel()->text().contains("cancelled"), qPrintable(page->clusterJobLabel()->text()));
+    QVERIFY2(c->outcomeText().contains("stopped"), qPrintable(c->outcomeText()));
+    QVERIFY(!c->isLive());
+  }
+
+  // A job that ends without the run's final event (here: the nodes cannot start stave-train):
+  // failed, naming Slurm's state and the job's output file.
+  void failedJob() {
+    auto prefs = stave::studio::Preferences::load();
+    auto broken = *prefs.cluster("testcluster");
+    broken.name = "broken";
+    broken.trainExecutable = m_dir.filePath("no-such/stave-train");
+    prefs.clusters << broken;
+    prefs.save();
+    auto w = openWindow();
+    QVERIFY(w);
+    auto* page = w->runPage();
+    page->targetBox()->setCurrentIndex(page->targetBox()->findData("broken"));
+    QVERIFY(page->startRun());
+    auto* c = page->controller();
+    QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Failed, 120000);
+    QVERIFY2(c->outcomeText().contains("FAILED (exit code ") && c->outcomeText().contains("slurm-") &&
+                 c->outcomeText().contains(".out"),
+             qPrintable(c->outcomeText()));
+    QVERIFY2(page->clusterJobLabel()->text().contains("failed"), qPrintable(page->clusterJobLabel()->text()));
+    qInfo("%s | %s", qPrintable(page->clusterJobLabel()->text()), qPrintable(c->outcomeText()));
+    QVERIFY(!c->isLive());
   }
 
   // A job Slurm refuses (no such partition): failed to start with sbatch's words, and no run

@@ -91,6 +91,13 @@ class TestSlurmJob : public QObject {
     QCOMPARE(s.exitCode, QString("1:0"));
     QVERIFY(s.error.isEmpty());
 
+    // An ended job squeue still lists: its exit code from scontrol (squeue has none).
+    fake("squeue", "echo 'FAILED|NonZeroExitCode'");
+    s = querySlurmJob(m_bin, "7");
+    QCOMPARE(s.phase, Phase::Failed);
+    QCOMPARE(s.exitCode, QString("1:0"));
+    fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+
     fake("scontrol", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
     s = querySlurmJob(m_bin, "7");
     QCOMPARE(s.phase, Phase::Unknown);
