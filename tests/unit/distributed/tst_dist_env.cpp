@@ -50,7 +50,7 @@ class TstDistEnv : public QObject {
     QTest::newRow("slurm uneven tasks per node")
         << "SLURM_PROCID=4 SLURM_LOCALID=0 SLURM_NTASKS=5 SLURM_NODEID=1 "
            "SLURM_STEP_TASKS_PER_NODE=4,1 SLURM_JOB_NODELIST=a,b SLURM_JOB_ID=7"
-        << "slurm" << 4 << 0 << 5 << 1 << "a" << 15007;
+        << "slurm" << 4 << 0 << 5 << 1 << "a" << 15000 + 2 * 7;
     QTest::newRow("slurm single node")
         << "SLURM_PROCID=1 SLURM_LOCALID=1 SLURM_NTASKS=2 SLURM_NNODES=1 SLURM_NODELIST=box1"
         << "slurm" << 1 << 1 << 2 << 2 << "box1" << 29500;
