@@ -180,27 +180,27 @@
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="237"/>
+        <location filename="../core/studio/cluster_job.cpp" line="238"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="239"/>
+        <location filename="../core/studio/cluster_job.cpp" line="240"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="241"/>
+        <location filename="../core/studio/cluster_job.cpp" line="242"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="242"/>
+        <location filename="../core/studio/cluster_job.cpp" line="243"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="243"/>
+        <location filename="../core/studio/cluster_job.cpp" line="244"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -987,11 +987,21 @@
     </message>
     <message>
         <location filename="../widgets/export_dialog.cpp" line="127"/>
+        <source>your default account</source>
+        <translation>您的默认账户</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="128"/>
+        <source>Account:</source>
+        <translation>账户：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/export_dialog.cpp" line="131"/>
         <source>container image with stave-train</source>
         <translation>含 stave-train 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="128"/>
+        <location filename="../widgets/export_dialog.cpp" line="132"/>
         <source>Container image:</source>
         <translation>容器镜像：</translation>
     </message>
@@ -1006,22 +1016,22 @@
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="175"/>
+        <location filename="../widgets/export_dialog.cpp" line="180"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="197"/>
+        <location filename="../widgets/export_dialog.cpp" line="202"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="201"/>
+        <location filename="../widgets/export_dialog.cpp" line="206"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="214"/>
+        <location filename="../widgets/export_dialog.cpp" line="219"/>
         <source>Save export</source>
         <translation>保存导出文件</translation>
     </message>
@@ -3512,7 +3522,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="126"/>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page.cpp" line="414"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -3528,7 +3538,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="134"/>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="411"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -3731,27 +3741,27 @@
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="248"/>
+        <location filename="../widgets/run_page.cpp" line="250"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="259"/>
+        <location filename="../widgets/run_page.cpp" line="261"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="263"/>
+        <location filename="../widgets/run_page.cpp" line="265"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="330"/>
+        <location filename="../widgets/run_page.cpp" line="332"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="445"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -3761,7 +3771,7 @@
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="247"/>
+        <location filename="../widgets/run_page.cpp" line="249"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -3771,134 +3781,134 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="292"/>
+        <location filename="../widgets/run_page.cpp" line="294"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="296"/>
+        <location filename="../widgets/run_page.cpp" line="298"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="301"/>
-        <location filename="../widgets/run_page.cpp" line="329"/>
-        <location filename="../widgets/run_page.cpp" line="340"/>
+        <location filename="../widgets/run_page.cpp" line="303"/>
+        <location filename="../widgets/run_page.cpp" line="331"/>
+        <location filename="../widgets/run_page.cpp" line="342"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="302"/>
+        <location filename="../widgets/run_page.cpp" line="304"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="304"/>
+        <location filename="../widgets/run_page.cpp" line="306"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="305"/>
+        <location filename="../widgets/run_page.cpp" line="307"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="310"/>
+        <location filename="../widgets/run_page.cpp" line="312"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="315"/>
+        <location filename="../widgets/run_page.cpp" line="317"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="335"/>
+        <location filename="../widgets/run_page.cpp" line="337"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="341"/>
+        <location filename="../widgets/run_page.cpp" line="343"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="347"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="348"/>
+        <location filename="../widgets/run_page.cpp" line="350"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="358"/>
+        <location filename="../widgets/run_page.cpp" line="360"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="363"/>
+        <location filename="../widgets/run_page.cpp" line="365"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="375"/>
+        <location filename="../widgets/run_page.cpp" line="377"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="388"/>
+        <location filename="../widgets/run_page.cpp" line="390"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="394"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="401"/>
+        <location filename="../widgets/run_page.cpp" line="403"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="404"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="411"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="410"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="418"/>
+        <location filename="../widgets/run_page.cpp" line="420"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="422"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="425"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="432"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="434"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
@@ -3998,7 +4008,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="507"/>
+        <location filename="../widgets/run_page.cpp" line="509"/>
         <location filename="../widgets/run_page_events.cpp" line="174"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -4029,7 +4039,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="460"/>
+        <location filename="../widgets/run_page.cpp" line="462"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4039,57 +4049,57 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="487"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="486"/>
+        <location filename="../widgets/run_page.cpp" line="488"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="489"/>
+        <location filename="../widgets/run_page.cpp" line="491"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page.cpp" line="496"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="496"/>
+        <location filename="../widgets/run_page.cpp" line="498"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="498"/>
+        <location filename="../widgets/run_page.cpp" line="500"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="499"/>
+        <location filename="../widgets/run_page.cpp" line="501"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="503"/>
+        <location filename="../widgets/run_page.cpp" line="505"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="508"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="535"/>
+        <location filename="../widgets/run_page.cpp" line="537"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="546"/>
+        <location filename="../widgets/run_page.cpp" line="548"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

@@ -66,7 +66,7 @@ ExportDialog::ExportDialog(studio::ProjectDocument* doc, QWidget* parent)
   connect(m_format, qOverload<int>(&QComboBox::currentIndexChanged), this, &ExportDialog::refresh);
   for (QSpinBox* box : {m_nodes, m_gpus, m_cpus})
     connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &ExportDialog::refresh);
-  for (QLineEdit* edit : {m_jobName, m_time, m_partition, m_image})
+  for (QLineEdit* edit : {m_jobName, m_time, m_partition, m_account, m_image})
     connect(edit, &QLineEdit::textChanged, this, &ExportDialog::refresh);
   resize(820, 640);
   refresh();
@@ -122,6 +122,10 @@ void ExportDialog::buildClusterBox(QVBoxLayout* layout) {
   m_partition = new QLineEdit(cluster);
   m_partition->setPlaceholderText(tr("the cluster's default"));
   form->addRow(tr("Partition:"), m_partition);
+  m_account = new QLineEdit(cluster);
+  m_account->setObjectName(QStringLiteral("exportAccount"));
+  m_account->setPlaceholderText(tr("your default account"));
+  form->addRow(tr("Account:"), m_account);
   m_image = new QLineEdit(cluster);
   m_image->setObjectName(QStringLiteral("exportImage"));
   m_image->setPlaceholderText(tr("container image with stave-train"));
@@ -145,6 +149,7 @@ config::ExportOptions ExportDialog::options() const {
   o.cpusPerTask = m_cpus->value();
   o.time = m_time->text().trimmed().toStdString();
   o.partition = m_partition->text().trimmed().toStdString();
+  o.account = m_account->text().trimmed().toStdString();
   o.image = m_image->text().trimmed().toStdString();
   return o;
 }
@@ -165,7 +170,7 @@ void ExportDialog::refresh() {
   for (QWidget* w : {static_cast<QWidget*>(m_nodes), static_cast<QWidget*>(m_gpus)})
     form->setRowVisible(w, isCluster(format));
   for (QWidget* w : {static_cast<QWidget*>(m_cpus), static_cast<QWidget*>(m_time),
-                     static_cast<QWidget*>(m_partition)})
+                     static_cast<QWidget*>(m_partition), static_cast<QWidget*>(m_account)})
     form->setRowVisible(w, format == ExportFormat::Slurm);
   form->setRowVisible(m_image, isCluster(format));
 

@@ -61,6 +61,7 @@ class ExportDialog : public QDialog {
   QSpinBox* m_cpus = nullptr;
   QLineEdit* m_time = nullptr;
   QLineEdit* m_partition = nullptr;
+  QLineEdit* m_account = nullptr;
   QLineEdit* m_image = nullptr;
   QLineEdit* m_jobName = nullptr;
   QPlainTextEdit* m_preview = nullptr;

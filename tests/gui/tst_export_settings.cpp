@@ -68,8 +68,11 @@ class TestExportSettings : public QObject {
     }
     if (name == "slurm") {
       dialog.timeEdit()->setText("2:00:00");
+      dialog.findChild<QLineEdit*>("exportAccount")->setText("vision-lab");
       extra << "--time"
-            << "2:00:00";
+            << "2:00:00"
+            << "--account"
+            << "vision-lab";
     }
     if (name == "k8s") {
       // A value with shell metacharacters: quoted the same way on both sides.
