@@ -17,7 +17,7 @@ struct Answer {
 
 /// What a poll learns: the folder's record, and the job's state from it (an ended job's final
 /// state is in the record; a job seen ending is written there).
-Answer ask(const QString& folder) {
+Answer ask(const QString& folder, const std::atomic<bool>* stop) {
   Answer a;
   a.record = readClusterJob(folder, &a.recordError);
   if (!a.record.valid) return a;
@@ -27,7 +27,7 @@ Answer ask(const QString& folder) {
     a.state.exitCode = a.record.exitCode;
     return a;
   }
-  a.state = querySlurmJob(a.record.commandsFolder, a.record.jobId);
+  a.state = querySlurmJob(a.record.commandsFolder, a.record.jobId, stop);
   if (a.state.ended()) {
     // Kept for a studio opened after Slurm has forgotten the job. The record is read again
     // first: a resubmission since the query keeps its new job.
@@ -45,11 +45,16 @@ Answer ask(const QString& folder) {
 
 ClusterJob::ClusterJob(QObject* parent)
     : QObject(parent), m_query(new BackgroundJob(this)), m_action(new BackgroundJob(this)) {
-  m_timer.setInterval(3000);
+  m_timer.setInterval(m_pollMs);
   connect(&m_timer, &QTimer::timeout, this, &ClusterJob::refresh);
 }
 
 ClusterJob::~ClusterJob() = default;
+
+void ClusterJob::setPollInterval(int ms) {
+  m_pollMs = ms;
+  m_timer.setInterval(m_state.phase == SlurmJobState::Phase::Running ? 5 * ms : ms);
+}
 
 void ClusterJob::setFolder(const QString& runDir) {
   const bool was = m_cluster;
@@ -62,7 +67,7 @@ void ClusterJob::setFolder(const QString& runDir) {
   m_submitting = false;
   m_cluster = !runDir.isEmpty() && QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName()));
   if (m_cluster) {
-    m_timer.start();
+    m_timer.start(m_pollMs);
     refresh();
   } else {
     m_timer.stop();
@@ -87,7 +92,7 @@ void ClusterJob::refresh() {
   if (!m_cluster || m_submitting || m_query->busy() || m_folder.isEmpty()) return;
   const QString folder = m_folder;
   const quint64 generation = m_generation;
-  m_query->run<Answer>([folder] { return ask(folder); },
+  m_query->run<Answer>([folder, stop = m_query->stopFlag()] { return ask(folder, stop); },
                        [this, generation](Answer a) {
                          if (generation != m_generation) return;
                          if (!a.record.valid) {
@@ -120,6 +125,10 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
   if (state.error.isEmpty() || !m_record.valid) m_state = state;
   if (m_state.ended() && m_endedSeenMs == 0) m_endedSeenMs = QDateTime::currentMSecsSinceEpoch();
   if (!m_state.ended()) m_endedSeenMs = 0;
+  // Slurm is asked often while the job waits, seldom while it runs, and not once it ended: then
+  // only the record is read (another studio may resubmit the run).
+  const bool slow = m_state.phase == SlurmJobState::Phase::Running || !record.finalState.isEmpty();
+  m_timer.setInterval(slow ? 5 * m_pollMs : m_pollMs);
   if (!same) emit changed();
 }
 
@@ -183,7 +192,7 @@ void ClusterJob::send(const ClusterSubmission& submission) {
         m_state = {};
         m_state.state = QStringLiteral("PENDING");
         m_state.phase = SlurmJobState::Phase::Pending;
-        m_timer.start();
+        m_timer.start(m_pollMs);
         emit changed();
         emit submitted(rec.jobId);
         if (!error.isEmpty()) emit failed(error);  // the job runs; its record could not be written

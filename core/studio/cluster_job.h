@@ -37,8 +37,9 @@ class ClusterJob : public QObject {
   const SlurmJobState& state() const { return m_state; }
   /// Seconds since Slurm was first seen saying the job ended (0 while it has not).
   double endedForS() const;
-  /// How often Slurm is asked (ms, default 3000).
-  void setPollInterval(int ms) { m_timer.setInterval(ms); }
+  /// How often Slurm is asked while a job is submitted or pending (ms, default 3000); a running
+  /// job is asked five times less often (its events show its progress), an ended one no more.
+  void setPollInterval(int ms);
 
   /// Submits a new run into `submission.runDir`; submitted() or failed() follows.
   void submit(const ClusterSubmission& submission);
@@ -77,6 +78,7 @@ class ClusterJob : public QObject {
   BackgroundJob* m_query;        ///< asks Slurm (skipped while an answer is awaited)
   BackgroundJob* m_action;       ///< submits and cancels
   QString m_queryError;          ///< the last query's failure, said once
+  int m_pollMs = 3000;
   QTimer m_timer;
 };
 

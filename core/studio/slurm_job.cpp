@@ -9,7 +9,10 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QElapsedTimer>
 #include <QSaveFile>
+
+#include <atomic>
 
 #include "core/config/export.h"
 #include "core/config/project.h"
@@ -24,9 +27,10 @@ struct Ran {
   QString out, err;
 };
 
-/// Runs a Slurm command and waits for it (at most `timeoutMs`).
+/// Runs a Slurm command and waits for it (at most `timeoutMs`; less when `stop` is raised: the
+/// studio is closing and its job threads are joined).
 Ran runCommand(const QString& program, const QStringList& args, const QStringList& env = {},
-               const QString& workDir = {}, int timeoutMs = 60000) {
+               const QString& workDir = {}, int timeoutMs = 60000, const std::atomic<bool>* stop = nullptr) {
   QProcess p;
   if (!env.isEmpty()) p.setEnvironment(QProcess::systemEnvironment() + env);
   if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
@@ -37,17 +41,26 @@ Ran runCommand(const QString& program, const QStringList& args, const QStringLis
     return r;
   }
   r.started = true;
-  if (!p.waitForFinished(timeoutMs)) {
-    p.kill();
-    p.waitForFinished(5000);
-    r.err = QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000);
-    return r;
+  QElapsedTimer waited;
+  waited.start();
+  while (!p.waitForFinished(200)) {
+    const bool stopped = stop && stop->load();
+    if (stopped || waited.elapsed() > timeoutMs) {
+      p.kill();
+      p.waitForFinished(5000);
+      r.err = stopped ? QStringLiteral("%1 was not waited for").arg(program)
+                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000);
+      return r;
+    }
   }
   r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
   r.out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
   r.err = QString::fromUtf8(p.readAllStandardError()).trimmed();
   return r;
 }
+
+/// How long squeue, sacct or scontrol may take to answer.
+constexpr int kAskMs = 15000;
 
 /// What a failed command said, in one line.
 QString failure(const QString& name, const Ran& r) {
@@ -146,15 +159,15 @@ SlurmJobState::Phase slurmPhase(const QString& word) {
   return P::Failed;  // FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED
 }
 
-SlurmJobState querySlurmJob(const QString& folder, const QString& jobId) {
+SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const std::atomic<bool>* stop) {
   // squeue: what slurmctld holds (pending, running, and ended jobs for MinJobAge).
   const Ran q = runCommand(slurmCommand(folder, QStringLiteral("squeue")),
                            {QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("--states=all"),
                             QStringLiteral("-o"), QStringLiteral("%T|%r")},
-                           {}, {}, 30000);
+                           {}, {}, kAskMs, stop);
   const auto scontrol = [&] {
     return runCommand(slurmCommand(folder, QStringLiteral("scontrol")),
-                      {QStringLiteral("show"), QStringLiteral("job"), jobId}, {}, {}, 30000);
+                      {QStringLiteral("show"), QStringLiteral("job"), jobId}, {}, {}, kAskMs, stop);
   };
   if (q.code == 0 && !q.out.isEmpty()) {
     const QString line = q.out.section(QLatin1Char('\n'), 0, 0);
@@ -167,7 +180,7 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId) {
   const Ran a = runCommand(slurmCommand(folder, QStringLiteral("sacct")),
                            {QStringLiteral("-n"), QStringLiteral("-X"), QStringLiteral("-P"), QStringLiteral("-j"), jobId,
                             QStringLiteral("-o"), QStringLiteral("State,ExitCode,Reason")},
-                           {}, {}, 30000);
+                           {}, {}, kAskMs, stop);
   if (a.code == 0 && !a.out.isEmpty()) {
     const QStringList parts = a.out.section(QLatin1Char('\n'), 0, 0).split(QLatin1Char('|'));
     return stateOf(parts.value(0), parts.value(2), parts.value(1));
@@ -281,7 +294,8 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
                            env, shared);
   const QString id = r.out.section(QLatin1Char('\n'), -1).section(QLatin1Char(';'), 0, 0).trimmed();
   if (r.code != 0 || id.isEmpty()) {
-    fail(error, QStringLiteral("the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r)));
+    fail(error, r.started ? QStringLiteral("the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r))
+                          : QStringLiteral("the job could not be sent to the cluster '%1': %2").arg(s.profile.name, r.err));
     if (!s.resume) removeRunFolder(s, shared);
     return {};
   }

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 #include "core/studio/cluster_profile.h"
 
 namespace stave::studio {
@@ -50,7 +52,9 @@ SlurmJobState::Phase slurmPhase(const QString& state);
 
 /// Asks Slurm about job `jobId`: squeue (every state it still holds), then sacct (accounting),
 /// then scontrol (a job ended a while ago). Unknown with `error` when none of them knows it.
-SlurmJobState querySlurmJob(const QString& commandsFolder, const QString& jobId);
+/// Each command may take 15 s; `stop` (a job's stop flag) ends the wait early.
+SlurmJobState querySlurmJob(const QString& commandsFolder, const QString& jobId,
+                            const std::atomic<bool>* stop = nullptr);
 
 /// What a submission needs; runs on a thread of its own.
 struct ClusterSubmission {

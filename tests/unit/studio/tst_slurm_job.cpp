@@ -11,6 +11,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "common/project_fixture.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/preferences.h"
@@ -109,6 +113,24 @@ class TestSlurmJob : public QObject {
     s = querySlurmJob(m_dir.filePath("nothing-here"), "7");
     QCOMPARE(s.phase, Phase::Unknown);
     QVERIFY2(s.error.contains("cannot be started"), qPrintable(s.error));
+  }
+
+  // A slurmctld that does not answer holds nothing up: the job's stop flag (the studio closing)
+  // ends the wait at once, and each command has a time limit of its own.
+  void hungSlurmIsNotWaitedFor() {
+    fake("squeue", "exec sleep 60");
+    std::atomic<bool> stop{false};
+    std::thread raise([&stop] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop = true;
+    });
+    QElapsedTimer t;
+    t.start();
+    const SlurmJobState s = querySlurmJob(m_bin, "7", &stop);
+    raise.join();
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(s.phase, Phase::Unknown);
+    QVERIFY2(s.error.contains("not waited for"), qPrintable(s.error));
   }
 
   // Stop: SIGTERM to a running job's steps (it checkpoints); a pending job is cancelled.
