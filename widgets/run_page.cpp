@@ -362,6 +362,7 @@ bool RunPage::startRun() {
     return false;
   }
   refreshRunList();
+  studio::setLastRunTarget(QString());
   emit message(tr("Started %1").arg(m_run->runId()));
   updateState();
   return true;
@@ -391,13 +392,15 @@ bool RunPage::submitRun(const QStringList& overrides) {
     emit message(m_outcome->text());
     return false;
   }
+  studio::setLastRunTarget(name);
   emit message(tr("Sending %1 to %2…").arg(m_run->runId(), name));
   updateState();
   return true;
 }
 
 void RunPage::reloadClusterProfiles() {
-  const QString keep = m_target->currentData().toString();
+  // The choice of the last run (this session's, or the one before: kept with the settings).
+  const QString keep = m_target->count() > 0 ? m_target->currentData().toString() : studio::lastRunTarget();
   const QSignalBlocker block(m_target);
   m_target->clear();
   m_target->addItem(tr("This machine"), QString());

@@ -14,6 +14,7 @@ constexpr const char* kRecent = "projects/recent";
 constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kWindowState = "window/state";
 constexpr const char* kOpenProject = "window/openProject";
+constexpr const char* kRunTarget = "window/runTarget";
 // The cluster profiles: an array of groups, one field each.
 constexpr const char* kClusters = "clusters";
 constexpr const char* kClusterName = "name";
@@ -184,6 +185,14 @@ void RecentProjects::remove(const QString& path) {
 
 void RecentProjects::clear() {
   QSettings().remove(key(kRecent));
+}
+
+QString lastRunTarget() {
+  return QSettings().value(key(kRunTarget)).toString();
+}
+
+void setLastRunTarget(const QString& target) {
+  QSettings().setValue(key(kRunTarget), target);
 }
 
 WindowState WindowState::load() {

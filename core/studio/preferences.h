@@ -51,6 +51,10 @@ class RecentProjects {
   static void clear();
 };
 
+/// Where the Run page sent its last run: "" = this machine, else a cluster profile's name.
+QString lastRunTarget();
+void setLastRunTarget(const QString& target);
+
 /// Window geometry and state of the main window, kept between sessions.
 struct WindowState {
   QByteArray geometry;

@@ -223,6 +223,9 @@ class TestClusterRun : public QObject {
     auto again = openWindow();
     QVERIFY(again);
     auto* p2 = again->runPage();
+    // Where the last run went is where the next goes.
+    QCOMPARE(p2->targetBox()->currentData().toString(), QString("testcluster"));
+    QVERIFY(p2->startButton()->text().contains("cluster"));
     QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->runDir(), dir, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(p2->clusterJobLabel()->text().contains(secondJob), 30000);
     QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->outcome(), RunOutcome::Completed, 30000);
