@@ -294,7 +294,7 @@ bool RunPage::startRun() {
     m_outcome->setText(tr("Open a project first."));
     return false;
   }
-  if (m_run->isLive()) {
+  if (localRunBlocksStart()) {
     m_outcome->setText(tr("%1 is still running; stop it first.").arg(m_run->runId()));
     return false;
   }
@@ -409,8 +409,15 @@ void RunPage::reloadClusterProfiles() {
   updateTarget();
 }
 
+bool RunPage::localRunBlocksStart() const {
+  // This machine trains one run at a time; a cluster job, or a job sent while one trains
+  // here, runs elsewhere.
+  return m_run->isLive() && !m_run->cluster()->isCluster() && m_target->currentData().toString().isEmpty();
+}
+
 void RunPage::updateTarget() {
   const bool cluster = !m_target->currentData().toString().isEmpty();
+  m_start->setEnabled(m_doc->isOpen() && !localRunBlocksStart());
   m_start->setText(cluster ? tr("Run on cluster (F5)") : tr("Start (F5)"));
   m_nproc->setToolTip(cluster ? tr("Ranks per node on the cluster when its profile asks for no GPUs (CPU "
                                    "ranks) or takes the config's number")
@@ -477,7 +484,7 @@ void RunPage::updateState() {
   const bool open = m_doc->isOpen();
   const bool live = m_run->isLive();
   const auto o = m_run->outcome();
-  m_start->setEnabled(open && !live);
+  m_start->setEnabled(open && !localRunBlocksStart());
   m_stop->setEnabled(live);
   m_resume->setEnabled(!live && !m_run->runDir().isEmpty() &&
                        (o == RunOutcome::Stopped || o == RunOutcome::Crashed ||

@@ -148,6 +148,8 @@ class RunPage : public QWidget {
   void fetchDetail();
   void clearCharts();
   void updateState();
+  /// Whether Start must wait: a local run lives and the next would train here too.
+  bool localRunBlocksStart() const;
   /// Start's words for the chosen target ("Start (F5)", "Run on cluster (F5)").
   void updateTarget();
   /// Sends the chosen config to the chosen cluster (startRun's second half).

@@ -134,7 +134,9 @@ QString RunController::newRunDir(const QString& projectFile) {
 
 bool RunController::start(const QString& projectFile, const QString& configName, int nproc,
                           const QStringList& overrides, QString* error, const QString& runDir) {
-  if (isLive()) {
+  // A local run shares this machine with the next: one at a time (the queue waits for it). A
+  // cluster job runs elsewhere and goes on while the new run is followed.
+  if (isLive() && !m_cluster->isCluster()) {
     if (error) *error = tr("%1 is still running").arg(runId());
     return false;
   }

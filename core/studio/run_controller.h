@@ -64,7 +64,8 @@ class RunController : public QObject {
   bool loadingStored() const { return m_loadingStored; }
 
   /// Starts a run of `projectFile`'s config `configName` in runs/<new id>/ with `nproc` ranks
-  /// and extra key=value overrides. False with `error` when it cannot start.
+  /// and extra key=value overrides. False with `error` when it cannot start (a local run of
+  /// the controller still lives; a cluster job it follows goes on, and the new run is followed).
   /// `runDir` chooses the folder (newRunDir(); "" = a new one).
   bool start(const QString& projectFile, const QString& configName, int nproc,
              const QStringList& overrides, QString* error = nullptr, const QString& runDir = {});

@@ -12,10 +12,7 @@ namespace stave::studio {
 
 bool RunController::submit(const ClusterProfile& profile, const QString& projectFile,
                            const QString& configName, const QStringList& overrides, QString* error) {
-  if (isLive()) {
-    if (error) *error = tr("%1 is still running").arg(runId());
-    return false;
-  }
+  // The followed run, local or on the cluster, goes on: the new job runs elsewhere.
   if (const QStringList problems = profile.problems(); !problems.isEmpty()) {
     if (error) *error = problems.join(QStringLiteral("; "));
     return false;

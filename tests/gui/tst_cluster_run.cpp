@@ -245,6 +245,11 @@ class TestClusterRun : public QObject {
     QVERIFY(page->startRun());
     auto* c = page->controller();
     QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains("PartitionDown"), 60000);
+    // The job waits elsewhere: this machine is free for a run of its own.
+    QVERIFY(c->isLive());
+    page->targetBox()->setCurrentIndex(0);
+    QVERIFY(page->startButton()->isEnabled());
+    page->targetBox()->setCurrentIndex(page->targetBox()->findData("testcluster"));
     QVERIFY(page->stopRun());
     QTRY_COMPARE_WITH_TIMEOUT(c->outcome(), RunOutcome::Stopped, 60000);
     QVERIFY(run("scontrol", {"update", "PartitionName=stave", "State=UP"}).code == 0);
