@@ -27,7 +27,7 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
     a.state.exitCode = a.record.exitCode;
     return a;
   }
-  a.state = querySlurmJob(a.record.commandsFolder, a.record.jobId, stop);
+  a.state = querySlurmJob(slurmCommandsFolder(a.record.profile), a.record.jobId, stop);
   if (a.state.ended()) {
     // Kept for a studio opened after Slurm has forgotten the job. The record is read again
     // first: a resubmission since the query keeps its new job.
@@ -213,9 +213,9 @@ bool ClusterJob::cancel(QString* error) {
     if (error) *error = tr("Slurm is still being asked; try again in a moment");
     return false;
   }
-  const QString folder = m_record.commandsFolder, id = m_record.jobId;
+  const QString profile = m_record.profile, id = m_record.jobId;
   const bool pending = m_state.phase == SlurmJobState::Phase::Pending;
-  m_action->run<QString>([folder, id, pending] { return cancelSlurmJob(folder, id, pending); },
+  m_action->run<QString>([profile, id, pending] { return cancelSlurmJob(slurmCommandsFolder(profile), id, pending); },
                          [this](QString problem) {
                            if (!problem.isEmpty()) emit failed(problem);
                            refresh();

@@ -17,6 +17,7 @@
 #include "core/config/export.h"
 #include "core/config/project.h"
 #include "core/config/run_config.h"
+#include "core/studio/preferences.h"
 
 namespace stave::studio {
 namespace {
@@ -91,6 +92,12 @@ bool fail(QString* error, const QString& text) {
 
 }  // namespace
 
+QString slurmCommandsFolder(const QString& profile) {
+  const Preferences prefs = Preferences::load();
+  const ClusterProfile* p = prefs.cluster(profile);
+  return p ? p->commandsFolder : QString();
+}
+
 ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   ClusterJobRecord r;
   const QString path = QDir(runDir).filePath(clusterJobFileName());
@@ -113,7 +120,6 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   }
   r.jobId = id.toString();
   r.profile = o.value(QStringLiteral("profile")).toString();
-  r.commandsFolder = o.value(QStringLiteral("commands_folder")).toString();
   for (const auto& v : o.value(QStringLiteral("job_ids")).toArray()) r.jobIds << v.toString();
   if (r.jobIds.isEmpty()) r.jobIds << r.jobId;
   r.project = o.value(QStringLiteral("project")).toString();
@@ -130,7 +136,6 @@ bool writeClusterJob(const QString& runDir, const ClusterJobRecord& r, QString* 
   QJsonObject o{{QStringLiteral("job_id"), r.jobId},
                 {QStringLiteral("job_ids"), QJsonArray::fromStringList(r.jobIds)},
                 {QStringLiteral("profile"), r.profile},
-                {QStringLiteral("commands_folder"), r.commandsFolder},
                 {QStringLiteral("project"), r.project},
                 {QStringLiteral("config"), r.configName},
                 {QStringLiteral("shared_dir"), r.sharedDir},
@@ -300,7 +305,6 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
     return {};
   }
   rec.profile = s.profile.name;
-  rec.commandsFolder = s.profile.commandsFolder;
   if (!s.resume) {
     rec.project = QFileInfo(s.projectFile).absoluteFilePath();
     rec.configName = s.configName;

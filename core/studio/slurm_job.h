@@ -16,8 +16,10 @@ namespace stave::studio {
 
 /// cluster_job.json of a run folder: which Slurm jobs trained it and how the last one ended.
 struct ClusterJobRecord {
-  QString profile;         ///< the cluster profile's name at submission
-  QString commandsFolder;  ///< where its Slurm commands were ("" = PATH)
+  /// The cluster profile's name at submission. Its Slurm commands are the profile's as this
+  /// studio has it now (never a folder named in the record: a run folder copied from elsewhere
+  /// must not choose what this machine runs).
+  QString profile;
   QString jobId;           ///< the newest job
   QStringList jobIds;      ///< every job of the folder, oldest first (a resume adds one)
   QString project;         ///< the project file
@@ -28,6 +30,10 @@ struct ClusterJobRecord {
   double submittedAt = 0;  ///< unix time of the newest submission
   bool valid = false;      ///< the record was read
 };
+
+/// Where the Slurm commands of cluster profile `profile` are, as this studio's preferences say
+/// ("" = PATH, also when no such profile is kept any more). Reads the settings: any thread.
+QString slurmCommandsFolder(const QString& profile);
 
 /// The file name of the record in a run folder.
 inline QString clusterJobFileName() { return QStringLiteral("cluster_job.json"); }

@@ -182,6 +182,9 @@ class TestSlurmJob : public QObject {
                               shared + "/job.sbatch"),
              qPrintable(calls()));
     QVERIFY(calls().contains("env STAVE_RUN_DIR=" + shared + " STAVE_TRAIN=/opt/stave/bin/stave-train STAVE_RESUME=\n"));
+    QFile written(shared + "/cluster_job.json");
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QVERIFY(!written.readAll().contains(m_bin.toUtf8()));  // no command folder in the record
     const ClusterJobRecord read = readClusterJob(s.runDir);
     QVERIFY(read.valid);
     QCOMPARE(read.jobId, QString("42"));
@@ -268,6 +271,12 @@ class TestSlurmJob : public QObject {
     QVERIFY(back.clusters[0] == q);
     QVERIFY(back.clusters[1] == r);
     QVERIFY(back.cluster("cpu") && back.cluster("cpu")->gpusPerNode == 0);
+    // A job's Slurm commands are its profile's as kept here, never a folder a record names.
+    QCOMPARE(slurmCommandsFolder("lab"), QString());
+    prefs.clusters[0].commandsFolder = "/opt/slurm/bin";
+    prefs.save();
+    QCOMPARE(slurmCommandsFolder("lab"), QString("/opt/slurm/bin"));
+    QCOMPARE(slurmCommandsFolder("gone"), QString());
     QVERIFY(!back.cluster("nope"));
     // A hand-edited profile with a bad value is left out, the others stay.
     QSettings().setValue("clusters/2/time", "soon");
