@@ -78,7 +78,7 @@ void RunController::followCluster() {
   // Ended without a final event read: wait a moment for the last lines (shared storage shows
   // them late), then say how Slurm ended it.
   if (m_reading || m_cluster->endedForS() < 3) return;
-  const QString out = QDir(m_cluster->record().sharedDir).filePath(QStringLiteral("slurm-%1.out").arg(id));
+  const QString out = QDir(m_runDir).filePath(QStringLiteral("slurm-%1.out").arg(id));
   if (st.phase == SlurmJobState::Phase::Cancelled) {
     m_message = tr("Slurm job %1 was cancelled").arg(id);
     setOutcome(RunOutcome::Stopped);

@@ -283,7 +283,9 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
     fail(error, errorsText(text.errors()));
     return {};
   }
-  QString shared = rec.sharedDir;
+  // A resume: the folder itself as the nodes see it (the link's target), not what the record
+  // says — a record copied from elsewhere must not send the job to another folder.
+  QString shared = s.resume ? QFileInfo(s.runDir).canonicalFilePath() : QString();
   if (!s.resume && !makeRunFolder(s, &shared, error)) return {};
   const QString file = QDir(shared).filePath(QStringLiteral("job.sbatch"));
   if (auto st = config::writeExportFile(file.toStdString(), text.value(), config::ExportFormat::Slurm); !st) {
@@ -308,8 +310,8 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   if (!s.resume) {
     rec.project = QFileInfo(s.projectFile).absoluteFilePath();
     rec.configName = s.configName;
-    rec.sharedDir = shared;
   }
+  rec.sharedDir = shared;
   rec.jobId = id;
   rec.jobIds << id;
   rec.finalState.clear();
