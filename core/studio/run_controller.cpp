@@ -111,7 +111,10 @@ QStringList RunController::liveRuns(const QString& projectDir) {
 }
 
 bool RunController::isLive() const {
-  if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->active();
+  // A cluster run lives while its job may; a job Slurm cannot tell of lives until the run's
+  // final event was read.
+  if (!m_runDir.isEmpty() && m_cluster->isCluster())
+    return m_cluster->active() && !(m_sawEnd && m_cluster->state().phase == SlurmJobState::Phase::Unknown);
   // Just started: live while its pid is being waited for (a start that fails ends it).
   return !m_runDir.isEmpty() && m_child->folder() == m_runDir && m_child->running();
 }

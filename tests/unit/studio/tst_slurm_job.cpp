@@ -17,7 +17,9 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/cluster_profile.h"
+#include "core/studio/cluster_job.h"
 #include "core/studio/preferences.h"
+#include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
 
 using namespace stave::studio;
@@ -218,6 +220,44 @@ class TestSlurmJob : public QObject {
     QVERIFY2(error.contains("refused") && error.contains("invalid partition specified"), qPrintable(error));
     QVERIFY(!QFileInfo(s.runDir).exists() && !QFileInfo(s.runDir).isSymLink());
     QVERIFY(!QFileInfo::exists(m_dir.filePath("shared/demo/run-2")));
+  }
+
+  // A cluster run whose Slurm cannot be asked any more (the cluster gone): the run's own final
+  // event says how it ended, it is not live, and the job's line says why Slurm is not heard.
+  void slurmGoneRunEnded() {
+    fake("squeue", "echo 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1");
+    fake("sacct", "exit 1");
+    fake("scontrol", "exit 1");
+    Preferences prefs;
+    ClusterProfile lab;
+    lab.name = "lab";
+    lab.commandsFolder = m_bin;
+    prefs.clusters = {lab};
+    prefs.save();
+    QTemporaryDir run;
+    ClusterJobRecord rec;
+    rec.profile = "lab";
+    rec.jobId = "77";
+    rec.jobIds = {"77"};
+    rec.sharedDir = run.path();
+    QVERIFY(writeClusterJob(run.path(), rec));
+    QFile events(run.filePath("events.jsonl"));
+    QVERIFY(events.open(QIODevice::WriteOnly));
+    stave::telemetry::FinishedEvent fin;
+    fin.status = stave::telemetry::RunStatus::Completed;
+    for (const auto& e : {stave::telemetry::toEvent(stave::telemetry::RunStartEvent{}, 0),
+                          stave::telemetry::toEvent(fin, 0)})
+      events.write(QByteArray::fromStdString(stave::telemetry::encodeEvent(e) + "\n"));
+    events.close();
+    RunController c;
+    c.setPollInterval(50);
+    c.cluster()->setPollInterval(100);
+    QVERIFY(c.attach(run.path()));
+    QVERIFY(c.cluster()->isCluster());
+    QTRY_COMPARE_WITH_TIMEOUT(c.outcome(), stave::studio::RunOutcome::Completed, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.cluster()->describe().contains("Unable to contact slurm controller"), 10000);
+    QVERIFY(!c.isLive());
+    QVERIFY(calls().contains("squeue -h -j 77"));
   }
 
   void damagedRecordNamed() {
