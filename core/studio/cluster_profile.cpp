@@ -41,10 +41,23 @@ QString slurmCommand(const QString& folder, const QString& name) {
 
 QString ClusterProfile::command(const QString& cmd) const { return slurmCommand(commandsFolder, cmd); }
 
+const QList<ClusterProfileField>& clusterProfileFields() {
+  using P = ClusterProfile;
+  static const QList<ClusterProfileField> fields{
+      {"name", &P::name},           {"partition", &P::partition},
+      {"account", &P::account},     {"time", &P::timeLimit},
+      {"gpus_per_node", nullptr, &P::gpusPerNode},
+      {"nodes", nullptr, &P::nodes},
+      {"cpus_per_task", nullptr, &P::cpusPerTask},
+      {"run_folder", &P::runFolder}, {"stave_train", &P::trainExecutable},
+      {"commands_folder", &P::commandsFolder}};
+  return fields;
+}
+
 bool ClusterProfile::operator==(const ClusterProfile& o) const {
-  return name == o.name && partition == o.partition && account == o.account && timeLimit == o.timeLimit &&
-         gpusPerNode == o.gpusPerNode && nodes == o.nodes && cpusPerTask == o.cpusPerTask && runFolder == o.runFolder &&
-         trainExecutable == o.trainExecutable && commandsFolder == o.commandsFolder;
+  for (const auto& f : clusterProfileFields())
+    if (f.text ? this->*f.text != o.*f.text : this->*f.number != o.*f.number) return false;
+  return true;
 }
 
 QStringList clusterProfileProblems(const QList<ClusterProfile>& profiles) {

@@ -37,8 +37,19 @@ struct ClusterProfile {
   config::ExportOptions exportOptions(const QString& jobName) const;
   /// `command` (sbatch, squeue, ...) in commandsFolder, or the bare name (PATH).
   QString command(const QString& name) const;
+  /// Every field equal (clusterProfileFields()).
   bool operator==(const ClusterProfile& o) const;
 };
+
+/// A field of ClusterProfile as the preferences store it: its settings key and its member (a
+/// text or a number). Every field is in clusterProfileFields(), once.
+struct ClusterProfileField {
+  const char* key;
+  QString ClusterProfile::*text = nullptr;
+  int ClusterProfile::*number = nullptr;
+};
+/// Every field of a profile, in the order Settings shows them.
+const QList<ClusterProfileField>& clusterProfileFields();
 
 /// Slurm command `name` in `folder`, or the bare name (found on PATH) when `folder` is "".
 QString slurmCommand(const QString& folder, const QString& name);

@@ -15,18 +15,8 @@ constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kWindowState = "window/state";
 constexpr const char* kOpenProject = "window/openProject";
 constexpr const char* kRunTarget = "window/runTarget";
-// The cluster profiles: an array of groups, one field each.
+// The cluster profiles: an array of groups, one key per field (clusterProfileFields()).
 constexpr const char* kClusters = "clusters";
-constexpr const char* kClusterName = "name";
-constexpr const char* kClusterPartition = "partition";
-constexpr const char* kClusterAccount = "account";
-constexpr const char* kClusterTime = "time";
-constexpr const char* kClusterGpus = "gpus_per_node";
-constexpr const char* kClusterNodes = "nodes";
-constexpr const char* kClusterCpus = "cpus_per_task";
-constexpr const char* kClusterRunFolder = "run_folder";
-constexpr const char* kClusterTrain = "stave_train";
-constexpr const char* kClusterCommands = "commands_folder";
 
 QString key(const char* k) {
   return QString::fromLatin1(k);
@@ -52,20 +42,13 @@ QList<ClusterProfile> loadClusters(QSettings& s) {
   for (int i = 0; i < n; ++i) {
     s.setArrayIndex(i);
     ClusterProfile c;
-    c.name = s.value(key(kClusterName)).toString();
-    c.partition = s.value(key(kClusterPartition)).toString();
-    c.account = s.value(key(kClusterAccount)).toString();
-    c.timeLimit = s.value(key(kClusterTime), c.timeLimit).toString();
-    bool ok = false;
-    const int gpus = s.value(key(kClusterGpus), c.gpusPerNode).toInt(&ok);
-    if (ok) c.gpusPerNode = gpus;
-    const int nodes = s.value(key(kClusterNodes), c.nodes).toInt(&ok);
-    if (ok) c.nodes = nodes;
-    const int cpus = s.value(key(kClusterCpus), c.cpusPerTask).toInt(&ok);
-    if (ok) c.cpusPerTask = cpus;
-    c.runFolder = s.value(key(kClusterRunFolder)).toString();
-    c.trainExecutable = s.value(key(kClusterTrain)).toString();
-    c.commandsFolder = s.value(key(kClusterCommands)).toString();
+    for (const auto& f : clusterProfileFields()) {
+      const QVariant v = s.value(key(f.key));
+      if (!v.isValid()) continue;  // the default
+      bool ok = true;
+      if (f.text) c.*f.text = v.toString();
+      else if (const int number = v.toInt(&ok); ok) c.*f.number = number;
+    }
     // A hand-edited profile with bad values is left out (the Run page cannot send to it).
     if (c.problems().isEmpty()) out << c;
   }
@@ -77,18 +60,9 @@ void saveClusters(QSettings& s, const QList<ClusterProfile>& clusters) {
   s.remove(key(kClusters));
   s.beginWriteArray(key(kClusters), static_cast<int>(clusters.size()));
   for (int i = 0; i < clusters.size(); ++i) {
-    const ClusterProfile& c = clusters[i];
     s.setArrayIndex(i);
-    s.setValue(key(kClusterName), c.name);
-    s.setValue(key(kClusterPartition), c.partition);
-    s.setValue(key(kClusterAccount), c.account);
-    s.setValue(key(kClusterTime), c.timeLimit);
-    s.setValue(key(kClusterGpus), c.gpusPerNode);
-    s.setValue(key(kClusterNodes), c.nodes);
-    s.setValue(key(kClusterCpus), c.cpusPerTask);
-    s.setValue(key(kClusterRunFolder), c.runFolder);
-    s.setValue(key(kClusterTrain), c.trainExecutable);
-    s.setValue(key(kClusterCommands), c.commandsFolder);
+    for (const auto& f : clusterProfileFields())
+      s.setValue(key(f.key), f.text ? QVariant(clusters[i].*f.text) : QVariant(clusters[i].*f.number));
   }
   s.endArray();
 }
