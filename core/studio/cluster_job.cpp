@@ -56,15 +56,19 @@ void ClusterJob::setPollInterval(int ms) {
   m_timer.setInterval(m_state.phase == SlurmJobState::Phase::Running ? 5 * ms : ms);
 }
 
-void ClusterJob::setFolder(const QString& runDir) {
-  const bool was = m_cluster;
-  ++m_generation;
-  m_folder = runDir;
+void ClusterJob::forget(const QString& folder) {
+  ++m_generation;  // an answer in flight is about the folder left
+  m_folder = folder;
   m_record = {};
   m_state = {};
   m_endedSeenMs = 0;
   m_queryError.clear();
   m_submitting = false;
+}
+
+void ClusterJob::setFolder(const QString& runDir) {
+  const bool was = m_cluster;
+  forget(runDir);
   m_cluster = !runDir.isEmpty() && QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName()));
   if (m_cluster) {
     m_timer.start(m_pollMs);
@@ -133,11 +137,7 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
 }
 
 void ClusterJob::submit(const ClusterSubmission& submission) {
-  ++m_generation;
-  m_folder = submission.runDir;
-  m_record = {};
-  m_state = {};
-  m_queryError.clear();
+  forget(submission.runDir);
   send(submission);
 }
 
@@ -167,7 +167,7 @@ bool ClusterJob::resubmit(const ClusterProfile& profile, const QString& trainExe
 void ClusterJob::send(const ClusterSubmission& submission) {
   m_cluster = true;
   m_submitting = true;
-  m_endedSeenMs = 0;
+  m_endedSeenMs = 0;  // a resubmission: the job before has ended, this one not
   emit changed();
   const quint64 generation = m_generation;
   const bool resume = submission.resume;

@@ -65,6 +65,8 @@ class ClusterJob : public QObject {
   void failed(const QString& error);
 
  private:
+  /// Follows `folder` from scratch: no record, state or error known yet.
+  void forget(const QString& folder);
   /// Runs a submission on the action thread.
   void send(const ClusterSubmission& submission);
   void applyState(const ClusterJobRecord& record, const SlurmJobState& state, quint64 generation);
