@@ -100,6 +100,11 @@ void EventSink::setObserver(std::function<void(const Event&)> observer) {
   m_observer = std::move(observer);
 }
 
+void EventSink::setForward(std::function<void(const std::string&)> forward) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  m_forward = std::move(forward);
+}
+
 void EventSink::write(const Event& event) {
   writeLine(encodeEvent(event));
   std::function<void(const Event&)> observer;
@@ -121,6 +126,7 @@ void EventSink::writeLine(const std::string& line) {
   }
   if (m_file.isOpen() && !m_file.writeLine(line, m_rank)) ++m_failures;
   if (m_tb) m_tb->writeLine(line);
+  if (m_forward) m_forward(line);
   ++m_lines;
 }
 

@@ -74,6 +74,10 @@ class EventSink {
   /// (so the observer may write to the sink itself); lines given to writeLine() are not seen.
   /// Set it before other threads write.
   void setObserver(std::function<void(const Event&)> observer);
+  /// Also hands every line written (write()'s and writeLine()'s, encoded once) to `forward`,
+  /// in order and under the sink's lock (so `forward` must not write to the sink); nullptr stops.
+  /// E.g. a rank's events sent to rank 0 over the event relay.
+  void setForward(std::function<void(const std::string&)> forward);
   /// Rank used by write() for typed events.
   void setRank(int rank);
   int rank() const;
@@ -103,6 +107,7 @@ class EventSink {
   EventLogFile m_file;
   std::unique_ptr<TensorBoardWriter> m_tb;
   std::function<void(const Event&)> m_observer;
+  std::function<void(const std::string&)> m_forward;
   int m_rank = 0;
   int64_t m_lines = 0;
   int64_t m_failures = 0;

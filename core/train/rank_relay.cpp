@@ -47,8 +47,8 @@ void RankRelay::serve(int port, telemetry::EventSink& sink,
 void RankRelay::sendFrom(const std::string& host, int port, telemetry::EventSink& sink) {
   m_client = std::make_unique<dist::RelayClient>(host, port);
   sink.setStream(nullptr);
-  sink.setObserver([this](const telemetry::Event& e) {
-    const std::string line = telemetry::encodeEvent(e);
+  m_sink = &sink;
+  sink.setForward([this](const std::string& line) {  // the sink's own encoding
     std::lock_guard<std::mutex> lock(m_mutex);
     m_client->send(line);
   });
@@ -64,6 +64,8 @@ void RankRelay::sendFrom(const std::string& host, int port, telemetry::EventSink
 }
 
 void RankRelay::stop() {
+  if (m_sink) m_sink->setForward(nullptr);  // what the rank writes from now on stays here
+  m_sink = nullptr;
   m_stop = true;
   if (m_thread.joinable()) m_thread.join();
   if (m_client) {

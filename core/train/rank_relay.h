@@ -43,6 +43,7 @@ class RankRelay {
  private:
   std::unique_ptr<dist::RelayServer> m_server;
   std::unique_ptr<dist::RelayClient> m_client;
+  telemetry::EventSink* m_sink = nullptr;  ///< the sink whose lines are sent (another rank)
   std::mutex m_mutex;  ///< the client: the sink's writers and the thread
   std::thread m_thread;
   std::atomic<bool> m_stop{false};

@@ -129,6 +129,24 @@ class TestTiming : public QObject {
     QCOMPARE(decodeEvent(lines[1])->rank, 1);
   }
 
+  // A forward gets every line as written (a typed event encoded once, a relayed line as it
+  // came), in order; once cleared, nothing more.
+  void sinkForwardsLines() {
+    EventSink sink;
+    std::vector<std::string> sent;
+    sink.setForward([&sent](const std::string& line) { sent.push_back(line); });
+    sink.setRank(3);
+    sink.writeTyped(WarningEvent{"slow disk", "data"});
+    const std::string relayed = R"({"type":"warning","version":1,"rank":1,"time":0,"data":{"message":"x"}})";
+    sink.writeLine(relayed);
+    sink.setForward(nullptr);
+    sink.writeTyped(WarningEvent{"not sent", ""});
+    QCOMPARE(int(sent.size()), 2);
+    QCOMPARE(decodeEvent(sent[0])->rank, 3);
+    QVERIFY(sent[0].find("slow disk") != std::string::npos);
+    QCOMPARE(sent[1], relayed);
+  }
+
   // Deleting events.jsonl mid-run lost the whole record (the writer went on into the deleted
   // inode): the sink recreates it, its first line a warning that says what happened.
   void sinkRecreatesDeletedLog() {
