@@ -324,7 +324,7 @@ bool RunPage::startRun() {
   QStringList overrides;
   if (const auto* cfg = m_doc->config(m_config->currentText()))
     overrides = studio::Preferences::load().runOverrides(*cfg);
-  if (!m_target->currentData().toString().isEmpty()) return submitRun(overrides);
+  if (!chosenCluster().isEmpty()) return submitRun(overrides);
   // Pre-flight: a run known to fail is not started (no run folder, no Resume offered).
   const auto checks = studio::preflight(m_doc->project(), m_config->currentText(), overrides);
   if (const QStringList blocking = studio::preflightBlocking(checks); !blocking.isEmpty()) {
@@ -351,27 +351,37 @@ bool RunPage::startRun() {
       return false;
     }
   }
+  if (!beginRun(tr("Cannot start: %1"), [&](QString* error) {
+        return m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, error);
+      }))
+    return false;
+  refreshRunList();
+  emit message(tr("Started %1").arg(m_run->runId()));
+  return true;
+}
+
+bool RunPage::beginRun(const QString& refusal, const std::function<bool(QString*)>& start) {
   const QString previous = m_run->runDir();
   m_attachOnScan = false;
   clearCharts();
   QString error;
-  if (!m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, &error)) {
+  if (!start(&error)) {
     if (!previous.isEmpty()) showRun(previous);  // keep showing what was there
-    m_outcome->setText(tr("Cannot start: %1").arg(error));
+    m_outcome->setText(refusal.arg(error));
     emit message(m_outcome->text());
     return false;
   }
-  refreshRunList();
-  studio::setLastRunTarget(QString());
-  emit message(tr("Started %1").arg(m_run->runId()));
+  studio::setLastRunTarget(chosenCluster());
   updateState();
   return true;
 }
 
+QString RunPage::chosenCluster() const { return m_target->currentData().toString(); }
+
 bool RunPage::submitRun(const QStringList& overrides) {
   // The cluster's machines are not this one: the local pre-flight (GPUs, memory, disk here)
   // does not apply; the export checks the config, and sbatch checks the request.
-  const QString name = m_target->currentData().toString();
+  const QString name = chosenCluster();
   const studio::Preferences prefs = studio::Preferences::load();
   const studio::ClusterProfile* profile = prefs.cluster(name);
   if (!profile) {
@@ -382,25 +392,17 @@ bool RunPage::submitRun(const QStringList& overrides) {
   // Ranks per node for a CPU profile, and the nproc of a profile that takes the config's.
   QStringList all = overrides;
   all << QStringLiteral("nproc=%1").arg(m_nproc->value());
-  const QString previous = m_run->runDir();
-  m_attachOnScan = false;
-  clearCharts();
-  QString error;
-  if (!m_run->submit(*profile, m_doc->path(), m_config->currentText(), all, &error)) {
-    if (!previous.isEmpty()) showRun(previous);
-    m_outcome->setText(tr("Not sent: %1").arg(error));
-    emit message(m_outcome->text());
+  if (!beginRun(tr("Not sent: %1"), [&](QString* error) {
+        return m_run->submit(*profile, m_doc->path(), m_config->currentText(), all, error);
+      }))
     return false;
-  }
-  studio::setLastRunTarget(name);
   emit message(tr("Sending %1 to %2…").arg(m_run->runId(), name));
-  updateState();
   return true;
 }
 
 void RunPage::reloadClusterProfiles() {
   // The choice of the last run (this session's, or the one before: kept with the settings).
-  const QString keep = m_target->count() > 0 ? m_target->currentData().toString() : studio::lastRunTarget();
+  const QString keep = m_target->count() > 0 ? chosenCluster() : studio::lastRunTarget();
   const QSignalBlocker block(m_target);
   m_target->clear();
   m_target->addItem(tr("This machine"), QString());
@@ -412,11 +414,11 @@ void RunPage::reloadClusterProfiles() {
 bool RunPage::localRunBlocksStart() const {
   // This machine trains one run at a time; a cluster job, or a job sent while one trains
   // here, runs elsewhere.
-  return m_run->isLive() && !m_run->cluster()->isCluster() && m_target->currentData().toString().isEmpty();
+  return m_run->isLive() && !m_run->cluster()->isCluster() && chosenCluster().isEmpty();
 }
 
 void RunPage::updateTarget() {
-  const bool cluster = !m_target->currentData().toString().isEmpty();
+  const bool cluster = !chosenCluster().isEmpty();
   m_start->setEnabled(m_doc->isOpen() && !localRunBlocksStart());
   m_start->setText(cluster ? tr("Run on cluster (F5)") : tr("Start (F5)"));
   m_nproc->setToolTip(cluster ? tr("Ranks per node on the cluster when its profile asks for no GPUs (CPU "

@@ -152,6 +152,11 @@ class RunPage : public QWidget {
   bool localRunBlocksStart() const;
   /// Start's words for the chosen target ("Start (F5)", "Run on cluster (F5)").
   void updateTarget();
+  /// The cluster profile chosen in On ("" = this machine).
+  QString chosenCluster() const;
+  /// Switches the page to a new run that `start` begins; when it cannot, shows the run shown
+  /// before and `refusal` (with %1 the reason). Remembers where the run went.
+  bool beginRun(const QString& refusal, const std::function<bool(QString*)>& start);
   /// Sends the chosen config to the chosen cluster (startRun's second half).
   bool submitRun(const QStringList& overrides);
   void updateSplit();
