@@ -277,4 +277,38 @@ DetachedExit ChildProcess::readExit(const QString& folder) {
   return x;
 }
 
+ChildProcess::CommandResult ChildProcess::runToEnd(const QString& program, const QStringList& args,
+                                                   const QStringList& env, const QString& workDir,
+                                                   int timeoutMs, const std::atomic<bool>* stop) {
+  QProcess p;
+  if (!env.isEmpty()) p.setEnvironment(QProcess::systemEnvironment() + env);
+  if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
+  p.start(program, args);
+  CommandResult r;
+  if (!p.waitForStarted(10000)) {
+    r.err = QStringLiteral("%1 cannot be started (%2)").arg(program, p.errorString());
+    return r;
+  }
+  r.started = true;
+  QElapsedTimer waited;
+  waited.start();
+  while (!p.waitForFinished(200)) {
+    const bool stopped = stop && stop->load();
+    if (stopped || waited.elapsed() > timeoutMs) {
+      p.terminate();
+      if (!p.waitForFinished(2000)) {
+        p.kill();
+        p.waitForFinished(5000);
+      }
+      r.err = stopped ? QStringLiteral("%1 was not waited for").arg(program)
+                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000);
+      return r;
+    }
+  }
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+  r.err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+  return r;
+}
+
 }  // namespace stave::studio

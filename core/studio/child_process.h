@@ -1,7 +1,8 @@
 #pragma once
 // ChildProcess: the studio's one kind of child process. Every `stave-train` the studio starts —
 // a run (the Run page's and the queue's, through RunController), a prediction, a weights export
-// — is started, asked to stop and ended one way: stop() sends SIGTERM, and SIGKILL follows after
+// — and every short command it asks (Slurm's, runToEnd) is started, asked to stop and ended one
+// way: stop() sends SIGTERM, and SIGKILL follows after
 // a grace period unless the process ended by then; how it ended is one ProcessOutcome
 // (outcomeOf). Two lifetimes:
 //   - Attached (predict, export): a QProcess of the job, whose output the job reads; destroying
@@ -18,6 +19,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <atomic>
 #include <initializer_list>
 
 #include "core/studio/process_outcome.h"
@@ -79,6 +81,20 @@ class ChildProcess : public QObject {
   static bool alive(const QString& folder);
   /// How the process of `folder` ended (exit_status).
   static DetachedExit readExit(const QString& folder);
+
+  // --- A short command, run to its end ---
+  /// What a command said (runToEnd).
+  struct CommandResult {
+    bool started = false;  ///< it could be started
+    int code = -1;         ///< its exit code; -1 when it crashed or was cut short
+    QString out, err;      ///< its output, trimmed (err: also why it did not start or end)
+  };
+  /// Runs `program args` (with `env` added to the environment, in `workDir`) on this thread
+  /// and waits for its end: at most `timeoutMs`, less when `*stop` is raised. A command cut
+  /// short is stopped as every child is (SIGTERM, SIGKILL after 2 s). For queries such as
+  /// Slurm's, on a job's thread — never on the GUI thread.
+  static CommandResult runToEnd(const QString& program, const QStringList& args, const QStringList& env,
+                                const QString& workDir, int timeoutMs, const std::atomic<bool>* stop = nullptr);
 
   // --- Both ---
   /// True while the process runs (Detached: also while starting).

@@ -7,9 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
-#include <QElapsedTimer>
 #include <QSaveFile>
 
 #include <atomic>
@@ -17,47 +15,19 @@
 #include "core/config/export.h"
 #include "core/config/project.h"
 #include "core/config/run_config.h"
+#include "core/studio/child_process.h"
 #include "core/studio/preferences.h"
 
 namespace stave::studio {
 namespace {
 
-struct Ran {
-  bool started = false;
-  int code = -1;
-  QString out, err;
-};
+using Ran = ChildProcess::CommandResult;
 
-/// Runs a Slurm command and waits for it (at most `timeoutMs`; less when `stop` is raised: the
-/// studio is closing and its job threads are joined).
+/// A Slurm command run to its end (ChildProcess::runToEnd): at most `timeoutMs`, less when
+/// `stop` is raised (the studio is closing and its job threads are joined).
 Ran runCommand(const QString& program, const QStringList& args, const QStringList& env = {},
                const QString& workDir = {}, int timeoutMs = 60000, const std::atomic<bool>* stop = nullptr) {
-  QProcess p;
-  if (!env.isEmpty()) p.setEnvironment(QProcess::systemEnvironment() + env);
-  if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
-  p.start(program, args);
-  Ran r;
-  if (!p.waitForStarted(10000)) {
-    r.err = QStringLiteral("%1 cannot be started (%2)").arg(program, p.errorString());
-    return r;
-  }
-  r.started = true;
-  QElapsedTimer waited;
-  waited.start();
-  while (!p.waitForFinished(200)) {
-    const bool stopped = stop && stop->load();
-    if (stopped || waited.elapsed() > timeoutMs) {
-      p.kill();
-      p.waitForFinished(5000);
-      r.err = stopped ? QStringLiteral("%1 was not waited for").arg(program)
-                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000);
-      return r;
-    }
-  }
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-  r.err = QString::fromUtf8(p.readAllStandardError()).trimmed();
-  return r;
+  return ChildProcess::runToEnd(program, args, env, workDir, timeoutMs, stop);
 }
 
 /// How long squeue, sacct or scontrol may take to answer.
