@@ -115,92 +115,92 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="138"/>
+        <location filename="../core/studio/cluster_job.cpp" line="147"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="142"/>
+        <location filename="../core/studio/cluster_job.cpp" line="151"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="196"/>
+        <location filename="../core/studio/cluster_job.cpp" line="205"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="200"/>
+        <location filename="../core/studio/cluster_job.cpp" line="209"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="204"/>
+        <location filename="../core/studio/cluster_job.cpp" line="213"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="219"/>
+        <location filename="../core/studio/cluster_job.cpp" line="228"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="220"/>
+        <location filename="../core/studio/cluster_job.cpp" line="229"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="221"/>
+        <location filename="../core/studio/cluster_job.cpp" line="230"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="222"/>
+        <location filename="../core/studio/cluster_job.cpp" line="231"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="223"/>
+        <location filename="../core/studio/cluster_job.cpp" line="232"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="224"/>
+        <location filename="../core/studio/cluster_job.cpp" line="233"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="231"/>
+        <location filename="../core/studio/cluster_job.cpp" line="240"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="232"/>
+        <location filename="../core/studio/cluster_job.cpp" line="241"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="238"/>
+        <location filename="../core/studio/cluster_job.cpp" line="247"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="240"/>
+        <location filename="../core/studio/cluster_job.cpp" line="249"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="242"/>
+        <location filename="../core/studio/cluster_job.cpp" line="251"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="243"/>
+        <location filename="../core/studio/cluster_job.cpp" line="252"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="244"/>
+        <location filename="../core/studio/cluster_job.cpp" line="253"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -218,122 +218,122 @@
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="51"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="66"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="51"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="66"/>
         <source>shown in the Run page&apos;s list</source>
         <translation>显示在运行页面的列表中</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="52"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="67"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="52"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="67"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="53"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
         <source>Account:</source>
         <translation>账户：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="53"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
         <source>your default account</source>
         <translation>您的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="54"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="54"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
         <source>[D-]HH:MM:SS or minutes</source>
         <translation>[D-]HH:MM:SS 或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="58"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="70"/>
         <source>the config&apos;s processes</source>
         <translation>配置的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="59"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="71"/>
         <source>GPUs (one rank each) per node; 0 = CPU ranks, no GPU request</source>
         <translation>每个节点的 GPU 数（每个 GPU 一个进程）；0 = CPU 进程，不申请 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="60"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="70"/>
         <source>GPUs per node:</source>
         <translation>每节点 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="64"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
         <source>Nodes:</source>
         <translation>节点数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
         <source>the config&apos;s workers + 2</source>
         <translation>配置的 workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="74"/>
         <source>Run folder:</source>
         <translation>运行文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="74"/>
         <source>the project&apos;s runs/ (on shared storage)</source>
         <translation>项目的 runs/（位于共享存储上）</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
         <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/.</source>
         <translation>集群节点与本机都能访问的文件夹（NFS、Lustre…）。运行写入 &lt;文件夹&gt;/&lt;项目&gt;/&lt;运行&gt;，并从项目的 runs/ 链接过去。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
         <source>stave-train:</source>
         <translation>stave-train：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
         <source>this studio&apos;s (same path on the nodes)</source>
         <translation>本工作室的（节点上路径相同）</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="76"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="78"/>
         <source>Slurm commands in:</source>
         <translation>Slurm 命令位置：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="76"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="78"/>
         <source>PATH</source>
         <translation>PATH</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="79"/>
         <source>sbatch, squeue, sacct, scontrol and scancel run on this machine. Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
         <translation>sbatch、squeue、sacct、scontrol 和 scancel 在本机运行。停止会向作业步骤发送 SIGTERM（scancel --signal=TERM）：运行会写入检查点，之后可以继续。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="125"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
         <source>cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="130"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
         <source>cluster-%1</source>
         <translation>集群-%1</translation>
     </message>
@@ -3361,139 +3361,138 @@
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="138"/>
-        <location filename="../core/studio/run_controller.cpp" line="168"/>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="16"/>
+        <location filename="../core/studio/run_controller.cpp" line="143"/>
+        <location filename="../core/studio/run_controller.cpp" line="173"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="164"/>
+        <location filename="../core/studio/run_controller.cpp" line="169"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="191"/>
+        <location filename="../core/studio/run_controller.cpp" line="196"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="363"/>
+        <location filename="../core/studio/run_controller.cpp" line="368"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="409"/>
+        <location filename="../core/studio/run_controller.cpp" line="414"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="457"/>
+        <location filename="../core/studio/run_controller.cpp" line="462"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="461"/>
+        <location filename="../core/studio/run_controller.cpp" line="466"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="483"/>
+        <location filename="../core/studio/run_controller.cpp" line="488"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="498"/>
+        <location filename="../core/studio/run_controller.cpp" line="503"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="502"/>
+        <location filename="../core/studio/run_controller.cpp" line="507"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="505"/>
+        <location filename="../core/studio/run_controller.cpp" line="510"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="512"/>
+        <location filename="../core/studio/run_controller.cpp" line="517"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="513"/>
+        <location filename="../core/studio/run_controller.cpp" line="518"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="514"/>
+        <location filename="../core/studio/run_controller.cpp" line="519"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="515"/>
+        <location filename="../core/studio/run_controller.cpp" line="520"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="516"/>
+        <location filename="../core/studio/run_controller.cpp" line="521"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="517"/>
+        <location filename="../core/studio/run_controller.cpp" line="522"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="518"/>
+        <location filename="../core/studio/run_controller.cpp" line="523"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="519"/>
+        <location filename="../core/studio/run_controller.cpp" line="524"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="520"/>
+        <location filename="../core/studio/run_controller.cpp" line="525"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="528"/>
+        <location filename="../core/studio/run_controller.cpp" line="533"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="531"/>
+        <location filename="../core/studio/run_controller.cpp" line="536"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="44"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="41"/>
         <source>the cluster profile &apos;%1&apos; of this run is no longer in Settings</source>
         <translation>此运行的集群配置“%1”已不在设置中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="67"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="64"/>
         <source>pending in Slurm: %1</source>
         <translation>在 Slurm 中排队：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="86"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="83"/>
         <source>Slurm job %1 was cancelled</source>
         <translation>Slurm 作业 %1 已被取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="90"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="87"/>
         <source>Slurm job %1 ended %2%3 without a final event; its output: %4</source>
         <translation>Slurm 作业 %1 以 %2%3 结束，没有最终事件；其输出：%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="91"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="88"/>
         <source> (exit code %1)</source>
         <translation>（退出码 %1）</translation>
     </message>
@@ -3522,7 +3521,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="126"/>
-        <location filename="../widgets/run_page.cpp" line="414"/>
+        <location filename="../widgets/run_page.cpp" line="426"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -3538,7 +3537,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="134"/>
-        <location filename="../widgets/run_page.cpp" line="411"/>
+        <location filename="../widgets/run_page.cpp" line="423"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -3761,7 +3760,7 @@
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="447"/>
+        <location filename="../widgets/run_page.cpp" line="459"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -3843,72 +3842,72 @@
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="360"/>
+        <location filename="../widgets/run_page.cpp" line="354"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="365"/>
+        <location filename="../widgets/run_page.cpp" line="359"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="377"/>
+        <location filename="../widgets/run_page.cpp" line="388"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="390"/>
+        <location filename="../widgets/run_page.cpp" line="395"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="394"/>
+        <location filename="../widgets/run_page.cpp" line="399"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="403"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="404"/>
+        <location filename="../widgets/run_page.cpp" line="409"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="411"/>
+        <location filename="../widgets/run_page.cpp" line="423"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="420"/>
+        <location filename="../widgets/run_page.cpp" line="432"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="425"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="432"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
@@ -4008,7 +4007,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="509"/>
+        <location filename="../widgets/run_page.cpp" line="521"/>
         <location filename="../widgets/run_page_events.cpp" line="174"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -4039,7 +4038,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="462"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4049,57 +4048,57 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="487"/>
+        <location filename="../widgets/run_page.cpp" line="499"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="488"/>
+        <location filename="../widgets/run_page.cpp" line="500"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="491"/>
+        <location filename="../widgets/run_page.cpp" line="503"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="496"/>
+        <location filename="../widgets/run_page.cpp" line="508"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="498"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="500"/>
+        <location filename="../widgets/run_page.cpp" line="512"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="501"/>
+        <location filename="../widgets/run_page.cpp" line="513"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="505"/>
+        <location filename="../widgets/run_page.cpp" line="517"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="522"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="537"/>
+        <location filename="../widgets/run_page.cpp" line="549"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="548"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

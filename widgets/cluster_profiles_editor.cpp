@@ -39,41 +39,43 @@ ClusterProfilesEditor::ClusterProfilesEditor(const QList<studio::ClusterProfile>
 }
 
 QWidget* ClusterProfilesEditor::buildForm() {
+  using P = studio::ClusterProfile;
   m_form = new QWidget(this);
   auto* form = new QFormLayout(m_form);
-  const auto line = [this, form](QLineEdit*& edit, const char* name, const QString& label, const QString& hint) {
-    edit = new QLineEdit(m_form);
+  const auto line = [this, form](QString P::*field, const char* name, const QString& label,
+                                 const QString& hint) {
+    auto* edit = new QLineEdit(m_form);
     edit->setObjectName(QString::fromLatin1(name));
     edit->setPlaceholderText(hint);
     form->addRow(label, edit);
     connect(edit, &QLineEdit::textEdited, this, &ClusterProfilesEditor::storeSelected);
+    m_texts.append({field, edit});
+    return edit;
   };
-  line(m_name, "clusterName", tr("Name:"), tr("shown in the Run page's list"));
-  line(m_partition, "clusterPartition", tr("Partition:"), tr("the cluster's default"));
-  line(m_account, "clusterAccount", tr("Account:"), tr("your default account"));
-  line(m_time, "clusterTime", tr("Time limit:"), tr("[D-]HH:MM:SS or minutes"));
-  m_gpus = new QSpinBox(m_form);
-  m_gpus->setObjectName(QStringLiteral("clusterGpus"));
-  m_gpus->setRange(-1, 1024);
-  m_gpus->setSpecialValueText(tr("the config's processes"));
-  m_gpus->setToolTip(tr("GPUs (one rank each) per node; 0 = CPU ranks, no GPU request"));
-  form->addRow(tr("GPUs per node:"), m_gpus);
-  m_nodes = new QSpinBox(m_form);
-  m_nodes->setObjectName(QStringLiteral("clusterNodes"));
-  m_nodes->setRange(1, 100000);
-  form->addRow(tr("Nodes:"), m_nodes);
-  m_cpus = new QSpinBox(m_form);
-  m_cpus->setObjectName(QStringLiteral("clusterCpus"));
-  m_cpus->setRange(0, 4096);
-  m_cpus->setSpecialValueText(tr("the config's workers + 2"));
-  form->addRow(tr("CPUs per rank:"), m_cpus);
-  for (QSpinBox* spin : {m_gpus, m_nodes, m_cpus})
+  const auto number = [this, form](int P::*field, const char* name, const QString& label, int lo,
+                                   int hi, const QString& special) {
+    auto* spin = new QSpinBox(m_form);
+    spin->setObjectName(QString::fromLatin1(name));
+    spin->setRange(lo, hi);
+    spin->setSpecialValueText(special);
+    form->addRow(label, spin);
     connect(spin, &QSpinBox::valueChanged, this, &ClusterProfilesEditor::storeSelected);
-  line(m_runFolder, "clusterRunFolder", tr("Run folder:"), tr("the project's runs/ (on shared storage)"));
-  m_runFolder->setToolTip(tr("A folder the cluster's nodes and this machine both see (NFS, Lustre…). "
-                             "Runs go to <folder>/<project>/<run>, linked from the project's runs/."));
-  line(m_train, "clusterTrain", tr("stave-train:"), tr("this studio's (same path on the nodes)"));
-  line(m_commands, "clusterCommands", tr("Slurm commands in:"), tr("PATH"));
+    m_numbers.append({field, spin});
+    return spin;
+  };
+  m_name = line(&P::name, "clusterName", tr("Name:"), tr("shown in the Run page's list"));
+  line(&P::partition, "clusterPartition", tr("Partition:"), tr("the cluster's default"));
+  line(&P::account, "clusterAccount", tr("Account:"), tr("your default account"));
+  line(&P::timeLimit, "clusterTime", tr("Time limit:"), tr("[D-]HH:MM:SS or minutes"));
+  number(&P::gpusPerNode, "clusterGpus", tr("GPUs per node:"), -1, 1024, tr("the config's processes"))
+      ->setToolTip(tr("GPUs (one rank each) per node; 0 = CPU ranks, no GPU request"));
+  number(&P::nodes, "clusterNodes", tr("Nodes:"), 1, 100000, {});
+  number(&P::cpusPerTask, "clusterCpus", tr("CPUs per rank:"), 0, 4096, tr("the config's workers + 2"));
+  line(&P::runFolder, "clusterRunFolder", tr("Run folder:"), tr("the project's runs/ (on shared storage)"))
+      ->setToolTip(tr("A folder the cluster's nodes and this machine both see (NFS, Lustre…). "
+                      "Runs go to <folder>/<project>/<run>, linked from the project's runs/."));
+  line(&P::trainExecutable, "clusterTrain", tr("stave-train:"), tr("this studio's (same path on the nodes)"));
+  line(&P::commandsFolder, "clusterCommands", tr("Slurm commands in:"), tr("PATH"));
   auto* note = new QLabel(tr("sbatch, squeue, sacct, scontrol and scancel run on this machine. "
                              "Stop sends SIGTERM to the job's steps (scancel --signal=TERM): the run "
                              "writes a checkpoint and can be resumed."),
@@ -90,16 +92,8 @@ void ClusterProfilesEditor::showSelected() {
   m_remove->setEnabled(has);
   const studio::ClusterProfile p = has ? m_profiles[row] : studio::ClusterProfile{};
   m_showing = true;
-  m_name->setText(p.name);
-  m_partition->setText(p.partition);
-  m_account->setText(p.account);
-  m_time->setText(p.timeLimit);
-  m_gpus->setValue(p.gpusPerNode);
-  m_nodes->setValue(p.nodes);
-  m_cpus->setValue(p.cpusPerTask);
-  m_runFolder->setText(p.runFolder);
-  m_train->setText(p.trainExecutable);
-  m_commands->setText(p.commandsFolder);
+  for (const auto& [field, edit] : m_texts) edit->setText(p.*field);
+  for (const auto& [field, spin] : m_numbers) spin->setValue(p.*field);
   m_showing = false;
 }
 
@@ -107,16 +101,8 @@ void ClusterProfilesEditor::storeSelected() {
   const int row = m_list->currentRow();
   if (m_showing || row < 0 || row >= m_profiles.size()) return;
   studio::ClusterProfile& p = m_profiles[row];
-  p.name = m_name->text().trimmed();
-  p.partition = m_partition->text().trimmed();
-  p.account = m_account->text().trimmed();
-  p.timeLimit = m_time->text().trimmed();
-  p.gpusPerNode = m_gpus->value();
-  p.nodes = m_nodes->value();
-  p.cpusPerTask = m_cpus->value();
-  p.runFolder = m_runFolder->text().trimmed();
-  p.trainExecutable = m_train->text().trimmed();
-  p.commandsFolder = m_commands->text().trimmed();
+  for (const auto& [field, edit] : m_texts) p.*field = edit->text().trimmed();
+  for (const auto& [field, spin] : m_numbers) p.*field = spin->value();
   m_list->item(row)->setText(p.name);
 }
 

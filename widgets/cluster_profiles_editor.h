@@ -39,15 +39,9 @@ class ClusterProfilesEditor : public QWidget {
   QPushButton* m_remove = nullptr;
   QWidget* m_form = nullptr;
   QLineEdit* m_name = nullptr;
-  QLineEdit* m_partition = nullptr;
-  QLineEdit* m_account = nullptr;
-  QLineEdit* m_time = nullptr;
-  QSpinBox* m_gpus = nullptr;
-  QSpinBox* m_nodes = nullptr;
-  QSpinBox* m_cpus = nullptr;
-  QLineEdit* m_runFolder = nullptr;
-  QLineEdit* m_train = nullptr;
-  QLineEdit* m_commands = nullptr;
+  /// Each field's widget (what showSelected fills and storeSelected reads).
+  QList<QPair<QString studio::ClusterProfile::*, QLineEdit*>> m_texts;
+  QList<QPair<int studio::ClusterProfile::*, QSpinBox*>> m_numbers;
   bool m_showing = false;  ///< the fields are being filled, not edited
 };
 
