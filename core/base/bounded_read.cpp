@@ -1,0 +1,127 @@
+#include "core/base/bounded_read.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace stave {
+
+namespace {
+
+std::string kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a folder, not a file";
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file; not read";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device, not a regular file; not read";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file; not read";
+  return "is not a regular file; not read";
+}
+
+std::string mib(size_t bytes) {
+  return bytes >= (size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB"
+                                    : std::to_string(bytes) + " bytes";
+}
+
+/// Closes the descriptor on every way out.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Result<std::string> readFileCapped(const std::string& path, size_t maxBytes) {
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one; the
+  // fstat below then refuses it before a byte is read.
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
+  if (f.fd < 0) {
+    const int err = errno;
+    if (err == EISDIR) return Error{path, 0, "", "is a folder, not a file"};
+    return Error{path, 0, "", std::string("cannot open: ") + std::strerror(err)};
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0)
+    return Error{path, 0, "", std::string("cannot stat: ") + std::strerror(errno)};
+  if (!S_ISREG(st.st_mode)) return Error{path, 0, "", kindOf(st.st_mode)};
+  if (st.st_size > 0 && static_cast<uint64_t>(st.st_size) > maxBytes)
+    return Error{path, 0, "",
+                 "is " + mib(static_cast<size_t>(st.st_size)) + ", larger than the " +
+                     mib(maxBytes) + " such a file may have; not read"};
+  // The size is only a claim (a file still growing, a file system that lies): the cap counts
+  // what read() returns.
+  std::string out;
+  out.reserve(std::min<size_t>(static_cast<size_t>(std::max<off_t>(st.st_size, 0)), maxBytes));
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+    }
+    if (n == 0) break;
+    if (out.size() + static_cast<size_t>(n) > maxBytes)
+      return Error{path, 0, "",
+                   "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+bool CappedLineReader::fill() {
+  std::streambuf* sb = m_in.rdbuf();
+  m_pos = 0;
+  m_buf.clear();
+  if (!sb) return false;
+  // Only what is there without waiting: a live stream (stdin) gives its lines as they come.
+  std::streamsize avail = sb->in_avail();
+  if (avail <= 0) {
+    if (std::char_traits<char>::eq_int_type(sb->sgetc(), std::char_traits<char>::eof())) {
+      m_in.setstate(std::ios::eofbit);
+      return false;
+    }
+    avail = std::max<std::streamsize>(1, sb->in_avail());
+  }
+  m_buf.resize(static_cast<size_t>(std::min<std::streamsize>(avail, 1 << 20)));
+  const std::streamsize got = sb->sgetn(m_buf.data(), static_cast<std::streamsize>(m_buf.size()));
+  m_buf.resize(static_cast<size_t>(std::max<std::streamsize>(got, 0)));
+  return !m_buf.empty();
+}
+
+CappedLineReader::Got CappedLineReader::next(std::string* line) {
+  line->clear();
+  bool any = false, tooLong = false;
+  for (;;) {
+    if (m_pos >= m_buf.size() && !fill()) {
+      if (!any) return Got::End;
+      break;  // a last line without '\n'
+    }
+    any = true;
+    const char* begin = m_buf.data() + m_pos;
+    const size_t left = m_buf.size() - m_pos;
+    const void* nl = std::memchr(begin, '\n', left);
+    const size_t take = nl ? static_cast<size_t>(static_cast<const char*>(nl) - begin) : left;
+    if (!tooLong) {
+      if (line->size() + take > m_maxLine) {
+        tooLong = true;  // from here on the line's bytes are only counted past
+        line->clear();
+        line->shrink_to_fit();
+      } else {
+        line->append(begin, take);
+      }
+    }
+    m_pos += take;
+    if (nl) {
+      ++m_pos;
+      break;
+    }
+  }
+  ++m_lineNo;
+  return tooLong ? Got::TooLong : Got::Line;
+}
+
+}  // namespace stave
