@@ -5,7 +5,9 @@
 #include <filesystem>
 
 #include "core/base/atomic_file.h"
+#include "core/base/bounded_read.h"
 #include "core/config/json_keys.h"
+#include "core/config/json_read.h"
 
 namespace stave::config {
 namespace fs = std::filesystem;
@@ -89,31 +91,10 @@ Status saveProject(const Project& project) {
   return writeFileAtomic(project.path, projectToJson(project));
 }
 
-Result<Project> loadProject(const std::string& path) {
-  auto text = readFile(path);
-  if (!text) return text.errors();
-  if (auto deep = jsonTooDeep(text.value(), path)) return *deep;
-  // Random bytes or another format: say that, not "truncated" (what JSON's parser reports).
-  const std::string& body = text.value();
-  const auto first = body.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && body[first] != '{') {
-    const unsigned char c = static_cast<unsigned char>(body[first]);
-    return Error{path, lineOfByte(body, first), "",
-                 "not a Stave project file: a project file is JSON text starting with '{', this "
-                 "one starts with " +
-                     (std::isprint(c) ? "'" + std::string(1, body[first]) + "'"
-                                      : std::string("binary data"))};
-  }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.value());
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
-    return Error{path, lineOfByte(text.value(), e.byte > 0 ? e.byte - 1 : 0), "",
-                 "not a valid project file: the JSON is truncated or malformed (" + what + ")"};
-  }
-  if (auto dup = duplicateJsonKeys(text.value(), path); !dup.empty()) return dup;
+namespace {
+
+/// A project from its parsed file.
+Result<Project> projectFromJson(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object() || !j.contains("format") || j["format"] != kProjectFormatName)
     return Error{path, 0, "format",
                  std::string("not a Stave project file (expected \"format\": \"") +
@@ -167,6 +148,38 @@ Result<Project> loadProject(const std::string& path) {
   if (!errors.empty()) return errors;
   if (p.activeConfig.empty() && !p.configs.empty()) p.activeConfig = p.configs.front().first;
   return p;
+}
+
+}  // namespace
+
+Result<Project> loadProject(const std::string& path) {
+  auto text = readFileCapped(path);
+  if (!text) return text.errors();
+  // Random bytes or another format: say that, not "truncated" (what JSON's parser reports).
+  const std::string& body = text.value();
+  const auto first = body.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && body[first] != '{') {
+    const unsigned char c = static_cast<unsigned char>(body[first]);
+    return Error{path, lineOfByte(body, first), "",
+                 "not a Stave project file: a project file is JSON text starting with '{', this "
+                 "one starts with " +
+                     (std::isprint(c) ? "'" + std::string(1, body[first]) + "'"
+                                      : std::string("binary data"))};
+  }
+  auto parsed = parseJson(body, path);
+  if (!parsed) {
+    std::vector<Error> errors = parsed.errors();
+    for (auto& e : errors) e.message = "not a valid project file: " + e.message;
+    return errors;
+  }
+  if (auto dup = duplicateJsonKeys(body, path); !dup.empty()) return dup;
+  // The tree's values are read with their types checked; anything the checks missed is an
+  // error naming the file, never an exception out of here.
+  try {
+    return projectFromJson(parsed.value(), path);
+  } catch (const std::exception& e) {
+    return jsonError(e, path);
+  }
 }
 
 Result<Project> createProject(const std::string& dir, const std::string& name,
