@@ -9,6 +9,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/config/json_keys.h"
+#include "core/config/json_read.h"
 #include "core/config/yaml_emit.h"
 
 namespace stave::config {
@@ -252,14 +253,9 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
   if (json) {
     // Check JSON syntax strictly first (YAML would accept more), then read it with the YAML
     // parser below, which knows the line of every key.
-    try {
-      jsonFallback = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      const int line = lineOfByte(text, e.byte > 0 ? e.byte - 1 : 0);
-      std::string what = e.what();
-      if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
-      return Error{sourceName, line, "", "not valid JSON (truncated or malformed): " + what};
-    }
+    auto parsed = parseJson(text, sourceName);
+    if (!parsed) return parsed.errors();
+    jsonFallback = std::move(parsed.value());
   }
   YAML::Node root;
   try {
