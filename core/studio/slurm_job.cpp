@@ -12,6 +12,7 @@
 
 #include <atomic>
 
+#include "core/base/bounded_read.h"
 #include "core/config/export.h"
 #include "core/config/project.h"
 #include "core/config/run_config.h"
@@ -71,13 +72,15 @@ QString slurmCommandsFolder(const QString& profile) {
 ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   ClusterJobRecord r;
   const QString path = QDir(runDir).filePath(clusterJobFileName());
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    fail(error, QStringLiteral("%1: cannot be read (%2)").arg(path, f.errorString()));
+  // A regular file of at most 1 MiB: a FIFO would block the reader, /dev/zero grow it for good.
+  const auto bytes = readFileCapped(path.toStdString(), size_t{1} << 20);
+  if (!bytes) {
+    fail(error, QString::fromStdString(bytes.errorText()));
     return r;
   }
   QJsonParseError pe;
-  const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+  const QJsonDocument doc = QJsonDocument::fromJson(
+      QByteArray::fromRawData(bytes->data(), static_cast<qsizetype>(bytes->size())), &pe);
   if (!doc.isObject()) {
     fail(error, QStringLiteral("%1: not a JSON object (%2 at byte %3)").arg(path, pe.errorString()).arg(pe.offset));
     return r;
