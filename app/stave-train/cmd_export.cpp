@@ -105,7 +105,9 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("--cpus-per-task", opt.cpusPerTask, "slurm: CPUs per rank (default: workers + 2)")
       ->type_name("C")
       ->check(wholeNumber(0, 999999999));
-  app.add_option("--time", opt.time, "slurm: wall-clock limit ([D-]HH:MM:SS or minutes)")
+  app.add_option("--time", opt.time,
+                 "slurm: wall-clock limit in one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, "
+                 "D-HH:MM, D-HH:MM:SS or UNLIMITED")
       ->type_name("T")
       ->capture_default_str();
   app.add_option("--partition", opt.partition, "slurm: partition (default: the cluster's)")

@@ -44,6 +44,32 @@ std::string heredoc(const std::string& target, const RunConfig& config) {
   return "cat > " + target + " <<'" + kHeredocEnd + "'\n" + yaml + kHeredocEnd + "\n";
 }
 
+// Slurm keeps a time limit as 32-bit minutes (time_str2mins returns an int); beyond that it
+// would wrap or mean "infinite".
+constexpr int64_t kMaxSlurmMinutes = 2147483646;
+
+// One field of a time limit: 1 to 10 digits (no sign, no overflow in int64).
+bool timeField(std::string_view s, int64_t& value) {
+  if (s.empty() || s.size() > 10) return false;
+  value = 0;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    value = value * 10 + (c - '0');
+  }
+  return true;
+}
+
+std::vector<std::string_view> splitOn(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t at = s.find(sep, start);
+    parts.push_back(
+        s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
+}
+
 Status checkCluster(const ExportOptions& o, int gpus) {
   std::vector<Error> errors;
   const std::string src = "export options";
@@ -55,11 +81,11 @@ Status checkCluster(const ExportOptions& o, int gpus) {
                           std::to_string(o.gpusPerNode < -1 ? o.gpusPerNode : gpus)});
   if (o.cpusPerTask < 0 || o.cpusPerTask > 4096)
     errors.push_back({src, 0, "cpus-per-task", "expected an integer in [0, 4096]"});
-  bool timeOk = !o.time.empty();
-  for (char c : o.time)
-    timeOk = timeOk && (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-');
-  if (!timeOk)
-    errors.push_back({src, 0, "time", "expected minutes or [D-]HH:MM:SS, got '" + o.time + "'"});
+  if (!isSlurmTimeLimit(o.time))
+    errors.push_back({src, 0, "time",
+                      "expected one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+                      "D-HH:MM:SS or UNLIMITED (at most " +
+                          std::to_string(kMaxSlurmMinutes) + " minutes), got '" + o.time + "'"});
   // Partition and account reach #SBATCH lines unquoted: Slurm's own characters only.
   for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"partition", o.partition},
                                    std::pair<const char*, const std::string&>{"account", o.account}})
@@ -348,6 +374,40 @@ Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format
     }
   }
   return Error{"", 0, "format", "unknown export format"};
+}
+
+bool isSlurmTimeLimit(std::string_view s) {
+  std::string upper;
+  for (char c : s) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper == "UNLIMITED" || upper == "INFINITE") return true;
+  int64_t days = 0;
+  std::string_view clock = s;
+  const size_t dash = s.find('-');
+  if (dash != std::string_view::npos) {
+    if (!timeField(s.substr(0, dash), days)) return false;
+    clock = s.substr(dash + 1);
+  }
+  const std::vector<std::string_view> parts = splitOn(clock, ':');
+  if (parts.size() > 3) return false;
+  int64_t v[3] = {0, 0, 0};
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (!timeField(parts[i], v[i])) return false;
+  int64_t seconds = 0;
+  if (dash != std::string_view::npos) {
+    // D-HH, D-HH:MM, D-HH:MM:SS: the clock part is bounded by the day.
+    if (v[0] > 23 || v[1] > 59 || v[2] > 59) return false;
+    if (days > kMaxSlurmMinutes / (24 * 60)) return false;
+    seconds = ((days * 24 + v[0]) * 60 + v[1]) * 60 + v[2];
+  } else if (parts.size() == 1) {  // minutes
+    seconds = v[0] * 60;
+  } else if (parts.size() == 2) {  // MM:SS
+    if (v[1] > 59) return false;
+    seconds = v[0] * 60 + v[1];
+  } else {  // HH:MM:SS
+    if (v[1] > 59 || v[2] > 59) return false;
+    seconds = (v[0] * 60 + v[1]) * 60 + v[2];
+  }
+  return (seconds + 59) / 60 <= kMaxSlurmMinutes;
 }
 
 Status checkClusterOptions(const ExportOptions& options) {

@@ -30,7 +30,7 @@ struct ExportOptions {
   /// -1 = the config's nproc, or none when the config's devices are "cpu".
   int gpusPerNode = -1;
   int cpusPerTask = 0;            ///< slurm: CPUs per rank; 0 = workers + 2
-  std::string time = "24:00:00";  ///< slurm: wall-clock limit ([D-]HH:MM:SS or minutes)
+  std::string time = "24:00:00";  ///< slurm: wall-clock limit (isSlurmTimeLimit's forms)
   std::string partition;          ///< slurm: partition; "" = the cluster's default
   std::string account;            ///< slurm: account charged; "" = the user's default
   std::string image;              ///< k8s: container image (required); slurm: pyxis image, optional
@@ -43,6 +43,11 @@ struct ExportOptions {
 /// Writes `config` (already resolved: data absolute) in `format`. Errors name bad options.
 Result<std::string> exportRunConfig(const RunConfig& config, ExportFormat format,
                                     const ExportOptions& options = {});
+
+/// Whether `limit` is a Slurm time limit: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS
+/// (hours of a day below 24, minutes and seconds below 60), UNLIMITED or INFINITE (any case);
+/// fields of at most 10 digits and a total of at most 2^31 - 2 minutes, Slurm's own bound.
+bool isSlurmTimeLimit(std::string_view limit);
 
 /// The Slurm and Kubernetes options' own checks (nodes, GPUs, CPUs, time, partition, account),
 /// as exportRunConfig makes them; errors name the option.

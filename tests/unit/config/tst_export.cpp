@@ -107,6 +107,8 @@ class TestExport : public QObject {
   void k8sManifest();
   void clusterOptionErrors_data();
   void clusterOptionErrors();
+  void slurmTimeLimits_data();
+  void slurmTimeLimits();
 };
 
 void TestExport::yamlAndJsonReadBack() {
@@ -532,6 +534,55 @@ void TestExport::clusterOptionErrors() {
       exportRunConfig(RunConfig::defaults(), parseExportFormat(format.toStdString()).value(), o);
   QVERIFY(!r.ok());
   QCOMPARE(QString::fromStdString(r.errors().front().key), key);
+}
+
+void TestExport::slurmTimeLimits_data() {
+  QTest::addColumn<QString>("limit");
+  QTest::addColumn<bool>("valid");
+  // Slurm's forms (sbatch --time): minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
+  QTest::newRow("minutes") << "90" << true;
+  QTest::newRow("zero") << "0" << true;
+  QTest::newRow("mm:ss") << "30:15" << true;
+  QTest::newRow("hh:mm:ss") << "24:00:00" << true;
+  QTest::newRow("long hh:mm:ss") << "100:00:00" << true;
+  QTest::newRow("d-hh") << "2-12" << true;
+  QTest::newRow("d-hh:mm") << "2-12:30" << true;
+  QTest::newRow("d-hh:mm:ss") << "7-00:00:00" << true;
+  QTest::newRow("unlimited") << "UNLIMITED" << true;
+  QTest::newRow("infinite") << "infinite" << true;
+  QTest::newRow("largest") << "2147483646" << true;
+  QTest::newRow("dashes only") << "----" << false;
+  QTest::newRow("colons only") << ":::" << false;
+  QTest::newRow("20 digits") << "99999999999999999999" << false;
+  QTest::newRow("20 digits in hh:mm:ss") << "99999999999999999999:00:00" << false;
+  QTest::newRow("over 32-bit minutes") << "2147483647" << false;
+  QTest::newRow("hours of days overflow") << "9999999999-00" << false;
+  QTest::newRow("four fields") << "1:2:3:4" << false;
+  QTest::newRow("two dashes") << "1-2-3" << false;
+  QTest::newRow("empty field") << "1::2" << false;
+  QTest::newRow("trailing dash") << "1-" << false;
+  QTest::newRow("leading dash") << "-5" << false;
+  QTest::newRow("seconds 60") << "10:60" << false;
+  QTest::newRow("minutes 60") << "1:60:00" << false;
+  QTest::newRow("day hours 24") << "1-24" << false;
+  QTest::newRow("empty") << "" << false;
+  QTest::newRow("words") << "1 day" << false;
+}
+
+void TestExport::slurmTimeLimits() {
+  QFETCH(QString, limit);
+  QFETCH(bool, valid);
+  QCOMPARE(isSlurmTimeLimit(limit.toStdString()), valid);
+  ExportOptions o;
+  o.time = limit.toStdString();
+  auto r = exportRunConfig(RunConfig::defaults(), ExportFormat::Slurm, o);
+  QCOMPARE(r.ok(), valid);
+  if (valid) {
+    QVERIFY(r.value().find("#SBATCH --time=" + o.time + "\n") != std::string::npos);
+  } else {
+    QCOMPARE(r.errors().front().key, std::string("time"));
+    QVERIFY(r.errors().front().message.find("'" + o.time + "'") != std::string::npos);
+  }
 }
 
 QTEST_GUILESS_MAIN(TestExport)
