@@ -4,10 +4,12 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/base/atomic_file.h"
+#include "core/base/bounded_read.h"
 #include "core/config/json_keys.h"
 #include "core/config/json_read.h"
 #include "core/config/yaml_emit.h"
@@ -318,15 +320,42 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
   return config;
 }
 
+namespace {
+// A config file with nothing in it is a mistake (a file cut off, the wrong file), not a request
+// for the defaults: without this, the first complaint was about the missing dataset, as if it
+// had come from the command line.
+Result<std::string> readConfigFile(const std::string& path) {
+  auto text = readFileCapped(path);  // a regular file, not a FIFO or a device; capped
+  if (!text) return text.errors();
+  bool blank = true, comments = false;
+  std::istringstream lines(text.value());
+  for (std::string line; blank && std::getline(lines, line);) {
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    if (line[first] == '#')
+      comments = true;
+    else
+      blank = false;
+  }
+  if (blank)
+    return Error{path, 0, "",
+                 std::string(text->empty() ? "the file is empty (0 bytes)"
+                             : comments    ? "the file is empty: it holds only comments"
+                                           : "the file is empty: it holds only blank lines") +
+                     "; a run config sets at least data: path/to/data.yaml"};
+  return text;
+}
+}  // namespace
+
 Result<RunConfig> loadRunConfig(const std::string& path) {
-  auto text = readFile(path);
+  auto text = readConfigFile(path);
   if (!text) return text.errors();
   return parseRunConfigYaml(text.value(), path);
 }
 
 Result<RunConfig> loadRunConfigWithOverrides(const std::string& path,
                                              const std::vector<std::string>& overrides) {
-  auto text = readFile(path);
+  auto text = readConfigFile(path);
   if (!text) return text.errors();
   auto config = parseRunConfigYaml(text.value(), path);
   // Report problems in the overrides too, even when the file has some.

@@ -47,7 +47,8 @@ class RunConfig {
   std::vector<Value> m_values;  // in runConfigSchema() order
 };
 
-/// Reads a config file, YAML or JSON (decided by content). Errors name the file, line and key.
+/// Reads a config file, YAML or JSON (decided by content). Errors name the file, line and key;
+/// a file with no setting in it (empty, blank or only comments) is an error naming the file.
 Result<RunConfig> loadRunConfig(const std::string& path);
 /// Reads a config file, then applies `key=value` overrides; all errors together.
 Result<RunConfig> loadRunConfigWithOverrides(const std::string& path,

@@ -55,6 +55,7 @@ class TestConfigCli : public QObject {
   void slurmExportForCpuRanks();
   void importUltralytics();
   void configDocs();
+  void emptyConfigIsNamed();
   void helpTexts_data();
   void helpTexts();
 };
@@ -426,6 +427,18 @@ void TestConfigCli::helpTexts() {
   QVERIFY(r.out.startsWith("usage: stave-train " + command));
   auto all = runStaveTrain({"--help"});
   QVERIFY(all.out.contains("  " + command + " "));
+}
+
+// An empty run config is reported as an empty file, by name; nothing about the dataset, and no
+// run folder is made.
+void TestConfigCli::emptyConfigIsNamed() {
+  const QString config = path("empty/run.yaml");
+  writeText(config, "");
+  auto r = runStaveTrain({"train", config});
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains(config + ": the file is empty"), qPrintable(r.err));
+  QVERIFY2(!r.err.contains("no dataset") && !r.err.contains("command line"), qPrintable(r.err));
+  QVERIFY(!QFileInfo::exists(path("empty/runs")));
 }
 
 QTEST_GUILESS_MAIN(TestConfigCli)

@@ -99,6 +99,8 @@ class TestSchema : public QObject {
   void parseErrors();
   void allErrorsTogether();
   void jsonAndYamlLoadByContent();
+  void emptyConfigFiles_data();
+  void emptyConfigFiles();
   void triStateKeyReadsBools();
   void overrides_data();
   void overrides();
@@ -340,6 +342,9 @@ void TestSchema::parseErrors_data() {
                                   << std::string() << std::string("not valid JSON");
   QTest::newRow("json trailing comma")
       << std::string("{\"epochs\": 10,}\n") << 1 << std::string() << std::string("not valid JSON");
+  QTest::newRow("json number out of range")
+      << std::string("{\n  \"epochs\": 10,\n  \"lr0\": 1e999\n}\n") << 3 << std::string("lr0")
+      << std::string("number out of range");
   QTest::newRow("json unknown") << std::string("{\"epochs\": 10,\n\"lr\": 0.1}") << 2
                                 << std::string("lr") << std::string("unknown key");
 }
@@ -368,6 +373,32 @@ void TestSchema::allErrorsTogether() {
   QVERIFY(hasError(r.errors(), 2, "amp", "true or false"));
   QVERIFY(hasError(r.errors(), 3, "mosaic", "out of range"));
   QVERIFY(hasError(r.errors(), 4, "foo_bar_baz", "unknown key"));
+}
+
+void TestSchema::emptyConfigFiles_data() {
+  QTest::addColumn<QByteArray>("text");
+  QTest::addColumn<QString>("why");
+  QTest::newRow("0 bytes") << QByteArray() << "the file is empty (0 bytes)";
+  QTest::newRow("blank lines") << QByteArray("\n  \n\t\r\n")
+                               << "the file is empty: it holds only blank lines";
+  QTest::newRow("comments") << QByteArray("# nothing set\n  # nor here\n")
+                            << "the file is empty: it holds only comments";
+}
+
+// A config file with no setting is reported as empty, naming the file (not as a missing
+// dataset, as if the command line had been incomplete); the overrides do not hide it.
+void TestSchema::emptyConfigFiles() {
+  QFETCH(QByteArray, text);
+  QFETCH(QString, why);
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("run.yaml").toStdString();
+  QVERIFY(stave::writeFileAtomic(path, text.toStdString()).ok());
+  for (const auto& r : {loadRunConfig(path), loadRunConfigWithOverrides(path, {"data=d.yaml"})}) {
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errors().size(), size_t(1));
+    QCOMPARE(r.errors().front().file, path);
+    QVERIFY2(r.errorText().find(why.toStdString()) != std::string::npos, r.errorText().c_str());
+  }
 }
 
 void TestSchema::jsonAndYamlLoadByContent() {
