@@ -292,7 +292,21 @@ ChildProcess::CommandResult ChildProcess::runToEnd(const QString& program, const
   r.started = true;
   QElapsedTimer waited;
   waited.start();
-  while (!p.waitForFinished(200)) {
+  // Read as it comes, one stream then the other (a wait returns as soon as the stream it
+  // watches has data), and keep only the cap of each: a command that answers without end must
+  // not grow the studio.
+  QByteArray out, err;
+  const auto keep = [&r](QByteArray& into, const QByteArray& more) {
+    const qint64 room = kCommandOutputCap - into.size();
+    if (more.size() > room) r.cut = true;
+    into.append(more.constData(), std::min<qint64>(room, more.size()));
+  };
+  for (int turn = 0;; ++turn) {
+    p.setReadChannel(turn % 2 ? QProcess::StandardError : QProcess::StandardOutput);
+    if (!p.waitForReadyRead(100) && p.state() != QProcess::NotRunning) p.waitForFinished(10);
+    keep(out, p.readAllStandardOutput());
+    keep(err, p.readAllStandardError());
+    if (p.state() == QProcess::NotRunning) break;
     const bool stopped = stop && stop->load();
     if (stopped || waited.elapsed() > timeoutMs) {
       p.terminate();
@@ -301,13 +315,16 @@ ChildProcess::CommandResult ChildProcess::runToEnd(const QString& program, const
         p.waitForFinished(5000);
       }
       r.err = stopped ? QStringLiteral("%1 was not waited for").arg(program)
-                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000);
+                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000.0);
+      r.out = QString::fromUtf8(out).trimmed();  // what it said before (capped)
       return r;
     }
   }
+  keep(out, p.readAllStandardOutput());
+  keep(err, p.readAllStandardError());
   r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-  r.err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+  r.out = QString::fromUtf8(out).trimmed();
+  r.err = QString::fromUtf8(err).trimmed();
   return r;
 }
 

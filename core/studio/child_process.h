@@ -88,10 +88,14 @@ class ChildProcess : public QObject {
     bool started = false;  ///< it could be started
     int code = -1;         ///< its exit code; -1 when it crashed or was cut short
     QString out, err;      ///< its output, trimmed (err: also why it did not start or end)
+    bool cut = false;      ///< it said more than kCommandOutputCap on a stream: the rest was dropped
   };
+  /// How much of each stream (stdout, stderr) of a command runToEnd keeps.
+  static constexpr qint64 kCommandOutputCap = qint64{1} << 20;
   /// Runs `program args` (with `env` added to the environment, in `workDir`) on this thread
   /// and waits for its end: at most `timeoutMs`, less when `*stop` is raised. A command cut
-  /// short is stopped as every child is (SIGTERM, SIGKILL after 2 s). For queries such as
+  /// short is stopped as every child is (SIGTERM, SIGKILL after 2 s). Its output is read while
+  /// it runs, and only the first kCommandOutputCap bytes of each stream are kept. For queries such as
   /// Slurm's, on a job's thread — never on the GUI thread.
   static CommandResult runToEnd(const QString& program, const QStringList& args, const QStringList& env,
                                 const QString& workDir, int timeoutMs, const std::atomic<bool>* stop = nullptr);

@@ -21,7 +21,14 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
   Answer a;
   a.record = readClusterJob(folder, &a.recordError);
   if (!a.record.valid) return a;
-  if (!a.record.finalState.isEmpty()) {
+  if (a.record.submissionUnknown) {
+    // sbatch's answer was lost: the job is looked for by its name until Slurm lists it.
+    if (!findUnknownSubmission(slurmCommandsFolder(a.record.profile), folder, &a.record, &a.state.error, stop) ||
+        a.record.jobId.isEmpty())
+      return a;
+  }
+  // A final state is one Slurm ends a job with; any other word kept there is asked again.
+  if (!a.record.finalState.isEmpty() && slurmPhase(a.record.finalState) != SlurmJobState::Phase::Unknown) {
     a.state.state = a.record.finalState;
     a.state.phase = slurmPhase(a.record.finalState);
     a.state.exitCode = a.record.exitCode;
@@ -83,6 +90,10 @@ bool ClusterJob::active() const {
   if (!m_cluster) return false;
   if (m_submitting) return true;
   if (!m_record.valid) return m_state.error.isEmpty() && m_queryError.isEmpty();  // not read yet
+  // A submission whose answer was lost and whose job never appeared counts as refused.
+  if (m_record.submissionUnknown &&
+      QDateTime::currentSecsSinceEpoch() - m_record.submittedAt > kLostSubmissionWaitS)
+    return false;
   return !m_state.ended();
 }
 
@@ -148,7 +159,10 @@ bool ClusterJob::resubmit(const ClusterProfile& profile, const QString& trainExe
     return false;
   }
   if (busy() || active()) {
-    if (error) *error = tr("Slurm job %1 has not ended yet").arg(m_record.jobId);
+    if (error)
+      *error = m_record.jobId.isEmpty()
+                   ? tr("this run's last submission is not known to Slurm yet (a job named %1 may still start)").arg(m_record.jobName)
+                   : tr("Slurm job %1 has not ended yet").arg(m_record.jobId);
     return false;
   }
   ClusterSubmission s;
@@ -190,8 +204,10 @@ void ClusterJob::send(const ClusterSubmission& submission) {
         }
         m_record = rec;
         m_state = {};
-        m_state.state = QStringLiteral("PENDING");
-        m_state.phase = SlurmJobState::Phase::Pending;
+        if (!rec.submissionUnknown) {
+          m_state.state = QStringLiteral("PENDING");
+          m_state.phase = SlurmJobState::Phase::Pending;
+        }
         m_timer.start(m_pollMs);
         emit changed();
         emit submitted(rec.jobId);
@@ -203,6 +219,12 @@ void ClusterJob::send(const ClusterSubmission& submission) {
 bool ClusterJob::cancel(QString* error) {
   if (!m_cluster || !m_record.valid) {
     if (error) *error = tr("no Slurm job to stop");
+    return false;
+  }
+  if (m_record.jobId.isEmpty()) {
+    if (error)
+      *error = tr("this run's Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue")
+                   .arg(m_record.jobName);
     return false;
   }
   if (m_state.ended()) {
@@ -239,11 +261,14 @@ QString ClusterJob::describe() const {
   if (!m_cluster) return {};
   if (m_submitting) return tr("Submitting to Slurm…");
   if (!m_record.valid) return m_queryError.isEmpty() ? tr("Slurm job: reading its record…") : m_queryError;
+  if (m_record.jobId.isEmpty())
+    return tr("Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)")
+        .arg(m_record.profile, m_record.jobName);
   QString what = phaseName(m_state.phase);
-  // Slurm's own word where it says more than the phase (TIMEOUT, OUT_OF_MEMORY, COMPLETING).
+  // Slurm's own word where it says more than the phase (TIMEOUT, OUT_OF_MEMORY, COMPLETING, a
+  // word the studio does not know).
   static const char* const kPlain[] = {"", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"};
-  if (!m_state.state.isEmpty() && m_state.phase != SlurmJobState::Phase::Unknown &&
-      m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
+  if (!m_state.state.isEmpty() && m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
     what = tr("%1 (%2)").arg(what, m_state.state);
   if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty())
     what = tr("%1: %2").arg(what, m_state.reason);

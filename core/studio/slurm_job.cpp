@@ -10,7 +10,16 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <QHash>
+
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 
 #include "core/base/bounded_read.h"
 #include "core/config/export.h"
@@ -61,7 +70,34 @@ bool fail(QString* error, const QString& text) {
   return false;
 }
 
+/// This user's name, for squeue's --user (squeue lists every user's jobs otherwise).
+QString userName() {
+  if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_name) return QString::fromLocal8Bit(pw->pw_name);
+  return qEnvironmentVariable("USER");
+}
+
+/// The job id at the head of an answer line ("42", "42;cluster", "42|RUNNING"), "" when it is
+/// not one.
+QString leadingJobId(const QString& line, QChar separator) {
+  const QString id = line.section(separator, 0, 0).trimmed();
+  return isSlurmJobId(id) ? id : QString();
+}
+
+/// Orders job ids by their number (array and het parts after it).
+bool newerJob(const QString& a, const QString& b) {
+  static const QRegularExpression digits(QStringLiteral("^[0-9]+"));
+  const qulonglong na = digits.match(a).captured(0).toULongLong(), nb = digits.match(b).captured(0).toULongLong();
+  return na != nb ? na > nb : a > b;
+}
+
 }  // namespace
+
+bool isSlurmJobId(const QString& id) {
+  // Slurm's forms: 1234, 1234_7 (an array task), 1234+1 (a het job's part). Nothing else: a
+  // record's id reaches squeue, sacct, scontrol and scancel.
+  static const QRegularExpression re(QStringLiteral("^[0-9]{1,20}(_[0-9]{1,10})?(\\+[0-9]{1,10})?$"));
+  return re.match(id).hasMatch();
+}
 
 QString slurmCommandsFolder(const QString& profile) {
   const Preferences prefs = Preferences::load();
@@ -87,14 +123,28 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   }
   const QJsonObject o = doc.object();
   const QJsonValue id = o.value(QStringLiteral("job_id"));
-  if (!id.isString() || id.toString().isEmpty()) {
+  if (!id.isString()) {
     fail(error, QStringLiteral("%1: job_id: expected the job's id as a string").arg(path));
     return r;
   }
   r.jobId = id.toString();
+  r.submissionUnknown = o.value(QStringLiteral("submission")).toString() == QLatin1String("unknown");
+  r.jobName = o.value(QStringLiteral("job_name")).toString();
+  // Ids are data, never arguments: one that is not Slurm's form damages the record.
+  if (!isSlurmJobId(r.jobId) && !(r.submissionUnknown && r.jobId.isEmpty())) {
+    fail(error, QStringLiteral("%1: job_id: '%2' is not a Slurm job id (digits, with _N or +N)").arg(path, r.jobId.left(64)));
+    return {};
+  }
   r.profile = o.value(QStringLiteral("profile")).toString();
-  for (const auto& v : o.value(QStringLiteral("job_ids")).toArray()) r.jobIds << v.toString();
-  if (r.jobIds.isEmpty()) r.jobIds << r.jobId;
+  for (const auto& v : o.value(QStringLiteral("job_ids")).toArray()) {
+    if (!isSlurmJobId(v.toString())) {
+      fail(error, QStringLiteral("%1: job_ids: '%2' is not a Slurm job id (digits, with _N or +N)")
+                      .arg(path, v.toString().left(64)));
+      return {};
+    }
+    r.jobIds << v.toString();
+  }
+  if (r.jobIds.isEmpty() && !r.jobId.isEmpty()) r.jobIds << r.jobId;
   r.project = o.value(QStringLiteral("project")).toString();
   r.configName = o.value(QStringLiteral("config")).toString();
   r.sharedDir = o.value(QStringLiteral("shared_dir")).toString(runDir);
@@ -115,6 +165,8 @@ bool writeClusterJob(const QString& runDir, const ClusterJobRecord& r, QString* 
                 {QStringLiteral("submitted_at"), r.submittedAt}};
   if (!r.finalState.isEmpty()) o.insert(QStringLiteral("final_state"), r.finalState);
   if (!r.exitCode.isEmpty()) o.insert(QStringLiteral("exit_code"), r.exitCode);
+  if (!r.jobName.isEmpty()) o.insert(QStringLiteral("job_name"), r.jobName);
+  if (r.submissionUnknown) o.insert(QStringLiteral("submission"), QStringLiteral("unknown"));
   const QString path = QDir(runDir).filePath(clusterJobFileName());
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson()) < 0 || !f.commit())
@@ -124,23 +176,38 @@ bool writeClusterJob(const QString& runDir, const ClusterJobRecord& r, QString* 
 
 SlurmJobState::Phase slurmPhase(const QString& word) {
   using P = SlurmJobState::Phase;
-  const QString s = word.section(QLatin1Char(' '), 0, 0).toUpper();
-  if (s.isEmpty()) return P::Unknown;
-  if (s == QLatin1String("PENDING") || s == QLatin1String("CONFIGURING") || s == QLatin1String("REQUEUED") ||
-      s == QLatin1String("REQUEUE_HOLD") || s == QLatin1String("RESV_DEL_HOLD"))
-    return P::Pending;
-  if (s == QLatin1String("RUNNING") || s == QLatin1String("COMPLETING") || s == QLatin1String("SUSPENDED") ||
-      s == QLatin1String("STAGE_OUT") || s == QLatin1String("SIGNALING") || s == QLatin1String("RESIZING"))
-    return P::Running;
-  if (s == QLatin1String("COMPLETED")) return P::Completed;
-  if (s == QLatin1String("CANCELLED")) return P::Cancelled;
-  return P::Failed;  // FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, PREEMPTED
+  // squeue's JOB STATE CODES, each once. A job that holds no allocation yet, or was put back in
+  // the queue (requeued, held, a federation's requeue, SPECIAL_EXIT: requeued and held) waits;
+  // one that holds its allocation runs, even stopped (SIGSTOP) or suspended, so Stop still
+  // reaches it; the rest have ended.
+  static const QHash<QString, P> kPhases = {
+      {QStringLiteral("PENDING"), P::Pending},        {QStringLiteral("CONFIGURING"), P::Pending},
+      {QStringLiteral("REQUEUED"), P::Pending},       {QStringLiteral("REQUEUE_HOLD"), P::Pending},
+      {QStringLiteral("REQUEUE_FED"), P::Pending},    {QStringLiteral("RESV_DEL_HOLD"), P::Pending},
+      {QStringLiteral("SPECIAL_EXIT"), P::Pending},   {QStringLiteral("RUNNING"), P::Running},
+      {QStringLiteral("COMPLETING"), P::Running},     {QStringLiteral("SUSPENDED"), P::Running},
+      {QStringLiteral("STOPPED"), P::Running},        {QStringLiteral("STAGE_OUT"), P::Running},
+      {QStringLiteral("SIGNALING"), P::Running},      {QStringLiteral("RESIZING"), P::Running},
+      {QStringLiteral("COMPLETED"), P::Completed},    {QStringLiteral("CANCELLED"), P::Cancelled},
+      {QStringLiteral("REVOKED"), P::Cancelled},      {QStringLiteral("FAILED"), P::Failed},
+      {QStringLiteral("TIMEOUT"), P::Failed},         {QStringLiteral("NODE_FAIL"), P::Failed},
+      {QStringLiteral("OUT_OF_MEMORY"), P::Failed},   {QStringLiteral("BOOT_FAIL"), P::Failed},
+      {QStringLiteral("DEADLINE"), P::Failed},        {QStringLiteral("PREEMPTED"), P::Failed},
+  };
+  // sacct may end a word with '+' where it cut it; such a word is not known.
+  return kPhases.value(word.section(QLatin1Char(' '), 0, 0).trimmed().toUpper(), P::Unknown);
 }
 
 SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const std::atomic<bool>* stop) {
-  // squeue: what slurmctld holds (pending, running, and ended jobs for MinJobAge).
+  if (!isSlurmJobId(jobId)) {
+    SlurmJobState s;
+    s.error = QStringLiteral("'%1' is not a Slurm job id; Slurm was not asked").arg(jobId.left(64));
+    return s;
+  }
+  // squeue: what slurmctld holds (pending, running, and ended jobs for MinJobAge). The id is
+  // validated, and given as an option's value all the same.
   const Ran q = runCommand(slurmCommand(folder, QStringLiteral("squeue")),
-                           {QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("--states=all"),
+                           {QStringLiteral("-h"), QStringLiteral("--jobs=") + jobId, QStringLiteral("--states=all"),
                             QStringLiteral("-o"), QStringLiteral("%T|%r")},
                            {}, {}, kAskMs, stop);
   const auto scontrol = [&] {
@@ -156,7 +223,7 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const s
   }
   // sacct: the accounting database, for a job slurmctld has forgotten.
   const Ran a = runCommand(slurmCommand(folder, QStringLiteral("sacct")),
-                           {QStringLiteral("-n"), QStringLiteral("-X"), QStringLiteral("-P"), QStringLiteral("-j"), jobId,
+                           {QStringLiteral("-n"), QStringLiteral("-X"), QStringLiteral("-P"), QStringLiteral("--jobs=") + jobId,
                             QStringLiteral("-o"), QStringLiteral("State,ExitCode,Reason")},
                            {}, {}, kAskMs, stop);
   if (a.code == 0 && !a.out.isEmpty()) {
@@ -173,6 +240,56 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const s
                 .arg(jobId, failure(QStringLiteral("squeue"), q), failure(QStringLiteral("sacct"), a),
                      failure(QStringLiteral("scontrol"), c));
   return s;
+}
+
+QString findSlurmJob(const QString& folder, const QString& jobName, const QStringList& known, double since,
+                     const std::atomic<bool>* stop) {
+  if (jobName.isEmpty()) return {};
+  const auto newest = [&](const QString& out, QChar separator) {
+    QString best;
+    for (const QString& line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+      const QString id = leadingJobId(line, separator);
+      if (!id.isEmpty() && !known.contains(id) && (best.isEmpty() || newerJob(id, best))) best = id;
+    }
+    return best;
+  };
+  QStringList args{QStringLiteral("-h"), QStringLiteral("--name=") + jobName, QStringLiteral("--states=all"),
+                   QStringLiteral("-o"), QStringLiteral("%i|%T")};
+  if (const QString user = userName(); !user.isEmpty()) args << QStringLiteral("--user=") + user;
+  const Ran q = runCommand(slurmCommand(folder, QStringLiteral("squeue")), args, {}, {}, kAskMs, stop);
+  if (q.code == 0)
+    if (const QString id = newest(q.out, QLatin1Char('|')); !id.isEmpty()) return id;
+  // sacct lists only jobs from a start time (today by default): from a little before the
+  // submission.
+  const QDateTime from = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(since) - 600);
+  const Ran a = runCommand(slurmCommand(folder, QStringLiteral("sacct")),
+                           {QStringLiteral("-n"), QStringLiteral("-X"), QStringLiteral("-P"), QStringLiteral("--name=") + jobName,
+                            QStringLiteral("--starttime=") + from.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")),
+                            QStringLiteral("-o"), QStringLiteral("JobID,State")},
+                           {}, {}, kAskMs, stop);
+  return a.code == 0 ? newest(a.out, QLatin1Char('|')) : QString();
+}
+
+bool findUnknownSubmission(const QString& commandsFolder, const QString& runDir, ClusterJobRecord* record, QString* error,
+                           const std::atomic<bool>* stop) {
+  const QString id = findSlurmJob(commandsFolder, record->jobName, record->jobIds,
+                                  record->submittedAt, stop);
+  if (id.isEmpty())
+    return fail(error, QStringLiteral("sbatch gave no answer for this run's job, and Slurm lists no job named %1 "
+                                      "yet; the run folder %2 is kept while it is looked for (squeue --name=%1)")
+                           .arg(record->jobName, runDir));
+  // Read again: another studio may have found it, or resubmitted, since.
+  ClusterJobRecord now = readClusterJob(runDir);
+  if (now.valid && now.submissionUnknown && now.jobName == record->jobName) {
+    now.jobId = id;
+    now.jobIds << id;
+    now.submissionUnknown = false;
+    writeClusterJob(runDir, now, error);
+    *record = now;
+  } else if (now.valid) {
+    *record = now;
+  }
+  return true;
 }
 
 namespace {
@@ -234,17 +351,106 @@ void removeRunFolder(const ClusterSubmission& s, const QString& shared) {
   QDir(shared).removeRecursively();
 }
 
+/// One submission of a run at a time: an exclusive flock on the folder's .cluster_job.lock,
+/// held while the record is read, sbatch asked and the record written (a read-modify-write).
+class SubmitLock {
+ public:
+  ~SubmitLock() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  bool take(const QString& runDir, QString* error) {
+    const QString path = QDir(runDir).filePath(QStringLiteral(".cluster_job.lock"));
+    m_fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (m_fd < 0)
+      return fail(error, QStringLiteral("%1: cannot be opened (%2)").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return true;
+    const int err = errno;
+    return fail(error, err == EWOULDBLOCK
+                           ? QStringLiteral("%1 is being resubmitted already (by another window or studio); "
+                                            "its record keeps the job that one sends")
+                                 .arg(runDir)
+                           : QStringLiteral("%1: cannot be locked (%2)").arg(path, QString::fromLocal8Bit(std::strerror(err))));
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+/// The run's job name: the export's "<project>-<config>" and the run's id, in Slurm's safe
+/// characters — how the job is found when sbatch's answer is lost.
+QString runJobName(const QString& name, const QString& runId) {
+  QString out;
+  for (const QChar c : name + QLatin1Char('.') + runId)
+    out += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.')
+               ? c
+               : QLatin1Char('-');
+  return out;
+}
+
+/// sbatch --parsable prints "ID" or "ID;cluster", maybe among lines of a site's banner (a
+/// wrapper that drops --parsable: "Submitted batch job ID"): the last line that is one. ""
+/// when none is.
+QString sbatchJobId(const QString& out) {
+  static const QRegularExpression plain(QStringLiteral("^Submitted batch job (\\S+)$"));
+  const QStringList lines = out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+    const QString line = it->trimmed();
+    if (const auto m = plain.match(line); m.hasMatch() && isSlurmJobId(m.captured(1))) return m.captured(1);
+    if (const QString id = leadingJobId(line, QLatin1Char(';')); !id.isEmpty() && !line.contains(QLatin1Char(' ')))
+      return id;
+  }
+  return {};
+}
+
+/// A file name pattern for sbatch's --output: '%' is Slurm's escape, so a folder's own '%' is
+/// doubled (a folder "a%jb" would otherwise become "a<jobid>b").
+QString outputPattern(const QString& folder) {
+  QString escaped = folder;
+  escaped.replace(QLatin1Char('%'), QStringLiteral("%%"));
+  return escaped + QStringLiteral("/slurm-%j.out");
+}
+
 }  // namespace
 
 ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   ClusterJobRecord rec;
   const QString name = QFileInfo(s.projectFile).completeBaseName() + QLatin1Char('-') + s.configName;
+  SubmitLock lock;
   if (s.resume) {
+    // Two resumes at once: the second waits for nothing and is refused, so the record keeps
+    // the job that trains.
+    if (!lock.take(s.runDir, error)) return {};
     QString why;
     rec = readClusterJob(s.runDir, &why);
     if (!rec.valid) {
       fail(error, why);
       return {};
+    }
+    if (rec.submissionUnknown) {
+      // sbatch's answer was lost: its job may still appear. Once Slurm has listed no job of
+      // that name for 10 minutes the submission is taken as refused.
+      QString why;
+      const bool found = findUnknownSubmission(s.profile.commandsFolder, s.runDir, &rec, &why);
+      if (!found && QDateTime::currentSecsSinceEpoch() - rec.submittedAt < kLostSubmissionWaitS) {
+        fail(error, QStringLiteral("%1: its last submission (a job named %2) is not known to Slurm yet and may still "
+                                   "start; it is resumed once that job has ended, or when none has appeared "
+                                   "10 minutes after it was sent")
+                        .arg(s.runDir, rec.jobName));
+        return {};
+      }
+    }
+    // The newest job must have ended (a resume sent a moment ago by another studio has not).
+    if (!rec.jobId.isEmpty() && slurmPhase(rec.finalState) == SlurmJobState::Phase::Unknown) {
+      const SlurmJobState st = querySlurmJob(s.profile.commandsFolder, rec.jobId);
+      if (!st.ended()) {
+        fail(error, st.error.isEmpty()
+                        ? QStringLiteral("Slurm job %1 of %2 is %3; a run is resumed once its job has ended")
+                              .arg(rec.jobId, s.runDir, st.state.isEmpty() ? QStringLiteral("not ended") : st.state)
+                        : QStringLiteral("%1: whether Slurm job %2 has ended is not known, so the run is not "
+                                         "resumed: %3")
+                              .arg(s.runDir, rec.jobId, st.error));
+        return {};
+      }
     }
     if (!QFileInfo::exists(QDir(s.runDir).filePath(QStringLiteral("config.yaml")))) {
       fail(error, QStringLiteral("%1 has no config.yaml: its job never started training; run the config again instead").arg(s.runDir));
@@ -268,16 +474,38 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   }
   QStringList env{QStringLiteral("STAVE_RUN_DIR=") + shared, QStringLiteral("STAVE_TRAIN=") + s.trainExecutable};
   if (s.resume) env << QStringLiteral("STAVE_RESUME=1");
+  const QString jobName = runJobName(name, QFileInfo(s.runDir).fileName());
+  const double submittedAt = QDateTime::currentMSecsSinceEpoch() / 1000.0;
   const Ran r = runCommand(s.profile.command(QStringLiteral("sbatch")),
-                           {QStringLiteral("--parsable"), QStringLiteral("--chdir=") + shared,
-                            QStringLiteral("--output=") + QDir(shared).filePath(QStringLiteral("slurm-%j.out")), file},
-                           env, shared);
-  const QString id = r.out.section(QLatin1Char('\n'), -1).section(QLatin1Char(';'), 0, 0).trimmed();
-  if (r.code != 0 || id.isEmpty()) {
-    fail(error, r.started ? QStringLiteral("the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r))
-                          : QStringLiteral("the job could not be sent to the cluster '%1': %2").arg(s.profile.name, r.err));
+                           {QStringLiteral("--parsable"), QStringLiteral("--job-name=") + jobName,
+                            QStringLiteral("--chdir=") + shared, QStringLiteral("--output=") + outputPattern(shared), file},
+                           env, shared, s.sbatchTimeoutMs);
+  QString id = r.code == 0 ? sbatchJobId(r.out) : QString();
+  QString note;  // said with a job that runs
+  // sbatch said no (an exit code of its own, not a time-out talking to slurmctld): nothing was
+  // accepted, a new run's folder goes again.
+  const bool refused = r.started && r.code > 0 && !r.err.contains(QLatin1String("timed out"), Qt::CaseInsensitive) &&
+                       !r.err.contains(QLatin1String("time out"), Qt::CaseInsensitive);
+  if (refused || !r.started) {
+    fail(error, refused ? QStringLiteral("the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r))
+                        : QStringLiteral("the job could not be sent to the cluster '%1': %2").arg(s.profile.name, r.err));
     if (!s.resume) removeRunFolder(s, shared);
     return {};
+  }
+  if (id.isEmpty()) {
+    // The answer is lost (sbatch timed out, or said no id) while the job may have been
+    // accepted: it is looked for by its name, and the folder, which it may use, is kept.
+    id = findSlurmJob(s.profile.commandsFolder, jobName, rec.jobIds, submittedAt);
+    const QString what = r.code < 0 ? r.err : failure(QStringLiteral("sbatch"), r);
+    if (id.isEmpty()) {
+      note = QStringLiteral("sbatch's answer was lost (%1); the job may have been accepted, so the run folder %2 is "
+                            "kept and Slurm is asked for a job named %3 (squeue --name=%3). If none appears, "
+                            "start the run again.")
+                 .arg(what.isEmpty() ? QStringLiteral("no job id") : what, shared, jobName);
+    } else {
+      note = QStringLiteral("sbatch's answer was lost (%1); Slurm lists the job by its name: job %2")
+                 .arg(what.isEmpty() ? QStringLiteral("no job id") : what, id);
+    }
   }
   rec.profile = s.profile.name;
   if (!s.resume) {
@@ -286,17 +514,24 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   }
   rec.sharedDir = shared;
   rec.jobId = id;
-  rec.jobIds << id;
+  rec.submissionUnknown = id.isEmpty();
+  if (!id.isEmpty()) rec.jobIds << id;
+  rec.jobName = jobName;
   rec.finalState.clear();
   rec.exitCode.clear();
-  rec.submittedAt = QDateTime::currentMSecsSinceEpoch() / 1000.0;
+  rec.submittedAt = submittedAt;
   rec.valid = true;
-  // The job runs already: a record that cannot be written is said, not fatal.
-  if (!writeClusterJob(shared, rec, error)) return rec;
+  if (error) *error = note;
+  // The job runs already (or may): a record that cannot be written is said, not fatal.
+  QString why;
+  if (!writeClusterJob(shared, rec, &why) && error) *error = note.isEmpty() ? why : note + QStringLiteral("; ") + why;
   return rec;
 }
 
 QString cancelSlurmJob(const QString& folder, const QString& jobId, bool pending) {
+  // A record's id is data: validated, it cannot be an option (scancel --user=root would stop
+  // every job of that user).
+  if (!isSlurmJobId(jobId)) return QStringLiteral("'%1' is not a Slurm job id; nothing was cancelled").arg(jobId.left(64));
   QStringList args;
   if (!pending) args << QStringLiteral("--signal=TERM");
   args << jobId;

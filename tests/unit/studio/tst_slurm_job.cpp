@@ -6,6 +6,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,6 +19,7 @@
 #include <thread>
 
 #include "common/project_fixture.h"
+#include "core/studio/child_process.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/cluster_job.h"
 #include "core/studio/preferences.h"
@@ -58,17 +62,104 @@ class TestSlurmJob : public QObject {
     QSettings().clear();
   }
 
+  // Every word of squeue's JOB STATE CODES has its phase; a word Slurm may add is unknown,
+  // never an end (an end is written into the record for good, and Stop refuses an ended job).
+  void phases_data() {
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<Phase>("phase");
+    const std::pair<const char*, Phase> words[] = {
+        {"PENDING", Phase::Pending},       {"CONFIGURING", Phase::Pending},   {"REQUEUED", Phase::Pending},
+        {"REQUEUE_FED", Phase::Pending},   {"REQUEUE_HOLD", Phase::Pending},  {"RESV_DEL_HOLD", Phase::Pending},
+        {"SPECIAL_EXIT", Phase::Pending},  {"RUNNING", Phase::Running},       {"COMPLETING", Phase::Running},
+        {"SUSPENDED", Phase::Running},     {"STOPPED", Phase::Running},       {"STAGE_OUT", Phase::Running},
+        {"SIGNALING", Phase::Running},     {"RESIZING", Phase::Running},      {"COMPLETED", Phase::Completed},
+        {"CANCELLED", Phase::Cancelled},   {"CANCELLED by 0", Phase::Cancelled}, {"REVOKED", Phase::Cancelled},
+        {"FAILED", Phase::Failed},         {"TIMEOUT", Phase::Failed},        {"NODE_FAIL", Phase::Failed},
+        {"OUT_OF_MEMORY", Phase::Failed},  {"BOOT_FAIL", Phase::Failed},      {"DEADLINE", Phase::Failed},
+        {"PREEMPTED", Phase::Failed},      {"running", Phase::Running},       {"", Phase::Unknown},
+        {"OUT_OF_ME+", Phase::Unknown},    {"TELEPORTED", Phase::Unknown},    {"--user=root", Phase::Unknown}};
+    for (const auto& [word, phase] : words) QTest::newRow(*word ? word : "empty") << QString(word) << phase;
+  }
   void phases() {
-    QCOMPARE(slurmPhase("PENDING"), Phase::Pending);
-    QCOMPARE(slurmPhase("CONFIGURING"), Phase::Pending);
-    QCOMPARE(slurmPhase("RUNNING"), Phase::Running);
-    QCOMPARE(slurmPhase("COMPLETING"), Phase::Running);
-    QCOMPARE(slurmPhase("COMPLETED"), Phase::Completed);
-    QCOMPARE(slurmPhase("CANCELLED by 0"), Phase::Cancelled);
-    QCOMPARE(slurmPhase("TIMEOUT"), Phase::Failed);
-    QCOMPARE(slurmPhase("OUT_OF_MEMORY"), Phase::Failed);
-    QCOMPARE(slurmPhase("NODE_FAIL"), Phase::Failed);
-    QCOMPARE(slurmPhase(""), Phase::Unknown);
+    QFETCH(QString, word);
+    QFETCH(Phase, phase);
+    QCOMPARE(slurmPhase(word), phase);
+  }
+
+  // A state word the studio does not know: the job is "unknown", not ended — nothing final is
+  // written into the record, and Stop still sends SIGTERM to it.
+  void unknownWordIsNotAnEnd() {
+    fake("squeue", "echo 'HIBERNATING|None'");
+    fake("scancel", "exit 0");
+    Preferences prefs;
+    ClusterProfile lab;
+    lab.name = "lab";
+    lab.commandsFolder = m_bin;
+    prefs.clusters = {lab};
+    prefs.save();
+    QTemporaryDir run;
+    ClusterJobRecord rec;
+    rec.profile = "lab";
+    rec.jobId = "88";
+    rec.jobIds = {"88"};
+    rec.sharedDir = run.path();
+    QVERIFY(writeClusterJob(run.path(), rec));
+    ClusterJob job;
+    job.setPollInterval(50);
+    job.setFolder(run.path());
+    QTRY_COMPARE_WITH_TIMEOUT(job.state().state, QString("HIBERNATING"), 10000);
+    QCOMPARE(job.state().phase, Phase::Unknown);
+    QVERIFY(!job.state().ended());
+    QVERIFY(job.active());
+    QVERIFY2(job.describe().contains("unknown (HIBERNATING)"), qPrintable(job.describe()));
+    QTest::qWait(300);  // more polls: still nothing final
+    QVERIFY(readClusterJob(run.path()).finalState.isEmpty());
+    QString error;
+    QVERIFY2(job.cancel(&error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(calls().contains("scancel --signal=TERM 88\n"), 10000);
+  }
+
+  // cluster_job.json is data: an id that is not Slurm's form refuses the record, and no command
+  // is ever given it (scancel --user=root would stop every job of that user).
+  void jobIdsAreData_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("plain") << "42" << true;
+    QTest::newRow("array task") << "42_7" << true;
+    QTest::newRow("het part") << "42+1" << true;
+    QTest::newRow("option") << "--user=root" << false;
+    QTest::newRow("short option") << "-u" << false;
+    QTest::newRow("leading space") << " 42" << false;
+    QTest::newRow("two ids") << "42,43" << false;
+    QTest::newRow("newline") << "42\n43" << false;
+    QTest::newRow("empty") << "" << false;
+  }
+  void jobIdsAreData() {
+    QFETCH(QString, id);
+    QFETCH(bool, valid);
+    QCOMPARE(isSlurmJobId(id), valid);
+    QTemporaryDir run;
+    for (const char* key : {"job_id", "job_ids"}) {
+      QFile f(run.filePath("cluster_job.json"));
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      const QJsonValue v = QString(key) == "job_id" ? QJsonValue(id) : QJsonValue(QJsonArray{id});
+      QJsonObject o{{"job_id", QString(key) == "job_id" ? id : QString("5")}, {key, v}, {"profile", "lab"}};
+      f.write(QJsonDocument(o).toJson());
+      f.close();
+      QString error;
+      const ClusterJobRecord rec = readClusterJob(run.path(), &error);
+      QCOMPARE(rec.valid, valid);
+      if (!valid) QVERIFY2(error.contains(key) && error.contains("not a Slurm job id"), qPrintable(error));
+    }
+    if (valid) return;
+    fake("squeue", "echo 'RUNNING|None'");
+    fake("scancel", "exit 0");
+    const SlurmJobState s = querySlurmJob(m_bin, id);
+    QCOMPARE(s.phase, Phase::Unknown);
+    QVERIFY2(s.error.contains("not a Slurm job id"), qPrintable(s.error));
+    QVERIFY(cancelSlurmJob(m_bin, id, false).contains("nothing was cancelled"));
+    QVERIFY(cancelSlurmJob(m_bin, id, true).contains("nothing was cancelled"));
+    QCOMPARE(calls(), QString());  // no Slurm command was run
   }
 
   // squeue first; an ended job slurmctld forgot: sacct; no accounting: scontrol.
@@ -77,7 +168,7 @@ class TestSlurmJob : public QObject {
     SlurmJobState s = querySlurmJob(m_bin, "7");
     QCOMPARE(s.phase, Phase::Pending);
     QCOMPARE(s.reason, QString("Priority"));
-    QVERIFY(calls().contains("squeue -h -j 7 --states=all -o %T|%r"));
+    QVERIFY(calls().contains("squeue -h --jobs=7 --states=all -o %T|%r"));
 
     fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
     fake("sacct", "echo 'TIMEOUT|0:15|None'");
@@ -180,8 +271,9 @@ class TestSlurmJob : public QObject {
     QVERIFY(text.contains("#SBATCH --partition=gpu\n") && text.contains("#SBATCH --account=vision\n"));
     QVERIFY(!text.contains("gpus-per-node"));
     QVERIFY(text.contains("epochs: 3"));
-    QVERIFY2(calls().contains("sbatch --parsable --chdir=" + shared + " --output=" + shared + "/slurm-%j.out " +
-                              shared + "/job.sbatch"),
+    // Named after the run (how a job whose answer was lost is found).
+    QVERIFY2(calls().contains("sbatch --parsable --job-name=demo-default.run-1 --chdir=" + shared + " --output=" + shared +
+                              "/slurm-%j.out " + shared + "/job.sbatch"),
              qPrintable(calls()));
     QVERIFY(calls().contains("env STAVE_RUN_DIR=" + shared + " STAVE_TRAIN=/opt/stave/bin/stave-train STAVE_RESUME=\n"));
     QFile written(shared + "/cluster_job.json");
@@ -192,8 +284,11 @@ class TestSlurmJob : public QObject {
     QCOMPARE(read.jobId, QString("42"));
     QCOMPARE(read.profile, QString("lab"));
     QCOMPARE(read.configName, QString("default"));
+    QCOMPARE(read.jobName, QString("demo-default.run-1"));
 
-    // Resume: the run's own config.yaml with a new total, the same folder, a second job.
+    // Resume: the run's own config.yaml with a new total, the same folder, a second job (once
+    // Slurm says the first has ended).
+    fake("squeue", "echo 'COMPLETED|None'");
     QFile cfg(shared + "/config.yaml");
     QVERIFY(cfg.open(QIODevice::WriteOnly));
     cfg.write(text.section("<<'STAVE_CONFIG_EOF'\n", 1).section("\nSTAVE_CONFIG_EOF", 0, 0).toUtf8());
@@ -220,6 +315,190 @@ class TestSlurmJob : public QObject {
     QVERIFY2(error.contains("refused") && error.contains("invalid partition specified"), qPrintable(error));
     QVERIFY(!QFileInfo(s.runDir).exists() && !QFileInfo(s.runDir).isSymLink());
     QVERIFY(!QFileInfo::exists(m_dir.filePath("shared/demo/run-2")));
+  }
+
+  // A submission of the demo project's default config to a profile with `runFolder`.
+  ClusterSubmission labSubmission(const QString& project, const QString& runDir, const QString& runFolder) {
+    ClusterSubmission s;
+    s.profile.name = "lab";
+    s.profile.gpusPerNode = 0;
+    s.profile.runFolder = runFolder;
+    s.profile.commandsFolder = m_bin;
+    s.projectFile = project;
+    s.configName = "default";
+    s.runDir = runDir;
+    s.trainExecutable = "/opt/stave/bin/stave-train";
+    return s;
+  }
+
+  // sbatch --parsable after a site's banner: the last line that is an id ("ID" or
+  // "ID;cluster"); an answer with no id is not taken for one.
+  void bannerBeforeTheId() {
+    QTemporaryDir projDir;
+    const QString project = stave::testing::makeProject(projDir);
+    fake("sbatch", "echo 'Welcome to the lab cluster. Submitted jobs are accounted.'; echo '12 nodes free'; echo '4711;lab'");
+    ClusterSubmission s = labSubmission(project, projDir.filePath("runs/run-1"), m_dir.filePath("banner"));
+    QString error;
+    const ClusterJobRecord rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    QCOMPARE(rec.jobId, QString("4711"));
+    QVERIFY(error.isEmpty());
+    // A line of the banner after the id; a wrapper that answers as sbatch without --parsable.
+    fake("sbatch", "echo 'Welcome.'; echo '4712'; echo 'Your fair share: 0.4 (see https://lab/docs)'");
+    s.runDir = projDir.filePath("runs/run-2");
+    QCOMPARE(submitClusterRun(s, &error).jobId, QString("4712"));
+    fake("sbatch", "echo 'Welcome.'; echo 'Submitted batch job 4713'");
+    s.runDir = projDir.filePath("runs/run-3");
+    QCOMPARE(submitClusterRun(s, &error).jobId, QString("4713"));
+    // No id at all (e.g. "--user=root" printed by a broken wrapper): never taken for one.
+    fake("sbatch", "echo '--user=root'");
+    fake("squeue", "exit 0");
+    fake("sacct", "exit 0");
+    s.runDir = projDir.filePath("runs/run-4");
+    const ClusterJobRecord none = submitClusterRun(s, &error);
+    QVERIFY(none.valid && none.submissionUnknown && none.jobId.isEmpty());
+    QVERIFY2(error.contains("--user=root") && error.contains("kept"), qPrintable(error));
+  }
+
+  // A run folder whose path holds '%': doubled for --output (Slurm's escape), so the job's
+  // output lands in the run folder and not in a folder named after the job id.
+  void percentInTheRunFolder() {
+    QTemporaryDir projDir;
+    const QString project = stave::testing::makeProject(projDir);
+    fake("sbatch", "echo 61");
+    ClusterSubmission s = labSubmission(project, projDir.filePath("runs/run-1"), m_dir.filePath("100%j-runs"));
+    QString error;
+    const ClusterJobRecord rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    const QString shared = m_dir.filePath("100%j-runs/demo/run-1");
+    QCOMPARE(rec.sharedDir, shared);
+    const QString escaped = m_dir.filePath("100%%j-runs/demo/run-1");
+    QVERIFY2(calls().contains(" --output=" + escaped + "/slurm-%j.out "), qPrintable(calls()));
+    QVERIFY2(calls().contains(" --chdir=" + shared + " "), qPrintable(calls()));
+  }
+
+  // sbatch accepted the job but answered after its time: the folder is kept (the job trains
+  // in it), the job is found by its name and recorded. Not found: the folder is still kept and
+  // the record says the submission is unknown; a later look finds the job.
+  void slowSbatchKeepsTheFolder() {
+    QTemporaryDir projDir;
+    const QString project = stave::testing::makeProject(projDir);
+    fake("sbatch", "touch '" + m_bin + "/accepted'; exec sleep 30");
+    fake("squeue", "case \"$*\" in *--name=demo-default.run-1*) echo '9|PENDING'; echo '77|RUNNING'; echo 'junk';; esac");
+    fake("sacct", "exit 0");
+    ClusterSubmission s = labSubmission(project, projDir.filePath("runs/run-1"), m_dir.filePath("slow"));
+    s.sbatchTimeoutMs = 500;
+    QString error;
+    QElapsedTimer t;
+    t.start();
+    ClusterJobRecord rec = submitClusterRun(s, &error);
+    QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY(QFileInfo::exists(m_bin + "/accepted"));
+    QVERIFY2(rec.valid, qPrintable(error));
+    QCOMPARE(rec.jobId, QString("77"));  // the newest of that name
+    QVERIFY(!rec.submissionUnknown);
+    QVERIFY2(error.contains("answer was lost") && error.contains("job 77"), qPrintable(error));
+    const QString shared = m_dir.filePath("slow/demo/run-1");
+    QVERIFY(QFileInfo::exists(shared + "/job.sbatch"));
+    QVERIFY(QFileInfo(s.runDir).isSymLink());
+    QCOMPARE(readClusterJob(s.runDir).jobId, QString("77"));
+    QVERIFY2(calls().contains("squeue -h --name=demo-default.run-1 --states=all -o %i|%T"), qPrintable(calls()));
+
+    // Not listed (yet): kept, and recorded as unknown.
+    fake("squeue", "exit 0");
+    s.runDir = projDir.filePath("runs/run-2");
+    rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    QVERIFY(rec.submissionUnknown);
+    QVERIFY(rec.jobId.isEmpty());
+    QVERIFY2(error.contains("kept") && error.contains("demo-default.run-2"), qPrintable(error));
+    const QString shared2 = m_dir.filePath("slow/demo/run-2");
+    QVERIFY(QFileInfo::exists(shared2 + "/job.sbatch"));
+    QVERIFY(QFileInfo(s.runDir).isSymLink());
+    ClusterJobRecord back = readClusterJob(s.runDir, &error);
+    QVERIFY2(back.valid, qPrintable(error));
+    QVERIFY(back.submissionUnknown);
+    QCOMPARE(back.jobName, QString("demo-default.run-2"));
+    // Neither resumed nor stopped while it may start.
+    QVERIFY(!submitClusterRun([&] { ClusterSubmission r = s; r.resume = true; return r; }(), &error).valid);
+    QVERIFY2(error.contains("not known to Slurm yet"), qPrintable(error));
+    // Listed later: found and recorded.
+    QVERIFY(!findUnknownSubmission(m_bin, s.runDir, &back, &error));
+    QVERIFY2(error.contains("kept"), qPrintable(error));
+    fake("squeue", "case \"$*\" in *--name=demo-default.run-2*) echo '78|PENDING';; esac");
+    QVERIFY2(findUnknownSubmission(m_bin, s.runDir, &back, &error), qPrintable(error));
+    QCOMPARE(back.jobId, QString("78"));
+    const ClusterJobRecord found = readClusterJob(s.runDir);
+    QCOMPARE(found.jobId, QString("78"));
+    QVERIFY(!found.submissionUnknown);
+  }
+
+  // Two resumes of one run at once: one job is sent, the other resume is refused, and the
+  // record keeps the job that trains. A resume while the run's job is running is refused too.
+  void twoResumesKeepTheJobThatTrains() {
+    QTemporaryDir projDir;
+    const QString project = stave::testing::makeProject(projDir);
+    fake("sbatch", "echo 30");
+    ClusterSubmission s = labSubmission(project, projDir.filePath("runs/run-1"), m_dir.filePath("twice"));
+    QString error;
+    ClusterJobRecord rec = submitClusterRun(s, &error);
+    QVERIFY2(rec.valid, qPrintable(error));
+    const QString shared = m_dir.filePath("twice/demo/run-1");
+    QFile job(shared + "/job.sbatch");
+    QVERIFY(job.open(QIODevice::ReadOnly));
+    QFile cfg(shared + "/config.yaml");
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(QString::fromUtf8(job.readAll()).section("<<'STAVE_CONFIG_EOF'\n", 1).section("\nSTAVE_CONFIG_EOF", 0, 0).toUtf8());
+    cfg.close();
+
+    // Job 30 still runs: a resume is refused, sbatch is not asked.
+    fake("squeue", "echo 'RUNNING|None'");
+    QFile::remove(QDir(m_bin).filePath("calls.log"));
+    s.resume = true;
+    s.epochs = 9;
+    QVERIFY(!submitClusterRun(s, &error).valid);
+    QVERIFY2(error.contains("job 30") && error.contains("RUNNING"), qPrintable(error));
+    QVERIFY(!calls().contains("sbatch"));
+
+    // It ended: two resumes at once, each sbatch slow enough for them to overlap.
+    fake("squeue", "echo 'COMPLETED|None'");
+    fake("sbatch", "n=$(cat '" + m_bin + "/n' 2>/dev/null || echo 40); n=$((n + 1)); echo $n >'" + m_bin +
+                       "/n'; sleep 1; echo $n");
+    ClusterJobRecord a, b;
+    QString ea, eb;
+    std::thread other([&] { b = submitClusterRun(s, &eb); });
+    a = submitClusterRun(s, &ea);
+    other.join();
+    QVERIFY2(a.valid != b.valid, qPrintable(ea + " | " + eb));
+    const ClusterJobRecord& sent = a.valid ? a : b;
+    const QString& refused = a.valid ? eb : ea;
+    QVERIFY2(refused.contains("being resubmitted") || refused.contains("PENDING") || refused.contains("not ended"),
+             qPrintable(refused));
+    QCOMPARE(calls().count("sbatch "), 1);
+    QCOMPARE(sent.jobId, QString("41"));
+    QCOMPARE(readClusterJob(s.runDir).jobId, QString("41"));
+    QCOMPARE(readClusterJob(s.runDir).jobIds, QStringList({"30", "41"}));
+  }
+
+  // Every Slurm command's answer is capped: a command that prints without end is read while it
+  // runs, kept to the cap, and ended by its time limit.
+  void answersAreCapped() {
+    QElapsedTimer t;
+    t.start();
+    auto r = ChildProcess::runToEnd("/bin/sh", {"-c", "yes slurm"}, {}, {}, 1500);
+    QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY(r.cut);
+    QVERIFY(r.out.size() <= ChildProcess::kCommandOutputCap);
+    QVERIFY(r.out.size() > 1000);
+    r = ChildProcess::runToEnd("/bin/sh", {"-c", "head -c 3000000 /dev/zero | tr '\\0' x >&2; echo done"}, {}, {}, 30000);
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out, QString("done"));
+    QVERIFY(r.cut);
+    QCOMPARE(r.err.size(), qsizetype(ChildProcess::kCommandOutputCap));
+    r = ChildProcess::runToEnd("/bin/sh", {"-c", "echo small; echo said >&2"}, {}, {}, 30000);
+    QVERIFY(!r.cut);
+    QCOMPARE(r.out, QString("small"));
+    QCOMPARE(r.err, QString("said"));
   }
 
   // A cluster run whose Slurm cannot be asked any more (the cluster gone): the run's own final
@@ -257,7 +536,7 @@ class TestSlurmJob : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(c.outcome(), stave::studio::RunOutcome::Completed, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(c.cluster()->describe().contains("Unable to contact slurm controller"), 10000);
     QVERIFY(!c.isLive());
-    QVERIFY(calls().contains("squeue -h -j 77"));
+    QVERIFY(calls().contains("squeue -h --jobs=77"));
   }
 
   void damagedRecordNamed() {
