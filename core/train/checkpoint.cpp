@@ -335,6 +335,14 @@ Result<LoadedWeights> loadWeights(const std::string& path, const torch::Device& 
   if (!file) return file.errors();
   LoadedWeights lw;
   lw.meta = file->meta();
+  // The head's class outputs are nc; names of another count would label the wrong outputs in
+  // every export, prediction and validation (an empty list: the outputs are numbered).
+  if (!lw.meta.names.empty() && static_cast<int64_t>(lw.meta.names.size()) != lw.meta.nc)
+    return Error{path, 0, "names",
+                 "the checkpoint names " + std::to_string(lw.meta.names.size()) +
+                     " classes but its model's head has " + std::to_string(lw.meta.nc) +
+                     " class outputs (nc " + std::to_string(lw.meta.nc) +
+                     "): the file is inconsistent and is not used"};
   model::ModelOptions mo;
   mo.scale = lw.meta.scale;
   mo.nc = static_cast<int>(lw.meta.nc);

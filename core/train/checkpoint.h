@@ -122,7 +122,8 @@ struct LoadedWeights {
   model::Yolo model{nullptr};
   CheckpointMeta meta;
 };
-/// Reads `path` into a LoadedWeights. The error names the file.
+/// Reads `path` into a LoadedWeights. The error names the file; a checkpoint whose class names
+/// are not as many as its head's class outputs (nc) is refused, naming both numbers.
 Result<LoadedWeights> loadWeights(const std::string& path,
                                   const torch::Device& device = torch::kCPU);
 

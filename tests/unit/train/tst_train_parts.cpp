@@ -9,10 +9,13 @@
 #include <fstream>
 #include <set>
 
+#include "core/model/yolo.h"
 #include "core/train/amp.h"
 #include "core/train/checkpoint.h"
 #include "core/train/device_input.h"
+#include "core/train/onnx_export.h"
 #include "core/train/optimizer.h"
+#include "core/train/ultralytics_weights.h"
 
 using namespace stave::train;
 
@@ -339,6 +342,57 @@ class TstTrainParts : public QObject {
     QCOMPARE(all->transferred, int64_t(8));
     QVERIFY(all->skipped.empty());
     QVERIFY(sameState(*same, *shadow));
+  }
+
+  // A checkpoint whose class names are not as many as its head's class outputs is refused by
+  // every export (and by val and predict, which read it the same way), naming both numbers;
+  // nothing is written. The same checkpoint with matching names exports.
+  void namesThatDisagreeWithTheHeadAreRefused() {
+    QTemporaryDir dir;
+    stave::model::ModelOptions mo;
+    mo.nc = 2;
+    stave::model::Yolo yolo(mo);
+    CheckpointMeta meta;
+    meta.scale = "n";
+    meta.nc = 2;
+    meta.imgsz = 64;
+    meta.names = {"cat", "dog", "bird"};
+    const std::string bad = dir.filePath("bad.pt").toStdString();
+    QVERIFY(saveCheckpoint(bad, {yolo.get(), yolo.get(), nullptr}, meta).ok());
+    auto refused = [&](const stave::Status& st, const std::string& out) {
+      if (st.ok()) return std::string("accepted");
+      const std::string text = st.errorText();
+      if (text.find(bad) == std::string::npos ||
+          text.find("names 3 classes") == std::string::npos ||
+          text.find("has 2 class outputs") == std::string::npos)
+        return "wrong message: " + text;
+      if (QFileInfo::exists(QString::fromStdString(out))) return "wrote " + out;
+      return std::string();
+    };
+    const std::string stave = dir.filePath("w.pt").toStdString();
+    const std::string onnx = dir.filePath("m.onnx").toStdString();
+    const std::string ultra = dir.filePath("u.pt").toStdString();
+    QCOMPARE(refused(exportStaveWeights(bad, stave), stave), std::string());
+    OnnxOptions oo;
+    oo.imgsz = 64;
+    auto o = exportOnnx(bad, onnx, oo);
+    QCOMPARE(refused(o.ok() ? stave::Status(stave::Ok{}) : stave::Status(o.errors()), onnx),
+             std::string());
+    auto u = exportUltralyticsWeights(bad, ultra);
+    QCOMPARE(refused(u.ok() ? stave::Status(stave::Ok{}) : stave::Status(u.errors()), ultra),
+             std::string());
+    QVERIFY(!loadWeights(bad).ok());
+
+    meta.names = {"cat", "dog"};
+    const std::string good = dir.filePath("good.pt").toStdString();
+    QVERIFY(saveCheckpoint(good, {yolo.get(), yolo.get(), nullptr}, meta).ok());
+    auto st = exportStaveWeights(good, stave);
+    QVERIFY2(st.ok(), st.errorText().c_str());
+    // No names at all: the outputs are numbered (as Ultralytics' export does), not refused.
+    meta.names.clear();
+    const std::string unnamed = dir.filePath("unnamed.pt").toStdString();
+    QVERIFY(saveCheckpoint(unnamed, {yolo.get(), yolo.get(), nullptr}, meta).ok());
+    QVERIFY(loadWeights(unnamed).ok());
   }
 
   // The foreach step is LibTorch's step() done as multi-tensor operations: same numbers, same
