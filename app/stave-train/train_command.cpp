@@ -177,15 +177,14 @@ int runWorkerCommand(const WorkerCommand& cmd) {
   // folder (the launcher holds it otherwise).
   RunFolderLock lock;
   if (env->keepsRunLog()) {
-    std::error_code ec;
-    fs::create_directories(cmd.runDir, ec);
-    auto l = RunFolderLock::acquire(cmd.runDir, "stave-train worker");
+    auto l = createAndLockRunFolder(cmd.runDir, "stave-train worker");
     if (!l) return printErrors("worker", l.errors());
     lock = std::move(l.value());
     // The run-folder rules of `train resume=true`, checked once (the other ranks wait for rank
     // 0 at the rendezvous and end with it when it refuses).
     if (cmd.resume)
-      if (auto s = checkResume(cfg.value(), cmd.runDir); !s) return printErrors("worker", s.errors());
+      if (auto s = checkResume(cfg.value(), cmd.runDir, env->worldSize); !s)
+        return printErrors("worker", s.errors());
   }
   return rankMain({cfg.value(), cmd.runDir, env.value(), cmd.stopAfter, cmd.version});
 }

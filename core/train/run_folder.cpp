@@ -74,7 +74,47 @@ std::vector<std::string> changedKeys(const config::RunConfig& saved,
   return changed;
 }
 
+/// Takes `runDir`'s lock. When it cannot be taken (a file system without locks, a folder that
+/// cannot be opened) and `created` says this process made the folder moments ago, the folder
+/// is removed again when nothing but what this attempt made is in it (weights/, an unheld
+/// run.lock): a refused start leaves no empty run folder behind. A folder that a live process
+/// holds, or that holds anything else, stays as it is.
+Result<RunFolderLock> lockFolder(const std::string& runDir, const std::string& command,
+                                 bool created) {
+  auto lock = RunFolderLock::acquire(runDir, command);
+  if (lock || !created || RunFolderLock::holder(runDir)) return lock;
+  std::error_code ec;
+  fs::remove(fs::path(runDir) / "weights", ec);  // only when empty
+  if (fs::is_regular_file(fs::symlink_status(RunFolderLock::lockPath(runDir), ec)))
+    fs::remove(RunFolderLock::lockPath(runDir), ec);
+  fs::remove(runDir, ec);  // only when empty
+  return lock;
+}
+
+/// Creates `runDir` (its parents and, with `weights`, its weights/) and says whether the
+/// folder was not there before.
+Result<bool> createRunFolder(const std::string& runDir, bool weights) {
+  std::error_code ec;
+  const bool existed = fs::exists(fs::symlink_status(runDir, ec));
+  fs::create_directories(weights ? fs::path(runDir) / "weights" : fs::path(runDir), ec);
+  if (ec) {
+    if (!existed) {
+      std::error_code ignored;
+      fs::remove(runDir, ignored);  // made before the failure and empty: not left behind
+    }
+    return Error{runDir, 0, "", "cannot create the run folder: " + ec.message()};
+  }
+  return !existed;
+}
+
 }  // namespace
+
+Result<RunFolderLock> createAndLockRunFolder(const std::string& runDir,
+                                             const std::string& command) {
+  auto created = createRunFolder(runDir, false);
+  if (!created) return created.errors();
+  return lockFolder(runDir, command, created.value());
+}
 
 std::string chooseRunDir(const config::RunConfig& config, const std::string& besideFolder) {
   std::string project = config.getString("project");
@@ -97,7 +137,7 @@ bool holdsRun(const std::string& dir) {
   return false;
 }
 
-Status checkResume(const config::RunConfig& requested, const std::string& runDir) {
+Status checkResume(const config::RunConfig& requested, const std::string& runDir, int worldSize) {
   const std::string ckpt = (fs::path(runDir) / "weights" / "last.pt").string();
   auto meta = readCheckpointMeta(ckpt);
   // Never fall back silently: say which other checkpoint of the run is intact, if any.
@@ -121,6 +161,24 @@ Status checkResume(const config::RunConfig& requested, const std::string& runDir
                    "with " + std::to_string(meta->nc) + " (" + ckpt +
                        "); a resumed run keeps its classes: start a new run (pretrained=" +
                        ckpt + " transfers the matching weights)"};
+  }
+  // Another shape (a node fewer or more) continues a stop inside an epoch only after the
+  // images already trained, when they are a whole number of the new global batches. Refused
+  // here, before the resume writes config.yaml or any event, not by the ranks.
+  const int world = worldSize > 0
+                        ? worldSize
+                        : static_cast<int>(requested.getInt("nproc") * requested.getInt("nnodes"));
+  if (meta->worldSize > 0 && meta->worldSize != world && meta->epochBatches > 0 && world > 0) {
+    const int before = static_cast<int>(meta->worldSize);
+    const int64_t images = meta->epochBatches * config::derive(requested, before).globalBatch;
+    if (images % config::derive(requested, world).globalBatch != 0)
+      return Error{ckpt, 0, "resume",
+                   "the run stopped inside epoch " + std::to_string(meta->epoch + 2) + " after " +
+                       std::to_string(meta->epochBatches) + " batches of " +
+                       std::to_string(before) + " ranks (" + std::to_string(images) +
+                       " images), which is no whole number of batches of " + std::to_string(world) +
+                       " ranks; resume with " + std::to_string(before) +
+                       " ranks to finish that epoch, then with " + std::to_string(world)};
   }
   if (meta->epoch + 1 >= requested.getInt("epochs"))
     return Error{(fs::path(runDir) / "config.yaml").string(), 0, "epochs",
@@ -156,12 +214,11 @@ Result<TakenRunFolder> takeRunFolder(const config::RunConfig& config, const std:
     if (!moved) return moved.errors();
     taken.movedAside = moved.value();
   }
-  std::error_code ec;
-  fs::create_directories(fs::path(runDir) / "weights", ec);
-  if (ec) return Error{runDir, 0, "", "cannot create the run folder: " + ec.message()};
+  auto created = createRunFolder(runDir, true);
+  if (!created) return created.errors();
   if (!taken.lock.held()) {
     // Two fresh runs into one empty --run-dir: the second one to get here is refused.
-    auto l = RunFolderLock::acquire(runDir, command);
+    auto l = lockFolder(runDir, command, created.value());
     if (!l) return l.errors();
     taken.lock = std::move(l.value());
   }

@@ -136,6 +136,30 @@ class TstRunFolders : public QObject {
     QCOMPARE(bytesOf(m_run + "/events.jsonl"), events);
   }
 
+  // A resume on another shape that cannot continue the stopped epoch (2 images trained, 2 ranks
+  // take 4 a batch) is refused before anything is written: config.yaml keeps its bytes, no
+  // event is appended (the run is not marked failed), and no rank is started.
+  void resumeOnAnotherShapeIsRefusedFirst() {
+    const QString cfg = m_dir.filePath("shape.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 2, 2, {"threads: 1", "warmup_epochs: 0"}));
+    const QString dir = m_dir.filePath("runs/shape");
+    auto first =
+        runStaveTrain({"train", cfg, "--run-dir", dir, "--stop-after-batches", "1"}, {}, 300000);
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err.right(2000)));
+    const QByteArray config = bytesOf(dir + "/config.yaml");
+    const QByteArray events = bytesOf(dir + "/events.jsonl");
+    QVERIFY(!config.isEmpty() && !events.isEmpty());
+    auto r = runStaveTrain({"train", "--run-dir", dir, "resume=true", "--nproc", "2"}, {}, 120000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("after 1 batches of 1 ranks (2 images), which is no whole number of "
+                            "batches of 2 ranks") &&
+                 r.err.contains("resume with 1 ranks to finish that epoch"),
+             qPrintable(r.err));
+    QCOMPARE(bytesOf(dir + "/config.yaml"), config);
+    QCOMPARE(bytesOf(dir + "/events.jsonl"), events);
+    QVERIFY(!QFileInfo::exists(dir + "/logs/rank1.log"));
+  }
+
   // A resume whose last.pt is damaged is refused (never a silent fallback) and names the
   // run's intact checkpoint.
   void resumeFromDamagedCheckpointIsRefused() {

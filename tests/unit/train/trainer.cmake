@@ -11,3 +11,6 @@ stave_add_test(unit_train_every_setting SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_ev
 # Archives that Python's torch.load reads (export-weights --format ultralytics).
 stave_add_test(unit_train_pickle_writer SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_pickle_writer.cpp
                LIBS stave::train LABEL unit TIMEOUT 60 TORCH)
+# The run-folder rules that refuse before anything is written (resume shape, a lock not taken).
+stave_add_test(unit_train_run_folder SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_run_folder.cpp
+               LIBS stave::train LABEL unit TIMEOUT 60 TORCH)
