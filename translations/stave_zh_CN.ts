@@ -115,92 +115,107 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="147"/>
+        <location filename="../core/studio/cluster_job.cpp" line="158"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="151"/>
+        <location filename="../core/studio/cluster_job.cpp" line="164"/>
+        <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
+        <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="165"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="205"/>
+        <location filename="../core/studio/cluster_job.cpp" line="221"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="209"/>
+        <location filename="../core/studio/cluster_job.cpp" line="226"/>
+        <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
+        <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="231"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="213"/>
+        <location filename="../core/studio/cluster_job.cpp" line="235"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="228"/>
+        <location filename="../core/studio/cluster_job.cpp" line="250"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="229"/>
+        <location filename="../core/studio/cluster_job.cpp" line="251"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="230"/>
+        <location filename="../core/studio/cluster_job.cpp" line="252"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="231"/>
+        <location filename="../core/studio/cluster_job.cpp" line="253"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="232"/>
+        <location filename="../core/studio/cluster_job.cpp" line="254"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="233"/>
+        <location filename="../core/studio/cluster_job.cpp" line="255"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="240"/>
+        <location filename="../core/studio/cluster_job.cpp" line="262"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="241"/>
+        <location filename="../core/studio/cluster_job.cpp" line="263"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="247"/>
+        <location filename="../core/studio/cluster_job.cpp" line="265"/>
+        <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
+        <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="272"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="249"/>
+        <location filename="../core/studio/cluster_job.cpp" line="274"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="251"/>
+        <location filename="../core/studio/cluster_job.cpp" line="276"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="252"/>
+        <location filename="../core/studio/cluster_job.cpp" line="277"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="253"/>
+        <location filename="../core/studio/cluster_job.cpp" line="278"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -3356,118 +3371,118 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="75"/>
+        <location filename="../core/studio/run_controller.cpp" line="76"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="143"/>
-        <location filename="../core/studio/run_controller.cpp" line="173"/>
+        <location filename="../core/studio/run_controller.cpp" line="144"/>
+        <location filename="../core/studio/run_controller.cpp" line="174"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="169"/>
+        <location filename="../core/studio/run_controller.cpp" line="170"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="196"/>
+        <location filename="../core/studio/run_controller.cpp" line="197"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="368"/>
+        <location filename="../core/studio/run_controller.cpp" line="369"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="414"/>
+        <location filename="../core/studio/run_controller.cpp" line="415"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="462"/>
+        <location filename="../core/studio/run_controller.cpp" line="463"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="466"/>
+        <location filename="../core/studio/run_controller.cpp" line="467"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="488"/>
+        <location filename="../core/studio/run_controller.cpp" line="489"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="503"/>
+        <location filename="../core/studio/run_controller.cpp" line="508"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="507"/>
+        <location filename="../core/studio/run_controller.cpp" line="512"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="510"/>
+        <location filename="../core/studio/run_controller.cpp" line="515"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="517"/>
+        <location filename="../core/studio/run_controller.cpp" line="522"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="518"/>
+        <location filename="../core/studio/run_controller.cpp" line="523"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="519"/>
+        <location filename="../core/studio/run_controller.cpp" line="524"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="520"/>
+        <location filename="../core/studio/run_controller.cpp" line="525"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="521"/>
+        <location filename="../core/studio/run_controller.cpp" line="526"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="522"/>
+        <location filename="../core/studio/run_controller.cpp" line="527"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="523"/>
+        <location filename="../core/studio/run_controller.cpp" line="528"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="524"/>
+        <location filename="../core/studio/run_controller.cpp" line="529"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="525"/>
+        <location filename="../core/studio/run_controller.cpp" line="530"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="533"/>
+        <location filename="../core/studio/run_controller.cpp" line="538"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="536"/>
+        <location filename="../core/studio/run_controller.cpp" line="541"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
