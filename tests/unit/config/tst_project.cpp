@@ -182,6 +182,12 @@ void TestProject::badFiles_data() {
              "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
              "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"epoch\": 3}}}")
       << std::string("epoch") << std::string("did you mean 'epochs'") << 0;
+  // A number no double holds aborted the studio (nlohmann's out_of_range was caught nowhere).
+  QTest::newRow("number out of range in ui")
+      << std::string("{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\",\n"
+                     "\"dataset\": \"d.yaml\", \"configs\": {},\n"
+                     "\"ui\": {\"charts\": {\"zoom\": [1, 1e999]}}}")
+      << std::string("ui.charts.zoom[1]") << std::string("number out of range '1e999'") << 3;
   QTest::newRow("ui not object")
       << std::string(
              "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
