@@ -18,15 +18,15 @@
 
 #include "core/base/atomic_file.h"
 #include "core/studio/background_job.h"
+#include "core/studio/regular_file.h"
 
 namespace stave::studio {
 
 namespace {
 
+/// A small record file (a FIFO or a device in its place is not read: it could block or never end).
 QString readText(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QString::fromUtf8(f.readAll());
+  return QString::fromUtf8(readRegularFile(path, 1 << 20));
 }
 
 QString bootId() { return readText(QStringLiteral("/proc/sys/kernel/random/boot_id")).trimmed(); }

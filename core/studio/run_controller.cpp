@@ -13,6 +13,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/child_process.h"
 #include "core/studio/cluster_job.h"
+#include "core/studio/regular_file.h"
 #include "core/studio/stored_run.h"
 
 namespace stave::studio {
@@ -248,8 +249,8 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
   EventBatch b;
   b.offset = offset;
   b.lineNo = lineNo;
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
+  QFile f;
+  if (!openRegularFile(&f, path)) {  // a FIFO or a device in its place is never waited on
     b.missing = true;
     return b;
   }
@@ -497,9 +498,13 @@ void RunController::finishIfDead() {
     setOutcome(RunOutcome::Crashed);
   } else if (ok && code != 0) {
     if (m_message.isEmpty()) {
-      QFile f(QDir(m_runDir).filePath(QStringLiteral("launcher.log")));
-      const QStringList log = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)
-                                                          : QStringList();
+      // Its last lines only, and only from a regular file: this runs on the GUI thread.
+      QFile f;
+      QStringList log;
+      if (openRegularFile(&f, QDir(m_runDir).filePath(QStringLiteral("launcher.log")))) {
+        f.seek(std::max<qint64>(0, f.size() - 16384));
+        log = QString::fromUtf8(f.read(16384)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+      }
       m_message = log.isEmpty() ? tr("exit status %1").arg(code) : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
     }
     setOutcome(RunOutcome::Failed);

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "core/studio/regular_file.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
 
@@ -23,18 +24,24 @@ RunFolders listRunFolders(const QString& projectFolder) {
     out.runs.append(
         {d.absoluteFilePath(), d.fileName(), ChildProcess::alive(d.absoluteFilePath()), cluster});
   }
-  for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it)
-    if (it->cluster && readClusterJob(it->dir).finalState.isEmpty()) out.cluster << it->dir;
+  // A record that cannot be read (not a regular file, damaged) is no job to follow: the run is
+  // listed, and showing it says what is wrong with its record.
+  for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
+    if (!it->cluster) continue;
+    const ClusterJobRecord record = readClusterJob(it->dir);
+    if (record.valid && record.finalState.isEmpty()) out.cluster << it->dir;
+  }
   out.live = RunController::liveRuns(projectFolder);
   // A stat per run; the tail of the log only for the ones written lately.
   const QDateTime now = QDateTime::currentDateTimeUtc();
   for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
     if (it->live || it->cluster) continue;
-    QFile f(QDir(it->dir).filePath(QStringLiteral("events.jsonl")));
-    const QFileInfo info(f);
+    const QString log = QDir(it->dir).filePath(QStringLiteral("events.jsonl"));
+    const QFileInfo info(log);
     if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;
     // Started here (a process record) and not alive: it ended, however recent its events.
-    if (ChildProcess::readRecord(it->dir).valid || !f.open(QIODevice::ReadOnly)) continue;
+    QFile f;
+    if (ChildProcess::readRecord(it->dir).valid || !openRegularFile(&f, log)) continue;
     f.seek(std::max<qint64>(0, f.size() - 4096));
     const QByteArray tail = f.readAll().trimmed();
     const QByteArray last = tail.mid(tail.lastIndexOf('\n') + 1);
@@ -46,8 +53,8 @@ RunFolders listRunFolders(const QString& projectFolder) {
 LogTail runLogTail(const QString& runDir, int n) {
   const QDir dir(runDir);
   for (const QString& name : {QStringLiteral("logs/rank0.log"), QStringLiteral("launcher.log")}) {
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::ReadOnly)) continue;
+    QFile f;
+    if (!openRegularFile(&f, dir.filePath(name))) continue;
     const qint64 start = std::max<qint64>(0, f.size() - 65536);
     f.seek(start);
     QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);

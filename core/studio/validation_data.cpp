@@ -1,5 +1,6 @@
 #include "core/studio/validation_data.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -7,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config/json_keys.h"
+#include "core/config/json_read.h"
+#include "core/studio/regular_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,28 +22,28 @@ using json = nlohmann::json;
 /// A file too large to be the engine's (images.json holds a few hundred images at most).
 constexpr qint64 kMaxFileBytes = 64LL << 20;
 
-/// Reads `name` in `dir` as JSON; the error names the file and the line.
+/// Reads `name` in `dir` as JSON; the error names the file, the line and the key. A file that
+/// is not a regular file (a FIFO would block the reader for good) or is larger than the engine
+/// writes is refused before it is read whole.
 bool readJson(const QString& dir, const QString& name, json* out, QString* error) {
-  QFile f(QDir(dir).filePath(name));
-  if (!f.open(QIODevice::ReadOnly)) {
-    *error = QStringLiteral("%1: cannot be read (%2)").arg(name, f.errorString());
+  QString why;
+  const QByteArray text = readRegularFile(QDir(dir).filePath(name), kMaxFileBytes, &why);
+  if (!why.isEmpty()) {
+    *error = why.replace(QDir(dir).filePath(name), name);
     return false;
   }
-  if (f.size() > kMaxFileBytes) {
-    *error = QStringLiteral("%1: %2 MiB, larger than the engine writes").arg(name).arg(f.size() >> 20);
-    return false;
-  }
-  const QByteArray text = f.readAll();
-  try {
-    *out = json::parse(text.constBegin(), text.constEnd());
-  } catch (const json::parse_error& e) {
-    *error = QStringLiteral("%1: line %2: not valid JSON (%3)")
+  auto parsed = parseJson(std::string_view(text.constData(), static_cast<size_t>(text.size())),
+                          name.toStdString());
+  if (!parsed) {
+    const Error& e = parsed.errors().front();
+    *error = QStringLiteral("%1: line %2: %3%4")
                  .arg(name)
-                 .arg(lineOfByte(std::string_view(text.constData(), static_cast<size_t>(text.size())),
-                                 e.byte > 0 ? e.byte - 1 : 0))
-                 .arg(QString::fromUtf8(e.what()));
+                 .arg(e.line)
+                 .arg(e.key.empty() ? QString() : QStringLiteral("key %1: ").arg(QString::fromStdString(e.key)))
+                 .arg(QString::fromStdString(e.message));
     return false;
   }
+  *out = std::move(parsed.value());
   if (!out->is_object()) {
     *error = QStringLiteral("%1: not a JSON object").arg(name);
     return false;
@@ -205,12 +208,16 @@ void readImages(const json& j, const QString& dir, ValidationData* d) {
 
 void readPerClass(const QString& dir, ValidationData* d) {
   const QString name = QStringLiteral("per_class.csv");
-  QFile f(QDir(dir).filePath(name));
-  if (!f.exists()) return;
-  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-    d->error = QStringLiteral("%1: cannot be read (%2)").arg(name, f.errorString());
+  if (!QFileInfo::exists(QDir(dir).filePath(name))) return;
+  QString why;
+  const QByteArray bytes = readRegularFile(QDir(dir).filePath(name), kMaxFileBytes, &why);
+  if (!why.isEmpty()) {
+    d->error = why.replace(QDir(dir).filePath(name), name);
     return;
   }
+  QBuffer f;
+  f.setData(bytes);
+  f.open(QIODevice::ReadOnly | QIODevice::Text);
   int line = 0;
   while (!f.atEnd()) {
     const QString text = QString::fromUtf8(f.readLine()).trimmed();
@@ -354,7 +361,7 @@ ValidationData readValidationData(const QString& dir) {
     } catch (const KeyError& e) {
       if (d.error.isEmpty()) d.error = QStringLiteral("%1: key %2 %3").arg(name, e.key, e.what);
     } catch (const json::exception& e) {
-      if (d.error.isEmpty()) d.error = QStringLiteral("%1: %2").arg(name, QString::fromUtf8(e.what()));
+      if (d.error.isEmpty()) d.error = QStringLiteral("%1: %2").arg(name, QString::fromStdString(withoutJsonPrefix(e.what())));
     }
   }
   const QString before = d.error;

@@ -2,6 +2,10 @@
 // read back exactly (matrix, normalised columns, the images behind cells, curves and their
 // means, per-class rows, boxes, gallery paths); no folder is "not validated yet", not an
 // error; broken files are named with the line or key at fault, and what could be read is kept.
+#include <sys/stat.h>
+
+#include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -130,6 +134,50 @@ class TstValidationData : public QObject {
     const auto d = readValidationData(views(dir));
     QVERIFY2(d.error.startsWith("per_class.csv: line 3"), qPrintable(d.error));
     QCOMPARE(d.perClass.size(), 1);
+  }
+
+  // A number no double holds (1e999) ended the studio: nlohmann's out_of_range was caught
+  // nowhere. It is an error naming the file, the line and the key; the other files are read.
+  void numberOutOfRangeNamesFileLineAndKey() {
+    QTemporaryDir dir;
+    QVERIFY(stave::testing::writeValidationViews(views(dir), images(dir)));
+    QVERIFY(stave::testing::writeText(views(dir) + "/curves.json",
+                                      "{\n \"version\": 1,\n \"conf\": [0.1, 1e999]\n}\n"));
+    const auto d = readValidationData(views(dir));
+    QVERIFY(d.present);
+    QVERIFY2(d.error.startsWith("curves.json: line 3: key conf[1]: number out of range '1e999'"),
+             qPrintable(d.error));
+    QVERIFY(d.curves.isEmpty());
+    QCOMPARE(d.counts.size(), 3);  // the matrix is still shown
+  }
+
+  // A FIFO (no writer ever opens it) or a link to /dev/zero in place of a view: refused at once
+  // naming the file, never waited on or read without end; the other files are read.
+  void notRegularFilesAreRefused_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("fifo");
+    QTest::newRow("images.json a FIFO") << "images.json" << true;
+    QTest::newRow("per_class.csv a FIFO") << "per_class.csv" << true;
+    QTest::newRow("curves.json linked to /dev/zero") << "curves.json" << false;
+  }
+  void notRegularFilesAreRefused() {
+    QFETCH(QString, file);
+    QFETCH(bool, fifo);
+    QTemporaryDir dir;
+    QVERIFY(stave::testing::writeValidationViews(views(dir), images(dir)));
+    const QString path = views(dir) + "/" + file;
+    QVERIFY(QFile::remove(path));
+    if (fifo)
+      QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    else
+      QVERIFY(QFile::link("/dev/zero", path));
+    QElapsedTimer t;
+    t.start();
+    const auto d = readValidationData(views(dir));
+    QVERIFY(t.elapsed() < 10000);
+    QVERIFY2(d.error.startsWith(file + ": is a"), qPrintable(d.error));
+    QVERIFY2(d.error.contains(fifo ? "FIFO" : "device"), qPrintable(d.error));
+    QCOMPARE(d.counts.size(), 3);
   }
 
   void csvQuotes() {
