@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,8 @@
 #include <thread>
 
 #include "core/base/atomic_file.h"
+#include "core/base/bounded_read.h"
+#include "core/config/json_read.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/telemetry/events.h"
 
@@ -41,7 +44,7 @@ struct Parsed {
   double samplesPerSec = 0;                                     ///< OtherRanksStep
 };
 
-Parsed parseLine(std::string_view line) {
+Parsed parseLineUnguarded(std::string_view line) {
   Parsed p;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return p;
   // Steps of ranks other than 0 are most of a multi-GPU log and feed nothing here (curves
@@ -60,6 +63,19 @@ Parsed parseLine(std::string_view line) {
   p.kind = Parsed::Decoded;
   p.decoded.emplace(telemetry::decodeEvent(line));
   return p;
+}
+
+/// One line, read; whatever the reading throws (a JSON error, no memory) makes it a bad line,
+/// never an exception out of the reading thread (which would end the program).
+Parsed parseLine(std::string_view line) {
+  try {
+    return parseLineUnguarded(line);
+  } catch (const std::exception& e) {
+    Parsed p;
+    p.kind = Parsed::Decoded;
+    p.decoded.emplace(Error{"", 0, "", withoutJsonPrefix(e.what())});
+    return p;
+  }
 }
 
 /// Where a run's ingestion stands: its row (0: none yet), the bytes and lines read so far.
@@ -372,7 +388,13 @@ void RunIngestion::apply(std::string_view line, Parsed& parsed) {
   }
   ++m_report.events;
   m_cur.lastEvent = std::max(m_cur.lastEvent, e.time);
-  m_dispatch(e);
+  try {
+    m_dispatch(e);
+  } catch (const std::exception& ex) {  // a value the handlers could not take: this line only
+    ++m_badLines;
+    m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
+                                ": skipped: " + withoutJsonPrefix(ex.what()));
+  }
 }
 
 /// Parses and applies the whole lines of `text`; the bytes they span.
@@ -397,6 +419,9 @@ int64_t RunIngestion::read(std::istream& in, int64_t readable,
   constexpr int64_t kChunk = 16 << 20;
   std::string carry, chunk;
   int64_t consumed = 0, left = readable;
+  // Inside a line longer than any event (kMaxEventLineBytes; e.g. a sparse hole of gigabytes
+  // with no newline): its bytes are passed over as they come, never held.
+  bool skipping = false;
   while (m_ok && left > 0) {
     chunk.resize(static_cast<size_t>(std::min(kChunk, left)));
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
@@ -404,10 +429,28 @@ int64_t RunIngestion::read(std::istream& in, int64_t readable,
     if (got <= 0) break;
     chunk.resize(static_cast<size_t>(got));
     left -= got;
-    carry += chunk;
-    const size_t pos = applyLines(carry);
+    size_t from = 0;
+    if (skipping) {
+      const void* nl = std::memchr(chunk.data(), '\n', chunk.size());
+      from = nl ? static_cast<size_t>(static_cast<const char*>(nl) - chunk.data()) + 1 : chunk.size();
+      consumed += static_cast<int64_t>(from);
+      skipping = nl == nullptr;
+    }
+    carry.append(chunk, from, std::string::npos);
+    const size_t pos = carry.empty() ? 0 : applyLines(carry);
     consumed += static_cast<int64_t>(pos);
     carry.erase(0, pos);
+    if (carry.size() > kMaxEventLineBytes) {
+      ++m_lineNo;
+      ++m_badLines;
+      m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
+                                  ": skipped: a line longer than " +
+                                  std::to_string(kMaxEventLineBytes >> 20) +
+                                  " MiB (no event is that long; damaged or not an event log)");
+      consumed += static_cast<int64_t>(carry.size());
+      std::string().swap(carry);
+      skipping = true;
+    }
     m_ok = m_ok && m_buckets.flush(m_db, m_runId);
     if (m_ok && left > 0 && stopRequested()) {  // what was read is committed; the next call goes on
       m_report.stopped = true;
@@ -538,13 +581,39 @@ Result<IngestReport> Store::ingestRuns(const std::string& runsDir) {
   std::error_code ec;
   if (!fs::is_directory(runsDir, ec)) return total;  // no runs yet
   std::vector<fs::path> dirs;
-  for (fs::directory_iterator it(runsDir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_directory() && fs::exists(it->path() / "events.jsonl")) dirs.push_back(it->path());
+  for (fs::directory_iterator it(runsDir, ec), end; !ec && it != end; it.increment(ec)) {
+    // An entry whose kind cannot be known (a link to itself or in a loop, no permission) is
+    // named and passed over; the other runs are listed.
+    // A link to nothing, or an entry gone meanwhile, is no run and needs no word.
+    std::error_code entryEc;
+    fs::path looked = it->path();
+    bool events = it->is_directory(entryEc) && !entryEc;
+    if (events) events = fs::exists(looked = it->path() / "events.jsonl", entryEc);
+    if (entryEc && entryEc != std::errc::no_such_file_or_directory)
+      total.warnings.push_back(it->path().filename().string() + ": not read: " + looked.string() +
+                               ": " + entryEc.message());
+    else if (events)
+      dirs.push_back(it->path());
+  }
   if (ec) return Error{runsDir, 0, "", "cannot list: " + ec.message()};
   std::sort(dirs.begin(), dirs.end());
   for (const auto& d : dirs) {
-    auto r = ingestRun(d.string());
-    if (!r) return r.errors();
+    // One run that cannot be read never hides the others: its problem is a warning naming it.
+    std::optional<Result<IngestReport>> read;
+    try {
+      read.emplace(ingestRun(d.string()));
+    } catch (const std::exception& e) {
+      exec("ROLLBACK");  // what this run's transaction held is dropped; the others stay
+      read.emplace(Error{(d / "events.jsonl").string(), 0, "",
+                         std::string("not read: ") + withoutJsonPrefix(e.what())});
+    }
+    auto& r = *read;
+    if (!r) {
+      for (const auto& e : r.errors())
+        total.warnings.push_back(d.filename().string() + ": not read: " + e.toString());
+      ++total.runsSeen;
+      continue;
+    }
     total.runsSeen += r->runsSeen;
     total.runsUpdated += r->runsUpdated;
     total.events += r->events;

@@ -3,11 +3,13 @@
 // and a rebuild that equals the live store.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,6 +166,62 @@ class TestStore : public QObject {
     const auto rec = s.value()->findRun("bad").value();
     QCOMPARE(rec.badLines, int64_t(2));
     QCOMPARE(int(s.value()->curve(rec.id, "metrics/mAP50(B)").size()), 1);  // the NaN one left out
+  }
+
+  // One bad run never hides the others (what `stave-train history` lists): a line with a
+  // number no double holds (1e999, an abort before), an events.jsonl that ends in a 10 GB
+  // sparse hole with no newline (bad_alloc before, and no run listed at all), and an
+  // events.jsonl that is a FIFO. Each bad line is skipped and named; the rest is read.
+  void oneBadRunNeverHidesTheOthers() {
+    QTemporaryDir dir;
+    const fs::path runs = fs::path(dir.path().toStdString()) / "runs";
+    write(runs / "a_good" / "events.jsonl", runEvents(2, 0.5, "a_good"));
+    std::string overflow = runEvents(2, 0.3, "b_overflow");
+    overflow.insert(overflow.find('\n') + 1,
+                    "{\"type\":\"validation\",\"version\":1,\"rank\":0,\"time\":1e999,"
+                    "\"data\":{\"epoch\":0,\"map50\":1e999}}\n");
+    write(runs / "b_overflow" / "events.jsonl", overflow);
+    const fs::path holey = runs / "c_hole" / "events.jsonl";
+    const std::string before = runEvents(1, 0.4, "c_hole", false);
+    write(holey, before);
+    // 10 GB of hole at the end, no newline (ftruncate: sparse, costs no disk).
+    QCOMPARE(::truncate(holey.c_str(), int64_t{10} << 30), 0);
+    fs::create_directories(runs / "d_fifo");
+    QCOMPARE(::mkfifo((runs / "d_fifo" / "events.jsonl").c_str(), 0600), 0);
+
+    auto s = Store::open(Store::defaultPath(dir.path().toStdString()));
+    QVERIFY2(s.ok(), s.errorText().c_str());
+    auto r = s.value()->ingestRuns(runs.string());
+    QVERIFY2(r.ok(), r.errorText().c_str());
+    std::string warnings;
+    for (const auto& w : r->warnings) warnings += w + "\n";
+    auto names = [&] {
+      std::vector<std::string> n;
+      for (const auto& run : s.value()->runs()) n.push_back(run.name);
+      std::sort(n.begin(), n.end());
+      return n;
+    };
+    QCOMPARE(names(), (std::vector<std::string>{"a_good", "b_overflow", "c_hole"}));
+    // The overflowing line: skipped, named by file and line; the run read to its end.
+    QVERIFY2(warnings.find("b_overflow/events.jsonl:2: skipped:") != std::string::npos,
+             warnings.c_str());
+    const auto b = s.value()->findRun("b_overflow").value();
+    QCOMPARE(b.status, std::string("completed"));
+    QCOMPARE(b.epochsDone, 2);
+    QCOMPARE(b.badLines, int64_t(1));
+    // The hole: one line over the cap, skipped; the events before it kept, and not read again.
+    QVERIFY2(warnings.find("c_hole/events.jsonl:" +
+                           std::to_string(std::count(before.begin(), before.end(), '\n') + 1) +
+                           ": skipped: a line longer than") != std::string::npos,
+             warnings.c_str());
+    const auto c = s.value()->findRun("c_hole").value();
+    QCOMPARE(c.epochsDone, 1);
+    QCOMPARE(c.ingestedBytes, int64_t{10} << 30);
+    // The FIFO: not read (never waited on), said so.
+    QVERIFY2(warnings.find("d_fifo: not read:") != std::string::npos, warnings.c_str());
+    auto again = s.value()->ingestRuns(runs.string());
+    QVERIFY(again.ok());
+    QCOMPARE(again->events, int64_t(0));
   }
 
   void annotationsAndTextRoundTrip() {
