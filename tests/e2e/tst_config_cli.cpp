@@ -56,6 +56,7 @@ class TestConfigCli : public QObject {
   void importUltralytics();
   void configDocs();
   void emptyConfigIsNamed();
+  void historyPassesOverLinkLoops();
   void helpTexts_data();
   void helpTexts();
 };
@@ -439,6 +440,21 @@ void TestConfigCli::emptyConfigIsNamed() {
   QVERIFY2(r.err.contains(config + ": the file is empty"), qPrintable(r.err));
   QVERIFY2(!r.err.contains("no dataset") && !r.err.contains("command line"), qPrintable(r.err));
   QVERIFY(!QFileInfo::exists(path("empty/runs")));
+}
+
+// `history` over a runs/ folder with a link to itself: that entry is named in a warning, the
+// other runs are listed, and no raw file-system exception ends the command.
+void TestConfigCli::historyPassesOverLinkLoops() {
+  const QString folder = path("looped");
+  QVERIFY(QDir().mkpath(folder + "/runs/run-lr0.01"));
+  QVERIFY(QFile::copy(STAVE_SOURCE_DIR "/tests/unit/store/data/v1/runs/run-lr0.01/events.jsonl",
+                      folder + "/runs/run-lr0.01/events.jsonl"));
+  QVERIFY(QFile::link("self", folder + "/runs/self"));
+  auto r = runStaveTrain({"history", folder});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY2(r.out.contains("run-lr0.01"), qPrintable(r.out));
+  QVERIFY2(r.err.contains("warning: self: not read: " + folder + "/runs/self"), qPrintable(r.err));
+  QVERIFY2(!r.err.contains("filesystem error"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestConfigCli)
