@@ -12,11 +12,12 @@
 #include <set>
 
 #include "app/stave-train/command.h"
-#include "core/telemetry/doctor.h"
-#include "core/telemetry/event_dispatch.h"
+#include "core/base/bounded_read.h"
+#include "core/telemetry/doctor_replay.h"
 
 namespace fs = std::filesystem;
 using namespace stave::telemetry;
+using stave::CappedLineReader;
 
 namespace {
 
@@ -39,6 +40,8 @@ int run(const fs::path& dir, bool json) {
   std::error_code dirEc;
   if (fs::is_directory(log, dirEc))  // opens as a stream, and reads as empty
     return stave::cli::usageError("doctor", log.string() + ": is a folder, not an event log");
+  if (fs::exists(log, dirEc) && !fs::is_regular_file(log, dirEc))  // a FIFO would block the read
+    return stave::cli::usageError("doctor", log.string() + ": is not a regular file; not read");
   std::ifstream in(log, std::ios::binary);
   if (!in) {
     std::error_code ec;
@@ -49,58 +52,23 @@ int run(const fs::path& dir, bool json) {
                                   (fs::exists(dir, ec) ? log : dir).string() + ": " + why);
   }
 
-  // The run's own reporting period, from its run_start (the default otherwise).
-  Doctor doctor;
-  double period = 30;
-  double periodStart = 0;
-  int badLines = 0, firstBad = 0, lineNo = 0;
-  std::string status, finishMessage;
-  double lastTime = 0;
-  std::vector<DiagnosisEvent> periods;
-  std::map<std::string, int> periodsActive;
-  int recorded = 0;                        // diagnosis events the run wrote itself
-  int droppedSteps = 0, firstDropped = 0;  // step events with impossible timings
-  // What the run says of itself: its report period (run_start) and how it ended.
-  EventDispatch facts;
-  facts
-      .on<RunStartEvent>([&](const Event&, const RunStartEvent& rs) {
-        if (rs.config.contains("report_period_s") && rs.config["report_period_s"].is_number() &&
-            rs.config["report_period_s"].get<double>() > 0)
-          period = rs.config["report_period_s"].get<double>();
-      })
-      .on<FinishedEvent>([&](const Event&, const FinishedEvent& f) {
-        status = toString(f.status);
-        finishMessage = f.message;
-      });
+  // Replayed line by line; a line longer than any event is passed over without being held.
+  DoctorReplay replay;
+  stave::CappedLineReader reader(in);
   std::string line;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto e = decodeEvent(line);
-    if (!e) {
-      if (badLines++ == 0) firstBad = lineNo;
-      continue;
-    }
-    if (e->type == event_type::kDiagnosis) {
-      ++recorded;
-      continue;  // judged afresh below
-    }
-    facts(e.value());
-    if (e->time > 0) {
-      if (periodStart <= 0) periodStart = e->time;
-      while (e->time - periodStart >= period) {
-        bool judged = false;
-        DiagnosisEvent d = doctor.diagnose(period, &judged);
-        periodStart += period;
-        if (!judged) continue;
-        for (const auto& f : d.findings) ++periodsActive[f.rule];
-        periods.push_back(std::move(d));
-      }
-      lastTime = std::max(lastTime, e->time);
-    }
-    if (!doctor.add(e.value()) && e->type == event_type::kStep && droppedSteps++ == 0)
-      firstDropped = lineNo;
+  for (CappedLineReader::Got got; (got = reader.next(&line)) != CappedLineReader::Got::End;) {
+    if (got == CappedLineReader::Got::TooLong)
+      replay.addTooLongLine(reader.lineNo());
+    else
+      replay.addLine(line, reader.lineNo());
   }
+  const Doctor& doctor = replay.doctor();
+  const double period = replay.period();
+  const auto& periods = replay.periods();
+  const auto& periodsActive = replay.periodsActive();
+  const std::string& status = replay.status();
+  const int recorded = replay.recordedDiagnoses();
+  const int badLines = replay.badLines().count, droppedSteps = replay.droppedSteps().count;
   const DiagnosisEvent report = doctor.finalReport();
   const DoctorWindow window = doctor.runWindow();
   const std::string state = !status.empty()
@@ -131,6 +99,7 @@ int run(const fs::path& dir, bool json) {
         {"periods_active", periodsActive},
         {"recorded_diagnoses", recorded},
         {"bad_lines", badLines},
+        {"bad_times", replay.badTimes().count},
         {"dropped_steps", droppedSteps}};
     std::cout << out.dump(2) << "\n";
     return 0;
@@ -144,12 +113,18 @@ int run(const fs::path& dir, bool json) {
   std::cout << "\n";
   if (badLines > 0)
     std::cout << "note: " << badLines << " line(s) of " << log.string()
-              << " are not events and were skipped (first: line " << firstBad << ")\n";
+              << " are not events and were skipped (first: line " << replay.badLines().firstLine
+              << ": " << replay.badLines().firstWhy << ")\n";
+  if (const auto& t = replay.badTimes(); t.count > 0)
+    std::cout << "note: " << t.count << " event(s) of " << log.string()
+              << " have a time that cannot be the run's (not finite, a day before its start, a "
+                 "year after it or in the future) and were left out (first: line "
+              << t.firstLine << ": " << t.firstWhy << ")\n";
   if (droppedSteps > 0)
     std::cout << "note: " << droppedSteps << " step event(s) of " << log.string()
               << " have impossible timings (negative, not finite, or a zero step time) and "
                  "were left out (first: line "
-              << firstDropped << ")\n";
+              << replay.droppedSteps().firstLine << ")\n";
   if (!window.ranks.empty()) {
     std::cout << "step split (share of each rank's mean step):\n";
     for (const auto& [rank, r] : window.ranks) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/stave-train/command.h"
+#include "core/base/bounded_read.h"
 #include "core/telemetry/event_log.h"
 
 namespace {
@@ -32,17 +33,37 @@ int run(const std::string& eventsFile, double stepEvery) {
   }
   stave::telemetry::EventLogFormatter formatter(stepEvery);
   std::string line;
-  int64_t events = 0, others = 0;
-  while (std::getline(*in, line)) {
+  int64_t events = 0, others = 0, skipped = 0;
+  // A line that meant to be an event but is not one (bad JSON, a number out of range, longer
+  // than any event) is skipped and named; the lines after it are read on.
+  auto skip = [&](int64_t lineNo, const std::string& why) {
+    if (++skipped <= 5)
+      std::cerr << "stave-train follow: " << source << ":" << lineNo << ": skipped: " << why
+                << "\n";
+  };
+  stave::CappedLineReader reader(*in);
+  for (stave::CappedLineReader::Got got;
+       (got = reader.next(&line)) != stave::CappedLineReader::Got::End;) {
+    if (got == stave::CappedLineReader::Got::TooLong) {
+      skip(reader.lineNo(), "a line longer than " +
+                                std::to_string(stave::kMaxEventLineBytes >> 20) +
+                                " MiB (no event is that long)");
+      continue;
+    }
     if (line.empty()) continue;
     auto event = stave::telemetry::decodeEvent(line);
-    if (!event) {  // not an event: the trainer's own lines are not ours to judge
+    if (!event) {
+      // Not an event: the trainer's own lines are not ours to judge; a JSON object is.
       ++others;
+      if (line.front() == '{') skip(reader.lineNo(), event.errorText());
       continue;
     }
     ++events;
     if (auto text = formatter.format(event.value())) std::cout << *text << std::endl;
   }
+  if (skipped > 5)
+    std::cerr << "stave-train follow: " << source << ": " << skipped
+              << " lines skipped in all\n";
   const std::string& status = formatter.finalStatus();
   // Say why the exit code is 1: nothing readable, or a run that has not finished (well).
   if (events == 0)
