@@ -351,6 +351,19 @@ void removeRunFolder(const ClusterSubmission& s, const QString& shared) {
   QDir(shared).removeRecursively();
 }
 
+/// run.lock of a run whose Slurm jobs have all ended, naming one of them: what a job killed
+/// outright (SIGKILL at its time limit, a lost node) leaves behind. The run lock holds per host,
+/// so that record would refuse the next job on another node as a live run: it is removed. Any
+/// other run.lock (a run started outside Slurm, another job) stays.
+void clearEndedJobLock(const QString& runDir, const QStringList& endedJobs) {
+  const QString path = QDir(runDir).filePath(QStringLiteral("run.lock"));
+  const auto text = readFileCapped(path.toStdString(), 4096);
+  if (!text) return;
+  static const QRegularExpression re(QStringLiteral("(?:^|\\n)slurm_job=([0-9]+)\\n"));
+  const auto m = re.match(QString::fromStdString(text.value()));
+  if (m.hasMatch() && endedJobs.contains(m.captured(1))) QFile::remove(path);
+}
+
 /// One submission of a run at a time: an exclusive flock on the folder's .cluster_job.lock,
 /// held while the record is read, sbatch asked and the record written (a read-modify-write).
 class SubmitLock {
@@ -456,6 +469,7 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
       fail(error, QStringLiteral("%1 has no config.yaml: its job never started training; run the config again instead").arg(s.runDir));
       return {};
     }
+    clearEndedJobLock(s.runDir, rec.jobIds);
   }
   auto text = jobText(s, name);
   if (!text) {

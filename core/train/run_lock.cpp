@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -94,6 +95,8 @@ RunLockHolder parseHolder(const std::string& text) {
       h.startTicks = std::strtoull(v.c_str(), nullptr, 10);
     else if (k == "boot_id")
       h.bootId = v;
+    else if (k == "slurm_job")
+      h.slurmJob = v;
   }
   return h;
 }
@@ -129,6 +132,14 @@ int lockFolder(int dirFd) {
     if (err != EWOULDBLOCK || tries >= 5) return err;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+/// "slurm_job=ID\n" inside a Slurm job (the studio clears the record of a job Slurm says has
+/// ended: a job killed outright leaves it, and another node cannot tell it is stale), else "".
+std::string slurmJobLine() {
+  const char* id = std::getenv("SLURM_JOB_ID");
+  if (!id || !*id || std::strspn(id, "0123456789") != std::strlen(id)) return {};
+  return std::string("slurm_job=") + id + "\n";
 }
 
 std::string utcNow() {
@@ -180,6 +191,7 @@ std::string RunLockHolder::describe() const {
   if (!host.empty()) s += " on " + host;
   std::string extra = command;
   if (!started.empty()) extra += (extra.empty() ? "" : ", ") + std::string("since ") + started;
+  if (!slurmJob.empty()) extra += (extra.empty() ? "" : ", ") + std::string("Slurm job ") + slurmJob;
   if (!extra.empty()) s += " (" + extra + ")";
   return s;
 }
@@ -218,6 +230,7 @@ Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir, const st
                        lockPath(runDir) +
                        "); this host cannot see that host's lock, so the run counts as live. If "
                        "it has ended (check pid " + std::to_string(h.pid) + " on " + h.host +
+                       (h.slurmJob.empty() ? std::string() : ", or squeue -j " + h.slurmJob) +
                        "), remove " + lockPath(runDir) + " and try again"};
     return inUse(runDir, h);
   }
@@ -227,7 +240,7 @@ Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir, const st
   const std::string text = "pid=" + std::to_string(::getpid()) + "\nhost=" + thisHost() +
                            "\nstarted=" + utcNow() + "\ncommand=" + command +
                            "\nstart_ticks=" + std::to_string(lock.m_startTicks) +
-                           "\nboot_id=" + bootId() + "\n";
+                           "\nboot_id=" + bootId() + "\n" + slurmJobLine();
   // The record is what another host of a shared file system sees: without it the lock would
   // hold only here, so a record that cannot be written refuses the run.
   if (auto s = writeRecord(dirFd, runDir, text); !s) return s.errors();

@@ -27,7 +27,8 @@ struct RunLockHolder {
   std::string command;    ///< what holds it ("stave-train train", ...)
   unsigned long long startTicks = 0;  ///< the process's start on its host (/proc/PID/stat field 22); 0 = not recorded
   std::string bootId;     ///< the host's boot id when it was taken ("" = not recorded)
-  /// "pid 1234 on host (stave-train train, since 2026-12-05T09:00:00Z)".
+  std::string slurmJob;   ///< the Slurm job it ran in (SLURM_JOB_ID), "" outside Slurm
+  /// "pid 1234 on host (stave-train train, since 2026-12-05T09:00:00Z, Slurm job 42)".
   std::string describe() const;
 };
 

@@ -460,8 +460,16 @@ class TestSlurmJob : public QObject {
     QVERIFY2(error.contains("job 30") && error.contains("RUNNING"), qPrintable(error));
     QVERIFY(!calls().contains("sbatch"));
 
-    // It ended: two resumes at once, each sbatch slow enough for them to overlap.
+    // It ended: two resumes at once, each sbatch slow enough for them to overlap. Job 30 was
+    // killed outright on its node and left run.lock naming it: the lock holds per host, so the
+    // record is cleared for the next job (one naming a job of another run stays).
     fake("squeue", "echo 'COMPLETED|None'");
+    const QByteArray lockText = "pid=12\nhost=node7\nstarted=2026-12-07T01:00:00Z\ncommand=stave-train worker\n"
+                                "start_ticks=99\nboot_id=b\nslurm_job=";
+    QFile lockFile(shared + "/run.lock");
+    QVERIFY(lockFile.open(QIODevice::WriteOnly));
+    lockFile.write(lockText + "30\n");
+    lockFile.close();
     fake("sbatch", "n=$(cat '" + m_bin + "/n' 2>/dev/null || echo 40); n=$((n + 1)); echo $n >'" + m_bin +
                        "/n'; sleep 1; echo $n");
     ClusterJobRecord a, b;
@@ -478,6 +486,15 @@ class TestSlurmJob : public QObject {
     QCOMPARE(sent.jobId, QString("41"));
     QCOMPARE(readClusterJob(s.runDir).jobId, QString("41"));
     QCOMPARE(readClusterJob(s.runDir).jobIds, QStringList({"30", "41"}));
+    QVERIFY(!QFile::exists(shared + "/run.lock"));
+    // A run.lock of a job that is not this run's stays.
+    QVERIFY(lockFile.open(QIODevice::WriteOnly));
+    lockFile.write(lockText + "999\n");
+    lockFile.close();
+    const ClusterJobRecord third = submitClusterRun(s, &error);
+    QVERIFY2(third.valid, qPrintable(error));
+    QCOMPARE(third.jobId, QString("42"));
+    QVERIFY(QFile::exists(shared + "/run.lock"));
   }
 
   // Every Slurm command's answer is capped: a command that prints without end is read while it

@@ -121,9 +121,21 @@ class TestRunLock : public QObject {
     QCOMPARE(QString::fromStdString(h->host), QString("gpu-node-17.example"));
     // The record is left as it was (it is the other host's).
     QVERIFY(readFile(dir + "/run.lock").contains("gpu-node-17.example"));
+    // A Slurm job's record says which job to ask about.
+    writeFile(dir + "/run.lock", record(4242, "gpu-node-17.example", "99", "b") + "slurm_job=555\n");
+    const QString slurm = QString::fromStdString(
+        RunFolderLock::acquire(dir.toStdString(), "stave-train worker").errors()[0].toString());
+    QVERIFY2(slurm.contains("Slurm job 555") && slurm.contains("squeue -j 555"), qPrintable(slurm));
     // Removed after checking that host: the folder is free.
     QVERIFY(QFile::remove(dir + "/run.lock"));
     QVERIFY(RunFolderLock::acquire(dir.toStdString(), "stave-train train"));
+    // Taken inside a Slurm job: the record names it (the studio clears the record of a job
+    // Slurm says has ended).
+    qputenv("SLURM_JOB_ID", "777");
+    auto inJob = RunFolderLock::acquire(dir.toStdString(), "stave-train worker");
+    qunsetenv("SLURM_JOB_ID");
+    QVERIFY(inJob);
+    QVERIFY(readFile(dir + "/run.lock").contains("\nslurm_job=777\n"));
   }
 
   // A record of this host whose process has ended (its pid gone, or reused by a process that
