@@ -8,10 +8,34 @@
 #include "core/studio/regular_file.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
+#include "core/telemetry/events.h"
 
 #include <algorithm>
 
 namespace stave::studio {
+
+namespace {
+
+/// Whether the newest events of an open events.jsonl say the run ended: a `finished` event after
+/// its last `run_start` (a resume starts again). After `finished` come the launcher's last
+/// samples and the doctor's final report, so the last line alone does not tell.
+bool endedInTail(QFile& f) {
+  constexpr qint64 kTail = 64 * 1024;  // a run's last events, validation's per-class table included
+  const qint64 start = std::max<qint64>(0, f.size() - kTail);
+  f.seek(start);
+  const QList<QByteArray> lines = f.readAll().split('\n');
+  for (qsizetype i = lines.size() - 1; i >= (start > 0 ? 1 : 0); --i) {  // a cut first line: no
+    const QByteArray& line = lines[i];
+    if (line.trimmed().isEmpty()) continue;
+    auto e = telemetry::decodeEvent(std::string_view(line.constData(), size_t(line.size())));
+    if (!e) continue;
+    if (e->type == telemetry::event_type::kFinished) return true;
+    if (e->type == telemetry::event_type::kRunStart) return false;
+  }
+  return false;
+}
+
+}  // namespace
 
 RunFolders listRunFolders(const QString& projectFolder) {
   RunFolders out;
@@ -42,10 +66,7 @@ RunFolders listRunFolders(const QString& projectFolder) {
     // Started here (a process record) and not alive: it ended, however recent its events.
     QFile f;
     if (ChildProcess::readRecord(it->dir).valid || !openRegularFile(&f, log)) continue;
-    f.seek(std::max<qint64>(0, f.size() - 4096));
-    const QByteArray tail = f.readAll().trimmed();
-    const QByteArray last = tail.mid(tail.lastIndexOf('\n') + 1);
-    if (!last.contains("\"type\":\"finished\"")) out.recent << it->dir;
+    if (!endedInTail(f)) out.recent << it->dir;
   }
   return out;
 }

@@ -22,8 +22,8 @@ struct RunFolders {
   QList<RunFolderEntry> runs;
   QStringList live;
   /// Runs started elsewhere (the command line, Slurm: no process record here) that look like
-  /// they are training: events.jsonl written in the last 2 minutes, its last line no
-  /// `finished` event. Newest last.
+  /// they are training: events.jsonl written in the last 2 minutes, no `finished` event after
+  /// its last `run_start`. Newest last.
   QStringList recent;
   /// Cluster runs whose Slurm job was not yet seen ending (no final state in cluster_job.json),
   /// newest last: the studio follows them again when the project opens.

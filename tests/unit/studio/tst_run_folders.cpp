@@ -1,0 +1,65 @@
+// listRunFolders' runs started elsewhere that look like they are training (what the queue calls
+// "CPU busy"): a run whose log has a `finished` event after its last `run_start` has ended, even
+// when the launcher's last samples and the doctor's report come after it; a run still writing,
+// or resumed after it finished, is training.
+#include <QtTest/QtTest>
+
+#include "core/studio/run_folders.h"
+#include "core/telemetry/events.h"
+
+using namespace stave::studio;
+namespace tel = stave::telemetry;
+
+namespace {
+
+std::string line(const std::string& type, const nlohmann::json& data = nlohmann::json::object()) {
+  tel::Event e;
+  e.type = type;
+  e.time = tel::unixTimeNow();
+  e.data = data;
+  return tel::encodeEvent(e) + "\n";
+}
+
+std::string finished() {
+  tel::FinishedEvent f;
+  f.epochs = 1;
+  f.epochsCompleted = 1;
+  auto e = tel::toEvent(f, 0);
+  e.time = tel::unixTimeNow();
+  return tel::encodeEvent(e) + "\n";
+}
+
+void writeRun(const QString& project, const QString& name, const std::string& events) {
+  QVERIFY(QDir().mkpath(project + "/runs/" + name));
+  QFile f(project + "/runs/" + name + "/events.jsonl");
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(events.data(), qint64(events.size()));
+}
+
+}  // namespace
+
+class TstRunFolders : public QObject {
+  Q_OBJECT
+ private slots:
+  void finishedRunsAreNotBusy() {
+    QTemporaryDir dir;
+    const QString project = dir.path();
+    // What a finished run's log ends with: finished, then the launcher's last system sample and
+    // the doctor's final report (and a validation table longer than 4 KiB before them).
+    const std::string big(6000, 'x');
+    writeRun(project, "done",
+             line("run_start") + line("step") + line("validation", {{"t", big}}) + finished() +
+                 line("system_sample") + line("doctor", {{"final", true}}));
+    writeRun(project, "training", line("run_start") + line("step") + line("step"));
+    writeRun(project, "resumed", line("run_start") + finished() + line("run_start") + line("step"));
+    const RunFolders runs = listRunFolders(project);
+    QCOMPARE(runs.runs.size(), qsizetype(3));
+    QStringList recent;
+    for (const QString& r : runs.recent) recent << QFileInfo(r).fileName();
+    recent.sort();
+    QCOMPARE(recent, (QStringList{"resumed", "training"}));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstRunFolders)
+#include "tst_run_folders.moc"
