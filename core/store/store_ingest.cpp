@@ -136,13 +136,16 @@ std::optional<std::string> addRunRow(sqlite3* db, const fs::path& runDir, Ingest
   const fs::path notesPath = runDir / kAnnotationsFile;
   std::error_code ec;
   if (!fs::exists(notesPath, ec)) return std::nullopt;
-  auto text = readFile(notesPath.string());
-  const auto j = text ? nlohmann::json::parse(text.value(), nullptr, false) : nlohmann::json();
-  if (!j.is_object()) {
-    report.warnings.push_back(notesPath.string() +
-                              ": not a JSON object; title, tags and notes not restored");
+  // A regular file of at most 16 MiB (a FIFO would block the ingestion), parsed where every
+  // JSON error is an error naming the file and line.
+  auto text = readFileCapped(notesPath.string(), size_t{16} << 20);
+  auto parsed = text ? parseJson(text.value(), notesPath.string()) : Result<nlohmann::json>(text.errors());
+  if (!parsed || !parsed->is_object()) {
+    report.warnings.push_back((parsed ? notesPath.string() + ": not a JSON object" : parsed.errorText()) +
+                              "; title, tags and notes not restored");
     return std::nullopt;
   }
+  const nlohmann::json& j = parsed.value();
   Stmt u(db, "UPDATE runs SET title = ?, tags = ?, notes = ? WHERE id = ?");
   const auto str = [&](const char* k) {
     return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();

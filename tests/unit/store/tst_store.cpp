@@ -186,6 +186,8 @@ class TestStore : public QObject {
     write(holey, before);
     // 10 GB of hole at the end, no newline (ftruncate: sparse, costs no disk).
     QCOMPARE(::truncate(holey.c_str(), int64_t{10} << 30), 0);
+    // The good run's title and notes file a FIFO: not waited on, said so.
+    QCOMPARE(::mkfifo((runs / "a_good" / kAnnotationsFile).c_str(), 0600), 0);
     fs::create_directories(runs / "d_fifo");
     QCOMPARE(::mkfifo((runs / "d_fifo" / "events.jsonl").c_str(), 0600), 0);
 
@@ -217,6 +219,8 @@ class TestStore : public QObject {
     const auto c = s.value()->findRun("c_hole").value();
     QCOMPARE(c.epochsDone, 1);
     QCOMPARE(c.ingestedBytes, int64_t{10} << 30);
+    QVERIFY2(warnings.find(std::string(kAnnotationsFile) + ": is a FIFO") != std::string::npos,
+             warnings.c_str());
     // The FIFO: not read (never waited on), said so.
     QVERIFY2(warnings.find("d_fifo: not read:") != std::string::npos, warnings.c_str());
     auto again = s.value()->ingestRuns(runs.string());
