@@ -64,13 +64,15 @@ unsigned long long startTicksOf(long pid) {
 /// run.lock of the open folder `dirFd`, never through a link and never waiting on a FIFO; ""
 /// when there is none (or it is no regular file).
 std::string readRecord(int dirFd) {
-  const int fd = ::openat(dirFd, kRecordName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      ::openat(dirFd, kRecordName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return {};
   std::string s;
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
     char buf[1024];
-    for (ssize_t n; s.size() < kRecordCap && (n = ::read(fd, buf, sizeof buf)) > 0;) s.append(buf, n);
+    for (ssize_t n; s.size() < kRecordCap && (n = ::read(fd, buf, sizeof buf)) > 0;)
+      s.append(buf, n);
   }
   ::close(fd);
   return s;
@@ -104,7 +106,8 @@ RunLockHolder parseHolder(const std::string& text) {
 /// A record written before run.lock described its holder only (the lock was a flock on the
 /// file, and the file stayed after every run): its holder lives while that flock is held.
 bool legacyFileLockHeld(int dirFd) {
-  const int fd = ::openat(dirFd, kRecordName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      ::openat(dirFd, kRecordName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return false;
   const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);  // also drops the shared lock when it was taken
@@ -156,16 +159,19 @@ std::string utcNow() {
 Status writeRecord(int dirFd, const std::string& runDir, const std::string& text) {
   const std::string tmp = ".run.lock." + std::to_string(::getpid()) + ".tmp";
   ::unlinkat(dirFd, tmp.c_str(), 0);  // left by a process of the same pid that died here
-  const int fd = ::openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int fd =
+      ::openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   const auto failed = [&](const char* what) {
     const int err = errno;
     if (fd >= 0) ::close(fd);
     ::unlinkat(dirFd, tmp.c_str(), 0);
-    return Error{RunFolderLock::lockPath(runDir), 0, "",
-                 std::string("cannot ") + what + " the run folder's lock record: " + std::strerror(err)};
+    return Error{
+        RunFolderLock::lockPath(runDir), 0, "",
+        std::string("cannot ") + what + " the run folder's lock record: " + std::strerror(err)};
   };
   if (fd < 0) return failed("create");
-  if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) return failed("write");
+  if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    return failed("write");
   if (::close(fd) != 0) return failed("write");
   if (::renameat(dirFd, tmp.c_str(), dirFd, kRecordName) != 0) {
     const int err = errno;
@@ -191,7 +197,8 @@ std::string RunLockHolder::describe() const {
   if (!host.empty()) s += " on " + host;
   std::string extra = command;
   if (!started.empty()) extra += (extra.empty() ? "" : ", ") + std::string("since ") + started;
-  if (!slurmJob.empty()) extra += (extra.empty() ? "" : ", ") + std::string("Slurm job ") + slurmJob;
+  if (!slurmJob.empty())
+    extra += (extra.empty() ? "" : ", ") + std::string("Slurm job ") + slurmJob;
   if (!extra.empty()) s += " (" + extra + ")";
   return s;
 }
@@ -200,23 +207,27 @@ std::string RunFolderLock::lockPath(const std::string& runDir) {
   return (fs::path(runDir) / kRecordName).string();
 }
 
-Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir, const std::string& command) {
+Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir,
+                                             const std::string& command) {
   // The folder itself is locked (a link to it locks the folder it names): deleting or replacing
   // run.lock cannot take the lock from its holder.
   const int dirFd = ::open(runDir.c_str(), O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
   if (dirFd < 0)
-    return Error{runDir, 0, "run-dir", std::string("cannot open the run folder to lock it: ") + std::strerror(errno)};
+    return Error{runDir, 0, "run-dir",
+                 std::string("cannot open the run folder to lock it: ") + std::strerror(errno)};
   if (const int err = lockFolder(dirFd); err != 0) {
     const RunLockHolder h = parseHolder(readRecord(dirFd));
     ::close(dirFd);
     if (err == EWOULDBLOCK) return inUse(runDir, h);
     if (err == ENOLCK)
-      return Error{runDir, 0, "run-dir",
-                   "cannot lock the run folder: the file system it is on does not support locks "
-                   "(ENOLCK: e.g. NFS mounted with nolock or without its lock service); put the run "
-                   "folder on a file system that supports locks, or mount this one with local "
-                   "locks (local_lock=all)"};
-    return Error{runDir, 0, "run-dir", std::string("cannot lock the run folder: ") + std::strerror(err)};
+      return Error{
+          runDir, 0, "run-dir",
+          "cannot lock the run folder: the file system it is on does not support locks "
+          "(ENOLCK: e.g. NFS mounted with nolock or without its lock service); put the run "
+          "folder on a file system that supports locks, or mount this one with local "
+          "locks (local_lock=all)"};
+    return Error{runDir, 0, "run-dir",
+                 std::string("cannot lock the run folder: ") + std::strerror(err)};
   }
   // The folder's lock is free here. Its record may still name a process that holds it where this
   // host cannot see the lock (another host of a shared file system), or one of this host that
@@ -229,7 +240,8 @@ Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir, const st
                    "is taken by a run on another host: " + h.describe() + " (its " +
                        lockPath(runDir) +
                        "); this host cannot see that host's lock, so the run counts as live. If "
-                       "it has ended (check pid " + std::to_string(h.pid) + " on " + h.host +
+                       "it has ended (check pid " +
+                       std::to_string(h.pid) + " on " + h.host +
                        (h.slurmJob.empty() ? std::string() : ", or squeue -j " + h.slurmJob) +
                        "), remove " + lockPath(runDir) + " and try again"};
     return inUse(runDir, h);
@@ -260,7 +272,8 @@ std::optional<RunLockHolder> RunFolderLock::holder(const std::string& runDir) {
   return out;
 }
 
-RunFolderLock::RunFolderLock(RunFolderLock&& o) noexcept : m_fd(o.m_fd), m_startTicks(o.m_startTicks) {
+RunFolderLock::RunFolderLock(RunFolderLock&& o) noexcept
+    : m_fd(o.m_fd), m_startTicks(o.m_startTicks) {
   o.m_fd = -1;
 }
 
@@ -274,7 +287,9 @@ RunFolderLock& RunFolderLock::operator=(RunFolderLock&& o) noexcept {
   return *this;
 }
 
-RunFolderLock::~RunFolderLock() { release(); }
+RunFolderLock::~RunFolderLock() {
+  release();
+}
 
 void RunFolderLock::release() {
   if (m_fd < 0) return;

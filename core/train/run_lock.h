@@ -21,13 +21,14 @@ namespace stave {
 
 /// Who holds a run folder's lock, as it wrote itself into run.lock.
 struct RunLockHolder {
-  long pid = 0;           ///< process id (on `host`)
-  std::string host;       ///< host name
-  std::string started;    ///< UTC time the lock was taken, ISO 8601
-  std::string command;    ///< what holds it ("stave-train train", ...)
-  unsigned long long startTicks = 0;  ///< the process's start on its host (/proc/PID/stat field 22); 0 = not recorded
-  std::string bootId;     ///< the host's boot id when it was taken ("" = not recorded)
-  std::string slurmJob;   ///< the Slurm job it ran in (SLURM_JOB_ID), "" outside Slurm
+  long pid = 0;         ///< process id (on `host`)
+  std::string host;     ///< host name
+  std::string started;  ///< UTC time the lock was taken, ISO 8601
+  std::string command;  ///< what holds it ("stave-train train", ...)
+  /// The process's start on its host (/proc/PID/stat field 22); 0 = not recorded.
+  unsigned long long startTicks = 0;
+  std::string bootId;    ///< the host's boot id when it was taken ("" = not recorded)
+  std::string slurmJob;  ///< the Slurm job it ran in (SLURM_JOB_ID), "" outside Slurm
   /// "pid 1234 on host (stave-train train, since 2026-12-05T09:00:00Z, Slurm job 42)".
   std::string describe() const;
 };
@@ -59,7 +60,7 @@ class RunFolderLock {
   void release();
 
  private:
-  int m_fd = -1;  ///< the run folder, locked
+  int m_fd = -1;                        ///< the run folder, locked
   unsigned long long m_startTicks = 0;  ///< what this process wrote into run.lock
 };
 

@@ -39,14 +39,19 @@ QByteArray startTicks(qint64 pid) {
   return stat.mid(stat.lastIndexOf(')') + 2).split(' ').value(19);
 }
 
-QByteArray bootId() { return readFile("/proc/sys/kernel/random/boot_id").trimmed(); }
+QByteArray bootId() {
+  return readFile("/proc/sys/kernel/random/boot_id").trimmed();
+}
 
-QByteArray record(qint64 pid, const QByteArray& host, const QByteArray& ticks, const QByteArray& boot) {
+QByteArray record(qint64 pid, const QByteArray& host, const QByteArray& ticks,
+                  const QByteArray& boot) {
   return "pid=" + QByteArray::number(pid) + "\nhost=" + host + "\nstarted=2026-12-05T09:00:00Z\n" +
          "command=stave-train train\nstart_ticks=" + ticks + "\nboot_id=" + boot + "\n";
 }
 
-QByteArray here() { return QByteArray::fromStdString(stave::hostName()); }
+QByteArray here() {
+  return QByteArray::fromStdString(stave::hostName());
+}
 
 }  // namespace
 
@@ -102,7 +107,8 @@ class TestRunLock : public QObject {
     QCOMPARE(readFile(project), text);
     QVERIFY(QFileInfo::exists(project));
     // No temporary file is left beside it either.
-    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList());
   }
 
   // A run.lock naming a process on another host, the folder's lock free here (NFS locks a
@@ -114,7 +120,8 @@ class TestRunLock : public QObject {
     QVERIFY(!lock);
     const QString why = QString::fromStdString(lock.errors()[0].toString());
     QVERIFY2(why.contains("another host") && why.contains("pid 4242 on gpu-node-17.example") &&
-                 why.contains("since 2026-12-05T09:00:00Z") && why.contains("remove " + dir + "/run.lock"),
+                 why.contains("since 2026-12-05T09:00:00Z") &&
+                 why.contains("remove " + dir + "/run.lock"),
              qPrintable(why));
     const auto h = RunFolderLock::holder(dir.toStdString());
     QVERIFY(h.has_value());
@@ -122,7 +129,8 @@ class TestRunLock : public QObject {
     // The record is left as it was (it is the other host's).
     QVERIFY(readFile(dir + "/run.lock").contains("gpu-node-17.example"));
     // A Slurm job's record says which job to ask about.
-    writeFile(dir + "/run.lock", record(4242, "gpu-node-17.example", "99", "b") + "slurm_job=555\n");
+    writeFile(dir + "/run.lock",
+              record(4242, "gpu-node-17.example", "99", "b") + "slurm_job=555\n");
     const QString slurm = QString::fromStdString(
         RunFolderLock::acquire(dir.toStdString(), "stave-train worker").errors()[0].toString());
     QVERIFY2(slurm.contains("Slurm job 555") && slurm.contains("squeue -j 555"), qPrintable(slurm));
@@ -157,7 +165,8 @@ class TestRunLock : public QObject {
     // The pid lives but started at another time: a reused pid, not the holder.
     const QByteArray mine = startTicks(getpid());
     QVERIFY(!mine.isEmpty());
-    writeFile(dir + "/run.lock", record(getpid(), here(), QByteArray::number(mine.toLongLong() + 1), bootId()));
+    writeFile(dir + "/run.lock",
+              record(getpid(), here(), QByteArray::number(mine.toLongLong() + 1), bootId()));
     QVERIFY(!RunFolderLock::holder(dir.toStdString()).has_value());
     QVERIFY(RunFolderLock::acquire(dir.toStdString(), "stave-train train"));
     // Written before this boot.
@@ -188,7 +197,8 @@ class TestRunLock : public QObject {
   // every run): its holder lives while that file's lock is held.
   void legacyRecordJudgedByItsFileLock() {
     const QString dir = freshRun();
-    writeFile(dir + "/run.lock", "pid=1\nhost=old-node\nstarted=2026-01-01T00:00:00Z\ncommand=stave-train train\n");
+    writeFile(dir + "/run.lock",
+              "pid=1\nhost=old-node\nstarted=2026-01-01T00:00:00Z\ncommand=stave-train train\n");
     const int fd = ::open(QFile::encodeName(dir + "/run.lock").constData(), O_RDWR | O_CLOEXEC);
     QVERIFY(fd >= 0);
     QCOMPARE(::flock(fd, LOCK_EX | LOCK_NB), 0);
