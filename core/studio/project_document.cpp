@@ -6,6 +6,7 @@
 #include <QTextStream>
 
 #include "core/data/dataset.h"
+#include "core/studio/regular_file.h"
 
 namespace stave::studio {
 namespace {
@@ -123,9 +124,18 @@ QList<RunSummary> ProjectDocument::runs() const {
     RunSummary run;
     run.id = dir.fileName();
     run.path = dir.absoluteFilePath();
-    QFile csv(QDir(run.path).filePath(QStringLiteral("results.csv")));
-    if (!csv.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    // Only a regular file, and not a huge one: this runs on the GUI thread, and a FIFO in its
+    // place would block it for good.
+    QFile csv;
+    const QString csvPath = QDir(run.path).filePath(QStringLiteral("results.csv"));
+    if (!QFileInfo::exists(csvPath)) {
       run.problem = tr("no results.csv yet");
+      out << run;
+      continue;
+    }
+    QString why;  // the file's own words (English), as other file errors
+    if (!openRegularFile(&csv, csvPath, &why) || csv.size() > (64 << 20)) {
+      run.problem = why.isEmpty() ? QStringLiteral("%1: larger than 64 MiB; not read").arg(csvPath) : why;
       out << run;
       continue;
     }

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -60,8 +62,12 @@ class TestProjectDocument : public QObject {
     QVERIFY(p.open(QIODevice::WriteOnly));
     p.write("image,cls,conf,x1,y1,x2,y2\n");
     p.close();
+    // A results.csv that is a FIFO no writer opens: named, never waited on (this runs on the
+    // GUI thread).
+    QVERIFY(QDir(dir.path()).mkpath("runs/d"));
+    QCOMPARE(::mkfifo(QFile::encodeName(dir.path() + "/runs/d/results.csv").constData(), 0600), 0);
     const auto runs = doc.runs();
-    QCOMPARE(runs.size(), 3);
+    QCOMPARE(runs.size(), 4);
     for (const auto& r : runs) {
       if (r.id == "a") {
         QCOMPARE(r.epochs, 3);
@@ -70,6 +76,8 @@ class TestProjectDocument : public QObject {
         QVERIFY(r.problem.isEmpty());
       } else if (r.id == "b") {
         QVERIFY2(r.problem.contains("line 2"), qPrintable(r.problem));
+      } else if (r.id == "d") {
+        QVERIFY2(r.problem.contains("results.csv: is a FIFO"), qPrintable(r.problem));
       } else {
         QCOMPARE(r.id, QString("c"));
         QVERIFY(!r.problem.isEmpty());
