@@ -36,14 +36,10 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
   }
   a.state = querySlurmJob(slurmCommandsFolder(a.record.profile), a.record.jobId, stop);
   if (a.state.ended()) {
-    // Kept for a studio opened after Slurm has forgotten the job. The record is read again
-    // first: a resubmission since the query keeps its new job.
-    ClusterJobRecord now = readClusterJob(folder);
-    if (now.valid && now.jobId == a.record.jobId) {
-      now.finalState = a.state.state;
-      now.exitCode = a.state.exitCode;
-      if (writeClusterJob(folder, now)) a.record = now;
-    }
+    // Kept for a studio opened after Slurm has forgotten the job (not while a resubmission
+    // holds the record: it keeps its new job).
+    ClusterJobRecord now;
+    if (recordJobEnd(folder, a.record.jobId, a.state, &now)) a.record = now;
   }
   return a;
 }

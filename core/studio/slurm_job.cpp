@@ -242,6 +242,35 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const s
   return s;
 }
 
+namespace {
+
+/// One submission of a run at a time: an exclusive flock on the folder's .cluster_job.lock,
+/// held while the record is read, sbatch asked and the record written (a read-modify-write).
+class SubmitLock {
+ public:
+  ~SubmitLock() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  bool take(const QString& runDir, QString* error) {
+    const QString path = QDir(runDir).filePath(QStringLiteral(".cluster_job.lock"));
+    m_fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (m_fd < 0)
+      return fail(error, QStringLiteral("%1: cannot be opened (%2)").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return true;
+    const int err = errno;
+    return fail(error, err == EWOULDBLOCK
+                           ? QStringLiteral("%1 is being resubmitted already (by another window or studio); "
+                                            "its record keeps the job that one sends")
+                                 .arg(runDir)
+                           : QStringLiteral("%1: cannot be locked (%2)").arg(path, QString::fromLocal8Bit(std::strerror(err))));
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+}  // namespace
+
 QString findSlurmJob(const QString& folder, const QString& jobName, const QStringList& known, double since,
                      const std::atomic<bool>* stop) {
   if (jobName.isEmpty()) return {};
@@ -278,17 +307,32 @@ bool findUnknownSubmission(const QString& commandsFolder, const QString& runDir,
     return fail(error, QStringLiteral("sbatch gave no answer for this run's job, and Slurm lists no job named %1 "
                                       "yet; the run folder %2 is kept while it is looked for (squeue --name=%1)")
                            .arg(record->jobName, runDir));
-  // Read again: another studio may have found it, or resubmitted, since.
-  ClusterJobRecord now = readClusterJob(runDir);
+  // Read again: another studio may have found it, or resubmitted, since. Written only under
+  // the record's lock (a submission that holds it — the caller's own resume, or another
+  // studio's — writes the record itself).
+  SubmitLock lock;
+  const bool locked = lock.take(runDir, nullptr);
+  ClusterJobRecord now = locked ? readClusterJob(runDir) : *record;
   if (now.valid && now.submissionUnknown && now.jobName == record->jobName) {
     now.jobId = id;
     now.jobIds << id;
     now.submissionUnknown = false;
-    writeClusterJob(runDir, now, error);
-    *record = now;
-  } else if (now.valid) {
-    *record = now;
+    if (locked) writeClusterJob(runDir, now, error);
   }
+  if (now.valid) *record = now;
+  return true;
+}
+
+bool recordJobEnd(const QString& runDir, const QString& jobId, const SlurmJobState& state,
+                  ClusterJobRecord* written) {
+  SubmitLock lock;
+  if (!lock.take(runDir, nullptr)) return false;
+  ClusterJobRecord now = readClusterJob(runDir);
+  if (!now.valid || now.jobId != jobId || !state.ended()) return false;
+  now.finalState = state.state;
+  now.exitCode = state.exitCode;
+  if (!writeClusterJob(runDir, now)) return false;
+  if (written) *written = now;
   return true;
 }
 
@@ -363,31 +407,6 @@ void clearEndedJobLock(const QString& runDir, const QStringList& endedJobs) {
   const auto m = re.match(QString::fromStdString(text.value()));
   if (m.hasMatch() && endedJobs.contains(m.captured(1))) QFile::remove(path);
 }
-
-/// One submission of a run at a time: an exclusive flock on the folder's .cluster_job.lock,
-/// held while the record is read, sbatch asked and the record written (a read-modify-write).
-class SubmitLock {
- public:
-  ~SubmitLock() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  bool take(const QString& runDir, QString* error) {
-    const QString path = QDir(runDir).filePath(QStringLiteral(".cluster_job.lock"));
-    m_fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-    if (m_fd < 0)
-      return fail(error, QStringLiteral("%1: cannot be opened (%2)").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
-    if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return true;
-    const int err = errno;
-    return fail(error, err == EWOULDBLOCK
-                           ? QStringLiteral("%1 is being resubmitted already (by another window or studio); "
-                                            "its record keeps the job that one sends")
-                                 .arg(runDir)
-                           : QStringLiteral("%1: cannot be locked (%2)").arg(path, QString::fromLocal8Bit(std::strerror(err))));
-  }
-
- private:
-  int m_fd = -1;
-};
 
 /// The run's job name: the export's "<project>-<config>" and the run's id, in Slurm's safe
 /// characters — how the job is found when sbatch's answer is lost.

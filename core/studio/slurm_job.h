@@ -83,8 +83,14 @@ SlurmJobState querySlurmJob(const QString& commandsFolder, const QString& jobId,
 QString findSlurmJob(const QString& commandsFolder, const QString& jobName, const QStringList& known,
                      double since, const std::atomic<bool>* stop = nullptr);
 
+/// Writes that job `jobId` ended as `state` says into `runDir`'s record, read again under the
+/// record's lock (a resubmission in flight holds it: then nothing is written, its new job is
+/// kept) and only while `jobId` is still its newest job. True with the record written.
+bool recordJobEnd(const QString& runDir, const QString& jobId, const SlurmJobState& state,
+                  ClusterJobRecord* written = nullptr);
+
 /// A record whose submission is unknown: looks for its job by name and, when found, writes it
-/// into `runDir`'s record (read again first) and into `record`. False with `error` (saying
+/// into `runDir`'s record (read again first, under the record's lock) and into `record`. False with `error` (saying
 /// that the folder is kept and what is looked for) while no job is found.
 bool findUnknownSubmission(const QString& commandsFolder, const QString& runDir, ClusterJobRecord* record, QString* error,
                            const std::atomic<bool>* stop = nullptr);

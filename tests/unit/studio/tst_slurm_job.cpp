@@ -14,6 +14,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -117,6 +121,32 @@ class TestSlurmJob : public QObject {
     QString error;
     QVERIFY2(job.cancel(&error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(calls().contains("scancel --signal=TERM 88\n"), 10000);
+  }
+
+  // A job's end is written into the record only while no resubmission holds it, and only while
+  // that job is still the record's newest.
+  void jobEndNotWrittenOverAResubmission() {
+    QTemporaryDir run;
+    ClusterJobRecord rec;
+    rec.profile = "lab";
+    rec.jobId = "70";
+    rec.jobIds = {"70"};
+    QVERIFY(writeClusterJob(run.path(), rec));
+    SlurmJobState ended;
+    ended.state = "COMPLETED";
+    ended.phase = Phase::Completed;
+    const int fd = ::open(QFile::encodeName(run.filePath(".cluster_job.lock")).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    QVERIFY(fd >= 0);
+    QCOMPARE(::flock(fd, LOCK_EX | LOCK_NB), 0);  // a resubmission in flight
+    QVERIFY(!recordJobEnd(run.path(), "70", ended));
+    QVERIFY(readClusterJob(run.path()).finalState.isEmpty());
+    ::close(fd);
+    QVERIFY(!recordJobEnd(run.path(), "69", ended));  // not the newest job
+    QVERIFY(readClusterJob(run.path()).finalState.isEmpty());
+    ClusterJobRecord written;
+    QVERIFY(recordJobEnd(run.path(), "70", ended, &written));
+    QCOMPARE(written.finalState, QString("COMPLETED"));
+    QCOMPARE(readClusterJob(run.path()).finalState, QString("COMPLETED"));
   }
 
   // cluster_job.json is data: an id that is not Slurm's form refuses the record, and no command
@@ -425,7 +455,12 @@ class TestSlurmJob : public QObject {
     // Listed later: found and recorded.
     QVERIFY(!findUnknownSubmission(m_bin, s.runDir, &back, &error));
     QVERIFY2(error.contains("kept"), qPrintable(error));
-    fake("squeue", "case \"$*\" in *--name=demo-default.run-2*) echo '78|PENDING';; esac");
+    fake("squeue", "case \"$*\" in *--name=demo-default.run-2*) echo '78|PENDING';; *--jobs=78*) echo 'PENDING|Priority';; esac");
+    // A resume now finds that job, which waits: refused, and sbatch is not asked.
+    QFile::remove(QDir(m_bin).filePath("calls.log"));
+    QVERIFY(!submitClusterRun([&] { ClusterSubmission r = s; r.resume = true; return r; }(), &error).valid);
+    QVERIFY2(error.contains("job 78") && error.contains("PENDING"), qPrintable(error));
+    QVERIFY(!calls().contains("sbatch"));
     QVERIFY2(findUnknownSubmission(m_bin, s.runDir, &back, &error), qPrintable(error));
     QCOMPARE(back.jobId, QString("78"));
     const ClusterJobRecord found = readClusterJob(s.runDir);
