@@ -91,6 +91,9 @@ message(STATUS "Stave: OpenCV (${_stave_opencv_parts}) found")
 # libjpeg(-turbo): the loader decodes JPEGs with it directly (straight to BGR, DCT scaling).
 find_package(JPEG REQUIRED)
 message(STATUS "Stave: libjpeg ${JPEG_VERSION} found")
+# zlib: a PNG's image data is inflated once to check it before libpng sees it (core/data's
+# png_check: libpng would print its errors to stderr, naming no file).
+find_package(ZLIB REQUIRED)
 find_package(yaml-cpp REQUIRED)
 # Checkpoint integrity: the CRC of every record of a torch archive (LibTorch skips them).
 # Through pkg-config: Debian's libzip CMake package names tools (zipcmp) it does not install.

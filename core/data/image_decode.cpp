@@ -3,6 +3,7 @@
 // caches live in image_cache.cpp, the thread-safe provider in image_source.cpp).
 #include "core/base/clock.h"
 #include "core/data/image_source.h"
+#include "core/data/png_check.h"
 
 #include <algorithm>
 #include <chrono>
@@ -199,11 +200,18 @@ bool readFileBytes(const std::string& path, std::vector<uint8_t>& out) {
   return n == 0 || static_cast<bool>(in.read(reinterpret_cast<char*>(out.data()), n));
 }
 
-cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom) {
+cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom, std::string* why) {
   const bool jpeg = bytes.size() > 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
   cv::Mat m;
   if (jpeg) m = decodeJpegBgr(bytes.data(), bytes.size(), scaleDenom);
 #ifdef STAVE_HAVE_IMGCODECS
+  if (isPng(bytes.data(), bytes.size())) {
+    // libpng prints its errors to stderr, naming no file: a damaged PNG stops here.
+    if (std::string problem = pngProblem(bytes.data(), bytes.size()); !problem.empty()) {
+      if (why) *why = problem;
+      return m;
+    }
+  }
   if (m.empty() && !bytes.empty()) {
     // Everything else, and JPEGs libjpeg refused (OpenCV then names the problem or fails too).
     int flags = cv::IMREAD_COLOR;
@@ -260,12 +268,15 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, LoadResize resize, Stag
       denom = 2;
   }
   (void)jpeg;
-  cv::Mat m = decodeImageBgr(bytes, denom);
+  std::string why;
+  cv::Mat m = decodeImageBgr(bytes, denom, &why);
   if (m.empty()) {
-    throw std::runtime_error(rec.imagePath + (jpeg || haveImageCodecs()
-                                                  ? ": cannot decode image"
-                                                  : ": only JPEG images can be decoded by this "
-                                                    "build (it has no OpenCV imgcodecs)"));
+    throw std::runtime_error(rec.imagePath +
+                             (!why.empty() ? ": cannot decode image: " + why
+                              : jpeg || haveImageCodecs()
+                                  ? std::string(": cannot decode image")
+                                  : std::string(": only JPEG images can be decoded by this "
+                                                "build (it has no OpenCV imgcodecs)")));
   }
   if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256);
   if (m.channels() == 1)

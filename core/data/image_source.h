@@ -55,8 +55,11 @@ std::vector<uint8_t> encodeJpegBgr(const cv::Mat& bgr, int quality = 95);
 
 /// Decodes any supported image file's bytes to 8-bit BGR at 1/`scaleDenom` size: JPEG through
 /// libjpeg, everything else through OpenCV's imgcodecs when the build has it. Returns an empty
-/// Mat when the bytes cannot be decoded (or the format needs imgcodecs and the build has none).
-cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom = 1);
+/// Mat when the bytes cannot be decoded (or the format needs imgcodecs and the build has none),
+/// with `why` (optional) saying why where it is known: a damaged PNG is found by pngProblem and
+/// never given to libpng, which would print its own "libpng error" lines.
+cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom = 1,
+                       std::string* why = nullptr);
 
 /// Reads a whole file; false when it cannot be opened or read.
 bool readFileBytes(const std::string& path, std::vector<uint8_t>& out);

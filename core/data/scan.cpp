@@ -217,9 +217,10 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
   if (opt.verify && h.format != "other") {
     std::vector<uint8_t> bytes;
     cv::Mat m;
-    if (readFileBytes(image, bytes)) m = decodeImageBgr(bytes);
+    std::string why;
+    if (readFileBytes(image, bytes)) m = decodeImageBgr(bytes, 1, &why);
     if (m.empty()) {
-      skip("image-unreadable", "full decode failed (--verify)");
+      skip("image-unreadable", "full decode failed (--verify)" + (why.empty() ? "" : ": " + why));
       return s;
     }
     if (m.cols != h.width || m.rows != h.height) {

@@ -142,7 +142,9 @@ cv::Mat readPredictImage(const fs::path& file, std::string& why) {
   cv::Mat bgr;
   why = "not a readable image";
   try {
-    if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes);
+    std::string problem;
+    if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes, 1, &problem);
+    if (!problem.empty()) why = "not a readable image: " + problem;
   } catch (const std::exception& e) {  // OpenCV's assertions name no file
     why = std::string("not a readable image (") + e.what() + ")";
     why = why.substr(0, why.find('\n'));

@@ -9,6 +9,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/data/image_source.h"
+#include "core/data/png_check.h"
 #include "core/train/inference.h"
 
 namespace fs = std::filesystem;
@@ -34,7 +36,14 @@ Status writeJson(const fs::path& file, const json& j) {
 
 Status writeGalleryImage(const fs::path& file, const std::string& source, const ViewImage& v,
                          const std::vector<std::string>& names, bool predictions) {
-  cv::Mat bgr = cv::imread(source, cv::IMREAD_COLOR);
+  std::vector<uint8_t> encoded;
+  if (!data::readFileBytes(source, encoded))
+    return Error{source, 0, "", "cannot be read to draw the validation gallery"};
+  // libpng would print a damaged PNG's problem to stderr, naming no file.
+  if (data::isPng(encoded.data(), encoded.size()))
+    if (std::string why = data::pngProblem(encoded.data(), encoded.size()); !why.empty())
+      return Error{source, 0, "", why + "; not drawn in the validation gallery"};
+  cv::Mat bgr = encoded.empty() ? cv::Mat() : cv::imdecode(encoded, cv::IMREAD_COLOR);
   if (bgr.empty()) return Error{source, 0, "", "cannot be read to draw the validation gallery"};
   if (predictions) {
     for (const auto& d : v.detections) {

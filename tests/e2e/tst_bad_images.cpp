@@ -1,6 +1,7 @@
 // Images that pass the header check but do not decode (a PNG whose image data is damaged, its
 // IEND intact): check-dataset says that only --verify decodes, training names each one in a
-// warning event and fails past max_bad_images instead of ending "completed" on grey images.
+// warning event and fails past max_bad_images instead of ending "completed" on grey images;
+// the problem is said in Stave's words with the file's name, never as libpng's stderr lines.
 #include <QDir>
 #include <QFile>
 #include <QtTest/QtTest>
@@ -61,6 +62,10 @@ class TstBadImages : public QObject {
     auto v = runStaveTrain({"check-dataset", m_data, "--verify"}, {}, 60000);
     QCOMPARE(v.exitCode, 1);
     QVERIFY2(v.out.contains("000000.png") && v.out.contains("000001.png"), qPrintable(v.out));
+    // In Stave's words, naming the file; never libpng's own lines on stderr.
+    QVERIFY2(v.out.contains("damaged PNG: its image data (IDAT at byte 33) does not decompress"),
+             qPrintable(v.out));
+    QVERIFY2(!v.err.contains("libpng"), qPrintable(v.err));
   }
 
   void trainingWarnsAndFailsPastTheLimit_data() {
@@ -83,6 +88,7 @@ class TstBadImages : public QObject {
     auto r = runStaveTrain({"train", cfg, "--run-dir", run}, {}, 300000);
     QVERIFY(!r.crashed);
     QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(!r.err.contains("libpng"), qPrintable(r.err.left(3000)));
     const auto events = parseEvents(readText(run + "/events.jsonl"));
     int named = 0;
     for (const auto& w : eventsOf(events, "warning")) {
