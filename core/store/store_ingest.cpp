@@ -513,6 +513,12 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   const fs::path runDir = fs::absolute(runDirIn).lexically_normal();
   const std::string eventsPath = (runDir / "events.jsonl").string();
   std::error_code ec;
+  // A FIFO or a device in its place would block the read or never end: refused, named.
+  if (const auto st = fs::status(eventsPath, ec); !ec && !fs::is_regular_file(st))
+    return Error{eventsPath, 0, "",
+                 fs::is_directory(st) ? "is a folder, not a file"
+                 : fs::is_fifo(st)    ? "is a FIFO (named pipe), not a regular file; not read"
+                                      : "is not a regular file; not read"};
   const auto size = fs::file_size(eventsPath, ec);
   if (ec) return Error{eventsPath, 0, "", "cannot read: " + ec.message()};
 

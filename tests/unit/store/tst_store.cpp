@@ -222,7 +222,8 @@ class TestStore : public QObject {
     QVERIFY2(warnings.find(std::string(kAnnotationsFile) + ": is a FIFO") != std::string::npos,
              warnings.c_str());
     // The FIFO: not read (never waited on), said so.
-    QVERIFY2(warnings.find("d_fifo: not read:") != std::string::npos, warnings.c_str());
+    QVERIFY2(warnings.find("d_fifo: not read: " + (runs / "d_fifo" / "events.jsonl").string() + ": is a FIFO") != std::string::npos,
+             warnings.c_str());
     auto again = s.value()->ingestRuns(runs.string());
     QVERIFY(again.ok());
     QCOMPARE(again->events, int64_t(0));
