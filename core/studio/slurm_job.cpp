@@ -416,7 +416,9 @@ QString runJobName(const QString& name, const QString& runId) {
     out += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.')
                ? c
                : QLatin1Char('-');
-  return out;
+  // Never a leading '-' (a record without its project gives "-.<run id>").
+  while (!out.isEmpty() && !out.front().isLetterOrNumber()) out.remove(0, 1);
+  return out.isEmpty() ? QStringLiteral("stave") : out;
 }
 
 /// sbatch --parsable prints "ID" or "ID;cluster", maybe among lines of a site's banner (a
