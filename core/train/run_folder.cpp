@@ -204,7 +204,8 @@ Result<TakenRunFolder> takeRunFolder(const config::RunConfig& config, const std:
       return Error{runDir, 0, "run-dir",
                    "is in use by a live run: " + live->describe() +
                        "; neither exist_ok nor a new run may take a live run's folder. Stop "
-                       "that run first, or choose another folder"};
+                       "that run first, or choose another folder" +
+                       (live->remote ? ". " + live->remoteHint(runDir) : std::string())};
     // Never mix a second run into a folder that holds one (its last.pt, best.pt, events).
     if (!config.getBool("exist_ok"))
       return Error{runDir, 0, "run-dir",

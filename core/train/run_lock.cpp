@@ -203,6 +203,12 @@ std::string RunLockHolder::describe() const {
   return s;
 }
 
+std::string RunLockHolder::remoteHint(const std::string& runDir) const {
+  return "If it has ended (check pid " + std::to_string(pid) + " on " + host +
+         (slurmJob.empty() ? std::string() : ", or squeue -j " + slurmJob) + "), remove " +
+         RunFolderLock::lockPath(runDir) + " and try again";
+}
+
 std::string RunFolderLock::lockPath(const std::string& runDir) {
   return (fs::path(runDir) / kRecordName).string();
 }
@@ -239,11 +245,8 @@ Result<RunFolderLock> RunFolderLock::acquire(const std::string& runDir,
       return Error{runDir, 0, "run-dir",
                    "is taken by a run on another host: " + h.describe() + " (its " +
                        lockPath(runDir) +
-                       "); this host cannot see that host's lock, so the run counts as live. If "
-                       "it has ended (check pid " +
-                       std::to_string(h.pid) + " on " + h.host +
-                       (h.slurmJob.empty() ? std::string() : ", or squeue -j " + h.slurmJob) +
-                       "), remove " + lockPath(runDir) + " and try again"};
+                       "); this host cannot see that host's lock, so the run counts as live. " +
+                       h.remoteHint(runDir)};
     return inUse(runDir, h);
   }
   RunFolderLock lock;
@@ -266,8 +269,10 @@ std::optional<RunLockHolder> RunFolderLock::holder(const std::string& runDir) {
   std::optional<RunLockHolder> out;
   if (::flock(dirFd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
     out = h;  // locked here: live, whatever the record says (it may not be written yet)
-  else if (mayLive(h, dirFd))
+  else if (mayLive(h, dirFd)) {
     out = h;
+    out->remote = h.startTicks != 0 && h.host != thisHost();
+  }
   ::close(dirFd);  // also drops the shared lock when it was taken
   return out;
 }

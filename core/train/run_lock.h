@@ -29,8 +29,14 @@ struct RunLockHolder {
   unsigned long long startTicks = 0;
   std::string bootId;    ///< the host's boot id when it was taken ("" = not recorded)
   std::string slurmJob;  ///< the Slurm job it ran in (SLURM_JOB_ID), "" outside Slurm
+  /// holder(): a process of another host, counted as live on its record alone (the folder is
+  /// not locked here); remoteHint() says how to take the folder over if it has ended.
+  bool remote = false;
   /// "pid 1234 on host (stave-train train, since 2026-12-05T09:00:00Z, Slurm job 42)".
   std::string describe() const;
+  /// "if it has ended (check pid 1234 on host, or squeue -j 42), remove RUNDIR/run.lock and
+  /// try again".
+  std::string remoteHint(const std::string& runDir) const;
 };
 
 /// The lock of one run folder, held until destruction (move-only).

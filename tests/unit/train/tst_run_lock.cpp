@@ -82,6 +82,7 @@ class TestRunLock : public QObject {
     const QString why = QString::fromStdString(second.errors()[0].toString());
     QVERIFY2(why.contains("in use by a live run"), qPrintable(why));
     QVERIFY(RunFolderLock::holder(dir.toStdString()).has_value());
+    QVERIFY(!RunFolderLock::holder(dir.toStdString())->remote);
     writeFile(dir + "/run.lock", "");
     QVERIFY(!RunFolderLock::acquire(dir.toStdString(), "stave-train train"));
     first->release();
@@ -126,6 +127,9 @@ class TestRunLock : public QObject {
     const auto h = RunFolderLock::holder(dir.toStdString());
     QVERIFY(h.has_value());
     QCOMPARE(QString::fromStdString(h->host), QString("gpu-node-17.example"));
+    QVERIFY(h->remote);
+    QVERIFY(QString::fromStdString(h->remoteHint(dir.toStdString()))
+                .contains("remove " + dir + "/run.lock"));
     // The record is left as it was (it is the other host's).
     QVERIFY(readFile(dir + "/run.lock").contains("gpu-node-17.example"));
     // A Slurm job's record says which job to ask about.
