@@ -38,7 +38,9 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   json j;
   try {
     j = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& ex) {
+  } catch (const json::exception& ex) {
+    // Any of the library's errors, not only syntax: a number that overflows a double (1e999)
+    // is out_of_range, and must cost one line, never the reader.
     std::string what = ex.what();
     const auto close = what.find("] ");
     if (close != std::string::npos) what = what.substr(close + 2);
