@@ -319,6 +319,9 @@ class TestEvents : public QObject {
     QTest::newRow("truncated") << "{\"type\":\"step\",\"version\":1,\"da"
                                << ""
                                << "not JSON";
+    QTest::newRow("overflowing number") << "{\"type\":\"step\",\"version\":1,\"data\":{\"loss\":1e999}}"
+                                        << ""
+                                        << "number overflow";
     QTest::newRow("array") << "[1,2]"
                            << ""
                            << "expected a JSON object, got array";
