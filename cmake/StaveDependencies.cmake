@@ -120,6 +120,9 @@ find_package(nlohmann_json 3.2 REQUIRED)
 # CLI11 (header-only; Debian's libcli11-dev) parses stave-train's command lines.
 find_package(CLI11 2.1 CONFIG REQUIRED)
 find_package(SQLite3 REQUIRED)
+# OpenSSL's libcrypto: the event relay's HMAC-SHA256 proofs (only the run's processes may
+# write into its events).
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 
 if(STAVE_BUILD_GUI OR STAVE_BUILD_TESTS)
   find_package(Qt6 6.2 REQUIRED COMPONENTS Core Test)
@@ -130,14 +133,3 @@ if(STAVE_BUILD_GUI)
   find_package(QCustomPlotQt6 REQUIRED)
 endif()
 
-# cpp-httplib (Debian's libcpp-httplib-dev) serves the Prometheus metrics of a run. Optional:
-# a build without it (e.g. the GPU check's minimal machine) says so when a metrics port is set.
-find_package(PkgConfig QUIET)
-if(PkgConfig_FOUND)
-  pkg_check_modules(STAVE_HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
-endif()
-if(TARGET PkgConfig::STAVE_HTTPLIB)
-  message(STATUS "Stave: cpp-httplib ${STAVE_HTTPLIB_VERSION} found (metrics endpoint)")
-else()
-  message(STATUS "Stave: cpp-httplib not found: no metrics endpoint in this build")
-endif()

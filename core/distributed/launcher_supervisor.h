@@ -4,6 +4,7 @@
 // ranks). Not a public header.
 
 #include "core/distributed/event_relay.h"
+#include "core/distributed/relay_key.h"
 #include "core/distributed/launcher.h"
 #include "core/base/clock.h"
 #include "core/telemetry/node_telemetry.h"
@@ -129,10 +130,13 @@ class Supervisor {
   void warn(const std::string& message);
   void readOutput(RankProc& r, bool untilEof);
   void handleLine(RankProc& r, const std::string& line);
-  /// A rank event from another node's launcher (node 0 only).
-  void handleRelayed(const std::string& line);
+  /// A rank event from another node's launcher, admitted by the relay (node 0 only).
+  void handleRelayed(const std::string& line, telemetry::Event& event);
   /// Opens this node's end of the event relay (several nodes); false with m_result.message.
   bool openRelay();
+  /// One poll round of the relay: node 0 takes what its peers sent (problems become warning
+  /// events), another node sends what is queued.
+  void serviceRelay();
   /// After the local ranks: the other nodes' last events (node 0), or sending ours (others).
   void finishRelay();
   void writeLog(RankProc& r, const std::string& text);
@@ -161,6 +165,9 @@ class Supervisor {
   bool m_killedAll = false;
   int m_signalsHandled = 0;
   Clock::time_point m_killDeadline = Clock::time_point::max();
+  /// After a stop request: rank 0 (which writes the checkpoint and the finished event) has
+  /// ended; ranks alive graceS later are blocked (e.g. stopped, or in a collective) and killed.
+  Clock::time_point m_stoppedRankZeroDeadline = Clock::time_point::max();
   Clock::time_point m_periodStart;
   std::optional<RunOutcome> m_outcome;  ///< decided once (a failure may override); else at the end
   telemetry::StragglerDetector m_straggler;

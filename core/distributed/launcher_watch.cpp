@@ -71,12 +71,9 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
 }
 
 
-void Supervisor::handleRelayed(const std::string& line) {
-  if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-  auto event = telemetry::decodeEvent(line);
-  if (!event) return;  // the sending launcher decoded it already; a torn line is dropped
-  if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
-  if (m_monitor) m_monitor->observe(event.value(), false);
+void Supervisor::handleRelayed(const std::string& line, telemetry::Event& event) {
+  if (event.type == telemetry::event_type::kStep) m_straggler.addEvent(event);
+  if (m_monitor) m_monitor->observe(event, false);
   emit(line);  // the sending launcher's encoding already: written as it came
 }
 
@@ -85,26 +82,61 @@ bool Supervisor::openRelay() {
   if (m_opt.nnodes <= 1 || m_opt.masterPort <= 0) return true;
   const int port = relayPort(m_opt.masterPort);
   if (m_opt.nodeRank == 0) {
-    auto server = RelayServer::listen(port);
+    // Only this run's launchers may write its events: they prove that they know the run's
+    // relay key (created here, in the run folder, before anyone can connect).
+    auto secret = serverRelaySecret(m_opt.runDir);
+    if (!secret) {
+      m_result.message = "the event relay: " + secret.errorText();
+      return false;
+    }
+    RelayServerOptions o;
+    o.bindAddress = runListenAddress(m_opt.masterAddr, true);
+    o.port = port;
+    o.secret = secret.value();
+    o.peerKind = "node";
+    o.admit = [nproc = m_opt.nproc, nnodes = m_opt.nnodes](RelayPeer& p) {
+      if (p.id < 1 || p.id >= nnodes) return false;
+      p.firstRank = p.id * nproc;  // global rank = node_rank x nproc + local rank
+      p.rankCount = nproc;
+      return true;
+    };
+    auto server = RelayServer::listen(std::move(o));
     if (!server) {
       m_result.message = server.errorText();
       return false;
     }
     m_relayServer = std::move(server.value());
   } else {
-    m_relayClient = std::make_unique<RelayClient>(m_opt.masterAddr, port);
+    m_relayClient = std::make_unique<RelayClient>(
+        m_opt.masterAddr, port, "node", m_opt.nodeRank,
+        [dir = m_opt.runDir] { return clientRelaySecret(dir); });
   }
   return true;
+}
+
+
+void Supervisor::serviceRelay() {
+  if (m_relayServer)
+    m_relayServer->service(
+        [this](const RelayPeer&, const std::string& line, telemetry::Event& e) {
+          handleRelayed(line, e);
+        },
+        [this](const std::string& problem) { warn(problem); });
+  if (m_relayClient) m_relayClient->service();
 }
 
 
 void Supervisor::finishRelay() {
   if (m_relayClient) {
     m_relayClient->flush(std::chrono::seconds(5));
-    if (m_relayClient->dropped() > 0)
+    const std::string ownLog =
+        m_opt.eventsFile.empty() ? m_opt.runDir + "/events.jsonl" : m_opt.eventsFile;
+    if (!m_relayClient->connected() && !m_relayClient->lastError().empty())
+      warn("the event relay to node 0 is not connected (" + m_relayClient->lastError() +
+           "); this node's own event log (" + ownLog + ") has all its events");
+    else if (m_relayClient->dropped() > 0)
       warn("the event relay to node 0 dropped " + std::to_string(m_relayClient->dropped()) +
-           " events while node 0 could not be reached; this node's own event log (" +
-           (m_opt.eventsFile.empty() ? m_opt.runDir + "/events.jsonl" : m_opt.eventsFile) +
+           " events while node 0 could not be reached; this node's own event log (" + ownLog +
            ") has them all");
   }
   if (m_relayServer) {
@@ -114,7 +146,7 @@ void Supervisor::finishRelay() {
       std::vector<pollfd> fds;
       m_relayServer->addPollFds(fds);
       poll(fds.data(), fds.size(), 100);
-      m_relayServer->service([this](const std::string& l) { handleRelayed(l); });
+      serviceRelay();
     }
   }
 }
@@ -221,6 +253,9 @@ void Supervisor::onRankExit(RankProc& r) {
   event.data["status"] = how;
   if (ex.signal) event.data["signal_name"] = signalName(*ex.signal);
   emitEvent(std::move(event));
+  if (!bad && m_stopRequested && !m_failing && r.global == 0)
+    m_stoppedRankZeroDeadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
   if (!bad || m_failing || m_killedAll) return;
   const int code = ex.exitCode.value_or(-1);
   std::string message =
@@ -356,8 +391,7 @@ void Supervisor::pollOnce() {
   if (m_relayServer) m_relayServer->addPollFds(fds);
   poll(fds.data(), fds.size(), 100);
   fds.resize(rankFds);
-  if (m_relayServer) m_relayServer->service([this](const std::string& l) { handleRelayed(l); });
-  if (m_relayClient) m_relayClient->service();
+  serviceRelay();
   if (fds[0].revents & POLLIN) {
     char drain[64];
     while (read(m_wakeRead.get(), drain, sizeof drain) > 0) {
@@ -464,6 +498,16 @@ void Supervisor::enforceDeadlines(Clock::time_point now, Clock::time_point stopD
     auto event = telemetry::toEvent(err, -1);
     event.data["outcome"] = outcomeName(RunOutcome::TimedOut);
     emitEvent(std::move(event));
+    m_killedAll = true;
+    signalAll(SIGKILL);
+  }
+  if (m_stopRequested && !m_failing && !m_killedAll && now > m_stoppedRankZeroDeadline) {
+    std::string alive;
+    for (const auto& r : m_ranks)
+      if (r.alive) alive += (alive.empty() ? "" : ", ") + std::to_string(r.global);
+    warn("rank 0 has stopped; rank(s) " + alive + " still running " +
+         std::to_string(static_cast<int>(m_opt.graceS)) +
+         " s later (blocked or stopped) were killed");
     m_killedAll = true;
     signalAll(SIGKILL);
   }

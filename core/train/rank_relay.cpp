@@ -6,29 +6,51 @@
 #include <iostream>
 #include <vector>
 
+#include "core/distributed/relay_key.h"
+
 namespace stave::train {
 
-void RankRelay::serve(int port, telemetry::EventSink& sink,
+void RankRelay::serve(const dist::DistEnv& env, const std::string& runDir,
+                      telemetry::EventSink& sink,
                       std::function<void(const telemetry::Event&)> observe) {
   // Every rank's events go to events.jsonl; not also to rank 0's stream (under srun the job's
   // output file, which would hold a second copy of a day's gigabyte).
   sink.setStream(nullptr);
-  auto server = dist::RelayServer::listen(port);
-  if (!server) {
+  const auto warn = [&sink](const std::string& message) {
     telemetry::WarningEvent w;
-    w.message = "the other ranks' events cannot reach events.jsonl (" + server.errorText() +
-                "); rank 0's are written, and the run goes on";
+    w.message = message;
+    w.source = "dist";
     sink.writeTyped(w);
+  };
+  auto secret = dist::serverRelaySecret(runDir);
+  if (!secret) {
+    warn("the other ranks' events cannot reach events.jsonl (" + secret.errorText() +
+         "); rank 0's are written, and the run goes on");
+    return;
+  }
+  dist::RelayServerOptions o;
+  o.bindAddress = dist::runListenAddress(env.masterAddr, env.worldSize > env.localWorldSize);
+  o.port = dist::relayPort(env.masterPort);
+  o.secret = secret.value();
+  o.peerKind = "rank";
+  o.admit = [world = env.worldSize](dist::RelayPeer& p) {
+    if (p.id < 1 || p.id >= world) return false;
+    p.firstRank = p.id;
+    p.rankCount = 1;
+    return true;
+  };
+  auto server = dist::RelayServer::listen(std::move(o));
+  if (!server) {
+    warn("the other ranks' events cannot reach events.jsonl (" + server.errorText() +
+         "); rank 0's are written, and the run goes on");
     return;
   }
   m_server = std::move(server.value());
-  m_thread = std::thread([this, &sink, observe = std::move(observe)] {
-    const auto onLine = [&](const std::string& line) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-      auto event = telemetry::decodeEvent(line);
-      if (!event) return;  // a torn line of a rank that died mid-write
+  m_thread = std::thread([this, &sink, warn, observe = std::move(observe)] {
+    const auto onEvent = [&](const dist::RelayPeer&, const std::string& line,
+                             telemetry::Event& event) {
       sink.writeLine(line);  // the sending rank's encoding, as it came
-      if (observe) observe(event.value());
+      if (observe) observe(event);
     };
     // Runs until stop(); then a little longer while ranks still send their last lines.
     auto lastChance = std::chrono::steady_clock::time_point::max();
@@ -39,13 +61,16 @@ void RankRelay::serve(int port, telemetry::EventSink& sink,
       std::vector<pollfd> fds;
       m_server->addPollFds(fds);
       ::poll(fds.data(), fds.size(), 100);
-      m_server->service(onLine);
+      m_server->service(onEvent, warn);
     }
   });
 }
 
-void RankRelay::sendFrom(const std::string& host, int port, telemetry::EventSink& sink) {
-  m_client = std::make_unique<dist::RelayClient>(host, port);
+void RankRelay::sendFrom(const dist::DistEnv& env, const std::string& runDir,
+                         telemetry::EventSink& sink) {
+  m_client = std::make_unique<dist::RelayClient>(
+      env.masterAddr, dist::relayPort(env.masterPort), "rank", env.rank,
+      [runDir] { return dist::clientRelaySecret(runDir); });
   sink.setStream(nullptr);
   m_sink = &sink;
   sink.setForward([this](const std::string& line) {  // the sink's own encoding
@@ -72,8 +97,9 @@ void RankRelay::stop() {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_client->flush(std::chrono::milliseconds(5000));
     if (!m_client->connected())
-      std::cerr << "stave-train: rank 0's event relay could not be reached: this rank's last "
-                   "events are not in events.jsonl\n";
+      std::cerr << "stave-train: rank 0's event relay could not be reached"
+                << (m_client->lastError().empty() ? "" : " (" + m_client->lastError() + ")")
+                << ": this rank's last events are not in events.jsonl\n";
     else if (m_client->dropped() > 0)
       std::cerr << "stave-train: " << m_client->dropped()
                 << " event(s) were dropped while rank 0's event relay was unreachable\n";

@@ -28,13 +28,18 @@ class RankRelay {
 
   /// Whether `env`'s ranks need it: several ranks and no Stave launcher.
   static bool needed(const dist::DistEnv& env) { return env.distributed() && !env.underLauncher(); }
-  /// Rank 0: receives the other ranks' lines on a thread of its own; each goes to `sink` as it
-  /// came and, decoded, to `observe`. A port that cannot be opened: a warning event. The sink
-  /// writes to its file only from now on (not to its stream: the job's output file).
-  void serve(int port, telemetry::EventSink& sink, std::function<void(const telemetry::Event&)> observe);
+  /// Rank 0: receives the other ranks' lines on a thread of its own; each admitted line goes
+  /// to `sink` as it came and, decoded, to `observe`; a refused connection or line becomes a
+  /// warning event naming the peer. The relay listens only where `env`'s ranks can be (loopback
+  /// for a run on one host) and lets in only processes that prove they know the run's relay
+  /// key (`runDir`/relay.key, created here first, or STAVE_RELAY_SECRET). A port or key that
+  /// cannot be had: a warning event. The sink writes to its file only from now on (not to its
+  /// stream: the job's output file).
+  void serve(const dist::DistEnv& env, const std::string& runDir, telemetry::EventSink& sink,
+             std::function<void(const telemetry::Event&)> observe);
   /// Another rank: every event `sink` writes is sent to rank 0 (and no longer to its stream:
-  /// under srun that is the job's output file).
-  void sendFrom(const std::string& host, int port, telemetry::EventSink& sink);
+  /// under srun that is the job's output file), once rank 0 has accepted its proof of the key.
+  void sendFrom(const dist::DistEnv& env, const std::string& runDir, telemetry::EventSink& sink);
   /// Rank 0: waits (up to 3 s) for the other ranks to close their connections, then stops.
   /// Another rank: sends what is queued (up to 5 s), then stops; what could not be sent is
   /// said on stderr.

@@ -3,11 +3,18 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
 
 #include "core/telemetry/event_sink.h"
 #include "core/train/checkpoint.h"
@@ -35,6 +42,64 @@ void installStopHandlers() {
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
 }
+
+/// How long a rank asked to stop may go without progress (no training step, no validation
+/// batch) before it ends without a checkpoint: blocked in a collective whose peer is gone, or
+/// waiting for a loader that delivers nothing. STAVE_STOP_GRACE_S sets it (seconds > 0).
+double stopGraceSeconds() {
+  if (const char* v = std::getenv("STAVE_STOP_GRACE_S"); v && *v) {
+    char* end = nullptr;
+    const double s = std::strtod(v, &end);
+    if (end && *end == '\0' && s > 0 && s <= 86400) return s;
+  }
+  return kStopGraceS;
+}
+
+/// After a stop request, watches the rank's progress: work that goes on (steps, validation
+/// batches) or the stop agreed by every rank disarms it; `grace` seconds without either end the
+/// process with the stopped outcome (128 + SIGTERM, as a stop at the rendezvous), after
+/// `onBlocked` said why. A stopped rank so never keeps its launcher, Slurm or the studio
+/// waiting for the collective timeout.
+class StopWatchdog {
+ public:
+  StopWatchdog(const std::atomic<bool>& stop, const std::atomic<bool>& agreed,
+               const std::atomic<int64_t>& progress, double grace,
+               std::function<void(double)> onBlocked)
+      : m_thread([this, &stop, &agreed, &progress, grace, onBlocked = std::move(onBlocked)] {
+          using Clock = std::chrono::steady_clock;
+          std::unique_lock<std::mutex> lock(m_mutex);
+          std::optional<Clock::time_point> since;  // the stop request, or the last progress
+          int64_t seen = 0;
+          while (!m_done) {
+            m_wake.wait_for(lock, std::chrono::milliseconds(100));
+            if (m_done || agreed.load()) return;
+            if (!stop.load()) continue;
+            const int64_t now = progress.load();
+            if (!since || now != seen) since = Clock::now(), seen = now;
+            const double idle = std::chrono::duration<double>(Clock::now() - *since).count();
+            if (idle >= grace) {
+              onBlocked(idle);
+              std::_Exit(128 + SIGTERM);
+            }
+          }
+        }) {}
+  ~StopWatchdog() {
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_done = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+  }
+  StopWatchdog(const StopWatchdog&) = delete;
+  StopWatchdog& operator=(const StopWatchdog&) = delete;
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_done = false;
+  std::thread m_thread;  // last: it starts once the members above exist
+};
 
 int printErrors(const std::vector<Error>& errors) {
   std::cerr << "stave-train: " << errors.size() << (errors.size() == 1 ? " problem" : " problems")
@@ -104,11 +169,11 @@ int rankMain(const RankStart& start) {
   // srun or torchrun: the other ranks' events reach rank 0's events.jsonl through the relay.
   RankRelay relay;
   if (RankRelay::needed(start.env)) {
-    const int port = dist::relayPort(start.env.masterPort);
     if (start.env.rank == 0)
-      relay.serve(port, sink, [&keeper](const telemetry::Event& e) { keeper.observe(e); });
+      relay.serve(start.env, runDir, sink,
+                  [&keeper](const telemetry::Event& e) { keeper.observe(e); });
     else
-      relay.sendFrom(start.env.masterAddr, port, sink);
+      relay.sendFrom(start.env, runDir, sink);
   }
   TrainOptions options;
   options.config = start.config;
@@ -118,9 +183,35 @@ int rankMain(const RankStart& start) {
   options.stopAfter = start.stopAfter;
   options.stopRequested = &g_stop;
   options.atRendezvous = &g_atRendezvous;
+  std::atomic<int64_t> progress{0};
+  std::atomic<bool> stopAgreed{false};
+  options.progress = &progress;
+  options.stopAgreed = &stopAgreed;
   options.version = start.version;
   Trainer trainer(options);
-  const int rc = trainer.run();
+  int rc = kTrainOk;
+  {
+    const int rank = start.env.rank;
+    StopWatchdog watchdog(
+        g_stop, stopAgreed, progress, stopGraceSeconds(), [&sink, rank](double idle) {
+          std::ostringstream msg;
+          msg << "rank " << rank << " was asked to stop but made no progress for "
+              << static_cast<int>(idle + 0.5)
+              << " s (blocked: in a collective whose peer is gone, or waiting for the data "
+                 "loader); "
+                 "it ended without writing a checkpoint: resume=true continues from the last one";
+          std::fprintf(stderr, "%s\n", msg.str().c_str());
+          if (rank == 0) {
+            telemetry::FinishedEvent f;
+            f.status = telemetry::RunStatus::Stopped;
+            f.message = msg.str();
+            sink.write(telemetry::toEvent(f, 0));
+          } else {
+            sink.write(telemetry::toEvent(telemetry::WarningEvent{msg.str(), "stop"}, rank));
+          }
+        });
+    rc = trainer.run();
+  }
   relay.stop();  // the other ranks' last events first: the final report sees them
   keeper.finish();
   return rc;

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <csignal>
 
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "common/loopback.h"
 #include "e2e/train_e2e_util.h"
 
@@ -192,7 +195,130 @@ class TstTrainDist : public QObject {
     QVERIFY(eventsOf(parseEvents(readText(run + "/events.jsonl")), "error").isEmpty());
   }
 
+  // Ranks that no launcher gathers (torchrun's variables here, srun's alike) send their events
+  // to rank 0 over the event relay, which listens on loopback for a run on one host and lets in
+  // only processes that prove they know the run's key. A process that is no rank writes a fake
+  // result there: refused (a warning names it), nothing of it in events.jsonl; from another
+  // network namespace, joined to this host by a veth pair, the relay cannot even be reached. A
+  // peer with the key that sends an overflowing number or a `finished` line costs that line
+  // (a warning naming rank 1), never the run: rank 1's events keep coming and the run stops
+  // cleanly on SIGTERM.
+  void relayLetsInOnlyTheRunsRanks() {
+    const QString cfg = m_dir.filePath("relay.yaml");
+    QVERIFY(writeTinyConfig(cfg, m_data, 64, 200, 4, {"seed: 2", "threads: 1", "workers: 1", "val: false"}));
+    const QString run = m_dir.filePath("runs/relay");
+    const int port = stave::test::freeLoopbackPort();
+    std::vector<std::unique_ptr<QProcess>> ranks;
+    for (int r = 0; r < 2; ++r) {
+      auto p = std::make_unique<QProcess>();
+      QStringList env = QProcess::systemEnvironment();
+      env << QString("RANK=%1").arg(r) << QString("LOCAL_RANK=%1").arg(r) << "WORLD_SIZE=2"
+          << "LOCAL_WORLD_SIZE=2" << "MASTER_ADDR=127.0.0.1" << QString("MASTER_PORT=%1").arg(port);
+      p->setEnvironment(env);
+      p->start(QStringLiteral(STAVE_TRAIN_EXE), {"worker", "--config", cfg, "--run-dir", run});
+      QVERIFY(p->waitForStarted(20000));
+      ranks.push_back(std::move(p));
+    }
+    const auto events = [&] { return parseEvents(readText(run + "/events.jsonl")); };
+    const auto rankOneSteps = [&] {
+      int n = 0;
+      for (const auto& e : eventsOf(events(), "step")) n += e["rank"].toInt() == 1;
+      return n;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(rankOneSteps() > 0, 300000);  // the relay carries rank 1's steps
+
+    // A process that is no rank: plain lines on the relay's port.
+    const QByteArray fake =
+        R"({"type":"validation","version":1,"rank":0,"time":1764680000,"data":{"epoch":45,"map50":0.991,"map50_95":0.9}})"
+        "\n"
+        R"({"type":"finished","version":1,"rank":0,"time":1764680001,"data":{"status":"completed","epochs_done":200}})"
+        "\n";
+    {
+      const int fd = stave::test::connectLoopback(port + 1);
+      QVERIFY(fd >= 0);
+      QVERIFY(::send(fd, fake.data(), static_cast<size_t>(fake.size()), MSG_NOSIGNAL) > 0);
+      char buf[256];
+      // The relay closes the connection after its refusal.
+      QTRY_VERIFY_WITH_TIMEOUT(::recv(fd, buf, sizeof buf, MSG_DONTWAIT) == 0, 20000);
+      ::close(fd);
+    }
+    // From another network namespace (root only): the host's relay is not reachable there.
+    if (::geteuid() == 0) checkRelayUnreachableFromAnotherNamespace(port + 1);
+
+    // A peer with the key, as rank 1: an overflowing number and a lifecycle event.
+    QProcess probe;
+    probe.start(QStringLiteral(STAVE_RELAY_PROBE),
+                {"127.0.0.1", QString::number(port + 1), "rank", "1", run,
+                 R"({"type":"step","version":1,"rank":1,"time":1764680000,"data":{"loss":1e999}})",
+                 R"({"type":"finished","version":1,"rank":1,"time":1764680000,"data":{"status":"completed"}})"});
+    QVERIFY(probe.waitForFinished(60000));
+    QVERIFY2(probe.exitCode() == 0, qPrintable(probe.readAllStandardError()));
+    const auto warnedAbout = [&](const QString& text) {
+      for (const auto& w : eventsOf(events(), "warning"))
+        if (w["data"].toObject()["message"].toString().contains(text)) return true;
+      return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("event relay: refused 127.0.0.1:"), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("rank 1 (127.0.0.1:") && warnedAbout("number overflow") &&
+                                 warnedAbout("'finished' is written by node 0 only"),
+                             20000);
+    QVERIFY2(!readText(run + "/events.jsonl").contains("0.991"), "a fake result reached events.jsonl");
+    QVERIFY(eventsOf(events(), "finished").isEmpty());
+    // The run goes on: rank 1 connects again and its steps keep coming.
+    const int before = rankOneSteps();
+    QTRY_VERIFY_WITH_TIMEOUT(rankOneSteps() > before, 120000);
+    for (auto& p : ranks) QCOMPARE(p->state(), QProcess::Running);
+
+    for (auto& p : ranks) ::kill(static_cast<pid_t>(p->processId()), SIGTERM);
+    for (auto& p : ranks) {
+      QVERIFY2(p->waitForFinished(120000), "a rank did not stop");
+      QVERIFY2(p->exitCode() == 0, qPrintable(p->readAllStandardError().right(2000)));
+    }
+    const auto finished = eventsOf(events(), "finished");
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(finished[0]["data"].toObject()["status"].toString(), QString("stopped"));
+  }
+
  private:
+  /// A network namespace of this test's own, joined to this host by a veth pair with addresses
+  /// of its own: a connection from there to the host's side at `port` must fail (the relay
+  /// listens on loopback only; before, on every interface, it was reachable).
+  void checkRelayUnreachableFromAnotherNamespace(int port) {
+    const auto ip = [](const QStringList& args) {
+      QProcess p;
+      p.start("ip", args);
+      return p.waitForFinished(20000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    };
+    const QString ns = QString("stave%1r").arg(::getpid());
+    const QString host = QString("stv%1h").arg(::getpid() % 100000);
+    const QString peer = QString("stv%1p").arg(::getpid() % 100000);
+    const int tag = static_cast<int>(::getpid() % 200) + 20;
+    const QString hostAddr = QString("10.214.%1.1").arg(tag), nsAddr = QString("10.214.%1.2").arg(tag);
+    if (!ip({"netns", "add", ns})) {
+      qInfo("network namespaces are refused here: the namespace half of the relay check skipped");
+      return;
+    }
+    const bool made = ip({"link", "add", host, "type", "veth", "peer", "name", peer}) &&
+                      ip({"link", "set", peer, "netns", ns}) &&
+                      ip({"addr", "add", hostAddr + "/24", "dev", host}) &&
+                      ip({"link", "set", host, "up"}) &&
+                      ip({"netns", "exec", ns, "ip", "addr", "add", nsAddr + "/24", "dev", peer}) &&
+                      ip({"netns", "exec", ns, "ip", "link", "set", peer, "up"}) &&
+                      ip({"netns", "exec", ns, "ip", "link", "set", "lo", "up"});
+    QProcess p;
+    if (made) {
+      // Reachable at all: the veth answers (a refused connection, not a timeout) ...
+      p.start("ip", {"netns", "exec", ns, "bash", "-c",
+                     QString("exec 3<>/dev/tcp/%1/%2 && echo connected").arg(hostAddr).arg(port)});
+      p.waitForFinished(30000);
+    }
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    ip({"link", "del", host});
+    ip({"netns", "del", ns});
+    QVERIFY2(made, "could not set up the test's namespace and veth pair");
+    QVERIFY2(!out.contains("connected"), "the relay was reachable from another network namespace");
+  }
+
   QTemporaryDir m_dir;
   QString m_data;
 };

@@ -295,6 +295,7 @@ class TstTrainTwoHosts : public QObject {
     // Training is under way once an epoch is checkpointed.
     QTRY_VERIFY_WITH_TIMEOUT(
         !eventsOf(parseEvents(readText(r0 + "/events.jsonl")), "checkpoint").isEmpty(), 300000);
+    relayLetsInOnlyTheRun(r0, port + 1, n0.get());
     QElapsedTimer lost;
     lost.start();
     QCOMPARE(::kill(static_cast<pid_t>(n1->processId()), SIGKILL), 0);
@@ -333,6 +334,74 @@ class TstTrainTwoHosts : public QObject {
   }
 
  private:
+  // The event relay (node 0, master_port + 1) takes only what this run's launchers send. A
+  // process that is no part of the run — on another host, or on node 0's host — writes a fake
+  // result there: refused, nothing of it in events.jsonl. The relay is not on node 0's
+  // loopback (it listens on the master's address only). A peer that knows the run's key but
+  // sends an overflowing number, or a lifecycle event that only node 0 writes: that line is
+  // dropped with a warning naming the peer, and the run goes on.
+  void relayLetsInOnlyTheRun(const QString& runDir, int relay, QProcess* node0) {
+    const QString fake =
+        R"({"type":"validation","version":1,"rank":0,"time":1764680000,"data":{"epoch":45,"map50":0.991,"map50_95":0.9}})"
+        "\n"
+        R"({"type":"finished","version":1,"rank":0,"time":1764680001,"data":{"status":"completed","epochs_done":200}})"
+        "\n";
+    const auto sendRaw = [&](const QString& ns, const QString& addr) {
+      QProcess p;
+      // bash's /dev/tcp: a plain connection, as any process could open; the relay's greeting
+      // is read and ignored.
+      p.start("ip", {"netns", "exec", ns, "bash", "-c",
+                     QString("exec 3<>/dev/tcp/%1/%2 || exit 3; printf '%s' \"$0\" >&3; "
+                             "timeout 8 cat <&3 >/dev/null; exit 0")
+                         .arg(addr)
+                         .arg(relay),
+                     fake});
+      p.waitForFinished(30000);
+      return p.exitCode();
+    };
+    QCOMPARE(sendRaw(m_ns[1], m_addr[0]), 0);  // another host
+    QCOMPARE(sendRaw(m_ns[0], m_addr[0]), 0);  // node 0's own host
+    QCOMPARE(sendRaw(m_ns[0], "127.0.0.1"), 3);  // not listening on loopback: refused to connect
+    // A peer with the key: an overflowing number, a lifecycle event; then a good line.
+    QProcess probe;
+    probe.start("ip", {"netns", "exec", m_ns[1], QStringLiteral(STAVE_RELAY_PROBE), m_addr[0],
+                       QString::number(relay), "node", "1", runDir,
+                       R"({"type":"step","version":1,"rank":2,"time":1764680000,"data":{"loss":1e999}})",
+                       R"({"type":"finished","version":1,"rank":2,"time":1764680000,"data":{"status":"completed"}})"});
+    QVERIFY(probe.waitForFinished(60000));
+    QVERIFY2(probe.exitCode() == 0, qPrintable(probe.readAllStandardError()));
+
+    const auto warnedAbout = [&](const QString& text) {
+      for (const auto& w : eventsOf(parseEvents(readText(runDir + "/events.jsonl")), "warning"))
+        if (w["data"].toObject()["message"].toString().contains(text)) return true;
+      return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("refused " + m_addr[1] + ":"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("refused " + m_addr[0] + ":"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("node 1 (" + m_addr[1]) && warnedAbout("number overflow") &&
+                                 warnedAbout("'finished' is written by node 0 only"),
+                             30000);
+    const QString log = readText(runDir + "/events.jsonl");
+    QVERIFY2(!log.contains("0.991"), "a fake validation reached events.jsonl");
+    QVERIFY(eventsOf(parseEvents(log), "finished").isEmpty());
+    // The run goes on: node 0 alive, and node 1's ranks still reach it (its launcher connects
+    // again after the probe took its place).
+    QCOMPARE(node0->state(), QProcess::Running);
+    const int before = eventsOf(parseEvents(log), "step").size();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          int fromNode1 = 0;
+          const auto steps = eventsOf(parseEvents(readText(runDir + "/events.jsonl")), "step");
+          for (int i = before; i < steps.size(); ++i) fromNode1 += steps[i]["rank"].toInt() >= 2;
+          return fromNode1 > 0;
+        }(),
+        120000);
+    // The key is private to the run's user.
+    QCOMPARE(QFile(runDir + "/relay.key").permissions() &
+                 (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+             QFileDevice::Permissions());
+  }
+
   // Node `node`'s launcher: `cfg` (or "" when resuming), then `extra` key=value overrides.
   std::unique_ptr<QProcess> startNode(int node, const QString& runDir, int port,
                                       const QString& cfg, const QStringList& env = {},
