@@ -1,5 +1,6 @@
 #include "core/distributed/process_group.h"
 #include "core/distributed/peers.h"
+#include "core/distributed/event_relay.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -7,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -211,14 +213,52 @@ void recordSettings(const DistEnv& env, const ProcessGroupOptions& options,
   }
 }
 
-/// Rendezvous: rank 0 serves the TCPStore (on every interface), the others connect, and all
-/// run the handshake. A busy port or an unreachable master surfaces here as an exception from
-/// TCPStore.
+/// Rank 0's store socket, bound where the run's ranks can be (the master's address; loopback
+/// for a run on one host) rather than on every interface, as c10d would: handed to the
+/// TCPStore, which takes it. -1 with `why` when it cannot be bound (the port in use).
+int bindStoreSocket(const DistEnv& env, std::string& why) {
+  const std::string address =
+      runListenAddress(env.masterAddr, env.worldSize > env.localWorldSize);
+  const auto tryBind = [&](const std::string& a) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(env.masterPort));
+    addr.sin_addr.s_addr = htonl(INADDR_ANY);
+    if (!a.empty()) inet_pton(AF_INET, a.c_str(), &addr.sin_addr);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 128) != 0) {
+      const int err = errno;
+      close(fd);
+      return -err;
+    }
+    return fd;
+  };
+  int fd = tryBind(address);
+  if (fd == -EADDRNOTAVAIL && !address.empty()) fd = tryBind("");  // not this host's address
+  if (fd < 0) why = std::string("bind to port ") + std::to_string(env.masterPort) + ": " +
+                    std::strerror(-fd);
+  return fd;
+}
+
+/// Rendezvous: rank 0 serves the TCPStore (on the master's address), the others connect, and
+/// all run the handshake. A busy port or an unreachable master surfaces here.
 Result<c10::intrusive_ptr<c10d::Store>> rendezvous(const DistEnv& env,
                                                    const ProcessGroupOptions& options) {
   c10d::TCPStoreOptions so;
   so.port = static_cast<uint16_t>(env.masterPort);
   so.isServer = env.rank == 0;
+  if (so.isServer) {
+    std::string why;
+    const int fd = bindStoreSocket(env, why);
+    if (fd < 0)
+      return rdzvError(env, "master_port",
+                       "cannot serve the rendezvous store (is the port in use by another run?): " +
+                           why);
+    so.masterListenFd = fd;
+  }
   so.numWorkers = c10::nullopt;  // our own handshake counts ranks, with better errors
   so.waitWorkers = false;
   so.timeout = toMs(options.rendezvousTimeoutS);
