@@ -7,6 +7,9 @@
 
 
 #include <QProcess>
+#include <sys/resource.h>
+
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -30,8 +33,8 @@ Event stepAt(int rank, double data) {
   return toEvent(s, rank);
 }
 
-std::string scrape(int port, const std::string& request) {
-  return stave::test::exchangeLoopback(port, request);
+std::string scrape(int port, const std::string& request, int timeoutMs = 5000) {
+  return stave::test::exchangeLoopback(port, request, timeoutMs);
 }
 
 int freePort() { return stave::test::freeLoopbackPort(); }
@@ -119,7 +122,6 @@ class TestMetrics : public QObject {
   }
 
   void serverServesRefusesATakenPortAndSurvivesBadClients() {
-    if (!metricsServerAvailable()) QSKIP("built without cpp-httplib");
     MetricsRegistry m("train\"3", "node-a");
     fill(m);
     const int port = freePort();
@@ -176,6 +178,84 @@ class TestMetrics : public QObject {
     const std::string missing = scrape(port, "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     QVERIFY(missing.find("404") != std::string::npos);
     s.value()->stop();
+  }
+
+  // A crowd does not blind the endpoint: a thousand connections that never send, and a hundred
+  // that trickle a request a byte at a time for longer than any timeout, are there first; a
+  // scrape that comes after them is still answered at once, and again while they stay.
+  void aCrowdOfIdleAndSlowClientsDoesNotBlindIt() {
+    rlimit r{};
+    getrlimit(RLIMIT_NOFILE, &r);
+    if (r.rlim_max != RLIM_INFINITY && r.rlim_max < 4096) QSKIP("the open-file limit is too low here");
+    MetricsRegistry m("crowd", "node-a");
+    fill(m);
+    const int port = freePort();
+    auto s = MetricsServer::start("127.0.0.1", port, &m);  // raises this process's soft limit
+    QVERIFY2(s.ok(), s.errorText().c_str());
+    std::vector<int> crowd;
+    const auto open = [&] {
+      const int fd = stave::test::connectLoopback(port);
+      QVERIFY(fd >= 0);
+      crowd.push_back(fd);
+    };
+    for (int i = 0; i < 1000; ++i) open();
+    std::vector<int> slow;
+    for (int i = 0; i < 100; ++i) {
+      open();
+      slow.push_back(crowd.back());
+    }
+    std::atomic<bool> done{false};
+    std::thread trickle([&] {
+      const std::string req = "GET /metrics HTTP/1.1\r\nHost: slow\r\nX-Pad: " + std::string(4000, 'a');
+      for (size_t i = 0; i < req.size() && !done; ++i) {
+        for (int fd : slow) [[maybe_unused]] auto n = ::send(fd, &req[i], 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      }
+    });
+    for (int round = 0; round < 3; ++round) {
+      const std::string got =
+          scrape(port, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 4000);
+      QVERIFY2(got.find("200 OK") != std::string::npos,
+               qPrintable(QString("scrape %1 behind the crowd: ").arg(round) + QString::fromStdString(got)));
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    }
+    done = true;
+    trickle.join();
+    for (int fd : crowd) ::close(fd);
+    s.value()->stop();
+  }
+
+  // At the connection cap the oldest connection makes room; a request head over its cap, a
+  // method other than GET/HEAD, and a client that never finishes are answered or closed.
+  void limitsCloseTheOldestAndRefuseTheOversized() {
+    MetricsRegistry m("limits", "node-a");
+    fill(m);
+    MetricsServerLimits limits;
+    limits.maxConnections = 50;
+    limits.exchangeTimeoutS = 1;
+    limits.maxRequestBytes = 1024;
+    auto s = MetricsServer::start("127.0.0.1", 0, &m, limits);
+    QVERIFY2(s.ok(), s.errorText().c_str());
+    const int port = s.value()->port();
+    QVERIFY(port > 0);
+    std::vector<int> idle;
+    for (int i = 0; i < 200; ++i) idle.push_back(stave::test::connectLoopback(port));
+    const std::string got = scrape(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 4000);
+    QVERIFY2(got.find("200 OK") != std::string::npos, got.c_str());
+    QVERIFY(got.find("Connection: close") != std::string::npos);
+    const std::string head = scrape(port, "HEAD /metrics HTTP/1.1\r\n\r\n");
+    QVERIFY(head.find("200 OK") != std::string::npos);
+    QVERIFY(head.find("stave_train_steps_total") == std::string::npos);
+    QVERIFY(scrape(port, "POST /metrics HTTP/1.1\r\n\r\n").find("405") != std::string::npos);
+    QVERIFY(scrape(port, "GET /metrics HTTP/1.1\r\nX: " + std::string(4096, 'x'))
+                .find("431") != std::string::npos);
+    // One that never finishes its request is closed after the exchange's time.
+    const int stalled = stave::test::connectLoopback(port);
+    QVERIFY(::send(stalled, "GET /met", 8, MSG_NOSIGNAL) == 8);
+    char buf[64];
+    QTRY_VERIFY_WITH_TIMEOUT(::recv(stalled, buf, sizeof buf, MSG_DONTWAIT) == 0, 10000);
+    ::close(stalled);
+    for (int fd : idle) ::close(fd);
   }
 
   void monitorReportsEveryPeriodAndAtTheEnd() {
