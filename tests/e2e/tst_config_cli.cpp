@@ -1,4 +1,6 @@
 // The config commands of stave-train end to end: exit codes, messages, files written.
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include <QFile>
@@ -57,6 +59,7 @@ class TestConfigCli : public QObject {
   void configDocs();
   void emptyConfigIsNamed();
   void historyPassesOverLinkLoops();
+  void historyListsTheOthersOfABadRun();
   void helpTexts_data();
   void helpTexts();
 };
@@ -145,6 +148,12 @@ void TestConfigCli::showProjectProblems_data() {
              "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\", "
              "\"dataset\": \"d.yaml\", \"configs\": {\"fast\": {\"amp\": 3}}}")
       << 2 << "(config 'fast'): amp: expected true or false, got 3";
+  // A number no double holds: named by line and key, not the library's raw text.
+  QTest::newRow("number out of range")
+      << QByteArray(
+             "{\"format\": \"stave-project\", \"version\": 1, \"name\": \"p\",\n"
+             "\"dataset\": \"d.yaml\", \"configs\": {},\n\"ui\": {\"zoom\": 1e999}}")
+      << 2 << "p.stave:3: ui.zoom: not a valid project file: number out of range '1e999'";
 }
 
 void TestConfigCli::showProjectProblems() {
@@ -157,6 +166,7 @@ void TestConfigCli::showProjectProblems() {
   QCOMPARE(r.exitCode, exitCode);
   QVERIFY2(r.err.contains(message), qPrintable(r.err));
   QVERIFY(r.err.contains(file));
+  QVERIFY2(!r.err.contains("json.exception"), qPrintable(r.err));
   QCOMPARE(readText(file), content);  // nothing lost
   if (exitCode == 1) QVERIFY(r.err.contains("dataset not found: " + path("bad/gone/data.yaml")));
 }
@@ -455,6 +465,29 @@ void TestConfigCli::historyPassesOverLinkLoops() {
   QVERIFY2(r.out.contains("run-lr0.01"), qPrintable(r.out));
   QVERIFY2(r.err.contains("warning: self: not read: " + folder + "/runs/self"), qPrintable(r.err));
   QVERIFY2(!r.err.contains("filesystem error"), qPrintable(r.err));
+}
+
+// `history` with a run whose events.jsonl has a line holding 1e999 (an abort before) and one
+// whose events.jsonl is a FIFO (never waited on): the bad line is skipped and named, the FIFO
+// run named in a warning, and every run that can be read is listed.
+void TestConfigCli::historyListsTheOthersOfABadRun() {
+  const QString folder = path("overflow");
+  const QString good = STAVE_SOURCE_DIR "/tests/unit/store/data/v1/runs/run-lr0.01/events.jsonl";
+  QVERIFY(QDir().mkpath(folder + "/runs/a-good"));
+  QVERIFY(QFile::copy(good, folder + "/runs/a-good/events.jsonl"));
+  QVERIFY(QDir().mkpath(folder + "/runs/b-overflow"));
+  QByteArray text = readText(good);
+  text.insert(text.indexOf('\n') + 1,
+              "{\"type\":\"validation\",\"version\":1,\"rank\":0,\"time\":1e999,\"data\":{}}\n");
+  writeText(folder + "/runs/b-overflow/events.jsonl", text);
+  QVERIFY(QDir().mkpath(folder + "/runs/c-fifo"));
+  QCOMPARE(::mkfifo(QFile::encodeName(folder + "/runs/c-fifo/events.jsonl").constData(), 0600), 0);
+  auto r = runStaveTrain({"history", folder}, {}, 60000);
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QVERIFY2(r.out.contains("a-good") && r.out.contains("b-overflow"), qPrintable(r.out));
+  QVERIFY2(r.err.contains("b-overflow/events.jsonl:2: skipped:"), qPrintable(r.err));
+  QVERIFY2(r.err.contains("warning: c-fifo: not read: " + folder + "/runs/c-fifo/events.jsonl: is a FIFO"),
+           qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestConfigCli)
