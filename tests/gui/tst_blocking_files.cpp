@@ -1,8 +1,8 @@
 // The window never waits on a file: a run whose cluster_job.json is a FIFO that no writer ever
-// opens, and a run whose val/images.json is one. Before, the run list never filled and the
-// next refresh joined the stuck scan on the GUI thread (the window frozen for good); the
-// Validation tab froze the same way. A timer on the GUI thread must keep firing throughout: a
-// blocked event loop fails the test (or hangs it until CTest's timeout).
+// opens (or a link to /dev/zero), and a run whose val/images.json is a FIFO. Before, the run
+// list never filled and the next refresh joined the stuck scan on the GUI thread (the window
+// frozen for good); the Validation tab froze the same way. A timer on the GUI thread must keep
+// firing throughout: a blocked event loop fails the test (or hangs it until CTest's timeout).
 #include <sys/stat.h>
 
 #include <QComboBox>
@@ -79,23 +79,28 @@ class TstBlockingFiles : public QObject {
     writeFinishedRun(dir.filePath("runs/r1"));
     QDir().mkpath(dir.filePath("runs/r2"));
     QVERIFY(makeFifo(dir.filePath("runs/r2/cluster_job.json")));
+    // And one linked to /dev/zero, which grew the studio until it ran out of memory.
+    QDir().mkpath(dir.filePath("runs/r3"));
+    QVERIFY(QFile::link("/dev/zero", dir.filePath("runs/r3/cluster_job.json")));
     Heartbeat heart;
     stave::widgets::MainWindow w;
     QVERIFY(w.openProject(project));
     auto* list = w.runPage()->findChild<QComboBox*>(QStringLiteral("runList"));
     QVERIFY(list);
     // The list fills: the record is refused, not waited on.
-    QTRY_COMPARE_WITH_TIMEOUT(list->count(), 2, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(list->count(), 3, 20000);
     QVERIFY(heart.beats());
     // Refreshing again (what picking a run, or a start, does) three times in a row.
     for (int i = 0; i < 3; ++i) {
       QVERIFY(w.runPage()->showRun(dir.filePath("runs/r1")));
       QVERIFY(heart.beats());
     }
-    QTRY_COMPARE_WITH_TIMEOUT(list->count(), 2, 20000);
-    // Showing the run with the FIFO record says what is wrong, without waiting on it either.
-    w.runPage()->showRun(dir.filePath("runs/r2"));
-    QVERIFY(heart.beats());
+    QTRY_COMPARE_WITH_TIMEOUT(list->count(), 3, 20000);
+    // Showing a run with such a record says what is wrong, without waiting on it either.
+    for (const char* run : {"runs/r2", "runs/r3"}) {
+      w.runPage()->showRun(dir.filePath(run));
+      QVERIFY(heart.beats());
+    }
   }
 
   void fifoValidationFileDoesNotFreezeTheValidationTab() {
