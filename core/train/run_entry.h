@@ -24,8 +24,15 @@ struct RankStart {
   std::string version;    ///< Stave's version, for run_start
 };
 
+/// Seconds a rank asked to stop may go without progress (no training step, no validation batch)
+/// before it ends without a checkpoint (STAVE_STOP_GRACE_S overrides it).
+inline constexpr double kStopGraceS = 60.0;
+
 /// Trains one rank to its end and returns Trainer::run's exit code. SIGTERM and SIGINT become
-/// a graceful stop (finish the step, checkpoint, `stopped`; a second signal ends at once). The
+/// a graceful stop (finish the step, checkpoint, `stopped`; a second signal ends at once); a
+/// rank that makes no progress for kStopGraceS after the request (blocked in a collective whose
+/// peer is gone, or in the data loader) ends then, rank 0 writing a `stopped` finished event
+/// that says so, with exit code 128 + SIGTERM. The
 /// rank that keeps the run's log (env.keepsRunLog()) writes events.jsonl and TensorBoard,
 /// samples its node and runs the doctor and the metrics endpoint; under the launcher every rank
 /// writes its events to stdout for the launcher, and LibTorch's backtraces go to its log file.

@@ -38,6 +38,11 @@ struct TrainOptions {
   /// it cannot act on a stop request there and has nothing to checkpoint, so the signal
   /// handler ends the process at once.
   std::atomic<bool>* atRendezvous = nullptr;
+  /// Counted up at every training step and validation batch: what a stop request's watchdog
+  /// watches to tell a rank that works towards the stop from one that is blocked.
+  std::atomic<int64_t>* progress = nullptr;
+  /// Set once every rank agreed to stop (the checkpoint and the finished event come next).
+  std::atomic<bool>* stopAgreed = nullptr;
   std::string version;                               ///< Stave's version, for run_start
 };
 

@@ -9,7 +9,9 @@ using namespace detail;
 
 bool Trainer::Impl::stopRequested() {
   bool local = o.stopRequested && o.stopRequested->load();
-  return dist ? dist->anyRank(local) : local;
+  const bool stop = dist ? dist->anyRank(local) : local;
+  if (stop && o.stopAgreed) o.stopAgreed->store(true);
+  return stop;
 }
 
 void Trainer::Impl::flushLosses(EpochProgress& progress, int epoch, int64_t i) {
@@ -153,6 +155,7 @@ bool Trainer::Impl::trainEpoch(int epoch, EpochProgress& progress) {
     }
     progress.batches = i + 1;
     ++batchesThisProcess;
+    if (o.progress) o.progress->fetch_add(1);
     // A collective: every rank asks at the same steps.
     const bool stop = (i + 1) % stopCheckEvery == 0 && stopRequested();
     if (stop || (o.stopAfter.batches > 0 && batchesThisProcess >= o.stopAfter.batches)) {
@@ -173,6 +176,7 @@ ValidationOutput Trainer::Impl::runValidation() {
   vo.device = device;
   vo.channelsLast = channelsLast;
   vo.singleCls = settings.singleCls;
+  vo.progress = o.progress;
   DetectionLoss valLoss(*emaModel, loss->options());
   GatherFloats gather;
   if (dist) gather = [this](const std::vector<float>& v) { return dist->gatherFloats(v); };

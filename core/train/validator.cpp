@@ -209,6 +209,7 @@ LocalPass runLocalPass(model::YoloImpl& model, data::Loader& loader,
   LocalPass pass;
   loader.startEpoch(0, /*mosaicOn=*/false);
   while (auto batch = loader.next()) {
+    if (options.progress) options.progress->fetch_add(1);
     auto images = batchImages(*batch, options.device, options.channelsLast);
     std::vector<torch::Tensor> feats;
     {

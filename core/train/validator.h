@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <array>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -57,6 +58,8 @@ struct ValidationOptions {
   std::vector<SavedDetection>* savedDetections = nullptr;
   /// When set, the data behind Ultralytics' validation plots (all ranks' images) is put here.
   struct ValidationViews* views = nullptr;
+  /// When set, counted up at every batch (a stopping rank's watchdog sees the work go on).
+  std::atomic<int64_t>* progress = nullptr;
 };
 
 /// One validated image as the views keep it: its index in the split and its boxes in original
