@@ -4,11 +4,14 @@
 #include "core/store/store.h"
 #include "core/store/store_sql.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -178,6 +181,9 @@ class RunIngestion {
     loadRun(at.offset);
     registerHandlers();
   }
+  ~RunIngestion() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
   RunIngestion(const RunIngestion&) = delete;
   RunIngestion& operator=(const RunIngestion&) = delete;
 
@@ -194,6 +200,9 @@ class RunIngestion {
   void loadRun(int64_t offset);
   void registerHandlers();
   size_t applyLines(const std::string& text);
+  /// Where the file's data starts again at or after `at` (lseek SEEK_DATA; `end` when only a
+  /// hole is left), -1 when the file system cannot say.
+  int64_t nextData(int64_t at, int64_t end);
   void apply(std::string_view line, Parsed& parsed);
   bool putMetric(const std::string& key, int64_t step, int epoch, double value, double t);
   void addSampleLeaves(const telemetry::Event& e);
@@ -212,6 +221,7 @@ class RunIngestion {
   int64_t m_spsCount = 0;
   int64_t m_badLines = 0;
   bool m_ok = true;
+  int m_fd = -1;  ///< events.jsonl once more, to find where a hole ends (nextData)
   detail::SampleBuckets m_buckets;
   /// Every rank's latest samples/s, for the run's total at each of rank 0's steps (kept only
   /// once every rank has been seen in this ingestion).
@@ -426,6 +436,18 @@ int64_t RunIngestion::read(std::istream& in, int64_t readable,
   // with no newline): its bytes are passed over as they come, never held.
   bool skipping = false;
   while (m_ok && left > 0) {
+    if (skipping) {
+      // A sparse file's hole holds no newline: go on where its data starts again, unread.
+      const int64_t at = static_cast<int64_t>(in.tellg());
+      const int64_t data = at >= 0 ? nextData(at, at + left) : -1;
+      if (data > at) {
+        const int64_t jump = std::min(data - at, left);
+        in.seekg(at + jump);
+        consumed += jump;
+        left -= jump;
+        if (left <= 0) break;
+      }
+    }
     chunk.resize(static_cast<size_t>(std::min(kChunk, left)));
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     const auto got = static_cast<int64_t>(in.gcount());
@@ -461,6 +483,14 @@ int64_t RunIngestion::read(std::istream& in, int64_t readable,
     }
   }
   return consumed;
+}
+
+int64_t RunIngestion::nextData(int64_t at, int64_t end) {
+  if (m_fd < 0) m_fd = ::open(m_eventsPath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (m_fd < 0) return -1;
+  const off_t data = ::lseek(m_fd, static_cast<off_t>(at), SEEK_DATA);
+  if (data >= 0) return static_cast<int64_t>(data);
+  return errno == ENXIO ? end : -1;  // ENXIO: only hole from here on; else not known
 }
 
 std::optional<std::string> RunIngestion::writeRun(int64_t ingestedBytes,

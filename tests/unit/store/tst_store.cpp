@@ -188,6 +188,14 @@ class TestStore : public QObject {
     QCOMPARE(::truncate(holey.c_str(), int64_t{10} << 30), 0);
     // The good run's title and notes file a FIFO: not waited on, said so.
     QCOMPARE(::mkfifo((runs / "a_good" / kAnnotationsFile).c_str(), 0600), 0);
+    // A hole in the middle (1 GB), then a newline and the rest of the run: read on after it.
+    const fs::path mid = runs / "e_midhole" / "events.jsonl";
+    const std::string all = runEvents(2, 0.6, "e_midhole");
+    const size_t half = all.find("\"epoch_end\"");
+    const size_t cut = all.rfind('\n', half) + 1;  // after a whole line
+    write(mid, all.substr(0, cut));
+    QCOMPARE(::truncate(mid.c_str(), static_cast<off_t>(cut + (size_t{1} << 30))), 0);
+    write(mid, "\n" + all.substr(cut), true);
     fs::create_directories(runs / "d_fifo");
     QCOMPARE(::mkfifo((runs / "d_fifo" / "events.jsonl").c_str(), 0600), 0);
 
@@ -203,7 +211,7 @@ class TestStore : public QObject {
       std::sort(n.begin(), n.end());
       return n;
     };
-    QCOMPARE(names(), (std::vector<std::string>{"a_good", "b_overflow", "c_hole"}));
+    QCOMPARE(names(), (std::vector<std::string>{"a_good", "b_overflow", "c_hole", "e_midhole"}));
     // The overflowing line: skipped, named by file and line; the run read to its end.
     QVERIFY2(warnings.find("b_overflow/events.jsonl:2: skipped:") != std::string::npos,
              warnings.c_str());
@@ -219,6 +227,10 @@ class TestStore : public QObject {
     const auto c = s.value()->findRun("c_hole").value();
     QCOMPARE(c.epochsDone, 1);
     QCOMPARE(c.ingestedBytes, int64_t{10} << 30);
+    const auto e = s.value()->findRun("e_midhole").value();
+    QCOMPARE(e.status, std::string("completed"));
+    QCOMPARE(e.epochsDone, 2);
+    QCOMPARE(e.badLines, int64_t(1));
     QVERIFY2(warnings.find(std::string(kAnnotationsFile) + ": is a FIFO") != std::string::npos,
              warnings.c_str());
     // The FIFO: not read (never waited on), said so.
