@@ -17,6 +17,7 @@
 #include "core/data/image_source.h"
 
 #include "core/base/atomic_file.h"
+#include "core/base/bounded_read.h"
 #include "core/base/hash.h"
 #include "core/data/dataset.h"
 #include "core/data/image_header.h"
@@ -168,6 +169,9 @@ bool readSlot(Reader& r, Slot& s) {
   return r.ok;
 }
 
+/// The largest label file read (a label file holds a few hundred rows of ~40 bytes).
+constexpr size_t kMaxLabelBytes = size_t{16} << 20;
+
 Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& opt) {
   Slot s;
   s.record.imagePath = image;
@@ -231,10 +235,17 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
   s.record.width = h.displayWidth();
   s.record.height = h.displayHeight();
   s.record.orientation = h.orientation;
-  std::ifstream in(s.record.labelPath, std::ios::binary);
-  if (in) {
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    LabelParse lp = parseLabelText(text, s.record.labelPath, spec.nc(), opt.coordTolerance);
+  std::error_code labelEc;
+  if (fs::exists(s.record.labelPath, labelEc)) {
+    // A regular file of at most 16 MiB: a FIFO in its place would block the scan for good, a
+    // link to /dev/zero would fill the memory.
+    auto text = readFileCapped(s.record.labelPath, kMaxLabelBytes);
+    if (!text) {
+      s.problems.push_back(
+          {s.record.labelPath, 0, "label-unreadable", text.errors().front().message, true});
+      return s;
+    }
+    LabelParse lp = parseLabelText(text.value(), s.record.labelPath, spec.nc(), opt.coordTolerance);
     s.record.boxes = std::move(lp.boxes);
     s.problems = std::move(lp.problems);
     s.dropped = lp.droppedRows;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/data/image_header.h"
+#include "core/studio/background_job.h"
 #include "core/data/rng.h"
 
 namespace stave::studio {
@@ -187,15 +188,17 @@ DatasetSummary scanDataset(const QString& dataYaml, const std::atomic<bool>* can
   return out;
 }
 
-DatasetScan::DatasetScan(QObject* parent) : QObject(parent) {}
-
-DatasetScan::~DatasetScan() {
-  join();
+DatasetScan::DatasetScan(QObject* parent)
+    : QObject(parent), m_job(new BackgroundJob(this)), m_post(std::make_shared<Post>()) {
+  m_post->owner = this;
 }
 
-void DatasetScan::join() {
-  if (m_cancel) m_cancel->store(true);
-  if (m_thread.joinable()) m_thread.join();
+DatasetScan::~DatasetScan() {
+  // The scan is told to stop; m_job (a child) then waits a bounded time and lets a scan that
+  // does not end go (a hung mount). From here on its progress reaches no one.
+  cancel();
+  std::lock_guard<std::mutex> lock(m_post->mutex);
+  m_post->owner = nullptr;
 }
 
 void DatasetScan::cancel() {
@@ -203,40 +206,43 @@ void DatasetScan::cancel() {
 }
 
 void DatasetScan::start(const QString& dataYaml, bool useCache) {
-  // The scan in flight checks the flag for every image, so this join is short.
-  join();
+  // The scan in flight is told to stop and never waited for: a file that blocks (a FIFO, a
+  // hung network mount) must not freeze the window. A newer start() makes its results stale.
+  cancel();
   const quint64 gen = ++m_generation;
   m_cancel = std::make_shared<std::atomic<bool>>(false);
   m_running = true;
   auto flag = m_cancel;
-  m_thread = std::thread([this, gen, flag, dataYaml, useCache] {
-    // Queued to this object's thread; the destructor joins this thread before `this` goes, and
-    // Qt drops calls queued for a deleted object. A newer start() makes these stale.
-    auto onProgress = [this, gen](const QString& split, qint64 done, qint64 total) {
-      QMetaObject::invokeMethod(
-          this,
-          [this, gen, split, done, total] {
-            if (gen == m_generation) emit progress(split, done, total);
-          },
-          Qt::QueuedConnection);
-    };
-    auto result = std::make_shared<DatasetSummary>();
-    try {
-      *result = scanDataset(dataYaml, flag.get(), onProgress, useCache);
-    } catch (const std::exception& e) {
-      result->yaml = dataYaml;
-      result->error = QString::fromUtf8(e.what());
-    }
-    QMetaObject::invokeMethod(
-        this,
-        [this, gen, result] {
-          if (gen != m_generation) return;
-          m_running = false;
-          m_summary = result;
-          emit finished();
-        },
-        Qt::QueuedConnection);
-  });
+  auto post = m_post;
+  m_job->run<std::shared_ptr<const DatasetSummary>>(
+      [gen, flag, post, dataYaml, useCache] {
+        // Posted under the lock the destructor takes to clear `owner`; Qt drops calls queued
+        // for a deleted object.
+        auto onProgress = [gen, post](const QString& split, qint64 done, qint64 total) {
+          std::lock_guard<std::mutex> lock(post->mutex);
+          if (DatasetScan* owner = post->owner)
+            QMetaObject::invokeMethod(
+                owner,
+                [owner, gen, split, done, total] {
+                  if (gen == owner->m_generation) emit owner->progress(split, done, total);
+                },
+                Qt::QueuedConnection);
+        };
+        auto result = std::make_shared<DatasetSummary>();
+        try {
+          *result = scanDataset(dataYaml, flag.get(), onProgress, useCache);
+        } catch (const std::exception& e) {
+          result->yaml = dataYaml;
+          result->error = QString::fromUtf8(e.what());
+        }
+        return std::shared_ptr<const DatasetSummary>(std::move(result));
+      },
+      [this, gen](std::shared_ptr<const DatasetSummary> result) {
+        if (gen != m_generation) return;
+        m_running = false;
+        m_summary = std::move(result);
+        emit finished();
+      });
 }
 
 void ProblemsModel::setProblems(QVector<DatasetSummary::ProblemRow> rows) {

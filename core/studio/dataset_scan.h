@@ -12,12 +12,14 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <thread>
+#include <mutex>
 #include <vector>
 
 #include "core/data/dataset.h"
 
 namespace stave::studio {
+
+class BackgroundJob;
 
 /// One image of the dataset as the gallery shows it: usable ones with their valid boxes, and
 /// those the scan left out (unreadable, truncated, too large) with usable = false.
@@ -75,8 +77,9 @@ using ScanProgress = std::function<void(const QString& split, qint64 done, qint6
 DatasetSummary scanDataset(const QString& dataYaml, const std::atomic<bool>* cancel = nullptr,
                            const ScanProgress& progress = {}, bool useCache = true);
 
-/// Runs scanDataset on a thread it owns; progress and the result arrive on the owner's thread.
-/// Starting again cancels the scan in flight; the destructor cancels and joins.
+/// Runs scanDataset on a thread of its own; progress and the result arrive on the owner's thread.
+/// Starting again cancels the scan in flight and never waits for it (a file on a hung mount can
+/// block it for good); the destructor cancels it and lets it go after a bounded wait.
 class DatasetScan : public QObject {
   Q_OBJECT
  public:
@@ -98,8 +101,13 @@ class DatasetScan : public QObject {
   void finished();
 
  private:
-  void join();
-  std::thread m_thread;
+  /// What the scan's thread posts its progress through; cleared by the destructor.
+  struct Post {
+    std::mutex mutex;
+    DatasetScan* owner = nullptr;
+  };
+  BackgroundJob* m_job;  ///< the scan's thread: a scan that does not end is let go, not joined
+  std::shared_ptr<Post> m_post;
   std::shared_ptr<std::atomic<bool>> m_cancel;
   quint64 m_generation = 0;
   bool m_running = false;

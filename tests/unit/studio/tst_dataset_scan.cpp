@@ -1,6 +1,10 @@
 // The Dataset page's scan reduced to a summary: counts, histogram, sampled scatters, problems
 // tied to their images, unusable images in the gallery list; DatasetScan's progress, result and
 // cancel on its own thread.
+#include <sys/stat.h>
+
+#include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -125,6 +129,33 @@ class TestDatasetScan : public QObject {
     QVERIFY(s.images && s.images->empty());
   }
 
+  // A label file that is a FIFO no writer opens blocked the scan for good (and the window,
+  // whose next scan joined it); one linked to /dev/zero filled the memory. Both are named as
+  // label-unreadable, their images left out, and the scan ends.
+  void unreadableLabelsAreNamed() {
+    QTemporaryDir dir;
+    const QString yaml = writeSet(dir, 4, 1);
+    const QString fifo = dir.filePath("set/labels/train/1.txt");
+    const QString zero = dir.filePath("set/labels/train/2.txt");
+    QVERIFY(QFile::remove(fifo) && QFile::remove(zero));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QVERIFY(QFile::link("/dev/zero", zero));
+    DatasetScan scan;
+    QSignalSpy finished(&scan, &DatasetScan::finished);
+    scan.start(yaml, /*useCache=*/false);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const auto s = scan.summary();
+    QVERIFY(s && s->error.isEmpty());
+    QStringList unreadable;
+    for (const auto& p : s->problems)
+      if (p.kind == "label-unreadable") unreadable << QFileInfo(p.file).fileName() + ": " + p.message;
+    unreadable.sort();
+    QCOMPARE(unreadable.size(), 2);
+    QVERIFY2(unreadable[0].startsWith("1.txt: is a FIFO"), qPrintable(unreadable[0]));
+    QVERIFY2(unreadable[1].startsWith("2.txt: is a device"), qPrintable(unreadable[1]));
+    QCOMPARE(s->splits[0].skipped, qint64(3));  // bad.jpg and the two images
+  }
+
   void scanOnItsThreadAndCancel() {
     QTemporaryDir dir;
     const QString yaml = writeSet(dir, 3000, 1);
@@ -162,7 +193,8 @@ class TestDatasetScan : public QObject {
     QCOMPARE(finished.count(), 3);
     QVERIFY(!scan.summary()->cancelled);
 
-    // Destroyed while scanning: the destructor cancels and joins.
+    // Destroyed while scanning: the destructor cancels it (and would let a scan that does not
+    // end go after a bounded wait).
     auto scan2 = std::make_unique<DatasetScan>();
     scan2->start(yaml, false);
     scan2.reset();
