@@ -14,6 +14,7 @@
 #include "core/config/output_path.h"
 #include "core/config/project.h"
 #include "core/store/store.h"
+#include "core/train/run_lock.h"
 
 namespace fs = std::filesystem;
 
@@ -119,6 +120,11 @@ int run(const HistoryOptions& o) {
     }
     report = r.value();
   }
+  // A run still `running` in its events whose folder no live process holds was killed.
+  if (auto settled = store->settleEndedRuns(
+          [](const std::string& dir) { return stave::RunFolderLock::holder(dir).has_value(); });
+      !settled)
+    std::cerr << "warning: " << settled.errorText() << "\n";
   for (const auto& w : report.warnings) std::cerr << "warning: " << w << "\n";
 
   if (o.compare) {

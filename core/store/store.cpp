@@ -318,6 +318,35 @@ Status Store::migrateToV5() {
 Store::~Store() {
   if (m_db) sqlite3_close_v2(m_db);
 }
+Result<int> Store::settleEndedRuns(
+    const std::function<bool(const std::string& runDir)>& holdsFolder) {
+  std::vector<RunRecord> ended;
+  {
+    Stmt q(m_db,
+           (std::string("SELECT ") + kRunColumns + " FROM runs WHERE status = 'running'").c_str());
+    while (q.ok() && q.step() == SQLITE_ROW) {
+      RunRecord r = readRun(q);
+      if (!holdsFolder(r.dir)) ended.push_back(std::move(r));
+    }
+  }
+  Stmt upd(m_db,
+           "UPDATE runs SET status = 'crashed', message = ?, sessions = ? WHERE id = ? AND status "
+           "= 'running'");
+  for (RunRecord& r : ended) {
+    if (r.sessions.empty()) r.sessions.push_back("running");
+    if (r.sessions.back() == "running") r.sessions.back() = "crashed";
+    const std::string message =
+        "ended without a final event: no process holds its folder (killed, or its machine went "
+        "down) after epoch " +
+        std::to_string(r.epochsDone) + " of " + std::to_string(r.epochs) +
+        "; resume=true continues from its last checkpoint";
+    upd.bind(1, message).bind(2, nlohmann::json(r.sessions).dump()).bind(3, r.id);
+    if (upd.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
+    upd.reset();
+  }
+  return static_cast<int>(ended.size());
+}
+
 std::vector<RunRecord> Store::runs() const {
   std::vector<RunRecord> out;
   Stmt q(m_db, (std::string("SELECT ") + kRunColumns +

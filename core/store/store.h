@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -135,6 +136,12 @@ class Store {
   Result<IngestReport> ingestRun(const std::string& runDir);
   /// ingestRun for every `<runsDir>/*/events.jsonl`.
   Result<IngestReport> ingestRuns(const std::string& runsDir);
+  /// Runs whose last session is still `running` but whose folder no live process holds
+  /// (`holdsFolder(dir)` false: RunFolderLock::holder, where the caller links it) ended without
+  /// a final event (killed, or their machine went down): their status and last session become
+  /// `crashed`, with a message saying so. A resume of such a run is `running` again (its
+  /// run_start). How many runs it settled.
+  Result<int> settleEndedRuns(const std::function<bool(const std::string& runDir)>& holdsFolder);
 
   /// Every run, newest first.
   std::vector<RunRecord> runs() const;

@@ -14,8 +14,19 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/train/run_lock.h"
 
 namespace stave::studio {
+
+namespace {
+
+/// Whether a live process holds a run's folder (its run lock): a `running` run that nobody
+/// holds was killed and is shown as such, not as running.
+bool holdsRunFolder(const std::string& runDir) {
+  return RunFolderLock::holder(runDir).has_value();
+}
+
+}  // namespace
 
 namespace {
 
@@ -114,7 +125,12 @@ bool HistoryModel::refresh(QString* error) {
   }
   QStringList warnings;
   for (const auto& w : r->warnings) warnings << q(w);
-  applyIngest(r->runsUpdated, warnings);
+  int updated = r->runsUpdated;
+  if (auto settled = m_store->settleEndedRuns(holdsRunFolder))
+    updated += settled.value();
+  else
+    warnings << q(settled.errorText());
+  applyIngest(updated, warnings);
   return true;
 }
 
@@ -170,6 +186,10 @@ void HistoryModel::refreshInBackground() {
           return out;
         }
         out.runsUpdated = r->runsUpdated;
+        if (auto settled = out.db->settleEndedRuns(holdsRunFolder))
+          out.runsUpdated += settled.value();
+        else
+          out.warnings << q(settled.errorText());
         for (const auto& w : r->warnings) out.warnings << q(w);
         return out;
       },

@@ -3,10 +3,12 @@
 
 #include <QtTest>
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include "e2e/e2e_util.h"
 
@@ -59,6 +61,7 @@ class TestConfigCli : public QObject {
   void configDocs();
   void emptyConfigIsNamed();
   void historyPassesOverLinkLoops();
+  void historyKilledRunIsNotRunning();
   void historyListsTheOthersOfABadRun();
   void helpTexts_data();
   void helpTexts();
@@ -488,6 +491,45 @@ void TestConfigCli::historyListsTheOthersOfABadRun() {
   QVERIFY2(r.err.contains("b-overflow/events.jsonl:2: skipped:"), qPrintable(r.err));
   QVERIFY2(r.err.contains("warning: c-fifo: not read: " + folder + "/runs/c-fifo/events.jsonl: is a FIFO"),
            qPrintable(r.err));
+}
+
+// `history` of a run whose events stop without a final event: killed (no process holds its
+// folder) it is `crashed`, saying so; while a live process holds the folder's lock it is
+// `running`.
+void TestConfigCli::historyKilledRunIsNotRunning() {
+  const QString folder = path("killed");
+  QByteArray events =
+      readText(STAVE_SOURCE_DIR "/tests/unit/store/data/v1/runs/run-lr0.01/events.jsonl");
+  QByteArray cut;
+  for (const QByteArray& line : events.split('\n'))
+    if (!line.isEmpty() && !line.contains("\"type\":\"finished\"")) cut += line + "\n";
+  QVERIFY(cut.size() > 1000 && cut.size() < events.size());
+  for (const char* run : {"gone", "held"})
+    writeText(folder + "/runs/" + run + "/events.jsonl", cut);
+  QProcess holder;  // a live process holding the folder, as a training run holds its lock
+  // -o: the lock stays with flock (not with cat), which ends when cat's input closes.
+  holder.start("flock", {"-o", "-x", folder + "/runs/held", "cat"});
+  QVERIFY(holder.waitForStarted(10000));
+  QElapsedTimer t;
+  t.start();
+  while (runSh({"-c", "flock -n -x \"$0\" true", folder + "/runs/held"}) == 0 &&
+         t.elapsed() < 10000)
+    QTest::qWait(50);
+  auto r = runStaveTrain({"history", folder, "--json"});
+  holder.closeWriteChannel();
+  QVERIFY(holder.waitForFinished(10000));
+  QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  QMap<QString, QJsonObject> runs;
+  for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8()).array())
+    runs[v.toObject()["name"].toString()] = v.toObject();
+  QCOMPARE(runs.size(), 2);
+  QCOMPARE(runs["held"]["status"].toString(), QString("running"));
+  QCOMPARE(runs["gone"]["status"].toString(), QString("crashed"));
+  QVERIFY2(runs["gone"]["message"].toString().contains("ended without a final event"),
+           qPrintable(runs["gone"]["message"].toString()));
+  // Its lock free, the other is killed too.
+  auto again = runStaveTrain({"history", folder});
+  QVERIFY2(again.out.contains(QRegularExpression("held +crashed")), qPrintable(again.out));
 }
 
 QTEST_GUILESS_MAIN(TestConfigCli)
