@@ -63,9 +63,9 @@ double stopGraceSeconds() {
 class StopWatchdog {
  public:
   StopWatchdog(const std::atomic<bool>& stop, const std::atomic<bool>& agreed,
-               const std::atomic<int64_t>& progress, double grace,
+               const std::atomic<int64_t>& progress, const std::atomic<int>& busy, double grace,
                std::function<void(double)> onBlocked)
-      : m_thread([this, &stop, &agreed, &progress, grace, onBlocked = std::move(onBlocked)] {
+      : m_thread([this, &stop, &agreed, &progress, &busy, grace, onBlocked = std::move(onBlocked)] {
           using Clock = std::chrono::steady_clock;
           std::unique_lock<std::mutex> lock(m_mutex);
           std::optional<Clock::time_point> since;  // the stop request, or the last progress
@@ -75,7 +75,7 @@ class StopWatchdog {
             if (m_done || agreed.load()) return;
             if (!stop.load()) continue;
             const int64_t now = progress.load();
-            if (!since || now != seen) since = Clock::now(), seen = now;
+            if (!since || now != seen || busy.load() > 0) since = Clock::now(), seen = now;
             const double idle = std::chrono::duration<double>(Clock::now() - *since).count();
             if (idle >= grace) {
               onBlocked(idle);
@@ -185,7 +185,9 @@ int rankMain(const RankStart& start) {
   options.atRendezvous = &g_atRendezvous;
   std::atomic<int64_t> progress{0};
   std::atomic<bool> stopAgreed{false};
+  std::atomic<int> busy{0};
   options.progress = &progress;
+  options.busy = &busy;
   options.stopAgreed = &stopAgreed;
   options.version = start.version;
   Trainer trainer(options);
@@ -193,7 +195,7 @@ int rankMain(const RankStart& start) {
   {
     const int rank = start.env.rank;
     StopWatchdog watchdog(
-        g_stop, stopAgreed, progress, stopGraceSeconds(), [&sink, rank](double idle) {
+        g_stop, stopAgreed, progress, busy, stopGraceSeconds(), [&sink, rank](double idle) {
           std::ostringstream msg;
           msg << "rank " << rank << " was asked to stop but made no progress for "
               << static_cast<int>(idle + 0.5)

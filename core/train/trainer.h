@@ -41,6 +41,9 @@ struct TrainOptions {
   /// Counted up at every training step and validation batch: what a stop request's watchdog
   /// watches to tell a rank that works towards the stop from one that is blocked.
   std::atomic<int64_t>* progress = nullptr;
+  /// Above 0 while a checkpoint is written (work that counts no step or batch, however long
+  /// the storage takes).
+  std::atomic<int>* busy = nullptr;
   /// Set once every rank agreed to stop (the checkpoint and the finished event come next).
   std::atomic<bool>* stopAgreed = nullptr;
   std::string version;                               ///< Stave's version, for run_start

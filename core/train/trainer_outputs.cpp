@@ -152,6 +152,15 @@ CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
 
 void Trainer::Impl::saveCheckpointAs(const std::string& rel, int completedEpoch, telemetry::CheckpointKind kind, const EpochProgress* partial) {
   const std::string p = path(rel);
+  struct Busy {  // a stopping rank's watchdog waits for the write, however slow the storage
+    std::atomic<int>* n;
+    explicit Busy(std::atomic<int>* count) : n(count) {
+      if (n) ++*n;
+    }
+    ~Busy() {
+      if (n) --*n;
+    }
+  } busy(o.busy);
   CheckpointMeta meta = metaFor(completedEpoch);
   meta.datasetHash = datasetHash();
   if (partial) {
