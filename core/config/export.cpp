@@ -211,10 +211,21 @@ void emitK8sConfigMap(YAML::Emitter& out, const RunConfig& c, const std::string&
 
 // The single container of a replica's pod, as one item of `containers`.
 void emitK8sContainer(YAML::Emitter& out, const ExportOptions& o, const std::string& cmd,
-                      int gpus) {
+                      int gpus, const std::string& relaySecret) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << "pytorch";
   out << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << o.image;
+  if (!relaySecret.empty()) {
+    // Pods share no run folder, so the event relay's secret comes from a Secret (see the
+    // comment at the top of the file).
+    out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << "STAVE_RELAY_SECRET";
+    out << YAML::Key << "valueFrom" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "secretKeyRef" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << relaySecret;
+    out << YAML::Key << "key" << YAML::Value << "secret";
+    out << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  }
   out << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << YAML::DoubleQuoted
       << "/bin/sh" << YAML::DoubleQuoted << "-c" << YAML::EndSeq;
   out << YAML::Key << "args" << YAML::Value << YAML::BeginSeq << YAML::DoubleQuoted << cmd
@@ -257,14 +268,15 @@ void emitK8sVolumes(YAML::Emitter& out, const std::string& configMap) {
 
 // One entry of pytorchReplicaSpecs (Master or Worker).
 void emitK8sReplica(YAML::Emitter& out, const char* role, int replicas, const ExportOptions& o,
-                    const std::string& cmd, int gpus, const std::string& configMap) {
+                    const std::string& cmd, int gpus, const std::string& configMap,
+                    const std::string& relaySecret) {
   out << YAML::Key << role << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "replicas" << YAML::Value << replicas;
   out << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
   out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq;
-  emitK8sContainer(out, o, cmd, gpus);
+  emitK8sContainer(out, o, cmd, gpus, relaySecret);
   out << YAML::EndSeq;  // containers
   emitK8sVolumes(out, configMap);
   out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // spec, template, the role
@@ -277,6 +289,12 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, in
   YAML::Emitter out;
   emitComment(out, "Stave training run, exported by 'stave-train export --format k8s'.");
   if (!o.description.empty()) emitComment(out, commentText(o.description));
+  // Several pods: their launchers prove to node 0's event relay that they belong to the run
+  // with a secret of the run's own, which no file of theirs holds.
+  const std::string relaySecret = o.nodes > 1 ? name + "-relay" : "";
+  if (!relaySecret.empty())
+    emitComment(out, "First, the event relay's secret (once per job name): kubectl create secret generic " +
+                         relaySecret + " --from-literal=secret=\"$(openssl rand -hex 32)\"");
   emitComment(out, "Apply: kubectl apply -f FILE (needs the Kubeflow training operator).");
   emitK8sConfigMap(out, c, configMap);
   out << YAML::BeginDoc << YAML::BeginMap;
@@ -287,8 +305,8 @@ std::string k8sManifest(const RunConfig& c, const ExportOptions& o, int gpus, in
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "nprocPerNode" << YAML::Value << YAML::DoubleQuoted << std::to_string(tasks);
   out << YAML::Key << "pytorchReplicaSpecs" << YAML::Value << YAML::BeginMap;
-  emitK8sReplica(out, "Master", 1, o, cmd, gpus, configMap);
-  if (o.nodes > 1) emitK8sReplica(out, "Worker", o.nodes - 1, o, cmd, gpus, configMap);
+  emitK8sReplica(out, "Master", 1, o, cmd, gpus, configMap, relaySecret);
+  if (o.nodes > 1) emitK8sReplica(out, "Worker", o.nodes - 1, o, cmd, gpus, configMap, relaySecret);
   out << YAML::EndMap << YAML::EndMap << YAML::EndMap;  // pytorchReplicaSpecs, spec, the job
   return emittedText(out);
 }

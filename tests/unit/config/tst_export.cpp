@@ -479,11 +479,16 @@ void TestExport::k8sManifest() {
     QVERIFY(cmd.find("pwned") == std::string::npos && cmd.find("$(") == std::string::npos);
     auto syntax = runProcess("sh", {"-n", "-c", QString::fromStdString(cmd)}, ".");
     QCOMPARE(syntax.exitCode, 0);
+    // Pods share no run folder: the event relay's secret comes from a Secret the comment names.
+    QCOMPARE(container["env"][0]["name"].Scalar(), std::string("STAVE_RELAY_SECRET"));
+    QCOMPARE(container["env"][0]["valueFrom"]["secretKeyRef"]["name"].Scalar(), name + "-relay");
   }
-  // One node: no Worker replicas.
+  QVERIFY(text.find("kubectl create secret generic " + name + "-relay") != std::string::npos);
+  // One node: no Worker replicas, no relay.
   o.nodes = 1;
   docs = YAML::LoadAll(exportOrDie(c, ExportFormat::K8s, o));
   QVERIFY(!docs[1]["spec"]["pytorchReplicaSpecs"]["Worker"]);
+  QVERIFY(!docs[1]["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]["env"]);
 }
 
 void TestExport::clusterOptionErrors_data() {
