@@ -1,3 +1,4 @@
+#include <cmath>
 #include "core/train/inference.h"
 
 #include "core/train/val_views.h"
@@ -332,6 +333,38 @@ Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b
   j["tensors"] = count;
   j["epoch_a"] = ma->epoch;
   j["epoch_b"] = mb->epoch;
+  return j;
+}
+
+Result<nlohmann::json> weightNorms(const std::string& path) {
+  auto f = CheckpointReader::open(path);
+  if (!f) return f.errors();
+  const CheckpointMeta& m = f->meta();
+  model::ModelOptions mo;
+  mo.scale = m.scale;
+  mo.nc = static_cast<int>(m.nc);
+  model::Yolo model(mo), ema(mo);
+  if (auto r = f->restore({model.get(), ema.get(), nullptr}, false); !r) return r.errors();
+  // In double, tensor by tensor in the state's order: the same weights give the same numbers.
+  const auto norms = [](torch::nn::Module& x, double& total) {
+    std::vector<double> out;
+    double sq = 0;
+    for (const auto& t : stateTensors(x)) {
+      const double n = t.to(torch::kDouble).norm().item<double>();
+      out.push_back(n);
+      sq += n * n;
+    }
+    total = std::sqrt(sq);
+    return out;
+  };
+  nlohmann::json j;
+  double modelL2 = 0, emaL2 = 0;
+  j["model_tensor_l2"] = norms(*model, modelL2);
+  j["ema_tensor_l2"] = norms(*ema, emaL2);
+  j["model_l2"] = modelL2;
+  j["ema_l2"] = emaL2;
+  j["tensors"] = j["ema_tensor_l2"].size();
+  j["epoch"] = m.epoch;
   return j;
 }
 

@@ -74,5 +74,8 @@ Result<nlohmann::json> predictImages(const PredictRequest& request);
 /// Largest absolute difference between the tensors of two checkpoints of the same model:
 /// {model_max_abs_diff, ema_max_abs_diff, tensors}. Errors when the structures differ.
 Result<nlohmann::json> compareWeights(const std::string& a, const std::string& b);
+/// The L2 norm of every model and EMA tensor of a checkpoint (in the state's order, computed in
+/// double), their totals and the epoch: a fingerprint of trained weights that a test can keep.
+Result<nlohmann::json> weightNorms(const std::string& path);
 
 }  // namespace stave::train
