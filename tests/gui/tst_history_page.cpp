@@ -12,6 +12,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <qcustomplot.h>
@@ -23,6 +28,21 @@
 #include "core/telemetry/events.h"
 #include "widgets/history_page.h"
 #include "widgets/main_window.h"
+
+namespace {
+/// Holds a run folder's lock as a live trainer does (flock on the folder itself): a run whose
+/// events have no final event is running only while someone holds it; closed, it was killed.
+struct HeldRunFolder {
+  int fd = -1;
+  explicit HeldRunFolder(const QString& dir) {
+    fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) ::flock(fd, LOCK_EX | LOCK_NB);
+  }
+  ~HeldRunFolder() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+}  // namespace
 
 namespace fs = std::filesystem;
 namespace tel = stave::telemetry;
@@ -245,6 +265,8 @@ class TestHistoryPage : public QObject {
     const std::string full = runEvents("live", 5, 5, 0.03, 320, 0.5, 4000, false);
     const std::string part = runEvents("live", 5, 2, 0.03, 320, 0.5, 4000, false);
     writeRun(m_dir.path(), "live", part);
+    HeldRunFolder trainer(m_dir.filePath("runs/live"));
+    QVERIFY(trainer.fd >= 0);
     page()->refresh();
     QCOMPARE(model->rowCount(), 4);
     int row = -1;
@@ -298,6 +320,7 @@ class TestHistoryPage : public QObject {
   void runWithoutFolderCanBeDeleted() {
     auto* model = page()->model();
     writeRun(m_dir.path(), "gone", runEvents("gone", 5, 1, 0.03, 320, 0.5, 4000, false));
+    auto trainer = std::make_unique<HeldRunFolder>(m_dir.filePath("runs/gone"));
     page()->refresh();
     auto rowOf = [&] {
       for (int r = 0; r < model->rowCount(); ++r)
@@ -307,6 +330,7 @@ class TestHistoryPage : public QObject {
     int row = rowOf();
     QVERIFY(row >= 0);
     QCOMPARE(QString::fromStdString(model->run(row).status), QString("running"));
+    trainer.reset();  // killed, then its folder removed
     QVERIFY(QDir(m_dir.filePath("runs/gone")).removeRecursively());
     page()->refresh();
     row = rowOf();
