@@ -2,13 +2,17 @@
 // BackgroundJob: runs one function at a time on a thread of its own and hands its result to a
 // callback on the owner's thread. The owner's (GUI) thread never waits for a job that does not
 // end: file work can block for good (a FIFO, a hung network mount), and a window that joins such
-// a thread freezes with it. So a job still running when the next one starts is abandoned — told
-// to stop, its thread let go, its result dropped — and the destructor raises the stop flag, waits
-// a short bounded time (long work such as a store's ingestion checks the flag and ends early)
-// and then lets the thread go too. A thread let go holds only the job's shared state, never the
-// BackgroundJob: its result is posted to the owner only while the owner lives.
+// a thread freezes with it. So a job still running when the next one is asked for is told to
+// stop and its result dropped; the next one starts as soon as it has ended — jobs of one
+// BackgroundJob never overlap, so they may share a connection or a sampler — or, when it has
+// not ended kStopWait later, the old thread is let go and the next starts beside it. The
+// destructor raises the stop flag, waits up to kStopWait (long work such as a store's ingestion
+// checks the flag and ends early) and then lets the thread go too. A thread let go holds only
+// the job's shared state, never the BackgroundJob: its result is posted to the owner only while
+// the owner lives.
 
 #include <QObject>
+#include <QTimer>
 
 #include <atomic>
 #include <chrono>
@@ -59,19 +63,85 @@ class BackgroundJob : public QObject {
   }
 
   /// Runs `work` on a new thread, then `done(result)` on this object's thread; an exception in
-  /// `work` reaches `failed(message)` instead. A job still running is abandoned (its stop flag
-  /// raised, its result dropped), never waited for.
+  /// `work` reaches `failed(message)` instead. A job still running is told to stop and its result
+  /// dropped; `work` starts when it has ended, or kStopWait later (then it is let go), never
+  /// waited for on this thread. A newer run() before then replaces `work`.
   template <typename R>
   void run(std::function<R()> work, std::function<void(R)> done,
            std::function<void(QString)> failed = {}) {
+    const quint64 seq = ++m_seq;  // results of older jobs are dropped from now on
+    m_busy = true;
+    auto stop = std::move(m_nextStop);
+    m_nextStop = std::make_shared<std::atomic<bool>>(false);
+    m_pending = [this, seq, stop, work = std::move(work), done = std::move(done),
+                 failed = std::move(failed)]() mutable {
+      start<R>(seq, std::move(stop), std::move(work), std::move(done), std::move(failed));
+    };
+    if (!m_thread.joinable() || runningEnded()) {
+      startPending();
+      return;
+    }
+    m_job->stop->store(true);
+    if (!m_wait) {
+      m_wait = new QTimer(this);
+      m_wait->setSingleShot(true);
+      connect(m_wait, &QTimer::timeout, this, [this] { startPending(); });
+    }
+    if (!m_wait->isActive()) m_wait->start(kStopWait);
+  }
+
+ private:
+  /// What a job's thread shares with its owner; kept alive by the thread itself.
+  struct Job {
+    std::mutex mutex;
+    std::condition_variable ended;
+    bool done = false;                       ///< the work ended and its result was posted
+    BackgroundJob* owner = nullptr;          ///< where the result goes; cleared on destruction
+    std::shared_ptr<std::atomic<bool>> stop; ///< the work's stop flag
+  };
+
+  /// Whether the running job's work has ended (its thread has only its return left).
+  bool runningEnded() {
+    std::lock_guard<std::mutex> lock(m_job->mutex);
+    return m_job->done;
+  }
+
+  /// Starts the job waiting in m_pending (if any): the previous thread is joined when it has
+  /// ended, else let go (never waited for).
+  void startPending() {
+    if (m_wait) m_wait->stop();
+    if (!m_pending) return;
     letGo();
+    auto pending = std::move(m_pending);
+    m_pending = nullptr;
+    pending();
+  }
+
+  /// The previous job: joined when it has ended, else told to stop and let go; its result is
+  /// dropped either way (the sequence number).
+  void letGo() {
+    if (!m_thread.joinable()) return;
+    bool done = false;
+    {
+      std::lock_guard<std::mutex> lock(m_job->mutex);
+      done = m_job->done;
+      if (!done) m_job->owner = nullptr;
+    }
+    if (done) {
+      m_thread.join();
+    } else {
+      m_job->stop->store(true);
+      m_thread.detach();
+    }
+  }
+
+  template <typename R>
+  void start(quint64 seq, std::shared_ptr<std::atomic<bool>> stop, std::function<R()> work,
+             std::function<void(R)> done, std::function<void(QString)> failed) {
     auto job = std::make_shared<Job>();
     job->owner = this;
-    job->stop = std::move(m_nextStop);
-    m_nextStop = std::make_shared<std::atomic<bool>>(false);
+    job->stop = std::move(stop);
     m_job = job;
-    m_busy = true;
-    const quint64 seq = ++m_seq;
     m_thread = std::thread([job, seq, work = std::move(work), done = std::move(done),
                             failed = std::move(failed)] {
       auto result = std::make_shared<R>();
@@ -91,6 +161,7 @@ class BackgroundJob : public QObject {
               owner,
               [owner, seq, result, error, done, failed] {
                 owner->finish(seq, error, failed, [&] { done(std::move(*result)); });
+                owner->startPending();  // a job asked for meanwhile
               },
               Qt::QueuedConnection);
         }
@@ -98,34 +169,6 @@ class BackgroundJob : public QObject {
       }
       job->ended.notify_all();
     });
-  }
-
- private:
-  /// What a job's thread shares with its owner; kept alive by the thread itself.
-  struct Job {
-    std::mutex mutex;
-    std::condition_variable ended;
-    bool done = false;                       ///< the work ended and its result was posted
-    BackgroundJob* owner = nullptr;          ///< where the result goes; cleared on destruction
-    std::shared_ptr<std::atomic<bool>> stop; ///< the work's stop flag
-  };
-
-  /// The previous job: joined when it has ended, else told to stop and let go (never waited
-  /// for); its result is dropped either way (the sequence number).
-  void letGo() {
-    if (!m_thread.joinable()) return;
-    bool done = false;
-    {
-      std::lock_guard<std::mutex> lock(m_job->mutex);
-      done = m_job->done;
-      if (!done) m_job->owner = nullptr;
-    }
-    if (done) {
-      m_thread.join();
-    } else {
-      m_job->stop->store(true);
-      m_thread.detach();
-    }
   }
 
   void finish(quint64 seq, const std::exception_ptr& error,
@@ -152,6 +195,8 @@ class BackgroundJob : public QObject {
   std::shared_ptr<std::atomic<bool>> m_nextStop = std::make_shared<std::atomic<bool>>(false);
   quint64 m_seq = 0;
   bool m_busy = false;
+  std::function<void()> m_pending;  ///< the job asked for while another still ran
+  QTimer* m_wait = nullptr;         ///< how long that one is waited for
 };
 
 }  // namespace stave::studio

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 
 #include "core/studio/background_job.h"
 
@@ -84,6 +85,34 @@ class TstBackgroundJob : public QObject {
     }
     QTest::qWait(200);
     QCOMPARE(stale, 0);
+  }
+
+  // Jobs of one BackgroundJob never overlap while the older one ends within the wait: the
+  // next starts when it has ended (they may share a database connection or a sampler), and
+  // only its result is delivered.
+  void theNextJobWaitsForTheOneThatEnds() {
+    BackgroundJob job;
+    auto inFirst = std::make_shared<std::atomic<bool>>(false);
+    auto overlapped = std::make_shared<std::atomic<bool>>(false);
+    int first = 0, second = 0;
+    job.run<int>(
+        [inFirst] {
+          inFirst->store(true);
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));  // ignores its stop flag
+          inFirst->store(false);
+          return 1;
+        },
+        [&](int v) { first = v; });
+    QTRY_VERIFY(inFirst->load());
+    QElapsedTimer t;
+    t.start();
+    job.run<int>([inFirst, overlapped] { overlapped->store(inFirst->load()); return 2; },
+                 [&](int v) { second = v; });
+    QVERIFY2(t.elapsed() < 100, "run() waited on the owner's thread");
+    QTRY_COMPARE(second, 2);
+    QVERIFY(!overlapped->load());
+    QCOMPARE(first, 0);  // the older result was no longer wanted
+    QVERIFY(!job.busy());
   }
 
   void destructorWaitsForAJobThatStops() {
