@@ -2,6 +2,7 @@
 // of the enums; each family of payloads has its own file (events_*.cpp).
 #include "core/telemetry/events.h"
 #include "core/config/json_keys.h"
+#include "core/config/json_read.h"
 #include "core/telemetry/event_codec.h"
 
 #include <chrono>
@@ -38,9 +39,17 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   json j;
   try {
     j = json::parse(line.begin(), line.end());
+  } catch (const json::out_of_range&) {
+    // A number that overflows a double (1e999) must cost one line, never the reader: parsed
+    // again by the files' parser, which names the key where it happened.
+    auto named = parseJson(line, "");
+    Error e = named ? Error{"", 0, "", "a number out of range"} : named.errors().front();
+    e.file.clear();
+    e.line = 0;
+    e.message = "not JSON: " + e.message;
+    return e;
   } catch (const json::exception& ex) {
-    // Any of the library's errors, not only syntax: a number that overflows a double (1e999)
-    // is out_of_range, and must cost one line, never the reader.
+    // Any other of the library's errors.
     std::string what = ex.what();
     const auto close = what.find("] ");
     if (close != std::string::npos) what = what.substr(close + 2);

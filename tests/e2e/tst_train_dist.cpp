@@ -259,7 +259,7 @@ class TstTrainDist : public QObject {
       return false;
     };
     QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("event relay: refused 127.0.0.1:"), 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("rank 1 (127.0.0.1:") && warnedAbout("number overflow") &&
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("rank 1 (127.0.0.1:") && warnedAbout("data.loss: not JSON: number out of range") &&
                                  warnedAbout("'finished' is written by node 0 only"),
                              20000);
     QVERIFY2(!readText(run + "/events.jsonl").contains("0.991"), "a fake result reached events.jsonl");

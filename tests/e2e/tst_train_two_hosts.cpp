@@ -378,7 +378,7 @@ class TstTrainTwoHosts : public QObject {
     };
     QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("refused " + m_addr[1] + ":"), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("refused " + m_addr[0] + ":"), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("node 1 (" + m_addr[1]) && warnedAbout("number overflow") &&
+    QTRY_VERIFY_WITH_TIMEOUT(warnedAbout("node 1 (" + m_addr[1]) && warnedAbout("data.loss: not JSON: number out of range") &&
                                  warnedAbout("'finished' is written by node 0 only"),
                              30000);
     const QString log = readText(runDir + "/events.jsonl");

@@ -320,8 +320,8 @@ class TestEvents : public QObject {
                                << ""
                                << "not JSON";
     QTest::newRow("overflowing number") << "{\"type\":\"step\",\"version\":1,\"data\":{\"loss\":1e999}}"
-                                        << ""
-                                        << "number overflow";
+                                        << "data.loss"
+                                        << "out of range";
     QTest::newRow("array") << "[1,2]"
                            << ""
                            << "expected a JSON object, got array";
