@@ -1,4 +1,5 @@
 #include "core/studio/run_folders.h"
+#include "core/train/run_lock.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -66,7 +67,12 @@ RunFolders listRunFolders(const QString& projectFolder) {
     // Started here (a process record) and not alive: it ended, however recent its events.
     QFile f;
     if (ChildProcess::readRecord(it->dir).valid || !openRegularFile(&f, log)) continue;
-    if (!endedInTail(f)) out.recent << it->dir;
+    if (endedInTail(f)) continue;
+    // Trains on this machine only while a process here holds the folder's run lock: a run whose
+    // trainer was killed (no final event) or that trains on another host (shared storage)
+    // keeps this machine's CPU free.
+    const auto holder = RunFolderLock::holder(QFile::encodeName(it->dir).toStdString());
+    if (holder && !holder->remote) out.recent << it->dir;
   }
   return out;
 }

@@ -21,9 +21,9 @@ struct RunFolderEntry {
 struct RunFolders {
   QList<RunFolderEntry> runs;
   QStringList live;
-  /// Runs started elsewhere (the command line, Slurm: no process record here) that look like
-  /// they are training: events.jsonl written in the last 2 minutes, no `finished` event after
-  /// its last `run_start`. Newest last.
+  /// Runs started elsewhere (the command line: no process record here) that train on this
+  /// machine: events.jsonl written in the last 2 minutes, no `finished` event after its last
+  /// `run_start`, and the folder's run lock held by a live process of this host. Newest last.
   QStringList recent;
   /// Cluster runs whose Slurm job was not yet seen ending (no final state in cluster_job.json),
   /// newest last: the studio follows them again when the project opens.

@@ -7,6 +7,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "gui/gui_test_util.h"
 
 #include <QJsonDocument>
@@ -281,11 +285,18 @@ class TestRunQueue : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(line(stave::telemetry::RunStartEvent{}));
     f.flush();
+    // Nobody holds the folder's run lock (a trainer killed at once): the CPU stays free.
+    QTest::qWait(500);
+    QCOMPARE(status->text(), QString("CPU free"));
+    // The trainer holds it, as stave-train does (flock on the folder): busy.
+    const int held = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    QVERIFY(held >= 0 && ::flock(held, LOCK_EX | LOCK_NB) == 0);
     QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU busy (cli-run)"), 10000);
     stave::telemetry::FinishedEvent fin;
     f.write(line(fin));
     f.close();
     QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
+    ::close(held);
     QDir(dir).removeRecursively();
   }
 

@@ -1,8 +1,13 @@
 // listRunFolders' runs started elsewhere that look like they are training (what the queue calls
 // "CPU busy"): a run whose log has a `finished` event after its last `run_start` has ended, even
 // when the launcher's last samples and the doctor's report come after it; a run still writing,
-// or resumed after it finished, is training.
+// or resumed after it finished, is training — while a process of this host holds its folder's
+// run lock; a run whose trainer was killed (no final event, nobody holds it) is not.
 #include <QtTest/QtTest>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "core/studio/run_folders.h"
 #include "core/telemetry/events.h"
@@ -36,6 +41,18 @@ void writeRun(const QString& project, const QString& name, const std::string& ev
   f.write(events.data(), qint64(events.size()));
 }
 
+/// Holds a run folder's lock as its trainer does (flock on the folder); released on destruction.
+struct Held {
+  int fd = -1;
+  explicit Held(const QString& dir)
+      : fd(::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd >= 0) ::flock(fd, LOCK_EX | LOCK_NB);
+  }
+  ~Held() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 }  // namespace
 
 class TstRunFolders : public QObject {
@@ -52,12 +69,15 @@ class TstRunFolders : public QObject {
                  line("system_sample") + line("doctor", {{"final", true}}));
     writeRun(project, "training", line("run_start") + line("step") + line("step"));
     writeRun(project, "resumed", line("run_start") + finished() + line("run_start") + line("step"));
+    writeRun(project, "killed", line("run_start") + line("step") + line("step"));
+    Held training(project + "/runs/training"), resumed(project + "/runs/resumed");
+    QVERIFY(training.fd >= 0 && resumed.fd >= 0);
     const RunFolders runs = listRunFolders(project);
-    QCOMPARE(runs.runs.size(), qsizetype(3));
+    QCOMPARE(runs.runs.size(), qsizetype(4));
     QStringList recent;
     for (const QString& r : runs.recent) recent << QFileInfo(r).fileName();
     recent.sort();
-    QCOMPARE(recent, (QStringList{"resumed", "training"}));
+    QCOMPARE(recent, (QStringList{"resumed", "training"}));  // not "killed": nobody trains it
   }
 };
 
