@@ -215,6 +215,15 @@ void HistoryPage::updateCurves() {
       Qt::AlignRight | (key.contains(QLatin1String("loss")) || key.startsWith(QLatin1String("lr"))
                             ? Qt::AlignTop
                             : Qt::AlignBottom));
+  // Epochs are whole: steps of 1, 2, 5, 10, ... (never 1.5, 2.5), as on the Run page.
+  if (axis == studio::CurveAxis::Epoch) {
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_curves->xAxis->setTicker(ticker);
+  } else {
+    m_curves->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
   if (any) {
     m_curves->rescaleAxes();
     // A little air around single points and flat lines.
@@ -223,6 +232,17 @@ void HistoryPage::updateCurves() {
       const double pad =
           r.size() > 0 ? r.size() * 0.05 : std::max(1e-3, std::abs(r.center()) * 0.1);
       a->setRange(r.lower - pad, r.upper + pad);
+    }
+    // Precision, recall and mAP live in [0, 1]: never below 0, and a line of zeros sits on the
+    // floor of a readable range instead of in the middle of -2 .. 2.
+    if (key.startsWith(QLatin1String("metrics/"))) {
+      double top = 0;
+      for (int g = 0; g < m_curves->graphCount(); ++g) {
+        bool found = false;
+        const QCPRange v = m_curves->graph(g)->data()->valueRange(found);
+        if (found) top = std::max(top, v.upper);
+      }
+      m_curves->yAxis->setRange(0.0, std::max(top * 1.05, 0.05));
     }
   }
   m_curves->replot();

@@ -171,6 +171,12 @@ class TestHistoryPage : public QObject {
     page()->metricBox()->setCurrentText("metrics/mAP50-95(B)");
     // Everything is drawn inside the plot: the legend names the runs.
     QCOMPARE(plot->legend->itemCount(), 3);
+    // Whole epochs on the epoch axis (never 1.5, 2.5); a metric's axis never goes below 0.
+    auto* fixed = dynamic_cast<QCPAxisTickerFixed*>(plot->xAxis->ticker().data());
+    QVERIFY(fixed);
+    QCOMPARE(fixed->tickStep(), 1.0);
+    QCOMPARE(plot->yAxis->range().lower, 0.0);
+    QVERIFY(plot->yAxis->range().upper > 0.0);
   }
 
   void configDiffHidesEqualKeys() {
