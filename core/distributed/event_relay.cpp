@@ -121,44 +121,47 @@ struct RelayServer::Conn {
   long long problems = 0;
 };
 
-Result<std::unique_ptr<RelayServer>> RelayServer::listen(RelayServerOptions options) {
-  const auto bindTo = [&](const std::string& address, int& fd) -> int {
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return errno;
+int listenAt(const std::string& address, int port, int backlog, std::string* bound) {
+  const auto tryBind = [&](const std::string& a) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
     const int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(options.port));
+    addr.sin_port = htons(static_cast<uint16_t>(port));
     addr.sin_addr.s_addr = htonl(INADDR_ANY);
-    if (!address.empty() && inet_pton(AF_INET, address.c_str(), &addr.sin_addr) != 1) {
+    if (!a.empty() && inet_pton(AF_INET, a.c_str(), &addr.sin_addr) != 1) {
       close(fd);
-      fd = -1;
-      return EADDRNOTAVAIL;
+      return -EADDRNOTAVAIL;
     }
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0) {
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, backlog) != 0) {
       const int err = errno;
       close(fd);
-      fd = -1;
-      return err;
+      return -err;
     }
-    return 0;
+    return fd;
   };
+  if (bound) *bound = address;
+  int fd = tryBind(address);
+  if (fd == -EADDRNOTAVAIL && !address.empty()) {
+    // The master's address is not one of this host's (NAT, a name that resolves elsewhere):
+    // every interface.
+    if (bound) bound->clear();
+    fd = tryBind("");
+  }
+  return fd;
+}
+
+Result<std::unique_ptr<RelayServer>> RelayServer::listen(RelayServerOptions options) {
   if (options.secret.empty())
     return Error{"", 0, "relay", "the event relay has no secret to check its peers with"};
-  std::string bound = options.bindAddress;
-  int fd = -1;
-  int err = bindTo(bound, fd);
-  if (err == EADDRNOTAVAIL && !bound.empty()) {
-    // The master's address is not one of this host's (NAT, a name that resolves elsewhere):
-    // every interface, still behind the secret.
-    bound.clear();
-    err = bindTo(bound, fd);
-  }
-  if (err != 0) {
+  std::string bound;
+  const int fd = listenAt(options.bindAddress, options.port, 64, &bound);  // still behind the secret
+  if (fd < 0) {
     return Error{"", 0, "master_port",
                  "the event relay listens on master_port + 1 = " + std::to_string(options.port) +
-                     ", which cannot be used here (" + std::strerror(err) +
+                     ", which cannot be used here (" + std::strerror(-fd) +
                      "); choose another master_port"};
   }
   setNonBlocking(fd);

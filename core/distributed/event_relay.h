@@ -41,6 +41,11 @@ inline int relayPort(int masterPort) { return masterPort + 1; }
 /// but the run spans hosts (the others resolve it to this host's real address).
 std::string runListenAddress(const std::string& masterAddr, bool multiHost);
 
+/// A listening TCP socket (close-on-exec, SO_REUSEADDR) at `address`:`port`; at every interface
+/// when `address` is "" or is not one of this host's (then `bound` is set to ""). Returns the
+/// descriptor, or -errno.
+int listenAt(const std::string& address, int port, int backlog, std::string* bound = nullptr);
+
 /// Who is at the other end of a relay connection, once it has proven itself.
 struct RelayPeer {
   std::string kind;   ///< "node" (another node's launcher) or "rank" (a rank under srun/torchrun)

@@ -217,29 +217,10 @@ void recordSettings(const DistEnv& env, const ProcessGroupOptions& options,
 /// for a run on one host) rather than on every interface, as c10d would: handed to the
 /// TCPStore, which takes it. -1 with `why` when it cannot be bound (the port in use).
 int bindStoreSocket(const DistEnv& env, std::string& why) {
-  const std::string address =
-      runListenAddress(env.masterAddr, env.worldSize > env.localWorldSize);
-  const auto tryBind = [&](const std::string& a) {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -errno;
-    const int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(env.masterPort));
-    addr.sin_addr.s_addr = htonl(INADDR_ANY);
-    if (!a.empty()) inet_pton(AF_INET, a.c_str(), &addr.sin_addr);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 128) != 0) {
-      const int err = errno;
-      close(fd);
-      return -err;
-    }
-    return fd;
-  };
-  int fd = tryBind(address);
-  if (fd == -EADDRNOTAVAIL && !address.empty()) fd = tryBind("");  // not this host's address
-  if (fd < 0) why = std::string("bind to port ") + std::to_string(env.masterPort) + ": " +
-                    std::strerror(-fd);
+  const int fd = listenAt(runListenAddress(env.masterAddr, env.worldSize > env.localWorldSize),
+                          env.masterPort, 128);
+  if (fd < 0)
+    why = "bind to port " + std::to_string(env.masterPort) + ": " + std::strerror(-fd);
   return fd;
 }
 
