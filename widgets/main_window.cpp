@@ -272,14 +272,9 @@ void MainWindow::fitOnScreen() {
                        geometry().top() - frameGeometry().top(),
                        frameGeometry().right() - geometry().right(),
                        frameGeometry().bottom() - geometry().bottom());
-  const QRect room = avail.marginsRemoved(frame);
-  QRect g = geometry();
-  if (room.contains(g)) return;
   if (isMaximized() || isFullScreen()) return;  // the window manager places those
-  g.setSize(g.size().boundedTo(room.size()).expandedTo(minimumSizeHint().boundedTo(room.size())));
-  g.moveLeft(std::clamp(g.left(), room.left(), room.right() - g.width() + 1));
-  g.moveTop(std::clamp(g.top(), room.top(), room.bottom() - g.height() + 1));
-  setGeometry(g);
+  const QRect g = studio::fitWindowOnScreen(geometry(), frame, avail, minimumSizeHint());
+  if (g != geometry()) setGeometry(g);
 }
 
 bool MainWindow::reopenLastProject() {
@@ -479,6 +474,9 @@ int MainWindow::closeAnswer(const QMessageBox& box) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  // The geometry the user left the window in: stopping the run below updates the pages while
+  // the window closes, and a size they grew it to for that moment is not the one to restore.
+  const QByteArray geometry = saveGeometry();
   if (m_runPage && m_runPage->controller()->isLive()) {
     // The run lives in its own session: closing the window never stops it by itself.
     int answer = QMessageBox::Cancel;
@@ -499,7 +497,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  studio::WindowState{saveGeometry(), saveState(), m_doc->isOpen() ? m_doc->path() : QString()}
+  studio::WindowState{geometry, saveState(), m_doc->isOpen() ? m_doc->path() : QString()}
       .save();
   event->accept();
 }

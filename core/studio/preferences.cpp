@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace stave::studio {
 namespace {
 // Every QSettings key of the studio, once.
@@ -180,6 +182,17 @@ void WindowState::save() const {
   s.setValue(key(kGeometry), geometry);
   s.setValue(key(kWindowState), state);
   s.setValue(key(kOpenProject), openProject);
+}
+
+QRect fitWindowOnScreen(const QRect& window, const QMargins& frame, const QRect& available,
+                        const QSize& minimum) {
+  const QRect room = available.marginsRemoved(frame);
+  if (room.isEmpty() || room.contains(window)) return window;
+  QRect g = window;
+  g.setSize(g.size().boundedTo(room.size()).expandedTo(minimum.boundedTo(room.size())));
+  g.moveLeft(std::clamp(g.left(), room.left(), room.right() - g.width() + 1));
+  g.moveTop(std::clamp(g.top(), room.top(), room.bottom() - g.height() + 1));
+  return g;
 }
 
 }  // namespace stave::studio

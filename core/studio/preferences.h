@@ -3,6 +3,9 @@
 // and written through QSettings. Run state belongs in the project file, not here.
 
 #include <QByteArray>
+#include <QMargins>
+#include <QRect>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -63,5 +66,11 @@ struct WindowState {
   static WindowState load();
   void save() const;
 };
+
+/// Where a window of client rect `window` (its frame adds `frame` around it) goes so that all
+/// of it, frame included, is inside `available` (a screen's available geometry): no larger than
+/// the room (and no smaller than `minimum` where the room allows), moved as little as needed.
+QRect fitWindowOnScreen(const QRect& window, const QMargins& frame, const QRect& available,
+                        const QSize& minimum = {});
 
 }  // namespace stave::studio

@@ -125,6 +125,40 @@ class TestPreferences : public QObject {
     QVERIFY(!error.isEmpty());
     QCOMPARE(doc.path(), dir.path() + "/elsewhere/deeper/copy.stave");
   }
+
+  // Issue 43 §5.3: the window came back 1830 px wide on a 1600 px screen. A saved geometry is
+  // brought whole (frame included) onto the screen's available geometry, shrunk if need be.
+  void windowGeometryFitsOnTheScreen_data() {
+    QTest::addColumn<QRect>("saved");
+    QTest::addColumn<QRect>("expected");
+    // Available: 1600x1000 at (0,0) less a 30 px panel at the bottom → (0,0) 1600x970.
+    // Room for the client area: x 1..1598, y 24..968 → 1598x945.
+    QTest::newRow("fits as is") << QRect(100, 100, 1200, 650) << QRect(100, 100, 1200, 650);
+    QTest::newRow("too wide") << QRect(0, 60, 1830, 700) << QRect(1, 60, 1598, 700);
+    QTest::newRow("too wide and tall, off to the right")
+        << QRect(300, 300, 1830, 1200) << QRect(1, 24, 1598, 945);
+    QTest::newRow("off the bottom right") << QRect(1500, 900, 800, 600) << QRect(799, 369, 800, 600);
+    QTest::newRow("above the top") << QRect(200, -50, 800, 600) << QRect(200, 24, 800, 600);
+  }
+  void windowGeometryFitsOnTheScreen() {
+    QFETCH(QRect, saved);
+    QFETCH(QRect, expected);
+    const QRect available(0, 0, 1600, 970);
+    const QMargins frame(1, 24, 1, 1);
+    const QRect got = stave::studio::fitWindowOnScreen(saved, frame, available, QSize(640, 400));
+    QCOMPARE(got, expected);
+    QVERIFY(available.contains(got.marginsAdded(frame)));
+  }
+  void windowGeometryKeepsItsMinimumWhereTheScreenAllows() {
+    // A screen smaller than the window's minimum: the whole room, not less.
+    const QRect got = stave::studio::fitWindowOnScreen(QRect(0, 0, 1830, 1000), {}, QRect(0, 0, 800, 600),
+                                                       QSize(1000, 700));
+    QCOMPARE(got, QRect(0, 0, 800, 600));
+    // Shrunk to the room but never below the minimum that fits.
+    QCOMPARE(stave::studio::fitWindowOnScreen(QRect(0, 0, 300, 2000), {}, QRect(0, 0, 1600, 1000),
+                                              QSize(640, 400)),
+             QRect(0, 0, 640, 1000));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestPreferences)
