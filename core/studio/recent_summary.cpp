@@ -13,6 +13,17 @@
 namespace stave::studio {
 namespace {
 
+// Whether `dir` holds a training run: its events, results or weights, or what the launcher
+// and a cluster submission write first. runs/detect (Predict's output, as Ultralytics lays it
+// out: runs/detect/predict, predict2, ...) holds none of these.
+bool holdsTrainingRun(const QDir& dir) {
+  static const QStringList files{QStringLiteral("events.jsonl"),  QStringLiteral("results.csv"),
+                                 QStringLiteral("config.yaml"),   QStringLiteral("launcher.json"),
+                                 QStringLiteral("launcher.pid"),  QStringLiteral("cluster_job.json"),
+                                 QStringLiteral("weights")};
+  return !dir.entryList(files, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot).isEmpty();
+}
+
 // Texts in the start page's translation context (where they were first written).
 QString summaryOf(const QString& projectFile) {
   auto project = config::loadProject(projectFile.toStdString());
@@ -22,10 +33,14 @@ QString summaryOf(const QString& projectFile) {
   QString text = QCoreApplication::translate("stave::studio::RecentSummary", "dataset %1")
                      .arg(QString::fromStdString(project->dataset));
   QDir runs(QDir(QString::fromStdString(project->folder())).filePath(QStringLiteral("runs")));
-  const auto entries = runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-  if (entries.isEmpty())
+  QFileInfo last;
+  for (const QFileInfo& entry : runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time))
+    if (holdsTrainingRun(QDir(entry.filePath()))) {
+      last = entry;
+      break;
+    }
+  if (last.filePath().isEmpty())
     return text + QCoreApplication::translate("stave::studio::RecentSummary", " · no runs yet");
-  const QFileInfo last = entries.first();
   int epochs = 0;
   QFile csv(QDir(last.filePath()).filePath(QStringLiteral("results.csv")));
   if (csv.open(QIODevice::ReadOnly)) epochs = std::max(0, int(csv.readAll().count('\n')) - 1);

@@ -13,7 +13,8 @@ namespace stave::studio {
 struct RecentProjectInfo {
   QString path;  ///< the project file
   bool exists = false;
-  QString summary;  ///< "dataset D · last run R (N epochs, time)", or why it cannot be read
+  QString summary;  ///< "dataset D · last run R (N epochs, time)", or why it cannot be read;
+                    ///< R is the newest training run (runs/detect, Predict's output, is none)
 };
 
 /// Describes each of `paths` (in order).
