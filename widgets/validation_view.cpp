@@ -446,8 +446,8 @@ void ValidationView::plotMeanCurve(const studio::ValidationData& d, int kind,
       for (double v : y) map += v / std::max<double>(1.0, y.size());
     name = tr("all classes %1 mAP50").arg(map, 0, 'f', 3);
   } else if (kind == F1Curve) {
-    y = d.meanF1.isEmpty() ? d.meanCurve(QStringLiteral("f1")) : d.meanF1;
-    const auto best = d.bestMeanF1();
+    y = d.meanF1Curve();
+    const auto best = d.bestMeanF1();  // the peak of y: the marker sits on the line drawn
     name = tr("all classes %1 at %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3);
     auto* dot = new QCPItemTracer(m_curves);
     dot->setStyle(QCPItemTracer::tsCircle);

@@ -302,16 +302,15 @@ QVector<double> ValidationData::meanPr() const {
   return mean;
 }
 
+QVector<double> ValidationData::meanF1Curve() const {
+  return meanF1.isEmpty() ? meanCurve(QStringLiteral("f1")) : meanF1;
+}
+
 QPair<double, double> ValidationData::bestMeanF1() const {
-  const QVector<double> f1 = meanF1.isEmpty() ? meanCurve(QStringLiteral("f1")) : meanF1;
+  // The peak of the curve the view draws. operatingConf (the smoothed mean's peak, on the
+  // engine's finer grid) is not on that curve: a marker there sat below the drawn peak.
+  const QVector<double> f1 = meanF1Curve();
   QPair<double, double> best{0, 0};
-  // Where the engine read P and R (the smoothed mean F1's peak), as Ultralytics marks it.
-  if (operatingConf > 0 && !conf.isEmpty()) {
-    int at = 0;
-    for (int i = 0; i < conf.size(); ++i)
-      if (std::abs(conf[i] - operatingConf) < std::abs(conf[at] - operatingConf)) at = i;
-    if (at < f1.size()) return {f1[at], conf[at]};
-  }
   for (int i = 0; i < f1.size() && i < conf.size(); ++i)
     if (f1[i] > best.first) best = {f1[i], conf[i]};
   return best;

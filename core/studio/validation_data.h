@@ -79,8 +79,10 @@ struct ValidationData {
   QVector<double> meanCurve(const QString& which) const;
   /// The mean PR curve over recallGrid (its mean is mAP50).
   QVector<double> meanPr() const;
-  /// The best mean F1 and its confidence: at operatingConf (the smoothed mean F1's peak,
-  /// where the engine reads P and R) when given, else the raw mean's maximum.
+  /// The mean F1 over conf as the view draws it: meanF1, else the mean of the classes' curves.
+  QVector<double> meanF1Curve() const;
+  /// The best mean F1 and its confidence: the maximum of the mean F1 curve as the view draws
+  /// it (meanF1, else the mean of the classes' curves), so a marker there sits on its peak.
   QPair<double, double> bestMeanF1() const;
 };
 
