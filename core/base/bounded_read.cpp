@@ -72,6 +72,58 @@ Result<std::string> readFileCapped(const std::string& path, size_t maxBytes) {
   return out;
 }
 
+int openRegularFile(const std::string& path, std::string* why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    if (why) *why = errno == EISDIR ? "is a folder, not a file" : std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (why) *why = kindOf(st.st_mode);
+    ::close(fd);
+    return -1;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t maxBytes) {
+  std::string why;
+  Fd f{openRegularFile(path, &why)};
+  if (f.fd < 0) return Error{path, 0, "", why};
+  struct stat st {};
+  ::fstat(f.fd, &st);
+  if (st.st_size > 0 && static_cast<uint64_t>(st.st_size) > maxBytes)
+    return Error{path, 0, "",
+                 "is " + mib(static_cast<size_t>(st.st_size)) + ", larger than the " +
+                     mib(maxBytes) + " such a file may have; not read"};
+  std::vector<uint8_t> out(static_cast<size_t>(std::max<off_t>(st.st_size, 0)));
+  size_t got = 0;
+  for (;;) {
+    if (got == out.size()) {
+      if (out.size() >= maxBytes) {
+        // The size was a claim: anything beyond it past the cap is refused.
+        uint8_t probe;
+        if (::read(f.fd, &probe, 1) > 0)
+          return Error{path, 0, "",
+                       "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
+        break;
+      }
+      out.resize(std::min(maxBytes, std::max<size_t>(out.size() * 2, 65536)));
+    }
+    const ssize_t n = ::read(f.fd, out.data() + got, out.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  out.resize(got);
+  return out;
+}
+
 bool CappedLineReader::fill() {
   std::streambuf* sb = m_in.rdbuf();
   m_pos = 0;

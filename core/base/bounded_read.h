@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "core/base/result.h"
 
@@ -24,6 +25,16 @@ constexpr size_t kMaxEventLineBytes = size_t{16} << 20;
 /// read); the cap counts the bytes actually read, not the size the file claims. Every error
 /// names the path.
 Result<std::string> readFileCapped(const std::string& path, size_t maxBytes = kSmallFileCap);
+
+/// Opens `path` for reading only when it is a regular file, without ever waiting on it (a FIFO
+/// with no writer, a device): the descriptor (blocking reads from here on), or -1 with what is
+/// wrong in `why` ("is a FIFO (named pipe), not a regular file; not read", or the system's
+/// reason). The caller closes it.
+int openRegularFile(const std::string& path, std::string* why = nullptr);
+
+/// readFileCapped for binary data (images): the bytes of `path`, at most `maxBytes`, read into a
+/// buffer sized once from the file's size.
+Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t maxBytes);
 
 /// Reads lines from a stream, each without its '\n' (as std::getline). A line longer than
 /// `maxLine` bytes is read past and dropped as it goes (memory stays bounded whatever the

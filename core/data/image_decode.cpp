@@ -2,6 +2,7 @@
 // other formats, and loadImage, which reads, decodes, orients and resizes one image (the
 // caches live in image_cache.cpp, the thread-safe provider in image_source.cpp).
 #include "core/base/clock.h"
+#include "core/base/bounded_read.h"
 #include "core/data/image_source.h"
 #include "core/data/png_check.h"
 
@@ -191,13 +192,12 @@ bool haveImageCodecs() {
 }
 
 bool readFileBytes(const std::string& path, std::vector<uint8_t>& out) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return false;
-  const std::streamsize n = in.tellg();
-  if (n < 0) return false;
-  in.seekg(0);
-  out.resize(static_cast<size_t>(n));
-  return n == 0 || static_cast<bool>(in.read(reinterpret_cast<char*>(out.data()), n));
+  // Only a regular file, opened without waiting (a FIFO in a dataset would block for good), and
+  // at most kMaxImageFileBytes of it.
+  auto bytes = readFileBytesCapped(path, kMaxImageFileBytes);
+  if (!bytes) return false;
+  out = std::move(bytes.value());
+  return true;
 }
 
 cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom, std::string* why) {
@@ -244,13 +244,10 @@ LoadedImage loadImage(const ImageRecord& rec, int imgsz, LoadResize resize, Stag
   if (const int ms = slowReadMs(); ms > 0)
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
   {
-    std::ifstream in(rec.imagePath, std::ios::binary | std::ios::ate);
-    if (!in) throw std::runtime_error(rec.imagePath + ": cannot open image");
-    const std::streamsize n = in.tellg();
-    in.seekg(0);
-    bytes.resize(static_cast<size_t>(std::max<std::streamsize>(n, 0)));
-    if (n <= 0 || !in.read(reinterpret_cast<char*>(bytes.data()), n))
-      throw std::runtime_error(rec.imagePath + ": cannot read image");
+    auto read = readFileBytesCapped(rec.imagePath, kMaxImageFileBytes);
+    if (!read) throw std::runtime_error(read.errorText());
+    bytes = std::move(read.value());
+    if (bytes.empty()) throw std::runtime_error(rec.imagePath + ": empty file (0 bytes)");
   }
   const double t1 = monotonicSeconds();
   times.read += t1 - t0;

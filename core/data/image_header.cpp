@@ -1,5 +1,9 @@
 #include "core/data/image_header.h"
 
+#include <unistd.h>
+
+#include "core/base/bounded_read.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -168,9 +172,13 @@ ImageHeader parseImageHeader(const uint8_t* d, size_t n, bool whole) {
 
 ImageHeader readImageHeader(const std::string& path) {
   ImageHeader h;
-  FILE* f = std::fopen(path.c_str(), "rb");
+  // Only a regular file, opened without waiting: a FIFO among the images would block the scan.
+  std::string why;
+  const int fd = openRegularFile(path, &why);
+  FILE* f = fd >= 0 ? ::fdopen(fd, "rb") : nullptr;
   if (!f) {
-    h.error = "cannot open file";
+    if (fd >= 0) ::close(fd);
+    h.error = fd < 0 && !why.empty() ? why : "cannot open file";
     return h;
   }
   std::fseek(f, 0, SEEK_END);

@@ -61,7 +61,11 @@ std::vector<uint8_t> encodeJpegBgr(const cv::Mat& bgr, int quality = 95);
 cv::Mat decodeImageBgr(const std::vector<uint8_t>& bytes, int scaleDenom = 1,
                        std::string* why = nullptr);
 
-/// Reads a whole file; false when it cannot be opened or read.
+/// The largest image file read (a 4000x3000 JPEG is a few MiB; a TIFF of a huge scan more).
+inline constexpr size_t kMaxImageFileBytes = size_t{1} << 30;
+
+/// Reads a whole image file (a regular file only, opened without waiting, at most
+/// kMaxImageFileBytes); false when it cannot be opened or read.
 bool readFileBytes(const std::string& path, std::vector<uint8_t>& out);
 
 /// Whether this build decodes and encodes formats other than JPEG (OpenCV's imgcodecs).

@@ -273,11 +273,10 @@ Status listFolder(const std::string& src, const std::string& split, const ScanOp
        !ec && it != end; it.increment(ec)) {
     if (isCancelled(opt)) return cancelError;
     std::error_code fileEc;
-    // A dangling symlink is no regular file, but it names an image the user meant to
-    // include: list it, so that the scan reports it instead of leaving it out silently.
-    if (hasImageExtension(it->path().string()) &&
-        (it->is_regular_file(fileEc) ||
-         (it->is_symlink(fileEc) && !fs::exists(it->path(), fileEc))))
+    // A dangling symlink, a FIFO or a device is no regular file, but its name says it is an
+    // image the user meant to include: list it, so that the scan reports it (its header read
+    // refuses it without waiting) instead of leaving it out silently.
+    if (hasImageExtension(it->path().string()) && !it->is_directory(fileEc))
       found.push_back(normalised(it->path()));
   }
   if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};

@@ -61,6 +61,26 @@ class TestBoundedRead : public QObject {
     QVERIFY(!r.ok());
     QVERIFY2(r.errorText().find(p) == 0, r.errorText().c_str());
     QVERIFY2(r.errorText().find(says.toStdString()) != std::string::npos, r.errorText().c_str());
+    // The same for binary files (images).
+    auto b = stave::readFileBytesCapped(p, 4096);
+    QVERIFY(!b.ok());
+    QVERIFY2(b.errorText().find(p) == 0, b.errorText().c_str());
+    if (kind != "missing")
+      QVERIFY2(b.errorText().find(says.toStdString()) != std::string::npos, b.errorText().c_str());
+  }
+
+  void bytesAreReadWhole() {
+    const std::string data(200000, '\x7f');
+    std::ofstream(path("img.bin"), std::ios::binary) << data;
+    auto b = stave::readFileBytesCapped(path("img.bin"), 1 << 20);
+    QVERIFY2(b.ok(), b.errorText().c_str());
+    QCOMPARE(b.value().size(), data.size());
+    QCOMPARE(int(b.value()[199999]), 0x7f);
+    QVERIFY(stave::readFileBytesCapped(path("img.bin"), 100000).errorText().find("larger than") !=
+            std::string::npos);
+    // A size the file system does not tell (/proc): read to the end, the cap counting bytes.
+    QVERIFY(stave::readFileBytesCapped("/proc/self/maps", 1 << 20).ok());
+    QVERIFY(!stave::readFileBytesCapped("/proc/self/maps", 16).ok());
   }
 
   void capCountsBytesRead() {

@@ -1,6 +1,8 @@
 // data.yaml, label parsing, the split scan and check-dataset on small datasets built here,
 // one for each bad input the issue lists.
 #include <QTemporaryDir>
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include "core/data/dataset.h"
 #include "core/data/dataset_report.h"
 #include "core/data/image_header.h"
+#include "core/data/image_source.h"
 
 using namespace stave::data;
 namespace fs = std::filesystem;
@@ -211,6 +214,8 @@ void TestDataset::badImages() {
   }
   writeText(tr / "zero.jpg", "");
   writeText(tr / "garbage.jpg", "this is not an image at all");
+  // A FIFO that no writer opens (reading it would block the scan for good).
+  QCOMPARE(::mkfifo((tr / "pipe.jpg").c_str(), 0600), 0);
   // PNG with alpha, 16-bit PNG, grayscale.
   {
     cv::Mat a(40, 30, CV_8UC4, cv::Scalar(10, 20, 30, 128));
@@ -255,8 +260,16 @@ void TestDataset::badImages() {
   QVERIFY(hasProblem(s.value(), "image-unreadable", "garbage.jpg"));
   QVERIFY(hasProblem(s.value(), "image-too-large", "huge.png"));
   QVERIFY(hasProblem(s.value(), "image-implausible", "claims.png"));
-  QCOMPARE(s->skippedImages, int64_t(5));
-  QCOMPARE(s->listed, int64_t(11));
+  QVERIFY(hasProblem(s.value(), "image-unreadable", "pipe.jpg"));
+  bool named = false;
+  for (const auto& p : s->problems)
+    named |= p.file.find("pipe.jpg") != std::string::npos && p.message.find("FIFO") != std::string::npos;
+  QVERIFY(named);
+  // The loader, too, refuses it at once, naming it.
+  std::vector<uint8_t> bytes;
+  QVERIFY(!readFileBytes((tr / "pipe.jpg").string(), bytes));
+  QCOMPARE(s->skippedImages, int64_t(6));
+  QCOMPARE(s->listed, int64_t(12));
   QCOMPARE(int(s->images.size()), 6);
   const auto* alpha = findImage(s.value(), "alpha.png");
   QVERIFY(alpha && alpha->width == 30 && alpha->height == 40);
