@@ -349,12 +349,15 @@ void HardwarePage::inventoryArrived() {
     parts << tr("library %1").arg(m_monitor->library().toHtmlEscaped());
     m_summary->setText(parts.join(QStringLiteral(" · ")));
   } else {
-    m_summary->setText(tr("<b>No NVIDIA GPU</b> — %1").arg(m_monitor->noGpuReason().toHtmlEscaped()));
+    // The note in the GPU table's place says it, with the reason: the line above it would
+    // only repeat it.
+    m_summary->clear();
     m_noGpu->setText(tr("<p style='font-size:large'><b>No NVIDIA GPU</b></p><p>%1</p><p>Runs train "
                         "on the CPU (Gloo ranks). The CPUs and memory of this machine are on the "
                         "CPU and memory tab.</p>")
                          .arg(m_monitor->noGpuReason().toHtmlEscaped()));
   }
+  m_summary->setVisible(gpu);
   m_gpuTable->setVisible(gpu);
   m_noGpu->setVisible(!gpu);
   m_tabs->setTabVisible(m_tabs->indexOf(m_historyTab), gpu);
@@ -439,8 +442,18 @@ void HardwarePage::updateAdvice() {
                           : tr("<b>%1</b>, latest report (steps judged: %2)"))
                      .arg(run.toHtmlEscaped())
                      .arg(d.steps);
-  if (!d.summary.empty()) head += QStringLiteral(": ") + QString::fromStdString(d.summary).toHtmlEscaped();
-  if (d.findings.empty()) head += QStringLiteral(" — ") + tr("no bottleneck found.");
+  // The doctor's summary of a clean run already opens with "no bottleneck found: ranks
+  // compute …": said once, in the user's language, before the rest of the summary.
+  QString summary = QString::fromStdString(d.summary);
+  const QString none = QStringLiteral("no bottleneck found");
+  if (d.findings.empty()) {
+    if (summary.startsWith(none)) summary = summary.mid(none.size());
+    if (summary.startsWith(QLatin1Char(':'))) summary = summary.mid(1).trimmed();
+    head += QStringLiteral(": ") + tr("no bottleneck found");
+    if (!summary.isEmpty()) head += QStringLiteral(" — ") + summary.toHtmlEscaped();
+  } else if (!summary.isEmpty()) {
+    head += QStringLiteral(": ") + summary.toHtmlEscaped();
+  }
   m_adviceHeader->setText(head);
   for (size_t i = 0; i < d.findings.size(); ++i) {
     auto* card = new FindingCard(m_adviceBox);
