@@ -3,6 +3,8 @@
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QListWidget>
@@ -73,25 +75,28 @@ DocsDialog::DocsDialog(QWidget* parent) : QDialog(parent) {
   auto* layout = new QHBoxLayout(this);
   m_list = new QListWidget(this);
   m_list->setObjectName(QStringLiteral("docsPages"));
-  m_list->setMaximumWidth(200);
+  m_list->setMaximumWidth(220);
   m_browser = new QTextBrowser(this);
   m_browser->setObjectName(QStringLiteral("docsBrowser"));
   m_browser->setOpenExternalLinks(true);
   m_browser->setSearchPaths({QString::fromLatin1(kDocsRoot)});
   layout->addWidget(m_list);
   layout->addWidget(m_browser, 1);
-  for (const QString& page : pages()) m_list->addItem(page);
-  connect(m_list, &QListWidget::currentTextChanged, this,
-          [this](const QString& page) { showPage(page); });
-  // A link to another page shows it (and selects it in the list).
-  connect(m_browser, &QTextBrowser::sourceChanged, this, [this](const QUrl& url) {
-    const QString name = QFileInfo(url.path()).fileName();
-    const auto items = m_list->findItems(name, Qt::MatchExactly);
-    if (!items.isEmpty() && m_list->currentItem() != items.first()) {
-      QSignalBlocker block(m_list);
-      m_list->setCurrentItem(items.first());
-    }
+  // Each page by its title (up to a colon: "The doctor", not "…: why a run is slow", which the
+  // tooltip and the page say); the file name travels in the item's data.
+  m_list->setWordWrap(true);
+  for (const QString& page : pages()) {
+    const QString title = pageTitle(page);
+    auto* item = new QListWidgetItem(title.section(QStringLiteral(": "), 0, 0), m_list);
+    item->setData(Qt::UserRole, page);
+    item->setToolTip(title);
+  }
+  connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+    if (item) showPage(item->data(Qt::UserRole).toString());
   });
+  // A link to another page shows it (and selects it in the list).
+  connect(m_browser, &QTextBrowser::sourceChanged, this,
+          [this](const QUrl& url) { selectPage(QFileInfo(url.path()).fileName()); });
   resize(980, 700);
   showPage(QStringLiteral("studio.md"));
 }
@@ -105,12 +110,29 @@ bool DocsDialog::showPage(const QString& page) {
   const QString path = QString::fromLatin1(kDocsRoot) + page;
   if (!QFileInfo::exists(path)) return false;
   m_browser->setSource(QUrl(QStringLiteral("qrc") + path), QTextDocument::MarkdownResource);
-  const auto items = m_list->findItems(page, Qt::MatchExactly);
-  if (!items.isEmpty() && m_list->currentItem() != items.first()) {
-    QSignalBlocker block(m_list);
-    m_list->setCurrentItem(items.first());
-  }
+  selectPage(page);
   return true;
+}
+
+void DocsDialog::selectPage(const QString& page) {
+  for (int i = 0; i < m_list->count(); ++i) {
+    QListWidgetItem* item = m_list->item(i);
+    if (item->data(Qt::UserRole).toString() != page || m_list->currentItem() == item) continue;
+    QSignalBlocker block(m_list);
+    m_list->setCurrentItem(item);
+  }
+}
+
+QString DocsDialog::pageTitle(const QString& page) {
+  // The page's first heading ("# The studio around a run: …"): its title as written.
+  QFile file(QString::fromLatin1(kDocsRoot) + page);
+  if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    while (!file.atEnd()) {
+      const QString line = QString::fromUtf8(file.readLine()).trimmed();
+      if (line.startsWith(QLatin1String("# "))) return line.mid(2).trimmed();
+    }
+  }
+  return QFileInfo(page).completeBaseName();
 }
 
 ShortcutsDialog::ShortcutsDialog(const QWidget* window, QWidget* parent) : QDialog(parent) {

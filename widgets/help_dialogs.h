@@ -31,9 +31,13 @@ class DocsDialog : public QDialog {
   bool showPage(const QString& page);
   /// The pages there are, by file name.
   QStringList pages() const;
+  /// The title the page list shows for `page` (a file name): its first "# " heading, else
+  /// the file's base name.
+  static QString pageTitle(const QString& page);
   QTextBrowser* browser() const { return m_browser; }
 
  private:
+  void selectPage(const QString& page);
   QListWidget* m_list = nullptr;
   QTextBrowser* m_browser = nullptr;
 };

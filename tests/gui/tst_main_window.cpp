@@ -315,6 +315,29 @@ class TestMainWindow : public QObject {
     QVERIFY(docs.showPage("run-page.md"));
     QVERIFY(docs.browser()->toPlainText().contains("Run page"));
     QVERIFY(!docs.showPage("nothing.md"));
+    // Issue 43 §5.10: the page list showed file names. It shows each page's title (its first
+    // heading, up to a colon), the whole heading as the tooltip; choosing one shows that page.
+    auto* list = docs.findChild<QListWidget*>("docsPages");
+    QVERIFY(list);
+    QCOMPARE(list->count(), docs.pages().size());
+    QCOMPARE(list->currentItem()->text(), QString("The Run page"));  // selected by showPage
+    QStringList titles;
+    for (int i = 0; i < list->count(); ++i) {
+      titles << list->item(i)->text();
+      QVERIFY2(!list->item(i)->text().endsWith(".md"), qPrintable(list->item(i)->text()));
+    }
+    QVERIFY2(titles.contains("The studio around a run") && titles.contains("The doctor"),
+             qPrintable(titles.join(", ")));
+    QCOMPARE(stave::widgets::DocsDialog::pageTitle("doctor.md"), QString("The doctor: why a run is slow"));
+    for (int i = 0; i < list->count(); ++i)
+      if (list->item(i)->text() == "The doctor") {
+        QCOMPARE(list->item(i)->toolTip(), QString("The doctor: why a run is slow"));
+        list->setCurrentRow(i);
+      }
+    QVERIFY(docs.browser()->source().path().endsWith("doctor.md"));
+    // Showing another page (as a link does) selects its title.
+    QVERIFY(docs.showPage("history.md"));
+    QCOMPARE(list->currentItem()->text(), QString("Experiment history"));
   }
 
   // Issue 29, defect 10: the window came back partly off-screen (a geometry from another monitor
