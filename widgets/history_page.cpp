@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/studio/run_times.h"
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
 
@@ -350,6 +351,10 @@ void HistoryPage::updateDetails() {
   if (!r.message.empty())
     status += QStringLiteral("<br><small>%1</small>")
                   .arg(QString::fromStdString(r.message).toHtmlEscaped());
+  // The message's times are the last session's: a resumed run's are the sum of its sessions'.
+  if (r.sessionTimes.size() > 1)
+    if (const QString times = studio::sessionTimesText(r.sessionTimes); !times.isEmpty())
+      status += QStringLiteral("<br>") + tr("The whole run: %1").arg(times.toHtmlEscaped());
   if (r.bestEpoch >= 0)
     status += QStringLiteral("<br>") + tr("best mAP50 %1, mAP50-95 %2 (epoch %3)")
                                            .arg(r.bestMap50, 0, 'f', 4)

@@ -33,6 +33,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_folders.h"
+#include "core/studio/run_times.h"
 #include "widgets/chart_clock.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/validation_view.h"
@@ -519,6 +520,12 @@ void RunPage::updateState() {
     m_progress->setText(p);
     QString text = m_run->outcomeText();
     if (!m_run->outcomeHint().isEmpty()) text += tr(" — %1").arg(m_run->outcomeHint());
+    // How long it trained, every session together (a resumed run's last session is a part).
+    // A failure's own message already says its one session's times.
+    if (!live && (o == RunOutcome::Completed || o == RunOutcome::Stopped || o == RunOutcome::EarlyStopped ||
+                  (m_sessionTimes.size() > 1 && o != RunOutcome::Running && o != RunOutcome::Starting)))
+      if (const QString times = studio::sessionTimesText(m_sessionTimes); !times.isEmpty())
+        text += tr(" · %1").arg(times);
     m_outcome->setText(tr("Outcome: %1").arg(text));
     QPalette pal = m_outcome->palette();
     pal.setColor(QPalette::WindowText, o == RunOutcome::Failed || o == RunOutcome::Crashed ||
@@ -545,14 +552,36 @@ void RunPage::updateState() {
       m_logJob->run<studio::LogTail>(
           [dir] { return studio::runLogTail(dir, 10); },
           [this, dir](studio::LogTail tail) {
-            if (tail.lines.isEmpty() || dir != m_run->runDir()) return;
-            m_log->appendPlainText(tr("[studio] last lines of %1:").arg(tail.file));
-            for (const QString& line : tail.lines)
-              m_log->appendPlainText(QStringLiteral("    ") + line);
+            if (dir == m_run->runDir()) showLogTail(tail);
           });
     }
   }
   emit statusChanged();
+}
+
+void RunPage::showLogTail(const studio::LogTail& tail) {
+  // Only for a run that still ended badly: a process seen ended before its final event was
+  // read ends completed after all, and on a clean end the log's last lines are noise.
+  const auto o = m_run->outcome();
+  if (o != RunOutcome::Crashed && o != RunOutcome::Failed && o != RunOutcome::FailedToStart) return;
+  QStringList lines;
+  if (!tail.lines.isEmpty()) {
+    lines << tr("[studio] last lines of %1:").arg(tail.file);
+    for (const QString& line : tail.lines) lines << QStringLiteral("    ") + line;
+  }
+  if (!m_outcomeAt.isNull()) {
+    // Before the outcome lines of the finished event, which stay the log's last words.
+    if (lines.isEmpty()) return;
+    QTextCursor at(m_outcomeAt);
+    at.movePosition(QTextCursor::StartOfBlock);
+    at.insertText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    m_log->moveCursor(QTextCursor::End);
+    m_log->ensureCursorVisible();
+    return;
+  }
+  // No finished event (killed, crashed, never started): the outcome is the studio's; it ends the log.
+  for (const QString& line : lines) m_log->appendPlainText(line);
+  m_log->appendPlainText(tr("[run] %1").arg(m_run->outcomeText()));
 }
 
 QString RunPage::statusText() const {

@@ -15,6 +15,8 @@
 #include "core/studio/stored_run.h"
 #include "core/telemetry/event_dispatch.h"
 #include "core/studio/run_folders.h"
+#include "core/store/session_time.h"
+#include <QTextCursor>
 
 class QComboBox;
 class QGridLayout;
@@ -188,6 +190,14 @@ class RunPage : public QWidget {
   QLabel* m_progress = nullptr;
   QLabel* m_outcome = nullptr;
   QPlainTextEdit* m_log = nullptr;
+  /// Where the log's outcome lines ("[run] failed after ...") of the run's last session begin
+  /// (null before its finished event): a failure's log tail goes before them, so the outcome
+  /// stays the last thing the log says.
+  QTextCursor m_outcomeAt;
+  /// Each ended session's times (its finished event's), in order: a resumed run's totals.
+  std::vector<store::SessionTime> m_sessionTimes;
+  /// The log tail of a failure, once read, is shown before the outcome lines.
+  void showLogTail(const studio::LogTail& tail);
   QTabWidget* m_views = nullptr;
   QSlider* m_smoothing = nullptr;  ///< moving average of the per-iteration charts, 0..0.99
   ValidationView* m_validation = nullptr;

@@ -208,6 +208,8 @@ void RunPage::clearCharts() {
   m_straggler.clear();
   m_gpuUtil.clear();
   m_log->clear();
+  m_outcomeAt = QTextCursor();
+  m_sessionTimes.clear();
   m_advice->clear();
   m_adviceProblem.clear();
   m_t0 = 0;

@@ -2,11 +2,14 @@
 // charts, lines in the log pane and the state the progress line reads (run_page.cpp builds the
 // page and drives the run).
 #include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 
 #include "core/studio/hardware_advice.h"
 #include "core/studio/run_controller.h"
+#include "core/studio/run_times.h"
 #include "core/studio/stored_run.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
@@ -139,6 +142,7 @@ void RunPage::buildDispatch() {
     draw(studio::seriesPoints(v));
   });
   m_dispatch.on<tel::RunStartEvent>([this](const tel::Event&, const tel::RunStartEvent& r) {
+    m_outcomeAt = QTextCursor();  // a new session: the outcome to come is its own
     if (r.config.contains("epochs") && r.config["epochs"].is_number_integer()) m_epochs = r.config["epochs"].get<int>();
   });
   m_dispatch.on<tel::GpuSampleEvent>([this](const tel::Event& e, const tel::GpuSampleEvent& gs) {
@@ -183,6 +187,13 @@ void RunPage::buildDispatch() {
                        .arg(f.epochs);
     if (!f.message.empty()) text += tr(": %1").arg(QString::fromStdString(f.message));
     m_log->appendPlainText(text);
+    m_outcomeAt = QTextCursor(m_log->document()->lastBlock());
+    // The message's times are this session's; a resumed run's are the sum of its sessions'.
+    m_sessionTimes.push_back(store::sessionTimeFromFinished(f.message, f.totalTime));
+    if (m_sessionTimes.size() > 1) {
+      if (const QString all = studio::sessionTimesText(m_sessionTimes); !all.isEmpty())
+        m_log->appendPlainText(tr("[run] the whole run: %1").arg(all));
+    }
     m_epoch = f.epochsCompleted;
     if (f.epochs > 0) m_epochs = f.epochs;
   });

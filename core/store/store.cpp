@@ -140,6 +140,19 @@ void addToStory(std::vector<std::string>& sessions, const std::string& type,
   }
 }
 
+std::string sessionsJson(const RunRecord& run) {
+  auto out = nlohmann::json::array();
+  for (size_t i = 0; i < run.sessions.size(); ++i) {
+    if (i >= run.sessionTimes.size()) {
+      out.push_back(run.sessions[i]);
+      continue;
+    }
+    const SessionTime& t = run.sessionTimes[i];
+    out.push_back({{"status", run.sessions[i]}, {"train_s", t.train}, {"val_s", t.val}, {"wall_s", t.wall}});
+  }
+  return out.dump();
+}
+
 std::string Store::defaultPath(const std::string& projectDir) {
   return (fs::path(projectDir) / "stave.db").string();
 }
@@ -340,7 +353,7 @@ Result<int> Store::settleEndedRuns(
         "down) after epoch " +
         std::to_string(r.epochsDone) + " of " + std::to_string(r.epochs) +
         "; resume=true continues from its last checkpoint";
-    upd.bind(1, message).bind(2, nlohmann::json(r.sessions).dump()).bind(3, r.id);
+    upd.bind(1, message).bind(2, sessionsJson(r)).bind(3, r.id);
     if (upd.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
     upd.reset();
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/store/session_time.h"
 
 struct sqlite3;
 
@@ -76,7 +77,15 @@ struct RunRecord {
   /// that one ended: completed, stopped, failed, early_stopped, crashed (a later start with no
   /// end before it) or running (the last one, not ended yet).
   std::vector<std::string> sessions;
+  /// The times of each ended session of `sessions` (same index; shorter when the last ones
+  /// have not ended, -1 where the finished event did not say). A resumed run's training time
+  /// is their sum (totalTime), never the last session's alone.
+  std::vector<SessionTime> sessionTimes;
 };
+
+/// The `sessions` column of a run: each session's status, with its times where known
+/// ({"status", "train_s", "val_s", "wall_s"}; a bare status string in older databases).
+std::string sessionsJson(const RunRecord& run);
 
 /// Adds one event to a run's story (`sessions`): a run_start opens a session (an open one
 /// before it crashed), a finished event ends the open one with its status, an error fails it.

@@ -235,7 +235,10 @@ void RunIngestion::loadRun(int64_t offset) {
     q.bind(1, m_runId);
     if (q.step() == SQLITE_ROW) m_cur = readRun(q);
   }
-  if (offset == 0) m_cur.sessions.clear();  // read from the start: the story is told again
+  if (offset == 0) {  // read from the start: the story is told again
+    m_cur.sessions.clear();
+    m_cur.sessionTimes.clear();
+  }
   {
     Stmt q(m_db, "SELECT sps_sum, sps_count FROM runs WHERE id = ?");
     q.bind(1, m_runId);
@@ -299,6 +302,8 @@ void RunIngestion::registerHandlers() {
         m_cur.message = f.message;
         m_cur.finished = e.time;
         addToStory(m_cur.sessions, e.type, m_cur.status);
+        m_cur.sessionTimes.resize(m_cur.sessions.size());
+        m_cur.sessionTimes.back() = sessionTimeFromFinished(f.message, f.totalTime);
         m_cur.epochs = f.epochs;
         m_cur.epochsDone = std::max(m_cur.epochsDone, f.epochsCompleted);
       })
@@ -529,7 +534,7 @@ std::optional<std::string> RunIngestion::writeRun(int64_t ingestedBytes,
       .bind(25, cur.host)
       .bind(26, cur.datasetHash)
       .bind(27, cur.resolvedJson.empty() ? std::string("{}") : cur.resolvedJson)
-      .bind(28, nlohmann::json(cur.sessions).dump())
+      .bind(28, sessionsJson(cur))
       .bind(29, m_runId);
   if (upd.step() != SQLITE_DONE) return failureText(m_db, "cannot update run " + runDir);
   return std::nullopt;

@@ -121,8 +121,18 @@ inline RunRecord readRun(const Stmt& s) {
   r.resolvedJson = s.text(31);
   const auto sessions = nlohmann::json::parse(s.text(32), nullptr, false);
   if (sessions.is_array())
-    for (const auto& t : sessions)
-      if (t.is_string()) r.sessions.push_back(t.get<std::string>());
+    for (const auto& t : sessions) {
+      if (t.is_string()) {
+        r.sessions.push_back(t.get<std::string>());
+      } else if (t.is_object() && t.contains("status") && t["status"].is_string()) {
+        r.sessions.push_back(t["status"].get<std::string>());
+        const auto num = [&t](const char* key) {
+          return t.contains(key) && t[key].is_number() ? t[key].get<double>() : -1.0;
+        };
+        r.sessionTimes.resize(r.sessions.size());
+        r.sessionTimes.back() = SessionTime{num("train_s"), num("val_s"), num("wall_s")};
+      }
+    }
   r.ingestedLines = s.i64(33);
   return r;
 }

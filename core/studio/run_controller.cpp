@@ -160,6 +160,7 @@ bool RunController::start(const QString& projectFile, const QString& configName,
 
 void RunController::resetStory() {
   m_sawEnd = false;
+  m_endSeenAtRead = -1;
   m_signal = 0;
   m_message.clear();
   m_hint.clear();
@@ -226,6 +227,7 @@ void RunController::detach() {
   m_hint.clear();
   m_signal = 0;
   m_sawEnd = false;
+  m_endSeenAtRead = -1;
   m_logMissingReported = false;
   m_startedAt = 0;
 }
@@ -293,8 +295,14 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
 
 void RunController::poll() {
   if (m_runDir.isEmpty()) return;
-  if (!m_reading)
-    applyBatch(readEvents(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")), m_offset, m_lineNo, m_lowRateOnly));
+  if (!m_reading) {
+    const quint64 seq = ++m_readsStarted;
+    EventBatch batch = readEvents(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")), m_offset, m_lineNo, m_lowRateOnly);
+    const bool toEnd = !batch.more;  // a missing file has nothing more either
+    applyBatch(std::move(batch));
+    m_readApplied = seq;
+    m_readToEnd = toEnd;
+  }
   finishIfDead();
 }
 
@@ -306,12 +314,16 @@ void RunController::pollInBackground() {
   const qint64 offset = m_offset, lineNo = m_lineNo;
   const quint64 generation = m_generation;
   const bool lowRateOnly = m_lowRateOnly;
+  const quint64 seq = ++m_readsStarted;
   freeReader()->run<EventBatch>([path, offset, lineNo, lowRateOnly] { return readEvents(path, offset, lineNo, lowRateOnly); },
-                            [this, generation](EventBatch batch) {
+                            [this, generation, seq](EventBatch batch) {
                               if (generation != m_generation) return;  // another run since
                               m_reading = false;
                               const bool more = batch.more && !batch.missing;
+                              const bool toEnd = !batch.more;  // a missing file has nothing more either
                               applyBatch(std::move(batch));
+                              m_readApplied = seq;
+                              m_readToEnd = toEnd;
                               finishIfDead();
                               // The rest of a long log at once, not one piece per tick.
                               if (more) QTimer::singleShot(0, this, &RunController::pollInBackground);
@@ -485,6 +497,9 @@ void RunController::finishIfDead() {
   if (exit.shellWaiting) return;  // the shell writes the exit status a moment after the end
   const auto rec = ChildProcess::readRecord(m_runDir);
   if (m_outcome == RunOutcome::None && !rec.valid && !exit.known) return;  // nothing yet
+  // Its final event may be written and not read yet: a run that completed would show as
+  // crashed for a moment (and the page fetch the log of a failure).
+  if (!readPastEnd()) return;
   if (!rec.valid || (!exit.known && rec.host != QSysInfo::machineHostName())) {
     m_message = tr("started on %1; no final event").arg(rec.host);
     setOutcome(RunOutcome::Crashed);
@@ -515,6 +530,11 @@ void RunController::finishIfDead() {
     if (m_message.isEmpty()) m_message = tr("killed with its process group (no exit status)");
     setOutcome(RunOutcome::Crashed);
   }
+}
+
+bool RunController::readPastEnd() {
+  if (m_endSeenAtRead < 0) m_endSeenAtRead = static_cast<qint64>(m_readsStarted);
+  return !m_reading && m_readApplied > static_cast<quint64>(m_endSeenAtRead) && m_readToEnd;
 }
 
 QString RunController::outcomeName(RunOutcome o) {

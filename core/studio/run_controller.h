@@ -143,6 +143,10 @@ class RunController : public QObject {
  private:
   bool launch(const QStringList& args, const QString& runDir, QString* error);
   void finishIfDead();
+  /// Whether the events written before the process ended have all been read: a read begun
+  /// after the end was seen has been applied and reached the end of the file. Until then an
+  /// ended process's final event may be on its way (a read in flight began before it).
+  bool readPastEnd();
   /// finishIfDead for a cluster run: the events say how it ended, the job whether it lives.
   void followCluster();
   /// resume() of a cluster run: resubmitted to its profile's cluster.
@@ -178,6 +182,12 @@ class RunController : public QObject {
   ChildProcess* m_child;        ///< the run's process (detached: it outlives the studio)
   ClusterJob* m_cluster;        ///< the run's Slurm job, when it is a cluster run
   bool m_reading = false;       ///< a read is in flight
+  quint64 m_readsStarted = 0;   ///< reads of events.jsonl begun (each one's sequence number)
+  quint64 m_readApplied = 0;    ///< the sequence number of the newest read applied
+  bool m_readToEnd = false;     ///< that read reached the end of the file
+  /// m_readsStarted when the process was first seen ended without a final event read; only a
+  /// read begun after it may tell that none was written (-1: not seen ended).
+  qint64 m_endSeenAtRead = -1;
   quint64 m_generation = 0;     ///< which followed run a read in flight belongs to
   RunOutcome m_outcome = RunOutcome::None;
   QString m_message;
