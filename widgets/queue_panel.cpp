@@ -23,6 +23,16 @@ QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString,
   m_view->setWordWrap(true);
   m_view->setAlternatingRowColors(true);
   layout->addWidget(m_view, 1);
+  // In the list's place while it is empty: what the queue is and how a run gets on it.
+  m_empty = new QLabel(tr("No runs queued.\n\n“Queue run” adds the Run page's config: it starts "
+                          "when its GPUs are free, after the runs before it."),
+                       this);
+  m_empty->setObjectName(QStringLiteral("queueEmpty"));
+  m_empty->setWordWrap(true);
+  m_empty->setAlignment(Qt::AlignCenter);
+  m_empty->setEnabled(false);  // drawn grey, as a placeholder
+  m_empty->setMargin(8);
+  layout->addWidget(m_empty, 1);
   auto* buttons = new QHBoxLayout;
   auto* add = new QPushButton(tr("Queue run"), this);
   add->setObjectName(QStringLiteral("queueAdd"));
@@ -69,6 +79,9 @@ QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString,
   connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
           &QueuePanel::updateButtons);
   connect(queue, &QAbstractItemModel::dataChanged, this, &QueuePanel::updateButtons);
+  connect(queue, &QAbstractItemModel::rowsInserted, this, &QueuePanel::updatePlaceholder);
+  connect(queue, &QAbstractItemModel::rowsRemoved, this, &QueuePanel::updatePlaceholder);
+  connect(queue, &QAbstractItemModel::modelReset, this, &QueuePanel::updatePlaceholder);
   connect(queue, &QAbstractItemModel::modelReset, this, [this] {
     m_note->setText(m_queue->loadProblem());
     updateButtons();
@@ -77,6 +90,13 @@ QueuePanel::QueuePanel(studio::RunQueue* queue, std::function<std::pair<QString,
     if (m_queue->loadProblem().isEmpty()) m_note->setText(text);
   });
   updateButtons();
+  updatePlaceholder();
+}
+
+void QueuePanel::updatePlaceholder() {
+  const bool empty = m_queue->rowCount() == 0;
+  m_view->setVisible(!empty);
+  m_empty->setVisible(empty);
 }
 
 bool QueuePanel::queueChoice() {

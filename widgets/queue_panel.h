@@ -27,6 +27,8 @@ class QueuePanel : public QWidget {
 
  private:
   void updateButtons();
+  /// The placeholder in the list's place while the queue is empty.
+  void updatePlaceholder();
   studio::RunQueue* m_queue;
   std::function<std::pair<QString, int>()> m_choice;
   QListView* m_view = nullptr;
@@ -34,6 +36,7 @@ class QueuePanel : public QWidget {
   QToolButton* m_up = nullptr;
   QToolButton* m_down = nullptr;
   QLabel* m_note = nullptr;
+  QLabel* m_empty = nullptr;
 };
 
 }  // namespace stave::widgets

@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/project_fixture.h"
 #include "gui/gui_test_util.h"
 
 #include <QJsonDocument>
@@ -298,6 +299,31 @@ class TestRunQueue : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(status->text(), QString("CPU free"), 10000);
     ::close(held);
     QDir(dir).removeRecursively();
+  }
+
+  // Issue 43 §5.10: the queue dock was blank when empty. It says so and how a run gets on it,
+  // in the list's place, until an entry is there.
+  void anEmptyQueueSaysHowToQueueARun() {
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    QVERIFY(doc.open(stave::testing::makeProject(dir)));
+    auto q = makeQueue(doc);
+    q->setInterval(3600 * 1000);  // nothing starts while the test looks
+    stave::widgets::QueuePanel panel(q.get(), [] { return std::make_pair(QString("default"), 1); });
+    auto* empty = panel.findChild<QLabel*>("queueEmpty");
+    QVERIFY(empty);
+    QCOMPARE(q->rowCount(), 0);
+    QVERIFY(!empty->isHidden());
+    QVERIFY(panel.view()->isHidden());
+    QVERIFY2(empty->text().startsWith("No runs queued.") && empty->text().contains("“Queue run”"),
+             qPrintable(empty->text()));
+    QVERIFY(panel.queueChoice());
+    QCOMPARE(q->rowCount(), 1);
+    QVERIFY(empty->isHidden());
+    QVERIFY(!panel.view()->isHidden());
+    q->cancel(0);
+    QCOMPARE(int(q->entries()[0].state), int(State::Cancelled));
+    QVERIFY(empty->isHidden());  // a cancelled entry is still listed
   }
 
   void badQueueFileIsReported() {
