@@ -115,107 +115,107 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="158"/>
+        <location filename="../core/studio/cluster_job.cpp" line="154"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="164"/>
+        <location filename="../core/studio/cluster_job.cpp" line="160"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="165"/>
+        <location filename="../core/studio/cluster_job.cpp" line="161"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="221"/>
+        <location filename="../core/studio/cluster_job.cpp" line="217"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="226"/>
+        <location filename="../core/studio/cluster_job.cpp" line="222"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="231"/>
+        <location filename="../core/studio/cluster_job.cpp" line="227"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="235"/>
+        <location filename="../core/studio/cluster_job.cpp" line="231"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="250"/>
+        <location filename="../core/studio/cluster_job.cpp" line="246"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="251"/>
+        <location filename="../core/studio/cluster_job.cpp" line="247"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="252"/>
+        <location filename="../core/studio/cluster_job.cpp" line="248"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="253"/>
+        <location filename="../core/studio/cluster_job.cpp" line="249"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="254"/>
+        <location filename="../core/studio/cluster_job.cpp" line="250"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="255"/>
+        <location filename="../core/studio/cluster_job.cpp" line="251"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="262"/>
+        <location filename="../core/studio/cluster_job.cpp" line="258"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="263"/>
+        <location filename="../core/studio/cluster_job.cpp" line="259"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="265"/>
+        <location filename="../core/studio/cluster_job.cpp" line="261"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="272"/>
+        <location filename="../core/studio/cluster_job.cpp" line="268"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="274"/>
+        <location filename="../core/studio/cluster_job.cpp" line="270"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="276"/>
+        <location filename="../core/studio/cluster_job.cpp" line="272"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="277"/>
+        <location filename="../core/studio/cluster_job.cpp" line="273"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="278"/>
+        <location filename="../core/studio/cluster_job.cpp" line="274"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -840,7 +840,7 @@
 <context>
     <name>stave::widgets::DocsDialog</name>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="71"/>
+        <location filename="../widgets/help_dialogs.cpp" line="73"/>
         <source>Stave Documentation</source>
         <translation>Stave 文档</translation>
     </message>
@@ -1481,7 +1481,7 @@
     </message>
     <message>
         <location filename="../widgets/hardware_page.cpp" line="346"/>
-        <location filename="../widgets/hardware_page.cpp" line="379"/>
+        <location filename="../widgets/hardware_page.cpp" line="382"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1501,127 +1501,122 @@
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="352"/>
-        <source>&lt;b&gt;No NVIDIA GPU&lt;/b&gt; — %1</source>
-        <translation>&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt; — %1</translation>
+        <location filename="../widgets/hardware_page.cpp" line="452"/>
+        <source>no bottleneck found</source>
+        <translation>未发现瓶颈</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="353"/>
+        <location filename="../widgets/hardware_page.cpp" line="355"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="375"/>
+        <location filename="../widgets/hardware_page.cpp" line="378"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="379"/>
+        <location filename="../widgets/hardware_page.cpp" line="382"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="380"/>
+        <location filename="../widgets/hardware_page.cpp" line="383"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="381"/>
+        <location filename="../widgets/hardware_page.cpp" line="384"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="382"/>
+        <location filename="../widgets/hardware_page.cpp" line="385"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="387"/>
+        <location filename="../widgets/hardware_page.cpp" line="390"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="392"/>
+        <location filename="../widgets/hardware_page.cpp" line="395"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="394"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="395"/>
+        <location filename="../widgets/hardware_page.cpp" line="398"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="406"/>
+        <location filename="../widgets/hardware_page.cpp" line="409"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="427"/>
+        <location filename="../widgets/hardware_page.cpp" line="430"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="432"/>
+        <location filename="../widgets/hardware_page.cpp" line="435"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="438"/>
+        <location filename="../widgets/hardware_page.cpp" line="441"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="439"/>
+        <location filename="../widgets/hardware_page.cpp" line="442"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="443"/>
-        <source>no bottleneck found.</source>
-        <translation>未发现瓶颈。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/hardware_page.cpp" line="474"/>
+        <location filename="../widgets/hardware_page.cpp" line="487"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="477"/>
+        <location filename="../widgets/hardware_page.cpp" line="490"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="482"/>
+        <location filename="../widgets/hardware_page.cpp" line="495"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="483"/>
+        <location filename="../widgets/hardware_page.cpp" line="496"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="488"/>
+        <location filename="../widgets/hardware_page.cpp" line="501"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="489"/>
+        <location filename="../widgets/hardware_page.cpp" line="502"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="504"/>
+        <location filename="../widgets/hardware_page.cpp" line="517"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="511"/>
+        <location filename="../widgets/hardware_page.cpp" line="524"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1629,137 +1624,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="252"/>
+        <location filename="../core/studio/history_model.cpp" line="272"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="255"/>
+        <location filename="../core/studio/history_model.cpp" line="275"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="280"/>
+        <location filename="../core/studio/history_model.cpp" line="300"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="217"/>
+        <location filename="../core/studio/history_model.cpp" line="237"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="218"/>
+        <location filename="../core/studio/history_model.cpp" line="238"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="219"/>
+        <location filename="../core/studio/history_model.cpp" line="239"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="220"/>
+        <location filename="../core/studio/history_model.cpp" line="240"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="221"/>
+        <location filename="../core/studio/history_model.cpp" line="241"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="222"/>
+        <location filename="../core/studio/history_model.cpp" line="242"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="223"/>
+        <location filename="../core/studio/history_model.cpp" line="243"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="261"/>
+        <location filename="../core/studio/history_model.cpp" line="281"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="284"/>
+        <location filename="../core/studio/history_model.cpp" line="304"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="310"/>
+        <location filename="../core/studio/history_model.cpp" line="330"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="311"/>
+        <location filename="../core/studio/history_model.cpp" line="331"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="312"/>
+        <location filename="../core/studio/history_model.cpp" line="332"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="313"/>
+        <location filename="../core/studio/history_model.cpp" line="333"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="314"/>
+        <location filename="../core/studio/history_model.cpp" line="334"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="315"/>
+        <location filename="../core/studio/history_model.cpp" line="335"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="316"/>
+        <location filename="../core/studio/history_model.cpp" line="336"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="317"/>
+        <location filename="../core/studio/history_model.cpp" line="337"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="318"/>
+        <location filename="../core/studio/history_model.cpp" line="338"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="319"/>
+        <location filename="../core/studio/history_model.cpp" line="339"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="320"/>
+        <location filename="../core/studio/history_model.cpp" line="340"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="392"/>
+        <location filename="../core/studio/history_model.cpp" line="412"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="475"/>
+        <location filename="../core/studio/history_model.cpp" line="495"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="484"/>
+        <location filename="../core/studio/history_model.cpp" line="504"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="488"/>
+        <location filename="../core/studio/history_model.cpp" line="508"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1767,72 +1762,72 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="67"/>
+        <location filename="../widgets/history_page.cpp" line="68"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="74"/>
+        <location filename="../widgets/history_page.cpp" line="75"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="74"/>
+        <location filename="../widgets/history_page.cpp" line="75"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="111"/>
+        <location filename="../widgets/history_page.cpp" line="112"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="113"/>
+        <location filename="../widgets/history_page.cpp" line="114"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="114"/>
+        <location filename="../widgets/history_page.cpp" line="115"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="163"/>
+        <location filename="../widgets/history_page.cpp" line="164"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="166"/>
+        <location filename="../widgets/history_page.cpp" line="167"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="167"/>
+        <location filename="../widgets/history_page.cpp" line="168"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="171"/>
+        <location filename="../widgets/history_page.cpp" line="172"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="172"/>
+        <location filename="../widgets/history_page.cpp" line="173"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="175"/>
+        <location filename="../widgets/history_page.cpp" line="176"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="176"/>
+        <location filename="../widgets/history_page.cpp" line="177"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="177"/>
+        <location filename="../widgets/history_page.cpp" line="178"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -1887,40 +1882,40 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="123"/>
+        <location filename="../widgets/history_page.cpp" line="124"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="124"/>
+        <location filename="../widgets/history_page.cpp" line="125"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="197"/>
+        <location filename="../widgets/history_page.cpp" line="198"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="199"/>
+        <location filename="../widgets/history_page.cpp" line="200"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="201"/>
+        <location filename="../widgets/history_page.cpp" line="202"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="221"/>
         <location filename="../widgets/history_page.cpp" line="222"/>
-        <location filename="../widgets/history_page.cpp" line="237"/>
-        <location filename="../widgets/history_page.cpp" line="254"/>
+        <location filename="../widgets/history_page.cpp" line="223"/>
+        <location filename="../widgets/history_page.cpp" line="238"/>
+        <location filename="../widgets/history_page.cpp" line="255"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="238"/>
+        <location filename="../widgets/history_page.cpp" line="239"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
@@ -1930,119 +1925,124 @@
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="243"/>
+        <location filename="../widgets/history_page_compare.cpp" line="263"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="251"/>
+        <location filename="../widgets/history_page_compare.cpp" line="271"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="268"/>
+        <location filename="../widgets/history_page_compare.cpp" line="288"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="282"/>
+        <location filename="../widgets/history_page_compare.cpp" line="302"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="312"/>
+        <location filename="../widgets/history_page.cpp" line="313"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="314"/>
+        <location filename="../widgets/history_page.cpp" line="315"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="316"/>
+        <location filename="../widgets/history_page.cpp" line="317"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="327"/>
+        <location filename="../widgets/history_page.cpp" line="328"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="310"/>
+        <location filename="../widgets/history_page.cpp" line="311"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="348"/>
+        <location filename="../widgets/history_page.cpp" line="349"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="354"/>
+        <location filename="../widgets/history_page.cpp" line="357"/>
+        <source>The whole run: %1</source>
+        <translation>整个运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="359"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="372"/>
+        <location filename="../widgets/history_page.cpp" line="377"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="384"/>
+        <location filename="../widgets/history_page.cpp" line="389"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="385"/>
+        <location filename="../widgets/history_page.cpp" line="390"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="397"/>
+        <location filename="../widgets/history_page.cpp" line="402"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="398"/>
+        <location filename="../widgets/history_page.cpp" line="403"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="403"/>
+        <location filename="../widgets/history_page.cpp" line="408"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="406"/>
+        <location filename="../widgets/history_page.cpp" line="411"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="417"/>
+        <location filename="../widgets/history_page.cpp" line="422"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="426"/>
+        <location filename="../widgets/history_page.cpp" line="431"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="430"/>
+        <location filename="../widgets/history_page.cpp" line="435"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="438"/>
+        <location filename="../widgets/history_page.cpp" line="443"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="441"/>
+        <location filename="../widgets/history_page.cpp" line="446"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -2223,52 +2223,52 @@
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="198"/>
+        <location filename="../widgets/main_window.cpp" line="200"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="199"/>
+        <location filename="../widgets/main_window.cpp" line="201"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="204"/>
+        <location filename="../widgets/main_window.cpp" line="206"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="208"/>
+        <location filename="../widgets/main_window.cpp" line="210"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="210"/>
+        <location filename="../widgets/main_window.cpp" line="212"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="217"/>
+        <location filename="../widgets/main_window.cpp" line="219"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="222"/>
+        <location filename="../widgets/main_window.cpp" line="224"/>
         <source>&amp;About Stave</source>
         <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="223"/>
+        <location filename="../widgets/main_window.cpp" line="225"/>
         <source>About Stave</source>
         <translation>关于 Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="228"/>
+        <location filename="../widgets/main_window.cpp" line="230"/>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="254"/>
+        <location filename="../widgets/main_window.cpp" line="256"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
@@ -2517,79 +2517,104 @@
         <translation>检查点 (*.pt)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="173"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="147"/>
+        <source>Float16 (needs a GPU to be checked on; this machine has none)</source>
+        <translation>Float16（需要在 GPU 上校验；本机没有 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="148"/>
+        <source>A float16 model is checked against float32 on a GPU before it is written, and this machine has no GPU (%1). Export float32 here, or float16 on a machine with a GPU.</source>
+        <translation>float16 模型在写出前要在 GPU 上与 float32 对照校验，而本机没有 GPU（%1）。请在这里导出 float32，或在有 GPU 的机器上导出 float16。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="151"/>
+        <source>none found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="183"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择一个检查点文件（%1 不是检查点文件）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="175"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="185"/>
         <source>Choose the output file.</source>
         <translation>请选择输出文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="177"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="187"/>
         <source>The image size must be a multiple of 32 (the model&apos;s largest stride).</source>
         <translation>图像尺寸必须是 32 的倍数（模型的最大步长）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="179"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="189"/>
         <source>The export could not start.</source>
         <translation>导出无法开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="184"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="194"/>
         <source>Exporting %1 …</source>
         <translation>正在导出 %1 …</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="197"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="207"/>
         <source>Written: %1
 %2</source>
         <translation>已写出：%1
 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="201"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="211"/>
         <source>Stopped; nothing was written.</source>
         <translation>已停止；未写出任何文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="204"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="215"/>
         <source>Not exported; nothing was written.
 %1</source>
         <translation>未导出；未写出任何文件。
 %1</translation>
     </message>
-    <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="208"/>
-        <source>Tick “Replace the file if it exists” to write over it.</source>
-        <translation>勾选“文件已存在时替换”即可覆盖它。</translation>
-    </message>
 </context>
 <context>
     <name>stave::studio::ModelExportJob</name>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="44"/>
+        <location filename="../core/studio/model_export_job.cpp" line="46"/>
         <source>an export is running</source>
         <translation>有一个导出正在进行</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="48"/>
+        <location filename="../core/studio/model_export_job.cpp" line="50"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="60"/>
+        <location filename="../core/studio/model_export_job.cpp" line="62"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="78"/>
+        <location filename="../core/studio/model_export_job.cpp" line="83"/>
+        <source>%1 already exists. Tick “Replace the file if it exists” to write over it.</source>
+        <translation>%1 已存在。勾选“文件已存在时替换”即可覆盖它。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="86"/>
+        <source>%1 is a folder; choose a file name.</source>
+        <translation>%1 是一个文件夹；请选择文件名。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="88"/>
+        <source>A float16 model is checked on a GPU before it is written, and this machine has none (%1). Untick Float16 to export float32, or export on a machine with a GPU.</source>
+        <translation>float16 模型在写出前要在 GPU 上校验，而本机没有 GPU（%1）。取消勾选 Float16 以导出 float32，或在有 GPU 的机器上导出。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/model_export_job.cpp" line="122"/>
         <source>stave-train export-weights crashed</source>
         <translation>stave-train export-weights 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="80"/>
+        <location filename="../core/studio/model_export_job.cpp" line="124"/>
         <source>stave-train export-weights exited with code %1</source>
         <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
@@ -3085,22 +3110,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="286"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="292"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="288"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="294"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="290"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="296"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="292"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="298"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -3108,62 +3133,62 @@
 <context>
     <name>stave::studio::ProjectDocument</name>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="35"/>
-        <location filename="../core/studio/project_document.cpp" line="49"/>
-        <location filename="../core/studio/project_document.cpp" line="187"/>
-        <location filename="../core/studio/project_document.cpp" line="252"/>
+        <location filename="../core/studio/project_document.cpp" line="36"/>
+        <location filename="../core/studio/project_document.cpp" line="50"/>
+        <location filename="../core/studio/project_document.cpp" line="197"/>
+        <location filename="../core/studio/project_document.cpp" line="262"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="128"/>
+        <location filename="../core/studio/project_document.cpp" line="132"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="137"/>
+        <location filename="../core/studio/project_document.cpp" line="147"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="151"/>
+        <location filename="../core/studio/project_document.cpp" line="161"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="188"/>
+        <location filename="../core/studio/project_document.cpp" line="198"/>
         <source>A config needs a name.</source>
         <translation>配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="189"/>
+        <location filename="../core/studio/project_document.cpp" line="199"/>
         <source>A config name cannot start or end with a space.</source>
         <translation>配置名称不能以空格开头或结尾。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="190"/>
+        <location filename="../core/studio/project_document.cpp" line="200"/>
         <source>A config name has at most 64 characters.</source>
         <translation>配置名称最多 64 个字符。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="192"/>
+        <location filename="../core/studio/project_document.cpp" line="202"/>
         <source>A config name is one line of text.</source>
         <translation>配置名称只能是一行文本。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="194"/>
+        <location filename="../core/studio/project_document.cpp" line="204"/>
         <source>There is already a config called &apos;%1&apos;.</source>
         <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="205"/>
-        <location filename="../core/studio/project_document.cpp" line="218"/>
-        <location filename="../core/studio/project_document.cpp" line="235"/>
+        <location filename="../core/studio/project_document.cpp" line="215"/>
+        <location filename="../core/studio/project_document.cpp" line="228"/>
+        <location filename="../core/studio/project_document.cpp" line="245"/>
         <source>There is no config called &apos;%1&apos;.</source>
         <translation>没有名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="239"/>
+        <location filename="../core/studio/project_document.cpp" line="249"/>
         <source>A project keeps at least one config.</source>
         <translation>项目至少要保留一个配置。</translation>
     </message>
@@ -3330,7 +3355,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="31"/>
+        <location filename="../widgets/help_dialogs.cpp" line="33"/>
         <source>&lt;h2&gt;Stave %1&lt;/h2&gt;&lt;p&gt;Trains YOLO object detectors fast on one to many GPUs, and shows why a run is slow.&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2 (built with %3)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch (the engine, stave-train)&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;QCustomPlot&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h2&gt;Stave %1&lt;/h2&gt;&lt;p&gt;在一块到多块 GPU 上快速训练 YOLO 目标检测器，并显示运行为何变慢。&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;Qt&lt;/td&gt;&lt;td&gt;%2（编译时为 %3）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;LibTorch（引擎，stave-train）&lt;/td&gt;&lt;td&gt;%4&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;QCustomPlot&lt;/td&gt;&lt;td&gt;%5&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;SQLite&lt;/td&gt;&lt;td&gt;%6&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
@@ -3339,31 +3364,40 @@
     <name>stave::widgets::QueuePanel</name>
     <message>
         <location filename="../widgets/queue_panel.cpp" line="27"/>
+        <source>No runs queued.
+
+“Queue run” adds the Run page&apos;s config: it starts when its GPUs are free, after the runs before it.</source>
+        <translation>队列中没有运行。
+
+“加入队列”会添加运行页面的配置：在它需要的 GPU 空闲时、排在它前面的运行之后开始。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/queue_panel.cpp" line="37"/>
         <source>Queue run</source>
         <translation>加入队列</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="29"/>
+        <location filename="../widgets/queue_panel.cpp" line="39"/>
         <source>Queue the Run page&apos;s config: it starts when its GPUs are free</source>
         <translation>将运行页所选配置加入队列：其 GPU 空闲时开始</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="30"/>
+        <location filename="../widgets/queue_panel.cpp" line="40"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="34"/>
+        <location filename="../widgets/queue_panel.cpp" line="44"/>
         <source>Move the selected run up: it starts earlier</source>
         <translation>将所选运行上移：更早开始</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="37"/>
+        <location filename="../widgets/queue_panel.cpp" line="47"/>
         <source>Move the selected run down</source>
         <translation>将所选运行下移</translation>
     </message>
     <message>
-        <location filename="../widgets/queue_panel.cpp" line="42"/>
+        <location filename="../widgets/queue_panel.cpp" line="52"/>
         <source>Take the selected run off the queue (a running one is stopped on the Run page)</source>
         <translation>将所选运行移出队列（正在运行的需在运行页停止）</translation>
     </message>
@@ -3377,112 +3411,112 @@
     </message>
     <message>
         <location filename="../core/studio/run_controller.cpp" line="144"/>
-        <location filename="../core/studio/run_controller.cpp" line="174"/>
+        <location filename="../core/studio/run_controller.cpp" line="175"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="170"/>
+        <location filename="../core/studio/run_controller.cpp" line="171"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="197"/>
+        <location filename="../core/studio/run_controller.cpp" line="198"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="369"/>
+        <location filename="../core/studio/run_controller.cpp" line="381"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="415"/>
+        <location filename="../core/studio/run_controller.cpp" line="427"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="463"/>
+        <location filename="../core/studio/run_controller.cpp" line="475"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="467"/>
+        <location filename="../core/studio/run_controller.cpp" line="479"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="489"/>
+        <location filename="../core/studio/run_controller.cpp" line="504"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="508"/>
+        <location filename="../core/studio/run_controller.cpp" line="523"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="512"/>
+        <location filename="../core/studio/run_controller.cpp" line="527"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="515"/>
+        <location filename="../core/studio/run_controller.cpp" line="530"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="522"/>
+        <location filename="../core/studio/run_controller.cpp" line="542"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="523"/>
+        <location filename="../core/studio/run_controller.cpp" line="543"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="524"/>
+        <location filename="../core/studio/run_controller.cpp" line="544"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="525"/>
+        <location filename="../core/studio/run_controller.cpp" line="545"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="526"/>
+        <location filename="../core/studio/run_controller.cpp" line="546"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="527"/>
+        <location filename="../core/studio/run_controller.cpp" line="547"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="528"/>
+        <location filename="../core/studio/run_controller.cpp" line="548"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="529"/>
+        <location filename="../core/studio/run_controller.cpp" line="549"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="530"/>
+        <location filename="../core/studio/run_controller.cpp" line="550"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="538"/>
+        <location filename="../core/studio/run_controller.cpp" line="558"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="541"/>
+        <location filename="../core/studio/run_controller.cpp" line="561"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3515,79 +3549,79 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="75"/>
+        <location filename="../widgets/run_page.cpp" line="76"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="77"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="118"/>
+        <location filename="../widgets/run_page.cpp" line="119"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="122"/>
+        <location filename="../widgets/run_page.cpp" line="123"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
-        <location filename="../widgets/run_page.cpp" line="426"/>
+        <location filename="../widgets/run_page.cpp" line="127"/>
+        <location filename="../widgets/run_page.cpp" line="427"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="128"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>On</source>
         <translation>运行于</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="131"/>
+        <location filename="../widgets/run_page.cpp" line="132"/>
         <source>Train on this machine, or send the run to a cluster (cluster profiles: Settings ▸ Clusters)</source>
         <translation>在本机训练，或把运行发送到集群（集群配置：设置 ▸ 集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="135"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="139"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page.cpp" line="143"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="143"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page.cpp" line="145"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="150"/>
+        <location filename="../widgets/run_page.cpp" line="151"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="154"/>
+        <location filename="../widgets/run_page.cpp" line="155"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
@@ -3674,7 +3708,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page_charts.cpp" line="93"/>
-        <location filename="../widgets/run_page_charts.cpp" line="308"/>
+        <location filename="../widgets/run_page_charts.cpp" line="310"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
@@ -3724,68 +3758,68 @@
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="95"/>
+        <location filename="../widgets/run_page.cpp" line="96"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="98"/>
+        <location filename="../widgets/run_page.cpp" line="99"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="105"/>
+        <location filename="../widgets/run_page.cpp" line="106"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="181"/>
+        <location filename="../widgets/run_page.cpp" line="182"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="185"/>
+        <location filename="../widgets/run_page.cpp" line="186"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="202"/>
-        <location filename="../widgets/run_page_events.cpp" line="220"/>
+        <location filename="../widgets/run_page.cpp" line="203"/>
+        <location filename="../widgets/run_page_events.cpp" line="231"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="250"/>
+        <location filename="../widgets/run_page.cpp" line="251"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="261"/>
+        <location filename="../widgets/run_page.cpp" line="262"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="265"/>
+        <location filename="../widgets/run_page.cpp" line="266"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="332"/>
+        <location filename="../widgets/run_page.cpp" line="333"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="459"/>
+        <location filename="../widgets/run_page.cpp" line="460"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="270"/>
+        <location filename="../widgets/run_page_charts.cpp" line="272"/>
         <source>[studio] cannot read the samples of the zoomed range: %1</source>
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="249"/>
+        <location filename="../widgets/run_page.cpp" line="250"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -3795,325 +3829,340 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="294"/>
+        <location filename="../widgets/run_page.cpp" line="295"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="298"/>
+        <location filename="../widgets/run_page.cpp" line="299"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="303"/>
-        <location filename="../widgets/run_page.cpp" line="331"/>
-        <location filename="../widgets/run_page.cpp" line="342"/>
+        <location filename="../widgets/run_page.cpp" line="304"/>
+        <location filename="../widgets/run_page.cpp" line="332"/>
+        <location filename="../widgets/run_page.cpp" line="343"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="304"/>
+        <location filename="../widgets/run_page.cpp" line="305"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="306"/>
+        <location filename="../widgets/run_page.cpp" line="307"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="307"/>
+        <location filename="../widgets/run_page.cpp" line="308"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="312"/>
+        <location filename="../widgets/run_page.cpp" line="313"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="317"/>
+        <location filename="../widgets/run_page.cpp" line="318"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="337"/>
+        <location filename="../widgets/run_page.cpp" line="338"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="343"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="347"/>
+        <location filename="../widgets/run_page.cpp" line="348"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="351"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="354"/>
+        <location filename="../widgets/run_page.cpp" line="355"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="359"/>
+        <location filename="../widgets/run_page.cpp" line="360"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="388"/>
+        <location filename="../widgets/run_page.cpp" line="389"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="395"/>
+        <location filename="../widgets/run_page.cpp" line="396"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="399"/>
+        <location filename="../widgets/run_page.cpp" line="400"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page.cpp" line="409"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="410"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="424"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="425"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="432"/>
+        <location filename="../widgets/run_page.cpp" line="433"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="438"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="445"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="449"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="65"/>
+        <location filename="../widgets/run_page_events.cpp" line="68"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="65"/>
+        <location filename="../widgets/run_page_events.cpp" line="68"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="65"/>
+        <location filename="../widgets/run_page_events.cpp" line="68"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="84"/>
+        <location filename="../widgets/run_page_events.cpp" line="87"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="84"/>
+        <location filename="../widgets/run_page_events.cpp" line="87"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="70"/>
+        <location filename="../widgets/run_page_events.cpp" line="73"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="147"/>
+        <location filename="../widgets/run_page_events.cpp" line="151"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="96"/>
+        <location filename="../widgets/run_page_events.cpp" line="99"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="21"/>
+        <location filename="../widgets/run_page_events.cpp" line="24"/>
         <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
         <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="88"/>
+        <location filename="../widgets/run_page_events.cpp" line="91"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="88"/>
+        <location filename="../widgets/run_page_events.cpp" line="91"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="166"/>
+        <location filename="../widgets/run_page_events.cpp" line="170"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="170"/>
+        <location filename="../widgets/run_page_events.cpp" line="174"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="173"/>
+        <location filename="../widgets/run_page_events.cpp" line="177"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="521"/>
-        <location filename="../widgets/run_page_events.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page_events.cpp" line="178"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="180"/>
+        <location filename="../widgets/run_page_events.cpp" line="184"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="184"/>
+        <location filename="../widgets/run_page_events.cpp" line="188"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="192"/>
+        <location filename="../widgets/run_page_events.cpp" line="195"/>
+        <source>[run] the whole run: %1</source>
+        <translation>[运行] 整个运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="203"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="195"/>
+        <location filename="../widgets/run_page_events.cpp" line="206"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="201"/>
+        <location filename="../widgets/run_page_events.cpp" line="212"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="475"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="309"/>
+        <location filename="../widgets/run_page_charts.cpp" line="311"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="499"/>
+        <location filename="../widgets/run_page.cpp" line="500"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="500"/>
+        <location filename="../widgets/run_page.cpp" line="501"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="503"/>
+        <location filename="../widgets/run_page.cpp" line="504"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="508"/>
+        <location filename="../widgets/run_page.cpp" line="509"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page.cpp" line="511"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page.cpp" line="513"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="513"/>
+        <location filename="../widgets/run_page.cpp" line="514"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="517"/>
+        <location filename="../widgets/run_page.cpp" line="518"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page.cpp" line="528"/>
+        <source> · %1</source>
+        <translation> · %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="529"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="549"/>
+        <location filename="../widgets/run_page.cpp" line="569"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="584"/>
+        <source>[run] %1</source>
+        <translation>[运行] %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="589"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4343,17 +4392,17 @@
 <context>
     <name>stave::widgets::ShortcutsDialog</name>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="117"/>
+        <location filename="../widgets/help_dialogs.cpp" line="139"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="123"/>
+        <location filename="../widgets/help_dialogs.cpp" line="145"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="123"/>
+        <location filename="../widgets/help_dialogs.cpp" line="145"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
@@ -5384,24 +5433,59 @@ not found</source>
 <context>
     <name>stave::studio::RecentSummary</name>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="20"/>
+        <location filename="../core/studio/recent_summary.cpp" line="31"/>
         <source>cannot be read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="22"/>
+        <location filename="../core/studio/recent_summary.cpp" line="33"/>
         <source>dataset %1</source>
         <translation>数据集 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="27"/>
+        <location filename="../core/studio/recent_summary.cpp" line="43"/>
         <source> · no runs yet</source>
         <translation> · 尚无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="33"/>
+        <location filename="../core/studio/recent_summary.cpp" line="48"/>
         <source> · last run %1 (%2 epochs, %3)</source>
         <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::RunTimes</name>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="11"/>
+        <location filename="../core/studio/run_times.cpp" line="12"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="14"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="15"/>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="30"/>
+        <source>training %1, validation %2</source>
+        <translation>训练 %1，验证 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="34"/>
+        <location filename="../core/studio/run_times.cpp" line="35"/>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/run_times.cpp" line="37"/>
+        <source>%1 in %2 sessions (training %3, validation %4)</source>
+        <translation>%1，共 %2 个会话（训练 %3，验证 %4）</translation>
     </message>
 </context>
 </TS>
