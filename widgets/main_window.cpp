@@ -191,6 +191,8 @@ void MainWindow::buildFileMenu(QDockWidget* queueDock) {
       return;
     }
     ModelExportDialog dialog(m_doc, this);
+    // Float16 is checked on a GPU: not offered where the queue's probe found none.
+    if (m_gpuMeasured && m_queue->lastProbe().gpus.empty()) dialog.setNoGpu(m_queue->lastProbe().problem);
     dialog.exec();
   });
   file->addSeparator();
@@ -255,7 +257,10 @@ void MainWindow::buildStatusBar() {
   connect(m_queue, &studio::RunQueue::freeTextChanged, m_statusQueue, &QLabel::setText);
   connect(m_dataset, &DatasetPage::datasetSized, m_form, &ConfigForm::setDatasetSize);
   connect(m_queue, &studio::RunQueue::measured, this,
-          [this] { m_runPage->setMachineHasGpu(!m_queue->lastProbe().gpus.empty()); });
+          [this] {
+            m_gpuMeasured = true;
+            m_runPage->setMachineHasGpu(!m_queue->lastProbe().gpus.empty());
+          });
   statusBar()->addPermanentWidget(m_statusQueue);
   statusBar()->addPermanentWidget(m_statusRun);
   statusBar()->addPermanentWidget(m_statusGpus);

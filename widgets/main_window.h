@@ -101,6 +101,7 @@ class MainWindow : public QMainWindow {
   StartPage* m_start = nullptr;
   DatasetPage* m_dataset = nullptr;
   studio::RunQueue* m_queue = nullptr;
+  bool m_gpuMeasured = false;  ///< the queue has probed this machine's GPUs at least once
   QueuePanel* m_queuePanel = nullptr;
   QLabel* m_statusQueue = nullptr;
   studio::ProjectDocument* m_doc;

@@ -141,6 +141,16 @@ QPushButton* ModelExportDialog::buildOutputForm(QVBoxLayout* layout) {
   return browseOut;
 }
 
+void ModelExportDialog::setNoGpu(const QString& reason) {
+  m_half->setChecked(false);
+  m_half->setEnabled(false);
+  m_half->setText(tr("Float16 (needs a GPU to be checked on; this machine has none)"));
+  m_half->setToolTip(tr("A float16 model is checked against float32 on a GPU before it is written, and "
+                        "this machine has no GPU (%1). Export float32 here, or float16 on a machine "
+                        "with a GPU.")
+                         .arg(reason.isEmpty() ? tr("none found") : reason));
+}
+
 studio::ModelExportOptions ModelExportDialog::options() const {
   studio::ModelExportOptions o;
   o.format = m_format->currentData().toString();
@@ -201,11 +211,8 @@ void ModelExportDialog::finished() {
       m_result->setText(tr("Stopped; nothing was written."));
       break;
     default:
+      // The job says stave-train's refusals in the dialog's words (the Replace box, not --force).
       m_result->setText(tr("Not exported; nothing was written.\n%1").arg(m_job->errorText()));
-      // stave-train names its --force flag; here that is the Replace box.
-      if (m_job->errorText().contains(QLatin1String("already exists")))
-        m_result->setText(m_result->text() + QLatin1Char('\n') +
-                          tr("Tick “Replace the file if it exists” to write over it."));
       adjustSize();
       break;
   }

@@ -39,6 +39,9 @@ class ModelExportDialog : public QDialog {
   QCheckBox* halfBox() const { return m_half; }
   QCheckBox* replaceBox() const { return m_replace; }
   QLabel* resultLabel() const { return m_result; }
+  /// The studio knows this machine has no GPU (`reason`: why, as its hardware probe says):
+  /// float16, which is checked on a GPU before it is written, is unticked and disabled.
+  void setNoGpu(const QString& reason);
   /// The options the form holds now.
   studio::ModelExportOptions options() const;
   /// Starts the export; false with the reason in the result line.

@@ -56,6 +56,12 @@ class ModelExportJob : public QObject {
   QString summary() const { return m_summary; }
   /// stave-train's error output when it failed.
   QString errorText() const { return m_error; }
+  /// stave-train's error output in the dialog's words: its command-line advice (--force,
+  /// --half) becomes the dialog's controls, the "stave-train export-weights: error:" prefix
+  /// goes; other lines are kept as they are.
+  static QString studioWords(const QString& stderrText);
+  /// stave-train's summary with its sizes for a person ("12079274 bytes" → "11.5 MiB").
+  static QString readableSizes(const QString& summary);
   /// The file asked for (absolute).
   QString output() const { return m_out; }
 

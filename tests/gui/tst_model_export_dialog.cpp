@@ -1,7 +1,8 @@
 // File ▸ Export Model… on a checkpoint trained for one epoch by the real stave-train: ONNX with
 // its settings, Ultralytics' and Stave's checkpoints; the result's path and stave-train's check
-// summary shown; an existing file, a bad size and float16 without a GPU refused with the reason
-// and nothing written.
+// summary shown, sizes in MiB; an existing file, a bad size and float16 without a GPU refused
+// with the reason, in the dialog's words, and nothing written; float16 not offered where the
+// studio knows there is no GPU.
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,6 +10,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProcess>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -85,6 +87,9 @@ class TestModelExportDialog : public QObject {
                  shown.contains("checked by the ONNX checker") &&
                  shown.contains("images float32 (2, 3, 64, 64)") && !shown.contains("wrote "),
              qPrintable(shown));
+    // Its size for a person, not in bytes.
+    QVERIFY2(!shown.contains(" bytes") && shown.contains(QLocale().formattedDataSize(QFileInfo(onnx).size(), 1)),
+             qPrintable(shown));
     // Dynamic shapes: the batch box is off; the summary says so.
     d.dynamicBox()->setChecked(true);
     QVERIFY(!d.batchBox()->isEnabled());
@@ -111,6 +116,64 @@ class TestModelExportDialog : public QObject {
     QVERIFY(exportAndWait(d));
     QCOMPARE(int(d.job()->outcome()), int(Outcome::Completed));
     QVERIFY(QFileInfo(typed).size() < QFileInfo(m_ckpt).size());
+    const QString stave = d.resultLabel()->text();
+    QVERIFY2(stave.contains(QString("(%1; %2 before)")
+                                .arg(QLocale().formattedDataSize(QFileInfo(typed).size(), 1),
+                                     QLocale().formattedDataSize(QFileInfo(m_ckpt).size(), 1))),
+             qPrintable(stave));
+  }
+
+  // Issue 43 §5.8: where the studio knows the machine has no GPU, float16 (checked on a GPU
+  // before it is written) is not offered, and says why.
+  void noGpuNoFloat16() {
+    stave::studio::ProjectDocument doc;
+    QVERIFY(doc.open(m_project));
+    ModelExportDialog d(&doc);
+    QVERIFY(d.halfBox()->isEnabled());  // not known: offered (stave-train refuses where it must)
+    d.halfBox()->setChecked(true);
+    d.setNoGpu("NVML not found (no NVIDIA driver?)");
+    QVERIFY(!d.halfBox()->isEnabled());
+    QVERIFY(!d.halfBox()->isChecked());
+    QVERIFY(!d.options().half);
+    QVERIFY2(d.halfBox()->toolTip().contains("this machine has no GPU (NVML not found (no NVIDIA driver?))"),
+             qPrintable(d.halfBox()->toolTip()));
+    QVERIFY2(d.halfBox()->text().contains("this machine has none"), qPrintable(d.halfBox()->text()));
+    QVERIFY(!ModelExportJob::arguments("a.pt", "a.onnx", d.options()).contains("--half"));
+  }
+
+  void refusalsInTheDialogsWords_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("studio");
+    QTest::newRow("exists") << "stave-train export-weights: error: /p/m.onnx: --out: already exists; pass --force to replace it"
+                            << "/p/m.onnx already exists. Tick “Replace the file if it exists” to write over it.";
+    QTest::newRow("folder") << "stave-train export-weights: error: /p/out: --out: is a folder; give a file name"
+                            << "/p/out is a folder; choose a file name.";
+    QTest::newRow("no gpu")
+        << "stave-train export-weights: error: half: a float16 model is checked on a CUDA device before it is written, "
+           "and there is none here (no CUDA device: the driver is absent); export float32 (without --half) or run this "
+           "on a machine with a GPU"
+        << "A float16 model is checked on a GPU before it is written, and this machine has none (no CUDA device: the "
+           "driver is absent). Untick Float16 to export float32, or export on a machine with a GPU.";
+    QTest::newRow("other, kept") << "stave-train export-weights: error: /p/data.yaml: not a checkpoint"
+                                 << "/p/data.yaml: not a checkpoint";
+  }
+  void refusalsInTheDialogsWords() {
+    QFETCH(QString, engine);
+    QFETCH(QString, studio);
+    QCOMPARE(ModelExportJob::studioWords(engine), studio);
+  }
+
+  void sizesForAPerson() {
+    QCOMPARE(ModelExportJob::readableSizes("yolov8n, 3 classes, 12079274 bytes; checked by the ONNX checker"),
+             QString("yolov8n, 3 classes, %1; checked by the ONNX checker").arg(QLocale().formattedDataSize(12079274, 1)));
+    const QLocale keep;
+    QLocale::setDefault(QLocale(QLocale::English));
+    QCOMPARE(ModelExportJob::readableSizes("12079274 bytes"), QString("11.5 MiB"));
+    QLocale::setDefault(keep);
+    QCOMPARE(ModelExportJob::readableSizes("the EMA weights (6000000 bytes; 18000000 before); val reads it"),
+             QString("the EMA weights (%1; %2 before); val reads it")
+                 .arg(QLocale().formattedDataSize(6000000, 1), QLocale().formattedDataSize(18000000, 1)));
+    QCOMPARE(ModelExportJob::readableSizes("1234 nodes, 99 parameters"), QString("1234 nodes, 99 parameters"));
   }
 
   void refusalsWriteNothing() {
@@ -133,7 +196,8 @@ class TestModelExportDialog : public QObject {
     QVERIFY(exportAndWait(d));
     if (d.job()->outcome() == Outcome::Failed) {
       QVERIFY2(d.resultLabel()->text().contains("Not exported") &&
-                   d.resultLabel()->text().contains("CUDA"),
+                   d.resultLabel()->text().contains("Untick Float16") &&
+                   !d.resultLabel()->text().contains("--half"),
                qPrintable(d.resultLabel()->text()));
       QVERIFY(QDir(m_dir.filePath("refused")).isEmpty());
     }
@@ -143,7 +207,9 @@ class TestModelExportDialog : public QObject {
     QVERIFY(exportAndWait(d));
     QCOMPARE(int(d.job()->outcome()), int(Outcome::Failed));
     QVERIFY2(d.resultLabel()->text().contains("already exists") &&
-                 d.resultLabel()->text().contains("Replace the file if it exists"),
+                 d.resultLabel()->text().contains("Replace the file if it exists") &&
+                 !d.resultLabel()->text().contains("--force") &&
+                 !d.resultLabel()->text().contains("stave-train"),
              qPrintable(d.resultLabel()->text()));
     QCOMPARE(QFileInfo(out).size(), 0);
     // Not a checkpoint.
