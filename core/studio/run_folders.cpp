@@ -60,7 +60,7 @@ RunFolders listRunFolders(const QString& projectFolder) {
   // A stat per run; the tail of the log only for the ones written lately.
   const QDateTime now = QDateTime::currentDateTimeUtc();
   for (auto it = out.runs.crbegin(); it != out.runs.crend(); ++it) {
-    if (it->live || it->cluster) continue;
+    if (it->live) continue;  // a cluster run too: its ranks hold the lock where they train
     const QString log = QDir(it->dir).filePath(QStringLiteral("events.jsonl"));
     const QFileInfo info(log);
     if (!info.exists() || info.lastModified().toUTC().secsTo(now) > 120) continue;

@@ -21,8 +21,8 @@ struct RunFolderEntry {
 struct RunFolders {
   QList<RunFolderEntry> runs;
   QStringList live;
-  /// Runs started elsewhere (the command line: no process record here) that train on this
-  /// machine: events.jsonl written in the last 2 minutes, no `finished` event after its last
+  /// Runs started elsewhere (the command line, a Slurm job: no process record here) that train
+  /// on this machine: events.jsonl written in the last 2 minutes, no `finished` event after its last
   /// `run_start`, and the folder's run lock held by a live process of this host. Newest last.
   QStringList recent;
   /// Cluster runs whose Slurm job was not yet seen ending (no final state in cluster_job.json),

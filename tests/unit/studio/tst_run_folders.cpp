@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/studio/run_folders.h"
+#include "core/studio/slurm_job.h"
 #include "core/telemetry/events.h"
 
 using namespace stave::studio;
@@ -70,14 +71,23 @@ class TstRunFolders : public QObject {
     writeRun(project, "training", line("run_start") + line("step") + line("step"));
     writeRun(project, "resumed", line("run_start") + finished() + line("run_start") + line("step"));
     writeRun(project, "killed", line("run_start") + line("step") + line("step"));
-    Held training(project + "/runs/training"), resumed(project + "/runs/resumed");
-    QVERIFY(training.fd >= 0 && resumed.fd >= 0);
+    // A Slurm job whose ranks train on this machine (its rank 0 holds the folder's lock).
+    writeRun(project, "slurm", line("run_start") + line("step"));
+    {
+      QFile record(project + "/runs/slurm/" + clusterJobFileName());
+      QVERIFY(record.open(QIODevice::WriteOnly));
+      record.write("{\"job_id\": \"7\"}");
+    }
+    Held training(project + "/runs/training"), resumed(project + "/runs/resumed"),
+        slurm(project + "/runs/slurm");
+    QVERIFY(training.fd >= 0 && resumed.fd >= 0 && slurm.fd >= 0);
     const RunFolders runs = listRunFolders(project);
-    QCOMPARE(runs.runs.size(), qsizetype(4));
+    QCOMPARE(runs.runs.size(), qsizetype(5));
     QStringList recent;
     for (const QString& r : runs.recent) recent << QFileInfo(r).fileName();
     recent.sort();
-    QCOMPARE(recent, (QStringList{"resumed", "training"}));  // not "killed": nobody trains it
+    // Not "killed": nobody trains it.
+    QCOMPARE(recent, (QStringList{"resumed", "slurm", "training"}));
   }
 };
 
