@@ -220,6 +220,12 @@ void RunPage::projectOpened() {
   m_config->setCurrentText(m_doc->activeConfig());
   if (const auto* cfg = m_doc->config(m_doc->activeConfig()))
     m_nproc->setValue(static_cast<int>(std::max<int64_t>(1, cfg->getInt("nproc"))));
+  // Where this project's last run went; a project that never ran starts on this machine.
+  if (m_target->count() > 0) {
+    const QSignalBlocker block(m_target);
+    m_target->setCurrentIndex(std::max(0, m_target->findData(studio::lastRunTarget(m_doc->path()))));
+    updateTarget();
+  }
   m_run->detach();
   m_run->setStorePath(m_doc->isOpen() ? QString::fromStdString(store::Store::defaultPath(
                                             QFileInfo(m_doc->path()).absolutePath().toStdString()))
@@ -372,7 +378,7 @@ bool RunPage::beginRun(const QString& refusal, const std::function<bool(QString*
     emit message(m_outcome->text());
     return false;
   }
-  studio::setLastRunTarget(chosenCluster());
+  studio::setLastRunTarget(m_doc->path(), chosenCluster());
   updateState();
   return true;
 }
@@ -402,8 +408,8 @@ bool RunPage::submitRun(const QStringList& overrides) {
 }
 
 void RunPage::reloadClusterProfiles() {
-  // The choice of the last run (this session's, or the one before: kept with the settings).
-  const QString keep = m_target->count() > 0 ? chosenCluster() : studio::lastRunTarget();
+  // The choice made now, or where this project's last run went (kept per project).
+  const QString keep = m_target->count() > 0 ? chosenCluster() : studio::lastRunTarget(m_doc->path());
   const QSignalBlocker block(m_target);
   m_target->clear();
   m_target->addItem(tr("This machine"), QString());
@@ -570,18 +576,26 @@ void RunPage::showLogTail(const studio::LogTail& tail) {
     for (const QString& line : tail.lines) lines << QStringLiteral("    ") + line;
   }
   if (!m_outcomeAt.isNull()) {
-    // Before the outcome lines of the finished event, which stay the log's last words.
-    if (lines.isEmpty()) return;
-    QTextCursor at(m_outcomeAt);
-    at.movePosition(QTextCursor::StartOfBlock);
-    at.insertText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-    m_log->moveCursor(QTextCursor::End);
-    m_log->ensureCursorVisible();
+    logBeforeOutcome(lines);
     return;
   }
   // No finished event (killed, crashed, never started): the outcome is the studio's; it ends the log.
   for (const QString& line : lines) m_log->appendPlainText(line);
   m_log->appendPlainText(tr("[run] %1").arg(m_run->outcomeText()));
+}
+
+void RunPage::logBeforeOutcome(const QStringList& lines) {
+  if (lines.isEmpty()) return;
+  if (m_outcomeAt.isNull()) {
+    for (const QString& line : lines) m_log->appendPlainText(line);
+    return;
+  }
+  // Before the outcome lines of the finished event, which stay the log's last words.
+  QTextCursor at(m_outcomeAt);
+  at.movePosition(QTextCursor::StartOfBlock);
+  at.insertText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+  m_log->moveCursor(QTextCursor::End);
+  m_log->ensureCursorVisible();
 }
 
 QString RunPage::statusText() const {

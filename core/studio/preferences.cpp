@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QSettings>
+#include <QCryptographicHash>
 
 #include <algorithm>
 
@@ -163,12 +164,27 @@ void RecentProjects::clear() {
   QSettings().remove(key(kRecent));
 }
 
-QString lastRunTarget() {
-  return QSettings().value(key(kRunTarget)).toString();
+namespace {
+/// One settings key per project: its absolute path, hashed (a path's '/' would make groups).
+QString runTargetKey(const QString& projectFile) {
+  const QByteArray path = QFileInfo(projectFile).absoluteFilePath().toUtf8();
+  return key(kRunTarget) + QLatin1Char('/') +
+         QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex());
+}
+}  // namespace
+
+QString lastRunTarget(const QString& projectFile) {
+  if (projectFile.isEmpty()) return {};
+  return QSettings().value(runTargetKey(projectFile)).toString();
 }
 
-void setLastRunTarget(const QString& target) {
-  QSettings().setValue(key(kRunTarget), target);
+void setLastRunTarget(const QString& projectFile, const QString& target) {
+  if (projectFile.isEmpty()) return;
+  QSettings s;
+  if (target.isEmpty())
+    s.remove(runTargetKey(projectFile));  // this machine: the default, nothing to keep
+  else
+    s.setValue(runTargetKey(projectFile), target);
 }
 
 WindowState WindowState::load() {

@@ -54,9 +54,10 @@ class RecentProjects {
   static void clear();
 };
 
-/// Where the Run page sent its last run: "" = this machine, else a cluster profile's name.
-QString lastRunTarget();
-void setLastRunTarget(const QString& target);
+/// Where the Run page sent `projectFile`'s last run: "" = this machine (also for a project that
+/// never ran), else a cluster profile's name. Kept per project, with the settings.
+QString lastRunTarget(const QString& projectFile);
+void setLastRunTarget(const QString& projectFile, const QString& target);
 
 /// Window geometry and state of the main window, kept between sessions.
 struct WindowState {

@@ -233,6 +233,16 @@ class TestClusterRun : public QObject {
     bool listed = false;
     for (const auto& r : again->document()->runs()) listed = listed || r.id == QFileInfo(dir).fileName();
     QVERIFY(listed);
+    // "On" is kept per project: another project, which never ran, starts on this machine, and
+    // back on this one the cluster is chosen again.
+    QVERIFY(run(STAVE_TRAIN_EXE, {"new-project", m_dir.filePath("other"), "--name", "other", "--data",
+                                  m_dir.filePath("data/data.yaml"), "devices=cpu"})
+                .code == 0);
+    QVERIFY(again->openProject(m_dir.filePath("other/other.stave")));
+    QCOMPARE(p2->targetBox()->currentData().toString(), QString());
+    QVERIFY(!p2->startButton()->text().contains("cluster"));
+    QVERIFY(again->openProject(m_project));
+    QCOMPARE(p2->targetBox()->currentData().toString(), QString("testcluster"));
   }
 
   // Stop while the job pends: it is cancelled (nothing to checkpoint), and the run says so.
