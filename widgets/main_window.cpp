@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QProgressBar>
 #include <QScreen>
+#include <QTimer>
 #include <algorithm>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -280,6 +281,17 @@ void MainWindow::fitOnScreen() {
   if (isMaximized() || isFullScreen()) return;  // the window manager places those
   const QRect g = studio::fitWindowOnScreen(geometry(), frame, avail, minimumSizeHint());
   if (g != geometry()) setGeometry(g);
+}
+
+bool MainWindow::event(QEvent* event) {
+  // main() fits the window right after show(), but the window manager may not have framed and
+  // placed it yet (no frame margins, its own placement to come): a restored width of the whole
+  // screen then stayed, frame past the edge. Fit again when it is first activated, framed.
+  if (event->type() == QEvent::WindowActivate && !m_fittedInFrame) {
+    m_fittedInFrame = true;
+    QTimer::singleShot(0, this, &MainWindow::fitOnScreen);
+  }
+  return QMainWindow::event(event);
 }
 
 bool MainWindow::reopenLastProject() {

@@ -82,6 +82,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  bool event(QEvent* event) override;
 
  private:
   /// The constructor's parts, in the order it runs them.
@@ -101,6 +102,7 @@ class MainWindow : public QMainWindow {
   StartPage* m_start = nullptr;
   DatasetPage* m_dataset = nullptr;
   studio::RunQueue* m_queue = nullptr;
+  bool m_fittedInFrame = false;  ///< fitted once the window manager had framed the window
   bool m_gpuMeasured = false;  ///< the queue has probed this machine's GPUs at least once
   QueuePanel* m_queuePanel = nullptr;
   QLabel* m_statusQueue = nullptr;
