@@ -91,6 +91,7 @@ DocsDialog::DocsDialog(QWidget* parent) : QDialog(parent) {
     item->setData(Qt::UserRole, page);
     item->setToolTip(title);
   }
+  m_list->sortItems();  // by title: the file names' order reads as no order at all
   connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
     if (item) showPage(item->data(Qt::UserRole).toString());
   });
