@@ -495,10 +495,15 @@ void RunPage::updateState() {
   const auto o = m_run->outcome();
   m_start->setEnabled(open && !localRunBlocksStart());
   m_stop->setEnabled(live);
-  m_resume->setEnabled(!live && !m_run->runDir().isEmpty() &&
+  // Resume continues from a checkpoint: a run that never wrote one (a job cancelled while it
+  // pended, a run that failed before its first epoch) has nothing to resume.
+  m_resume->setEnabled(!live && !m_run->runDir().isEmpty() && m_run->hasCheckpoint() &&
                        (o == RunOutcome::Stopped || o == RunOutcome::Crashed ||
                         o == RunOutcome::Failed || o == RunOutcome::FailedToStart ||
                         o == RunOutcome::Completed || o == RunOutcome::EarlyStopped));
+  m_resume->setToolTip(!live && !m_run->runDir().isEmpty() && !m_run->hasCheckpoint()
+                           ? tr("This run wrote no checkpoint: there is nothing to resume; start it again")
+                           : QString());
   m_moreEpochs->setEnabled(m_resume->isEnabled());
   m_job->setVisible(!m_run->runDir().isEmpty() && m_run->cluster()->isCluster());
   m_job->setText(m_run->cluster()->describe());

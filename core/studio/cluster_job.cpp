@@ -253,6 +253,38 @@ QString ClusterJob::phaseName(SlurmJobState::Phase phase) {
   return {};
 }
 
+QString ClusterJob::pendingReasonInWords(const QString& reason) {
+  // squeue's JOB REASON CODES that a user meets most, in words and with what to do.
+  if (reason == QLatin1String("Resources"))
+    return tr("waiting for nodes with the requested CPUs, GPUs and memory to become free");
+  if (reason == QLatin1String("Priority"))
+    return tr("jobs of higher priority are ahead of it in the queue");
+  if (reason == QLatin1String("PartitionDown"))
+    return tr("the partition is down; an administrator must bring it up");
+  if (reason == QLatin1String("PartitionConfig"))
+    return tr("the request does not fit the partition (more CPUs, GPUs or memory per node than "
+              "its nodes have, or a node count or time it does not allow): check the cluster "
+              "profile in Settings ▸ Clusters, e.g. CPUs per rank");
+  if (reason == QLatin1String("PartitionNodeLimit"))
+    return tr("more nodes than the partition allows");
+  if (reason == QLatin1String("PartitionTimeLimit"))
+    return tr("the time limit is longer than the partition allows");
+  if (reason == QLatin1String("ReqNodeNotAvail") || reason == QLatin1String("NodeDown"))
+    return tr("a node it needs is down, drained or reserved");
+  if (reason == QLatin1String("Dependency")) return tr("waiting for a job it depends on");
+  if (reason == QLatin1String("BeginTime")) return tr("its start time has not come yet");
+  if (reason == QLatin1String("JobHeldUser"))
+    return tr("held by its user (scontrol release releases it)");
+  if (reason == QLatin1String("JobHeldAdmin")) return tr("held by an administrator");
+  if (reason == QLatin1String("InvalidAccount") || reason == QLatin1String("InvalidQOS"))
+    return tr("the account or QOS is not valid for this user: check the cluster profile's account");
+  if (reason.startsWith(QLatin1String("Assoc")) || reason.startsWith(QLatin1String("QOS")))
+    return tr("a limit of the account or QOS is reached; it starts when other jobs of the "
+              "account end");
+  if (reason == QLatin1String("Reservation")) return tr("waiting for its reservation");
+  return {};
+}
+
 QString ClusterJob::describe() const {
   if (!m_cluster) return {};
   if (m_submitting) return tr("Submitting to Slurm…");
@@ -266,8 +298,11 @@ QString ClusterJob::describe() const {
   static const char* const kPlain[] = {"", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"};
   if (!m_state.state.isEmpty() && m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
     what = tr("%1 (%2)").arg(what, m_state.state);
-  if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty())
-    what = tr("%1: %2").arg(what, m_state.reason);
+  if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty()) {
+    const QString words = pendingReasonInWords(m_state.reason);
+    what = words.isEmpty() ? tr("%1: %2").arg(what, m_state.reason)
+                           : tr("%1: %2 — %3").arg(what, m_state.reason, words);
+  }
   if (m_state.phase == SlurmJobState::Phase::Failed && !m_state.exitCode.isEmpty())
     what = tr("%1, exit code %2").arg(what, m_state.exitCode);
   QString line = tr("Slurm job %1 on %2: %3").arg(m_record.jobId, m_record.profile, what);

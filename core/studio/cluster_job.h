@@ -51,7 +51,10 @@ class ClusterJob : public QObject {
   /// Asks Slurm now (the timer does it every poll interval).
   void refresh();
 
-  /// One line for the Run page: "Slurm job 42 on gpu-a100: pending (Resources)".
+  /// Slurm's pending reason (PartitionConfig, Resources, …) in words, with what to do; "" for
+  /// a reason without a known meaning (shown as Slurm's word alone).
+  static QString pendingReasonInWords(const QString& reason);
+  /// One line for the Run page: "Slurm job 42 on gpu-a100: pending: Resources — waiting for …".
   QString describe() const;
   /// The phase in the user's words: pending, running, completed, failed, cancelled.
   static QString phaseName(SlurmJobState::Phase phase);

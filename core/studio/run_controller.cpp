@@ -410,6 +410,12 @@ void RunController::applyStored(std::shared_ptr<StoredRun> run) {
   if (m_events.empty()) emit eventsAppended(0);  // the charts still take the stored series
 }
 
+bool RunController::hasCheckpoint() const {
+  return std::any_of(m_events.begin(), m_events.end(), [](const telemetry::Event& e) {
+    return e.type == telemetry::event_type::kCheckpoint;
+  });
+}
+
 void RunController::forgetPreview() {
   if (!m_stored) return;
   // The first look drawn is dropped: the file is read whole, from its start.

@@ -103,6 +103,8 @@ class RunController : public QObject {
   /// The events read so far, in file order, but the high-rate ones (step, *_sample): those are
   /// in events() only while eventsAppended is emitted for them (the charts take them then).
   const std::vector<telemetry::Event>& events() const { return m_events; }
+  /// Whether the followed run has written a checkpoint (what a resume continues from).
+  bool hasCheckpoint() const;
   /// Reads the next piece (up to 4 MB) of what is new now, on this thread; skipped while the
   /// timer's read is in flight.
   void poll();

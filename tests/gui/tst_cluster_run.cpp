@@ -255,6 +255,9 @@ class TestClusterRun : public QObject {
     QVERIFY(page->startRun());
     auto* c = page->controller();
     QTRY_VERIFY_WITH_TIMEOUT(page->clusterJobLabel()->text().contains("PartitionDown"), 60000);
+    // Slurm's word, and what it means.
+    QVERIFY2(page->clusterJobLabel()->text().contains("the partition is down"),
+             qPrintable(page->clusterJobLabel()->text()));
     // The job waits elsewhere: this machine is free for a run of its own.
     QVERIFY(c->isLive());
     page->targetBox()->setCurrentIndex(0);
@@ -266,6 +269,8 @@ class TestClusterRun : public QObject {
     QVERIFY2(page->clusterJobLabel()->text().contains("cancelled"), qPrintable(page->clusterJobLabel()->text()));
     QVERIFY2(c->outcomeText().contains("stopped"), qPrintable(c->outcomeText()));
     QVERIFY(!c->isLive());
+    // It never ran, so there is no checkpoint: Resume is not offered.
+    QVERIFY(!page->resumeButton()->isEnabled());
   }
 
   // A job that ends without the run's final event (here: the nodes cannot start stave-train):
