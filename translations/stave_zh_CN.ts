@@ -180,42 +180,117 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="258"/>
+        <location filename="../core/studio/cluster_job.cpp" line="259"/>
+        <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
+        <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="261"/>
+        <source>jobs of higher priority are ahead of it in the queue</source>
+        <translation>队列中有优先级更高的作业排在它前面</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="263"/>
+        <source>the partition is down; an administrator must bring it up</source>
+        <translation>分区已停用；需要管理员将其启用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="265"/>
+        <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
+        <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="269"/>
+        <source>more nodes than the partition allows</source>
+        <translation>节点数多于分区允许的数量</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="271"/>
+        <source>the time limit is longer than the partition allows</source>
+        <translation>时间限制长于分区允许的时长</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="273"/>
+        <source>a node it needs is down, drained or reserved</source>
+        <translation>它需要的节点已宕机、已排空或已预留</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="274"/>
+        <source>waiting for a job it depends on</source>
+        <translation>正在等待它所依赖的作业</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="275"/>
+        <source>its start time has not come yet</source>
+        <translation>尚未到它的开始时间</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="277"/>
+        <source>held by its user (scontrol release releases it)</source>
+        <translation>已被其用户挂起（scontrol release 可释放）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="278"/>
+        <source>held by an administrator</source>
+        <translation>已被管理员挂起</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="280"/>
+        <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
+        <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="282"/>
+        <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
+        <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="284"/>
+        <source>waiting for its reservation</source>
+        <translation>正在等待它的预留</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="290"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="259"/>
+        <location filename="../core/studio/cluster_job.cpp" line="291"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="261"/>
+        <location filename="../core/studio/cluster_job.cpp" line="293"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="268"/>
+        <location filename="../core/studio/cluster_job.cpp" line="300"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="270"/>
+        <location filename="../core/studio/cluster_job.cpp" line="303"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="272"/>
+        <location filename="../core/studio/cluster_job.cpp" line="304"/>
+        <source>%1: %2 — %3</source>
+        <translation>%1：%2 — %3</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="307"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="273"/>
+        <location filename="../core/studio/cluster_job.cpp" line="308"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="274"/>
+        <location filename="../core/studio/cluster_job.cpp" line="309"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -1977,72 +2052,77 @@
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="357"/>
+        <location filename="../widgets/history_page.cpp" line="355"/>
+        <source>last session: %1</source>
+        <translation>最后一个会话：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="360"/>
         <source>The whole run: %1</source>
         <translation>整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="359"/>
+        <location filename="../widgets/history_page.cpp" line="362"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="377"/>
+        <location filename="../widgets/history_page.cpp" line="380"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="389"/>
+        <location filename="../widgets/history_page.cpp" line="392"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="390"/>
+        <location filename="../widgets/history_page.cpp" line="393"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="402"/>
+        <location filename="../widgets/history_page.cpp" line="405"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="403"/>
+        <location filename="../widgets/history_page.cpp" line="406"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="408"/>
+        <location filename="../widgets/history_page.cpp" line="411"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="411"/>
+        <location filename="../widgets/history_page.cpp" line="414"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="422"/>
+        <location filename="../widgets/history_page.cpp" line="425"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="431"/>
+        <location filename="../widgets/history_page.cpp" line="434"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="435"/>
+        <location filename="../widgets/history_page.cpp" line="438"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="443"/>
+        <location filename="../widgets/history_page.cpp" line="446"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="446"/>
+        <location filename="../widgets/history_page.cpp" line="449"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -2093,307 +2173,307 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="95"/>
+        <location filename="../widgets/main_window.cpp" line="96"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="97"/>
+        <location filename="../widgets/main_window.cpp" line="98"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="98"/>
+        <location filename="../widgets/main_window.cpp" line="99"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="103"/>
+        <location filename="../widgets/main_window.cpp" line="104"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="107"/>
+        <location filename="../widgets/main_window.cpp" line="108"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="113"/>
+        <location filename="../widgets/main_window.cpp" line="114"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="146"/>
+        <location filename="../widgets/main_window.cpp" line="147"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="150"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="87"/>
-        <location filename="../widgets/main_window.cpp" line="151"/>
+        <location filename="../widgets/main_window.cpp" line="88"/>
+        <location filename="../widgets/main_window.cpp" line="152"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="88"/>
-        <location filename="../widgets/main_window.cpp" line="152"/>
-        <location filename="../widgets/main_window.cpp" line="167"/>
+        <location filename="../widgets/main_window.cpp" line="89"/>
+        <location filename="../widgets/main_window.cpp" line="153"/>
+        <location filename="../widgets/main_window.cpp" line="168"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="124"/>
+        <location filename="../widgets/main_window.cpp" line="125"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="134"/>
+        <location filename="../widgets/main_window.cpp" line="135"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="148"/>
+        <location filename="../widgets/main_window.cpp" line="149"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="155"/>
+        <location filename="../widgets/main_window.cpp" line="156"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="160"/>
+        <location filename="../widgets/main_window.cpp" line="161"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="161"/>
+        <location filename="../widgets/main_window.cpp" line="162"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="165"/>
+        <location filename="../widgets/main_window.cpp" line="166"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="170"/>
+        <location filename="../widgets/main_window.cpp" line="171"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="172"/>
+        <location filename="../widgets/main_window.cpp" line="173"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="172"/>
+        <location filename="../widgets/main_window.cpp" line="173"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="174"/>
-        <location filename="../widgets/main_window.cpp" line="182"/>
-        <location filename="../widgets/main_window.cpp" line="190"/>
+        <location filename="../widgets/main_window.cpp" line="175"/>
+        <location filename="../widgets/main_window.cpp" line="183"/>
+        <location filename="../widgets/main_window.cpp" line="191"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="180"/>
+        <location filename="../widgets/main_window.cpp" line="181"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="180"/>
+        <location filename="../widgets/main_window.cpp" line="181"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="188"/>
+        <location filename="../widgets/main_window.cpp" line="189"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="188"/>
+        <location filename="../widgets/main_window.cpp" line="189"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="200"/>
+        <location filename="../widgets/main_window.cpp" line="201"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="201"/>
+        <location filename="../widgets/main_window.cpp" line="202"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="206"/>
+        <location filename="../widgets/main_window.cpp" line="207"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="210"/>
+        <location filename="../widgets/main_window.cpp" line="211"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="212"/>
+        <location filename="../widgets/main_window.cpp" line="213"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="219"/>
+        <location filename="../widgets/main_window.cpp" line="220"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="224"/>
+        <location filename="../widgets/main_window.cpp" line="225"/>
         <source>&amp;About Stave</source>
         <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="225"/>
+        <location filename="../widgets/main_window.cpp" line="226"/>
         <source>About Stave</source>
         <translation>关于 Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="230"/>
+        <location filename="../widgets/main_window.cpp" line="231"/>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="256"/>
+        <location filename="../widgets/main_window.cpp" line="257"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="316"/>
+        <location filename="../widgets/main_window.cpp" line="328"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="331"/>
+        <location filename="../widgets/main_window.cpp" line="343"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="340"/>
+        <location filename="../widgets/main_window.cpp" line="352"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="342"/>
+        <location filename="../widgets/main_window.cpp" line="354"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="344"/>
+        <location filename="../widgets/main_window.cpp" line="356"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="351"/>
+        <location filename="../widgets/main_window.cpp" line="363"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="356"/>
+        <location filename="../widgets/main_window.cpp" line="368"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="361"/>
+        <location filename="../widgets/main_window.cpp" line="373"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="384"/>
+        <location filename="../widgets/main_window.cpp" line="396"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="385"/>
+        <location filename="../widgets/main_window.cpp" line="397"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="392"/>
+        <location filename="../widgets/main_window.cpp" line="404"/>
         <source>GPU %1: %p%</source>
         <translation>GPU %1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="393"/>
+        <location filename="../widgets/main_window.cpp" line="405"/>
         <source>GPU %1 utilisation</source>
         <translation>GPU %1 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="418"/>
+        <location filename="../widgets/main_window.cpp" line="430"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="419"/>
+        <location filename="../widgets/main_window.cpp" line="431"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="426"/>
+        <location filename="../widgets/main_window.cpp" line="438"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="432"/>
+        <location filename="../widgets/main_window.cpp" line="444"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="443"/>
+        <location filename="../widgets/main_window.cpp" line="455"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="446"/>
+        <location filename="../widgets/main_window.cpp" line="458"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="451"/>
+        <location filename="../widgets/main_window.cpp" line="463"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="452"/>
+        <location filename="../widgets/main_window.cpp" line="464"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="459"/>
+        <location filename="../widgets/main_window.cpp" line="471"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="460"/>
+        <location filename="../widgets/main_window.cpp" line="472"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="464"/>
+        <location filename="../widgets/main_window.cpp" line="476"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="466"/>
+        <location filename="../widgets/main_window.cpp" line="478"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="315"/>
+        <location filename="../widgets/main_window.cpp" line="327"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -3431,92 +3511,92 @@
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="427"/>
+        <location filename="../core/studio/run_controller.cpp" line="433"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="475"/>
+        <location filename="../core/studio/run_controller.cpp" line="481"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="479"/>
+        <location filename="../core/studio/run_controller.cpp" line="485"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="504"/>
+        <location filename="../core/studio/run_controller.cpp" line="510"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="523"/>
+        <location filename="../core/studio/run_controller.cpp" line="529"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="527"/>
+        <location filename="../core/studio/run_controller.cpp" line="533"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="530"/>
+        <location filename="../core/studio/run_controller.cpp" line="536"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="542"/>
+        <location filename="../core/studio/run_controller.cpp" line="548"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="543"/>
+        <location filename="../core/studio/run_controller.cpp" line="549"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="544"/>
+        <location filename="../core/studio/run_controller.cpp" line="550"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="545"/>
+        <location filename="../core/studio/run_controller.cpp" line="551"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="546"/>
+        <location filename="../core/studio/run_controller.cpp" line="552"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="547"/>
+        <location filename="../core/studio/run_controller.cpp" line="553"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="548"/>
+        <location filename="../core/studio/run_controller.cpp" line="554"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run_controller.cpp" line="555"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run_controller.cpp" line="556"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="558"/>
+        <location filename="../core/studio/run_controller.cpp" line="564"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="561"/>
+        <location filename="../core/studio/run_controller.cpp" line="567"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3570,7 +3650,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="127"/>
-        <location filename="../widgets/run_page.cpp" line="427"/>
+        <location filename="../widgets/run_page.cpp" line="433"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -3586,7 +3666,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="135"/>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -3784,32 +3864,32 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="203"/>
-        <location filename="../widgets/run_page_events.cpp" line="231"/>
+        <location filename="../widgets/run_page_events.cpp" line="233"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="251"/>
+        <location filename="../widgets/run_page.cpp" line="257"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="262"/>
+        <location filename="../widgets/run_page.cpp" line="268"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="266"/>
+        <location filename="../widgets/run_page.cpp" line="272"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="333"/>
+        <location filename="../widgets/run_page.cpp" line="339"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="460"/>
+        <location filename="../widgets/run_page.cpp" line="466"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -3819,7 +3899,7 @@
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="250"/>
+        <location filename="../widgets/run_page.cpp" line="256"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -3829,136 +3909,141 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="295"/>
+        <location filename="../widgets/run_page.cpp" line="301"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="299"/>
+        <location filename="../widgets/run_page.cpp" line="305"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="304"/>
-        <location filename="../widgets/run_page.cpp" line="332"/>
-        <location filename="../widgets/run_page.cpp" line="343"/>
+        <location filename="../widgets/run_page.cpp" line="310"/>
+        <location filename="../widgets/run_page.cpp" line="338"/>
+        <location filename="../widgets/run_page.cpp" line="349"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="305"/>
+        <location filename="../widgets/run_page.cpp" line="311"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="307"/>
+        <location filename="../widgets/run_page.cpp" line="313"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="308"/>
+        <location filename="../widgets/run_page.cpp" line="314"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="313"/>
+        <location filename="../widgets/run_page.cpp" line="319"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="318"/>
+        <location filename="../widgets/run_page.cpp" line="324"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="338"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="350"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="348"/>
+        <location filename="../widgets/run_page.cpp" line="354"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="351"/>
+        <location filename="../widgets/run_page.cpp" line="357"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="355"/>
+        <location filename="../widgets/run_page.cpp" line="361"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="360"/>
+        <location filename="../widgets/run_page.cpp" line="366"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="389"/>
+        <location filename="../widgets/run_page.cpp" line="395"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="396"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="400"/>
+        <location filename="../widgets/run_page.cpp" line="406"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="415"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="410"/>
+        <location filename="../widgets/run_page.cpp" line="416"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="424"/>
+        <location filename="../widgets/run_page.cpp" line="430"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="425"/>
+        <location filename="../widgets/run_page.cpp" line="431"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="433"/>
+        <location filename="../widgets/run_page.cpp" line="439"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="443"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="438"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="445"/>
+        <location filename="../widgets/run_page.cpp" line="451"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="449"/>
+        <location filename="../widgets/run_page.cpp" line="455"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="505"/>
+        <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
+        <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
     <message>
         <location filename="../widgets/run_page_events.cpp" line="68"/>
@@ -4056,7 +4141,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page.cpp" line="533"/>
         <location filename="../widgets/run_page_events.cpp" line="178"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -4077,22 +4162,22 @@
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="203"/>
+        <location filename="../widgets/run_page_events.cpp" line="204"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="206"/>
+        <location filename="../widgets/run_page_events.cpp" line="207"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="212"/>
+        <location filename="../widgets/run_page_events.cpp" line="214"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="475"/>
+        <location filename="../widgets/run_page.cpp" line="481"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4102,67 +4187,67 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="500"/>
+        <location filename="../widgets/run_page.cpp" line="511"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="501"/>
+        <location filename="../widgets/run_page.cpp" line="512"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="504"/>
+        <location filename="../widgets/run_page.cpp" line="515"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="509"/>
+        <location filename="../widgets/run_page.cpp" line="520"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="511"/>
+        <location filename="../widgets/run_page.cpp" line="522"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="513"/>
+        <location filename="../widgets/run_page.cpp" line="524"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="514"/>
+        <location filename="../widgets/run_page.cpp" line="525"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="518"/>
+        <location filename="../widgets/run_page.cpp" line="529"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="528"/>
+        <location filename="../widgets/run_page.cpp" line="539"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="529"/>
+        <location filename="../widgets/run_page.cpp" line="540"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="569"/>
+        <location filename="../widgets/run_page.cpp" line="580"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="584"/>
+        <location filename="../widgets/run_page.cpp" line="589"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="589"/>
+        <location filename="../widgets/run_page.cpp" line="608"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4392,17 +4477,17 @@
 <context>
     <name>stave::widgets::ShortcutsDialog</name>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="139"/>
+        <location filename="../widgets/help_dialogs.cpp" line="140"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="145"/>
+        <location filename="../widgets/help_dialogs.cpp" line="146"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="145"/>
+        <location filename="../widgets/help_dialogs.cpp" line="146"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>

@@ -348,9 +348,12 @@ void HistoryPage::updateDetails() {
     for (const auto& st : r.sessions) story << HistoryModel::statusName(st);
     status += QStringLiteral("<br>") + tr("Sessions: %1").arg(story.join(QStringLiteral(" → ")));
   }
+  // A resumed run's message is its last session's: said so, above the whole run's times.
   if (!r.message.empty())
     status += QStringLiteral("<br><small>%1</small>")
-                  .arg(QString::fromStdString(r.message).toHtmlEscaped());
+                  .arg(r.sessions.size() > 1
+                           ? tr("last session: %1").arg(QString::fromStdString(r.message).toHtmlEscaped())
+                           : QString::fromStdString(r.message).toHtmlEscaped());
   // The message's times are the last session's: a resumed run's are the sum of its sessions'.
   if (r.sessionTimes.size() > 1)
     if (const QString times = studio::sessionTimesText(r.sessionTimes); !times.isEmpty())

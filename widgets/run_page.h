@@ -198,6 +198,9 @@ class RunPage : public QWidget {
   std::vector<store::SessionTime> m_sessionTimes;
   /// The log tail of a failure, once read, is shown before the outcome lines.
   void showLogTail(const studio::LogTail& tail);
+  /// Adds `lines` to the log before the last session's outcome lines (at the end before its
+  /// finished event): what is said of a run that has ended comes before how it ended.
+  void logBeforeOutcome(const QStringList& lines);
   QTabWidget* m_views = nullptr;
   QSlider* m_smoothing = nullptr;  ///< moving average of the per-iteration charts, 0..0.99
   ValidationView* m_validation = nullptr;

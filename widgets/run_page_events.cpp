@@ -200,12 +200,14 @@ void RunPage::buildDispatch() {
   m_dispatch.on<tel::DiagnosisEvent>([this](const tel::Event&, const tel::DiagnosisEvent& d) {
     // The doctor's report over the whole run; the periodic ones go to the banner only.
     if (!d.final) return;
-    m_log->appendPlainText(tr("[doctor] %1").arg(QString::fromStdString(d.summary)));
+    // Written after the finished event: shown before its outcome, which ends the log.
+    QStringList lines{tr("[doctor] %1").arg(QString::fromStdString(d.summary))};
     for (const auto& f : d.findings) {
       QString line = QStringLiteral("    ") + QString::fromStdString(f.message);
       if (!f.advice.empty()) line += tr(" — try %1").arg(QString::fromStdString(tel::adviceText(f.advice)));
-      m_log->appendPlainText(line);
+      lines << line;
     }
+    logBeforeOutcome(lines);
   });
   m_dispatch.on<tel::CheckpointEvent>([this](const tel::Event&, const tel::CheckpointEvent& c) {
     if (c.kind != tel::CheckpointKind::Last)
@@ -228,7 +230,7 @@ void RunPage::onEvents(int first) {
   if (m_validated) updateValidation(true);
   m_advice->consider(events, static_cast<size_t>(first));
   if (!m_advice->problem().isEmpty() && m_advice->problem() != m_adviceProblem)
-    m_log->appendPlainText(tr("[studio] %1").arg(m_advice->problem()));
+    logBeforeOutcome({tr("[studio] %1").arg(m_advice->problem())});
   m_adviceProblem = m_advice->problem();
   updateState();
 }

@@ -1,7 +1,8 @@
 // The Run page's log ends with how the run ended (issue 43 §5.5): a resumed run's outcome
 // line is the last thing shown, with the training time of every session and their sum (the
 // finished event's "training X s" is its own session's); the last lines of the run's log are
-// shown only for a run that failed or crashed, and before its outcome, never after it.
+// shown only for a run that failed or crashed, and like the doctor's final report (written
+// after the finished event) before its outcome, never after it.
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -39,6 +40,15 @@ tel::Event finished(double t, tel::RunStatus status, int done, const std::string
   f.totalTime = wall;
   f.message = message;
   auto e = tel::toEvent(f, 0);
+  e.time = t;
+  return e;
+}
+
+tel::Event finalDiagnosis(double t) {
+  tel::DiagnosisEvent d;
+  d.final = true;
+  d.summary = "no bottleneck found";
+  auto e = tel::toEvent(d, 0);
   e.time = t;
   return e;
 }
@@ -81,7 +91,8 @@ class TestRunOutcomeLog : public QObject {
     writeEvents(dir, {runStart(1000),
                       finished(1140, tel::RunStatus::Stopped, 1, "stopped on request; training 2 min 7 s, validation 4.2 s", 140),
                       runStart(2000),
-                      finished(2030, tel::RunStatus::Completed, 3, "training 24 s, validation 1.9 s", 28)});
+                      finished(2030, tel::RunStatus::Completed, 3, "training 24 s, validation 1.9 s", 28),
+                      finalDiagnosis(2031)});
     ended(dir, 0);
     writeFile(dir + "/launcher.log", "launcher: rank 0 exited 0\nlauncher: done\n");
     RunPage page(&m_doc);
@@ -94,6 +105,8 @@ class TestRunOutcomeLog : public QObject {
     QCOMPARE(lines.last(), QString("[run] the whole run: training 2 min 31 s, validation 6.1 s in 2 sessions "
                                    "(training 2 min 7 s + 24 s, validation 4.2 s + 1.9 s)"));
     QVERIFY2(!page.logView()->toPlainText().contains("last lines of"), qPrintable(lines.join('\n')));
+    // The doctor's report, written after the finished event, comes before the outcome.
+    QCOMPARE(lines.at(lines.size() - 3), QString("[doctor] no bottleneck found"));
     QVERIFY2(page.outcomeLabel()->text().contains("completed · training 2 min 31 s, validation 6.1 s in 2 sessions"),
              qPrintable(page.outcomeLabel()->text()));
   }
