@@ -3864,7 +3864,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="203"/>
-        <location filename="../widgets/run_page_events.cpp" line="233"/>
+        <location filename="../widgets/run_page_events.cpp" line="238"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -4147,32 +4147,32 @@
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="184"/>
+        <location filename="../widgets/run_page_events.cpp" line="189"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
-        <translation>[运行] %1（已完成 %3 轮中的 %2 轮）</translation>
+        <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="188"/>
+        <location filename="../widgets/run_page_events.cpp" line="193"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="195"/>
+        <location filename="../widgets/run_page_events.cpp" line="200"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="204"/>
+        <location filename="../widgets/run_page_events.cpp" line="209"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="207"/>
+        <location filename="../widgets/run_page_events.cpp" line="212"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="214"/>
+        <location filename="../widgets/run_page_events.cpp" line="219"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>

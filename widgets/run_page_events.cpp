@@ -181,8 +181,13 @@ void RunPage::buildDispatch() {
   });
   m_dispatch.on<tel::FinishedEvent>([this](const tel::Event&, const tel::FinishedEvent& f) {
     // How the run ended, in words ("stopped during epoch 2 after 21 of 32 batches; ...").
+    // The status in the studio's words (translated), as the outcome line says it.
+    const auto status = f.status == tel::RunStatus::Completed      ? studio::RunOutcome::Completed
+                        : f.status == tel::RunStatus::Stopped      ? studio::RunOutcome::Stopped
+                        : f.status == tel::RunStatus::EarlyStopped ? studio::RunOutcome::EarlyStopped
+                                                                   : studio::RunOutcome::Failed;
     QString text = tr("[run] %1 after %2 of %3 epoch(s)")
-                       .arg(QString::fromLatin1(tel::toString(f.status)))
+                       .arg(studio::RunController::outcomeName(status))
                        .arg(f.epochsCompleted)
                        .arg(f.epochs);
     if (!f.message.empty()) text += tr(": %1").arg(QString::fromStdString(f.message));
