@@ -446,6 +446,66 @@ QString outputPattern(const QString& folder) {
 
 }  // namespace
 
+QString checkAgainstPartition(const ClusterProfile& profile, const QString& sbatchText,
+                              const QString& sinfoAnswer) {
+  // What the job asks for, from the file as the export wrote it.
+  const auto option = [&](const QString& name) {
+    const QRegularExpression re(QStringLiteral("^#SBATCH --%1=(\\S+)$").arg(name),
+                                QRegularExpression::MultilineOption);
+    const auto m = re.match(sbatchText);
+    return m.hasMatch() ? m.captured(1) : QString();
+  };
+  const int nodes = std::max(1, option(QStringLiteral("nodes")).toInt());
+  const int tasks = std::max(1, option(QStringLiteral("ntasks-per-node")).toInt());
+  const int cpus = std::max(1, option(QStringLiteral("cpus-per-task")).toInt());
+  const int gpus = option(QStringLiteral("gpus-per-node")).toInt();
+  QString partition = option(QStringLiteral("partition"));
+  // sinfo -h -o "%P|%c|%G|%D": a line per partition and node configuration.
+  struct Offer {
+    int cpus = 0, gpus = 0, nodes = 0;
+    bool found = false;
+  } offer;
+  QStringList names;
+  for (const QString& line : sinfoAnswer.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+    const QStringList f = line.trimmed().split(QLatin1Char('|'));
+    if (f.size() < 4) continue;
+    QString name = f[0];
+    const bool isDefault = name.endsWith(QLatin1Char('*'));
+    if (isDefault) name.chop(1);
+    if (!names.contains(name)) names << name;
+    if (partition.isEmpty() && isDefault) partition = name;
+    if (name != partition) continue;
+    offer.found = true;
+    QString c = f[1];
+    c.remove(QLatin1Char('+'));  // "2+": nodes of several sizes, the smallest first
+    offer.cpus = std::max(offer.cpus, c.toInt());
+    // %G: "(null)", "gpu:4", "gpu:a100:4", "gpu:4(S:0-1),mps:100"
+    for (const QString& g : f[2].split(QLatin1Char(','))) {
+      if (!g.startsWith(QLatin1String("gpu"))) continue;
+      const QString plain = g.left(g.indexOf(QLatin1Char('(')) < 0 ? g.size() : g.indexOf(QLatin1Char('(')));
+      offer.gpus = std::max(offer.gpus, plain.section(QLatin1Char(':'), -1).toInt());
+    }
+    offer.nodes += f[3].toInt();
+  }
+  if (partition.isEmpty() || names.isEmpty()) return {};  // nothing to compare with: sbatch judges
+  if (!offer.found)
+    return QStringLiteral("the cluster has no partition %1 (it has %2); change the partition in Settings ▸ Clusters")
+        .arg(partition, names.join(QStringLiteral(", ")));
+  if (offer.cpus > 0 && cpus * tasks > offer.cpus)
+    return QStringLiteral("profile %1 asks for %2 CPUs per node (%3 per rank × %4 rank(s) per node), but the nodes "
+                          "of partition %5 have at most %6: Slurm would leave the job pending (PartitionConfig) "
+                          "for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config's "
+                          "workers + 2), or the workers")
+        .arg(profile.name).arg(cpus * tasks).arg(cpus).arg(tasks).arg(partition).arg(offer.cpus);
+  if (gpus > offer.gpus)
+    return QStringLiteral("profile %1 asks for %2 GPU(s) per node, but the nodes of partition %3 have %4")
+        .arg(profile.name).arg(gpus).arg(partition).arg(offer.gpus);
+  if (offer.nodes > 0 && nodes > offer.nodes)
+    return QStringLiteral("profile %1 asks for %2 nodes, but partition %3 has %4")
+        .arg(profile.name).arg(nodes).arg(partition).arg(offer.nodes);
+  return {};
+}
+
 ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   ClusterJobRecord rec;
   const QString name = QFileInfo(s.projectFile).completeBaseName() + QLatin1Char('-') + s.configName;
@@ -496,6 +556,20 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   if (!text) {
     fail(error, errorsText(text.errors()));
     return {};
+  }
+  // What the partition offers, before a job is sent that could never start. A cluster whose
+  // sinfo cannot be asked is left to sbatch.
+  {
+    const Ran info = runCommand(s.profile.command(QStringLiteral("sinfo")),
+                                {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%P|%c|%G|%D")}, {}, {},
+                                kAskMs);
+    if (info.code == 0) {
+      const QString why = checkAgainstPartition(s.profile, QString::fromStdString(text.value()), info.out);
+      if (!why.isEmpty()) {
+        fail(error, why);
+        return {};
+      }
+    }
   }
   // A resume: the folder itself as the nodes see it (the link's target), not what the record
   // says — a record copied from elsewhere must not send the job to another folder.

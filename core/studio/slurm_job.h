@@ -107,8 +107,17 @@ struct ClusterSubmission {
   int epochs = 0;         ///< resume: a new total (> 0)
   int sbatchTimeoutMs = 60000;  ///< how long sbatch may take to answer
 };
+/// Whether a job of `profile` whose sbatch file is `sbatchText` can ever start on the partition
+/// it names (or the cluster's default) as `sinfoAnswer` (sinfo -h -o "%P|%c|%G|%D") describes
+/// it: "" when it can (or nothing is known), else why not, naming the profile's field to change
+/// — CPUs per rank × ranks per node beyond the nodes' CPUs (Slurm would say PartitionConfig and
+/// keep the job pending for ever), more GPUs or nodes than there are, a partition that is not.
+QString checkAgainstPartition(const ClusterProfile& profile, const QString& sbatchText,
+                              const QString& sinfoAnswer);
+
 /// The new job's record (valid) or, valid == false, `error`: the sbatch file is exported into
-/// the run folder (job.sbatch; for a new run the folder is made under the profile's run folder
+/// the run folder (job.sbatch; checked against what the partition offers, checkAgainstPartition;
+/// for a new run the folder is made under the profile's run folder
 /// and linked from the project's runs/), submitted with sbatch (the job named after the run),
 /// and cluster_job.json written. A new run that sbatch refused leaves no folder behind. An
 /// answer that is lost (sbatch timed out, or said no id) keeps the folder: the job is looked

@@ -609,6 +609,47 @@ class TestSlurmJob : public QObject {
     QVERIFY2(error.contains("job_id"), qPrintable(error));
   }
 
+  // A job that could never start is not sent: the request against what sinfo says the
+  // partition offers (the default one when the profile names none).
+  void requestCheckedAgainstThePartition_data() {
+    QTest::addColumn<QString>("sbatch");
+    QTest::addColumn<QString>("sinfo");
+    QTest::addColumn<QString>("says");
+    const QString twoCpus = "stave*|2|(null)|1\n";
+    QTest::newRow("fits") << "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=2\n#SBATCH --cpus-per-task=1\n"
+                          << twoCpus << "";
+    QTest::newRow("workers + 2 on a 2-CPU node")
+        << "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=3\n" << twoCpus
+        << "asks for 3 CPUs per node (3 per rank × 1 rank(s) per node), but the nodes of partition stave have at most 2";
+    QTest::newRow("gpus") << "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+                             "#SBATCH --cpus-per-task=4\n#SBATCH --partition=a100\n"
+                          << "cpu*|64|(null)|10\na100|128|gpu:a100:4(S:0-1)|3\n"
+                          << "asks for 8 GPU(s) per node, but the nodes of partition a100 have 4";
+    QTest::newRow("nodes") << "#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=4\n"
+                              "#SBATCH --partition=a100\n"
+                           << "a100|128|gpu:4|2\na100|128|gpu:4|1\n"
+                           << "asks for 4 nodes, but partition a100 has 3";
+    QTest::newRow("no such partition") << "#SBATCH --nodes=1\n#SBATCH --partition=h100\n"
+                                       << "cpu*|64|(null)|10\na100|128|gpu:4|3\n"
+                                       << "has no partition h100 (it has cpu, a100)";
+    QTest::newRow("heterogeneous nodes: the largest counts")
+        << "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=32\n"
+        << "mix*|16+|(null)|4\nmix*|32|(null)|2\n" << "";
+    QTest::newRow("sinfo said nothing") << "#SBATCH --cpus-per-task=300\n" << "" << "";
+  }
+  void requestCheckedAgainstThePartition() {
+    QFETCH(QString, sbatch);
+    QFETCH(QString, sinfo);
+    QFETCH(QString, says);
+    stave::studio::ClusterProfile profile;
+    profile.name = "lab";
+    const QString why = stave::studio::checkAgainstPartition(profile, sbatch, sinfo);
+    if (says.isEmpty())
+      QVERIFY2(why.isEmpty(), qPrintable(why));
+    else
+      QVERIFY2(why.contains(says), qPrintable(why));
+  }
+
   void profilesCheckedAndStored() {
     ClusterProfile p;
     QVERIFY(p.problems().join("\n").contains("name"));
