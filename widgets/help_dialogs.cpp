@@ -83,15 +83,22 @@ DocsDialog::DocsDialog(QWidget* parent) : QDialog(parent) {
   layout->addWidget(m_list);
   layout->addWidget(m_browser, 1);
   // Each page by its title (up to a colon: "The doctor", not "…: why a run is slow", which the
-  // tooltip and the page say); the file name travels in the item's data.
+  // tooltip and the page say), in the order of its subject (a leading "The " left out: "The
+  // doctor" beside "Distributed training"); the file name travels in the item's data.
   m_list->setWordWrap(true);
-  for (const QString& page : pages()) {
-    const QString title = pageTitle(page);
+  QList<QPair<QString, QString>> titled;  // (title, page)
+  for (const QString& page : pages()) titled.append({pageTitle(page), page});
+  auto subject = [](const QString& title) {
+    return title.startsWith(QLatin1String("The ")) ? title.mid(4) : title;
+  };
+  std::sort(titled.begin(), titled.end(), [&](const auto& a, const auto& b) {
+    return subject(a.first).compare(subject(b.first), Qt::CaseInsensitive) < 0;
+  });
+  for (const auto& [title, page] : titled) {
     auto* item = new QListWidgetItem(title.section(QStringLiteral(": "), 0, 0), m_list);
     item->setData(Qt::UserRole, page);
     item->setToolTip(title);
   }
-  m_list->sortItems();  // by title: the file names' order reads as no order at all
   connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
     if (item) showPage(item->data(Qt::UserRole).toString());
   });

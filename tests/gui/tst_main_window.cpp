@@ -328,6 +328,10 @@ class TestMainWindow : public QObject {
     }
     QVERIFY2(titles.contains("The studio around a run") && titles.contains("The doctor"),
              qPrintable(titles.join(", ")));
+    // In the order of their subjects: "The doctor" between "Distributed …" and "Experiment …".
+    QVERIFY2(titles.indexOf("Distributed training in Stave (core/distributed)") < titles.indexOf("The doctor") &&
+                 titles.indexOf("The doctor") < titles.indexOf("Experiment history"),
+             qPrintable(titles.join(", ")));
     QCOMPARE(stave::widgets::DocsDialog::pageTitle("doctor.md"), QString("The doctor: why a run is slow"));
     for (int i = 0; i < list->count(); ++i)
       if (list->item(i)->text() == "The doctor") {
