@@ -4477,17 +4477,17 @@
 <context>
     <name>stave::widgets::ShortcutsDialog</name>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="140"/>
+        <location filename="../widgets/help_dialogs.cpp" line="147"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="146"/>
+        <location filename="../widgets/help_dialogs.cpp" line="153"/>
         <source>Command</source>
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../widgets/help_dialogs.cpp" line="146"/>
+        <location filename="../widgets/help_dialogs.cpp" line="153"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
