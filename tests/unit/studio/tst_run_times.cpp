@@ -15,6 +15,7 @@
 #include "core/store/store.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_times.h"
+#include "common/session_events.h"
 #include "core/telemetry/events.h"
 
 using stave::store::SessionTime;
@@ -24,25 +25,8 @@ namespace tel = stave::telemetry;
 
 namespace {
 
-tel::Event runStart(double t) {
-  tel::RunStartEvent rs;
-  rs.config = {{"epochs", 3}};
-  auto e = tel::toEvent(rs, 0);
-  e.time = t;
-  return e;
-}
-
-tel::Event finished(double t, tel::RunStatus status, int done, const std::string& message, double wall) {
-  tel::FinishedEvent f;
-  f.status = status;
-  f.epochsCompleted = done;
-  f.epochs = 3;
-  f.totalTime = wall;
-  f.message = message;
-  auto e = tel::toEvent(f, 0);
-  e.time = t;
-  return e;
-}
+using stave::test::finished;
+using stave::test::runStart;
 
 /// Appends `events` to `dir`/events.jsonl.
 void write(const QString& dir, const std::vector<tel::Event>& events) {
