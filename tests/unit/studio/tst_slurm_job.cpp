@@ -52,6 +52,23 @@ class TestSlurmJob : public QObject {
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
   }
 
+  // A profile "lab" whose Slurm commands are the fakes, kept with the preferences, and a record
+  // of its job `jobId` for the run folder `dir`.
+  bool labJobIn(const QString& dir, const QString& jobId) {
+    Preferences prefs;
+    ClusterProfile lab;
+    lab.name = "lab";
+    lab.commandsFolder = m_bin;
+    prefs.clusters = {lab};
+    prefs.save();
+    ClusterJobRecord rec;
+    rec.profile = "lab";
+    rec.jobId = jobId;
+    rec.jobIds = {jobId};
+    rec.sharedDir = dir;
+    return writeClusterJob(dir, rec);
+  }
+
  private slots:
   void initTestCase() {
     QVERIFY(m_dir.isValid());
@@ -95,19 +112,8 @@ class TestSlurmJob : public QObject {
   void unknownWordIsNotAnEnd() {
     fake("squeue", "echo 'HIBERNATING|None'");
     fake("scancel", "exit 0");
-    Preferences prefs;
-    ClusterProfile lab;
-    lab.name = "lab";
-    lab.commandsFolder = m_bin;
-    prefs.clusters = {lab};
-    prefs.save();
     QTemporaryDir run;
-    ClusterJobRecord rec;
-    rec.profile = "lab";
-    rec.jobId = "88";
-    rec.jobIds = {"88"};
-    rec.sharedDir = run.path();
-    QVERIFY(writeClusterJob(run.path(), rec));
+    QVERIFY(labJobIn(run.path(), "88"));
     ClusterJob job;
     job.setPollInterval(50);
     job.setFolder(run.path());
@@ -559,19 +565,8 @@ class TestSlurmJob : public QObject {
     fake("squeue", "echo 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1");
     fake("sacct", "exit 1");
     fake("scontrol", "exit 1");
-    Preferences prefs;
-    ClusterProfile lab;
-    lab.name = "lab";
-    lab.commandsFolder = m_bin;
-    prefs.clusters = {lab};
-    prefs.save();
     QTemporaryDir run;
-    ClusterJobRecord rec;
-    rec.profile = "lab";
-    rec.jobId = "77";
-    rec.jobIds = {"77"};
-    rec.sharedDir = run.path();
-    QVERIFY(writeClusterJob(run.path(), rec));
+    QVERIFY(labJobIn(run.path(), "77"));
     QFile events(run.filePath("events.jsonl"));
     QVERIFY(events.open(QIODevice::WriteOnly));
     stave::telemetry::FinishedEvent fin;
