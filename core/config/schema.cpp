@@ -385,7 +385,8 @@ std::string checkValue(const ParamSpec& spec, const Value& value) {
     }
     case T::Enum: {
       std::string s = std::get<std::string>(value);
-      // model accepts Ultralytics' architecture file names too.
+      // model accepts Ultralytics' architecture file names too, and a checkpoint to start from.
+      if (spec.name == "model" && isCheckpointModel(s)) break;
       if (spec.name == "model" && s.size() > 5 && s.compare(s.size() - 5, 5, ".yaml") == 0)
         s.resize(s.size() - 5);
       if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
@@ -399,12 +400,25 @@ std::string checkValue(const ParamSpec& spec, const Value& value) {
   return extraRule(spec, value);
 }
 
-std::string modelScale(std::string_view model) {
+std::string modelName(std::string_view model) {
   std::string m(model);
   if (m.size() > 5 && m.compare(m.size() - 5, 5, ".yaml") == 0) m.resize(m.size() - 5);
-  if (m.size() == 7 && m.rfind("yolov8", 0) == 0 &&
-      std::string_view("nsmlx").find(m[6]) != std::string_view::npos)
-    return std::string(1, m[6]);
+  if (m.size() == 1) m = "yolov8" + m;  // checkpoints of Stave before YOLO11 hold the letter
+  for (const char* family : {"yolov8", "yolo11"}) {
+    const size_t n = std::char_traits<char>::length(family);
+    if (m.size() == n + 1 && m.compare(0, n, family) == 0 &&
+        std::string_view("nsmlx").find(m[n]) != std::string_view::npos)
+      return m;
+  }
   return "";
+}
+
+std::string modelScale(std::string_view model) {
+  const std::string name = modelName(model);
+  return name.empty() ? "" : name.substr(name.size() - 1);
+}
+
+bool isCheckpointModel(std::string_view model) {
+  return model.size() > 3 && model.compare(model.size() - 3, 3, ".pt") == 0;
 }
 }  // namespace stave::config

@@ -83,8 +83,17 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view text
 /// problem including the valid range.
 std::string checkValue(const ParamSpec& spec, const Value& value);
 
-/// The scale letter of a `model` value: "yolov8s.yaml" -> "s"; "" when not a known model.
+/// The built-in network a `model` value names, as "yolov8s" or "yolo11n": "yolov8s.yaml" ->
+/// "yolov8s", a lone scale letter (Stave's checkpoints before YOLO11) -> "yolov8<letter>"; ""
+/// when it names none (a checkpoint file, a typo).
+std::string modelName(std::string_view model);
+
+/// The scale letter of a `model` value: "yolo11s.yaml" -> "s"; "" when not a known model.
 std::string modelScale(std::string_view model);
+
+/// Whether a `model` value is a checkpoint file ("yolo11n.pt", "runs/a/weights/best.pt"), which
+/// gives both the architecture and the starting weights, as Ultralytics reads `model=`.
+bool isCheckpointModel(std::string_view model);
 
 /// The parameter table as Markdown (docs/config.md).
 std::string schemaMarkdown();

@@ -46,13 +46,20 @@ ParamSpec mayResume(ParamSpec p) {
 std::vector<ParamSpec> buildSchema() {
   return {
       // Model
-      enumP("model", "yolov8n", {"yolov8n", "yolov8s", "yolov8m", "yolov8l", "yolov8x"}, G::Model,
-            "network scale, yolov8n (smallest) to yolov8x; a '.yaml' suffix is accepted", true),
-      pathP("pretrained", G::Model,
-            "Stave checkpoint (.pt) to start from (tensors matching by name and shape); "
-            "empty = random weights",
+      enumP("model", "yolov8n",
+            {"yolov8n", "yolov8s", "yolov8m", "yolov8l", "yolov8x", "yolo11n", "yolo11s", "yolo11m",
+             "yolo11l", "yolo11x"},
+            G::Model,
+            "network, yolov8n/yolo11n (smallest) to yolov8x/yolo11x; a '.yaml' suffix is accepted, "
+            "and a checkpoint (.pt, Stave's or Ultralytics') gives architecture and weights",
             true),
-      intP("freeze", 0, 0, 22, G::Model, "freeze the first N layers of the network (0 = none)",
+      pathP("pretrained", G::Model,
+            "checkpoint (.pt, Stave's or Ultralytics') to start from (tensors matching by name "
+            "and shape); empty = random weights, or those of a model=.pt",
+            true),
+      intP("freeze", 0, 0, 23, G::Model,
+           "freeze the first N layers of the network (0 = none; yolov8 has 22, yolo11 23 before "
+           "the head)",
            true),
       // Data
       pathP("data", G::Data, "dataset description (data.yaml, YOLO format)", true),

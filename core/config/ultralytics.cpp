@@ -46,10 +46,12 @@ std::string toUltralyticsYaml(const RunConfig& c, const std::string& description
   for (const auto& p : runConfigSchema())
     if (!p.ultralytics && p.name != "devices")
       emitComment(out, "  " + p.name + ": " + scalarText(c.get(p.name)));
-  // A Stave checkpoint is not an Ultralytics one: Ultralytics would fail to load it.
+  // Ultralytics loads only checkpoints Ultralytics wrote; a Stave checkpoint needs
+  // `export-weights --format ultralytics` first, so the path stays a comment.
   if (!c.getString("pretrained").empty())
     emitComment(out, "  pretrained: " + scalarText(c.get("pretrained")) +
-                         "  (a Stave checkpoint; Ultralytics cannot load it)");
+                         "  (Ultralytics loads a Stave checkpoint only after `stave-train "
+                         "export-weights --format ultralytics`)");
   out << YAML::BeginMap;
   out << YAML::Key << "task" << YAML::Value << "detect";
   out << YAML::Key << "mode" << YAML::Value << "train";
@@ -57,7 +59,9 @@ std::string toUltralyticsYaml(const RunConfig& c, const std::string& description
     if (!p.ultralytics) continue;
     out << YAML::Key << p.name << YAML::Value;
     if (p.name == "model") {
-      out << YAML::DoubleQuoted << stripSuffix(c.getString("model"), ".yaml") + ".yaml";
+      const std::string model = c.getString("model");
+      out << YAML::DoubleQuoted
+          << (isCheckpointModel(model) ? model : stripSuffix(model, ".yaml") + ".yaml");
     } else if (p.name == "pretrained") {
       out << false;
     } else if (p.name == "cache") {
@@ -200,20 +204,25 @@ class UltralyticsImporter {
   }
 
   void readModel(int line, const std::string& key, const std::string& scalar) {
+    // A checkpoint gives architecture and weights, as in Ultralytics; Stave reads Ultralytics'
+    // files itself but never downloads one, so a bare name such as yolo11n.pt must be a file
+    // by the time the run starts.
+    if (isCheckpointModel(scalar)) {
+      if (scalar.find('/') == std::string::npos && !modelName(stripSuffix(scalar, ".pt")).empty())
+        warn(line, key,
+             "'" + scalar + "' must be a file when the run starts: Stave does not download "
+             "weights (Ultralytics publishes them at github.com/ultralytics/assets/releases)");
+      setChecked(line, key, scalar);
+      return;
+    }
     std::string m = scalar;
     if (auto slash = m.find_last_of('/'); slash != std::string::npos) m = m.substr(slash + 1);
-    if (m.size() > 3 && m.compare(m.size() - 3, 3, ".pt") == 0) {
-      m.resize(m.size() - 3);
-      warn(line, key,
-           "Ultralytics weights '" + scalar + "' are not loaded: Stave builds " + m +
-               " with random weights (set pretrained to a Stave checkpoint)");
-    }
     setChecked(line, key, stripSuffix(m, ".yaml"));
   }
 
   void readPretrained(int line, const std::string& key, const std::string& scalar) {
+    // true/false: Ultralytics' switch for the weights of a model=.pt, which Stave always takes.
     if (scalar == "true" || scalar == "True" || scalar == "false" || scalar == "False") return;
-    warn(line, key, "'" + scalar + "' must be a Stave checkpoint, not Ultralytics weights");
     setChecked(line, key, scalar);
   }
 

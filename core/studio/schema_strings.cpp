@@ -14,9 +14,9 @@ const char* const kSchemaStrings[] = {
     QT_TRANSLATE_NOOP("stave::config::Schema", "hardware"),
     QT_TRANSLATE_NOOP("stave::config::Schema", "distributed"),
     QT_TRANSLATE_NOOP("stave::config::Schema", "logging"),
-    QT_TRANSLATE_NOOP("stave::config::Schema", "network scale, yolov8n (smallest) to yolov8x; a '.yaml' suffix is accepted"),  // model
-    QT_TRANSLATE_NOOP("stave::config::Schema", "Stave checkpoint (.pt) to start from (tensors matching by name and shape); empty = random weights"),  // pretrained
-    QT_TRANSLATE_NOOP("stave::config::Schema", "freeze the first N layers of the network (0 = none)"),  // freeze
+    QT_TRANSLATE_NOOP("stave::config::Schema", "network, yolov8n/yolo11n (smallest) to yolov8x/yolo11x; a '.yaml' suffix is accepted, and a checkpoint (.pt, Stave's or Ultralytics') gives architecture and weights"),  // model
+    QT_TRANSLATE_NOOP("stave::config::Schema", "checkpoint (.pt, Stave's or Ultralytics') to start from (tensors matching by name and shape); empty = random weights, or those of a model=.pt"),  // pretrained
+    QT_TRANSLATE_NOOP("stave::config::Schema", "freeze the first N layers of the network (0 = none; yolov8 has 22, yolo11 23 before the head)"),  // freeze
     QT_TRANSLATE_NOOP("stave::config::Schema", "dataset description (data.yaml, YOLO format)"),  // data
     QT_TRANSLATE_NOOP("stave::config::Schema", "training and validation image size in pixels"),  // imgsz
     QT_TRANSLATE_NOOP("stave::config::Schema", "fraction of the training images to use"),  // fraction

@@ -60,17 +60,19 @@ std::vector<std::string> changedKeys(const config::RunConfig& saved,
     if (config::resumeMayChange(p.name)) continue;
     const auto& a = saved.get(p.name);
     const auto& b = requested.get(p.name);
-    if (p.name == std::string("model") &&
-        config::modelScale(std::get<std::string>(a)) == config::modelScale(std::get<std::string>(b)))
+    if (p.name == std::string("model") && !config::modelName(std::get<std::string>(a)).empty() &&
+        config::modelName(std::get<std::string>(a)) == config::modelName(std::get<std::string>(b)))
       continue;
     if (a != b)
       changed.push_back(std::string(p.name) + " (" + config::formatValue(a) + " -> " +
                         config::formatValue(b) + ")");
   }
-  if (!checkpointScale.empty() &&
-      config::modelScale(checkpointScale) != config::modelScale(requested.getString("model")))
-    changed.push_back("model architecture (checkpoint: yolov8" + config::modelScale(checkpointScale) +
-                      ")");
+  // A model=FILE.pt run records the architecture it read from the file; the requested value is
+  // the same file (compared above).
+  const std::string requestedModel = requested.getString("model");
+  if (!checkpointScale.empty() && !config::isCheckpointModel(requestedModel) &&
+      config::modelName(checkpointScale) != config::modelName(requestedModel))
+    changed.push_back("model architecture (checkpoint: " + config::modelName(checkpointScale) + ")");
   return changed;
 }
 

@@ -389,10 +389,11 @@ void TestConfigCli::importUltralytics() {
   QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   QVERIFY2(r.err.contains("ignored 2 key(s) Stave does not use: save plots"), qPrintable(r.err));
   QVERIFY(r.err.contains("warning: " + args + ":3: model:"));
+  QVERIFY(r.err.contains("does not download weights"));
   const QString yaml = QString::fromUtf8(readText(out));
   QVERIFY(yaml.contains("batch: 16"));
   QVERIFY(yaml.contains("nproc: 2"));
-  QVERIFY(yaml.contains("model: \"yolov8s\""));
+  QVERIFY(yaml.contains("model: \"yolov8s.pt\""));
   auto strict = runStaveTrain({"import-ultralytics", args, "--strict"});
   QCOMPARE(strict.exitCode, 1);
   QVERIFY(strict.out.contains("epochs: 12"));

@@ -204,7 +204,7 @@ void TestExport::ultralyticsImport() {
   auto r = importUltralytics(args, "args.yaml");
   QVERIFY2(r.ok(), r.errorText().c_str());
   const RunConfig& c = r->config;
-  QCOMPARE(c.getString("model"), std::string("yolov8m"));
+  QCOMPARE(c.getString("model"), std::string("weights/yolov8m.pt"));
   QCOMPARE(c.getString("data"), std::string("coco128.yaml"));
   QCOMPARE(c.getInt("epochs"), int64_t(30));
   QCOMPARE(c.getFloat("time"), 0.0);
@@ -221,11 +221,14 @@ void TestExport::ultralyticsImport() {
   QCOMPARE(r->droppedKeys,
            (std::vector<std::string>{"save", "verbose", "plots", "label_smoothing"}));
   QCOMPARE(c.getBool("exist_ok"), false);  // a Stave key too: reuse a run folder
-  bool warnedWeights = false;
-  for (const auto& w : r->warnings)
-    warnedWeights |=
-        w.key == "model" && w.line == 3 && w.message.find("not loaded") != std::string::npos;
-  QVERIFY(warnedWeights);
+  for (const auto& w : r->warnings) QVERIFY2(w.key != "model", w.message.c_str());  // a path
+  auto bare = importUltralytics("model: yolo11n.pt\npretrained: runs/a/best.pt\n", "b.yaml");
+  QVERIFY2(bare.ok(), bare.errorText().c_str());
+  QCOMPARE(bare->config.getString("model"), std::string("yolo11n.pt"));
+  QCOMPARE(bare->config.getString("pretrained"), std::string("runs/a/best.pt"));
+  QCOMPARE(int(bare->warnings.size()), 1);
+  QCOMPARE(bare->warnings[0].line, 1);
+  QVERIFY(bare->warnings[0].message.find("does not download") != std::string::npos);
 
   auto uneven = importUltralytics("batch: 10\ndevice: 0,1,2\n", "u.yaml");
   QVERIFY(uneven.ok());
@@ -249,7 +252,7 @@ void TestExport::ultralyticsImportErrors_data() {
   QTest::newRow("range") << "mosaic: 2.0\n"
                          << 1 << "mosaic"
                          << "out of range";
-  QTest::newRow("model") << "model: yolo11n.pt\n"
+  QTest::newRow("model") << "model: yolo12n.yaml\n"
                          << 1 << "model"
                          << "expected one of yolov8n";
   QTest::newRow("device") << "device: tpu\n"

@@ -531,13 +531,22 @@ void TestSchema::getters() {
 }
 
 void TestSchema::modelNames() {
-  for (const char* m : {"yolov8n", "yolov8s.yaml", "yolov8m", "yolov8l.yaml", "yolov8x"})
+  for (const char* m : {"yolov8n", "yolov8s.yaml", "yolov8m", "yolov8l.yaml", "yolov8x", "yolo11n",
+                        "yolo11x.yaml", "yolov8n.pt", "runs/a/weights/best.pt"})
     QVERIFY2(checkValue(*findParam("model"), std::string(m)).empty(), m);
-  for (const char* m : {"yolov8", "yolov8n.pt", "yolov8xx", ".yaml", "yolo11n"})
+  for (const char* m : {"yolov8", "yolov8xx", ".yaml", "yolo11", "yolo12n", ".pt", "yolo11n.pth"})
     QVERIFY2(!checkValue(*findParam("model"), std::string(m)).empty(), m);
   QCOMPARE(modelScale("yolov8s.yaml"), std::string("s"));
   QCOMPARE(modelScale("yolov8x"), std::string("x"));
   QCOMPARE(modelScale("yolov8q"), std::string(""));
+  QCOMPARE(modelScale("yolo11m.yaml"), std::string("m"));
+  QCOMPARE(modelName("yolo11m.yaml"), std::string("yolo11m"));
+  QCOMPARE(modelName("s"), std::string("yolov8s"));
+  QCOMPARE(modelName("yolo12n"), std::string(""));
+  QCOMPARE(modelName("yolo11n.pt"), std::string(""));
+  QVERIFY(isCheckpointModel("runs/a/weights/best.pt"));
+  QVERIFY(!isCheckpointModel("yolo11n"));
+
 }
 
 void TestSchema::closestKey() {
