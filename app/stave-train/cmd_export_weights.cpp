@@ -55,7 +55,7 @@ int run(ExportWeightsOptions& opts) {
   if (onnx) {
     auto r = stave::train::exportOnnx(in, out, o);
     if (!r) return stave::cli::reportErrors(name, r.errors());
-    std::cout << "wrote " << out << ": yolov8" << r->scale << ", " << r->nc << " classes, "
+    std::cout << "wrote " << out << ": " << r->model << ", " << r->nc << " classes, "
               << r->graph.nodes << " nodes, " << r->graph.parameters << " parameters, "
               << r->graph.bytes << " bytes; checked by the ONNX checker\n"
               << "  input  " << r->graph.input << ", RGB 0..1\n"

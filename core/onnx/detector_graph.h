@@ -1,8 +1,9 @@
 #pragma once
-// The YOLOv8 detector as an ONNX model, built natively with ONNX's own protobuf types and checked
-// with ONNX's checker (full shape inference) before the file is written. No torch here: LibTorch
-// carries other protobuf headers of its own, so the trainer hands the weights over as plain
-// arrays (core/train/onnx_export.h) and this library never sees a tensor.
+// A YOLO detector (YOLOv8, YOLO11: whatever core/model's Architecture describes) as an ONNX
+// model, built natively with ONNX's own protobuf types by walking the architecture layer by
+// layer, and checked with ONNX's checker (full shape inference) before the file is written. No
+// torch here: LibTorch carries other protobuf headers of its own, so the trainer hands the
+// weights over as plain arrays (core/train/onnx_export.h) and this library never sees a tensor.
 //
 // The output keeps Ultralytics' detection layout, so deployment code written for Ultralytics'
 // ONNX files takes Stave's unchanged: input "images" (batch, 3, height, width), RGB, values 0..1;
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/model/architecture.h"
 
 namespace stave::onnx {
 
@@ -32,19 +34,21 @@ constexpr int kMaxOpset = 17;
 
 /// What to build.
 struct DetectorGraph {
-  /// Weights by module name as the YOLOv8 layers are named ("model.0", "model.2.m.0.cv1",
-  /// "model.22.cv2.0.2", "model.22.dfl.conv"): "<module>.weight" (out, in, k, k) and
-  /// "<module>.bias" (out). A Conv block's BatchNorm is folded into its convolution.
+  /// The network: its layers in order (modules, channels, kernels, strides, repeats), classes
+  /// (nc), DFL bins (regMax), the detection levels' strides and Detect's class branch (legacy or
+  /// depthwise). model::architectureFor() or a loaded model's architecture().
+  model::Architecture architecture;
+  /// Weights by module name as Ultralytics names the layers ("model.0", "model.2.m.0.cv1",
+  /// "model.10.m.0.attn.qkv", "model.23.cv3.0.0.0", "model.22.dfl.conv"): "<module>.weight"
+  /// (out, in / groups, k, k) and "<module>.bias" (out). A Conv block's BatchNorm is folded into
+  /// its convolution.
   std::map<std::string, Array> weights;
-  int nc = 80;                              ///< classes
-  int regMax = 16;                          ///< DFL bins per box side
-  std::vector<int64_t> strides{8, 16, 32};  ///< of the three detection levels
-  std::vector<std::string> names;           ///< class names ("0", "1", ... where missing)
-  int64_t batch = 1;                        ///< fixed batch (ignored when dynamic)
-  int64_t height = 640, width = 640;        ///< fixed input size, multiples of the largest stride
-  bool dynamic = false;                     ///< batch, height and width named, not fixed
-  bool half = false;                        ///< float16 input, weights and output
-  int opset = kMaxOpset;                    ///< kMinOpset .. kMaxOpset
+  std::vector<std::string> names;     ///< class names ("0", "1", ... where missing)
+  int64_t batch = 1;                  ///< fixed batch (ignored when dynamic)
+  int64_t height = 640, width = 640;  ///< fixed input size, multiples of the largest stride
+  bool dynamic = false;               ///< batch, height and width named, not fixed
+  bool half = false;                  ///< float16 input, weights and output
+  int opset = kMaxOpset;              ///< kMinOpset .. kMaxOpset
   /// More metadata_props (e.g. the checkpoint it came from), after Ultralytics' keys.
   std::vector<std::pair<std::string, std::string>> metadata;
 };

@@ -4,11 +4,12 @@
 
 #include <ATen/autocast_mode.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
-#include "core/config/schema.h"
 #include "core/cuda/runtime.h"
+#include "core/model/architecture.h"
 #include "core/model/yolo.h"
 #include "core/train/checkpoint.h"
 
@@ -94,16 +95,22 @@ Result<OnnxExport> exportOnnx(const std::string& checkpoint, const std::string& 
   if (!loaded) return loaded.errors();
   auto& m = *loaded->model;
   OnnxExport result;
-  const std::string& scale = loaded->meta.scale;
-  result.scale = scale.size() == 1 ? scale : config::modelScale(scale);
+  // The architecture the weights were built for, as the checkpoint names it.
+  auto described = model::architectureFor(loaded->meta.scale, m.nc());
+  if (!described) {
+    auto errors = described.errors();
+    for (auto& e : errors) e.file = checkpoint;
+    return errors;
+  }
+  const model::Architecture& arch = described.value();
+  result.model = arch.name;
+  result.scale = arch.scale ? std::string(1, arch.scale) : std::string();
   result.nc = m.nc();
   result.imgsz = options.imgsz > 0 ? options.imgsz : static_cast<int>(loaded->meta.imgsz);
 
   onnx::DetectorGraph g;
+  g.architecture = arch;
   g.weights = foldedWeights(m);
-  g.nc = m.nc();
-  g.regMax = m.regMax();
-  g.strides = m.strides();
   g.names = loaded->meta.names;
   g.batch = options.batch;
   g.height = g.width = result.imgsz;
@@ -111,10 +118,10 @@ Result<OnnxExport> exportOnnx(const std::string& checkpoint, const std::string& 
   g.half = options.half;
   g.opset = options.opset;
   g.metadata = {{"stave_checkpoint", checkpoint},
-                {"stave_model", "yolov8" + result.scale},
+                {"stave_model", arch.name},
                 {"stave_epoch", std::to_string(loaded->meta.epoch + 1)}};
   if (options.half) {
-    const int64_t s = g.strides.back();
+    const int64_t s = *std::max_element(arch.strides.begin(), arch.strides.end());
     if (result.imgsz < s || result.imgsz % s != 0)
       return Error{"", 0, "imgsz",
                    "must be a positive multiple of the model's stride " + std::to_string(s) +

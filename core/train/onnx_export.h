@@ -1,8 +1,9 @@
 #pragma once
 // `stave-train export-weights --format onnx`: a checkpoint's EMA weights (those Stave validates
 // and predicts with) as an ONNX model that ONNX Runtime, TensorRT and OpenVINO load, in
-// Ultralytics' detection layout. The graph is built by core/onnx from Stave's own model
-// definition, with every Conv block's BatchNorm folded into its convolution.
+// Ultralytics' detection layout. The graph is built by core/onnx from the model's architecture
+// description (any family: YOLOv8, YOLO11), with every Conv block's BatchNorm folded into its
+// convolution.
 
 #include <string>
 
@@ -26,7 +27,8 @@ struct OnnxOptions {
 /// What exportOnnx wrote.
 struct OnnxExport {
   onnx::GraphReport graph;
-  std::string scale;  ///< model scale, e.g. "n"
+  std::string model;  ///< the architecture's name, e.g. "yolo11n"
+  std::string scale;  ///< model scale, e.g. "n" (empty for a description without scales)
   int nc = 0;         ///< classes
   int imgsz = 0;      ///< the input size used
   /// With half: the largest difference of a class score between float16 and float32 on the

@@ -1,14 +1,20 @@
-// core/onnx without torch: the YOLOv8n graph from weights of the right shapes passes ONNX's
-// checker in float32 and float16, at every opset; a missing or misshapen weight, a bad opset or
-// input size is an error naming it and writes nothing; the checker's verdict on deliberately
-// broken graphs is an error; float16 conversion rounds as IEEE 754 says.
+// core/onnx without torch: the YOLOv8n and YOLO11n graphs, walked from their architecture
+// descriptions, from weights of the right shapes (YOLO11n's as Ultralytics' own fused model has
+// them, yolo11n_nc3_shapes.txt) pass ONNX's checker in float32 and float16, fixed and dynamic, at
+// every opset, with the nodes each architecture implies (grouped convolutions, attention); a
+// missing or misshapen weight, weights of another architecture, a bad opset or input size is an
+// error naming it and writes nothing; the checker's verdict on deliberately broken graphs is an
+// error; float16 conversion rounds as IEEE 754 says.
 
 #include <QtTest>
 
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "core/base/atomic_file.h"
 #include "core/onnx/detector_graph.h"
@@ -18,17 +24,24 @@ using stave::onnx::DetectorGraph;
 
 namespace {
 
+/// Small deterministic values in (-0.05, 0.05).
+void fillValues(Array& a, uint32_t& state) {
+  size_t n = 1;
+  for (auto d : a.shape) n *= static_cast<size_t>(d);
+  a.values.resize(n);
+  for (auto& v : a.values) {
+    state = state * 1664525u + 1013904223u;
+    v = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 0.1f;
+  }
+}
+
 /// Weights of YOLOv8n's shapes (nc classes), values small and deterministic.
 std::map<std::string, Array> yolov8nWeights(int nc) {
   std::map<std::string, Array> w;
   uint32_t state = 1;
   auto conv = [&](const std::string& name, int64_t cin, int64_t cout, int64_t k, bool bias = true) {
     Array a{{cout, cin, k, k}, {}};
-    a.values.resize(static_cast<size_t>(cout * cin * k * k));
-    for (auto& v : a.values) {
-      state = state * 1664525u + 1013904223u;
-      v = (static_cast<float>(state >> 8) / 16777216.0f - 0.5f) * 0.1f;
-    }
+    fillValues(a, state);
     w[name + ".weight"] = a;
     if (bias)
       w[name + ".bias"] = Array{{cout}, std::vector<float>(static_cast<size_t>(cout), 0.01f)};
@@ -76,10 +89,38 @@ std::map<std::string, Array> yolov8nWeights(int nc) {
   return w;
 }
 
-DetectorGraph graph(int nc = 3) {
+stave::model::Architecture architecture(const std::string& name, int nc) {
+  auto a = stave::model::architectureFor(name, nc);
+  return a ? a.value() : stave::model::Architecture{};
+}
+
+/// Weights of the shapes Ultralytics' fused yolo11n (3 classes) has, from the checked-in table;
+/// the DFL's as Detect fixes them (0..15), the others small and deterministic.
+std::map<std::string, Array> yolo11nWeights() {
+  std::map<std::string, Array> w;
+  std::ifstream f(STAVE_SOURCE_DIR "/tests/unit/onnx/yolo11n_nc3_shapes.txt");
+  uint32_t state = 7;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream in(line);
+    std::string name;
+    Array a;
+    in >> name;
+    for (int64_t d; in >> d;) a.shape.push_back(d);
+    fillValues(a, state);
+    if (name.find(".dfl.") != std::string::npos)
+      for (size_t i = 0; i < a.values.size(); ++i) a.values[i] = static_cast<float>(i);
+    w[name] = a;
+  }
+  return w;
+}
+
+/// A 64 x 64 graph of `model` (yolov8n or yolo11n) with 3 classes.
+DetectorGraph graph(const std::string& model = "yolov8n") {
   DetectorGraph g;
-  g.weights = yolov8nWeights(nc);
-  g.nc = nc;
+  g.architecture = architecture(model, 3);
+  g.weights = model == "yolo11n" ? yolo11nWeights() : yolov8nWeights(3);
   g.names = {"cat", "dog's", "bird"};
   g.height = g.width = 64;
   return g;
@@ -126,24 +167,29 @@ class TestDetectorGraph : public QObject {
 
  private slots:
   void float32AndFloat16PassTheChecker_data() {
+    QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("half");
     QTest::addColumn<bool>("dynamic");
     QTest::addColumn<int>("opset");
-    QTest::newRow("float32 17") << false << false << 17;
-    QTest::newRow("float32 13 dynamic") << false << true << 13;
-    QTest::newRow("float16 17") << true << false << 17;
-    QTest::newRow("float16 15 dynamic") << true << true << 15;
+    for (const QString model : {"yolov8n", "yolo11n"}) {
+      const QByteArray m = model.toUtf8();
+      QTest::newRow(m + " float32 17") << model << false << false << 17;
+      QTest::newRow(m + " float32 13 dynamic") << model << false << true << 13;
+      QTest::newRow(m + " float16 17") << model << true << false << 17;
+      QTest::newRow(m + " float16 15 dynamic") << model << true << true << 15;
+    }
   }
   void float32AndFloat16PassTheChecker() {
+    QFETCH(QString, model);
     QFETCH(bool, half);
     QFETCH(bool, dynamic);
     QFETCH(int, opset);
-    auto g = graph();
+    auto g = graph(model.toStdString());
     g.half = half;
     g.dynamic = dynamic;
     g.opset = opset;
     const QString path =
-        m_dir.filePath(QString("m-%1-%2-%3.onnx").arg(half).arg(dynamic).arg(opset));
+        m_dir.filePath(QString("%1-%2-%3-%4.onnx").arg(model).arg(half).arg(dynamic).arg(opset));
     auto r = stave::onnx::writeDetectorOnnx(g, path.toStdString());
     QVERIFY2(r.ok(), r.errorText().c_str());
     QVERIFY(stave::onnx::checkOnnxFile(path.toStdString()).ok());
@@ -175,6 +221,82 @@ class TestDetectorGraph : public QObject {
     QCOMPARE(meta["names"], QString("{0: 'cat', 1: \"dog's\", 2: 'bird'}"));
     QCOMPARE(meta["imgsz"], QString("[64, 64]"));
     QCOMPARE(meta["task"], QString("detect"));
+    QCOMPARE(meta["description"], "Stave " + model + " detector");
+  }
+
+  // The nodes each architecture implies: a Conv per weight (the DFL's shared by the three
+  // levels), grouped ones only where YOLO11 has them (the attention's positional 3x3 and the
+  // head's two depthwise 3x3 per level), the attention's two MatMuls and its Softmax beside the
+  // DFL's three; the same for a fixed and a dynamic input.
+  void nodesFollowTheArchitecture_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("grouped");
+    QTest::addColumn<int>("matmuls");
+    QTest::addColumn<int>("softmaxes");
+    QTest::newRow("yolov8n") << "yolov8n" << 0 << 0 << 3;
+    QTest::newRow("yolo11n") << "yolo11n" << 1 + 2 * 3 << 2 << 1 + 3;
+  }
+  void nodesFollowTheArchitecture() {
+    QFETCH(QString, model);
+    QFETCH(int, grouped);
+    QFETCH(int, matmuls);
+    QFETCH(int, softmaxes);
+    for (bool dynamic : {false, true}) {
+      auto g = graph(model.toStdString());
+      g.dynamic = dynamic;
+      int weights = 0;
+      for (const auto& [name, a] : g.weights) weights += a.shape.size() == 4 ? 1 : 0;
+      const QString path = m_dir.filePath(model + (dynamic ? "-dyn" : "") + "-nodes.onnx");
+      auto r = stave::onnx::writeDetectorOnnx(g, path.toStdString());
+      QVERIFY2(r.ok(), r.errorText().c_str());
+      const auto m = parse(path);
+      QCOMPARE(m.graph().name(), "stave_" + g.architecture.family + "_detect");
+      QMap<QString, int> ops;
+      int groupedConvs = 0;
+      for (const auto& n : m.graph().node()) {
+        ++ops[QString::fromStdString(n.op_type())];
+        for (const auto& a : n.attribute())
+          if (a.name() == "group" && a.i() > 1) ++groupedConvs;
+      }
+      QCOMPARE(r.value().nodes, int64_t(m.graph().node_size()));
+      QCOMPARE(ops["Conv"], weights + 2);
+      QCOMPARE(groupedConvs, grouped);
+      QCOMPARE(ops["MatMul"], matmuls);
+      QCOMPARE(ops["Softmax"], softmaxes);
+      QCOMPARE(ops["Resize"], 2);
+      QCOMPARE(ops["MaxPool"], 3);
+      int64_t parameters = 0;
+      for (const auto& [name, a] : g.weights) parameters += int64_t(a.values.size());
+      // The weights plus the graph's float constants (anchor offset, 2, strides, attention scale).
+      QVERIFY2(r.value().parameters > parameters && r.value().parameters <= parameters + 8,
+               qPrintable(QString::number(r.value().parameters - parameters)));
+    }
+  }
+
+  // A dynamic YOLO11 graph keeps its shapes through the attention (whose reshapes take B, H and
+  // W from the input at run time): inference with data propagation gives the attention's output
+  // rank 4 with its channels, and the model output (batch, 4 + nc, anchors).
+  void dynamicAttentionShapesInfer() {
+    auto g = graph("yolo11n");
+    g.dynamic = true;
+    const QString path = m_dir.filePath("yolo11n-infer.onnx");
+    QVERIFY(stave::onnx::writeDetectorOnnx(g, path.toStdString()).ok());
+    auto m = parse(path);
+    ::onnx::shape_inference::InferShapes(m, ::onnx::OpSchemaRegistry::Instance(),
+                                         ::onnx::ShapeInferenceOptions(true, 1, true));
+    QMap<std::string, const ::onnx::TensorShapeProto*> shapes;
+    for (const auto& v : m.graph().value_info()) shapes[v.name()] = &v.type().tensor_type().shape();
+    for (const char* value :
+         {"/model.10.m.0.attn/Reshape_1_output_0", "/model.10.m.0.attn.pe/Conv_output_0",
+          "/model.10.m.0.attn.proj/Conv_output_0"}) {
+      QVERIFY2(shapes.contains(value), value);
+      QCOMPARE(shapes[value]->dim_size(), 4);
+      QCOMPARE(shapes[value]->dim(1).dim_value(), int64_t(128));
+    }
+    const auto& scores = "/model.10.m.0.attn/Softmax_output_0";
+    QVERIFY(shapes.contains(scores));
+    QCOMPARE(shapes[scores]->dim_size(), 4);
+    QCOMPARE(shapes[scores]->dim(1).dim_value(), int64_t(2));  // heads: 128 / 64
   }
 
   void badWeightsAndOptionsWriteNothing() {
@@ -187,7 +309,6 @@ class TestDetectorGraph : public QObject {
     };
     auto g = graph();
     g.weights.erase("model.12.m.0.cv2.weight");
-    // The block's last bottleneck is found by its cv1; its cv2 missing is named.
     check(g, "the weights have no model.12.m.0.cv2.weight");
     g = graph();
     g.weights["model.5.bias"].values.pop_back();
@@ -196,7 +317,7 @@ class TestDetectorGraph : public QObject {
     g.weights["model.5.bias"] = Array{{64}, std::vector<float>(64, 0.f)};
     check(g, "model.5.bias: expected (128), got (64)");
     g = graph();
-    g.nc = 4;  // the head has 3 class outputs
+    g.architecture = architecture("yolov8n", 4);  // the head has 3 class outputs
     check(g, "3 class outputs, but nc is 4");
     g = graph();
     g.opset = 12;
@@ -207,6 +328,25 @@ class TestDetectorGraph : public QObject {
     g = graph();
     g.weights["model.22.dfl.conv.weight"].shape = {1, 8, 1, 2};
     check(g, "model.22.dfl.conv.weight: expected (1, 16, 1, 1)");
+    g = graph("yolo11n");
+    g.weights.erase("model.10.m.0.attn.pe.weight");
+    check(g, "the weights have no model.10.m.0.attn.pe.weight");
+    g = graph("yolo11n");  // the positional convolution is depthwise
+    g.weights["model.10.m.0.attn.pe.weight"] =
+        Array{{128, 128, 3, 3}, std::vector<float>(128 * 128 * 9)};
+    check(g,
+          "model.10.m.0.attn.pe.weight: expected (out, 1, 3, 3) for 128 input channels in 128 "
+          "group(s)");
+    g = graph("yolo11n");
+    g.weights["model.23.cv3.1.0.0.weight"].shape = {128, 1, 1, 1};
+    g.weights["model.23.cv3.1.0.0.weight"].values.resize(128);
+    check(g, "model.23.cv3.1.0.0.weight: expected a 3x3 kernel");
+    g = graph("yolo11n");  // another architecture's weights: the first that differs is named
+    g.weights = yolov8nWeights(3);
+    check(g, "model.2.m.0.cv1.weight: expected 8 output channels, got (16, 16, 3, 3)");
+    g = graph("yolo11n");
+    g.architecture.layers.clear();
+    check(g, "no architecture to build");
   }
 
   // The checker's verdict on graphs broken on purpose is an error naming the model, and a
