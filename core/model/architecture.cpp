@@ -272,6 +272,11 @@ Result<Architecture> Parser::run() {
     LayerSpec l;
     l.index = i;
     l.module = row[2].get<std::string>();
+    static const std::set<std::string> known{"Conv",  "C2f",         "C3k2",   "SPPF",
+                                             "C2PSA", "nn.Upsample", "Concat", "Detect"};
+    if (!known.count(l.module))
+      return layerFail(
+          i, "module '" + l.module + "' is not one Stave builds (it builds " + kBuilt + ")");
     // From: -1 is the previous layer (the image for layer 0), other negatives count back.
     std::vector<int64_t> rawFrom;
     const bool fromList = row[0].is_array();

@@ -1,18 +1,19 @@
 #pragma once
-// Size and cost of the YOLOv8 detection network, computed from its architecture without building
-// it (no torch here), so the CLI and the studio can show them instantly.
+// Size and cost of a YOLO detection network (YOLOv8, YOLO11), computed from its Architecture
+// without building it (no torch here), so the CLI and the studio can show them instantly.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/model/architecture.h"
 
 namespace stave::model {
 
-/// The multipliers that turn the YOLOv8 base architecture into one scale.
+/// The multipliers that turn a family's base architecture into one scale.
 struct ScaleSpec {
-  double depth = 0.33;     ///< repeats of each C2f block are round(n * depth), at least 1
+  double depth = 0.33;     ///< repeats of each C2f / C3k2 block are round(n * depth), at least 1
   double width = 0.25;     ///< channels are min(c, maxChannels) * width, rounded up to 8
   int maxChannels = 1024;  ///< channel cap applied before the width multiplier
 };
@@ -20,8 +21,8 @@ struct ScaleSpec {
 /// The scale letters Stave knows, in size order: n, s, m, l, x.
 const std::vector<std::string>& modelScales();
 
-/// The multipliers of `scale` ("n".."x", or "yolov8n".."yolov8x"); an Error naming the valid values
-/// otherwise.
+/// The multipliers of `scale` (any name architectureFor() takes: "n".."x", "yolov8n".."yolov8x",
+/// "yolo11n".."yolo11x"); an Error naming the valid values otherwise.
 Result<ScaleSpec> scaleSpec(const std::string& scale);
 
 /// Output channels of a layer whose base width is `channels`, at this scale.
@@ -35,14 +36,24 @@ struct ModelInfo {
   int64_t params =
       0;  ///< every parameter, trainable or not (the fixed DFL weights too), as Ultralytics counts
   double gflops =
-      0;           ///< 2 x multiply-accumulates of the convolutions for one image of imgsz x imgsz
-  int layers = 0;  ///< modules as Ultralytics counts them (225 for yolov8n)
+      0;  ///< 2 x multiply-accumulates of the convolutions for one image of imgsz x imgsz
+  /// every module once, containers included, as Ultralytics up to 8.3 counted layers (225 for
+  /// yolov8n, 319 for yolo11n)
+  int layers = 0;
+  /// modules without children, as Ultralytics 8.4's model.info() counts layers (129 for yolov8n,
+  /// 181 for yolo11n)
+  int leafLayers = 0;
 };
 
-/// Analytic size of the network at `scale` with `nc` classes for square input `imgsz` (a multiple
-/// of 32). FLOPs follow thop as Ultralytics uses it: convolutions only (bias add included where a
-/// conv has a bias), BN, activations, pooling and upsampling free. Throws stave::InternalError on
-/// an unknown scale or nc < 1; callers validate user input with scaleSpec() first.
+/// Analytic size of the network `arch` for square input `imgsz` (a multiple of its largest
+/// stride). FLOPs follow thop as Ultralytics uses it: convolutions only (bias add included where
+/// a conv has a bias; grouped convolutions by their groups), BN, activations, pooling,
+/// upsampling and the attention's matrix products free. Throws stave::InternalError on a bad
+/// imgsz.
+ModelInfo modelInfo(const Architecture& arch, int imgsz = 640);
+
+/// modelInfo() of architectureFor(scale, nc). Throws stave::InternalError on an unknown name or
+/// nc < 1; callers validate user input with architectureFor() (or scaleSpec()) first.
 ModelInfo modelInfo(const std::string& scale, int nc, int imgsz = 640);
 
 }  // namespace stave::model

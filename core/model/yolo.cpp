@@ -9,346 +9,125 @@ namespace stave::model {
 
 namespace nn = torch::nn;
 
-ConvImpl::ConvImpl(int64_t c1, int64_t c2, int64_t k, int64_t s) {
-  conv = register_module(
-      "conv", nn::Conv2d(nn::Conv2dOptions(c1, c2, k).stride(s).padding(k / 2).bias(false)));
-  // Ultralytics' initialize_weights(): BN eps 1e-3, momentum 0.03; conv keeps PyTorch's default
-  // init.
-  bn = register_module("bn", nn::BatchNorm2d(nn::BatchNorm2dOptions(c2).eps(1e-3).momentum(0.03)));
-  act = register_module("act", nn::SiLU());
-}
-
-torch::Tensor ConvImpl::forward(torch::Tensor x) {
-  if (is_training() && bnSync) return act(syncBatchNorm(conv(x), *bn, bnSync));
-  if (!is_training() && folded.defined()) {
-    // Inference with the BatchNorm folded into the convolution (foldBatchNorm()).
-    const auto& o = conv->options;
-    return act(torch::conv2d(x, folded, foldedBias, o.stride(),
-                             std::get<torch::ExpandingArray<2>>(o.padding())));
-  }
-  return act(bn(conv(x)));
-}
-
-void ConvImpl::foldBatchNorm() {
-  torch::NoGradGuard noGrad;
-  const auto w = conv->weight;
-  auto scale = (bn->running_var.to(torch::kFloat) + bn->options.eps()).rsqrt();
-  if (bn->options.affine()) scale = scale * bn->weight.to(torch::kFloat);
-  auto shift = -bn->running_mean.to(torch::kFloat) * scale;
-  if (bn->options.affine()) shift = shift + bn->bias.to(torch::kFloat);
-  // The folded weight keeps the convolution weight's memory format (channels_last stays NHWC).
-  folded = (w.to(torch::kFloat) * scale.view({-1, 1, 1, 1})).to(w.scalar_type());
-  foldedBias = shift.to(w.scalar_type());
-}
-
-void ConvImpl::unfoldBatchNorm() {
-  folded = torch::Tensor();
-  foldedBias = torch::Tensor();
-}
-
 namespace {
 
-/// Per-channel view (1, C, 1, 1) for broadcasting against NCHW.
-torch::Tensor channelView(const torch::Tensor& t) {
-  return t.view({1, -1, 1, 1});
-}
-
-/// The autograd function behind syncBatchNorm. Inputs: x, weight, bias (tensors); the BN module
-/// (running stats, eps, momentum) and the sync hook ride along as non-tensor arguments.
-struct SyncBatchNormFunction : public torch::autograd::Function<SyncBatchNormFunction> {
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                               const torch::Tensor& weight, const torch::Tensor& bias,
-                               torch::nn::BatchNorm2dImpl* bn, BatchNormSync* sync) {
-    // Statistics in float64: E[x^2] - mean^2 over a global batch cancels badly in float32, and
-    // under autocast x may be bf16/fp16.
-    const auto xf = x.to(torch::kFloat);
-    const int64_t c = x.size(1);
-    const double localCount = static_cast<double>(x.numel() / std::max<int64_t>(c, 1));
-    auto packed = torch::cat({xf.sum({0, 2, 3}, false, torch::kDouble),
-                              (xf * xf).sum({0, 2, 3}, false, torch::kDouble),
-                              torch::full({1}, localCount, xf.options().dtype(torch::kDouble))});
-    std::vector<torch::Tensor> one{packed};
-    sync->allReduceSum(one);
-    packed = one[0];
-    const double count = packed[2 * c].item<double>();
-    STAVE_CHECK(count > 0, "syncBatchNorm: empty batch on every rank");
-    const auto mean = packed.narrow(0, 0, c) / count;
-    const auto var = (packed.narrow(0, c, c) / count - mean * mean).clamp_min(0.0);
-    const double eps = bn->options.eps();
-    const auto invstd = (var + eps).rsqrt();
-
-    {
-      torch::NoGradGuard noGrad;
-      if (bn->options.track_running_stats() && bn->running_mean.defined()) {
-        bn->num_batches_tracked.add_(1);
-        double m = 0.0;
-        if (bn->options.momentum().has_value())
-          m = *bn->options.momentum();
-        else  // cumulative moving average, as PyTorch does with momentum=None
-          m = 1.0 / static_cast<double>(bn->num_batches_tracked.item<int64_t>());
-        const auto unbiased = count > 1 ? var * (count / (count - 1)) : var;
-        bn->running_mean.mul_(1.0 - m).add_(mean.to(bn->running_mean.dtype()), m);
-        bn->running_var.mul_(1.0 - m).add_(unbiased.to(bn->running_var.dtype()), m);
-      }
-    }
-
-    const auto meanF = mean.to(torch::kFloat), invstdF = invstd.to(torch::kFloat);
-    auto y = (xf - channelView(meanF)) * channelView(invstdF);
-    if (weight.defined()) y = y * channelView(weight.to(torch::kFloat));
-    if (bias.defined()) y = y + channelView(bias.to(torch::kFloat));
-    ctx->save_for_backward({x, weight, meanF, invstdF});
-    ctx->saved_data["count"] = count;
-    ctx->saved_data["sync"] = reinterpret_cast<int64_t>(sync);
-    ctx->saved_data["hasBias"] = bias.defined();
-    return y.to(x.scalar_type());
+std::shared_ptr<const Architecture> resolveArchitecture(const ModelOptions& options) {
+  if (options.architecture) return options.architecture;
+  auto arch = architectureFor(options.scale, options.nc);
+  if (!arch.ok()) throw InternalError("Yolo: " + arch.errorText());
+  if (options.regMax < 2)
+    throw InternalError("Yolo: regMax must be >= 2 (regMax " + std::to_string(options.regMax) +
+                        ")");
+  auto out = std::make_shared<Architecture>(std::move(arch).value());
+  if (out->regMax != options.regMax) {
+    out->regMax = options.regMax;
+    auto& d = out->layers.back();
+    d.c2 = 4 * out->regMax + out->nc;
+    d.args[1] = out->regMax;
+    out->yaml["reg_max"] = out->regMax;
   }
-
-  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::variable_list grads) {
-    const auto saved = ctx->get_saved_variables();
-    const auto& x = saved[0];
-    const auto& weight = saved[1];
-    const auto& mean = saved[2];
-    const auto& invstd = saved[3];
-    const double count = ctx->saved_data["count"].toDouble();
-    auto* sync = reinterpret_cast<BatchNormSync*>(ctx->saved_data["sync"].toInt());
-    const int64_t c = x.size(1);
-
-    const auto dy = grads[0].to(torch::kFloat);
-    const auto xmu = x.to(torch::kFloat) - channelView(mean);
-    const auto sumDy = dy.sum({0, 2, 3});
-    const auto sumDyXmu = (dy * xmu).sum({0, 2, 3});
-    // Always all-reduce (even when x needs no gradient): whether backward runs at all is decided
-    // by the graph, which is the same on every rank, so the collectives stay in step.
-    auto packed = torch::cat({sumDy.to(torch::kDouble), sumDyXmu.to(torch::kDouble)});
-    std::vector<torch::Tensor> one{packed};
-    sync->allReduceSum(one);
-    packed = one[0];
-    const auto meanDy = (packed.narrow(0, 0, c) / count).to(torch::kFloat);
-    const auto meanDyXmu = (packed.narrow(0, c, c) / count).to(torch::kFloat);
-
-    torch::Tensor gradInput;
-    if (ctx->needs_input_grad(0)) {
-      auto scale = invstd;
-      if (weight.defined()) scale = scale * weight.to(torch::kFloat);
-      gradInput = (dy - channelView(meanDy) - xmu * channelView(invstd * invstd * meanDyXmu)) *
-                  channelView(scale);
-      gradInput = gradInput.to(x.scalar_type());
-    }
-    // Local sums: gradient sync averages them like any other parameter gradient.
-    torch::Tensor gradWeight, gradBias;
-    if (weight.defined() && ctx->needs_input_grad(1))
-      gradWeight = (sumDyXmu * invstd).to(weight.scalar_type());
-    if (ctx->saved_data["hasBias"].toBool() && ctx->needs_input_grad(2))
-      gradBias = sumDy.to(weight.defined() ? weight.scalar_type() : torch::kFloat);
-    return {gradInput, gradWeight, gradBias, torch::Tensor(), torch::Tensor()};
-  }
-};
-
-}  // namespace
-
-torch::Tensor syncBatchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn,
-                            const std::shared_ptr<BatchNormSync>& sync) {
-  STAVE_CHECK(sync != nullptr, "syncBatchNorm without a BatchNormSync");
-  STAVE_CHECK(x.dim() == 4, "syncBatchNorm expects NCHW input");
-  const torch::Tensor weight = bn.options.affine() ? bn.weight : torch::Tensor();
-  const torch::Tensor bias = bn.options.affine() ? bn.bias : torch::Tensor();
-  return SyncBatchNormFunction::apply(x, weight, bias, &bn, sync.get());
-}
-
-BottleneckImpl::BottleneckImpl(int64_t c1, int64_t c2, bool shortcut) {
-  cv1 = register_module("cv1", Conv(c1, c2, 3, 1));
-  cv2 = register_module("cv2", Conv(c2, c2, 3, 1));
-  add = shortcut && c1 == c2;
-}
-
-torch::Tensor BottleneckImpl::forward(torch::Tensor x) {
-  auto y = cv2(cv1(x));
-  return add ? x + y : y;
-}
-
-C2fImpl::C2fImpl(int64_t c1, int64_t c2, int64_t n, bool shortcut) {
-  const int64_t c = c2 / 2;
-  cv1 = register_module("cv1", Conv(c1, 2 * c, 1, 1));
-  cv2 = register_module("cv2", Conv((2 + n) * c, c2, 1, 1));
-  m = register_module("m", nn::ModuleList());
-  for (int64_t i = 0; i < n; ++i) {
-    m_blocks.emplace_back(c, c, shortcut);
-    m->push_back(m_blocks.back());
-  }
-}
-
-torch::Tensor C2fImpl::forward(torch::Tensor x) {
-  std::vector<torch::Tensor> ys = cv1(x).chunk(2, 1);
-  ys.reserve(2 + m_blocks.size());
-  for (auto& block : m_blocks) ys.push_back(block(ys.back()));
-  return cv2(torch::cat(ys, 1));
-}
-
-SPPFImpl::SPPFImpl(int64_t c1, int64_t c2, int64_t k) {
-  const int64_t c = c1 / 2;
-  cv1 = register_module("cv1", Conv(c1, c, 1, 1));
-  cv2 = register_module("cv2", Conv(c * 4, c2, 1, 1));
-  m = register_module("m", nn::MaxPool2d(nn::MaxPool2dOptions(k).stride(1).padding(k / 2)));
-}
-
-torch::Tensor SPPFImpl::forward(torch::Tensor x) {
-  auto y0 = cv1(x);
-  auto y1 = m(y0);
-  auto y2 = m(y1);
-  auto y3 = m(y2);
-  return cv2(torch::cat({y0, y1, y2, y3}, 1));
-}
-
-torch::Tensor ConcatImpl::forward(const std::vector<torch::Tensor>& xs) {
-  return torch::cat(xs, 1);
-}
-
-DFLImpl::DFLImpl(int64_t bins) : regMax(bins) {
-  conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(bins, 1, 1).bias(false)));
-  torch::NoGradGuard noGrad;
-  conv->weight.copy_(torch::arange(bins, torch::kFloat).view({1, bins, 1, 1}));
-  conv->weight.set_requires_grad(false);
-}
-
-torch::Tensor DFLImpl::forward(torch::Tensor x) {
-  const int64_t b = x.size(0), a = x.size(2);
-  // (B, 4*R, A) -> (B, R, 4, A): softmax over bins, then the conv takes the expectation.
-  auto p = x.view({b, 4, regMax, a}).transpose(2, 1).softmax(1);
-  return conv(p.to(conv->weight.dtype())).view({b, 4, a});
-}
-
-DetectImpl::DetectImpl(int64_t numClasses, int64_t bins, const std::vector<int64_t>& ch,
-                       const std::vector<int64_t>& levelStrides)
-    : nc(numClasses), regMax(bins), strides(levelStrides) {
-  const int64_t cBox = std::max<int64_t>({16, ch[0] / 4, 4 * regMax});
-  const int64_t cCls = std::max<int64_t>(ch[0], std::min<int64_t>(nc, 100));
-  cv2 = register_module("cv2", nn::ModuleList());
-  cv3 = register_module("cv3", nn::ModuleList());
-  for (int64_t c : ch) {
-    m_box.emplace_back(Conv(c, cBox, 3), Conv(cBox, cBox, 3),
-                       nn::Conv2d(nn::Conv2dOptions(cBox, 4 * regMax, 1)));
-    m_cls.emplace_back(Conv(c, cCls, 3), Conv(cCls, cCls, 3),
-                       nn::Conv2d(nn::Conv2dOptions(cCls, nc, 1)));
-    cv2->push_back(m_box.back());
-    cv3->push_back(m_cls.back());
-  }
-  dfl = register_module("dfl", DFL(regMax));
-  initBiases();
-}
-
-void DetectImpl::initBiases() {
-  torch::NoGradGuard noGrad;
-  for (size_t i = 0; i < m_box.size(); ++i) {
-    // Box logits start at 2.0 as in Ultralytics 8.4 (8.0-8.3: 1.0). The DFL softmax over each
-    // side's bins ignores a constant added to all of them, so this changes no output.
-    m_box[i][2]->as<nn::Conv2dImpl>()->bias.fill_(2.0);
-    // Prior: about 5 objects per 640x640 image spread over nc classes and this level's cells.
-    const double cells = std::pow(640.0 / static_cast<double>(strides[i]), 2.0);
-    m_cls[i][2]->as<nn::Conv2dImpl>()->bias.fill_(std::log(5.0 / static_cast<double>(nc) / cells));
-  }
-}
-
-namespace {
-/// A branch of the head: its two Conv blocks as autocast chooses, then the prediction
-/// convolution in float32. The logits feed the DFL softmax and the class BCE directly; in bf16
-/// (8 significant bits) they would be rounded by about 0.4% of their size.
-torch::Tensor branchForward(nn::Sequential& branch, const torch::Tensor& x) {
-  auto h = branch[1]->as<ConvImpl>()->forward(branch[0]->as<ConvImpl>()->forward(x));
-  AutocastOff off;
-  return branch[2]->as<nn::Conv2dImpl>()->forward(h.to(torch::kFloat));
-}
-}  // namespace
-
-std::vector<torch::Tensor> DetectImpl::forward(const std::vector<torch::Tensor>& xs) {
-  std::vector<torch::Tensor> out;
-  out.reserve(xs.size());
-  for (size_t i = 0; i < xs.size(); ++i)
-    out.push_back(torch::cat({branchForward(m_box[i], xs[i]), branchForward(m_cls[i], xs[i])}, 1));
   return out;
 }
 
-YoloImpl::YoloImpl(const ModelOptions& options) : m_options(options) {
-  auto specResult = scaleSpec(options.scale);
-  if (!specResult.ok()) throw InternalError("Yolo: " + specResult.errorText());
-  if (options.nc < 1 || options.regMax < 2) {
-    throw InternalError("Yolo: nc must be >= 1 and regMax >= 2 (nc " + std::to_string(options.nc) +
-                        ", regMax " + std::to_string(options.regMax) + ")");
+}  // namespace
+
+YoloImpl::YoloImpl(const ModelOptions& options)
+    : m_options(options), m_arch(resolveArchitecture(options)) {
+  const Architecture& a = *m_arch;
+  if (a.nc < 1 || a.regMax < 2 || a.layers.empty() || a.layers.back().module != "Detect") {
+    throw InternalError("Yolo: nc must be >= 1 and regMax >= 2, Detect last (nc " +
+                        std::to_string(a.nc) + ", regMax " + std::to_string(a.regMax) + ")");
   }
-  const ScaleSpec spec = specResult.value();
-  auto ch = [&](int64_t c) { return scaledChannels(spec, c); };
-  auto dep = [&](int64_t n) { return scaledDepth(spec, n); };
-  const int64_t c0 = ch(64), c1 = ch(128), c3 = ch(256), c5 = ch(512), c7 = ch(1024);
-  const int64_t c12 = ch(512), c15 = ch(256), c18 = ch(512), c21 = ch(1024);
-  auto up = [] {
-    return nn::Upsample(
-        nn::UpsampleOptions().scale_factor(std::vector<double>{2.0, 2.0}).mode(torch::kNearest));
-  };
+  m_options.nc = a.nc;
+  m_options.regMax = a.regMax;
+  m_strides = a.strides;
 
-  m_l0 = Conv(3, c0, 3, 2);
-  m_l1 = Conv(c0, c1, 3, 2);
-  m_l2 = C2f(c1, c1, dep(3), true);
-  m_l3 = Conv(c1, c3, 3, 2);
-  m_l4 = C2f(c3, c3, dep(6), true);
-  m_l5 = Conv(c3, c5, 3, 2);
-  m_l6 = C2f(c5, c5, dep(6), true);
-  m_l7 = Conv(c5, c7, 3, 2);
-  m_l8 = C2f(c7, c7, dep(3), true);
-  m_l9 = SPPF(c7, c7, 5);
-  m_l10 = up();
-  m_l11 = Concat();
-  m_l12 = C2f(c7 + c5, c12, dep(3), false);
-  m_l13 = up();
-  m_l14 = Concat();
-  m_l15 = C2f(c12 + c3, c15, dep(3), false);
-  m_l16 = Conv(c15, c15, 3, 2);
-  m_l17 = Concat();
-  m_l18 = C2f(c15 + c12, c18, dep(3), false);
-  m_l19 = Conv(c18, c18, 3, 2);
-  m_l20 = Concat();
-  m_l21 = C2f(c18 + c7, c21, dep(3), false);
-  m_detect = Detect(options.nc, options.regMax, std::vector<int64_t>{c15, c18, c21}, m_strides);
-
+  // Layers are constructed in index order: the random initialisation draws follow it, so a
+  // seed gives the same weights as the hand-wired YOLOv8 before.
   m_layers = register_module("model", nn::ModuleList());
-  m_layers->push_back(m_l0);
-  m_layers->push_back(m_l1);
-  m_layers->push_back(m_l2);
-  m_layers->push_back(m_l3);
-  m_layers->push_back(m_l4);
-  m_layers->push_back(m_l5);
-  m_layers->push_back(m_l6);
-  m_layers->push_back(m_l7);
-  m_layers->push_back(m_l8);
-  m_layers->push_back(m_l9);
-  m_layers->push_back(m_l10);
-  m_layers->push_back(m_l11);
-  m_layers->push_back(m_l12);
-  m_layers->push_back(m_l13);
-  m_layers->push_back(m_l14);
-  m_layers->push_back(m_l15);
-  m_layers->push_back(m_l16);
-  m_layers->push_back(m_l17);
-  m_layers->push_back(m_l18);
-  m_layers->push_back(m_l19);
-  m_layers->push_back(m_l20);
-  m_layers->push_back(m_l21);
-  m_layers->push_back(m_detect);
+  std::vector<bool> keep(a.layers.size(), false);
+  for (int s : a.save) keep[s] = true;
+  for (const LayerSpec& l : a.layers) {
+    if (l.module == "Detect") {
+      std::vector<int64_t> ch(l.inChannels.begin(), l.inChannels.end());
+      m_detect = Detect(a.nc, a.regMax, ch, m_strides, a.legacyHead);
+      m_layers->push_back(m_detect);
+      break;
+    }
+    Layer r;
+    r.spec = &l;
+    r.keep = keep[l.index];
+    if (l.module == "Conv") {
+      r.conv = Conv(l.c1, l.c2, l.kernel, l.stride, l.groups, l.act);
+      m_layers->push_back(r.conv);
+    } else if (l.module == "C2f" || l.module == "C3k2") {
+      const auto blocks = l.module == "C2f" ? C2fImpl::Blocks::C2f
+                          : l.c3k           ? C2fImpl::Blocks::C3k
+                                            : C2fImpl::Blocks::Bottleneck;
+      r.c2f = C2f(l.c1, l.c2, l.repeats, l.shortcut, l.groups, l.expansion, blocks);
+      m_layers->push_back(r.c2f);
+    } else if (l.module == "SPPF") {
+      r.sppf = SPPF(l.c1, l.c2, l.kernel);
+      m_layers->push_back(r.sppf);
+    } else if (l.module == "C2PSA") {
+      r.c2psa = C2PSA(l.c1, l.repeats, l.expansion);
+      m_layers->push_back(r.c2psa);
+    } else if (l.module == "nn.Upsample") {
+      const auto f = static_cast<double>(l.stride);
+      r.upsample = nn::Upsample(
+          nn::UpsampleOptions().scale_factor(std::vector<double>{f, f}).mode(torch::kNearest));
+      m_layers->push_back(r.upsample);
+    } else if (l.module == "Concat") {
+      r.concat = Concat();
+      m_layers->push_back(r.concat);
+    } else {
+      throw InternalError("Yolo: layer " + std::to_string(l.index) + ": no builder for module '" +
+                          l.module + "'");
+    }
+    m_run.push_back(std::move(r));
+  }
   freeze(0);
 }
 
 std::vector<torch::Tensor> YoloImpl::forward(torch::Tensor x) {
-  STAVE_CHECK(x.dim() == 4 && x.size(1) == 3 && x.size(2) % 32 == 0 && x.size(3) % 32 == 0 &&
-                  x.size(2) > 0 && x.size(3) > 0,
-              "Yolo::forward: input must be (B, 3, H, W) with H and W multiples of 32");
-  auto x2 = m_l2(m_l1(m_l0(x)));
-  auto p3 = m_l4(m_l3(x2));
-  auto p4 = m_l6(m_l5(p3));
-  auto p5 = m_l9(m_l8(m_l7(p4)));
-  auto x12 = m_l12(m_l11->forward({m_l10(p5), p4}));
-  auto x15 = m_l15(m_l14->forward({m_l13(x12), p3}));
-  auto x18 = m_l18(m_l17->forward({m_l16(x15), x12}));
-  auto x21 = m_l21(m_l20->forward({m_l19(x18), p5}));
-  return m_detect->forward({x15, x18, x21});
+  const int64_t s = m_strides.empty() ? 32 : *std::max_element(m_strides.begin(), m_strides.end());
+  STAVE_CHECK(
+      x.dim() == 4 && x.size(1) == 3 && x.size(2) % s == 0 && x.size(3) % s == 0 && x.size(2) > 0 &&
+          x.size(3) > 0,
+      "Yolo::forward: input must be (B, 3, H, W) with H and W multiples of " + std::to_string(s));
+  // Ultralytics' _predict_once: each layer reads the previous output or saved ones; only the
+  // outputs a later layer reads again (the architecture's `save`) are kept.
+  std::vector<torch::Tensor> saved(m_run.size() + 1);
+  torch::Tensor last = x;
+  auto input = [&](int from, int i) { return from < 0 || from == i - 1 ? last : saved[from]; };
+  for (size_t i = 0; i < m_run.size(); ++i) {
+    Layer& r = m_run[i];
+    const LayerSpec& l = *r.spec;
+    const int idx = static_cast<int>(i);
+    if (!r.concat.is_empty()) {
+      std::vector<torch::Tensor> xs;
+      xs.reserve(l.from.size());
+      for (int f : l.from) xs.push_back(input(f, idx));
+      last = r.concat->forward(xs);
+    } else {
+      const auto in = input(l.from[0], idx);
+      if (!r.conv.is_empty())
+        last = r.conv->forward(in);
+      else if (!r.c2f.is_empty())
+        last = r.c2f->forward(in);
+      else if (!r.sppf.is_empty())
+        last = r.sppf->forward(in);
+      else if (!r.c2psa.is_empty())
+        last = r.c2psa->forward(in);
+      else
+        last = r.upsample->forward(in);
+    }
+    if (r.keep) saved[i] = last;
+  }
+  std::vector<torch::Tensor> levels;
+  const int detectIdx = static_cast<int>(m_run.size());
+  for (int f : m_arch->detectFrom) levels.push_back(input(f, detectIdx));
+  return m_detect->forward(levels);
 }
 
 void YoloImpl::setBatchNormSync(std::shared_ptr<BatchNormSync> sync) {
