@@ -1,16 +1,18 @@
-// stave-train model-info: parameters and GFLOPs of a YOLOv8 scale, without building the model.
+// stave-train model-info: parameters and GFLOPs of a network (YOLOv8, YOLO11), without building
+// the model.
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "app/stave-train/command.h"
+#include "core/model/architecture.h"
 #include "core/model/model_info.h"
 
 namespace {
 
 struct ModelInfoOptions {
-  std::string scale = "n";
+  std::string model = "yolov8n";
   int nc = 80;  ///< COCO's classes, what the published models' counts are for
   int imgsz = stave::cli::schemaDefault<int>("imgsz");
   bool json = false;
@@ -18,25 +20,22 @@ struct ModelInfoOptions {
 
 int run(const ModelInfoOptions& o) {
   const std::string name = "model-info";
-  const std::string& scale = o.scale;
-  auto spec = stave::model::scaleSpec(scale);
-  if (!spec.ok()) return stave::cli::usageError(name, "--scale: " + spec.errors()[0].message);
   const int nc = o.nc, imgsz = o.imgsz;
-
-  std::string letter = scale;
-  if (letter.rfind("yolov8", 0) == 0) letter = letter.substr(6, 1);
-  const auto info = stave::model::modelInfo(scale, nc, imgsz);
+  auto arch = stave::model::architectureFor(o.model, nc);
+  if (!arch.ok()) return stave::cli::usageError(name, "--model: " + arch.errors()[0].message);
+  const auto info = stave::model::modelInfo(arch.value(), imgsz);
+  const std::string& model = arch->name;
   char gflops[32];
   std::snprintf(gflops, sizeof gflops, "%.4f", info.gflops);
   if (o.json) {
-    std::cout << "{\"scale\":\"" << letter << "\",\"nc\":" << nc << ",\"imgsz\":" << imgsz
-              << ",\"params\":" << info.params << ",\"gflops\":" << gflops
-              << ",\"layers\":" << info.layers << "}\n";
+    std::cout << "{\"model\":\"" << model << "\",\"scale\":\"" << arch->scale
+              << "\",\"nc\":" << nc << ",\"imgsz\":" << imgsz << ",\"params\":" << info.params
+              << ",\"gflops\":" << gflops << ",\"layers\":" << info.layers << "}\n";
   } else {
     char line[256];
     std::snprintf(line, sizeof line,
-                  "yolov8%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %dx%d, %d classes",
-                  letter.c_str(), info.layers, static_cast<long long>(info.params),
+                  "%s: %d layers, %lld parameters (%.2fM), %.1f GFLOPs at %dx%d, %d classes",
+                  model.c_str(), info.layers, static_cast<long long>(info.params),
                   info.params / 1e6, info.gflops, imgsz, imgsz, nc);
     std::cout << line << "\n";
   }
@@ -45,8 +44,9 @@ int run(const ModelInfoOptions& o) {
 
 stave::cli::RunFunction setup(CLI::App& app) {
   auto o = std::make_shared<ModelInfoOptions>();
-  app.add_option("--scale", o->scale, "the model scale (or yolov8s, ...)")
-      ->type_name("n|s|m|l|x")
+  app.add_option("--model,--scale", o->model,
+                 "the network: yolov8n..yolov8x, yolo11n..yolo11x (a lone n|s|m|l|x: yolov8)")
+      ->type_name("NAME")
       ->capture_default_str();
   app.add_option("--nc", o->nc, "classes")
       ->type_name("N")
@@ -63,5 +63,5 @@ stave::cli::RunFunction setup(CLI::App& app) {
 }  // namespace
 
 STAVE_COMMAND(stave::cli::Command{
-    "model-info", "parameters and GFLOPs of a YOLOv8 scale",
-    "stave-train model-info [--scale n|s|m|l|x] [--nc N] [--imgsz K] [--json]", "", setup});
+    "model-info", "parameters and GFLOPs of a network (yolov8n..x, yolo11n..x)",
+    "stave-train model-info [--model NAME] [--nc N] [--imgsz K] [--json]", "", setup});

@@ -54,7 +54,7 @@ stave::cli::RunFunction setup(CLI::App& app) {
   r.iou = schemaDefault<double>("iou");
   r.maxDet = schemaDefault<int>("max_det");
   // Both are refused before anything is written when they do not exist.
-  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt)")
+  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt; Stave's or Ultralytics')")
       ->type_name("W.pt")
       ->required()
       ->check(CLI::ExistingFile);

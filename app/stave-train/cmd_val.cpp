@@ -82,7 +82,7 @@ stave::cli::RunFunction setup(CLI::App& app) {
   r.rect = schemaDefault<bool>("rect");
   r.precision = schemaDefaultText("precision");
   r.channelsLast = schemaDefaultText("channels_last");
-  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt)")
+  app.add_option("--weights,--model", r.weights, "the checkpoint (best.pt, last.pt; Stave's or Ultralytics')")
       ->type_name("W.pt")
       ->required();
   app.add_option("--data", r.data, "dataset (default: the one the weights were trained on)")

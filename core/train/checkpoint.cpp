@@ -1,5 +1,9 @@
 #include "core/train/checkpoint.h"
+#include "core/train/start_weights.h"
+#include "core/train/torch_archive.h"
 #include "core/train/archive_check.h"
+
+#include <sys/stat.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -327,10 +331,24 @@ Result<CheckpointMeta> loadCheckpoint(const std::string& path, const CheckpointP
 }
 
 Result<CheckpointMeta> readCheckpointMeta(const std::string& path) {
+  // Ultralytics' files too (val and predict ask the meta of any weights they take).
+  if (auto kind = checkpointKind(path); kind && kind.value() == CheckpointKind::TorchSave) {
+    auto w = StartWeights::open(path);
+    if (!w) return w.errors();
+    return w->meta();
+  }
   return loadCheckpoint(path, CheckpointParts{}, false);
 }
 
 Result<LoadedWeights> loadWeights(const std::string& path, const torch::Device& device) {
+  auto kind = checkpointKind(path);
+  if (!kind) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return missingWeightsError(path, "");
+    return kind.errors();
+  }
+  if (kind.value() == CheckpointKind::TorchSave) return loadUltralyticsWeights(path, device);
+  if (kind.value() == CheckpointKind::LegacyTorchSave) return StartWeights::open(path).errors();
   auto file = CheckpointReader::open(path);
   if (!file) return file.errors();
   LoadedWeights lw;

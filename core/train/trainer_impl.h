@@ -38,6 +38,7 @@
 #include "core/train/optimizer.h"
 #include "core/train/train_step.h"
 #include "core/train/pickle_writer.h"
+#include "core/train/start_weights.h"
 #include "core/train/schedule.h"
 #include "core/train/settings.h"
 #include "core/train/trainer_dist.h"
@@ -233,6 +234,10 @@ struct Trainer::Impl {
   };
   std::map<std::string, ImageProblemReport> imageProblems;
   std::string pretrainedSummary;   // what pretrained= transferred, when partly (a warning event)
+  std::string modelName;           // the network built: "yolo11n" (model=FILE.pt resolved)
+  std::shared_ptr<const StartWeights> startWeights;  // model=/pretrained= file, read once
+  std::string startWeightsPath;                      // its path
+  nlohmann::json weightsReport;    // run_start's resolved.weights: what was transferred
   std::optional<CheckpointReader> resumeFrom;  // weights/last.pt while a resume sets up
 
   explicit Impl(TrainOptions opts)
@@ -265,6 +270,8 @@ struct Trainer::Impl {
   /// run only; a resume restores everything from its own last.pt). Every rank reads the same
   /// file, so the ranks start equal.
   void transferPretrained();
+  /// modelName from model= (a name, or the architecture of a model=FILE.pt).
+  void resolveModel();
   void setupModel();
   void setupOptimizer();
   void replan(int newEpochs);

@@ -101,7 +101,9 @@ void Trainer::Impl::writeRunStart() {
                 {"weight_decay", weightDecayUsed},
                 {"warmup_bias_lr", schedOptions.warmupBiasLr},
                 {"accumulate", schedOptions.accumulate},
-                {"global_batch", cfg.getInt("batch") * world}};
+                {"global_batch", cfg.getInt("batch") * world},
+                {"model", modelName}};
+  if (!weightsReport.is_null()) e.resolved["weights"] = weightsReport;
   e.nccl.backend = world > 1 ? (device.is_cuda() ? "nccl" : "gloo") : "";
   e.nccl.p2pLevel = settings.ncclP2pLevel;
   e.nccl.shmDisable = settings.ncclShmDisable;
@@ -138,7 +140,7 @@ CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
   m.scalerGrowth = scaler.growthTracker();
   m.nonFiniteTotal = state.nonFiniteTotal;
   m.configYaml = config::toYaml(cfg);
-  m.scale = settings.model;
+  m.scale = modelName;
   m.nc = nc;
   m.imgsz = settings.imgsz;
   m.names = settings.singleCls ? std::vector<std::string>{"object"} : spec.names;

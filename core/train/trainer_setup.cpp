@@ -118,36 +118,79 @@ void Trainer::Impl::applyFraction(data::SplitIndex& index) const {
 }
 
 void Trainer::Impl::transferPretrained() {
-  const std::string path = settings.pretrained;
+  // pretrained=FILE wins; else a model=FILE.pt gives its own weights, as in Ultralytics.
+  const std::string path = !settings.pretrained.empty() ? settings.pretrained
+                           : config::isCheckpointModel(settings.model) ? settings.model
+                                                                        : std::string();
   if (path.empty() || settings.resume) return;
-  const std::string hint = "pretrained takes a Stave checkpoint (.pt), e.g. runs/<id>/weights/best.pt";
-  auto reader = CheckpointReader::open(path);
-  if (!reader) throw RunFailure(reader.errorText(), hint, kTrainBadInput);
-  auto t = reader->transferMatching(*model);
+  const std::string key = settings.pretrained.empty() ? "model" : "pretrained";
+  const std::string hint =
+      key + " takes a checkpoint (.pt) of Stave (runs/<id>/weights/best.pt) or of Ultralytics "
+            "(yolo11n.pt, an Ultralytics run's best.pt)";
+  if (!startWeights || startWeightsPath != path) {
+    auto opened = StartWeights::open(path);
+    if (!opened) throw RunFailure(opened.errorText(), hint, kTrainBadInput);
+    startWeights = std::make_shared<const StartWeights>(std::move(opened.value()));
+    startWeightsPath = path;
+  }
+  auto t = startWeights->transferInto(*model);
   if (!t) throw RunFailure(t.errorText(), hint, kTrainBadInput);
   if (t->transferred == 0)
-    throw RunFailure(path + ": no tensor of it matches this model (" + settings.model +
-                         ", " + std::to_string(nc) + " classes)",
+    throw RunFailure(path + ": no tensor of it matches this model (" + modelName + ", " +
+                         std::to_string(nc) + " classes)",
                      hint, kTrainBadInput);
-  std::string text = "pretrained: transferred " + std::to_string(t->transferred) + "/" +
-                     std::to_string(t->total) + " tensors from " + path;
-  if (!t->skipped.empty()) {
-    text += "; kept " + std::to_string(t->skipped.size()) + " as initialised, e.g. " +
-            t->skipped.front();
-    if (t->skipped.size() > 1) text += ", " + t->skipped[1];
-  }
+  const std::string text = transferSummary(t.value(), *startWeights, nc) + " " + path;
+  weightsReport = {{"from", path},
+                   {"key", key},
+                   {"writer", startWeights->writer()},
+                   {"source", startWeights->source()},
+                   {"transferred", t->transferred},
+                   {"total", t->total},
+                   {"kept", keptSummary(t.value(), startWeights->meta().nc, nc)}};
+  nlohmann::json kept = nlohmann::json::array();
+  for (size_t i = 0; i < t->skipped.size() && i < 32; ++i) kept.push_back(t->skipped[i]);
+  weightsReport["kept_items"] = std::move(kept);
+  // A partial transfer is worth a warning in the run's record; a whole one only the log line.
   if (!t->skipped.empty()) pretrainedSummary = text;
   if (rank == 0) std::cerr << text << "\n";
 }
 
+void Trainer::Impl::resolveModel() {
+  modelName = config::modelName(settings.model);
+  if (config::isCheckpointModel(settings.model)) {
+    // The architecture comes from the file (the head gets the dataset's classes).
+    auto opened = StartWeights::open(settings.model);
+    if (!opened)
+      throw RunFailure(opened.errorText(),
+                       "model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of "
+                       "Stave or Ultralytics",
+                       kTrainBadInput);
+    startWeights = std::make_shared<const StartWeights>(std::move(opened.value()));
+    startWeightsPath = settings.model;
+    modelName = startWeights->modelName();
+  }
+  if (modelName.empty())
+    throw RunFailure("model: '" + settings.model + "' names no network Stave builds",
+                     "use yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt)",
+                     kTrainBadInput);
+}
+
 void Trainer::Impl::setupModel() {
+  resolveModel();
   model::ModelOptions mo;
-  mo.scale = settings.model;
+  mo.scale = modelName;
   mo.nc = nc;
   model = model::Yolo(mo);
   emaModel = model::Yolo(mo);
   transferPretrained();
   const int freeze = settings.freeze;
+  if (freeze > model->detectIndex())
+    throw RunFailure("freeze=" + std::to_string(freeze) + " freezes the detection head of " +
+                         modelName + " too (it has " + std::to_string(model->detectIndex()) +
+                         " layers before it): nothing would train",
+                     "use freeze=" + std::to_string(model->detectIndex()) +
+                         " at most (10 freezes the backbone)",
+                     kTrainBadInput);
   if (freeze > 0) model->freeze(freeze);
   model->to(device);
   emaModel->to(device);

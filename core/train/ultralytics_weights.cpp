@@ -113,10 +113,11 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   if (!loaded) return loaded.errors();
   const CheckpointMeta& meta = loaded->meta;
   const model::Yolo& model = loaded->model;
-  std::string scale = meta.scale.size() == 1 ? meta.scale : config::modelScale(meta.scale);
-  if (scale.empty() || std::string_view("nsmlx").find(scale) == std::string_view::npos)
+  // Ultralytics builds the network from its own yaml of the same name.
+  const std::string name = config::modelName(meta.scale);
+  if (name.empty())
     return Error{checkpoint, 0, "",
-                 "model '" + meta.scale + "' is not a YOLOv8 scale (n, s, m, l, x)"};
+                 "model '" + meta.scale + "' is not one of yolov8n..yolov8x, yolo11n..yolo11x"};
 
   // The run's data and single_cls, for Ultralytics' val() without arguments.
   std::string data;
@@ -127,7 +128,7 @@ Result<UltralyticsExport> exportUltralyticsWeights(const std::string& checkpoint
   }
 
   UltralyticsExport result;
-  result.modelYaml = "yolov8" + scale + ".yaml";
+  result.modelYaml = name + ".yaml";
   result.nc = model->nc();
 
   torch::NoGradGuard noGrad;
