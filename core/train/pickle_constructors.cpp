@@ -15,12 +15,15 @@ using Kind = PickleValue::Kind;
 bool isBuiltins(const std::string& m) {
   return m == "builtins" || m == "__builtin__";
 }
+
 bool isCopyreg(const std::string& m) {
   return m == "copyreg" || m == "copy_reg";
 }
+
 bool startsWith(const std::string& s, std::string_view p) {
   return s.compare(0, p.size(), p) == 0;
 }
+
 bool inPackage(const std::string& m, std::string_view pkg) {
   return m == pkg || (startsWith(m, pkg) && m.size() > pkg.size() && m[pkg.size()] == '.');
 }
@@ -194,9 +197,11 @@ std::vector<PickleValue*> Unpickler::sequence(const PickleValue* v) {
     fail("a " + v->describe() + " where a list or tuple was expected");
   return v->items;
 }
+
 bool Unpickler::truthy(const PickleValue* v) {
   return (v->kind == Kind::Bool && v->boolean) || (v->kind == Kind::Int && v->integer != 0);
 }
+
 PickleValue* Unpickler::latin1Bytes(const std::string& utf8) {
   PickleValue* b = make(Kind::Bytes);
   b->text.reserve(utf8.size());
@@ -259,6 +264,7 @@ PickleValue* Unpickler::numpyScalar(const PickleValue* callable,
   obj->items = args;
   return obj;
 }
+
 PickleValue* Unpickler::real(double d) {
   PickleValue* v = make(Kind::Float);
   v->real = d;
@@ -309,6 +315,7 @@ PickleValue* Unpickler::persistentLoad(const PickleValue* pid) {
   v->tensor.storage = std::move(s);
   return v;
 }
+
 /// torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks[, meta]).
 PickleValue* Unpickler::rebuildTensor(const std::vector<PickleValue*>& args) {
   if (args[0]->kind != Kind::Storage)
