@@ -9,7 +9,6 @@
 #include <set>
 
 #include "core/cuda/runtime.h"
-#include "core/model/architecture.h"
 #include "core/model/yolo.h"
 #include "core/train/checkpoint.h"
 
@@ -95,14 +94,9 @@ Result<OnnxExport> exportOnnx(const std::string& checkpoint, const std::string& 
   if (!loaded) return loaded.errors();
   auto& m = *loaded->model;
   OnnxExport result;
-  // The architecture the weights were built for, as the checkpoint names it.
-  auto described = model::architectureFor(loaded->meta.scale, m.nc());
-  if (!described) {
-    auto errors = described.errors();
-    for (auto& e : errors) e.file = checkpoint;
-    return errors;
-  }
-  const model::Architecture& arch = described.value();
+  // The architecture the loaded network was built from (a Stave checkpoint's family and scale,
+  // or an Ultralytics checkpoint's model.yaml): the graph walks the same layers.
+  const model::Architecture& arch = m.architecture();
   result.model = arch.name;
   result.scale = arch.scale ? std::string(1, arch.scale) : std::string();
   result.nc = m.nc();
