@@ -1,8 +1,10 @@
 #include "core/train/torch_archive.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -151,6 +153,34 @@ Result<uint64_t> recordSize(const std::string& path, zip_t* za, zip_uint64_t ind
   return uint64_t(st.size);
 }
 
+/// torch.save stores records uncompressed; a zip written otherwise (Python's zipfile) may
+/// deflate them. A compressed record's size is only what its directory claims: all of them
+/// together may expand to at most this many times the file (or kMinExpansionBytes).
+constexpr uint64_t kMaxExpansion = 64;
+constexpr uint64_t kMinExpansionBytes = uint64_t(16) << 20;
+
+/// Refuses an archive whose compressed records claim more bytes than kMaxExpansion allows
+/// (a zip bomb: a small file that would make the reader allocate or inflate gigabytes).
+Status checkExpansion(const std::string& path, zip_t* za, size_t entries, uint64_t fileBytes) {
+  uint64_t expanded = 0;
+  for (size_t i = 0; i < entries; ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(za, zip_uint64_t(i), 0, &st) != 0) continue;  // read later, and refused
+    if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE &&
+        (st.valid & ZIP_STAT_SIZE))
+      expanded += uint64_t(st.size);
+  }
+  const uint64_t cap = std::max(kMaxExpansion * fileBytes, kMinExpansionBytes);
+  if (expanded > cap)
+    return Error{path, 0, "",
+                 "damaged or hostile archive: its compressed records claim " +
+                     std::to_string(expanded) + " bytes, more than " +
+                     std::to_string(kMaxExpansion) + " times the file's " +
+                     std::to_string(fileBytes) + " bytes"};
+  return Ok{};
+}
+
 }  // namespace
 
 const char* checkpointKindName(CheckpointKind k) {
@@ -203,6 +233,8 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
     if (head == Head::Legacy) return Error{path, 0, "", kLegacyMessage};
     return Error{path, 0, "", "not a torch.save archive (the file is not a zip archive)"};
   }
+  struct stat st {};
+  const uint64_t fileBytes = fstat(fd, &st) == 0 ? uint64_t(st.st_size) : 0;
   // ZIP_CHECKCONS: the central directory must agree with the local headers.
   auto opened = openZip(path, fd, ZIP_RDONLY | ZIP_CHECKCONS);
   if (!opened) return opened.errors();
@@ -214,6 +246,7 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
                  "one"};
   if (entries.prefix.empty())
     return Error{path, 0, "", "not a torch.save archive: it holds no <folder>/data.pkl record"};
+  if (auto s = checkExpansion(path, za, entries.names.size(), fileBytes); !s) return s.errors();
 
   TorchArchive out;
   out.path = path;

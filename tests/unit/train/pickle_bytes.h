@@ -114,10 +114,11 @@ class PickleBytes {
 };
 
 /// Writes a zip archive of `records` (name, bytes) to `path`, stored uncompressed as torch.save
-/// writes them. Returns false (and says why in `why`) if libzip fails.
+/// writes them (or compressed with `method`, as Python's zipfile may). Returns false (and says why
+/// in `why`) if libzip fails.
 inline bool writeZip(const std::string& path,
                      const std::vector<std::pair<std::string, std::string>>& records,
-                     std::string* why = nullptr) {
+                     std::string* why = nullptr, int32_t method = ZIP_CM_STORE) {
   int code = 0;
   zip_t* za = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
   if (!za) {
@@ -127,7 +128,7 @@ inline bool writeZip(const std::string& path,
   for (const auto& [name, bytes] : records) {
     zip_source_t* src = zip_source_buffer(za, bytes.data(), bytes.size(), 0);
     const zip_int64_t index = src ? zip_file_add(za, name.c_str(), src, ZIP_FL_OVERWRITE) : -1;
-    if (index < 0 || zip_set_file_compression(za, zip_uint64_t(index), ZIP_CM_STORE, 0) != 0) {
+    if (index < 0 || zip_set_file_compression(za, zip_uint64_t(index), method, 0) != 0) {
       if (why) *why = zip_strerror(za);
       if (src && index < 0) zip_source_free(src);
       zip_discard(za);

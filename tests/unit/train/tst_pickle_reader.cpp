@@ -623,6 +623,23 @@ class TstPickleReader : public QObject {
     QCOMPARE(base.storage().data_ptr().get(), transposed.storage().data_ptr().get());
   }
 
+  /// Records deflated (as Python's zipfile may write them) read as stored ones, CRCs checked.
+  void deflatedArchive() {
+    PickleBytes p;
+    p.tensor("FloatStorage", "0", 6, 1, {2, 2}, {3, 1});
+    const std::string path = file("deflated.pt");
+    QVERIFY(stave::test::writeZip(
+        path,
+        {{"d/data.pkl", p.done()},
+         {"d/data/0", stave::test::bytesOf(std::vector<float>{0, 1, 2, 3, 4, 5})},
+         {"d/byteorder", "little"}},
+        nullptr, ZIP_CM_DEFLATE));
+    const auto a = stave::train::readTorchArchive(path);
+    QVERIFY2(a.ok(), a.errorText().c_str());
+    QVERIFY(torch::equal(a->tensor(a->pickle.root()),
+                         torch::tensor({1.f, 2.f, 4.f, 5.f}).reshape({2, 2})));
+  }
+
   /// PickleWriter's archives (those export-weights writes) read back value for value.
   void pickleWriterRoundTrip() {
     torch::manual_seed(3);
@@ -735,6 +752,16 @@ class TstPickleReader : public QObject {
         << "archive/data.pkl: at byte " + QString::number(reduceAt) +
                ": refused: REDUCE of os.system"
         << int(reduceAt);
+
+    PickleBytes zeros;
+    zeros.tensor("FloatStorage", "0", 8 << 20, 0, {8 << 20}, {1});
+    QVERIFY(t::writeZip(mk("bomb_zip.pt"),
+                        {{"archive/data.pkl", zeros.done()},
+                         {"archive/data/0", std::string(size_t(32) << 20, '\0')}},
+                        nullptr, ZIP_CM_DEFLATE));
+    QTest::newRow("compressed records that expand 1000x (zip bomb)")
+        << "bomb_zip.pt"
+        << "its compressed records claim 33554" << -1;
 
     QVERIFY(t::writeZip(mk("big_endian.pt"), {{"archive/data.pkl", valid},
                                               {"archive/byteorder", "big"},

@@ -10,6 +10,7 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/train/torch_archive.h"
 #include "core/train/ultralytics_checkpoint.h"
@@ -348,10 +349,15 @@ class TstUltralyticsCheckpoint : public QObject {
     QVERIFY2(j.errorText().find("j.pkl") == 0, j.errorText().c_str());
   }
 
-  /// Files Ultralytics itself wrote (tests/tools/ultralytics_fixtures.py), when they were made.
+  /// Files Ultralytics itself wrote (tests/tools/ultralytics_fixtures.py), when they were made:
+  /// every .pt reads; where manifest.json describes a file (what Ultralytics' own torch.load
+  /// found in it), the same epoch, version, yaml, names, stride, dtype and which model was taken.
   void ultralyticsFixtures() {
     namespace fs = std::filesystem;
-    const fs::path root(STAVE_ULTRALYTICS_FIXTURES);
+    // The environment may point elsewhere (a copy of the fixtures, another Ultralytics version's).
+    const fs::path root(
+        qEnvironmentVariable("STAVE_ULTRALYTICS_FIXTURES", STAVE_ULTRALYTICS_FIXTURES)
+            .toStdString());
     std::vector<fs::path> files;
     std::error_code ec;
     if (fs::is_directory(root, ec))
@@ -366,12 +372,41 @@ class TstUltralyticsCheckpoint : public QObject {
       QVERIFY2(r->yaml.is_object() && r->yaml.contains("backbone"), f.c_str());
       QVERIFY2(!r->names.empty(), f.c_str());
       QVERIFY2(!r->version.empty(), f.c_str());
-      QCOMPARE(r->stride.empty(), false);
-      if (f.filename().string().find("midtrain") != std::string::npos) {
-        QCOMPARE(r->source, std::string("ema"));
-        QVERIFY(r->hasOptimizer);
+      QVERIFY2(!r->stride.empty(), f.c_str());
+    }
+    std::ifstream in(root / "manifest.json");
+    if (!in) return;
+    const json manifest = json::parse(in, nullptr, false);
+    QVERIFY(manifest.is_object());
+    int compared = 0;
+    const json models = manifest.value("models", json::object());
+    for (const auto& item : models.items()) {
+      const json& entry = item.value();
+      for (const char* kind : {"final", "midtrain"}) {
+        const std::string summaryKey =
+            std::string(kind) == "final" ? "checkpoint" : "midtrain_checkpoint";
+        if (!entry.contains("files") || !entry["files"].contains(kind) ||
+            !entry.contains(summaryKey))
+          continue;
+        const std::string path = (root / entry["files"][kind].get<std::string>()).string();
+        const json& want = entry[summaryKey];
+        const auto r = stave::train::readUltralyticsCheckpoint(path);
+        QVERIFY2(r.ok(), r.errorText().c_str());
+        QCOMPARE(r->epoch.value_or(-99), want["epoch"].get<int64_t>());
+        QCOMPARE(r->version, want["version"].get<std::string>());
+        QCOMPARE(r->source, std::string(want["ema_is_none"].get<bool>() ? "model" : "ema"));
+        QCOMPARE(r->hasOptimizer, !want["optimizer_is_none"].get<bool>());
+        QVERIFY2(r->yaml == want["yaml"], path.c_str());
+        QCOMPARE(int64_t(r->names.size()), want["nc"].get<int64_t>());
+        for (size_t i = 0; i < r->names.size(); ++i)
+          QCOMPARE(r->names[i], want["names"][std::to_string(i)].get<std::string>());
+        QCOMPARE(r->stride, want["stride"].get<std::vector<double>>());
+        QCOMPARE(std::string(c10::toString(r->tensors.front().second.scalar_type())),
+                 std::string(want["dtype"].get<std::string>() == "float16" ? "Half" : "Float"));
+        ++compared;
       }
     }
+    qInfo("%d fixture files compared with manifest.json", compared);
   }
 };
 
