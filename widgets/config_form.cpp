@@ -1,13 +1,18 @@
 #include "widgets/config_form.h"
 
+#include <QAction>
 #include <QCheckBox>
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -18,6 +23,34 @@
 namespace stave::widgets {
 
 using studio::ConfigFormModel;
+
+namespace {
+// A path row's editor: the path as text, with a file dialog behind its trailing button (the
+// form's dialog). A line edit itself, so that Return and focus-out commit as for any row.
+QLineEdit* newPathEditor(QWidget* parent, QAction** browse) {
+  auto* edit = new QLineEdit(parent);
+  edit->setObjectName(QStringLiteral("pathEdit"));
+  edit->setFrame(false);
+  *browse = edit->addAction(edit->style()->standardIcon(QStyle::SP_DirOpenIcon),
+                            QLineEdit::TrailingPosition);
+  (*browse)->setObjectName(QStringLiteral("browseAction"));
+  (*browse)->setToolTip(ConfigForm::tr("Choose a file…"));
+  return edit;
+}
+
+bool isPathRow(const QModelIndex& index) {
+  return index.data(ConfigFormModel::TypeRole).toString() == QLatin1String("path");
+}
+
+bool isModelRow(const QModelIndex& index) {
+  return index.data(ConfigFormModel::KeyRole).toString() == QLatin1String("model");
+}
+
+// The network family of a model name: "yolov8" of "yolov8s", "yolo11" of "yolo11n".
+QString familyOf(const QString& name) {
+  return name.left(name.size() - 1);
+}
+}  // namespace
 
 void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option,
                                           const QModelIndex& index) const {
@@ -30,22 +63,73 @@ void ConfigValueDelegate::initStyleOption(QStyleOptionViewItem* option,
   if (index.column() == ConfigFormModel::ValueColumn &&
       !(index.flags() & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable)))
     option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
+  // A path is told by its file name and its start: the middle goes when it does not fit.
+  if (index.column() == ConfigFormModel::ValueColumn && (isPathRow(index) || isModelRow(index)))
+    option->textElideMode = Qt::ElideMiddle;
 }
 
 QWidget* ConfigValueDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
                                            const QModelIndex& index) const {
+  auto* self = const_cast<ConfigValueDelegate*>(this);
+  const QPersistentModelIndex at(index);
+  if (isPathRow(index)) {
+    QAction* browse = nullptr;
+    QLineEdit* editor = newPathEditor(parent, &browse);
+    if (index.data(ConfigFormModel::KeyRole).toString() == QLatin1String("pretrained"))
+      editor->setPlaceholderText(tr("none: random weights, or those of a model=.pt"));
+    connect(browse, &QAction::triggered, self, [self, editor, at] {
+      // What was typed is kept; the dialog opens once the editor has closed.
+      emit self->commitData(editor);
+      emit self->closeEditor(editor, QAbstractItemDelegate::NoHint);
+      emit self->fileWanted(at);
+    });
+    return editor;
+  }
   const QStringList choices = index.data(ConfigFormModel::ChoicesRole).toStringList();
   if (!choices.isEmpty()) {
     auto* combo = new QComboBox(parent);
-    combo->addItems(choices);
+    if (isModelRow(index)) {
+      combo->setObjectName(QStringLiteral("modelEditor"));
+      // The families apart; then a checkpoint, which brings its own network and weights.
+      for (const QString& name : choices) {
+        if (combo->count() > 0 && familyOf(name) != familyOf(combo->itemText(combo->count() - 1)))
+          combo->insertSeparator(combo->count());
+        combo->addItem(name, name);
+      }
+      combo->insertSeparator(combo->count());
+      combo->addItem(tr("Checkpoint file (.pt)…"), QString::fromLatin1(kChooseFile));
+      combo->setItemData(combo->count() - 1,
+                         tr("A checkpoint (Stave's or Ultralytics', e.g. yolo11n.pt) gives the "
+                            "network and its weights"),
+                         Qt::ToolTipRole);
+      connect(combo, &QComboBox::activated, self, [self, combo, at](int i) {
+        const bool choose = combo->itemData(i).toString() == QLatin1String(kChooseFile);
+        if (!choose) emit self->commitData(combo);
+        emit self->closeEditor(combo, QAbstractItemDelegate::NoHint);
+        if (choose) emit self->fileWanted(at);
+      });
+    } else {
+      for (const QString& c : choices) combo->addItem(c, c);
+      connect(combo, &QComboBox::activated, self, [self, combo] { emit self->commitData(combo); });
+    }
     return combo;
   }
   return QStyledItemDelegate::createEditor(parent, option, index);
 }
 
 void ConfigValueDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
+  const QString value = index.data(Qt::EditRole).toString();
   if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-    combo->setCurrentText(index.data(Qt::EditRole).toString());
+    int i = combo->findData(value);
+    if (i < 0) {
+      // A value the list does not hold (a checkpoint file, yolov8s.yaml) is kept as it is:
+      // shown above "Checkpoint file (.pt)…", or last.
+      const int choose = combo->findData(QString::fromLatin1(kChooseFile));
+      i = choose < 0 ? combo->count() : choose;
+      combo->insertItem(i, value, value);
+      combo->setItemData(i, value, Qt::ToolTipRole);
+    }
+    combo->setCurrentIndex(i);
     return;
   }
   QStyledItemDelegate::setEditorData(editor, index);
@@ -54,7 +138,9 @@ void ConfigValueDelegate::setEditorData(QWidget* editor, const QModelIndex& inde
 void ConfigValueDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
                                        const QModelIndex& index) const {
   if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-    model->setData(index, combo->currentText(), Qt::EditRole);
+    const QString value = combo->currentData().toString();
+    if (value == QLatin1String(kChooseFile)) return;  // the file dialog sets it
+    model->setData(index, value, Qt::EditRole);
     return;
   }
   QStyledItemDelegate::setModelData(editor, model, index);
@@ -107,13 +193,16 @@ void ConfigForm::buildTable(QVBoxLayout* layout) {
   m_view = new QTableView(this);
   m_view->setObjectName(QStringLiteral("configTable"));
   m_view->setModel(m_filter);
-  m_view->setItemDelegate(new ConfigValueDelegate(m_view));
+  auto* delegate = new ConfigValueDelegate(m_view);
+  m_view->setItemDelegate(delegate);
+  connect(delegate, &ConfigValueDelegate::fileWanted, this, &ConfigForm::chooseFile,
+          Qt::QueuedConnection);
   m_view->verticalHeader()->hide();
   m_view->horizontalHeader()->setStretchLastSection(true);
   m_view->setAlternatingRowColors(true);
   m_view->setEditTriggers(QAbstractItemView::AllEditTriggers);
   m_view->setColumnWidth(ConfigFormModel::NameColumn, 180);
-  m_view->setColumnWidth(ConfigFormModel::ValueColumn, 160);
+  m_view->setColumnWidth(ConfigFormModel::ValueColumn, 220);  // a checkpoint's path
   m_view->setColumnWidth(ConfigFormModel::DefaultColumn, 110);
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
   m_view->setWordWrap(false);
@@ -181,6 +270,29 @@ void ConfigForm::connectSignals() {
 void ConfigForm::loadConfig(const QString& name) {
   const config::RunConfig* cfg = m_doc->config(name);
   m_model->setCommitted(cfg ? *cfg : config::RunConfig::defaults());
+}
+
+QString ConfigForm::fileFilter(const QString& key) {
+  if (key == QLatin1String("model") || key == QLatin1String("pretrained"))
+    return tr("Checkpoints (*.pt);;All files (*)");
+  if (key == QLatin1String("data")) return tr("Dataset (*.yaml *.yml);;All files (*)");
+  return tr("All files (*)");
+}
+
+void ConfigForm::chooseFile(const QPersistentModelIndex& index) {
+  if (!index.isValid()) return;
+  const QString key = index.data(ConfigFormModel::KeyRole).toString();
+  const QString value = index.data(Qt::EditRole).toString();
+  // Starts where the value points, else in the project's folder (text only: no file work here).
+  QString start = QFileInfo(m_doc->path()).absolutePath();
+  if (!value.isEmpty() && QDir::isAbsolutePath(value)) start = value;
+  const QString title = key == QLatin1String("model") || key == QLatin1String("pretrained")
+                            ? tr("Start weights (%1)").arg(key)
+                            : tr("File for %1").arg(key);
+  const QString chosen = QFileDialog::getOpenFileName(this, title, start, fileFilter(key));
+  if (chosen.isEmpty() || !index.isValid()) return;
+  m_filter->setData(index, QDir::cleanPath(chosen), Qt::EditRole);
+  m_view->setCurrentIndex(index);
 }
 
 void ConfigForm::setDatasetSize(qint64 trainImages, int nc) {

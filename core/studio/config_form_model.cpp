@@ -211,9 +211,13 @@ QVariant ConfigFormModel::data(const QModelIndex& index, int role) const {
       if (index.column() == ValueColumn && r.error.isEmpty() && m_used.contains(qs(spec.name)) &&
           m_used.value(qs(spec.name)) != r.text)
         return m_usedWhy;
-      return r.error.isEmpty() ? helpOf(spec) + QStringLiteral(" (") +
-                                     qs(config::describeRange(spec)) + QLatin1Char(')')
-                               : r.error;
+      if (!r.error.isEmpty()) return r.error;
+      // A path is elided in its cell: the tooltip has it whole.
+      if (index.column() == ValueColumn && !r.text.isEmpty() &&
+          (spec.type == config::ParamType::Path || config::isCheckpointModel(r.text.toStdString())))
+        return r.text + QStringLiteral("\n") + helpOf(spec);
+      return helpOf(spec) + QStringLiteral(" (") + qs(config::describeRange(spec)) +
+             QLatin1Char(')');
     case KeyRole:
       return qs(spec.name);
     case GroupRole:
