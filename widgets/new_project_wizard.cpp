@@ -2,10 +2,13 @@
 
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,6 +20,7 @@
 #include <QVBoxLayout>
 #include <functional>
 
+#include "core/config/schema.h"
 #include "core/studio/background_job.h"
 
 namespace stave::widgets {
@@ -53,7 +57,7 @@ NewProjectWizard::NewProjectWizard(QWidget* parent)
     if (id == ClassesPage && !m_inspected) inspectFolder();
     if (id == CheckPage) startCheck();
   });
-  resize(720, 520);
+  resize(780, 700);  // the last page: the check, the proposals and Start from
 }
 
 void NewProjectWizard::buildNamePage() {
@@ -209,8 +213,111 @@ void NewProjectWizard::buildCheckPage() {
   m_useProposal->setChecked(true);
   m_useProposal->hide();
   checkLayout->addWidget(m_useProposal);
+  checkLayout->addWidget(buildStartFrom(checkPage));
   checkPage->complete = [this] { return datasetUsable(); };
   setPage(CheckPage, checkPage);
+}
+
+QGroupBox* NewProjectWizard::buildStartFrom(QWidget* page) {
+  // What the first epoch starts from: Ultralytics users start from yolo11n.pt, not from random
+  // weights (a few hundred images learn little from scratch).
+  m_startBox = new QGroupBox(tr("Start from"), page);
+  m_startBox->setObjectName(QStringLiteral("startFrom"));
+  auto* grid = new QGridLayout(m_startBox);
+  m_start = new QButtonGroup(m_startBox);
+  auto* scratch = new QRadioButton(tr("Random weights (train from scratch), network:"), m_startBox);
+  scratch->setObjectName(QStringLiteral("startNetwork"));
+  auto* file = new QRadioButton(tr("A checkpoint file (.pt):"), m_startBox);
+  file->setObjectName(QStringLiteral("startCheckpoint"));
+  m_start->addButton(scratch, StartNetwork);
+  m_start->addButton(file, StartCheckpoint);
+  scratch->setChecked(true);
+
+  m_network = new QComboBox(m_startBox);
+  m_network->setObjectName(QStringLiteral("startNetworkChoice"));
+  const config::ParamSpec* model = config::findParam("model");
+  for (const std::string& name : model->choices) {
+    const QString n = QString::fromStdString(name);
+    // The families apart (yolov8…, yolo11…).
+    if (m_network->count() > 0 &&
+        n.chopped(1) != m_network->itemText(m_network->count() - 1).chopped(1))
+      m_network->insertSeparator(m_network->count());
+    m_network->addItem(n);
+  }
+  m_network->setCurrentText(QString::fromStdString(std::get<std::string>(model->defaultValue)));
+  m_networkWhy = new QLabel(m_startBox);
+  m_networkWhy->setObjectName(QStringLiteral("startNetworkWhy"));
+  m_networkWhy->setWordWrap(true);
+
+  m_startFile = new QLineEdit(m_startBox);
+  m_startFile->setObjectName(QStringLiteral("startFile"));
+  m_startFile->setPlaceholderText(tr("yolo11n.pt, yolov8n.pt or a run's weights/best.pt"));
+  auto* browse = new QPushButton(tr("Browse…"), m_startBox);
+  browse->setObjectName(QStringLiteral("startBrowse"));
+  auto* hint = new QLabel(
+      tr("A checkpoint gives the network and its weights: Ultralytics' COCO-pretrained "
+         "yolo11n.pt … yolo11x.pt and yolov8n.pt … yolov8x.pt, or an earlier run's best.pt "
+         "(Stave's or Ultralytics'). The class outputs start afresh when the dataset has other "
+         "classes. Stave does not download weights."),
+      m_startBox);
+  hint->setWordWrap(true);
+  m_startProblem = problemLabel(m_startBox);
+  m_startProblem->setObjectName(QStringLiteral("startProblem"));
+
+  grid->addWidget(scratch, 0, 0);
+  grid->addWidget(m_network, 0, 1);
+  grid->addWidget(m_networkWhy, 1, 1, 1, 3);
+  grid->addWidget(file, 2, 0);
+  grid->addWidget(m_startFile, 2, 1, 1, 2);
+  grid->addWidget(browse, 2, 3);
+  grid->addWidget(hint, 3, 0, 1, 4);
+  grid->addWidget(m_startProblem, 4, 0, 1, 4);
+  grid->setColumnStretch(2, 1);
+
+  connect(m_network, &QComboBox::activated, this, [this, scratch] {
+    m_networkChosen = true;
+    scratch->setChecked(true);
+    m_startProblem->clear();
+  });
+  connect(m_startFile, &QLineEdit::textEdited, this, [this, file] {
+    file->setChecked(true);
+    m_startProblem->clear();
+  });
+  connect(m_start, &QButtonGroup::idClicked, this, [this] { m_startProblem->clear(); });
+  connect(browse, &QPushButton::clicked, this, [this, file] {
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Start weights"), m_startFile->text().trimmed(),
+                                     tr("Checkpoints (*.pt);;All files (*)"));
+    if (p.isEmpty()) return;
+    m_startFile->setText(QDir::cleanPath(p));
+    file->setChecked(true);
+    m_startProblem->clear();
+  });
+  return m_startBox;
+}
+
+void NewProjectWizard::setStartNetwork(const QString& name) {
+  m_network->setCurrentText(name);
+  m_networkChosen = true;
+  m_start->button(StartNetwork)->click();
+}
+
+void NewProjectWizard::setStartCheckpoint(const QString& path) {
+  m_startFile->setText(path);
+  m_start->button(StartCheckpoint)->click();
+}
+
+NewProjectWizard::StartFrom NewProjectWizard::startFrom() const {
+  return static_cast<StartFrom>(m_start->checkedId());
+}
+
+QString NewProjectWizard::startFromSetting() const {
+  if (source() == UltralyticsArgs) return {};
+  return startFrom() == StartCheckpoint ? m_startFile->text().trimmed() : m_network->currentText();
+}
+
+QString NewProjectWizard::startProblem() const {
+  return m_startProblem->text();
 }
 
 QLineEdit* NewProjectWizard::field(const QString& name) const {
@@ -325,6 +432,14 @@ bool NewProjectWizard::validateCurrentPage() {
       r.dataYaml = m_dataYaml;
       if (source() == UltralyticsArgs) r.ultralyticsArgs = path;
       r.settings = proposedSettings();
+      if (source() != UltralyticsArgs && startFrom() == StartCheckpoint) {
+        const QString problem = studio::startCheckpointProblem(m_startFile->text());
+        if (!problem.isEmpty()) {
+          m_startProblem->setText(problem);
+          return false;
+        }
+      }
+      r.startFrom = startFromSetting();
       auto created = studio::createNewProject(r);
       if (!created) {
         m_verdict->setText(
@@ -358,9 +473,16 @@ void NewProjectWizard::showProposals(const studio::MachineShape& machine,
                           "training images:</b>")
                            .arg(check.trainImages);
   text += QStringLiteral("<table>");
-  for (const auto& p : m_proposals)
+  for (const auto& p : m_proposals) {
+    if (p.key == QLatin1String("model")) {
+      // Shown under Start from, where it can be changed.
+      if (!m_networkChosen) m_network->setCurrentText(p.value);
+      m_networkWhy->setText(tr("%1 is suggested: %2").arg(p.value, p.why));
+      continue;
+    }
     text += QStringLiteral("<tr><td><code>%1=%2</code>&nbsp;&nbsp;</td><td>%3</td></tr>")
                 .arg(p.key.toHtmlEscaped(), p.value.toHtmlEscaped(), p.why.toHtmlEscaped());
+  }
   text += QStringLiteral("</table>");
   m_proposal->setText(text);
   m_useProposal->show();
@@ -375,6 +497,8 @@ void NewProjectWizard::startCheck() {
   m_proposal->clear();
   m_useProposal->hide();
   m_proposals.clear();
+  m_startBox->setVisible(source() != UltralyticsArgs);  // the args.yaml's model is kept
+  m_startProblem->clear();
   page->changed();
   const QString yaml = m_dataYaml;
   const bool probe = !m_machineSet;

@@ -2,7 +2,9 @@
 // New project wizard: name and folder; the dataset as a data.yaml, an images folder with YOLO
 // labels (the wizard asks for the class names and writes the data.yaml), or an Ultralytics
 // args.yaml to import; the dataset is checked in the background before the project is made,
-// and its problems are shown. Finish creates the project (config::createProject).
+// and its problems are shown, with settings proposed for the machine and what the training
+// starts from: a network with random weights, or a checkpoint (.pt, Stave's or Ultralytics':
+// yolo11n.pt). Finish creates the project (config::createProject).
 #include <QWizard>
 
 #include "core/studio/settings_proposal.h"
@@ -11,6 +13,8 @@
 
 class QButtonGroup;
 class QCheckBox;
+class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -44,6 +48,19 @@ class NewProjectWizard : public QWizard {
   /// the project's config "default" gets them while "Use them" is ticked. Empty when an
   /// Ultralytics args.yaml gives the settings.
   QStringList proposedSettings() const;
+  /// What the training starts from ("Start from" on the last page): a network with random
+  /// weights, or a checkpoint file. Not asked for an Ultralytics args.yaml (its model is kept).
+  enum StartFrom { StartNetwork = 0, StartCheckpoint = 1 };
+  /// Chooses a network (yolov8n..x, yolo11n..x), from random weights.
+  void setStartNetwork(const QString& name);
+  /// Chooses a checkpoint file to start from (its network and weights).
+  void setStartCheckpoint(const QString& path);
+  StartFrom startFrom() const;
+  /// The project's `model` as Finish will write it: the network's name, or the checkpoint's
+  /// path as typed ("" for an args.yaml import).
+  QString startFromSetting() const;
+  /// The problem shown under "Start from" ("" = none).
+  QString startProblem() const;
   /// The machine the proposals are for (tests set one; default: this machine, probed).
   void setMachine(const studio::MachineShape& machine) { m_machine = machine; m_machineSet = true; }
 
@@ -57,6 +74,7 @@ class NewProjectWizard : public QWizard {
   void buildDatasetPage();
   void buildClassesPage();
   void buildCheckPage();
+  QGroupBox* buildStartFrom(QWidget* page);
   void startCheck();
   void showProposals(const studio::MachineShape& machine, const studio::DatasetCheckResult& check);
   void inspectFolder();
@@ -74,6 +92,13 @@ class NewProjectWizard : public QWizard {
   QLabel* m_verdict = nullptr;
   QLabel* m_proposal = nullptr;
   QCheckBox* m_useProposal = nullptr;
+  QGroupBox* m_startBox = nullptr;
+  QButtonGroup* m_start = nullptr;
+  QComboBox* m_network = nullptr;
+  bool m_networkChosen = false;  // by the user: the proposal no longer replaces it
+  QLabel* m_networkWhy = nullptr;
+  QLineEdit* m_startFile = nullptr;
+  QLabel* m_startProblem = nullptr;
   QList<studio::SettingProposal> m_proposals;
   studio::MachineShape m_machine;
   bool m_machineSet = false;

@@ -159,6 +159,31 @@ Result<std::string> datasetOfUltralyticsArgs(const QString& argsYaml) {
   return QFileInfo(resolved).absoluteFilePath().toStdString();
 }
 
+QString startCheckpointProblem(const QString& path) {
+  const QString p = path.trimmed();
+  if (p.isEmpty())
+    return QCoreApplication::translate("NewProject",
+                                       "Choose the checkpoint file (.pt) to start from.");
+  if (!p.endsWith(QLatin1String(".pt")))
+    return QCoreApplication::translate("NewProject",
+                                       "%1 is not a checkpoint: expected a .pt file (Stave's or "
+                                       "Ultralytics', such as yolo11n.pt)")
+        .arg(p);
+  const QFileInfo info(p);
+  if (info.isDir())
+    return QCoreApplication::translate("NewProject", "%1 is a folder, not a checkpoint file")
+        .arg(p);
+  if (!info.exists())
+    return QCoreApplication::translate(
+               "NewProject",
+               "%1 does not exist. Stave does not download weights: Ultralytics publishes "
+               "yolo11n.pt and the others at github.com/ultralytics/assets/releases.")
+        .arg(p);
+  if (!info.isReadable())
+    return QCoreApplication::translate("NewProject", "%1 cannot be read").arg(p);
+  return {};
+}
+
 Result<std::string> createNewProject(const NewProjectRequest& r) {
   std::vector<Error> errors;
   config::RunConfig imported = config::RunConfig::defaults();
@@ -170,15 +195,22 @@ Result<std::string> createNewProject(const NewProjectRequest& r) {
     imported = im->config;
     imported.set("data", std::string());  // the project's dataset is used
   }
+  // A checkpoint to start from is checked before anything is written.
+  QString startFrom = r.startFrom.trimmed();
+  if (config::isCheckpointModel(startFrom.toStdString())) {
+    if (const QString problem = startCheckpointProblem(startFrom); !problem.isEmpty())
+      return Error{startFrom.toStdString(), 0, "model", problem.toStdString()};
+    startFrom = QFileInfo(startFrom).absoluteFilePath();
+  }
   auto project =
       config::createProject(r.folder.toStdString(), r.name.toStdString(), r.dataYaml.toStdString());
   if (!project) return project.errors();
-  if (!r.settings.isEmpty()) {
-    std::vector<std::string> kv;
-    for (const QString& s : r.settings) kv.push_back(s.toStdString());
+  std::vector<std::string> kv;
+  for (const QString& s : r.settings) kv.push_back(s.toStdString());
+  if (!startFrom.isEmpty()) kv.push_back("model=" + startFrom.toStdString());
+  if (!kv.empty())
     if (auto st = config::applyOverrides(imported, kv); !st) return st.errors();
-  }
-  if (!r.ultralyticsArgs.isEmpty() || !r.settings.isEmpty()) {
+  if (!r.ultralyticsArgs.isEmpty() || !kv.empty()) {
     project->setConfig("default", imported);
     if (auto st = config::saveProject(project.value()); !st) return st.errors();
   }

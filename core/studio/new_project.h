@@ -54,7 +54,14 @@ struct NewProjectRequest {
   QString dataYaml;         ///< the dataset
   QString ultralyticsArgs;  ///< an args.yaml whose settings become the config "default" ("" = none)
   QStringList settings;     ///< key=value for the config "default" (the wizard's proposals)
+  /// What the config "default" starts from, its `model`: a network ("yolo11n", random weights)
+  /// or a checkpoint file (.pt, Stave's or Ultralytics': network and weights, made absolute).
+  /// Applied after `settings`; "" = as they (or the defaults) say.
+  QString startFrom;
 };
+/// Why the file `path` cannot start a project ("" when it can): it must end in .pt and exist
+/// (Stave does not download weights). Translated; a few file reads.
+QString startCheckpointProblem(const QString& path);
 /// The dataset an Ultralytics args.yaml names (its `data` key, relative to the file's folder).
 Result<std::string> datasetOfUltralyticsArgs(const QString& argsYaml);
 /// Creates the project (config::createProject; with the args.yaml's settings when given).
