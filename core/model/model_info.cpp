@@ -36,8 +36,10 @@ class Counter {
  public:
   int64_t params = 0;
   double macs = 0;
-  int modules = 0;  // every module once (containers too), the shared SiLU counted at the end
-  int leaves = 0;   // modules without children
+  int modules = 0;     // every module once (containers too), the shared SiLU counted at the end
+  int leaves = 0;      // modules without children
+  int convBlocks = 0;  // Conv blocks (a BatchNorm each)
+  int64_t convChannels = 0;  // their output channels (the BatchNorms' size)
 
   // Conv block: Conv2d (no bias, g groups) + BN + the shared SiLU, or its own nn.Identity when
   // act=False.
@@ -46,6 +48,8 @@ class Counter {
     macs += static_cast<double>(hw) * hw * c2 * (c1 / g) * k * k;
     modules += act ? 3 : 4;
     leaves += act ? 2 : 3;
+    convBlocks += 1;
+    convChannels += c2;
   }
   // Plain Conv2d with bias (detect head outputs).
   void conv2d(int64_t c1, int64_t c2, int64_t hw) {
@@ -95,7 +99,10 @@ class Counter {
     conv(dim, dim, 1, hw, 1, false);
     conv(dim, dim, 3, hw, dim, false);
     modules += 1;
-    // thop counts modules only: the attention's matmuls and softmax cost nothing there.
+    // The two matrix products over the N = hw^2 cells (thop 2.2 counts them; softmax is free):
+    // q^T k (keyDim per pair) and v attn^T (headDim per pair), per head.
+    const double cells = static_cast<double>(hw) * hw;
+    macs += static_cast<double>(heads) * cells * cells * (keyDim + dim / heads);
   }
   void c2psa(const LayerSpec& l, int64_t hw) {
     const auto c = static_cast<int64_t>(static_cast<double>(l.c1) * l.expansion);
@@ -177,6 +184,9 @@ ModelInfo modelInfo(const Architecture& a, int imgsz) {
   info.gflops = 2.0 * k.macs / 1e9;
   info.layers = k.modules + 3;     // DetectionModel, its Sequential, the shared SiLU
   info.leafLayers = k.leaves + 1;  // the shared SiLU
+  // fuse(): each BatchNorm (2 x c2 parameters, a module) goes, its conv gains a bias (c2).
+  info.fusedParams = k.params - k.convChannels;
+  info.fusedLeafLayers = info.leafLayers - k.convBlocks;
   return info;
 }
 

@@ -35,20 +35,26 @@ int64_t scaledDepth(const ScaleSpec& spec, int64_t repeats);
 struct ModelInfo {
   int64_t params =
       0;  ///< every parameter, trainable or not (the fixed DFL weights too), as Ultralytics counts
-  double gflops =
-      0;  ///< 2 x multiply-accumulates of the convolutions for one image of imgsz x imgsz
+  /// 2 x multiply-accumulates of the convolutions and attention products for one image of
+  /// imgsz x imgsz (what Ultralytics 8.4 reports for the fused model, within 0.003 GFLOPs)
+  double gflops = 0;
   /// every module once, containers included, as Ultralytics up to 8.3 counted layers (225 for
   /// yolov8n, 319 for yolo11n)
   int layers = 0;
   /// modules without children, as Ultralytics 8.4's model.info() counts layers (129 for yolov8n,
   /// 181 for yolo11n)
   int leafLayers = 0;
+  /// parameters after Ultralytics' fuse() (BatchNorms folded into conv biases), as its fused
+  /// summary prints them (3,151,904 for yolov8n, 2,616,248 for yolo11n)
+  int64_t fusedParams = 0;
+  /// leafLayers after fuse() (72 for yolov8n, 100 for yolo11n)
+  int fusedLeafLayers = 0;
 };
 
 /// Analytic size of the network `arch` for square input `imgsz` (a multiple of its largest
 /// stride). FLOPs follow thop as Ultralytics uses it: convolutions only (bias add included where
-/// a conv has a bias; grouped convolutions by their groups), BN, activations, pooling,
-/// upsampling and the attention's matrix products free. Throws stave::InternalError on a bad
+/// a conv has a bias; grouped convolutions by their groups) and the attention's matrix products;
+/// BN, activations, softmax, pooling and upsampling free. Throws stave::InternalError on a bad
 /// imgsz.
 ModelInfo modelInfo(const Architecture& arch, int imgsz = 640);
 

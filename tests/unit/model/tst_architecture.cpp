@@ -75,6 +75,38 @@ class TestArchitecture : public QObject {
     QCOMPARE(modelInfo(arch.value(), 640).params, params80);
   }
 
+  // The fused figures Ultralytics 8.4.190 prints after model.fuse() (nc 80): parameters, leaf
+  // modules and GFLOPs (thop then sees convolutions with biases and no BatchNorms, which is what
+  // Stave's count models).
+  void fusedFigures_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<qint64>("params");
+    QTest::addColumn<int>("leafLayers");
+    QTest::addColumn<double>("gflops");
+    QTest::newRow("yolov8n") << "yolov8n" << qint64(3151904) << 72 << 8.744;
+    QTest::newRow("yolov8s") << "yolov8s" << qint64(11156544) << 72 << 28.6026;
+    QTest::newRow("yolov8m") << "yolov8m" << qint64(25886080) << 92 << 78.9367;
+    QTest::newRow("yolov8l") << "yolov8l" << qint64(43668288) << 112 << 165.1485;
+    QTest::newRow("yolov8x") << "yolov8x" << qint64(68200608) << 112 << 257.8043;
+    QTest::newRow("yolo11n") << "yolo11n" << qint64(2616248) << 100 << 6.5425;
+    QTest::newRow("yolo11s") << "yolo11s" << qint64(9443760) << 100 << 21.5898;
+    QTest::newRow("yolo11m") << "yolo11m" << qint64(20091712) << 125 << 68.1044;
+    QTest::newRow("yolo11l") << "yolo11l" << qint64(25340992) << 190 << 87.156;
+    QTest::newRow("yolo11x") << "yolo11x" << qint64(56919424) << 190 << 195.2724;
+  }
+  void fusedFigures() {
+    QFETCH(QString, model);
+    QFETCH(qint64, params);
+    QFETCH(int, leafLayers);
+    QFETCH(double, gflops);
+    const ModelInfo info = modelInfo(model.toStdString(), 80, 640);
+    QCOMPARE(info.fusedParams, params);
+    QCOMPARE(info.fusedLeafLayers, leafLayers);
+    qInfo("%s: %.4f GFLOPs (Ultralytics fused %.4f)", qPrintable(model), info.gflops, gflops);
+    QVERIFY2(std::abs(info.gflops - gflops) / gflops < 0.001,
+             qPrintable(QString::number(info.gflops)));
+  }
+
   void names_data() {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("family");
