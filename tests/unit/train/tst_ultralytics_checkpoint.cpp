@@ -378,34 +378,42 @@ class TstUltralyticsCheckpoint : public QObject {
     if (!in) return;
     const json manifest = json::parse(in, nullptr, false);
     QVERIFY(manifest.is_object());
+    if (manifest.value("format", 0) != 1)
+      QSKIP("manifest.json's layout changed (format != 1); this test compares format 1");
     int compared = 0;
+    // What Ultralytics' own torch.load found in the file (ckpt_summary of the fixture script).
+    auto compare = [&](const std::string& path, const json& want) {
+      const auto r = stave::train::readUltralyticsCheckpoint(path);
+      QVERIFY2(r.ok(), r.errorText().c_str());
+      QCOMPARE(r->epoch.value_or(-99), want["epoch"].get<int64_t>());
+      QCOMPARE(r->version, want["version"].get<std::string>());
+      QCOMPARE(r->source, std::string(want["ema_is_none"].get<bool>() ? "model" : "ema"));
+      QCOMPARE(r->hasOptimizer, !want["optimizer_is_none"].get<bool>());
+      QVERIFY2(r->yaml == want["yaml"], path.c_str());
+      QCOMPARE(int64_t(r->names.size()), want["nc"].get<int64_t>());
+      for (size_t i = 0; i < r->names.size(); ++i)
+        QCOMPARE(r->names[i], want["names"][std::to_string(i)].get<std::string>());
+      QCOMPARE(r->stride, want["stride"].get<std::vector<double>>());
+      QCOMPARE(std::string(c10::toString(r->tensors.front().second.scalar_type())),
+               std::string(want["dtype"].get<std::string>() == "float16" ? "Half" : "Float"));
+      ++compared;
+    };
     const json models = manifest.value("models", json::object());
     for (const auto& item : models.items()) {
       const json& entry = item.value();
-      for (const char* kind : {"final", "midtrain"}) {
-        const std::string summaryKey =
-            std::string(kind) == "final" ? "checkpoint" : "midtrain_checkpoint";
-        if (!entry.contains("files") || !entry["files"].contains(kind) ||
-            !entry.contains(summaryKey))
-          continue;
-        const std::string path = (root / entry["files"][kind].get<std::string>()).string();
-        const json& want = entry[summaryKey];
-        const auto r = stave::train::readUltralyticsCheckpoint(path);
-        QVERIFY2(r.ok(), r.errorText().c_str());
-        QCOMPARE(r->epoch.value_or(-99), want["epoch"].get<int64_t>());
-        QCOMPARE(r->version, want["version"].get<std::string>());
-        QCOMPARE(r->source, std::string(want["ema_is_none"].get<bool>() ? "model" : "ema"));
-        QCOMPARE(r->hasOptimizer, !want["optimizer_is_none"].get<bool>());
-        QVERIFY2(r->yaml == want["yaml"], path.c_str());
-        QCOMPARE(int64_t(r->names.size()), want["nc"].get<int64_t>());
-        for (size_t i = 0; i < r->names.size(); ++i)
-          QCOMPARE(r->names[i], want["names"][std::to_string(i)].get<std::string>());
-        QCOMPARE(r->stride, want["stride"].get<std::vector<double>>());
-        QCOMPARE(std::string(c10::toString(r->tensors.front().second.scalar_type())),
-                 std::string(want["dtype"].get<std::string>() == "float16" ? "Half" : "Float"));
-        ++compared;
-      }
+      if (entry.contains("files") && entry["files"].contains("final") &&
+          entry.contains("checkpoint"))
+        compare((root / entry["files"]["final"].get<std::string>()).string(), entry["checkpoint"]);
+      if (entry.contains("files") && entry["files"].contains("midtrain") &&
+          entry.contains("midtrain_checkpoint"))
+        compare((root / entry["files"]["midtrain"].get<std::string>()).string(),
+                entry["midtrain_checkpoint"]);
     }
+    const json trained = manifest.value("trained", json::object()).value("files", json::object());
+    for (const auto& item : trained.items())
+      if (item.value().contains("file") && item.value().contains("checkpoint"))
+        compare((root / item.value()["file"].get<std::string>()).string(),
+                item.value()["checkpoint"]);
     qInfo("%d fixture files compared with manifest.json", compared);
   }
 };
