@@ -87,7 +87,7 @@ int run(ExportWeightsOptions& opts) {
 stave::cli::RunFunction setup(CLI::App& app) {
   using stave::cli::wholeNumber;
   auto o = std::make_shared<ExportWeightsOptions>();
-  app.add_option("CHECKPOINT.pt", o->checkpoint, "a Stave checkpoint")->type_name("")->required();
+  app.add_option("CHECKPOINT.pt", o->checkpoint, "a checkpoint of Stave or of Ultralytics (yolo11n.pt, an Ultralytics run's best.pt)")->type_name("")->required();
   app.add_option("--format", o->format, "onnx, ultralytics or stave (below)")
       ->type_name("F")
       ->required()

@@ -192,18 +192,13 @@ Result<WeightTransfer> StartWeights::transferInto(torch::nn::Module& model) cons
 
 std::string keptSummary(const WeightTransfer& t, int64_t fileNc, int64_t modelNc) {
   if (t.skipped.empty()) return "";
-  // Only the class convolutions at the end of each level's class branch (cv3.<level>.<last>)
-  // differ when the file was trained for another number of classes.
-  bool onlyClassOutputs = fileNc > 0 && fileNc != modelNc;
-  for (const auto& s : t.skipped) {
-    const auto cv3 = s.find(".cv3.");
-    const bool headOutput = cv3 != std::string::npos && s.find("(shape [" + std::to_string(fileNc)) !=
-                                                              std::string::npos;
-    onlyClassOutputs = onlyClassOutputs && headOutput;
-  }
-  if (onlyClassOutputs)
-    return "the class outputs (" + std::to_string(fileNc) + " -> " + std::to_string(modelNc) +
-           " classes)";
+  // A file trained for another number of classes differs in the head's class branch (cv3):
+  // its last convolution has one output per class, and its width is max(channels, min(nc, 100)).
+  bool classBranch = fileNc > 0 && fileNc != modelNc;
+  for (const auto& s : t.skipped) classBranch = classBranch && s.find(".cv3.") != std::string::npos;
+  if (classBranch)
+    return "the head's class branch (" + std::to_string(fileNc) + " -> " +
+           std::to_string(modelNc) + " classes)";
   std::string out = t.skipped.front();
   if (t.skipped.size() > 1) out += ", " + t.skipped[1];
   if (t.skipped.size() > 2) out += ", ...";

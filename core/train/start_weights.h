@@ -53,13 +53,13 @@ class StartWeights {
   std::shared_ptr<const UltralyticsCheckpoint> m_ultra;
 };
 
-/// The line the log and the run's warnings carry, as Ultralytics says it: "Transferred 349/355
-/// items from pretrained weights FILE (Ultralytics 8.3.40, ema); kept 6 as initialised: the
-/// class outputs (80 -> 5 classes)".
+/// The line the log and the run's warnings carry, as Ultralytics says it: "Transferred 448/499
+/// items from pretrained weights (Ultralytics 8.4.190, model); kept 51 as initialised: the
+/// head's class branch (80 -> 5 classes)".
 std::string transferSummary(const WeightTransfer& t, const StartWeights& from, int64_t modelNc);
 
-/// What a transfer left at its initialisation, in a few words: "the class outputs (80 -> 5
-/// classes)" when only the heads' class convolutions differ, else the first names and why.
+/// What a transfer left at its initialisation, in a few words: "the head's class branch (80 -> 5
+/// classes)" when only the class branch (cv3) differs, else the first names and why.
 std::string keptSummary(const WeightTransfer& t, int64_t fileNc, int64_t modelNc);
 
 /// An Ultralytics file's weights in a Stave model (eval mode, on `device`) with its meta;
