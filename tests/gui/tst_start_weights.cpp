@@ -283,6 +283,8 @@ class TestStartWeights : public QObject {
     QTemporaryDir dir;
     const QString start = startCheckpoint();
     QVERIFY(!start.isEmpty());
+    qInfo().noquote() << "starting from" << start
+                      << (m_fromUltralytics ? "(Ultralytics')" : "(Stave's)");
     NewProjectWizard w;
     QVERIFY(wizardAtCheck(w, dir, "tuned"));
     w.setStartCheckpoint(dir.filePath("yolo11n.pt"));  // no such file
@@ -354,10 +356,13 @@ class TestStartWeights : public QObject {
     QVERIFY2(!weights.isEmpty(), "run_start says nothing of the start weights");
     QCOMPARE(weights["from"].toString(), QFileInfo(start).absoluteFilePath());
     QVERIFY(weights["transferred"].toInt() > 0);
-    if (m_fromUltralytics)  // 80 classes -> the demo's 5: the class outputs start afresh
+    if (m_fromUltralytics) {  // 80 classes -> the demo's 5: the class outputs start afresh
       QVERIFY(weights["transferred"].toInt() < weights["total"].toInt());
-    else  // the same network and classes: every tensor
+      QTRY_VERIFY2(mw.findChild<QPlainTextEdit*>("runLog")->toPlainText().contains("Transferred"),
+                   qPrintable(mw.findChild<QPlainTextEdit*>("runLog")->toPlainText().right(3000)));
+    } else {  // the same network and classes: every tensor
       QCOMPARE(weights["transferred"].toInt(), weights["total"].toInt());
+    }
   }
 };
 
