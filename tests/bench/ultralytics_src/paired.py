@@ -359,9 +359,12 @@ def main():
               "peak_rss": s["peak_rss_mib"] / max(q["peak_rss_mib"], 1e-9),
               "val_images_per_s": stave["val"]["images_per_s"] / max(ul["val"]["images_per_s"], 1e-9)}
     result["ratios"] = ratios
+    # YOLOv8's training target is 1.15x; issue 42 asks YOLO11 (and other families) for 1.0x.
+    train_target = 1.15 if a.model.startswith("yolov8") else 1.0
     result["targets"] = {
-        "train_images_per_s": {"ratio": ratios["train_images_per_s"], "target": ">= 1.15",
-                               "met": ratios["train_images_per_s"] >= 1.15},
+        "train_images_per_s": {"ratio": ratios["train_images_per_s"],
+                               "target": ">= %g" % train_target,
+                               "met": ratios["train_images_per_s"] >= train_target},
         "start_up_s": {"stave": s["start_to_first_step_s"], "ultralytics": q["start_to_first_step_s"],
                        "target": "<= 1", "met": s["start_to_first_step_s"] <= 1.0},
         "peak_rss": {"ratio": ratios["peak_rss"], "target": "<= 0.6", "met": ratios["peak_rss"] <= 0.6,

@@ -111,6 +111,10 @@ def main():
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), YOLO_OFFLINE="1")
     st_trace, ul_trace = os.path.join(work, "stave-step.json"), os.path.join(work, "ul-step.json")
+    if not a.model.startswith("yolov8"):
+        # Stave's `bench train` builds YOLOv8 at a scale (--scale); it has no --model, so any
+        # other family would be profiled as yolov8 against Ultralytics' other model.
+        ap.error("--model %s: Stave's side (`stave-train bench train`) builds yolov8 only" % a.model)
     scale = a.model[-1]
     out = subprocess.run([a.stave, "bench", "train", "--scale", scale, "--imgsz", str(a.imgsz),
                           "--batch", str(a.batch), "--steps", str(a.steps), "--threads",
