@@ -144,6 +144,22 @@ void RunPage::buildDispatch() {
   m_dispatch.on<tel::RunStartEvent>([this](const tel::Event&, const tel::RunStartEvent& r) {
     m_outcomeAt = QTextCursor();  // a new session: the outcome to come is its own
     if (r.config.contains("epochs") && r.config["epochs"].is_number_integer()) m_epochs = r.config["epochs"].get<int>();
+    // Where the weights came from (model=FILE.pt / pretrained=FILE.pt); what was left at its
+    // initialisation, when anything was, follows as the run's warning.
+    if (r.resolved.is_object() && r.resolved.contains("weights") && r.resolved["weights"].is_object()) {
+      const auto& w = r.resolved["weights"];
+      const auto text = [&](const char* key) {
+        return w.contains(key) && w[key].is_string() ? QString::fromStdString(w[key].get<std::string>())
+                                                     : QString();
+      };
+      const auto number = [&](const char* key) {
+        return w.contains(key) && w[key].is_number_integer() ? w[key].get<long long>() : 0LL;
+      };
+      m_log->appendPlainText(tr("[run] start weights: %1 of %2 items from %3 (%4)")
+                                 .arg(number("transferred"))
+                                 .arg(number("total"))
+                                 .arg(text("from"), text("writer")));
+    }
   });
   m_dispatch.on<tel::GpuSampleEvent>([this](const tel::Event& e, const tel::GpuSampleEvent& gs) {
     if (!gs.status.empty()) {

@@ -363,6 +363,13 @@ class TestStartWeights : public QObject {
     } else {  // the same network and classes: every tensor
       QCOMPARE(weights["transferred"].toInt(), weights["total"].toInt());
     }
+    // The Run page's log says where the weights came from either way.
+    QTRY_VERIFY2(mw.findChild<QPlainTextEdit*>("runLog")->toPlainText().contains(
+                     QString("[run] start weights: %1 of %2 items from %3")
+                         .arg(weights["transferred"].toInt())
+                         .arg(weights["total"].toInt())
+                         .arg(weights["from"].toString())),
+                 qPrintable(mw.findChild<QPlainTextEdit*>("runLog")->toPlainText().right(3000)));
   }
 };
 
