@@ -431,74 +431,104 @@
 <context>
     <name>stave::widgets::ConfigForm</name>
     <message>
-        <location filename="../widgets/config_form.cpp" line="80"/>
+        <location filename="../widgets/config_form.cpp" line="37"/>
+        <source>Choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="166"/>
         <source>Config:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="85"/>
+        <location filename="../widgets/config_form.cpp" line="171"/>
         <source>Group:</source>
         <translation>分组：</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="88"/>
+        <location filename="../widgets/config_form.cpp" line="174"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="98"/>
+        <location filename="../widgets/config_form.cpp" line="184"/>
         <source>Filter parameters…</source>
         <translation>筛选参数…</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="101"/>
+        <location filename="../widgets/config_form.cpp" line="187"/>
         <source>Changed only</source>
         <translation>仅显示已修改</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="133"/>
+        <location filename="../widgets/config_form.cpp" line="222"/>
         <source>Revert</source>
         <translation>还原</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="134"/>
+        <location filename="../widgets/config_form.cpp" line="223"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="213"/>
+        <location filename="../widgets/config_form.cpp" line="277"/>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="278"/>
+        <source>Dataset (*.yaml *.yml);;All files (*)</source>
+        <translation>数据集 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="279"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="290"/>
+        <source>Start weights (%1)</source>
+        <translation>起始权重（%1）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="291"/>
+        <source>File for %1</source>
+        <translation>%1 的文件</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="325"/>
         <source>optimizer auto (SGD or AdamW by the run&apos;s length, chosen at the start)</source>
         <translation>优化器 auto（开始时按训练长度选择 SGD 或 AdamW）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="215"/>
+        <location filename="../widgets/config_form.cpp" line="327"/>
         <source>optimizer auto → %1, lr0 %2, momentum %3 (auto sets them: the lr0 and momentum above are not used)</source>
         <translation>优化器 auto → %1，lr0 %2，momentum %3（由 auto 设定：上面的 lr0 和 momentum 不会被使用）</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="224"/>
+        <location filename="../widgets/config_form.cpp" line="336"/>
         <source>%1 lr0 %2</source>
         <translation>%1 lr0 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="227"/>
+        <location filename="../widgets/config_form.cpp" line="339"/>
         <source>optimizer=auto chooses %1 with its own learning rate and momentum for a run of %2 optimiser steps; set optimizer=SGD or AdamW to use the values typed here.</source>
         <translation>optimizer=auto 为 %2 个优化器步的运行选择了 %1，并使用它自己的学习率和动量；设置 optimizer=SGD 或 AdamW 才会使用此处填写的值。</translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="231"/>
+        <location filename="../widgets/config_form.cpp" line="343"/>
         <source>World size %1 · global batch %2 · accumulate %3 step(s) · effective batch %4 · %5 · weight decay %6</source>
         <translation>进程数 %1 · 全局批量 %2 · 梯度累积 %3 步 · 有效批量 %4 · %5 · 权重衰减 %6</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/config_form.cpp" line="242"/>
+        <location filename="../widgets/config_form.cpp" line="354"/>
         <source>%n value(s) need fixing before Apply.</source>
         <translation>
             <numerusform>有 %n 个值需要修正后才能应用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/config_form.cpp" line="245"/>
+        <location filename="../widgets/config_form.cpp" line="357"/>
         <source>Unapplied changes.</source>
         <translation>有未应用的修改。</translation>
     </message>
@@ -521,29 +551,47 @@
         <translation>每个配置都使用项目的数据集训练。可在项目页更改（更改数据集…）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="285"/>
+        <location filename="../core/studio/config_form_model.cpp" line="289"/>
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="287"/>
+        <location filename="../core/studio/config_form_model.cpp" line="291"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="287"/>
+        <location filename="../core/studio/config_form_model.cpp" line="291"/>
         <source>Value in %1</source>
         <translation>%1 中的值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="289"/>
+        <location filename="../core/studio/config_form_model.cpp" line="293"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="291"/>
+        <location filename="../core/studio/config_form_model.cpp" line="295"/>
         <source>Description</source>
         <translation>说明</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::ConfigValueDelegate</name>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="79"/>
+        <source>none: random weights, or those of a model=.pt</source>
+        <translation>无：随机权重，或 model=.pt 的权重</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="100"/>
+        <source>Checkpoint file (.pt)…</source>
+        <translation>检查点文件 (.pt)…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/config_form.cpp" line="102"/>
+        <source>A checkpoint (Stave&apos;s or Ultralytics&apos;, e.g. yolo11n.pt) gives the network and its weights</source>
+        <translation>检查点（Stave 或 Ultralytics 的，例如 yolo11n.pt）提供网络及其权重</translation>
     </message>
 </context>
 <context>
@@ -882,32 +930,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="212"/>
+        <location filename="../core/studio/new_project.cpp" line="244"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="224"/>
+        <location filename="../core/studio/new_project.cpp" line="256"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="230"/>
+        <location filename="../core/studio/new_project.cpp" line="262"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="240"/>
+        <location filename="../core/studio/new_project.cpp" line="272"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="246"/>
+        <location filename="../core/studio/new_project.cpp" line="278"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="246"/>
+        <location filename="../core/studio/new_project.cpp" line="278"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -2716,184 +2764,250 @@
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="165"/>
+        <source>Choose the checkpoint file (.pt) to start from.</source>
+        <translation>请选择作为起点的检查点文件 (.pt)。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="168"/>
+        <source>%1 is not a checkpoint: expected a .pt file (Stave&apos;s or Ultralytics&apos;, such as yolo11n.pt)</source>
+        <translation>%1 不是检查点：需要 .pt 文件（Stave 或 Ultralytics 的，例如 yolo11n.pt）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="174"/>
+        <source>%1 is a folder, not a checkpoint file</source>
+        <translation>%1 是文件夹，不是检查点文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="177"/>
+        <source>%1 does not exist. Stave does not download weights: Ultralytics publishes yolo11n.pt and the others at github.com/ultralytics/assets/releases.</source>
+        <translation>%1 不存在。Stave 不会下载权重：Ultralytics 在 github.com/ultralytics/assets/releases 发布 yolo11n.pt 等权重。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/new_project.cpp" line="183"/>
+        <source>%1 cannot be read</source>
+        <translation>无法读取 %1</translation>
+    </message>
 </context>
 <context>
     <name>stave::widgets::NewProjectWizard</name>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="43"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="47"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="62"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="66"/>
         <source>Name and folder</source>
         <translation>名称与文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="64"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="68"/>
         <source>The project file NAME.stave is made in the folder; runs and the history are kept beside it.</source>
         <translation>项目文件 NAME.stave 将创建在该文件夹中；运行记录和历史保存在它旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="69"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="73"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="76"/>
-        <location filename="../widgets/new_project_wizard.cpp" line="120"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="80"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="124"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="255"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="78"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="82"/>
         <source>Folder:</source>
         <translation>文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="81"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="85"/>
         <source>Project folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="100"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="104"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="102"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
         <source>A YOLO-format dataset: its data.yaml, or a folder of images with their label files, or an Ultralytics args.yaml of an earlier run.</source>
         <translation>YOLO 格式的数据集：它的 data.yaml，或带标注文件的图像文件夹，或以前某次运行的 Ultralytics args.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="110"/>
         <source>A data.yaml (Ultralytics&apos; dataset description)</source>
         <translation>data.yaml（Ultralytics 的数据集描述）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="107"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="111"/>
         <source>An images folder with YOLO labels (images/… and labels/…)</source>
         <translation>带 YOLO 标注的图像文件夹（images/… 与 labels/…）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="108"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="112"/>
         <source>An Ultralytics args.yaml to import (its settings and dataset)</source>
         <translation>导入 Ultralytics args.yaml（其设置与数据集）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="131"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="135"/>
         <source>The data.yaml with path, train, val and names.</source>
         <translation>包含 path、train、val 和 names 的 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="132"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="136"/>
         <source>The images folder (or the dataset folder above images/). The wizard asks for the class names and writes a data.yaml there.</source>
         <translation>图像文件夹（或 images/ 上一级的数据集文件夹）。向导会询问类别名称并在那里写入 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="134"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="138"/>
         <source>args.yaml from an Ultralytics run folder; its `data` must be a data.yaml file that exists here.</source>
         <translation>来自 Ultralytics 运行文件夹的 args.yaml；其 `data` 必须是本机上存在的 data.yaml 文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="144"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="148"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="146"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="150"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="147"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="151"/>
         <source>YAML files (*.yaml *.yml);;All files (*)</source>
         <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="162"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="166"/>
         <source>Class names</source>
         <translation>类别名称</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="164"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="168"/>
         <source>Name the classes in the order of their ids, separated by commas. A data.yaml is written beside the images.</source>
         <translation>按类别编号顺序填写类别名称，用逗号分隔。data.yaml 将写在图像旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="172"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="176"/>
         <source>Classes:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="183"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="187"/>
         <source>Check the dataset</source>
         <translation>检查数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="185"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="189"/>
         <source>Every split is scanned: counts, classes and every problem found. A dataset with problems can still be used; bad rows and images are left out of training.</source>
         <translation>扫描每个划分：数量、类别和发现的每个问题。有问题的数据集仍可使用；有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="206"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="210"/>
         <source>Use these settings (they can be changed on the Train page)</source>
         <translation>使用这些设置（之后可在训练页修改）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="251"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="224"/>
+        <source>Start from</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="228"/>
+        <source>Random weights (train from scratch), network:</source>
+        <translation>随机权重（从头训练），网络：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="230"/>
+        <source>A checkpoint file (.pt):</source>
+        <translation>检查点文件 (.pt)：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="254"/>
+        <source>yolo11n.pt, yolov8n.pt or a run&apos;s weights/best.pt</source>
+        <translation>yolo11n.pt、yolov8n.pt 或某次运行的 weights/best.pt</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="258"/>
+        <source>A checkpoint gives the network and its weights: Ultralytics&apos; COCO-pretrained yolo11n.pt … yolo11x.pt and yolov8n.pt … yolov8x.pt, or an earlier run&apos;s best.pt (Stave&apos;s or Ultralytics&apos;). The class outputs start afresh when the dataset has other classes. Stave does not download weights.</source>
+        <translation>检查点提供网络及其权重：Ultralytics 在 COCO 上预训练的 yolo11n.pt … yolo11x.pt 和 yolov8n.pt … yolov8x.pt，或之前某次运行的 best.pt（Stave 或 Ultralytics 的）。数据集的类别不同时，类别输出重新初始化。Stave 不会下载权重。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="289"/>
+        <source>Start weights</source>
+        <translation>起始权重</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="290"/>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="358"/>
         <source>Looking at %1…</source>
         <translation>正在查看 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="264"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="371"/>
         <source>%1 images, %2 with labels; class ids up to %3. data.yaml goes to %4 (train: %5, val: %6).</source>
         <translation>%1 张图像，%2 张有标注；类别编号最大为 %3。data.yaml 将写到 %4（train：%5，val：%6）。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="291"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="398"/>
         <source>%1 is not a file (expected a data.yaml)</source>
         <translation>%1 不是文件（应为 data.yaml）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="297"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="404"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="331"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="446"/>
         <source>Cannot create the project: %1</source>
         <translation>无法创建项目：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/new_project_wizard.cpp" line="354"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="469"/>
         <source>&lt;b&gt;Suggested for this machine (%n GPU(s)) and %1 training images:&lt;/b&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;针对本机（%n 块 GPU）和 %1 张训练图像的建议设置：&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="357"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="472"/>
         <source>&lt;b&gt;Suggested for this machine (no GPU: training on the CPU) and %1 training images:&lt;/b&gt;</source>
         <translation>&lt;b&gt;针对本机（无 GPU：在 CPU 上训练）和 %1 张训练图像的建议设置：&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="373"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="480"/>
+        <source>%1 is suggested: %2</source>
+        <translation>建议使用 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../widgets/new_project_wizard.cpp" line="495"/>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="395"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="519"/>
         <source>No problems found. Finish creates the project.</source>
         <translation>未发现问题。点“完成”创建项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="398"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="522"/>
         <source>Problems were found (listed above). The dataset is usable: bad rows and images are left out of training.</source>
         <translation>发现了问题（见上方列表）。数据集可以使用：有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="402"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="526"/>
         <source>This dataset cannot be used as it is: fix what is listed above, or go Back and choose another.</source>
         <translation>此数据集目前无法使用：请修正上方列出的问题，或返回选择其他数据集。</translation>
     </message>
@@ -3864,7 +3978,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="203"/>
-        <location filename="../widgets/run_page_events.cpp" line="238"/>
+        <location filename="../widgets/run_page_events.cpp" line="254"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -4101,7 +4215,12 @@
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="151"/>
+        <location filename="../widgets/run_page_events.cpp" line="158"/>
+        <source>[run] start weights: %1 of %2 items from %3 (%4)</source>
+        <translation>[运行] 起始权重：从 %3（%4）载入 %2 项中的 %1 项</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="167"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
@@ -4126,53 +4245,53 @@
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="170"/>
+        <location filename="../widgets/run_page_events.cpp" line="186"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="174"/>
+        <location filename="../widgets/run_page_events.cpp" line="190"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="177"/>
+        <location filename="../widgets/run_page_events.cpp" line="193"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="533"/>
-        <location filename="../widgets/run_page_events.cpp" line="178"/>
+        <location filename="../widgets/run_page_events.cpp" line="194"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="189"/>
+        <location filename="../widgets/run_page_events.cpp" line="205"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="193"/>
+        <location filename="../widgets/run_page_events.cpp" line="209"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="200"/>
+        <location filename="../widgets/run_page_events.cpp" line="216"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="209"/>
+        <location filename="../widgets/run_page_events.cpp" line="225"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="212"/>
+        <location filename="../widgets/run_page_events.cpp" line="228"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="219"/>
+        <location filename="../widgets/run_page_events.cpp" line="235"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
@@ -5022,18 +5141,18 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="17"/>
-        <source>network scale, yolov8n (smallest) to yolov8x; a &apos;.yaml&apos; suffix is accepted</source>
-        <translation>网络规模，从 yolov8n（最小）到 yolov8x；也接受 &apos;.yaml&apos; 后缀</translation>
+        <source>network, yolov8n/yolo11n (smallest) to yolov8x/yolo11x; a &apos;.yaml&apos; suffix is accepted, and a checkpoint (.pt, Stave&apos;s or Ultralytics&apos;) gives architecture and weights</source>
+        <translation>网络，yolov8n/yolo11n（最小）到 yolov8x/yolo11x；可带 “.yaml” 后缀；检查点（.pt，Stave 或 Ultralytics 的）同时提供结构和权重</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="18"/>
-        <source>Stave checkpoint (.pt) to start from (tensors matching by name and shape); empty = random weights</source>
-        <translation>起始 Stave 检查点（.pt），按名称和形状匹配加载张量；留空 = 随机权重</translation>
+        <source>checkpoint (.pt, Stave&apos;s or Ultralytics&apos;) to start from (tensors matching by name and shape); empty = random weights, or those of a model=.pt</source>
+        <translation>作为起点的检查点（.pt，Stave 或 Ultralytics 的；按名称和形状匹配的张量）；空 = 随机权重，或 model=.pt 的权重</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="19"/>
-        <source>freeze the first N layers of the network (0 = none)</source>
-        <translation>冻结网络的前 N 层（0 = 不冻结）</translation>
+        <source>freeze the first N layers of the network (0 = none; yolov8 has 22, yolo11 23 before the head)</source>
+        <translation>冻结网络的前 N 层（0 = 不冻结；检测头之前 yolov8 有 22 层，yolo11 有 23 层）</translation>
     </message>
     <message>
         <location filename="../core/studio/schema_strings.cpp" line="20"/>
