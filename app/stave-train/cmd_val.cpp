@@ -14,6 +14,7 @@
 namespace {
 struct ValOptions {
   stave::train::ValRequest request;
+  std::string apRule = "coco";
   bool json = false;
   bool force = false;
 };
@@ -37,6 +38,7 @@ int run(ValOptions& o) {
         !st)
       return stave::cli::reportErrors("val", st.errors());
   }
+  r.apRule = *stave::train::parseApRule(o.apRule);  // CLI11 checked the name
   if (!r.plots.empty() && std::filesystem::exists(r.plots) &&
       !std::filesystem::is_directory(r.plots))
     return stave::cli::usageError("val", "--plots " + r.plots + " is a file, not a folder");
@@ -117,6 +119,13 @@ stave::cli::RunFunction setup(CLI::App& app) {
                  "P/R/F1/PR curves per class, per-class table, a gallery of labels and "
                  "predictions; the studio shows them; docs/validation.md)")
       ->type_name("DIR");
+  app.add_option("--ap-rule", o->apRule,
+                 "how AP is computed: coco = pycocotools' COCOeval (the default; published "
+                 "numbers), ultralytics = Ultralytics' own validator (its mAP50-95 reads about "
+                 ".01 lower on the same detections; docs/validation.md)")
+      ->type_name("coco|ultralytics")
+      ->check(CLI::IsMember({"coco", "ultralytics"}))
+      ->capture_default_str();
   app.add_flag("--force", o->force, "let --save-preds replace an existing file");
   app.add_flag("--json", o->json, "print the metrics as JSON");
   return [o] { return run(*o); };
@@ -128,7 +137,7 @@ STAVE_COMMAND(stave::cli::Command{
     "stave-train val --weights W.pt [--data D.yaml] [--split val] [--batch N] [--imgsz N]\n"
     "                [--conf C] [--iou T] [--max-det N] [--rect true|false] [--device cpu|0]\n"
     "                [--precision P] [--channels-last C] [--save-preds P.csv] [--plots DIR]\n"
-    "                [--force] [--json]\n"
+    "                [--ap-rule coco|ultralytics] [--force] [--json]\n"
     "       stave-train val model=W.pt [data=D.yaml] [key=value ...]",
     "Ultralytics' form works too: every option is also key=value, with the run config's key\n"
     "(max_det=, channels_last=, save_preds=):\n"

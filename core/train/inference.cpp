@@ -265,6 +265,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   vo.device = device.value();
   vo.precision = precision.value();
   vo.channelsLast = channelsLast;
+  vo.apRule = req.apRule;
   std::vector<SavedDetection> saved;
   if (!req.savePreds.empty()) vo.savedDetections = &saved;
   ValidationViews views;
@@ -288,6 +289,7 @@ Result<nlohmann::json> validateWeights(const ValRequest& req) {
   j["recall"] = v.recall;
   j["map50"] = v.map50;
   j["map5095"] = v.map5095;
+  j["ap_rule"] = apRuleName(req.apRule);
   j["seconds"] = v.seconds;
   j["compute"] = {{"precision", precisionName(precision.value())}, {"channels_last", channelsLast}};
   if (!req.plots.empty()) j["plots"] = req.plots;

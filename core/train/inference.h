@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/base/result.h"
+#include "core/train/metrics.h"
 
 namespace stave::train {
 
@@ -37,10 +38,12 @@ struct ValRequest {
   std::string savePreds;
   /// When not empty: the validation views (val_views.h) are written into this folder.
   std::string plots;
+  /// How AP is computed: COCOeval's rule (pycocotools' numbers) or Ultralytics' own validator's.
+  ApRule apRule = ApRule::Coco;
 };
 
-/// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, images,
-/// seconds, per_class: [...], compute: {precision, channels_last} (what auto became)}.
+/// Metrics of the weights' EMA model on the split: {precision, recall, map50, map5095, ap_rule,
+/// images, seconds, per_class: [...], compute: {precision, channels_last} (what auto became)}.
 Result<nlohmann::json> validateWeights(const ValRequest& request);
 
 /// `stave-train predict` options.

@@ -108,6 +108,56 @@ ImageCategoryEval evaluateImage(const std::vector<const Detection*>& dtIn,
   return out;
 }
 
+// Ultralytics' box_iou for one pair, in float32 as torch computes it there (the union gets 1e-7).
+float ultralyticsIou(const GroundTruth& g, const Detection& d) {
+  const float w = std::max(std::min(g.x2, d.x2) - std::max(g.x1, d.x1), 0.f);
+  const float h = std::max(std::min(g.y2, d.y2) - std::max(g.y1, d.y1), 0.f);
+  const float inter = w * h;
+  const float areaG = (g.x2 - g.x1) * (g.y2 - g.y1);
+  const float areaD = (d.x2 - d.x1) * (d.y2 - d.y1);
+  return inter / (areaG + areaD - inter + 1e-7f);
+}
+
+// Ultralytics' match_predictions for one image and class (other classes' IoU is zeroed there,
+// so they never match): detections by descending confidence each claim, per IoU threshold, the
+// unclaimed ground truth they overlap most (the first on equal IoU) when that IoU reaches the
+// threshold (float32 against float32 thresholds). Nothing is capped or ignored.
+ImageCategoryEval matchImageUltralytics(const std::vector<const Detection*>& dtIn,
+                                        const std::vector<const GroundTruth*>& gt) {
+  const auto& thresholds = cocoIouThresholds();
+  const size_t T = thresholds.size();
+  const auto order = stableOrderByScore(dtIn, [](const Detection* d) { return d->score; });
+  const size_t nd = order.size();
+  ImageCategoryEval out;
+  out.scores.resize(nd);
+  out.matched.assign(T, std::vector<uint8_t>(nd, 0));
+  out.ignored.assign(T, std::vector<uint8_t>(nd, 0));
+  out.gtCount = static_cast<int64_t>(gt.size());
+  std::vector<std::vector<uint8_t>> claimed(T, std::vector<uint8_t>(gt.size(), 0));
+  std::vector<float> ious(gt.size());
+  for (size_t k = 0; k < nd; ++k) {
+    const Detection& d = *dtIn[order[k]];
+    out.scores[k] = d.score;
+    for (size_t g = 0; g < gt.size(); ++g) ious[g] = ultralyticsIou(*gt[g], d);
+    for (size_t t = 0; t < T; ++t) {
+      const float threshold = static_cast<float>(thresholds[t]);
+      float best = 0;
+      long m = -1;
+      for (size_t g = 0; g < gt.size(); ++g) {
+        if (!claimed[t][g] && ious[g] > best) {
+          best = ious[g];
+          m = static_cast<long>(g);
+        }
+      }
+      if (m >= 0 && best >= threshold) {
+        out.matched[t][k] = 1;
+        claimed[t][static_cast<size_t>(m)] = 1;
+      }
+    }
+  }
+  return out;
+}
+
 // np.interp(x, xp, fp, left, right) for increasing xp (ties allowed).
 double interp(double x, const std::vector<double>& xp, const std::vector<double>& fp, double left) {
   const size_t n = xp.size();
@@ -146,10 +196,11 @@ struct ClassPool {
   int64_t gtCount = 0;
 };
 
-// One image's boxes split by class, each class with boxes evaluated (COCOeval.evaluateImg) and
-// appended to its pool; counts the images and instances of each class.
+// One image's boxes split by class, each class with boxes matched by `rule` (COCOeval's
+// evaluateImg or Ultralytics' match_predictions) and appended to its pool; counts the images and
+// instances of each class.
 void poolImage(const std::vector<Detection>& detections, const std::vector<GroundTruth>& truths,
-               int nc, int maxDet, std::vector<ClassPool>& pools,
+               int nc, int maxDet, ApRule rule, std::vector<ClassPool>& pools,
                std::vector<ClassMetrics>& perClass) {
   const size_t T = cocoIouThresholds().size();
   std::vector<std::vector<const Detection*>> dts(nc);
@@ -162,7 +213,8 @@ void poolImage(const std::vector<Detection>& detections, const std::vector<Groun
       perClass[c].instances += static_cast<int64_t>(gts[c].size());
     }
     if (dts[c].empty() && gts[c].empty()) continue;
-    const ImageCategoryEval e = evaluateImage(dts[c], gts[c], maxDet);
+    const ImageCategoryEval e = rule == ApRule::Coco ? evaluateImage(dts[c], gts[c], maxDet)
+                                                     : matchImageUltralytics(dts[c], gts[c]);
     ClassPool& p = pools[c];
     p.scores.insert(p.scores.end(), e.scores.begin(), e.scores.end());
     for (size_t t = 0; t < T; ++t) {
@@ -207,6 +259,38 @@ double averagePrecision(const ClassPool& p, const std::vector<size_t>& order, si
   return q / R;
 }
 
+// Ultralytics' compute_ap for one class at IoU threshold `t` (the class has predictions): the
+// precision envelope over recall [0, r..., r_last, 1] / precision [1, p..., 0, 0], read by
+// linear interpolation at the 101 recall points (left in `atRecall`) and integrated with the
+// trapezoid rule.
+double ultralyticsAveragePrecision(const ClassPool& p, const std::vector<size_t>& order, size_t t,
+                                   std::vector<double>& atRecall) {
+  constexpr double kEpsilon = 1e-16;  // ap_per_class's eps in the recall
+  const size_t nd = order.size();
+  std::vector<double> mrec(nd + 3), mpre(nd + 3);
+  mrec[0] = 0;
+  mpre[0] = 1;
+  double tpc = 0, fpc = 0;
+  for (size_t k = 0; k < nd; ++k) {
+    const bool tp = p.matched[t][order[k]];
+    tpc += tp ? 1 : 0;
+    fpc += tp ? 0 : 1;
+    mrec[k + 1] = tpc / (p.gtCount + kEpsilon);
+    mpre[k + 1] = tpc / (tpc + fpc);
+  }
+  mrec[nd + 1] = nd ? mrec[nd] : 1.0;
+  mrec[nd + 2] = 1.0;
+  mpre[nd + 1] = mpre[nd + 2] = 0;
+  for (size_t k = nd + 2; k-- > 0;) mpre[k] = std::max(mpre[k], mpre[k + 1]);
+  const auto& x = cocoRecallThresholds();
+  atRecall.resize(x.size());
+  for (size_t i = 0; i < x.size(); ++i) atRecall[i] = interp(x[i], mrec, mpre, mpre[0]);
+  double ap = 0;
+  for (size_t i = 0; i + 1 < x.size(); ++i)
+    ap += (x[i + 1] - x[i]) * (atRecall[i + 1] + atRecall[i]) / 2.0;
+  return ap;
+}
+
 // One class's detections at IoU .5, for Ultralytics' P and R: confidence and true-positive flag.
 struct PrCurve {
   std::vector<double> conf, tp;  // sorted by confidence, ignored detections left out
@@ -228,14 +312,17 @@ PrCurve rankedAtIou50(const ClassPool& p, const std::vector<size_t>& order) {
 // COCOeval.accumulate + summarize for one class with ground truth: its AP50, AP75 and
 // AP50-95, its PR curve at IoU .5 into `prAt50` when `keepPr`, and its ranked detections at
 // IoU .5 into `curve`.
-void accumulateClass(const ClassPool& p, bool keepPr, ClassMetrics& cm, std::vector<double>& prAt50,
-                     PrCurve& curve) {
+void accumulateClass(const ClassPool& p, ApRule rule, bool keepPr, ClassMetrics& cm,
+                     std::vector<double>& prAt50, PrCurve& curve) {
   const size_t T = cocoIouThresholds().size();
   const std::vector<size_t> order = stableOrderByScore(p.scores, [](double s) { return s; });
   std::vector<double> apPerT(T, 0);
   for (size_t t = 0; t < T; ++t) {
     std::vector<double> atRecall;
-    apPerT[t] = averagePrecision(p, order, t, atRecall);
+    if (rule == ApRule::Coco)
+      apPerT[t] = averagePrecision(p, order, t, atRecall);
+    else if (!order.empty())  // Ultralytics leaves a class without predictions at 0
+      apPerT[t] = ultralyticsAveragePrecision(p, order, t, atRecall);
     if (t == 0 && keepPr) prAt50 = std::move(atRecall);
   }
   cm.ap50 = apPerT[0];
@@ -417,6 +504,16 @@ void ConfusionMatrix::add(int64_t imageId, const std::vector<Detection>& detecti
     if (!detUsed[d]) bump(dets[d]->cls, m_nc);
 }
 
+const char* apRuleName(ApRule rule) {
+  return rule == ApRule::Coco ? "coco" : "ultralytics";
+}
+
+std::optional<ApRule> parseApRule(const std::string& name) {
+  if (name == "coco") return ApRule::Coco;
+  if (name == "ultralytics") return ApRule::Ultralytics;
+  return std::nullopt;
+}
+
 const std::vector<double>& cocoIouThresholds() {
   static const std::vector<double> t = linspace(0.5, 0.95, 10);
   return t;
@@ -520,10 +617,11 @@ bool DetectionEvaluator::addPacked(const std::vector<float>& packed) {
   return true;
 }
 
-DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
+DetectionMetrics DetectionEvaluator::compute(int curvePoints, ApRule rule) const {
   const size_t T = cocoIouThresholds().size();
 
   DetectionMetrics out;
+  out.rule = rule;
   out.images = static_cast<int64_t>(m_images.size());
   out.perClass.resize(m_nc);
   for (int c = 0; c < m_nc; ++c) out.perClass[c].cls = c;
@@ -536,10 +634,11 @@ DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
   }
   for (const auto& [id, img] : m_images) {
     out.detections += static_cast<int64_t>(img.detections.size());
-    poolImage(img.detections, img.truths, m_nc, m_maxDet, pools, out.perClass);
+    poolImage(img.detections, img.truths, m_nc, m_maxDet, rule, pools, out.perClass);
   }
 
-  // COCOeval.accumulate + summarize, and the per-detection TP flags at IoU .5 for P and R.
+  // COCOeval.accumulate + summarize (or Ultralytics' ap_per_class), and the per-detection TP
+  // flags at IoU .5 for P and R.
   double sum50 = 0, sum75 = 0, sumAll = 0;
   std::vector<PrCurve> curves(m_nc);
   for (int c = 0; c < m_nc; ++c) {
@@ -547,7 +646,7 @@ DetectionMetrics DetectionEvaluator::compute(int curvePoints) const {
     if (pools[c].gtCount == 0) continue;  // precision stays -1: left out of the mean
     ++out.classesWithGt;
     ClassMetrics& cm = out.perClass[c];
-    accumulateClass(pools[c], curvePoints > 0, cm, prAt50[c], curves[c]);
+    accumulateClass(pools[c], rule, curvePoints > 0, cm, prAt50[c], curves[c]);
     sum50 += cm.ap50;
     sum75 += cm.ap75;
     sumAll += cm.ap5095;

@@ -5,12 +5,32 @@
 // per image and category at maxDet (as COCOeval does with useCats=1), categories without ground
 // truth left out of the mean. P and R are reported at the confidence that maximises the mean F1
 // over classes, as Ultralytics reports them. No torch here: the validator converts tensors.
+// ApRule::Ultralytics scores the same detections with Ultralytics' own validator instead
+// (match_predictions + ap_per_class of Ultralytics 8.4): it reads mAP50-95 about .01 lower.
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace stave::train {
+
+/// How AP is computed from the matched detections.
+enum class ApRule {
+  /// pycocotools' COCOeval: precision at the first rank reaching each of 101 recall points,
+  /// averaged; ties in IoU go to the later ground truth; maxDet per image and class.
+  Coco,
+  /// Ultralytics' validator (8.4): IoU in float32 with its 1e-7 in the union, ties in IoU to the
+  /// earlier ground truth, no cap but NMS's; the precision envelope over
+  /// [0, recall..., last recall, 1] / [1, precision..., 0, 0] read by linear interpolation at
+  /// 101 recall points and integrated with the trapezoid rule; a class without predictions 0.
+  Ultralytics,
+};
+/// "coco" or "ultralytics".
+const char* apRuleName(ApRule rule);
+/// The rule named "coco" or "ultralytics"; nullopt for anything else.
+std::optional<ApRule> parseApRule(const std::string& name);
 
 /// One predicted box in pixels (x2 > x1, y2 > y1 expected).
 struct Detection {
@@ -68,6 +88,8 @@ struct DetectionMetrics {
   std::vector<ClassMetrics> perClass;  ///< one per class, index = class
   DetectionCurves curves;              ///< filled by compute(gridPoints > 0)
 
+  ApRule rule = ApRule::Coco;  ///< how AP was computed
+
   /// Ultralytics' fitness used to pick best.pt: 0.1 mAP50 + 0.9 mAP50-95.
   double fitness() const { return 0.1 * map50 + 0.9 * map5095; }
 };
@@ -98,9 +120,11 @@ class DetectionEvaluator {
   int nc() const { return m_nc; }
   int maxDet() const { return m_maxDet; }
 
-  /// Computes the metrics (COCOeval for AP, Ultralytics' operating point for P and R). With
-  /// `curvePoints` > 0 the curves are kept too, at that many points of the 1000-point grid.
-  DetectionMetrics compute(int curvePoints = 0) const;
+  /// Computes the metrics (AP by `rule`, Ultralytics' operating point for P and R, from the
+  /// detections the rule counts as true positives at IoU .5). With `curvePoints` > 0 the curves
+  /// are kept too, at that many points of the 1000-point grid. maxDet applies to ApRule::Coco
+  /// only (Ultralytics caps detections per image in NMS).
+  DetectionMetrics compute(int curvePoints = 0, ApRule rule = ApRule::Coco) const;
 
  private:
   struct ImageData {

@@ -134,8 +134,9 @@ struct LocalPass {
   int64_t images = 0;
 };
 
-// Boxes end at the image's edges, not in the letterbox padding (Ultralytics clips them when it
-// maps them back to the original image, before matching).
+// Boxes end at the image's edges, not in the letterbox padding (COCO's JSON holds them in the
+// original image, clipped as Ultralytics' scale_boxes clips; Ultralytics 8.4 itself matches
+// unclipped boxes in the letterboxed frame).
 void clipToImage(at::TensorAccessor<float, 2>& d, int64_t n, const data::ImageMeta& m) {
   const float x0 = m.padX, y0 = m.padY, x1 = m.padX + m.origWidth * m.scale,
               y1 = m.padY + m.origHeight * m.scale;
@@ -185,7 +186,7 @@ void appendBatchRows(const data::Batch& batch, const std::vector<torch::Tensor>&
     }
     auto det = kept[static_cast<size_t>(j)].to(torch::kCPU, torch::kFloat).contiguous();
     auto d = det.accessor<float, 2>();
-    clipToImage(d, det.size(0), m);
+    if (options.apRule == ApRule::Coco) clipToImage(d, det.size(0), m);
     for (int64_t k = 0; k < det.size(0); ++k) {
       rows.insert(rows.end(), {id, 0.f, d[k][0], d[k][1], d[k][2], d[k][3], d[k][4], d[k][5]});
     }
@@ -315,7 +316,7 @@ ValidationOutput validate(model::YoloImpl& model, data::Loader& loader, int nc,
   if (options.views) fillViews(*options.views, nc, g.images, g.placements);
   for (auto& [id, item] : g.images)
     evaluator.add(static_cast<int>(id), std::move(item.first), std::move(item.second));
-  const auto m = evaluator.compute(options.views ? 101 : 0);
+  const auto m = evaluator.compute(options.views ? 101 : 0, options.apRule);
   if (options.views) {
     options.views->curves = m.curves;
     options.views->operatingConf = m.operatingConf;

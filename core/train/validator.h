@@ -54,6 +54,9 @@ struct ValidationOptions {
   /// A box counts once for every class scoring above conf (Ultralytics' validator always does
   /// this; prediction keeps the best class only).
   bool multiLabel = true;
+  /// How AP is computed (metrics.h). Under ApRule::Ultralytics the detections are matched as
+  /// Ultralytics 8.4 matches them: in the letterboxed frame, not clipped to the image.
+  ApRule apRule = ApRule::Coco;
   /// When set, every kept detection in original image pixels (one rank's images only).
   std::vector<SavedDetection>* savedDetections = nullptr;
   /// When set, the data behind Ultralytics' validation plots (all ranks' images) is put here.

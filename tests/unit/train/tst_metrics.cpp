@@ -157,10 +157,120 @@ std::vector<RefImage> randomImages(uint32_t seed, int nc, int nImages) {
   return images;
 }
 
-DetectionMetrics evaluate(const std::vector<RefImage>& images, int nc, int maxDet) {
+// Ultralytics' validator (8.4) written the slow obvious way: per image, every detection in
+// descending confidence claims per IoU threshold the unclaimed ground truth of its class with
+// the highest IoU (float32, the union + 1e-7; the first on equal IoU) if that IoU reaches the
+// threshold. Per class with ground truth, all detections ranked by confidence give the points
+// (recall, precision), framed by (0, 1) before and (last recall, 0), (1, 0) after; each point
+// takes the best precision of the points from it on, the polyline through them is read at
+// x = 0, .01, ..., 1 (searching every point) and integrated with trapezoids. A class without
+// detections scores 0.
+RefResult referenceUltralytics(std::vector<RefImage> images, int nc) {
+  std::sort(images.begin(), images.end(),
+            [](const RefImage& a, const RefImage& b) { return a.id < b.id; });
+  const auto& thresholds = cocoIouThresholds();
+  const size_t T = thresholds.size();
+  struct Ranked {
+    double score;
+    int cls;
+    std::vector<bool> tp;
+  };
+  std::vector<Ranked> all;
+  std::vector<int> nGt(nc, 0);
+  for (const auto& img : images) {
+    for (const auto& g : img.gts) ++nGt[g.cls];
+    std::vector<Detection> dets = img.dets;
+    std::stable_sort(dets.begin(), dets.end(),
+                     [](const Detection& a, const Detection& b) { return a.score > b.score; });
+    std::vector<std::vector<bool>> claimed(T, std::vector<bool>(img.gts.size(), false));
+    for (const auto& d : dets) {
+      Ranked r{d.score, d.cls, std::vector<bool>(T, false)};
+      for (size_t t = 0; t < T; ++t) {
+        float best = -1;
+        int bestG = -1;
+        for (size_t g = 0; g < img.gts.size(); ++g) {
+          const auto& gt = img.gts[g];
+          if (gt.cls != d.cls || claimed[t][g]) continue;
+          const float iw = std::max(0.f, std::min(gt.x2, d.x2) - std::max(gt.x1, d.x1));
+          const float ih = std::max(0.f, std::min(gt.y2, d.y2) - std::max(gt.y1, d.y1));
+          const float inter = iw * ih;
+          const float iou = inter / ((gt.x2 - gt.x1) * (gt.y2 - gt.y1) +
+                                     (d.x2 - d.x1) * (d.y2 - d.y1) - inter + 1e-7f);
+          if (iou > best) {
+            best = iou;
+            bestG = int(g);
+          }
+        }
+        if (bestG >= 0 && best >= float(thresholds[t])) {
+          r.tp[t] = true;
+          claimed[t][size_t(bestG)] = true;
+        }
+      }
+      all.push_back(r);
+    }
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+  RefResult out;
+  int counted = 0;
+  for (int c = 0; c < nc; ++c) {
+    if (nGt[c] == 0) {
+      out.ap50.push_back(-1);
+      out.ap5095.push_back(-1);
+      continue;
+    }
+    ++counted;
+    double apSum = 0, ap50 = 0;
+    for (size_t t = 0; t < T; ++t) {
+      // The curve's points: (0, 1), one per detection, (last recall, 0), (1, 0).
+      std::vector<std::pair<double, double>> pts{{0.0, 1.0}};
+      int tp = 0, n = 0;
+      for (const auto& r : all) {
+        if (r.cls != c) continue;
+        ++n;
+        tp += r.tp[t];
+        pts.push_back({tp / (nGt[c] + 1e-16), double(tp) / n});
+      }
+      if (n == 0) continue;  // AP 0
+      pts.push_back({pts.back().first, 0.0});
+      pts.push_back({1.0, 0.0});
+      for (size_t k = 0; k < pts.size(); ++k)  // the envelope: best precision from here on
+        for (size_t l = k; l < pts.size(); ++l)
+          pts[k].second = std::max(pts[k].second, pts[l].second);
+      std::vector<double> y;
+      for (double x : cocoRecallThresholds()) {
+        size_t j = 0;  // the last point at or before x
+        for (size_t k = 0; k < pts.size(); ++k)
+          if (pts[k].first <= x) j = k;
+        if (pts[j].first == x || j + 1 == pts.size()) {
+          y.push_back(pts[j].second);
+        } else {
+          const double f = (x - pts[j].first) / (pts[j + 1].first - pts[j].first);
+          y.push_back(pts[j].second + f * (pts[j + 1].second - pts[j].second));
+        }
+      }
+      double ap = 0;
+      for (size_t i = 0; i + 1 < y.size(); ++i) ap += 0.01 * (y[i] + y[i + 1]) / 2;
+      apSum += ap;
+      if (t == 0) ap50 = ap;
+    }
+    out.ap50.push_back(ap50);
+    out.ap5095.push_back(apSum / T);
+    out.map50 += ap50;
+    out.map5095 += apSum / T;
+  }
+  if (counted) {
+    out.map50 /= counted;
+    out.map5095 /= counted;
+  }
+  return out;
+}
+
+DetectionMetrics evaluate(const std::vector<RefImage>& images, int nc, int maxDet,
+                          ApRule rule = ApRule::Coco) {
   DetectionEvaluator ev(nc, maxDet);
   for (const auto& img : images) ev.add(img.id, img.dets, img.gts);
-  return ev.compute();
+  return ev.compute(0, rule);
 }
 
 }  // namespace
@@ -378,6 +488,129 @@ class TestMetrics : public QObject {
     QCOMPARE(m.perClass[nc - 1].ap50, -1.0);  // the generator gives the last class no gt
     QVERIFY(m.precision > 0 && m.precision <= 1);
     QVERIFY(m.recall > 0 && m.recall <= 1);
+  }
+
+  // Ultralytics' rule on a hand-made case, the expected numbers computed once with Ultralytics
+  // 8.4.190's own code (tests venv: BaseValidator.match_predictions with iouv =
+  // torch.linspace(.5, .95, 10) on box_iou(gt, det) per image, detections in descending
+  // confidence as NMS leaves them; then ap_per_class over the concatenation; printed with repr).
+  // Four classes: 0 and 1 with ground truth and detections, 2 ground truth only (AP 0, counted),
+  // 3 detections only (left out). Image 0 holds a tie in IoU: d1 [0,.5,10,10.5] overlaps A
+  // [0,0,10,10] and B [0,1,10,11] equally (95 / 105); Ultralytics gives it the first (A), so d2
+  // (= B) then matches B at every threshold; COCOeval gives d1 the later one (B) and d2 reaches A
+  // only at IoU 90 / 110. Image 2 has no ground truth and a detection tied in confidence with
+  // image 1's (.75, both class 0: ranked in image order by both rules). Image 3: IoU exactly .5.
+  void ultralyticsRuleMatchesUltralytics() {
+    const std::vector<RefImage> images{
+        {0,
+         {{0, 0.5f, 10, 10.5f, 0.9f, 0},
+          {0, 1, 10, 11, 0.8f, 0},
+          {52, 50, 72, 70, 0.7f, 1},
+          {50, 50, 70, 70, 0.6f, 1},
+          {200, 200, 210, 210, 0.95f, 3},
+          {30, 30, 40, 40, 0.85f, 0}},
+         {{0, 0, 10, 10, 0}, {0, 1, 10, 11, 0}, {50, 50, 70, 70, 1}, {100, 100, 120, 120, 2}}},
+        {1,
+         {{1, 1, 21, 21, 0.75f, 0},
+          {30, 0, 50, 20, 0.3f, 1},
+          {60, 60, 70, 70, 0.5f, 0},
+          {0, 0, 20, 20, 0.65f, 1},
+          {0, 0, 20, 20, 0.4f, 3}},
+         {{0, 0, 20, 20, 0}, {30, 0, 50, 20, 1}}},
+        {2, {{5, 5, 15, 15, 0.55f, 0}, {10, 10, 30, 30, 0.8f, 1}, {0, 0, 10, 10, 0.75f, 0}}, {}},
+        {3, {{0, 0, 10, 10, 0.6f, 0}}, {{0, 0, 10, 5, 0}}},
+    };
+    const DetectionMetrics m = evaluate(images, 4, 100, ApRule::Ultralytics);
+    QCOMPARE(m.rule, ApRule::Ultralytics);
+    QCOMPARE(m.classesWithGt, 3);
+    QVERIFY(qAbs(m.perClass[0].ap50 - 0.7866666666666666) < 1e-12);
+    QVERIFY(qAbs(m.perClass[1].ap50 - 0.4475) < 1e-12);
+    QCOMPARE(m.perClass[2].ap50, 0.0);
+    QCOMPARE(m.perClass[3].ap50, -1.0);
+    QVERIFY(qAbs(m.perClass[0].ap5095 - 0.5411666666666667) < 1e-12);
+    QVERIFY(qAbs(m.perClass[1].ap5095 - 0.43265000000000003) < 1e-12);
+    QVERIFY(qAbs(m.map50 - 0.41138888888888886) < 1e-12);
+    QVERIFY(qAbs(m.map5095 - 0.32460555555555554) < 1e-12);
+    // P and R at the mean-F1 peak, from the rule's own true positives: (.5, 1), (.4, 1), (0, 0).
+    QVERIFY(qAbs(m.perClass[0].precision - 0.5) < 1e-9);
+    QVERIFY(qAbs(m.perClass[1].precision - 0.4) < 1e-9);
+    QVERIFY(qAbs(m.precision - 0.3) < 1e-9);
+    QVERIFY(qAbs(m.recall - 2.0 / 3.0) < 1e-9);
+    // The slow reference agrees. COCOeval's rule reads class 1 (no ties) higher, but class 0
+    // lower: the tie sends d1 to B, and d2 then misses at IoU .85 and .9.
+    const RefResult ref = referenceUltralytics(images, 4);
+    QVERIFY(qAbs(m.map5095 - ref.map5095) < 1e-12);
+    const DetectionMetrics coco = evaluate(images, 4, 100, ApRule::Coco);
+    QVERIFY(qAbs(coco.map5095 - referenceCoco(images, 4, 100).map5095) < 1e-12);
+    QVERIFY(coco.perClass[1].ap5095 > m.perClass[1].ap5095);
+    QVERIFY(coco.perClass[0].ap5095 < m.perClass[0].ap5095);
+  }
+
+  // The two rules by hand, one class, two ground truths; detections TP (.9), FP (.8), TP (.7):
+  // recall .5, .5, 1; precision 1, 1/2, 2/3. COCOeval: (51 + 50 * 2/3) / 101 = .834983.
+  // Ultralytics: the envelope over recall 0, .5, .5, 1, 1, 1 is 1, 1, 2/3, 2/3, 0, 0; read at
+  // x = 0 .. .49 -> 1, .5 .. .99 -> 2/3 (x = .5 takes the last point at .5), 1 -> 0 (the
+  // sentinel after the last recall); trapezoids of width .01: 49 * 1 + (1 + 2/3) / 2 +
+  // 49 * 2/3 + (2/3 + 0) / 2, times .01 = .828333.
+  void rulesByHand() {
+    DetectionEvaluator ev(1);
+    ev.add(0, {{0, 0, 10, 10, 0.9f, 0}, {50, 50, 60, 60, 0.8f, 0}, {20, 20, 30, 30, 0.7f, 0}},
+           {{0, 0, 10, 10, 0}, {20, 20, 30, 30, 0}});
+    const double coco = (51 + 50 * 2.0 / 3.0) / 101;
+    const double ultralytics = 0.01 * (49 + (1 + 2.0 / 3.0) / 2 + 49 * 2.0 / 3.0 + (2.0 / 3.0) / 2);
+    QVERIFY(qAbs(ev.compute(0, ApRule::Coco).map50 - coco) < 1e-12);
+    QVERIFY(qAbs(ev.compute(0, ApRule::Ultralytics).map50 - ultralytics) < 1e-12);
+    QVERIFY(qAbs(ev.compute(0, ApRule::Ultralytics).map5095 - ultralytics) < 1e-12);
+    // A class with ground truth but no detection is 0 under both (not the .5 that the
+    // envelope of an empty curve would integrate to).
+    DetectionEvaluator none(1);
+    none.add(0, {}, {{0, 0, 10, 10, 0}});
+    QCOMPARE(none.compute(0, ApRule::Ultralytics).map50, 0.0);
+    QCOMPARE(none.compute(0, ApRule::Ultralytics).classesWithGt, 1);
+    // Ultralytics caps nothing per class (NMS caps per image): maxDet 1 leaves the TP in.
+    DetectionEvaluator capped(1, 1);
+    capped.add(0, {{100, 100, 110, 110, 0.9f, 0}, {0, 0, 10, 10, 0.8f, 0}}, {{0, 0, 10, 10, 0}});
+    QCOMPARE(capped.compute(0, ApRule::Coco).map50, 0.0);
+    QVERIFY(qAbs(capped.compute(0, ApRule::Ultralytics).map50 - 0.5 * 0.99 - 0.0025) < 1e-12);
+  }
+
+  void ruleNames() {
+    QCOMPARE(QString(apRuleName(ApRule::Coco)), QString("coco"));
+    QCOMPARE(QString(apRuleName(ApRule::Ultralytics)), QString("ultralytics"));
+    QCOMPARE(parseApRule("ultralytics"), std::optional<ApRule>(ApRule::Ultralytics));
+    QCOMPARE(parseApRule("coco"), std::optional<ApRule>(ApRule::Coco));
+    QVERIFY(!parseApRule("COCO").has_value());
+  }
+
+  void ultralyticsMatchesReference_data() {
+    QTest::addColumn<uint>("seed");
+    QTest::addColumn<int>("nc");
+    QTest::addColumn<int>("images");
+    QTest::newRow("3 classes, 40 images") << 1u << 3 << 40;
+    QTest::newRow("1 class (+1 without gt)") << 2u << 2 << 25;
+    QTest::newRow("8 classes, 120 images") << 5u << 8 << 120;
+    QTest::newRow("2 classes, few images") << 6u << 2 << 3;
+  }
+
+  void ultralyticsMatchesReference() {
+    QFETCH(uint, seed);
+    QFETCH(int, nc);
+    QFETCH(int, images);
+    const auto imgs = randomImages(seed, nc, images);
+    const DetectionMetrics m = evaluate(imgs, nc, 100, ApRule::Ultralytics);
+    const RefResult ref = referenceUltralytics(imgs, nc);
+    QVERIFY(m.map50 > 0.05 && m.map50 < 0.999);
+    QVERIFY2(qAbs(m.map50 - ref.map50) < 1e-9,
+             qPrintable(QString("%1 vs %2").arg(m.map50).arg(ref.map50)));
+    QVERIFY2(qAbs(m.map5095 - ref.map5095) < 1e-9,
+             qPrintable(QString("%1 vs %2").arg(m.map5095).arg(ref.map5095)));
+    for (int c = 0; c < nc; ++c) {
+      QVERIFY(qAbs(m.perClass[c].ap50 - ref.ap50[c]) < 1e-9);
+      QVERIFY(qAbs(m.perClass[c].ap5095 - ref.ap5095[c]) < 1e-9);
+    }
+    // On the same detections COCOeval's rule reads mAP50-95 higher (its step precision holds
+    // to the last recall; Ultralytics' trapezoids slope down to 0 after it).
+    QVERIFY(evaluate(imgs, nc, 100, ApRule::Coco).map5095 > m.map5095);
   }
 
   void mergeAndPack() {
