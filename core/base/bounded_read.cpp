@@ -102,15 +102,21 @@ Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t
   size_t got = 0;
   for (;;) {
     if (got == out.size()) {
-      if (out.size() >= maxBytes) {
-        // The size was a claim: anything beyond it past the cap is refused.
-        uint8_t probe;
-        if (::read(f.fd, &probe, 1) > 0)
-          return Error{path, 0, "",
-                       "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
-        break;
-      }
+      // Full (as fstat said, or grown): one byte tells whether there is more before the buffer
+      // doubles — a regular file ends here, and its bytes are not copied into a larger buffer.
+      uint8_t probe;
+      ssize_t n = ::read(f.fd, &probe, 1);
+      while (n < 0 && errno == EINTR) n = ::read(f.fd, &probe, 1);
+      if (n < 0) return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+      if (n == 0) break;
+      // The size was a claim (a file still growing, a size of 0 for a special file):
+      // anything beyond the cap is refused.
+      if (out.size() >= maxBytes)
+        return Error{path, 0, "",
+                     "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
       out.resize(std::min(maxBytes, std::max<size_t>(out.size() * 2, 65536)));
+      out[got++] = probe;
+      continue;
     }
     const ssize_t n = ::read(f.fd, out.data() + got, out.size() - got);
     if (n < 0) {
