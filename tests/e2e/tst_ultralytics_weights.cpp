@@ -6,9 +6,10 @@
 //   - the same through Stave's ONNX export in ONNX Runtime;
 //   - parameter counts of both families n..x equal Ultralytics';
 //   - `val` of the checkpoint Ultralytics trained on the demo data (final and mid-training
-//     files) gives Ultralytics' own mAP50-95 within 0.005;
+//     files) with --ap-rule ultralytics gives Ultralytics' own mAP50-95 (within 1e-3; the
+//     issue asks 0.005; measured ~1e-7);
 //   - fine-tuning from it: epoch 1's mAP is near it where a run from scratch is near zero; the
-//     transfer line names the counts; nc 80 -> 5 re-initialises only the class outputs;
+//     transfer line names the counts; nc 80 -> 5 re-initialises only the head's class branch;
 //   - a YOLO11 run's export-weights --format ultralytics loads in Ultralytics as a YOLO11
 //     model and validates.
 #include <QDir>
@@ -257,12 +258,13 @@ class TestUltralyticsWeights : public QObject {
                             m_demo, "--imgsz", QString::number(args.value("imgsz").toInt()),
                             "--batch", QString::number(args.value("batch").toInt()), "--rect",
                             args.value("rect").toBool() ? "true" : "false", "--workers", "2",
-                            "--json"},
+                            "--ap-rule", "ultralytics", "--json"},
                            {}, 300000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value("ap_rule").toString(), QString("ultralytics"));
     const double got = o.value("map5095").toDouble(-1);
-    QVERIFY2(std::abs(got - expected) <= 0.005,
+    QVERIFY2(std::abs(got - expected) <= 1e-3,
              qPrintable(QString("Stave %1, Ultralytics %2\n%3").arg(got).arg(expected).arg(r.out)));
   }
 
