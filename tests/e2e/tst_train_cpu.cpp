@@ -421,7 +421,8 @@ class TstTrainCpu : public QObject {
     QVERIFY2(t2.exitCode == 0, qPrintable(t2.err.right(2000)));
     QVERIFY(QFile::exists(work + "/runs/train2/weights/last.pt"));
     const auto m =
-        QRegularExpression("pretrained: transferred (\\d+)/(\\d+) tensors").match(t2.err);
+        QRegularExpression("Transferred (\\d+)/(\\d+) items from pretrained weights \\(Stave, ema\\)")
+            .match(t2.err);
     QVERIFY2(m.hasMatch(), qPrintable(t2.err.right(2000)));
     QCOMPARE(m.captured(1), m.captured(2));
     QVERIFY(m.captured(1).toInt() > 300);
