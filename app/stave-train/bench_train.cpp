@@ -87,6 +87,8 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   const Precision prec = precision.value();
   if (device.is_cuda()) setCudnnBenchmark(true);
 
+  // Any network Stave builds (yolov8n..x, yolo11n..x), checked before anything is built.
+  if (auto arch = model::architectureFor(o.scale, spec->nc()); !arch) return arch.errors();
   model::ModelOptions mo;
   mo.scale = o.scale;
   mo.nc = spec->nc();
@@ -226,6 +228,7 @@ Result<nlohmann::json> benchTrain(const BenchTrainOptions& o) {
   nlohmann::json j;
   j["bench"] = "train";
   j["scale"] = o.scale;
+  j["model"] = net->architecture().name;
   j["imgsz"] = o.imgsz;
   j["batch"] = o.batch;
   j["steps"] = o.steps;

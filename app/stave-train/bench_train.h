@@ -13,7 +13,7 @@ namespace stave::cli {
 
 /// Benchmark settings.
 struct BenchTrainOptions {
-  std::string scale = "n";  ///< model scale
+  std::string scale = "n";  ///< the network: n..x (yolov8), yolov8n..x or yolo11n..x
   int imgsz = 320;          ///< training image size
   int batch = 16;           ///< batch size
   int steps = 10;           ///< measured steps per mode

@@ -23,8 +23,9 @@ stave::cli::RunFunction setup(CLI::App& app) {
   o->workers = schemaDefault<int>("workers");
   o->threads = schemaDefault<int>("threads");
   o->precision = schemaDefaultText("precision");
-  app.add_option("--scale", o->scale, "the model scale")
-      ->type_name("n|s|m|l|x")
+  app.add_option("--model,--scale", o->scale,
+                 "the network: yolov8n..yolov8x, yolo11n..yolo11x (a lone n|s|m|l|x: yolov8)")
+      ->type_name("NAME")
       ->capture_default_str();
   keyOption(app, "--imgsz", o->imgsz, "imgsz", "training image size", "N");
   keyOption(app, "--batch", o->batch, "batch", "images per batch", "N");
@@ -56,7 +57,7 @@ stave::cli::RunFunction setup(CLI::App& app) {
 
 STAVE_COMMAND(stave::cli::Command{"bench train",
                                   "training samples/s end to end vs compute only (JSON)",
-                                  "stave-train bench train [--scale n] [--imgsz N] [--batch N] "
+                                  "stave-train bench train [--model NAME] [--imgsz N] [--batch N] "
                                   "[--steps N] [--warmup N] [--workers N] [--threads N]\n"
                                   "                        [--data D.yaml] [--device cpu|0] "
                                   "[--precision P] [--channels-last] [--profile TRACE.json]",
