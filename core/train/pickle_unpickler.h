@@ -1,7 +1,8 @@
 #pragma once
 // The restricted unpickler behind readPickle (pickle_reader.h), private to core/train: the opcode
-// loop and the finished graph's checks (pickle_reader.cpp), and the constructors of data it
-// allows for REDUCE, NEWOBJ and persistent ids (pickle_constructors.cpp).
+// loop (pickle_reader.cpp), the text decoders and the finished graph's checks (pickle_values.cpp),
+// and the constructors of data it allows for REDUCE, NEWOBJ and persistent ids
+// (pickle_constructors.cpp).
 
 #include <charconv>
 #include <cstdint>
@@ -34,7 +35,7 @@ class Unpickler {
   PickleDocument run();
 
  private:
-  // pickle_reader.cpp
+  // pickle_values.cpp: text decoders
   /// A little-endian two's-complement integer of n bytes (LONG1, LONG4).
   int64_t longBytes(uint64_t n);
   int64_t decimal(std::string_view s);
@@ -42,10 +43,14 @@ class Unpickler {
   std::string quoted(std::string_view s);
   /// Protocol 0's UNICODE: raw-unicode-escape (\uXXXX, \UXXXXXXXX), other bytes as latin-1.
   std::string rawUnicode(std::string_view s);
+
+  // pickle_reader.cpp: the opcode loop
   /// Runs one opcode; returns the result at STOP, else nullptr.
   PickleValue* step();
   void addPairs(PickleValue* dict, const std::vector<PickleValue*>& items);
   PickleValue* global(std::string module, std::string name);
+
+  // pickle_values.cpp: the finished graph
   /// Walks everything reachable from `root` once, without recursion: refuses a cycle and a
   /// nesting deeper than the limit; keeps the last value of a dict key written twice.
   void checkGraph(PickleValue* root);

@@ -5,38 +5,12 @@
 #include <cstring>
 
 #include "core/base/result.h"
+#include "core/train/pickle_opcodes.h"
 
 namespace stave::train {
 namespace {
 
-// Pickle opcodes (Python's Lib/pickle.py names).
-enum : uint8_t {
-  kMark = '(',
-  kStop = '.',
-  kPop = '0',
-  kBinFloat = 'G',
-  kBinInt = 'J',
-  kBinInt1 = 'K',
-  kNone = 'N',
-  kBinPersId = 'Q',
-  kReduce = 'R',
-  kBinUnicode = 'X',
-  kGlobal = 'c',
-  kEmptyDict = '}',
-  kEmptyList = ']',
-  kAppends = 'e',
-  kSetItems = 'u',
-  kBinGet = 'h',
-  kLongBinGet = 'j',
-  kBinPut = 'q',
-  kLongBinPut = 'r',
-  kTuple = 't',
-  kEmptyTuple = ')',
-  kProto = 0x80,
-  kLong1 = 0x8a,
-  kNewTrue = 0x88,
-  kNewFalse = 0x89,
-};
+using namespace pickle_op;
 
 const char* storageType(c10::ScalarType t) {
   switch (t) {
