@@ -7,6 +7,43 @@
 
 namespace stave::train {
 
+Status readRecordChecked(const std::string& path, zip_t* za, uint64_t index,
+                         const std::string& record, const char* noun, void* dst, uint64_t size) {
+  const std::string damaged = std::string("damaged ") + noun + ": ";
+  zip_file_t* f = zip_fopen_index(za, index, 0);
+  if (!f)
+    return Error{path, 0, record,
+                 damaged + "the record cannot be read (" + zip_strerror(za) +
+                     "); the file cannot be trusted"};
+  std::vector<char> sink(dst ? 1 : 1 << 16);
+  uint64_t done = 0;
+  zip_int64_t got = 1;
+  while (got > 0) {
+    if (dst && done < size) {
+      got = zip_fread(f, static_cast<char*>(dst) + done, size - done);
+      if (got > 0) done += uint64_t(got);
+      continue;
+    }
+    got = zip_fread(f, sink.data(), sink.size());
+    if (got > 0 && dst) {
+      zip_fclose(f);
+      return Error{path, 0, record, damaged + "the record is longer than its directory says"};
+    }
+  }
+  std::string why;
+  if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
+  zip_fclose(f);
+  if (got < 0)
+    return Error{
+        path, 0, record,
+        damaged + why + " (its bytes are not the ones written); the file cannot be trusted"};
+  if (dst && done != size)
+    return Error{path, 0, record,
+                 damaged + "the record ends after " + std::to_string(done) + " of its " +
+                     std::to_string(size) + " bytes"};
+  return Ok{};
+}
+
 Status verifyArchive(const std::string& path, const std::string& bytes) {
   zip_error_t err;
   zip_error_init(&err);
@@ -24,31 +61,17 @@ Status verifyArchive(const std::string& path, const std::string& bytes) {
     zip_error_fini(&err);
     return Error{path, 0, "",
                  "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, "
-                 "damaged, or not a .pt file) [" + why + "]"};
+                 "damaged, or not a .pt file) [" +
+                     why + "]"};
   }
   zip_error_fini(&err);
   std::unique_ptr<zip_t, void (*)(zip_t*)> owner(za, [](zip_t* z) { zip_discard(z); });
   const zip_int64_t n = zip_get_num_entries(za, 0);
-  std::vector<char> buf(1 << 20);
   for (zip_int64_t i = 0; i < n; ++i) {
     const char* name = zip_get_name(za, static_cast<zip_uint64_t>(i), 0);
     const std::string record = name ? name : "#" + std::to_string(i);
-    zip_file_t* f = zip_fopen_index(za, static_cast<zip_uint64_t>(i), 0);
-    if (!f)
-      return Error{path, 0, record,
-                   std::string("damaged checkpoint: record cannot be read (") +
-                       zip_strerror(za) + "); the file cannot be trusted"};
-    // Reading a record to its end makes libzip compare its CRC-32 with the stored one.
-    zip_int64_t got = 0;
-    while ((got = zip_fread(f, buf.data(), buf.size())) > 0) {
-    }
-    std::string why;
-    if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
-    zip_fclose(f);
-    if (got < 0)
-      return Error{path, 0, record,
-                   "damaged checkpoint: " + why +
-                       " (its bytes are not the ones written); the file cannot be trusted"};
+    if (auto s = readRecordChecked(path, za, static_cast<uint64_t>(i), record, "checkpoint"); !s)
+      return s;
   }
   return Ok{};
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/bounded_read.h"
+#include "core/train/archive_check.h"
 
 namespace stave::train {
 namespace {
@@ -78,69 +79,6 @@ Entries listEntries(zip_t* za) {
     if (rest == "constants.pkl" || rest.compare(0, 5, "code/") == 0) e.torchScript = true;
   }
   return e;
-}
-
-/// Reads record `index` whole into `dst` (exactly `size` bytes) and checks its CRC-32: libzip
-/// compares it when a read reaches the record's end, so one more read must return 0.
-Status readRecord(const std::string& path, zip_t* za, zip_uint64_t index, const std::string& name,
-                  void* dst, uint64_t size) {
-  zip_file_t* f = zip_fopen_index(za, index, 0);
-  if (!f)
-    return Error{path, 0, name,
-                 std::string("damaged archive: the record cannot be read (") + zip_strerror(za) +
-                     "); the file cannot be trusted"};
-  uint64_t done = 0;
-  zip_int64_t got = 1;
-  char tail[1];
-  while (got > 0) {
-    if (done < size) {
-      got = zip_fread(f, static_cast<char*>(dst) + done, size - done);
-      if (got > 0) done += uint64_t(got);
-    } else {
-      got = zip_fread(f, tail, sizeof tail);
-      if (got > 0) {
-        zip_fclose(f);
-        return Error{path, 0, name,
-                     "damaged archive: the record is longer than its directory says"};
-      }
-    }
-  }
-  std::string why;
-  if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
-  zip_fclose(f);
-  if (got < 0)
-    return Error{path, 0, name,
-                 "damaged archive: " + why +
-                     " (its bytes are not the ones written); the file "
-                     "cannot be trusted"};
-  if (done != size)
-    return Error{path, 0, name,
-                 "damaged archive: the record ends after " + std::to_string(done) + " of its " +
-                     std::to_string(size) + " bytes"};
-  return Ok{};
-}
-
-/// Reads a record it does not keep, only to check its CRC-32.
-Status checkRecord(const std::string& path, zip_t* za, zip_uint64_t index,
-                   const std::string& name) {
-  zip_file_t* f = zip_fopen_index(za, index, 0);
-  if (!f)
-    return Error{
-        path, 0, name,
-        std::string("damaged archive: the record cannot be read (") + zip_strerror(za) + ")"};
-  std::vector<char> buf(1 << 16);
-  zip_int64_t got = 0;
-  while ((got = zip_fread(f, buf.data(), buf.size())) > 0) {
-  }
-  std::string why;
-  if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
-  zip_fclose(f);
-  if (got < 0)
-    return Error{path, 0, name,
-                 "damaged archive: " + why +
-                     " (its bytes are not the ones written); the file "
-                     "cannot be trusted"};
-  return Ok{};
 }
 
 Result<uint64_t> recordSize(const std::string& path, zip_t* za, zip_uint64_t index,
@@ -261,7 +199,9 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
                  "the pickle is " + std::to_string(pklSize.value()) +
                      " bytes, more than the limit of " + std::to_string(limits.maxPickleBytes)};
   std::string pkl(size_t(pklSize.value()), '\0');
-  if (auto s = readRecord(path, za, zip_uint64_t(pklIndex), pklName, pkl.data(), pkl.size()); !s)
+  if (auto s = readRecordChecked(path, za, zip_uint64_t(pklIndex), pklName, "archive", pkl.data(),
+                                 pkl.size());
+      !s)
     return s.errors();
   auto doc = readPickle(pkl, path, pklName, limits);
   if (!doc) return doc.errors();
@@ -303,7 +243,8 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
       } catch (const std::exception&) {
         return Error{path, 0, name, "out of memory for " + std::to_string(s.numel) + " elements"};
       }
-      if (auto st = readRecord(path, za, index, name, t.data_ptr(), t.nbytes()); !st)
+      if (auto st = readRecordChecked(path, za, index, name, "archive", t.data_ptr(), t.nbytes());
+          !st)
         return st.errors();
       out.storages.emplace(s.key, std::move(t));
     } else if (name == entries.prefix + "/byteorder") {
@@ -311,13 +252,14 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
       auto size = recordSize(path, za, index, name);
       if (!size) return size.errors();
       if (size.value() > sizeof order) return Error{path, 0, name, "not 'little' or 'big'"};
-      if (auto st = readRecord(path, za, index, name, order, size.value()); !st) return st.errors();
+      if (auto st = readRecordChecked(path, za, index, name, "archive", order, size.value()); !st)
+        return st.errors();
       const std::string value(order, size_t(size.value()));
       if (value != "little")
         return Error{path, 0, name,
                      "the tensors are stored '" + value +
                          "'-endian; Stave reads little-endian archives only"};
-    } else if (auto st = checkRecord(path, za, index, name); !st) {
+    } else if (auto st = readRecordChecked(path, za, index, name, "archive"); !st) {
       return st.errors();
     }
   }
