@@ -14,6 +14,8 @@ import shutil
 import sys
 import tempfile
 
+from ultralytics_offline import offline
+
 
 def main() -> int:
     if len(sys.argv) not in (3, 4):
@@ -23,19 +25,9 @@ def main() -> int:
     imgsz = int(sys.argv[3]) if len(sys.argv) == 4 else 64
     work = tempfile.mkdtemp(prefix="stave-ultralytics-check-")
     try:
-        cfg = os.path.join(work, "config")
-        os.environ.update(YOLO_OFFLINE="1", YOLO_CONFIG_DIR=cfg, MPLBACKEND="Agg",
-                          YOLO_VERBOSE="False")
-        import matplotlib
-        os.makedirs(os.path.join(cfg, "Ultralytics"), exist_ok=True)
-        font = os.path.join(matplotlib.get_data_path(), "fonts", "ttf", "DejaVuSans.ttf")
-        for n in ("Arial.ttf", "Arial.Unicode.ttf"):
-            shutil.copyfile(font, os.path.join(cfg, "Ultralytics", n))
-        os.chdir(work)
+        offline(work)
         import torch
         from ultralytics import YOLO
-        from ultralytics.utils import SETTINGS
-        SETTINGS.update(sync=False)
         torch.set_num_threads(2)
         model = YOLO(model_path)
         net = model.model

@@ -41,6 +41,8 @@ import sys
 import tempfile
 import time
 
+from ultralytics_offline import offline
+
 FORMAT = 1  # manifest layout version; bump when the layout changes
 THREADS = 2  # torch threads for building, training and validating (fixed: same numbers anywhere)
 BUILT = [(m, nc) for m in ("yolov8n", "yolo11n", "yolo11s") for nc in (80, 5)]
@@ -369,23 +371,13 @@ def main():
             print(f"fixtures: {out} is up to date (stamp {stamp})")
             return 0
 
-        # No network, nothing written outside `work`: settings (sync off) in a temporary config
-        # folder, with a font there so that the dataset check does not fetch Arial.ttf.
-        cfg = os.path.join(work, "config")
-        os.environ.update(YOLO_OFFLINE="1", YOLO_CONFIG_DIR=cfg, MPLBACKEND="Agg",
-                          YOLO_VERBOSE="False")
-        import matplotlib
-        os.makedirs(os.path.join(cfg, "Ultralytics"), exist_ok=True)
-        font = os.path.join(matplotlib.get_data_path(), "fonts", "ttf", "DejaVuSans.ttf")
-        for n in ("Arial.ttf", "Arial.Unicode.ttf"):
-            shutil.copyfile(font, os.path.join(cfg, "Ultralytics", n))
-        os.chdir(work)  # the checkpoints' `git` fields: not Stave's repository
+        # No network, nothing written outside `work` (the checkpoints' `git` fields: not Stave's
+        # repository).
+        offline(work)
 
         import torch
         import ultralytics
         import ultralytics.utils.torch_utils as torch_utils
-        from ultralytics.utils import SETTINGS
-        SETTINGS.update(sync=False)
         torch_utils.NUM_THREADS = THREADS  # select_device() sets torch's threads from it
         torch.set_num_threads(THREADS)
 
