@@ -2,7 +2,10 @@
 
 Prints one JSON line: the wall-clock time of every batch's start and end (time.time(), the
 clock the driver and Stave's events use), the threads and workers Ultralytics really used, and
-its results.csv. Run by paired.py in the benchmark's virtual environment.
+its results.csv, and the time each epoch's validation ended. With "weights" (an Ultralytics .pt)
+the run starts from that checkpoint (its architecture, the dataset's classes) as `yolo train
+model=FILE.pt` does. Run by paired.py and time_to_accuracy.py in the benchmark's virtual
+environment.
 """
 import json
 import sys
@@ -19,7 +22,7 @@ used = {"policy_threads": torch_utils.NUM_THREADS}
 if args.get("threads"):
     torch_utils.NUM_THREADS = args["threads"]
 
-starts, ends = [], []
+starts, ends, epoch_ends = [], [], []
 
 
 def on_batch_start(trainer):
@@ -35,14 +38,22 @@ def on_batch_end(trainer):
         used["device"] = str(trainer.device)
 
 
-model = YOLO(args["model"] + ".yaml")
+def on_fit_epoch_end(trainer):
+    # Once per epoch: the final evaluation of best.pt calls it again, as epoch `epochs`.
+    if trainer.epoch < trainer.epochs:
+        epoch_ends.append(time.time())
+
+
+weights = args.get("weights")
+model = YOLO(weights) if weights else YOLO(args["model"] + ".yaml")
 model.add_callback("on_train_batch_start", on_batch_start)
 model.add_callback("on_train_batch_end", on_batch_end)
+model.add_callback("on_fit_epoch_end", on_fit_epoch_end)
 train_kw = dict(data=args["data"], imgsz=args["imgsz"], batch=args["batch"],
                 epochs=args["epochs"], workers=args["workers"], device="cpu",
-                project=args["project"], name=args["name"], exist_ok=True, pretrained=False,
+                project=args["project"], name=args["name"], exist_ok=True, pretrained=bool(weights),
                 plots=False, amp=False, verbose=False, seed=0)
 train_kw.update(args.get("extra", {}))
 model.train(**train_kw)
 print("PAIRED_JSON " + json.dumps({"batch_starts": starts, "batch_ends": ends, "used": used,
-                                   "save_dir": str(model.trainer.save_dir)}))
+                                   "epoch_ends": epoch_ends, "save_dir": str(model.trainer.save_dir)}))
