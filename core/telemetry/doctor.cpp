@@ -90,9 +90,23 @@ RuleVerdict below(double value, double fire, double clear) {
   return v;
 }
 
-std::string cpuText(const Context& c) {
-  return c.w.cpuBusy >= 0 ? "CPU " + std::to_string(std::lround(c.w.cpuBusy)) + "% busy"
-                          : "CPU load unknown";
+Text cpuText(const Context& c) {
+  return c.w.cpuBusy >= 0 ? Text("doctor.cpu_busy", {{"percent", std::to_string(std::lround(c.w.cpuBusy)) + "%"}})
+                          : Text("doctor.cpu_unknown");
+}
+
+// A finding's title and sentences are catalog messages (core/base/message.h); the English
+// beside them is made from the same messages.
+void setTitle(Finding& f, const char* titleId) {
+  f.titleText = {Text(std::string("doctor.title.") + titleId)};
+  f.title = english(f.titleText);
+}
+void say(Finding& f, Text t) {
+  f.message += english(t);
+  f.text.push_back(std::move(t));
+}
+void say(Finding& f, const char* id, std::vector<Text::Arg> args = {}) {
+  say(f, Text(id, std::move(args)));
 }
 
 // --- The rules -------------------------------------------------------------------------------
@@ -106,25 +120,22 @@ RuleVerdict dataBound(const Context& c) {
   const int64_t workers = c.integer("workers");
   const std::string cache = c.string("cache");
   Finding& f = v.finding;
-  f.title = "data-bound";
+  setTitle(f, "data_bound");
   f.severity = data >= 0.4 ? Severity::Critical : Severity::Warning;
   f.evidence = {{"data_wait_share", data}, {"step_s", c.stepSeconds()}, {"cpu_busy", c.w.cpuBusy},
                 {"workers", static_cast<double>(workers)}, {"cores_per_rank", c.coresPerRank()}};
-  f.message = "ranks wait for data " + percent(data) + " of their step (" + cpuText(c) +
-              ", workers=" + std::to_string(workers) + ", cache=" + cache + ")";
+  say(f, "doctor.data_bound",
+      {{"share", percent(data)}, {"cpu", cpuText(c)}, {"workers", std::to_string(workers)}, {"cache", cache}});
   if (!c.cpuSaturated() && workers < c.coresPerRank()) {
     f.advice.push_back({"workers", std::to_string(c.coresPerRank())});
-    f.message += "; the CPU has idle cores: give each rank as many loader threads as it has cores";
+    say(f, "doctor.data_bound.idle_cores");
   }
   if (cache == "none") {
     f.advice.push_back({"cache", "ram"});
-    f.message += std::string(f.advice.size() > 1 ? ", and" : ";") +
-                 " cache decoded images in RAM so that later epochs skip decoding (cache=disk "
-                 "when the set does not fit)";
+    say(f, f.advice.size() > 1 ? "doctor.data_bound.and_cache_ram" : "doctor.data_bound.cache_ram");
   }
   if (f.advice.empty())
-    f.message += "; the loader already caches and uses every core: it needs more CPU per GPU "
-                 "(fewer ranks per node, or cheaper augmentation such as mosaic=0 near the end)";
+    say(f, "doctor.data_bound.no_advice");
   return v;
 }
 
@@ -135,15 +146,14 @@ RuleVerdict inputCopyBound(const Context& c) {
   RuleVerdict v = above(h2d, c.opt.h2dShare, c.opt.h2dClear);
   if (!v.holds) return v;
   Finding& f = v.finding;
-  f.title = "input-copy-bound";
+  setTitle(f, "input_copy_bound");
   f.evidence = {{"h2d_share", h2d}, {"step_s", c.stepSeconds()}};
-  f.message = "ranks spend " + percent(h2d) + " of their step copying the batch to the GPU";
+  say(f, "doctor.input_copy", {{"share", percent(h2d)}});
   if (!c.boolean("pin_memory")) {
     f.advice.push_back({"pin_memory", "true"});
-    f.message += "; pinned host memory lets the copy run at full PCIe speed";
+    say(f, "doctor.input_copy.pin");
   } else {
-    f.message += " although it is pinned: check the GPUs' PCIe generation and width on the "
-                 "Hardware page (a x4 or gen-3 link halves the copy rate)";
+    say(f, "doctor.input_copy.pinned");
   }
   return v;
 }
@@ -163,25 +173,23 @@ RuleVerdict communicationBound(const Context& c) {
   const int64_t batch = c.integer("batch");
   const int64_t nbs = c.integer("nbs");
   Finding& f = v.finding;
-  f.title = "communication-bound";
+  setTitle(f, "communication_bound");
   f.evidence = {{"allreduce_wait_share", wait},
                 {"step_s", c.stepSeconds()},
                 {"bucket_mb", bucket},
                 {"world_size", static_cast<double>(c.run.worldSize)}};
-  f.message = "ranks wait in the gradient all-reduce " + percent(wait) +
-              " of their step while no rank lags (bucket_mb=" + config::formatValue(config::Value{bucket}) + ")";
+  say(f, "doctor.communication",
+      {{"share", percent(wait)}, {"bucket_mb", config::formatValue(config::Value{bucket})}});
   if (bucket < 25) {
     f.advice.push_back({"bucket_mb", "25"});
-    f.message += "; tiny buckets mean many small all-reduces, each paying the link's latency";
+    say(f, "doctor.communication.buckets");
   } else {
     const int64_t global = batch * c.run.worldSize;
     f.advice.push_back({"nbs", std::to_string(std::max<int64_t>(nbs * 2, global * 2))});
-    f.message += "; accumulating over more batches all-reduces less often (nbs is the nominal "
-                 "batch: lr and weight decay follow it)";
+    say(f, "doctor.communication.nbs");
   }
   if (c.cuda())
-    f.message += ". Check the GPU topology on the Hardware page: without NVLink or PCIe P2P NCCL "
-                 "goes through host memory (nccl_p2p_level)";
+    say(f, "doctor.communication.topology");
   return v;
 }
 
@@ -197,7 +205,7 @@ RuleVerdict straggler(const Context& c) {
   RuleVerdict v = above(s->imbalance, c.opt.imbalance, c.opt.imbalanceClear);
   if (!v.holds) return v;
   Finding& f = v.finding;
-  f.title = "straggler";
+  setTitle(f, "straggler");
   f.rank = s->slowRank;
   f.severity = s->imbalance >= 0.3 ? Severity::Critical : Severity::Warning;
   f.evidence = {{"imbalance", s->imbalance},
@@ -205,24 +213,22 @@ RuleVerdict straggler(const Context& c) {
                 {"phase_share", s->fraction},
                 {"others_share", s->othersFraction},
                 {"step_s", s->stepTime}};
-  f.message = rankName(s->slowRank, s->slowNode) + " is " + percent(s->imbalance) +
-              " of a step slower than the others, who wait for it in the all-reduce: " +
-              s->message;
+  say(f, "doctor.straggler",
+      {{"rank", rankNameText(s->slowRank, s->slowNode)}, {"share", percent(s->imbalance)},
+       {"detail", s->text}});
   switch (s->waitsOn) {
     case StepPhase::DataWait:
       if (c.string("cache") == "none") f.advice.push_back({"cache", "ram"});
-      f.message += ". Its loader is slower: a slower or shared disk, fewer free cores on its "
-                   "node, or another job on them";
+      say(f, "doctor.straggler.loader");
       break;
     case StepPhase::H2D:
       if (!c.boolean("pin_memory")) f.advice.push_back({"pin_memory", "true"});
-      f.message += ". Its input copy is slower: check that GPU's PCIe link on the Hardware page";
+      say(f, "doctor.straggler.copy");
       break;
     case StepPhase::FwdBwd:
     case StepPhase::Optimizer:
     case StepPhase::AllreduceWait:
-      f.message += ". It computes slower: compare that GPU's clocks, temperature and power with "
-                   "the others on the Hardware page (throttling, another process on it)";
+      say(f, "doctor.straggler.compute");
       break;
   }
   return v;
@@ -239,12 +245,10 @@ RuleVerdict memoryHeadroom(const Context& c) {
   if (used >= fullClear) {
     RuleVerdict v = above(used, c.opt.memoryNearFull, fullClear);
     Finding& f = v.finding;
-    f.title = "near out of memory";
+    setTitle(f, "near_oom");
     f.severity = Severity::Critical;
     f.evidence = evidence;
-    f.message = "the fullest GPU uses " + percent(used) +
-                " of its memory: a larger image or a fragmenting allocator ends the run with "
-                "out-of-memory";
+    say(f, "doctor.near_oom", {{"share", percent(used)}});
     if (batch > 1)
       f.advice.push_back({"batch", std::to_string(std::max<int64_t>(1, batch * 3 / 4))});
     return v;
@@ -252,11 +256,10 @@ RuleVerdict memoryHeadroom(const Context& c) {
   RuleVerdict v = below(used, c.opt.memoryHeadroom, c.opt.memoryHeadroom + 0.05);
   if (!v.holds) return v;
   Finding& f = v.finding;
-  f.title = "memory headroom";
+  setTitle(f, "memory_headroom");
   f.severity = Severity::Info;
   f.evidence = evidence;
-  f.message = "the fullest GPU uses only " + percent(used) +
-              " of its memory: a larger batch per rank fits and keeps the GPU busier";
+  say(f, "doctor.memory_headroom", {{"share", percent(used)}});
   if (used * 2 < 0.85) f.advice.push_back({"batch", std::to_string(batch * 2)});
   return v;
 }
@@ -271,23 +274,22 @@ RuleVerdict gpuUnderused(const Context& c) {
   if (!v.holds) return v;
   const int64_t batch = c.integer("batch");
   Finding& f = v.finding;
-  f.title = "GPU under-used";
+  setTitle(f, "gpu_underused");
   f.evidence = {{"gpu_util", c.w.gpuUtil}, {"batch", static_cast<double>(batch)}};
-  f.message = "the GPUs are busy " + std::to_string(std::lround(c.w.gpuUtil)) +
-              "% of the time although the ranks hardly wait for data or peers";
+  say(f, "doctor.gpu_underused", {{"percent", std::to_string(std::lround(c.w.gpuUtil)) + "%"}});
   if (!c.boolean("amp") || c.string("precision") == "fp32") {
     if (!c.boolean("amp")) f.advice.push_back({"amp", "true"});
     if (c.string("precision") == "fp32") f.advice.push_back({"precision", "auto"});
-    f.message += "; they compute in fp32 where bf16 (auto) doubles the tensor-core rate";
+    say(f, "doctor.gpu_underused.fp32");
   }
   // A CUDA run: channels_last=auto is off there (older logs hold a bool).
   if (!c.boolean("channels_last") && c.string("channels_last") != "true") {
     f.advice.push_back({"channels_last", "true"});
-    f.message += "; channels-last convolutions are faster on tensor cores";
+    say(f, "doctor.gpu_underused.channels_last");
   }
   if (batch < 64 && (c.w.gpuMemoryShare < 0 || c.w.gpuMemoryShare * 2 < 0.85)) {
     f.advice.push_back({"batch", std::to_string(batch * 2)});
-    f.message += "; a small batch leaves the step launch-bound (many small kernels)";
+    say(f, "doctor.gpu_underused.small_batch");
   }
   return v;
 }
@@ -458,17 +460,17 @@ DiagnosisEvent Doctor::build(std::vector<Finding> findings, const DoctorWindow& 
   d.findings = std::move(findings);
   if (!d.findings.empty()) {
     const Finding& top = d.findings.front();
-    d.summary = top.title + ": " + top.message;
+    d.summaryText.emplace_back("doctor.summary.finding",
+                               std::vector<Text::Arg>{{"title", top.titleText}, {"message", top.text}});
     const std::string advice = adviceText(top.advice);
-    if (!advice.empty()) d.summary += " -> try " + advice;
+    if (!advice.empty()) d.summaryText.emplace_back("doctor.summary.try", std::vector<Text::Arg>{{"advice", advice}});
     if (d.findings.size() > 1)
-      d.summary += " (+" + std::to_string(d.findings.size() - 1) + " more)";
+      d.summaryText.emplace_back("doctor.summary.more",
+                                 std::vector<Text::Arg>{{"count", std::to_string(d.findings.size() - 1)}});
   } else if (w.ranks.empty()) {
-    d.summary = w.warmupSteps > 0
-                    ? "warm-up: " + std::to_string(w.warmupSteps) +
-                          " step samples not judged yet (first steps, and the first epoch while "
-                          "a cache fills)"
-                    : "no step timings to judge";
+    d.summaryText = {w.warmupSteps > 0
+                         ? Text("doctor.summary.warmup", {{"count", std::to_string(w.warmupSteps)}})
+                         : Text("doctor.summary.no_timings")};
   } else {
     std::vector<double> compute, data, wait;
     for (const auto& [rank, r] : w.ranks) {
@@ -476,10 +478,13 @@ DiagnosisEvent Doctor::build(std::vector<Finding> findings, const DoctorWindow& 
       data.push_back(share(r.mean.dataWait, r.mean.total));
       wait.push_back(share(r.mean.allreduceWait, r.mean.total));
     }
-    d.summary = "no bottleneck found: ranks compute " + percent(median(compute)) +
-                " of their step (data wait " + percent(median(data)) + ", all-reduce wait " +
-                percent(median(wait)) + ")";
+    d.summaryText = {Text("doctor.summary.clean",
+                          {{"detail", Text("doctor.summary.clean_detail",
+                                           {{"compute", percent(median(compute))},
+                                            {"data", percent(median(data))},
+                                            {"wait", percent(median(wait))}})}})};
   }
+  d.summary = english(d.summaryText);
   return d;
 }
 
@@ -529,9 +534,10 @@ DiagnosisEvent Doctor::finalReport() const {
     d.periodS = w.periodS;
     d.steps = steps;
     d.warmupSteps = w.warmupSteps;
-    d.summary = "not enough steps to judge: " + std::to_string(steps) + " step samples after the " +
-                std::to_string(w.warmupSteps) + " of the warm-up (at least " +
-                std::to_string(m_options.minFinalSteps) + " needed)";
+    d.summaryText = {Text("doctor.summary.too_few", {{"steps", std::to_string(steps)},
+                                                     {"warmup", std::to_string(w.warmupSteps)},
+                                                     {"needed", std::to_string(m_options.minFinalSteps)}})};
+    d.summary = english(d.summaryText);
     return d;
   }
   return build(evaluateRules(w, m_facts, m_options), w, true);

@@ -119,6 +119,17 @@ class FieldReader {
       }
     }
   }
+  // A message's catalog form (events.h, textToJson); optional: old logs have none.
+  void text(const char* key, TextParts& out) {
+    const json* v = find(key, false);
+    if (!v) return;
+    auto parts = textFromJson(*v);
+    if (!parts) {
+      for (const auto& e : parts.errors()) error(std::string(key) + e.key, e.message);
+      return;
+    }
+    out = std::move(parts.value());
+  }
   // A nested object; returns nullptr (after recording why) when absent or not an object.
   const json* object(const char* key, bool required = true) {
     const json* v = find(key, required);

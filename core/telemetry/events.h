@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/message.h"
 #include "core/base/result.h"
 
 namespace stave::telemetry {
@@ -234,6 +235,7 @@ struct StragglerEvent {
   double imbalance = 0;       ///< (its busy time - median busy time of the others) / its step
   int steps = 0;              ///< step samples of the slow rank in the period
   std::string message;        ///< e.g. "rank 1 waits for data 41% of its step"
+  TextParts text;             ///< the same as catalog messages ("message_text"; empty in old logs)
 };
 
 /// rank_exit: a rank process ended (emitted by the launcher).
@@ -315,6 +317,8 @@ struct Finding {
   int rank = -1;                            ///< the rank concerned, -1 = every rank
   std::string title;                        ///< a few words, e.g. "data-bound"
   std::string message;                      ///< a sentence with the numbers behind it
+  TextParts titleText;                      ///< `title` as catalog messages (empty in old logs)
+  TextParts text;                           ///< `message` as catalog messages (empty in old logs)
   std::vector<Advice> advice;               ///< config changes, in order of importance
   std::map<std::string, double> evidence;   ///< the numbers that made the rule fire
 };
@@ -331,7 +335,15 @@ struct DiagnosisEvent {
   int warmupSteps = 0;             ///< step samples left out as warm-up
   std::vector<Finding> findings;   ///< most severe first; empty = no bottleneck found
   std::string summary;             ///< one line for a banner or a log
+  TextParts summaryText;           ///< `summary` as catalog messages (empty in old logs)
 };
+
+/// A message's catalog form as an event field, beside its English:
+/// [{"msg_id": "doctor.data_bound", "args": {"share": "45%", "cpu": [{"msg_id": ...}]}}] (an
+/// argument that is a message of its own is such a list).
+nlohmann::json textToJson(const TextParts& parts);
+/// Reads textToJson's form back; an error's key is the path below the field ("[0].args.cpu").
+Result<TextParts> textFromJson(const nlohmann::json& j);
 
 /// The numeric leaves of an event's data keyed by their path ("gpus/0/util", "cpu/3"), for
 /// the readers that store or plot every field of a sample event. An array element carrying an

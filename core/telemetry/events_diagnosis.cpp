@@ -13,6 +13,7 @@ Event toEvent(const StragglerEvent& e, int rank) {
          {"step_time", e.stepTime}, {"imbalance", e.imbalance},
          {"steps", e.steps},        {"message", e.message}};
   if (e.slowNode >= 0) d["slow_node"] = e.slowNode;
+  if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kStraggler, rank, std::move(d));
 }
 
@@ -28,6 +29,7 @@ Result<StragglerEvent> stragglerFromEvent(const Event& ev) {
                                      r.integer("steps", e.steps, false);
                                      r.integer("slow_node", e.slowNode, false);
                                      r.str("message", e.message);
+                                     r.text("message_text", e.text);
                                    });
 }
 
@@ -38,17 +40,21 @@ Event toEvent(const DiagnosisEvent& e, int rank) {
     for (const auto& a : f.advice) advice.push_back({{"key", a.key}, {"value", a.value}});
     json evidence = json::object();
     for (const auto& [k, v] : f.evidence) evidence[k] = std::isfinite(v) ? json(v) : json(nullptr);
-    findings.push_back({{"rule", f.rule},
-                        {"severity", toString(f.severity)},
-                        {"rank", f.rank},
-                        {"title", f.title},
-                        {"message", f.message},
-                        {"advice", advice},
-                        {"advice_text", adviceText(f.advice)},
-                        {"evidence", evidence}});
+    json finding{{"rule", f.rule},
+                 {"severity", toString(f.severity)},
+                 {"rank", f.rank},
+                 {"title", f.title},
+                 {"message", f.message},
+                 {"advice", advice},
+                 {"advice_text", adviceText(f.advice)},
+                 {"evidence", evidence}};
+    if (!f.titleText.empty()) finding["title_text"] = textToJson(f.titleText);
+    if (!f.text.empty()) finding["message_text"] = textToJson(f.text);
+    findings.push_back(std::move(finding));
   }
   json d{{"final", e.final},         {"period_s", e.periodS}, {"steps", e.steps},
          {"warmup_steps", e.warmupSteps}, {"findings", findings}, {"summary", e.summary}};
+  if (!e.summaryText.empty()) d["summary_text"] = textToJson(e.summaryText);
   return makeEvent(event_type::kDiagnosis, rank, std::move(d));
 }
 
@@ -59,6 +65,7 @@ Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
     r.integer("steps", e.steps, false);
     r.integer("warmup_steps", e.warmupSteps, false);
     r.str("summary", e.summary, false);
+    r.text("summary_text", e.summaryText);
     const json* findings = r.array("findings");
     if (!findings) return;
     for (size_t i = 0; i < findings->size(); ++i) {
@@ -74,6 +81,8 @@ Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
       f.integer("rank", x.rank, false);
       f.str("title", x.title, false);
       f.str("message", x.message);
+      f.text("title_text", x.titleText);
+      f.text("message_text", x.text);
       if (const json* advice = f.array("advice", false)) {
         for (size_t k = 0; k < advice->size(); ++k) {
           const json& a = (*advice)[k];

@@ -112,41 +112,40 @@ std::optional<StragglerEvent> StragglerDetector::report() {
     return share(phaseSeconds(r.mean, phase), r.mean.total);
   });
   if (m_options.ranksPerNode > 0) ev.slowNode = ev.slowRank / m_options.ranksPerNode;
-  ev.message = describeStraggler(ev.slowRank, ev.waitsOn, ev.fraction,
-                                 others.empty() ? -1.0 : ev.othersFraction, ev.slowNode);
+  ev.text = describeStragglerText(ev.slowRank, ev.waitsOn, ev.fraction,
+                                  others.empty() ? -1.0 : ev.othersFraction, ev.slowNode);
+  ev.message = english(ev.text);
   return ev;
 }
 
+Text rankNameText(int rank, int node) {
+  if (node >= 0) return Text("rank_on_node", {{"rank", std::to_string(rank)}, {"node", std::to_string(node)}});
+  return Text("rank", {{"rank", std::to_string(rank)}});
+}
+
 std::string rankName(int rank, int node) {
-  return "rank " + std::to_string(rank) + (node >= 0 ? " on node " + std::to_string(node) : "");
+  return english(rankNameText(rank, node));
+}
+
+TextParts describeStragglerText(int rank, StepPhase phase, double fraction, double othersFraction,
+                                int node) {
+  const auto pct = [](double f) { return std::to_string(std::lround(f * 100)) + "%"; };
+  const char* id = "straggler.data_wait";
+  switch (phase) {
+    case StepPhase::DataWait: id = "straggler.data_wait"; break;
+    case StepPhase::H2D: id = "straggler.h2d"; break;
+    case StepPhase::AllreduceWait: id = "straggler.allreduce_wait"; break;
+    case StepPhase::FwdBwd: id = "straggler.fwd_bwd"; break;
+    case StepPhase::Optimizer: id = "straggler.optimizer"; break;
+  }
+  TextParts out{Text(id, {{"rank", rankNameText(rank, node)}, {"share", pct(fraction)}})};
+  if (othersFraction >= 0) out.emplace_back("straggler.others", std::vector<Text::Arg>{{"share", pct(othersFraction)}});
+  return out;
 }
 
 std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction,
                               int node) {
-  const std::string r = rankName(rank, node);
-  const std::string pct = std::to_string(std::lround(fraction * 100)) + "%";
-  std::string s;
-  switch (phase) {
-    case StepPhase::DataWait:
-      s = r + " waits for data " + pct + " of its step";
-      break;
-    case StepPhase::H2D:
-      s = r + " waits for host-to-device copies " + pct + " of its step";
-      break;
-    case StepPhase::AllreduceWait:
-      s = r + " waits in all-reduce " + pct + " of its step";
-      break;
-    case StepPhase::FwdBwd:
-      s = r + " spends " + pct + " of its step in forward+backward";
-      break;
-    case StepPhase::Optimizer:
-      s = r + " spends " + pct + " of its step in the optimiser";
-      break;
-  }
-  if (othersFraction >= 0) {
-    s += "; other ranks " + std::to_string(std::lround(othersFraction * 100)) + "%";
-  }
-  return s;
+  return english(describeStragglerText(rank, phase, fraction, othersFraction, node));
 }
 
 }  // namespace stave::telemetry

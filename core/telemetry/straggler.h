@@ -65,7 +65,12 @@ double shareOf(double part, double total);
 /// the comparison (one rank).
 std::string describeStraggler(int rank, StepPhase phase, double fraction, double othersFraction,
                               int node = -1);
+/// The same sentence as catalog messages (core/base/message.h), for the studio to translate.
+TextParts describeStragglerText(int rank, StepPhase phase, double fraction, double othersFraction,
+                                int node = -1);
 /// "rank 3", or "rank 3 on node 1" when `node` >= 0.
 std::string rankName(int rank, int node);
+/// The same as a catalog message.
+Text rankNameText(int rank, int node);
 
 }  // namespace stave::telemetry
