@@ -39,6 +39,7 @@ QString RunController::findTrainExecutable() {
 
 RunController::RunController(QObject* parent)
     : QObject(parent), m_storedRunBytes(kStoredRunBytes), m_reader(new BackgroundJob(this)),
+      m_storeJob(new BackgroundJob(this)),
       m_child(new ChildProcess(ChildProcess::Lifetime::Detached, 30000, this)),
       m_cluster(new ClusterJob(this)) {
   // What the run's events say of its state: a start (a resume after a final event starts a
@@ -212,6 +213,7 @@ bool RunController::attach(const QString& runDir, QString* error) {
 
 void RunController::detach() {
   m_timer.stop();
+  m_storeJob->stop();  // its ingestion ends at its next piece, keeping what it read
   m_runDir.clear();
   m_cluster->setFolder({});
   m_offset = 0;
@@ -384,9 +386,11 @@ void RunController::loadStored() {
           pollInBackground();
           return;
         }
+        const bool behind = loaded->value().storeBehind;
         applyStored(std::make_shared<StoredRun>(std::move(loaded->value())));
         finishIfDead();
         pollInBackground();  // what was written since
+        if (behind) catchUpStore();
       },
       [this, generation](const QString& error) {
         if (generation != m_generation) return;
@@ -394,6 +398,20 @@ void RunController::loadStored() {
         emit warning(error);
         forgetPreview();
         pollInBackground();
+      });
+}
+
+void RunController::catchUpStore() {
+  const std::string db = m_storePath.toStdString(), dir = m_runDir.toStdString();
+  // Its result is the store's: the page already shows the run. A failure is only logged: the
+  // next open reads the tail again.
+  m_storeJob->run<QString>(
+      [db, dir, stop = m_storeJob->stopFlag()] {
+        auto r = studio::catchUpStore(db, dir, stop);
+        return r ? QString() : QString::fromStdString(r.errorText());
+      },
+      [](const QString& error) {
+        if (!error.isEmpty()) qWarning("the history store did not catch up: %s", qPrintable(error));
       });
 }
 

@@ -47,8 +47,9 @@ class RunController : public QObject {
   /// How often events.jsonl is read (ms, default 200).
   void setPollInterval(int ms);
   /// The project's history store: a run whose events.jsonl is larger than kStoredRunBytes is
-  /// opened from it (brought up to date first), then followed from where it stopped. "" (the
-  /// default): events.jsonl is always read whole.
+  /// opened from it (what it holds drawn at once, only the file after that decoded; see
+  /// loadStoredRun), then followed from there, while the store catches up on a thread of its
+  /// own. "" (the default): events.jsonl is always read whole.
   void setStorePath(const QString& dbPath) { m_storePath = dbPath; }
   /// The size of events.jsonl from which a run is opened from the store (default
   /// kStoredRunBytes, 64 MB).
@@ -161,6 +162,9 @@ class RunController : public QObject {
   /// Shows what the store (or a first look at the file) holds of the run: its events become
   /// events(), its series stored()'s, and the file is followed from its offset.
   void applyStored(std::shared_ptr<StoredRun> run);
+  /// Brings the store up to date with the followed run (what loadStored drew of the file but
+  /// did not store), on a job of its own that nothing waits for.
+  void catchUpStore();
   /// Drops a first look shown when the store could not read the run after all.
   void forgetPreview();
   /// The reader, a fresh one when the current one still reads for a run left.
@@ -181,6 +185,7 @@ class RunController : public QObject {
   double m_lastEventTime = 0;   ///< time of the newest event read
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
   std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
+  BackgroundJob* m_storeJob;    ///< brings the store up to date after a run was opened from it
   ChildProcess* m_child;        ///< the run's process (detached: it outlives the studio)
   ClusterJob* m_cluster;        ///< the run's Slurm job, when it is a cluster run
   bool m_reading = false;       ///< a read is in flight

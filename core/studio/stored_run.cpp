@@ -100,9 +100,11 @@ struct LineScan {
 
 /// Hands each whole line of `in` in [from, end) to `take` (false from it ends the scan),
 /// reading up to `piece` bytes at a time and at most `maxBytes` in all. The line cut by `from`
-/// (> 0) began before it and is skipped; a half-written last line is left.
+/// (> 0) began before it and is skipped, unless `fromLineStart` says a line starts there; a
+/// half-written last line is left.
 template <typename F>
-LineScan scanLines(std::ifstream& in, int64_t from, int64_t end, int64_t maxBytes, int64_t piece, F&& take) {
+LineScan scanLines(std::ifstream& in, int64_t from, int64_t end, int64_t maxBytes, int64_t piece, F&& take,
+                   bool fromLineStart = false) {
   LineScan r;
   r.offset = from;
   in.clear();
@@ -111,7 +113,7 @@ LineScan scanLines(std::ifstream& in, int64_t from, int64_t end, int64_t maxByte
     return r;
   }
   std::string data, carry;
-  bool skip = from > 0;
+  bool skip = from > 0 && !fromLineStart;
   for (int64_t at = from; at < end;) {
     if (r.bytesRead >= maxBytes) {
       r.budgetEnded = true;
@@ -205,11 +207,32 @@ class PreviewReader {
  public:
   PreviewReader(StoredRun& out, int64_t every) : m_out(out), m_every(every) {}
 
-  /// One whole, non-empty line of events.jsonl.
-  void take(std::string_view text) {
+  /// Reads on after `stored` (the store's part of the run): its time origin, its world size
+  /// and each rank's last samples/s (the sum at the tail's first steps).
+  void resumeAfter(const StoredRun& stored) {
+    m_haveT0 = true;
+    m_out.t0 = stored.t0;
+    m_world = stored.worldSize;
+    m_maxRank = std::max(0, stored.worldSize - 1);
+    for (const auto& e : stored.lastSteps)
+      if (auto st = telemetry::stepFromEvent(e)) m_rankSps[e.rank] = st->samplesPerSec;
+  }
+
+  /// Lines that cannot be decoded are named in `warnings` (at most 20), as `path`:line.
+  void nameBadLines(std::vector<std::string>* warnings, const std::string& path) {
+    m_warnings = warnings;
+    m_path = path;
+  }
+
+  /// One whole, non-empty line of events.jsonl, the `lineNo`-th.
+  void take(std::string_view text, int64_t lineNo = 0) {
     if (!keepLine(text)) return;
     auto e = telemetry::decodeEvent(text);
-    if (!e) return;  // the store's read names the line
+    if (!e) {  // else the store's read names the line
+      if (m_warnings && m_warnings->size() < 20)
+        m_warnings->push_back(m_path + ":" + std::to_string(lineNo) + ": skipped: " + e.errorText());
+      return;
+    }
     if (e->type == telemetry::event_type::kStep) {
       takeStep(e.value());
     } else if (e->type == telemetry::event_type::kGpuSample ||
@@ -302,6 +325,8 @@ class PreviewReader {
   // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
   std::vector<std::vector<SeriesPoint>> m_early;
   bool m_haveT0 = false;
+  std::vector<std::string>* m_warnings = nullptr;
+  std::string m_path;
 };
 
 }  // namespace
@@ -339,37 +364,16 @@ Result<StoredRun> previewRun(const std::string& runDir, const std::atomic<bool>*
   return out;
 }
 
-Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
-                                const std::atomic<bool>* stop, const std::function<void(StoredRun)>& preview) {
-  auto opened = store::Store::open(dbPath);
-  if (!opened) return opened.errors();
-  auto& db = *opened.value();
-  db.setBusyTimeout(kBackgroundBusyMs);  // the History page may be ingesting the same run
-  db.setMemory(0, kStudioStoreCache);
-  db.setStopFlag(stop);
-  if (preview) {
-    // Far behind (a run trained elsewhere, opened the first time): a first look while the
-    // store reads the whole log.
-    std::error_code ec;
-    const auto size = static_cast<int64_t>(fs::file_size(fs::path(runDir) / "events.jsonl", ec));
-    const auto known = db.runByDir(runDir);
-    const int64_t behind = size - (known ? known->ingestedBytes : 0);
-    if (!ec && behind > kStoredRunBytes)
-      if (auto first = previewRun(runDir, stop)) preview(std::move(first.value()));
-  }
-  auto ingested = db.ingestRun(runDir);
-  if (!ingested) return ingested.errors();
-  if (ingested->stopped || db.stopRequested()) return Error{dbPath, 0, "", "stopped before " + runDir + " was read"};
-  auto rec = db.runByDir(runDir);
-  if (!rec) return rec.errors();
+namespace {
+
+/// What the store holds of run `rec`: its low-rate events, rank 0's curves, the sample buckets
+/// (in the charts' units) and each rank's last step before the store's offset.
+StoredRun readStored(store::Store& db, const store::RunRecord& rec, const std::string& eventsPath) {
   StoredRun out;
-  out.offset = rec->ingestedBytes;
-  out.lineNo = rec->ingestedLines;
-  out.worldSize = std::max(1, rec->worldSize);
-  // Ingestion warnings repeat what the file says; the first few name the lines.
-  for (size_t i = 0; i < ingested->warnings.size() && i < 20; ++i) out.warnings.push_back(ingested->warnings[i]);
-  const std::string eventsPath = (fs::path(runDir) / "events.jsonl").string();
-  for (auto& stored : db.events(rec->id)) {
+  out.offset = rec.ingestedBytes;
+  out.lineNo = rec.ingestedLines;
+  out.worldSize = std::max(1, rec.worldSize);
+  for (auto& stored : db.events(rec.id)) {
     auto e = telemetry::decodeEvent(stored.json);
     if (!e) {
       out.warnings.push_back(eventsPath + ":" + std::to_string(stored.line) + ": skipped: " + e.errorText());
@@ -381,12 +385,12 @@ Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& ru
                           store::kTotalSamplesPerSecKey}) {
     StoredRun::Curve c;
     c.key = key;
-    for (const auto& p : db.curve(rec->id, key)) c.points.append(static_cast<double>(p.step), p.value);
+    for (const auto& p : db.curve(rec.id, key)) c.points.append(static_cast<double>(p.step), p.value);
     if (!c.points.empty()) out.curves.push_back(std::move(c));
   }
   // The time charts start at the run's first event, as when the file is read.
-  out.t0 = out.events.empty() ? rec->started : out.events.front().time;
-  const auto keys = db.sampleKeys(rec->id);
+  out.t0 = out.events.empty() ? rec.started : out.events.front().time;
+  const auto keys = db.sampleKeys(rec.id);
   const auto has = [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
   for (const auto& key : keys) {
     auto id = sampleSeries(key);
@@ -394,22 +398,147 @@ Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& ru
     double scale = 1.0;
     if (id->chart == RunChart::System && id->series == 1) {
       // In % of the node's memory (its total as last sampled).
-      const auto total = has("mem_total") ? db.samples(rec->id, "mem_total", 1) : std::vector<store::SamplePoint>{};
+      const auto total = has("mem_total") ? db.samples(rec.id, "mem_total", 1) : std::vector<store::SamplePoint>{};
       if (total.empty() || !(total.back().value > 0)) continue;
       scale = 100.0 / total.back().value;
     } else if (id->chart != RunChart::System) {
       // The GPU's index as sampled (the key's slot when not).
       const std::string indexKey = key.substr(0, key.rfind('/')) + "/index";
       if (has(indexKey))
-        if (const auto idx = db.samples(rec->id, indexKey, 1); !idx.empty()) id->series = static_cast<int>(std::lround(idx.front().value));
+        if (const auto idx = db.samples(rec.id, indexKey, 1); !idx.empty()) id->series = static_cast<int>(std::lround(idx.front().value));
       if (id->chart == RunChart::GpuMem) scale = 1.0 / double(1 << 30);
     }
-    out.samples.push_back({key, *id, bucketPoints(db.samples(rec->id, key), out.t0, scale)});
+    out.samples.push_back({key, *id, bucketPoints(db.samples(rec.id, key), out.t0, scale)});
   }
   for (const auto& s : out.samples)
     if (!s.points.empty()) out.bucketsUntil = std::max(out.bucketsUntil, s.points.x(s.points.size() - 1));
   out.lastSteps = lastSteps(eventsPath, out.offset, out.worldSize);
   return out;
+}
+
+/// Appends `from`'s points to `to` (x after `to`'s).
+void appendPoints(LodSeries& to, const LodSeries& from) {
+  for (size_t i = 0; i < from.size(); ++i) to.append(from.x(i), from.y(i));
+}
+
+/// Decodes events.jsonl from `run.offset` (where the store stopped, a line's start) to `end`
+/// into `run`: every `every`-th of rank 0's steps and of the samples (previewRun's choice), all
+/// low-rate events, appended to the store's series; `run` then shows the file up to the last
+/// whole line read. Lines that cannot be decoded are named in run.warnings.
+Status readTail(StoredRun& run, const std::string& path, int64_t end, int64_t every, const std::atomic<bool>* stop) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  StoredRun tail;
+  PreviewReader reader(tail, every);
+  reader.resumeAfter(run);
+  reader.nameBadLines(&run.warnings, path);
+  int64_t lineNo = run.lineNo;
+  bool stopped = false;
+  const LineScan scan = scanLines(
+      in, run.offset, end, end - run.offset, 16 << 20,
+      [&](std::string_view text) {
+        if (stop && stop->load()) {
+          stopped = true;
+          return false;
+        }
+        ++lineNo;
+        if (text.find_first_not_of(" \t\r") != std::string_view::npos) reader.take(text, lineNo);
+        return true;
+      },
+      /*fromLineStart=*/true);
+  if (stopped) return Error{path, 0, "", "stopped"};
+  if (scan.failed) return Error{path, 0, "", "cannot read at byte " + std::to_string(scan.offset)};
+  reader.finish();
+  run.tailBytes = scan.offset - run.offset;
+  run.offset = scan.offset;
+  run.lineNo = lineNo;
+  run.worldSize = std::max(run.worldSize, tail.worldSize);
+  for (auto& e : tail.events) run.events.push_back(std::move(e));
+  // A store filled before it summed the ranks' samples/s has rank 0's alone: the tail's sum
+  // would draw only the tail (the page draws one or the other).
+  const bool storeSummed = run.curves.empty() || run.curve(store::kTotalSamplesPerSecKey);
+  for (auto& c : tail.curves) {
+    if (auto* to = run.curve(c.key)) appendPoints(to->points, c.points);
+    else if (storeSummed || c.key != store::kTotalSamplesPerSecKey) run.curves.push_back(std::move(c));
+  }
+  for (auto& smp : tail.samples) {
+    const auto to = std::find_if(run.samples.begin(), run.samples.end(),
+                                 [&](const StoredRun::Samples& s) { return s.id == smp.id; });
+    if (to != run.samples.end()) appendPoints(to->points, smp.points);
+    else run.samples.push_back(std::move(smp));
+  }
+  if (run.tailBytes > 0) run.lastSteps = lastSteps(path, run.offset, run.worldSize);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
+                                const std::atomic<bool>* stop, const std::function<void(StoredRun)>& preview,
+                                int64_t tailBytes) {
+  auto opened = store::Store::open(dbPath);
+  if (!opened) return opened.errors();
+  auto& db = *opened.value();
+  db.setBusyTimeout(kBackgroundBusyMs);  // the History page may be ingesting the same run
+  db.setMemory(0, kStudioStoreCache);
+  db.setStopFlag(stop);
+  const std::string eventsPath = (fs::path(runDir) / "events.jsonl").string();
+  std::error_code ec;
+  const auto size = static_cast<int64_t>(fs::file_size(eventsPath, ec));
+  const auto known = db.runByDir(runDir);
+  const int64_t held = known ? known->ingestedBytes : 0;
+  tailBytes = std::max<int64_t>(1, tailBytes);
+  if (!ec && held > 0 && size >= held) {
+    // The store holds a part of the run: drawn at once, and only the tail decoded. Its rows
+    // are read in several queries: read again if another connection (the History page) stored
+    // more of the run meanwhile (one transaction each), so the tail starts where they end.
+    StoredRun out = readStored(db, known.value(), eventsPath);
+    for (int again = 0; again < 3; ++again) {
+      const auto now = db.runByDir(runDir);
+      if (!now || now->ingestedBytes == out.offset) break;
+      out = readStored(db, now.value(), eventsPath);
+    }
+    const int64_t behind = size - out.offset;
+    if (behind <= tailBytes) {
+      if (auto st = readTail(out, eventsPath, size, 1, stop); !st) return st.errors();
+      out.storeBehind = out.tailBytes > 0;
+      return out;
+    }
+    if (preview) {
+      // Far behind (the studio was closed for hours while the run went on): the store's part
+      // and a first look at the tail while the store reads it.
+      const int64_t every = std::max<int64_t>(1, behind / tailBytes);
+      if (readTail(out, eventsPath, size, every, stop)) {
+        out.preview = true;
+        out.sampleEvery = every;
+        preview(std::move(out));
+      }
+    }
+  } else if (preview && !ec && size - held > kStoredRunBytes) {
+    // Nothing of it stored (a run trained elsewhere, opened the first time): a first look while
+    // the store reads the whole log.
+    if (auto first = previewRun(runDir, stop)) preview(std::move(first.value()));
+  }
+  auto ingested = db.ingestRun(runDir);
+  if (!ingested) return ingested.errors();
+  if (ingested->stopped || db.stopRequested()) return Error{dbPath, 0, "", "stopped before " + runDir + " was read"};
+  auto rec = db.runByDir(runDir);
+  if (!rec) return rec.errors();
+  StoredRun out = readStored(db, rec.value(), eventsPath);
+  // Ingestion warnings repeat what the file says; the first few name the lines.
+  for (size_t i = 0; i < ingested->warnings.size() && i < 20; ++i) out.warnings.push_back(ingested->warnings[i]);
+  return out;
+}
+
+Result<store::IngestReport> catchUpStore(const std::string& dbPath, const std::string& runDir,
+                                         const std::atomic<bool>* stop) {
+  auto opened = store::Store::open(dbPath);
+  if (!opened) return opened.errors();
+  auto& db = *opened.value();
+  db.setBusyTimeout(kBackgroundBusyMs);
+  db.setMemory(0, kStudioStoreCache);
+  db.setStopFlag(stop);
+  return db.ingestRun(runDir);
 }
 
 }  // namespace stave::studio

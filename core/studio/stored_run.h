@@ -55,6 +55,12 @@ struct StoredRun {
   /// from the file while the store reads it whole.
   bool preview = false;
   int64_t sampleEvery = 1;
+  /// Bytes of events.jsonl after the store's part that were decoded for this (the un-ingested
+  /// tail; 0 when the store was current or read the file first).
+  int64_t tailBytes = 0;
+  /// The store holds less of the run than this shows (the tail was decoded from the file, not
+  /// stored): catchUpStore brings it up to date, on a thread of its own, for the next open.
+  bool storeBehind = false;
 
   Curve* curve(const std::string& key);
   const Samples* sample(const std::string& key) const;
@@ -88,15 +94,28 @@ constexpr int64_t kSampleDetailBytes = 96 << 20;
 Result<SampleDetail> readSampleDetail(const std::string& eventsPath, double t0, double lo, double hi,
                                       int64_t end, int64_t maxBytes = kSampleDetailBytes);
 
-/// Brings the store at `dbPath` up to date with `runDir` (only what is new is read) and reads
-/// what the Run page shows of it. Errors name the database or the file. `stop` (when set)
-/// ends it early with an error, keeping in the store what was read (BackgroundJob::stopFlag).
-/// `preview`, when given, is called (on the same thread) with previewRun's first look before
-/// the store reads on, when it is more than kStoredRunBytes behind the file (a run trained
-/// elsewhere, opened for the first time: the store's first read of a day-long run takes ~15 s).
+/// What the Run page shows of a run from the store at `dbPath`. When the store holds a part of
+/// `runDir`'s events.jsonl, that part is drawn at once (the per-iteration curves, the sample
+/// buckets, the low-rate events) and only the file after it, the un-ingested tail, is decoded:
+/// every event of a tail up to `tailBytes` (the result is then complete, with storeBehind set
+/// when the tail was not empty: the store is not written here, see catchUpStore). A longer
+/// tail, or a run the store has not read at all, is brought into the store first (the store's
+/// first read of a day-long run takes ~15 s); `preview`, when given, is then called (on the
+/// same thread) with a first look before the store reads on: the store's part and every S-th
+/// step and sample of the tail (S = its size / `tailBytes`), or previewRun's when the store
+/// holds nothing of the run and is more than kStoredRunBytes behind. Errors name the database
+/// or the file. `stop` (when set) ends it early with an error, keeping in the store what was
+/// read (BackgroundJob::stopFlag).
 Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& runDir,
                                 const std::atomic<bool>* stop = nullptr,
-                                const std::function<void(StoredRun)>& preview = {});
+                                const std::function<void(StoredRun)>& preview = {},
+                                int64_t tailBytes = kStoredRunBytes);
+
+/// Brings the store at `dbPath` up to date with `runDir` (only what is new is read): after
+/// loadStoredRun drew a tail it did not store. Errors name the database or the file; `stop`
+/// ends it early, keeping what was read.
+Result<store::IngestReport> catchUpStore(const std::string& dbPath, const std::string& runDir,
+                                         const std::atomic<bool>* stop = nullptr);
 
 /// A first look at a long run read straight from its events.jsonl in about a second a
 /// gigabyte: every low-rate event (the whole file is scanned; step and sample lines are told by

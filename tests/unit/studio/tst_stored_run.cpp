@@ -274,6 +274,123 @@ class TstStoredRun : public QObject {
     QVERIFY(!stave::studio::previewRun(runDir.string(), &stop));
   }
 
+  void storedPartAtOnceOnlyTheTailDecoded() {
+    // A store that holds the first part of a run (the studio was closed while it went on): the
+    // stored part is drawn as stored and only the tail is decoded from the file, not stored;
+    // the result equals the store's own reading of the whole run. catchUpStore then stores
+    // the tail. A tail longer than `tailBytes` is stored first, with a first look meanwhile.
+    QTemporaryDir dir;
+    const fs::path runDir = fs::path(dir.path().toStdString()) / "runs" / "r";
+    const std::string log = (runDir / "events.jsonl").string();
+    stave::bench::LongRunStats stats;
+    QVERIFY(writeRunFolder(runDir, &stats));
+    std::string whole;
+    {
+      std::ifstream in(log, std::ios::binary);
+      whole.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto fullSize = static_cast<int64_t>(whole.size());
+    const auto half = static_cast<int64_t>(whole.find('\n', whole.size() / 2) + 1);
+    const int64_t lines = std::count(whole.begin(), whole.end(), '\n');
+    // The reference: a store that read the whole file.
+    auto all = loadStoredRun(dir.filePath("all.db").toStdString(), runDir.string());
+    QVERIFY2(all, all.errorText().c_str());
+    QVERIFY(!all->storeBehind);
+    QCOMPARE(all->tailBytes, int64_t(0));
+
+    // The store holds the first half; then the rest is written.
+    const std::string db = dir.filePath("half.db").toStdString();
+    const auto writeLog = [&](int64_t bytes) {
+      std::ofstream(log, std::ios::binary | std::ios::trunc).write(whole.data(), bytes);
+    };
+    writeLog(half);
+    QVERIFY(stave::studio::catchUpStore(db, runDir.string()));
+    writeLog(fullSize);
+    const auto ingested = [&](const std::string& path) -> int64_t {
+      auto s = stave::store::Store::open(path);
+      if (!s) return -1;
+      auto r = s.value()->runByDir(runDir.string());
+      return r ? r->ingestedBytes : -1;
+    };
+    QCOMPARE(ingested(db), half);
+
+    int previews = 0;
+    auto run = loadStoredRun(db, runDir.string(), nullptr, [&](stave::studio::StoredRun) { ++previews; });
+    QVERIFY2(run, run.errorText().c_str());
+    QCOMPARE(previews, 0);
+    QVERIFY(!run->preview);
+    QCOMPARE(run->tailBytes, fullSize - half);  // the tail decoded, the stored half not
+    QVERIFY(run->storeBehind);
+    QCOMPARE(ingested(db), half);  // nothing stored on the way
+    QCOMPARE(run->offset, fullSize);
+    QCOMPARE(run->lineNo, lines);
+    QCOMPARE(run->worldSize, 4);
+    QCOMPARE(run->t0, all->t0);
+    QVERIFY(run->warnings.empty());
+    QCOMPARE(run->events.size(), all->events.size());
+    for (size_t i = 0; i < run->events.size(); ++i) {
+      QCOMPARE(run->events[i].type, all->events[i].type);
+      QCOMPARE(run->events[i].time, all->events[i].time);
+    }
+    for (const char* key : {"step/box_loss", "step/cls_loss", "step/samples_per_s", stave::store::kTotalSamplesPerSecKey}) {
+      const auto* a = run->curve(key);
+      const auto* b = all->curve(key);
+      QVERIFY2(a && b, key);
+      QCOMPARE(a->points.size(), b->points.size());
+      for (size_t i = 0; i < a->points.size(); ++i) {
+        QCOMPARE(a->points.x(i), b->points.x(i));
+        QCOMPARE(a->points.y(i), b->points.y(i));
+      }
+    }
+    // The samples: the store's buckets up to where it stopped, then every sample of the tail.
+    const auto* util3 = run->sample("gpus/3/util");
+    QVERIFY(util3);
+    QCOMPARE(util3->id.series, 3);
+    const double stopped = run->bucketsUntil;
+    QVERIFY(stopped > 0.2 * 3600 && stopped < 0.3 * 3600);
+    QCOMPARE(util3->points.minY(), all->sample("gpus/3/util")->points.minY());
+    const size_t afterStop = util3->points.size() - util3->points.lowerBound(stopped + 1e-9);
+    QVERIFY2(afterStop > 2 * (0.5 * 3600 - stopped) - 10, qPrintable(QString::number(afterStop)));  // 2 a second
+    QCOMPARE(run->lastSteps.size(), size_t(4));
+    for (size_t i = 0; i < 4; ++i) QCOMPARE(run->lastSteps[i].time, all->lastSteps[i].time);
+
+    // The store catches up; then nothing is decoded.
+    auto caught = stave::studio::catchUpStore(db, runDir.string());
+    QVERIFY2(caught, caught.errorText().c_str());
+    QCOMPARE(ingested(db), fullSize);
+    auto current = loadStoredRun(db, runDir.string());
+    QVERIFY2(current, current.errorText().c_str());
+    QCOMPARE(current->tailBytes, int64_t(0));
+    QVERIFY(!current->storeBehind);
+    QCOMPARE(current->curve("step/box_loss")->points.size(), all->curve("step/box_loss")->points.size());
+
+    // A tail longer than `tailBytes`: a first look (the stored half, every 4th step of the
+    // tail), then the store reads the tail and the result is its own.
+    const std::string db2 = dir.filePath("half2.db").toStdString();
+    writeLog(half);
+    QVERIFY(stave::studio::catchUpStore(db2, runDir.string()));
+    writeLog(fullSize);
+    std::vector<stave::studio::StoredRun> firsts;
+    auto later = loadStoredRun(db2, runDir.string(), nullptr,
+                               [&](stave::studio::StoredRun f) { firsts.push_back(std::move(f)); },
+                               (fullSize - half) / 4);
+    QVERIFY2(later, later.errorText().c_str());
+    QCOMPARE(firsts.size(), size_t(1));
+    const auto& first = firsts.front();
+    QVERIFY(first.preview);
+    QCOMPARE(first.sampleEvery, int64_t(4));
+    QCOMPARE(first.tailBytes, fullSize - half);
+    QCOMPARE(first.events.size(), all->events.size());
+    const auto& box = first.curves.front().points;
+    const size_t allSteps = all->curve("step/box_loss")->points.size();
+    QVERIFY2(box.size() > allSteps / 2 && box.size() < allSteps * 3 / 4, qPrintable(QString::number(box.size())));
+    QVERIFY(!later->preview && !later->storeBehind);
+    QCOMPARE(later->tailBytes, int64_t(0));
+    QCOMPARE(later->offset, fullSize);
+    QCOMPARE(later->curve("step/box_loss")->points.size(), allSteps);
+    QCOMPARE(ingested(db2), fullSize);
+  }
+
   void stateOnlyReadingSkipsStepsAndSamples() {
     // The queue's controller follows a run's state: step and sample lines are skipped without
     // being decoded; every other event is read, in order, and the lines are all counted.
