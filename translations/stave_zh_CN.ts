@@ -1177,37 +1177,37 @@
 <context>
     <name>stave::widgets::FindingCard</name>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="37"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="38"/>
         <source>Apply…</source>
         <translation>应用…</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="39"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="40"/>
         <source>Make a new config of the project with this change</source>
         <translation>以此修改为项目新建一个配置</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="40"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="41"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="42"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="43"/>
         <source>Every finding, with the node&apos;s GPUs and topology (Hardware page)</source>
         <translation>查看全部诊断结果及本机 GPU 与拓扑（硬件页）</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="55"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="56"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;（%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="58"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="59"/>
         <source>No config change advised.</source>
         <translation>未建议修改配置。</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="59"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="60"/>
         <source>Advice: &lt;code&gt;%1&lt;/code&gt;</source>
         <translation>建议：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
@@ -1215,32 +1215,32 @@
 <context>
     <name>stave::widgets::FindingText</name>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="90"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="91"/>
         <source>Rule %1</source>
         <translation>规则 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="91"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="92"/>
         <source>Rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="91"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="92"/>
         <source>Every rank</source>
         <translation>所有进程</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="104"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="105"/>
         <source>Open the run&apos;s project first.</source>
         <translation>请先打开该运行所属的项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="110"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="111"/>
         <source>Cannot apply the advice: %1</source>
         <translation>无法应用建议：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/diagnosis_banner.cpp" line="115"/>
+        <location filename="../widgets/diagnosis_banner.cpp" line="116"/>
         <source>New config %1 with %2 (save the project to keep it)</source>
         <translation>已新建配置 %1，含 %2（保存项目以保留）</translation>
     </message>
@@ -1493,253 +1493,253 @@
 <context>
     <name>stave::widgets::HardwarePage</name>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="153"/>
+        <location filename="../widgets/hardware_page.cpp" line="154"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="154"/>
+        <location filename="../widgets/hardware_page.cpp" line="155"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="160"/>
+        <location filename="../widgets/hardware_page.cpp" line="161"/>
         <source>Reading the machine&apos;s hardware…</source>
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="202"/>
+        <location filename="../widgets/hardware_page.cpp" line="203"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="218"/>
+        <location filename="../widgets/hardware_page.cpp" line="219"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="224"/>
+        <location filename="../widgets/hardware_page.cpp" line="225"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="225"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="225"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="230"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="230"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="248"/>
+        <location filename="../widgets/hardware_page.cpp" line="249"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="275"/>
+        <location filename="../widgets/hardware_page.cpp" line="276"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="289"/>
+        <location filename="../widgets/hardware_page.cpp" line="290"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="309"/>
+        <location filename="../widgets/hardware_page.cpp" line="310"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="345"/>
+        <location filename="../widgets/hardware_page.cpp" line="346"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="346"/>
+        <location filename="../widgets/hardware_page.cpp" line="347"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="346"/>
-        <location filename="../widgets/hardware_page.cpp" line="382"/>
+        <location filename="../widgets/hardware_page.cpp" line="347"/>
+        <location filename="../widgets/hardware_page.cpp" line="383"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="347"/>
+        <location filename="../widgets/hardware_page.cpp" line="348"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="348"/>
+        <location filename="../widgets/hardware_page.cpp" line="349"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="349"/>
+        <location filename="../widgets/hardware_page.cpp" line="350"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="452"/>
+        <location filename="../widgets/hardware_page.cpp" line="459"/>
         <source>no bottleneck found</source>
         <translation>未发现瓶颈</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="355"/>
+        <location filename="../widgets/hardware_page.cpp" line="356"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="378"/>
+        <location filename="../widgets/hardware_page.cpp" line="379"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="382"/>
+        <location filename="../widgets/hardware_page.cpp" line="383"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="383"/>
+        <location filename="../widgets/hardware_page.cpp" line="384"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="384"/>
+        <location filename="../widgets/hardware_page.cpp" line="385"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="385"/>
+        <location filename="../widgets/hardware_page.cpp" line="386"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="390"/>
+        <location filename="../widgets/hardware_page.cpp" line="391"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="395"/>
+        <location filename="../widgets/hardware_page.cpp" line="396"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="397"/>
+        <location filename="../widgets/hardware_page.cpp" line="398"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="398"/>
+        <location filename="../widgets/hardware_page.cpp" line="399"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="409"/>
+        <location filename="../widgets/hardware_page.cpp" line="410"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="430"/>
+        <location filename="../widgets/hardware_page.cpp" line="431"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="435"/>
+        <location filename="../widgets/hardware_page.cpp" line="436"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="441"/>
+        <location filename="../widgets/hardware_page.cpp" line="442"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="442"/>
+        <location filename="../widgets/hardware_page.cpp" line="443"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="487"/>
+        <location filename="../widgets/hardware_page.cpp" line="494"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="490"/>
+        <location filename="../widgets/hardware_page.cpp" line="497"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="495"/>
+        <location filename="../widgets/hardware_page.cpp" line="502"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="496"/>
+        <location filename="../widgets/hardware_page.cpp" line="503"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="501"/>
+        <location filename="../widgets/hardware_page.cpp" line="508"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="502"/>
+        <location filename="../widgets/hardware_page.cpp" line="509"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="517"/>
+        <location filename="../widgets/hardware_page.cpp" line="524"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="524"/>
+        <location filename="../widgets/hardware_page.cpp" line="531"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -2178,42 +2178,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="22"/>
+        <location filename="../widgets/live_chart.cpp" line="23"/>
         <source>No data yet</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="86"/>
+        <location filename="../widgets/live_chart.cpp" line="96"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="87"/>
+        <location filename="../widgets/live_chart.cpp" line="97"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="88"/>
+        <location filename="../widgets/live_chart.cpp" line="98"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="91"/>
+        <location filename="../widgets/live_chart.cpp" line="101"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="92"/>
+        <location filename="../widgets/live_chart.cpp" line="102"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="93"/>
+        <location filename="../widgets/live_chart.cpp" line="103"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="96"/>
+        <location filename="../widgets/live_chart.cpp" line="106"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -3599,118 +3599,118 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="76"/>
+        <location filename="../core/studio/run_controller.cpp" line="77"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="144"/>
-        <location filename="../core/studio/run_controller.cpp" line="175"/>
+        <location filename="../core/studio/run_controller.cpp" line="145"/>
+        <location filename="../core/studio/run_controller.cpp" line="176"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="171"/>
+        <location filename="../core/studio/run_controller.cpp" line="172"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="198"/>
+        <location filename="../core/studio/run_controller.cpp" line="199"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="381"/>
+        <location filename="../core/studio/run_controller.cpp" line="383"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="433"/>
+        <location filename="../core/studio/run_controller.cpp" line="451"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="481"/>
+        <location filename="../core/studio/run_controller.cpp" line="499"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="485"/>
+        <location filename="../core/studio/run_controller.cpp" line="503"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="510"/>
+        <location filename="../core/studio/run_controller.cpp" line="528"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="529"/>
+        <location filename="../core/studio/run_controller.cpp" line="547"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="533"/>
+        <location filename="../core/studio/run_controller.cpp" line="551"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="536"/>
+        <location filename="../core/studio/run_controller.cpp" line="554"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="548"/>
+        <location filename="../core/studio/run_controller.cpp" line="566"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run_controller.cpp" line="567"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run_controller.cpp" line="568"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="551"/>
+        <location filename="../core/studio/run_controller.cpp" line="569"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="552"/>
+        <location filename="../core/studio/run_controller.cpp" line="570"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="553"/>
+        <location filename="../core/studio/run_controller.cpp" line="571"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="554"/>
+        <location filename="../core/studio/run_controller.cpp" line="572"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="555"/>
+        <location filename="../core/studio/run_controller.cpp" line="573"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="556"/>
+        <location filename="../core/studio/run_controller.cpp" line="574"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="564"/>
+        <location filename="../core/studio/run_controller.cpp" line="582"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="567"/>
+        <location filename="../core/studio/run_controller.cpp" line="585"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3820,134 +3820,134 @@
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="52"/>
+        <location filename="../widgets/run_page_charts.cpp" line="69"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="52"/>
+        <location filename="../widgets/run_page_charts.cpp" line="69"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="58"/>
+        <location filename="../widgets/run_page_charts.cpp" line="75"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="58"/>
-        <location filename="../widgets/run_page_charts.cpp" line="59"/>
+        <location filename="../widgets/run_page_charts.cpp" line="75"/>
+        <location filename="../widgets/run_page_charts.cpp" line="76"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="59"/>
+        <location filename="../widgets/run_page_charts.cpp" line="76"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="60"/>
+        <location filename="../widgets/run_page_charts.cpp" line="77"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="61"/>
+        <location filename="../widgets/run_page_charts.cpp" line="78"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="61"/>
+        <location filename="../widgets/run_page_charts.cpp" line="78"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="62"/>
+        <location filename="../widgets/run_page_charts.cpp" line="79"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="62"/>
+        <location filename="../widgets/run_page_charts.cpp" line="79"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="63"/>
+        <location filename="../widgets/run_page_charts.cpp" line="80"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="64"/>
+        <location filename="../widgets/run_page_charts.cpp" line="81"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="64"/>
+        <location filename="../widgets/run_page_charts.cpp" line="81"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="65"/>
+        <location filename="../widgets/run_page_charts.cpp" line="82"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="65"/>
+        <location filename="../widgets/run_page_charts.cpp" line="82"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="66"/>
+        <location filename="../widgets/run_page_charts.cpp" line="83"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="93"/>
-        <location filename="../widgets/run_page_charts.cpp" line="310"/>
+        <location filename="../widgets/run_page_charts.cpp" line="34"/>
+        <location filename="../widgets/run_page_charts.cpp" line="110"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="105"/>
+        <location filename="../widgets/run_page_charts.cpp" line="124"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="106"/>
+        <location filename="../widgets/run_page_charts.cpp" line="125"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="108"/>
+        <location filename="../widgets/run_page_charts.cpp" line="127"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="108"/>
+        <location filename="../widgets/run_page_charts.cpp" line="127"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="108"/>
+        <location filename="../widgets/run_page_charts.cpp" line="127"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="109"/>
+        <location filename="../widgets/run_page_charts.cpp" line="128"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="109"/>
+        <location filename="../widgets/run_page_charts.cpp" line="128"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="144"/>
+        <location filename="../widgets/run_page_charts.cpp" line="167"/>
         <source>Smoothing of the per-iteration charts</source>
         <translation>逐迭代图表的平滑</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="150"/>
+        <location filename="../widgets/run_page_charts.cpp" line="173"/>
         <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
@@ -3978,7 +3978,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="203"/>
-        <location filename="../widgets/run_page_events.cpp" line="254"/>
+        <location filename="../widgets/run_page_events.cpp" line="255"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -4008,7 +4008,7 @@
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="272"/>
+        <location filename="../widgets/run_page_charts.cpp" line="295"/>
         <source>[studio] cannot read the samples of the zoomed range: %1</source>
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
@@ -4018,7 +4018,7 @@
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="52"/>
+        <location filename="../widgets/run_page_charts.cpp" line="69"/>
         <source>time since the start</source>
         <translation>自开始以来的时间</translation>
     </message>
@@ -4160,138 +4160,138 @@
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="68"/>
+        <location filename="../widgets/run_page_events.cpp" line="69"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="68"/>
+        <location filename="../widgets/run_page_events.cpp" line="69"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="68"/>
+        <location filename="../widgets/run_page_events.cpp" line="69"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="87"/>
+        <location filename="../widgets/run_page_events.cpp" line="88"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="87"/>
+        <location filename="../widgets/run_page_events.cpp" line="88"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="73"/>
+        <location filename="../widgets/run_page_events.cpp" line="74"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="158"/>
+        <location filename="../widgets/run_page_events.cpp" line="159"/>
         <source>[run] start weights: %1 of %2 items from %3 (%4)</source>
         <translation>[运行] 起始权重：从 %3（%4）载入 %2 项中的 %1 项</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="167"/>
+        <location filename="../widgets/run_page_events.cpp" line="168"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="99"/>
+        <location filename="../widgets/run_page_events.cpp" line="100"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="24"/>
+        <location filename="../widgets/run_page_events.cpp" line="25"/>
         <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
         <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="91"/>
+        <location filename="../widgets/run_page_events.cpp" line="92"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="91"/>
+        <location filename="../widgets/run_page_events.cpp" line="92"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="186"/>
+        <location filename="../widgets/run_page_events.cpp" line="187"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="190"/>
+        <location filename="../widgets/run_page_events.cpp" line="191"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="193"/>
+        <location filename="../widgets/run_page_events.cpp" line="194"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="533"/>
-        <location filename="../widgets/run_page_events.cpp" line="194"/>
+        <location filename="../widgets/run_page_events.cpp" line="195"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="205"/>
+        <location filename="../widgets/run_page_events.cpp" line="206"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="209"/>
+        <location filename="../widgets/run_page_events.cpp" line="210"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="216"/>
+        <location filename="../widgets/run_page_events.cpp" line="217"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="225"/>
+        <location filename="../widgets/run_page_events.cpp" line="226"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="228"/>
+        <location filename="../widgets/run_page_events.cpp" line="229"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="235"/>
+        <location filename="../widgets/run_page_events.cpp" line="236"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
@@ -4301,7 +4301,7 @@
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="311"/>
+        <location filename="../widgets/run_page_charts.cpp" line="35"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
@@ -5538,6 +5538,244 @@ not found</source>
         <location filename="../core/studio/schema_strings.cpp" line="96"/>
         <source>also write TensorBoard event files (losses, metrics, lr, samples/s, GPU samples) to &lt;run&gt;/tb/, for tensorboard --logdir</source>
         <translation>同时将 TensorBoard 事件文件（损失、指标、lr、样本/秒、GPU 采样）写入 &lt;run&gt;/tb/，供 tensorboard --logdir 使用</translation>
+    </message>
+</context>
+<context>
+    <name>stave::engine</name>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="10"/>
+        <source>rank {rank}</source>
+        <translation>rank {rank}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="11"/>
+        <source>rank {rank} on node {node}</source>
+        <translation>节点 {node} 上的 rank {rank}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="12"/>
+        <source>CPU {percent} busy</source>
+        <translation>CPU 占用 {percent}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="13"/>
+        <source>CPU load unknown</source>
+        <translation>CPU 负载未知</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="14"/>
+        <source>data-bound</source>
+        <translation>数据受限</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="15"/>
+        <source>input-copy-bound</source>
+        <translation>输入拷贝受限</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="16"/>
+        <source>communication-bound</source>
+        <translation>通信受限</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="17"/>
+        <source>straggler</source>
+        <translation>掉队者</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="18"/>
+        <source>near out of memory</source>
+        <translation>显存将满</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="19"/>
+        <source>memory headroom</source>
+        <translation>显存有余量</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="20"/>
+        <source>GPU under-used</source>
+        <translation>GPU 未充分利用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="21"/>
+        <source>ranks wait for data {share} of their step ({cpu}, workers={workers}, cache={cache})</source>
+        <translation>各 rank 在每步中有 {share} 的时间等待数据（{cpu}，workers={workers}，cache={cache}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="22"/>
+        <source>; the CPU has idle cores: give each rank as many loader threads as it has cores</source>
+        <translation>；CPU 有空闲核心：为每个 rank 配置与其核心数相同的加载线程</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="23"/>
+        <source>; cache decoded images in RAM so that later epochs skip decoding (cache=disk when the set does not fit)</source>
+        <translation>；把解码后的图像缓存在内存中，之后的轮次即可跳过解码（数据集放不下时用 cache=disk）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="24"/>
+        <source>, and cache decoded images in RAM so that later epochs skip decoding (cache=disk when the set does not fit)</source>
+        <translation>，并把解码后的图像缓存在内存中，之后的轮次即可跳过解码（数据集放不下时用 cache=disk）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="25"/>
+        <source>; the loader already caches and uses every core: it needs more CPU per GPU (fewer ranks per node, or cheaper augmentation such as mosaic=0 near the end)</source>
+        <translation>；加载器已在缓存并用满所有核心：每块 GPU 需要更多 CPU（每个节点更少的 rank，或更省的数据增强，例如在训练末段设 mosaic=0）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="26"/>
+        <source>ranks spend {share} of their step copying the batch to the GPU</source>
+        <translation>各 rank 在每步中有 {share} 的时间用于把批次拷贝到 GPU</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="27"/>
+        <source>; pinned host memory lets the copy run at full PCIe speed</source>
+        <translation>；锁页主机内存可让拷贝以 PCIe 全速进行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="28"/>
+        <source> although it is pinned: check the GPUs&apos; PCIe generation and width on the Hardware page (a x4 or gen-3 link halves the copy rate)</source>
+        <translation>，尽管内存已锁页：请在“硬件”页检查 GPU 的 PCIe 代数和通道宽度（x4 或第 3 代链路会使拷贝速率减半）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="29"/>
+        <source>ranks wait in the gradient all-reduce {share} of their step while no rank lags (bucket_mb={bucket_mb})</source>
+        <translation>各 rank 在每步中有 {share} 的时间等待梯度 all-reduce，而没有 rank 掉队（bucket_mb={bucket_mb}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="30"/>
+        <source>; tiny buckets mean many small all-reduces, each paying the link&apos;s latency</source>
+        <translation>；桶太小意味着许多小的 all-reduce，每次都要承担链路延迟</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="31"/>
+        <source>; accumulating over more batches all-reduces less often (nbs is the nominal batch: lr and weight decay follow it)</source>
+        <translation>；在更多批次上累积梯度可减少 all-reduce 次数（nbs 是名义批大小：学习率和权重衰减随之调整）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="32"/>
+        <source>. Check the GPU topology on the Hardware page: without NVLink or PCIe P2P NCCL goes through host memory (nccl_p2p_level)</source>
+        <translation>。请在“硬件”页检查 GPU 拓扑：没有 NVLink 或 PCIe P2P 时，NCCL 需经主机内存中转（nccl_p2p_level）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="33"/>
+        <source>{rank} is {share} of a step slower than the others, who wait for it in the all-reduce: {detail}</source>
+        <translation>{rank} 比其他 rank 慢一步的 {share}，其他 rank 在 all-reduce 中等待它：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="34"/>
+        <source>. Its loader is slower: a slower or shared disk, fewer free cores on its node, or another job on them</source>
+        <translation>。它的加载器较慢：磁盘较慢或被共享、其节点上空闲核心较少，或有其他作业占用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="35"/>
+        <source>. Its input copy is slower: check that GPU&apos;s PCIe link on the Hardware page</source>
+        <translation>。它的输入拷贝较慢：请在“硬件”页检查该 GPU 的 PCIe 链路</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="36"/>
+        <source>. It computes slower: compare that GPU&apos;s clocks, temperature and power with the others on the Hardware page (throttling, another process on it)</source>
+        <translation>。它计算较慢：请在“硬件”页把该 GPU 的频率、温度和功耗与其他 GPU 比较（降频，或有其他进程占用）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="37"/>
+        <source>the fullest GPU uses {share} of its memory: a larger image or a fragmenting allocator ends the run with out-of-memory</source>
+        <translation>最满的 GPU 已用 {share} 的显存：更大的图像或内存碎片会使运行因显存不足而终止</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="38"/>
+        <source>the fullest GPU uses only {share} of its memory: a larger batch per rank fits and keeps the GPU busier</source>
+        <translation>最满的 GPU 只用了 {share} 的显存：每个 rank 可以用更大的批次，让 GPU 更忙碌</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="39"/>
+        <source>the GPUs are busy {percent} of the time although the ranks hardly wait for data or peers</source>
+        <translation>GPU 只有 {percent} 的时间在忙，而各 rank 几乎不等待数据或其他 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="40"/>
+        <source>; they compute in fp32 where bf16 (auto) doubles the tensor-core rate</source>
+        <translation>；它们以 fp32 计算，而 bf16（auto）可使张量核心速率翻倍</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="41"/>
+        <source>; channels-last convolutions are faster on tensor cores</source>
+        <translation>；channels-last 卷积在张量核心上更快</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="42"/>
+        <source>; a small batch leaves the step launch-bound (many small kernels)</source>
+        <translation>；批次太小使每步受限于内核启动（大量小内核）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="43"/>
+        <source>{title}: {message}</source>
+        <translation>{title}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="44"/>
+        <source> -&gt; try {advice}</source>
+        <translation> -&gt; 试试 {advice}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="45"/>
+        <source> (+{count} more)</source>
+        <translation>（另有 {count} 项）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="46"/>
+        <source>warm-up: {count} step samples not judged yet (first steps, and the first epoch while a cache fills)</source>
+        <translation>预热：{count} 个步样本尚未评判（最初几步，以及缓存填充期间的第一轮）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="47"/>
+        <source>no step timings to judge</source>
+        <translation>没有可评判的步耗时</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="48"/>
+        <source>no bottleneck found: {detail}</source>
+        <translation>未发现瓶颈：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="49"/>
+        <source>ranks compute {compute} of their step (data wait {data}, all-reduce wait {wait})</source>
+        <translation>各 rank 每步有 {compute} 的时间在计算（等待数据 {data}，等待 all-reduce {wait}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="50"/>
+        <source>not enough steps to judge: {steps} step samples after the {warmup} of the warm-up (at least {needed} needed)</source>
+        <translation>步数不足以评判：预热的 {warmup} 个之后只有 {steps} 个步样本（至少需要 {needed} 个）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="51"/>
+        <source>{rank} waits for data {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间等待数据</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="52"/>
+        <source>{rank} waits for host-to-device copies {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="53"/>
+        <source>{rank} waits in all-reduce {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="54"/>
+        <source>{rank} spends {share} of its step in forward+backward</source>
+        <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="55"/>
+        <source>{rank} spends {share} of its step in the optimiser</source>
+        <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="56"/>
+        <source>; other ranks {share}</source>
+        <translation>；其他 rank 为 {share}</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/studio/engine_text.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/project_document.h"
 
@@ -51,9 +52,9 @@ FindingCard::FindingCard(QWidget* parent) : QFrame(parent) {
 
 void FindingCard::setFinding(const tel::Finding& f, const QString& more) {
   const QString severity = studio::DoctorAdvice::severityName(f.severity);
-  const QString title = f.title.empty() ? QString::fromStdString(f.rule) : QString::fromStdString(f.title);
+  const QString title = f.title.empty() ? QString::fromStdString(f.rule) : studio::engineText(f.titleText, f.title);
   m_title->setText(tr("<b>%1</b> (%2)").arg(title.toHtmlEscaped(), severity.toHtmlEscaped()));
-  m_message->setText(QString::fromStdString(f.message));
+  m_message->setText(studio::engineText(f.text, f.message));
   const QString advice = QString::fromStdString(tel::adviceText(f.advice));
   QString line = advice.isEmpty() ? tr("No config change advised.")
                                   : tr("Advice: <code>%1</code>").arg(advice.toHtmlEscaped());

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "core/studio/config_form_model.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/hardware_models.h"
 #include "core/studio/hardware_monitor.h"
@@ -444,8 +445,14 @@ void HardwarePage::updateAdvice() {
                      .arg(d.steps);
   // The doctor's summary of a clean run already opens with "no bottleneck found: ranks
   // compute …": said once, in the user's language, before the rest of the summary.
-  QString summary = QString::fromStdString(d.summary);
+  QString summary = studio::engineText(d.summaryText, d.summary);
   const QString none = QStringLiteral("no bottleneck found");
+  // A clean run's summary from an engine with message ids: its detail, in the user's language.
+  if (d.findings.empty() && d.summaryText.size() == 1 && d.summaryText[0].id == "doctor.summary.clean" &&
+      d.summaryText[0].args.size() == 1) {
+    const QString detail = studio::engineText(d.summaryText[0].args[0].text);
+    if (!detail.isEmpty()) summary = detail;
+  }
   if (d.findings.empty()) {
     if (summary.startsWith(none)) summary = summary.mid(none.size());
     if (summary.startsWith(QLatin1Char(':'))) summary = summary.mid(1).trimmed();

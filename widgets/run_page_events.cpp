@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/studio/engine_text.h"
 #include "core/studio/hardware_advice.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_times.h"
@@ -182,7 +183,7 @@ void RunPage::buildDispatch() {
     draw(studio::seriesPoints(ss, e.time - m_t0));
   });
   m_dispatch.on<tel::StragglerEvent>([this](const tel::Event&, const tel::StragglerEvent& s) {
-    m_straggler = QString::fromStdString(s.message);
+    m_straggler = studio::engineText(s.text, s.message);
     m_log->appendPlainText(tr("[rank %1] straggler: %2").arg(s.slowRank).arg(m_straggler));
     m_splitChanged = true;
   });
@@ -222,9 +223,9 @@ void RunPage::buildDispatch() {
     // The doctor's report over the whole run; the periodic ones go to the banner only.
     if (!d.final) return;
     // Written after the finished event: shown before its outcome, which ends the log.
-    QStringList lines{tr("[doctor] %1").arg(QString::fromStdString(d.summary))};
+    QStringList lines{tr("[doctor] %1").arg(studio::engineText(d.summaryText, d.summary))};
     for (const auto& f : d.findings) {
-      QString line = QStringLiteral("    ") + QString::fromStdString(f.message);
+      QString line = QStringLiteral("    ") + studio::engineText(f.text, f.message);
       if (!f.advice.empty()) line += tr(" — try %1").arg(QString::fromStdString(tel::adviceText(f.advice)));
       lines << line;
     }
@@ -247,7 +248,7 @@ void RunPage::onEvents(int first) {
     if (m_t0 == 0) m_t0 = events[i].time;
     m_dispatch(events[i]);
   }
-  if (m_splitChanged) updateSplit();
+  if (m_splitChanged) scheduleSplit();  // at most once a second, not while hidden
   if (m_validated) updateValidation(true);
   m_advice->consider(events, static_cast<size_t>(first));
   if (!m_advice->problem().isEmpty() && m_advice->problem() != m_adviceProblem)

@@ -1,0 +1,28 @@
+#pragma once
+// The engine's messages in the UI language (issue 43 §4). The engine writes each message a
+// person reads as a catalog id with arguments (core/base/message.h) beside its English; the
+// studio looks the English template up in its translations (context "stave::engine", listed
+// for lupdate in engine_strings.cpp) and fills in the arguments, translating nested messages in
+// turn. Logs and stave-train keep the English.
+
+#include <string>
+
+#include <QString>
+
+#include "core/base/message.h"
+
+namespace stave::studio {
+
+/// The message in the UI language, or an empty string when an id is not in this studio's
+/// catalog (a newer engine): callers then show the English the event carries.
+QString engineText(const Text& text);
+QString engineText(const TextParts& parts);
+
+/// engineText(parts), or `english` when `parts` is empty (an older engine) or holds an id this
+/// studio does not know.
+QString engineText(const TextParts& parts, const std::string& english);
+
+/// The template of catalog entry `id` in the UI language ("" when there is none).
+QString engineTemplate(std::string_view id);
+
+}  // namespace stave::studio
