@@ -6,33 +6,12 @@
 #include <memory>
 
 #include "app/stave-train/command.h"
+#include "app/stave-train/split_images.h"
 #include "core/base/atomic_file.h"
 #include "core/data/dataset.h"
 #include "core/train/pred_eval.h"
 
 namespace {
-
-namespace fs = std::filesystem;
-
-// Every name a CSV row may use for the image: absolute path, path relative to a source folder
-// of the split, path relative to the dataset root.
-std::vector<std::string> keysFor(const std::string& imagePath, const stave::data::DataSpec& spec,
-                                 const std::vector<std::string>& sources) {
-  const fs::path img = fs::path(imagePath).lexically_normal();
-  std::vector<std::string> keys{img.generic_string()};
-  auto addRelative = [&](const std::string& base) {
-    if (base.empty()) return;
-    const fs::path rel = img.lexically_relative(fs::path(base).lexically_normal());
-    const std::string s = rel.generic_string();
-    if (!s.empty() && s != "." && s.rfind("..", 0) != 0) keys.push_back(s);
-  };
-  for (const auto& src : sources) {
-    std::error_code ec;
-    if (fs::is_directory(src, ec)) addRelative(src);
-  }
-  addRelative(spec.root);
-  return keys;
-}
 
 int fail(const std::string& text) {
   std::cerr << "stave-train eval-preds: " << text << "\n";
@@ -67,19 +46,7 @@ int run(const EvalPredsOptions& o) {
               << "' are unusable and left out (see stave-train check-dataset)\n";
   }
 
-  std::vector<stave::train::EvalImage> images;
-  images.reserve(index->images.size());
-  for (const auto& rec : index->images) {
-    stave::train::EvalImage im;
-    im.keys = keysFor(rec.imagePath, spec.value(), *sources);
-    im.stem = fs::path(rec.imagePath).stem().string();
-    for (const auto& b : rec.boxes) {
-      const double w = rec.width, h = rec.height;
-      im.truths.push_back({float((b.cx - b.w / 2.0) * w), float((b.cy - b.h / 2.0) * h),
-                           float((b.cx + b.w / 2.0) * w), float((b.cy + b.h / 2.0) * h), b.cls});
-    }
-    images.push_back(std::move(im));
-  }
+  const auto images = stave::cli::splitEvalImages(spec.value(), index.value(), *sources);
 
   auto text = stave::readFile(predsPath);
   if (!text) return fail(text.errorText());

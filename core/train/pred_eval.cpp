@@ -190,9 +190,9 @@ Result<std::vector<PredictionRow>> parsePredictionsCsv(const std::string& text,
   return rows;
 }
 
-Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
+Result<std::vector<int>> matchRowsToImages(const std::vector<EvalImage>& images,
                                            const std::vector<PredictionRow>& rows,
-                                           const std::string& csvName, int nc, int maxDet) {
+                                           const std::string& csvName) {
   constexpr int kAmbiguous = -2;
   std::map<std::string, int> byKey, byStem;
   auto insert = [&](std::map<std::string, int>& m, const std::string& k, int idx) {
@@ -204,7 +204,8 @@ Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
     insert(byStem, images[i].stem, i);
   }
 
-  std::vector<std::vector<Detection>> dets(images.size());
+  std::vector<int> out;
+  out.reserve(rows.size());
   std::vector<Error> errors;
   for (const auto& row : rows) {
     auto lookup = [](const std::map<std::string, int>& m, const std::string& k) {
@@ -229,9 +230,20 @@ Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
           Error{csvName, row.line, "image", "'" + row.image + "' is not an image of this split"});
       continue;
     }
-    dets[idx].push_back(row.det);
+    out.push_back(idx);
   }
   if (!errors.empty()) return errors;
+  return out;
+}
+
+Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
+                                           const std::vector<PredictionRow>& rows,
+                                           const std::string& csvName, int nc, int maxDet) {
+  auto matched = matchRowsToImages(images, rows, csvName);
+  if (!matched) return matched.errors();
+  std::vector<std::vector<Detection>> dets(images.size());
+  for (size_t r = 0; r < rows.size(); ++r)
+    dets[static_cast<size_t>(matched.value()[r])].push_back(rows[r].det);
 
   PredEvalResult out;
   DetectionEvaluator ev(nc, maxDet);

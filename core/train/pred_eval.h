@@ -54,7 +54,14 @@ struct PredEvalResult {
   int64_t imagesWithPredictions = 0;  ///< images named by at least one row
 };
 
-/// Matches rows to images (exact key, else unique stem) and evaluates with `maxDet` per image
+/// The image each row names, in row order: an exact key, else (a name without '/') a unique file
+/// stem, with or without its extension. Rows naming no image, or a stem shared by several
+/// images, are errors with csvName:line.
+Result<std::vector<int>> matchRowsToImages(const std::vector<EvalImage>& images,
+                                           const std::vector<PredictionRow>& rows,
+                                           const std::string& csvName);
+
+/// Matches rows to images (matchRowsToImages) and evaluates with `maxDet` per image
 /// and class. Rows naming no image of the split, or a stem shared by several images, are
 /// errors with csvName:line. Images without rows count with their ground truth (misses).
 Result<PredEvalResult> evaluatePredictions(const std::vector<EvalImage>& images,
