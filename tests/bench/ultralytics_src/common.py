@@ -4,14 +4,14 @@ import os
 import subprocess
 
 
-def demo_dataset(stave, work, name, train, val):
-    """Makes WORK/NAME (640 px sources) once; returns (Stave's data.yaml, Ultralytics' copy with
+def demo_dataset(stave, work, name, train, val, source_imgsz=640, seed=0):
+    """Makes WORK/NAME (640 px sources unless told otherwise) once; returns (Stave's data.yaml, Ultralytics' copy with
     an absolute `path:`, since Ultralytics resolves relative ones against its own datasets
     folder)."""
     data_dir = os.path.join(work, name)
     if not os.path.exists(os.path.join(data_dir, "data.yaml")):
         subprocess.run([stave, "make-demo", "--out", data_dir, "--train", str(train), "--val",
-                        str(val), "--imgsz", "640"], check=True, stdout=subprocess.DEVNULL)
+                        str(val), "--imgsz", str(source_imgsz), "--seed", str(seed)], check=True, stdout=subprocess.DEVNULL)
     stave_yaml = os.path.join(data_dir, "data.yaml")
     ul_yaml = os.path.join(work, name + "-ultralytics.yaml")
     ultralytics_yaml(stave_yaml, ul_yaml)

@@ -180,7 +180,8 @@ def pretrained_start(a, work, env):
     data = os.path.join(work, "tta-start", "data")
     if not os.path.exists(os.path.join(data, "data.yaml")):
         subprocess.run([a.stave, "make-demo", "--out", data, "--train", str(a.images),
-                        "--val", str(a.val_images), "--imgsz", "640", "--seed", "1234"],
+                        "--val", str(a.val_images), "--imgsz", str(a.source_imgsz),
+                        "--seed", "1234"],
                        check=True, stdout=subprocess.DEVNULL)
     ul_yaml = os.path.join(work, "tta-start", "data-ultralytics.yaml")
     from common import ultralytics_yaml
@@ -205,6 +206,10 @@ def main():
     ap.add_argument("--work", required=True, help="folder for the data and both tools' runs")
     ap.add_argument("--images", type=int, default=200)
     ap.add_argument("--val-images", type=int, default=50)
+    ap.add_argument("--source-imgsz", type=int, default=640,
+                    help="side of the synthetic images on disk (smaller decodes faster)")
+    ap.add_argument("--data-seed", type=int, default=0,
+                    help="make-demo's seed: another seed draws other images")
     ap.add_argument("--model", default="yolov8n")
     ap.add_argument("--imgsz", type=int, default=192)
     ap.add_argument("--batch", type=int, default=16)
@@ -224,8 +229,9 @@ def main():
         ap.error(str(e))
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
-    stave_yaml, ul_yaml = demo_dataset(a.stave, work, "data-%d-%d" % (a.images, a.val_images),
-                                       a.images, a.val_images)
+    stave_yaml, ul_yaml = demo_dataset(
+        a.stave, work, "data-%d-%d-%d-s%d" % (a.images, a.val_images, a.source_imgsz, a.data_seed),
+        a.images, a.val_images, a.source_imgsz, a.data_seed)
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), YOLO_OFFLINE="1")
     start = {"name": a.start, "weights": None}
     if a.start == "pretrained":
@@ -241,6 +247,7 @@ def main():
             ul_runs.append(ul_run(a, seed, start, ul_yaml, work, env))
             stave_runs.append(stave_run(a, seed, start, stave_yaml, work, env))
     result = {"benchmark": "ultralytics time-to-accuracy", "model": a.model, "imgsz": a.imgsz,
+              "source_imgsz": a.source_imgsz, "data_seed": a.data_seed,
               "batch": a.batch, "epochs": a.epochs, "images": a.images,
               "val_images": a.val_images, "threads": a.threads, "workers": a.workers,
               "seeds": seeds, "start": start, "bench_wall_s": time.time() - t_begin,
