@@ -18,6 +18,8 @@ void ChartClock::request(LiveChart* chart, int delayMs) {
   m_timer.start(delayMs);
 }
 
+bool ChartClock::drawsNow(const QWidget* chart) { return chart->isVisible() || !chart->window()->isVisible(); }
+
 void ChartClock::tick() {
   m_timer.stop();
   // One chart per turn of the event loop, drawn at once: ten charts of a day-long run drawn
@@ -25,7 +27,8 @@ void ChartClock::tick() {
   while (!m_pending.empty()) {
     QPointer<LiveChart> c = m_pending.front();
     m_pending.erase(m_pending.begin());
-    if (!c) continue;
+    if (!c || !drawsNow(c)) continue;
+    ++m_refreshes;
     c->refresh(QCustomPlot::rpRefreshHint);
     break;
   }

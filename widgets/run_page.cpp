@@ -4,6 +4,7 @@
 // become points and log lines in run_page_events.cpp.
 #include "widgets/run_page.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -94,6 +95,12 @@ RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
   m_views = new QTabWidget(split);
   m_views->setObjectName(QStringLiteral("runViews"));
   m_views->addTab(buildChartsTab(), tr("Charts"));
+  // The split is drawn at most once a second while a run is followed, and not while hidden.
+  m_splitTimer = new QTimer(this);
+  m_splitTimer->setSingleShot(true);
+  m_splitTimer->setInterval(1000);
+  connect(m_splitTimer, &QTimer::timeout, this, &RunPage::drawSplitIfShown);
+  m_split->installEventFilter(this);
   m_validation = new ValidationView(m_views);
   m_validation->setObjectName(QStringLiteral("runValidation"));
   m_views->addTab(m_validation, tr("Validation"));
@@ -468,6 +475,22 @@ void RunPage::updateValidation(bool changed) {
   }
   m_validation->showFolders({QDir(dir).filePath(QStringLiteral("val"))},
                             {QFileInfo(dir).fileName()});
+}
+
+void RunPage::scheduleSplit() {
+  m_splitStale = true;
+  if (!m_splitTimer->isActive()) m_splitTimer->start();
+}
+
+void RunPage::drawSplitIfShown() {
+  if (!m_splitStale || !ChartClock::drawsNow(m_split)) return;  // hidden: drawn when shown
+  m_splitStale = false;
+  updateSplit();
+}
+
+bool RunPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_split && event->type() == QEvent::Show) drawSplitIfShown();
+  return QWidget::eventFilter(watched, event);
 }
 
 void RunPage::updateBanner() {

@@ -55,6 +55,8 @@ class RunPage : public QWidget {
   studio::RunController* controller() const { return m_run; }
   /// The charts by their object name ("losses", "metrics", "gpuUtil", ...).
   LiveChart* chart(const QString& name) const;
+  /// The one timer that refreshes the page's charts.
+  ChartClock* chartClock() const { return m_clock; }
   /// Whether this machine has GPUs (the GPU charts show for a run not yet sampling only then).
   void setMachineHasGpu(bool has);
   /// True while the GPU charts are shown.
@@ -162,6 +164,12 @@ class RunPage : public QWidget {
   /// Sends the chosen config to the chosen cluster (startRun's second half).
   bool submitRun(const QStringList& overrides);
   void updateSplit();
+  /// The per-rank split changed: drawn within a second (at most once a second while a run is
+  /// followed), or when it is shown if it is not.
+  void scheduleSplit();
+  /// Draws a changed split if it is shown.
+  void drawSplitIfShown();
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void relayout();
   void updateBanner();
   /// Re-reads the validation views when they are shown and `changed` (or changed before).
@@ -230,6 +238,8 @@ class RunPage : public QWidget {
   studio::RunOutcome m_lastOutcome = studio::RunOutcome::None;
   telemetry::EventDispatch m_dispatch;  ///< one handler per event type of the shown run
   bool m_splitChanged = false;          ///< set by the handlers of one batch of events
+  bool m_splitStale = false;            ///< the split changed since it was drawn
+  QTimer* m_splitTimer = nullptr;       ///< draws a changed split (a second after the change)
   bool m_validated = false;
   bool m_lastLive = false;
 };
