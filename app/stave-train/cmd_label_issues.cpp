@@ -1,15 +1,23 @@
 // stave-train label-issues: which labels of a dataset split are probably wrong, from a trained
 // model's predictions on it (docs/labels.md). The predictions come from the validator's own
 // inference path (what `val --save-preds` writes) or from a CSV made by any tool (--preds).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <random>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "app/stave-train/command.h"
 #include "app/stave-train/split_images.h"
+#include "app/stave-train/train_command.h"
 #include "core/base/atomic_file.h"
 #include "core/config/output_path.h"
 #include "core/config/run_config.h"
@@ -29,6 +37,7 @@ struct LabelIssuesOptions {
   std::string preds;   ///< predictions CSV instead of a model
   std::string out;
   int folds = 0;
+  std::string foldsDir;  ///< where the fold runs go ("" = beside --out)
   bool force = false;
   stave::train::ValRequest val;  ///< data, split and the inference settings
   std::string confident = "auto";
@@ -83,6 +92,107 @@ stave::Result<std::string> predictSplit(stave::train::ValRequest request) {
   return text;
 }
 
+/// Writes `text` to `path` atomically, or an error naming it.
+stave::Status writeText(const fs::path& path, const std::string& text) {
+  return stave::writeFileAtomic(path.string(), text);
+}
+
+/// Runs `command` in this process with its stdout (the run's events, also in its
+/// events.jsonl) going to `logPath`, so that this command's own output stays readable.
+int trainQuietly(const stave::cli::TrainCommand& command, const std::string& logPath) {
+  std::fflush(stdout);
+  std::cout.flush();
+  const int saved = dup(STDOUT_FILENO);
+  const int fd = open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0 && saved >= 0) dup2(fd, STDOUT_FILENO);
+  const int rc = stave::cli::runTrainCommand(command);
+  std::fflush(stdout);
+  std::cout.flush();
+  if (fd >= 0 && saved >= 0) dup2(saved, STDOUT_FILENO);
+  if (fd >= 0) close(fd);
+  if (saved >= 0) close(saved);
+  return rc;
+}
+
+/// --folds K: the split's images dealt into K folds (a seeded shuffle); for each fold a normal
+/// run of the weights' run config trains on the other folds and predicts the fold, so every
+/// image gets out-of-sample predictions. Returns all folds' prediction rows as one CSV text.
+stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
+                                          const stave::data::DataSpec& spec,
+                                          const stave::data::SplitIndex& index) {
+  const int k = o.folds;
+  const size_t n = index.images.size();
+  if (n < static_cast<size_t>(k))
+    return stave::Error{o.val.data, 0, o.val.split,
+                        "has " + std::to_string(n) + " usable images, fewer than --folds " +
+                            std::to_string(k)};
+  auto meta = stave::train::readCheckpointMeta(o.val.weights);
+  if (!meta) return meta.errors();
+  const fs::path dir = fs::absolute(o.foldsDir);
+  if (auto st = stave::checkOutputFolder(dir.string(), {o.val.weights, o.val.data}, false,
+                                         "--folds-dir");
+      !st)
+    return st.errors();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return stave::Error{dir.string(), 0, "", "cannot create: " + ec.message()};
+  const fs::path config = dir / "config.yaml";
+  if (auto st = writeText(config, meta->configYaml); !st) return st.errors();
+
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937(0));
+  std::vector<int> foldOf(n);
+  for (size_t j = 0; j < n; ++j) foldOf[order[j]] = static_cast<int>(j % static_cast<size_t>(k));
+  std::string names;
+  for (const auto& name : spec.names) names += (names.empty() ? "" : ", ") + nlohmann::json(name).dump();
+
+  std::string rows = stave::train::kPredictionsCsvHeader;
+  for (int f = 0; f < k; ++f) {
+    const std::string tag = "fold" + std::to_string(f + 1);
+    std::string trainList, valList;
+    for (size_t i = 0; i < n; ++i)
+      (foldOf[i] == f ? valList : trainList) += index.images[i].imagePath + "\n";
+    const fs::path data = dir / (tag + "_data.yaml");
+    if (auto st = writeText(dir / (tag + "_train.txt"), trainList); !st) return st.errors();
+    if (auto st = writeText(dir / (tag + "_val.txt"), valList); !st) return st.errors();
+    if (auto st = writeText(data, "# " + tag + " of " + std::to_string(k) + " (stave-train " +
+                                      kName + " --folds)\npath: " +
+                                      nlohmann::json(spec.root).dump() + "\ntrain: " +
+                                      nlohmann::json((dir / (tag + "_train.txt")).string()).dump() +
+                                      "\nval: " +
+                                      nlohmann::json((dir / (tag + "_val.txt")).string()).dump() +
+                                      "\nnames: [" + names + "]\n");
+        !st)
+      return st.errors();
+    stave::cli::TrainCommand c;
+    c.configPath = config.string();
+    c.overrides = {"data=" + data.string()};
+    c.runDir = (dir / tag).string();
+    c.version = STAVE_VERSION;
+    c.executable = stave::cli::selfExecutable();
+    const std::string log = (dir / (tag + ".log")).string();
+    std::cerr << kName << ": " << tag << "/" << k << ": training on "
+              << std::count_if(foldOf.begin(), foldOf.end(), [f](int x) { return x != f; })
+              << " images (run " << c.runDir << ", events in " << log << ")\n";
+    if (const int rc = trainQuietly(c, log); rc != 0)
+      return stave::Error{c.runDir, 0, "",
+                          tag + "'s run failed (exit " + std::to_string(rc) +
+                              "); its events are in " + log};
+    auto weights = resolveWeights(c.runDir);
+    if (!weights) return weights.errors();
+    stave::train::ValRequest v = o.val;
+    v.weights = weights.value();
+    v.data = data.string();
+    v.split = "val";
+    auto text = predictSplit(v);
+    if (!text) return text.errors();
+    const auto firstLine = text->find('\n');
+    if (firstLine != std::string::npos) rows += text->substr(firstLine + 1);
+  }
+  return rows;
+}
+
 /// The name an image has in the issues file: its path relative to the dataset root, else as is.
 std::string displayName(const std::string& imagePath, const std::string& root) {
   const fs::path rel = fs::path(imagePath).lexically_normal().lexically_relative(
@@ -112,10 +222,10 @@ void printSummary(const stave::data::LabelIssueReport& report, size_t images,
 
 int run(LabelIssuesOptions& o) {
   auto& r = o.val;
-  if (o.folds > 0)
-    return stave::cli::usageError(
-        kName, "--folds is not available yet: score the validation split (the default), whose "
-               "predictions are out of sample, or train a run on another split and use it");
+  if (o.folds > 0 && o.source.empty())
+    return stave::cli::usageError(kName, "--folds trains runs of a run's config: give RUN or CHECKPOINT, not --preds");
+  if (o.folds > 0 && o.foldsDir.empty())
+    o.foldsDir = (fs::path(o.out).parent_path() / fs::path(o.out).stem()).string() + ".folds";
   if (o.source.empty() == o.preds.empty())
     return stave::cli::usageError(kName, "give a RUN folder or CHECKPOINT, or --preds P.csv (one)");
   if (o.confident != "auto") {
@@ -143,10 +253,10 @@ int run(LabelIssuesOptions& o) {
   } else if (r.data.empty()) {
     return stave::cli::usageError(kName, "--preds needs the dataset: data=D.yaml");
   }
-  if (r.split == "train" && !o.source.empty())
+  if (r.split == "train" && !o.source.empty() && o.folds == 0)
     std::cerr << kName << ": warning: the model was trained on split 'train'; its predictions there "
                           "agree with the labels it learnt, wrong ones included, so few issues "
-                          "show (score the validation split, or a model trained without these images)\n";
+                          "show (give --folds K, or score the validation split)\n";
   if (auto st = stave::checkOutputFile(o.out, {r.weights, r.data, o.preds}, o.force, "--out"); !st)
     return stave::cli::reportErrors(kName, st.errors());
 
@@ -165,8 +275,11 @@ int run(LabelIssuesOptions& o) {
     return stave::cli::reportErrors(kName, {{r.data, 0, r.split, "the split has no usable images"}});
 
   std::string predsName = o.preds;
-  stave::Result<std::string> text = o.preds.empty() ? predictSplit(r) : stave::readFile(o.preds);
-  if (o.preds.empty()) predsName = r.weights + " (its predictions)";
+  stave::Result<std::string> text = !o.preds.empty() ? stave::readFile(o.preds)
+                                   : o.folds > 0     ? predictByFolds(o, spec.value(), index.value())
+                                                     : predictSplit(r);
+  if (o.preds.empty())
+    predsName = o.folds > 0 ? o.foldsDir + " (the folds' predictions)" : r.weights + " (its predictions)";
   if (!text) return stave::cli::reportErrors(kName, text.errors());
   auto rows = stave::train::parsePredictionsCsv(text.value(), predsName, spec->nc());
   if (!rows) return stave::cli::reportErrors(kName, rows.errors());
@@ -214,9 +327,14 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("val|train|test")
       ->check(CLI::IsMember({"val", "train", "test"}))
       ->capture_default_str();
-  app.add_option("--folds", o->folds, "not available yet: refused (docs/labels.md)")
+  app.add_option("--folds", o->folds,
+                 "out-of-sample predictions for any split (train): K normal runs of the run's "
+                 "config, each trained on the other folds, predict their fold")
       ->type_name("K")
       ->check(atLeast(2));
+  app.add_option("--folds-dir", o->foldsDir,
+                 "where the fold runs go, new or empty (default: beside --out, FILE.folds)")
+      ->type_name("DIR");
   app.add_option("--out", o->out, "the issues, one per row (written atomically)")
       ->type_name("FILE.csv")
       ->required();
@@ -271,8 +389,9 @@ STAVE_COMMAND(stave::cli::Command{
     "label-issues",
     "find labels that are probably wrong (overlooked, swapped, badly located, spurious) from a "
     "model's predictions",
-    "stave-train label-issues RUN|CHECKPOINT [data=D.yaml] [--split val|train|test] --out FILE.csv\n"
-    "                [--conf C] [--device cpu|N] [--confident auto|C] [--force] [options]\n"
+    "stave-train label-issues RUN|CHECKPOINT [data=D.yaml] [--split val|train|test] [--folds K]\n"
+    "                --out FILE.csv [--conf C] [--device cpu|N] [--confident auto|C]\n"
+    "                [--force] [options]\n"
     "       stave-train label-issues --preds P.csv data=D.yaml [--split val] --out FILE.csv",
     "The CSV has one row per issue: image,kind,label_class,predicted_class,score,x1,y1,x2,y2\n"
     "(score 0..1, higher = more likely a labelling error; box in pixels; classes as ids, -1\n"

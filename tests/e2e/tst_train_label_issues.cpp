@@ -11,7 +11,8 @@
 // model's predictions from any tool take.
 //
 // fromARun: the model path (a real run trained briefly, its best.pt run by the validator's
-// inference) writes a well-formed, ranked CSV; bad input is refused naming the file.
+// inference) writes a well-formed, ranked CSV; bad input is refused naming the file. folds: the
+// training split scored out of sample by two fold runs of that run's config.
 #include <QtTest/QtTest>
 
 #include <QFile>
@@ -241,12 +242,46 @@ class TstTrainLabelIssues : public QObject {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("data " + m_clean) && r.err.contains("warning"), qPrintable(r.err));
 
-    // --folds is not there yet, and says so.
-    r = runStaveTrain({"label-issues", run, "--split", "train", "--folds", "3", "--out",
-                       m_dir.filePath("f.csv")});
+  }
+
+  void folds() {
+    // The training split out of sample: two runs of the short run's config, each trained on one
+    // half and predicting the other.
+    const QString run = m_dir.filePath("runs/short");
+    QVERIFY(QFile::exists(run + "/weights/last.pt"));
+    const QString out = m_dir.filePath("folds/train_issues.csv");
+    QVERIFY(QDir().mkpath(m_dir.filePath("folds")));
+    auto r = runStaveTrain({"label-issues", run, "--split", "train", "--folds", "2", "--out", out,
+                            "--device", "cpu", "--workers", "2"},
+                           {}, 600000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(3000)));
+    QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));  // out of sample: no warning
+    const QString dir = m_dir.filePath("folds/train_issues.folds");
+    QStringList images;
+    for (const QString fold : {"fold1", "fold2"}) {
+      QVERIFY2(QFile::exists(dir + "/" + fold + "/weights/last.pt"), qPrintable(fold));
+      QVERIFY(readText(dir + "/" + fold + "/config.yaml").contains(fold + "_data.yaml"));
+      QVERIFY(r.err.contains(fold + "/2: training on 8 images"));
+      const QStringList val = readText(dir + "/" + fold + "_val.txt").split('\n', Qt::SkipEmptyParts);
+      QCOMPARE(val.size(), 8);
+      // A fold's model never trained on the images it predicts.
+      for (const auto& v : val) QVERIFY(!readText(dir + "/" + fold + "_train.txt").contains(v));
+      images += val;
+    }
+    images.removeDuplicates();
+    QCOMPARE(images.size(), 16);  // every training image predicted once
+    QVERIFY(readText(out).startsWith("image,kind,"));
+    QVERIFY(rankedByImage(readIssues(out, 5)));
+    // The folds folder is not reused: a second call names it.
+    r = runStaveTrain({"label-issues", run, "--split", "train", "--folds", "2", "--out",
+                       m_dir.filePath("folds/again.csv"), "--folds-dir", dir});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("--folds is not available yet"), qPrintable(r.err));
-    QVERIFY(!QFile::exists(m_dir.filePath("f.csv")));
+    QVERIFY2(r.err.contains(dir), qPrintable(r.err));
+    // --folds with --preds makes no sense.
+    r = runStaveTrain({"label-issues", "--preds", m_dir.filePath("preds.csv"), "data=" + m_planted,
+                       "--folds", "2", "--out", m_dir.filePath("folds/p.csv")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--folds"), qPrintable(r.err));
   }
 
   void badInputIsNamed_data() {
