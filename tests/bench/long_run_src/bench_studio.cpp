@@ -5,7 +5,8 @@
 //   - the event loop's longest stall meanwhile (a 10 ms probe timer);
 //   - switching to History until the run is listed, and selecting it;
 //   - then following the run, which goes on appending in real time (8 ranks): the studio's CPU
-//     time in % of one core and its longest stall;
+//     time in % of one core and its longest stall, with the Run page shown, then with History
+//     shown instead;
 // next to a reference taken in the same run: a plain read of events.jsonl. Before the studio
 // starts, the project's history store is brought up to date in a child process (as it is for a
 // run the studio followed or listed in History); --cold leaves it empty, so the studio reads the
@@ -213,8 +214,18 @@ int main(int argc, char** argv) {
   const double livePercent = 100.0 * (cpuSeconds() - cpu0) / (liveT.elapsed() / 1000.0);
   const int livePoints = page->chart(QStringLiteral("losses"))->pointCount(0) - pointsBefore;
   const qint64 liveWorst = probe.worst();  // before this process waits for the generator
+  // The same, with another page shown (History): the Run page's charts are not drawn.
+  w.showPage(4);
+  QCoreApplication::processEvents();
+  const double hidden0 = cpuSeconds();
+  QElapsedTimer hiddenT;
+  hiddenT.start();
+  waitFor([&] { return hiddenT.elapsed() >= liveSeconds * 1000; }, liveSeconds * 1000 + 1000);
+  const double hiddenPercent = 100.0 * (cpuSeconds() - hidden0) / (hiddenT.elapsed() / 1000.0);
   kill(generator, SIGTERM);
   waitpid(generator, nullptr, 0);
+  w.showPage(3);
+  QCoreApplication::processEvents();
   // The reference: the same studio on the same run with nothing new coming (its timers, the
   // probe's and this loop's own wake-ups), over as long.
   const double idle0 = cpuSeconds();
@@ -225,14 +236,15 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"hours\": %g, \"ranks\": %d, \"log_mb\": %.1f, \"plain_read_ms\": %lld,\n"
       " \"history\": \"%s\", \"history_ingest_ms_before\": %lld,\n"
-      " \"live_s\": %d, \"live_cpu_percent_of_a_core\": %.1f, \"idle_cpu_percent_of_a_core\": %.1f,\n"
+      " \"live_s\": %d, \"live_cpu_percent_of_a_core\": %.1f, \"live_other_page_cpu_percent_of_a_core\": %.1f,\n"
+      " \"idle_cpu_percent_of_a_core\": %.1f,\n"
       " \"live_worst_stall_ms\": %lld, \"live_new_steps\": %d,\n"
       " \"open_project_ms\": %lld, \"run_page_first_look_ms\": %lld, \"run_page_whole_ms\": %lld, \"whole_vs_plain_read\": %.1f, \"peak_rss_mb\": %.1f,\n"
       " \"worst_stall_ms_while_loading\": %lld, \"history_listed_ms\": %lld, \"history_select_ms\": %lld,\n"
       " \"worst_stall_ms\": %lld, \"loss_points\": %d}\n",
       o.hours, o.ranks, static_cast<double>(fs::file_size(log)) / 1e6, static_cast<long long>(plainMs),
       cold ? "cold" : "current", static_cast<long long>(ingestMs),
-      liveSeconds, livePercent, idlePercent, static_cast<long long>(liveWorst), livePoints,
+      liveSeconds, livePercent, hiddenPercent, idlePercent, static_cast<long long>(liveWorst), livePoints,
       static_cast<long long>(openMs), static_cast<long long>(firstLook), static_cast<long long>(whole), plainMs > 0 ? double(whole) / double(plainMs) : 0.0, rss,
       static_cast<long long>(wholeWorst), static_cast<long long>(listed), static_cast<long long>(selectMs),
       static_cast<long long>(std::max(wholeWorst, liveWorst)), page->chart(QStringLiteral("losses"))->pointCount(0));
