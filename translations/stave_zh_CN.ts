@@ -298,132 +298,157 @@
 <context>
     <name>stave::widgets::ClusterProfilesEditor</name>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="25"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="45"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="27"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="47"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="66"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="90"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="66"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="90"/>
         <source>shown in the Run page&apos;s list</source>
         <translation>显示在运行页面的列表中</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="67"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="67"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <source>The Slurm partition (sbatch --partition); empty: the cluster&apos;s default</source>
+        <translation>Slurm 分区（sbatch --partition）；留空：使用集群的默认分区</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
         <source>Account:</source>
         <translation>账户：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="68"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
         <source>your default account</source>
         <translation>您的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="94"/>
+        <source>The account the job is charged to (sbatch --account); empty: your default</source>
+        <translation>作业计费的账户（sbatch --account）；留空：使用你的默认账户</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="95"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="69"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="95"/>
         <source>[D-]HH:MM:SS or minutes</source>
         <translation>[D-]HH:MM:SS 或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="70"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="96"/>
+        <source>The job&apos;s time limit (sbatch --time): [D-]HH:MM:SS, or minutes</source>
+        <translation>作业的时间上限（sbatch --time）：[D-]HH:MM:SS，或分钟数</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
         <source>the config&apos;s processes</source>
         <translation>配置的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="71"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
         <source>GPUs (one rank each) per node; 0 = CPU ranks, no GPU request</source>
         <translation>每个节点的 GPU 数（每个 GPU 一个进程）；0 = CPU 进程，不申请 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="70"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
+        <source>the project&apos;s runs/</source>
+        <translation>项目的 runs/</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
+        <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/. Empty: the project&apos;s runs/, which must then be on shared storage.</source>
+        <translation>集群节点与本机都能访问的文件夹（NFS、Lustre…）。运行写入 &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;，并从项目的 runs/ 链接过去。留空：使用项目的 runs/，此时它必须位于共享存储上。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
+        <source>this studio&apos;s</source>
+        <translation>本工作室自带的</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
+        <source>The stave-train the nodes start. Empty: this studio&apos;s own, which must be at the same path on the nodes.</source>
+        <translation>节点上启动的 stave-train。留空：使用本工作室自带的，它在各节点上必须位于相同路径。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
+        <source>found on PATH</source>
+        <translation>在 PATH 中查找</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
+        <source>The folder of sbatch, squeue, sacct, scontrol and scancel on this machine. Empty: found on PATH.</source>
+        <translation>本机上 sbatch、squeue、sacct、scontrol 和 scancel 所在的文件夹。留空：在 PATH 中查找。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
         <source>GPUs per node:</source>
         <translation>每节点 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="72"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="99"/>
         <source>Nodes:</source>
         <translation>节点数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
         <source>the config&apos;s workers + 2</source>
         <translation>配置的 workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="73"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="74"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
         <source>Run folder:</source>
         <translation>运行文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="74"/>
-        <source>the project&apos;s runs/ (on shared storage)</source>
-        <translation>项目的 runs/（位于共享存储上）</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="75"/>
-        <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/.</source>
-        <translation>集群节点与本机都能访问的文件夹（NFS、Lustre…）。运行写入 &lt;文件夹&gt;/&lt;项目&gt;/&lt;运行&gt;，并从项目的 runs/ 链接过去。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
         <source>stave-train:</source>
         <translation>stave-train：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="77"/>
-        <source>this studio&apos;s (same path on the nodes)</source>
-        <translation>本工作室的（节点上路径相同）</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="78"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
         <source>Slurm commands in:</source>
         <translation>Slurm 命令位置：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="78"/>
-        <source>PATH</source>
-        <translation>PATH</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="79"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
         <source>sbatch, squeue, sacct, scontrol and scancel run on this machine. Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
         <translation>sbatch、squeue、sacct、scontrol 和 scancel 在本机运行。停止会向作业步骤发送 SIGTERM（scancel --signal=TERM）：运行会写入检查点，之后可以继续。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="143"/>
         <source>cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="148"/>
         <source>cluster-%1</source>
         <translation>集群-%1</translation>
     </message>
@@ -3743,79 +3768,79 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="76"/>
+        <location filename="../widgets/run_page.cpp" line="77"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="77"/>
+        <location filename="../widgets/run_page.cpp" line="78"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="119"/>
+        <location filename="../widgets/run_page.cpp" line="126"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="123"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="127"/>
-        <location filename="../widgets/run_page.cpp" line="433"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
+        <location filename="../widgets/run_page.cpp" line="440"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="136"/>
         <source>On</source>
         <translation>运行于</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="132"/>
+        <location filename="../widgets/run_page.cpp" line="139"/>
         <source>Train on this machine, or send the run to a cluster (cluster profiles: Settings ▸ Clusters)</source>
         <translation>在本机训练，或把运行发送到集群（集群配置：设置 ▸ 集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="135"/>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="144"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="146"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="143"/>
+        <location filename="../widgets/run_page.cpp" line="150"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page.cpp" line="151"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="145"/>
+        <location filename="../widgets/run_page.cpp" line="152"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="151"/>
+        <location filename="../widgets/run_page.cpp" line="158"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="155"/>
+        <location filename="../widgets/run_page.cpp" line="162"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
@@ -3952,58 +3977,58 @@
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="96"/>
+        <location filename="../widgets/run_page.cpp" line="97"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="99"/>
+        <location filename="../widgets/run_page.cpp" line="106"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="106"/>
+        <location filename="../widgets/run_page.cpp" line="113"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="182"/>
+        <location filename="../widgets/run_page.cpp" line="189"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="186"/>
+        <location filename="../widgets/run_page.cpp" line="193"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="203"/>
+        <location filename="../widgets/run_page.cpp" line="210"/>
         <location filename="../widgets/run_page_events.cpp" line="255"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="257"/>
+        <location filename="../widgets/run_page.cpp" line="264"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="268"/>
+        <location filename="../widgets/run_page.cpp" line="275"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="272"/>
+        <location filename="../widgets/run_page.cpp" line="279"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="339"/>
+        <location filename="../widgets/run_page.cpp" line="346"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="466"/>
+        <location filename="../widgets/run_page.cpp" line="473"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -4013,7 +4038,7 @@
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="256"/>
+        <location filename="../widgets/run_page.cpp" line="263"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -4023,139 +4048,139 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="301"/>
+        <location filename="../widgets/run_page.cpp" line="308"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="305"/>
+        <location filename="../widgets/run_page.cpp" line="312"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="310"/>
-        <location filename="../widgets/run_page.cpp" line="338"/>
-        <location filename="../widgets/run_page.cpp" line="349"/>
+        <location filename="../widgets/run_page.cpp" line="317"/>
+        <location filename="../widgets/run_page.cpp" line="345"/>
+        <location filename="../widgets/run_page.cpp" line="356"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="311"/>
+        <location filename="../widgets/run_page.cpp" line="318"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="313"/>
+        <location filename="../widgets/run_page.cpp" line="320"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="314"/>
+        <location filename="../widgets/run_page.cpp" line="321"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="319"/>
+        <location filename="../widgets/run_page.cpp" line="326"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="324"/>
+        <location filename="../widgets/run_page.cpp" line="331"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="351"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="357"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="354"/>
+        <location filename="../widgets/run_page.cpp" line="361"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="357"/>
+        <location filename="../widgets/run_page.cpp" line="364"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="361"/>
+        <location filename="../widgets/run_page.cpp" line="368"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="366"/>
+        <location filename="../widgets/run_page.cpp" line="373"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="395"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="409"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="406"/>
+        <location filename="../widgets/run_page.cpp" line="413"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="415"/>
+        <location filename="../widgets/run_page.cpp" line="422"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="416"/>
+        <location filename="../widgets/run_page.cpp" line="423"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="430"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="431"/>
+        <location filename="../widgets/run_page.cpp" line="438"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="439"/>
+        <location filename="../widgets/run_page.cpp" line="446"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="443"/>
+        <location filename="../widgets/run_page.cpp" line="450"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="451"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="451"/>
+        <location filename="../widgets/run_page.cpp" line="458"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="455"/>
+        <location filename="../widgets/run_page.cpp" line="462"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="505"/>
+        <location filename="../widgets/run_page.cpp" line="528"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
@@ -4260,7 +4285,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="533"/>
+        <location filename="../widgets/run_page.cpp" line="556"/>
         <location filename="../widgets/run_page_events.cpp" line="195"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -4296,7 +4321,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="481"/>
+        <location filename="../widgets/run_page.cpp" line="504"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4306,67 +4331,67 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="511"/>
+        <location filename="../widgets/run_page.cpp" line="534"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page.cpp" line="535"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="515"/>
+        <location filename="../widgets/run_page.cpp" line="538"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="520"/>
+        <location filename="../widgets/run_page.cpp" line="543"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page.cpp" line="545"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="524"/>
+        <location filename="../widgets/run_page.cpp" line="547"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="525"/>
+        <location filename="../widgets/run_page.cpp" line="548"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="529"/>
+        <location filename="../widgets/run_page.cpp" line="552"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="539"/>
+        <location filename="../widgets/run_page.cpp" line="562"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="540"/>
+        <location filename="../widgets/run_page.cpp" line="563"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="580"/>
+        <location filename="../widgets/run_page.cpp" line="603"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="589"/>
+        <location filename="../widgets/run_page.cpp" line="612"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="608"/>
+        <location filename="../widgets/run_page.cpp" line="631"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5749,31 +5774,181 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="51"/>
+        <source>{text}</source>
+        <translation>{text}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="52"/>
+        <source>no config named &apos;{name}&apos; (configs: {configs})</source>
+        <translation>没有名为“{name}”的配置（现有配置：{configs}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="53"/>
+        <source>dataset not found: {path} (stored as &apos;{stored}&apos;, relative to the project folder)</source>
+        <translation>找不到数据集：{path}（项目中记为“{stored}”，相对于项目文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="54"/>
+        <source>folder does not exist: {path}</source>
+        <translation>文件夹不存在：{path}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="55"/>
+        <source>missing: data.yaml needs class names (names: [a, b, ...])</source>
+        <translation>缺少：data.yaml 需要类别名称（names: [a, b, ...]）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="56"/>
+        <source>no classes given</source>
+        <translation>未给出任何类别</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="57"/>
+        <source>missing: data.yaml needs &apos;{key}&apos; (a folder, a .txt list of images, or a list of them)</source>
+        <translation>缺少：data.yaml 需要“{key}”（一个文件夹、一个列出图像的 .txt 文件，或它们的列表）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="58"/>
+        <source>the list of paths is empty</source>
+        <translation>路径列表为空</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="59"/>
+        <source>path does not exist: {path}</source>
+        <translation>路径不存在：{path}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="60"/>
+        <source>not valid YAML: {detail}</source>
+        <translation>不是有效的 YAML：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="61"/>
+        <source>expected a map with keys path, train, val, test, names</source>
+        <translation>应为包含 path、train、val、test、names 键的映射</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="62"/>
+        <source>nc is {nc} but names has {count} entries</source>
+        <translation>nc 为 {nc}，但 names 有 {count} 项</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="63"/>
+        <source>expected {type} ({range}), got {value}</source>
+        <translation>应为 {type}（{range}），实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="64"/>
+        <source>{value} is out of range: expected {range}</source>
+        <translation>{value} 超出范围：应为{range}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="65"/>
+        <source>{value} is not valid: expected {range}</source>
+        <translation>{value} 无效：应为{range}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="66"/>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="67"/>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="68"/>
+        <source>an integer &gt;= {min}</source>
+        <translation>≥ {min} 的整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="69"/>
+        <source>an integer &lt;= {max}</source>
+        <translation>≤ {max} 的整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="70"/>
+        <source>an integer in [{min}, {max}]</source>
+        <translation>[{min}, {max}] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="71"/>
+        <source>a number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="72"/>
+        <source>a number &gt;= {min}</source>
+        <translation>≥ {min} 的数值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="73"/>
+        <source>a number &lt;= {max}</source>
+        <translation>≤ {max} 的数值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="74"/>
+        <source>a number in [{min}, {max}]</source>
+        <translation>[{min}, {max}] 内的数值</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="75"/>
+        <source>one of {choices}</source>
+        <translation>以下之一：{choices}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="76"/>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="77"/>
+        <source>a path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="78"/>
+        <source>a list of integers such as 0,1,2</source>
+        <translation>整数列表，例如 0,1,2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="79"/>
+        <source>must be less than nnodes ({nnodes}), got {node_rank}</source>
+        <translation>必须小于 nnodes（{nnodes}），实际为 {node_rank}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="80"/>
+        <source>nproc {nproc} needs one GPU per rank, but devices lists {count} (&apos;{devices}&apos;)</source>
+        <translation>nproc {nproc} 需要每个 rank 一块 GPU，但 devices 只列出 {count} 块（“{devices}”）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="81"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="52"/>
+        <location filename="../core/studio/engine_strings.cpp" line="82"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="53"/>
+        <location filename="../core/studio/engine_strings.cpp" line="83"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="54"/>
+        <location filename="../core/studio/engine_strings.cpp" line="84"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="55"/>
+        <location filename="../core/studio/engine_strings.cpp" line="85"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="56"/>
+        <location filename="../core/studio/engine_strings.cpp" line="86"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>
@@ -5862,12 +6037,12 @@ not found</source>
 <context>
     <name>stave::studio::Preflight</name>
     <message>
-        <location filename="../core/studio/preflight.cpp" line="35"/>
+        <location filename="../core/studio/preflight.cpp" line="36"/>
         <source>%1: names lists no classes</source>
         <translation>%1：names 中没有列出任何类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/preflight.cpp" line="38"/>
+        <location filename="../core/studio/preflight.cpp" line="39"/>
         <source>only %1 MiB free on %2, where the run writes its checkpoints and events; a full disk stops the run</source>
         <translation>%2 上只剩 %1 MiB 可用空间，运行要在此写入检查点和事件；磁盘写满会使运行停止</translation>
     </message>

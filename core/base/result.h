@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/base/message.h"
+
 namespace stave {
 
 /// One problem with user input: where it is (file, line, key) and what is wrong.
@@ -18,6 +20,7 @@ struct Error {
   int line = 0;         ///< 1-based line in `file`, 0 when unknown
   std::string key;      ///< the config key or field, or ""
   std::string message;  ///< what is wrong, including the valid range where there is one
+  TextParts text = {};  ///< `message` as catalog messages, for the studio (empty: English only)
 
   /// "file:line: key: message", leaving out the parts that are empty.
   std::string toString() const {
@@ -32,6 +35,16 @@ struct Error {
     return os.str();
   }
 };
+
+/// An error whose message is a catalog message (core/base/message.h): its English is `message`.
+inline Error textError(std::string file, int line, std::string key, TextParts text) {
+  Error e{std::move(file), line, std::move(key), english(text)};
+  e.text = std::move(text);
+  return e;
+}
+inline Error textError(std::string file, int line, std::string key, Text text) {
+  return textError(std::move(file), line, std::move(key), TextParts{std::move(text)});
+}
 
 /// All errors, one per line.
 inline std::string joinErrors(const std::vector<Error>& errors) {

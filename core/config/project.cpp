@@ -223,14 +223,14 @@ Result<RunConfig> resolveProjectConfig(const Project& project, const std::string
   const std::string name = configName.empty() ? project.activeConfig : configName;
   const RunConfig* base = project.config(name);
   if (!base)
-    return Error{project.path, 0, "config",
-                 "no config named '" + name + "' (configs: " + configNames(project) + ")"};
+    return textError(project.path, 0, "config",
+                     Text("project.no_config", {{"name", name}, {"configs", configNames(project)}}));
   std::vector<Error> errors;
   std::error_code ec;
   if (!fs::is_regular_file(project.datasetPath(), ec))
-    errors.push_back({project.path, 0, "dataset",
-                      "dataset not found: " + project.datasetPath() + " (stored as '" +
-                          project.dataset + "', relative to the project folder)"});
+    errors.push_back(textError(project.path, 0, "dataset",
+                               Text("project.dataset_not_found",
+                                    {{"path", project.datasetPath()}, {"stored", project.dataset}})));
   RunConfig c = *base;
   c.set("data", project.datasetPath());
   if (Status st = applyOverrides(c, overrides); !st)

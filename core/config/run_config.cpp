@@ -118,18 +118,17 @@ void crossChecks(const RunConfig& c, std::vector<Error>& errors, const std::stri
   if (std::string why = runNameProblem(c.getString("name")); !why.empty())
     errors.push_back({source, 0, "name", why});
   if (c.getInt("node_rank") >= c.getInt("nnodes"))
-    errors.push_back({source, 0, "node_rank",
-                      "must be less than nnodes (" + std::to_string(c.getInt("nnodes")) +
-                          "), got " + std::to_string(c.getInt("node_rank"))});
+    errors.push_back(textError(source, 0, "node_rank",
+                               Text("config.node_rank", {{"nnodes", std::to_string(c.getInt("nnodes"))},
+                                                         {"node_rank", std::to_string(c.getInt("node_rank"))}})));
   const std::string devices = c.getString("devices");
   if (!devices.empty() && devices != "cpu" && checkValue(*findParam("devices"), devices).empty()) {
     const int64_t count = 1 + std::count(devices.begin(), devices.end(), ',');
     if (c.getInt("nproc") > count)
-      errors.push_back({source, 0, "nproc",
-                        "nproc " + std::to_string(c.getInt("nproc")) +
-                            " needs one GPU per rank, "
-                            "but devices lists " +
-                            std::to_string(count) + " ('" + devices + "')"});
+      errors.push_back(textError(source, 0, "nproc",
+                                 Text("config.nproc_devices", {{"nproc", std::to_string(c.getInt("nproc"))},
+                                                               {"count", std::to_string(count)},
+                                                               {"devices", devices}})));
   }
   // Rank 0's rendezvous store listens on master_port of the master; the metrics endpoint of
   // that node cannot take the same port.
@@ -236,8 +235,8 @@ Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::str
       errors.push_back({sourceName, 0, key, why});
       continue;
     }
-    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
-      errors.push_back({sourceName, 0, key, bad});
+    if (TextParts bad = checkValueText(*spec, *v); !bad.empty()) {
+      errors.push_back(textError(sourceName, 0, key, std::move(bad)));
       continue;
     }
     config.set(key, *v);
@@ -427,8 +426,8 @@ Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValu
       errors.push_back({kCommandLine, 0, key, why});
       continue;
     }
-    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
-      errors.push_back({kCommandLine, 0, key, bad});
+    if (TextParts bad = checkValueText(*spec, *v); !bad.empty()) {
+      errors.push_back(textError(kCommandLine, 0, key, std::move(bad)));
       continue;
     }
     config.set(key, *v);
@@ -465,8 +464,8 @@ bool resumeMayChange(std::string_view key) {
 std::vector<Error> validate(const RunConfig& config) {
   std::vector<Error> errors;
   for (const auto& p : runConfigSchema())
-    if (std::string bad = checkValue(p, config.get(p.name)); !bad.empty())
-      errors.push_back({"", 0, p.name, bad});
+    if (TextParts bad = checkValueText(p, config.get(p.name)); !bad.empty())
+      errors.push_back(textError("", 0, p.name, std::move(bad)));
   if (errors.empty()) crossChecks(config, errors, "");
   return errors;
 }

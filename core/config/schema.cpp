@@ -280,35 +280,38 @@ std::string formatValue(const Value& value) {
   return std::visit(Visitor{}, value);
 }
 
-std::string describeRange(const ParamSpec& spec) {
+Text describeRangeText(const ParamSpec& spec) {
   switch (spec.type) {
     case T::Bool:
-      return "true or false";
+      return Text("config.range.bool");
     case T::Int:
     case T::Float: {
-      const std::string what = spec.type == T::Int ? "an integer" : "a number";
-      if (std::isinf(spec.min) && std::isinf(spec.max)) return what;
-      if (std::isinf(spec.max)) return what + " >= " + formatBound(spec, spec.min);
-      if (std::isinf(spec.min)) return what + " <= " + formatBound(spec, spec.max);
-      return what + " in [" + formatBound(spec, spec.min) + ", " + formatBound(spec, spec.max) +
-             "]";
+      const std::string what = spec.type == T::Int ? "config.range.integer" : "config.range.number";
+      if (std::isinf(spec.min) && std::isinf(spec.max)) return Text(what);
+      if (std::isinf(spec.max)) return Text(what + "_min", {{"min", formatBound(spec, spec.min)}});
+      if (std::isinf(spec.min)) return Text(what + "_max", {{"max", formatBound(spec, spec.max)}});
+      return Text(what + "_in", {{"min", formatBound(spec, spec.min)}, {"max", formatBound(spec, spec.max)}});
     }
     case T::Enum: {
-      std::string out = "one of ";
+      std::string out;
       for (size_t i = 0; i < spec.choices.size(); ++i) {
         if (i) out += ", ";
         out += spec.choices[i].empty() ? "'' (empty)" : spec.choices[i];
       }
-      return out;
+      return Text("config.range.one_of", {{"choices", out}});
     }
     case T::String:
-      return "a string";
+      return Text("config.range.string");
     case T::Path:
-      return "a path";
+      return Text("config.range.path");
     case T::IntList:
-      return "a list of integers such as 0,1,2";
+      return Text("config.range.int_list");
   }
-  return "";
+  return Text("plain", {{"text", ""}});
+}
+
+std::string describeRange(const ParamSpec& spec) {
+  return english(describeRangeText(spec));
 }
 
 bool enumTakesBool(const ParamSpec& spec) {
@@ -368,10 +371,15 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view raw,
 }
 
 std::string checkValue(const ParamSpec& spec, const Value& value) {
+  return english(checkValueText(spec, value));
+}
+
+TextParts checkValueText(const ParamSpec& spec, const Value& value) {
   if (!valueHasType(spec.type, value)) {
     if (!(spec.type == T::Float && std::holds_alternative<int64_t>(value)))
-      return std::string("expected ") + paramTypeName(spec.type) + " (" + describeRange(spec) +
-             "), got " + formatValue(value);
+      return {Text("config.wrong_type", {{"type", paramTypeName(spec.type)},
+                                         {"range", describeRangeText(spec)},
+                                         {"value", formatValue(value)}})};
   }
   switch (spec.type) {
     case T::Int:
@@ -380,7 +388,7 @@ std::string checkValue(const ParamSpec& spec, const Value& value) {
                            ? static_cast<double>(std::get<int64_t>(value))
                            : std::get<double>(value);
       if (v < spec.min || v > spec.max)
-        return formatValue(value) + " is out of range: expected " + describeRange(spec);
+        return {Text("config.out_of_range", {{"value", formatValue(value)}, {"range", describeRangeText(spec)}})};
       break;
     }
     case T::Enum: {
@@ -390,14 +398,16 @@ std::string checkValue(const ParamSpec& spec, const Value& value) {
       if (spec.name == "model" && s.size() > 5 && s.compare(s.size() - 5, 5, ".yaml") == 0)
         s.resize(s.size() - 5);
       if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
-        return quoteForMessage(std::get<std::string>(value)) + " is not valid: expected " +
-               describeRange(spec);
+        return {Text("config.not_a_choice", {{"value", quoteForMessage(std::get<std::string>(value))},
+                                             {"range", describeRangeText(spec)}})};
       break;
     }
     default:
       break;
   }
-  return extraRule(spec, value);
+  if (std::string extra = extraRule(spec, value); !extra.empty())
+    return {Text("plain", {{"text", std::move(extra)}})};
+  return {};
 }
 
 std::string modelName(std::string_view model) {

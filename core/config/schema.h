@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/base/message.h"
+
 namespace stave::config {
 
 /// A parameter value. Bool, Int, Float and IntList map to their C++ types; String, Enum and Path
@@ -71,6 +73,8 @@ std::string formatValue(const Value& value);
 std::string formatFloat(double v);
 /// The valid range or choices of a parameter in words, e.g. "an integer in [1, 4096]".
 std::string describeRange(const ParamSpec& spec);
+/// The same as a catalog message.
+Text describeRangeText(const ParamSpec& spec);
 
 /// True for an enum whose choices include "true" and "false" (channels_last: auto, true, false):
 /// it reads every spelling of a bool (yes, on, a JSON bool) as those choices.
@@ -82,6 +86,8 @@ std::optional<Value> parseValueText(const ParamSpec& spec, std::string_view text
 /// Checks type, range, choices and the parameter's own rules. Returns "" when valid, else the
 /// problem including the valid range.
 std::string checkValue(const ParamSpec& spec, const Value& value);
+/// The same problem as catalog messages (core/base/message.h); empty when the value is valid.
+TextParts checkValueText(const ParamSpec& spec, const Value& value);
 
 /// The built-in network a `model` value names, as "yolov8s" or "yolo11n": "yolov8s.yaml" ->
 /// "yolov8s", a lone scale letter (Stave's checkpoints before YOLO11) -> "yolov8<letter>"; ""

@@ -47,7 +47,7 @@ class DataYamlReader {
       } else if (!p.Scalar().empty()) {
         spec.root = resolve(yamlDir, p.Scalar());
         if (!fs::is_directory(spec.root, ec))
-          error(lineOf(p), "path", "folder does not exist: " + spec.root);
+          error(lineOf(p), "path", Text("data.folder_missing", {{"path", spec.root}}));
       }
     }
   }
@@ -62,9 +62,9 @@ class DataYamlReader {
             std::to_string(ncFromNames) + " classes: at most " + std::to_string(kMaxClasses) +
                 " are supported");
     if (ncFromNames < 0)
-      error(0, "names", "missing: data.yaml needs class names (names: [a, b, ...])");
+      error(0, "names", Text("data.names_missing"));
     else if (ncFromNames == 0)
-      error(lineOf(m_doc["names"]), "names", "no classes given");
+      error(lineOf(m_doc["names"]), "names", Text("data.no_classes"));
   }
 
   /// train / val / test: a folder, a .txt list, an image, or a list of these.
@@ -73,9 +73,7 @@ class DataYamlReader {
     auto node = m_doc[key];
     if (!node || node.IsNull()) {
       if (required)
-        error(0, key,
-              std::string("missing: data.yaml needs '") + key +
-                  "' (a folder, a .txt list of images, or a list of them)");
+        error(0, key, Text("data.split_missing", {{"key", key}}));
       return;
     }
     std::vector<YAML::Node> items;
@@ -87,7 +85,7 @@ class DataYamlReader {
       error(lineOf(node), key, "expected a path or a list of paths");
       return;
     }
-    if (items.empty() && required) error(lineOf(node), key, "the list of paths is empty");
+    if (items.empty() && required) error(lineOf(node), key, Text("data.paths_empty"));
     std::error_code ec;
     for (const auto& i : items) {
       if (!i.IsScalar()) {
@@ -96,7 +94,7 @@ class DataYamlReader {
       }
       const std::string p = resolve(rootDir, i.Scalar());
       if (!fs::exists(p, ec)) {
-        error(lineOf(i), key, "path does not exist: " + p);
+        error(lineOf(i), key, Text("data.path_missing", {{"path", p}}));
         continue;
       }
       out.push_back(p);
@@ -106,6 +104,9 @@ class DataYamlReader {
  private:
   void error(int line, const std::string& key, const std::string& message) {
     m_errors.push_back({m_path, line, key, message});
+  }
+  void error(int line, const std::string& key, Text text) {
+    m_errors.push_back(textError(m_path, line, key, std::move(text)));
   }
 
   /// The class names given by `names` into `names`; their count, -1 without `names`.
@@ -176,8 +177,7 @@ class DataYamlReader {
       ncFromNames = v;  // said once: not also "names missing"
     } else if (ncFromNames >= 0 && v != ncFromNames) {
       error(lineOf(nc), "nc",
-            "nc is " + std::to_string(v) + " but names has " + std::to_string(ncFromNames) +
-                " entries");
+            Text("data.nc_mismatch", {{"nc", std::to_string(v)}, {"count", std::to_string(ncFromNames)}}));
     } else if (ncFromNames < 0) {
       for (int i = 0; i < v; ++i) names.push_back("class" + std::to_string(i));
       ncFromNames = v;
@@ -198,10 +198,10 @@ Result<YAML::Node> readYamlMap(const std::string& path) {
   try {
     doc = YAML::Load(text.value());
   } catch (const YAML::Exception& e) {
-    return Error{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML: " + e.msg};
+    return textError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", Text("data.not_yaml", {{"detail", e.msg}}));
   }
   if (!doc.IsMap())
-    return Error{path, 1, "", "expected a map with keys path, train, val, test, names"};
+    return textError(path, 1, "", Text("data.not_a_map"));
   return doc;
 }
 }  // namespace

@@ -48,6 +48,36 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "no bottleneck found: {detail}"),  // doctor.summary.clean
     QT_TRANSLATE_NOOP("stave::engine", "ranks compute {compute} of their step (data wait {data}, all-reduce wait {wait})"),  // doctor.summary.clean_detail
     QT_TRANSLATE_NOOP("stave::engine", "not enough steps to judge: {steps} step samples after the {warmup} of the warm-up (at least {needed} needed)"),  // doctor.summary.too_few
+    QT_TRANSLATE_NOOP("stave::engine", "{text}"),  // plain
+    QT_TRANSLATE_NOOP("stave::engine", "no config named '{name}' (configs: {configs})"),  // project.no_config
+    QT_TRANSLATE_NOOP("stave::engine", "dataset not found: {path} (stored as '{stored}', relative to the project folder)"),  // project.dataset_not_found
+    QT_TRANSLATE_NOOP("stave::engine", "folder does not exist: {path}"),  // data.folder_missing
+    QT_TRANSLATE_NOOP("stave::engine", "missing: data.yaml needs class names (names: [a, b, ...])"),  // data.names_missing
+    QT_TRANSLATE_NOOP("stave::engine", "no classes given"),  // data.no_classes
+    QT_TRANSLATE_NOOP("stave::engine", "missing: data.yaml needs '{key}' (a folder, a .txt list of images, or a list of them)"),  // data.split_missing
+    QT_TRANSLATE_NOOP("stave::engine", "the list of paths is empty"),  // data.paths_empty
+    QT_TRANSLATE_NOOP("stave::engine", "path does not exist: {path}"),  // data.path_missing
+    QT_TRANSLATE_NOOP("stave::engine", "not valid YAML: {detail}"),  // data.not_yaml
+    QT_TRANSLATE_NOOP("stave::engine", "expected a map with keys path, train, val, test, names"),  // data.not_a_map
+    QT_TRANSLATE_NOOP("stave::engine", "nc is {nc} but names has {count} entries"),  // data.nc_mismatch
+    QT_TRANSLATE_NOOP("stave::engine", "expected {type} ({range}), got {value}"),  // config.wrong_type
+    QT_TRANSLATE_NOOP("stave::engine", "{value} is out of range: expected {range}"),  // config.out_of_range
+    QT_TRANSLATE_NOOP("stave::engine", "{value} is not valid: expected {range}"),  // config.not_a_choice
+    QT_TRANSLATE_NOOP("stave::engine", "true or false"),  // config.range.bool
+    QT_TRANSLATE_NOOP("stave::engine", "an integer"),  // config.range.integer
+    QT_TRANSLATE_NOOP("stave::engine", "an integer >= {min}"),  // config.range.integer_min
+    QT_TRANSLATE_NOOP("stave::engine", "an integer <= {max}"),  // config.range.integer_max
+    QT_TRANSLATE_NOOP("stave::engine", "an integer in [{min}, {max}]"),  // config.range.integer_in
+    QT_TRANSLATE_NOOP("stave::engine", "a number"),  // config.range.number
+    QT_TRANSLATE_NOOP("stave::engine", "a number >= {min}"),  // config.range.number_min
+    QT_TRANSLATE_NOOP("stave::engine", "a number <= {max}"),  // config.range.number_max
+    QT_TRANSLATE_NOOP("stave::engine", "a number in [{min}, {max}]"),  // config.range.number_in
+    QT_TRANSLATE_NOOP("stave::engine", "one of {choices}"),  // config.range.one_of
+    QT_TRANSLATE_NOOP("stave::engine", "a string"),  // config.range.string
+    QT_TRANSLATE_NOOP("stave::engine", "a path"),  // config.range.path
+    QT_TRANSLATE_NOOP("stave::engine", "a list of integers such as 0,1,2"),  // config.range.int_list
+    QT_TRANSLATE_NOOP("stave::engine", "must be less than nnodes ({nnodes}), got {node_rank}"),  // config.node_rank
+    QT_TRANSLATE_NOOP("stave::engine", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"),  // config.nproc_devices
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

@@ -44,4 +44,10 @@ QString engineText(const TextParts& parts, const std::string& english) {
   return translated.isEmpty() ? QString::fromStdString(english) : translated;
 }
 
+QString errorText(const Error& e) {
+  Error where = e;
+  where.message.clear();
+  return QString::fromStdString(where.toString()) + engineText(e.text, e.message);
+}
+
 }  // namespace stave::studio

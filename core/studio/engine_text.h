@@ -10,6 +10,7 @@
 #include <QString>
 
 #include "core/base/message.h"
+#include "core/base/result.h"
 
 namespace stave::studio {
 
@@ -21,6 +22,10 @@ QString engineText(const TextParts& parts);
 /// engineText(parts), or `english` when `parts` is empty (an older engine) or holds an id this
 /// studio does not know.
 QString engineText(const TextParts& parts, const std::string& english);
+
+/// An input error as Error::toString says it ("file:line: key: message"), its message in the UI
+/// language where it is a catalog message.
+QString errorText(const Error& error);
 
 /// The template of catalog entry `id` in the UI language ("" when there is none).
 QString engineTemplate(std::string_view id);

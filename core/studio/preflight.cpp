@@ -5,6 +5,7 @@
 #include <QStorageInfo>
 
 #include "core/data/dataset.h"
+#include "core/studio/engine_text.h"
 
 namespace stave::studio {
 namespace {
@@ -23,12 +24,12 @@ QList<PreflightItem> preflight(const config::Project& project, const QString& co
   for (const QString& o : overrides) ov.push_back(o.toStdString());
   auto cfg = config::resolveProjectConfig(project, configName.toStdString(), ov);
   if (!cfg) {
-    for (const auto& e : cfg.errors()) out.push_back({true, qs(e.toString())});
+    for (const auto& e : cfg.errors()) out.push_back({true, errorText(e)});
     return out;
   }
   auto spec = data::loadDataYaml(project.datasetPath());
   if (!spec) {
-    for (const auto& e : spec.errors()) out.push_back({true, qs(e.toString())});
+    for (const auto& e : spec.errors()) out.push_back({true, errorText(e)});
     return out;
   }
   if (spec->nc() == 0)

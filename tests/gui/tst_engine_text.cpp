@@ -10,6 +10,8 @@
 #include <set>
 
 #include "core/studio/engine_text.h"
+#include "core/studio/preflight.h"
+#include "tests/common/project_fixture.h"
 #include "core/telemetry/doctor.h"
 
 using stave::Text;
@@ -100,6 +102,29 @@ class TestEngineText : public QObject {
                  zh.contains(QStringLiteral("workers=0")),
              qPrintable(zh));
     QVERIFY2(!zh.contains(QLatin1Char('{')), qPrintable(zh));
+  }
+
+  // A refused pre-flight names file and key as before, and says what is wrong in Chinese.
+  void preflightReasonsReadInTheUiLanguage() {
+    QTemporaryDir dir;
+    const auto project = stave::config::loadProject(stave::testing::makeProject(dir).toStdString());
+    QVERIFY(project.ok());
+    const QStringList english = stave::studio::preflightBlocking(
+        stave::studio::preflight(project.value(), QStringLiteral("default"), {QStringLiteral("imgsz=8")}));
+    QCOMPARE(english, QStringList{QStringLiteral("command line: imgsz: 8 is out of range: expected an integer in [32, 8192]")});
+    QVERIFY(QCoreApplication::installTranslator(&m_zh));
+    const QStringList range = stave::studio::preflightBlocking(
+        stave::studio::preflight(project.value(), QStringLiteral("default"), {QStringLiteral("imgsz=8")}));
+    // The data.yaml's split folder (images) does not exist.
+    const QStringList split = stave::studio::preflightBlocking(
+        stave::studio::preflight(project.value(), QStringLiteral("default"), {}));
+    QCoreApplication::removeTranslator(&m_zh);
+    QCOMPARE(range, QStringList{QStringLiteral("command line: imgsz: 8 超出范围：应为[32, 8192] 内的整数")});
+    QVERIFY(!split.isEmpty());
+    for (const QString& line : split) {
+      QVERIFY2(line.contains(QStringLiteral("data.yaml")) && hasHan(line), qPrintable(line));
+      QVERIFY2(line.contains(QStringLiteral("路径不存在")), qPrintable(line));
+    }
   }
 
   void unknownIdShowsTheEnglish() {
