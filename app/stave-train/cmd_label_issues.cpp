@@ -81,13 +81,12 @@ stave::Result<std::string> predictSplit(stave::train::ValRequest request) {
   if (ec) return stave::Error{tmp.string(), 0, "", "cannot create: " + ec.message()};
   request.savePreds = (tmp / "predictions.csv").string();
   auto j = stave::train::validateWeights(request);
-  stave::Result<std::string> text = j ? stave::readFile(request.savePreds)
-                                      : stave::Result<std::string>(j.errors());
+  stave::Result<std::string> text =
+      j ? stave::readFile(request.savePreds) : stave::Result<std::string>(j.errors());
   fs::remove_all(tmp, ec);
   if (j)
     std::cerr << kName << ": the model's mAP50 on split '" << request.split << "' (these labels) "
-              << j.value()["map50"].get<double>() << ", "
-              << j.value()["predictions"].get<int64_t>()
+              << j.value()["map50"].get<double>() << ", " << j.value()["predictions"].get<int64_t>()
               << " predictions at conf >= " << request.conf << "\n";
   return text;
 }
@@ -123,14 +122,14 @@ stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
   const int k = o.folds;
   const size_t n = index.images.size();
   if (n < static_cast<size_t>(k))
-    return stave::Error{o.val.data, 0, o.val.split,
-                        "has " + std::to_string(n) + " usable images, fewer than --folds " +
-                            std::to_string(k)};
+    return stave::Error{
+        o.val.data, 0, o.val.split,
+        "has " + std::to_string(n) + " usable images, fewer than --folds " + std::to_string(k)};
   auto meta = stave::train::readCheckpointMeta(o.val.weights);
   if (!meta) return meta.errors();
   const fs::path dir = fs::absolute(o.foldsDir);
-  if (auto st = stave::checkOutputFolder(dir.string(), {o.val.weights, o.val.data}, false,
-                                         "--folds-dir");
+  if (auto st =
+          stave::checkOutputFolder(dir.string(), {o.val.weights, o.val.data}, false, "--folds-dir");
       !st)
     return st.errors();
   std::error_code ec;
@@ -145,7 +144,8 @@ stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
   std::vector<int> foldOf(n);
   for (size_t j = 0; j < n; ++j) foldOf[order[j]] = static_cast<int>(j % static_cast<size_t>(k));
   std::string names;
-  for (const auto& name : spec.names) names += (names.empty() ? "" : ", ") + nlohmann::json(name).dump();
+  for (const auto& name : spec.names)
+    names += (names.empty() ? "" : ", ") + nlohmann::json(name).dump();
 
   std::string rows = stave::train::kPredictionsCsvHeader;
   for (int f = 0; f < k; ++f) {
@@ -156,13 +156,12 @@ stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
     const fs::path data = dir / (tag + "_data.yaml");
     if (auto st = writeText(dir / (tag + "_train.txt"), trainList); !st) return st.errors();
     if (auto st = writeText(dir / (tag + "_val.txt"), valList); !st) return st.errors();
-    if (auto st = writeText(data, "# " + tag + " of " + std::to_string(k) + " (stave-train " +
-                                      kName + " --folds)\npath: " +
-                                      nlohmann::json(spec.root).dump() + "\ntrain: " +
-                                      nlohmann::json((dir / (tag + "_train.txt")).string()).dump() +
-                                      "\nval: " +
-                                      nlohmann::json((dir / (tag + "_val.txt")).string()).dump() +
-                                      "\nnames: [" + names + "]\n");
+    if (auto st = writeText(
+            data, "# " + tag + " of " + std::to_string(k) + " (stave-train " + kName +
+                      " --folds)\npath: " + nlohmann::json(spec.root).dump() +
+                      "\ntrain: " + nlohmann::json((dir / (tag + "_train.txt")).string()).dump() +
+                      "\nval: " + nlohmann::json((dir / (tag + "_val.txt")).string()).dump() +
+                      "\nnames: [" + names + "]\n");
         !st)
       return st.errors();
     stave::cli::TrainCommand c;
@@ -176,9 +175,9 @@ stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
               << std::count_if(foldOf.begin(), foldOf.end(), [f](int x) { return x != f; })
               << " images (run " << c.runDir << ", events in " << log << ")\n";
     if (const int rc = trainQuietly(c, log); rc != 0)
-      return stave::Error{c.runDir, 0, "",
-                          tag + "'s run failed (exit " + std::to_string(rc) +
-                              "); its events are in " + log};
+      return stave::Error{
+          c.runDir, 0, "",
+          tag + "'s run failed (exit " + std::to_string(rc) + "); its events are in " + log};
     auto weights = resolveWeights(c.runDir);
     if (!weights) return weights.errors();
     stave::train::ValRequest v = o.val;
@@ -195,10 +194,11 @@ stave::Result<std::string> predictByFolds(const LabelIssuesOptions& o,
 
 /// The name an image has in the issues file: its path relative to the dataset root, else as is.
 std::string displayName(const std::string& imagePath, const std::string& root) {
-  const fs::path rel = fs::path(imagePath).lexically_normal().lexically_relative(
-      fs::path(root).lexically_normal());
+  const fs::path rel =
+      fs::path(imagePath).lexically_normal().lexically_relative(fs::path(root).lexically_normal());
   const std::string s = rel.generic_string();
-  if (root.empty() || s.empty() || s.rfind("..", 0) == 0) return fs::path(imagePath).generic_string();
+  if (root.empty() || s.empty() || s.rfind("..", 0) == 0)
+    return fs::path(imagePath).generic_string();
   return s;
 }
 
@@ -223,7 +223,8 @@ void printSummary(const stave::data::LabelIssueReport& report, size_t images,
 int run(LabelIssuesOptions& o) {
   auto& r = o.val;
   if (o.folds > 0 && o.source.empty())
-    return stave::cli::usageError(kName, "--folds trains runs of a run's config: give RUN or CHECKPOINT, not --preds");
+    return stave::cli::usageError(
+        kName, "--folds trains runs of a run's config: give RUN or CHECKPOINT, not --preds");
   if (o.folds > 0 && o.foldsDir.empty())
     o.foldsDir = (fs::path(o.out).parent_path() / fs::path(o.out).stem()).string() + ".folds";
   if (o.source.empty() == o.preds.empty())
@@ -234,8 +235,8 @@ int run(LabelIssuesOptions& o) {
       o.scoring.confident = std::stod(o.confident, &used);
       if (used != o.confident.size()) throw std::invalid_argument(o.confident);
     } catch (const std::exception&) {
-      return stave::cli::usageError(kName, "--confident: expected auto or a number in (0, 1], got '" +
-                                               o.confident + "'");
+      return stave::cli::usageError(
+          kName, "--confident: expected auto or a number in (0, 1], got '" + o.confident + "'");
     }
   }
   if (auto st = stave::data::checkLabelIssueOptions(o.scoring); !st)
@@ -254,9 +255,10 @@ int run(LabelIssuesOptions& o) {
     return stave::cli::usageError(kName, "--preds needs the dataset: data=D.yaml");
   }
   if (r.split == "train" && !o.source.empty() && o.folds == 0)
-    std::cerr << kName << ": warning: the model was trained on split 'train'; its predictions there "
-                          "agree with the labels it learnt, wrong ones included, so few issues "
-                          "show (give --folds K, or score the validation split)\n";
+    std::cerr << kName
+              << ": warning: the model was trained on split 'train'; its predictions there "
+                 "agree with the labels it learnt, wrong ones included, so few issues "
+                 "show (give --folds K, or score the validation split)\n";
   if (auto st = stave::checkOutputFile(o.out, {r.weights, r.data, o.preds}, o.force, "--out"); !st)
     return stave::cli::reportErrors(kName, st.errors());
 
@@ -264,7 +266,8 @@ int run(LabelIssuesOptions& o) {
   if (!spec) return stave::cli::reportErrors(kName, spec.errors());
   const auto* sources = spec->sources(r.split);
   if (!sources || sources->empty())
-    return stave::cli::reportErrors(kName, {{r.data, 0, r.split, "the split is not in the dataset"}});
+    return stave::cli::reportErrors(kName,
+                                    {{r.data, 0, r.split, "the split is not in the dataset"}});
   auto index = stave::data::scanSplit(spec.value(), r.split);
   if (!index) return stave::cli::reportErrors(kName, index.errors());
   // Rows the scan dropped are not scored: say which, naming file and line.
@@ -272,14 +275,16 @@ int run(LabelIssuesOptions& o) {
     std::cerr << kName << ": " << (p.skipsImage ? "image left out: " : "not scored: ")
               << p.toString() << "\n";
   if (index->images.empty())
-    return stave::cli::reportErrors(kName, {{r.data, 0, r.split, "the split has no usable images"}});
+    return stave::cli::reportErrors(kName,
+                                    {{r.data, 0, r.split, "the split has no usable images"}});
 
   std::string predsName = o.preds;
   stave::Result<std::string> text = !o.preds.empty() ? stave::readFile(o.preds)
-                                   : o.folds > 0     ? predictByFolds(o, spec.value(), index.value())
-                                                     : predictSplit(r);
+                                    : o.folds > 0 ? predictByFolds(o, spec.value(), index.value())
+                                                  : predictSplit(r);
   if (o.preds.empty())
-    predsName = o.folds > 0 ? o.foldsDir + " (the folds' predictions)" : r.weights + " (its predictions)";
+    predsName =
+        o.folds > 0 ? o.foldsDir + " (the folds' predictions)" : r.weights + " (its predictions)";
   if (!text) return stave::cli::reportErrors(kName, text.errors());
   auto rows = stave::train::parsePredictionsCsv(text.value(), predsName, spec->nc());
   if (!rows) return stave::cli::reportErrors(kName, rows.errors());
@@ -362,24 +367,34 @@ stave::cli::RunFunction setup(CLI::App& app) {
       ->type_name("auto|C")
       ->capture_default_str();
   app.add_option("--min-confident", s.minConfident, "lower bound of an auto threshold")
-      ->type_name("C")->capture_default_str();
+      ->type_name("C")
+      ->capture_default_str();
   app.add_option("--max-confident", s.maxConfident, "upper bound of an auto threshold")
-      ->type_name("C")->capture_default_str();
+      ->type_name("C")
+      ->capture_default_str();
   app.add_option("--min-class-boxes", s.minClassBoxes,
                  "a class with fewer label boxes takes the thresholds of all classes pooled")
-      ->type_name("N")->capture_default_str();
+      ->type_name("N")
+      ->capture_default_str();
   app.add_option("--match-iou", s.matchIou, "IoU from which a prediction and a box are one object")
-      ->type_name("T")->capture_default_str();
-  app.add_option("--cover-iou", s.coverIou, "a prediction overlapping no box this much is overlooked")
-      ->type_name("T")->capture_default_str();
+      ->type_name("T")
+      ->capture_default_str();
+  app.add_option("--cover-iou", s.coverIou,
+                 "a prediction overlapping no box this much is overlooked")
+      ->type_name("T")
+      ->capture_default_str();
   app.add_option("--loc-iou", s.locIou, "a box its best prediction overlaps less is badly located")
-      ->type_name("T")->capture_default_str();
+      ->type_name("T")
+      ->capture_default_str();
   app.add_option("--min-loc-iou", s.minLocIou, "below this the prediction is another object")
-      ->type_name("T")->capture_default_str();
+      ->type_name("T")
+      ->capture_default_str();
   app.add_option("--alpha", s.alpha, "weight of IoU against centre distance when pairing boxes")
-      ->type_name("A")->capture_default_str();
+      ->type_name("A")
+      ->capture_default_str();
   app.add_option("--min-score", s.minScore, "leave out issues scoring below this")
-      ->type_name("S")->capture_default_str();
+      ->type_name("S")
+      ->capture_default_str();
   return [o] { return run(*o); };
 }
 

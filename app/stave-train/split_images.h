@@ -13,8 +13,7 @@ namespace stave::cli {
 
 /// Every name a CSV row may use for the image: absolute path, path relative to a source folder
 /// of the split, path relative to the dataset root.
-inline std::vector<std::string> imageKeys(const std::string& imagePath,
-                                          const data::DataSpec& spec,
+inline std::vector<std::string> imageKeys(const std::string& imagePath, const data::DataSpec& spec,
                                           const std::vector<std::string>& sources) {
   namespace fs = std::filesystem;
   const fs::path img = fs::path(imagePath).lexically_normal();

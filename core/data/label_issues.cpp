@@ -10,10 +10,14 @@ namespace stave::data {
 
 const char* issueKindName(IssueKind kind) {
   switch (kind) {
-    case IssueKind::Overlooked: return "overlooked";
-    case IssueKind::Swapped: return "swapped";
-    case IssueKind::BadlyLocated: return "badly_located";
-    case IssueKind::Spurious: return "spurious";
+    case IssueKind::Overlooked:
+      return "overlooked";
+    case IssueKind::Swapped:
+      return "swapped";
+    case IssueKind::BadlyLocated:
+      return "badly_located";
+    case IssueKind::Spurious:
+      return "spurious";
   }
   return "?";
 }
@@ -50,8 +54,7 @@ Status checkLabelIssueOptions(const LabelIssueOptions& o) {
     errors.push_back(Error{"", 0, "--min-loc-iou", "must be below --loc-iou"});
   unit(o.alpha, "--alpha", false);
   unit(o.minScore, "--min-score", false);
-  if (o.minClassBoxes < 0)
-    errors.push_back(Error{"", 0, "--min-class-boxes", "must be 0 or more"});
+  if (o.minClassBoxes < 0) errors.push_back(Error{"", 0, "--min-class-boxes", "must be 0 or more"});
   if (!errors.empty()) return errors;
   return Ok{};
 }
@@ -73,7 +76,8 @@ double similarity(const IssueLabel& l, const IssuePrediction& p, double alpha) {
 // A prediction's confidence on a common scale: its class's threshold maps to 0.5, 1 to 1, 0 to
 // 0; the scores below compare confidences of classes whose thresholds differ.
 double strength(double conf, double threshold) {
-  if (conf >= threshold) return threshold >= 1 ? 1.0 : 0.5 + 0.5 * (conf - threshold) / (1 - threshold);
+  if (conf >= threshold)
+    return threshold >= 1 ? 1.0 : 0.5 + 0.5 * (conf - threshold) / (1 - threshold);
   return threshold > 0 ? 0.5 * conf / threshold : 0.0;
 }
 
@@ -114,7 +118,8 @@ struct Claim {
 ClassCalibration calibrate(std::vector<Claim> claims, int labels, const LabelIssueOptions& o) {
   ClassCalibration c;
   c.labels = labels;
-  std::sort(claims.begin(), claims.end(), [](const Claim& a, const Claim& b) { return a.conf > b.conf; });
+  std::sort(claims.begin(), claims.end(),
+            [](const Claim& a, const Claim& b) { return a.conf > b.conf; });
   double threshold = o.confident;
   if (threshold < 0) {
     double bestF1 = -1;
@@ -279,7 +284,8 @@ void scoreImage(const IssueImage& im, int index, int nc, const std::vector<Class
     for (size_t p = 0; p < np; ++p)
       if (iou[l][p] >= o.coverIou && (im.predictions[p].cls == lab.cls || !explainedByOther(p, l)))
         support = std::max(support, z[p]);
-    if (support < 0.5) push(IssueKind::Spurious, static_cast<int>(l), -1, own.recall * (1 - 2 * support));
+    if (support < 0.5)
+      push(IssueKind::Spurious, static_cast<int>(l), -1, own.recall * (1 - 2 * support));
   }
 
   // Overlooked: confident predictions that no label box covers, strongest first; a weaker one
@@ -297,7 +303,8 @@ void scoreImage(const IssueImage& im, int index, int nc, const std::vector<Class
     bool duplicate = false;
     for (size_t q : reported) {
       const auto& a = im.predictions[q];
-      if (boxIou(a.x1, a.y1, a.x2, a.y2, pr.x1, pr.y1, pr.x2, pr.y2) >= o.matchIou) duplicate = true;
+      if (boxIou(a.x1, a.y1, a.x2, a.y2, pr.x1, pr.y1, pr.x2, pr.y2) >= o.matchIou)
+        duplicate = true;
     }
     if (duplicate) continue;
     reported.push_back(p);
@@ -320,13 +327,13 @@ LabelIssueReport findLabelIssues(const std::vector<IssueImage>& images, int nc,
     s = std::max(s, is.score);
   }
   const auto& worst = report.imageScores;
-  std::stable_sort(report.issues.begin(), report.issues.end(),
-                   [&](const LabelIssue& a, const LabelIssue& b) {
-                     const double wa = worst[static_cast<size_t>(a.image)];
-                     const double wb = worst[static_cast<size_t>(b.image)];
-                     return std::make_tuple(-wa, a.image, -a.score, a.labelIndex, a.predictionIndex) <
-                            std::make_tuple(-wb, b.image, -b.score, b.labelIndex, b.predictionIndex);
-                   });
+  std::stable_sort(
+      report.issues.begin(), report.issues.end(), [&](const LabelIssue& a, const LabelIssue& b) {
+        const double wa = worst[static_cast<size_t>(a.image)];
+        const double wb = worst[static_cast<size_t>(b.image)];
+        return std::make_tuple(-wa, a.image, -a.score, a.labelIndex, a.predictionIndex) <
+               std::make_tuple(-wb, b.image, -b.score, b.labelIndex, b.predictionIndex);
+      });
   return report;
 }
 

@@ -40,10 +40,10 @@ struct IssueImage {
 
 /// The kinds of label issue.
 enum class IssueKind {
-  Overlooked,      ///< a confident prediction that no label box covers (a missing label)
-  Swapped,         ///< a label box a confident prediction of another class covers better
-  BadlyLocated,    ///< a label box whose best prediction of its class overlaps it poorly
-  Spurious,        ///< a label box that no prediction supports (nothing there, or a duplicate)
+  Overlooked,    ///< a confident prediction that no label box covers (a missing label)
+  Swapped,       ///< a label box a confident prediction of another class covers better
+  BadlyLocated,  ///< a label box whose best prediction of its class overlaps it poorly
+  Spurious,      ///< a label box that no prediction supports (nothing there, or a duplicate)
 };
 
 /// "overlooked", "swapped", "badly_located", "spurious".
@@ -55,8 +55,8 @@ struct LabelIssueOptions {
   /// below 0 (the default): per class, the confidence where the class's F1 on these images is
   /// highest (boxes matched at `matchIou`), kept in [minConfident, maxConfident].
   double confident = -1;
-  double minConfident = 0.1;   ///< lower bound of a per-class threshold
-  double maxConfident = 0.9;   ///< upper bound of a per-class threshold
+  double minConfident = 0.1;  ///< lower bound of a per-class threshold
+  double maxConfident = 0.9;  ///< upper bound of a per-class threshold
   /// A class with fewer label boxes than this takes the threshold and reliability of all classes
   /// pooled (too few boxes to estimate its own).
   int minClassBoxes = 8;
@@ -76,14 +76,14 @@ Status checkLabelIssueOptions(const LabelIssueOptions& options);
 
 /// One issue.
 struct LabelIssue {
-  int image = 0;            ///< index into the images given
+  int image = 0;  ///< index into the images given
   IssueKind kind = IssueKind::Spurious;
-  int labelClass = -1;      ///< the label box's class (-1 for overlooked)
-  int predictedClass = -1;  ///< the prediction's class (-1 for spurious)
-  double score = 0;         ///< 0..1, higher = more likely a labelling error
+  int labelClass = -1;                    ///< the label box's class (-1 for overlooked)
+  int predictedClass = -1;                ///< the prediction's class (-1 for spurious)
+  double score = 0;                       ///< 0..1, higher = more likely a labelling error
   double x1 = 0, y1 = 0, x2 = 0, y2 = 0;  ///< the label box, or the prediction (overlooked)
-  int labelIndex = -1;      ///< index of the label box in its image (-1 for overlooked)
-  int predictionIndex = -1; ///< index of the prediction involved (-1 for spurious)
+  int labelIndex = -1;       ///< index of the label box in its image (-1 for overlooked)
+  int predictionIndex = -1;  ///< index of the prediction involved (-1 for spurious)
 };
 
 /// The per-class thresholds and reliabilities the scores used.

@@ -76,8 +76,9 @@ bool writeLabels(const QString& path, const QVector<Box>& boxes, QSize size) {
   if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
   QTextStream s(&f);
   for (const auto& b : boxes)
-    s << b.cls << ' ' << (b.x1 + b.x2) / 2 / size.width() << ' ' << (b.y1 + b.y2) / 2 / size.height()
-      << ' ' << (b.x2 - b.x1) / size.width() << ' ' << (b.y2 - b.y1) / size.height() << '\n';
+    s << b.cls << ' ' << (b.x1 + b.x2) / 2 / size.width() << ' '
+      << (b.y1 + b.y2) / 2 / size.height() << ' ' << (b.x2 - b.x1) / size.width() << ' '
+      << (b.y2 - b.y1) / size.height() << '\n';
   return true;
 }
 
@@ -100,7 +101,11 @@ QVector<Row> readIssues(const QString& path, int nc) {
   for (int i = 1; i < lines.size(); ++i) {
     const auto f = lines[i].split(',');
     if (f.size() != 9 || !kinds.contains(f[1])) qFatal("bad row %d: %s", i, qPrintable(lines[i]));
-    Row r{f[0], f[1], f[2].toInt(), f[3].toInt(), f[4].toDouble(),
+    Row r{f[0],
+          f[1],
+          f[2].toInt(),
+          f[3].toInt(),
+          f[4].toDouble(),
           {0, f[5].toDouble(), f[6].toDouble(), f[7].toDouble(), f[8].toDouble()}};
     if (r.score <= 0 || r.score > 1 || r.labelClass < -1 || r.labelClass >= nc ||
         r.predictedClass < -1 || r.predictedClass >= nc || !(r.box.x2 > r.box.x1))
@@ -154,7 +159,8 @@ class TstTrainLabelIssues : public QObject {
     QVERIFY(QDir().mkpath(root + "/images/val"));
     for (const auto& image :
          QDir(m_dir.filePath("clean/images/val")).entryList({"*.jpg"}, QDir::Files))
-      QVERIFY(QFile::copy(m_dir.filePath("clean/images/val/" + image), root + "/images/val/" + image));
+      QVERIFY(
+          QFile::copy(m_dir.filePath("clean/images/val/" + image), root + "/images/val/" + image));
     plant(root);
   }
 
@@ -173,7 +179,8 @@ class TstTrainLabelIssues : public QObject {
     for (const auto& p : m_plantedErrors) {
       ++planted[p.kind];
       for (const auto& row : rows)
-        if (row.image == "images/val/" + p.image && row.kind == p.kind && iou(row.box, p.box) > 0.5) {
+        if (row.image == "images/val/" + p.image && row.kind == p.kind &&
+            iou(row.box, p.box) > 0.5) {
           ++found[p.kind];
           break;
         }
@@ -193,7 +200,8 @@ class TstTrainLabelIssues : public QObject {
       if (!ranked.contains(row.image)) ranked << row.image;
     const int n = int(dirty.size());
     int hits = 0;
-    for (int i = 0; i < std::min(n, int(ranked.size())); ++i) hits += dirty.count(ranked[i]) ? 1 : 0;
+    for (int i = 0; i < std::min(n, int(ranked.size())); ++i)
+      hits += dirty.count(ranked[i]) ? 1 : 0;
     const double precisionAtN = double(hits) / n, chance = double(n) / m_images;
     // AUROC of the image score (its worst issue, 0 without one): the chance that an image with a
     // planted error outranks one without; 0.5 is chance.
@@ -241,7 +249,6 @@ class TstTrainLabelIssues : public QObject {
                        m_dir.filePath("train_issues.csv"), "--device", "cpu", "--workers", "2"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("data " + m_clean) && r.err.contains("warning"), qPrintable(r.err));
-
   }
 
   void folds() {
@@ -262,7 +269,8 @@ class TstTrainLabelIssues : public QObject {
       QVERIFY2(QFile::exists(dir + "/" + fold + "/weights/last.pt"), qPrintable(fold));
       QVERIFY(readText(dir + "/" + fold + "/config.yaml").contains(fold + "_data.yaml"));
       QVERIFY(r.err.contains(fold + "/2: training on 8 images"));
-      const QStringList val = readText(dir + "/" + fold + "_val.txt").split('\n', Qt::SkipEmptyParts);
+      const QStringList val =
+          readText(dir + "/" + fold + "_val.txt").split('\n', Qt::SkipEmptyParts);
       QCOMPARE(val.size(), 8);
       // A fold's model never trained on the images it predicts.
       for (const auto& v : val) QVERIFY(!readText(dir + "/" + fold + "_train.txt").contains(v));
@@ -292,8 +300,8 @@ class TstTrainLabelIssues : public QObject {
                             << "nowhere/run: no such run folder or checkpoint";
     QTest::newRow("folder without weights")
         << QStringList{"label-issues", ".", "--out", "x.csv"} << "has no weights/best.pt";
-    QTest::newRow("no data") << QStringList{"label-issues", "--preds", "p.csv", "data=missing.yaml",
-                                            "--out", "x.csv"}
+    QTest::newRow("no data") << QStringList{"label-issues",      "--preds", "p.csv",
+                                            "data=missing.yaml", "--out",   "x.csv"}
                              << "missing.yaml";
     QTest::newRow("neither") << QStringList{"label-issues", "--out", "x.csv"} << "--preds";
   }

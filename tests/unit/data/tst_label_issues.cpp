@@ -8,7 +8,9 @@ using namespace stave::data;
 
 namespace {
 
-IssueLabel lab(int cls, double x1, double y1, double x2, double y2) { return {cls, x1, y1, x2, y2}; }
+IssueLabel lab(int cls, double x1, double y1, double x2, double y2) {
+  return {cls, x1, y1, x2, y2};
+}
 IssuePrediction pred(int cls, double conf, double x1, double y1, double x2, double y2) {
   return {cls, conf, x1, y1, x2, y2};
 }
@@ -19,8 +21,9 @@ IssueImage cleanImage(const std::string& name) {
   IssueImage im;
   im.name = name;
   im.labels = {lab(0, 10, 10, 50, 50), lab(1, 100, 20, 160, 90)};
-  im.predictions = {pred(0, 0.9, 11, 10, 50, 51), pred(1, 0.9, 100, 21, 161, 90),
-                    pred(2, 0.02, 0, 0, 30, 30)};  // low-confidence noise, as NMS at conf .001 keeps
+  im.predictions = {
+      pred(0, 0.9, 11, 10, 50, 51), pred(1, 0.9, 100, 21, 161, 90),
+      pred(2, 0.02, 0, 0, 30, 30)};  // low-confidence noise, as NMS at conf .001 keeps
   return im;
 }
 
