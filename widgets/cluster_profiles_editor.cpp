@@ -7,9 +7,29 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionFrame>
 #include <QVBoxLayout>
 
 namespace stave::widgets {
+
+namespace {
+
+/// The width `edit` needs to show `text` whole: the text, the frame and the margins around it.
+int widthFor(const QLineEdit* edit, const QString& text) {
+  QStyleOptionFrame option;
+  option.initFrom(edit);
+  option.rect = QRect(0, 0, 200, edit->sizeHint().height());
+  option.lineWidth = edit->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &option, edit);
+  option.state |= QStyle::State_Sunken;
+  const QRect contents = edit->style()->subElementRect(QStyle::SE_LineEditContents, &option, edit);
+  const QMargins margins = edit->textMargins();
+  constexpr int kHorizontalMargin = 2;  // QLineEdit's own, on each side of the text
+  return edit->fontMetrics().horizontalAdvance(text) + 2 * kHorizontalMargin + margins.left() +
+         margins.right() + option.rect.width() - contents.width() + 1;
+}
+
+}  // namespace
 
 ClusterProfilesEditor::ClusterProfilesEditor(const QList<studio::ClusterProfile>& profiles, QWidget* parent)
     : QWidget(parent), m_profiles(profiles) {
@@ -42,11 +62,15 @@ QWidget* ClusterProfilesEditor::buildForm() {
   using P = studio::ClusterProfile;
   m_form = new QWidget(this);
   auto* form = new QFormLayout(m_form);
+  // Fields take the width there is; a label that leaves its field too little goes above it.
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
   const auto line = [this, form](QString P::*field, const char* name, const QString& label,
                                  const QString& hint) {
     auto* edit = new QLineEdit(m_form);
     edit->setObjectName(QString::fromLatin1(name));
-    edit->setPlaceholderText(hint);
+    edit->setPlaceholderText(hint);  // short: what an empty field means; more in the tooltip
+    edit->setMinimumWidth(widthFor(edit, hint));  // never cut
     form->addRow(label, edit);
     connect(edit, &QLineEdit::textEdited, this, &ClusterProfilesEditor::storeSelected);
     m_texts.append({field, edit});
@@ -64,23 +88,34 @@ QWidget* ClusterProfilesEditor::buildForm() {
     return spin;
   };
   m_name = line(&P::name, "clusterName", tr("Name:"), tr("shown in the Run page's list"));
-  line(&P::partition, "clusterPartition", tr("Partition:"), tr("the cluster's default"));
-  line(&P::account, "clusterAccount", tr("Account:"), tr("your default account"));
-  line(&P::timeLimit, "clusterTime", tr("Time limit:"), tr("[D-]HH:MM:SS or minutes"));
+  line(&P::partition, "clusterPartition", tr("Partition:"), tr("the cluster's default"))
+      ->setToolTip(tr("The Slurm partition (sbatch --partition); empty: the cluster's default"));
+  line(&P::account, "clusterAccount", tr("Account:"), tr("your default account"))
+      ->setToolTip(tr("The account the job is charged to (sbatch --account); empty: your default"));
+  line(&P::timeLimit, "clusterTime", tr("Time limit:"), tr("[D-]HH:MM:SS or minutes"))
+      ->setToolTip(tr("The job's time limit (sbatch --time): [D-]HH:MM:SS, or minutes"));
   number(&P::gpusPerNode, "clusterGpus", tr("GPUs per node:"), -1, 1024, tr("the config's processes"))
       ->setToolTip(tr("GPUs (one rank each) per node; 0 = CPU ranks, no GPU request"));
   number(&P::nodes, "clusterNodes", tr("Nodes:"), 1, 100000, {});
   number(&P::cpusPerTask, "clusterCpus", tr("CPUs per rank:"), 0, 4096, tr("the config's workers + 2"));
-  line(&P::runFolder, "clusterRunFolder", tr("Run folder:"), tr("the project's runs/ (on shared storage)"))
+  line(&P::runFolder, "clusterRunFolder", tr("Run folder:"), tr("the project's runs/"))
       ->setToolTip(tr("A folder the cluster's nodes and this machine both see (NFS, Lustre…). "
-                      "Runs go to <folder>/<project>/<run>, linked from the project's runs/."));
-  line(&P::trainExecutable, "clusterTrain", tr("stave-train:"), tr("this studio's (same path on the nodes)"));
-  line(&P::commandsFolder, "clusterCommands", tr("Slurm commands in:"), tr("PATH"));
+                      "Runs go to <folder>/<project>/<run>, linked from the project's runs/. "
+                      "Empty: the project's runs/, which must then be on shared storage."));
+  line(&P::trainExecutable, "clusterTrain", tr("stave-train:"), tr("this studio's"))
+      ->setToolTip(tr("The stave-train the nodes start. Empty: this studio's own, which must be "
+                      "at the same path on the nodes."));
+  line(&P::commandsFolder, "clusterCommands", tr("Slurm commands in:"), tr("found on PATH"))
+      ->setToolTip(tr("The folder of sbatch, squeue, sacct, scontrol and scancel on this machine. "
+                      "Empty: found on PATH."));
   auto* note = new QLabel(tr("sbatch, squeue, sacct, scontrol and scancel run on this machine. "
                              "Stop sends SIGTERM to the job's steps (scancel --signal=TERM): the run "
                              "writes a checkpoint and can be resumed."),
                           m_form);
   note->setWordWrap(true);
+  // Whole at the narrowest the form gets: a dialog does not grow for a wrapped label's height.
+  const int narrowest = note->fontMetrics().averageCharWidth() * 36;
+  note->setMinimumSize(narrowest, note->heightForWidth(narrowest));
   form->addRow(note);
   return m_form;
 }
