@@ -9,6 +9,7 @@
 
 #include "core/base/atomic_file.h"
 #include "widgets/chart_clock.h"
+#include "widgets/chart_legend.h"
 
 namespace stave::widgets {
 
@@ -32,9 +33,10 @@ QColor seriesColor(int i) {
   return colors[((i % n) + n) % n];
 }
 
-LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent), m_timer(new QTimer(this)) {
+LiveChart::LiveChart(const QString& title, QWidget* parent)
+    : QCustomPlot(parent), m_timer(new QTimer(this)), m_titleText(title) {
   setObjectName(title);
-  setMinimumSize(280, 190);
+  setMinimumSize(kMinWidth, kMinHeight);
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectLegend);
   // Wheel and drag move along x; y fits what the visible range holds (refresh()).
   axisRect()->setRangeZoom(Qt::Horizontal);
@@ -51,6 +53,14 @@ LiveChart::LiveChart(const QString& title, QWidget* parent) : QCustomPlot(parent
   legend->setBrush(Qt::NoBrush);
   showLegend(false);
   legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  legend->setIconSize(20, 10);  // a line and a marker: more entries to a row
+  legend->setIconTextPadding(4);
+  // Entries whole at every width (more rows when narrow), and the title wrapped to it.
+  m_legendFitter = new LegendFitter(this, kMinHeight);
+  m_legendFitter->setWidthHook([this](int width) {
+    const QString text = wrapText(m_titleText, m_title->font(), width - 8);
+    if (text != m_title->text()) m_title->setText(text);
+  });
   m_emptyText = addEmptyText(this);
   updateEmpty();
   m_timer->setSingleShot(true);
@@ -118,6 +128,7 @@ int LiveChart::addSeries(const QString& name, const QColor& color) {
   s.graph->setAdaptiveSampling(false);  // the decimation is ours
   m_series.push_back(s);
   showLegend(m_series.size() > 1);
+  m_legendFitter->fit();
   return m_series.size() - 1;
 }
 
@@ -191,6 +202,7 @@ void LiveChart::clearData() {
   clearGraphs();
   m_series.clear();
   showLegend(false);
+  m_legendFitter->fit();
   xAxis->setRange(0, 1);
   yAxis->setRange(0, 1);
   m_follow = true;

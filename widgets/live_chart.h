@@ -6,6 +6,7 @@
 // chart dirty and a timer replots once per burst, at most once a second for new data. Wheel
 // zooms and drag pans along x (y fits the range shown), double-click resets, a click on a legend entry hides or shows its series,
 // the values under the cursor show in a tooltip, and the context menu exports PNG and CSV.
+// The legend, below the axes, shows every entry whole at any width (chart_legend.h).
 #include <QColor>
 #include <QString>
 #include <QVector>
@@ -18,6 +19,7 @@ class QTimer;
 namespace stave::widgets {
 
 class ChartClock;
+class LegendFitter;
 
 /// The studio's colour for series i (the ten-colour Tableau palette, repeating): the same run,
 /// GPU or loss has the same colour on every page.
@@ -151,6 +153,9 @@ class LiveChart : public QCustomPlot {
   bool m_follow = true;
   bool m_wholeX = false;
   double m_smoothing = 0;
+  static constexpr int kMinWidth = 280, kMinHeight = 190;  ///< with a legend of one row at most
+  QString m_titleText;
+  LegendFitter* m_legendFitter = nullptr;
   QCPTextElement* m_title = nullptr;
   QCPItemText* m_emptyText = nullptr;
 };

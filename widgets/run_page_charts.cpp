@@ -19,10 +19,24 @@
 #include "core/store/store.h"
 #include "core/studio/background_job.h"
 #include "core/studio/hardware_advice.h"
+#include "widgets/chart_legend.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
 
 namespace stave::widgets {
+
+namespace {
+
+/// The split chart's title: with the straggler named, on as many lines as its width needs.
+void setSplitTitle(QCustomPlot* split, const QString& straggler) {
+  auto* title = qobject_cast<QCPTextElement*>(split->plotLayout()->element(0, 0));
+  if (!title) return;
+  const QString text = straggler.isEmpty() ? RunPage::tr("Step time per rank")
+                                           : RunPage::tr("Step time per rank — %1").arg(straggler);
+  title->setText(wrapText(text, title->font(), split->width() - 8));
+}
+
+}  // namespace
 
 QWidget* RunPage::buildChartsTab() {
   auto* scroll = new QScrollArea(m_views);
@@ -30,6 +44,9 @@ QWidget* RunPage::buildChartsTab() {
   auto* grid = new QWidget(scroll);
   auto* g = new QGridLayout(grid);
   g->setContentsMargins(0, 0, 0, 0);
+  // Three columns of one width: a chart's size hint is its legend's and title's minimum, which
+  // changes as they are fitted to the width.
+  for (int c = 0; c < 3; ++c) g->setColumnStretch(c, 1);
   createCharts(grid);
   createSplitChart(grid);
   linkChartRanges();
@@ -101,6 +118,8 @@ void RunPage::createSplitChart(QWidget* grid) {
   m_split->legend->setBrush(Qt::NoBrush);
   m_split->legend->setVisible(true);
   m_split->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  m_split->legend->setIconSize(14, 10);
+  m_split->legend->setIconTextPadding(4);
   m_splitEmpty = addEmptyText(m_split);
   m_split->yAxis->setLabel(tr("ms per step"));
   m_split->xAxis->setLabel(tr("rank"));
@@ -118,6 +137,10 @@ void RunPage::createSplitChart(QWidget* grid) {
       below = b;
     }
   }
+  // Its phases whole at every width, and its title (which names the straggler) wrapped to it.
+  auto* fitter = new LegendFitter(m_split, m_split->minimumHeight());
+  fitter->setWidthHook([this](int) { setSplitTitle(m_split, m_straggler); });
+  fitter->fit();
 }
 
 void RunPage::linkChartRanges() {
@@ -306,9 +329,7 @@ void RunPage::updateSplit() {
   m_split->yAxis->setTickLabels(!keys.isEmpty());
   m_split->yAxis->setTicks(!keys.isEmpty());
   m_split->yAxis->grid()->setVisible(!keys.isEmpty());
-  if (auto* title = qobject_cast<QCPTextElement*>(m_split->plotLayout()->element(0, 0)))
-    title->setText(m_straggler.isEmpty() ? tr("Step time per rank")
-                                         : tr("Step time per rank — %1").arg(m_straggler));
+  setSplitTitle(m_split, m_straggler);
   m_split->replot(QCustomPlot::rpQueuedReplot);
 }
 
