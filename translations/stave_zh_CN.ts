@@ -443,12 +443,12 @@
         <translation>sbatch、squeue、sacct、scontrol 和 scancel 在本机运行。停止会向作业步骤发送 SIGTERM（scancel --signal=TERM）：运行会写入检查点，之后可以继续。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="143"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="146"/>
         <source>cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="148"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="151"/>
         <source>cluster-%1</source>
         <translation>集群-%1</translation>
     </message>
@@ -5924,31 +5924,76 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="81"/>
+        <source>non-finite loss at epoch {epoch} iteration {iter}: step skipped</source>
+        <translation>第 {epoch} 轮第 {iter} 次迭代的损失不是有限值：已跳过该步</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="82"/>
+        <source>{count} non-finite losses up to epoch {epoch} iteration {iter}: steps skipped</source>
+        <translation>截至第 {epoch} 轮第 {iter} 次迭代共有 {count} 个非有限损失：已跳过这些步</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="83"/>
+        <source>{count} problems in the {split} split (first: {first}); see `stave-train check-dataset`</source>
+        <translation>{split} 划分中有 {count} 个问题（第一个：{first}）；请查看 `stave-train check-dataset`</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="84"/>
+        <source>the dataset changed since {checkpoint} was written (content hash {old} -&gt; {new}: images added, removed or relabelled); the run continues on the data as it is now</source>
+        <translation>自 {checkpoint} 写入以来数据集已改变（内容哈希 {old} -&gt; {new}：有图像被添加、删除或重新标注）；运行将在当前的数据上继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="85"/>
+        <source>stop requested: asking every rank to finish its step and stop</source>
+        <translation>已请求停止：要求每个 rank 完成当前步后停止</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="86"/>
+        <source>second stop request: killing every rank</source>
+        <translation>第二次停止请求：正在强制结束每个 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="87"/>
+        <source>rank {rank} has not started training {seconds} s after it was launched: the ranks wait at the rendezvous ({address}) until all {nnodes} nodes have joined; is every node&apos;s launcher started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)</source>
+        <translation>rank {rank} 启动 {seconds} 秒后仍未开始训练：各 rank 在汇合点（{address}）等待全部 {nnodes} 个节点加入；每个节点的启动器是否都已启动，且 master_addr、master_port 和 nnodes 相同？（Ctrl-C 或 SIGTERM 可立即结束等待）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="88"/>
+        <source>rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) were killed</source>
+        <translation>rank 0 已停止；{seconds} 秒后仍在运行的 rank {ranks}（阻塞或已暂停）已被强制结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="89"/>
+        <source>ranks did not stop within {seconds} s of the stop request; killed</source>
+        <translation>各 rank 在停止请求后 {seconds} 秒内未停止；已强制结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="90"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="82"/>
+        <location filename="../core/studio/engine_strings.cpp" line="91"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="83"/>
+        <location filename="../core/studio/engine_strings.cpp" line="92"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="84"/>
+        <location filename="../core/studio/engine_strings.cpp" line="93"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="85"/>
+        <location filename="../core/studio/engine_strings.cpp" line="94"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="86"/>
+        <location filename="../core/studio/engine_strings.cpp" line="95"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>

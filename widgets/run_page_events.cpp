@@ -188,11 +188,11 @@ void RunPage::buildDispatch() {
     m_splitChanged = true;
   });
   m_dispatch.on<tel::WarningEvent>([this](const tel::Event& e, const tel::WarningEvent& w) {
-    m_log->appendPlainText(tr("[rank %1] warning: %2").arg(e.rank).arg(QString::fromStdString(w.message)));
+    m_log->appendPlainText(tr("[rank %1] warning: %2").arg(e.rank).arg(studio::engineText(w.text, w.message)));
   });
   m_dispatch.on<tel::ErrorEvent>([this](const tel::Event&, const tel::ErrorEvent& w) {
-    QString text = tr("[rank %1] error: %2").arg(w.rank).arg(QString::fromStdString(w.message));
-    if (!w.hint.empty()) text += tr(" — %1").arg(QString::fromStdString(w.hint));
+    QString text = tr("[rank %1] error: %2").arg(w.rank).arg(studio::engineText(w.text, w.message));
+    if (!w.hint.empty()) text += tr(" — %1").arg(studio::engineText(w.hintText, w.hint));
     m_log->appendPlainText(text);
     for (const auto& line : w.logTail) m_log->appendPlainText(QStringLiteral("    ") + QString::fromStdString(line));
   });

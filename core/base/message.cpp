@@ -126,6 +126,27 @@ const std::vector<MessageDef> kCatalog = {
     {"config.node_rank", "must be less than nnodes ({nnodes}), got {node_rank}"},
     {"config.nproc_devices", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"},
 
+    // --- stave-train's and the launcher's warnings and errors (the Run page's log) ----------
+    {"train.nonfinite_one", "non-finite loss at epoch {epoch} iteration {iter}: step skipped"},
+    {"train.nonfinite_many",
+     "{count} non-finite losses up to epoch {epoch} iteration {iter}: steps skipped"},
+    {"train.split_problems",
+     "{count} problems in the {split} split (first: {first}); see `stave-train check-dataset`"},
+    {"train.dataset_changed",
+     "the dataset changed since {checkpoint} was written (content hash {old} -> {new}: images "
+     "added, removed or relabelled); the run continues on the data as it is now"},
+    {"launcher.stop_requested", "stop requested: asking every rank to finish its step and stop"},
+    {"launcher.second_stop", "second stop request: killing every rank"},
+    {"launcher.rank_not_started",
+     "rank {rank} has not started training {seconds} s after it was launched: the ranks wait at "
+     "the rendezvous ({address}) until all {nnodes} nodes have joined; is every node's launcher "
+     "started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this "
+     "wait at once)"},
+    {"launcher.rank0_stopped",
+     "rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) "
+     "were killed"},
+    {"launcher.stop_timeout", "ranks did not stop within {seconds} s of the stop request; killed"},
+
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},
     {"straggler.h2d", "{rank} waits for host-to-device copies {share} of its step"},

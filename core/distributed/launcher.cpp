@@ -127,6 +127,12 @@ void Supervisor::warn(const std::string& message) {
   emitEvent(telemetry::toEvent(telemetry::WarningEvent{message, "dist"}, -1));
 }
 
+void Supervisor::warn(Text text) {
+  telemetry::WarningEvent w{english(text), "dist"};
+  w.text = {std::move(text)};
+  emitEvent(telemetry::toEvent(w, -1));
+}
+
 
 void Supervisor::writeLog(RankProc& r, const std::string& text) {
   std::ofstream log(r.logPath, std::ios::app);

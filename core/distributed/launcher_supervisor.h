@@ -128,6 +128,7 @@ class Supervisor {
   void emit(const std::string& line);
   void emitEvent(telemetry::Event event);
   void warn(const std::string& message);
+  void warn(Text text);  ///< a catalog message (its English beside it)
   void readOutput(RankProc& r, bool untilEof);
   void handleLine(RankProc& r, const std::string& line);
   /// A rank event from another node's launcher, admitted by the relay (node 0 only).

@@ -410,7 +410,7 @@ void Supervisor::handleStopSignals(Clock::time_point& stopDeadline) {
     m_stopRequested = true;
     stopDeadline =
         Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.stopTimeoutS * 1000));
-    warn("stop requested: asking every rank to finish its step and stop");
+    warn(Text("launcher.stop_requested"));
     signalAll(SIGTERM);
   }
   if (signals >= 2 && !m_killedAll) {
@@ -419,7 +419,7 @@ void Supervisor::handleStopSignals(Clock::time_point& stopDeadline) {
       m_outcome = RunOutcome::Killed;
       m_result.message = "second stop request: killed every rank";
     }
-    warn("second stop request: killing every rank");
+    warn(Text("launcher.second_stop"));
     signalAll(SIGKILL);
   }
 }
@@ -444,13 +444,11 @@ void Supervisor::checkHangs(Clock::time_point now) {
     if (!r.runStarted && !m_startWarned && m_opt.nnodes > 1 && sinceSpawn > m_opt.startWarnS) {
       // Said once, for the first such rank: the usual cause is a node that has not come.
       m_startWarned = true;
-      warn("rank " + std::to_string(r.global) + " has not started training " +
-           std::to_string(static_cast<int>(sinceSpawn)) +
-           " s after it was launched: the ranks wait at the rendezvous (" + m_opt.masterAddr +
-           ":" + std::to_string(m_result.masterPort) + ") until all " +
-           std::to_string(m_opt.nnodes) +
-           " nodes have joined; is every node's launcher started, with the same master_addr, "
-           "master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)");
+      warn(Text("launcher.rank_not_started",
+                {{"rank", std::to_string(r.global)},
+                 {"seconds", std::to_string(static_cast<int>(sinceSpawn))},
+                 {"address", m_opt.masterAddr + ":" + std::to_string(m_result.masterPort)},
+                 {"nnodes", std::to_string(m_opt.nnodes)}}));
     }
     if (!r.silenceWarned && r.steps >= 3 && !r.betweenEpochs) {
       // Step events come every 0.5 s or every step, whichever is longer.
@@ -494,6 +492,7 @@ void Supervisor::enforceDeadlines(Clock::time_point now, Clock::time_point stopD
     m_result.message = "ranks did not stop within " + std::to_string(m_opt.stopTimeoutS) +
                        " s of the stop request; killed";
     telemetry::ErrorEvent err;
+    err.text = {Text("launcher.stop_timeout", {{"seconds", std::to_string(m_opt.stopTimeoutS)}})};
     err.message = m_result.message;
     auto event = telemetry::toEvent(err, -1);
     event.data["outcome"] = outcomeName(RunOutcome::TimedOut);
@@ -505,9 +504,8 @@ void Supervisor::enforceDeadlines(Clock::time_point now, Clock::time_point stopD
     std::string alive;
     for (const auto& r : m_ranks)
       if (r.alive) alive += (alive.empty() ? "" : ", ") + std::to_string(r.global);
-    warn("rank 0 has stopped; rank(s) " + alive + " still running " +
-         std::to_string(static_cast<int>(m_opt.graceS)) +
-         " s later (blocked or stopped) were killed");
+    warn(Text("launcher.rank0_stopped", {{"ranks", alive},
+                                          {"seconds", std::to_string(static_cast<int>(m_opt.graceS))}}));
     m_killedAll = true;
     signalAll(SIGKILL);
   }

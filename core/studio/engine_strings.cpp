@@ -78,6 +78,15 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "a list of integers such as 0,1,2"),  // config.range.int_list
     QT_TRANSLATE_NOOP("stave::engine", "must be less than nnodes ({nnodes}), got {node_rank}"),  // config.node_rank
     QT_TRANSLATE_NOOP("stave::engine", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"),  // config.nproc_devices
+    QT_TRANSLATE_NOOP("stave::engine", "non-finite loss at epoch {epoch} iteration {iter}: step skipped"),  // train.nonfinite_one
+    QT_TRANSLATE_NOOP("stave::engine", "{count} non-finite losses up to epoch {epoch} iteration {iter}: steps skipped"),  // train.nonfinite_many
+    QT_TRANSLATE_NOOP("stave::engine", "{count} problems in the {split} split (first: {first}); see `stave-train check-dataset`"),  // train.split_problems
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset changed since {checkpoint} was written (content hash {old} -> {new}: images added, removed or relabelled); the run continues on the data as it is now"),  // train.dataset_changed
+    QT_TRANSLATE_NOOP("stave::engine", "stop requested: asking every rank to finish its step and stop"),  // launcher.stop_requested
+    QT_TRANSLATE_NOOP("stave::engine", "second stop request: killing every rank"),  // launcher.second_stop
+    QT_TRANSLATE_NOOP("stave::engine", "rank {rank} has not started training {seconds} s after it was launched: the ranks wait at the rendezvous ({address}) until all {nnodes} nodes have joined; is every node's launcher started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)"),  // launcher.rank_not_started
+    QT_TRANSLATE_NOOP("stave::engine", "rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) were killed"),  // launcher.rank0_stopped
+    QT_TRANSLATE_NOOP("stave::engine", "ranks did not stop within {seconds} s of the stop request; killed"),  // launcher.stop_timeout
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

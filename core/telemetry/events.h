@@ -188,6 +188,7 @@ struct CheckpointEvent {
 struct WarningEvent {
   std::string message;  ///< what happened and what to try
   std::string source;   ///< subsystem ("data", "amp", "dist", ...) or ""
+  TextParts text = {};  ///< `message` as catalog messages ("message_text"; empty: English only)
 };
 
 /// error: the run (or one rank) failed.
@@ -198,6 +199,8 @@ struct ErrorEvent {
   std::optional<int> signal;         ///< signal that killed it, if any
   std::vector<std::string> logTail;  ///< last lines of its log
   std::string hint;                  ///< what to try, or ""
+  TextParts text = {};               ///< `message` as catalog messages (empty: English only)
+  TextParts hintText = {};           ///< `hint` as catalog messages (empty: English only)
 };
 
 /// How a run ended.

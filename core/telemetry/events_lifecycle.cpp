@@ -100,6 +100,7 @@ Result<CheckpointEvent> checkpointFromEvent(const Event& ev) {
 
 Event toEvent(const WarningEvent& e, int rank) {
   json d{{"message", e.message}, {"source", e.source}};
+  if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kWarning, rank, std::move(d));
 }
 
@@ -107,6 +108,7 @@ Result<WarningEvent> warningFromEvent(const Event& ev) {
   return readTyped<WarningEvent>(ev, event_type::kWarning, [](FieldReader& r, WarningEvent& e) {
     r.str("message", e.message);
     r.str("source", e.source, false);
+    r.text("message_text", e.text);
   });
 }
 
@@ -117,6 +119,8 @@ Event toEvent(const ErrorEvent& e, int rank) {
          {"signal", optionalInt(e.signal)},
          {"log_tail", e.logTail},
          {"hint", e.hint}};
+  if (!e.text.empty()) d["message_text"] = textToJson(e.text);
+  if (!e.hintText.empty()) d["hint_text"] = textToJson(e.hintText);
   return makeEvent(event_type::kError, rank, std::move(d));
 }
 
@@ -128,6 +132,8 @@ Result<ErrorEvent> errorFromEvent(const Event& ev) {
     r.optInteger("signal", e.signal);
     r.strList("log_tail", e.logTail, false);
     r.str("hint", e.hint, false);
+    r.text("message_text", e.text);
+    r.text("hint_text", e.hintText);
   });
 }
 

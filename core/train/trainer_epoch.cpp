@@ -31,11 +31,11 @@ void Trainer::Impl::flushLosses(EpochProgress& progress, int epoch, int64_t i) {
                        "(stave-train check-dataset)");
     }
     if (rank == 0) {
-      warn(s.nonFinite == 1 ? "non-finite loss at epoch " + std::to_string(epoch) +
-                                  " iteration " + std::to_string(i) + ": step skipped"
-                            : std::to_string(s.nonFinite) +
-                                  " non-finite losses up to epoch " + std::to_string(epoch) +
-                                  " iteration " + std::to_string(i) + ": steps skipped",
+      warn(s.nonFinite == 1
+               ? Text("train.nonfinite_one", {{"epoch", std::to_string(epoch)}, {"iter", std::to_string(i)}})
+               : Text("train.nonfinite_many", {{"count", std::to_string(s.nonFinite)},
+                                               {"epoch", std::to_string(epoch)},
+                                               {"iter", std::to_string(i)}}),
            "amp");
     }
   }

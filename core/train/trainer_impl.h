@@ -252,6 +252,7 @@ struct Trainer::Impl {
     if (o.sink) o.sink->write(telemetry::toEvent(e, rank));
   }
   void warn(const std::string& message, const std::string& source);
+  void warn(Text text, const std::string& source);  ///< a catalog message (English beside it)
   std::string path(const std::string& rel) const { return (fs::path(o.runDir) / rel).string(); }
 
   /// Warns about the images `loader` could not use since the last call (each rank its own),

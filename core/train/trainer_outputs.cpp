@@ -13,6 +13,13 @@ void Trainer::Impl::warn(const std::string& message, const std::string& source) 
   if (rank == 0) emit(telemetry::WarningEvent{message, source});
 }
 
+void Trainer::Impl::warn(Text text, const std::string& source) {
+  if (rank != 0) return;
+  telemetry::WarningEvent w{english(text), source};
+  w.text = {std::move(text)};
+  emit(w);
+}
+
 void Trainer::Impl::reportImageProblems(data::Loader& loader, const std::string& split, bool flush) {
   constexpr int64_t kNamed = 10;
   auto& r = imageProblems[split];

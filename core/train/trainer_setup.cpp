@@ -93,8 +93,9 @@ void Trainer::Impl::setupData() {
                        "run `stave-train check-dataset` to see why", kTrainBadInput);
     }
     if (!r->problems.empty()) {
-      warn(std::to_string(r->problems.size()) + " problems in the " + split + " split (first: " +
-               r->problems.front().toString() + "); see `stave-train check-dataset`",
+      warn(Text("train.split_problems", {{"count", std::to_string(r->problems.size())},
+                                         {"split", split},
+                                         {"first", r->problems.front().toString()}}),
            "data");
     }
     return std::make_unique<data::SplitIndex>(std::move(r.value()));
@@ -339,9 +340,9 @@ void Trainer::Impl::resumeIfAsked() {
   resumeFrom.reset();  // the archive's tensors are no longer needed
   // A checkpoint of an older Stave holds a 16-digit FNV-1a hash, which cannot be compared.
   if (state.datasetHash.size() == datasetHash().size() && state.datasetHash != datasetHash())
-    warn("the dataset changed since " + path("weights/last.pt") + " was written (content hash " +
-             state.datasetHash + " -> " + datasetHash() + ": images added, removed or "
-             "relabelled); the run continues on the data as it is now",
+    warn(Text("train.dataset_changed", {{"checkpoint", path("weights/last.pt")},
+                                        {"old", state.datasetHash},
+                                        {"new", datasetHash()}}),
          "data");
   if (state.worldSize > 0 && state.worldSize != world) adaptToWorldSize();
   ema->setUpdates(state.emaUpdates);

@@ -219,6 +219,39 @@ class TestDoctorWords : public QObject {
     QVERIFY2(err.errorText().find("data.findings[0].message_text[0]") != std::string::npos,
              err.errorText().c_str());
   }
+
+  // Warnings and errors of stave-train and the launcher carry their ids too (the Run page's
+  // log); their English reads as before.
+  void warningsAndErrorsCarryIds() {
+    WarningEvent w{"", "dist"};
+    w.text = {Text("launcher.rank_not_started",
+                   {{"rank", "2"}, {"seconds", "30"}, {"address", "n0:29500"}, {"nnodes", "2"}})};
+    w.message = stave::english(w.text);
+    QCOMPARE(w.message,
+             std::string("rank 2 has not started training 30 s after it was launched: the ranks "
+                         "wait at the rendezvous (n0:29500) until all 2 nodes have joined; is every "
+                         "node's launcher started, with the same master_addr, master_port and "
+                         "nnodes? (Ctrl-C or SIGTERM stops this wait at once)"));
+    auto back = warningFromEvent(decodeEvent(encodeEvent(toEvent(w, -1))).value());
+    QVERIFY2(back.ok(), back.errorText().c_str());
+    checkParts(back->text, "warning");
+    QCOMPARE(stave::english(back->text), w.message);
+
+    ErrorEvent e;
+    e.text = {Text("launcher.stop_timeout", {{"seconds", "600"}})};
+    e.message = stave::english(e.text);
+    e.hintText = {Text("plain", {{"text", "try again"}})};
+    e.hint = "try again";
+    auto eb = errorFromEvent(decodeEvent(encodeEvent(toEvent(e, -1))).value());
+    QVERIFY2(eb.ok(), eb.errorText().c_str());
+    QCOMPARE(eb->message, std::string("ranks did not stop within 600 s of the stop request; killed"));
+    QCOMPARE(stave::english(eb->text), eb->message);
+    QCOMPARE(stave::english(eb->hintText), std::string("try again"));
+    // An old warning (English only) still reads.
+    Event old = toEvent(WarningEvent{"plain words", "data"}, 0);
+    QVERIFY(!old.data.contains("message_text"));
+    QVERIFY(warningFromEvent(old)->text.empty());
+  }
 };
 
 QTEST_MAIN(TestDoctorWords)
