@@ -23,6 +23,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -229,6 +230,11 @@ def main():
         ap.error(str(e))
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
+    # The runs take an hour or more: a copy of the executable, so that a rebuild meanwhile
+    # neither changes the trainer half-way nor leaves a moment with no file to start.
+    snapshot = os.path.join(work, "stave-train")
+    shutil.copy2(a.stave, snapshot)
+    a.stave = snapshot
     stave_yaml, ul_yaml = demo_dataset(
         a.stave, work, "data-%d-%d-%d-s%d" % (a.images, a.val_images, a.source_imgsz, a.data_seed),
         a.images, a.val_images, a.source_imgsz, a.data_seed)
