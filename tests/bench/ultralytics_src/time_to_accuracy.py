@@ -205,14 +205,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stave", required=True, help="the stave-train executable")
     ap.add_argument("--work", required=True, help="folder for the data and both tools' runs")
-    ap.add_argument("--images", type=int, default=200)
-    ap.add_argument("--val-images", type=int, default=50)
-    ap.add_argument("--source-imgsz", type=int, default=640,
+    ap.add_argument("--images", type=int, default=256)
+    ap.add_argument("--val-images", type=int, default=64)
+    ap.add_argument("--source-imgsz", type=int, default=128,
                     help="side of the synthetic images on disk (smaller decodes faster)")
     ap.add_argument("--data-seed", type=int, default=0,
                     help="make-demo's seed: another seed draws other images")
     ap.add_argument("--model", default="yolov8n")
-    ap.add_argument("--imgsz", type=int, default=192)
+    ap.add_argument("--imgsz", type=int, default=128)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--threads", type=int, default=2)
