@@ -8,64 +8,13 @@
 #include <limits>
 
 #include "core/telemetry/doctor.h"
+#include "unit/telemetry/doctor_fixture.h"
 
 using namespace stave::telemetry;
+using namespace stave::telemetry::test;
 using nlohmann::json;
 
 namespace {
-
-StepTiming timing(double data, double h2d, double fwd, double wait, double opt) {
-  StepTiming t{data, h2d, fwd, wait, opt, 0};
-  t.total = data + h2d + fwd + wait + opt;
-  return t;
-}
-
-Event stepEvent(int rank, int epoch, const StepTiming& t, double time = 1000) {
-  StepEvent s;
-  s.epoch = epoch;
-  s.itersPerEpoch = 100;
-  s.timing = t;
-  Event e = toEvent(s, rank);
-  e.time = time;
-  return e;
-}
-
-Event runStart(const std::string& device, int world, json config) {
-  RunStartEvent rs;
-  rs.device = device;
-  rs.worldSize = world;
-  rs.config = std::move(config);
-  Event e = toEvent(rs, 0);
-  e.time = 1000;
-  return e;
-}
-
-Event cpuSample(double busy, int cores) {
-  SystemSampleEvent s;
-  s.cpu.assign(static_cast<size_t>(cores), busy);
-  s.cpuTotal = busy;
-  return toEvent(s, -1);
-}
-
-Event gpuSample(double util, double memShare, int gpus = 2) {
-  GpuSampleEvent g;
-  for (int i = 0; i < gpus; ++i) {
-    GpuReading r;
-    r.index = i;
-    r.name = "GPU";
-    r.util = util;
-    r.memTotal = 80e9;
-    r.memUsed = memShare * 80e9;
-    g.gpus.push_back(r);
-  }
-  return toEvent(g, -1);
-}
-
-// Feeds `steps` samples of `t` to every rank in `ranks` (timings per rank), epoch 1.
-void feed(Doctor& d, const std::vector<StepTiming>& ranks, int steps, int epoch = 1) {
-  for (int i = 0; i < steps; ++i)
-    for (size_t r = 0; r < ranks.size(); ++r) d.add(stepEvent(static_cast<int>(r), epoch, ranks[r]));
-}
 
 const Finding* find(const DiagnosisEvent& d, const std::string& rule) {
   for (const auto& f : d.findings)
@@ -78,11 +27,6 @@ std::string adviceOf(const DiagnosisEvent& d, const std::string& rule) {
   return f ? adviceText(f->advice) : "<no finding>";
 }
 
-DoctorOptions quick() {
-  DoctorOptions o;
-  o.warmupSteps = 0;
-  return o;
-}
 
 }  // namespace
 

@@ -6,67 +6,16 @@
 #include <QtTest>
 
 #include "core/telemetry/doctor.h"
+#include "unit/telemetry/doctor_fixture.h"
 #include "core/telemetry/straggler.h"
 
 using namespace stave::telemetry;
+using namespace stave::telemetry::test;
 using stave::Text;
 using stave::TextParts;
 using nlohmann::json;
 
 namespace {
-
-StepTiming timing(double data, double h2d, double fwd, double wait, double opt) {
-  StepTiming t{data, h2d, fwd, wait, opt, 0};
-  t.total = data + h2d + fwd + wait + opt;
-  return t;
-}
-
-void feed(Doctor& d, const std::vector<StepTiming>& ranks, int steps, int epoch = 1) {
-  for (int i = 0; i < steps; ++i)
-    for (size_t r = 0; r < ranks.size(); ++r) {
-      StepEvent s;
-      s.epoch = epoch;
-      s.itersPerEpoch = 100;
-      s.timing = ranks[r];
-      Event e = toEvent(s, static_cast<int>(r));
-      e.time = 1000;
-      d.add(e);
-    }
-}
-
-Event runStart(const std::string& device, int world, json config) {
-  RunStartEvent rs;
-  rs.device = device;
-  rs.worldSize = world;
-  rs.config = std::move(config);
-  Event e = toEvent(rs, 0);
-  e.time = 1000;
-  return e;
-}
-
-Event cpuSample(double busy, int cores) {
-  SystemSampleEvent s;
-  s.cpu.assign(static_cast<size_t>(cores), busy);
-  s.cpuTotal = busy;
-  return toEvent(s, -1);
-}
-
-Event gpuSample(double util, double memShare) {
-  GpuSampleEvent g;
-  GpuReading r;
-  r.name = "GPU";
-  r.util = util;
-  r.memTotal = 80e9;
-  r.memUsed = memShare * 80e9;
-  g.gpus.push_back(r);
-  return toEvent(g, -1);
-}
-
-DoctorOptions quick() {
-  DoctorOptions o;
-  o.warmupSteps = 0;
-  return o;
-}
 
 const Finding* find(const DiagnosisEvent& d, const std::string& rule) {
   for (const auto& f : d.findings)
@@ -145,7 +94,7 @@ class TestDoctorWords : public QObject {
   void gpuFindingsEnglishUnchanged() {
     Doctor d(quick());
     d.add(runStart("cuda", 1, {{"amp", false}, {"precision", "fp32"}, {"batch", 8}}));
-    d.add(gpuSample(40, 0.2));
+    d.add(gpuSample(40, 0.2, 1));
     feed(d, {timing(0.01, 0.01, 0.9, 0, 0.08)}, 20);
     const auto r = d.finalReport();
     checkReport(r);
