@@ -4,49 +4,49 @@
 <context>
     <name>stave::widgets::AugmentView</name>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="71"/>
-        <location filename="../widgets/augment_view.cpp" line="103"/>
+        <location filename="../widgets/augment_view.cpp" line="72"/>
+        <location filename="../widgets/augment_view.cpp" line="104"/>
         <source>Show augmentation</source>
         <translation>显示数据增强</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="74"/>
+        <location filename="../widgets/augment_view.cpp" line="75"/>
         <source>Render one training batch with the active config&apos;s augmentation, as the trainer&apos;s loader does</source>
         <translation>按当前配置的数据增强渲染一个训练批次，与训练器的加载器相同</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="86"/>
+        <location filename="../widgets/augment_view.cpp" line="87"/>
         <source>See what the network is trained on: a batch from the real data loader with mosaic, HSV, flips, scale and rotation as the active config sets them.</source>
         <translation>看看网络实际用什么训练：来自真实数据加载器的一个批次，马赛克、HSV、翻转、缩放和旋转均按当前配置设置。</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="111"/>
+        <location filename="../widgets/augment_view.cpp" line="112"/>
         <source>The train split has no usable images: nothing to augment.</source>
         <translation>训练划分中没有可用图像：无可增强的内容。</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="118"/>
+        <location filename="../widgets/augment_view.cpp" line="119"/>
         <source>The active config cannot be used: %1</source>
         <translation>当前配置无法使用：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="125"/>
+        <location filename="../widgets/augment_view.cpp" line="126"/>
         <source>Building a batch…</source>
         <translation>正在生成批次…</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="131"/>
+        <location filename="../widgets/augment_view.cpp" line="132"/>
         <source>Another batch</source>
         <translation>换一个批次</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="134"/>
-        <location filename="../widgets/augment_view.cpp" line="161"/>
+        <location filename="../widgets/augment_view.cpp" line="135"/>
+        <location filename="../widgets/augment_view.cpp" line="162"/>
         <source>No batch: %1</source>
         <translation>没有批次：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/augment_view.cpp" line="137"/>
+        <location filename="../widgets/augment_view.cpp" line="138"/>
         <source>Config &apos;%1&apos;: imgsz %2, mosaic %3, mixup %4, HSV %5/%6/%7, fliplr %8, flipud %9, scale %10, degrees %11, translate %12 — epoch %13, batch %14: %15 images, %16 boxes</source>
         <translation>配置“%1”：imgsz %2，mosaic %3，mixup %4，HSV %5/%6/%7，fliplr %8，flipud %9，scale %10，degrees %11，translate %12 — 第 %13 轮，第 %14 批：%15 张图像，%16 个框</translation>
     </message>
@@ -115,182 +115,182 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="154"/>
+        <location filename="../core/studio/cluster_job.cpp" line="274"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="160"/>
+        <location filename="../core/studio/cluster_job.cpp" line="280"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="161"/>
+        <location filename="../core/studio/cluster_job.cpp" line="281"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="217"/>
+        <location filename="../core/studio/cluster_job.cpp" line="341"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="222"/>
+        <location filename="../core/studio/cluster_job.cpp" line="346"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="227"/>
+        <location filename="../core/studio/cluster_job.cpp" line="351"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="231"/>
+        <location filename="../core/studio/cluster_job.cpp" line="355"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="246"/>
+        <location filename="../core/studio/cluster_job.cpp" line="377"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="247"/>
+        <location filename="../core/studio/cluster_job.cpp" line="378"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="248"/>
+        <location filename="../core/studio/cluster_job.cpp" line="379"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="249"/>
+        <location filename="../core/studio/cluster_job.cpp" line="380"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="250"/>
+        <location filename="../core/studio/cluster_job.cpp" line="381"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="251"/>
+        <location filename="../core/studio/cluster_job.cpp" line="382"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="259"/>
+        <location filename="../core/studio/cluster_job.cpp" line="390"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="261"/>
+        <location filename="../core/studio/cluster_job.cpp" line="392"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="263"/>
+        <location filename="../core/studio/cluster_job.cpp" line="394"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="265"/>
+        <location filename="../core/studio/cluster_job.cpp" line="396"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="269"/>
+        <location filename="../core/studio/cluster_job.cpp" line="400"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="271"/>
+        <location filename="../core/studio/cluster_job.cpp" line="402"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="273"/>
+        <location filename="../core/studio/cluster_job.cpp" line="404"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="274"/>
+        <location filename="../core/studio/cluster_job.cpp" line="405"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="275"/>
+        <location filename="../core/studio/cluster_job.cpp" line="406"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="277"/>
+        <location filename="../core/studio/cluster_job.cpp" line="408"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="278"/>
+        <location filename="../core/studio/cluster_job.cpp" line="409"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="280"/>
+        <location filename="../core/studio/cluster_job.cpp" line="411"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="282"/>
+        <location filename="../core/studio/cluster_job.cpp" line="413"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="284"/>
+        <location filename="../core/studio/cluster_job.cpp" line="415"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="290"/>
+        <location filename="../core/studio/cluster_job.cpp" line="421"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="291"/>
+        <location filename="../core/studio/cluster_job.cpp" line="422"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="293"/>
+        <location filename="../core/studio/cluster_job.cpp" line="424"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="300"/>
+        <location filename="../core/studio/cluster_job.cpp" line="431"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="303"/>
+        <location filename="../core/studio/cluster_job.cpp" line="434"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="304"/>
+        <location filename="../core/studio/cluster_job.cpp" line="435"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="307"/>
+        <location filename="../core/studio/cluster_job.cpp" line="438"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="308"/>
+        <location filename="../core/studio/cluster_job.cpp" line="439"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="309"/>
+        <location filename="../core/studio/cluster_job.cpp" line="440"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -298,157 +298,238 @@
 <context>
     <name>stave::widgets::ClusterProfilesEditor</name>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="45"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="46"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="47"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="48"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="90"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="90"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
         <source>shown in the Run page&apos;s list</source>
         <translation>显示在运行页面的列表中</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <source>SSH destination:</source>
+        <translation>SSH 目标：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <source>none: Slurm on this machine</source>
+        <translation>无：本机的 Slurm</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
+        <source>How to reach the cluster&apos;s login node: user@host, or a Host of ~/.ssh/config (jump hosts, agents and keys work as in a terminal). ssh never asks for a password: check that `ssh DESTINATION true` works without a prompt. Empty: the Slurm commands run on this machine.</source>
+        <translation>如何连到集群的登录节点：user@host，或 ~/.ssh/config 中的一个 Host（跳板机、agent 和密钥与在终端中一样可用）。ssh 从不询问密码：请先确认 `ssh DESTINATION true` 无需提示即可运行。留空：Slurm 命令在本机运行。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <source>SSH port:</source>
+        <translation>SSH 端口：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <source>ssh&apos;s configuration</source>
+        <translation>ssh 配置中的</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
+        <source>SSH config file:</source>
+        <translation>SSH 配置文件：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
+        <source>~/.ssh/config</source>
+        <translation>~/.ssh/config</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="99"/>
+        <source>Another ssh configuration file (ssh -F); empty: your ~/.ssh/config</source>
+        <translation>另一个 ssh 配置文件（ssh -F）；留空：您的 ~/.ssh/config</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
         <source>The Slurm partition (sbatch --partition); empty: the cluster&apos;s default</source>
         <translation>Slurm 分区（sbatch --partition）；留空：使用集群的默认分区</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
         <source>Account:</source>
         <translation>账户：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
         <source>your default account</source>
         <translation>您的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="94"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="103"/>
         <source>The account the job is charged to (sbatch --account); empty: your default</source>
         <translation>作业计费的账户（sbatch --account）；留空：使用你的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="95"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="104"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="95"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="104"/>
         <source>[D-]HH:MM:SS or minutes</source>
         <translation>[D-]HH:MM:SS 或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="96"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
         <source>The job&apos;s time limit (sbatch --time): [D-]HH:MM:SS, or minutes</source>
         <translation>作业的时间上限（sbatch --time）：[D-]HH:MM:SS，或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
         <source>the config&apos;s processes</source>
         <translation>配置的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="107"/>
         <source>GPUs (one rank each) per node; 0 = CPU ranks, no GPU request</source>
         <translation>每个节点的 GPU 数（每个 GPU 一个进程）；0 = CPU 进程，不申请 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="110"/>
         <source>the project&apos;s runs/</source>
         <translation>项目的 runs/</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
-        <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/. Empty: the project&apos;s runs/, which must then be on shared storage.</source>
-        <translation>集群节点与本机都能访问的文件夹（NFS、Lustre…）。运行写入 &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;，并从项目的 runs/ 链接过去。留空：使用项目的 runs/，此时它必须位于共享存储上。</translation>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="128"/>
+        <source>The folder of sbatch, squeue, sacct, scontrol and scancel (on the cluster over SSH). Empty: found on PATH.</source>
+        <translation>sbatch、squeue、sacct、scontrol 和 scancel 所在的文件夹（通过 SSH 时为集群上的）。留空：在 PATH 中查找。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="130"/>
+        <source>Without a destination, sbatch, squeue, sacct, scontrol and scancel run on this machine; with one, on the login node over ssh, and the run folder here mirrors the cluster&apos;s (checkpoints fetched on demand). Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
+        <translation>没有目标时，sbatch、squeue、sacct、scontrol 和 scancel 在本机运行；有目标时，通过 ssh 在登录节点上运行，本机的运行文件夹是集群上那个的镜像（检查点按需获取）。停止会向作业的步骤发送 SIGTERM（scancel --signal=TERM）：运行写入检查点，之后可以恢复。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
         <source>this studio&apos;s</source>
         <translation>本工作室自带的</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
-        <source>The stave-train the nodes start. Empty: this studio&apos;s own, which must be at the same path on the nodes.</source>
-        <translation>节点上启动的 stave-train。留空：使用本工作室自带的，它在各节点上必须位于相同路径。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="127"/>
         <source>found on PATH</source>
         <translation>在 PATH 中查找</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
-        <source>The folder of sbatch, squeue, sacct, scontrol and scancel on this machine. Empty: found on PATH.</source>
-        <translation>本机上 sbatch、squeue、sacct、scontrol 和 scancel 所在的文件夹。留空：在 PATH 中查找。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
         <source>GPUs per node:</source>
         <translation>每节点 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="99"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
         <source>Nodes:</source>
         <translation>节点数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
         <source>the config&apos;s workers + 2</source>
         <translation>配置的 workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="110"/>
         <source>Run folder:</source>
         <translation>运行文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
+        <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/. Empty: the project&apos;s runs/, which must then be on shared storage. Over SSH: the folder on the cluster (required); the project&apos;s runs/ keeps a mirror.</source>
+        <translation>集群节点和本机都能访问的文件夹（NFS、Lustre…）。运行放在 &lt;文件夹&gt;/&lt;项目&gt;/&lt;运行&gt;，并从项目的 runs/ 链接过去。留空：项目的 runs/，此时它必须位于共享存储上。通过 SSH 时：集群上的文件夹（必填）；项目的 runs/ 中保存一份镜像。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
+        <source>Dataset folder here:</source>
+        <translation>本机的数据集文件夹：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="119"/>
+        <source>no mapping</source>
+        <translation>不映射</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="117"/>
+        <source>Over SSH: a folder of datasets as this machine sees it; the project&apos;s data.yaml under it is given to the job under the cluster&apos;s folder below.</source>
+        <translation>通过 SSH 时：本机看到的数据集文件夹；项目位于其中的 data.yaml 会以下面集群上的文件夹交给作业。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="119"/>
+        <source>Same folder on the cluster:</source>
+        <translation>集群上的同一文件夹：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="120"/>
+        <source>Over SSH: that folder as the cluster&apos;s nodes see it.</source>
+        <translation>通过 SSH 时：集群节点看到的该文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
+        <source>Dataset on the cluster:</source>
+        <translation>集群上的数据集：</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
+        <source>mapped as above</source>
+        <translation>按上面的映射</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="122"/>
+        <source>Over SSH: the dataset&apos;s data.yaml when it is already on the cluster (wins over the mapping).</source>
+        <translation>通过 SSH 时：数据集已在集群上时它的 data.yaml（优先于映射）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
         <source>stave-train:</source>
         <translation>stave-train：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="125"/>
+        <source>The stave-train the nodes start. Empty: this studio&apos;s own, which must be at the same path on the nodes; over SSH: found on PATH there.</source>
+        <translation>节点启动的 stave-train。留空：本工作室自己的，它在节点上必须位于相同路径；通过 SSH 时：在集群的 PATH 中查找。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="127"/>
         <source>Slurm commands in:</source>
         <translation>Slurm 命令位置：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
-        <source>sbatch, squeue, sacct, scontrol and scancel run on this machine. Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
-        <translation>sbatch、squeue、sacct、scontrol 和 scancel 在本机运行。停止会向作业步骤发送 SIGTERM（scancel --signal=TERM）：运行会写入检查点，之后可以继续。</translation>
-    </message>
-    <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="146"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="176"/>
         <source>cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="151"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="181"/>
         <source>cluster-%1</source>
         <translation>集群-%1</translation>
     </message>
@@ -645,89 +726,99 @@
 <context>
     <name>stave::widgets::DatasetGallery</name>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="51"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="52"/>
         <source>Split:</source>
         <translation>划分：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="53"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="54"/>
         <source>Class:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="55"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="56"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="86"/>
-        <location filename="../widgets/dataset_gallery.cpp" line="134"/>
-        <location filename="../widgets/dataset_gallery.cpp" line="214"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="60"/>
+        <source>Edit labels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="62"/>
+        <source>Open the label editor on the images shown, from the selected one (or double-click an image)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_gallery.cpp" line="92"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="155"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="235"/>
         <source>Select an image to see it large.</source>
         <translation>选择一张图像以放大查看。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="93"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="99"/>
         <source>Boxes shown for:</source>
         <translation>显示以下类别的框：</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="140"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="161"/>
         <source>All splits</source>
         <translation>所有划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="143"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="164"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="147"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="168"/>
         <source>All images</source>
         <translation>所有图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="148"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="169"/>
         <source>With problems</source>
         <translation>有问题的</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="149"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="170"/>
         <source>Without problems</source>
         <translation>无问题的</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="158"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="179"/>
         <source>%1 (%2 boxes)</source>
         <translation>%1（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="184"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="205"/>
         <source>%1 of %2 images</source>
         <translation>%2 张图像中的 %1 张</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="223"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="244"/>
         <source>%1 split, %2 × %3 pixels, boxes: %4</source>
         <translation>%1 划分，%2 × %3 像素，框：%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="229"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="250"/>
         <source>%1 split, left out of training</source>
         <translation>%1 划分，不参与训练</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="232"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="253"/>
         <source>Problems: %1 (see the Problems tab)</source>
         <translation>问题：%1（见“问题”标签页）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="241"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="262"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_gallery.cpp" line="247"/>
+        <location filename="../widgets/dataset_gallery.cpp" line="268"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -735,219 +826,224 @@
 <context>
     <name>stave::widgets::DatasetPage</name>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="96"/>
+        <location filename="../widgets/dataset_page.cpp" line="100"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="104"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="117"/>
+        <location filename="../widgets/dataset_page.cpp" line="121"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="117"/>
+        <location filename="../widgets/dataset_page.cpp" line="121"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="117"/>
+        <location filename="../widgets/dataset_page.cpp" line="121"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="117"/>
+        <location filename="../widgets/dataset_page.cpp" line="121"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="118"/>
+        <location filename="../widgets/dataset_page.cpp" line="122"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="118"/>
-        <location filename="../widgets/dataset_page.cpp" line="167"/>
+        <location filename="../widgets/dataset_page.cpp" line="122"/>
+        <location filename="../widgets/dataset_page.cpp" line="171"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="118"/>
+        <location filename="../widgets/dataset_page.cpp" line="122"/>
         <source>Left out</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="123"/>
+        <location filename="../widgets/dataset_page.cpp" line="127"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="123"/>
+        <location filename="../widgets/dataset_page.cpp" line="127"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="123"/>
+        <location filename="../widgets/dataset_page.cpp" line="127"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="126"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="126"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="126"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="133"/>
         <source>Box aspect (width : height)</source>
         <translation>框的宽高比（宽 : 高）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="133"/>
         <source>aspect</source>
         <translation>宽高比</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="133"/>
         <source>boxes</source>
         <translation>框数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="132"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="132"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="132"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="137"/>
+        <location filename="../widgets/dataset_page.cpp" line="141"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="155"/>
-        <location filename="../widgets/dataset_page.cpp" line="280"/>
+        <location filename="../widgets/dataset_page.cpp" line="159"/>
+        <location filename="../widgets/dataset_page.cpp" line="313"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="77"/>
+        <location filename="../widgets/dataset_page.cpp" line="79"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="79"/>
+        <location filename="../widgets/dataset_page.cpp" line="81"/>
         <source>Augmentation</source>
         <translation>数据增强</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="184"/>
+        <location filename="../widgets/dataset_page.cpp" line="83"/>
+        <source>Label issues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="188"/>
         <source>%1: %2 / %3 images</source>
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="229"/>
+        <location filename="../widgets/dataset_page.cpp" line="261"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="230"/>
+        <location filename="../widgets/dataset_page.cpp" line="262"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="232"/>
+        <location filename="../widgets/dataset_page.cpp" line="264"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="278"/>
+        <location filename="../widgets/dataset_page.cpp" line="311"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="282"/>
+        <location filename="../widgets/dataset_page.cpp" line="315"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="303"/>
+        <location filename="../widgets/dataset_page.cpp" line="336"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="407"/>
+        <location filename="../widgets/dataset_page.cpp" line="440"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="444"/>
+        <location filename="../widgets/dataset_page.cpp" line="477"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="446"/>
+        <location filename="../widgets/dataset_page.cpp" line="479"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="457"/>
+        <location filename="../widgets/dataset_page.cpp" line="490"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="192"/>
+        <location filename="../widgets/dataset_page.cpp" line="196"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="253"/>
+        <location filename="../widgets/dataset_page.cpp" line="286"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="307"/>
+        <location filename="../widgets/dataset_page.cpp" line="340"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="312"/>
+        <location filename="../widgets/dataset_page.cpp" line="345"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="402"/>
+        <location filename="../widgets/dataset_page.cpp" line="435"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="463"/>
+        <location filename="../widgets/dataset_page.cpp" line="496"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="432"/>
+        <location filename="../widgets/dataset_page.cpp" line="465"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -1054,147 +1150,147 @@
 <context>
     <name>stave::widgets::ExportDialog</name>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="37"/>
+        <location filename="../widgets/export_dialog.cpp" line="38"/>
         <source>Export run config</source>
         <translation>导出运行配置</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="81"/>
+        <location filename="../widgets/export_dialog.cpp" line="82"/>
         <source>Config:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="85"/>
+        <location filename="../widgets/export_dialog.cpp" line="86"/>
         <source>YAML: the full resolved config (stave-train train reads it)</source>
         <translation>YAML：完整解析后的配置（stave-train train 可读取）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="86"/>
+        <location filename="../widgets/export_dialog.cpp" line="87"/>
         <source>JSON: the full resolved config</source>
         <translation>JSON：完整解析后的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="87"/>
+        <location filename="../widgets/export_dialog.cpp" line="88"/>
         <source>Ultralytics args.yaml (yolo train cfg=FILE)</source>
         <translation>Ultralytics args.yaml（yolo train cfg=FILE）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="88"/>
+        <location filename="../widgets/export_dialog.cpp" line="89"/>
         <source>Shell script: one machine</source>
         <translation>Shell 脚本：单台机器</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="89"/>
+        <location filename="../widgets/export_dialog.cpp" line="90"/>
         <source>Slurm batch script (sbatch)</source>
         <translation>Slurm 批处理脚本（sbatch）</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="90"/>
+        <location filename="../widgets/export_dialog.cpp" line="91"/>
         <source>Kubernetes: Kubeflow PyTorchJob</source>
         <translation>Kubernetes：Kubeflow PyTorchJob</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="92"/>
+        <location filename="../widgets/export_dialog.cpp" line="93"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="97"/>
+        <location filename="../widgets/export_dialog.cpp" line="98"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="104"/>
+        <location filename="../widgets/export_dialog.cpp" line="105"/>
         <source>Job name:</source>
         <translation>作业名：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="109"/>
+        <location filename="../widgets/export_dialog.cpp" line="110"/>
         <source>Machines (nodes):</source>
         <translation>机器（节点）数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="112"/>
+        <location filename="../widgets/export_dialog.cpp" line="113"/>
         <source>the config&apos;s nproc</source>
         <translation>配置中的 nproc</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="114"/>
+        <location filename="../widgets/export_dialog.cpp" line="115"/>
         <source>GPUs per machine:</source>
         <translation>每台机器的 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="117"/>
+        <location filename="../widgets/export_dialog.cpp" line="118"/>
         <source>workers + 2</source>
         <translation>workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="118"/>
+        <location filename="../widgets/export_dialog.cpp" line="119"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="121"/>
+        <location filename="../widgets/export_dialog.cpp" line="122"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="123"/>
+        <location filename="../widgets/export_dialog.cpp" line="124"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="124"/>
+        <location filename="../widgets/export_dialog.cpp" line="125"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="127"/>
+        <location filename="../widgets/export_dialog.cpp" line="128"/>
         <source>your default account</source>
         <translation>您的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="128"/>
+        <location filename="../widgets/export_dialog.cpp" line="129"/>
         <source>Account:</source>
         <translation>账户：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="131"/>
+        <location filename="../widgets/export_dialog.cpp" line="132"/>
         <source>container image with stave-train</source>
         <translation>含 stave-train 的容器镜像</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="132"/>
+        <location filename="../widgets/export_dialog.cpp" line="133"/>
         <source>Container image:</source>
         <translation>容器镜像：</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="57"/>
+        <location filename="../widgets/export_dialog.cpp" line="58"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="58"/>
+        <location filename="../widgets/export_dialog.cpp" line="59"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="180"/>
+        <location filename="../widgets/export_dialog.cpp" line="181"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="202"/>
+        <location filename="../widgets/export_dialog.cpp" line="203"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="206"/>
+        <location filename="../widgets/export_dialog.cpp" line="207"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/export_dialog.cpp" line="219"/>
+        <location filename="../widgets/export_dialog.cpp" line="220"/>
         <source>Save export</source>
         <translation>保存导出文件</translation>
     </message>
@@ -1281,236 +1377,235 @@
 <context>
     <name>stave::studio::GpuTableModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="215"/>
+        <location filename="../core/studio/hardware_models.cpp" line="218"/>
         <source>The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its BIOS setting.</source>
         <translation>链路只以 x%2 中的 x%1 通道运行：请重新插好显卡，或检查插槽及其 BIOS 设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="220"/>
+        <location filename="../core/studio/hardware_models.cpp" line="223"/>
         <source>Hot: the GPU lowers its clocks from about 85 °C on.</source>
         <translation>温度过高：GPU 约在 85 °C 起降低频率。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="248"/>
+        <location filename="../core/studio/hardware_models.cpp" line="251"/>
         <source>UUID %1</source>
         <translation>UUID %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="249"/>
-        <location filename="../core/studio/hardware_models.cpp" line="260"/>
+        <location filename="../core/studio/hardware_models.cpp" line="252"/>
+        <location filename="../core/studio/hardware_models.cpp" line="263"/>
         <source>PCI bus %1</source>
         <translation>PCI 总线 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="250"/>
+        <location filename="../core/studio/hardware_models.cpp" line="253"/>
         <source>Memory %1</source>
         <translation>显存 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="251"/>
+        <location filename="../core/studio/hardware_models.cpp" line="254"/>
         <source>Power limit %1 W</source>
         <translation>功耗上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="252"/>
+        <location filename="../core/studio/hardware_models.cpp" line="255"/>
         <source>Max SM clock %1 MHz</source>
         <translation>最高 SM 频率 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="231"/>
+        <location filename="../core/studio/hardware_models.cpp" line="234"/>
         <source>A kernel ran %1 % of the time; memory was read or written %2 % of it</source>
         <translation>内核运行时间占 %1 %；显存读写时间占 %2 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="261"/>
+        <location filename="../core/studio/hardware_models.cpp" line="264"/>
         <source>Current and maximum link: generation %1 / %2, x%3 / x%4.</source>
         <translation>当前与最高链路：第 %1 / %2 代，x%3 / x%4。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="264"/>
+        <location filename="../core/studio/hardware_models.cpp" line="267"/>
         <source>A lower generation at idle is normal (power saving).</source>
         <translation>空闲时代数较低是正常的（节能）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="266"/>
+        <location filename="../core/studio/hardware_models.cpp" line="269"/>
         <source>Now: %1 MB/s in, %2 MB/s out</source>
         <translation>当前：输入 %1 MB/s，输出 %2 MB/s</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="276"/>
-        <location filename="../core/studio/hardware_models.cpp" line="295"/>
-        <location filename="../core/studio/hardware_models.cpp" line="354"/>
+        <location filename="../core/studio/hardware_models.cpp" line="279"/>
+        <location filename="../core/studio/hardware_models.cpp" line="357"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="278"/>
+        <location filename="../core/studio/hardware_models.cpp" line="281"/>
         <source>NVSwitch %1</source>
         <translation>NVSwitch %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="279"/>
+        <location filename="../core/studio/hardware_models.cpp" line="282"/>
         <source>link %1: %2%3%4</source>
         <translation>链路 %1：%2%3%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="281"/>
+        <location filename="../core/studio/hardware_models.cpp" line="284"/>
         <source>up</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="281"/>
+        <location filename="../core/studio/hardware_models.cpp" line="284"/>
         <source>down</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="282"/>
+        <location filename="../core/studio/hardware_models.cpp" line="285"/>
         <source>, NVLink %1</source>
         <translation>，NVLink %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="283"/>
-        <location filename="../core/studio/hardware_models.cpp" line="359"/>
+        <location filename="../core/studio/hardware_models.cpp" line="286"/>
+        <location filename="../core/studio/hardware_models.cpp" line="362"/>
         <source> → %1</source>
         <translation> → %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="299"/>
+        <location filename="../core/studio/hardware_models.cpp" line="302"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="302"/>
+        <location filename="../core/studio/hardware_models.cpp" line="305"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="308"/>
+        <location filename="../core/studio/hardware_models.cpp" line="311"/>
         <source>%1 / %2 W</source>
         <translation>%1 / %2 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="309"/>
+        <location filename="../core/studio/hardware_models.cpp" line="312"/>
         <source>%1 W</source>
         <translation>%1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="310"/>
+        <location filename="../core/studio/hardware_models.cpp" line="313"/>
         <source>limit %1 W</source>
         <translation>上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="312"/>
+        <location filename="../core/studio/hardware_models.cpp" line="315"/>
         <source>%1 °C</source>
         <translation>%1 °C</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="316"/>
+        <location filename="../core/studio/hardware_models.cpp" line="319"/>
         <source>%1 / %2 MHz</source>
         <translation>%1 / %2 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="317"/>
+        <location filename="../core/studio/hardware_models.cpp" line="320"/>
         <source>%1 MHz</source>
         <translation>%1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="318"/>
+        <location filename="../core/studio/hardware_models.cpp" line="321"/>
         <source>max %1 MHz</source>
         <translation>最高 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="322"/>
+        <location filename="../core/studio/hardware_models.cpp" line="325"/>
         <source>Gen %1 x%2 (of x%3)</source>
         <translation>第 %1 代 x%2（最高 x%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="326"/>
+        <location filename="../core/studio/hardware_models.cpp" line="329"/>
         <source>Gen %1 x%2</source>
         <translation>第 %1 代 x%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="343"/>
+        <location filename="../core/studio/hardware_models.cpp" line="346"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="357"/>
+        <location filename="../core/studio/hardware_models.cpp" line="360"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="358"/>
+        <location filename="../core/studio/hardware_models.cpp" line="361"/>
         <source>%1 of %2 up</source>
         <translation>%2 条中 %1 条已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="333"/>
+        <location filename="../core/studio/hardware_models.cpp" line="336"/>
         <source>NUMA %1</source>
         <translation>NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="334"/>
+        <location filename="../core/studio/hardware_models.cpp" line="337"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="365"/>
+        <location filename="../core/studio/hardware_models.cpp" line="368"/>
         <source>CUDA compute capability</source>
         <translation>CUDA 计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="369"/>
+        <location filename="../core/studio/hardware_models.cpp" line="372"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="371"/>
+        <location filename="../core/studio/hardware_models.cpp" line="374"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="373"/>
+        <location filename="../core/studio/hardware_models.cpp" line="376"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="375"/>
+        <location filename="../core/studio/hardware_models.cpp" line="378"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="377"/>
+        <location filename="../core/studio/hardware_models.cpp" line="380"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="379"/>
+        <location filename="../core/studio/hardware_models.cpp" line="382"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="381"/>
+        <location filename="../core/studio/hardware_models.cpp" line="384"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="383"/>
+        <location filename="../core/studio/hardware_models.cpp" line="386"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="385"/>
+        <location filename="../core/studio/hardware_models.cpp" line="388"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="387"/>
+        <location filename="../core/studio/hardware_models.cpp" line="390"/>
         <source>CC</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="389"/>
+        <location filename="../core/studio/hardware_models.cpp" line="392"/>
         <source>NUMA / CPUs</source>
         <translation>NUMA / CPU</translation>
     </message>
@@ -1518,253 +1613,248 @@
 <context>
     <name>stave::widgets::HardwarePage</name>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="154"/>
+        <location filename="../widgets/hardware_page.cpp" line="155"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="155"/>
+        <location filename="../widgets/hardware_page.cpp" line="156"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="161"/>
+        <location filename="../widgets/hardware_page.cpp" line="162"/>
         <source>Reading the machine&apos;s hardware…</source>
         <translation>正在读取本机硬件…</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="203"/>
+        <location filename="../widgets/hardware_page.cpp" line="204"/>
         <source>Doctor&apos;s advice</source>
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="219"/>
+        <location filename="../widgets/hardware_page.cpp" line="220"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="225"/>
+        <location filename="../widgets/hardware_page.cpp" line="226"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="227"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="228"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="229"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="230"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="230"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="230"/>
+        <location filename="../widgets/hardware_page.cpp" line="231"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="230"/>
+        <location filename="../widgets/hardware_page.cpp" line="231"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="249"/>
+        <location filename="../widgets/hardware_page.cpp" line="250"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="276"/>
+        <location filename="../widgets/hardware_page.cpp" line="277"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="290"/>
+        <location filename="../widgets/hardware_page.cpp" line="291"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="310"/>
+        <location filename="../widgets/hardware_page.cpp" line="311"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="346"/>
+        <location filename="../widgets/hardware_page.cpp" line="347"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="347"/>
+        <location filename="../widgets/hardware_page.cpp" line="348"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="347"/>
-        <location filename="../widgets/hardware_page.cpp" line="383"/>
+        <location filename="../widgets/hardware_page.cpp" line="348"/>
+        <location filename="../widgets/hardware_page.cpp" line="384"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="348"/>
+        <location filename="../widgets/hardware_page.cpp" line="349"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="349"/>
+        <location filename="../widgets/hardware_page.cpp" line="350"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="350"/>
+        <location filename="../widgets/hardware_page.cpp" line="351"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="459"/>
+        <location filename="../widgets/hardware_page.cpp" line="460"/>
         <source>no bottleneck found</source>
         <translation>未发现瓶颈</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="356"/>
+        <location filename="../widgets/hardware_page.cpp" line="357"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="379"/>
+        <location filename="../widgets/hardware_page.cpp" line="380"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="383"/>
+        <location filename="../widgets/hardware_page.cpp" line="384"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="384"/>
+        <location filename="../widgets/hardware_page.cpp" line="385"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="385"/>
+        <location filename="../widgets/hardware_page.cpp" line="386"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="386"/>
+        <location filename="../widgets/hardware_page.cpp" line="387"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="391"/>
+        <location filename="../widgets/hardware_page.cpp" line="392"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="396"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="398"/>
+        <location filename="../widgets/hardware_page.cpp" line="399"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="399"/>
+        <location filename="../widgets/hardware_page.cpp" line="400"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="410"/>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/hardware_page.cpp" line="431"/>
+        <location filename="../widgets/hardware_page.cpp" line="432"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="436"/>
+        <location filename="../widgets/hardware_page.cpp" line="437"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="442"/>
+        <location filename="../widgets/hardware_page.cpp" line="443"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="443"/>
+        <location filename="../widgets/hardware_page.cpp" line="444"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="494"/>
+        <location filename="../widgets/hardware_page.cpp" line="495"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="497"/>
+        <location filename="../widgets/hardware_page.cpp" line="498"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="502"/>
+        <location filename="../widgets/hardware_page.cpp" line="503"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="503"/>
+        <location filename="../widgets/hardware_page.cpp" line="504"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="508"/>
+        <location filename="../widgets/hardware_page.cpp" line="509"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="509"/>
+        <location filename="../widgets/hardware_page.cpp" line="510"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="524"/>
+        <location filename="../widgets/hardware_page.cpp" line="525"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="531"/>
+        <location filename="../widgets/hardware_page.cpp" line="532"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1772,137 +1862,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="272"/>
+        <location filename="../core/studio/history_model.cpp" line="273"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="275"/>
+        <location filename="../core/studio/history_model.cpp" line="276"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="300"/>
+        <location filename="../core/studio/history_model.cpp" line="301"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="237"/>
+        <location filename="../core/studio/history_model.cpp" line="238"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="238"/>
+        <location filename="../core/studio/history_model.cpp" line="239"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="239"/>
+        <location filename="../core/studio/history_model.cpp" line="240"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="240"/>
+        <location filename="../core/studio/history_model.cpp" line="241"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="241"/>
+        <location filename="../core/studio/history_model.cpp" line="242"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="242"/>
+        <location filename="../core/studio/history_model.cpp" line="243"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="243"/>
+        <location filename="../core/studio/history_model.cpp" line="244"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="281"/>
+        <location filename="../core/studio/history_model.cpp" line="282"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="304"/>
+        <location filename="../core/studio/history_model.cpp" line="305"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="330"/>
+        <location filename="../core/studio/history_model.cpp" line="331"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="331"/>
+        <location filename="../core/studio/history_model.cpp" line="332"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="332"/>
+        <location filename="../core/studio/history_model.cpp" line="333"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="333"/>
+        <location filename="../core/studio/history_model.cpp" line="334"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="334"/>
+        <location filename="../core/studio/history_model.cpp" line="335"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="335"/>
+        <location filename="../core/studio/history_model.cpp" line="336"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="336"/>
+        <location filename="../core/studio/history_model.cpp" line="337"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="337"/>
+        <location filename="../core/studio/history_model.cpp" line="338"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="338"/>
+        <location filename="../core/studio/history_model.cpp" line="339"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="339"/>
+        <location filename="../core/studio/history_model.cpp" line="340"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="340"/>
+        <location filename="../core/studio/history_model.cpp" line="341"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="412"/>
+        <location filename="../core/studio/history_model.cpp" line="413"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="495"/>
+        <location filename="../core/studio/history_model.cpp" line="496"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="504"/>
+        <location filename="../core/studio/history_model.cpp" line="505"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="508"/>
+        <location filename="../core/studio/history_model.cpp" line="509"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -1910,72 +2000,72 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="68"/>
+        <location filename="../widgets/history_page.cpp" line="69"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="75"/>
+        <location filename="../widgets/history_page.cpp" line="76"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="75"/>
+        <location filename="../widgets/history_page.cpp" line="76"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="112"/>
+        <location filename="../widgets/history_page.cpp" line="113"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="114"/>
+        <location filename="../widgets/history_page.cpp" line="115"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="115"/>
+        <location filename="../widgets/history_page.cpp" line="116"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="164"/>
+        <location filename="../widgets/history_page.cpp" line="165"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="167"/>
+        <location filename="../widgets/history_page.cpp" line="168"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="168"/>
+        <location filename="../widgets/history_page.cpp" line="169"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="172"/>
+        <location filename="../widgets/history_page.cpp" line="173"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="173"/>
+        <location filename="../widgets/history_page.cpp" line="174"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="176"/>
+        <location filename="../widgets/history_page.cpp" line="177"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="177"/>
+        <location filename="../widgets/history_page.cpp" line="178"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="178"/>
+        <location filename="../widgets/history_page.cpp" line="179"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -2030,40 +2120,40 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="124"/>
+        <location filename="../widgets/history_page.cpp" line="125"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="125"/>
+        <location filename="../widgets/history_page.cpp" line="126"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="198"/>
+        <location filename="../widgets/history_page.cpp" line="199"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="200"/>
+        <location filename="../widgets/history_page.cpp" line="201"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="202"/>
+        <location filename="../widgets/history_page.cpp" line="203"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="222"/>
         <location filename="../widgets/history_page.cpp" line="223"/>
-        <location filename="../widgets/history_page.cpp" line="238"/>
-        <location filename="../widgets/history_page.cpp" line="255"/>
+        <location filename="../widgets/history_page.cpp" line="224"/>
+        <location filename="../widgets/history_page.cpp" line="239"/>
+        <location filename="../widgets/history_page.cpp" line="256"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="239"/>
+        <location filename="../widgets/history_page.cpp" line="240"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
@@ -2093,111 +2183,412 @@
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="313"/>
+        <location filename="../widgets/history_page.cpp" line="314"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="315"/>
+        <location filename="../widgets/history_page.cpp" line="316"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="317"/>
+        <location filename="../widgets/history_page.cpp" line="318"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="328"/>
+        <location filename="../widgets/history_page.cpp" line="329"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="311"/>
+        <location filename="../widgets/history_page.cpp" line="312"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="349"/>
+        <location filename="../widgets/history_page.cpp" line="350"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="355"/>
+        <location filename="../widgets/history_page.cpp" line="356"/>
         <source>last session: %1</source>
         <translation>最后一个会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="360"/>
+        <location filename="../widgets/history_page.cpp" line="361"/>
         <source>The whole run: %1</source>
         <translation>整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="362"/>
+        <location filename="../widgets/history_page.cpp" line="363"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="380"/>
+        <location filename="../widgets/history_page.cpp" line="381"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="392"/>
+        <location filename="../widgets/history_page.cpp" line="393"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="393"/>
+        <location filename="../widgets/history_page.cpp" line="394"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="405"/>
+        <location filename="../widgets/history_page.cpp" line="406"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="406"/>
+        <location filename="../widgets/history_page.cpp" line="407"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="411"/>
+        <location filename="../widgets/history_page.cpp" line="412"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="414"/>
+        <location filename="../widgets/history_page.cpp" line="415"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="425"/>
+        <location filename="../widgets/history_page.cpp" line="426"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="434"/>
+        <location filename="../widgets/history_page.cpp" line="435"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="438"/>
+        <location filename="../widgets/history_page.cpp" line="439"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="446"/>
+        <location filename="../widgets/history_page.cpp" line="447"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="449"/>
+        <location filename="../widgets/history_page.cpp" line="450"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::LabelCanvas</name>
+    <message>
+        <location filename="../widgets/label_canvas.cpp" line="363"/>
+        <source>Draw box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_canvas.cpp" line="363"/>
+        <source>Move or resize box</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::LabelEditor</name>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="58"/>
+        <source>Label editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="61"/>
+        <source>◀ Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="62"/>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="63"/>
+        <source>Next issue (I)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="64"/>
+        <source>Accept prediction (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="65"/>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="66"/>
+        <source>Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="67"/>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="78"/>
+        <source>Class (keys 1–9, 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="86"/>
+        <source>Drag on empty space to draw a box; drag a box to move it, its edges to resize. Delete removes it. Dashed: the model&apos;s predictions — click one and press A to accept it. Right or middle drag pans, the wheel zooms, Ctrl+0 fits. Left/Right: previous/next image (edits are saved first).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="103"/>
+        <source>Reload from disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="104"/>
+        <source>Discard edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="147"/>
+        <source>Saved (edit %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="152"/>
+        <source>Nothing to show yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="167"/>
+        <source>Loading…</source>
+        <translation type="unfinished">正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="177"/>
+        <source>Cannot read the image: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="196"/>
+        <source>%1 of %2 · %3 · %n box(es)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="200"/>
+        <source> · unsaved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="202"/>
+        <source>Label editor — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="210"/>
+        <source>Not saved: the label file was changed by another program since it was opened. Reload it (your edits here are dropped) or keep editing.
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="214"/>
+        <source>Not saved: the dataset cannot be written. Your edits are kept here until you discard them.
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="218"/>
+        <source>Cannot read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="240"/>
+        <source>Change class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="249"/>
+        <source>Delete box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="276"/>
+        <source>Accept prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="294"/>
+        <source>No more images with issues after this one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::LabelIssuesModel</name>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
+        <source>Overlooked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="18"/>
+        <source>Swapped class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
+        <source>Badly located</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="20"/>
+        <source>Spurious</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="195"/>
+        <source>fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="196"/>
+        <source>not an issue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="197"/>
+        <source>failed</source>
+        <translation type="unfinished">失败</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="219"/>
+        <source>Image</source>
+        <translation type="unfinished">图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="220"/>
+        <source>Issue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="221"/>
+        <source>Label class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="222"/>
+        <source>Predicted class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="223"/>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="224"/>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::LabelIssuesView</name>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="42"/>
+        <source>Open issues CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="43"/>
+        <source>The CSV `stave-train label-issues` writes (see docs/labels.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="45"/>
+        <source>No issues list open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="50"/>
+        <source>Enter: the usual fix (accept the prediction, take the predicted class, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="69"/>
+        <source>Select an issue to see its image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="82"/>
+        <source>Open issues CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="83"/>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished">CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="88"/>
+        <source>Cannot read the issues: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_issues_view.cpp" line="91"/>
+        <source>%n issue(s) in %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_issues_view.cpp" line="94"/>
+        <source> · %n marked not an issue before (hidden)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="106"/>
+        <source>Marked not an issue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="107"/>
+        <source>Fixed (edit %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="111"/>
+        <source>Not fixed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="122"/>
+        <location filename="../widgets/label_issues_view.cpp" line="138"/>
+        <source>Reading %1…</source>
+        <translation type="unfinished">正在读取 %1…</translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_issues_view.cpp" line="158"/>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished">无法读取 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2246,307 +2637,317 @@
 <context>
     <name>stave::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="96"/>
+        <location filename="../widgets/main_window.cpp" line="135"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="98"/>
+        <location filename="../widgets/main_window.cpp" line="137"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="99"/>
+        <location filename="../widgets/main_window.cpp" line="138"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="104"/>
+        <location filename="../widgets/main_window.cpp" line="143"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="108"/>
+        <location filename="../widgets/main_window.cpp" line="147"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="114"/>
+        <location filename="../widgets/main_window.cpp" line="155"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="147"/>
+        <location filename="../widgets/main_window.cpp" line="188"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="150"/>
+        <location filename="../widgets/main_window.cpp" line="191"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="88"/>
-        <location filename="../widgets/main_window.cpp" line="152"/>
+        <location filename="../widgets/main_window.cpp" line="127"/>
+        <location filename="../widgets/main_window.cpp" line="193"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="89"/>
-        <location filename="../widgets/main_window.cpp" line="153"/>
-        <location filename="../widgets/main_window.cpp" line="168"/>
+        <location filename="../widgets/main_window.cpp" line="68"/>
+        <source>%1 utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="73"/>
+        <source>%1: %2%</source>
+        <translation type="unfinished">%1：%2% {1:?}</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="78"/>
+        <source>%1: mean GPU utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="128"/>
+        <location filename="../widgets/main_window.cpp" line="194"/>
+        <location filename="../widgets/main_window.cpp" line="209"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="125"/>
+        <location filename="../widgets/main_window.cpp" line="166"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="135"/>
+        <location filename="../widgets/main_window.cpp" line="176"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="149"/>
+        <location filename="../widgets/main_window.cpp" line="190"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="156"/>
+        <location filename="../widgets/main_window.cpp" line="197"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="161"/>
+        <location filename="../widgets/main_window.cpp" line="202"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="162"/>
+        <location filename="../widgets/main_window.cpp" line="203"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="166"/>
+        <location filename="../widgets/main_window.cpp" line="207"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="171"/>
+        <location filename="../widgets/main_window.cpp" line="212"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="173"/>
+        <location filename="../widgets/main_window.cpp" line="214"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="173"/>
+        <location filename="../widgets/main_window.cpp" line="214"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="175"/>
-        <location filename="../widgets/main_window.cpp" line="183"/>
-        <location filename="../widgets/main_window.cpp" line="191"/>
+        <location filename="../widgets/main_window.cpp" line="216"/>
+        <location filename="../widgets/main_window.cpp" line="224"/>
+        <location filename="../widgets/main_window.cpp" line="232"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="181"/>
+        <location filename="../widgets/main_window.cpp" line="222"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="181"/>
+        <location filename="../widgets/main_window.cpp" line="222"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="189"/>
+        <location filename="../widgets/main_window.cpp" line="230"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="189"/>
+        <location filename="../widgets/main_window.cpp" line="230"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="201"/>
+        <location filename="../widgets/main_window.cpp" line="242"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="202"/>
+        <location filename="../widgets/main_window.cpp" line="243"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="207"/>
+        <location filename="../widgets/main_window.cpp" line="248"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="211"/>
+        <location filename="../widgets/main_window.cpp" line="252"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="213"/>
+        <location filename="../widgets/main_window.cpp" line="254"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="220"/>
+        <location filename="../widgets/main_window.cpp" line="261"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="225"/>
+        <location filename="../widgets/main_window.cpp" line="266"/>
         <source>&amp;About Stave</source>
         <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="226"/>
+        <location filename="../widgets/main_window.cpp" line="267"/>
         <source>About Stave</source>
         <translation>关于 Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="231"/>
+        <location filename="../widgets/main_window.cpp" line="272"/>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="257"/>
+        <location filename="../widgets/main_window.cpp" line="298"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="328"/>
+        <location filename="../widgets/main_window.cpp" line="369"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="343"/>
+        <location filename="../widgets/main_window.cpp" line="384"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="352"/>
+        <location filename="../widgets/main_window.cpp" line="393"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="354"/>
+        <location filename="../widgets/main_window.cpp" line="395"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="356"/>
+        <location filename="../widgets/main_window.cpp" line="397"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="363"/>
+        <location filename="../widgets/main_window.cpp" line="404"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="368"/>
+        <location filename="../widgets/main_window.cpp" line="409"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="373"/>
+        <location filename="../widgets/main_window.cpp" line="414"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="396"/>
+        <location filename="../widgets/main_window.cpp" line="437"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="397"/>
+        <location filename="../widgets/main_window.cpp" line="438"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="404"/>
-        <source>GPU %1: %p%</source>
-        <translation>GPU %1：%p%</translation>
+        <location filename="../widgets/main_window.cpp" line="445"/>
+        <source>%1: %p%</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="405"/>
-        <source>GPU %1 utilisation</source>
-        <translation>GPU %1 利用率</translation>
-    </message>
-    <message>
-        <location filename="../widgets/main_window.cpp" line="430"/>
+        <location filename="../widgets/main_window.cpp" line="471"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="431"/>
+        <location filename="../widgets/main_window.cpp" line="472"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="438"/>
+        <location filename="../widgets/main_window.cpp" line="479"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="444"/>
+        <location filename="../widgets/main_window.cpp" line="485"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="455"/>
+        <location filename="../widgets/main_window.cpp" line="496"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="458"/>
+        <location filename="../widgets/main_window.cpp" line="499"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="463"/>
+        <location filename="../widgets/main_window.cpp" line="504"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="464"/>
+        <location filename="../widgets/main_window.cpp" line="505"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="471"/>
+        <location filename="../widgets/main_window.cpp" line="512"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="472"/>
+        <location filename="../widgets/main_window.cpp" line="513"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="476"/>
+        <location filename="../widgets/main_window.cpp" line="517"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="478"/>
+        <location filename="../widgets/main_window.cpp" line="519"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="327"/>
+        <location filename="../widgets/main_window.cpp" line="368"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -2732,42 +3133,42 @@
 <context>
     <name>stave::studio::ModelExportJob</name>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="46"/>
+        <location filename="../core/studio/model_export_job.cpp" line="48"/>
         <source>an export is running</source>
         <translation>有一个导出正在进行</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="50"/>
+        <location filename="../core/studio/model_export_job.cpp" line="52"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="62"/>
+        <location filename="../core/studio/model_export_job.cpp" line="64"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="83"/>
+        <location filename="../core/studio/model_export_job.cpp" line="79"/>
         <source>%1 already exists. Tick “Replace the file if it exists” to write over it.</source>
         <translation>%1 已存在。勾选“文件已存在时替换”即可覆盖它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="86"/>
+        <location filename="../core/studio/model_export_job.cpp" line="80"/>
         <source>%1 is a folder; choose a file name.</source>
         <translation>%1 是一个文件夹；请选择文件名。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="88"/>
+        <location filename="../core/studio/model_export_job.cpp" line="85"/>
         <source>A float16 model is checked on a GPU before it is written, and this machine has none (%1). Untick Float16 to export float32, or export on a machine with a GPU.</source>
         <translation>float16 模型在写出前要在 GPU 上校验，而本机没有 GPU（%1）。取消勾选 Float16 以导出 float32，或在有 GPU 的机器上导出。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="122"/>
+        <location filename="../core/studio/model_export_job.cpp" line="103"/>
         <source>stave-train export-weights crashed</source>
         <translation>stave-train export-weights 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="124"/>
+        <location filename="../core/studio/model_export_job.cpp" line="109"/>
         <source>stave-train export-weights exited with code %1</source>
         <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
@@ -2818,221 +3219,221 @@
 <context>
     <name>stave::widgets::NewProjectWizard</name>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="47"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="48"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="66"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="67"/>
         <source>Name and folder</source>
         <translation>名称与文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="68"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="69"/>
         <source>The project file NAME.stave is made in the folder; runs and the history are kept beside it.</source>
         <translation>项目文件 NAME.stave 将创建在该文件夹中；运行记录和历史保存在它旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="73"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="74"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="80"/>
-        <location filename="../widgets/new_project_wizard.cpp" line="124"/>
-        <location filename="../widgets/new_project_wizard.cpp" line="255"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="81"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="125"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="256"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="82"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="83"/>
         <source>Folder:</source>
         <translation>文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="85"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="86"/>
         <source>Project folder</source>
         <translation>项目文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="104"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="105"/>
         <source>Dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="106"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="107"/>
         <source>A YOLO-format dataset: its data.yaml, or a folder of images with their label files, or an Ultralytics args.yaml of an earlier run.</source>
         <translation>YOLO 格式的数据集：它的 data.yaml，或带标注文件的图像文件夹，或以前某次运行的 Ultralytics args.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="110"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="111"/>
         <source>A data.yaml (Ultralytics&apos; dataset description)</source>
         <translation>data.yaml（Ultralytics 的数据集描述）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="111"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="112"/>
         <source>An images folder with YOLO labels (images/… and labels/…)</source>
         <translation>带 YOLO 标注的图像文件夹（images/… 与 labels/…）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="112"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="113"/>
         <source>An Ultralytics args.yaml to import (its settings and dataset)</source>
         <translation>导入 Ultralytics args.yaml（其设置与数据集）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="135"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="136"/>
         <source>The data.yaml with path, train, val and names.</source>
         <translation>包含 path、train、val 和 names 的 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="136"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="137"/>
         <source>The images folder (or the dataset folder above images/). The wizard asks for the class names and writes a data.yaml there.</source>
         <translation>图像文件夹（或 images/ 上一级的数据集文件夹）。向导会询问类别名称并在那里写入 data.yaml。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="138"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="139"/>
         <source>args.yaml from an Ultralytics run folder; its `data` must be a data.yaml file that exists here.</source>
         <translation>来自 Ultralytics 运行文件夹的 args.yaml；其 `data` 必须是本机上存在的 data.yaml 文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="148"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="149"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="150"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="151"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="151"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="152"/>
         <source>YAML files (*.yaml *.yml);;All files (*)</source>
         <translation>YAML 文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="166"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="167"/>
         <source>Class names</source>
         <translation>类别名称</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="168"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="169"/>
         <source>Name the classes in the order of their ids, separated by commas. A data.yaml is written beside the images.</source>
         <translation>按类别编号顺序填写类别名称，用逗号分隔。data.yaml 将写在图像旁边。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="176"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="177"/>
         <source>Classes:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="187"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="188"/>
         <source>Check the dataset</source>
         <translation>检查数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="189"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="190"/>
         <source>Every split is scanned: counts, classes and every problem found. A dataset with problems can still be used; bad rows and images are left out of training.</source>
         <translation>扫描每个划分：数量、类别和发现的每个问题。有问题的数据集仍可使用；有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="210"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="211"/>
         <source>Use these settings (they can be changed on the Train page)</source>
         <translation>使用这些设置（之后可在训练页修改）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="224"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="225"/>
         <source>Start from</source>
         <translation>起点</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="228"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="229"/>
         <source>Random weights (train from scratch), network:</source>
         <translation>随机权重（从头训练），网络：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="230"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="231"/>
         <source>A checkpoint file (.pt):</source>
         <translation>检查点文件 (.pt)：</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="254"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="255"/>
         <source>yolo11n.pt, yolov8n.pt or a run&apos;s weights/best.pt</source>
         <translation>yolo11n.pt、yolov8n.pt 或某次运行的 weights/best.pt</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="258"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="259"/>
         <source>A checkpoint gives the network and its weights: Ultralytics&apos; COCO-pretrained yolo11n.pt … yolo11x.pt and yolov8n.pt … yolov8x.pt, or an earlier run&apos;s best.pt (Stave&apos;s or Ultralytics&apos;). The class outputs start afresh when the dataset has other classes. Stave does not download weights.</source>
         <translation>检查点提供网络及其权重：Ultralytics 在 COCO 上预训练的 yolo11n.pt … yolo11x.pt 和 yolov8n.pt … yolov8x.pt，或之前某次运行的 best.pt（Stave 或 Ultralytics 的）。数据集的类别不同时，类别输出重新初始化。Stave 不会下载权重。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="289"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="290"/>
         <source>Start weights</source>
         <translation>起始权重</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="290"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="291"/>
         <source>Checkpoints (*.pt);;All files (*)</source>
         <translation>检查点 (*.pt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="358"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="359"/>
         <source>Looking at %1…</source>
         <translation>正在查看 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="371"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="372"/>
         <source>%1 images, %2 with labels; class ids up to %3. data.yaml goes to %4 (train: %5, val: %6).</source>
         <translation>%1 张图像，%2 张有标注；类别编号最大为 %3。data.yaml 将写到 %4（train：%5，val：%6）。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="398"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="399"/>
         <source>%1 is not a file (expected a data.yaml)</source>
         <translation>%1 不是文件（应为 data.yaml）</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="404"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="405"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="446"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="447"/>
         <source>Cannot create the project: %1</source>
         <translation>无法创建项目：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/new_project_wizard.cpp" line="469"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="470"/>
         <source>&lt;b&gt;Suggested for this machine (%n GPU(s)) and %1 training images:&lt;/b&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;针对本机（%n 块 GPU）和 %1 张训练图像的建议设置：&lt;/b&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="472"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="473"/>
         <source>&lt;b&gt;Suggested for this machine (no GPU: training on the CPU) and %1 training images:&lt;/b&gt;</source>
         <translation>&lt;b&gt;针对本机（无 GPU：在 CPU 上训练）和 %1 张训练图像的建议设置：&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="480"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="481"/>
         <source>%1 is suggested: %2</source>
         <translation>建议使用 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="495"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="496"/>
         <source>Checking %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="519"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="520"/>
         <source>No problems found. Finish creates the project.</source>
         <translation>未发现问题。点“完成”创建项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="522"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="523"/>
         <source>Problems were found (listed above). The dataset is usable: bad rows and images are left out of training.</source>
         <translation>发现了问题（见上方列表）。数据集可以使用：有问题的行和图像不参与训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/new_project_wizard.cpp" line="526"/>
+        <location filename="../widgets/new_project_wizard.cpp" line="527"/>
         <source>This dataset cannot be used as it is: fix what is listed above, or go Back and choose another.</source>
         <translation>此数据集目前无法使用：请修正上方列出的问题，或返回选择其他数据集。</translation>
     </message>
@@ -3040,47 +3441,47 @@
 <context>
     <name>stave::studio::NumaModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="476"/>
+        <location filename="../core/studio/hardware_models.cpp" line="479"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="495"/>
+        <location filename="../core/studio/hardware_models.cpp" line="498"/>
         <source>node %1</source>
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="498"/>
+        <location filename="../core/studio/hardware_models.cpp" line="501"/>
         <source>%1 (%2 CPUs)</source>
         <translation>%1（%2 个 CPU）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="513"/>
+        <location filename="../core/studio/hardware_models.cpp" line="516"/>
         <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
         <translation>没有被任何程序使用的内存（MemFree）。主机的“可用”内存还包括页缓存，内核会在进程需要时释放它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="518"/>
+        <location filename="../core/studio/hardware_models.cpp" line="521"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="520"/>
+        <location filename="../core/studio/hardware_models.cpp" line="523"/>
         <source>CPUs</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="522"/>
+        <location filename="../core/studio/hardware_models.cpp" line="525"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="524"/>
+        <location filename="../core/studio/hardware_models.cpp" line="527"/>
         <source>Unused</source>
         <translation>未使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="526"/>
+        <location filename="../core/studio/hardware_models.cpp" line="529"/>
         <source>GPUs near it</source>
         <translation>就近的 GPU</translation>
     </message>
@@ -3276,52 +3677,52 @@
 <context>
     <name>stave::studio::PredictJob</name>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="56"/>
+        <location filename="../core/studio/predict_job.cpp" line="57"/>
         <source>a prediction is running</source>
         <translation>已有预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="60"/>
+        <location filename="../core/studio/predict_job.cpp" line="61"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="75"/>
+        <location filename="../core/studio/predict_job.cpp" line="76"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="107"/>
+        <location filename="../core/studio/predict_job.cpp" line="110"/>
         <source>stave-train predict crashed</source>
         <translation>stave-train predict 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="109"/>
+        <location filename="../core/studio/predict_job.cpp" line="116"/>
         <source>stave-train predict exited with code %1</source>
         <translation>stave-train predict 以代码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="116"/>
+        <location filename="../core/studio/predict_job.cpp" line="124"/>
         <source>stave-train predict printed no summary</source>
         <translation>stave-train predict 没有输出摘要</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="159"/>
+        <location filename="../core/studio/predict_job.cpp" line="171"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="171"/>
+        <location filename="../core/studio/predict_job.cpp" line="183"/>
         <source>%1:1: not a predictions file (header %2)</source>
         <translation>%1:1：不是预测结果文件（表头为 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="179"/>
+        <location filename="../core/studio/predict_job.cpp" line="191"/>
         <source>%1:%2: expected 7 columns</source>
         <translation>%1:%2：应有 7 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="192"/>
+        <location filename="../core/studio/predict_job.cpp" line="204"/>
         <source>%1:%2: not a number</source>
         <translation>%1:%2：不是数字</translation>
     </message>
@@ -3329,22 +3730,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="292"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="293"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="294"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="295"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="296"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="297"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="298"/>
+        <location filename="../core/studio/dataset_scan.cpp" line="299"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -3352,62 +3753,62 @@
 <context>
     <name>stave::studio::ProjectDocument</name>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="36"/>
-        <location filename="../core/studio/project_document.cpp" line="50"/>
-        <location filename="../core/studio/project_document.cpp" line="197"/>
-        <location filename="../core/studio/project_document.cpp" line="262"/>
+        <location filename="../core/studio/project_document.cpp" line="37"/>
+        <location filename="../core/studio/project_document.cpp" line="51"/>
+        <location filename="../core/studio/project_document.cpp" line="198"/>
+        <location filename="../core/studio/project_document.cpp" line="263"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="132"/>
+        <location filename="../core/studio/project_document.cpp" line="133"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="147"/>
+        <location filename="../core/studio/project_document.cpp" line="148"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="161"/>
+        <location filename="../core/studio/project_document.cpp" line="162"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="198"/>
+        <location filename="../core/studio/project_document.cpp" line="199"/>
         <source>A config needs a name.</source>
         <translation>配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="199"/>
+        <location filename="../core/studio/project_document.cpp" line="200"/>
         <source>A config name cannot start or end with a space.</source>
         <translation>配置名称不能以空格开头或结尾。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="200"/>
+        <location filename="../core/studio/project_document.cpp" line="201"/>
         <source>A config name has at most 64 characters.</source>
         <translation>配置名称最多 64 个字符。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="202"/>
+        <location filename="../core/studio/project_document.cpp" line="203"/>
         <source>A config name is one line of text.</source>
         <translation>配置名称只能是一行文本。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="204"/>
+        <location filename="../core/studio/project_document.cpp" line="205"/>
         <source>There is already a config called &apos;%1&apos;.</source>
         <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="215"/>
-        <location filename="../core/studio/project_document.cpp" line="228"/>
-        <location filename="../core/studio/project_document.cpp" line="245"/>
+        <location filename="../core/studio/project_document.cpp" line="216"/>
+        <location filename="../core/studio/project_document.cpp" line="229"/>
+        <location filename="../core/studio/project_document.cpp" line="246"/>
         <source>There is no config called &apos;%1&apos;.</source>
         <translation>没有名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="249"/>
+        <location filename="../core/studio/project_document.cpp" line="250"/>
         <source>A project keeps at least one config.</source>
         <translation>项目至少要保留一个配置。</translation>
     </message>
@@ -3641,101 +4042,102 @@
     </message>
     <message>
         <location filename="../core/studio/run_controller.cpp" line="199"/>
+        <location filename="../core/studio/run_session.cpp" line="72"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="383"/>
+        <location filename="../core/studio/run_controller.cpp" line="404"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="451"/>
+        <location filename="../core/studio/run_controller.cpp" line="472"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="499"/>
+        <location filename="../core/studio/run_controller.cpp" line="520"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="503"/>
+        <location filename="../core/studio/run_controller.cpp" line="524"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="528"/>
+        <location filename="../core/studio/run_controller.cpp" line="549"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="547"/>
+        <location filename="../core/studio/run_controller.cpp" line="568"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="551"/>
+        <location filename="../core/studio/run_controller.cpp" line="572"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="554"/>
+        <location filename="../core/studio/run_controller.cpp" line="575"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="566"/>
+        <location filename="../core/studio/run_controller.cpp" line="587"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="567"/>
+        <location filename="../core/studio/run_controller.cpp" line="588"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="568"/>
+        <location filename="../core/studio/run_controller.cpp" line="589"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="569"/>
+        <location filename="../core/studio/run_controller.cpp" line="590"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="570"/>
+        <location filename="../core/studio/run_controller.cpp" line="591"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="571"/>
+        <location filename="../core/studio/run_controller.cpp" line="592"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="572"/>
+        <location filename="../core/studio/run_controller.cpp" line="593"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="573"/>
+        <location filename="../core/studio/run_controller.cpp" line="594"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="574"/>
+        <location filename="../core/studio/run_controller.cpp" line="595"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="582"/>
+        <location filename="../core/studio/run_controller.cpp" line="603"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="585"/>
+        <location filename="../core/studio/run_controller.cpp" line="606"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3768,79 +4170,79 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="77"/>
+        <location filename="../widgets/run_page.cpp" line="80"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="78"/>
+        <location filename="../widgets/run_page.cpp" line="81"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="126"/>
+        <location filename="../widgets/run_page.cpp" line="129"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="130"/>
+        <location filename="../widgets/run_page.cpp" line="133"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="134"/>
-        <location filename="../widgets/run_page.cpp" line="440"/>
+        <location filename="../widgets/run_page.cpp" line="137"/>
+        <location filename="../widgets/run_page.cpp" line="466"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="136"/>
+        <location filename="../widgets/run_page.cpp" line="139"/>
         <source>On</source>
         <translation>运行于</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="142"/>
         <source>Train on this machine, or send the run to a cluster (cluster profiles: Settings ▸ Clusters)</source>
         <translation>在本机训练，或把运行发送到集群（集群配置：设置 ▸ 集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="142"/>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="145"/>
+        <location filename="../widgets/run_page.cpp" line="463"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="144"/>
+        <location filename="../widgets/run_page.cpp" line="147"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="146"/>
+        <location filename="../widgets/run_page.cpp" line="149"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="150"/>
+        <location filename="../widgets/run_page.cpp" line="153"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="151"/>
+        <location filename="../widgets/run_page.cpp" line="154"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="152"/>
+        <location filename="../widgets/run_page.cpp" line="155"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="158"/>
+        <location filename="../widgets/run_page.cpp" line="161"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="162"/>
+        <location filename="../widgets/run_page.cpp" line="165"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
@@ -3977,68 +4379,68 @@
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="97"/>
+        <location filename="../widgets/run_page.cpp" line="100"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="106"/>
+        <location filename="../widgets/run_page.cpp" line="109"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="113"/>
+        <location filename="../widgets/run_page.cpp" line="116"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="189"/>
+        <location filename="../widgets/run_page.cpp" line="192"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="193"/>
+        <location filename="../widgets/run_page.cpp" line="196"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="210"/>
-        <location filename="../widgets/run_page_events.cpp" line="255"/>
+        <location filename="../widgets/run_page.cpp" line="219"/>
+        <location filename="../widgets/run_page_events.cpp" line="265"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="264"/>
+        <location filename="../widgets/run_page.cpp" line="284"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="275"/>
+        <location filename="../widgets/run_page.cpp" line="295"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="279"/>
+        <location filename="../widgets/run_page.cpp" line="299"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="346"/>
+        <location filename="../widgets/run_page.cpp" line="369"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="473"/>
+        <location filename="../widgets/run_page.cpp" line="499"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="295"/>
+        <location filename="../widgets/run_page_charts.cpp" line="296"/>
         <source>[studio] cannot read the samples of the zoomed range: %1</source>
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="263"/>
+        <location filename="../widgets/run_page.cpp" line="283"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -4048,280 +4450,280 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="308"/>
+        <location filename="../widgets/run_page.cpp" line="331"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="312"/>
+        <location filename="../widgets/run_page.cpp" line="335"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="317"/>
-        <location filename="../widgets/run_page.cpp" line="345"/>
-        <location filename="../widgets/run_page.cpp" line="356"/>
+        <location filename="../widgets/run_page.cpp" line="340"/>
+        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="379"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="318"/>
+        <location filename="../widgets/run_page.cpp" line="341"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="320"/>
+        <location filename="../widgets/run_page.cpp" line="343"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="321"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="326"/>
+        <location filename="../widgets/run_page.cpp" line="349"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="331"/>
+        <location filename="../widgets/run_page.cpp" line="354"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="351"/>
+        <location filename="../widgets/run_page.cpp" line="374"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="357"/>
+        <location filename="../widgets/run_page.cpp" line="380"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="361"/>
+        <location filename="../widgets/run_page.cpp" line="384"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="364"/>
+        <location filename="../widgets/run_page.cpp" line="387"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="391"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="373"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page.cpp" line="428"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="409"/>
+        <location filename="../widgets/run_page.cpp" line="435"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="413"/>
+        <location filename="../widgets/run_page.cpp" line="439"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="422"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="423"/>
+        <location filename="../widgets/run_page.cpp" line="449"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="463"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="438"/>
+        <location filename="../widgets/run_page.cpp" line="464"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="446"/>
+        <location filename="../widgets/run_page.cpp" line="472"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="450"/>
+        <location filename="../widgets/run_page.cpp" line="476"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="451"/>
+        <location filename="../widgets/run_page.cpp" line="477"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="458"/>
+        <location filename="../widgets/run_page.cpp" line="484"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="462"/>
+        <location filename="../widgets/run_page.cpp" line="488"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="528"/>
+        <location filename="../widgets/run_page.cpp" line="554"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="69"/>
+        <location filename="../widgets/run_page_events.cpp" line="71"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="69"/>
+        <location filename="../widgets/run_page_events.cpp" line="71"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="69"/>
+        <location filename="../widgets/run_page_events.cpp" line="71"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="88"/>
+        <location filename="../widgets/run_page_events.cpp" line="90"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="88"/>
+        <location filename="../widgets/run_page_events.cpp" line="90"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="74"/>
+        <location filename="../widgets/run_page_events.cpp" line="76"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="159"/>
+        <location filename="../widgets/run_page_events.cpp" line="98"/>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="167"/>
         <source>[run] start weights: %1 of %2 items from %3 (%4)</source>
         <translation>[运行] 起始权重：从 %3（%4）载入 %2 项中的 %1 项</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="168"/>
+        <location filename="../widgets/run_page_events.cpp" line="176"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="100"/>
-        <source>GPU %1</source>
-        <translation>GPU %1</translation>
-    </message>
-    <message>
-        <location filename="../widgets/run_page_events.cpp" line="25"/>
+        <location filename="../widgets/run_page_events.cpp" line="26"/>
         <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
         <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="92"/>
+        <location filename="../widgets/run_page_events.cpp" line="95"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="92"/>
+        <location filename="../widgets/run_page_events.cpp" line="95"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="187"/>
+        <location filename="../widgets/run_page_events.cpp" line="197"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="191"/>
+        <location filename="../widgets/run_page_events.cpp" line="201"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="194"/>
+        <location filename="../widgets/run_page_events.cpp" line="204"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="556"/>
-        <location filename="../widgets/run_page_events.cpp" line="195"/>
+        <location filename="../widgets/run_page.cpp" line="582"/>
+        <location filename="../widgets/run_page_events.cpp" line="205"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="206"/>
+        <location filename="../widgets/run_page_events.cpp" line="216"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="210"/>
+        <location filename="../widgets/run_page_events.cpp" line="220"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="217"/>
+        <location filename="../widgets/run_page_events.cpp" line="227"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="226"/>
+        <location filename="../widgets/run_page_events.cpp" line="236"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="229"/>
+        <location filename="../widgets/run_page_events.cpp" line="239"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="236"/>
+        <location filename="../widgets/run_page_events.cpp" line="246"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="504"/>
+        <location filename="../widgets/run_page.cpp" line="530"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4331,67 +4733,67 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="534"/>
+        <location filename="../widgets/run_page.cpp" line="560"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="535"/>
+        <location filename="../widgets/run_page.cpp" line="561"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="538"/>
+        <location filename="../widgets/run_page.cpp" line="564"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="543"/>
+        <location filename="../widgets/run_page.cpp" line="569"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="545"/>
+        <location filename="../widgets/run_page.cpp" line="571"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="547"/>
+        <location filename="../widgets/run_page.cpp" line="573"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="548"/>
+        <location filename="../widgets/run_page.cpp" line="574"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="552"/>
+        <location filename="../widgets/run_page.cpp" line="578"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="562"/>
+        <location filename="../widgets/run_page.cpp" line="588"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="563"/>
+        <location filename="../widgets/run_page.cpp" line="589"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="603"/>
+        <location filename="../widgets/run_page.cpp" line="629"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="612"/>
+        <location filename="../widgets/run_page.cpp" line="638"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="631"/>
+        <location filename="../widgets/run_page.cpp" line="657"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4399,142 +4801,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="85"/>
+        <location filename="../core/studio/run_queue.cpp" line="86"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run_queue.cpp" line="88"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="89"/>
+        <location filename="../core/studio/run_queue.cpp" line="90"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="91"/>
+        <location filename="../core/studio/run_queue.cpp" line="92"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="93"/>
+        <location filename="../core/studio/run_queue.cpp" line="94"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="95"/>
+        <location filename="../core/studio/run_queue.cpp" line="96"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="97"/>
+        <location filename="../core/studio/run_queue.cpp" line="98"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="131"/>
+        <location filename="../core/studio/run_queue.cpp" line="132"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="137"/>
+        <location filename="../core/studio/run_queue.cpp" line="138"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="166"/>
+        <location filename="../core/studio/run_queue.cpp" line="167"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="170"/>
+        <location filename="../core/studio/run_queue.cpp" line="171"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="242"/>
+        <location filename="../core/studio/run_queue.cpp" line="243"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="245"/>
+        <location filename="../core/studio/run_queue.cpp" line="246"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="264"/>
+        <location filename="../core/studio/run_queue.cpp" line="265"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="274"/>
+        <location filename="../core/studio/run_queue.cpp" line="275"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="276"/>
+        <location filename="../core/studio/run_queue.cpp" line="277"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="276"/>
+        <location filename="../core/studio/run_queue.cpp" line="277"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="311"/>
+        <location filename="../core/studio/run_queue.cpp" line="314"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="313"/>
+        <location filename="../core/studio/run_queue.cpp" line="316"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="331"/>
+        <location filename="../core/studio/run_queue.cpp" line="337"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="336"/>
+        <location filename="../core/studio/run_queue.cpp" line="342"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="361"/>
+        <location filename="../core/studio/run_queue.cpp" line="367"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="376"/>
+        <location filename="../core/studio/run_queue.cpp" line="382"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="388"/>
+        <location filename="../core/studio/run_queue.cpp" line="394"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="454"/>
+        <location filename="../core/studio/run_queue.cpp" line="477"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="464"/>
+        <location filename="../core/studio/run_queue.cpp" line="488"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="473"/>
+        <location filename="../core/studio/run_queue.cpp" line="497"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="476"/>
+        <location filename="../core/studio/run_queue.cpp" line="500"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -4709,37 +5111,37 @@ not found</source>
 <context>
     <name>stave::studio::TopologyModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="433"/>
+        <location filename="../core/studio/hardware_models.cpp" line="436"/>
         <source>GPU %1: %2</source>
         <translation>GPU %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="435"/>
+        <location filename="../core/studio/hardware_models.cpp" line="438"/>
         <source>GPU %1 ↔ GPU %2: %3 — %4</source>
         <translation>GPU %1 ↔ GPU %2：%3 — %4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="440"/>
+        <location filename="../core/studio/hardware_models.cpp" line="443"/>
         <source>PCIe path without NVLink: %1</source>
         <translation>不经 NVLink 的 PCIe 路径：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="441"/>
+        <location filename="../core/studio/hardware_models.cpp" line="444"/>
         <source>P2P read: %1</source>
         <translation>P2P 读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="443"/>
+        <location filename="../core/studio/hardware_models.cpp" line="446"/>
         <source>nccl_p2p_level that covers this pair: %1</source>
         <translation>覆盖这对 GPU 的 nccl_p2p_level：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="457"/>
+        <location filename="../core/studio/hardware_models.cpp" line="460"/>
         <source>CPU Affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="457"/>
+        <location filename="../core/studio/hardware_models.cpp" line="460"/>
         <source>NUMA Affinity</source>
         <translation>NUMA 亲和性</translation>
     </message>
@@ -4747,112 +5149,112 @@ not found</source>
 <context>
     <name>stave::studio::TopologyText</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="27"/>
+        <location filename="../core/studio/hardware_models.cpp" line="30"/>
         <source>the GPU itself</source>
         <translation>GPU 自身</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="29"/>
+        <location filename="../core/studio/hardware_models.cpp" line="32"/>
         <source>joined by NVLink (the number says how many links are bonded). NCCL uses NVLink directly for P2P and all-reduce: the fastest path, nothing to set.</source>
         <translation>由 NVLink 相连（数字表示绑定的链路数）。NCCL 直接用 NVLink 做 P2P 和 all-reduce：最快的路径，无需设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="32"/>
+        <location filename="../core/studio/hardware_models.cpp" line="35"/>
         <source>at most one PCIe bridge apart (one PCIe switch). P2P over PCIe works; NCCL uses it by default.</source>
         <translation>最多相隔一个 PCIe 桥（同一 PCIe 交换芯片）。PCIe 上的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="35"/>
+        <location filename="../core/studio/hardware_models.cpp" line="38"/>
         <source>several PCIe bridges apart, without the host bridge. P2P over the PCIe switches works; NCCL uses it by default.</source>
         <translation>相隔多个 PCIe 桥，但不经过主桥。经 PCIe 交换芯片的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="38"/>
+        <location filename="../core/studio/hardware_models.cpp" line="41"/>
         <source>through a PCIe host bridge, i.e. the CPU. Traffic passes the CPU; NCCL usually keeps P2P off here and copies through host memory (nccl_p2p_level=PHB allows P2P).</source>
         <translation>经过 PCIe 主桥，即 CPU。数据要经过 CPU；NCCL 通常在此关闭 P2P，经主机内存中转（nccl_p2p_level=PHB 可允许 P2P）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="42"/>
+        <location filename="../core/studio/hardware_models.cpp" line="45"/>
         <source>across PCIe host bridges within one NUMA node: through the CPU like PHB, P2P is often disabled (nccl_p2p_level=PHB allows it).</source>
         <translation>在同一 NUMA 节点内跨越多个 PCIe 主桥：与 PHB 一样经过 CPU，P2P 常被禁用（nccl_p2p_level=PHB 可允许）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="45"/>
+        <location filename="../core/studio/hardware_models.cpp" line="48"/>
         <source>across the interconnect between CPU sockets (QPI/UPI): the slowest path. NCCL copies through host memory (nccl_p2p_level=SYS forces P2P, rarely faster).</source>
         <translation>跨越 CPU 插槽之间的互连（QPI/UPI）：最慢的路径。NCCL 经主机内存中转（nccl_p2p_level=SYS 强制 P2P，很少更快）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="50"/>
+        <location filename="../core/studio/hardware_models.cpp" line="53"/>
         <source>the driver could not tell how these GPUs connect.</source>
         <translation>驱动无法给出这些 GPU 的连接方式。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="56"/>
+        <location filename="../core/studio/hardware_models.cpp" line="59"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="58"/>
+        <location filename="../core/studio/hardware_models.cpp" line="61"/>
         <source>not supported by the chipset</source>
         <translation>芯片组不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="60"/>
+        <location filename="../core/studio/hardware_models.cpp" line="63"/>
         <source>not supported by the GPU</source>
         <translation>GPU 不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="62"/>
+        <location filename="../core/studio/hardware_models.cpp" line="65"/>
         <source>not supported by the topology</source>
         <translation>拓扑不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="64"/>
+        <location filename="../core/studio/hardware_models.cpp" line="67"/>
         <source>disabled by a driver registry key</source>
         <translation>被驱动注册表项禁用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="66"/>
+        <location filename="../core/studio/hardware_models.cpp" line="69"/>
         <source>not supported</source>
         <translation>不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="70"/>
+        <location filename="../core/studio/hardware_models.cpp" line="73"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="83"/>
+        <location filename="../core/studio/hardware_models.cpp" line="86"/>
         <source>One GPU: no GPU-to-GPU traffic on this node, so nccl_p2p_level does not matter here.</source>
         <translation>只有一块 GPU：本节点没有 GPU 之间的通信，nccl_p2p_level 在这里无关紧要。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="88"/>
+        <location filename="../core/studio/hardware_models.cpp" line="91"/>
         <source>The driver could not tell how some GPUs connect: leave nccl_p2p_level empty (NCCL&apos;s choice).</source>
         <translation>驱动无法给出部分 GPU 的连接方式：nccl_p2p_level 请留空（由 NCCL 决定）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="91"/>
+        <location filename="../core/studio/hardware_models.cpp" line="94"/>
         <source>The slowest pair connects by %1: NCCL&apos;s default already uses P2P between every pair. Leave nccl_p2p_level empty (%2 would do the same here).</source>
         <translation>最慢的一对 GPU 经 %1 相连：NCCL 默认已在每对 GPU 之间使用 P2P。nccl_p2p_level 请留空（在这里设为 %2 效果相同）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="97"/>
+        <location filename="../core/studio/hardware_models.cpp" line="100"/>
         <source>Some pairs connect only by %1: NCCL usually copies through host memory for them. nccl_p2p_level=%2 lets it use P2P between every pair; compare the all-reduce wait of a run with and without it and keep it only if it helps.</source>
         <translation>部分 GPU 之间只经 %1 相连：NCCL 通常经主机内存中转。nccl_p2p_level=%2 可让每对 GPU 都使用 P2P；请比较设置前后运行的 all-reduce 等待时间，确实有帮助再保留。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="108"/>
+        <location filename="../core/studio/hardware_models.cpp" line="111"/>
         <source>The driver reports P2P reads between GPU %1 and GPU %2 as %3: no P2P there, whatever nccl_p2p_level says.</source>
         <translation>驱动报告 GPU %1 与 GPU %2 之间的 P2P 读取为“%3”：无论 nccl_p2p_level 如何设置，这里都没有 P2P。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="121"/>
+        <location filename="../core/studio/hardware_models.cpp" line="124"/>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="122"/>
+        <location filename="../core/studio/hardware_models.cpp" line="125"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
     </message>
@@ -4860,269 +5262,279 @@ not found</source>
 <context>
     <name>stave::widgets::ValidationView</name>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="84"/>
+        <location filename="../widgets/validation_view.cpp" line="86"/>
         <source>Normalised (each true class sums to 1)</source>
         <translation>归一化（每个真实类别之和为 1）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="92"/>
+        <location filename="../widgets/validation_view.cpp" line="94"/>
         <source>Click a cell to see its images</source>
         <translation>点击单元格查看其图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="106"/>
-        <location filename="../widgets/validation_view.cpp" line="202"/>
+        <location filename="../widgets/validation_view.cpp" line="108"/>
+        <location filename="../widgets/validation_view.cpp" line="213"/>
         <source>Click a cell of the matrix, then an image</source>
         <translation>先点击矩阵中的单元格，再选择一张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="109"/>
+        <location filename="../widgets/validation_view.cpp" line="111"/>
         <source>Labels dashed, predictions solid with their confidence; the boxes of the cell&apos;s classes in red.</source>
         <translation>标注为虚线，预测为实线并附置信度；该单元格所涉类别的框以红色显示。</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="118"/>
+        <location filename="../widgets/validation_view.cpp" line="129"/>
         <source>Confusion matrix</source>
         <translation>混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="130"/>
+        <location filename="../widgets/validation_view.cpp" line="141"/>
         <source>Precision–recall (IoU 0.5)</source>
         <translation>精确率–召回率（IoU 0.5）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="131"/>
+        <location filename="../widgets/validation_view.cpp" line="142"/>
         <source>F1 over confidence</source>
         <translation>F1–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="132"/>
+        <location filename="../widgets/validation_view.cpp" line="143"/>
         <source>Precision over confidence</source>
         <translation>精确率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="133"/>
+        <location filename="../widgets/validation_view.cpp" line="144"/>
         <source>Recall over confidence</source>
         <translation>召回率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="137"/>
+        <location filename="../widgets/validation_view.cpp" line="148"/>
         <source>Curve</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="139"/>
+        <location filename="../widgets/validation_view.cpp" line="150"/>
         <source>Classes</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="151"/>
+        <location filename="../widgets/validation_view.cpp" line="162"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="163"/>
+        <location filename="../widgets/validation_view.cpp" line="174"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="173"/>
+        <location filename="../widgets/validation_view.cpp" line="184"/>
         <source>Per class</source>
         <translation>各类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="75"/>
-        <location filename="../widgets/validation_view.cpp" line="289"/>
+        <location filename="../widgets/validation_view.cpp" line="77"/>
+        <location filename="../widgets/validation_view.cpp" line="300"/>
         <source>No validation yet</source>
         <translation>尚未验证</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="180"/>
+        <location filename="../widgets/validation_view.cpp" line="116"/>
+        <source>Edit labels…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="118"/>
+        <source>Fix this image&apos;s labels in the label editor, with the predictions to accept (or double-click an image in the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/validation_view.cpp" line="191"/>
         <source>background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="216"/>
+        <location filename="../widgets/validation_view.cpp" line="227"/>
         <source>No run chosen</source>
         <translation>未选择运行</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="217"/>
+        <location filename="../widgets/validation_view.cpp" line="228"/>
         <source>Reading the validation views…</source>
         <translation>正在读取验证视图…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="239"/>
+        <location filename="../widgets/validation_view.cpp" line="250"/>
         <source>The validation views could not be read: %1</source>
         <translation>无法读取验证视图：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="249"/>
+        <location filename="../widgets/validation_view.cpp" line="260"/>
         <source>no validation views yet (they are written after each validation; runs from before this version have none)</source>
         <translation>尚无验证视图（每次验证后写入；此版本之前的运行没有）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="252"/>
+        <location filename="../widgets/validation_view.cpp" line="263"/>
         <source>partly read: %1</source>
         <translation>部分读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="254"/>
+        <location filename="../widgets/validation_view.cpp" line="265"/>
         <source>%1 classes; matrix at confidence %2 and IoU %3; in %4</source>
         <translation>%1 个类别；矩阵的置信度阈值 %2、IoU %3；位于 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="265"/>
+        <location filename="../widgets/validation_view.cpp" line="276"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="289"/>
+        <location filename="../widgets/validation_view.cpp" line="300"/>
         <source>No confusion matrix</source>
         <translation>没有混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="308"/>
+        <location filename="../widgets/validation_view.cpp" line="319"/>
         <source>image %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="312"/>
+        <location filename="../widgets/validation_view.cpp" line="323"/>
         <source>%1
 %2 labels, %3 predictions</source>
         <translation>%1
 %2 个标注，%3 个预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="319"/>
+        <location filename="../widgets/validation_view.cpp" line="330"/>
         <source>predicted %1, true %2</source>
         <translation>预测 %1，真实 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="321"/>
+        <location filename="../widgets/validation_view.cpp" line="332"/>
         <source>No images kept for %1 (%2 boxes)</source>
         <translation>未保留 %1 的图像（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="322"/>
+        <location filename="../widgets/validation_view.cpp" line="333"/>
         <source>%1: %2 boxes in these %3 images (up to 12 are kept); choose one</source>
         <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="358"/>
+        <location filename="../widgets/validation_view.cpp" line="389"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="367"/>
+        <location filename="../widgets/validation_view.cpp" line="398"/>
         <source>Cannot read %1 (moved or deleted?)</source>
         <translation>无法读取 %1（已移动或删除？）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="378"/>
-        <location filename="../widgets/validation_view.cpp" line="382"/>
+        <location filename="../widgets/validation_view.cpp" line="409"/>
+        <location filename="../widgets/validation_view.cpp" line="413"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="378"/>
+        <location filename="../widgets/validation_view.cpp" line="409"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="379"/>
-        <location filename="../widgets/validation_view.cpp" line="381"/>
+        <location filename="../widgets/validation_view.cpp" line="410"/>
+        <location filename="../widgets/validation_view.cpp" line="412"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="380"/>
+        <location filename="../widgets/validation_view.cpp" line="411"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="447"/>
+        <location filename="../widgets/validation_view.cpp" line="478"/>
         <source>all classes %1 mAP50</source>
         <translation>所有类别 %1 mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="451"/>
+        <location filename="../widgets/validation_view.cpp" line="482"/>
         <source>all classes %1 at %2</source>
         <translation>所有类别 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="459"/>
+        <location filename="../widgets/validation_view.cpp" line="490"/>
         <source>best F1 %1 at confidence %2</source>
         <translation>最佳 F1 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="465"/>
+        <location filename="../widgets/validation_view.cpp" line="496"/>
         <source>all classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="474"/>
+        <location filename="../widgets/validation_view.cpp" line="505"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="474"/>
+        <location filename="../widgets/validation_view.cpp" line="505"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="474"/>
+        <location filename="../widgets/validation_view.cpp" line="505"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="475"/>
+        <location filename="../widgets/validation_view.cpp" line="506"/>
         <source>P</source>
         <translation>P</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="475"/>
+        <location filename="../widgets/validation_view.cpp" line="506"/>
         <source>R</source>
         <translation>R</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="475"/>
+        <location filename="../widgets/validation_view.cpp" line="506"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="475"/>
+        <location filename="../widgets/validation_view.cpp" line="506"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="479"/>
+        <location filename="../widgets/validation_view.cpp" line="510"/>
         <source>Δ mAP50-95</source>
         <translation>Δ mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="555"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
-        <location filename="../widgets/validation_view.cpp" line="525"/>
+        <location filename="../widgets/validation_view.cpp" line="555"/>
+        <location filename="../widgets/validation_view.cpp" line="556"/>
         <source>Predictions: %1</source>
         <translation>预测：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="555"/>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="527"/>
+        <location filename="../widgets/validation_view.cpp" line="558"/>
         <source>No gallery images</source>
         <translation>没有图库图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="542"/>
+        <location filename="../widgets/validation_view.cpp" line="573"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
     </message>
@@ -5579,423 +5991,373 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="12"/>
+        <source>GPU {index}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="13"/>
+        <source>node {node} GPU {index}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="14"/>
+        <source>node {node}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="15"/>
+        <source>node {node} ({host})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="16"/>
         <source>CPU {percent} busy</source>
         <translation>CPU 占用 {percent}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="13"/>
+        <location filename="../core/studio/engine_strings.cpp" line="17"/>
         <source>CPU load unknown</source>
         <translation>CPU 负载未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="14"/>
+        <location filename="../core/studio/engine_strings.cpp" line="18"/>
+        <source>CPU {percent} busy on {node}, the busiest node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="19"/>
+        <source>; the fullest is {gpu}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="20"/>
+        <source>; the least busy is {gpu}, at {percent}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="21"/>
         <source>data-bound</source>
         <translation>数据受限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="15"/>
+        <location filename="../core/studio/engine_strings.cpp" line="22"/>
         <source>input-copy-bound</source>
         <translation>输入拷贝受限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="16"/>
+        <location filename="../core/studio/engine_strings.cpp" line="23"/>
         <source>communication-bound</source>
         <translation>通信受限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="17"/>
+        <location filename="../core/studio/engine_strings.cpp" line="24"/>
         <source>straggler</source>
         <translation>掉队者</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="18"/>
+        <location filename="../core/studio/engine_strings.cpp" line="25"/>
         <source>near out of memory</source>
         <translation>显存将满</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="19"/>
+        <location filename="../core/studio/engine_strings.cpp" line="26"/>
         <source>memory headroom</source>
         <translation>显存有余量</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="20"/>
+        <location filename="../core/studio/engine_strings.cpp" line="27"/>
         <source>GPU under-used</source>
         <translation>GPU 未充分利用</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="21"/>
+        <location filename="../core/studio/engine_strings.cpp" line="28"/>
         <source>ranks wait for data {share} of their step ({cpu}, workers={workers}, cache={cache})</source>
         <translation>各 rank 在每步中有 {share} 的时间等待数据（{cpu}，workers={workers}，cache={cache}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="22"/>
+        <location filename="../core/studio/engine_strings.cpp" line="29"/>
         <source>; the CPU has idle cores: give each rank as many loader threads as it has cores</source>
         <translation>；CPU 有空闲核心：为每个 rank 配置与其核心数相同的加载线程</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="23"/>
+        <location filename="../core/studio/engine_strings.cpp" line="30"/>
         <source>; cache decoded images in RAM so that later epochs skip decoding (cache=disk when the set does not fit)</source>
         <translation>；把解码后的图像缓存在内存中，之后的轮次即可跳过解码（数据集放不下时用 cache=disk）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="24"/>
+        <location filename="../core/studio/engine_strings.cpp" line="31"/>
         <source>, and cache decoded images in RAM so that later epochs skip decoding (cache=disk when the set does not fit)</source>
         <translation>，并把解码后的图像缓存在内存中，之后的轮次即可跳过解码（数据集放不下时用 cache=disk）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="25"/>
+        <location filename="../core/studio/engine_strings.cpp" line="32"/>
         <source>; the loader already caches and uses every core: it needs more CPU per GPU (fewer ranks per node, or cheaper augmentation such as mosaic=0 near the end)</source>
         <translation>；加载器已在缓存并用满所有核心：每块 GPU 需要更多 CPU（每个节点更少的 rank，或更省的数据增强，例如在训练末段设 mosaic=0）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="26"/>
+        <location filename="../core/studio/engine_strings.cpp" line="33"/>
         <source>ranks spend {share} of their step copying the batch to the GPU</source>
         <translation>各 rank 在每步中有 {share} 的时间用于把批次拷贝到 GPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="27"/>
+        <location filename="../core/studio/engine_strings.cpp" line="34"/>
         <source>; pinned host memory lets the copy run at full PCIe speed</source>
         <translation>；锁页主机内存可让拷贝以 PCIe 全速进行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="28"/>
+        <location filename="../core/studio/engine_strings.cpp" line="35"/>
         <source> although it is pinned: check the GPUs&apos; PCIe generation and width on the Hardware page (a x4 or gen-3 link halves the copy rate)</source>
         <translation>，尽管内存已锁页：请在“硬件”页检查 GPU 的 PCIe 代数和通道宽度（x4 或第 3 代链路会使拷贝速率减半）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="29"/>
+        <location filename="../core/studio/engine_strings.cpp" line="36"/>
         <source>ranks wait in the gradient all-reduce {share} of their step while no rank lags (bucket_mb={bucket_mb})</source>
         <translation>各 rank 在每步中有 {share} 的时间等待梯度 all-reduce，而没有 rank 掉队（bucket_mb={bucket_mb}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="30"/>
+        <location filename="../core/studio/engine_strings.cpp" line="37"/>
         <source>; tiny buckets mean many small all-reduces, each paying the link&apos;s latency</source>
         <translation>；桶太小意味着许多小的 all-reduce，每次都要承担链路延迟</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="31"/>
+        <location filename="../core/studio/engine_strings.cpp" line="38"/>
         <source>; accumulating over more batches all-reduces less often (nbs is the nominal batch: lr and weight decay follow it)</source>
         <translation>；在更多批次上累积梯度可减少 all-reduce 次数（nbs 是名义批大小：学习率和权重衰减随之调整）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="32"/>
+        <location filename="../core/studio/engine_strings.cpp" line="39"/>
         <source>. Check the GPU topology on the Hardware page: without NVLink or PCIe P2P NCCL goes through host memory (nccl_p2p_level)</source>
         <translation>。请在“硬件”页检查 GPU 拓扑：没有 NVLink 或 PCIe P2P 时，NCCL 需经主机内存中转（nccl_p2p_level）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="33"/>
+        <location filename="../core/studio/engine_strings.cpp" line="40"/>
         <source>{rank} is {share} of a step slower than the others, who wait for it in the all-reduce: {detail}</source>
         <translation>{rank} 比其他 rank 慢一步的 {share}，其他 rank 在 all-reduce 中等待它：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="34"/>
+        <location filename="../core/studio/engine_strings.cpp" line="41"/>
         <source>. Its loader is slower: a slower or shared disk, fewer free cores on its node, or another job on them</source>
         <translation>。它的加载器较慢：磁盘较慢或被共享、其节点上空闲核心较少，或有其他作业占用</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="35"/>
+        <location filename="../core/studio/engine_strings.cpp" line="42"/>
         <source>. Its input copy is slower: check that GPU&apos;s PCIe link on the Hardware page</source>
         <translation>。它的输入拷贝较慢：请在“硬件”页检查该 GPU 的 PCIe 链路</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="36"/>
+        <location filename="../core/studio/engine_strings.cpp" line="43"/>
         <source>. It computes slower: compare that GPU&apos;s clocks, temperature and power with the others on the Hardware page (throttling, another process on it)</source>
         <translation>。它计算较慢：请在“硬件”页把该 GPU 的频率、温度和功耗与其他 GPU 比较（降频，或有其他进程占用）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="37"/>
+        <location filename="../core/studio/engine_strings.cpp" line="44"/>
         <source>the fullest GPU uses {share} of its memory: a larger image or a fragmenting allocator ends the run with out-of-memory</source>
         <translation>最满的 GPU 已用 {share} 的显存：更大的图像或内存碎片会使运行因显存不足而终止</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="38"/>
+        <location filename="../core/studio/engine_strings.cpp" line="45"/>
         <source>the fullest GPU uses only {share} of its memory: a larger batch per rank fits and keeps the GPU busier</source>
         <translation>最满的 GPU 只用了 {share} 的显存：每个 rank 可以用更大的批次，让 GPU 更忙碌</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="39"/>
+        <location filename="../core/studio/engine_strings.cpp" line="46"/>
         <source>the GPUs are busy {percent} of the time although the ranks hardly wait for data or peers</source>
         <translation>GPU 只有 {percent} 的时间在忙，而各 rank 几乎不等待数据或其他 rank</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="40"/>
+        <location filename="../core/studio/engine_strings.cpp" line="47"/>
         <source>; they compute in fp32 where bf16 (auto) doubles the tensor-core rate</source>
         <translation>；它们以 fp32 计算，而 bf16（auto）可使张量核心速率翻倍</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="41"/>
+        <location filename="../core/studio/engine_strings.cpp" line="48"/>
         <source>; channels-last convolutions are faster on tensor cores</source>
         <translation>；channels-last 卷积在张量核心上更快</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="42"/>
+        <location filename="../core/studio/engine_strings.cpp" line="49"/>
         <source>; a small batch leaves the step launch-bound (many small kernels)</source>
         <translation>；批次太小使每步受限于内核启动（大量小内核）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="43"/>
+        <location filename="../core/studio/engine_strings.cpp" line="50"/>
         <source>{title}: {message}</source>
         <translation>{title}：{message}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="44"/>
+        <location filename="../core/studio/engine_strings.cpp" line="51"/>
         <source> -&gt; try {advice}</source>
         <translation> -&gt; 试试 {advice}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="45"/>
+        <location filename="../core/studio/engine_strings.cpp" line="52"/>
         <source> (+{count} more)</source>
         <translation>（另有 {count} 项）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="46"/>
+        <location filename="../core/studio/engine_strings.cpp" line="53"/>
         <source>warm-up: {count} step samples not judged yet (first steps, and the first epoch while a cache fills)</source>
         <translation>预热：{count} 个步样本尚未评判（最初几步，以及缓存填充期间的第一轮）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="47"/>
+        <location filename="../core/studio/engine_strings.cpp" line="54"/>
         <source>no step timings to judge</source>
         <translation>没有可评判的步耗时</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="48"/>
+        <location filename="../core/studio/engine_strings.cpp" line="55"/>
         <source>no bottleneck found: {detail}</source>
         <translation>未发现瓶颈：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="49"/>
+        <location filename="../core/studio/engine_strings.cpp" line="56"/>
         <source>ranks compute {compute} of their step (data wait {data}, all-reduce wait {wait})</source>
         <translation>各 rank 每步有 {compute} 的时间在计算（等待数据 {data}，等待 all-reduce {wait}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="50"/>
+        <location filename="../core/studio/engine_strings.cpp" line="57"/>
         <source>not enough steps to judge: {steps} step samples after the {warmup} of the warm-up (at least {needed} needed)</source>
         <translation>步数不足以评判：预热的 {warmup} 个之后只有 {steps} 个步样本（至少需要 {needed} 个）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="51"/>
+        <location filename="../core/studio/engine_strings.cpp" line="58"/>
         <source>{text}</source>
         <translation>{text}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="52"/>
+        <location filename="../core/studio/engine_strings.cpp" line="59"/>
         <source>no config named &apos;{name}&apos; (configs: {configs})</source>
         <translation>没有名为“{name}”的配置（现有配置：{configs}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="53"/>
+        <location filename="../core/studio/engine_strings.cpp" line="60"/>
         <source>dataset not found: {path} (stored as &apos;{stored}&apos;, relative to the project folder)</source>
         <translation>找不到数据集：{path}（项目中记为“{stored}”，相对于项目文件夹）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="54"/>
+        <location filename="../core/studio/engine_strings.cpp" line="61"/>
         <source>folder does not exist: {path}</source>
         <translation>文件夹不存在：{path}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="55"/>
+        <location filename="../core/studio/engine_strings.cpp" line="62"/>
         <source>missing: data.yaml needs class names (names: [a, b, ...])</source>
         <translation>缺少：data.yaml 需要类别名称（names: [a, b, ...]）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="56"/>
+        <location filename="../core/studio/engine_strings.cpp" line="63"/>
         <source>no classes given</source>
         <translation>未给出任何类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="57"/>
+        <location filename="../core/studio/engine_strings.cpp" line="64"/>
         <source>missing: data.yaml needs &apos;{key}&apos; (a folder, a .txt list of images, or a list of them)</source>
         <translation>缺少：data.yaml 需要“{key}”（一个文件夹、一个列出图像的 .txt 文件，或它们的列表）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="58"/>
+        <location filename="../core/studio/engine_strings.cpp" line="65"/>
         <source>the list of paths is empty</source>
         <translation>路径列表为空</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="59"/>
+        <location filename="../core/studio/engine_strings.cpp" line="66"/>
         <source>path does not exist: {path}</source>
         <translation>路径不存在：{path}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="60"/>
+        <location filename="../core/studio/engine_strings.cpp" line="67"/>
         <source>not valid YAML: {detail}</source>
         <translation>不是有效的 YAML：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="61"/>
+        <location filename="../core/studio/engine_strings.cpp" line="68"/>
         <source>expected a map with keys path, train, val, test, names</source>
         <translation>应为包含 path、train、val、test、names 键的映射</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="62"/>
+        <location filename="../core/studio/engine_strings.cpp" line="69"/>
         <source>nc is {nc} but names has {count} entries</source>
         <translation>nc 为 {nc}，但 names 有 {count} 项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="63"/>
+        <location filename="../core/studio/engine_strings.cpp" line="70"/>
         <source>expected {type} ({range}), got {value}</source>
         <translation>应为 {type}（{range}），实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="64"/>
+        <location filename="../core/studio/engine_strings.cpp" line="71"/>
         <source>{value} is out of range: expected {range}</source>
         <translation>{value} 超出范围：应为{range}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="65"/>
+        <location filename="../core/studio/engine_strings.cpp" line="72"/>
         <source>{value} is not valid: expected {range}</source>
         <translation>{value} 无效：应为{range}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="66"/>
+        <location filename="../core/studio/engine_strings.cpp" line="73"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="67"/>
+        <location filename="../core/studio/engine_strings.cpp" line="74"/>
         <source>an integer</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="68"/>
+        <location filename="../core/studio/engine_strings.cpp" line="75"/>
         <source>an integer &gt;= {min}</source>
         <translation>≥ {min} 的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="69"/>
+        <location filename="../core/studio/engine_strings.cpp" line="76"/>
         <source>an integer &lt;= {max}</source>
         <translation>≤ {max} 的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="70"/>
+        <location filename="../core/studio/engine_strings.cpp" line="77"/>
         <source>an integer in [{min}, {max}]</source>
         <translation>[{min}, {max}] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="71"/>
+        <location filename="../core/studio/engine_strings.cpp" line="78"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="72"/>
+        <location filename="../core/studio/engine_strings.cpp" line="79"/>
         <source>a number &gt;= {min}</source>
         <translation>≥ {min} 的数值</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="73"/>
+        <location filename="../core/studio/engine_strings.cpp" line="80"/>
         <source>a number &lt;= {max}</source>
         <translation>≤ {max} 的数值</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="74"/>
+        <location filename="../core/studio/engine_strings.cpp" line="81"/>
         <source>a number in [{min}, {max}]</source>
         <translation>[{min}, {max}] 内的数值</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="75"/>
+        <location filename="../core/studio/engine_strings.cpp" line="82"/>
         <source>one of {choices}</source>
         <translation>以下之一：{choices}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="76"/>
+        <location filename="../core/studio/engine_strings.cpp" line="83"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="77"/>
+        <location filename="../core/studio/engine_strings.cpp" line="84"/>
         <source>a path</source>
         <translation>路径</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="78"/>
+        <location filename="../core/studio/engine_strings.cpp" line="85"/>
         <source>a list of integers such as 0,1,2</source>
         <translation>整数列表，例如 0,1,2</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="79"/>
-        <source>must be less than nnodes ({nnodes}), got {node_rank}</source>
-        <translation>必须小于 nnodes（{nnodes}），实际为 {node_rank}</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="80"/>
-        <source>nproc {nproc} needs one GPU per rank, but devices lists {count} (&apos;{devices}&apos;)</source>
-        <translation>nproc {nproc} 需要每个 rank 一块 GPU，但 devices 只列出 {count} 块（“{devices}”）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="81"/>
-        <source>non-finite loss at epoch {epoch} iteration {iter}: step skipped</source>
-        <translation>第 {epoch} 轮第 {iter} 次迭代的损失不是有限值：已跳过该步</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="82"/>
-        <source>{count} non-finite losses up to epoch {epoch} iteration {iter}: steps skipped</source>
-        <translation>截至第 {epoch} 轮第 {iter} 次迭代共有 {count} 个非有限损失：已跳过这些步</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="83"/>
-        <source>{count} problems in the {split} split (first: {first}); see `stave-train check-dataset`</source>
-        <translation>{split} 划分中有 {count} 个问题（第一个：{first}）；请查看 `stave-train check-dataset`</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="84"/>
-        <source>the dataset changed since {checkpoint} was written (content hash {old} -&gt; {new}: images added, removed or relabelled); the run continues on the data as it is now</source>
-        <translation>自 {checkpoint} 写入以来数据集已改变（内容哈希 {old} -&gt; {new}：有图像被添加、删除或重新标注）；运行将在当前的数据上继续</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="85"/>
-        <source>stop requested: asking every rank to finish its step and stop</source>
-        <translation>已请求停止：要求每个 rank 完成当前步后停止</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="86"/>
-        <source>second stop request: killing every rank</source>
-        <translation>第二次停止请求：正在强制结束每个 rank</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="87"/>
-        <source>rank {rank} has not started training {seconds} s after it was launched: the ranks wait at the rendezvous ({address}) until all {nnodes} nodes have joined; is every node&apos;s launcher started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)</source>
-        <translation>rank {rank} 启动 {seconds} 秒后仍未开始训练：各 rank 在汇合点（{address}）等待全部 {nnodes} 个节点加入；每个节点的启动器是否都已启动，且 master_addr、master_port 和 nnodes 相同？（Ctrl-C 或 SIGTERM 可立即结束等待）</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="88"/>
-        <source>rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) were killed</source>
-        <translation>rank 0 已停止；{seconds} 秒后仍在运行的 rank {ranks}（阻塞或已暂停）已被强制结束</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="89"/>
-        <source>ranks did not stop within {seconds} s of the stop request; killed</source>
-        <translation>各 rank 在停止请求后 {seconds} 秒内未停止；已强制结束</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="90"/>
-        <source>{rank} waits for data {share} of its step</source>
-        <translation>{rank} 每步有 {share} 的时间等待数据</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="91"/>
-        <source>{rank} waits for host-to-device copies {share} of its step</source>
-        <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="92"/>
-        <source>{rank} waits in all-reduce {share} of its step</source>
-        <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="93"/>
-        <source>{rank} spends {share} of its step in forward+backward</source>
-        <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="94"/>
-        <source>{rank} spends {share} of its step in the optimiser</source>
-        <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/engine_strings.cpp" line="95"/>
-        <source>; other ranks {share}</source>
-        <translation>；其他 rank 为 {share}</translation>
     </message>
 </context>
 <context>
@@ -6095,22 +6457,22 @@ not found</source>
 <context>
     <name>stave::studio::RecentSummary</name>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="31"/>
+        <location filename="../core/studio/recent_summary.cpp" line="32"/>
         <source>cannot be read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="33"/>
+        <location filename="../core/studio/recent_summary.cpp" line="34"/>
         <source>dataset %1</source>
         <translation>数据集 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="43"/>
+        <location filename="../core/studio/recent_summary.cpp" line="44"/>
         <source> · no runs yet</source>
         <translation> · 尚无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="48"/>
+        <location filename="../core/studio/recent_summary.cpp" line="49"/>
         <source> · last run %1 (%2 epochs, %3)</source>
         <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
     </message>
