@@ -1,0 +1,210 @@
+#include "core/cluster/profile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "core/base/atomic_file.h"
+#include "core/config/export.h"
+
+namespace stave::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+bool absolute(const std::string& p) { return !p.empty() && p.front() == '/'; }
+
+/// `path` without a trailing '/' (but "/" stays).
+std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* problems);
+
+std::string trimSlash(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+}  // namespace
+
+const std::vector<ProfileField>& profileFields() {
+  using P = Profile;
+  static const std::vector<ProfileField> fields{
+      {"name", &P::name},
+      {"destination", &P::destination},
+      {"port", nullptr, &P::port},
+      {"ssh_config", &P::sshConfig},
+      {"partition", &P::partition},
+      {"account", &P::account},
+      {"time", &P::timeLimit},
+      {"gpus_per_node", nullptr, &P::gpusPerNode},
+      {"nodes", nullptr, &P::nodes},
+      {"cpus_per_task", nullptr, &P::cpusPerTask},
+      {"run_folder", &P::runFolder},
+      {"dataset_local", &P::datasetLocal},
+      {"dataset_remote", &P::datasetRemote},
+      {"dataset_on_cluster", &P::datasetOnCluster},
+      {"stave_train", &P::trainExecutable},
+      {"commands_folder", &P::commandsFolder}};
+  return fields;
+}
+
+std::vector<std::string> Profile::problems() const {
+  std::vector<std::string> out;
+  const std::string who = name.empty() ? "cluster profile" : "cluster '" + name + "'";
+  if (name.find_first_not_of(" \t") == std::string::npos) out.push_back("cluster profile: name: a profile needs a name");
+  const auto mustBeAbsolute = [&](const std::string& value, const char* field) {
+    if (!value.empty() && !absolute(value))
+      out.push_back(who + ": " + field + ": expected an absolute path, got '" + value + "'");
+  };
+  mustBeAbsolute(runFolder, "run_folder");
+  mustBeAbsolute(trainExecutable, "stave_train");
+  mustBeAbsolute(commandsFolder, "commands_folder");
+  if (remote()) {
+    if (const std::string why = destinationProblem(destination); !why.empty())
+      out.push_back(who + ": destination: " + why);
+    if (port < 0 || port > 65535) out.push_back(who + ": port: expected 0 (the ssh configuration's) to 65535, got " + std::to_string(port));
+    if (runFolder.empty())
+      out.push_back(who + ": run_folder: a cluster reached over SSH needs the folder its runs go in, as the cluster sees it");
+    mustBeAbsolute(datasetRemote, "dataset_remote");
+    mustBeAbsolute(datasetOnCluster, "dataset_on_cluster");
+    if (datasetLocal.empty() != datasetRemote.empty())
+      out.push_back(who + ": dataset_local, dataset_remote: give both folders of the mapping, or neither");
+  } else {
+    for (const auto& [value, field] : {std::pair{port != 0, "port"}, {!sshConfig.empty(), "ssh_config"},
+                                       {!datasetRemote.empty() || !datasetLocal.empty(), "dataset_local"},
+                                       {!datasetOnCluster.empty(), "dataset_on_cluster"}})
+      if (value) out.push_back(who + ": " + field + ": only a cluster reached over SSH (a destination) uses it");
+  }
+  config::ExportOptions o;
+  o.nodes = nodes;
+  o.cpusPerTask = cpusPerTask;
+  o.gpusPerNode = gpusPerNode;
+  o.time = timeLimit;
+  o.partition = partition;
+  o.account = account;
+  if (Status st = config::checkClusterOptions(o); !st)
+    for (const auto& e : st.errors()) out.push_back(who + ": " + e.key + ": " + e.message);
+  return out;
+}
+
+SshEndpoint Profile::endpoint() const {
+  SshEndpoint e;
+  e.destination = destination;
+  e.port = port;
+  e.configFile = sshConfig;
+  return e;
+}
+
+Result<std::string> Profile::clusterDataPath(const std::string& localData) const {
+  if (!datasetOnCluster.empty()) return datasetOnCluster;
+  if (!datasetLocal.empty()) {
+    const std::string from = trimSlash(datasetLocal);
+    if (localData == from) return trimSlash(datasetRemote);
+    if (localData.compare(0, from.size() + 1, from + "/") == 0 || from == "/")
+      return trimSlash(datasetRemote) + "/" + localData.substr(from == "/" ? 1 : from.size() + 1);
+    return Error{"", 0, "dataset_local",
+                 "cluster '" + name + "': the dataset " + localData + " is not under " + from +
+                     " (the folder the profile maps to " + datasetRemote + " on the cluster)"};
+  }
+  return Error{"", 0, "dataset_on_cluster",
+               "cluster '" + name + "': where the cluster's nodes see the dataset is not said: give its data.yaml "
+               "on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)"};
+}
+
+std::string defaultProfilesPath() {
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/Stave/clusters.json";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "") + "/.config/Stave/clusters.json";
+}
+
+std::vector<Profile> readGoodProfiles(const std::string& path, std::vector<Error>* problems) {
+  std::vector<Error> errors;
+  std::vector<Profile> all = readProfiles(path, &errors);
+  std::vector<Profile> good;
+  for (const auto& p : all)
+    if (p.problems().empty()) good.push_back(p);
+  if (problems) *problems = errors;
+  return good;
+}
+
+Result<std::vector<Profile>> loadProfiles(const std::string& path) {
+  std::vector<Error> errors;
+  std::vector<Profile> all = readProfiles(path, &errors);
+  if (!errors.empty()) return errors;
+  return all;
+}
+
+namespace {
+std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* out) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return {};
+  auto text = readFile(path);
+  if (!text) {
+    *out = text.errors();
+    return {};
+  }
+  json doc;
+  try {
+    doc = json::parse(text.value());
+  } catch (const std::exception& e) {
+    out->push_back({path, 0, "", std::string("not JSON: ") + e.what()});
+    return {};
+  }
+  if (!doc.is_object() || !doc.contains("clusters") || !doc["clusters"].is_array()) {
+    out->push_back({path, 0, "clusters", "expected an object with a list 'clusters'"});
+    return {};
+  }
+  std::vector<Profile> result;
+  std::vector<Error>& errors = *out;
+  std::set<std::string> names;
+  int index = 0;
+  for (const auto& item : doc["clusters"]) {
+    const std::string where = "clusters[" + std::to_string(index++) + "]";
+    if (!item.is_object()) {
+      errors.push_back({path, 0, where, "expected an object"});
+      continue;
+    }
+    Profile p;
+    for (const auto& f : profileFields()) {
+      if (!item.contains(f.key)) continue;  // the default
+      const json& v = item[f.key];
+      if (f.text && v.is_string()) p.*f.text = v.get<std::string>();
+      else if (f.number && v.is_number_integer()) p.*f.number = v.get<int>();
+      else errors.push_back({path, 0, where + "." + f.key, f.text ? "expected a string" : "expected a whole number"});
+    }
+    for (const auto& problem : p.problems()) errors.push_back({path, 0, where, problem});
+    if (!names.insert(p.name).second) errors.push_back({path, 0, where + ".name", "'" + p.name + "' is given to two profiles"});
+    result.push_back(p);
+  }
+  return result;
+}
+}  // namespace
+
+Status saveProfiles(const std::string& path, const std::vector<Profile>& profiles) {
+  json list = json::array();
+  for (const auto& p : profiles) {
+    json o = json::object();
+    for (const auto& f : profileFields()) {
+      if (f.text) o[f.key] = p.*f.text;
+      else o[f.key] = p.*f.number;
+    }
+    list.push_back(o);
+  }
+  json doc{{"version", 1}, {"clusters", list}};
+  return writeFileAtomic(path, doc.dump(2) + "\n");
+}
+
+Result<Profile> findProfile(const std::string& path, const std::string& name) {
+  auto all = loadProfiles(path);
+  if (!all) return all.errors();
+  std::string names;
+  for (const auto& p : all.value()) {
+    if (p.name == name) return p;
+    names += (names.empty() ? "" : ", ") + p.name;
+  }
+  return Error{path, 0, "profile",
+               "no cluster profile '" + name + "' (" + (names.empty() ? std::string("the file has none") : "there are: " + names) + ")"};
+}
+
+}  // namespace stave::cluster

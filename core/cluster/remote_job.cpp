@@ -1,0 +1,390 @@
+#include "core/cluster/remote_job.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "core/base/atomic_file.h"
+#include "core/config/export.h"
+#include "core/config/project.h"
+#include "core/config/run_config.h"
+#include "core/cluster/remote_shell.h"
+
+namespace stave::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr int kAskMs = 30000;
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+/// The Slurm command `name` of the profile (its commands folder on the cluster, or PATH there).
+std::string slurm(const Profile& p, const char* name) {
+  return p.commandsFolder.empty() ? std::string(name) : p.commandsFolder + "/" + name;
+}
+
+/// A line of `text` from "key=value" fields (scontrol's form).
+std::string field(const std::string& text, const std::string& key) {
+  const std::regex re("(?:^|\\s)" + key + "=(\\S+)");
+  std::smatch m;
+  return std::regex_search(text, m, re) ? m[1].str() : std::string();
+}
+
+JobState stateOf(const std::string& state, const std::string& reason, const std::string& exitCode) {
+  JobState s;
+  s.state = state.substr(0, state.find(' '));
+  s.phase = jobPhase(s.state);
+  s.reason = reason == "None" || reason == "(null)" ? std::string() : reason;
+  s.exitCode = exitCode;
+  return s;
+}
+
+/// The job's name: <project>-<config>.<run id> in Slurm's safe characters.
+std::string runJobName(const std::string& name, const std::string& runId) {
+  std::string out;
+  for (const char c : name + "." + runId)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '-';
+  while (!out.empty() && !std::isalnum(static_cast<unsigned char>(out.front()))) out.erase(0, 1);
+  return out.empty() ? "stave" : out;
+}
+
+/// sbatch --parsable's answer: the last line that is "ID" or "ID;cluster" (a site's banner may
+/// come before it).
+std::string sbatchJobId(const std::string& out) {
+  std::string best;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    std::string line = out.substr(start, end - start);
+    start = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    const std::string id = line.substr(0, line.find(';'));
+    if (isSlurmJobId(id)) best = id;
+  }
+  return best;
+}
+
+std::string now() {
+  const auto t = std::chrono::system_clock::now();
+  const std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  localtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+/// What a remote command that failed said, in one line.
+std::string said(const char* what, const RemoteResult& r) {
+  if (!r.reached()) return r.message;
+  std::string text = r.process.err.empty() ? r.process.out : r.process.err;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return std::string(what) + " (" + describeEnd(r.process) + "): " + (text.empty() ? "no message" : text.substr(0, 600));
+}
+
+/// The sbatch text of a submission.
+Result<std::string> jobText(const RemoteSubmission& s, const std::string& jobName) {
+  config::ExportOptions o;
+  o.jobName = jobName;
+  o.nodes = s.profile.nodes;
+  o.cpusPerTask = s.profile.cpusPerTask;
+  o.gpusPerNode = s.profile.gpusPerNode;
+  o.time = s.profile.timeLimit;
+  o.partition = s.profile.partition;
+  o.account = s.profile.account;
+  if (s.resume) {
+    // The run's own config as the cluster used it (mirrored): its dataset is the cluster's.
+    std::vector<std::string> kv;
+    if (s.epochs > 0) kv.push_back("epochs=" + std::to_string(s.epochs));
+    auto cfg = config::loadRunConfigWithOverrides(s.localDir + "/config.yaml", kv);
+    if (!cfg) return cfg.errors();
+    return config::exportRunConfig(cfg.value(), config::ExportFormat::Slurm, o);
+  }
+  auto project = config::loadProject(s.projectFile);
+  if (!project) return project.errors();
+  const std::string configName = s.configName.empty() ? project->activeConfig : s.configName;
+  auto cfg = config::resolveProjectConfig(project.value(), configName, s.overrides);
+  if (!cfg) return cfg.errors();
+  auto data = s.profile.clusterDataPath(cfg->getString("data"));
+  if (!data) return data.errors();
+  if (auto st = config::applyOverrides(cfg.value(), {"data=" + data.value()}); !st) return st.errors();
+  o.description = "project '" + project->name + "', config '" + configName + "', on " + s.profile.name;
+  return config::exportRunConfig(cfg.value(), config::ExportFormat::Slurm, o);
+}
+
+}  // namespace
+
+bool isSlurmJobId(const std::string& id) {
+  static const std::regex re("^[0-9]{1,20}(_[0-9]{1,10})?(\\+[0-9]{1,10})?$");
+  return std::regex_match(id, re);
+}
+
+Result<RunRecord> readRunRecord(const std::string& localDir) {
+  const std::string path = localDir + "/cluster_job.json";
+  auto text = readFile(path);
+  if (!text) return text.errors();
+  json o;
+  try {
+    o = json::parse(text.value());
+  } catch (const std::exception& e) {
+    return Error{path, 0, "", std::string("not JSON: ") + e.what()};
+  }
+  if (!o.is_object()) return Error{path, 0, "", "expected a JSON object"};
+  RunRecord r;
+  const auto str = [&](const char* key) { return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : ""; };
+  r.jobId = str("job_id");
+  r.submissionUnknown = str("submission") == "unknown";
+  if (!isSlurmJobId(r.jobId) && !(r.submissionUnknown && r.jobId.empty()))
+    return Error{path, 0, "job_id", "'" + r.jobId.substr(0, 64) + "' is not a Slurm job id (digits, with _N or +N)"};
+  if (o.contains("job_ids") && o["job_ids"].is_array())
+    for (const auto& v : o["job_ids"]) {
+      if (!v.is_string() || !isSlurmJobId(v.get<std::string>()))
+        return Error{path, 0, "job_ids", "holds something that is not a Slurm job id"};
+      r.jobIds.push_back(v.get<std::string>());
+    }
+  if (r.jobIds.empty() && !r.jobId.empty()) r.jobIds.push_back(r.jobId);
+  r.profile = str("profile");
+  r.project = str("project");
+  r.configName = str("config");
+  r.remoteDir = str("shared_dir");
+  r.finalState = str("final_state");
+  r.exitCode = str("exit_code");
+  r.jobName = str("job_name");
+  r.overSsh = str("transport") == "ssh";
+  if (o.contains("submitted_at") && o["submitted_at"].is_number()) r.submittedAt = o["submitted_at"].get<double>();
+  return r;
+}
+
+Status writeRunRecord(const std::string& localDir, const RunRecord& r) {
+  json o{{"job_id", r.jobId},     {"job_ids", r.jobIds},      {"profile", r.profile},
+         {"project", r.project},  {"config", r.configName},   {"shared_dir", r.remoteDir},
+         {"submitted_at", r.submittedAt}};
+  if (!r.finalState.empty()) o["final_state"] = r.finalState;
+  if (!r.exitCode.empty()) o["exit_code"] = r.exitCode;
+  if (!r.jobName.empty()) o["job_name"] = r.jobName;
+  if (r.submissionUnknown) o["submission"] = "unknown";
+  if (r.overSsh) o["transport"] = "ssh";
+  return writeFileAtomic(localDir + "/cluster_job.json", o.dump(4) + "\n");
+}
+
+JobState::Phase jobPhase(const std::string& word) {
+  using P = JobState::Phase;
+  static const std::map<std::string, P> kPhases{
+      {"PENDING", P::Pending},     {"CONFIGURING", P::Pending}, {"REQUEUED", P::Pending},
+      {"REQUEUE_HOLD", P::Pending}, {"REQUEUE_FED", P::Pending}, {"RESV_DEL_HOLD", P::Pending},
+      {"SPECIAL_EXIT", P::Pending}, {"RUNNING", P::Running},     {"COMPLETING", P::Running},
+      {"SUSPENDED", P::Running},   {"STOPPED", P::Running},     {"STAGE_OUT", P::Running},
+      {"SIGNALING", P::Running},   {"RESIZING", P::Running},    {"COMPLETED", P::Completed},
+      {"CANCELLED", P::Cancelled}, {"REVOKED", P::Cancelled},   {"FAILED", P::Failed},
+      {"TIMEOUT", P::Failed},      {"NODE_FAIL", P::Failed},    {"OUT_OF_MEMORY", P::Failed},
+      {"BOOT_FAIL", P::Failed},    {"DEADLINE", P::Failed},     {"PREEMPTED", P::Failed}};
+  const auto it = kPhases.find(word.substr(0, word.find(' ')));
+  return it == kPhases.end() ? P::Unknown : it->second;
+}
+
+const char* phaseName(JobState::Phase p) {
+  switch (p) {
+    case JobState::Phase::Unknown: return "unknown";
+    case JobState::Phase::Pending: return "pending";
+    case JobState::Phase::Running: return "running";
+    case JobState::Phase::Completed: return "completed";
+    case JobState::Phase::Failed: return "failed";
+    case JobState::Phase::Cancelled: return "cancelled";
+  }
+  return "";
+}
+
+JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<bool>* stop) {
+  JobState s;
+  if (!isSlurmJobId(jobId)) {
+    s.error = "'" + jobId.substr(0, 64) + "' is not a Slurm job id; Slurm was not asked";
+    return s;
+  }
+  const SshEndpoint e = p.endpoint();
+  ProcessOptions o;
+  o.timeoutMs = kAskMs;
+  o.stop = stop;
+  const RemoteResult q =
+      runRemote(e, {slurm(p, "squeue"), "-h", "--jobs=" + jobId, "--states=all", "-o", "%T|%r"}, o);
+  if (!q.reached()) {
+    s.error = q.message;
+    s.sshFatal = !q.retryable();
+    return s;
+  }
+  const auto scontrol = [&] { return runRemote(e, {slurm(p, "scontrol"), "show", "job", jobId}, o); };
+  if (q.process.ok() && !q.process.out.empty()) {
+    const std::string line = firstLine(q.process.out);
+    const size_t bar = line.find('|');
+    s = stateOf(line.substr(0, bar), bar == std::string::npos ? "" : line.substr(bar + 1), "");
+    if (s.ended()) s.exitCode = field(scontrol().process.out, "ExitCode");
+    return s;
+  }
+  const RemoteResult a = runRemote(e, {slurm(p, "sacct"), "-n", "-X", "-P", "--jobs=" + jobId, "-o", "State,ExitCode,Reason"}, o);
+  if (a.process.ok() && !a.process.out.empty()) {
+    std::vector<std::string> parts;
+    std::string line = firstLine(a.process.out), cur;
+    for (const char c : line + "|") {
+      if (c == '|') parts.push_back(cur), cur.clear();
+      else cur += c;
+    }
+    parts.resize(3);
+    return stateOf(parts[0], parts[2], parts[1]);
+  }
+  const RemoteResult c = scontrol();
+  if (c.process.ok() && !field(c.process.out, "JobState").empty())
+    return stateOf(field(c.process.out, "JobState"), field(c.process.out, "Reason"), field(c.process.out, "ExitCode"));
+  s.error = "no Slurm command on " + p.destination + " knows job " + jobId + ": " + said("squeue", q) + "; " +
+            said("sacct", a) + "; " + said("scontrol", c);
+  return s;
+}
+
+Result<RunRecord> submitRemote(const RemoteSubmission& s) {
+  const Profile& p = s.profile;
+  if (!p.remote()) return Error{"", 0, "destination", "cluster '" + p.name + "' is not reached over SSH"};
+  if (const auto problems = p.problems(); !problems.empty()) {
+    std::vector<Error> errors;
+    for (const auto& pr : problems) errors.push_back({"", 0, "", pr});
+    return errors;
+  }
+  const SshEndpoint e = p.endpoint();
+  RunRecord rec;
+  std::string remoteDir;
+  if (s.resume) {
+    auto old = readRunRecord(s.localDir);
+    if (!old) return old.errors();
+    rec = old.value();
+    if (!rec.overSsh || rec.remoteDir.empty())
+      return Error{s.localDir + "/cluster_job.json", 0, "transport", "not a run on a cluster behind SSH"};
+    if (!rec.jobId.empty() && jobPhase(rec.finalState) == JobState::Phase::Unknown) {
+      const JobState st = queryJob(p, rec.jobId);
+      if (!st.ended())
+        return Error{s.localDir, 0, "job_id",
+                     st.error.empty() ? "Slurm job " + rec.jobId + " is " + (st.state.empty() ? "not ended" : st.state) +
+                                            "; a run is resumed once its job has ended"
+                                      : "whether Slurm job " + rec.jobId + " has ended is not known, so the run is not resumed: " + st.error};
+    }
+    std::error_code ec;
+    if (!fs::exists(s.localDir + "/config.yaml", ec))
+      return Error{s.localDir, 0, "config.yaml",
+                   "the run has no config.yaml (its job never started training, or it was not mirrored yet: "
+                   "`stave-train cluster follow` copies it); run the config again instead"};
+    remoteDir = rec.remoteDir;
+  }
+  const std::string runId = fs::path(s.localDir).filename().string();
+  std::string projectName = rec.project.empty() ? fs::path(s.projectFile).stem().string() : fs::path(rec.project).stem().string();
+  const std::string configName = s.resume ? rec.configName : s.configName;
+  const std::string jobName = runJobName(projectName + "-" + (configName.empty() ? "config" : configName), runId);
+  auto text = jobText(s, jobName);
+  if (!text) return text.errors();
+  if (!s.resume) {
+    std::error_code ec;
+    if (fs::exists(s.localDir, ec)) return Error{s.localDir, 0, "", "already exists"};
+    remoteDir = p.runFolder + (p.runFolder.back() == '/' ? "" : "/") + projectName + "/" + runId;
+    // The project's folder may exist; the run's must not (two studios, one run id).
+    ProcessOptions o;
+    o.timeoutMs = kAskMs;
+    const RemoteResult mk = runRemoteLine(
+        e, shellCommands({{"mkdir", "-p", "--", fs::path(remoteDir).parent_path().string()}, {"mkdir", "--", remoteDir}}).value(), o);
+    if (!mk.ok()) return Error{"", 0, "run_folder", "the run folder " + remoteDir + " cannot be made on " + p.destination + ": " + said("mkdir", mk)};
+  }
+  const auto removeNew = [&] {
+    if (s.resume) return;
+    ProcessOptions o;
+    o.timeoutMs = kAskMs;
+    runRemoteLine(e, shellCommands({{"rm", "-f", "--", remoteDir + "/job.sbatch"}, {"rmdir", "--", remoteDir}}, " ; ").value(), o);
+  };
+  // The file arrives whole or not at all: written beside, then renamed. The shell's script is
+  // fixed; the path is its argument.
+  {
+    ProcessOptions o;
+    o.timeoutMs = 60000;
+    o.input = text.value();
+    const RemoteResult up = runRemote(e, {"sh", "-c", "cat > \"$1.part\" && chmod 755 \"$1.part\" && mv -f \"$1.part\" \"$1\"", "sh",
+                                          remoteDir + "/job.sbatch"},
+                                      o);
+    if (!up.ok()) {
+      removeNew();
+      return Error{"", 0, "", "job.sbatch cannot be written into " + remoteDir + " on " + p.destination + ": " + said("sh", up)};
+    }
+  }
+  std::vector<std::string> argv{"env", "STAVE_RUN_DIR=" + remoteDir,
+                                "STAVE_TRAIN=" + (p.trainExecutable.empty() ? std::string("stave-train") : p.trainExecutable)};
+  if (s.resume) argv.push_back("STAVE_RESUME=1");
+  std::string pattern;
+  for (const char c : remoteDir) pattern += c == '%' ? std::string("%%") : std::string(1, c);
+  argv.insert(argv.end(), {slurm(p, "sbatch"), "--parsable", "--job-name=" + jobName, "--chdir=" + remoteDir,
+                           "--output=" + pattern + "/slurm-%j.out", remoteDir + "/job.sbatch"});
+  const double submittedAt =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  ProcessOptions o;
+  o.timeoutMs = 60000;
+  // From the run folder: the exported script keeps its config beside SLURM_SUBMIT_DIR.
+  const RemoteResult r = runRemoteLine(e, shellCommands({{"cd", remoteDir}, argv}).value(), o);
+  std::string id = r.ok() ? sbatchJobId(r.process.out) : std::string();
+  if (r.reached() && r.process.end == ProcessEnd::Finished && r.process.exitCode != 0) {
+    removeNew();
+    return Error{"", 0, "", "the cluster '" + p.name + "' refused the job: " + said("sbatch", r)};
+  }
+  if (!r.reached() && !r.retryable()) {
+    removeNew();
+    return Error{"", 0, "", r.message};
+  }
+  rec.profile = p.name;
+  if (!s.resume) {
+    rec.project = fs::absolute(s.projectFile).lexically_normal().string();
+    rec.configName = s.configName;
+  }
+  rec.remoteDir = remoteDir;
+  rec.jobId = id;
+  rec.submissionUnknown = id.empty();
+  if (!id.empty()) rec.jobIds.push_back(id);
+  rec.jobName = jobName;
+  rec.finalState.clear();
+  rec.exitCode.clear();
+  rec.submittedAt = submittedAt;
+  rec.overSsh = true;
+  std::error_code ec;
+  fs::create_directories(s.localDir, ec);
+  if (auto st = writeRunRecord(s.localDir, rec); !st) return st.errors();
+  if (id.empty())
+    return Error{"", 0, "",
+                 "sbatch's answer was lost (" + (r.reached() ? said("sbatch", r) : r.message) + "); the job may run: look for the job named " +
+                     jobName + " (squeue --name) on " + p.destination + "; the run folder " + s.localDir + " is kept"};
+  return rec;
+}
+
+std::string newRunId(const std::string& runsFolder) {
+  const std::string stamp = now();
+  std::string id = "run-" + stamp;
+  std::error_code ec;
+  for (int k = 2; fs::exists(runsFolder + "/" + id, ec); ++k) id = "run-" + stamp + "-" + std::to_string(k);
+  return id;
+}
+
+std::string cancelJob(const Profile& p, const std::string& jobId, bool pending) {
+  if (!isSlurmJobId(jobId)) return "'" + jobId.substr(0, 64) + "' is not a Slurm job id; nothing was cancelled";
+  std::vector<std::string> argv{slurm(p, "scancel")};
+  if (!pending) argv.push_back("--signal=TERM");
+  argv.push_back(jobId);
+  ProcessOptions o;
+  o.timeoutMs = kAskMs;
+  const RemoteResult r = runRemote(p.endpoint(), argv, o);
+  return r.ok() ? std::string() : said("scancel", r);
+}
+
+Status recordEnd(const std::string& localDir, const JobState& state) {
+  auto rec = readRunRecord(localDir);
+  if (!rec) return rec.errors();
+  if (!state.ended()) return Ok{};
+  rec->finalState = state.state;
+  rec->exitCode = state.exitCode;
+  return writeRunRecord(localDir, rec.value());
+}
+
+}  // namespace stave::cluster

@@ -1,0 +1,90 @@
+#pragma once
+// A run on a Slurm cluster behind SSH, as plain blocking functions (the studio calls them off
+// its GUI thread; `stave-train cluster` calls them directly): submitting a project's config
+// (the exported job.sbatch goes to the run folder on the cluster, sbatch runs there), asking
+// how its job stands, stopping it (scancel --signal=TERM), resubmitting it for the same remote
+// folder, and the local run folder's record (cluster_job.json: the same file and keys as the
+// local-Slurm path, plus "transport": "ssh"). Every remote command is one quoted argument
+// vector; job ids read back are checked to be Slurm's form before they are used.
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "core/base/result.h"
+#include "core/cluster/profile.h"
+
+namespace stave::cluster {
+
+/// cluster_job.json of a run folder (the local mirror of a remote run).
+struct RunRecord {
+  std::string profile;               ///< the profile's name; its destination is this machine's profile's
+  std::string jobId;                 ///< the newest job
+  std::vector<std::string> jobIds;   ///< every job of the run, oldest first
+  std::string project;               ///< the project file
+  std::string configName;            ///< its config
+  std::string remoteDir;             ///< the run folder as the cluster sees it ("shared_dir")
+  std::string finalState, exitCode;  ///< once Slurm said the newest job ended
+  std::string jobName;               ///< the newest job's name
+  double submittedAt = 0;            ///< unix time of the newest submission
+  bool submissionUnknown = false;    ///< sbatch's answer was lost
+  bool overSsh = false;              ///< "transport": "ssh"
+};
+
+/// Whether `id` is a Slurm job id (digits, _N, +N): nothing else is passed to a command.
+bool isSlurmJobId(const std::string& id);
+
+/// Reads `localDir`/cluster_job.json; errors name the file and key.
+Result<RunRecord> readRunRecord(const std::string& localDir);
+/// Writes it atomically.
+Status writeRunRecord(const std::string& localDir, const RunRecord& record);
+
+/// How a job stands.
+struct JobState {
+  enum class Phase { Unknown, Pending, Running, Completed, Failed, Cancelled };
+  Phase phase = Phase::Unknown;
+  std::string state;     ///< Slurm's word
+  std::string reason;    ///< why it pends, "" for None
+  std::string exitCode;  ///< "code:signal" once ended
+  std::string error;     ///< Slurm or the cluster could not be asked
+  bool sshFatal = false;  ///< the error is one ssh never retries (host key, refused key)
+  bool ended() const { return phase == Phase::Completed || phase == Phase::Failed || phase == Phase::Cancelled; }
+};
+/// The phase of a Slurm state word (squeue's JOB STATE CODES); a word not known is Unknown.
+JobState::Phase jobPhase(const std::string& state);
+/// "pending", "running", "completed", "failed", "cancelled", "unknown".
+const char* phaseName(JobState::Phase phase);
+
+/// Asks the cluster of `profile` about `jobId`: squeue, then sacct, then scontrol.
+JobState queryJob(const Profile& profile, const std::string& jobId, const std::atomic<bool>* stop = nullptr);
+
+/// A submission to a cluster behind SSH.
+struct RemoteSubmission {
+  Profile profile;
+  std::string projectFile;             ///< a new run: the project
+  std::string configName;              ///< its config ("" = the active one)
+  std::vector<std::string> overrides;  ///< key=value
+  std::string localDir;                ///< the local run folder (the mirror); made for a new run
+  bool resume = false;                 ///< resubmit localDir's run (its mirrored config.yaml)
+  int epochs = 0;                      ///< resume: a new total (> 0), else the run's
+};
+
+/// Submits: the job.sbatch exported (the dataset as the cluster sees it, Profile::
+/// clusterDataPath) is written into <run_folder>/<project>/<run id> on the cluster, sbatch runs
+/// there, and the record is written into the local folder. A new run that sbatch refused
+/// leaves no folder behind, here or there. A resume is refused while the run's newest job has
+/// not ended.
+Result<RunRecord> submitRemote(const RemoteSubmission& submission);
+
+/// Stops job `jobId`: a running one gets SIGTERM (scancel --signal=TERM: the ranks finish their
+/// step, rank 0 checkpoints), a pending one is cancelled. "" or what went wrong.
+std::string cancelJob(const Profile& profile, const std::string& jobId, bool pending);
+
+/// A new run folder name under `runsFolder`: run-YYYYMMDD-HHMMSS (-2, -3 … when taken), as the
+/// studio names its runs.
+std::string newRunId(const std::string& runsFolder);
+
+/// The record's job ended as `state` says: kept in the record (Slurm forgets ended jobs).
+Status recordEnd(const std::string& localDir, const JobState& state);
+
+}  // namespace stave::cluster

@@ -1,0 +1,164 @@
+#include "core/cluster/ssh.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "core/cluster/remote_shell.h"
+
+namespace stave::cluster {
+namespace {
+
+bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
+
+/// OpenSSH's lines as they are, without carriage returns and the banner of '@'s, at most 12.
+std::string opensshLines(const std::string& err) {
+  std::string out;
+  int lines = 0;
+  size_t start = 0;
+  while (start < err.size() && lines < 12) {
+    size_t end = err.find('\n', start);
+    if (end == std::string::npos) end = err.size();
+    std::string line = err.substr(start, end - start);
+    start = end + 1;
+    std::string clean;
+    for (const char c : line)
+      if (c != '\r') clean += c;
+    if (clean.empty() || clean.find_first_not_of('@') == std::string::npos) continue;
+    out += "\n  " + clean;
+    ++lines;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string destinationProblem(const std::string& d) {
+  if (d.empty()) return "no destination (user@host or a Host of ~/.ssh/config)";
+  if (d.front() == '-') return "'" + d + "' begins with '-', which ssh would read as an option";
+  for (const unsigned char c : d)
+    if (c <= ' ' || c == 0x7f) return "'" + d + "' holds a space or a control character";
+  return {};
+}
+
+std::string defaultControlDir() {
+  std::string dir;
+  if (const char* run = std::getenv("XDG_RUNTIME_DIR"); run && *run && ::access(run, W_OK) == 0)
+    dir = std::string(run) + "/stave-ssh";
+  else
+    dir = "/tmp/stave-ssh-" + std::to_string(::getuid());
+  ::mkdir(dir.c_str(), 0700);
+  return dir;
+}
+
+std::vector<std::string> sshArgv(const SshEndpoint& e, const std::string& remoteLine) {
+  const std::string control = e.controlDir.empty() ? defaultControlDir() : e.controlDir;
+  std::vector<std::string> a{"ssh",
+                             "-o", "BatchMode=yes",
+                             "-o", "ControlMaster=auto",
+                             "-o", "ControlPath=" + control + "/%C",
+                             "-o", "ControlPersist=" + std::to_string(e.persistS) + "s",
+                             "-o", "ConnectTimeout=" + std::to_string(e.connectTimeoutS),
+                             // A link that died without a word is noticed within 45 s.
+                             "-o", "ServerAliveInterval=15",
+                             "-o", "ServerAliveCountMax=3"};
+  if (!e.configFile.empty()) a.insert(a.end(), {"-F", e.configFile});
+  if (e.port > 0) a.insert(a.end(), {"-p", std::to_string(e.port)});
+  a.push_back(e.destination);
+  a.push_back("--");
+  a.push_back(remoteLine);
+  return a;
+}
+
+std::vector<std::string> sshExitArgv(const SshEndpoint& e) {
+  const std::string control = e.controlDir.empty() ? defaultControlDir() : e.controlDir;
+  std::vector<std::string> a{"ssh", "-o", "BatchMode=yes", "-o", "ControlPath=" + control + "/%C"};
+  if (!e.configFile.empty()) a.insert(a.end(), {"-F", e.configFile});
+  if (e.port > 0) a.insert(a.end(), {"-p", std::to_string(e.port)});
+  a.insert(a.end(), {"-O", "exit", e.destination});
+  return a;
+}
+
+SshFailure classifySsh(const ProcessResult& r) {
+  if (r.end == ProcessEnd::FailedToStart) return SshFailure::NotStarted;
+  const std::string& err = r.err;
+  // OpenSSH says these before it gives up; a changed key is checked first (it also says
+  // "Host key verification failed").
+  if (contains(err, "REMOTE HOST IDENTIFICATION HAS CHANGED")) return SshFailure::HostKeyChanged;
+  if (r.end != ProcessEnd::Finished || r.exitCode != 255) return SshFailure::None;
+  if (contains(err, "Host key verification failed") || contains(err, "host key is known") ||
+      contains(err, "No matching host key"))
+    return SshFailure::HostKeyUnknown;
+  if (contains(err, "Permission denied") || contains(err, "Too many authentication failures"))
+    return SshFailure::AuthRefused;
+  for (const char* word : {"Connection refused", "Connection timed out", "timed out", "No route to host",
+                           "Network is unreachable", "Could not resolve", "Connection closed", "Connection reset",
+                           "closed by remote host", "Broken pipe", "not responding", "kex_exchange_identification",
+                           "Temporary failure", "Name or service not known"})
+    if (contains(err, word)) return SshFailure::Unreachable;
+  return SshFailure::Other;
+}
+
+std::string describeSshFailure(const SshEndpoint& e, SshFailure f, const ProcessResult& r) {
+  const std::string who = "ssh " + e.destination + (e.port > 0 ? " (port " + std::to_string(e.port) + ")" : "");
+  const std::string said = opensshLines(r.err);
+  switch (f) {
+    case SshFailure::None: return {};
+    case SshFailure::HostKeyChanged:
+      return who + ": the cluster's host key has CHANGED since it was recorded in known_hosts; OpenSSH refused "
+                   "the connection and nothing was sent. If the cluster's administrators changed its key, remove "
+                   "the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. "
+                   "OpenSSH said:" + said;
+    case SshFailure::HostKeyUnknown:
+      return who + ": the cluster's host key is not in known_hosts, and it is not accepted unasked; connect once in "
+                   "a terminal (ssh " + e.destination + ") and check the key it shows. OpenSSH said:" + said;
+    case SshFailure::AuthRefused:
+      return who + ": the cluster refused every key offered (no password is asked: BatchMode). Load your key into "
+                   "the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that "
+                   "`ssh " + e.destination + " true` works in a terminal without a prompt. OpenSSH said:" + said;
+    case SshFailure::Unreachable:
+      return who + ": the cluster cannot be reached now (tried again later). OpenSSH said:" + said;
+    case SshFailure::NotStarted:
+      return who + ": the OpenSSH client could not be started (" + r.err + "); install openssh-client";
+    case SshFailure::Other:
+      return who + ": ssh failed (" + describeEnd(r) + "). OpenSSH said:" + said;
+  }
+  return {};
+}
+
+RemoteResult runRemoteLine(const SshEndpoint& e, const std::string& line, const ProcessOptions& o) {
+  RemoteResult rr;
+  if (const std::string why = destinationProblem(e.destination); !why.empty()) {
+    rr.failure = SshFailure::Other;
+    rr.message = "ssh: " + why;
+    return rr;
+  }
+  rr.process = runProcess(sshArgv(e, line), o);
+  rr.failure = classifySsh(rr.process);
+  // ssh ended by us (time limit, stop) never said why: a time-out of the link itself.
+  if (rr.failure == SshFailure::None && rr.process.end == ProcessEnd::TimedOut && rr.process.out.empty())
+    rr.message = "ssh " + e.destination + ": no answer within " + std::to_string(o.timeoutMs / 1000) + " s";
+  else
+    rr.message = describeSshFailure(e, rr.failure, rr.process);
+  return rr;
+}
+
+RemoteResult runRemote(const SshEndpoint& e, const std::vector<std::string>& argv, const ProcessOptions& o) {
+  auto line = shellCommand(argv);
+  if (!line) {
+    RemoteResult rr;
+    rr.failure = SshFailure::Other;
+    rr.message = line.errorText();
+    return rr;
+  }
+  return runRemoteLine(e, line.value(), o);
+}
+
+void closeConnection(const SshEndpoint& e) {
+  ProcessOptions o;
+  o.timeoutMs = 10000;
+  runProcess(sshExitArgv(e), o);
+}
+
+}  // namespace stave::cluster
