@@ -14,10 +14,17 @@ const std::vector<MessageDef> kCatalog = {
     // --- shared words -----------------------------------------------------------------------
     {"rank", "rank {rank}"},
     {"rank_on_node", "rank {rank} on node {node}"},
+    {"gpu", "GPU {index}"},
+    {"gpu_on_node", "node {node} GPU {index}"},
+    {"node", "node {node}"},
+    {"node_host", "node {node} ({host})"},
 
     // --- the doctor (core/telemetry/doctor.cpp) ---------------------------------------------
     {"doctor.cpu_busy", "CPU {percent} busy"},
     {"doctor.cpu_unknown", "CPU load unknown"},
+    {"doctor.cpu_busy_node", "CPU {percent} busy on {node}, the busiest node"},
+    {"doctor.fullest_gpu", "; the fullest is {gpu}"},
+    {"doctor.least_busy_gpu", "; the least busy is {gpu}, at {percent}"},
     {"doctor.title.data_bound", "data-bound"},
     {"doctor.title.input_copy_bound", "input-copy-bound"},
     {"doctor.title.communication_bound", "communication-bound"},

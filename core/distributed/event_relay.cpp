@@ -21,7 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxQueued = 64u << 20;
 constexpr size_t kMaxHandshakeLine = 512;
 constexpr size_t kReadPerRound = 1u << 20;  // per connection and service(): nobody hogs the loop
 constexpr auto kKeepAlive = std::chrono::seconds(30);
@@ -352,12 +351,13 @@ void RelayServer::service(const OnEvent& onEvent, const OnProblem& onProblem) {
 // ---------------------------------------------------------------------------------------------
 
 RelayClient::RelayClient(std::string host, int port, std::string kind, int id,
-                         SecretSource secret)
+                         SecretSource secret, size_t maxQueued)
     : m_host(std::move(host)),
       m_port(port),
       m_kind(std::move(kind)),
       m_id(id),
-      m_secretSource(std::move(secret)) {}
+      m_secretSource(std::move(secret)),
+      m_maxQueued(maxQueued) {}
 
 RelayClient::~RelayClient() {
   if (m_fd >= 0) close(m_fd);
@@ -366,7 +366,7 @@ RelayClient::~RelayClient() {
 void RelayClient::send(const std::string& line) {
   m_queue.push_back(line + "\n");
   m_queued += m_queue.back().size();
-  while (m_queued > kMaxQueued && m_queue.size() > 1) {
+  while (m_queued > m_maxQueued && m_queue.size() > 1) {
     // Keep a partly sent line: the stream must stay whole lines.
     const size_t drop = m_sentOfFront > 0 ? 1 : 0;
     m_queued -= m_queue[drop].size();
@@ -565,6 +565,23 @@ Result<telemetry::Event> admitRelayedLine(const RelayPeer& peer, const std::stri
   const bool own = r >= peer.firstRank && r < peer.firstRank + peer.rankCount;
   const bool nodeOwn = r == -1 && peer.kind == "node" &&
                        (type == et::kGpuSample || type == et::kSystemSample || type == et::kWarning);
+  if (type == et::kGpuSample || type == et::kSystemSample) {
+    // Node 0 charts and judges every number of a sample: it must read as one.
+    const auto typed = type == et::kGpuSample ? telemetry::gpuSampleFromEvent(event.value()).errors()
+                                              : telemetry::systemSampleFromEvent(event.value()).errors();
+    if (!typed.empty()) return typed;
+  }
+  if (nodeOwn && type != et::kWarning) {
+    // A node's samples name the node they were taken on: only its own (another's would put
+    // this peer's GPUs in that node's place on every chart).
+    const auto node = event->data.find("node");
+    if (node == event->data.end() || !node->is_number_integer() ||
+        node->get<int64_t>() != static_cast<int64_t>(peer.id))
+      return Error{"", 0, "data.node",
+                   "a " + type + " from node " + std::to_string(peer.id) + " names node " +
+                       (node == event->data.end() ? std::string("none") : node->dump()) +
+                       "; a node sends its own samples only"};
+  }
   if (!own && !nodeOwn)
     return Error{"", 0, "rank",
                  "rank " + std::to_string(r) + " is not one of this peer's ranks (" +

@@ -115,13 +115,18 @@ class RelayServer {
 
 /// Another node's (or rank's) end: connects to node 0 (retrying every half second until it
 /// answers and accepts the proof) and sends lines in order. Lines wait in a bounded queue
-/// (64 MiB) while node 0 is not reachable; beyond that the oldest are dropped and counted.
+/// (64 MiB) while node 0 is not reachable or reads slowly; beyond that the oldest are dropped
+/// and counted, so a dead or stalled node 0 never grows this process's memory.
 class RelayClient {
  public:
   /// The secret, asked anew at every connection attempt (node 0 may create it late).
   using SecretSource = std::function<Result<std::string>()>;
-  /// `kind`/`id`: who this is ("node" K or "rank" R).
-  RelayClient(std::string host, int port, std::string kind, int id, SecretSource secret);
+  /// The queue's default bound, in bytes.
+  static constexpr size_t kDefaultMaxQueued = 64u << 20;
+  /// `kind`/`id`: who this is ("node" K or "rank" R); `maxQueued`: the queue's bound in bytes
+  /// (one line over it is still kept whole).
+  RelayClient(std::string host, int port, std::string kind, int id, SecretSource secret,
+              size_t maxQueued = kDefaultMaxQueued);
   ~RelayClient();
   RelayClient(const RelayClient&) = delete;
   RelayClient& operator=(const RelayClient&) = delete;
@@ -137,6 +142,8 @@ class RelayClient {
   bool connected() const { return m_state == State::Ready; }
   /// Lines dropped because the queue was full.
   long long dropped() const { return m_dropped; }
+  /// Bytes waiting to be sent (at most the bound, or one line when a single line is larger).
+  size_t queuedBytes() const { return m_queued; }
   /// Why the last attempt failed ("" when none did): a missing key, a refusal, a bad answer.
   const std::string& lastError() const { return m_lastError; }
 
@@ -164,6 +171,7 @@ class RelayClient {
   std::deque<std::string> m_queue;  // whole lines with their '\n'
   size_t m_queued = 0;              // bytes in m_queue
   size_t m_sentOfFront = 0;         // bytes of m_queue.front() already sent
+  size_t m_maxQueued;
   long long m_dropped = 0;
   std::string m_lastError;
 };
@@ -172,7 +180,8 @@ class RelayClient {
 /// overflowing number, a type this program does not know are refused), is not one of the
 /// events node 0 alone writes (run_start, validation, checkpoint, finished), and names one of
 /// the peer's own ranks (a node's launcher may also send its node's samples and warnings, rank
-/// -1). An error says what is wrong with the line.
+/// -1; a gpu_sample or system_sample must read as one and name the peer's own node in
+/// data.node). An error says what is wrong with the line.
 Result<telemetry::Event> admitRelayedLine(const RelayPeer& peer, const std::string& line);
 
 }  // namespace stave::dist

@@ -115,11 +115,13 @@ void Supervisor::emit(const std::string& line) {
 }
 
 // Every event the launcher writes goes through here (and is marked as the launcher's).
-void Supervisor::emitEvent(telemetry::Event event) {
+std::string Supervisor::emitEvent(telemetry::Event event) {
   if (!event.data.is_object()) event.data = nlohmann::json::object();
   event.data["source"] = "launcher";
   if (m_monitor) m_monitor->observe(event);
-  emit(telemetry::encodeEvent(event));
+  std::string line = telemetry::encodeEvent(event);
+  emit(line);
+  return line;
 }
 
 

@@ -126,7 +126,8 @@ class Supervisor {
   }
   bool spawn(RankProc& r, const std::vector<std::string>& envStrings);
   void emit(const std::string& line);
-  void emitEvent(telemetry::Event event);
+  /// Writes one of the launcher's own events; returns its line.
+  std::string emitEvent(telemetry::Event event);
   void warn(const std::string& message);
   void warn(Text text);  ///< a catalog message (its English beside it)
   void readOutput(RankProc& r, bool untilEof);

@@ -345,6 +345,8 @@ void Supervisor::startSampling() {
   for (const auto& r : m_ranks) pids.emplace_back(r.global, static_cast<int>(r.pid));
   m_node->setProcesses(pids);
   m_node->start();
+  no.node = m_opt.nodeRank;
+  no.nodes = m_opt.nnodes;
 }
 
 
@@ -354,7 +356,12 @@ void Supervisor::maybeSample() {
     std::lock_guard<std::mutex> lock(m_nodeMutex);
     events.swap(m_nodeEvents);
   }
-  for (auto& e : events) emitEvent(std::move(e));
+  for (auto& e : events) {
+    const std::string line = emitEvent(std::move(e));
+    // Another node's samples reach node 0's events.jsonl too (the relay's queue is bounded:
+    // a node 0 that does not read costs the oldest lines, never this node's memory).
+    if (m_relayClient) m_relayClient->send(line);
+  }
 }
 
 

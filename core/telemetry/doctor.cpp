@@ -5,8 +5,10 @@
 #include <functional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "core/config/schema.h"
+#include "core/telemetry/hardware_names.h"
 #include "core/telemetry/straggler.h"
 
 namespace stave::telemetry {
@@ -91,9 +93,13 @@ RuleVerdict below(double value, double fire, double clear) {
 }
 
 Text cpuText(const Context& c) {
-  return c.w.cpuBusy >= 0 ? Text("doctor.cpu_busy", {{"percent", std::to_string(std::lround(c.w.cpuBusy)) + "%"}})
-                          : Text("doctor.cpu_unknown");
+  if (c.w.cpuBusy < 0) return Text("doctor.cpu_unknown");
+  const std::string pct = std::to_string(std::lround(c.w.cpuBusy)) + "%";
+  if (c.w.nodes > 1)
+    return Text("doctor.cpu_busy_node", {{"percent", pct}, {"node", nodeNameText(c.w.cpuNode)}});
+  return Text("doctor.cpu_busy", {{"percent", pct}});
 }
+
 
 // A finding's title and sentences are catalog messages (core/base/message.h); the English
 // beside them is made from the same messages.
@@ -107,6 +113,12 @@ void say(Finding& f, Text t) {
 }
 void say(Finding& f, const char* id, std::vector<Text::Arg> args = {}) {
   say(f, Text(id, std::move(args)));
+}
+
+// In a run of several nodes, which GPU the memory finding's share is.
+void sayFullestGpu(Finding& f, const Context& c) {
+  if (c.w.nodes <= 1 || c.w.fullestGpuIndex < 0) return;
+  say(f, "doctor.fullest_gpu", {{"gpu", gpuNameText(c.w.fullestGpuNode, c.w.fullestGpuIndex, true)}});
 }
 
 // --- The rules -------------------------------------------------------------------------------
@@ -249,6 +261,7 @@ RuleVerdict memoryHeadroom(const Context& c) {
     f.severity = Severity::Critical;
     f.evidence = evidence;
     say(f, "doctor.near_oom", {{"share", percent(used)}});
+    sayFullestGpu(f, c);
     if (batch > 1)
       f.advice.push_back({"batch", std::to_string(std::max<int64_t>(1, batch * 3 / 4))});
     return v;
@@ -260,6 +273,7 @@ RuleVerdict memoryHeadroom(const Context& c) {
   f.severity = Severity::Info;
   f.evidence = evidence;
   say(f, "doctor.memory_headroom", {{"share", percent(used)}});
+  sayFullestGpu(f, c);
   if (used * 2 < 0.85) f.advice.push_back({"batch", std::to_string(batch * 2)});
   return v;
 }
@@ -277,6 +291,12 @@ RuleVerdict gpuUnderused(const Context& c) {
   setTitle(f, "gpu_underused");
   f.evidence = {{"gpu_util", c.w.gpuUtil}, {"batch", static_cast<double>(batch)}};
   say(f, "doctor.gpu_underused", {{"percent", std::to_string(std::lround(c.w.gpuUtil)) + "%"}});
+  if (c.w.nodes > 1 && c.w.idlestGpuIndex >= 0) {
+    f.evidence["idlest_gpu_util"] = c.w.idlestGpuUtil;
+    say(f, "doctor.least_busy_gpu",
+        {{"gpu", gpuNameText(c.w.idlestGpuNode, c.w.idlestGpuIndex, true)},
+         {"percent", std::to_string(std::lround(c.w.idlestGpuUtil)) + "%"}});
+  }
   if (!c.boolean("amp") || c.string("precision") == "fp32") {
     if (!c.boolean("amp")) f.advice.push_back({"amp", "true"});
     if (c.string("precision") == "fp32") f.advice.push_back({"precision", "auto"});
@@ -388,6 +408,7 @@ bool Doctor::addRunStart(const RunStartEvent& rs) {
   m_facts.device = rs.device;
   m_facts.worldSize = std::max(1, rs.worldSize);
   m_facts.localRanks = std::max(1, rs.worldSize / std::max(1, rs.nnodes));
+  m_facts.nodes = std::max(m_facts.nodes, rs.nnodes);
   if (rs.config.is_object()) m_facts.config = rs.config;
   return true;
 }
@@ -412,15 +433,21 @@ bool Doctor::addStep(const Event& e, const StepEvent& s) {
 
 bool Doctor::addGpu(const GpuSampleEvent& g) {
   if (g.gpus.empty()) return false;
+  m_facts.nodes = std::max({m_facts.nodes, g.nodes, g.node + 1});
   for (Accumulator* acc : {&m_period, &m_run}) {
     ++acc->gpuSamples;
     for (const auto& r : g.gpus) {
       if (r.util >= 0 && std::isfinite(r.util)) {
         acc->gpuUtilSum += r.util;
         ++acc->gpuUtilCount;
+        auto& [sum, n] = acc->gpuUtil[{g.node, r.index}];
+        sum += r.util;
+        ++n;
       }
-      if (r.memUsed >= 0 && r.memTotal > 0)
-        acc->gpuMemoryShare = std::max(acc->gpuMemoryShare, r.memUsed / r.memTotal);
+      if (r.memUsed >= 0 && r.memTotal > 0 && r.memUsed / r.memTotal > acc->gpuMemoryShare) {
+        acc->gpuMemoryShare = r.memUsed / r.memTotal;
+        acc->fullestGpu = {g.node, r.index};
+      }
     }
   }
   return true;
@@ -428,23 +455,43 @@ bool Doctor::addGpu(const GpuSampleEvent& g) {
 
 bool Doctor::addSystem(const SystemSampleEvent& s) {
   if (s.cpuTotal < 0 || !std::isfinite(s.cpuTotal)) return false;
-  if (!s.cpu.empty()) m_facts.cores = static_cast<int>(s.cpu.size());
+  m_facts.nodes = std::max({m_facts.nodes, s.nodes, s.node + 1});
+  if (!s.cpu.empty() && s.node == 0) m_facts.cores = static_cast<int>(s.cpu.size());
   for (Accumulator* acc : {&m_period, &m_run}) {
-    acc->cpuSum += s.cpuTotal;
+    auto& [sum, n] = acc->cpu[s.node];
+    sum += s.cpuTotal;
+    ++n;
     ++acc->cpuSamples;
   }
   return true;
 }
 
-DoctorWindow Doctor::windowOf(const Accumulator& acc, double periodS) {
+DoctorWindow Doctor::windowOf(const Accumulator& acc, double periodS) const {
   DoctorWindow w;
   for (const auto& [rank, sn] : acc.ranks) w.ranks[rank] = {sn.first * (1.0 / sn.second), sn.second};
   w.warmupSteps = acc.warmup;
   w.gpuUtil = acc.gpuUtilCount > 0 ? acc.gpuUtilSum / acc.gpuUtilCount : -1;
   w.gpuMemoryShare = acc.gpuMemoryShare;
+  std::tie(w.fullestGpuNode, w.fullestGpuIndex) = acc.fullestGpu;
+  for (const auto& [gpu, sn] : acc.gpuUtil) {
+    const double mean = sn.first / sn.second;
+    if (w.idlestGpuIndex < 0 || mean < w.idlestGpuUtil) {
+      std::tie(w.idlestGpuNode, w.idlestGpuIndex) = gpu;
+      w.idlestGpuUtil = mean;
+    }
+  }
   w.gpuSamples = acc.gpuSamples;
-  w.cpuBusy = acc.cpuSamples > 0 ? acc.cpuSum / acc.cpuSamples : -1;
+  // Several nodes: the busiest node's CPU (a saturated node is not helped by more loader
+  // threads, whatever the others do); one node: its mean, as ever.
+  for (const auto& [node, sn] : acc.cpu) {
+    const double mean = sn.first / sn.second;
+    if (mean > w.cpuBusy) {
+      w.cpuBusy = mean;
+      w.cpuNode = node;
+    }
+  }
   w.cpuSamples = acc.cpuSamples;
+  w.nodes = m_facts.nodes;
   w.periodS = periodS;
   return w;
 }

@@ -10,7 +10,8 @@
 // loader fills a cache) are never judged, and during a run a rule is reported only after it held
 // for `confirmPeriods` periods in a row, and withdrawn only after it failed its (lower) clearing
 // threshold as often — so no advice flaps between periods. The final report judges every step
-// after the warm-up at once.
+// after the warm-up at once. In a run of several nodes every node's samples reach it (node 0's
+// launcher relays them), and a finding names the node and GPU its numbers come from.
 //
 // Pure logic; not thread-safe (RunMonitor serialises it).
 
@@ -54,6 +55,7 @@ struct RunFacts {
   int localRanks = 1;                                ///< ranks on one node
   nlohmann::json config = nlohmann::json::object();  ///< resolved run config
   int cores = 0;                                     ///< the node's logical cores (0 = unknown)
+  int nodes = 1;                                     ///< machines in the run
 };
 
 /// One rank's share of a window.
@@ -69,9 +71,17 @@ struct DoctorWindow {
   double gpuUtil = -1;               ///< mean % utilisation over the GPUs and samples (-1 none)
   double gpuMemoryShare = -1;        ///< highest used/total of any GPU in the window (-1 none)
   int gpuSamples = 0;                ///< gpu_sample readings behind those
-  double cpuBusy = -1;               ///< mean % of all cores busy (-1 none)
+  double cpuBusy = -1;               ///< mean % of all cores busy (-1 none); the busiest node's
   int cpuSamples = 0;                ///< system_sample readings behind it
   double periodS = 0;                ///< seconds the window covers
+  // Where those numbers come from, so that a finding can name the node and GPU.
+  int nodes = 1;                     ///< nodes in the run (from its samples and run_start)
+  int cpuNode = 0;                   ///< the node whose CPU cpuBusy is
+  int fullestGpuNode = 0;            ///< the GPU of gpuMemoryShare: its node ...
+  int fullestGpuIndex = -1;          ///< ... and index (-1 none)
+  int idlestGpuNode = 0;             ///< the GPU with the lowest mean utilisation: its node ...
+  int idlestGpuIndex = -1;           ///< ... and index (-1 none)
+  double idlestGpuUtil = -1;         ///< ... and its mean %
 };
 
 /// The result of one rule on one window.
@@ -131,11 +141,13 @@ class Doctor {
     double gpuUtilSum = 0;
     int gpuUtilCount = 0;
     double gpuMemoryShare = -1;
+    std::pair<int, int> fullestGpu{0, -1};                    // (node, index) of that share
+    std::map<std::pair<int, int>, std::pair<double, int>> gpuUtil;  // per (node, index): sum, n
     int gpuSamples = 0;
-    double cpuSum = 0;
+    std::map<int, std::pair<double, int>> cpu;  // per node: sum of cpu_total, samples
     int cpuSamples = 0;
   };
-  static DoctorWindow windowOf(const Accumulator& acc, double periodS);
+  DoctorWindow windowOf(const Accumulator& acc, double periodS) const;
   bool isWarmup(int rank, int epoch) const;
   DiagnosisEvent build(std::vector<Finding> findings, const DoctorWindow& window,
                        bool final) const;

@@ -14,6 +14,24 @@ using namespace codec;
 json knownOrNull(double v) { return v < 0 || !std::isfinite(v) ? json(nullptr) : json(v); }
 double knownOrMinusOne(double v) { return std::isnan(v) ? -1.0 : v; }
 
+// The sampled node: absent in logs written before samples named it (node 0, the only node
+// whose samples reached events.jsonl then).
+template <typename Sample>
+void readNode(FieldReader& r, Sample& e) {
+  r.integer("node", e.node, false);
+  r.integer("nodes", e.nodes, false);
+  if (e.node < 0) r.error("node", "must be 0 or more, got " + std::to_string(e.node));
+  if (e.nodes < 1) r.error("nodes", "must be 1 or more, got " + std::to_string(e.nodes));
+  r.str("host", e.host, false);
+}
+
+template <typename Sample>
+void writeNode(json& d, const Sample& e) {
+  d["node"] = e.node;
+  if (e.nodes > 1) d["nodes"] = e.nodes;
+  if (!e.host.empty()) d["host"] = e.host;
+}
+
 Event toEvent(const GpuSampleEvent& e, int rank) {
   json gpus = json::array();
   for (const auto& g : e.gpus)
@@ -31,12 +49,14 @@ Event toEvent(const GpuSampleEvent& e, int rank) {
                     {"pcie_rx_bps", knownOrNull(g.pcieRxBps)}});
   json d{{"gpus", gpus}};
   if (!e.status.empty()) d["status"] = e.status;
+  writeNode(d, e);
   return makeEvent(event_type::kGpuSample, rank, std::move(d));
 }
 
 Result<GpuSampleEvent> gpuSampleFromEvent(const Event& ev) {
   return readTyped<GpuSampleEvent>(ev, event_type::kGpuSample, [](FieldReader& r, GpuSampleEvent& e) {
     r.str("status", e.status, false);
+    readNode(r, e);
     const json* gpus = r.array("gpus");
     if (!gpus) return;
     for (size_t i = 0; i < gpus->size(); ++i) {
@@ -79,6 +99,7 @@ Event toEvent(const SystemSampleEvent& e, int rank) {
          {"ranks", ranks},
          {"disk_read_bps", knownOrNull(e.diskReadBps)},
          {"disk", e.disk}};
+  writeNode(d, e);
   return makeEvent(event_type::kSystemSample, rank, std::move(d));
 }
 
@@ -91,6 +112,7 @@ Result<SystemSampleEvent> systemSampleFromEvent(const Event& ev) {
     r.num("mem_total", e.memTotal, false);
     r.num("disk_read_bps", e.diskReadBps, false);
     r.str("disk", e.disk, false);
+    readNode(r, e);
     e.cpuTotal = knownOrMinusOne(e.cpuTotal);
     e.memUsed = knownOrMinusOne(e.memUsed);
     e.memTotal = knownOrMinusOne(e.memTotal);
@@ -116,8 +138,37 @@ Result<SystemSampleEvent> systemSampleFromEvent(const Event& ev) {
   });
 }
 
+std::string nodeKeyPrefix(int node) {
+  return node > 0 ? "node/" + std::to_string(node) + "/" : std::string();
+}
+
+std::pair<int, std::string_view> splitNodeKey(std::string_view key) {
+  constexpr std::string_view kNode = "node/";
+  if (key.substr(0, kNode.size()) != kNode) return {0, key};
+  size_t i = kNode.size();
+  int node = 0;
+  while (i < key.size() && key[i] >= '0' && key[i] <= '9' && node < 100000000)
+    node = node * 10 + (key[i++] - '0');
+  if (i == kNode.size() || i >= key.size() || key[i] != '/') return {0, key};
+  return {node, key.substr(i + 1)};
+}
+
 void flattenNumbers(const json& j, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out) {
+  if (prefix.empty() && j.is_object()) {
+    // The sampled node is an identity: node K's leaves under node/K/ (node 0's unprefixed).
+    const auto node = j.find("node");
+    if (node != j.end() || j.contains("nodes")) {
+      const bool named = node != j.end() && node->is_number_integer() && node->get<int64_t>() >= 0 &&
+                         node->get<int64_t>() < 100000000;
+      const std::string p = nodeKeyPrefix(named ? static_cast<int>(node->get<int64_t>()) : 0);
+      for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "node" && it.key() != "nodes" && it.key() != "index" && it.key() != "rank" &&
+            it.key() != "pid")
+          flattenNumbers(it.value(), p + it.key(), out);
+      return;
+    }
+  }
   if (j.is_number()) {
     out.emplace_back(prefix, j.get<double>());
   } else if (j.is_object()) {
@@ -215,6 +266,10 @@ class LeafScanner : public nlohmann::json_sax<json> {
     }
     if (!m_inData) return value();
     Frame& f = m_frames.back();
+    if (m_frames.size() == 2 && (f.key == "node" || f.key == "nodes")) {  // identities
+      if (integer && v >= 0 && v < 1e8) (f.key == "node" ? m_out->node : m_out->nodes) = static_cast<int>(v);
+      return true;
+    }
     if (!f.array && (f.key == "index" || f.key == "rank" || f.key == "pid")) {
       if (f.element && integer && f.key == "index") f.index = static_cast<int64_t>(v);
       if (f.element && integer && f.key == "rank") f.rank = static_cast<int64_t>(v);
@@ -283,6 +338,10 @@ bool scanEventLeaves(std::string_view line, ScannedEvent* out) {
   *out = ScannedEvent{};
   LeafScanner scanner(out);
   const bool parsed = json::sax_parse(line.begin(), line.end(), &scanner, json::input_format_t::json, true);
+  if (out->node > 0) {
+    const std::string prefix = nodeKeyPrefix(out->node);
+    for (auto& leaf : out->leaves) leaf.first.insert(0, prefix);
+  }
   return parsed && scanner.ok() && !out->type.empty() && std::isfinite(out->time);
 }
 

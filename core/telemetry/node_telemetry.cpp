@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "core/base/host_name.h"
 #include "core/telemetry/gpu_sampler.h"
 #include "core/telemetry/system_sampler.h"
 
@@ -41,9 +42,13 @@ void NodeTelemetry::loop() {
       m_opt.nvmlLibrary == NodeTelemetryOptions{}.nvmlLibrary)
     go.library = env;
   GpuSampler gpu(go);
+  const std::string host = m_opt.host.empty() ? hostName() : m_opt.host;
   const bool haveGpu = gpu.available() && gpu.deviceCount() > 0;
   if (!haveGpu) {
     GpuSampleEvent none;
+    none.node = m_opt.node;
+    none.nodes = m_opt.nodes;
+    none.host = host;
     none.status = "no NVIDIA GPU: " + (gpu.available() ? std::string("NVML lists no device")
                                                        : gpu.unavailableReason());
     m_sink(toEvent(none, -1));
@@ -55,6 +60,9 @@ void NodeTelemetry::loop() {
   for (;;) {
     if (haveGpu) {
       GpuSampleEvent e;
+      e.node = m_opt.node;
+      e.nodes = m_opt.nodes;
+      e.host = host;
       double when = 0;
       for (const auto& s : gpu.sampleOnce()) {
         GpuReading g;
@@ -84,7 +92,11 @@ void NodeTelemetry::loop() {
     }
     const double now =
         std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    m_sink(toEvent(system.sample(ranks, now), -1));
+    SystemSampleEvent sys = system.sample(ranks, now);
+    sys.node = m_opt.node;
+    sys.nodes = m_opt.nodes;
+    sys.host = host;
+    m_sink(toEvent(sys, -1));
     next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
     std::unique_lock<std::mutex> lock(m_mutex);
     if (m_cv.wait_until(lock, next, [this] { return m_stop; })) return;

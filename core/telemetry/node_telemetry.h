@@ -4,7 +4,8 @@
 // rank's RSS and CPU), handed to a callback on the telemetry's own thread. Whatever keeps the
 // run's events.jsonl (the launcher, or a single process without one) runs it, so a run on a
 // cluster node carries its own hardware history. Without a GPU or driver: one gpu_sample with
-// a "no NVIDIA GPU" status, then system samples only.
+// a "no NVIDIA GPU" status, then system samples only. Every sample names its node (index and
+// host name): node 0's launcher writes the other nodes' into the run's events.jsonl too.
 
 #include <condition_variable>
 #include <functional>
@@ -23,6 +24,9 @@ struct NodeTelemetryOptions {
   std::string nvmlLibrary = "libnvidia-ml.so.1";  ///< NVML to load (tests use a fake)
   std::string diskPath;                       ///< report the reads of this path's disk
   std::string procRoot = "/proc";             ///< /proc (tests: a folder laid out like it)
+  int node = 0;                               ///< this node's index in the run (node_rank)
+  int nodes = 1;                              ///< nodes in the run (nnodes)
+  std::string host;                           ///< its host name in the samples ("" = hostName())
 };
 
 class NodeTelemetry {

@@ -164,13 +164,19 @@ TensorBoardWriter::TensorBoardWriter() {
 }
 
 void TensorBoardWriter::writeSamples(const Event& e) {
-  // Every number of the sample as it is: gpu/<index>/<field>, system/<field>.
-  const std::string group = e.type == event_type::kGpuSample ? "gpu" : "system";
-  const int64_t step = m_sampleSteps[e.type]++;
-  std::vector<std::pair<std::string, double>> leaves;
+  // Every number of the sample as it is: gpu/<index>/<field>, system/<field>; another node's
+  // (relayed to node 0) under node/<K>/, so that its GPU 0 is not node 0's.
   nlohmann::json data = e.data;
+  int node = 0;
+  if (data.is_object() && data.contains("node")) {
+    if (data["node"].is_number_integer()) node = data["node"].get<int>();
+    data.erase("node");
+  }
+  const std::string group = nodeKeyPrefix(node) + (e.type == event_type::kGpuSample ? "gpu" : "system");
+  const int64_t step = m_sampleSteps[group]++;
+  std::vector<std::pair<std::string, double>> leaves;
   // gpu_sample's "gpus" array: gpu/<index>/<field>.
-  if (group == "gpu" && data.contains("gpus")) data = data["gpus"];
+  if (e.type == event_type::kGpuSample && data.contains("gpus")) data = data["gpus"];
   flattenNumbers(data, "", leaves);
   for (const auto& [key, value] : leaves) scalar(group + "/" + key, step, value, e.time);
   flush();

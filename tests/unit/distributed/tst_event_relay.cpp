@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -45,6 +46,8 @@ std::unique_ptr<RelayClient> client(int port, int node, std::string secret = kSe
   return std::make_unique<RelayClient>("127.0.0.1", port, "node", node,
                                        [secret] { return stave::Result<std::string>(secret); });
 }
+
+const std::string kNodeOneSample = "{\"gpus\":[],\"node\":1,\"nodes\":2}";
 
 std::string ev(const std::string& type, int rank, const std::string& data = "{}") {
   return "{\"type\":\"" + type + "\",\"version\":1,\"rank\":" + std::to_string(rank) +
@@ -191,12 +194,12 @@ class TstEventRelay : public QObject {
     c->send("{\"type\":\"step\",\"version\":1,\"time\":1,\"data\":{}}");  // no rank
     c->send("not json at all");
     c->send(ev("step", 3));
-    c->send(ev("gpu_sample", -1));  // the node's own sample
+    c->send(ev("gpu_sample", -1, kNodeOneSample));  // the node's own sample
     c->send(ev("step", 2));
     QVERIFY(pump.until([&] { return pump.lines.size() >= 3; }, {c.get()}));
     QCOMPARE(pump.lines.size(), size_t(3));
     QCOMPARE(pump.lines[0], ev("step", 3));
-    QCOMPARE(pump.lines[1], ev("gpu_sample", -1));
+    QCOMPARE(pump.lines[1], ev("gpu_sample", -1, kNodeOneSample));
     QCOMPARE(pump.lines[2], ev("step", 2));
     QVERIFY(pump.problemMentions("'run_start' is written by node 0 only"));
     QVERIFY(pump.problemMentions("'finished' is written by node 0 only"));
@@ -205,6 +208,122 @@ class TstEventRelay : public QObject {
     QVERIFY(pump.problemMentions("unknown event type 'rumour'"));
     QVERIFY(pump.problemMentions("not JSON"));
     QVERIFY(pump.problemMentions("node 1 (127.0.0.1:"));
+  }
+
+  // Node 1's launcher sends its GPU and system samples as they are encoded; node 0 takes them
+  // with their node and host, and refuses a sample that names another node, names none, or
+  // does not read as a sample (each a warning naming the peer; the next line goes on).
+  void sampleEventsCarryTheirNode() {
+    const int port = stave::test::freeLoopbackPort();
+    auto server = RelayServer::listen(nodeOptions(port));
+    QVERIFY(bool(server));
+    std::vector<stave::telemetry::Event> got;
+    std::vector<std::string> problems;
+    auto c = client(port, 1);
+    namespace tel = stave::telemetry;
+    tel::GpuSampleEvent g;
+    g.node = 1;
+    g.nodes = 2;
+    g.host = "gpu-b";
+    for (int i = 0; i < 2; ++i) {
+      tel::GpuReading r;
+      r.index = i;
+      r.name = "GPU";
+      r.util = 50 + i;
+      g.gpus.push_back(r);
+    }
+    tel::SystemSampleEvent sys;
+    sys.cpuTotal = 33;
+    sys.node = 1;
+    sys.nodes = 2;
+    sys.host = "gpu-b";
+    tel::GpuSampleEvent impostor = g;
+    impostor.node = 0;  // node 1 claiming node 0's GPUs
+    tel::Event unnamed = tel::toEvent(g, -1);
+    unnamed.data.erase("node");
+    c->send(tel::encodeEvent(tel::toEvent(impostor, -1)));
+    c->send(tel::encodeEvent(unnamed));
+    c->send(ev("gpu_sample", -1, "{\"gpus\":{\"0\":1},\"node\":1}"));  // not a sample
+    c->send(tel::encodeEvent(tel::toEvent(g, -1)));
+    c->send(tel::encodeEvent(tel::toEvent(sys, -1)));
+    for (int i = 0; i < 500 && got.size() < 2; ++i) {
+      c->service();
+      std::vector<pollfd> fds;
+      server.value()->addPollFds(fds);
+      poll(fds.data(), fds.size(), 10);
+      server.value()->service(
+          [&](const RelayPeer& peer, const std::string&, tel::Event& e) {
+            QCOMPARE(peer.id, 1);
+            got.push_back(e);
+          },
+          [&](const std::string& p) { problems.push_back(p); });
+    }
+    QCOMPARE(got.size(), size_t(2));
+    auto gotGpu = tel::gpuSampleFromEvent(got[0]);
+    QVERIFY(bool(gotGpu));
+    QCOMPARE(gotGpu->node, 1);
+    QCOMPARE(gotGpu->host, std::string("gpu-b"));
+    QCOMPARE(gotGpu->gpus.size(), size_t(2));
+    auto gotSys = tel::systemSampleFromEvent(got[1]);
+    QVERIFY(bool(gotSys));
+    QCOMPARE(gotSys->node, 1);
+    QCOMPARE(gotSys->cpuTotal, 33.0);
+    const auto mentions = [&](const std::string& text) {
+      return std::any_of(problems.begin(), problems.end(),
+                         [&](const std::string& p) { return p.find(text) != std::string::npos; });
+    };
+    QVERIFY(mentions("a gpu_sample from node 1 names node 0"));
+    QVERIFY(mentions("a gpu_sample from node 1 names node none"));
+    QVERIFY(mentions("data.gpus"));
+    QVERIFY(mentions("node 1 (127.0.0.1:"));
+  }
+
+  // A node 0 that stops reading (stalled, or its launcher stopped) or is not there at all costs
+  // node 1 at most the queue's bound: the oldest lines go (counted), the newest wait, and once
+  // node 0 reads again what is left arrives whole and in order.
+  void aStalledNodeZeroCostsBoundedMemory() {
+    const size_t bound = 256u << 10;
+    const int port = stave::test::freeLoopbackPort();
+    auto server = RelayServer::listen(nodeOptions(port));
+    QVERIFY(bool(server));
+    Pump pump{*server.value()};
+    auto c = std::make_unique<RelayClient>(
+        "127.0.0.1", port, "node", 1, [] { return stave::Result<std::string>(kSecret); }, bound);
+    c->send(ev("step", 2, "{\"n\":0}"));
+    QVERIFY(pump.until([&] { return pump.lines.size() == 1; }, {c.get()}));
+    // Node 0 stops reading: the kernel's buffers fill, then the queue, never past its bound.
+    const std::string pad(1000, 'p');
+    size_t most = 0;
+    const int n = 40000;  // 40 MB of samples: far more than the socket buffers and the bound
+    for (int i = 1; i <= n; ++i) {
+      c->send(ev("gpu_sample", -1,
+                 "{\"gpus\":[],\"node\":1,\"i\":" + std::to_string(i) + ",\"pad\":\"" + pad + "\"}"));
+      most = std::max(most, c->queuedBytes());
+    }
+    QVERIFY2(most <= bound + 1200, qPrintable(QString::number(most)));
+    QVERIFY2(c->dropped() > 0, "the stalled node 0 made the client drop the oldest lines");
+    const long long dropped = c->dropped();
+    // Node 0 reads again: the newest line arrives, the ones kept in order, none twice.
+    QVERIFY(pump.until(
+        [&] { return !pump.lines.empty() && pump.lines.back().find("\"i\":" + std::to_string(n) + ",") != std::string::npos; },
+        {c.get()}, 20000));
+    int last = 0;
+    for (size_t k = 1; k < pump.lines.size(); ++k) {
+      const auto at = pump.lines[k].find("\"i\":");
+      QVERIFY(at != std::string::npos);
+      const int i = std::atoi(pump.lines[k].c_str() + at + 4);
+      QVERIFY2(i > last, qPrintable(QString("%1 after %2").arg(i).arg(last)));
+      last = i;
+    }
+    QCOMPARE(static_cast<long long>(pump.lines.size() - 1) + dropped, static_cast<long long>(n));
+
+    // No node 0 at all: the same bound.
+    auto lonely = std::make_unique<RelayClient>(
+        "127.0.0.1", stave::test::freeLoopbackPort(), "node", 1,
+        [] { return stave::Result<std::string>(kSecret); }, bound);
+    for (int i = 0; i < 2000; ++i) lonely->send(ev("gpu_sample", -1, "{\"pad\":\"" + pad + "\"}"));
+    QVERIFY(lonely->queuedBytes() <= bound + 1200);
+    QVERIFY(lonely->dropped() >= 2000 - static_cast<long long>(bound / 1000));
   }
 
   void aLineOverTheCapIsSkippedNotBuffered() {
