@@ -1,7 +1,8 @@
 // Two hosts: two network namespaces joined by a veth pair (addresses of this test's own,
 // nothing else contacted), one launcher in each (nnodes=2, 2 Gloo ranks per node = 4 ranks).
 // The run completes and its weights equal a 4-rank run on one host; each node keeps what
-// docs/distributed.md says (node 0's events.jsonl every rank's events, through the relay); a
+// docs/distributed.md says (node 0's events.jsonl every rank's events and every node's GPU and
+// system samples, labelled by node, through the relay; the GPUs from the fake NVML); a
 // slowed rank on node 1 is named with its node by the straggler detector and the doctor; a real
 // Prometheus scrapes both nodes' launchers and sees series of both, by their `node` label; a
 // Slurm with one slurmd per host runs the exported two-node sbatch file; socket_ifname picks the interface where node 1 has two; kill -9 of
@@ -15,6 +16,10 @@
 #include <csignal>
 
 #include "e2e/train_e2e_util.h"
+
+#ifndef STAVE_FAKE_NVML
+#define STAVE_FAKE_NVML ""
+#endif
 
 using namespace stave::e2e;
 
@@ -105,8 +110,10 @@ class TstTrainTwoHosts : public QObject {
     // One run folder for both nodes, as on a cluster's shared storage (the namespaces share
     // this machine's file system).
     const QString r0 = m_dir.filePath("runs/two");
-    auto n0 = startNode(0, r0, port, m_cfg);
-    auto n1 = startNode(1, r0, port, m_cfg);
+    // Each node samples its (fake, two-GPU) NVML, as a GPU node's launcher does.
+    const QStringList nvml{"STAVE_NVML_LIBRARY=" STAVE_FAKE_NVML};
+    auto n0 = startNode(0, r0, port, m_cfg, nvml);
+    auto n1 = startNode(1, r0, port, m_cfg, nvml);
     QVERIFY2(n0->waitForFinished(600000), "node 0 did not finish");
     QVERIFY2(n1->waitForFinished(120000), "node 1 did not finish");
     QVERIFY2(n0->exitCode() == 0,
@@ -132,6 +139,7 @@ class TstTrainTwoHosts : public QObject {
     const auto steps1 = eventsOf(parseEvents(readText(r0 + "/logs/node1.events.jsonl")), "step");
     QVERIFY(!steps1.isEmpty());
     for (const auto& s : steps1) QVERIFY(s["rank"].toInt() >= 2);
+    nodeOneSamplesReachNodeZero(r0);
     // socket_ifname: Gloo ran over stave0, not node 1's other interface.
     QCOMPARE(start[0]["data"].toObject()["nccl"].toObject()["interface"].toString(),
              QString("stave0"));
@@ -334,6 +342,38 @@ class TstTrainTwoHosts : public QObject {
   }
 
  private:
+  // Every node's telemetry in node 0's events.jsonl: node 1's GPU and system samples came over
+  // the event relay, labelled with its node and host, exactly as node 1 wrote them into its
+  // own log; node 0's are labelled node 0; both say the run has two nodes.
+  void nodeOneSamplesReachNodeZero(const QString& r0) {
+    const auto events0 = parseEvents(readText(r0 + "/events.jsonl"));
+    QMap<int, int> gpuSamples, systemSamples;
+    for (const auto& e : eventsOf(events0, "gpu_sample")) {
+      const auto d = e["data"].toObject();
+      QVERIFY2(d.contains("node") && !d["host"].toString().isEmpty(),
+               qPrintable(QJsonDocument(e).toJson()));
+      QCOMPARE(d["nodes"].toInt(), 2);
+      QCOMPARE(d["gpus"].toArray().size(), 2);  // the fake's two GPUs
+      ++gpuSamples[d["node"].toInt()];
+    }
+    for (const auto& e : eventsOf(events0, "system_sample"))
+      ++systemSamples[e["data"].toObject()["node"].toInt()];
+    QVERIFY2(gpuSamples.value(1) > 0, "node 1's GPU samples in node 0's events.jsonl");
+    QVERIFY(gpuSamples.value(0) > 0);
+    QVERIFY2(systemSamples.value(1) > 0, "node 1's system samples in node 0's events.jsonl");
+    QCOMPARE(QSet<int>(gpuSamples.keyBegin(), gpuSamples.keyEnd()), QSet<int>({0, 1}));
+    // Relayed as written: node 1's first GPU sample line is in both logs.
+    const QString log1 = readText(r0 + "/logs/node1.events.jsonl");
+    QString first1;
+    for (const auto& line : log1.split('\n'))
+      if (line.contains("\"type\":\"gpu_sample\"")) {
+        first1 = line;
+        break;
+      }
+    QVERIFY(first1.contains("\"node\":1"));
+    QVERIFY2(readText(r0 + "/events.jsonl").contains(first1), qPrintable(first1));
+  }
+
   // The event relay (node 0, master_port + 1) takes only what this run's launchers send. A
   // process that is no part of the run — on another host, or on node 0's host — writes a fake
   // result there: refused, nothing of it in events.jsonl. The relay is not on node 0's

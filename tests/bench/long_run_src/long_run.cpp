@@ -109,6 +109,9 @@ class Generator {
       const int perNode = std::max(1, m_o.ranks / std::max(1, m_o.nodes));
       for (int n = 0; n < m_o.nodes; ++n) {
         tel::GpuSampleEvent g;
+        g.node = n;
+        g.nodes = m_o.nodes;
+        g.host = "node" + std::to_string(n);
         for (int i = 0; i < perNode; ++i) {
           tel::GpuReading r;
           r.index = i;
@@ -128,6 +131,9 @@ class Generator {
         }
         put(out, tel::toEvent(g, -1), t + 0.001 + n * 1e-3);
         tel::SystemSampleEvent s;
+        s.node = n;
+        s.nodes = m_o.nodes;
+        s.host = g.host;
         for (int c = 0; c < m_o.cores; ++c) s.cpu.push_back(50 + noise(20));
         s.cpuTotal = 50 + noise(5);
         s.memUsed = 310e9 + noise(1e9);
