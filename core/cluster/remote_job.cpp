@@ -291,6 +291,7 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
     o.timeoutMs = kAskMs;
     const RemoteResult mk = runRemoteLine(
         e, shellCommands({{"mkdir", "-p", "--", fs::path(remoteDir).parent_path().string()}, {"mkdir", "--", remoteDir}}).value(), o);
+    if (!mk.reached()) return Error{"", 0, "", mk.message};
     if (!mk.ok()) return Error{"", 0, "run_folder", "the run folder " + remoteDir + " cannot be made on " + p.destination + ": " + said("mkdir", mk)};
   }
   const auto removeNew = [&] {

@@ -12,22 +12,28 @@ namespace {
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
 
-/// OpenSSH's lines as they are, without carriage returns and the banner of '@'s, at most 12.
+/// OpenSSH's lines as they are, without carriage returns and the banner of '@'s: all of them
+/// up to 16, else the first 10 and the last 4 (where it says what it did: "Host key
+/// verification failed.").
 std::string opensshLines(const std::string& err) {
-  std::string out;
-  int lines = 0;
+  std::vector<std::string> lines;
   size_t start = 0;
-  while (start < err.size() && lines < 12) {
+  while (start < err.size()) {
     size_t end = err.find('\n', start);
     if (end == std::string::npos) end = err.size();
-    std::string line = err.substr(start, end - start);
-    start = end + 1;
     std::string clean;
-    for (const char c : line)
+    for (const char c : err.substr(start, end - start))
       if (c != '\r') clean += c;
-    if (clean.empty() || clean.find_first_not_of('@') == std::string::npos) continue;
-    out += "\n  " + clean;
-    ++lines;
+    start = end + 1;
+    if (!clean.empty() && clean.find_first_not_of('@') != std::string::npos) lines.push_back(clean);
+  }
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines.size() > 16 && i == 10) {
+      out += "\n  …";
+      i = lines.size() - 4;
+    }
+    out += "\n  " + lines[i];
   }
   return out;
 }
