@@ -5,8 +5,12 @@ Both tools train the same model on the same synthetic data with the same imgsz, 
 threads and workers, each with its other defaults (augmentation, optimiser, warmup, EMA,
 close_mosaic, validation after every epoch), once per seed; the order alternates per seed so
 that a change of the machine's load falls on both. A start is either from scratch (`--start
-scratch`) or from one pretrained Ultralytics checkpoint that both read (`--start pretrained`:
-made once by Ultralytics on a differently seeded synthetic set, or `--weights FILE.pt`).
+scratch`: each tool draws its own initial weights), from one pretrained Ultralytics checkpoint
+that both read (`--start pretrained`: made once by Ultralytics on a differently seeded synthetic
+set, or `--weights FILE.pt`), or from the same untrained weights (`--start init`): per seed, the
+initial weights one tool draws for that seed (`--init-from stave|ultralytics`), which both then
+train. The last pairs the tools on each random start, so that the spread of the starts, which
+from scratch dominates a few seeds' comparison, falls out of the difference.
 
 Every epoch of a run is scored by one rule, Ultralytics' (its validator's numbers for its own
 runs; `stave-train val --ap-rule ultralytics` on each of Stave's epoch checkpoints, which hold the
@@ -87,11 +91,17 @@ def stave_curve(a, run_dir, data_yaml, t0, env):
     return rows
 
 
+def start_weights(start, seed):
+    """The checkpoint a run of `seed` starts from, or None (scratch)."""
+    w = start["weights"]
+    return w(seed) if callable(w) else w
+
+
 def stave_run(a, seed, start, data_yaml, work, env):
     run_dir = os.path.join(work, "tta", "stave-%s-seed%d" % (start["name"], seed))
     subprocess.run(["rm", "-rf", run_dir])
     os.makedirs(os.path.dirname(run_dir), exist_ok=True)
-    model = start["weights"] if start["weights"] else a.model
+    model = start_weights(start, seed) or a.model
     rc, wall, rss, t0, _ = run_timed(
         [a.stave, "train", "data=" + data_yaml, "model=" + model, "imgsz=%d" % a.imgsz,
          "batch=%d" % a.batch, "epochs=%d" % a.epochs, "threads=%d" % a.threads,
@@ -111,8 +121,8 @@ def ul_run(a, seed, start, ul_yaml, work, env):
     spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
             "epochs": a.epochs, "workers": a.workers, "project": project, "name": name,
             "threads": a.threads, "extra": {"seed": seed}}
-    if start["weights"]:
-        spec["weights"] = start["weights"]
+    if start_weights(start, seed):
+        spec["weights"] = start_weights(start, seed)
     log = os.path.join(project, name + ".log")
     rc, wall, rss, t0, out = run_timed([sys.executable, os.path.join(HERE, "ul_train.py"),
                                         json.dumps(spec)], log, env)
@@ -201,6 +211,45 @@ def pretrained_start(a, work, env):
     return out
 
 
+def init_start(a, seed, data_yaml, work, env):
+    """The untrained weights --init-from draws for `seed`, as an Ultralytics checkpoint in WORK
+    (made once). Stave's: a one-epoch run of `seed` at learning rate 0 (SGD, no bias warmup), so
+    that its weights stay as drawn, exported with `export-weights --format ultralytics`, and
+    BatchNorm's running statistics (which that epoch moved) put back to their initial 0 and 1.
+    Ultralytics': its model built after its trainer's seeding (ul_init.py)."""
+    folder = os.path.join(work, "tta-init")
+    os.makedirs(folder, exist_ok=True)
+    out = os.path.join(folder, "%s-%s-seed%d.pt" % (a.init_from, a.model, seed))
+    if os.path.exists(out):
+        return out
+    if a.init_from == "ultralytics":
+        with open(data_yaml) as f:
+            nc = next(int(l.split(":")[1]) for l in f if l.startswith("nc:"))
+        subprocess.run([sys.executable, os.path.join(HERE, "ul_init.py"), a.model, str(nc),
+                        str(seed), out], env=env, check=True)
+        return out
+    run_dir = os.path.join(folder, "stave-%s-seed%d" % (a.model, seed))
+    subprocess.run(["rm", "-rf", run_dir])
+    subprocess.run([a.stave, "train", "data=" + data_yaml, "model=" + a.model,
+                    "imgsz=%d" % a.imgsz, "batch=%d" % a.batch, "epochs=1", "seed=%d" % seed,
+                    "optimizer=SGD", "lr0=0", "warmup_bias_lr=0", "val=false",
+                    "threads=%d" % a.threads, "workers=%d" % a.workers, "--run-dir", run_dir],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([a.stave, "export-weights", os.path.join(run_dir, "weights", "last.pt"),
+                    "--format", "ultralytics", "--out", out + ".tmp"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    import torch
+    ckpt = torch.load(out + ".tmp", map_location="cpu", weights_only=False)
+    for key in ("model", "ema"):
+        if isinstance(ckpt.get(key), torch.nn.Module):
+            for m in ckpt[key].modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.reset_running_stats()
+    torch.save(ckpt, out + ".tmp")
+    os.replace(out + ".tmp", out)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stave", required=True, help="the stave-train executable")
@@ -218,11 +267,15 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seeds", default="0,1,2")
-    ap.add_argument("--start", choices=("scratch", "pretrained"), default="scratch")
+    ap.add_argument("--start", choices=("scratch", "pretrained", "init"), default="scratch")
+    ap.add_argument("--init-from", choices=("stave", "ultralytics"), default="stave",
+                    help="with --start init: whose initial weights for each seed both train")
     ap.add_argument("--weights", default=None,
                     help="with --start pretrained: an Ultralytics checkpoint both start from "
                          "(default: one Ultralytics trains first, --pretrain-epochs)")
     ap.add_argument("--pretrain-epochs", type=int, default=30)
+    ap.add_argument("--tools", default="stave,ultralytics",
+                    help="which tools train (one alone: its curves, no comparison)")
     a = ap.parse_args()
     try:
         seeds = parse_seeds(None, a.seeds)
@@ -242,22 +295,32 @@ def main():
     start = {"name": a.start, "weights": None}
     if a.start == "pretrained":
         start["weights"] = os.path.abspath(a.weights) if a.weights else pretrained_start(a, work, env)
+    elif a.start == "init":
+        start["name"] = "init-" + a.init_from
+        start["weights"] = lambda seed: init_start(a, seed, stave_yaml, work, env)
     stave_runs, ul_runs = [], []
     t_begin = time.time()
+    tools = a.tools.split(",")
+    if not tools or any(t not in ("stave", "ultralytics") for t in tools):
+        ap.error("--tools: stave, ultralytics or both")
     for i, seed in enumerate(seeds):
         # Alternate which tool goes first, so that a drift of the machine's load is shared.
-        if i % 2 == 0:
-            stave_runs.append(stave_run(a, seed, start, stave_yaml, work, env))
-            ul_runs.append(ul_run(a, seed, start, ul_yaml, work, env))
-        else:
-            ul_runs.append(ul_run(a, seed, start, ul_yaml, work, env))
-            stave_runs.append(stave_run(a, seed, start, stave_yaml, work, env))
+        order = ("stave", "ultralytics") if i % 2 == 0 else ("ultralytics", "stave")
+        for tool in order:
+            if tool not in tools:
+                continue
+            if tool == "stave":
+                stave_runs.append(stave_run(a, seed, start, stave_yaml, work, env))
+            else:
+                ul_runs.append(ul_run(a, seed, start, ul_yaml, work, env))
     result = {"benchmark": "ultralytics time-to-accuracy", "model": a.model, "imgsz": a.imgsz,
               "source_imgsz": a.source_imgsz, "data_seed": a.data_seed,
               "batch": a.batch, "epochs": a.epochs, "images": a.images,
               "val_images": a.val_images, "threads": a.threads, "workers": a.workers,
-              "seeds": seeds, "start": start, "bench_wall_s": time.time() - t_begin,
-              "summary": summarise(stave_runs, ul_runs),
+              "seeds": seeds,
+              "start": {"name": start["name"],
+                        "weights": [start_weights(start, s) for s in seeds]}, "bench_wall_s": time.time() - t_begin,
+              "summary": summarise(stave_runs, ul_runs) if stave_runs and ul_runs else None,
               "stave": stave_runs, "ultralytics": ul_runs}
     print(json.dumps(result, indent=2))
 
