@@ -23,6 +23,7 @@
 #include "core/studio/hardware_models.h"
 #include "core/studio/hardware_monitor.h"
 #include "core/studio/project_document.h"
+#include "core/telemetry/hardware_names.h"
 #include "core/studio/run_controller.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/chart_clock.h"
@@ -407,7 +408,7 @@ void HardwarePage::samplesArrived() {
   for (const auto& s : round) {
     if (m_t0 == 0) m_t0 = s.time;
     const double t = s.time - m_t0;
-    const QString name = tr("GPU %1").arg(s.index);
+    const QString name = studio::engineText(tel::gpuNameText(0, s.index, false));  // this machine's
     const QColor c = seriesColor(s.index);
     auto add = [&](const char* chart, double v, double scale, const QString& series) {
       if (v < 0) return;

@@ -23,7 +23,9 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
+#include "core/studio/engine_text.h"
 #include "core/studio/project_document.h"
+#include "core/telemetry/hardware_names.h"
 #include "core/studio/preferences.h"
 #include "widgets/config_form.h"
 #include "widgets/dataset_page.h"
@@ -46,6 +48,42 @@ static void initStaveResources() { Q_INIT_RESOURCE(stave); }
 namespace stave::widgets {
 
 MainWindow::MainWindow(QWidget* parent)
+namespace {
+
+/// A bar of the status bar's GPU summary.
+struct GpuBar {
+  QString label, tip;
+  double value = 0;  ///< % utilisation
+};
+
+/// The shown run's GPUs for the status bar: one bar per GPU on one node; on several, one per
+/// node (its GPUs' mean) with the GPUs in its tooltip: eight GPUs a node would not fit.
+std::vector<GpuBar> statusGpuBars(const RunPage& page) {
+  std::vector<GpuBar> bars;
+  const bool several = page.runNodes() > 1;
+  std::map<int, std::pair<double, QStringList>> nodes;
+  for (const auto& [gpu, value] : page.gpuUtilisation()) {
+    const QString name = studio::engineText(telemetry::gpuNameText(gpu.first, gpu.second, several));
+    if (!several) {
+      bars.push_back({name, MainWindow::tr("%1 utilisation").arg(name), value});
+      continue;
+    }
+    auto& [sum, lines] = nodes[gpu.first];
+    sum += std::max(0.0, value);
+    lines << MainWindow::tr("%1: %2%").arg(name).arg(std::lround(std::max(0.0, value)));
+  }
+  for (const auto& [node, n] : nodes) {
+    const QString name = studio::engineText(telemetry::nodeNameText(node));
+    bars.push_back({name,
+                    MainWindow::tr("%1: mean GPU utilisation").arg(name) +
+                        QLatin1Char('\n') + n.second.join(QLatin1Char('\n')),
+                    n.first / n.second.size()});
+  }
+  return bars;
+}
+
+}  // namespace
+
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
   initStaveResources();
   setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));
@@ -379,7 +417,7 @@ void MainWindow::updateStatus() {
   const bool live = outcome == studio::RunOutcome::Running || outcome == studio::RunOutcome::Starting;
   m_statusGpus->setVisible(live);
   if (!live) return;
-  const auto util = m_runPage->gpuUtilisation();
+  const auto util = statusGpuBars(*m_runPage);
   auto* layout = static_cast<QHBoxLayout*>(m_statusGpus->layout());
   const int want = util.empty() ? 1 : static_cast<int>(util.size());
   while (layout->count() > want) delete layout->takeAt(0)->widget();
@@ -398,11 +436,11 @@ void MainWindow::updateStatus() {
     return;
   }
   int i = 0;
-  for (const auto& [index, value] : util) {
+  for (const auto& gpu : util) {
     auto* bar = static_cast<QProgressBar*>(layout->itemAt(i++)->widget());
-    bar->setValue(static_cast<int>(std::lround(std::max(0.0, value))));
-    bar->setFormat(tr("GPU %1: %p%").arg(index));
-    bar->setToolTip(tr("GPU %1 utilisation").arg(index));
+    bar->setValue(static_cast<int>(std::lround(std::max(0.0, gpu.value))));
+    bar->setFormat(MainWindow::tr("%1: %p%").arg(gpu.label));
+    bar->setToolTip(gpu.tip);
   }
 }
 

@@ -79,8 +79,10 @@ class RunPage : public QWidget {
   QSlider* smoothingSlider() const { return m_smoothing; }
   /// The shown run's validation views (read when its tab is shown).
   ValidationView* validationView() const { return m_validation; }
-  /// Latest GPU utilisation per GPU index (for the status bar), empty = no GPU seen.
-  std::map<int, double> gpuUtilisation() const { return m_gpuUtil; }
+  /// Latest GPU utilisation per GPU, keyed (node, index) (for the status bar), empty = no GPU
+  /// seen; runNodes() > 1: a run of several nodes (its GPUs are named with their node).
+  std::map<std::pair<int, int>, double> gpuUtilisation() const { return m_gpuUtil; }
+  int runNodes() const { return m_nodes; }
   /// A line for the status bar: the run and what it does.
   QString statusText() const;
   /// The config and worker-process count chosen for the next run (the queue takes them too).
@@ -230,7 +232,8 @@ class RunPage : public QWidget {
   // Per-rank latest step split, and the straggler's message.
   std::map<int, std::array<double, 5>> m_rankSplit;
   QString m_straggler;
-  std::map<int, double> m_gpuUtil;
+  std::map<std::pair<int, int>, double> m_gpuUtil;
+  int m_nodes = 1;  ///< the shown run's nodes, as its samples say (GPU names carry the node when > 1)
   double m_t0 = 0;  ///< time of the first event (x of the time-based charts)
   int m_epoch = 0, m_epochs = 0, m_iter = 0, m_iters = 0;
   double m_sps = 0, m_stepTime = 0;

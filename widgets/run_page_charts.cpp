@@ -230,6 +230,7 @@ void RunPage::clearCharts() {
   m_rankSps.clear();
   m_straggler.clear();
   m_gpuUtil.clear();
+  m_nodes = 1;
   m_log->clear();
   m_outcomeAt = QTextCursor();
   m_sessionTimes.clear();

@@ -12,6 +12,7 @@
 #include "core/studio/run_controller.h"
 #include "core/studio/run_times.h"
 #include "core/studio/stored_run.h"
+#include "core/telemetry/hardware_names.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
 
@@ -37,6 +38,7 @@ void RunPage::applyStored(studio::StoredRun& run) {
   }
   // The launcher's samples (buckets: their minimum and maximum, so one-sample dips show).
   bool gpus = false;
+  for (const auto& s : run.samples) m_nodes = std::max(m_nodes, s.id.node + 1);
   for (auto& s : run.samples) {
     const auto [c, series] = target(s.id);
     c->setPoints(series, std::move(s.points));
@@ -89,7 +91,11 @@ std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
     }
     case C::System: {
       auto* c = chart(QStringLiteral("system"));
-      return {c, c->series(i == 0 ? tr("CPU") : tr("memory"), seriesColor(i))};
+      // A run of several nodes: each node's CPU and memory, named by the node.
+      const QString what = i == 0 ? tr("CPU") : tr("memory");
+      if (m_nodes <= 1) return {c, c->series(what, seriesColor(i))};
+      const QString node = studio::engineText(tel::nodeNameText(id.node));
+      return {c, c->series(tr("%1 %2").arg(node, what), seriesColor(c->seriesCount()))};
     }
     case C::GpuUtil:
     case C::GpuMem:
@@ -97,7 +103,9 @@ std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
       auto* c = chart(id.chart == C::GpuUtil  ? QStringLiteral("gpuUtil")
                       : id.chart == C::GpuMem ? QStringLiteral("gpuMem")
                                               : QStringLiteral("gpuPower"));
-      return {c, c->series(tr("GPU %1").arg(i), seriesColor(i))};
+      // "GPU 3", or "node 1 GPU 3" in a run of several nodes (one name everywhere: core's).
+      const QString name = studio::engineText(tel::gpuNameText(id.node, i, m_nodes > 1));
+      return {c, c->series(name, seriesColor(m_nodes > 1 ? c->seriesCount() : i))};
     }
   }
   return {nullptr, -1};
@@ -176,10 +184,12 @@ void RunPage::buildDispatch() {
       m_runGpu = 1;
       relayout();
     }
-    for (const auto& gp : gs.gpus) m_gpuUtil[gp.index] = gp.util;
+    m_nodes = std::max({m_nodes, gs.nodes, gs.node + 1});
+    for (const auto& gp : gs.gpus) m_gpuUtil[{gs.node, gp.index}] = gp.util;
     draw(studio::seriesPoints(gs, e.time - m_t0));
   });
   m_dispatch.on<tel::SystemSampleEvent>([this](const tel::Event& e, const tel::SystemSampleEvent& ss) {
+    m_nodes = std::max({m_nodes, ss.nodes, ss.node + 1});
     draw(studio::seriesPoints(ss, e.time - m_t0));
   });
   m_dispatch.on<tel::StragglerEvent>([this](const tel::Event&, const tel::StragglerEvent& s) {

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/studio/engine_text.h"
+#include "core/telemetry/hardware_names.h"
+
 namespace stave::studio {
 
 namespace tel = telemetry;
@@ -292,7 +295,7 @@ QVariant GpuTableModel::display(const Row& r, int column) {
   const double powerLimit = r.powerLimit;
   switch (column) {
     case IndexColumn:
-      return tr("GPU %1").arg(d.index);
+      return engineText(tel::gpuNameText(0, d.index, false));  // this machine's: one node
     case NameColumn:
       return d.name.empty() ? kUnknown : q(d.name);
     case UtilColumn:

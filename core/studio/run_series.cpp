@@ -34,17 +34,18 @@ std::vector<SeriesPoint> seriesPoints(const telemetry::ValidationEvent& v) {
 std::vector<SeriesPoint> seriesPoints(const telemetry::GpuSampleEvent& g, double t) {
   std::vector<SeriesPoint> out;
   for (const auto& gp : g.gpus) {
-    if (gp.util >= 0) out.push_back({{RunChart::GpuUtil, gp.index}, t, gp.util});
-    if (gp.memUsed >= 0) out.push_back({{RunChart::GpuMem, gp.index}, t, gp.memUsed / double(1 << 30)});
-    if (gp.powerW >= 0) out.push_back({{RunChart::GpuPower, gp.index}, t, gp.powerW});
+    if (gp.util >= 0) out.push_back({{RunChart::GpuUtil, gp.index, g.node}, t, gp.util});
+    if (gp.memUsed >= 0) out.push_back({{RunChart::GpuMem, gp.index, g.node}, t, gp.memUsed / double(1 << 30)});
+    if (gp.powerW >= 0) out.push_back({{RunChart::GpuPower, gp.index, g.node}, t, gp.powerW});
   }
   return out;
 }
 
 std::vector<SeriesPoint> seriesPoints(const telemetry::SystemSampleEvent& s, double t) {
   std::vector<SeriesPoint> out;
-  if (s.cpuTotal >= 0) out.push_back({{RunChart::System, 0}, t, s.cpuTotal});
-  if (s.memTotal > 0 && s.memUsed >= 0) out.push_back({{RunChart::System, 1}, t, 100.0 * s.memUsed / s.memTotal});
+  if (s.cpuTotal >= 0) out.push_back({{RunChart::System, 0, s.node}, t, s.cpuTotal});
+  if (s.memTotal > 0 && s.memUsed >= 0)
+    out.push_back({{RunChart::System, 1, s.node}, t, 100.0 * s.memUsed / s.memTotal});
   return out;
 }
 
@@ -57,9 +58,11 @@ std::optional<SeriesId> curveSeries(const std::string& key) {
   return std::nullopt;
 }
 
-std::optional<SeriesId> sampleSeries(const std::string& key, int gpu) {
-  if (key == "cpu_total") return SeriesId{RunChart::System, 0};
-  if (key == "mem_used") return SeriesId{RunChart::System, 1};
+std::optional<SeriesId> sampleSeries(const std::string& fullKey, int gpu) {
+  const auto [node, keyView] = telemetry::splitNodeKey(fullKey);
+  const std::string key(keyView);
+  if (key == "cpu_total") return SeriesId{RunChart::System, 0, node};
+  if (key == "mem_used") return SeriesId{RunChart::System, 1, node};
   if (key.compare(0, 5, "gpus/") != 0) return std::nullopt;
   const auto slash = key.find('/', 5);
   if (slash == std::string::npos || slash == 5) return std::nullopt;
@@ -67,18 +70,19 @@ std::optional<SeriesId> sampleSeries(const std::string& key, int gpu) {
     if (key[i] < '0' || key[i] > '9') return std::nullopt;
   const int index = gpu >= 0 ? gpu : std::atoi(key.c_str() + 5);
   const std::string leaf = key.substr(slash + 1);
-  if (leaf == "util") return SeriesId{RunChart::GpuUtil, index};
-  if (leaf == "mem_used") return SeriesId{RunChart::GpuMem, index};
-  if (leaf == "power_w") return SeriesId{RunChart::GpuPower, index};
+  if (leaf == "util") return SeriesId{RunChart::GpuUtil, index, node};
+  if (leaf == "mem_used") return SeriesId{RunChart::GpuMem, index, node};
+  if (leaf == "power_w") return SeriesId{RunChart::GpuPower, index, node};
   return std::nullopt;
 }
 
 std::string sampleKey(SeriesId id) {
+  const std::string node = telemetry::nodeKeyPrefix(id.node);
   switch (id.chart) {
-    case RunChart::GpuUtil: return "gpus/" + std::to_string(id.series) + "/util";
-    case RunChart::GpuMem: return "gpus/" + std::to_string(id.series) + "/mem_used";
-    case RunChart::GpuPower: return "gpus/" + std::to_string(id.series) + "/power_w";
-    case RunChart::System: return id.series == 0 ? "cpu_total" : "mem_used";
+    case RunChart::GpuUtil: return node + "gpus/" + std::to_string(id.series) + "/util";
+    case RunChart::GpuMem: return node + "gpus/" + std::to_string(id.series) + "/mem_used";
+    case RunChart::GpuPower: return node + "gpus/" + std::to_string(id.series) + "/power_w";
+    case RunChart::System: return node + (id.series == 0 ? "cpu_total" : "mem_used");
     default: return {};
   }
 }

@@ -21,12 +21,17 @@ enum class RunChart { Losses, EpochLosses, Metrics, Lr, Speed, GpuUtil, GpuMem, 
 ///   Speed: 0 the ranks' samples/s summed, 1 rank 0's own (a store that did not sum them)
 ///   GpuUtil (%), GpuMem (GiB), GpuPower (W): the GPU's index (x: seconds since the start)
 ///   System: 0 CPU (% of all cores), 1 memory (% of the node's total)
+/// The GPU and System series of a run of several nodes are per node (`node`).
 struct SeriesId {
   RunChart chart = RunChart::Losses;
   int series = 0;
-  bool operator==(const SeriesId& o) const { return chart == o.chart && series == o.series; }
+  int node = 0;  ///< the node a sample series is of (0 for every other series)
+  bool operator==(const SeriesId& o) const {
+    return chart == o.chart && series == o.series && node == o.node;
+  }
   bool operator<(const SeriesId& o) const {
-    return chart != o.chart ? chart < o.chart : series < o.series;
+    if (chart != o.chart) return chart < o.chart;
+    return node != o.node ? node < o.node : series < o.series;
   }
 };
 
@@ -48,9 +53,10 @@ std::vector<SeriesPoint> seriesPoints(const telemetry::SystemSampleEvent& s, dou
 /// step/samples_per_s_all, ...); none for a key the page does not draw.
 std::optional<SeriesId> curveSeries(const std::string& key);
 /// The series a sample key of the store draws (gpus/<i>/util, gpus/<i>/mem_used,
-/// gpus/<i>/power_w, cpu_total, mem_used), for the GPU of index `gpu` (-1: the key's slot).
+/// gpus/<i>/power_w, cpu_total, mem_used; another node's with its node/<K>/ prefix), for the
+/// GPU of index `gpu` (-1: the key's slot).
 std::optional<SeriesId> sampleSeries(const std::string& key, int gpu = -1);
-/// The store's key of a sample series (gpus/<i>/util, ..., cpu_total, mem_used).
+/// The store's key of a sample series (gpus/<i>/util, ..., cpu_total, mem_used; node/<K>/...).
 std::string sampleKey(SeriesId id);
 
 }  // namespace stave::studio

@@ -398,7 +398,8 @@ StoredRun readStored(store::Store& db, const store::RunRecord& rec, const std::s
     double scale = 1.0;
     if (id->chart == RunChart::System && id->series == 1) {
       // In % of the node's memory (its total as last sampled).
-      const auto total = has("mem_total") ? db.samples(rec.id, "mem_total", 1) : std::vector<store::SamplePoint>{};
+      const std::string totalKey = telemetry::nodeKeyPrefix(id->node) + "mem_total";
+      const auto total = has(totalKey) ? db.samples(rec.id, totalKey, 1) : std::vector<store::SamplePoint>{};
       if (total.empty() || !(total.back().value > 0)) continue;
       scale = 100.0 / total.back().value;
     } else if (id->chart != RunChart::System) {
