@@ -2685,17 +2685,17 @@
     <message>
         <location filename="../widgets/main_window.cpp" line="68"/>
         <source>%1 utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 利用率</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="73"/>
         <source>%1: %2%</source>
-        <translation type="unfinished">%1：%2% {1:?}</translation>
+        <translation>%1：%2%</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="78"/>
         <source>%1: mean GPU utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：GPU 平均利用率</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="128"/>
@@ -2884,7 +2884,7 @@
     <message>
         <location filename="../widgets/main_window.cpp" line="445"/>
         <source>%1: %p%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%p%</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="471"/>
@@ -4644,7 +4644,7 @@
     <message>
         <location filename="../widgets/run_page_events.cpp" line="98"/>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <location filename="../widgets/run_page_events.cpp" line="167"/>
@@ -5992,22 +5992,22 @@ not found</source>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="12"/>
         <source>GPU {index}</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU {index}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="13"/>
         <source>node {node} GPU {index}</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 {node} 的 GPU {index}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="14"/>
         <source>node {node}</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 {node}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="15"/>
         <source>node {node} ({host})</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 {node}（{host}）</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="16"/>
@@ -6022,17 +6022,17 @@ not found</source>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="18"/>
         <source>CPU {percent} busy on {node}, the busiest node</source>
-        <translation type="unfinished"></translation>
+        <translation>最忙的节点 {node} 上 CPU 占用 {percent}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="19"/>
         <source>; the fullest is {gpu}</source>
-        <translation type="unfinished"></translation>
+        <translation>；最满的是 {gpu}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="20"/>
         <source>; the least busy is {gpu}, at {percent}</source>
-        <translation type="unfinished"></translation>
+        <translation>；最空闲的是 {gpu}，为 {percent}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="21"/>
