@@ -9,8 +9,15 @@ extern const char* const kEngineStrings[];
 const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "rank {rank}"),  // rank
     QT_TRANSLATE_NOOP("stave::engine", "rank {rank} on node {node}"),  // rank_on_node
+    QT_TRANSLATE_NOOP("stave::engine", "GPU {index}"),  // gpu
+    QT_TRANSLATE_NOOP("stave::engine", "node {node} GPU {index}"),  // gpu_on_node
+    QT_TRANSLATE_NOOP("stave::engine", "node {node}"),  // node
+    QT_TRANSLATE_NOOP("stave::engine", "node {node} ({host})"),  // node_host
     QT_TRANSLATE_NOOP("stave::engine", "CPU {percent} busy"),  // doctor.cpu_busy
     QT_TRANSLATE_NOOP("stave::engine", "CPU load unknown"),  // doctor.cpu_unknown
+    QT_TRANSLATE_NOOP("stave::engine", "CPU {percent} busy on {node}, the busiest node"),  // doctor.cpu_busy_node
+    QT_TRANSLATE_NOOP("stave::engine", "; the fullest is {gpu}"),  // doctor.fullest_gpu
+    QT_TRANSLATE_NOOP("stave::engine", "; the least busy is {gpu}, at {percent}"),  // doctor.least_busy_gpu
     QT_TRANSLATE_NOOP("stave::engine", "data-bound"),  // doctor.title.data_bound
     QT_TRANSLATE_NOOP("stave::engine", "input-copy-bound"),  // doctor.title.input_copy_bound
     QT_TRANSLATE_NOOP("stave::engine", "communication-bound"),  // doctor.title.communication_bound
