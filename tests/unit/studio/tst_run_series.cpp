@@ -98,6 +98,36 @@ class TstRunSeries : public QObject {
     for (const char* key : {"gpus/0/temp_c", "gpus/x/util", "gpus//util", "ranks/2/rss", "mem_total"})
       QVERIFY2(!stave::studio::sampleSeries(key), key);
   }
+
+  // Another node's samples (issue 45 §2): keyed node/K/... in the store, a series of their own
+  // beside node 0's; node 0's keys stay those of a run of one node.
+  void otherNodesSeries() {
+    for (const char* key : {"node/1/gpus/0/util", "node/1/gpus/3/mem_used", "node/12/gpus/7/power_w",
+                            "node/1/cpu_total", "node/3/mem_used"}) {
+      const auto id = stave::studio::sampleSeries(key);
+      QVERIFY2(id, key);
+      QVERIFY(id->node > 0);
+      QCOMPARE(stave::studio::sampleKey(*id), std::string(key));
+    }
+    QVERIFY(stave::studio::sampleSeries("node/1/gpus/3/util") == (SeriesId{RunChart::GpuUtil, 3, 1}));
+    QVERIFY(stave::studio::sampleSeries("gpus/3/util") == (SeriesId{RunChart::GpuUtil, 3, 0}));
+    QVERIFY(!(SeriesId{RunChart::GpuUtil, 3, 1} == SeriesId{RunChart::GpuUtil, 3, 0}));
+    QVERIFY(!stave::studio::sampleSeries("node/1/gpus/0/temp_c"));
+    stave::telemetry::GpuSampleEvent g;
+    g.node = 1;
+    g.nodes = 2;
+    stave::telemetry::GpuReading r;
+    r.index = 3;
+    r.util = 40;
+    g.gpus.push_back(r);
+    const auto points = stave::studio::seriesPoints(g, 2);
+    QCOMPARE(points.size(), size_t(1));
+    QVERIFY(points[0].id == (SeriesId{RunChart::GpuUtil, 3, 1}));
+    stave::telemetry::SystemSampleEvent y;
+    y.cpuTotal = 30;
+    y.node = 2;
+    QVERIFY(stave::studio::seriesPoints(y, 1)[0].id == (SeriesId{RunChart::System, 0, 2}));
+  }
 };
 
 QTEST_GUILESS_MAIN(TstRunSeries)
