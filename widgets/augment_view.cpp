@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/config/project.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/box_image_view.h"
@@ -115,7 +116,7 @@ void AugmentView::showBatch() {
   auto cfg = config::resolveProjectConfig(m_doc->project(), "", {});
   if (!cfg) {
     m_info->setText(
-        tr("The active config cannot be used: %1").arg(QString::fromStdString(cfg.errorText())));
+        tr("The active config cannot be used: %1").arg(studio::errorsText(cfg.errors())));
     return;
   }
   const config::RunConfig c = cfg.value();

@@ -18,6 +18,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "core/studio/engine_text.h"
 #include "core/studio/project_document.h"
 
 namespace stave::widgets {
@@ -184,7 +185,7 @@ void ExportDialog::refresh() {
     if (text)
       m_text = QString::fromStdString(text.value());
     else
-      m_problems = QString::fromStdString(text.errorText());
+      m_problems = studio::errorsText(text.errors());
   }
   m_preview->setPlainText(m_text);
   m_problem->setStyleSheet(QStringLiteral("color: #b00020"));

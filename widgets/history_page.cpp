@@ -26,6 +26,7 @@
 #include <algorithm>
 
 #include "core/studio/run_times.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
 
@@ -349,11 +350,11 @@ void HistoryPage::updateDetails() {
     status += QStringLiteral("<br>") + tr("Sessions: %1").arg(story.join(QStringLiteral(" → ")));
   }
   // A resumed run's message is its last session's: said so, above the whole run's times.
-  if (!r.message.empty())
+  if (!r.message.empty()) {
+    const QString message = studio::engineText(r.messageText, r.message).toHtmlEscaped();
     status += QStringLiteral("<br><small>%1</small>")
-                  .arg(r.sessions.size() > 1
-                           ? tr("last session: %1").arg(QString::fromStdString(r.message).toHtmlEscaped())
-                           : QString::fromStdString(r.message).toHtmlEscaped());
+                  .arg(r.sessions.size() > 1 ? tr("last session: %1").arg(message) : message);
+  }
   // The message's times are the last session's: a resumed run's are the sum of its sessions'.
   if (r.sessionTimes.size() > 1)
     if (const QString times = studio::sessionTimesText(r.sessionTimes); !times.isEmpty())

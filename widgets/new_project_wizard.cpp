@@ -21,6 +21,7 @@
 #include <functional>
 
 #include "core/config/schema.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/background_job.h"
 
 namespace stave::widgets {
@@ -407,7 +408,7 @@ bool NewProjectWizard::validateCurrentPage() {
       } else {
         auto data = studio::datasetOfUltralyticsArgs(path);
         if (!data) {
-          m_datasetProblem->setText(QString::fromStdString(data.errorText()));
+          m_datasetProblem->setText(studio::errorsText(data.errors()));
           return false;
         }
         m_dataYaml = QString::fromStdString(data.value());
@@ -443,7 +444,7 @@ bool NewProjectWizard::validateCurrentPage() {
       auto created = studio::createNewProject(r);
       if (!created) {
         m_verdict->setText(
-            tr("Cannot create the project: %1").arg(QString::fromStdString(created.errorText())));
+            tr("Cannot create the project: %1").arg(studio::errorsText(created.errors())));
         return false;
       }
       m_created = QString::fromStdString(created.value());

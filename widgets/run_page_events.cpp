@@ -217,7 +217,7 @@ void RunPage::buildDispatch() {
                        .arg(studio::RunController::outcomeName(status))
                        .arg(f.epochsCompleted)
                        .arg(f.epochs);
-    if (!f.message.empty()) text += tr(": %1").arg(QString::fromStdString(f.message));
+    if (!f.message.empty()) text += tr(": %1").arg(studio::engineText(f.text, f.message));
     m_log->appendPlainText(text);
     m_outcomeAt = QTextCursor(m_log->document()->lastBlock());
     // The message's times are this session's; a resumed run's are the sum of its sessions'.

@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "app/stave-train/command.h"
 #include "core/config/output_path.h"
+#include "core/telemetry/events.h"
 #include "core/train/checkpoint.h"
 #include "core/train/onnx_export.h"
 #include "core/train/ultralytics_weights.h"
@@ -18,6 +20,7 @@ struct ExportWeightsOptions {
   std::string checkpoint, format, out;
   stave::train::OnnxOptions onnx;
   bool force = false, nms = false;
+  bool json = false;  ///< the summary or the errors as JSON on stdout (for the studio)
   /// The options that apply to --format onnx only, to refuse them with another format.
   std::vector<const CLI::Option*> onnxOnly;
   const CLI::Option* batch = nullptr;
@@ -47,41 +50,56 @@ int run(ExportWeightsOptions& opts) {
     const char* suffix = onnx ? ".onnx" : (format == "stave" ? "-weights.pt" : "-ultralytics.pt");
     out = (p.parent_path() / (p.stem().string() + suffix)).string();
   }
+  const auto refuse = [&](const std::vector<stave::Error>& errors) {
+    return stave::cli::reportErrors(name, errors, opts.json);
+  };
   std::error_code ec;
   if (!std::filesystem::exists(in, ec))
-    return stave::cli::reportErrors(name, {stave::Error{in, 0, "", "no such checkpoint"}});
-  if (auto st = stave::checkOutputFile(out, {in}, opts.force, "--out"); !st)
-    return stave::cli::reportErrors(name, st.errors());
+    return refuse({stave::textError(in, 0, "", stave::Text("export.no_checkpoint"))});
+  if (auto st = stave::checkOutputFile(out, {in}, opts.force, "--out"); !st) return refuse(st.errors());
+  // What was written, as catalog messages: the English is printed, and --json gives the
+  // studio both (its dialog shows them in its language).
+  using stave::Text;
+  const auto bytes = [](uintmax_t n) { return Text("size.bytes", {{"bytes", std::to_string(n)}}); };
+  stave::TextParts summary;
   if (onnx) {
     auto r = stave::train::exportOnnx(in, out, o);
-    if (!r) return stave::cli::reportErrors(name, r.errors());
-    std::cout << "wrote " << out << ": " << r->model << ", " << r->nc << " classes, "
-              << r->graph.nodes << " nodes, " << r->graph.parameters << " parameters, "
-              << r->graph.bytes << " bytes; checked by the ONNX checker\n"
-              << "  input  " << r->graph.input << ", RGB 0..1\n"
-              << "  output " << r->graph.output
-              << ": centre x, centre y, width, height (input pixels), then class scores\n";
-    if (r->halfMaxScoreDiff >= 0)
-      std::cout << "  float16 against float32 on the GPU: class scores differ by at most "
-                << r->halfMaxScoreDiff << "\n";
-    return stave::cli::kOk;
-  }
-  if (format == "stave") {
+    if (!r) return refuse(r.errors());
+    summary = {Text("export.onnx", {{"model", r->model},
+                                    {"nc", std::to_string(r->nc)},
+                                    {"nodes", std::to_string(r->graph.nodes)},
+                                    {"parameters", std::to_string(r->graph.parameters)},
+                                    {"size", bytes(r->graph.bytes)}}),
+               Text("export.onnx_input", {{"input", r->graph.input}}),
+               Text("export.onnx_output", {{"output", r->graph.output}})};
+    if (r->halfMaxScoreDiff >= 0) {
+      std::ostringstream diff;
+      diff << r->halfMaxScoreDiff;
+      summary.push_back(Text("export.onnx_half", {{"diff", diff.str()}}));
+    }
+  } else if (format == "stave") {
     auto st = stave::train::exportStaveWeights(in, out);
-    if (!st) return stave::cli::reportErrors(name, st.errors());
+    if (!st) return refuse(st.errors());
     std::error_code sizeEc;
-    std::cout << "wrote " << out << ": the EMA weights without optimiser state ("
-              << std::filesystem::file_size(out, sizeEc) << " bytes; "
-              << std::filesystem::file_size(in, sizeEc) << " before); val, predict and "
-              << "pretrained= read it, resume does not\n";
-    return stave::cli::kOk;
+    summary = {Text("export.stave",
+                    {{"size", bytes(std::filesystem::file_size(out, sizeEc))},
+                     {"before", Text("size.number", {{"bytes", std::to_string(std::filesystem::file_size(in, sizeEc))}})}})};
+  } else {
+    auto r = stave::train::exportUltralyticsWeights(in, out);
+    if (!r) return refuse(r.errors());
+    summary = {Text("export.ultralytics", {{"model", r->modelYaml},
+                                           {"nc", std::to_string(r->nc)},
+                                           {"tensors", std::to_string(r->tensors)}}),
+               Text("export.ultralytics_load", {{"file", out}})};
   }
-  auto r = stave::train::exportUltralyticsWeights(in, out);
-  if (!r) return stave::cli::reportErrors(name, r.errors());
-  std::cout << "wrote " << out << ": " << r->modelYaml << ", " << r->nc << " classes, "
-            << r->tensors << " tensors\n"
-            << "load it with Ultralytics: YOLO(\"" << out
-            << "\"); export: yolo export model=" << out << " format=onnx\n";
+  if (opts.json)
+    std::cout << nlohmann::json{{"file", out},
+                                {"summary", stave::english(summary)},
+                                {"summary_text", stave::telemetry::textToJson(summary)}}
+                     .dump(2)
+              << "\n";
+  else
+    std::cout << "wrote " << out << ": " << stave::english(summary) << "\n";
   return stave::cli::kOk;
 }
 stave::cli::RunFunction setup(CLI::App& app) {
@@ -104,6 +122,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
                  "--force; written atomically")
       ->type_name("FILE");
   app.add_flag("--force", o->force, "let --out replace an existing file");
+  app.add_flag("--json", o->json,
+               "print what was written (or the errors) as JSON, with each message's catalog ids");
   stave::train::OnnxOptions& onnx = o->onnx;
   // The input size mirrors the run config's imgsz, but its default is the checkpoint's own
   // training size (0), not the schema's.
@@ -135,9 +155,9 @@ STAVE_COMMAND(stave::cli::Command{
     "a checkpoint's weights as ONNX, an Ultralytics checkpoint, or a Stave checkpoint without "
     "optimiser state",
     "stave-train export-weights CHECKPOINT.pt --format onnx [--out MODEL.onnx] [--imgsz N]\n"
-    "                           [--batch N | --dynamic] [--opset 13..17] [--half] [--force]\n"
+    "                           [--batch N | --dynamic] [--opset 13..17] [--half] [--force] [--json]\n"
     "       stave-train export-weights CHECKPOINT.pt --format ultralytics|stave [--out MODEL.pt] "
-    "[--force]",
+    "[--force] [--json]",
     "onnx: the EMA weights, BatchNorms folded; input images (batch, 3, imgsz, imgsz) RGB 0..1,\n"
     "  output0 (batch, 4 + classes, anchors) as Ultralytics' ONNX files: boxes as centre x,\n"
     "  centre y, width, height in input pixels, class scores after the sigmoid; checked by\n"

@@ -26,10 +26,10 @@ int run(PredictOptions& o) {
   }
   // Annotated images are written under the names of their sources: never into the source.
   if (auto st = stave::checkOutputFolder(r.outDir, {r.source, r.weights}, o.force, "--out"); !st)
-    return stave::cli::reportErrors("predict", st.errors());
+    return stave::cli::reportErrors("predict", st.errors(), o.json);
   auto j = stave::train::predictImages(r);
   if (!j)
-    return stave::cli::reportErrors("predict", j.errors());  // the input, not the command line
+    return stave::cli::reportErrors("predict", j.errors(), o.json);  // the input, not the command line
   if (o.json) {
     std::cout << j->dump(2) << "\n";
   } else {
@@ -76,7 +76,8 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("--device", r.device, "cpu or a CUDA device index (default: CUDA 0 if any)")
       ->type_name("cpu|N");
   app.add_flag("--force", o->force, "write into an --out folder that is not empty");
-  app.add_flag("--json", o->json, "print the summary as JSON");
+  app.add_flag("--json", o->json,
+               "print the summary (or the errors) as JSON, with each problem's catalog ids");
   return [o] { return run(*o); };
 }
 }  // namespace

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/telemetry/events.h"
+
 namespace stave::cli {
 namespace {
 std::map<std::string, Command>& registry() {
@@ -121,6 +123,20 @@ int reportErrors(const std::string& command, const std::vector<Error>& errors) {
   for (const auto& e : errors)
     std::cerr << "stave-train " << command << ": error: " << e.toString() << "\n";
   return kUsage;
+}
+
+int reportErrors(const std::string& command, const std::vector<Error>& errors, bool json) {
+  if (json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& e : errors)
+      list.push_back({{"file", e.file},
+                      {"line", e.line},
+                      {"key", e.key},
+                      {"message", e.message},
+                      {"message_text", telemetry::textToJson(e.text)}});
+    std::cout << nlohmann::json{{"errors", list}}.dump(2) << "\n";
+  }
+  return reportErrors(command, errors);
 }
 
 std::string selfExecutable() {

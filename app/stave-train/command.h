@@ -57,6 +57,11 @@ int usageError(const std::string& command, const std::string& message);
 /// Prints each error as "stave-train <command>: error: <error>" and returns kUsage.
 int reportErrors(const std::string& command, const std::vector<Error>& errors);
 
+/// reportErrors, and with `json` also the errors on stdout, for a program that reads them (the
+/// studio): {"errors": [{"file", "line", "key", "message", "message_text"}]}, message_text the
+/// message as catalog ids (docs/events.md; [] when it has none).
+int reportErrors(const std::string& command, const std::vector<Error>& errors, bool json);
+
 /// The path of the running stave-train binary (to start workers of itself).
 std::string selfExecutable();
 

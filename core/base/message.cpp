@@ -130,6 +130,43 @@ const std::vector<MessageDef> kCatalog = {
     {"config.range.string", "a string"},
     {"config.range.path", "a path"},
     {"config.range.int_list", "a list of integers such as 0,1,2"},
+    {"config.unknown_key", "unknown key{near}; 'stave-train config-docs' lists every key"},
+    {"config.did_you_mean", " (did you mean '{key}'?)"},
+    {"config.expected", "expected {range}, got {value}"},
+    {"config.node.null", "nothing (null)"},
+    {"config.node.list", "a list"},
+    {"config.node.map", "a mapping"},
+    {"config.node.string", "the string \"{value}\""},
+    {"config.node.scalar", "'{value}'"},
+    {"config.not_a_mapping", "expected a mapping of 'key: value' lines at the top level"},
+    {"config.is_data_yaml",
+     "this is a data.yaml (a dataset description), not a run config; use data={file} (e.g. "
+     "stave-train train data={file} model=yolov8n epochs=50)"},
+    {"config.key_not_plain", "keys must be plain names"},
+    {"config.duplicate_key", "duplicate key (first set on line {line})"},
+    {"config.empty_file", "the file is empty (0 bytes); a run config sets at least data: path/to/data.yaml"},
+    {"config.empty_comments",
+     "the file is empty: it holds only comments; a run config sets at least data: "
+     "path/to/data.yaml"},
+    {"config.empty_blank",
+     "the file is empty: it holds only blank lines; a run config sets at least data: "
+     "path/to/data.yaml"},
+    {"project.not_a_project", "not a Stave project file (expected \"format\": \"{format}\")"},
+    {"project.version_missing", "missing or not an integer"},
+    {"project.newer",
+     "the file was written by a newer Stave (format version {version}); this build reads up to "
+     "version {supported}. Open it with a newer Stave; the file was not changed"},
+    {"project.version_low", "must be >= 1, got {version}"},
+    {"project.not_json",
+     "not a Stave project file: a project file is JSON text starting with '{{', this one starts "
+     "with {start}"},
+    {"project.binary", "binary data"},
+    {"json.number_range", "number out of range {number} (beyond what a double can hold)"},
+    {"json.malformed", "not valid JSON (truncated or malformed): {detail}"},
+    {"json.duplicate_key", "duplicate key (also on line {line}); remove one of them"},
+    {"json.too_deep",
+     "nested more than {depth} levels deep: not a file Stave wrote (damaged or hand-made); "
+     "nothing was read from it"},
     {"config.node_rank", "must be less than nnodes ({nnodes}), got {node_rank}"},
     {"config.nproc_devices", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"},
 
@@ -153,6 +190,172 @@ const std::vector<MessageDef> kCatalog = {
      "rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) "
      "were killed"},
     {"launcher.stop_timeout", "ranks did not stop within {seconds} s of the stop request; killed"},
+
+    {"launcher.rank_silent",
+     "rank {rank} (pid {pid}) has sent no event for {seconds} s; its step events came every "
+     "{interval} s. {state}The other ranks wait for it; the run is stopped after {limit} s of "
+     "silence (nccl_timeout_s)"},
+    {"launcher.rank_silent.sigstop",
+     "The process is stopped (SIGSTOP or a debugger): SIGCONT resumes it. "},
+    {"launcher.rank_silent.io",
+     "The process waits in uninterruptible I/O (disk or network file system). "},
+    {"launcher.hung",
+     "rank {rank} sent no event for {seconds} s (limit {limit} s): hung, e.g. blocked in a "
+     "collective; stopping the run"},
+    {"launcher.hung.hint",
+     "a rank blocked in a collective usually waits for a peer that is stuck or gone; see the "
+     "rank logs (NCCL_DEBUG=INFO helps on CUDA)"},
+    {"launcher.rank_ended", "rank {rank} (pid {pid}) ended with {how}{detail}; stopping the other ranks"},
+    {"launcher.exit_code", "exit code {code}"},
+    {"launcher.signal", "signal {signal}"},
+    {"launcher.not_executed", " (the worker command could not be executed)"},
+    {"launcher.cause", ": {cause}"},
+    {"launcher.cannot_start_rank", "cannot start rank {rank}: {reason}"},
+    {"launcher.stopped_before_start",
+     "stopped on request before training started (the ranks were still at the rendezvous or "
+     "setting up); nothing was trained"},
+    {"launcher.relay_not_connected",
+     "the event relay to node 0 is not connected ({reason}); this node's own event log ({log}) "
+     "has all its events"},
+    {"launcher.relay_dropped",
+     "the event relay to node 0 dropped {count} events while node 0 could not be reached; this "
+     "node's own event log ({log}) has them all"},
+    {"train.relay_unreachable",
+     "the other ranks' events cannot reach events.jsonl ({reason}); rank 0's are written, and "
+     "the run goes on"},
+    {"train.val_views_not_written", "the validation views were not written: {reason}"},
+    {"train.results_not_written", "could not write results.csv: {reason}"},
+    {"train.optimizer_kept",
+     "optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length "
+     "would pick {other}"},
+    {"train.resumed_world",
+     "resumed with {world} ranks; {checkpoint} was written by {before}: the per-rank batch "
+     "({per_rank}), nbs ({nbs}) and the schedule stay; the global batch is {global} images (was "
+     "{old_global}), gradients are accumulated over {accumulate} steps (was {old_accumulate}), "
+     "and epoch {epoch} has {batches} batches per rank"},
+    {"train.pretrained_partial",
+     "Transferred {transferred}/{total} items from pretrained weights ({writer}, {source}); kept "
+     "{count} as initialised: {kept} {path}"},
+    {"train.kept_class_branch", "the head's class branch ({from} -> {to} classes)"},
+    {"train.image_grey", "{problem}; used as a grey {split} image without boxes"},
+    {"train.images_more",
+     "{count} more {split} images could not be used ({total} undecodable so far on rank {rank}); "
+     "stave-train check-dataset --verify lists them"},
+    {"train.stop_blocked",
+     "rank {rank} was asked to stop but made no progress for {seconds} s (blocked: in a "
+     "collective whose peer is gone, or waiting for the data loader); it ended without writing a "
+     "checkpoint: resume=true continues from the last one"},
+
+    // --- why a run failed (error events: the Run page's log and outcome, History) ----------
+    {"train.failed", "training failed: {reason}"},
+    {"train.oom",
+     "out of device memory on {device} with batch {batch} per rank, imgsz {imgsz}, precision "
+     "{precision}, model {model}"},
+    {"train.oom.hint",
+     "lower batch (e.g. batch={half}; accumulation keeps the nominal batch {nbs}), or imgsz, or "
+     "use precision=bf16/fp16, or a smaller model; weights/last.pt is intact"},
+    {"train.no_cuda", "devices={devices} asks for GPUs, but there is no CUDA device: {reason}"},
+    {"train.no_cuda.hint", "use devices=cpu, or run where an NVIDIA GPU and its driver are"},
+    {"train.no_such_gpu", "devices: GPU {id} does not exist ({count} visible)"},
+    {"train.no_such_gpu.hint", "list GPUs 0..{last}"},
+    {"train.hint.cpu_precision", "set precision=fp32 or bf16 on the CPU"},
+    {"train.hint.data_yaml", "check the `data` key and the dataset's data.yaml"},
+    {"train.hint.check_dataset", "run `stave-train check-dataset` on the data.yaml"},
+    {"train.split_empty", "the {split} split of {yaml} has no usable images"},
+    {"train.hint.check_dataset_why", "run `stave-train check-dataset` to see why"},
+    {"train.no_batches", "the train split gives no batches"},
+    {"train.hint.smaller_batch", "use a smaller batch"},
+    {"train.hint.start_weights",
+     "{key} takes a checkpoint (.pt) of Stave (runs/<id>/weights/best.pt) or of Ultralytics "
+     "(yolo11n.pt, an Ultralytics run's best.pt)"},
+    {"train.no_matching_tensor", "{path}: no tensor of it matches this model ({model}, {nc} classes)"},
+    {"train.hint.model_takes",
+     "model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of Stave or "
+     "Ultralytics"},
+    {"train.unknown_model", "model: '{model}' names no network Stave builds"},
+    {"train.hint.model_use", "use yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt)"},
+    {"train.freeze_head",
+     "freeze={freeze} freezes the detection head of {model} too (it has {layers} layers before "
+     "it): nothing would train"},
+    {"train.freeze_head.hint", "use freeze={layers} at most (10 freezes the backbone)"},
+    {"train.hint.resume_last", "resume needs the run's weights/last.pt (--run-dir)"},
+    {"train.resume_world",
+     "the run stopped inside epoch {epoch} after {batches} batches of {before} ranks ({images} "
+     "images), which is no whole number of batches of {world} ranks"},
+    {"train.resume_world.hint", "resume with {before} ranks to finish that epoch, then with {world}"},
+    {"train.already_trained", "the run in {dir} already trained {done} of {epochs} epochs"},
+    {"train.already_trained.hint", "resume with a larger epochs=N to extend it"},
+    {"train.bad_images",
+     "{bad} of {total} {split} images could not be decoded, more than max_bad_images={max} of "
+     "the split"},
+    {"train.bad_images.hint",
+     "fix or remove the broken files (stave-train check-dataset --verify names them), or raise "
+     "max_bad_images to train on without them"},
+    {"train.hint.writable", "check that the run folder is writable"},
+    {"train.hint.disk_space", "check free disk space in the run folder"},
+    {"train.nonfinite_stop",
+     "the loss was not finite (inf or NaN) in {count} steps in a row (epoch {epoch}, iteration "
+     "{iter}); the run cannot recover"},
+    {"train.nonfinite_stop.hint",
+     "lower lr0, use precision=bf16 instead of fp16, and check the labels (stave-train "
+     "check-dataset)"},
+
+    // --- how a run ended (the finished event: the Run page's log, History's outcome) -------
+    {"train.stopped_in_epoch",
+     "stopped during epoch {epoch} after {batches} of {total} batches; resume=true continues"},
+    {"train.early_stopped", "no improvement for {patience} epochs (best epoch {best}); stopped early"},
+    {"train.time_budget", "time budget of {hours} h reached"},
+    {"train.stopped_on_request", "stopped on request after epoch {epoch}; resume=true continues"},
+    {"train.stopped_after", "stopped after {count} epochs as asked; resume=true continues"},
+    {"train.times", "training {train}, validation {val}"},
+    {"train.then_times", "; training {train}, validation {val}"},
+    {"train.nonfinite_total", "; {count} non-finite losses, {skipped} optimiser steps skipped"},
+    {"duration.s", "{n} s"},
+    {"duration.min_s", "{min} min {s} s"},
+    {"duration.h_min", "{h} h {min} min"},
+    {"history.ended_without_final",
+     "ended without a final event: no process holds its folder (killed, or its machine went "
+     "down) after epoch {done} of {epochs}; resume=true continues from its last checkpoint"},
+
+    // --- stave-train predict and export-weights (the Predict and Export Model dialogs) -----
+    {"predict.cannot_read", "{path}: cannot be read ({reason})"},
+    {"predict.folder_unlisted", "{path}: the folder could not be listed to the end ({reason})"},
+    {"predict.not_readable", "{path}: not a readable image{detail}"},
+    {"predict.cannot_encode", "{path}: cannot encode the annotated image"},
+    {"predict.no_source", "no such image file or folder"},
+    {"predict.no_images", "no images (.jpg, .png, .bmp, .tif, .webp) found"},
+    {"size.bytes", "{bytes} bytes"},
+    {"size.number", "{bytes}"},
+    {"export.onnx",
+     "{model}, {nc} classes, {nodes} nodes, {parameters} parameters, {size}; checked by the ONNX "
+     "checker"},
+    {"export.onnx_input", "\n  input  {input}, RGB 0..1"},
+    {"export.onnx_output",
+     "\n  output {output}: centre x, centre y, width, height (input pixels), then class scores"},
+    {"export.onnx_half", "\n  float16 against float32 on the GPU: class scores differ by at most {diff}"},
+    {"export.stave",
+     "the EMA weights without optimiser state ({size}; {before} before); val, predict and "
+     "pretrained= read it, resume does not"},
+    {"export.ultralytics", "{model}, {nc} classes, {tensors} tensors"},
+    {"export.ultralytics_load",
+     "\nload it with Ultralytics: YOLO(\"{file}\"); export: yolo export model={file} format=onnx"},
+    {"export.half_no_gpu",
+     "a float16 model is checked on a CUDA device before it is written, and there is none here "
+     "({reason}); export float32 (without --half) or run this on a machine with a GPU"},
+    {"export.no_checkpoint", "no such checkpoint"},
+    {"output.needs_file", "needs a file name"},
+    {"output.needs_folder", "needs a folder name"},
+    {"output.is_input",
+     "is an input of this command ({input}); writing there would destroy it. Choose another file"},
+    {"output.is_folder", "is a folder; give a file name"},
+    {"output.exists", "already exists; pass --force to replace it"},
+    {"output.holds_input",
+     "holds an input of this command ({input}); its files could be overwritten. Choose another "
+     "folder"},
+    {"output.not_a_folder", "is a file, not a folder"},
+    {"output.folder_not_empty",
+     "already exists and is not empty; pass --force to write into it (files of the same name are "
+     "replaced)"},
 
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},

@@ -46,6 +46,22 @@ inline Error textError(std::string file, int line, std::string key, Text text) {
   return textError(std::move(file), line, std::move(key), TextParts{std::move(text)});
 }
 
+/// The errors as catalog messages, one per line, each after its "file:line: key: " (as
+/// toString() says it), or empty when one of them has no catalog form: then only the English
+/// says them, and a reader shows that instead of a sentence half translated.
+inline TextParts textOfErrors(const std::vector<Error>& errors) {
+  TextParts out;
+  for (const auto& e : errors) {
+    if (e.text.empty()) return {};
+    Error where = e;
+    where.message.clear();
+    const std::string prefix = (out.empty() ? "" : "\n") + where.toString();
+    if (!prefix.empty()) out.push_back(Text("plain", {{"text", prefix}}));
+    out.insert(out.end(), e.text.begin(), e.text.end());
+  }
+  return out;
+}
+
 /// All errors, one per line.
 inline std::string joinErrors(const std::vector<Error>& errors) {
   std::string out;

@@ -44,9 +44,8 @@ std::vector<Error> duplicateJsonKeys(const std::string& text, const std::string&
       if (j < text.size() && text[j] == ':' && !stack.empty() && stack.back().object) {
         auto& keys = stack.back().keys;
         if (auto it = keys.find(s); it != keys.end()) {
-          errors.push_back(Error{file, startLine, s,
-                                 "duplicate key (also on line " + std::to_string(it->second) +
-                                     "); remove one of them"});
+          errors.push_back(textError(file, startLine, s,
+                                     Text("json.duplicate_key", {{"line", std::to_string(it->second)}})));
         } else {
           keys[s] = startLine;
         }
@@ -95,10 +94,7 @@ std::optional<Error> jsonTooDeep(std::string_view text, const std::string& file,
             break;
           }
         }
-        return Error{file, line, path,
-                     "nested more than " + std::to_string(maxDepth) +
-                         " levels deep: not a file Stave wrote (damaged or hand-made); "
-                         "nothing was read from it"};
+        return textError(file, line, path, Text("json.too_deep", {{"depth", std::to_string(maxDepth)}}));
       }
       stack.push_back({c == '{', {}, 0});
     } else if (c == '}' || c == ']') {

@@ -128,15 +128,14 @@ Result<json> parseJson(std::string_view text, const std::string& file, int first
     // "number overflow parsing '1e999'": a number no double holds.
     const auto q = what.find('\'');
     const std::string number = q != std::string::npos ? what.substr(q) : std::string();
-    what = "number out of range " + number + " (beyond what a double can hold)";
+    return textError(file, line, sax.errorPath(), Text("json.number_range", {{"number", number}}));
   } else if (what.rfind("parse error", 0) == 0) {
     // "parse error at line 1, column 5: syntax error while parsing ..." — the line is ours.
     if (const auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
-    what = "not valid JSON (truncated or malformed): " + what;
+    // A syntax error is named by its line (the key path there is often the previous value's).
+    return textError(file, line, "", Text("json.malformed", {{"detail", what}}));
   }
-  // A syntax error is named by its line (the key path there is often the previous value's); a
-  // value that cannot be held, by its key as well.
-  return Error{file, line, sax.id() == 406 ? sax.errorPath() : std::string(), what};
+  return Error{file, line, std::string(), what};
 }
 
 }  // namespace stave

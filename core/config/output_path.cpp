@@ -34,42 +34,36 @@ bool sameFile(const fs::path& a, const fs::path& b) {
 
 Status checkOutputFile(const std::string& out, const std::vector<std::string>& inputs, bool force,
                        const std::string& flag) {
-  if (out.empty()) return Error{"command line", 0, flag, "needs a file name"};
+  if (out.empty()) return textError("command line", 0, flag, Text("output.needs_file"));
   const fs::path o = resolved(out);
   for (const auto& in : inputs) {
     if (in.empty()) continue;
     if (sameFile(o, resolved(in)))
-      return Error{out, 0, flag,
-                   "is an input of this command (" + in +
-                       "); writing there would destroy it. Choose another file"};
+      return textError(out, 0, flag, Text("output.is_input", {{"input", in}}));
   }
   std::error_code ec;
   if (fs::is_directory(o, ec))
-    return Error{out, 0, flag, "is a folder; give a file name"};
+    return textError(out, 0, flag, Text("output.is_folder"));
   if (fs::exists(o, ec) && !force)
-    return Error{out, 0, flag, "already exists; pass --force to replace it"};
+    return textError(out, 0, flag, Text("output.exists"));
   return Ok{};
 }
 
 Status checkOutputFolder(const std::string& out, const std::vector<std::string>& inputs,
                          bool force, const std::string& flag) {
-  if (out.empty()) return Error{"command line", 0, flag, "needs a folder name"};
+  if (out.empty()) return textError("command line", 0, flag, Text("output.needs_folder"));
   const fs::path o = resolved(out);
   for (const auto& in : inputs) {
     if (in.empty()) continue;
     const fs::path i = resolved(in);
     if (sameFile(o, i) || within(i, o))
-      return Error{out, 0, flag,
-                   "holds an input of this command (" + in +
-                       "); its files could be overwritten. Choose another folder"};
+      return textError(out, 0, flag, Text("output.holds_input", {{"input", in}}));
   }
   std::error_code ec;
   if (fs::exists(o, ec) && !fs::is_directory(o, ec))
-    return Error{out, 0, flag, "is a file, not a folder"};
+    return textError(out, 0, flag, Text("output.not_a_folder"));
   if (fs::is_directory(o, ec) && !fs::is_empty(o, ec) && !force)
-    return Error{out, 0, flag,
-                 "already exists and is not empty; pass --force to write into it (files of the "
-                 "same name are replaced)"};
+    return textError(out, 0, flag, Text("output.folder_not_empty"));
   return Ok{};
 }
 

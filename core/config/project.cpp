@@ -96,19 +96,16 @@ namespace {
 /// A project from its parsed file.
 Result<Project> projectFromJson(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object() || !j.contains("format") || j["format"] != kProjectFormatName)
-    return Error{path, 0, "format",
-                 std::string("not a Stave project file (expected \"format\": \"") +
-                     kProjectFormatName + "\")"};
+    return textError(path, 0, "format", Text("project.not_a_project", {{"format", kProjectFormatName}}));
   if (!j.contains("version") || !j["version"].is_number_integer())
-    return Error{path, 0, "version", "missing or not an integer"};
+    return textError(path, 0, "version", Text("project.version_missing"));
   const int64_t version = j["version"].get<int64_t>();
   if (version > kProjectFormatVersion)
-    return Error{path, 0, "version",
-                 "the file was written by a newer Stave (format version " +
-                     std::to_string(version) + "); this build reads up to version " +
-                     std::to_string(kProjectFormatVersion) +
-                     ". Open it with a newer Stave; the file was not changed"};
-  if (version < 1) return Error{path, 0, "version", "must be >= 1, got " + std::to_string(version)};
+    return textError(path, 0, "version",
+                     Text("project.newer", {{"version", std::to_string(version)},
+                                            {"supported", std::to_string(kProjectFormatVersion)}}));
+  if (version < 1)
+    return textError(path, 0, "version", Text("project.version_low", {{"version", std::to_string(version)}}));
 
   Project p;
   p.path = absoluteNormal(path).string();
@@ -160,11 +157,10 @@ Result<Project> loadProject(const std::string& path) {
   const auto first = body.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && body[first] != '{') {
     const unsigned char c = static_cast<unsigned char>(body[first]);
-    return Error{path, lineOfByte(body, first), "",
-                 "not a Stave project file: a project file is JSON text starting with '{', this "
-                 "one starts with " +
-                     (std::isprint(c) ? "'" + std::string(1, body[first]) + "'"
-                                      : std::string("binary data"))};
+    return textError(path, lineOfByte(body, first), "",
+                     Text("project.not_json", {{"start", std::isprint(c)
+                                                             ? Text("config.node.scalar", {{"value", std::string(1, body[first])}})
+                                                             : Text("project.binary")}}));
   }
   auto parsed = parseJson(body, path);
   if (!parsed) {

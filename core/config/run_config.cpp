@@ -19,30 +19,31 @@ namespace {
 
 const char* kCommandLine = "command line";
 
-std::string unknownKeyMessage(const std::string& key) {
-  std::string msg = "unknown key";
+// "unknown key (did you mean 'lr0'?); ...", as a catalog message.
+Error unknownKeyError(const std::string& source, int line, const std::string& key) {
   const std::string near = closestParam(key);
-  if (!near.empty()) msg += " (did you mean '" + near + "'?)";
-  msg += "; 'stave-train config-docs' lists every key";
-  return msg;
+  return textError(source, line, key,
+                   Text("config.unknown_key",
+                        {{"near", near.empty() ? Text("plain", {{"text", ""}})
+                                               : Text("config.did_you_mean", {{"key", near}})}}));
 }
 
-std::string describeNode(const YAML::Node& node) {
-  if (node.IsNull()) return "nothing (null)";
-  if (node.IsSequence()) return "a list";
-  if (node.IsMap()) return "a mapping";
-  if (node.Tag() == "!") return "the string \"" + node.Scalar() + "\"";
-  return "'" + node.Scalar() + "'";
+Text describeNode(const YAML::Node& node) {
+  if (node.IsNull()) return Text("config.node.null");
+  if (node.IsSequence()) return Text("config.node.list");
+  if (node.IsMap()) return Text("config.node.map");
+  if (node.Tag() == "!") return Text("config.node.string", {{"value", node.Scalar()}});
+  return Text("config.node.scalar", {{"value", node.Scalar()}});
 }
 
 // Converts one YAML value to the parameter's type. Quoted scalars are strings, so `epochs: "5"`
 // is a type error just as it is in JSON.
 std::optional<Value> valueFromYaml(const ParamSpec& spec, const YAML::Node& node,
-                                   std::string* why) {
+                                   TextParts* why) {
   const bool stringType = spec.type == ParamType::String || spec.type == ParamType::Path ||
                           spec.type == ParamType::Enum;
   auto expected = [&]() -> std::optional<Value> {
-    *why = "expected " + describeRange(spec) + ", got " + describeNode(node);
+    *why = {Text("config.expected", {{"range", describeRangeText(spec)}, {"value", describeNode(node)}})};
     return std::nullopt;
   };
   if (node.IsNull()) {
@@ -65,7 +66,8 @@ std::optional<Value> valueFromYaml(const ParamSpec& spec, const YAML::Node& node
   }
   if (!node.IsScalar()) return expected();
   if (!stringType && node.Tag() == "!") return expected();
-  auto v = parseValueText(spec, node.Scalar(), why);
+  std::string ignored;  // expected() says it with the range
+  auto v = parseValueText(spec, node.Scalar(), &ignored);
   if (!v) return expected();
   return v;
 }
@@ -194,7 +196,7 @@ std::vector<int64_t> RunConfig::getIntList(std::string_view key) const {
 
 Status RunConfig::set(std::string_view key, Value value) {
   const ParamSpec* spec = findParam(key);
-  if (!spec) return Error{"", 0, std::string(key), unknownKeyMessage(std::string(key))};
+  if (!spec) return unknownKeyError("", 0, std::string(key));
   if (spec->type == ParamType::Float && std::holds_alternative<int64_t>(value))
     value = static_cast<double>(std::get<int64_t>(value));
   if (!valueHasType(spec->type, value))
@@ -226,7 +228,7 @@ Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::str
   for (const auto& [key, j] : object.items()) {
     const ParamSpec* spec = findParam(key);
     if (!spec) {
-      errors.push_back({sourceName, 0, key, unknownKeyMessage(key)});
+      errors.push_back(unknownKeyError(sourceName, 0, key));
       continue;
     }
     std::string why;
@@ -263,49 +265,45 @@ Result<RunConfig> parseRunConfigYaml(const std::string& text, const std::string&
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     if (json) return runConfigFromJson(jsonFallback, sourceName);
-    return Error{sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
-                 "not valid YAML: " + e.msg};
+    return textError(sourceName, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                     Text("data.not_yaml", {{"detail", e.msg}}));
   }
   RunConfig config = RunConfig::defaults();
   if (root.IsNull()) return config;  // an empty file: all defaults
   if (!root.IsMap())
-    return Error{sourceName, root.Mark().line + 1, "",
-                 "expected a mapping of 'key: value' lines at the top level"};
+    return textError(sourceName, root.Mark().line + 1, "", Text("config.not_a_mapping"));
   // A dataset description where a run config belongs (`train coco.yaml`, as some Ultralytics
   // examples read): say what it is rather than listing its keys as unknown.
   if (const YAML::Node& r = root; r["names"] && (r["train"] || r["val"]) && !r["data"] && !r["model"])
-    return Error{sourceName, 1, "",
-                 "this is a data.yaml (a dataset description), not a run config; use "
-                 "data=" + sourceName + " (e.g. stave-train train data=" + sourceName +
-                     " model=yolov8n epochs=50)"};
+    return textError(sourceName, 1, "", Text("config.is_data_yaml", {{"file", sourceName}}));
   std::vector<Error> errors;
   std::map<std::string, int> seen;
   for (const auto& kv : root) {
     const int line = kv.first.Mark().line + 1;
     if (!kv.first.IsScalar()) {
-      errors.push_back({sourceName, line, "", "keys must be plain names"});
+      errors.push_back(textError(sourceName, line, "", Text("config.key_not_plain")));
       continue;
     }
     const std::string key = kv.first.Scalar();
     if (auto it = seen.find(key); it != seen.end()) {
-      errors.push_back({sourceName, line, key,
-                        "duplicate key (first set on line " + std::to_string(it->second) + ")"});
+      errors.push_back(textError(sourceName, line, key,
+                                 Text("config.duplicate_key", {{"line", std::to_string(it->second)}})));
       continue;
     }
     seen[key] = line;
     const ParamSpec* spec = findParam(key);
     if (!spec) {
-      errors.push_back({sourceName, line, key, unknownKeyMessage(key)});
+      errors.push_back(unknownKeyError(sourceName, line, key));
       continue;
     }
-    std::string why;
+    TextParts why;
     auto v = valueFromYaml(*spec, kv.second, &why);
     if (!v) {
-      errors.push_back({sourceName, line, key, why});
+      errors.push_back(textError(sourceName, line, key, std::move(why)));
       continue;
     }
-    if (std::string bad = checkValue(*spec, *v); !bad.empty()) {
-      errors.push_back({sourceName, line, key, bad});
+    if (TextParts bad = checkValueText(*spec, *v); !bad.empty()) {
+      errors.push_back(textError(sourceName, line, key, std::move(bad)));
       continue;
     }
     config.set(key, *v);
@@ -337,11 +335,10 @@ Result<std::string> readConfigFile(const std::string& path) {
       blank = false;
   }
   if (blank)
-    return Error{path, 0, "",
-                 std::string(text->empty() ? "the file is empty (0 bytes)"
-                             : comments    ? "the file is empty: it holds only comments"
-                                           : "the file is empty: it holds only blank lines") +
-                     "; a run config sets at least data: path/to/data.yaml"};
+    return textError(path, 0, "",
+                     Text(text->empty() ? "config.empty_file"
+                          : comments    ? "config.empty_comments"
+                                        : "config.empty_blank"));
   return text;
 }
 }  // namespace
@@ -417,7 +414,7 @@ Status applyOverrides(RunConfig& config, const std::vector<std::string>& keyValu
     const std::string text = item.substr(eq + 1);
     const ParamSpec* spec = findParam(key);
     if (!spec) {
-      errors.push_back({kCommandLine, 0, key, unknownKeyMessage(key)});
+      errors.push_back(unknownKeyError(kCommandLine, 0, key));
       continue;
     }
     std::string why;

@@ -322,8 +322,10 @@ std::vector<std::string> Supervisor::rankEnvironment() const {
 void Supervisor::spawnAll(const std::vector<std::string>& env) {
   for (auto& r : m_ranks) {
     if (spawn(r, env)) continue;
-    m_result.message = "cannot start rank " + std::to_string(r.global) + ": " + std::strerror(errno);
     telemetry::ErrorEvent err;
+    err.text = {Text("launcher.cannot_start_rank",
+                     {{"rank", std::to_string(r.global)}, {"reason", std::strerror(errno)}})};
+    m_result.message = english(err.text);
     err.rank = r.global;
     err.message = m_result.message;
     auto event = telemetry::toEvent(err, r.global);
@@ -376,8 +378,8 @@ LaunchResult Supervisor::run() {
       // the run's record still says how it ended.
       telemetry::FinishedEvent fe;
       fe.status = telemetry::RunStatus::Stopped;
-      fe.message = "stopped on request before training started (the ranks were still at the "
-                   "rendezvous or setting up); nothing was trained";
+      fe.text = {Text("launcher.stopped_before_start")};
+      fe.message = english(fe.text);
       emitEvent(telemetry::toEvent(fe, 0));
     }
   }

@@ -105,6 +105,7 @@ struct RankProc {
   Clock::time_point spawned;  ///< when the process was started
   bool runStarted = false;    ///< its run_start arrived (past the rendezvous and set-up)
   std::string lastError;  ///< message of the rank's last error event: the cause of its exit
+  TextParts lastErrorText;  ///< the same as catalog messages (empty: English only)
 };
 
 class Supervisor {
@@ -145,7 +146,8 @@ class Supervisor {
   void reap();
   void onRankExit(RankProc& r);
   void signalAll(int sig);
-  void fail(RunOutcome outcome, int rank, const std::string& message, std::optional<int> exitCode,
+  /// The run fails: `text` (a catalog message; its English is the result's message) names why.
+  void fail(RunOutcome outcome, int rank, const TextParts& text, std::optional<int> exitCode,
             std::optional<int> signal, const nlohmann::json& extra);
   void maybeReportStraggler();
   void startSampling();

@@ -63,8 +63,12 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
   if (event->type == telemetry::event_type::kStep) m_straggler.addEvent(event.value());
   if (m_monitor) m_monitor->observe(event.value());
   if (event->type == telemetry::event_type::kError && event->data.contains("message") &&
-      event->data["message"].is_string())
+      event->data["message"].is_string()) {
     r.lastError = event->data["message"].get<std::string>();
+    r.lastErrorText.clear();
+    if (const auto it = event->data.find("message_text"); it != event->data.end())
+      if (auto text = telemetry::textFromJson(*it)) r.lastErrorText = std::move(text.value());
+  }
   const std::string encoded = telemetry::encodeEvent(event.value());
   emit(encoded);
   if (m_relayClient) m_relayClient->send(encoded);
@@ -132,12 +136,11 @@ void Supervisor::finishRelay() {
     const std::string ownLog =
         m_opt.eventsFile.empty() ? m_opt.runDir + "/events.jsonl" : m_opt.eventsFile;
     if (!m_relayClient->connected() && !m_relayClient->lastError().empty())
-      warn("the event relay to node 0 is not connected (" + m_relayClient->lastError() +
-           "); this node's own event log (" + ownLog + ") has all its events");
+      warn(Text("launcher.relay_not_connected",
+                {{"reason", m_relayClient->lastError()}, {"log", ownLog}}));
     else if (m_relayClient->dropped() > 0)
-      warn("the event relay to node 0 dropped " + std::to_string(m_relayClient->dropped()) +
-           " events while node 0 could not be reached; this node's own event log (" + ownLog +
-           ") has them all");
+      warn(Text("launcher.relay_dropped",
+                {{"count", std::to_string(m_relayClient->dropped())}, {"log", ownLog}}));
   }
   if (m_relayServer) {
     // The other nodes' ranks end at about the same time as ours: take their last events.
@@ -192,25 +195,26 @@ void Supervisor::signalAll(int sig) {
 }
 
 
-void Supervisor::fail(RunOutcome outcome, int rank, const std::string& message,
+void Supervisor::fail(RunOutcome outcome, int rank, const TextParts& text,
                       std::optional<int> exitCode, std::optional<int> signal,
                       const nlohmann::json& extra) {
   if (m_failing) return;
   m_failing = true;
   m_outcome = outcome;  // the first failure is the run's outcome
   m_result.failedRank = rank;
-  m_result.message = message;
+  m_result.message = english(text);
   telemetry::ErrorEvent err;
   err.rank = rank;
-  err.message = message;
+  err.message = m_result.message;
+  err.text = text;
   err.exitCode = exitCode;
   err.signal = signal;
   for (auto& r : m_ranks)
     if (r.global == rank) err.logTail = tailLines(r.logPath, m_opt.logTailLines);
-  if (outcome == RunOutcome::TimedOut)
-    err.hint =
-        "a rank blocked in a collective usually waits for a peer that is stuck or gone; "
-        "see the rank logs (NCCL_DEBUG=INFO helps on CUDA)";
+  if (outcome == RunOutcome::TimedOut) {
+    err.hintText = {Text("launcher.hung.hint")};
+    err.hint = english(err.hintText);
+  }
   auto event = telemetry::toEvent(err, rank);
   for (auto it = extra.begin(); it != extra.end(); ++it) event.data[it.key()] = it.value();
   if (signal) event.data["signal_name"] = signalName(*signal);
@@ -229,11 +233,13 @@ void Supervisor::onRankExit(RankProc& r) {
   telemetry::RankExitEvent ex;
   ex.rank = r.global;
   std::string how;
+  Text howText("plain", {{"text", ""}});
   bool bad = false;
   const bool bySignal = WIFSIGNALED(r.status);
   if (WIFEXITED(r.status)) {
     ex.exitCode = WEXITSTATUS(r.status);
     how = "exit code " + std::to_string(*ex.exitCode);
+    howText = Text("launcher.exit_code", {{"code", std::to_string(*ex.exitCode)}});
     // 128 + SIGTERM/SIGINT after a stop request: a rank that ended at once as asked (it was
     // still waiting at the rendezvous, with nothing to checkpoint).
     const bool stoppedAtOnce = m_stopRequested && (*ex.exitCode == 128 + SIGTERM ||
@@ -243,6 +249,7 @@ void Supervisor::onRankExit(RankProc& r) {
   } else if (bySignal) {
     ex.signal = WTERMSIG(r.status);
     how = "signal " + signalName(*ex.signal);
+    howText = Text("launcher.signal", {{"signal", signalName(*ex.signal)}});
     // A rank ended by the SIGTERM we forwarded on a stop request ended as asked.
     bad = !(m_stopRequested && *ex.signal == SIGTERM);
     ex.outcome = !bad ? "stopped" : (m_failing || m_killedAll) ? "killed" : "crashed";
@@ -258,18 +265,24 @@ void Supervisor::onRankExit(RankProc& r) {
         Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(m_opt.graceS * 1000));
   if (!bad || m_failing || m_killedAll) return;
   const int code = ex.exitCode.value_or(-1);
-  std::string message =
-      "rank " + std::to_string(r.global) + " (pid " + std::to_string(r.pid) + ") ended with " + how;
-  if (code == 127) message += " (the worker command could not be executed)";
-  // The cause: the rank's own error event, else the last line it wrote to its log.
+  TextParts detail;
+  if (code == 127) detail.push_back(Text("launcher.not_executed"));
+  // The cause: the rank's own error event, else the last line it wrote to its log (as it is).
   std::string cause = r.lastError;
   if (cause.empty()) {
     for (const auto& line : tailLines(r.logPath, 5))
       if (line.find_first_not_of(" \t") != std::string::npos) cause = line;
   }
-  if (!cause.empty()) message += ": " + cause;
-  message += "; stopping the other ranks";
-  fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, message, ex.exitCode,
+  if (!r.lastErrorText.empty())
+    detail.push_back(Text("launcher.cause", {{"cause", r.lastErrorText}}));
+  else if (!cause.empty())
+    detail.push_back(Text("launcher.cause", {{"cause", cause}}));
+  if (detail.empty()) detail.push_back(Text("plain", {{"text", ""}}));
+  const Text message("launcher.rank_ended", {{"rank", std::to_string(r.global)},
+                                             {"pid", std::to_string(r.pid)},
+                                             {"how", howText},
+                                             {"detail", detail}});
+  fail(bySignal ? RunOutcome::Crashed : RunOutcome::Failed, r.global, {message}, ex.exitCode,
        ex.signal, {{"pid", r.pid}});
 }
 
@@ -466,27 +479,28 @@ void Supervisor::checkHangs(Clock::time_point now) {
       if (silent > limit && silent < m_opt.hangTimeoutS) {
         r.silenceWarned = true;
         const char state = processState(r.pid);
-        std::ostringstream msg;
-        msg << "rank " << r.global << " (pid " << r.pid << ") has sent no event for "
-            << static_cast<int>(silent) << " s; its step events came every "
-            << std::setprecision(2) << interval << " s. "
-            << (state == 'T' || state == 't'
-                    ? "The process is stopped (SIGSTOP or a debugger): SIGCONT resumes it. "
-                    : state == 'D' ? "The process waits in uninterruptible I/O (disk or network "
-                                     "file system). "
-                                   : "")
-            << "The other ranks wait for it; the run is stopped after "
-            << static_cast<int>(m_opt.hangTimeoutS) << " s of silence (nccl_timeout_s)";
-        warn(msg.str());
+        std::ostringstream every;
+        every << std::setprecision(2) << interval;
+        const Text why = state == 'T' || state == 't' ? Text("launcher.rank_silent.sigstop")
+                         : state == 'D'               ? Text("launcher.rank_silent.io")
+                                                      : Text("plain", {{"text", ""}});
+        warn(Text("launcher.rank_silent",
+                  {{"rank", std::to_string(r.global)},
+                   {"pid", std::to_string(r.pid)},
+                   {"seconds", std::to_string(static_cast<int>(silent))},
+                   {"interval", every.str()},
+                   {"state", why},
+                   {"limit", std::to_string(static_cast<int>(m_opt.hangTimeoutS))}}));
       }
     }
     if (silent > m_opt.hangTimeoutS) {
-      std::ostringstream msg;
-      msg << "rank " << r.global << " sent no event for " << static_cast<int>(silent)
-          << " s (limit " << m_opt.hangTimeoutS
-          << " s): hung, e.g. blocked in a collective; stopping the run";
-      fail(RunOutcome::TimedOut, r.global, msg.str(), std::nullopt, std::nullopt,
-           {{"hung", true}, {"silent_s", silent}});
+      std::ostringstream limit;
+      limit << m_opt.hangTimeoutS;
+      fail(RunOutcome::TimedOut, r.global,
+           {Text("launcher.hung", {{"rank", std::to_string(r.global)},
+                                   {"seconds", std::to_string(static_cast<int>(silent))},
+                                   {"limit", limit.str()}})},
+           std::nullopt, std::nullopt, {{"hung", true}, {"silent_s", silent}});
       return;
     }
   }

@@ -105,6 +105,11 @@ ALTER TABLE runs ADD COLUMN resolved_json TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE runs ADD COLUMN sessions TEXT NOT NULL DEFAULT '[]';
 )sql";
 
+// Version 6: the run's message as catalog messages (events.md), for the studio's language.
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE runs ADD COLUMN message_text TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 // Version 4, for runs of a day or more: the launcher's samples as min / max / mean per time
 // bucket at three resolutions (kSampleLevels) instead of one row per value, and no copy of the
 // high-rate events (step, *_sample) in `events`: events.jsonl keeps them.
@@ -230,6 +235,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (st && version < 3) st = s->migrateToV3();
     if (st && version < 4) st = s->migrateToV4();
     if (st && version < 5) st = s->migrateToV5();
+    if (st && version < 6) st = s->migrateToV6();
     if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
@@ -328,6 +334,10 @@ Status Store::migrateToV5() {
   return Ok{};
 }
 
+Status Store::migrateToV6() {
+  return exec(kSchemaV6);
+}
+
 Store::~Store() {
   if (m_db) sqlite3_close_v2(m_db);
 }
@@ -343,17 +353,17 @@ Result<int> Store::settleEndedRuns(
     }
   }
   Stmt upd(m_db,
-           "UPDATE runs SET status = 'crashed', message = ?, sessions = ? WHERE id = ? AND status "
-           "= 'running'");
+           "UPDATE runs SET status = 'crashed', message = ?, sessions = ?, message_text = ? WHERE "
+           "id = ? AND status = 'running'");
   for (RunRecord& r : ended) {
     if (r.sessions.empty()) r.sessions.push_back("running");
     if (r.sessions.back() == "running") r.sessions.back() = "crashed";
-    const std::string message =
-        "ended without a final event: no process holds its folder (killed, or its machine went "
-        "down) after epoch " +
-        std::to_string(r.epochsDone) + " of " + std::to_string(r.epochs) +
-        "; resume=true continues from its last checkpoint";
-    upd.bind(1, message).bind(2, sessionsJson(r)).bind(3, r.id);
+    const TextParts text{Text("history.ended_without_final", {{"done", std::to_string(r.epochsDone)},
+                                                               {"epochs", std::to_string(r.epochs)}})};
+    upd.bind(1, english(text))
+        .bind(2, sessionsJson(r))
+        .bind(3, telemetry::textToJson(text).dump())
+        .bind(4, r.id);
     if (upd.step() != SQLITE_DONE) return Error{m_path, 0, "", sqlite3_errmsg(m_db)};
     upd.reset();
   }

@@ -21,7 +21,7 @@ namespace stave::store {
 
 /// Schema version written by this build (PRAGMA user_version). Older databases are migrated
 /// in place; newer ones are refused.
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 
 /// The metric of every rank's samples/s summed at each of rank 0's steps (runs of 2 ranks or
 /// more; one rank's is step/samples_per_s).
@@ -44,6 +44,7 @@ struct RunRecord {
   std::string dir;            ///< absolute run folder
   std::string status;         ///< running, completed, stopped, failed, early_stopped, unknown
   std::string message;        ///< the finished or error event's message
+  TextParts messageText;      ///< `message` as catalog messages (empty: English only)
   std::string configJson;     ///< resolved config (key -> value) from run_start
   std::string configHash;     ///< hashHex of configJson, to group identical configs
   std::string dataset;        ///< data.yaml of the run
@@ -212,6 +213,7 @@ class Store {
   Status migrateToV3();
   Status migrateToV4();
   Status migrateToV5();
+  Status migrateToV6();
   Status annotate(int64_t runId, const std::string* title, const std::vector<std::string>* tags,
                   const std::string* notes);
   static int onBusy(void* self, int tries);

@@ -300,6 +300,7 @@ void RunIngestion::registerHandlers() {
       .on<FinishedEvent>([this](const Event& e, const FinishedEvent& f) {
         m_cur.status = toString(f.status);
         m_cur.message = f.message;
+        m_cur.messageText = f.text;
         m_cur.finished = e.time;
         addToStory(m_cur.sessions, e.type, m_cur.status);
         m_cur.sessionTimes.resize(m_cur.sessions.size());
@@ -313,6 +314,7 @@ void RunIngestion::registerHandlers() {
       .on<ErrorEvent>([this](const Event& e, const ErrorEvent& f) {
         if (m_cur.finished != 0) return;
         m_cur.message = f.message;
+        m_cur.messageText = f.text;
         m_cur.status = "failed";
         addToStory(m_cur.sessions, e.type);
       });
@@ -506,7 +508,7 @@ std::optional<std::string> RunIngestion::writeRun(int64_t ingestedBytes,
            " imgsz=?, batch=?, world_size=?, devices=?, version=?, started=?, finished=?,"
            " last_event=?, epochs=?, epochs_done=?, best_map50=?, best_map5095=?, best_epoch=?,"
            " sps_sum=?, sps_count=?, bad_lines=?, ingested_bytes=?, ingested_lines=?, host=?,"
-           " dataset_hash=?, resolved_json=?, sessions=? WHERE id=?");
+           " dataset_hash=?, resolved_json=?, sessions=?, message_text=? WHERE id=?");
   upd.bind(1, cur.status.empty() ? std::string("unknown") : cur.status)
       .bind(2, cur.message)
       .bind(3, cur.configJson.empty() ? std::string("{}") : cur.configJson)
@@ -535,7 +537,9 @@ std::optional<std::string> RunIngestion::writeRun(int64_t ingestedBytes,
       .bind(26, cur.datasetHash)
       .bind(27, cur.resolvedJson.empty() ? std::string("{}") : cur.resolvedJson)
       .bind(28, sessionsJson(cur))
-      .bind(29, m_runId);
+      .bind(29, cur.messageText.empty() ? std::string("[]")
+                                        : telemetry::textToJson(cur.messageText).dump())
+      .bind(30, m_runId);
   if (upd.step() != SQLITE_DONE) return failureText(m_db, "cannot update run " + runDir);
   return std::nullopt;
 }

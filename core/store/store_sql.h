@@ -12,6 +12,7 @@
 
 #include "core/base/hash.h"
 #include "core/store/store.h"
+#include "core/telemetry/events.h"
 
 namespace stave::store::sql {
 
@@ -80,7 +81,8 @@ inline constexpr const char* kRunColumns =
     "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
     "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
     "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions, ingested_lines";
+    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions, ingested_lines, "
+    "message_text";
 
 inline RunRecord readRun(const Stmt& s) {
   RunRecord r;
@@ -119,6 +121,10 @@ inline RunRecord readRun(const Stmt& s) {
   r.host = s.text(29);
   r.datasetHash = s.text(30);
   r.resolvedJson = s.text(31);
+  // The message's catalog form; a damaged one leaves the English alone.
+  const auto messageText = nlohmann::json::parse(s.text(34), nullptr, false);
+  if (!messageText.is_discarded() && !messageText.empty())
+    if (auto text = telemetry::textFromJson(messageText)) r.messageText = std::move(text.value());
   const auto sessions = nlohmann::json::parse(s.text(32), nullptr, false);
   if (sessions.is_array())
     for (const auto& t : sessions) {

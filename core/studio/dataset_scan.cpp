@@ -1,4 +1,5 @@
 #include "core/studio/dataset_scan.h"
+#include "core/studio/engine_text.h"
 
 #include <QDir>
 #include <QHash>
@@ -53,7 +54,7 @@ bool scanSplits(const data::DataSpec& spec, const std::atomic<bool>* cancel,
       return false;
     }
     if (!index) {
-      out.error = qs(index.errorText());
+      out.error = errorsText(index.errors());
       return false;
     }
     indexes.push_back(std::make_shared<data::SplitIndex>(std::move(index.value())));
@@ -171,7 +172,7 @@ DatasetSummary scanDataset(const QString& dataYaml, const std::atomic<bool>* can
   try {
     auto spec = data::loadDataYaml(dataYaml.toStdString());
     if (!spec) {
-      out.error = qs(spec.errorText());
+      out.error = errorsText(spec.errors());
       return out;
     }
     for (const auto& n : spec->names) out.names << qs(n);

@@ -83,6 +83,31 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "a string"),  // config.range.string
     QT_TRANSLATE_NOOP("stave::engine", "a path"),  // config.range.path
     QT_TRANSLATE_NOOP("stave::engine", "a list of integers such as 0,1,2"),  // config.range.int_list
+    QT_TRANSLATE_NOOP("stave::engine", "unknown key{near}; 'stave-train config-docs' lists every key"),  // config.unknown_key
+    QT_TRANSLATE_NOOP("stave::engine", " (did you mean '{key}'?)"),  // config.did_you_mean
+    QT_TRANSLATE_NOOP("stave::engine", "expected {range}, got {value}"),  // config.expected
+    QT_TRANSLATE_NOOP("stave::engine", "nothing (null)"),  // config.node.null
+    QT_TRANSLATE_NOOP("stave::engine", "a list"),  // config.node.list
+    QT_TRANSLATE_NOOP("stave::engine", "a mapping"),  // config.node.map
+    QT_TRANSLATE_NOOP("stave::engine", "the string \"{value}\""),  // config.node.string
+    QT_TRANSLATE_NOOP("stave::engine", "'{value}'"),  // config.node.scalar
+    QT_TRANSLATE_NOOP("stave::engine", "expected a mapping of 'key: value' lines at the top level"),  // config.not_a_mapping
+    QT_TRANSLATE_NOOP("stave::engine", "this is a data.yaml (a dataset description), not a run config; use data={file} (e.g. stave-train train data={file} model=yolov8n epochs=50)"),  // config.is_data_yaml
+    QT_TRANSLATE_NOOP("stave::engine", "keys must be plain names"),  // config.key_not_plain
+    QT_TRANSLATE_NOOP("stave::engine", "duplicate key (first set on line {line})"),  // config.duplicate_key
+    QT_TRANSLATE_NOOP("stave::engine", "the file is empty (0 bytes); a run config sets at least data: path/to/data.yaml"),  // config.empty_file
+    QT_TRANSLATE_NOOP("stave::engine", "the file is empty: it holds only comments; a run config sets at least data: path/to/data.yaml"),  // config.empty_comments
+    QT_TRANSLATE_NOOP("stave::engine", "the file is empty: it holds only blank lines; a run config sets at least data: path/to/data.yaml"),  // config.empty_blank
+    QT_TRANSLATE_NOOP("stave::engine", "not a Stave project file (expected \"format\": \"{format}\")"),  // project.not_a_project
+    QT_TRANSLATE_NOOP("stave::engine", "missing or not an integer"),  // project.version_missing
+    QT_TRANSLATE_NOOP("stave::engine", "the file was written by a newer Stave (format version {version}); this build reads up to version {supported}. Open it with a newer Stave; the file was not changed"),  // project.newer
+    QT_TRANSLATE_NOOP("stave::engine", "must be >= 1, got {version}"),  // project.version_low
+    QT_TRANSLATE_NOOP("stave::engine", "not a Stave project file: a project file is JSON text starting with '{{', this one starts with {start}"),  // project.not_json
+    QT_TRANSLATE_NOOP("stave::engine", "binary data"),  // project.binary
+    QT_TRANSLATE_NOOP("stave::engine", "number out of range {number} (beyond what a double can hold)"),  // json.number_range
+    QT_TRANSLATE_NOOP("stave::engine", "not valid JSON (truncated or malformed): {detail}"),  // json.malformed
+    QT_TRANSLATE_NOOP("stave::engine", "duplicate key (also on line {line}); remove one of them"),  // json.duplicate_key
+    QT_TRANSLATE_NOOP("stave::engine", "nested more than {depth} levels deep: not a file Stave wrote (damaged or hand-made); nothing was read from it"),  // json.too_deep
     QT_TRANSLATE_NOOP("stave::engine", "must be less than nnodes ({nnodes}), got {node_rank}"),  // config.node_rank
     QT_TRANSLATE_NOOP("stave::engine", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"),  // config.nproc_devices
     QT_TRANSLATE_NOOP("stave::engine", "non-finite loss at epoch {epoch} iteration {iter}: step skipped"),  // train.nonfinite_one
@@ -94,6 +119,99 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "rank {rank} has not started training {seconds} s after it was launched: the ranks wait at the rendezvous ({address}) until all {nnodes} nodes have joined; is every node's launcher started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)"),  // launcher.rank_not_started
     QT_TRANSLATE_NOOP("stave::engine", "rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) were killed"),  // launcher.rank0_stopped
     QT_TRANSLATE_NOOP("stave::engine", "ranks did not stop within {seconds} s of the stop request; killed"),  // launcher.stop_timeout
+    QT_TRANSLATE_NOOP("stave::engine", "rank {rank} (pid {pid}) has sent no event for {seconds} s; its step events came every {interval} s. {state}The other ranks wait for it; the run is stopped after {limit} s of silence (nccl_timeout_s)"),  // launcher.rank_silent
+    QT_TRANSLATE_NOOP("stave::engine", "The process is stopped (SIGSTOP or a debugger): SIGCONT resumes it. "),  // launcher.rank_silent.sigstop
+    QT_TRANSLATE_NOOP("stave::engine", "The process waits in uninterruptible I/O (disk or network file system). "),  // launcher.rank_silent.io
+    QT_TRANSLATE_NOOP("stave::engine", "rank {rank} sent no event for {seconds} s (limit {limit} s): hung, e.g. blocked in a collective; stopping the run"),  // launcher.hung
+    QT_TRANSLATE_NOOP("stave::engine", "a rank blocked in a collective usually waits for a peer that is stuck or gone; see the rank logs (NCCL_DEBUG=INFO helps on CUDA)"),  // launcher.hung.hint
+    QT_TRANSLATE_NOOP("stave::engine", "rank {rank} (pid {pid}) ended with {how}{detail}; stopping the other ranks"),  // launcher.rank_ended
+    QT_TRANSLATE_NOOP("stave::engine", "exit code {code}"),  // launcher.exit_code
+    QT_TRANSLATE_NOOP("stave::engine", "signal {signal}"),  // launcher.signal
+    QT_TRANSLATE_NOOP("stave::engine", " (the worker command could not be executed)"),  // launcher.not_executed
+    QT_TRANSLATE_NOOP("stave::engine", ": {cause}"),  // launcher.cause
+    QT_TRANSLATE_NOOP("stave::engine", "cannot start rank {rank}: {reason}"),  // launcher.cannot_start_rank
+    QT_TRANSLATE_NOOP("stave::engine", "stopped on request before training started (the ranks were still at the rendezvous or setting up); nothing was trained"),  // launcher.stopped_before_start
+    QT_TRANSLATE_NOOP("stave::engine", "the event relay to node 0 is not connected ({reason}); this node's own event log ({log}) has all its events"),  // launcher.relay_not_connected
+    QT_TRANSLATE_NOOP("stave::engine", "the event relay to node 0 dropped {count} events while node 0 could not be reached; this node's own event log ({log}) has them all"),  // launcher.relay_dropped
+    QT_TRANSLATE_NOOP("stave::engine", "the other ranks' events cannot reach events.jsonl ({reason}); rank 0's are written, and the run goes on"),  // train.relay_unreachable
+    QT_TRANSLATE_NOOP("stave::engine", "the validation views were not written: {reason}"),  // train.val_views_not_written
+    QT_TRANSLATE_NOOP("stave::engine", "could not write results.csv: {reason}"),  // train.results_not_written
+    QT_TRANSLATE_NOOP("stave::engine", "optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length would pick {other}"),  // train.optimizer_kept
+    QT_TRANSLATE_NOOP("stave::engine", "resumed with {world} ranks; {checkpoint} was written by {before}: the per-rank batch ({per_rank}), nbs ({nbs}) and the schedule stay; the global batch is {global} images (was {old_global}), gradients are accumulated over {accumulate} steps (was {old_accumulate}), and epoch {epoch} has {batches} batches per rank"),  // train.resumed_world
+    QT_TRANSLATE_NOOP("stave::engine", "Transferred {transferred}/{total} items from pretrained weights ({writer}, {source}); kept {count} as initialised: {kept} {path}"),  // train.pretrained_partial
+    QT_TRANSLATE_NOOP("stave::engine", "the head's class branch ({from} -> {to} classes)"),  // train.kept_class_branch
+    QT_TRANSLATE_NOOP("stave::engine", "{problem}; used as a grey {split} image without boxes"),  // train.image_grey
+    QT_TRANSLATE_NOOP("stave::engine", "{count} more {split} images could not be used ({total} undecodable so far on rank {rank}); stave-train check-dataset --verify lists them"),  // train.images_more
+    QT_TRANSLATE_NOOP("stave::engine", "rank {rank} was asked to stop but made no progress for {seconds} s (blocked: in a collective whose peer is gone, or waiting for the data loader); it ended without writing a checkpoint: resume=true continues from the last one"),  // train.stop_blocked
+    QT_TRANSLATE_NOOP("stave::engine", "training failed: {reason}"),  // train.failed
+    QT_TRANSLATE_NOOP("stave::engine", "out of device memory on {device} with batch {batch} per rank, imgsz {imgsz}, precision {precision}, model {model}"),  // train.oom
+    QT_TRANSLATE_NOOP("stave::engine", "lower batch (e.g. batch={half}; accumulation keeps the nominal batch {nbs}), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is intact"),  // train.oom.hint
+    QT_TRANSLATE_NOOP("stave::engine", "devices={devices} asks for GPUs, but there is no CUDA device: {reason}"),  // train.no_cuda
+    QT_TRANSLATE_NOOP("stave::engine", "use devices=cpu, or run where an NVIDIA GPU and its driver are"),  // train.no_cuda.hint
+    QT_TRANSLATE_NOOP("stave::engine", "devices: GPU {id} does not exist ({count} visible)"),  // train.no_such_gpu
+    QT_TRANSLATE_NOOP("stave::engine", "list GPUs 0..{last}"),  // train.no_such_gpu.hint
+    QT_TRANSLATE_NOOP("stave::engine", "set precision=fp32 or bf16 on the CPU"),  // train.hint.cpu_precision
+    QT_TRANSLATE_NOOP("stave::engine", "check the `data` key and the dataset's data.yaml"),  // train.hint.data_yaml
+    QT_TRANSLATE_NOOP("stave::engine", "run `stave-train check-dataset` on the data.yaml"),  // train.hint.check_dataset
+    QT_TRANSLATE_NOOP("stave::engine", "the {split} split of {yaml} has no usable images"),  // train.split_empty
+    QT_TRANSLATE_NOOP("stave::engine", "run `stave-train check-dataset` to see why"),  // train.hint.check_dataset_why
+    QT_TRANSLATE_NOOP("stave::engine", "the train split gives no batches"),  // train.no_batches
+    QT_TRANSLATE_NOOP("stave::engine", "use a smaller batch"),  // train.hint.smaller_batch
+    QT_TRANSLATE_NOOP("stave::engine", "{key} takes a checkpoint (.pt) of Stave (runs/<id>/weights/best.pt) or of Ultralytics (yolo11n.pt, an Ultralytics run's best.pt)"),  // train.hint.start_weights
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: no tensor of it matches this model ({model}, {nc} classes)"),  // train.no_matching_tensor
+    QT_TRANSLATE_NOOP("stave::engine", "model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of Stave or Ultralytics"),  // train.hint.model_takes
+    QT_TRANSLATE_NOOP("stave::engine", "model: '{model}' names no network Stave builds"),  // train.unknown_model
+    QT_TRANSLATE_NOOP("stave::engine", "use yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt)"),  // train.hint.model_use
+    QT_TRANSLATE_NOOP("stave::engine", "freeze={freeze} freezes the detection head of {model} too (it has {layers} layers before it): nothing would train"),  // train.freeze_head
+    QT_TRANSLATE_NOOP("stave::engine", "use freeze={layers} at most (10 freezes the backbone)"),  // train.freeze_head.hint
+    QT_TRANSLATE_NOOP("stave::engine", "resume needs the run's weights/last.pt (--run-dir)"),  // train.hint.resume_last
+    QT_TRANSLATE_NOOP("stave::engine", "the run stopped inside epoch {epoch} after {batches} batches of {before} ranks ({images} images), which is no whole number of batches of {world} ranks"),  // train.resume_world
+    QT_TRANSLATE_NOOP("stave::engine", "resume with {before} ranks to finish that epoch, then with {world}"),  // train.resume_world.hint
+    QT_TRANSLATE_NOOP("stave::engine", "the run in {dir} already trained {done} of {epochs} epochs"),  // train.already_trained
+    QT_TRANSLATE_NOOP("stave::engine", "resume with a larger epochs=N to extend it"),  // train.already_trained.hint
+    QT_TRANSLATE_NOOP("stave::engine", "{bad} of {total} {split} images could not be decoded, more than max_bad_images={max} of the split"),  // train.bad_images
+    QT_TRANSLATE_NOOP("stave::engine", "fix or remove the broken files (stave-train check-dataset --verify names them), or raise max_bad_images to train on without them"),  // train.bad_images.hint
+    QT_TRANSLATE_NOOP("stave::engine", "check that the run folder is writable"),  // train.hint.writable
+    QT_TRANSLATE_NOOP("stave::engine", "check free disk space in the run folder"),  // train.hint.disk_space
+    QT_TRANSLATE_NOOP("stave::engine", "the loss was not finite (inf or NaN) in {count} steps in a row (epoch {epoch}, iteration {iter}); the run cannot recover"),  // train.nonfinite_stop
+    QT_TRANSLATE_NOOP("stave::engine", "lower lr0, use precision=bf16 instead of fp16, and check the labels (stave-train check-dataset)"),  // train.nonfinite_stop.hint
+    QT_TRANSLATE_NOOP("stave::engine", "stopped during epoch {epoch} after {batches} of {total} batches; resume=true continues"),  // train.stopped_in_epoch
+    QT_TRANSLATE_NOOP("stave::engine", "no improvement for {patience} epochs (best epoch {best}); stopped early"),  // train.early_stopped
+    QT_TRANSLATE_NOOP("stave::engine", "time budget of {hours} h reached"),  // train.time_budget
+    QT_TRANSLATE_NOOP("stave::engine", "stopped on request after epoch {epoch}; resume=true continues"),  // train.stopped_on_request
+    QT_TRANSLATE_NOOP("stave::engine", "stopped after {count} epochs as asked; resume=true continues"),  // train.stopped_after
+    QT_TRANSLATE_NOOP("stave::engine", "training {train}, validation {val}"),  // train.times
+    QT_TRANSLATE_NOOP("stave::engine", "; training {train}, validation {val}"),  // train.then_times
+    QT_TRANSLATE_NOOP("stave::engine", "; {count} non-finite losses, {skipped} optimiser steps skipped"),  // train.nonfinite_total
+    QT_TRANSLATE_NOOP("stave::engine", "{n} s"),  // duration.s
+    QT_TRANSLATE_NOOP("stave::engine", "{min} min {s} s"),  // duration.min_s
+    QT_TRANSLATE_NOOP("stave::engine", "{h} h {min} min"),  // duration.h_min
+    QT_TRANSLATE_NOOP("stave::engine", "ended without a final event: no process holds its folder (killed, or its machine went down) after epoch {done} of {epochs}; resume=true continues from its last checkpoint"),  // history.ended_without_final
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be read ({reason})"),  // predict.cannot_read
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: the folder could not be listed to the end ({reason})"),  // predict.folder_unlisted
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: not a readable image{detail}"),  // predict.not_readable
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot encode the annotated image"),  // predict.cannot_encode
+    QT_TRANSLATE_NOOP("stave::engine", "no such image file or folder"),  // predict.no_source
+    QT_TRANSLATE_NOOP("stave::engine", "no images (.jpg, .png, .bmp, .tif, .webp) found"),  // predict.no_images
+    QT_TRANSLATE_NOOP("stave::engine", "{bytes} bytes"),  // size.bytes
+    QT_TRANSLATE_NOOP("stave::engine", "{bytes}"),  // size.number
+    QT_TRANSLATE_NOOP("stave::engine", "{model}, {nc} classes, {nodes} nodes, {parameters} parameters, {size}; checked by the ONNX checker"),  // export.onnx
+    QT_TRANSLATE_NOOP("stave::engine", "\n  input  {input}, RGB 0..1"),  // export.onnx_input
+    QT_TRANSLATE_NOOP("stave::engine", "\n  output {output}: centre x, centre y, width, height (input pixels), then class scores"),  // export.onnx_output
+    QT_TRANSLATE_NOOP("stave::engine", "\n  float16 against float32 on the GPU: class scores differ by at most {diff}"),  // export.onnx_half
+    QT_TRANSLATE_NOOP("stave::engine", "the EMA weights without optimiser state ({size}; {before} before); val, predict and pretrained= read it, resume does not"),  // export.stave
+    QT_TRANSLATE_NOOP("stave::engine", "{model}, {nc} classes, {tensors} tensors"),  // export.ultralytics
+    QT_TRANSLATE_NOOP("stave::engine", "\nload it with Ultralytics: YOLO(\"{file}\"); export: yolo export model={file} format=onnx"),  // export.ultralytics_load
+    QT_TRANSLATE_NOOP("stave::engine", "a float16 model is checked on a CUDA device before it is written, and there is none here ({reason}); export float32 (without --half) or run this on a machine with a GPU"),  // export.half_no_gpu
+    QT_TRANSLATE_NOOP("stave::engine", "no such checkpoint"),  // export.no_checkpoint
+    QT_TRANSLATE_NOOP("stave::engine", "needs a file name"),  // output.needs_file
+    QT_TRANSLATE_NOOP("stave::engine", "needs a folder name"),  // output.needs_folder
+    QT_TRANSLATE_NOOP("stave::engine", "is an input of this command ({input}); writing there would destroy it. Choose another file"),  // output.is_input
+    QT_TRANSLATE_NOOP("stave::engine", "is a folder; give a file name"),  // output.is_folder
+    QT_TRANSLATE_NOOP("stave::engine", "already exists; pass --force to replace it"),  // output.exists
+    QT_TRANSLATE_NOOP("stave::engine", "holds an input of this command ({input}); its files could be overwritten. Choose another folder"),  // output.holds_input
+    QT_TRANSLATE_NOOP("stave::engine", "is a file, not a folder"),  // output.not_a_folder
+    QT_TRANSLATE_NOOP("stave::engine", "already exists and is not empty; pass --force to write into it (files of the same name are replaced)"),  // output.folder_not_empty
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

@@ -1,6 +1,13 @@
 #include "core/studio/engine_text.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+
+#include "core/telemetry/events.h"
 
 namespace stave::studio {
 
@@ -12,6 +19,14 @@ QString engineTemplate(std::string_view id) {
 }
 
 QString engineText(const Text& text) {
+  // A size for a person in the UI's locale ("11.5 MiB"), where the English counts bytes.
+  if (text.id == "size.bytes" || text.id == "size.number") {
+    for (const auto& a : text.args) {
+      bool ok = false;
+      const qint64 bytes = QString::fromStdString(a.value).toLongLong(&ok);
+      if (a.name == "bytes" && ok) return QLocale().formattedDataSize(bytes, 1);
+    }
+  }
   const QString tmpl = engineTemplate(text.id);
   if (tmpl.isEmpty()) return {};
   bool ok = true;
@@ -42,6 +57,31 @@ QString engineText(const TextParts& parts) {
 QString engineText(const TextParts& parts, const std::string& english) {
   const QString translated = engineText(parts);
   return translated.isEmpty() ? QString::fromStdString(english) : translated;
+}
+
+QString errorsText(const std::vector<Error>& errors) {
+  QStringList lines;
+  for (const auto& e : errors) lines << errorText(e);
+  return lines.join(QLatin1Char('\n'));
+}
+
+Error errorFromJson(const QJsonObject& j) {
+  Error e;
+  e.file = j.value(QStringLiteral("file")).toString().toStdString();
+  e.line = j.value(QStringLiteral("line")).toInt();
+  e.key = j.value(QStringLiteral("key")).toString().toStdString();
+  e.message = j.value(QStringLiteral("message")).toString().toStdString();
+  e.text = textFromJson(j.value(QStringLiteral("message_text")));
+  return e;
+}
+
+TextParts textFromJson(const QJsonValue& value) {
+  if (!value.isArray()) return {};
+  const QByteArray bytes = QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
+  const auto j = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+  if (j.is_discarded()) return {};
+  auto parts = telemetry::textFromJson(j);
+  return parts ? std::move(parts.value()) : TextParts{};
 }
 
 QString errorText(const Error& e) {

@@ -7,7 +7,10 @@
 
 #include <string>
 
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
+#include <vector>
 
 #include "core/base/message.h"
 #include "core/base/result.h"
@@ -26,6 +29,15 @@ QString engineText(const TextParts& parts, const std::string& english);
 /// An input error as Error::toString says it ("file:line: key: message"), its message in the UI
 /// language where it is a catalog message.
 QString errorText(const Error& error);
+
+/// errorText of each, one per line.
+QString errorsText(const std::vector<Error>& errors);
+
+/// An error as stave-train's --json prints it ({file, line, key, message, message_text}).
+Error errorFromJson(const QJsonObject& object);
+/// A message's catalog form as JSON carries it (docs/events.md); empty when it has none or it
+/// cannot be read (then the English beside it is shown).
+TextParts textFromJson(const QJsonValue& value);
 
 /// The template of catalog entry `id` in the UI language ("" when there is none).
 QString engineTemplate(std::string_view id);

@@ -1,10 +1,12 @@
 #include "core/studio/history_model.h"
 
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/stored_run.h"
 
 #include <set>
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -39,7 +41,8 @@ double endTime(const store::RunRecord& r) {
 QString durationText(double seconds) {
   if (seconds <= 0) return QStringLiteral("—");
   const qint64 s = static_cast<qint64>(std::llround(seconds));
-  if (s < 60) return QStringLiteral("%1 s").arg(s);
+  // The Run page's unit, in the UI language ("41 秒").
+  if (s < 60) return QCoreApplication::translate("stave::studio::RunTimes", "%1 s").arg(s);
   if (s < 3600) return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
   return QStringLiteral("%1:%2:%3")
       .arg(s / 3600)
@@ -280,7 +283,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
         for (const auto& st : r.sessions) story << statusName(st);
         lines << tr("Sessions: %1").arg(story.join(QStringLiteral(" → ")));
       }
-      if (!r.message.empty()) lines << q(r.message);
+      if (!r.message.empty()) lines << engineText(r.messageText, r.message);
       return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
     }
     return {};
@@ -528,7 +531,7 @@ bool HistoryModel::configOf(int row, config::RunConfig* out, QString* error) con
   for (const char* k : {"name", "exist_ok", "resume", "data"}) j.erase(k);
   auto cfg = config::runConfigFromJson(j, run(row).name);
   if (!cfg) {
-    if (error) *error = q(cfg.errorText());
+    if (error) *error = errorsText(cfg.errors());
     return false;
   }
   *out = cfg.value();

@@ -2,10 +2,12 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QLocale>
-#include <QRegularExpression>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include "core/studio/child_process.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -63,50 +65,28 @@ bool ModelExportJob::start(const QString& weights, const QString& out,
     emit finished();
   });
   m_outcome = Outcome::Running;
-  m_process->start(m_exe, arguments(weights, m_out, options));
+  // --json: the summary and the refusals with their catalog ids, shown in the UI language.
+  m_process->start(m_exe, arguments(weights, m_out, options) << QStringLiteral("--json"));
   return true;
 }
 
-QString ModelExportJob::studioWords(const QString& stderrText) {
-  // The refusals of export-weights (core/config/output_path.cpp, core/train/onnx_export.cpp)
-  // that name its flags; matched whole, so a changed message is shown as stave-train wrote it.
-  static const QRegularExpression prefix(QStringLiteral("^stave-train [a-z-]+: error: "));
-  static const QRegularExpression exists(QStringLiteral("^(.+): --out: already exists; pass --force to replace it$"));
-  static const QRegularExpression folder(QStringLiteral("^(.+): --out: is a folder; give a file name$"));
-  static const QRegularExpression noGpu(QStringLiteral(
-      "^half: a float16 model is checked on a CUDA device before it is written, and there is none "
-      "here \\((.*)\\); export float32 \\(without --half\\) or run this on a machine with a GPU$"));
-  QStringList out;
-  for (QString line : stderrText.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-    line = line.trimmed().remove(prefix);
-    if (const auto m = exists.match(line); m.hasMatch())
-      out << tr("%1 already exists. Tick “Replace the file if it exists” to write over it.")
-                 .arg(QDir::toNativeSeparators(m.captured(1)));
-    else if (const auto m = folder.match(line); m.hasMatch())
-      out << tr("%1 is a folder; choose a file name.").arg(QDir::toNativeSeparators(m.captured(1)));
-    else if (const auto m = noGpu.match(line); m.hasMatch())
-      out << tr("A float16 model is checked on a GPU before it is written, and this machine has "
-                "none (%1). Untick Float16 to export float32, or export on a machine with a GPU.")
-                 .arg(m.captured(1));
-    else
-      out << line;
+QString ModelExportJob::studioWords(const Error& error) {
+  // The refusals of export-weights that name its flags (--force, --half) say what to do in the
+  // dialog instead; the others as stave-train says them, in the UI language.
+  const std::string id = error.text.size() == 1 ? error.text.front().id : std::string();
+  const QString file = QDir::toNativeSeparators(QString::fromStdString(error.file));
+  if (id == "output.exists")
+    return tr("%1 already exists. Tick “Replace the file if it exists” to write over it.").arg(file);
+  if (id == "output.is_folder") return tr("%1 is a folder; choose a file name.").arg(file);
+  if (id == "export.half_no_gpu") {
+    QString reason;
+    for (const auto& a : error.text.front().args)
+      if (a.name == "reason") reason = QString::fromStdString(a.value);
+    return tr("A float16 model is checked on a GPU before it is written, and this machine has "
+              "none (%1). Untick Float16 to export float32, or export on a machine with a GPU.")
+        .arg(reason);
   }
-  return out.join(QLatin1Char('\n'));
-}
-
-QString ModelExportJob::readableSizes(const QString& summary) {
-  // "12079274 bytes" and the Stave format's "(N bytes; M before)".
-  static const QRegularExpression size(QStringLiteral("\\b(\\d+) bytes\\b|(?<=; )(\\d+)(?= before\\))"));
-  QString out;
-  qsizetype at = 0;
-  for (auto it = size.globalMatch(summary); it.hasNext();) {
-    const auto m = it.next();
-    out += summary.mid(at, m.capturedStart() - at);
-    const QString digits = m.captured(1).isEmpty() ? m.captured(2) : m.captured(1);
-    out += QLocale().formattedDataSize(digits.toLongLong(), 1);
-    at = m.capturedEnd();
-  }
-  return out + summary.mid(at);
+  return studio::errorText(error);
 }
 
 void ModelExportJob::cancel() {
@@ -116,18 +96,22 @@ void ModelExportJob::cancel() {
 
 void ModelExportJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
-  const QString out = QString::fromUtf8(m_process->readAllStandardOutput()).trimmed();
+  // --json: what was written, or why not, with each message's catalog ids.
+  const QJsonObject reply = QJsonDocument::fromJson(m_process->readAllStandardOutput()).object();
   m_outcome = m_child->outcome(code, status);
   if (m_outcome == Outcome::Crashed) {
     m_error = err.isEmpty() ? tr("stave-train export-weights crashed") : err;
   } else if (m_outcome == Outcome::Failed) {
-    m_error = err.isEmpty() ? tr("stave-train export-weights exited with code %1").arg(code) : studioWords(err);
+    QStringList lines;
+    for (const auto& e : reply.value(QStringLiteral("errors")).toArray())
+      lines << studioWords(errorFromJson(e.toObject()));
+    m_error = !lines.isEmpty() ? lines.join(QLatin1Char('\n'))
+              : err.isEmpty()  ? tr("stave-train export-weights exited with code %1").arg(code)
+                               : err;
   } else if (m_outcome == Outcome::Completed) {
-    // "wrote <file>: what it is" first: the dialog names the file itself.
-    m_summary = out;
-    const QString prefix = QStringLiteral("wrote %1: ").arg(m_out);
-    if (m_summary.startsWith(prefix)) m_summary = m_summary.mid(prefix.size());
-    m_summary = readableSizes(m_summary);
+    // What the file is and its check; the dialog names the file itself.
+    m_summary = engineText(textFromJson(reply.value(QStringLiteral("summary_text"))),
+                           reply.value(QStringLiteral("summary")).toString().toStdString());
   }
   emit finished();
 }

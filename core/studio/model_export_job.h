@@ -2,13 +2,15 @@
 // ModelExportJob: `stave-train export-weights` on a checkpoint, in the background (QProcess), for
 // File ▸ Export Model…: ONNX (checked by ONNX's checker before it is written), Ultralytics'
 // checkpoint, or a Stave checkpoint without optimiser state. What stave-train prints on success
-// (the file, its input and output, the check) is the summary the dialog shows.
+// (the file, its input and output, the check) is the summary the dialog shows; stave-train's
+// --json gives it (and its refusals) as catalog messages, shown in the UI language.
 
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 
+#include "core/base/result.h"
 #include "core/studio/process_outcome.h"
 
 namespace stave::studio {
@@ -51,17 +53,14 @@ class ModelExportJob : public QObject {
   void cancel();
   bool isRunning() const { return m_outcome == Outcome::Running; }
   Outcome outcome() const { return m_outcome; }
-  /// What stave-train printed when it finished (what the file is, its check), without the
-  /// leading "wrote FILE: ".
+  /// What stave-train said when it finished (what the file is, its check) in the UI language,
+  /// sizes for a person ("11.5 MiB"), without the file's name.
   QString summary() const { return m_summary; }
-  /// stave-train's error output when it failed.
+  /// Why it failed, in the UI language.
   QString errorText() const { return m_error; }
-  /// stave-train's error output in the dialog's words: its command-line advice (--force,
-  /// --half) becomes the dialog's controls, the "stave-train export-weights: error:" prefix
-  /// goes; other lines are kept as they are.
-  static QString studioWords(const QString& stderrText);
-  /// stave-train's summary with its sizes for a person ("12079274 bytes" → "11.5 MiB").
-  static QString readableSizes(const QString& summary);
+  /// A refusal of stave-train in the dialog's words: the ones that name its command-line flags
+  /// (--force, --half) say which control to change; the others are errorText(error).
+  static QString studioWords(const Error& error);
   /// The file asked for (absolute).
   QString output() const { return m_out; }
 

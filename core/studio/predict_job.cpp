@@ -10,6 +10,7 @@
 
 #include "core/studio/background_job.h"
 #include "core/studio/child_process.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/run_controller.h"
 
 namespace stave::studio {
@@ -101,16 +102,23 @@ void PredictJob::cancel() {
 void PredictJob::done(int code, QProcess::ExitStatus status) {
   const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
   const QByteArray out = m_process->readAllStandardOutput();
+  // --json: the summary, or the errors, with each message's catalog ids.
+  const QJsonObject j = QJsonDocument::fromJson(out).object();
   // 1: done, with problems listed. Done: still running until the predictions are read.
   if (const Outcome ended = m_child->outcome(code, status, {0, 1}); ended != Outcome::Completed) {
     m_outcome = ended;
     if (m_outcome == Outcome::Crashed) m_error = err.isEmpty() ? tr("stave-train predict crashed") : err;
-    if (m_outcome == Outcome::Failed)
-      m_error = err.isEmpty() ? tr("stave-train predict exited with code %1").arg(code) : err;
+    if (m_outcome == Outcome::Failed) {
+      std::vector<Error> errors;
+      for (const auto& e : j.value(QStringLiteral("errors")).toArray())
+        errors.push_back(errorFromJson(e.toObject()));
+      m_error = !errors.empty() ? errorsText(errors)
+                : err.isEmpty() ? tr("stave-train predict exited with code %1").arg(code)
+                                : err;
+    }
     emit finished();
     return;
   }
-  const QJsonObject j = QJsonDocument::fromJson(out).object();
   if (j.isEmpty()) {
     m_outcome = Outcome::Failed;
     m_error = tr("stave-train predict printed no summary") +
@@ -120,7 +128,11 @@ void PredictJob::done(int code, QProcess::ExitStatus status) {
   }
   for (const auto& n : j.value(QStringLiteral("names")).toArray()) m_names << n.toString();
   QStringList problems;
-  for (const auto& p : j.value(QStringLiteral("problems")).toArray()) problems << p.toString();
+  const QJsonArray english = j.value(QStringLiteral("problems")).toArray();
+  const QJsonArray texts = j.value(QStringLiteral("problems_text")).toArray();
+  for (qsizetype i = 0; i < english.size(); ++i)
+    problems << engineText(textFromJson(i < texts.size() ? texts.at(i) : QJsonValue()),
+                           english.at(i).toString().toStdString());
   m_error = problems.join(QLatin1Char('\n'));
   QString csv = j.value(QStringLiteral("csv")).toString();
   if (csv.isEmpty()) csv = QDir(m_outDir).filePath(QStringLiteral("predictions.csv"));

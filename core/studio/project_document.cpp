@@ -1,4 +1,5 @@
 #include "core/studio/project_document.h"
+#include "core/studio/engine_text.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,7 +21,7 @@ ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {}
 bool ProjectDocument::open(const QString& path, QString* error) {
   auto loaded = config::loadProject(path.toStdString());
   if (!loaded) {
-    if (error) *error = qs(loaded.errorText());
+    if (error) *error = errorsText(loaded.errors());
     return false;
   }
   m_project = std::move(loaded).value();
@@ -265,7 +266,7 @@ bool ProjectDocument::setDataset(const QString& dataYaml, QString* error) {
   const QString abs = QFileInfo(dataYaml).absoluteFilePath();
   auto spec = data::loadDataYaml(abs.toStdString());
   if (!spec) {
-    if (error) *error = qs(spec.errorText());
+    if (error) *error = errorsText(spec.errors());
     return false;
   }
   if (abs == qs(m_project.datasetPath())) return true;

@@ -1,4 +1,5 @@
 #include "core/studio/recent_summary.h"
+#include "core/studio/engine_text.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -29,7 +30,7 @@ QString summaryOf(const QString& projectFile) {
   auto project = config::loadProject(projectFile.toStdString());
   if (!project)
     return QCoreApplication::translate("stave::studio::RecentSummary", "cannot be read: %1")
-        .arg(QString::fromStdString(project.errorText()));
+        .arg(errorsText(project.errors()));
   QString text = QCoreApplication::translate("stave::studio::RecentSummary", "dataset %1")
                      .arg(QString::fromStdString(project->dataset));
   QDir runs(QDir(QString::fromStdString(project->folder())).filePath(QStringLiteral("runs")));

@@ -218,6 +218,7 @@ struct FinishedEvent {
   double bestMap5095 = 0;                   ///< mAP50-95 of the best epoch
   double totalTime = 0;                     ///< wall seconds of the run
   std::string message;                      ///< a line for the user, or ""
+  TextParts text = {};                      ///< `message` as catalog messages ("message_text")
 };
 
 /// The phases a step's time is split into, in StepTiming order.

@@ -142,6 +142,7 @@ Event toEvent(const FinishedEvent& e, int rank) {
          {"epochs", e.epochs},           {"best_epoch", e.bestEpoch},
          {"best_map50", e.bestMap50},    {"best_map50_95", e.bestMap5095},
          {"total_time", e.totalTime},    {"message", e.message}};
+  if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kFinished, rank, std::move(d));
 }
 
@@ -155,6 +156,7 @@ Result<FinishedEvent> finishedFromEvent(const Event& ev) {
     r.num("best_map50_95", e.bestMap5095, false);
     r.num("total_time", e.totalTime, false);
     r.str("message", e.message, false);
+    r.text("message_text", e.text);
   });
 }
 

@@ -30,11 +30,27 @@
 #include "core/train/optimizer.h"
 #include "core/train/pred_eval.h"
 #include "core/train/validator.h"
+#include "core/telemetry/events.h"
 
 namespace fs = std::filesystem;
 
 namespace stave::train {
 namespace {
+
+/// What could not be predicted: each problem in English ("problems") and as catalog messages
+/// ("problems_text", [] for one that has none), in the same order.
+struct Problems {
+  nlohmann::json english = nlohmann::json::array();
+  nlohmann::json text = nlohmann::json::array();
+  void add(const Text& t) {
+    english.push_back(stave::english(t));
+    text.push_back(telemetry::textToJson({t}));
+  }
+  void add(const std::vector<Error>& errors) {
+    english.push_back(joinErrors(errors));
+    text.push_back(telemetry::textToJson(textOfErrors(errors)));
+  }
+};
 
 Result<torch::Device> pickDevice(const std::string& device) {
   if (device == "cpu") return torch::Device(torch::kCPU);
@@ -107,7 +123,7 @@ nlohmann::json perClassJson(const std::vector<ClassResult>& perClass, const data
 /// Where predict's images come from: a folder's images (recursively, sorted; entries that
 /// cannot be examined go to `problems`), or the one image file. Empty when neither exists.
 std::optional<std::vector<fs::path>> predictSources(const fs::path& source,
-                                                    nlohmann::json& problems) {
+                                                    Problems& problems) {
   std::vector<fs::path> files;
   std::error_code ec;
   if (fs::is_directory(source, ec)) {
@@ -120,14 +136,14 @@ std::optional<std::vector<fs::path>> predictSources(const fs::path& source,
       const bool regular = it->is_regular_file(fileEc);
       if (fileEc) {
         if (isImage(it->path()))
-          problems.push_back(it->path().string() + ": cannot be read (" + fileEc.message() + ")");
+          problems.add(Text("predict.cannot_read",
+                            {{"path", it->path().string()}, {"reason", fileEc.message()}}));
         continue;
       }
       if (regular && isImage(it->path())) files.push_back(it->path());
     }
     if (ec)
-      problems.push_back(source.string() + ": the folder could not be listed to the end (" +
-                         ec.message() + ")");
+      problems.add(Text("predict.folder_unlisted", {{"path", source.string()}, {"reason", ec.message()}}));
     std::sort(files.begin(), files.end());
   } else if (fs::is_regular_file(source, ec)) {
     files.push_back(source);
@@ -137,18 +153,22 @@ std::optional<std::vector<fs::path>> predictSources(const fs::path& source,
   return files;
 }
 
-/// The image decoded as BGR, or empty with `why` saying what went wrong.
-cv::Mat readPredictImage(const fs::path& file, std::string& why) {
+/// The image decoded as BGR, or empty with `why` saying what went wrong (the decoder's own
+/// words as they are).
+cv::Mat readPredictImage(const fs::path& file, Text& why) {
   std::vector<uint8_t> bytes;
   cv::Mat bgr;
-  why = "not a readable image";
+  const auto notReadable = [&](const std::string& detail) {
+    return Text("predict.not_readable", {{"path", file.string()}, {"detail", detail}});
+  };
+  why = notReadable("");
   try {
     std::string problem;
     if (data::readFileBytes(file.string(), bytes)) bgr = data::decodeImageBgr(bytes, 1, &problem);
-    if (!problem.empty()) why = "not a readable image: " + problem;
+    if (!problem.empty()) why = notReadable(": " + problem);
   } catch (const std::exception& e) {  // OpenCV's assertions name no file
-    why = std::string("not a readable image (") + e.what() + ")";
-    why = why.substr(0, why.find('\n'));
+    const std::string what = e.what();
+    why = notReadable(" (" + what.substr(0, what.find('\n')) + ")");
     bgr = cv::Mat();
   }
   return bgr;
@@ -194,7 +214,7 @@ int64_t recordDetections(const torch::Tensor& kept, const PredictInput& in, cons
 /// Writes the annotated image to `outFile` atomically, encoded as its extension says (JPEG
 /// without OpenCV's imgcodecs); a failure goes to `problems`.
 void writeAnnotated(const fs::path& outFile, const cv::Mat& bgr, const fs::path& file,
-                    nlohmann::json& problems) {
+                    Problems& problems) {
   std::error_code ec;
   fs::create_directories(outFile.parent_path(), ec);
   std::vector<uchar> encoded;
@@ -211,11 +231,11 @@ void writeAnnotated(const fs::path& outFile, const cv::Mat& bgr, const fs::path&
   }
 #endif
   if (!encodedOk) {
-    problems.push_back(file.string() + ": cannot encode the annotated image");
+    problems.add(Text("predict.cannot_encode", {{"path", file.string()}}));
   } else if (auto s =
                  writeFileAtomic(outFile.string(), std::string(encoded.begin(), encoded.end()));
              !s) {
-    problems.push_back(s.errorText());
+    problems.add(s.errors());
   }
 }
 
@@ -395,13 +415,12 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   auto lm = loadWeights(req.weights, device.value());
   if (!lm) return lm.errors();
   lm->model->foldBatchNorm();  // inference only: the BatchNorms folded into the convolutions
-  nlohmann::json problems = nlohmann::json::array();
+  Problems problems;
   const fs::path source(req.source);
   auto sources = predictSources(source, problems);
-  if (!sources) return Error{req.source, 0, "source", "no such image file or folder"};
+  if (!sources) return textError(req.source, 0, "source", Text("predict.no_source"));
   const std::vector<fs::path>& files = *sources;
-  if (files.empty())
-    return Error{req.source, 0, "source", "no images (.jpg, .png, .bmp, .tif, .webp) found"};
+  if (files.empty()) return textError(req.source, 0, "source", Text("predict.no_images"));
   std::error_code ec;
   fs::create_directories(req.outDir, ec);
   if (ec) return Error{req.outDir, 0, "out", "cannot create the folder: " + ec.message()};
@@ -414,10 +433,10 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   torch::NoGradGuard noGrad;
   for (const auto& file : files) {
-    std::string why;
+    Text why;
     cv::Mat bgr = readPredictImage(file, why);
     if (bgr.empty()) {
-      problems.push_back(file.string() + ": " + why);
+      problems.add(why);
       continue;
     }
     const PredictInput in = letterboxForPredict(bgr, imgsz);
@@ -436,7 +455,8 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
   j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   j["csv"] = csvPath;
   j["names"] = names;  // the checkpoint's classes: the studio labels the boxes with them
-  j["problems"] = problems;
+  j["problems"] = problems.english;
+  j["problems_text"] = problems.text;
   return j;
 }
 

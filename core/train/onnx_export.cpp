@@ -50,11 +50,7 @@ std::map<std::string, onnx::Array> foldedWeights(model::YoloImpl& m) {
 /// largest class-score difference, or an error when float16 overflows.
 Result<double> checkHalf(model::YoloImpl& m, int imgsz, const std::string& checkpoint) {
   if (!cuda::available())
-    return Error{"", 0, "half",
-                 "a float16 model is checked on a CUDA device before it is written, and there is "
-                 "none here (" +
-                     cuda::unavailableReason() +
-                     "); export float32 (without --half) or run this on a machine with a GPU"};
+    return textError("", 0, "half", Text("export.half_no_gpu", {{"reason", cuda::unavailableReason()}}));
   const torch::Device gpu(torch::kCUDA, 0);
   m.to(gpu);
   torch::NoGradGuard noGrad;

@@ -16,16 +16,16 @@ void RankRelay::serve(const dist::DistEnv& env, const std::string& runDir,
   // Every rank's events go to events.jsonl; not also to rank 0's stream (under srun the job's
   // output file, which would hold a second copy of a day's gigabyte).
   sink.setStream(nullptr);
-  const auto warn = [&sink](const std::string& message) {
+  const auto warn = [&sink](const std::string& reason) {
     telemetry::WarningEvent w;
-    w.message = message;
+    w.text = {Text("train.relay_unreachable", {{"reason", reason}})};
+    w.message = english(w.text);
     w.source = "dist";
     sink.writeTyped(w);
   };
   auto secret = dist::serverRelaySecret(runDir);
   if (!secret) {
-    warn("the other ranks' events cannot reach events.jsonl (" + secret.errorText() +
-         "); rank 0's are written, and the run goes on");
+    warn(secret.errorText());
     return;
   }
   dist::RelayServerOptions o;
@@ -41,8 +41,7 @@ void RankRelay::serve(const dist::DistEnv& env, const std::string& runDir,
   };
   auto server = dist::RelayServer::listen(std::move(o));
   if (!server) {
-    warn("the other ranks' events cannot reach events.jsonl (" + server.errorText() +
-         "); rank 0's are written, and the run goes on");
+    warn(server.errorText());
     return;
   }
   m_server = std::move(server.value());

@@ -196,20 +196,19 @@ int rankMain(const RankStart& start) {
     const int rank = start.env.rank;
     StopWatchdog watchdog(
         g_stop, stopAgreed, progress, busy, stopGraceSeconds(), [&sink, rank](double idle) {
-          std::ostringstream msg;
-          msg << "rank " << rank << " was asked to stop but made no progress for "
-              << static_cast<int>(idle + 0.5)
-              << " s (blocked: in a collective whose peer is gone, or waiting for the data "
-                 "loader); "
-                 "it ended without writing a checkpoint: resume=true continues from the last one";
-          std::fprintf(stderr, "%s\n", msg.str().c_str());
+          const Text msg("train.stop_blocked", {{"rank", std::to_string(rank)},
+                                                {"seconds", std::to_string(static_cast<int>(idle + 0.5))}});
+          std::fprintf(stderr, "%s\n", english(msg).c_str());
           if (rank == 0) {
             telemetry::FinishedEvent f;
             f.status = telemetry::RunStatus::Stopped;
-            f.message = msg.str();
+            f.text = {msg};
+            f.message = english(msg);
             sink.write(telemetry::toEvent(f, 0));
           } else {
-            sink.write(telemetry::toEvent(telemetry::WarningEvent{msg.str(), "stop"}, rank));
+            telemetry::WarningEvent w{english(msg), "stop"};
+            w.text = {msg};
+            sink.write(telemetry::toEvent(w, rank));
           }
         });
     rc = trainer.run();

@@ -190,19 +190,23 @@ Result<WeightTransfer> StartWeights::transferInto(torch::nn::Module& model) cons
   }
 }
 
-std::string keptSummary(const WeightTransfer& t, int64_t fileNc, int64_t modelNc) {
-  if (t.skipped.empty()) return "";
+Text keptText(const WeightTransfer& t, int64_t fileNc, int64_t modelNc) {
+  if (t.skipped.empty()) return Text("plain", {{"text", ""}});
   // A file trained for another number of classes differs in the head's class branch (cv3):
   // its last convolution has one output per class, and its width is max(channels, min(nc, 100)).
   bool classBranch = fileNc > 0 && fileNc != modelNc;
   for (const auto& s : t.skipped) classBranch = classBranch && s.find(".cv3.") != std::string::npos;
   if (classBranch)
-    return "the head's class branch (" + std::to_string(fileNc) + " -> " +
-           std::to_string(modelNc) + " classes)";
+    return Text("train.kept_class_branch",
+                {{"from", std::to_string(fileNc)}, {"to", std::to_string(modelNc)}});
   std::string out = t.skipped.front();
   if (t.skipped.size() > 1) out += ", " + t.skipped[1];
   if (t.skipped.size() > 2) out += ", ...";
-  return out;
+  return Text("plain", {{"text", out}});
+}
+
+std::string keptSummary(const WeightTransfer& t, int64_t fileNc, int64_t modelNc) {
+  return english(keptText(t, fileNc, modelNc));
 }
 
 std::string transferSummary(const WeightTransfer& t, const StartWeights& from, int64_t modelNc) {

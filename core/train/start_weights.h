@@ -56,6 +56,8 @@ class StartWeights {
 /// The line the log and the run's warnings carry, as Ultralytics says it: "Transferred 448/499
 /// items from pretrained weights (Ultralytics 8.4.190, model); kept 51 as initialised: the
 /// head's class branch (80 -> 5 classes)".
+/// keptSummary as a catalog message (the studio's language).
+Text keptText(const WeightTransfer& t, int64_t fileNc, int64_t modelNc);
 std::string transferSummary(const WeightTransfer& t, const StartWeights& from, int64_t modelNc);
 
 /// What a transfer left at its initialisation, in a few words: "the head's class branch (80 -> 5

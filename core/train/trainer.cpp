@@ -6,8 +6,8 @@ namespace stave::train {
 
 using namespace detail;
 
-Trainer::Impl::Outcome Trainer::Impl::endsWith(telemetry::RunStatus status, std::string message) {
-  return {true, status, std::move(message)};
+Trainer::Impl::Outcome Trainer::Impl::endsWith(telemetry::RunStatus status, Text text) {
+  return {true, status, std::move(text)};
 }
 
 int Trainer::Impl::run() {
@@ -50,7 +50,7 @@ void Trainer::Impl::setup() {
   resumeIfAsked();
   if (settings.resume) writeConfigYaml();
   writeRunStart();
-  if (!pretrainedSummary.empty()) warn(pretrainedSummary, "pretrained");
+  if (!pretrainedSummary.id.empty()) warn(pretrainedSummary, "pretrained");
   if (!state.lastMetrics.empty() && state.lastMetrics.size() != 7) state.lastMetrics.clear();
   if (state.lastMetrics.empty()) state.lastMetrics.assign(7, 0.0);
 }
@@ -87,9 +87,9 @@ Trainer::Impl::Outcome Trainer::Impl::runEpoch(int epoch, EpochProgress& progres
       saveCheckpointAs("weights/last.pt", epoch - 1, telemetry::CheckpointKind::Last,
                        &progress);
     return endsWith(telemetry::RunStatus::Stopped,
-                    "stopped during epoch " + std::to_string(epoch + 1) + " after " +
-                        std::to_string(progress.batches) + " of " + std::to_string(nb) +
-                        " batches; resume=true continues");
+                    Text("train.stopped_in_epoch", {{"epoch", std::to_string(epoch + 1)},
+                                                    {"batches", std::to_string(progress.batches)},
+                                                    {"total", std::to_string(nb)}}));
   }
   const std::array<double, 3> lrs{groupLr(*optimizer, 0), groupLr(*optimizer, 1),
                                   groupLr(*optimizer, 2)};
@@ -103,19 +103,17 @@ Trainer::Impl::Outcome Trainer::Impl::runEpoch(int epoch, EpochProgress& progres
   const int patience = settings.patience;
   if (earlyStop)
     return endsWith(telemetry::RunStatus::EarlyStopped,
-                    "no improvement for " + std::to_string(patience) + " epochs (best epoch " +
-                        std::to_string(state.bestEpoch + 1) + "); stopped early");
+                    Text("train.early_stopped", {{"patience", std::to_string(patience)},
+                                                 {"best", std::to_string(state.bestEpoch + 1)}}));
   if (followTimeBudget(epoch))
     return endsWith(telemetry::RunStatus::Completed,
-                    "time budget of " + csvNumber(settings.timeHours) + " h reached");
+                    Text("train.time_budget", {{"hours", csvNumber(settings.timeHours)}}));
   if (stopRequested())
     return endsWith(telemetry::RunStatus::Stopped,
-                    "stopped on request after epoch " + std::to_string(epoch + 1) +
-                        "; resume=true continues");
+                    Text("train.stopped_on_request", {{"epoch", std::to_string(epoch + 1)}}));
   if (o.stopAfter.epochs > 0 && epochsThisProcess >= o.stopAfter.epochs && epoch + 1 < epochs)
     return endsWith(telemetry::RunStatus::Stopped,
-                    "stopped after " + std::to_string(epochsThisProcess) +
-                        " epochs as asked; resume=true continues");
+                    Text("train.stopped_after", {{"count", std::to_string(epochsThisProcess)}}));
   return {};
 }
 
@@ -221,18 +219,18 @@ bool Trainer::Impl::followTimeBudget(int epoch) {
 
 namespace {
 // A length of time for a person: "0.7 s", "42 s", "12 min 5 s", "3 h 12 min".
-std::string durationWords(double s) {
-  char buf[48];
+Text durationWords(double s) {
+  char buf[24];
   if (!(s >= 0)) s = 0;
-  if (s < 10)
-    std::snprintf(buf, sizeof buf, "%.1f s", s);
-  else if (s < 120)
-    std::snprintf(buf, sizeof buf, "%.0f s", s);
-  else if (s < 7200)
-    std::snprintf(buf, sizeof buf, "%d min %d s", int(s) / 60, int(s) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%d h %d min", int(s) / 3600, int(s) % 3600 / 60);
-  return buf;
+  if (s < 120) {
+    std::snprintf(buf, sizeof buf, s < 10 ? "%.1f" : "%.0f", s);
+    return Text("duration.s", {{"n", buf}});
+  }
+  if (s < 7200)
+    return Text("duration.min_s",
+                {{"min", std::to_string(int(s) / 60)}, {"s", std::to_string(int(s) % 60)}});
+  return Text("duration.h_min",
+              {{"h", std::to_string(int(s) / 3600)}, {"min", std::to_string(int(s) % 3600 / 60)}});
 }
 }  // namespace
 
@@ -245,14 +243,16 @@ void Trainer::Impl::emitFinished(const Outcome& outcome) {
   fe.bestMap50 = state.bestMap50;
   fe.bestMap5095 = std::max(0.0, state.bestMap5095);
   fe.totalTime = secondsSince(runStart);
-  std::ostringstream msg;
-  msg << outcome.message << (outcome.message.empty() ? "" : "; ") << "training "
-      << durationWords(trainSeconds) << ", validation " << durationWords(valSeconds);
-  if (state.nonFiniteTotal > 0 || skippedSteps > 0) {
-    msg << "; " << state.nonFiniteTotal << " non-finite losses, " << skippedSteps
-        << " optimiser steps skipped";
-  }
-  fe.message = msg.str();
+  // "<why it ended>; training X, validation Y[; N non-finite losses, ...]": History and the
+  // studio read the times of each session from this sentence (store/session_time.h).
+  const bool why = !outcome.text.id.empty();
+  if (why) fe.text.push_back(outcome.text);
+  fe.text.push_back(Text(why ? "train.then_times" : "train.times",
+                         {{"train", durationWords(trainSeconds)}, {"val", durationWords(valSeconds)}}));
+  if (state.nonFiniteTotal > 0 || skippedSteps > 0)
+    fe.text.push_back(Text("train.nonfinite_total", {{"count", std::to_string(state.nonFiniteTotal)},
+                                                     {"skipped", std::to_string(skippedSteps)}}));
+  fe.message = english(fe.text);
   if (rank == 0) emit(fe);
 }
 
@@ -260,17 +260,21 @@ Trainer::Trainer(TrainOptions options) : m(std::make_unique<Impl>(std::move(opti
 Trainer::~Trainer() = default;
 
 int Trainer::run() {
-  auto fail = [&](const std::string& message, const std::string& hint, int code) {
+  auto fail = [&](const std::string& message, const std::string& hint, int code,
+                  const TextParts& text = {}, const TextParts& hintText = {}) {
     telemetry::ErrorEvent e;
     e.rank = m->rank;
     e.message = message;
     e.hint = hint;
+    e.text = text;
+    e.hintText = hintText;
     m->emit(e);
     telemetry::FinishedEvent fe;
     fe.status = telemetry::RunStatus::Failed;
     fe.epochsCompleted = static_cast<int>(m->state.epoch + 1);
     fe.epochs = m->epochs;
     fe.message = message;
+    fe.text = text;
     if (m->rank == 0) m->emit(fe);
     std::fprintf(stderr, "rank %d: error: %s%s%s\n", m->rank, message.c_str(),
                  hint.empty() ? "" : "\nhint: ", hint.c_str());
@@ -279,19 +283,18 @@ int Trainer::run() {
   try {
     return m->run();
   } catch (const RunFailure& e) {
-    return fail(e.what(), e.hint, e.code);
+    return fail(e.what(), e.hint, e.code, e.text, e.hintText);
   } catch (const std::exception& e) {
     if (isOutOfMemory(e)) {
-      std::ostringstream msg, hint;
-      msg << "out of device memory on " << m->device.str() << " with batch "
-          << m->settings.batch << " per rank, imgsz " << m->settings.imgsz
-          << ", precision " << precisionName(m->precision) << ", model "
-          << m->settings.model;
-      hint << "lower batch (e.g. batch=" << std::max<int64_t>(1, m->settings.batch / 2)
-           << "; accumulation keeps the nominal batch " << m->settings.nbs
-           << "), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is "
-              "intact";
-      return fail(msg.str(), hint.str(), kTrainFailed);
+      const Text msg("train.oom", {{"device", m->device.str()},
+                                   {"batch", std::to_string(m->settings.batch)},
+                                   {"imgsz", std::to_string(m->settings.imgsz)},
+                                   {"precision", precisionName(m->precision)},
+                                   {"model", m->settings.model}});
+      const Text hint("train.oom.hint",
+                      {{"half", std::to_string(std::max<int64_t>(1, m->settings.batch / 2))},
+                       {"nbs", std::to_string(m->settings.nbs)}});
+      return fail(english(msg), english(hint), kTrainFailed, {msg}, {hint});
     }
     // A lost peer is named by its node; the transport's own text goes to this rank's log.
     if (m->dist) {
@@ -300,7 +303,8 @@ int Trainer::run() {
         return fail(lost, "", kTrainFailed);
       }
     }
-    return fail(std::string("training failed: ") + e.what(), "", kTrainFailed);
+    const Text msg("train.failed", {{"reason", e.what()}});
+    return fail(english(msg), "", kTrainFailed, {msg});
   }
 }
 

@@ -23,12 +23,10 @@ void Trainer::Impl::flushLosses(EpochProgress& progress, int epoch, int64_t i) {
   if (s.nonFinite > 0) {
     state.nonFiniteTotal += s.nonFinite;
     if (consecutiveNonFinite >= kMaxNonFiniteInARow) {
-      throw RunFailure("the loss was not finite (inf or NaN) in " +
-                           std::to_string(consecutiveNonFinite) + " steps in a row (epoch " +
-                           std::to_string(epoch) + ", iteration " + std::to_string(i) +
-                           "); the run cannot recover",
-                       "lower lr0, use precision=bf16 instead of fp16, and check the labels "
-                       "(stave-train check-dataset)");
+      throw RunFailure(Text("train.nonfinite_stop", {{"count", std::to_string(consecutiveNonFinite)},
+                                                     {"epoch", std::to_string(epoch)},
+                                                     {"iter", std::to_string(i)}}),
+                       Text("train.nonfinite_stop.hint"));
     }
     if (rank == 0) {
       warn(s.nonFinite == 1
@@ -191,7 +189,7 @@ ValidationOutput Trainer::Impl::runValidation() {
     paths.reserve(valIndex->images.size());
     for (const auto& im : valIndex->images) paths.push_back(im.imagePath);
     if (auto st = writeValidationViews(views, (fs::path(o.runDir) / "val").string(), paths, spec.names); !st)
-      warn("the validation views were not written: " + st.errorText(), "val");
+      warn(Text("train.val_views_not_written", {{"reason", st.errorText()}}), "val");
   }
   return out;
 }

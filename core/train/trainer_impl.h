@@ -155,8 +155,18 @@ class LossTracker {
 struct RunFailure : std::runtime_error {
   RunFailure(const std::string& message, std::string hint_, int code_ = kTrainFailed)
       : std::runtime_error(message), hint(std::move(hint_)), code(code_) {}
+  /// The message and hint as catalog messages (the studio's language), their English beside.
+  RunFailure(const Text& message, const Text& hint_, int code_ = kTrainFailed)
+      : std::runtime_error(english(message)), hint(english(hint_)), code(code_),
+        text{message}, hintText{hint_} {}
+  /// Input errors (file, line, key) as the message, in catalog form where they have one.
+  RunFailure(const std::vector<Error>& errors, const Text& hint_, int code_ = kTrainFailed)
+      : std::runtime_error(joinErrors(errors)), hint(english(hint_)), code(code_),
+        text(textOfErrors(errors)), hintText{hint_} {}
   std::string hint;
   int code;
+  TextParts text;      ///< what() as catalog messages (empty: English only)
+  TextParts hintText;  ///< `hint` as catalog messages (empty: English only)
 };
 
 inline const char* const kCsvHeader =
@@ -233,7 +243,7 @@ struct Trainer::Impl {
     detail::Clock::time_point lastSummary = detail::Clock::now();
   };
   std::map<std::string, ImageProblemReport> imageProblems;
-  std::string pretrainedSummary;   // what pretrained= transferred, when partly (a warning event)
+  Text pretrainedSummary;          // what pretrained= transferred, when partly (a warning event)
   std::string modelName;           // the network built: "yolo11n" (model=FILE.pt resolved)
   std::shared_ptr<const StartWeights> startWeights;  // model=/pretrained= file, read once
   std::string startWeightsPath;                      // its path
@@ -327,9 +337,9 @@ struct Trainer::Impl {
   struct Outcome {
     bool ends = false;
     telemetry::RunStatus status = telemetry::RunStatus::Completed;
-    std::string message;
+    Text text;  ///< why it ended (no id: it ran to its last epoch)
   };
-  static Outcome endsWith(telemetry::RunStatus status, std::string message);
+  static Outcome endsWith(telemetry::RunStatus status, Text text);
   int run();
   void setup();
 

@@ -28,30 +28,37 @@ void Trainer::Impl::reportImageProblems(data::Loader& loader, const std::string&
     if (r.named < kNamed) {
       ++r.named;
       const bool named = p.reason.rfind(p.path, 0) == 0;  // decoders often name the file
-      emit(telemetry::WarningEvent{
-          (named ? p.reason : p.path + ": " + p.reason) +
-              (p.undecodable ? "; used as a grey " + split + " image without boxes" : ""),
-          "data"});
+      const std::string problem = named ? p.reason : p.path + ": " + p.reason;
+      // The decoder's own words stay as they are; what Stave did with the image is a message.
+      telemetry::WarningEvent w{problem, "data"};
+      if (p.undecodable) {
+        w.text = {Text("train.image_grey", {{"problem", problem}, {"split", split}})};
+        w.message = english(w.text);
+      }
+      emit(w);
     } else {
       ++r.unnamed;
     }
   }
   if (r.unnamed > 0 && (flush || secondsSince(r.lastSummary) >= 60)) {
-    emit(telemetry::WarningEvent{
-        std::to_string(r.unnamed) + " more " + split + " images could not be used (" +
-            std::to_string(r.total) + " undecodable so far on rank " + std::to_string(rank) +
-            "); stave-train check-dataset --verify lists them",
-        "data"});
+    telemetry::WarningEvent w;
+    w.source = "data";
+    w.text = {Text("train.images_more", {{"count", std::to_string(r.unnamed)},
+                                         {"split", split},
+                                         {"total", std::to_string(r.total)},
+                                         {"rank", std::to_string(rank)}})};
+    w.message = english(w.text);
+    emit(w);
     r.unnamed = 0;
     r.lastSummary = Clock::now();
   }
   const int64_t n = loader.splitSize();
   if (r.total > 0 && static_cast<double>(r.total) > settings.maxBadImages * static_cast<double>(n))
-    throw RunFailure(std::to_string(r.total) + " of " + std::to_string(n) + " " + split +
-                         " images could not be decoded, more than max_bad_images=" +
-                         csvNumber(settings.maxBadImages) + " of the split",
-                     "fix or remove the broken files (stave-train check-dataset --verify "
-                     "names them), or raise max_bad_images to train on without them");
+    throw RunFailure(Text("train.bad_images", {{"bad", std::to_string(r.total)},
+                                               {"total", std::to_string(n)},
+                                               {"split", split},
+                                               {"max", csvNumber(settings.maxBadImages)}}),
+                     Text("train.bad_images.hint"));
 }
 
 const std::string& Trainer::Impl::datasetHash() {
@@ -128,14 +135,14 @@ void Trainer::Impl::writeConfigYaml() {
   if (rank != 0) return;
   auto s = writeFileAtomic(path("config.yaml"), config::toYaml(cfg));
   if (!s)
-    throw RunFailure(s.errorText(), "check that the run folder is writable", kTrainBadInput);
+    throw RunFailure(s.errors(), Text("train.hint.writable"), kTrainBadInput);
 }
 
 void Trainer::Impl::writeResults() {
   std::string text = std::string(kCsvHeader) + "\n";
   for (const auto& r : csvRows) text += r + "\n";
   auto s = writeFileAtomic(path("results.csv"), text);
-  if (!s) warn("could not write results.csv: " + s.errorText(), "io");
+  if (!s) warn(Text("train.results_not_written", {{"reason", s.errorText()}}), "io");
 }
 
 CheckpointMeta Trainer::Impl::metaFor(int completedEpoch) {
@@ -181,7 +188,7 @@ void Trainer::Impl::saveCheckpointAs(const std::string& rel, int completedEpoch,
   CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
   parts.gradients = kind == telemetry::CheckpointKind::Last;
   auto s = saveCheckpoint(p, parts, meta);
-  if (!s) throw RunFailure(s.errorText(), "check free disk space in the run folder");
+  if (!s) throw RunFailure(s.errors(), Text("train.hint.disk_space"));
   emit(telemetry::CheckpointEvent{p, completedEpoch, kind});
 }
 

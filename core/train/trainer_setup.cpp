@@ -26,7 +26,7 @@ void Trainer::Impl::setupRuntime() {
   if (device.is_cuda() && !settings.deterministic) setCudnnBenchmark(true);
   auto p = resolvePrecision(settings.precision, settings.amp, device);
   if (!p)
-    throw RunFailure(p.errorText(), "set precision=fp32 or bf16 on the CPU", kTrainBadInput);
+    throw RunFailure(p.errors(), Text("train.hint.cpu_precision"), kTrainBadInput);
   precision = p.value();
   channelsLast = resolveChannelsLast(settings.channelsLast, device);
   GradScalerOptions so;
@@ -39,10 +39,8 @@ torch::Device Trainer::Impl::resolveDevice() {
   if (devices == "cpu") return torch::kCPU;
   if (!cuda::available()) {
     if (devices.empty()) return torch::kCPU;
-    throw RunFailure("devices=" + devices + " asks for GPUs, but there is no CUDA device: " +
-                         cuda::unavailableReason(),
-                     "use devices=cpu, or run where an NVIDIA GPU and its driver are",
-                     kTrainBadInput);
+    throw RunFailure(Text("train.no_cuda", {{"devices", devices}, {"reason", cuda::unavailableReason()}}),
+                     Text("train.no_cuda.hint"), kTrainBadInput);
   }
   std::vector<int> ids;
   std::stringstream ss(devices);
@@ -55,9 +53,9 @@ torch::Device Trainer::Impl::resolveDevice() {
   }
   const int id = ids[static_cast<size_t>(o.dist.localRank) % ids.size()];
   if (id < 0 || id >= count) {
-    throw RunFailure("devices: GPU " + std::to_string(id) + " does not exist (" +
-                         std::to_string(count) + " visible)",
-                     "list GPUs 0.." + std::to_string(count - 1), kTrainBadInput);
+    throw RunFailure(Text("train.no_such_gpu", {{"id", std::to_string(id)}, {"count", std::to_string(count)}}),
+                     Text("train.no_such_gpu.hint", {{"last", std::to_string(count - 1)}}),
+                     kTrainBadInput);
   }
   return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(id));
 }
@@ -78,19 +76,17 @@ data::LoaderOptions Trainer::Impl::loaderOptions(bool train) const {
 void Trainer::Impl::setupData() {
   auto specR = data::loadDataYaml(settings.data);
   if (!specR)
-    throw RunFailure(specR.errorText(), "check the `data` key and the dataset's data.yaml",
-                     kTrainBadInput);
+    throw RunFailure(specR.errors(), Text("train.hint.data_yaml"), kTrainBadInput);
   spec = specR.value();
   nc = settings.singleCls ? 1 : spec.nc();
   data::ScanOptions so;
   auto scan = [&](const std::string& split) {
     auto r = data::scanSplit(spec, split, so);
     if (!r)
-      throw RunFailure(r.errorText(), "run `stave-train check-dataset` on the data.yaml",
-                       kTrainBadInput);
+      throw RunFailure(r.errors(), Text("train.hint.check_dataset"), kTrainBadInput);
     if (r->images.empty()) {
-      throw RunFailure("the " + split + " split of " + spec.yamlPath + " has no usable images",
-                       "run `stave-train check-dataset` to see why", kTrainBadInput);
+      throw RunFailure(Text("train.split_empty", {{"split", split}, {"yaml", spec.yamlPath}}),
+                       Text("train.hint.check_dataset_why"), kTrainBadInput);
     }
     if (!r->problems.empty()) {
       warn(Text("train.split_problems", {{"count", std::to_string(r->problems.size())},
@@ -107,7 +103,7 @@ void Trainer::Impl::setupData() {
   valLoader = std::make_unique<data::Loader>(*valIndex, loaderOptions(false));
   nb = trainLoader->batchesPerEpoch();
   if (nb <= 0)
-    throw RunFailure("the train split gives no batches", "use a smaller batch", kTrainBadInput);
+    throw RunFailure(Text("train.no_batches"), Text("train.hint.smaller_batch"), kTrainBadInput);
 }
 
 void Trainer::Impl::applyFraction(data::SplitIndex& index) const {
@@ -125,20 +121,18 @@ void Trainer::Impl::transferPretrained() {
                                                                         : std::string();
   if (path.empty() || settings.resume) return;
   const std::string key = settings.pretrained.empty() ? "model" : "pretrained";
-  const std::string hint =
-      key + " takes a checkpoint (.pt) of Stave (runs/<id>/weights/best.pt) or of Ultralytics "
-            "(yolo11n.pt, an Ultralytics run's best.pt)";
+  const Text hint("train.hint.start_weights", {{"key", key}});
   if (!startWeights || startWeightsPath != path) {
     auto opened = StartWeights::open(path);
-    if (!opened) throw RunFailure(opened.errorText(), hint, kTrainBadInput);
+    if (!opened) throw RunFailure(opened.errors(), hint, kTrainBadInput);
     startWeights = std::make_shared<const StartWeights>(std::move(opened.value()));
     startWeightsPath = path;
   }
   auto t = startWeights->transferInto(*model);
-  if (!t) throw RunFailure(t.errorText(), hint, kTrainBadInput);
+  if (!t) throw RunFailure(t.errors(), hint, kTrainBadInput);
   if (t->transferred == 0)
-    throw RunFailure(path + ": no tensor of it matches this model (" + modelName + ", " +
-                         std::to_string(nc) + " classes)",
+    throw RunFailure(Text("train.no_matching_tensor",
+                          {{"path", path}, {"model", modelName}, {"nc", std::to_string(nc)}}),
                      hint, kTrainBadInput);
   const std::string text = transferSummary(t.value(), *startWeights, nc) + " " + path;
   weightsReport = {{"from", path},
@@ -152,7 +146,15 @@ void Trainer::Impl::transferPretrained() {
   for (size_t i = 0; i < t->skipped.size() && i < 32; ++i) kept.push_back(t->skipped[i]);
   weightsReport["kept_items"] = std::move(kept);
   // A partial transfer is worth a warning in the run's record; a whole one only the log line.
-  if (!t->skipped.empty()) pretrainedSummary = text;
+  if (!t->skipped.empty())
+    pretrainedSummary = Text("train.pretrained_partial",
+                             {{"transferred", std::to_string(t->transferred)},
+                              {"total", std::to_string(t->total)},
+                              {"writer", startWeights->writer()},
+                              {"source", startWeights->source()},
+                              {"count", std::to_string(t->skipped.size())},
+                              {"kept", keptText(t.value(), startWeights->meta().nc, nc)},
+                              {"path", path}});
   if (rank == 0) std::cerr << text << "\n";
 }
 
@@ -162,18 +164,14 @@ void Trainer::Impl::resolveModel() {
     // The architecture comes from the file (the head gets the dataset's classes).
     auto opened = StartWeights::open(settings.model);
     if (!opened)
-      throw RunFailure(opened.errorText(),
-                       "model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of "
-                       "Stave or Ultralytics",
-                       kTrainBadInput);
+      throw RunFailure(opened.errors(), Text("train.hint.model_takes"), kTrainBadInput);
     startWeights = std::make_shared<const StartWeights>(std::move(opened.value()));
     startWeightsPath = settings.model;
     modelName = startWeights->modelName();
   }
   if (modelName.empty())
-    throw RunFailure("model: '" + settings.model + "' names no network Stave builds",
-                     "use yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt)",
-                     kTrainBadInput);
+    throw RunFailure(Text("train.unknown_model", {{"model", settings.model}}),
+                     Text("train.hint.model_use"), kTrainBadInput);
 }
 
 void Trainer::Impl::setupModel() {
@@ -186,11 +184,10 @@ void Trainer::Impl::setupModel() {
   transferPretrained();
   const int freeze = settings.freeze;
   if (freeze > model->detectIndex())
-    throw RunFailure("freeze=" + std::to_string(freeze) + " freezes the detection head of " +
-                         modelName + " too (it has " + std::to_string(model->detectIndex()) +
-                         " layers before it): nothing would train",
-                     "use freeze=" + std::to_string(model->detectIndex()) +
-                         " at most (10 freezes the backbone)",
+    throw RunFailure(Text("train.freeze_head", {{"freeze", std::to_string(freeze)},
+                                                {"model", modelName},
+                                                {"layers", std::to_string(model->detectIndex())}}),
+                     Text("train.freeze_head.hint", {{"layers", std::to_string(model->detectIndex())}}),
                      kTrainBadInput);
   if (freeze > 0) model->freeze(freeze);
   model->to(device);
@@ -227,10 +224,9 @@ void Trainer::Impl::setupOptimizer() {
     if (meta && !meta->optimizer.empty()) {
       const bool saved = meta->optimizer == "SGD";
       if (saved != sgd && rank == 0)
-        warn("optimizer=auto keeps " + meta->optimizer + " (lr0 " +
-                 std::to_string(meta->optimizerLr0) +
-                 ") from the checkpoint; a new run of this length would pick " +
-                 (sgd ? "SGD" : "AdamW"),
+        warn(Text("train.optimizer_kept", {{"optimizer", meta->optimizer},
+                                           {"lr0", std::to_string(meta->optimizerLr0)},
+                                           {"other", sgd ? "SGD" : "AdamW"}}),
              "optimizer");
       sgd = saved;
       lr0 = meta->optimizerLr0 * derived.lrScale;
@@ -280,8 +276,7 @@ void Trainer::Impl::openResumeCheckpoint() {
   if (!settings.resume) return;
   auto reader = CheckpointReader::open(path("weights/last.pt"), device);
   if (!reader)
-    throw RunFailure(reader.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
-                     kTrainBadInput);
+    throw RunFailure(reader.errors(), Text("train.hint.resume_last"), kTrainBadInput);
   resumeFrom = std::move(reader.value());
 }
 
@@ -303,13 +298,13 @@ void Trainer::Impl::adaptToWorldSize() {
   if (state.epochBatches > 0) {
     const int64_t images = state.epochBatches * oldGlobal;
     if (images % newGlobal != 0)
-      throw RunFailure("the run stopped inside epoch " + std::to_string(state.epoch + 2) +
-                           " after " + std::to_string(state.epochBatches) + " batches of " +
-                           std::to_string(before) + " ranks (" + std::to_string(images) +
-                           " images), which is no whole number of batches of " +
-                           std::to_string(world) + " ranks",
-                       "resume with " + std::to_string(before) +
-                           " ranks to finish that epoch, then with " + std::to_string(world),
+      throw RunFailure(Text("train.resume_world", {{"epoch", std::to_string(state.epoch + 2)},
+                                                   {"batches", std::to_string(state.epochBatches)},
+                                                   {"before", std::to_string(before)},
+                                                   {"images", std::to_string(images)},
+                                                   {"world", std::to_string(world)}}),
+                       Text("train.resume_world.hint",
+                            {{"before", std::to_string(before)}, {"world", std::to_string(world)}}),
                        kTrainBadInput);
     batches = images / newGlobal;
     state.epochBatches = batches;
@@ -317,14 +312,17 @@ void Trainer::Impl::adaptToWorldSize() {
   state.iteration = (state.epoch + 1) * nb + batches;
   state.lastOptStep = state.iteration - 1;
   if (rank == 0) {
-    warn("resumed with " + std::to_string(world) + " ranks; " + path("weights/last.pt") +
-             " was written by " + std::to_string(before) + ": the per-rank batch (" +
-             std::to_string(perRank) + "), nbs (" + std::to_string(settings.nbs) +
-             ") and the schedule stay; the global batch is " + std::to_string(newGlobal) +
-             " images (was " + std::to_string(oldGlobal) + "), gradients are accumulated over " +
-             std::to_string(now.accumulate) + " steps (was " + std::to_string(was.accumulate) +
-             "), and epoch " + std::to_string(state.epoch + 2) + " has " + std::to_string(nb) +
-             " batches per rank",
+    warn(Text("train.resumed_world", {{"world", std::to_string(world)},
+                                      {"checkpoint", path("weights/last.pt")},
+                                      {"before", std::to_string(before)},
+                                      {"per_rank", std::to_string(perRank)},
+                                      {"nbs", std::to_string(settings.nbs)},
+                                      {"global", std::to_string(newGlobal)},
+                                      {"old_global", std::to_string(oldGlobal)},
+                                      {"accumulate", std::to_string(now.accumulate)},
+                                      {"old_accumulate", std::to_string(was.accumulate)},
+                                      {"epoch", std::to_string(state.epoch + 2)},
+                                      {"batches", std::to_string(nb)}}),
          "resume");
   }
 }
@@ -334,8 +332,7 @@ void Trainer::Impl::resumeIfAsked() {
   CheckpointParts parts{model.get(), emaModel.get(), optimizer.get()};
   parts.gradients = true;
   if (auto s = resumeFrom->restore(parts, true); !s)
-    throw RunFailure(s.errorText(), "resume needs the run's weights/last.pt (--run-dir)",
-                     kTrainBadInput);
+    throw RunFailure(s.errors(), Text("train.hint.resume_last"), kTrainBadInput);
   state = resumeFrom->meta();
   resumeFrom.reset();  // the archive's tensors are no longer needed
   // A checkpoint of an older Stave holds a 16-digit FNV-1a hash, which cannot be compared.
@@ -364,10 +361,10 @@ void Trainer::Impl::resumeIfAsked() {
         epochs > state.epochs ? "resume_extended" : "resume_shortened", 0.0});
   }
   if (state.epoch + 1 >= epochs) {
-    throw RunFailure("the run in " + o.runDir + " already trained " +
-                         std::to_string(state.epoch + 1) + " of " + std::to_string(epochs) +
-                         " epochs",
-                     "resume with a larger epochs=N to extend it", kTrainBadInput);
+    throw RunFailure(Text("train.already_trained", {{"dir", o.runDir},
+                                                    {"done", std::to_string(state.epoch + 1)},
+                                                    {"epochs", std::to_string(epochs)}}),
+                     Text("train.already_trained.hint"), kTrainBadInput);
   }
 }
 

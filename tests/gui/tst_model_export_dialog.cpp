@@ -18,6 +18,7 @@
 
 #include "gui/gui_test_util.h"
 
+#include "core/studio/engine_text.h"
 #include "core/studio/model_export_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/model_export_dialog.h"
@@ -141,39 +142,54 @@ class TestModelExportDialog : public QObject {
     QVERIFY(!ModelExportJob::arguments("a.pt", "a.onnx", d.options()).contains("--half"));
   }
 
+  // stave-train --json's refusals, by their catalog ids (never by matching the English).
   void refusalsInTheDialogsWords_data() {
-    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("reason");
     QTest::addColumn<QString>("studio");
-    QTest::newRow("exists") << "stave-train export-weights: error: /p/m.onnx: --out: already exists; pass --force to replace it"
+    QTest::newRow("exists") << "output.exists" << "/p/m.onnx" << "--out" << ""
                             << "/p/m.onnx already exists. Tick “Replace the file if it exists” to write over it.";
-    QTest::newRow("folder") << "stave-train export-weights: error: /p/out: --out: is a folder; give a file name"
+    QTest::newRow("folder") << "output.is_folder" << "/p/out" << "--out" << ""
                             << "/p/out is a folder; choose a file name.";
     QTest::newRow("no gpu")
-        << "stave-train export-weights: error: half: a float16 model is checked on a CUDA device before it is written, "
-           "and there is none here (no CUDA device: the driver is absent); export float32 (without --half) or run this "
-           "on a machine with a GPU"
+        << "export.half_no_gpu" << "" << "half" << "no CUDA device: the driver is absent"
         << "A float16 model is checked on a GPU before it is written, and this machine has none (no CUDA device: the "
            "driver is absent). Untick Float16 to export float32, or export on a machine with a GPU.";
-    QTest::newRow("other, kept") << "stave-train export-weights: error: /p/data.yaml: not a checkpoint"
-                                 << "/p/data.yaml: not a checkpoint";
+    QTest::newRow("other, as stave-train says it")
+        << "export.no_checkpoint" << "/p/data.pt" << "" << "" << "/p/data.pt: no such checkpoint";
+    QTest::newRow("no id: the English") << "" << "/p/data.yaml" << "" << "" << "/p/data.yaml: not a checkpoint";
   }
   void refusalsInTheDialogsWords() {
-    QFETCH(QString, engine);
+    QFETCH(QString, id);
+    QFETCH(QString, file);
+    QFETCH(QString, key);
+    QFETCH(QString, reason);
     QFETCH(QString, studio);
-    QCOMPARE(ModelExportJob::studioWords(engine), studio);
+    stave::Error e{file.toStdString(), 0, key.toStdString(), "not a checkpoint"};
+    if (!id.isEmpty())
+      e = stave::textError(file.toStdString(), 0, key.toStdString(),
+                           stave::Text(id.toStdString(), {{"reason", reason.toStdString()}}));
+    QCOMPARE(ModelExportJob::studioWords(e), studio);
   }
 
+  // Sizes are catalog arguments that the studio writes for a person, whatever the language.
   void sizesForAPerson() {
-    QCOMPARE(ModelExportJob::readableSizes("yolov8n, 3 classes, 12079274 bytes; checked by the ONNX checker"),
-             QString("yolov8n, 3 classes, %1; checked by the ONNX checker").arg(QLocale().formattedDataSize(12079274, 1)));
+    using stave::Text;
+    const Text size("size.bytes", {{"bytes", "12079274"}});
+    QCOMPARE(stave::studio::engineText(size), QLocale().formattedDataSize(12079274, 1));
     const QLocale keep;
     QLocale::setDefault(QLocale(QLocale::English));
-    QCOMPARE(ModelExportJob::readableSizes("12079274 bytes"), QString("11.5 MiB"));
+    QCOMPARE(stave::studio::engineText(size), QString("11.5 MiB"));
     QLocale::setDefault(keep);
-    QCOMPARE(ModelExportJob::readableSizes("the EMA weights (6000000 bytes; 18000000 before); val reads it"),
-             QString("the EMA weights (%1; %2 before); val reads it")
-                 .arg(QLocale().formattedDataSize(6000000, 1), QLocale().formattedDataSize(18000000, 1)));
-    QCOMPARE(ModelExportJob::readableSizes("1234 nodes, 99 parameters"), QString("1234 nodes, 99 parameters"));
+    const Text stave("export.stave", {{"size", Text("size.bytes", {{"bytes", "6000000"}})},
+                                      {"before", Text("size.number", {{"bytes", "18000000"}})}});
+    QVERIFY(stave::english(stave).find("(6000000 bytes; 18000000 before)") != std::string::npos);
+    QVERIFY2(stave::studio::engineText(stave).contains(
+                 QString("(%1; %2 before)")
+                     .arg(QLocale().formattedDataSize(6000000, 1), QLocale().formattedDataSize(18000000, 1))),
+             qPrintable(stave::studio::engineText(stave)));
   }
 
   void refusalsWriteNothing() {

@@ -70,7 +70,9 @@ std::string runEvents(int epochs, double map0, const std::string& name, bool fin
     tel::FinishedEvent f;
     f.epochs = epochs;
     f.epochsCompleted = epochs;
-    f.message = "done";
+    f.text = {stave::Text("train.times", {{"train", stave::Text("duration.s", {{"n", "1.5"}})},
+                                          {"val", stave::Text("duration.s", {{"n", "0.2"}})}})};
+    f.message = stave::english(f.text);
     s += ev(f, 1000 + epochs * 10);
   }
   return s;
@@ -103,6 +105,11 @@ class TestStore : public QObject {
     auto t = s.value()->findRun("train2");
     QVERIFY(t.ok());
     QCOMPARE(t->status, std::string("completed"));
+    // How it ended, in English and as catalog messages (the studio's language), both kept.
+    QCOMPARE(t->message, std::string("training 1.5 s, validation 0.2 s"));
+    QCOMPARE(t->messageText.size(), size_t(1));
+    QCOMPARE(t->messageText[0].id, std::string("train.times"));
+    QCOMPARE(stave::english(t->messageText), t->message);
     QCOMPARE(t->epochsDone, 2);
     QCOMPARE(t->model, std::string("yolov8n"));
     QCOMPARE(t->imgsz, int64_t(320));

@@ -79,6 +79,10 @@ class TstStoreEnded : public QObject {
     QVERIFY2(killed.message.find("ended without a final event") != std::string::npos &&
                  killed.message.find("after epoch 2 of 3") != std::string::npos,
              killed.message.c_str());
+    // The same sentence as a catalog message, for the studio's language (issue 43 §4).
+    QCOMPARE(killed.messageText.size(), size_t(1));
+    QCOMPARE(killed.messageText[0].id, std::string("history.ended_without_final"));
+    QCOMPARE(stave::english(killed.messageText), killed.message);
     QCOMPARE(store.findRun("live")->status, std::string("running"));
     QCOMPARE(store.findRun("done")->status, std::string("completed"));
     QCOMPARE(store.settleEndedRuns(holds).value(), 0);  // once

@@ -1,0 +1,184 @@
+// The engine's words along the paths by which they reach the studio, in Chinese (issue 43 §4):
+// a run trained by the real stave-train, its outcome in History; the summary and a refusal of
+// `stave-train export-weights` (Export Model); the problems of `stave-train predict` (Predict);
+// a project file and a run config that cannot be read (file, line, key as they are, the reason
+// in Chinese). Each path that still showed English under zh_CN fails here; tst_engine_text
+// checks that every catalog id has a translation.
+
+#include <QDir>
+#include <QFile>
+#include <QLocale>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTranslator>
+#include <QtTest>
+
+#include "gui/gui_test_util.h"
+
+#include "core/config/run_config.h"
+#include "core/studio/engine_text.h"
+#include "core/studio/history_model.h"
+#include "core/studio/model_export_job.h"
+#include "core/studio/predict_job.h"
+#include "core/studio/project_document.h"
+
+using stave::studio::HistoryModel;
+using stave::studio::ModelExportJob;
+using stave::studio::PredictJob;
+
+namespace {
+
+bool hasHan(const QString& s) {
+  for (const QChar c : s)
+    if (c.unicode() >= 0x4e00 && c.unicode() <= 0x9fff) return true;
+  return false;
+}
+
+// English words that the engine's sentences use and that a Chinese one never shows (paths,
+// keys and the decoders' own words are arguments, kept as they are).
+QString englishLeft(const QString& s, const QStringList& words) {
+  for (const QString& w : words)
+    if (s.contains(w)) return w;
+  return {};
+}
+
+}  // namespace
+
+class TestEngineWords : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  QString m_project, m_ckpt;
+  QTranslator m_zh;
+
+  template <typename Job>
+  static bool waitFor(Job& job) {
+    QSignalSpy done(&job, &Job::finished);
+    return done.wait(300000);
+  }
+
+ private slots:
+  void initTestCase() {
+    m_project = stave::guitest::makeTinyProject(m_dir);
+    QVERIFY(!m_project.isEmpty());
+    m_ckpt = stave::guitest::trainOnce(m_dir, m_project);
+    QVERIFY(!m_ckpt.isEmpty());
+    QVERIFY(m_zh.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("stave"), QStringLiteral("_"),
+                      QStringLiteral(":/i18n")));
+    QVERIFY(QCoreApplication::installTranslator(&m_zh));
+  }
+  void cleanupTestCase() { QCoreApplication::removeTranslator(&m_zh); }
+
+  // History: how the run ended, with its times ("training 1.2 s, validation 0.0 s").
+  void historyOutcome() {
+    HistoryModel model;
+    QString error;
+    QVERIFY2(model.open(m_dir.filePath(QStringLiteral("proj")), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!model.refreshing() && model.rowCount() == 1, 60000);
+    QVERIFY(!model.run(0).messageText.empty());
+    const QString tip = model.index(0, HistoryModel::Status).data(Qt::ToolTipRole).toString();
+    QVERIFY2(hasHan(tip) && tip.contains(QStringLiteral("训练")) && tip.contains(QStringLiteral("秒")),
+             qPrintable(tip));
+    QVERIFY2(englishLeft(tip, {"training", "validation", " s,"}).isEmpty(), qPrintable(tip));
+  }
+
+  // Export Model: the summary stave-train --json gives, and a refusal.
+  void exportSummaryAndRefusal() {
+    ModelExportJob job;
+    job.setExecutable(STAVE_TRAIN_EXE);
+    const QString out = m_dir.filePath(QStringLiteral("m.onnx"));
+    QVERIFY(job.start(m_ckpt, out, {}));
+    QVERIFY(waitFor(job));
+    QCOMPARE(int(job.outcome()), int(ModelExportJob::Outcome::Completed));
+    const QString summary = job.summary();
+    QVERIFY2(summary.contains(QStringLiteral("已通过 ONNX 检查器校验")) &&
+                 summary.contains(QLocale().formattedDataSize(QFileInfo(out).size(), 1)),
+             qPrintable(summary));
+    QVERIFY2(englishLeft(summary, {"classes", "checked by", "bytes", "class scores"}).isEmpty(),
+             qPrintable(summary));
+    // The same file again: refused (the dialog's words, in Chinese), nothing replaced.
+    QVERIFY(job.start(m_ckpt, out, {}));
+    QVERIFY(waitFor(job));
+    QCOMPARE(int(job.outcome()), int(ModelExportJob::Outcome::Failed));
+    QVERIFY2(hasHan(job.errorText()) && job.errorText().contains(QDir::toNativeSeparators(out)) &&
+                 englishLeft(job.errorText(), {"already exists", "--force"}).isEmpty(),
+             qPrintable(job.errorText()));
+  }
+
+  // Predict: a file that is not an image among the images.
+  void predictProblems() {
+    const QString source = m_dir.filePath(QStringLiteral("predict-src"));
+    QVERIFY(QDir().mkpath(source));
+    const QDir train(m_dir.filePath(QStringLiteral("data/images/train")));
+    const QStringList images = train.entryList(QDir::Files);
+    QVERIFY(!images.isEmpty());
+    QVERIFY(QFile::copy(train.filePath(images.first()), source + QStringLiteral("/good.jpg")));
+    QFile broken(source + QStringLiteral("/broken.jpg"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("not an image at all");
+    broken.close();
+    PredictJob job;
+    job.setExecutable(STAVE_TRAIN_EXE);
+    QVERIFY(job.start(m_ckpt, source, m_dir.filePath(QStringLiteral("predict-out"))));
+    QVERIFY(waitFor(job));
+    QCOMPARE(int(job.outcome()), int(PredictJob::Outcome::Completed));
+    QVERIFY2(job.errorText().contains(QStringLiteral("broken.jpg")) &&
+                 job.errorText().contains(QStringLiteral("不是可读取的图像")),
+             qPrintable(job.errorText()));
+    QVERIFY2(englishLeft(job.errorText(), {"not a readable image"}).isEmpty(), qPrintable(job.errorText()));
+    // A source with no images at all: the error, in Chinese.
+    const QString empty = m_dir.filePath(QStringLiteral("no-images"));
+    QVERIFY(QDir().mkpath(empty));
+    QVERIFY(job.start(m_ckpt, empty, m_dir.filePath(QStringLiteral("predict-out2"))));
+    QVERIFY(waitFor(job));
+    QCOMPARE(int(job.outcome()), int(PredictJob::Outcome::Failed));
+    QVERIFY2(job.errorText().contains(QStringLiteral("未找到图像")) && job.errorText().contains(empty),
+             qPrintable(job.errorText()));
+  }
+
+  // Files that cannot be read: where (file, line, key) as it is, what is wrong in Chinese.
+  void configErrors_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("zh");
+    QTest::newRow("unknown key") << "c.yaml" << QByteArray("data: d.yaml\nlr: 0.1\n") << ":2: lr: "
+                                 << "未知的键";
+    QTest::newRow("wrong type") << "c.yaml" << QByteArray("epochs: [1, 2]\n") << ":1: epochs: "
+                                << "应为";
+    QTest::newRow("duplicate") << "c.yaml" << QByteArray("epochs: 3\nepochs: 4\n") << ":2: epochs: "
+                               << "重复的键";
+    QTest::newRow("not yaml") << "c.yaml" << QByteArray("epochs: [1\n") << "" << "不是有效的 YAML";
+    QTest::newRow("empty") << "c.yaml" << QByteArray("# nothing\n") << "" << "文件为空";
+    QTest::newRow("project: not a project") << "p.stave" << QByteArray("{\"format\": \"other\"}")
+                                            << ": format: " << "不是 Stave 项目文件";
+    QTest::newRow("project: binary") << "p.stave" << QByteArray("\x01\x02garbage", 9) << ":1: "
+                                     << "二进制数据";
+    QTest::newRow("project: cut off") << "p.stave" << QByteArray("{\"format\": \"stave-project\",\n")
+                                      << "" << "不是有效的 JSON";
+  }
+  void configErrors() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, text);
+    QFETCH(QString, where);
+    QFETCH(QString, zh);
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
+    QString shown;
+    if (name.endsWith(QStringLiteral(".stave"))) {
+      stave::studio::ProjectDocument doc;
+      QVERIFY(!doc.open(path, &shown));
+    } else {
+      const auto cfg = stave::config::loadRunConfig(path.toStdString());
+      QVERIFY(!cfg.ok());
+      shown = stave::studio::errorsText(cfg.errors());
+    }
+    QVERIFY2(shown.contains(path) && shown.contains(where), qPrintable(shown));
+    QVERIFY2(shown.contains(zh), qPrintable(shown));
+  }
+};
+
+QTEST_MAIN(TestEngineWords)
+#include "tst_engine_words.moc"
