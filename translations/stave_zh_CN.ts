@@ -1862,137 +1862,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="273"/>
+        <location filename="../core/studio/history_model.cpp" line="275"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="276"/>
+        <location filename="../core/studio/history_model.cpp" line="278"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="301"/>
+        <location filename="../core/studio/history_model.cpp" line="303"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="238"/>
+        <location filename="../core/studio/history_model.cpp" line="240"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="239"/>
+        <location filename="../core/studio/history_model.cpp" line="241"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="240"/>
+        <location filename="../core/studio/history_model.cpp" line="242"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="241"/>
+        <location filename="../core/studio/history_model.cpp" line="243"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="242"/>
+        <location filename="../core/studio/history_model.cpp" line="244"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="243"/>
+        <location filename="../core/studio/history_model.cpp" line="245"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="244"/>
+        <location filename="../core/studio/history_model.cpp" line="246"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="282"/>
+        <location filename="../core/studio/history_model.cpp" line="284"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="305"/>
+        <location filename="../core/studio/history_model.cpp" line="307"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="331"/>
+        <location filename="../core/studio/history_model.cpp" line="333"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="332"/>
+        <location filename="../core/studio/history_model.cpp" line="334"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="333"/>
+        <location filename="../core/studio/history_model.cpp" line="335"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="334"/>
+        <location filename="../core/studio/history_model.cpp" line="336"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="335"/>
+        <location filename="../core/studio/history_model.cpp" line="337"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="336"/>
+        <location filename="../core/studio/history_model.cpp" line="338"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="337"/>
+        <location filename="../core/studio/history_model.cpp" line="339"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="338"/>
+        <location filename="../core/studio/history_model.cpp" line="340"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="339"/>
+        <location filename="../core/studio/history_model.cpp" line="341"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="340"/>
+        <location filename="../core/studio/history_model.cpp" line="342"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="341"/>
+        <location filename="../core/studio/history_model.cpp" line="343"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="413"/>
+        <location filename="../core/studio/history_model.cpp" line="415"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="496"/>
+        <location filename="../core/studio/history_model.cpp" line="498"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="505"/>
+        <location filename="../core/studio/history_model.cpp" line="507"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="509"/>
+        <location filename="../core/studio/history_model.cpp" line="511"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -6359,6 +6359,689 @@ not found</source>
         <source>a list of integers such as 0,1,2</source>
         <translation>整数列表，例如 0,1,2</translation>
     </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="86"/>
+        <source>unknown key{near}; &apos;stave-train config-docs&apos; lists every key</source>
+        <translation>未知的键{near}；&apos;stave-train config-docs&apos; 列出了所有键</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="87"/>
+        <source> (did you mean &apos;{key}&apos;?)</source>
+        <translation>（你是不是想写“{key}”？）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="88"/>
+        <source>expected {range}, got {value}</source>
+        <translation>应为{range}，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="89"/>
+        <source>nothing (null)</source>
+        <translation>空值（null）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="90"/>
+        <source>a list</source>
+        <translation>一个列表</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="91"/>
+        <source>a mapping</source>
+        <translation>一个映射</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="92"/>
+        <source>the string &quot;{value}&quot;</source>
+        <translation>字符串 &quot;{value}&quot;</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="93"/>
+        <source>&apos;{value}&apos;</source>
+        <translation>&apos;{value}&apos;</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="94"/>
+        <source>expected a mapping of &apos;key: value&apos; lines at the top level</source>
+        <translation>顶层应为由“key: value”行组成的映射</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="95"/>
+        <source>this is a data.yaml (a dataset description), not a run config; use data={file} (e.g. stave-train train data={file} model=yolov8n epochs=50)</source>
+        <translation>这是一个 data.yaml（数据集描述），不是运行配置；请使用 data={file}（例如 stave-train train data={file} model=yolov8n epochs=50）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="96"/>
+        <source>keys must be plain names</source>
+        <translation>键必须是普通名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="97"/>
+        <source>duplicate key (first set on line {line})</source>
+        <translation>重复的键（第一次在第 {line} 行设置）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="98"/>
+        <source>the file is empty (0 bytes); a run config sets at least data: path/to/data.yaml</source>
+        <translation>文件为空（0 字节）；运行配置至少要设置 data: path/to/data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="99"/>
+        <source>the file is empty: it holds only comments; a run config sets at least data: path/to/data.yaml</source>
+        <translation>文件为空：只有注释；运行配置至少要设置 data: path/to/data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="100"/>
+        <source>the file is empty: it holds only blank lines; a run config sets at least data: path/to/data.yaml</source>
+        <translation>文件为空：只有空行；运行配置至少要设置 data: path/to/data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="101"/>
+        <source>not a Stave project file (expected &quot;format&quot;: &quot;{format}&quot;)</source>
+        <translation>不是 Stave 项目文件（应有 &quot;format&quot;: &quot;{format}&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="102"/>
+        <source>missing or not an integer</source>
+        <translation>缺失或不是整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="103"/>
+        <source>the file was written by a newer Stave (format version {version}); this build reads up to version {supported}. Open it with a newer Stave; the file was not changed</source>
+        <translation>该文件由更新版本的 Stave 写入（格式版本 {version}）；此版本最多读取版本 {supported}。请用更新的 Stave 打开；文件未被修改</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="104"/>
+        <source>must be &gt;= 1, got {version}</source>
+        <translation>必须 ≥ 1，实际为 {version}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="105"/>
+        <source>not a Stave project file: a project file is JSON text starting with &apos;{{&apos;, this one starts with {start}</source>
+        <translation>不是 Stave 项目文件：项目文件是以“{{”开头的 JSON 文本，而此文件以 {start} 开头</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="106"/>
+        <source>binary data</source>
+        <translation>二进制数据</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="107"/>
+        <source>number out of range {number} (beyond what a double can hold)</source>
+        <translation>数值超出范围 {number}（超出 double 能表示的范围）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="108"/>
+        <source>not valid JSON (truncated or malformed): {detail}</source>
+        <translation>不是有效的 JSON（被截断或格式错误）：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="109"/>
+        <source>duplicate key (also on line {line}); remove one of them</source>
+        <translation>重复的键（第 {line} 行也有）；请删除其中一个</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="110"/>
+        <source>nested more than {depth} levels deep: not a file Stave wrote (damaged or hand-made); nothing was read from it</source>
+        <translation>嵌套超过 {depth} 层：不是 Stave 写入的文件（已损坏或手工制作）；未从中读取任何内容</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="111"/>
+        <source>must be less than nnodes ({nnodes}), got {node_rank}</source>
+        <translation>必须小于 nnodes（{nnodes}），实际为 {node_rank}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="112"/>
+        <source>nproc {nproc} needs one GPU per rank, but devices lists {count} (&apos;{devices}&apos;)</source>
+        <translation>nproc {nproc} 需要每个 rank 一块 GPU，但 devices 只列出 {count} 块（“{devices}”）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="113"/>
+        <source>non-finite loss at epoch {epoch} iteration {iter}: step skipped</source>
+        <translation>第 {epoch} 轮第 {iter} 次迭代的损失不是有限值：已跳过该步</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="114"/>
+        <source>{count} non-finite losses up to epoch {epoch} iteration {iter}: steps skipped</source>
+        <translation>截至第 {epoch} 轮第 {iter} 次迭代共有 {count} 个非有限损失：已跳过这些步</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="115"/>
+        <source>{count} problems in the {split} split (first: {first}); see `stave-train check-dataset`</source>
+        <translation>{split} 划分中有 {count} 个问题（第一个：{first}）；请查看 `stave-train check-dataset`</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="116"/>
+        <source>the dataset changed since {checkpoint} was written (content hash {old} -&gt; {new}: images added, removed or relabelled); the run continues on the data as it is now</source>
+        <translation>自 {checkpoint} 写入以来数据集已改变（内容哈希 {old} -&gt; {new}：有图像被添加、删除或重新标注）；运行将在当前的数据上继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="117"/>
+        <source>stop requested: asking every rank to finish its step and stop</source>
+        <translation>已请求停止：要求每个 rank 完成当前步后停止</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="118"/>
+        <source>second stop request: killing every rank</source>
+        <translation>第二次停止请求：正在强制结束每个 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="119"/>
+        <source>rank {rank} has not started training {seconds} s after it was launched: the ranks wait at the rendezvous ({address}) until all {nnodes} nodes have joined; is every node&apos;s launcher started, with the same master_addr, master_port and nnodes? (Ctrl-C or SIGTERM stops this wait at once)</source>
+        <translation>rank {rank} 启动 {seconds} 秒后仍未开始训练：各 rank 在汇合点（{address}）等待全部 {nnodes} 个节点加入；每个节点的启动器是否都已启动，且 master_addr、master_port 和 nnodes 相同？（Ctrl-C 或 SIGTERM 可立即结束等待）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="120"/>
+        <source>rank 0 has stopped; rank(s) {ranks} still running {seconds} s later (blocked or stopped) were killed</source>
+        <translation>rank 0 已停止；{seconds} 秒后仍在运行的 rank {ranks}（阻塞或已暂停）已被强制结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="121"/>
+        <source>ranks did not stop within {seconds} s of the stop request; killed</source>
+        <translation>各 rank 在停止请求后 {seconds} 秒内未停止；已强制结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="122"/>
+        <source>rank {rank} (pid {pid}) has sent no event for {seconds} s; its step events came every {interval} s. {state}The other ranks wait for it; the run is stopped after {limit} s of silence (nccl_timeout_s)</source>
+        <translation>rank {rank}（pid {pid}）已有 {seconds} 秒没有发送任何事件；它的步事件原本每 {interval} 秒一次。{state}其他 rank 在等待它；静默 {limit} 秒后运行将被停止（nccl_timeout_s）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="123"/>
+        <source>The process is stopped (SIGSTOP or a debugger): SIGCONT resumes it. </source>
+        <translation>该进程已被暂停（SIGSTOP 或调试器）：SIGCONT 可使其继续。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="124"/>
+        <source>The process waits in uninterruptible I/O (disk or network file system). </source>
+        <translation>该进程正在不可中断的 I/O 中等待（磁盘或网络文件系统）。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="125"/>
+        <source>rank {rank} sent no event for {seconds} s (limit {limit} s): hung, e.g. blocked in a collective; stopping the run</source>
+        <translation>rank {rank} 已有 {seconds} 秒没有发送任何事件（上限 {limit} 秒）：已挂起，例如阻塞在集合通信中；正在停止运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="126"/>
+        <source>a rank blocked in a collective usually waits for a peer that is stuck or gone; see the rank logs (NCCL_DEBUG=INFO helps on CUDA)</source>
+        <translation>阻塞在集合通信中的 rank 通常在等待一个卡住或已消失的对端；请查看各 rank 的日志（CUDA 上 NCCL_DEBUG=INFO 有帮助）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="127"/>
+        <source>rank {rank} (pid {pid}) ended with {how}{detail}; stopping the other ranks</source>
+        <translation>rank {rank}（pid {pid}）以{how}结束{detail}；正在停止其他 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="128"/>
+        <source>exit code {code}</source>
+        <translation>退出码 {code}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="129"/>
+        <source>signal {signal}</source>
+        <translation>信号 {signal}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="130"/>
+        <source> (the worker command could not be executed)</source>
+        <translation>（无法执行 worker 命令）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="131"/>
+        <source>: {cause}</source>
+        <translation>：{cause}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="132"/>
+        <source>cannot start rank {rank}: {reason}</source>
+        <translation>无法启动 rank {rank}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="133"/>
+        <source>stopped on request before training started (the ranks were still at the rendezvous or setting up); nothing was trained</source>
+        <translation>训练开始前已按请求停止（各 rank 仍在汇合点或正在准备）；没有进行任何训练</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="134"/>
+        <source>the event relay to node 0 is not connected ({reason}); this node&apos;s own event log ({log}) has all its events</source>
+        <translation>到节点 0 的事件中继未连接（{reason}）；本节点自己的事件日志（{log}）包含其全部事件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="135"/>
+        <source>the event relay to node 0 dropped {count} events while node 0 could not be reached; this node&apos;s own event log ({log}) has them all</source>
+        <translation>节点 0 无法访问期间，到节点 0 的事件中继丢弃了 {count} 个事件；本节点自己的事件日志（{log}）包含全部事件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="136"/>
+        <source>the other ranks&apos; events cannot reach events.jsonl ({reason}); rank 0&apos;s are written, and the run goes on</source>
+        <translation>其他 rank 的事件无法写入 events.jsonl（{reason}）；rank 0 的事件照常写入，运行继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="137"/>
+        <source>the validation views were not written: {reason}</source>
+        <translation>未能写入验证视图：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="138"/>
+        <source>could not write results.csv: {reason}</source>
+        <translation>无法写入 results.csv：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="139"/>
+        <source>optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length would pick {other}</source>
+        <translation>optimizer=auto 沿用检查点中的 {optimizer}（lr0 {lr0}）；同样长度的新运行会选择 {other}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="140"/>
+        <source>resumed with {world} ranks; {checkpoint} was written by {before}: the per-rank batch ({per_rank}), nbs ({nbs}) and the schedule stay; the global batch is {global} images (was {old_global}), gradients are accumulated over {accumulate} steps (was {old_accumulate}), and epoch {epoch} has {batches} batches per rank</source>
+        <translation>以 {world} 个 rank 恢复；{checkpoint} 由 {before} 个 rank 写入：每个 rank 的批大小（{per_rank}）、nbs（{nbs}）和学习率计划保持不变；全局批大小为 {global} 张图像（原为 {old_global}），梯度在 {accumulate} 步上累积（原为 {old_accumulate}），第 {epoch} 轮每个 rank 有 {batches} 个批次</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="141"/>
+        <source>Transferred {transferred}/{total} items from pretrained weights ({writer}, {source}); kept {count} as initialised: {kept} {path}</source>
+        <translation>已从预训练权重（{writer}，{source}）迁移 {transferred}/{total} 项；{count} 项保持初始化值：{kept} {path}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="142"/>
+        <source>the head&apos;s class branch ({from} -&gt; {to} classes)</source>
+        <translation>检测头的类别分支（{from} -&gt; {to} 个类别）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="143"/>
+        <source>{problem}; used as a grey {split} image without boxes</source>
+        <translation>{problem}；已作为不含框的灰色 {split} 图像使用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="144"/>
+        <source>{count} more {split} images could not be used ({total} undecodable so far on rank {rank}); stave-train check-dataset --verify lists them</source>
+        <translation>另有 {count} 张 {split} 图像无法使用（rank {rank} 上迄今共 {total} 张无法解码）；stave-train check-dataset --verify 会列出它们</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="145"/>
+        <source>rank {rank} was asked to stop but made no progress for {seconds} s (blocked: in a collective whose peer is gone, or waiting for the data loader); it ended without writing a checkpoint: resume=true continues from the last one</source>
+        <translation>rank {rank} 被要求停止，但 {seconds} 秒内没有任何进展（阻塞：在对端已消失的集合通信中，或在等待数据加载器）；它结束时没有写入检查点：resume=true 会从上一个检查点继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="146"/>
+        <source>training failed: {reason}</source>
+        <translation>训练失败：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="147"/>
+        <source>out of device memory on {device} with batch {batch} per rank, imgsz {imgsz}, precision {precision}, model {model}</source>
+        <translation>{device} 显存不足：每个 rank 批大小 {batch}，imgsz {imgsz}，精度 {precision}，模型 {model}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="148"/>
+        <source>lower batch (e.g. batch={half}; accumulation keeps the nominal batch {nbs}), or imgsz, or use precision=bf16/fp16, or a smaller model; weights/last.pt is intact</source>
+        <translation>减小 batch（例如 batch={half}；梯度累积会保持名义批大小 {nbs}），或减小 imgsz，或使用 precision=bf16/fp16，或换更小的模型；weights/last.pt 完好无损</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="149"/>
+        <source>devices={devices} asks for GPUs, but there is no CUDA device: {reason}</source>
+        <translation>devices={devices} 要求使用 GPU，但没有 CUDA 设备：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="150"/>
+        <source>use devices=cpu, or run where an NVIDIA GPU and its driver are</source>
+        <translation>使用 devices=cpu，或在装有 NVIDIA GPU 及其驱动的机器上运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="151"/>
+        <source>devices: GPU {id} does not exist ({count} visible)</source>
+        <translation>devices：GPU {id} 不存在（可见 {count} 块）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="152"/>
+        <source>list GPUs 0..{last}</source>
+        <translation>请列出 GPU 0..{last}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="153"/>
+        <source>set precision=fp32 or bf16 on the CPU</source>
+        <translation>在 CPU 上请设置 precision=fp32 或 bf16</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="154"/>
+        <source>check the `data` key and the dataset&apos;s data.yaml</source>
+        <translation>请检查 `data` 键和数据集的 data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="155"/>
+        <source>run `stave-train check-dataset` on the data.yaml</source>
+        <translation>请对该 data.yaml 运行 `stave-train check-dataset`</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="156"/>
+        <source>the {split} split of {yaml} has no usable images</source>
+        <translation>{yaml} 的 {split} 划分中没有可用的图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="157"/>
+        <source>run `stave-train check-dataset` to see why</source>
+        <translation>运行 `stave-train check-dataset` 查看原因</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="158"/>
+        <source>the train split gives no batches</source>
+        <translation>训练集划分产生不了任何批次</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="159"/>
+        <source>use a smaller batch</source>
+        <translation>请使用更小的批大小</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="160"/>
+        <source>{key} takes a checkpoint (.pt) of Stave (runs/&lt;id&gt;/weights/best.pt) or of Ultralytics (yolo11n.pt, an Ultralytics run&apos;s best.pt)</source>
+        <translation>{key} 接受 Stave 的检查点（.pt，runs/&lt;id&gt;/weights/best.pt）或 Ultralytics 的检查点（yolo11n.pt、Ultralytics 运行的 best.pt）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="161"/>
+        <source>{path}: no tensor of it matches this model ({model}, {nc} classes)</source>
+        <translation>{path}：其中没有任何张量与此模型匹配（{model}，{nc} 个类别）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="162"/>
+        <source>model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of Stave or Ultralytics</source>
+        <translation>model 接受 yolov8n..yolov8x、yolo11n..yolo11x，或 Stave 或 Ultralytics 的检查点（.pt）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="163"/>
+        <source>model: &apos;{model}&apos; names no network Stave builds</source>
+        <translation>model：“{model}”不是 Stave 能构建的网络</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="164"/>
+        <source>use yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt)</source>
+        <translation>请使用 yolov8n..yolov8x、yolo11n..yolo11x 或检查点（.pt）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="165"/>
+        <source>freeze={freeze} freezes the detection head of {model} too (it has {layers} layers before it): nothing would train</source>
+        <translation>freeze={freeze} 连 {model} 的检测头也冻结了（检测头之前有 {layers} 层）：没有任何层可训练</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="166"/>
+        <source>use freeze={layers} at most (10 freezes the backbone)</source>
+        <translation>freeze 最多设为 {layers}（10 冻结骨干网络）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="167"/>
+        <source>resume needs the run&apos;s weights/last.pt (--run-dir)</source>
+        <translation>恢复训练需要该运行的 weights/last.pt（--run-dir）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="168"/>
+        <source>the run stopped inside epoch {epoch} after {batches} batches of {before} ranks ({images} images), which is no whole number of batches of {world} ranks</source>
+        <translation>该运行停在第 {epoch} 轮中途，此时 {before} 个 rank 已完成 {batches} 个批次（{images} 张图像），这不是 {world} 个 rank 的整数个批次</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="169"/>
+        <source>resume with {before} ranks to finish that epoch, then with {world}</source>
+        <translation>先用 {before} 个 rank 恢复以完成该轮，再用 {world} 个 rank</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="170"/>
+        <source>the run in {dir} already trained {done} of {epochs} epochs</source>
+        <translation>{dir} 中的运行已训练 {done}/{epochs} 轮</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="171"/>
+        <source>resume with a larger epochs=N to extend it</source>
+        <translation>用更大的 epochs=N 恢复训练以延长它</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="172"/>
+        <source>{bad} of {total} {split} images could not be decoded, more than max_bad_images={max} of the split</source>
+        <translation>{split} 划分的 {total} 张图像中有 {bad} 张无法解码，超过了 max_bad_images={max}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="173"/>
+        <source>fix or remove the broken files (stave-train check-dataset --verify names them), or raise max_bad_images to train on without them</source>
+        <translation>修复或删除损坏的文件（stave-train check-dataset --verify 会列出它们），或调高 max_bad_images 以在没有它们的情况下继续训练</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="174"/>
+        <source>check that the run folder is writable</source>
+        <translation>请检查运行文件夹是否可写</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="175"/>
+        <source>check free disk space in the run folder</source>
+        <translation>请检查运行文件夹所在磁盘的剩余空间</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="176"/>
+        <source>the loss was not finite (inf or NaN) in {count} steps in a row (epoch {epoch}, iteration {iter}); the run cannot recover</source>
+        <translation>损失连续 {count} 步不是有限值（inf 或 NaN）（第 {epoch} 轮，第 {iter} 次迭代）；运行无法恢复</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="177"/>
+        <source>lower lr0, use precision=bf16 instead of fp16, and check the labels (stave-train check-dataset)</source>
+        <translation>降低 lr0，用 precision=bf16 代替 fp16，并检查标签（stave-train check-dataset）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="178"/>
+        <source>stopped during epoch {epoch} after {batches} of {total} batches; resume=true continues</source>
+        <translation>在第 {epoch} 轮完成 {batches}/{total} 个批次后停止；resume=true 可继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="179"/>
+        <source>no improvement for {patience} epochs (best epoch {best}); stopped early</source>
+        <translation>连续 {patience} 轮没有提升（最佳为第 {best} 轮）；已提前停止</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="180"/>
+        <source>time budget of {hours} h reached</source>
+        <translation>已达到 {hours} 小时的时间预算</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="181"/>
+        <source>stopped on request after epoch {epoch}; resume=true continues</source>
+        <translation>第 {epoch} 轮结束后按请求停止；resume=true 可继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="182"/>
+        <source>stopped after {count} epochs as asked; resume=true continues</source>
+        <translation>按要求训练 {count} 轮后停止；resume=true 可继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="183"/>
+        <source>training {train}, validation {val}</source>
+        <translation>训练 {train}，验证 {val}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="184"/>
+        <source>; training {train}, validation {val}</source>
+        <translation>；训练 {train}，验证 {val}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="185"/>
+        <source>; {count} non-finite losses, {skipped} optimiser steps skipped</source>
+        <translation>；{count} 个非有限损失，跳过了 {skipped} 次优化器更新</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="186"/>
+        <source>{n} s</source>
+        <translation>{n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="187"/>
+        <source>{min} min {s} s</source>
+        <translation>{min} 分 {s} 秒</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="188"/>
+        <source>{h} h {min} min</source>
+        <translation>{h} 小时 {min} 分</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="189"/>
+        <source>ended without a final event: no process holds its folder (killed, or its machine went down) after epoch {done} of {epochs}; resume=true continues from its last checkpoint</source>
+        <translation>没有最终事件就结束了：没有进程持有其文件夹（被强制结束，或其机器已停机），当时完成第 {done}/{epochs} 轮；resume=true 可从其最后一个检查点继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="190"/>
+        <source>{path}: cannot be read ({reason})</source>
+        <translation>{path}：无法读取（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="191"/>
+        <source>{path}: the folder could not be listed to the end ({reason})</source>
+        <translation>{path}：无法列出该文件夹的全部内容（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="192"/>
+        <source>{path}: not a readable image{detail}</source>
+        <translation>{path}：不是可读取的图像{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="193"/>
+        <source>{path}: cannot encode the annotated image</source>
+        <translation>{path}：无法编码标注后的图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="194"/>
+        <source>no such image file or folder</source>
+        <translation>没有这个图像文件或文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="195"/>
+        <source>no images (.jpg, .png, .bmp, .tif, .webp) found</source>
+        <translation>未找到图像（.jpg、.png、.bmp、.tif、.webp）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="196"/>
+        <source>{bytes} bytes</source>
+        <translation>{bytes} 字节</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="197"/>
+        <source>{bytes}</source>
+        <translation>{bytes}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="198"/>
+        <source>{model}, {nc} classes, {nodes} nodes, {parameters} parameters, {size}; checked by the ONNX checker</source>
+        <translation>{model}，{nc} 个类别，{nodes} 个节点，{parameters} 个参数，{size}；已通过 ONNX 检查器校验</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="199"/>
+        <source>
+  input  {input}, RGB 0..1</source>
+        <translation>
+  输入  {input}，RGB 0..1</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="200"/>
+        <source>
+  output {output}: centre x, centre y, width, height (input pixels), then class scores</source>
+        <translation>
+  输出 {output}：中心 x、中心 y、宽、高（输入像素），随后是各类别得分</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="201"/>
+        <source>
+  float16 against float32 on the GPU: class scores differ by at most {diff}</source>
+        <translation>
+  float16 与 float32 在 GPU 上对比：类别得分最多相差 {diff}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="202"/>
+        <source>the EMA weights without optimiser state ({size}; {before} before); val, predict and pretrained= read it, resume does not</source>
+        <translation>不含优化器状态的 EMA 权重（{size}；原为 {before}）；val、predict 和 pretrained= 可读取它，resume 不能</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="203"/>
+        <source>{model}, {nc} classes, {tensors} tensors</source>
+        <translation>{model}，{nc} 个类别，{tensors} 个张量</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="204"/>
+        <source>
+load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={file} format=onnx</source>
+        <translation>
+用 Ultralytics 加载：YOLO(&quot;{file}&quot;)；导出：yolo export model={file} format=onnx</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="205"/>
+        <source>a float16 model is checked on a CUDA device before it is written, and there is none here ({reason}); export float32 (without --half) or run this on a machine with a GPU</source>
+        <translation>float16 模型在写入前要在 CUDA 设备上校验，而这里没有 CUDA 设备（{reason}）；请导出 float32（不加 --half），或在有 GPU 的机器上运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="206"/>
+        <source>no such checkpoint</source>
+        <translation>没有这个检查点</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="207"/>
+        <source>needs a file name</source>
+        <translation>需要一个文件名</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="208"/>
+        <source>needs a folder name</source>
+        <translation>需要一个文件夹名</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="209"/>
+        <source>is an input of this command ({input}); writing there would destroy it. Choose another file</source>
+        <translation>是此命令的输入（{input}）；写到这里会毁掉它。请选择其他文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="210"/>
+        <source>is a folder; give a file name</source>
+        <translation>是一个文件夹；请给出文件名</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="211"/>
+        <source>already exists; pass --force to replace it</source>
+        <translation>已存在；传入 --force 可替换它</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="212"/>
+        <source>holds an input of this command ({input}); its files could be overwritten. Choose another folder</source>
+        <translation>包含此命令的输入（{input}）；其中的文件可能被覆盖。请选择其他文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="213"/>
+        <source>is a file, not a folder</source>
+        <translation>是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="214"/>
+        <source>already exists and is not empty; pass --force to write into it (files of the same name are replaced)</source>
+        <translation>已存在且不为空；传入 --force 可写入其中（同名文件会被替换）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="215"/>
+        <source>{rank} waits for data {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间等待数据</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="216"/>
+        <source>{rank} waits for host-to-device copies {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="217"/>
+        <source>{rank} waits in all-reduce {share} of its step</source>
+        <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="218"/>
+        <source>{rank} spends {share} of its step in forward+backward</source>
+        <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="219"/>
+        <source>{rank} spends {share} of its step in the optimiser</source>
+        <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="220"/>
+        <source>; other ranks {share}</source>
+        <translation>；其他 rank 为 {share}</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>
@@ -6480,6 +7163,7 @@ not found</source>
 <context>
     <name>stave::studio::RunTimes</name>
     <message>
+        <location filename="../core/studio/history_model.cpp" line="45"/>
         <location filename="../core/studio/run_times.cpp" line="11"/>
         <location filename="../core/studio/run_times.cpp" line="12"/>
         <source>%1 s</source>
