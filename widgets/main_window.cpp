@@ -40,6 +40,7 @@
 #include "widgets/hardware_page.h"
 #include "widgets/history_page.h"
 #include "widgets/run_page.h"
+#include "core/studio/run_session.h"
 #include "widgets/project_page.h"
 
 // The compiled-in icons live in a static library: initialise them explicitly.
@@ -84,7 +85,7 @@ std::vector<GpuBar> statusGpuBars(const RunPage& page) {
 
 }  // namespace
 
-    : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)) {
+    : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)), m_sessions(new studio::RunSessions(this)) {
   initStaveResources();
   setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));
   buildCentralWidget();
@@ -135,7 +136,7 @@ void MainWindow::buildPages() {
   m_dataset = new DatasetPage(m_doc);
   addPage(tr("Dataset"), m_dataset, QStringLiteral("dataset"));
   addPage(tr("Train"), m_form, QStringLiteral("train"));
-  m_runPage = new RunPage(m_doc);
+  m_runPage = new RunPage(m_doc, m_sessions);
   connect(m_runPage, &RunPage::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 8000); });
   connect(m_runPage, &RunPage::statusChanged, this, &MainWindow::updateStatus);
@@ -147,6 +148,8 @@ void MainWindow::buildPages() {
   // The machine's GPUs and topology, and the doctor's advice for the run on the Run page.
   m_hardware = new HardwarePage(m_doc);
   m_hardware->setAdvice(m_runPage->advice(), m_runPage->controller());
+  connect(m_runPage, &RunPage::shownRunChanged, m_hardware,
+          [this] { m_hardware->setAdvice(m_runPage->advice(), m_runPage->controller()); });
   connect(m_hardware, &HardwarePage::message, this,
           [this](const QString& text) { statusBar()->showMessage(text, 8000); });
   addPage(tr("Hardware"), m_hardware, QStringLiteral("hardware"));
@@ -159,7 +162,7 @@ void MainWindow::buildPages() {
 
 QDockWidget* MainWindow::buildQueueDock() {
   // Runs waiting for free GPUs: a dock beside the pages, its free-GPU count in the status bar.
-  m_queue = new studio::RunQueue(m_doc, this);
+  m_queue = new studio::RunQueue(m_doc, m_sessions, this);
   auto* queueDock = new QDockWidget(tr("Queue"), this);
   queueDock->setObjectName(QStringLiteral("queueDock"));
   m_queuePanel = new QueuePanel(m_queue, [this] {
@@ -354,7 +357,7 @@ void MainWindow::newProject() {
 void MainWindow::closeProject() {
   if (!m_doc->isOpen() || !maybeSave()) return;
   // A run keeps training on its own; reopening the project shows it again.
-  if (m_runPage) m_runPage->controller()->detach();
+  if (m_runPage) m_runPage->showNoRun();
   m_doc->close();
 }
 

@@ -13,6 +13,7 @@ class QStackedWidget;
 namespace stave::studio {
 class ProjectDocument;
 class RunQueue;
+class RunSessions;
 }
 
 namespace stave::widgets {
@@ -55,6 +56,8 @@ class MainWindow : public QMainWindow {
   /// Moves and, if need be, shrinks the window so all of it is on a screen.
   void fitOnScreen();
   studio::ProjectDocument* document() const { return m_doc; }
+  /// The followed runs (one session, one reader per run folder).
+  studio::RunSessions* sessions() const { return m_sessions; }
   ConfigForm* configForm() const { return m_form; }
   HistoryPage* historyPage() const { return m_history; }
   RunPage* runPage() const { return m_runPage; }
@@ -107,6 +110,8 @@ class MainWindow : public QMainWindow {
   QueuePanel* m_queuePanel = nullptr;
   QLabel* m_statusQueue = nullptr;
   studio::ProjectDocument* m_doc;
+  /// The studio's followed runs, one session per run folder (the Run page's and the queue's).
+  studio::RunSessions* m_sessions;
   QListWidget* m_pages = nullptr;
   QStackedWidget* m_stack = nullptr;
   ConfigForm* m_form = nullptr;

@@ -34,6 +34,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_folders.h"
+#include "core/studio/run_session.h"
 #include "core/studio/run_times.h"
 #include "widgets/chart_clock.h"
 #include "widgets/diagnosis_banner.h"
@@ -58,10 +59,12 @@ QString duration(double s) {
 }
 }  // namespace
 
-RunPage::RunPage(studio::ProjectDocument* doc, QWidget* parent)
+RunPage::RunPage(studio::ProjectDocument* doc, studio::RunSessions* sessions, QWidget* parent)
     : QWidget(parent),
       m_doc(doc),
-      m_run(new RunController(this)),
+      m_sessions(sessions ? sessions : new studio::RunSessions(this)),
+      m_idle(new RunController(this)),
+      m_run(m_idle),
       m_scan(new studio::BackgroundJob(this)),
       m_logJob(new studio::BackgroundJob(this)),
       m_detailJob(new studio::BackgroundJob(this)),
@@ -203,7 +206,13 @@ void RunPage::connectControls() {
   });
 }
 
-void RunPage::connectRunAndProject() {
+void RunPage::setSession(studio::RunSession* session) {
+  if (session == m_session) return;
+  disconnect(m_run, nullptr, this, nullptr);
+  disconnect(m_run->cluster(), nullptr, this, nullptr);
+  studio::RunSession* old = m_session;
+  m_session = session;
+  m_run = session ? session->controller() : m_idle;
   connect(m_run, &RunController::eventsAppended, this, &RunPage::onEvents);
   connect(m_run, &RunController::stateChanged, this, &RunPage::updateState);
   connect(m_run, &RunController::warning, this, [this](const QString& w) {
@@ -212,6 +221,17 @@ void RunPage::connectRunAndProject() {
   });
   // A cluster run's folder exists once sbatch took the job: list it then.
   connect(m_run->cluster(), &studio::ClusterJob::submitted, this, &RunPage::refreshRunList);
+  m_sessions->release(old, this);
+  emit shownRunChanged();
+}
+
+void RunPage::showNoRun() {
+  setSession(nullptr);
+  clearCharts();
+  updateState();
+}
+
+void RunPage::connectRunAndProject() {
   connect(m_doc, &studio::ProjectDocument::opened, this, &RunPage::projectOpened);
   connect(m_doc, &studio::ProjectDocument::configsChanged, this, [this] {
     const QString keep = m_config->currentText();
@@ -233,10 +253,10 @@ void RunPage::projectOpened() {
     m_target->setCurrentIndex(std::max(0, m_target->findData(studio::lastRunTarget(m_doc->path()))));
     updateTarget();
   }
-  m_run->detach();
-  m_run->setStorePath(m_doc->isOpen() ? QString::fromStdString(store::Store::defaultPath(
-                                            QFileInfo(m_doc->path()).absolutePath().toStdString()))
-                                      : QString());
+  setSession(nullptr);
+  m_sessions->setStorePath(m_doc->isOpen() ? QString::fromStdString(store::Store::defaultPath(
+                                                 QFileInfo(m_doc->path()).absolutePath().toStdString()))
+                                           : QString());
   clearCharts();
   updateState();
   // Which run to show is decided when the runs folder has been read (off the GUI thread),
@@ -286,10 +306,13 @@ bool RunPage::showRun(const QString& runDir) {
   m_attachOnScan = false;  // a run chosen now is the one shown
   clearCharts();
   QString error;
-  if (!m_run->attach(runDir, &error)) {
+  studio::RunSession* session = m_sessions->follow(runDir, this, studio::RunSessions::Need::Charts, &error);
+  if (!session) {
     m_outcome->setText(error);
     return false;
   }
+  if (session == m_session) m_run->reread();  // shown again from its first event
+  setSession(session);
   refreshRunList();
   updateState();
   return true;
@@ -366,7 +389,8 @@ bool RunPage::startRun() {
     }
   }
   if (!beginRun(tr("Cannot start: %1"), [&](QString* error) {
-        return m_run->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, error);
+        return m_sessions->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, this,
+                                 studio::RunSessions::Need::Charts, error);
       }))
     return false;
   refreshRunList();
@@ -374,12 +398,14 @@ bool RunPage::startRun() {
   return true;
 }
 
-bool RunPage::beginRun(const QString& refusal, const std::function<bool(QString*)>& start) {
+bool RunPage::beginRun(const QString& refusal, const std::function<studio::RunSession*(QString*)>& start) {
   const QString previous = m_run->runDir();
   m_attachOnScan = false;
   clearCharts();
   QString error;
-  if (!start(&error)) {
+  studio::RunSession* session = start(&error);
+  if (session) setSession(session);
+  if (!session) {
     if (!previous.isEmpty()) showRun(previous);  // keep showing what was there
     m_outcome->setText(refusal.arg(error));
     emit message(m_outcome->text());
@@ -407,7 +433,7 @@ bool RunPage::submitRun(const QStringList& overrides) {
   QStringList all = overrides;
   all << QStringLiteral("nproc=%1").arg(m_nproc->value());
   if (!beginRun(tr("Not sent: %1"), [&](QString* error) {
-        return m_run->submit(*profile, m_doc->path(), m_config->currentText(), all, error);
+        return m_sessions->submit(*profile, m_doc->path(), m_config->currentText(), all, this, error);
       }))
     return false;
   emit message(tr("Sending %1 to %2…").arg(m_run->runId(), name));

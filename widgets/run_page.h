@@ -37,6 +37,8 @@ namespace stave::studio {
 class BackgroundJob;
 class DoctorAdvice;
 class ProjectDocument;
+class RunSession;
+class RunSessions;
 struct StoredRun;
 }  // namespace stave::studio
 
@@ -50,9 +52,19 @@ class ValidationView;
 class RunPage : public QWidget {
   Q_OBJECT
  public:
-  explicit RunPage(studio::ProjectDocument* doc, QWidget* parent = nullptr);
+  /// Follows runs through `sessions` (the studio's, shared with the queue: one reader per run
+  /// folder); null: a registry of its own.
+  explicit RunPage(studio::ProjectDocument* doc, studio::RunSessions* sessions = nullptr,
+                   QWidget* parent = nullptr);
 
+  /// The shown run's controller (its session's; an idle one when no run is shown).
   studio::RunController* controller() const { return m_run; }
+  /// The shown run's session (nullptr when none is shown).
+  studio::RunSession* session() const { return m_session; }
+  /// The registry the page follows runs through.
+  studio::RunSessions* sessions() const { return m_sessions; }
+  /// Shows no run (the project closes; the runs go on).
+  void showNoRun();
   /// The charts by their object name ("losses", "metrics", "gpuUtil", ...).
   LiveChart* chart(const QString& name) const;
   /// The one timer that refreshes the page's charts.
@@ -113,6 +125,8 @@ class RunPage : public QWidget {
   void statusChanged();
   /// The banner's Details was pressed: show every finding.
   void detailsRequested();
+  /// Another run (or none) is shown: controller() and session() changed.
+  void shownRunChanged();
 
  private:
   // The parts of the page, built once by the constructor (run_page.cpp; the charts in
@@ -162,7 +176,9 @@ class RunPage : public QWidget {
   QString chosenCluster() const;
   /// Switches the page to a new run that `start` begins; when it cannot, shows the run shown
   /// before and `refusal` (with %1 the reason). Remembers where the run went.
-  bool beginRun(const QString& refusal, const std::function<bool(QString*)>& start);
+  bool beginRun(const QString& refusal, const std::function<studio::RunSession*(QString*)>& start);
+  /// Follows `session` (released: the one shown before), connecting its signals.
+  void setSession(studio::RunSession* session);
   /// Sends the chosen config to the chosen cluster (startRun's second half).
   bool submitRun(const QStringList& overrides);
   void updateSplit();
@@ -178,7 +194,10 @@ class RunPage : public QWidget {
   void updateValidation(bool changed = false);
 
   studio::ProjectDocument* m_doc;
-  studio::RunController* m_run;
+  studio::RunSessions* m_sessions;
+  studio::RunSession* m_session = nullptr;  ///< the shown run's, held by the page
+  studio::RunController* m_idle;             ///< what controller() is while no run is shown
+  studio::RunController* m_run;              ///< the shown run's controller, or m_idle
   studio::BackgroundJob* m_scan;    ///< lists the run folders (file work off the GUI thread)
   studio::BackgroundJob* m_logJob;  ///< reads a failed run's log tail
   studio::BackgroundJob* m_detailJob;  ///< reads a zoomed range's samples at full resolution

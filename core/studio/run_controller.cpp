@@ -193,7 +193,7 @@ bool RunController::stop(QString* error) {
   return m_child->stop(error);
 }
 
-bool RunController::attach(const QString& runDir, QString* error) {
+bool RunController::attach(const QString& runDir, QString* error, FirstRead first) {
   detach();
   if (!QFileInfo(runDir).isDir()) {
     if (error) *error = tr("%1 is not a folder").arg(runDir);
@@ -204,11 +204,29 @@ bool RunController::attach(const QString& runDir, QString* error) {
   m_cluster->setFolder(m_runDir);
   m_outcome = ChildProcess::alive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
   m_timer.start();
-  const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
-  if (!m_storePath.isEmpty() && log.size() > m_storedRunBytes) loadStored();
-  else poll();
+  readFromStart(first);
   emit stateChanged();
   return true;
+}
+
+void RunController::readFromStart(FirstRead first) {
+  // A long log opens from the store, off this thread.
+  const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
+  if (!m_storePath.isEmpty() && log.size() > m_storedRunBytes) loadStored();
+  else if (first == FirstRead::Here) poll();
+  else pollInBackground();
+}
+
+void RunController::reread() {
+  if (m_runDir.isEmpty()) return;
+  ++m_generation;  // a read in flight was for the views before
+  m_reading = m_loadingStored = m_caughtUp = false;
+  m_stored.reset();
+  m_events.clear();
+  m_offset = m_lineNo = 0;
+  m_logMissingReported = false;
+  emit eventsAppended(0);  // the views start over; the events follow from the reader
+  readFromStart(FirstRead::Reader);
 }
 
 void RunController::detach() {
@@ -223,6 +241,7 @@ void RunController::detach() {
   m_loadingStored = false;
   m_lastEventTime = 0;
   m_reading = false;
+  m_caughtUp = false;
   ++m_generation;  // a read in flight is for the run left
   m_outcome = RunOutcome::None;
   m_message.clear();
@@ -304,6 +323,7 @@ void RunController::poll() {
     applyBatch(std::move(batch));
     m_readApplied = seq;
     m_readToEnd = toEnd;
+    m_caughtUp = m_caughtUp || toEnd;
   }
   finishIfDead();
 }
@@ -326,6 +346,7 @@ void RunController::pollInBackground() {
                               applyBatch(std::move(batch));
                               m_readApplied = seq;
                               m_readToEnd = toEnd;
+                              m_caughtUp = m_caughtUp || toEnd;
                               finishIfDead();
                               // The rest of a long log at once, not one piece per tick.
                               if (more) QTimer::singleShot(0, this, &RunController::pollInBackground);

@@ -86,10 +86,18 @@ class RunController : public QObject {
   /// Asks the run to stop: SIGTERM now, SIGKILL of its process group after the grace period.
   /// A cluster run: scancel --signal=TERM (a pending job is cancelled).
   bool stop(QString* error = nullptr);
+  /// Where the first read of an attached run is done.
+  enum class FirstRead {
+    Here,    ///< at once, on this thread (up to 4 MB; the rest on the reader's)
+    Reader,  ///< on the reader's thread (eventsAppended and stateChanged tell when it is applied)
+  };
   /// Follows an existing run folder from its first event (live or not).
-  bool attach(const QString& runDir, QString* error = nullptr);
+  bool attach(const QString& runDir, QString* error = nullptr, FirstRead first = FirstRead::Here);
   /// Stops following (the run itself goes on).
   void detach();
+  /// Reads the followed run again from its first event (a view that draws its steps and
+  /// samples came after they were handed on); the process, job and outcome stay as they are.
+  void reread();
 
   /// The followed run folder ("" when none).
   QString runDir() const { return m_runDir; }
@@ -104,6 +112,11 @@ class RunController : public QObject {
   /// The events read so far, in file order, but the high-rate ones (step, *_sample): those are
   /// in events() only while eventsAppended is emitted for them (the charts take them then).
   const std::vector<telemetry::Event>& events() const { return m_events; }
+  /// Whether anything of the followed run has been read (or is being opened from the store).
+  bool hasRead() const { return m_offset > 0 || m_reading || m_stored || m_loadingStored; }
+  /// Whether a read since attach() reached the end of events.jsonl: the outcome is the file's
+  /// (before, a run that ended may still read as not begun).
+  bool caughtUp() const { return m_caughtUp; }
   /// Whether the followed run has written a checkpoint (what a resume continues from).
   bool hasCheckpoint() const;
   /// Reads the next piece (up to 4 MB) of what is new now, on this thread; skipped while the
@@ -157,6 +170,8 @@ class RunController : public QObject {
   /// The state of a run that has not begun before a resume or a new start.
   void resetStory();
   void applyBatch(EventBatch batch);
+  /// The first read of the followed run: from the store (a long log, off this thread) or the file.
+  void readFromStart(FirstRead first);
   /// Opens the followed run from the store on the reader's thread, then follows the file.
   void loadStored();
   /// Shows what the store (or a first look at the file) holds of the run: its events become
@@ -192,6 +207,7 @@ class RunController : public QObject {
   quint64 m_readsStarted = 0;   ///< reads of events.jsonl begun (each one's sequence number)
   quint64 m_readApplied = 0;    ///< the sequence number of the newest read applied
   bool m_readToEnd = false;     ///< that read reached the end of the file
+  bool m_caughtUp = false;      ///< a read since attach() reached the end of the file
   /// m_readsStarted when the process was first seen ended without a final event read; only a
   /// read begun after it may tell that none was written (-1: not seen ended).
   qint64 m_endSeenAtRead = -1;

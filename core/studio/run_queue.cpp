@@ -17,6 +17,7 @@
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
+#include "core/studio/run_session.h"
 #include "core/telemetry/gpu_sampler.h"
 
 namespace stave::studio {
@@ -55,20 +56,20 @@ struct RunQueue::SamplerSlot {
   std::unique_ptr<telemetry::GpuSampler> sampler;
 };
 
-RunQueue::RunQueue(ProjectDocument* doc, QObject* parent)
+RunQueue::RunQueue(ProjectDocument* doc, RunSessions* sessions, QObject* parent)
     : QAbstractListModel(parent),
       m_doc(doc),
-      m_run(new RunController(this)),
+      m_sessions(sessions ? sessions : new RunSessions(this)),
       m_slot(std::make_shared<SamplerSlot>()),
       m_job(std::make_unique<BackgroundJob>()) {
-  m_run->setLowRateOnly(true);  // the queue needs the run's state, not its steps and samples
   const QString env = qEnvironmentVariable("STAVE_NVML_LIBRARY");
   m_nvml = env.isEmpty() ? QString::fromStdString(telemetry::GpuSamplerOptions{}.library) : env;
   m_timer.setInterval(2000);
   connect(&m_timer, &QTimer::timeout, this, &RunQueue::tick);
   connect(m_doc, &ProjectDocument::opened, this, &RunQueue::load);
   connect(m_doc, &ProjectDocument::closed, this, [this] {
-    m_run->detach();
+    for (RunSession* held : std::as_const(m_held)) m_sessions->release(held, this);
+    m_held.clear();
     beginResetModel();
     m_entries.clear();
     endResetModel();
@@ -301,21 +302,26 @@ bool RunQueue::followRunning() {
     auto close = [&](State state, const QString& why) {
       e.state = state;
       e.message = why;
+      releaseSession(e.runDir);
       m_leases.release(e.resources, e.runDir);
       changed(int(i));
       save();
       ended = true;
     };
-    if (m_run->runDir() != QFileInfo(e.runDir).absoluteFilePath() && !m_run->attach(e.runDir)) {
+    RunSession* session = sessionOf(e.runDir, nullptr);
+    if (!session) {
       close(State::Failed,
             tr("its run folder %1 is gone (was the project moved or the run deleted?)")
                 .arg(e.runDir));
       emit message(tr("Queued run %1: %2").arg(e.config, e.message));
       continue;
     }
-    m_run->poll();
-    const RunOutcome o = m_run->outcome();
-    if (o == RunOutcome::Starting || o == RunOutcome::Running || m_run->isLive()) {
+    // The session reads the run on its own thread; until it has read to the end of the log
+    // the run's state is not known (a run that ended may still read as not begun).
+    const RunController* run = session->controller();
+    if (!run->caughtUp()) continue;
+    const RunOutcome o = run->outcome();
+    if (o == RunOutcome::Starting || o == RunOutcome::Running || run->isLive()) {
       if (o == RunOutcome::Running && e.state == State::Starting) {
         e.state = State::Running;
         changed(int(i));
@@ -332,7 +338,7 @@ bool RunQueue::followRunning() {
       continue;
     }
     close((o == RunOutcome::Failed || o == RunOutcome::Crashed || o == RunOutcome::FailedToStart) ? State::Failed : State::Finished,
-          m_run->outcomeText());
+          run->outcomeText());
     emit message(tr("Queued run %1 ended: %2").arg(QFileInfo(e.runDir).fileName(), e.message));
   }
   return ended;
@@ -398,10 +404,13 @@ void RunQueue::startHead() {
   QString why;
   if (!m_leases.acquire(resources, runDir, &why)) return wait(why);
   QString error;
-  if (!m_run->start(m_doc->path(), e.config, e.nproc, overrides, &error, runDir)) {
+  RunSession* session = m_sessions->start(m_doc->path(), e.config, e.nproc, overrides, this,
+                                          RunSessions::Need::State, &error, runDir);
+  if (!session) {
     m_leases.release(resources, runDir);
     return fail(error);
   }
+  m_held.insert(QDir::cleanPath(session->runDir()), session);
   e.state = State::Starting;
   e.runDir = runDir;
   e.resources = resources;
@@ -410,6 +419,20 @@ void RunQueue::startHead() {
   save();
   emit runStarted(runDir);
   QTimer::singleShot(0, this, &RunQueue::tick);  // the free count now counts this run's leases
+}
+
+RunSession* RunQueue::sessionOf(const QString& runDir, QString* error) {
+  const QString dir = QDir::cleanPath(QFileInfo(runDir).absoluteFilePath());
+  if (RunSession* s = m_held.value(dir)) return s;
+  // The queue needs the run's state, not its steps and samples (a page that shows the run
+  // shares the session and has them decoded).
+  RunSession* s = m_sessions->follow(dir, this, RunSessions::Need::State, error);
+  if (s) m_held.insert(dir, s);
+  return s;
+}
+
+void RunQueue::releaseSession(const QString& runDir) {
+  m_sessions->release(m_held.take(QDir::cleanPath(QFileInfo(runDir).absoluteFilePath())), this);
 }
 
 QString RunQueue::toStored(const QString& runDir) const {
@@ -458,7 +481,8 @@ void RunQueue::load() {
   beginResetModel();
   m_entries.clear();
   m_loadProblem.clear();
-  m_run->detach();
+  for (RunSession* held : std::as_const(m_held)) m_sessions->release(held, this);
+  m_held.clear();
   QFile f(queueFile());
   if (f.exists() && !f.open(QIODevice::ReadOnly)) {
     m_loadProblem = tr("Cannot read the queue %1: %2; the queue starts empty and the file is "

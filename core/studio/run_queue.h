@@ -9,6 +9,7 @@
 
 #include <QAbstractListModel>
 #include <QDateTime>
+#include <QHash>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -20,7 +21,8 @@ namespace stave::studio {
 
 class BackgroundJob;
 class ProjectDocument;
-class RunController;
+class RunSession;
+class RunSessions;
 
 /// One queued run.
 struct QueueEntry {
@@ -53,7 +55,9 @@ class RunQueue : public QAbstractListModel {
     QString cpuHolder;
     QString problem;  ///< why NVML is unavailable
   };
-  explicit RunQueue(ProjectDocument* doc, QObject* parent = nullptr);
+  /// Follows its runs through `sessions` (the studio's: one reader per run folder, shared with
+  /// the Run page); null: a registry of its own.
+  explicit RunQueue(ProjectDocument* doc, RunSessions* sessions = nullptr, QObject* parent = nullptr);
   ~RunQueue() override;
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -80,7 +84,8 @@ class RunQueue : public QAbstractListModel {
   /// NVML library (tests: the fake); default STAVE_NVML_LIBRARY or libnvidia-ml.so.1.
   void setNvmlLibrary(const QString& library) { m_nvml = library; }
   void setLeases(const GpuLeases& leases) { m_leases = leases; }
-  RunController* controller() const { return m_run; }
+  /// The sessions the queue starts and follows its runs in.
+  RunSessions* sessions() const { return m_sessions; }
   /// "2/4 GPUs free", "CPU free" or "CPU busy", as last measured.
   QString freeText() const { return m_freeText; }
   /// Where the queue is kept ("" when no project is open).
@@ -111,10 +116,14 @@ class RunQueue : public QAbstractListModel {
   void startHead();
   // Follows the started entry; true when one ended (its leases are free again).
   bool followRunning();
+  /// The session of a started entry's run folder (held by the queue until the entry ends).
+  RunSession* sessionOf(const QString& runDir, QString* error);
+  void releaseSession(const QString& runDir);
   QString toStored(const QString& runDir) const;
   QString fromStored(const QString& runDir) const;
   ProjectDocument* m_doc;
-  RunController* m_run;
+  RunSessions* m_sessions;
+  QHash<QString, RunSession*> m_held;  ///< run folder → session, of the entries started
   GpuLeases m_leases;
   QString m_nvml;
   double m_memoryThreshold = 0.1;

@@ -33,6 +33,7 @@
 #include "widgets/cluster_profiles_editor.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
+#include "core/studio/run_session.h"
 #include "widgets/run_page.h"
 #include "widgets/settings_dialog.h"
 
@@ -66,10 +67,9 @@ class TestClusterRun : public QObject {
 
   std::unique_ptr<MainWindow> openWindow() {
     auto w = std::make_unique<MainWindow>();
-    auto* c = w->runPage()->controller();
-    c->setExecutable(STAVE_TRAIN_EXE);
-    c->setPollInterval(50);
-    c->cluster()->setPollInterval(300);
+    w->sessions()->setExecutable(STAVE_TRAIN_EXE);
+    w->sessions()->setPollInterval(50);
+    w->sessions()->setClusterPollInterval(300);
     w->askOnClose = [] { return int(QMessageBox::Yes); };  // keep training
     if (!w->openProject(m_project)) return nullptr;
     return w;
@@ -229,7 +229,7 @@ class TestClusterRun : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->runDir(), dir, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(p2->clusterJobLabel()->text().contains(secondJob), 30000);
     QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->outcome(), RunOutcome::Completed, 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(p2->chart("losses")->pointCount(0) >= 2, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(p2->chart("losses")->seriesCount() > 0 && p2->chart("losses")->pointCount(0) >= 2, 30000);
     bool listed = false;
     for (const auto& r : again->document()->runs()) listed = listed || r.id == QFileInfo(dir).fileName();
     QVERIFY(listed);

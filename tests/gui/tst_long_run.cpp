@@ -15,6 +15,7 @@
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
+#include "core/studio/run_session.h"
 #include "widgets/run_page.h"
 
 using LiveChartPtr = const stave::widgets::LiveChart*;
@@ -49,8 +50,11 @@ class TstLongRun : public QObject {
     // The store reads the log for the first time (107 MB, more than 64 MB behind): a first look
     // at the file is drawn meanwhile, then the store's complete series.
     bool firstLook = false;
-    connect(page->controller(), &stave::studio::RunController::eventsAppended, this, [&](int first) {
-      if (first == 0 && page->controller()->stored() && page->controller()->stored()->preview) firstLook = true;
+    connect(w.sessions(), &stave::studio::RunSessions::sessionAdded, this, [&](stave::studio::RunSession* s) {
+      auto* c = s->controller();
+      connect(c, &stave::studio::RunController::eventsAppended, this, [&, c](int first) {
+        if (first == 0 && c->stored() && c->stored()->preview) firstLook = true;
+      });
     });
     QTRY_VERIFY_WITH_TIMEOUT(metrics->seriesCount() >= 4 && metrics->pointCount(2) == 8, 120000);
     QTRY_VERIFY_WITH_TIMEOUT(!page->controller()->loadingStored(), 120000);

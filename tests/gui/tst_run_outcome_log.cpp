@@ -18,6 +18,7 @@
 #include "common/session_events.h"
 #include "core/telemetry/events.h"
 #include "widgets/run_page.h"
+#include "core/studio/run_session.h"
 
 using stave::studio::RunOutcome;
 using stave::widgets::RunPage;
@@ -136,7 +137,7 @@ class TestRunOutcomeLog : public QObject {
     ended(dir, 0);
     writeFile(dir + "/launcher.log", "launcher: rank 0 ended\n");
     RunPage page(&m_doc);
-    page.controller()->setPollInterval(20);
+    page.sessions()->setPollInterval(20);
     QVERIFY(page.showRun(dir));
     QTRY_COMPARE(page.controller()->outcome(), RunOutcome::Crashed);
     QTRY_VERIFY(page.logView()->toPlainText().contains("last lines of"));

@@ -21,6 +21,7 @@
 #include "core/studio/run_controller.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
+#include "core/studio/run_session.h"
 #include "widgets/run_page.h"
 
 using stave::studio::RunController;
@@ -49,9 +50,9 @@ class TestRunPage : public QObject {
 
   std::unique_ptr<MainWindow> openWindow() {
     auto w = std::make_unique<MainWindow>();
-    w->runPage()->controller()->setExecutable(STAVE_TRAIN_EXE);
-    w->runPage()->controller()->setGracePeriod(60);
-    w->runPage()->controller()->setPollInterval(50);
+    w->sessions()->setExecutable(STAVE_TRAIN_EXE);
+    w->sessions()->setGracePeriod(60);
+    w->sessions()->setPollInterval(50);
     w->askOnClose = [] { return int(QMessageBox::Yes); };  // keep training
     if (!w->openProject(m_project)) return nullptr;
     return w;
@@ -164,13 +165,15 @@ class TestRunPage : public QObject {
 
     auto w2 = openWindow();
     QVERIFY(w2);
-    auto* c = w2->runPage()->controller();
     // The run folders are read off the GUI thread; the live one is reattached then.
-    QTRY_COMPARE_WITH_TIMEOUT(c->runDir(), dir, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(w2->runPage()->controller()->runDir(), dir, 10000);
+    auto* c = w2->runPage()->controller();
     QVERIFY(c->isLive());
     QCOMPARE(c->outcome(), RunOutcome::Running);
     // Curves from the start: at least what the first window had, and the run's first event.
-    QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->chart("losses")->pointCount(0) >= pointsBefore, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->chart("losses")->seriesCount() > 0 &&  // read on the reader's thread
+                                 w2->runPage()->chart("losses")->pointCount(0) >= pointsBefore,
+                             30000);
     bool sawStart = false;
     for (const auto& e : c->events()) sawStart = sawStart || e.type == "run_start";
     QVERIFY(sawStart);
@@ -294,9 +297,9 @@ class TestRunPage : public QObject {
   void removedEventLogIsReported() {
     // Follow a finished run, then remove its events.jsonl: a message, no crash.
     auto w = openWindow();
+    QTRY_VERIFY_WITH_TIMEOUT(!w->runPage()->controller()->runDir().isEmpty(), 10000);
     auto* c = w->runPage()->controller();
-    QTRY_VERIFY_WITH_TIMEOUT(!c->runDir().isEmpty(), 10000);
-    QVERIFY(!c->events().empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!c->events().empty(), 10000);  // read on the reader's thread
     QSignalSpy spy(c, &RunController::warning);
     QVERIFY(QFile::remove(c->runDir() + "/events.jsonl"));
     c->poll();

@@ -20,6 +20,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
+#include "core/studio/run_session.h"
 #include "core/telemetry/events.h"
 #include "widgets/main_window.h"
 #include "widgets/live_chart.h"
@@ -63,8 +64,8 @@ class TestRunQueue : public QObject {
 
   std::unique_ptr<RunQueue> makeQueue(ProjectDocument& doc) {
     auto q = std::make_unique<RunQueue>(&doc);
-    q->controller()->setExecutable(STAVE_TRAIN_EXE);
-    q->controller()->setPollInterval(50);
+    q->sessions()->setExecutable(STAVE_TRAIN_EXE);
+    q->sessions()->setPollInterval(50);
     q->setInterval(100);
     return q;
   }
@@ -246,8 +247,8 @@ class TestRunQueue : public QObject {
   void aRunPageRunMakesTheCpuBusy() {
     stave::widgets::MainWindow w;
     w.askOnClose = [] { return int(QMessageBox::No); };  // stop the run on close
-    w.runPage()->controller()->setExecutable(STAVE_TRAIN_EXE);
-    w.runPage()->controller()->setPollInterval(50);
+    w.sessions()->setExecutable(STAVE_TRAIN_EXE);
+    w.sessions()->setPollInterval(50);
     QVERIFY(w.openProject(m_project));
     w.queue()->setInterval(100);
     auto* status = w.findChild<QLabel*>("statusQueue");
@@ -258,9 +259,13 @@ class TestRunQueue : public QObject {
     // (Whether the losses chart is still empty here depends on whether the page has read the
     // runs folder yet and shown the project's last run: not asked.)
     QVERIFY(!w.runPage()->chart("losses")->isHidden());
-    auto* c = w.runPage()->controller();
     QString error;
-    QVERIFY2(c->start(m_project, "default", 1, {"epochs=300"}, &error), qPrintable(error));
+    auto* session = w.sessions()->start(m_project, "default", 1, {"epochs=300"}, w.runPage(),
+                                        stave::studio::RunSessions::Need::Charts, &error);
+    QVERIFY2(session, qPrintable(error));
+    QVERIFY(w.runPage()->showRun(session->runDir()));
+    auto* c = w.runPage()->controller();
+    QCOMPARE(c, session->controller());
     QTRY_VERIFY_WITH_TIMEOUT(status->text() == "CPU busy (" + c->runId() + ")", 30000);
     QVERIFY(w.runPage()->chart("gpuUtil")->isHidden());
     QVERIFY(c->stop(&error));

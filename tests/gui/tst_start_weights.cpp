@@ -31,6 +31,7 @@
 #include "gui_test_util.h"
 #include "widgets/config_form.h"
 #include "widgets/main_window.h"
+#include "core/studio/run_session.h"
 #include "widgets/new_project_wizard.h"
 #include "widgets/run_page.h"
 
@@ -317,8 +318,8 @@ class TestStartWeights : public QObject {
 
     // Trains: the Train form makes the run one short CPU epoch, the Run page starts it.
     MainWindow mw;
-    mw.runPage()->controller()->setExecutable(STAVE_TRAIN_EXE);
-    mw.runPage()->controller()->setPollInterval(50);
+    mw.sessions()->setExecutable(STAVE_TRAIN_EXE);
+    mw.sessions()->setPollInterval(50);
     mw.askOnClose = [] { return int(QMessageBox::No); };
     QVERIFY(mw.openProject(w.createdProject()));
     auto* form = mw.configForm();
