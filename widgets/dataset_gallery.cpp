@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTimer>
@@ -56,6 +57,11 @@ void DatasetGallery::buildFilterBar(QVBoxLayout* layout) {
   filters->addWidget(m_problemBox);
   m_count = new QLabel(this);
   filters->addWidget(m_count, 1);
+  m_edit = new QPushButton(tr("Edit labels…"), this);
+  m_edit->setObjectName(QStringLiteral("galleryEditLabels"));
+  m_edit->setToolTip(tr("Open the label editor on the images shown, from the selected one "
+                        "(or double-click an image)"));
+  filters->addWidget(m_edit);
   layout->addLayout(filters);
 }
 
@@ -121,6 +127,21 @@ void DatasetGallery::connectSignals() {
             showPreview();
           });
   connect(m_classes, &QListWidget::itemChanged, this, &DatasetGallery::updateHidden);
+  connect(m_view, &QListView::doubleClicked, this, [this](const QModelIndex& index) {
+    emit editRequested(m_filter->mapToSource(index).row());
+  });
+  connect(m_edit, &QPushButton::clicked, this, [this] {
+    const QVector<int> rows = shownRows();
+    if (!rows.isEmpty()) emit editRequested(m_selected >= 0 ? m_selected : rows.front());
+  });
+}
+
+QVector<int> DatasetGallery::shownRows() const {
+  QVector<int> rows;
+  rows.reserve(m_filter->rowCount());
+  for (int r = 0; r < m_filter->rowCount(); ++r)
+    rows.push_back(m_filter->mapToSource(m_filter->index(r, 0)).row());
+  return rows;
 }
 
 DatasetGallery::~DatasetGallery() = default;

@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QListView;
 class QListWidget;
+class QPushButton;
 class QTimer;
 class QVBoxLayout;
 
@@ -49,6 +50,16 @@ class DatasetGallery : public QWidget {
   int missingVisibleThumbnails() const;
   /// Cells on screen.
   int visibleCells() const;
+  /// The source rows the view shows, in its order (what the label editor goes through).
+  QVector<int> shownRows() const;
+  /// The source row selected (-1 when none).
+  int selectedRow() const { return m_selected; }
+  /// "Edit labels…" (the label editor on the images shown, from the selected one).
+  QPushButton* editButton() const { return m_edit; }
+
+ signals:
+  /// Edit labels… was pressed or an image double-clicked: open the editor at `sourceRow`.
+  void editRequested(int sourceRow);
 
  private:
   /// The constructor's parts: the split/class/problem filters and the count, the thumbnails
@@ -70,6 +81,7 @@ class DatasetGallery : public QWidget {
   QComboBox* m_classBox = nullptr;
   QComboBox* m_problemBox = nullptr;
   QLabel* m_count = nullptr;
+  QPushButton* m_edit = nullptr;
   QListWidget* m_classes = nullptr;
   BoxImageView* m_preview = nullptr;
   QLabel* m_info = nullptr;

@@ -24,6 +24,8 @@
 #include "widgets/augment_view.h"
 #include "widgets/box_image_view.h"
 #include "widgets/dataset_gallery.h"
+#include "widgets/label_editor.h"
+#include "widgets/label_issues_view.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -77,6 +79,8 @@ DatasetPage::DatasetPage(studio::ProjectDocument* doc, QWidget* parent)
   m_tabs->addTab(m_gallery, tr("Gallery"));
   m_augment = new AugmentView(doc, m_tabs);
   m_tabs->addTab(m_augment, tr("Augmentation"));
+  m_issues = new LabelIssuesView(m_tabs);
+  m_tabs->addTab(m_issues, tr("Label issues"));
 
   connectSignals();
   if (doc->isOpen()) rescan();
@@ -196,6 +200,7 @@ void DatasetPage::connectSignals() {
     showSummary();
   });
   connect(m_rescan, &QPushButton::clicked, this, &DatasetPage::rescan);
+  connect(m_gallery, &DatasetGallery::editRequested, this, &DatasetPage::editLabels);
   connect(m_cancelButton, &QPushButton::clicked, this, &DatasetPage::cancel);
   connect(m_doc, &studio::ProjectDocument::opened, this, [this] {
     if (m_doc->datasetPath() != m_scannedYaml) rescan();
@@ -208,6 +213,33 @@ void DatasetPage::connectSignals() {
 }
 
 DatasetPage::~DatasetPage() = default;
+
+QString DatasetPage::datasetRoot() const {
+  const auto& s = *m_summary;
+  if (s.train) return QString::fromStdString(s.train->root);
+  if (s.images && !s.images->empty()) return studio::datasetRootOf(s.images->front().path);
+  return {};
+}
+
+LabelEditor* DatasetPage::editLabels(int row) {
+  const auto& s = *m_summary;
+  if (!s.images) return nullptr;
+  QVector<studio::EditorImage> images;
+  int current = 0;
+  for (int r : m_gallery->shownRows()) {
+    const auto& g = (*s.images)[size_t(r)];
+    if (!g.usable) continue;
+    if (r == row) current = int(images.size());
+    images.push_back({g.path, g.labelPath, {}, {}, false});
+  }
+  if (images.isEmpty()) return nullptr;
+  auto* editor = openLabelEditor(window(), datasetRoot(), s.names, images, current);
+  // The scan's counts and problems follow the edits once the editor is closed.
+  connect(editor, &QObject::destroyed, this, [this] {
+    if (m_doc->isOpen()) rescan();
+  });
+  return editor;
+}
 
 bool DatasetPage::scanning() const {
   return m_scan->isRunning();
@@ -241,6 +273,7 @@ void DatasetPage::showSummary() {
   m_counts->setRowCount(0);
   showProblemList(s);
   m_gallery->setSummary(s);
+  m_issues->setDataset(datasetRoot(), s.names);
   if (s.error.isEmpty()) {
     qint64 train = 0;
     for (const auto& sp : s.splits)

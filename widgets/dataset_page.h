@@ -28,6 +28,8 @@ namespace stave::widgets {
 class AugmentView;
 class BoxImageView;
 class DatasetGallery;
+class LabelEditor;
+class LabelIssuesView;
 
 class DatasetPage : public QWidget {
   Q_OBJECT
@@ -49,6 +51,13 @@ class DatasetPage : public QWidget {
   QTabWidget* tabs() const { return m_tabs; }
   DatasetGallery* gallery() const { return m_gallery; }
   AugmentView* augmentation() const { return m_augment; }
+  /// The Label issues tab.
+  LabelIssuesView* labelIssues() const { return m_issues; }
+  /// Opens the label editor on the gallery's images shown, at its source row `row`; the
+  /// dataset is scanned again when the editor is closed.
+  LabelEditor* editLabels(int row);
+  /// The dataset root of the last scan ("" before one).
+  QString datasetRoot() const;
   QProgressBar* progressBar() const { return m_progress; }
   QPushButton* cancelButton() const { return m_cancelButton; }
   /// The message line (errors, "from the scan cache", cancelled).
@@ -104,6 +113,7 @@ class DatasetPage : public QWidget {
   QLabel* m_previewInfo = nullptr;
   DatasetGallery* m_gallery = nullptr;
   AugmentView* m_augment = nullptr;
+  LabelIssuesView* m_issues = nullptr;
   int m_problemRow = -1;
   QString m_problemImage;  // the image of the selected problem ("" when none)
   QString m_previewImage;

@@ -9,6 +9,7 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -20,6 +21,7 @@
 
 #include "core/studio/background_job.h"
 #include "widgets/box_image_view.h"
+#include "widgets/label_editor.h"
 #include "widgets/confusion_matrix_view.h"
 #include "widgets/live_chart.h"
 
@@ -109,7 +111,16 @@ void ValidationView::buildMatrixTab() {
   m_imageCaption->setText(tr("Labels dashed, predictions solid with their confidence; the boxes "
                              "of the cell's classes in red."));
   il->addWidget(m_image, 1);
-  il->addWidget(m_imageCaption);
+  auto* captionRow = new QHBoxLayout;
+  captionRow->addWidget(m_imageCaption, 1);
+  auto* edit = new QPushButton(tr("Edit labels…"), imageBox);
+  edit->setObjectName(QStringLiteral("validationEditLabels"));
+  edit->setToolTip(tr("Fix this image's labels in the label editor, with the predictions to "
+                      "accept (or double-click an image in the list)"));
+  captionRow->addWidget(edit);
+  il->addLayout(captionRow);
+  connect(edit, &QPushButton::clicked, this, [this] { editListedImages(); });
+  connect(m_cellImages, &QListWidget::itemDoubleClicked, this, [this] { editListedImages(); });
   images->setStretchFactor(0, 1);
   images->setStretchFactor(1, 3);
   matrixTab->setStretchFactor(0, 1);
@@ -328,6 +339,26 @@ void ValidationView::showCell(int k, int predicted, int truth) {
     m_cellImages->setCurrentRow(0);
     openListedImage(0);
   }
+}
+
+LabelEditor* ValidationView::editListedImages() {
+  if (m_cellRun >= m_data.size() || m_cellImages->count() == 0) return nullptr;
+  const auto& d = m_data[m_cellRun];
+  QVector<studio::EditorImage> images;
+  for (int i = 0; i < m_cellImages->count(); ++i) {
+    const auto it = d.images.constFind(m_cellImages->item(i)->data(Qt::UserRole).toLongLong());
+    if (it == d.images.constEnd()) continue;
+    studio::EditorImage im;
+    im.image = it->path;
+    im.pixels = true;
+    for (const auto& b : it->predictions) im.predictions.push_back({b.cls, b.rect, b.conf, -1});
+    images.push_back(im);
+  }
+  if (images.isEmpty()) return nullptr;
+  QStringList names = d.names;
+  if (!names.isEmpty()) names.removeLast();  // "background"
+  return openLabelEditor(window(), studio::datasetRootOf(images.front().image), names, images,
+                         std::max(0, m_cellImages->currentRow()));
 }
 
 void ValidationView::openListedImage(int row) {

@@ -34,6 +34,7 @@ namespace stave::widgets {
 
 class BoxImageView;
 class ConfusionMatrixView;
+class LabelEditor;
 
 class ValidationView : public QWidget {
   Q_OBJECT
@@ -69,6 +70,9 @@ class ValidationView : public QWidget {
   void showCell(int k, int predicted, int truth);
   /// Opens the listed image at `row` with its boxes.
   void openListedImage(int row);
+  /// Opens the label editor on the cell's listed images, at the one shown, with the model's
+  /// predictions to accept (double-click an image, or Edit labels…).
+  LabelEditor* editListedImages();
 
  signals:
   /// The files were read and are shown.

@@ -1,0 +1,262 @@
+#include "core/studio/label_editor_model.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <map>
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+#include "core/data/image_header.h"
+#include "core/studio/background_job.h"
+
+namespace stave::studio {
+
+namespace {
+
+data::Box toBox(const EditorBox& b) {
+  const QRectF& r = b.rect;
+  return data::Box{b.cls, float(r.center().x()), float(r.center().y()), float(r.width()),
+                   float(r.height())};
+}
+
+EditorBox fromBox(const data::Box& b, int row) {
+  EditorBox e;
+  e.cls = b.cls;
+  e.rect = QRectF(double(b.cx) - double(b.w) / 2, double(b.cy) - double(b.h) / 2, double(b.w),
+                  double(b.h));
+  e.row = row;
+  return e;
+}
+
+// What a load reads on its thread.
+struct Loaded {
+  data::LabelFileState file;
+  Thumbnail picture;
+  QSize size;
+  QString error;
+};
+
+QString labelPathOf(const EditorImage& im) {
+  return im.label.isEmpty()
+             ? QString::fromStdString(data::labelPathFor(im.image.toStdString()))
+             : im.label;
+}
+
+}  // namespace
+
+const std::string& labelEditSession() {
+  static const std::string s = data::newSessionId();
+  return s;
+}
+
+QString labelTextWith(const std::vector<data::LabelRow>& rows, const QVector<EditorBox>& boxes) {
+  std::vector<std::string> out;
+  std::vector<bool> used(size_t(boxes.size()), false);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].isBox) {
+      out.push_back(rows[i].text);
+      continue;
+    }
+    for (int j = 0; j < boxes.size(); ++j) {
+      if (used[size_t(j)] || boxes[j].row != int(i)) continue;
+      used[size_t(j)] = true;
+      const EditorBox original = fromBox(rows[i].box, int(i));
+      out.push_back(boxes[j] == original ? rows[i].text : data::formatBoxRow(toBox(boxes[j])));
+      break;
+    }
+  }
+  for (int j = 0; j < boxes.size(); ++j)
+    if (!used[size_t(j)]) out.push_back(data::formatBoxRow(toBox(boxes[j])));
+  return QString::fromStdString(data::joinRows(out));
+}
+
+QString datasetRootOf(const QString& imagePath) {
+  const int at = imagePath.lastIndexOf(QStringLiteral("/images/"));
+  if (at > 0) return imagePath.left(at);
+  return QFileInfo(imagePath).absolutePath();
+}
+
+std::shared_ptr<SharedLabelStore> sharedLabelStore(const QString& root) {
+  static std::mutex mutex;
+  static std::map<QString, std::weak_ptr<SharedLabelStore>> stores;
+  const QString key = QDir::cleanPath(QFileInfo(root).absoluteFilePath());
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto s = stores[key].lock()) return s;
+  auto s = std::make_shared<SharedLabelStore>(key.toStdString());
+  stores[key] = s;
+  return s;
+}
+
+LabelEditorModel::LabelEditorModel(QObject* parent)
+    : QObject(parent), m_loadJob(new BackgroundJob(this)), m_saveJob(new BackgroundJob(this)) {}
+
+LabelEditorModel::~LabelEditorModel() = default;
+
+void LabelEditorModel::setDataset(const QString& root, const QStringList& names) {
+  m_root = root;
+  m_names = names;
+  m_store = sharedLabelStore(root);
+}
+
+QString LabelEditorModel::session() const {
+  return QString::fromStdString(labelEditSession());
+}
+
+void LabelEditorModel::setImages(const QVector<EditorImage>& images, int current) {
+  m_images = images;
+  m_current = -1;
+  m_boxes.clear();
+  m_savedBoxes.clear();
+  if (!m_images.isEmpty()) load(std::clamp(current, 0, int(m_images.size()) - 1));
+}
+
+const EditorImage* LabelEditorModel::currentImage() const {
+  return m_current >= 0 && m_current < m_images.size() ? &m_images[m_current] : nullptr;
+}
+
+bool LabelEditorModel::busy() const {
+  return m_loadJob->busy() || m_saveJob->busy();
+}
+
+bool LabelEditorModel::open(int index) {
+  if (index < 0 || index >= m_images.size()) return false;
+  if (m_saveJob->busy()) {
+    m_pendingOpen = index;
+    return true;
+  }
+  if (m_loaded && dirty()) {
+    m_pendingOpen = index;
+    save();
+    return true;
+  }
+  load(index);
+  return true;
+}
+
+int LabelEditorModel::nextIssue() const {
+  for (int i = m_current + 1; i < m_images.size(); ++i)
+    if (!m_images[i].issues.isEmpty()) return i;
+  return -1;
+}
+
+void LabelEditorModel::load(int index) {
+  m_current = index;
+  m_loaded = false;
+  m_pendingOpen = -1;
+  const EditorImage im = m_images[index];
+  const QString labelPath = labelPathOf(im);
+  const quint64 seq = ++m_loadSeq;
+  m_loadJob->run<Loaded>(
+      [im, labelPath] {
+        Loaded l;
+        l.file.path = labelPath.toStdString();  // where a save goes, even when unreadable
+        auto file = data::readLabelFile(labelPath.toStdString());
+        if (!file)
+          l.error = QString::fromStdString(file.errorText());
+        else
+          l.file = std::move(file.value());
+        const auto h = data::readImageHeader(im.image.toStdString());
+        if (h.ok) l.size = QSize(h.displayWidth(), h.displayHeight());
+        l.picture = ThumbnailLoader::decode(im.image, kDisplaySide);
+        return l;
+      },
+      [this, seq](Loaded l) {
+        if (seq != m_loadSeq) return;
+        m_picture = std::move(l.picture);
+        m_imageSize = l.size.isValid() ? l.size : QSize(m_picture.width, m_picture.height);
+        m_file = std::move(l.file);
+        m_rows = data::parseLabelRows(m_file.text);
+        m_boxes.clear();
+        for (size_t i = 0; i < m_rows.size(); ++i)
+          if (m_rows[i].isBox) m_boxes.push_back(fromBox(m_rows[i].box, int(i)));
+        m_savedBoxes = m_boxes;
+        const EditorImage& im = m_images[m_current];
+        m_predictions = im.predictions;
+        m_issues = im.issues;
+        if (im.pixels && m_imageSize.width() > 0 && m_imageSize.height() > 0) {
+          const double w = m_imageSize.width(), h = m_imageSize.height();
+          for (auto* list : {&m_predictions, &m_issues})
+            for (auto& b : *list)
+              b.rect = QRectF(b.rect.left() / w, b.rect.top() / h, b.rect.width() / w,
+                              b.rect.height() / h);
+        }
+        m_loaded = true;
+        emit opened();
+        emit boxesChanged();
+        if (!l.error.isEmpty())
+          emit failed(Failure::Read, l.error);
+        else if (!m_picture.ok())
+          emit failed(Failure::Read, m_picture.error);
+      });
+}
+
+void LabelEditorModel::setBoxes(const QVector<EditorBox>& boxes) {
+  if (boxes == m_boxes) return;
+  m_boxes = boxes;
+  emit boxesChanged();
+}
+
+QString LabelEditorModel::labelText() const {
+  return labelTextWith(m_rows, m_boxes);
+}
+
+void LabelEditorModel::save() {
+  if (!m_loaded || !m_store || m_saveJob->busy()) return;
+  if (!dirty()) {
+    emit saved({});
+    if (m_pendingOpen >= 0) load(m_pendingOpen);
+    return;
+  }
+  struct Outcome {
+    bool ok = false;
+    QString edit, error;
+    Failure failure = Failure::None;
+    data::LabelFileState file;
+  };
+  const std::string text = labelText().toStdString();
+  const QVector<EditorBox> written = m_boxes;
+  auto store = m_store;
+  data::LabelFileState base = m_file;
+  m_saveJob->run<Outcome>(
+      [store, base, text]() mutable {
+        Outcome o;
+        std::lock_guard<std::mutex> lock(store->mutex);
+        auto e = store->store.write(base, text);
+        if (!e) {
+          o.error = QString::fromStdString(e.errorText());
+          o.failure = o.error.contains(QStringLiteral("changed on disk")) ? Failure::Conflict
+                                                                           : Failure::Write;
+          return o;
+        }
+        o.ok = true;
+        o.edit = QString::fromStdString(e->id);
+        o.file = std::move(base);
+        return o;
+      },
+      [this, written](Outcome o) {
+        if (!o.ok) {
+          m_pendingOpen = -1;  // stay on the image: its edits are only in memory
+          emit failed(o.failure, o.error);
+          return;
+        }
+        // The file as written becomes the base: its rows, and the boxes they hold now.
+        m_file = std::move(o.file);
+        m_rows = data::parseLabelRows(m_file.text);
+        QVector<EditorBox> boxes;
+        for (size_t i = 0; i < m_rows.size(); ++i)
+          if (m_rows[i].isBox) boxes.push_back(fromBox(m_rows[i].box, int(i)));
+        const bool editedMeanwhile = m_boxes != written;
+        m_savedBoxes = boxes;
+        if (!editedMeanwhile) m_boxes = boxes;
+        emit saved(o.edit);
+        emit boxesChanged();
+        if (m_pendingOpen >= 0) load(m_pendingOpen);
+      });
+}
+
+void LabelEditorModel::reload() {
+  if (m_current >= 0) load(m_current);
+}
+
+}  // namespace stave::studio

@@ -1,0 +1,352 @@
+#include "widgets/label_editor.h"
+
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QUndoCommand>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "core/data/label_issues.h"
+#include "widgets/box_image_view.h"
+#include "widgets/label_canvas.h"
+
+namespace stave::widgets {
+
+namespace {
+
+// One edit of the boxes: undo puts the boxes before it back.
+class BoxesCommand : public QUndoCommand {
+ public:
+  BoxesCommand(studio::LabelEditorModel* model, QVector<studio::EditorBox> before,
+               QVector<studio::EditorBox> after, const QString& text)
+      : QUndoCommand(text), m_model(model), m_before(std::move(before)), m_after(std::move(after)) {}
+  void redo() override { m_model->setBoxes(m_after); }
+  void undo() override { m_model->setBoxes(m_before); }
+
+ private:
+  studio::LabelEditorModel* m_model;
+  QVector<studio::EditorBox> m_before, m_after;
+};
+
+double rectIou(const QRectF& a, const QRectF& b) {
+  const QRectF i = a.intersected(b);
+  const double inter = i.isValid() ? i.width() * i.height() : 0;
+  const double uni = a.width() * a.height() + b.width() * b.height() - inter;
+  return uni > 0 ? inter / uni : 0;
+}
+
+QPushButton* flatButton(const QString& text, QWidget* parent) {
+  auto* b = new QPushButton(text, parent);
+  b->setFocusPolicy(Qt::NoFocus);  // keys belong to the canvas
+  return b;
+}
+
+}  // namespace
+
+LabelEditor::LabelEditor(QWidget* parent)
+    : QWidget(parent),
+      m_model(new studio::LabelEditorModel(this)),
+      m_canvas(new LabelCanvas(this)),
+      m_undo(new QUndoStack(this)) {
+  setObjectName(QStringLiteral("labelEditor"));
+  setWindowTitle(tr("Label editor"));
+  auto* layout = new QVBoxLayout(this);
+  auto* bar = new QHBoxLayout;
+  auto* prev = flatButton(tr("◀ Previous"), this);
+  auto* next = flatButton(tr("Next ▶"), this);
+  auto* issue = flatButton(tr("Next issue (I)"), this);
+  auto* accept = flatButton(tr("Accept prediction (A)"), this);
+  auto* undo = flatButton(tr("Undo"), this);
+  auto* redo = flatButton(tr("Redo"), this);
+  auto* save = flatButton(tr("Save"), this);
+  for (auto* b : {prev, next, issue, accept, undo, redo, save}) bar->addWidget(b);
+  bar->addStretch(1);
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("labelEditorStatus"));
+  bar->addWidget(m_status);
+  layout->addLayout(bar);
+
+  auto* body = new QHBoxLayout;
+  body->addWidget(m_canvas, 1);
+  auto* side = new QVBoxLayout;
+  auto* classTitle = new QLabel(tr("Class (keys 1–9, 0)"), this);
+  side->addWidget(classTitle);
+  m_classes = new QListWidget(this);
+  m_classes->setObjectName(QStringLiteral("labelEditorClasses"));
+  m_classes->setFocusPolicy(Qt::NoFocus);
+  m_classes->setMaximumWidth(220);
+  side->addWidget(m_classes, 1);
+  auto* help = new QLabel(
+      tr("Drag on empty space to draw a box; drag a box to move it, its edges to resize. "
+         "Delete removes it. Dashed: the model's predictions — click one and press A to "
+         "accept it. Right or middle drag pans, the wheel zooms, Ctrl+0 fits. "
+         "Left/Right: previous/next image (edits are saved first)."),
+      this);
+  help->setWordWrap(true);
+  help->setMaximumWidth(220);
+  side->addWidget(help);
+  body->addLayout(side);
+  layout->addLayout(body, 1);
+
+  auto* messageRow = new QHBoxLayout;
+  m_message = new QLabel(this);
+  m_message->setObjectName(QStringLiteral("labelEditorMessage"));
+  m_message->setWordWrap(true);
+  m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  messageRow->addWidget(m_message, 1);
+  m_reload = flatButton(tr("Reload from disk"), this);
+  m_discard = flatButton(tr("Discard edits"), this);
+  m_reload->hide();
+  m_discard->hide();
+  messageRow->addWidget(m_reload);
+  messageRow->addWidget(m_discard);
+  layout->addLayout(messageRow);
+
+  connect(prev, &QPushButton::clicked, this, &LabelEditor::previous);
+  connect(next, &QPushButton::clicked, this, &LabelEditor::next);
+  connect(issue, &QPushButton::clicked, this, &LabelEditor::nextIssue);
+  connect(accept, &QPushButton::clicked, this, [this] { acceptPrediction(); });
+  connect(undo, &QPushButton::clicked, m_undo, &QUndoStack::undo);
+  connect(redo, &QPushButton::clicked, m_undo, &QUndoStack::redo);
+  connect(save, &QPushButton::clicked, m_model, &studio::LabelEditorModel::save);
+  connect(m_undo, &QUndoStack::canUndoChanged, undo, &QWidget::setEnabled);
+  connect(m_undo, &QUndoStack::canRedoChanged, redo, &QWidget::setEnabled);
+  undo->setEnabled(false);
+  redo->setEnabled(false);
+  auto discard = [this] {
+    m_undo->clear();
+    m_model->reload();
+  };
+  connect(m_reload, &QPushButton::clicked, this, discard);
+  connect(m_discard, &QPushButton::clicked, this, discard);
+  connect(m_classes, &QListWidget::currentRowChanged, this, [this](int row) {
+    if (row >= 0) setClass(row);
+  });
+  connect(m_canvas, &LabelCanvas::boxesEdited, this,
+          [this](const QVector<studio::EditorBox>&, const QVector<studio::EditorBox>& after,
+                 const QString& what) { edit(after, what); });
+  connect(m_canvas, &LabelCanvas::selectionChanged, this, [this](int box) {
+    if (box < 0 || box >= m_model->boxes().size()) return;
+    const QSignalBlocker block(m_classes);
+    m_classes->setCurrentRow(m_model->boxes()[box].cls);
+  });
+  connect(m_model, &studio::LabelEditorModel::opened, this, &LabelEditor::showOpened);
+  connect(m_model, &studio::LabelEditorModel::boxesChanged, this, [this] {
+    m_canvas->setBoxes(m_model->boxes());
+    updateStatus();
+  });
+  connect(m_model, &studio::LabelEditorModel::saved, this, [this](const QString& edit) {
+    m_reload->hide();
+    m_discard->hide();
+    m_message->setText(edit.isEmpty() ? QString() : tr("Saved (edit %1).").arg(edit));
+    updateStatus();
+    if (m_closeWhenSaved) close();
+  });
+  connect(m_model, &studio::LabelEditorModel::failed, this, &LabelEditor::showFailure);
+  m_canvas->setMessage(tr("Nothing to show yet."));
+}
+
+LabelEditor::~LabelEditor() = default;
+
+void LabelEditor::setImages(const QString& root, const QStringList& names,
+                            const QVector<studio::EditorImage>& images, int current) {
+  m_model->setDataset(root, names);
+  m_classes->clear();
+  for (int i = 0; i < names.size(); ++i) {
+    auto* item = new QListWidgetItem(
+        i < 10 ? QStringLiteral("%1  %2").arg((i + 1) % 10).arg(names[i]) : names[i], m_classes);
+    item->setForeground(classColor(i));
+  }
+  m_canvas->setClassNames(names);
+  m_canvas->setMessage(tr("Loading…"));
+  m_model->setImages(images, current);
+}
+
+void LabelEditor::showOpened() {
+  m_undo->clear();
+  const auto& pic = m_model->picture();
+  QPixmap pixmap;
+  if (pic.ok()) pixmap = QPixmap::fromImage(rgbImage(pic.rgb, pic.width, pic.height));
+  m_canvas->setPicture(pixmap);
+  if (!pic.ok()) m_canvas->setMessage(tr("Cannot read the image: %1").arg(pic.error));
+  m_canvas->setBoxes(m_model->boxes());
+  m_canvas->select(-1);
+  m_canvas->setPredictions(m_model->predictions());
+  m_canvas->setIssues(m_model->issues());
+  m_message->clear();
+  m_reload->hide();
+  m_discard->hide();
+  updateStatus();
+  m_canvas->setFocus();
+  emit imageShown(m_model->current());
+}
+
+void LabelEditor::updateStatus() {
+  const auto* im = m_model->currentImage();
+  if (!im) {
+    m_status->clear();
+    return;
+  }
+  QString text = tr("%1 of %2 · %3 · %n box(es)", nullptr, int(m_model->boxes().size()))
+                     .arg(m_model->current() + 1)
+                     .arg(m_model->count())
+                     .arg(QFileInfo(im->image).fileName());
+  if (m_model->dirty()) text += tr(" · unsaved");
+  m_status->setText(text);
+  setWindowTitle(tr("Label editor — %1").arg(QFileInfo(im->image).fileName()));
+}
+
+void LabelEditor::showFailure(studio::LabelEditorModel::Failure failure, const QString& message) {
+  m_closeWhenSaved = false;
+  using F = studio::LabelEditorModel::Failure;
+  QString text;
+  if (failure == F::Conflict)
+    text = tr("Not saved: the label file was changed by another program since it was opened. "
+              "Reload it (your edits here are dropped) or keep editing.\n%1")
+               .arg(message);
+  else if (failure == F::Write)
+    text = tr("Not saved: the dataset cannot be written. Your edits are kept here until you "
+              "discard them.\n%1")
+               .arg(message);
+  else
+    text = tr("Cannot read: %1").arg(message);
+  m_message->setText(text);
+  m_reload->setVisible(failure == F::Conflict);
+  m_discard->setVisible(failure == F::Write);
+}
+
+void LabelEditor::edit(const QVector<studio::EditorBox>& after, const QString& what) {
+  if (after == m_model->boxes()) return;
+  m_undo->push(new BoxesCommand(m_model, m_model->boxes(), after, what));
+}
+
+void LabelEditor::setClass(int cls) {
+  if (cls < 0 || cls >= m_model->names().size()) return;
+  m_canvas->setDrawClass(cls);
+  {
+    const QSignalBlocker block(m_classes);
+    m_classes->setCurrentRow(cls);
+  }
+  const int sel = m_canvas->selected();
+  if (sel < 0 || sel >= m_model->boxes().size() || m_model->boxes()[sel].cls == cls) return;
+  auto boxes = m_model->boxes();
+  boxes[sel].cls = cls;
+  edit(boxes, tr("Change class"));
+}
+
+void LabelEditor::deleteSelected() {
+  const int sel = m_canvas->selected();
+  if (sel < 0 || sel >= m_model->boxes().size()) return;
+  auto boxes = m_model->boxes();
+  boxes.removeAt(sel);
+  m_canvas->select(-1);
+  edit(boxes, tr("Delete box"));
+}
+
+bool LabelEditor::acceptPrediction() {
+  if (!m_model->currentImage() || !m_model->loaded()) return false;
+  const auto& predictions = m_model->predictions();
+  int pick = m_canvas->selectedPrediction();
+  if (pick < 0) {
+    // The strongest prediction that no label box of its class already covers.
+    double best = -1;
+    for (int i = 0; i < predictions.size(); ++i) {
+      const auto& p = predictions[i];
+      bool covered = false;
+      for (const auto& b : m_model->boxes())
+        covered = covered || (b.cls == p.cls && rectIou(b.rect, p.rect) >= 0.5);
+      if (!covered && p.conf > best) {
+        best = p.conf;
+        pick = i;
+      }
+    }
+  }
+  if (pick < 0) return false;
+  studio::EditorBox b = predictions[pick];
+  b.conf = 1;
+  b.row = -1;
+  auto boxes = m_model->boxes();
+  boxes.push_back(b);
+  edit(boxes, tr("Accept prediction"));
+  m_canvas->select(int(boxes.size()) - 1);
+  return true;
+}
+
+void LabelEditor::next() {
+  m_model->open(m_model->current() + 1);
+}
+
+void LabelEditor::previous() {
+  m_model->open(m_model->current() - 1);
+}
+
+void LabelEditor::nextIssue() {
+  const int i = m_model->nextIssue();
+  if (i >= 0)
+    m_model->open(i);
+  else
+    m_message->setText(tr("No more images with issues after this one."));
+}
+
+void LabelEditor::keyPressEvent(QKeyEvent* e) {
+  const auto mods = e->modifiers() & ~Qt::KeypadModifier;
+  const int key = e->key();
+  if (mods == Qt::ControlModifier && key == Qt::Key_Z) return m_undo->undo();
+  if ((mods == (Qt::ControlModifier | Qt::ShiftModifier) && key == Qt::Key_Z) ||
+      (mods == Qt::ControlModifier && key == Qt::Key_Y))
+    return m_undo->redo();
+  if (mods == Qt::ControlModifier && key == Qt::Key_S) return m_model->save();
+  if (mods == Qt::ControlModifier && key == Qt::Key_0) return m_canvas->setZoom(1);
+  if (mods != Qt::NoModifier && mods != Qt::ShiftModifier) return QWidget::keyPressEvent(e);
+  if (key >= Qt::Key_0 && key <= Qt::Key_9) return setClass(key == Qt::Key_0 ? 9 : key - Qt::Key_1);
+  switch (key) {
+    case Qt::Key_Delete:
+    case Qt::Key_Backspace: return deleteSelected();
+    case Qt::Key_A: acceptPrediction(); return;
+    case Qt::Key_Right:
+    case Qt::Key_PageDown: return next();
+    case Qt::Key_Left:
+    case Qt::Key_PageUp: return previous();
+    case Qt::Key_I: return nextIssue();
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: return m_canvas->setZoom(m_canvas->zoom() * 1.25);
+    case Qt::Key_Minus: return m_canvas->setZoom(m_canvas->zoom() / 1.25);
+    case Qt::Key_Escape: return m_canvas->select(-1);
+    case Qt::Key_Tab:
+      if (!m_model->boxes().isEmpty())
+        m_canvas->select((m_canvas->selected() + 1) % int(m_model->boxes().size()));
+      return;
+    default: break;
+  }
+  QWidget::keyPressEvent(e);
+}
+
+void LabelEditor::closeEvent(QCloseEvent* e) {
+  if (m_model->loaded() && m_model->dirty() && !m_discard->isVisible() && !m_reload->isVisible()) {
+    // Saved first; the window closes when the save has gone through.
+    m_closeWhenSaved = true;
+    m_model->save();
+    e->ignore();
+    return;
+  }
+  e->accept();
+}
+
+LabelEditor* openLabelEditor(QWidget* parent, const QString& root, const QStringList& names,
+                             const QVector<studio::EditorImage>& images, int current) {
+  auto* editor = new LabelEditor(parent);
+  editor->setWindowFlag(Qt::Window);
+  editor->setAttribute(Qt::WA_DeleteOnClose);
+  editor->resize(1200, 800);
+  editor->setImages(root, names, images, current);
+  editor->show();
+  return editor;
+}
+
+}  // namespace stave::widgets

@@ -1,0 +1,274 @@
+#include "widgets/label_issues_view.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QHash>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/data/image_header.h"
+#include "core/data/label_edits.h"
+#include "core/studio/background_job.h"
+#include "core/studio/thumbnail_loader.h"
+#include "widgets/box_image_view.h"
+#include "widgets/label_editor.h"
+
+namespace stave::widgets {
+
+namespace {
+// What the preview's thread reads: the picture and the label boxes of the file now.
+struct IssuePicture {
+  QImage image;
+  QSize size;  // of the full image
+  std::vector<data::Box> boxes;
+  QString error;
+};
+}  // namespace
+
+LabelIssuesView::LabelIssuesView(QWidget* parent)
+    : QWidget(parent),
+      m_model(new studio::LabelIssuesModel(this)),
+      m_imageJob(new studio::BackgroundJob(this)) {
+  setObjectName(QStringLiteral("labelIssuesView"));
+  auto* layout = new QVBoxLayout(this);
+  auto* top = new QHBoxLayout;
+  m_open = new QPushButton(tr("Open issues CSV…"), this);
+  m_open->setToolTip(tr("The CSV `stave-train label-issues` writes (see docs/labels.md)"));
+  top->addWidget(m_open);
+  m_summary = new QLabel(tr("No issues list open."), this);
+  m_summary->setWordWrap(true);
+  top->addWidget(m_summary, 1);
+  layout->addLayout(top);
+
+  auto* keys = new QLabel(tr("Enter: the usual fix (accept the prediction, take the predicted "
+                             "class, delete the box) · Delete: delete the box · C: take the "
+                             "predicted class · E: edit · N: not an issue"),
+                          this);
+  keys->setWordWrap(true);
+  layout->addWidget(keys);
+
+  auto* split = new QSplitter(this);
+  m_table = new QTableView(split);
+  m_table->setObjectName(QStringLiteral("labelIssuesTable"));
+  m_table->setModel(m_model);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->verticalHeader()->hide();
+  m_table->horizontalHeader()->setSectionResizeMode(studio::LabelIssuesModel::ImageColumn,
+                                                    QHeaderView::Stretch);
+  m_table->installEventFilter(this);
+  m_preview = new BoxImageView(split);
+  m_preview->setMessage(tr("Select an issue to see its image."));
+  split->addWidget(m_table);
+  split->addWidget(m_preview);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addWidget(split, 1);
+  m_message = new QLabel(this);
+  m_message->setObjectName(QStringLiteral("labelIssuesMessage"));
+  m_message->setWordWrap(true);
+  m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(m_message);
+
+  connect(m_open, &QPushButton::clicked, this, [this] {
+    const QString csv = QFileDialog::getOpenFileName(this, tr("Open issues CSV"), m_root,
+                                                     tr("CSV files (*.csv)"));
+    if (!csv.isEmpty()) load(csv, m_root, m_names);
+  });
+  connect(m_model, &studio::LabelIssuesModel::loaded, this, [this] {
+    if (!m_model->error().isEmpty()) {
+      m_summary->setText(tr("Cannot read the issues: %1").arg(m_model->error()));
+      return;
+    }
+    QString text = tr("%n issue(s) in %1", nullptr, m_model->rowCount())
+                       .arg(QDir::toNativeSeparators(m_model->csvPath()));
+    if (m_model->dismissedCount() > 0)
+      text += tr(" · %n marked not an issue before (hidden)", nullptr, m_model->dismissedCount());
+    m_summary->setText(text);
+    m_message->setText(m_model->problems().join(QLatin1Char('\n')));
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setSectionResizeMode(studio::LabelIssuesModel::ImageColumn,
+                                                      QHeaderView::Stretch);
+    if (m_model->rowCount() > 0) m_table->selectRow(0);
+  });
+  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &LabelIssuesView::showSelected);
+  connect(m_table, &QTableView::doubleClicked, this, [this] { editSelected(); });
+  connect(m_model, &studio::LabelIssuesModel::fixed, this, [this](int row, const QString& edit) {
+    m_message->setText(edit.isEmpty() ? tr("Marked not an issue.")
+                                      : tr("Fixed (edit %1).").arg(edit));
+    selectNextOpen(row);
+  });
+  connect(m_model, &studio::LabelIssuesModel::failed, this, [this](int, const QString& why) {
+    m_message->setText(tr("Not fixed: %1").arg(why));
+  });
+}
+
+void LabelIssuesView::setDataset(const QString& root, const QStringList& names) {
+  m_root = root;
+  m_names = names;
+}
+
+void LabelIssuesView::load(const QString& csv, const QString& root, const QStringList& names) {
+  setDataset(root, names);
+  m_summary->setText(tr("Reading %1…").arg(QDir::toNativeSeparators(csv)));
+  m_message->clear();
+  m_model->load(csv, root, names);
+}
+
+int LabelIssuesView::selectedRow() const {
+  const QModelIndex i = m_table->currentIndex();
+  return i.isValid() ? i.row() : -1;
+}
+
+void LabelIssuesView::showSelected() {
+  const int row = selectedRow();
+  if (row < 0) return;
+  const data::IssueRow issue = m_model->issue(row);
+  const QString image = m_model->imagePath(row), label = m_model->labelPath(row);
+  const QStringList names = m_names;
+  m_preview->setMessage(tr("Reading %1…").arg(QFileInfo(image).fileName()));
+  m_preview->setImage({});
+  m_imageJob->run<IssuePicture>(
+      [image, label] {
+        IssuePicture p;
+        const auto t = studio::ThumbnailLoader::decode(image, 1200);
+        if (!t.ok()) {
+          p.error = t.error;
+          return p;
+        }
+        p.image = rgbImage(t.rgb, t.width, t.height);
+        const auto header = data::readImageHeader(image.toStdString());
+        if (header.ok) p.size = QSize(header.displayWidth(), header.displayHeight());
+        if (auto f = data::readLabelFile(label.toStdString()))
+          for (const auto& r : data::parseLabelRows(f->text))
+            if (r.isBox) p.boxes.push_back(r.box);
+        return p;
+      },
+      [this, issue, names, image](IssuePicture p) {
+        if (!p.error.isEmpty()) {
+          m_preview->setMessage(tr("Cannot read %1: %2").arg(image, p.error));
+          return;
+        }
+        QVector<DrawnBox> boxes;
+        for (const auto& b : p.boxes) {
+          DrawnBox d(QRectF(b.cx - b.w / 2, b.cy - b.h / 2, b.w, b.h), b.cls);
+          d.dashed = true;
+          boxes.push_back(d);
+        }
+        // The issue's box is in pixels of the full image.
+        if (p.size.width() > 0 && p.size.height() > 0) {
+          const double w = p.size.width(), h = p.size.height();
+          DrawnBox d(QRectF(issue.x1 / w, issue.y1 / h, (issue.x2 - issue.x1) / w,
+                            (issue.y2 - issue.y1) / h),
+                     std::max(issue.labelClass, issue.predictedClass));
+          d.highlight = true;
+          d.tag = studio::issueKindText(issue.kind);
+          boxes.push_back(d);
+        }
+        m_preview->setClassNames(names);
+        m_preview->setBoxes(boxes);
+        m_preview->setImage(p.image);
+        m_preview->setMessage({});
+        emit previewShown();
+      });
+}
+
+void LabelIssuesView::selectNextOpen(int after) {
+  for (int r = after + 1; r < m_model->rowCount(); ++r)
+    if (m_model->state(r) == studio::LabelIssuesModel::State::Open) {
+      m_table->selectRow(r);
+      return;
+    }
+}
+
+void LabelIssuesView::fixSelected() {
+  const int row = selectedRow();
+  if (row < 0) return;
+  data::IssueFix fix{};
+  if (!data::defaultFix(m_model->issue(row).kind, fix)) {
+    editSelected();  // a badly located box is redrawn by hand
+    return;
+  }
+  fixSelected(fix);
+}
+
+void LabelIssuesView::fixSelected(data::IssueFix fix) {
+  const int row = selectedRow();
+  if (row < 0) return;
+  m_model->applyFix(row, fix);
+}
+
+void LabelIssuesView::notAnIssue() {
+  const int row = selectedRow();
+  if (row >= 0) m_model->markNotAnIssue(row);
+}
+
+LabelEditor* LabelIssuesView::editSelected() {
+  const int row = selectedRow();
+  if (row < 0) return nullptr;
+  // Every image of the list once, in rank order, with its issues (and, for an overlooked or
+  // swapped one, the prediction to accept).
+  QVector<studio::EditorImage> images;
+  QHash<QString, int> at;
+  int current = 0;
+  for (int r = 0; r < m_model->rowCount(); ++r) {
+    const QString path = m_model->imagePath(r);
+    auto it = at.find(path);
+    if (it == at.end()) {
+      studio::EditorImage im;
+      im.image = path;
+      im.pixels = true;
+      images.push_back(im);
+      it = at.insert(path, int(images.size()) - 1);
+    }
+    if (r == row) current = *it;
+    const data::IssueRow& is = m_model->issue(r);
+    studio::EditorBox b;
+    b.rect = QRectF(QPointF(is.x1, is.y1), QPointF(is.x2, is.y2));
+    b.cls = int(is.kind);
+    images[*it].issues.push_back(b);
+    if (is.predictedClass >= 0) {
+      studio::EditorBox p = b;
+      p.cls = is.predictedClass;
+      p.conf = is.score;
+      images[*it].predictions.push_back(p);
+    }
+  }
+  m_editor = openLabelEditor(window(), m_root, m_names, images, current);
+  connect(m_editor, &QObject::destroyed, this, [this] { m_editor = nullptr; });
+  return m_editor;
+}
+
+bool LabelIssuesView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_table && event->type() == QEvent::KeyPress) {
+    auto* k = static_cast<QKeyEvent*>(event);
+    if (k->modifiers() == Qt::NoModifier) {
+      switch (k->key()) {
+        case Qt::Key_Return:
+        case Qt::Key_Enter: fixSelected(); return true;
+        case Qt::Key_Delete:
+        case Qt::Key_Backspace: fixSelected(data::IssueFix::DeleteBox); return true;
+        case Qt::Key_C: fixSelected(data::IssueFix::TakeOtherClass); return true;
+        case Qt::Key_E: editSelected(); return true;
+        case Qt::Key_N: notAnIssue(); return true;
+        default: break;
+      }
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void LabelIssuesView::keyPressEvent(QKeyEvent* event) {
+  QWidget::keyPressEvent(event);
+}
+
+}  // namespace stave::widgets
