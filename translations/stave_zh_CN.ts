@@ -743,12 +743,12 @@
     <message>
         <location filename="../widgets/dataset_gallery.cpp" line="60"/>
         <source>Edit labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑标注…</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_gallery.cpp" line="62"/>
         <source>Open the label editor on the images shown, from the selected one (or double-click an image)</source>
-        <translation type="unfinished"></translation>
+        <translation>在标注编辑器中打开当前显示的图像，从选中的那张开始（或双击一张图像）</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_gallery.cpp" line="92"/>
@@ -955,7 +955,7 @@
     <message>
         <location filename="../widgets/dataset_page.cpp" line="83"/>
         <source>Label issues</source>
-        <translation type="unfinished"></translation>
+        <translation>标注问题</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="188"/>
@@ -2295,12 +2295,12 @@
     <message>
         <location filename="../widgets/label_canvas.cpp" line="363"/>
         <source>Draw box</source>
-        <translation type="unfinished"></translation>
+        <translation>画框</translation>
     </message>
     <message>
         <location filename="../widgets/label_canvas.cpp" line="363"/>
         <source>Move or resize box</source>
-        <translation type="unfinished"></translation>
+        <translation>移动或缩放框</translation>
     </message>
 </context>
 <context>
@@ -2308,204 +2308,206 @@
     <message>
         <location filename="../widgets/label_editor.cpp" line="58"/>
         <source>Label editor</source>
-        <translation type="unfinished"></translation>
+        <translation>标注编辑器</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="61"/>
         <source>◀ Previous</source>
-        <translation type="unfinished"></translation>
+        <translation>◀ 上一张</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="62"/>
         <source>Next ▶</source>
-        <translation type="unfinished"></translation>
+        <translation>下一张 ▶</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="63"/>
         <source>Next issue (I)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个问题 (I)</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="64"/>
         <source>Accept prediction (A)</source>
-        <translation type="unfinished"></translation>
+        <translation>采纳预测 (A)</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="65"/>
         <source>Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="66"/>
         <source>Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>重做</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="67"/>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="78"/>
         <source>Class (keys 1–9, 0)</source>
-        <translation type="unfinished"></translation>
+        <translation>类别（按键 1–9、0）</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="86"/>
         <source>Drag on empty space to draw a box; drag a box to move it, its edges to resize. Delete removes it. Dashed: the model&apos;s predictions — click one and press A to accept it. Right or middle drag pans, the wheel zooms, Ctrl+0 fits. Left/Right: previous/next image (edits are saved first).</source>
-        <translation type="unfinished"></translation>
+        <translation>在空白处拖动画框；拖动框可移动，拖动边缘可缩放。Delete 删除。虚线为模型的预测——点击一个并按 A 采纳。右键或中键拖动平移，滚轮缩放，Ctrl+0 适应窗口。左/右方向键：上一张/下一张（先保存编辑）。</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="103"/>
         <source>Reload from disk</source>
-        <translation type="unfinished"></translation>
+        <translation>从磁盘重新加载</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="104"/>
         <source>Discard edits</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃编辑</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="147"/>
         <source>Saved (edit %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存（编辑 %1）。</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="152"/>
         <source>Nothing to show yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无内容。</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="167"/>
         <source>Loading…</source>
-        <translation type="unfinished">正在加载…</translation>
+        <translation>加载中…</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="177"/>
         <source>Cannot read the image: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取图像：%1</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="196"/>
         <source>%1 of %2 · %3 · %n box(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 / %2 张 · %3 · %n 个框</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="200"/>
         <source> · unsaved</source>
-        <translation type="unfinished"></translation>
+        <translation> · 未保存</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="202"/>
         <source>Label editor — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>标注编辑器 — %1</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="210"/>
         <source>Not saved: the label file was changed by another program since it was opened. Reload it (your edits here are dropped) or keep editing.
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存：标注文件在打开后已被其他程序修改。请重新加载（此处的编辑将被丢弃）或继续编辑。
+%1</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="214"/>
         <source>Not saved: the dataset cannot be written. Your edits are kept here until you discard them.
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存：数据集不可写入。你的编辑会保留在这里，直到你放弃它们。
+%1</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="218"/>
         <source>Cannot read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="240"/>
         <source>Change class</source>
-        <translation type="unfinished"></translation>
+        <translation>更改类别</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="249"/>
         <source>Delete box</source>
-        <translation type="unfinished"></translation>
+        <translation>删除框</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="276"/>
         <source>Accept prediction</source>
-        <translation type="unfinished"></translation>
+        <translation>采纳预测</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="294"/>
         <source>No more images with issues after this one.</source>
-        <translation type="unfinished"></translation>
+        <translation>此后没有更多有问题的图像。</translation>
     </message>
 </context>
 <context>
     <name>stave::studio::LabelIssuesModel</name>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="16"/>
         <source>Overlooked</source>
-        <translation type="unfinished"></translation>
+        <translation>漏标</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
+        <source>Swapped class</source>
+        <translation>类别错误</translation>
     </message>
     <message>
         <location filename="../core/studio/label_issues_model.cpp" line="18"/>
-        <source>Swapped class</source>
-        <translation type="unfinished"></translation>
+        <source>Badly located</source>
+        <translation>位置不准</translation>
     </message>
     <message>
         <location filename="../core/studio/label_issues_model.cpp" line="19"/>
-        <source>Badly located</source>
-        <translation type="unfinished"></translation>
+        <source>Spurious</source>
+        <translation>多余标注</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="20"/>
-        <source>Spurious</source>
-        <translation type="unfinished"></translation>
+        <location filename="../core/studio/label_issues_model.cpp" line="194"/>
+        <source>fixed</source>
+        <translation>已修复</translation>
     </message>
     <message>
         <location filename="../core/studio/label_issues_model.cpp" line="195"/>
-        <source>fixed</source>
-        <translation type="unfinished"></translation>
+        <source>not an issue</source>
+        <translation>不是问题</translation>
     </message>
     <message>
         <location filename="../core/studio/label_issues_model.cpp" line="196"/>
-        <source>not an issue</source>
-        <translation type="unfinished"></translation>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="197"/>
-        <source>failed</source>
-        <translation type="unfinished">失败</translation>
+        <location filename="../core/studio/label_issues_model.cpp" line="214"/>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="215"/>
+        <source>Issue</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="216"/>
+        <source>Label class</source>
+        <translation>标注类别</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="217"/>
+        <source>Predicted class</source>
+        <translation>预测类别</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_issues_model.cpp" line="218"/>
+        <source>Score</source>
+        <translation>分数</translation>
     </message>
     <message>
         <location filename="../core/studio/label_issues_model.cpp" line="219"/>
-        <source>Image</source>
-        <translation type="unfinished">图像</translation>
-    </message>
-    <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="220"/>
-        <source>Issue</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="221"/>
-        <source>Label class</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="222"/>
-        <source>Predicted class</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="223"/>
-        <source>Score</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="224"/>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
 </context>
 <context>
@@ -2513,82 +2515,82 @@
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="42"/>
         <source>Open issues CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开问题 CSV…</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="43"/>
         <source>The CSV `stave-train label-issues` writes (see docs/labels.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>`stave-train label-issues` 写出的 CSV（见 docs/labels.md）</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="45"/>
         <source>No issues list open.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未打开问题列表。</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="50"/>
         <source>Enter: the usual fix (accept the prediction, take the predicted class, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
-        <translation type="unfinished"></translation>
+        <translation>Enter：常用修复（采纳预测、改为预测类别、删除框）· Delete：删除框 · C：改为预测类别 · E：编辑 · N：不是问题</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="69"/>
         <source>Select an issue to see its image.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个问题以查看其图像。</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="82"/>
         <source>Open issues CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>打开问题 CSV</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="83"/>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished">CSV 文件 (*.csv)</translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="88"/>
         <source>Cannot read the issues: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取问题：%1</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_issues_view.cpp" line="91"/>
         <source>%n issue(s) in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 中有 %n 个问题</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_issues_view.cpp" line="94"/>
         <source> · %n marked not an issue before (hidden)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform> · %n 个先前标记为不是问题（已隐藏）</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="106"/>
         <source>Marked not an issue.</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记为不是问题。</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="107"/>
         <source>Fixed (edit %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>已修复（编辑 %1）。</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="111"/>
         <source>Not fixed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未修复：%1</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="122"/>
         <location filename="../widgets/label_issues_view.cpp" line="138"/>
         <source>Reading %1…</source>
-        <translation type="unfinished">正在读取 %1…</translation>
+        <translation>正在读取 %1…</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="158"/>
         <source>Cannot read %1: %2</source>
-        <translation type="unfinished">无法读取 %1：%2</translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -4025,119 +4027,119 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="77"/>
+        <location filename="../core/studio/run_controller.cpp" line="78"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="145"/>
-        <location filename="../core/studio/run_controller.cpp" line="176"/>
+        <location filename="../core/studio/run_controller.cpp" line="146"/>
+        <location filename="../core/studio/run_controller.cpp" line="177"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="172"/>
+        <location filename="../core/studio/run_controller.cpp" line="173"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="199"/>
-        <location filename="../core/studio/run_session.cpp" line="72"/>
+        <location filename="../core/studio/run_controller.cpp" line="200"/>
+        <location filename="../core/studio/run_session.cpp" line="85"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="404"/>
+        <location filename="../core/studio/run_controller.cpp" line="405"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="472"/>
+        <location filename="../core/studio/run_controller.cpp" line="473"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="520"/>
+        <location filename="../core/studio/run_controller.cpp" line="521"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="524"/>
+        <location filename="../core/studio/run_controller.cpp" line="525"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run_controller.cpp" line="550"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="568"/>
+        <location filename="../core/studio/run_controller.cpp" line="569"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="572"/>
+        <location filename="../core/studio/run_controller.cpp" line="573"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="575"/>
+        <location filename="../core/studio/run_controller.cpp" line="576"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="587"/>
+        <location filename="../core/studio/run_controller.cpp" line="588"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="588"/>
+        <location filename="../core/studio/run_controller.cpp" line="589"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="589"/>
+        <location filename="../core/studio/run_controller.cpp" line="590"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="590"/>
+        <location filename="../core/studio/run_controller.cpp" line="591"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="591"/>
+        <location filename="../core/studio/run_controller.cpp" line="592"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="592"/>
+        <location filename="../core/studio/run_controller.cpp" line="593"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="593"/>
+        <location filename="../core/studio/run_controller.cpp" line="594"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="594"/>
+        <location filename="../core/studio/run_controller.cpp" line="595"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="595"/>
+        <location filename="../core/studio/run_controller.cpp" line="596"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="603"/>
+        <location filename="../core/studio/run_controller.cpp" line="604"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="606"/>
+        <location filename="../core/studio/run_controller.cpp" line="607"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5341,12 +5343,12 @@ not found</source>
     <message>
         <location filename="../widgets/validation_view.cpp" line="116"/>
         <source>Edit labels…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑标注…</translation>
     </message>
     <message>
         <location filename="../widgets/validation_view.cpp" line="118"/>
         <source>Fix this image&apos;s labels in the label editor, with the predictions to accept (or double-click an image in the list)</source>
-        <translation type="unfinished"></translation>
+        <translation>在标注编辑器中修正此图像的标注，可采纳预测（或在列表中双击一张图像）</translation>
     </message>
     <message>
         <location filename="../widgets/validation_view.cpp" line="191"/>
