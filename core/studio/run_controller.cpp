@@ -13,6 +13,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/child_process.h"
 #include "core/studio/cluster_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/regular_file.h"
 #include "core/studio/stored_run.h"
 
@@ -54,7 +55,7 @@ RunController::RunController(QObject* parent)
   });
   m_dispatch.on<telemetry::FinishedEvent>([this](const telemetry::Event&, const telemetry::FinishedEvent& fin) {
     m_sawEnd = true;
-    m_message = QString::fromStdString(fin.message);
+    m_message = engineText(fin.text, fin.message);  // in the UI language
     switch (fin.status) {
       case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
       case telemetry::RunStatus::Stopped: m_outcome = RunOutcome::Stopped; break;
@@ -64,8 +65,8 @@ RunController::RunController(QObject* parent)
     emit stateChanged();
   });
   m_dispatch.on<telemetry::ErrorEvent>([this](const telemetry::Event&, const telemetry::ErrorEvent& err) {
-    m_message = QString::fromStdString(err.message);
-    m_hint = QString::fromStdString(err.hint);
+    m_message = engineText(err.text, err.message);
+    m_hint = engineText(err.hintText, err.hint);
   });
   m_exe = findTrainExecutable();
   m_timer.setInterval(200);
