@@ -1,11 +1,14 @@
 #include "widgets/cluster_profiles_editor.h"
 
+#include <algorithm>
+
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStyle>
 #include <QStyleOptionFrame>
@@ -82,12 +85,23 @@ QWidget* ClusterProfilesEditor::buildForm() {
     spin->setObjectName(QString::fromLatin1(name));
     spin->setRange(lo, hi);
     spin->setSpecialValueText(special);
+    // Never cut: the special text, the arrows and the frame.
+    if (!special.isEmpty())
+      spin->setMinimumWidth(std::max(spin->sizeHint().width(), spin->fontMetrics().horizontalAdvance(special) + 48));
     form->addRow(label, spin);
     connect(spin, &QSpinBox::valueChanged, this, &ClusterProfilesEditor::storeSelected);
     m_numbers.append({field, spin});
     return spin;
   };
   m_name = line(&P::name, "clusterName", tr("Name:"), tr("shown in the Run page's list"));
+  line(&P::destination, "clusterDestination", tr("SSH destination:"), tr("none: Slurm on this machine"))
+      ->setToolTip(tr("How to reach the cluster's login node: user@host, or a Host of ~/.ssh/config "
+                      "(jump hosts, agents and keys work as in a terminal). ssh never asks for a "
+                      "password: check that `ssh DESTINATION true` works without a prompt. Empty: "
+                      "the Slurm commands run on this machine."));
+  number(&P::port, "clusterPort", tr("SSH port:"), 0, 65535, tr("ssh's configuration"));
+  line(&P::sshConfig, "clusterSshConfig", tr("SSH config file:"), tr("~/.ssh/config"))
+      ->setToolTip(tr("Another ssh configuration file (ssh -F); empty: your ~/.ssh/config"));
   line(&P::partition, "clusterPartition", tr("Partition:"), tr("the cluster's default"))
       ->setToolTip(tr("The Slurm partition (sbatch --partition); empty: the cluster's default"));
   line(&P::account, "clusterAccount", tr("Account:"), tr("your default account"))
@@ -101,14 +115,26 @@ QWidget* ClusterProfilesEditor::buildForm() {
   line(&P::runFolder, "clusterRunFolder", tr("Run folder:"), tr("the project's runs/"))
       ->setToolTip(tr("A folder the cluster's nodes and this machine both see (NFS, Lustre…). "
                       "Runs go to <folder>/<project>/<run>, linked from the project's runs/. "
-                      "Empty: the project's runs/, which must then be on shared storage."));
+                      "Empty: the project's runs/, which must then be on shared storage. Over "
+                      "SSH: the folder on the cluster (required); the project's runs/ keeps a "
+                      "mirror."));
+  line(&P::datasetLocal, "clusterDatasetLocal", tr("Dataset folder here:"), tr("no mapping"))
+      ->setToolTip(tr("Over SSH: a folder of datasets as this machine sees it; the project's "
+                      "data.yaml under it is given to the job under the cluster's folder below."));
+  line(&P::datasetRemote, "clusterDatasetRemote", tr("Same folder on the cluster:"), tr("no mapping"))
+      ->setToolTip(tr("Over SSH: that folder as the cluster's nodes see it."));
+  line(&P::datasetOnCluster, "clusterDatasetOnCluster", tr("Dataset on the cluster:"), tr("mapped as above"))
+      ->setToolTip(tr("Over SSH: the dataset's data.yaml when it is already on the cluster (wins "
+                      "over the mapping)."));
   line(&P::trainExecutable, "clusterTrain", tr("stave-train:"), tr("this studio's"))
       ->setToolTip(tr("The stave-train the nodes start. Empty: this studio's own, which must be "
-                      "at the same path on the nodes."));
+                      "at the same path on the nodes; over SSH: found on PATH there."));
   line(&P::commandsFolder, "clusterCommands", tr("Slurm commands in:"), tr("found on PATH"))
-      ->setToolTip(tr("The folder of sbatch, squeue, sacct, scontrol and scancel on this machine. "
-                      "Empty: found on PATH."));
-  auto* note = new QLabel(tr("sbatch, squeue, sacct, scontrol and scancel run on this machine. "
+      ->setToolTip(tr("The folder of sbatch, squeue, sacct, scontrol and scancel (on the cluster "
+                      "over SSH). Empty: found on PATH."));
+  auto* note = new QLabel(tr("Without a destination, sbatch, squeue, sacct, scontrol and scancel run "
+                             "on this machine; with one, on the login node over ssh, and the run "
+                             "folder here mirrors the cluster's (checkpoints fetched on demand). "
                              "Stop sends SIGTERM to the job's steps (scancel --signal=TERM): the run "
                              "writes a checkpoint and can be resumed."),
                           m_form);
@@ -117,7 +143,18 @@ QWidget* ClusterProfilesEditor::buildForm() {
   const int narrowest = note->fontMetrics().averageCharWidth() * 36;
   note->setMinimumSize(narrowest, note->heightForWidth(narrowest));
   form->addRow(note);
-  return m_form;
+  // The SSH fields make the form taller than a small screen: it scrolls (up and down only).
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("clusterFormScroll"));
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(m_form);
+  scroll->setMinimumWidth(m_form->minimumSizeHint().width() +
+                          scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2);
+  // As tall as the form was before it scrolled: the dialog's other tab keeps its room.
+  scroll->setMinimumHeight(std::min(m_form->minimumSizeHint().height(), 380));
+  return scroll;
 }
 
 void ClusterProfilesEditor::showSelected() {

@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSet>
 
+#include <cstring>
+
 namespace stave::studio {
 
 config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) const {
@@ -18,8 +20,36 @@ config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) cons
   return o;
 }
 
+cluster::Profile ClusterProfile::toCore() const {
+  cluster::Profile c;
+  for (const auto& f : clusterProfileFields())
+    for (const auto& g : cluster::profileFields()) {
+      if (std::strcmp(f.key, g.key) != 0) continue;
+      if (f.text && g.text) c.*g.text = (this->*f.text).trimmed().toStdString();
+      if (f.number && g.number) c.*g.number = this->*f.number;
+    }
+  return c;
+}
+
+ClusterProfile ClusterProfile::fromCore(const cluster::Profile& c) {
+  ClusterProfile p;
+  for (const auto& f : clusterProfileFields())
+    for (const auto& g : cluster::profileFields()) {
+      if (std::strcmp(f.key, g.key) != 0) continue;
+      if (f.text && g.text) p.*f.text = QString::fromStdString(c.*g.text);
+      if (f.number && g.number) p.*f.number = c.*g.number;
+    }
+  return p;
+}
+
 QStringList ClusterProfile::problems() const {
   QStringList out;
+  if (remote() || port != 0 || !sshConfig.isEmpty() || !datasetLocal.isEmpty() || !datasetRemote.isEmpty() ||
+      !datasetOnCluster.isEmpty()) {
+    // The cluster behind SSH is core/cluster's, checked there (stave-train checks the same).
+    for (const auto& p : toCore().problems()) out << QString::fromStdString(p);
+    return out;
+  }
   const QString who = name.isEmpty() ? QStringLiteral("cluster profile") : QStringLiteral("cluster '%1'").arg(name);
   if (name.trimmed().isEmpty()) out << QStringLiteral("cluster profile: name: a profile needs a name");
   if (!runFolder.isEmpty() && QDir::isRelativePath(runFolder))
@@ -50,7 +80,10 @@ const QList<ClusterProfileField>& clusterProfileFields() {
       {"nodes", nullptr, &P::nodes},
       {"cpus_per_task", nullptr, &P::cpusPerTask},
       {"run_folder", &P::runFolder}, {"stave_train", &P::trainExecutable},
-      {"commands_folder", &P::commandsFolder}};
+      {"commands_folder", &P::commandsFolder},
+      {"destination", &P::destination}, {"port", nullptr, &P::port},
+      {"ssh_config", &P::sshConfig},   {"dataset_local", &P::datasetLocal},
+      {"dataset_remote", &P::datasetRemote}, {"dataset_on_cluster", &P::datasetOnCluster}};
   return fields;
 }
 

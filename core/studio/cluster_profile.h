@@ -1,14 +1,17 @@
 #pragma once
 // A cluster profile: where the studio sends a run when the user picks "Run on cluster" — a
 // Slurm cluster whose commands (sbatch, squeue, sacct, scontrol, scancel) run on this machine,
-// and a run folder on storage that the cluster's nodes and this machine share. Kept with the
-// studio's preferences (Preferences::clusters); each field maps to one sbatch option of the
-// export (config::ExportOptions) or to where the run goes.
+// and a run folder on storage that the cluster's nodes and this machine share; or, with a
+// destination, a Slurm cluster behind SSH whose runs are followed through a local mirror
+// (core/cluster). Kept in the studio's one profiles file, clusters.json, which `stave-train
+// cluster` reads too (Preferences::clusters); each field maps to one sbatch option of the
+// export (config::ExportOptions), to where the run goes, or to how ssh reaches the cluster.
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include "core/cluster/profile.h"
 #include "core/config/export.h"
 
 namespace stave::studio {
@@ -29,6 +32,20 @@ struct ClusterProfile {
   QString trainExecutable;
   /// The folder of the Slurm commands; "" = found on PATH.
   QString commandsFolder;
+  /// Over SSH: the OpenSSH destination (user@host or a Host of ~/.ssh/config); "" = the Slurm
+  /// commands run on this machine. With it, runFolder and trainExecutable are the cluster's.
+  QString destination;
+  int port = 0;              ///< ssh -p; 0 = the ssh configuration's
+  QString sshConfig;         ///< ssh -F; "" = ~/.ssh/config
+  QString datasetLocal;      ///< the dataset folder as this machine sees it …
+  QString datasetRemote;     ///< … and as the cluster's nodes see it
+  QString datasetOnCluster;  ///< the dataset's data.yaml already on the cluster (wins)
+
+  /// A cluster reached over SSH (a destination).
+  bool remote() const { return !destination.trimmed().isEmpty(); }
+  /// The same profile as core/cluster has it (stave-train's form).
+  cluster::Profile toCore() const;
+  static ClusterProfile fromCore(const cluster::Profile& profile);
 
   /// What is wrong, one line per field, naming it ("" name, a run folder not absolute, ...);
   /// the sbatch fields are checked as the export checks them.

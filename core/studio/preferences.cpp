@@ -18,7 +18,8 @@ constexpr const char* kGeometry = "window/geometry";
 constexpr const char* kWindowState = "window/state";
 constexpr const char* kOpenProject = "window/openProject";
 constexpr const char* kRunTarget = "window/runTarget";
-// The cluster profiles: an array of groups, one key per field (clusterProfileFields()).
+// The cluster profiles as earlier studios kept them: an array of groups, one key per field
+// (clusterProfileFields()). Now read only when clusters.json is not there yet.
 constexpr const char* kClusters = "clusters";
 
 QString key(const char* k) {
@@ -39,8 +40,20 @@ QStringList schemaErrors(const QStringList& overrides) {
   return out;
 }
 
+/// The profiles' one file, clusters.json beside the settings (for the studio's own settings:
+/// ~/.config/Stave/clusters.json, where `stave-train cluster` reads them too).
+QString clustersFile(const QSettings& s) {
+  return QFileInfo(s.fileName()).absolutePath() + QStringLiteral("/clusters.json");
+}
+
 QList<ClusterProfile> loadClusters(QSettings& s) {
   QList<ClusterProfile> out;
+  if (const QString file = clustersFile(s); QFileInfo::exists(file)) {
+    // A hand-edited profile with bad values is left out (the Run page cannot send to it).
+    for (const auto& p : cluster::readGoodProfiles(file.toStdString(), nullptr)) out << ClusterProfile::fromCore(p);
+    return out;
+  }
+  // Profiles kept in the settings by an earlier studio: read there until they are saved.
   const int n = s.beginReadArray(key(kClusters));
   for (int i = 0; i < n; ++i) {
     s.setArrayIndex(i);
@@ -60,14 +73,10 @@ QList<ClusterProfile> loadClusters(QSettings& s) {
 }
 
 void saveClusters(QSettings& s, const QList<ClusterProfile>& clusters) {
-  s.remove(key(kClusters));
-  s.beginWriteArray(key(kClusters), static_cast<int>(clusters.size()));
-  for (int i = 0; i < clusters.size(); ++i) {
-    s.setArrayIndex(i);
-    for (const auto& f : clusterProfileFields())
-      s.setValue(key(f.key), f.text ? QVariant(clusters[i].*f.text) : QVariant(clusters[i].*f.number));
-  }
-  s.endArray();
+  std::vector<cluster::Profile> core;
+  for (const auto& c : clusters) core.push_back(c.toCore());
+  // Written atomically; the settings' old copy goes once the file holds them.
+  if (cluster::saveProfiles(clustersFile(s).toStdString(), core)) s.remove(key(kClusters));
 }
 
 QStringList allOverrides(const Preferences& p) {

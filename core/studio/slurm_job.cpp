@@ -151,6 +151,7 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   r.finalState = o.value(QStringLiteral("final_state")).toString();
   r.exitCode = o.value(QStringLiteral("exit_code")).toString();
   r.submittedAt = o.value(QStringLiteral("submitted_at")).toDouble();
+  r.overSsh = o.value(QStringLiteral("transport")).toString() == QLatin1String("ssh");
   r.valid = true;
   return r;
 }
@@ -167,6 +168,7 @@ bool writeClusterJob(const QString& runDir, const ClusterJobRecord& r, QString* 
   if (!r.exitCode.isEmpty()) o.insert(QStringLiteral("exit_code"), r.exitCode);
   if (!r.jobName.isEmpty()) o.insert(QStringLiteral("job_name"), r.jobName);
   if (r.submissionUnknown) o.insert(QStringLiteral("submission"), QStringLiteral("unknown"));
+  if (r.overSsh) o.insert(QStringLiteral("transport"), QStringLiteral("ssh"));
   const QString path = QDir(runDir).filePath(clusterJobFileName());
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson()) < 0 || !f.commit())
@@ -361,7 +363,7 @@ Result<std::string> jobText(const ClusterSubmission& s, const QString& jobName) 
   return config::exportRunConfig(cfg.value(), config::ExportFormat::Slurm, options);
 }
 
-QString errorsText(const std::vector<Error>& errors) {
+QString errorLines(const std::vector<Error>& errors) {
   QStringList out;
   for (const auto& e : errors) out << QString::fromStdString(e.toString());
   return out.join(QStringLiteral("; "));
@@ -554,7 +556,7 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   }
   auto text = jobText(s, name);
   if (!text) {
-    fail(error, errorsText(text.errors()));
+    fail(error, errorLines(text.errors()));
     return {};
   }
   // What the partition offers, before a job is sent that could never start. A cluster whose
@@ -577,7 +579,7 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   if (!s.resume && !makeRunFolder(s, &shared, error)) return {};
   const QString file = QDir(shared).filePath(QStringLiteral("job.sbatch"));
   if (auto st = config::writeExportFile(file.toStdString(), text.value(), config::ExportFormat::Slurm); !st) {
-    fail(error, errorsText(st.errors()));
+    fail(error, errorLines(st.errors()));
     if (!s.resume) removeRunFolder(s, shared);
     return {};
   }

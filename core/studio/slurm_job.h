@@ -34,6 +34,9 @@ struct ClusterJobRecord {
   /// sbatch's answer was lost (it timed out, or said nothing readable): the job may run, its
   /// id is not known yet (`jobId` is ""), and it is looked for by `jobName`.
   bool submissionUnknown = false;
+  /// A run on a cluster behind SSH ("transport": "ssh"): the folder is a local mirror of
+  /// `sharedDir` on the cluster, and Slurm is asked over ssh (core/cluster).
+  bool overSsh = false;
   bool valid = false;      ///< the record was read
 };
 

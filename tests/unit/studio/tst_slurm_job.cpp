@@ -685,10 +685,35 @@ class TestSlurmJob : public QObject {
     QCOMPARE(slurmCommandsFolder("lab"), QString("/opt/slurm/bin"));
     QCOMPARE(slurmCommandsFolder("gone"), QString());
     QVERIFY(!back.cluster("nope"));
+    // The profiles are one file beside the settings (clusters.json, which stave-train reads).
+    const QString file = QFileInfo(QSettings().fileName()).absolutePath() + "/clusters.json";
+    QVERIFY(QFile::exists(file));
     // A hand-edited profile with a bad value is left out, the others stay.
-    QSettings().setValue("clusters/2/time", "soon");
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    QVERIFY(text.count("\"time\": \"24:00:00\"") == 2);
+    text.replace(text.lastIndexOf("\"time\": \"24:00:00\""), 18, "\"time\": \"soon\"");
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
     QCOMPARE(Preferences::load().clusters.size(), 1);
     QCOMPARE(Preferences::load().clusters[0].name, QString("lab"));
+    // An SSH profile's fields go there too, and its problems are core/cluster's.
+    ClusterProfile s;
+    s.name = "ssh";
+    s.destination = "alice@login";
+    QVERIFY(clusterProfileProblems({s}).join("\n").contains("run_folder"));
+    s.runFolder = "/scratch/alice/it's runs";
+    s.port = 2222;
+    s.datasetLocal = "/home/alice/data";
+    s.datasetRemote = "/scratch/alice/data";
+    QVERIFY2(s.problems().isEmpty(), qPrintable(s.problems().join("\n")));
+    prefs.clusters = {s};
+    prefs.save();
+    QVERIFY(Preferences::load().clusters.size() == 1 && Preferences::load().clusters[0] == s);
+    QVERIFY(ClusterProfile::fromCore(s.toCore()) == s);
   }
 };
 
