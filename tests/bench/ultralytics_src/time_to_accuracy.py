@@ -226,7 +226,7 @@ def init_start(a, seed, data_yaml, work, env):
         with open(data_yaml) as f:
             nc = next(int(l.split(":")[1]) for l in f if l.startswith("nc:"))
         subprocess.run([sys.executable, os.path.join(HERE, "ul_init.py"), a.model, str(nc),
-                        str(seed), out], env=env, check=True)
+                        str(seed), out], env=env, check=True, stdout=subprocess.DEVNULL)
         return out
     run_dir = os.path.join(folder, "stave-%s-seed%d" % (a.model, seed))
     subprocess.run(["rm", "-rf", run_dir])
@@ -238,8 +238,10 @@ def init_start(a, seed, data_yaml, work, env):
     subprocess.run([a.stave, "export-weights", os.path.join(run_dir, "weights", "last.pt"),
                     "--format", "ultralytics", "--out", out + ".tmp"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
+    import contextlib
     import torch
-    ckpt = torch.load(out + ".tmp", map_location="cpu", weights_only=False)
+    with contextlib.redirect_stdout(sys.stderr):  # Ultralytics' modules log to stdout
+        ckpt = torch.load(out + ".tmp", map_location="cpu", weights_only=False)
     for key in ("model", "ema"):
         if isinstance(ckpt.get(key), torch.nn.Module):
             for m in ckpt[key].modules():
