@@ -332,7 +332,8 @@ void LabelCanvas::mouseMoveEvent(QMouseEvent* e) {
     if (m_handle & Right) rt = clamp01(p1.x());
     if (m_handle & Top) t = clamp01(p1.y());
     if (m_handle & Bottom) bt = clamp01(p1.y());
-    r = QRectF(QPointF(std::min(l, rt), std::min(t, bt)), QPointF(std::max(l, rt), std::max(t, bt)));
+    r = QRectF(QPointF(std::min(l, rt), std::min(t, bt)),
+               QPointF(std::max(l, rt), std::max(t, bt)));
   }
   m_boxes[m_selected].rect = r;
   update();

@@ -25,7 +25,10 @@ class BoxesCommand : public QUndoCommand {
  public:
   BoxesCommand(studio::LabelEditorModel* model, QVector<studio::EditorBox> before,
                QVector<studio::EditorBox> after, const QString& text)
-      : QUndoCommand(text), m_model(model), m_before(std::move(before)), m_after(std::move(after)) {}
+      : QUndoCommand(text),
+        m_model(model),
+        m_before(std::move(before)),
+        m_after(std::move(after)) {}
   void redo() override { m_model->setBoxes(m_after); }
   void undo() override { m_model->setBoxes(m_before); }
 
@@ -307,22 +310,32 @@ void LabelEditor::keyPressEvent(QKeyEvent* e) {
   if (key >= Qt::Key_0 && key <= Qt::Key_9) return setClass(key == Qt::Key_0 ? 9 : key - Qt::Key_1);
   switch (key) {
     case Qt::Key_Delete:
-    case Qt::Key_Backspace: return deleteSelected();
-    case Qt::Key_A: acceptPrediction(); return;
+    case Qt::Key_Backspace:
+      return deleteSelected();
+    case Qt::Key_A:
+      acceptPrediction();
+      return;
     case Qt::Key_Right:
-    case Qt::Key_PageDown: return next();
+    case Qt::Key_PageDown:
+      return next();
     case Qt::Key_Left:
-    case Qt::Key_PageUp: return previous();
-    case Qt::Key_I: return nextIssue();
+    case Qt::Key_PageUp:
+      return previous();
+    case Qt::Key_I:
+      return nextIssue();
     case Qt::Key_Plus:
-    case Qt::Key_Equal: return m_canvas->setZoom(m_canvas->zoom() * 1.25);
-    case Qt::Key_Minus: return m_canvas->setZoom(m_canvas->zoom() / 1.25);
-    case Qt::Key_Escape: return m_canvas->select(-1);
+    case Qt::Key_Equal:
+      return m_canvas->setZoom(m_canvas->zoom() * 1.25);
+    case Qt::Key_Minus:
+      return m_canvas->setZoom(m_canvas->zoom() / 1.25);
+    case Qt::Key_Escape:
+      return m_canvas->select(-1);
     case Qt::Key_Tab:
       if (!m_model->boxes().isEmpty())
         m_canvas->select((m_canvas->selected() + 1) % int(m_model->boxes().size()));
       return;
-    default: break;
+    default:
+      break;
   }
   QWidget::keyPressEvent(e);
 }

@@ -2,9 +2,9 @@
 
 #include <QDir>
 #include <QFileDialog>
-#include <QHash>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
@@ -79,8 +79,8 @@ LabelIssuesView::LabelIssuesView(QWidget* parent)
   layout->addWidget(m_message);
 
   connect(m_open, &QPushButton::clicked, this, [this] {
-    const QString csv = QFileDialog::getOpenFileName(this, tr("Open issues CSV"), m_root,
-                                                     tr("CSV files (*.csv)"));
+    const QString csv =
+        QFileDialog::getOpenFileName(this, tr("Open issues CSV"), m_root, tr("CSV files (*.csv)"));
     if (!csv.isEmpty()) load(csv, m_root, m_names);
   });
   connect(m_model, &studio::LabelIssuesModel::loaded, this, [this] {
@@ -107,9 +107,8 @@ LabelIssuesView::LabelIssuesView(QWidget* parent)
                                       : tr("Fixed (edit %1).").arg(edit));
     selectNextOpen(row);
   });
-  connect(m_model, &studio::LabelIssuesModel::failed, this, [this](int, const QString& why) {
-    m_message->setText(tr("Not fixed: %1").arg(why));
-  });
+  connect(m_model, &studio::LabelIssuesModel::failed, this,
+          [this](int, const QString& why) { m_message->setText(tr("Not fixed: %1").arg(why)); });
 }
 
 void LabelIssuesView::setDataset(const QString& root, const QStringList& names) {
@@ -254,13 +253,24 @@ bool LabelIssuesView::eventFilter(QObject* watched, QEvent* event) {
     if (k->modifiers() == Qt::NoModifier) {
       switch (k->key()) {
         case Qt::Key_Return:
-        case Qt::Key_Enter: fixSelected(); return true;
+        case Qt::Key_Enter:
+          fixSelected();
+          return true;
         case Qt::Key_Delete:
-        case Qt::Key_Backspace: fixSelected(data::IssueFix::DeleteBox); return true;
-        case Qt::Key_C: fixSelected(data::IssueFix::TakeOtherClass); return true;
-        case Qt::Key_E: editSelected(); return true;
-        case Qt::Key_N: notAnIssue(); return true;
-        default: break;
+        case Qt::Key_Backspace:
+          fixSelected(data::IssueFix::DeleteBox);
+          return true;
+        case Qt::Key_C:
+          fixSelected(data::IssueFix::TakeOtherClass);
+          return true;
+        case Qt::Key_E:
+          editSelected();
+          return true;
+        case Qt::Key_N:
+          notAnIssue();
+          return true;
+        default:
+          break;
       }
     }
   }

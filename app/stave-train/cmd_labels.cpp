@@ -46,8 +46,8 @@ std::string utc(double t) {
 }
 
 void printEdit(const stave::data::LabelEdit& e, bool diff) {
-  std::cout << e.id << "  " << utc(e.time) << "  " << e.host << "  " << e.process << "  "
-            << e.file << "  -" << e.oldLines.size() << " +" << e.newLines.size();
+  std::cout << e.id << "  " << utc(e.time) << "  " << e.host << "  " << e.process << "  " << e.file
+            << "  -" << e.oldLines.size() << " +" << e.newLines.size();
   if (!e.oldExisted) std::cout << " (created)";
   if (!e.newExists) std::cout << " (removed)";
   if (!e.revertOf.empty()) std::cout << "  reverts " << e.revertOf;
@@ -81,8 +81,8 @@ int runLog(const LabelsOptions& o) {
     std::cout << shown << " edit(s) in " << sessions.size() << " session(s); log "
               << store.logPath() << "\n";
   if (!o.session.empty() && shown == 0) {
-    std::cerr << "stave-train " << name << ": error: no edits of session " << o.session
-              << " in " << store.logPath() << "\n";
+    std::cerr << "stave-train " << name << ": error: no edits of session " << o.session << " in "
+              << store.logPath() << "\n";
     return stave::cli::kProblems;
   }
   return stave::cli::kOk;
@@ -138,8 +138,7 @@ STAVE_COMMAND(stave::cli::Command{
     setupLog});
 
 STAVE_COMMAND(stave::cli::Command{
-    "labels revert",
-    "undo one label edit or a whole session of them, recorded as a new edit",
+    "labels revert", "undo one label edit or a whole session of them, recorded as a new edit",
     "stave-train labels revert DATASET (--edit ID | --session S)",
     "A file changed since the edit (by a later edit or another program) is not overwritten:\n"
     "the revert is refused with the reason (a session's revert writes nothing then). Exit\n"

@@ -15,8 +15,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -63,8 +63,7 @@ std::vector<LabelRow> parseLabelRows(const std::string& text) {
     std::string rest;
     // Exactly five numbers, a whole non-negative class and a positive size: a box. Anything else
     // (a polygon, a comment, a broken row) is kept as it is and left alone.
-    if (n == 5 && !(in >> rest) && v[0] >= 0 && v[0] == double(int(v[0])) && v[3] > 0 &&
-        v[4] > 0) {
+    if (n == 5 && !(in >> rest) && v[0] >= 0 && v[0] == double(int(v[0])) && v[3] > 0 && v[4] > 0) {
       row.isBox = true;
       row.box = Box{int(v[0]), float(v[1]), float(v[2]), float(v[3]), float(v[4])};
     }
@@ -179,8 +178,8 @@ EditLogRead readEditLog(const std::string& logPath, size_t maxLine) {
     if (got == CappedLineReader::Got::End) break;
     const int lineNo = int(reader.lineNo());
     if (got == CappedLineReader::Got::TooLong) {
-      out.problems.push_back({logPath, lineNo, "",
-                              "longer than " + std::to_string(maxLine) + " bytes; skipped"});
+      out.problems.push_back(
+          {logPath, lineNo, "", "longer than " + std::to_string(maxLine) + " bytes; skipped"});
       continue;
     }
     if (line.empty()) continue;
@@ -212,8 +211,7 @@ std::string newSessionId() {
 namespace {
 
 double nowSeconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 // The nearest folder of `path` (itself or an ancestor) that exists.
@@ -233,8 +231,8 @@ class EditLock {
   explicit EditLock(const std::string& lockPath) {
     m_fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (m_fd < 0) {
-      m_error = Error{lockPath, 0, "", std::string("cannot open the edit lock: ") +
-                                           std::strerror(errno)};
+      m_error =
+          Error{lockPath, 0, "", std::string("cannot open the edit lock: ") + std::strerror(errno)};
       return;
     }
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -479,7 +477,8 @@ Result<std::vector<LabelEdit>> LabelStore::revertSession(const std::string& sess
       it->second.second = &e;
     }
   }
-  if (files.empty()) return Error{logPath(), 0, "", "no edits of session " + session + " in the log"};
+  if (files.empty())
+    return Error{logPath(), 0, "", "no edits of session " + session + " in the log"};
   for (const auto& f : files)
     if (auto w = checkWritable(absolute(f)); !w) return w.errors();
   EditLock lock(m_root + "/.stave/label-edits.lock");
@@ -498,8 +497,8 @@ Result<std::vector<LabelEdit>> LabelStore::revertSession(const std::string& sess
   if (!refused.empty()) {
     refused.push_back({"", 0, "",
                        "session " + session + " not reverted: nothing was written (" +
-                           std::to_string(refused.size()) + " of " +
-                           std::to_string(files.size()) + " files changed since)"});
+                           std::to_string(refused.size()) + " of " + std::to_string(files.size()) +
+                           " files changed since)"});
     return refused;
   }
   std::vector<LabelEdit> out;

@@ -22,40 +22,40 @@ namespace stave::data {
 
 /// A label file as read: its text and what identifies this version of it on disk.
 struct LabelFileState {
-  std::string path;      ///< absolute path of the label file
-  bool exists = false;   ///< false: no file (an image without labels)
-  std::string text;      ///< the file's bytes ("" when it does not exist)
-  std::string hash;      ///< content hash of `text` ("" when it does not exist)
-  int64_t mtimeNs = 0;   ///< modification time when read (ns since the epoch)
-  int64_t size = 0;      ///< size in bytes when read
+  std::string path;     ///< absolute path of the label file
+  bool exists = false;  ///< false: no file (an image without labels)
+  std::string text;     ///< the file's bytes ("" when it does not exist)
+  std::string hash;     ///< content hash of `text` ("" when it does not exist)
+  int64_t mtimeNs = 0;  ///< modification time when read (ns since the epoch)
+  int64_t size = 0;     ///< size in bytes when read
 };
 
 /// One recorded change of one label file (one line of the edit log).
 struct LabelEdit {
-  std::string id;                      ///< "<session>:<n>", unique in the log
-  std::string file;                    ///< the label file, relative to the dataset root
-  bool oldExisted = true;              ///< the file existed before the change
-  std::vector<std::string> oldLines;   ///< its lines before
-  bool newExists = true;               ///< the file exists after it (false: removed by a revert)
-  std::vector<std::string> newLines;   ///< its lines after
-  double time = 0;                     ///< when (seconds since the Unix epoch, UTC)
-  std::string host;                    ///< the machine that made it
-  std::string process;                 ///< the program and its process id ("stave 4711")
-  std::string session;                 ///< the session (one studio opening, one CLI call)
-  std::string revertOf;                ///< the edit or session this change undid, or ""
+  std::string id;                     ///< "<session>:<n>", unique in the log
+  std::string file;                   ///< the label file, relative to the dataset root
+  bool oldExisted = true;             ///< the file existed before the change
+  std::vector<std::string> oldLines;  ///< its lines before
+  bool newExists = true;              ///< the file exists after it (false: removed by a revert)
+  std::vector<std::string> newLines;  ///< its lines after
+  double time = 0;                    ///< when (seconds since the Unix epoch, UTC)
+  std::string host;                   ///< the machine that made it
+  std::string process;                ///< the program and its process id ("stave 4711")
+  std::string session;                ///< the session (one studio opening, one CLI call)
+  std::string revertOf;               ///< the edit or session this change undid, or ""
 };
 
 /// The edit log as read: every well-formed edit, and a problem per line that is not one.
 struct EditLogRead {
-  std::vector<LabelEdit> edits;    ///< in log order
-  std::vector<Error> problems;     ///< each names the log file and the line
+  std::vector<LabelEdit> edits;  ///< in log order
+  std::vector<Error> problems;   ///< each names the log file and the line
 };
 
 /// One label row: a box (class cx cy w h) or any other line, kept verbatim (polygons, blanks).
 struct LabelRow {
-  std::string text;   ///< the row as written in the file
-  bool isBox = false; ///< it parsed as `cls cx cy w h`
-  Box box{};          ///< the box when isBox
+  std::string text;    ///< the row as written in the file
+  bool isBox = false;  ///< it parsed as `cls cx cy w h`
+  Box box{};           ///< the box when isBox
 };
 
 /// The rows of a label file's text, in order (a trailing empty line is not a row).

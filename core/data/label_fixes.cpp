@@ -56,8 +56,8 @@ bool whole(const std::string& s, int& v) {
 }  // namespace
 
 bool parseIssueKind(const std::string& text, IssueKind& kind) {
-  for (IssueKind k : {IssueKind::Overlooked, IssueKind::Swapped, IssueKind::BadlyLocated,
-                      IssueKind::Spurious})
+  for (IssueKind k :
+       {IssueKind::Overlooked, IssueKind::Swapped, IssueKind::BadlyLocated, IssueKind::Spurious})
     if (text == issueKindName(k)) {
       kind = k;
       return true;
@@ -104,10 +104,17 @@ Result<IssuesCsv> readLabelIssuesCsv(const std::string& path) {
 
 bool defaultFix(IssueKind kind, IssueFix& fix) {
   switch (kind) {
-    case IssueKind::Overlooked: fix = IssueFix::AcceptPrediction; return true;
-    case IssueKind::Swapped: fix = IssueFix::TakeOtherClass; return true;
-    case IssueKind::Spurious: fix = IssueFix::DeleteBox; return true;
-    case IssueKind::BadlyLocated: return false;
+    case IssueKind::Overlooked:
+      fix = IssueFix::AcceptPrediction;
+      return true;
+    case IssueKind::Swapped:
+      fix = IssueFix::TakeOtherClass;
+      return true;
+    case IssueKind::Spurious:
+      fix = IssueFix::DeleteBox;
+      return true;
+    case IssueKind::BadlyLocated:
+      return false;
   }
   return false;
 }

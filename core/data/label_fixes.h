@@ -15,13 +15,13 @@ namespace stave::data {
 
 /// One row of an issues CSV.
 struct IssueRow {
-  std::string image;        ///< as written: relative to the dataset root, or absolute
-  IssueKind kind{};    ///< what is wrong
-  int labelClass = -1;      ///< the label box's class, -1 when none
-  int predictedClass = -1;  ///< the prediction's class, -1 when none
-  double score = 0;         ///< 0..1
+  std::string image;                      ///< as written: relative to the dataset root, or absolute
+  IssueKind kind{};                       ///< what is wrong
+  int labelClass = -1;                    ///< the label box's class, -1 when none
+  int predictedClass = -1;                ///< the prediction's class, -1 when none
+  double score = 0;                       ///< 0..1
   double x1 = 0, y1 = 0, x2 = 0, y2 = 0;  ///< the box in pixels
-  int line = 0;             ///< its line in the CSV
+  int line = 0;                           ///< its line in the CSV
 };
 
 /// The issues CSV read back; a row that cannot be read is a problem naming its line, the rest

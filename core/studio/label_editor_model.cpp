@@ -2,9 +2,9 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <map>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <mutex>
 
 #include "core/data/image_header.h"
@@ -38,9 +38,8 @@ struct Loaded {
 };
 
 QString labelPathOf(const EditorImage& im) {
-  return im.label.isEmpty()
-             ? QString::fromStdString(data::labelPathFor(im.image.toStdString()))
-             : im.label;
+  return im.label.isEmpty() ? QString::fromStdString(data::labelPathFor(im.image.toStdString()))
+                            : im.label;
 }
 
 }  // namespace
@@ -226,7 +225,7 @@ void LabelEditorModel::save() {
         if (!e) {
           o.error = QString::fromStdString(e.errorText());
           o.failure = o.error.contains(QStringLiteral("changed on disk")) ? Failure::Conflict
-                                                                           : Failure::Write;
+                                                                          : Failure::Write;
           return o;
         }
         o.ok = true;

@@ -24,11 +24,11 @@ class BackgroundJob;
 
 /// A box as the editor holds it.
 struct EditorBox {
-  int cls = 0;        ///< class id
-  QRectF rect;        ///< normalised to the image: left, top, width, height
-  double conf = 1;    ///< a prediction's confidence (1 for a label)
-  int row = -1;       ///< the label file's row it came from (-1: new); unchanged rows keep
-                      ///< their text when saved
+  int cls = 0;      ///< class id
+  QRectF rect;      ///< normalised to the image: left, top, width, height
+  double conf = 1;  ///< a prediction's confidence (1 for a label)
+  int row = -1;     ///< the label file's row it came from (-1: new); unchanged rows keep
+                    ///< their text when saved
   bool operator==(const EditorBox& o) const {
     return cls == o.cls && rect == o.rect && row == o.row;
   }
@@ -36,12 +36,12 @@ struct EditorBox {
 
 /// One image the editor can show.
 struct EditorImage {
-  QString image;                     ///< absolute path of the image
-  QString label;                     ///< its label file ("" = the YOLO pairing of `image`)
-  QVector<EditorBox> predictions;    ///< the model's boxes for it (may be empty)
-  QVector<EditorBox> issues;         ///< boxes a label-issues list flags on it (cls = kind)
-  bool pixels = false;               ///< predictions and issues are in pixels of the image
-                                     ///< (normalised when it is read), else normalised
+  QString image;                   ///< absolute path of the image
+  QString label;                   ///< its label file ("" = the YOLO pairing of `image`)
+  QVector<EditorBox> predictions;  ///< the model's boxes for it (may be empty)
+  QVector<EditorBox> issues;       ///< boxes a label-issues list flags on it (cls = kind)
+  bool pixels = false;             ///< predictions and issues are in pixels of the image
+                                   ///< (normalised when it is read), else normalised
 };
 
 /// The text of a label file with `boxes` in place of its box rows: rows that are not boxes and
@@ -57,8 +57,7 @@ const std::string& labelEditSession();
 struct SharedLabelStore {
   std::mutex mutex;
   data::LabelStore store;
-  explicit SharedLabelStore(const std::string& root)
-      : store(root, "stave", labelEditSession()) {}
+  explicit SharedLabelStore(const std::string& root) : store(root, "stave", labelEditSession()) {}
 };
 /// The shared store of the dataset at `root` (made on first use, kept while used).
 std::shared_ptr<SharedLabelStore> sharedLabelStore(const QString& root);

@@ -13,10 +13,14 @@ namespace stave::studio {
 
 QString issueKindText(data::IssueKind kind) {
   switch (kind) {
-    case data::IssueKind::Overlooked: return LabelIssuesModel::tr("Overlooked");
-    case data::IssueKind::Swapped: return LabelIssuesModel::tr("Swapped class");
-    case data::IssueKind::BadlyLocated: return LabelIssuesModel::tr("Badly located");
-    case data::IssueKind::Spurious: return LabelIssuesModel::tr("Spurious");
+    case data::IssueKind::Overlooked:
+      return LabelIssuesModel::tr("Overlooked");
+    case data::IssueKind::Swapped:
+      return LabelIssuesModel::tr("Swapped class");
+    case data::IssueKind::BadlyLocated:
+      return LabelIssuesModel::tr("Badly located");
+    case data::IssueKind::Spurious:
+      return LabelIssuesModel::tr("Spurious");
   }
   return {};
 }
@@ -121,8 +125,8 @@ void LabelIssuesModel::applyFix(int row, data::IssueFix fix) {
           o.error = QString::fromStdString(file.errorText());
           return o;
         }
-        auto text = data::applyIssueFix(file->text, label, issue, fix, h.displayWidth(),
-                                        h.displayHeight());
+        auto text =
+            data::applyIssueFix(file->text, label, issue, fix, h.displayWidth(), h.displayHeight());
         if (!text) {
           o.error = QString::fromStdString(text.errorText());
           return o;
@@ -183,40 +187,60 @@ QVariant LabelIssuesModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
-        case ImageColumn: return QString::fromStdString(r.issue.image);
-        case KindColumn: return issueKindText(r.issue.kind);
-        case ClassColumn: return className(r.issue.labelClass);
-        case PredictedColumn: return className(r.issue.predictedClass);
-        case ScoreColumn: return QString::number(r.issue.score, 'f', 3);
+        case ImageColumn:
+          return QString::fromStdString(r.issue.image);
+        case KindColumn:
+          return issueKindText(r.issue.kind);
+        case ClassColumn:
+          return className(r.issue.labelClass);
+        case PredictedColumn:
+          return className(r.issue.predictedClass);
+        case ScoreColumn:
+          return QString::number(r.issue.score, 'f', 3);
         case StateColumn:
           switch (r.state) {
-            case State::Open: return QString();
-            case State::Fixed: return tr("fixed");
-            case State::NotAnIssue: return tr("not an issue");
-            case State::Failed: return tr("failed");
+            case State::Open:
+              return QString();
+            case State::Fixed:
+              return tr("fixed");
+            case State::NotAnIssue:
+              return tr("not an issue");
+            case State::Failed:
+              return tr("failed");
           }
       }
       return {};
     case Qt::ToolTipRole:
       if (!r.note.isEmpty()) return r.note;
       return imagePath(index.row());
-    case ImagePathRole: return imagePath(index.row());
-    case LabelPathRole: return labelPath(index.row());
-    case KindRole: return QString::fromLatin1(data::issueKindName(r.issue.kind));
-    case StateRole: return int(r.state);
-    default: return {};
+    case ImagePathRole:
+      return imagePath(index.row());
+    case LabelPathRole:
+      return labelPath(index.row());
+    case KindRole:
+      return QString::fromLatin1(data::issueKindName(r.issue.kind));
+    case StateRole:
+      return int(r.state);
+    default:
+      return {};
   }
 }
 
 QVariant LabelIssuesModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case ImageColumn: return tr("Image");
-    case KindColumn: return tr("Issue");
-    case ClassColumn: return tr("Label class");
-    case PredictedColumn: return tr("Predicted class");
-    case ScoreColumn: return tr("Score");
-    case StateColumn: return tr("State");
+    case ImageColumn:
+      return tr("Image");
+    case KindColumn:
+      return tr("Issue");
+    case ClassColumn:
+      return tr("Label class");
+    case PredictedColumn:
+      return tr("Predicted class");
+    case ScoreColumn:
+      return tr("Score");
+    case StateColumn:
+      return tr("State");
   }
   return {};
 }

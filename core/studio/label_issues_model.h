@@ -18,8 +18,15 @@ class BackgroundJob;
 class LabelIssuesModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { ImageColumn, KindColumn, ClassColumn, PredictedColumn, ScoreColumn, StateColumn,
-                ColumnCount };
+  enum Column {
+    ImageColumn,
+    KindColumn,
+    ClassColumn,
+    PredictedColumn,
+    ScoreColumn,
+    StateColumn,
+    ColumnCount
+  };
   enum Roles {
     ImagePathRole = Qt::UserRole + 1,  ///< the image, absolute
     LabelPathRole,                     ///< its label file

@@ -53,14 +53,13 @@ struct Dataset {
     write(root + "/labels/train/a.txt", "0 0.3 0.3 0.1 0.1\n");
     write(root + "/labels/train/b.txt", "2 0.5 0.5 0.2 0.2\n");
     write(root + "/labels/train/c.txt", "1 0.5 0.5 0.5 0.5\n");
-    write(root + "/.stave/label-edits.jsonl",
-          edit("S1:1", "labels/train/a.txt", {"0 0.1 0.1 0.1 0.1", "1 0.9 0.9 0.1 0.1"},
-               {"0 0.2 0.2 0.1 0.1"}, "S1") +
-              edit("S1:2", "labels/train/a.txt", {"0 0.2 0.2 0.1 0.1"}, {"0 0.3 0.3 0.1 0.1"},
-                   "S1") +
-              edit("S1:3", "labels/train/c.txt", {}, {"1 0.5 0.5 0.5 0.5"}, "S1", false) +
-              edit("S2:1", "labels/train/b.txt", {"2 0.5 0.5 0.4 0.4"}, {"2 0.5 0.5 0.2 0.2"},
-                   "S2"));
+    write(
+        root + "/.stave/label-edits.jsonl",
+        edit("S1:1", "labels/train/a.txt", {"0 0.1 0.1 0.1 0.1", "1 0.9 0.9 0.1 0.1"},
+             {"0 0.2 0.2 0.1 0.1"}, "S1") +
+            edit("S1:2", "labels/train/a.txt", {"0 0.2 0.2 0.1 0.1"}, {"0 0.3 0.3 0.1 0.1"}, "S1") +
+            edit("S1:3", "labels/train/c.txt", {}, {"1 0.5 0.5 0.5 0.5"}, "S1", false) +
+            edit("S2:1", "labels/train/b.txt", {"2 0.5 0.5 0.4 0.4"}, {"2 0.5 0.5 0.2 0.2"}, "S2"));
   }
 };
 
@@ -91,8 +90,8 @@ void TstLabelsCli::logLists() {
   QVERIFY(!s.out.contains("S1:"));
   QVERIFY(s.out.contains("    - 2 0.5 0.5 0.4 0.4"));
   QVERIFY(s.out.contains("    + 2 0.5 0.5 0.2 0.2"));
-  auto j = runStaveTrain({"labels", "log", d.root, "--file", "labels/train/a.txt", "--json"}, {},
-                         60000);
+  auto j =
+      runStaveTrain({"labels", "log", d.root, "--file", "labels/train/a.txt", "--json"}, {}, 60000);
   QCOMPARE(j.exitCode, 0);
   const auto lines = j.out.trimmed().split('\n');
   QCOMPARE(lines.size(), 2);
@@ -162,8 +161,8 @@ void TstLabelsCli::changedSinceIsRefused() {
 
 void TstLabelsCli::badCommandLines() {
   Dataset d;
-  auto both = runStaveTrain({"labels", "revert", d.root, "--edit", "S1:1", "--session", "S1"}, {},
-                            60000);
+  auto both =
+      runStaveTrain({"labels", "revert", d.root, "--edit", "S1:1", "--session", "S1"}, {}, 60000);
   QCOMPARE(both.exitCode, 2);
   auto none = runStaveTrain({"labels", "revert", d.root}, {}, 60000);
   QCOMPARE(none.exitCode, 2);

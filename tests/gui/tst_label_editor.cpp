@@ -83,7 +83,8 @@ struct Fixture {
     labelBig = root + "/labels/train/big.txt";
     writeImage(a, 400, 300);
     writeImage(b, 400, 300);
-    writeText(labelA, "0 0.250000 0.250000 0.200000 0.200000\n1 0.700000 0.700000 0.200000 0.200000\n");
+    writeText(labelA,
+              "0 0.250000 0.250000 0.200000 0.200000\n1 0.700000 0.700000 0.200000 0.200000\n");
     writeText(labelB, "2 0.500000 0.500000 0.400000 0.400000\n");
   }
   QVector<EditorImage> images() const {
@@ -151,7 +152,8 @@ void TstLabelEditor::editsSaveAndLog() {
   QCOMPARE(editor.classList()->currentRow(), 2);
   // Resize it by its bottom-right corner.
   const QRectF r0 = model->boxes()[0].rect;
-  drag(canvas, canvas->toWidget(r0.bottomRight()), at(canvas, r0.right() + 0.05, r0.bottom() + 0.05));
+  drag(canvas, canvas->toWidget(r0.bottomRight()),
+       at(canvas, r0.right() + 0.05, r0.bottom() + 0.05));
   QVERIFY(model->boxes()[0].rect.width() > r0.width() + 0.04);
   QCOMPARE(model->boxes()[0].rect.topLeft(), r0.topLeft());
 
@@ -186,8 +188,9 @@ void TstLabelEditor::editsSaveAndLog() {
   QCOMPARE(log.edits[0].session, studio::labelEditSession());
   QCOMPARE(int(log.edits[0].oldLines.size()), 2);
   QCOMPARE(log.edits[0].newLines.size(), rows.size());
-  QCOMPARE(readText(f.root + "/.stave/labels-original/labels/train/a.txt"),
-           QString("0 0.250000 0.250000 0.200000 0.200000\n1 0.700000 0.700000 0.200000 0.200000\n"));
+  QCOMPARE(
+      readText(f.root + "/.stave/labels-original/labels/train/a.txt"),
+      QString("0 0.250000 0.250000 0.200000 0.200000\n1 0.700000 0.700000 0.200000 0.200000\n"));
   QVERIFY(editor.statusLabel()->text().contains("a.png"));
 
   // Undo after saving makes it dirty again; going to the next image saves first.
@@ -350,14 +353,14 @@ void TstLabelEditor::issuesViewFixes() {
   table->setFocus();
   // Enter on the spurious issue: its box is deleted; the next issue is selected.
   QTest::keyClick(table, Qt::Key_Return);
-  QTRY_COMPARE_WITH_TIMEOUT(int(view.model()->state(0)), int(studio::LabelIssuesModel::State::Fixed),
-                            20000);
+  QTRY_COMPARE_WITH_TIMEOUT(int(view.model()->state(0)),
+                            int(studio::LabelIssuesModel::State::Fixed), 20000);
   QCOMPARE(readText(f.labelA), QString("1 0.700000 0.700000 0.200000 0.200000\n"));
   QTRY_COMPARE_WITH_TIMEOUT(table->currentIndex().row(), 1, 20000);
   // C on the swapped one: the predicted class.
   QTest::keyClick(table, Qt::Key_C);
-  QTRY_VERIFY2_WITH_TIMEOUT(view.model()->state(1) == studio::LabelIssuesModel::State::Fixed, qPrintable(view.messageLabel()->text()),
-                            20000);
+  QTRY_VERIFY2_WITH_TIMEOUT(view.model()->state(1) == studio::LabelIssuesModel::State::Fixed,
+                            qPrintable(view.messageLabel()->text()), 20000);
   QCOMPARE(readText(f.labelA), QString("2 0.700000 0.700000 0.200000 0.200000\n"));
   // N on the overlooked one: not an issue, remembered for the dataset.
   QTRY_COMPARE_WITH_TIMEOUT(table->currentIndex().row(), 2, 20000);

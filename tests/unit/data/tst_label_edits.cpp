@@ -115,8 +115,8 @@ class TstLabelEdits : public QObject {
     auto e = store.write(st, "4 0.5 0.5 0.1 0.1\n");
     QVERIFY2(e.ok(), e.errorText().c_str());
     QVERIFY(!e->oldExisted);
-    QVERIFY(QFileInfo::exists(QString::fromStdString(store.originalsDir() +
-                                                     "/labels/train/c.txt.absent")));
+    QVERIFY(QFileInfo::exists(
+        QString::fromStdString(store.originalsDir() + "/labels/train/c.txt.absent")));
     auto r = store.revertEdit(e->id);
     QVERIFY2(r.ok(), r.errorText().c_str());
     QVERIFY(!QFileInfo::exists(QString::fromStdString(c)));

@@ -86,8 +86,8 @@ class TstLabelFixes : public QObject {
     QFETCH(QString, expected);
     IssueRow r = IssueKind(kind) == IssueKind::Overlooked
                      ? issue(IssueKind::Overlooked, -1, 1, 100, 60, 140, 90)
-                     : issue(IssueKind(kind), 0, IssueKind(kind) == IssueKind::Swapped ? 1 : -1,
-                             21, 11, 59, 50);  // the class-0 box, off by a pixel
+                     : issue(IssueKind(kind), 0, IssueKind(kind) == IssueKind::Swapped ? 1 : -1, 21,
+                             11, 59, 50);  // the class-0 box, off by a pixel
     auto out = applyIssueFix(kLabels, "a.txt", r, IssueFix(fix), 200, 100);
     QVERIFY2(out.ok(), out.errorText().c_str());
     QCOMPARE(QString::fromStdString(out.value()), expected);
