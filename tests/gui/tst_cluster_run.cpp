@@ -100,6 +100,8 @@ class TestClusterRun : public QObject {
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);  // settings of its own
     QSettings().clear();
+    // The cluster profiles are a file beside the settings (clusters.json): none either.
+    QFile::remove(QFileInfo(QSettings().fileName()).absolutePath() + "/clusters.json");
     m_cluster = m_dir.filePath("cluster");
     QString error;
     QVERIFY2(m_slurm.up(m_cluster, &error), qPrintable(error));
