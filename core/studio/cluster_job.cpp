@@ -4,10 +4,68 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <mutex>
+
+#include "core/cluster/mirror.h"
+#include "core/cluster/remote_job.h"
 #include "core/studio/background_job.h"
+#include "core/studio/preferences.h"
 
 namespace stave::studio {
+
+/// The mirror of an SSH run, made on the mirror's thread (the profile is read there).
+struct ClusterJob::RemoteMirror {
+  QString folder, remoteDir, profile;
+  std::mutex mutex;
+  std::unique_ptr<cluster::Mirror> mirror;
+};
+
 namespace {
+
+/// The SSH run's profile as this studio has it now (never a destination from the record).
+bool sshProfile(const QString& name, cluster::Profile* out, QString* error) {
+  const Preferences prefs = Preferences::load();
+  const ClusterProfile* p = prefs.cluster(name);
+  if (!p || !p->remote()) {
+    *error = QStringLiteral("the cluster profile '%1' of this run is not in Settings ▸ Clusters with a destination").arg(name);
+    return false;
+  }
+  *out = p->toCore();
+  return true;
+}
+
+/// The job of an SSH run, asked over ssh (core/cluster), in the studio's form.
+SlurmJobState askOverSsh(const ClusterJobRecord& record, const std::atomic<bool>* stop) {
+  SlurmJobState st;
+  cluster::Profile profile;
+  if (!sshProfile(record.profile, &profile, &st.error)) return st;
+  const cluster::JobState js = cluster::queryJob(profile, record.jobId.toStdString(), stop);
+  st.state = QString::fromStdString(js.state);
+  st.phase = slurmPhase(st.state);
+  st.reason = QString::fromStdString(js.reason);
+  st.exitCode = QString::fromStdString(js.exitCode);
+  st.error = QString::fromStdString(js.error);
+  return st;
+}
+
+/// A submission to a cluster behind SSH: core/cluster's, its record read back in the studio's form.
+ClusterJobRecord submitOverSsh(const ClusterSubmission& s, QString* error) {
+  cluster::RemoteSubmission r;
+  r.profile = s.profile.toCore();
+  r.projectFile = s.projectFile.toStdString();
+  r.configName = s.configName.toStdString();
+  for (const auto& o : s.overrides) r.overrides.push_back(o.toStdString());
+  r.localDir = s.runDir.toStdString();
+  r.resume = s.resume;
+  r.epochs = s.epochs;
+  auto rec = cluster::submitRemote(r);
+  if (!rec) {
+    *error = QString::fromStdString(rec.errorText());
+    // sbatch's answer lost: the record says so, and the folder is kept.
+    return QFileInfo::exists(QDir(s.runDir).filePath(clusterJobFileName())) ? readClusterJob(s.runDir) : ClusterJobRecord{};
+  }
+  return readClusterJob(s.runDir, error);
+}
 
 struct Answer {
   ClusterJobRecord record;
@@ -21,6 +79,18 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
   Answer a;
   a.record = readClusterJob(folder, &a.recordError);
   if (!a.record.valid) return a;
+  if (a.record.overSsh && !a.record.jobId.isEmpty() &&
+      slurmPhase(a.record.finalState) == SlurmJobState::Phase::Unknown) {
+    a.state = askOverSsh(a.record, stop);
+    ClusterJobRecord now;
+    if (a.state.ended() && recordJobEnd(folder, a.record.jobId, a.state, &now)) a.record = now;
+    return a;
+  }
+  if (a.record.overSsh && a.record.jobId.isEmpty()) {
+    a.state.error = QStringLiteral("sbatch's answer was lost; look for the job named %1 on the cluster (squeue --name)")
+                        .arg(a.record.jobName);
+    return a;
+  }
   if (a.record.submissionUnknown) {
     // sbatch's answer was lost: the job is looked for by its name until Slurm lists it.
     if (!findUnknownSubmission(slurmCommandsFolder(a.record.profile), folder, &a.record, &a.state.error, stop) ||
@@ -47,9 +117,54 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
 }  // namespace
 
 ClusterJob::ClusterJob(QObject* parent)
-    : QObject(parent), m_query(new BackgroundJob(this)), m_action(new BackgroundJob(this)) {
+    : QObject(parent),
+      m_query(new BackgroundJob(this)),
+      m_action(new BackgroundJob(this)),
+      m_mirrorJob(new BackgroundJob(this)) {
   m_timer.setInterval(m_pollMs);
   connect(&m_timer, &QTimer::timeout, this, &ClusterJob::refresh);
+  m_mirrorTimer.setSingleShot(true);
+  connect(&m_mirrorTimer, &QTimer::timeout, this, &ClusterJob::pollMirror);
+}
+
+void ClusterJob::startMirror() {
+  if (!m_record.overSsh || m_record.sharedDir.isEmpty() || (m_mirror && m_mirror->folder == m_folder)) return;
+  m_mirror = std::make_shared<RemoteMirror>();
+  m_mirror->folder = m_folder;
+  m_mirror->remoteDir = m_record.sharedDir;
+  m_mirror->profile = m_record.profile;
+  m_mirrorError.clear();
+  m_quietPolls = 0;
+  m_mirrorTimer.start(0);
+}
+
+void ClusterJob::pollMirror() {
+  if (!m_mirror || m_mirrorJob->busy()) return;
+  const std::shared_ptr<RemoteMirror> mirror = m_mirror;
+  m_mirrorJob->run<std::pair<cluster::MirrorPoll, QString>>(
+      [mirror] {
+        std::lock_guard<std::mutex> lock(mirror->mutex);
+        QString error;
+        if (!mirror->mirror) {
+          cluster::Profile profile;
+          if (!sshProfile(mirror->profile, &profile, &error)) return std::make_pair(cluster::MirrorPoll{}, error);
+          mirror->mirror = std::make_unique<cluster::Mirror>(cluster::sshRunner(profile.endpoint()),
+                                                             mirror->remoteDir.toStdString(), mirror->folder.toStdString());
+        }
+        cluster::MirrorPoll p = mirror->mirror->poll();
+        return std::make_pair(p, QString::fromStdString(p.error));
+      },
+      [this, mirror](std::pair<cluster::MirrorPoll, QString> result) {
+        if (mirror != m_mirror) return;  // another folder is followed now
+        const auto& [p, error] = result;
+        if (!error.isEmpty() && error != m_mirrorError) emit failed(error);
+        m_mirrorError = error;
+        if (!p.reached && !error.isEmpty() && !p.failure.retryable()) return;  // host key, key refused: not again
+        // A dropped link is tried again 2, 4 … 30 s later; a live one every second.
+        const int next = p.reached ? 1000 : std::min(30000, std::max(2000, 2 * m_mirrorTimer.interval()));
+        m_quietPolls = p.reached && m_state.ended() && p.eventBytes == 0 ? m_quietPolls + 1 : 0;
+        if (m_quietPolls < 2) m_mirrorTimer.start(next);  // the job ended and its last lines are here
+      });
 }
 
 ClusterJob::~ClusterJob() = default;
@@ -67,6 +182,8 @@ void ClusterJob::forget(const QString& folder) {
   m_endedSeenMs = 0;
   m_queryError.clear();
   m_submitting = false;
+  m_mirror.reset();
+  m_mirrorTimer.stop();
 }
 
 void ClusterJob::setFolder(const QString& runDir) {
@@ -134,6 +251,9 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
                     state.reason == m_state.reason && record.finalState == m_record.finalState;
   m_record = record;
   if (state.error.isEmpty() || !m_record.valid) m_state = state;
+  startMirror();
+  if (m_record.overSsh && !m_state.ended()) m_quietPolls = 0;
+  if (m_mirror && !m_mirrorTimer.isActive() && !m_mirrorJob->busy() && m_quietPolls < 2) m_mirrorTimer.start(1000);
   if (m_state.ended() && m_endedSeenMs == 0) m_endedSeenMs = QDateTime::currentMSecsSinceEpoch();
   if (!m_state.ended()) m_endedSeenMs = 0;
   // Slurm is asked often while the job waits, seldom while it runs, and not once it ended: then
@@ -184,7 +304,8 @@ void ClusterJob::send(const ClusterSubmission& submission) {
   m_action->run<std::pair<ClusterJobRecord, QString>>(
       [submission] {
         QString error;
-        ClusterJobRecord rec = submitClusterRun(submission, &error);
+        ClusterJobRecord rec =
+            submission.profile.remote() ? submitOverSsh(submission, &error) : submitClusterRun(submission, &error);
         return std::make_pair(rec, error);
       },
       [this, generation, resume](std::pair<ClusterJobRecord, QString> result) {
@@ -205,6 +326,9 @@ void ClusterJob::send(const ClusterSubmission& submission) {
           m_state.phase = SlurmJobState::Phase::Pending;
         }
         m_timer.start(m_pollMs);
+        m_quietPolls = 0;
+        startMirror();
+        if (m_mirror && !m_mirrorTimer.isActive()) m_mirrorTimer.start(1000);
         emit changed();
         emit submitted(rec.jobId);
         if (!error.isEmpty()) emit failed(error);  // the job runs; its record could not be written
@@ -232,8 +356,15 @@ bool ClusterJob::cancel(QString* error) {
     return false;
   }
   const QString profile = m_record.profile, id = m_record.jobId;
-  const bool pending = m_state.phase == SlurmJobState::Phase::Pending;
-  m_action->run<QString>([profile, id, pending] { return cancelSlurmJob(slurmCommandsFolder(profile), id, pending); },
+  const bool pending = m_state.phase == SlurmJobState::Phase::Pending, overSsh = m_record.overSsh;
+  m_action->run<QString>([profile, id, pending, overSsh] {
+                           if (!overSsh) return cancelSlurmJob(slurmCommandsFolder(profile), id, pending);
+                           // Over SSH: scancel --signal=TERM on the login node.
+                           cluster::Profile p;
+                           QString error;
+                           if (!sshProfile(profile, &p, &error)) return error;
+                           return QString::fromStdString(cluster::cancelJob(p, id.toStdString(), pending));
+                         },
                          [this](QString problem) {
                            if (!problem.isEmpty()) emit failed(problem);
                            refresh();

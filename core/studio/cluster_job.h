@@ -5,11 +5,16 @@
 // command on a thread of its own, never on the GUI thread. The run folder's cluster_job.json
 // says which job to ask about, so a studio opened later follows the same job; once Slurm says
 // it ended, that is written there too (Slurm forgets ended jobs after a few minutes when it
-// keeps no accounting). QtCore only.
+// keeps no accounting). A run on a cluster behind SSH (its profile has a destination) goes
+// through core/cluster instead: submitted, asked and stopped over ssh, and its folder here is
+// a mirror of the remote one, fed every second by byte offset (a dropped link is retried with
+// backoff), which the run's reader reads as any local run. QtCore only.
 
 #include <QObject>
 #include <QString>
 #include <QTimer>
+
+#include <memory>
 
 #include "core/studio/slurm_job.h"
 
@@ -85,6 +90,17 @@ class ClusterJob : public QObject {
   QString m_queryError;          ///< the last query's failure, said once
   int m_pollMs = 3000;
   QTimer m_timer;
+  // Over SSH: the mirror of the remote run folder.
+  struct RemoteMirror;
+  /// Feeds the mirror once (on m_mirrorJob's thread); the timer calls it.
+  void pollMirror();
+  /// Starts feeding the mirror of an SSH run's folder (once its record is known).
+  void startMirror();
+  std::shared_ptr<RemoteMirror> m_mirror;  ///< shared with the mirror's thread
+  BackgroundJob* m_mirrorJob;
+  QTimer m_mirrorTimer;
+  QString m_mirrorError;  ///< the last poll's failure, said once
+  int m_quietPolls = 0;   ///< polls with nothing new since the job ended
 };
 
 }  // namespace stave::studio
