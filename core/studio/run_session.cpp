@@ -1,3 +1,5 @@
+// The studio's sessions: one per followed run folder, made, held and ended by RunSessions
+// (run_session.h says what a session owns).
 #include "core/studio/run_session.h"
 
 #include <QDir>
@@ -58,7 +60,8 @@ void RunSessions::index(RunSession* s) {
 void RunSessions::hold(RunSession* s, QObject* holder, Need need) {
   if (!holder) return;
   const bool wasCharts = s->chartsWanted();
-  const bool hadRead = s->m_run->hasRead();
+  // A session just opened for this holder is read as it wants already: no replay.
+  const bool hadRead = !s->m_opening && s->m_run->hasRead();
   if (!s->m_holders.contains(holder)) {
     s->m_holders.insert(holder);
     // A holder that goes away lets go of what it held.
@@ -114,13 +117,14 @@ RunSession* RunSessions::submit(const ClusterProfile& profile, const QString& pr
 }
 
 RunSession* RunSessions::opened(RunSession* s, bool ok, QObject* holder, Need need) {
-  s->m_opening = false;
   if (!ok) {
+    s->m_opening = false;
     reap(s);
     return nullptr;
   }
   index(s);
   hold(s, holder, need);
+  s->m_opening = false;
   return s;
 }
 

@@ -69,6 +69,10 @@ class TestRunSession : public QObject {
     RunSessions sessions;
     sessions.setPollInterval(20);
     QObject page, queue;
+    int replays = 0;  // counted from the session's making on
+    connect(&sessions, &RunSessions::sessionAdded, this, [&replays](RunSession* made) {
+      connect(made, &RunSession::replayed, made, [&replays] { ++replays; });
+    });
     RunSession* a = sessions.follow(dir, &page, RunSessions::Need::Charts);
     QVERIFY(a);
     StepCounter counted;
@@ -85,6 +89,7 @@ class TestRunSession : public QObject {
     append(dir, {step(t + 1, 2), step(t + 1, 3), step(t + 1, 4)});
     QTRY_COMPARE_WITH_TIMEOUT(counted.steps, 5, 10000);
     QCOMPARE(counted.rereads, 1);
+    QCOMPARE(replays, 0);  // opened for the page's charts: read once, never again
     append(dir, {stave::test::finished(t + 2, tel::RunStatus::Completed, 3, "training 2 s", 2)});
     QTRY_COMPARE_WITH_TIMEOUT(b->controller()->outcome(), RunOutcome::Completed, 10000);
     QCOMPARE(counted.steps, 5);
