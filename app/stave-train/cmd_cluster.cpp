@@ -99,7 +99,7 @@ int submit(const SubmitOptions& o) {
 
 stave::cli::RunFunction setupSubmit(CLI::App& app) {
   auto o = std::make_shared<SubmitOptions>();
-  app.add_option("PROJECT", o->project, "the project file (.stave)")->required()->type_name("PROJECT");
+  app.add_option("PROJECT", o->project, "the project file (.stave)")->required()->type_name("");
   app.add_option("overrides", o->overrides, "key=value settings for this run")->type_name("KEY=VALUE");
   app.add_option("--profile", o->profile, "the cluster profile")->required()->type_name("NAME");
   app.add_option("--config", o->config, "the project's config (default: its active one)")->type_name("NAME");
@@ -254,7 +254,7 @@ int fetch(const FetchOptions& o) {
 }
 
 void addRun(CLI::App& app, Common& c) {
-  app.add_option("RUN", c.run, "the run's local folder (in the project's runs/)")->required()->type_name("RUN");
+  app.add_option("RUN", c.run, "the run's local folder (in the project's runs/)")->required()->type_name("");
   addProfilesOption(app, c.profiles);
 }
 
