@@ -48,7 +48,6 @@ static void initStaveResources() { Q_INIT_RESOURCE(stave); }
 
 namespace stave::widgets {
 
-MainWindow::MainWindow(QWidget* parent)
 namespace {
 
 /// A bar of the status bar's GPU summary.
@@ -85,6 +84,7 @@ std::vector<GpuBar> statusGpuBars(const RunPage& page) {
 
 }  // namespace
 
+MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new studio::ProjectDocument(this)), m_sessions(new studio::RunSessions(this)) {
   initStaveResources();
   setWindowIcon(QIcon(QStringLiteral(":/icons/stave.svg")));

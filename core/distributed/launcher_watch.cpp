@@ -345,6 +345,8 @@ void Supervisor::startSampling() {
   no.periodS = m_opt.samplePeriodS;
   no.nvmlLibrary = m_opt.nvmlLibrary;
   no.diskPath = m_opt.diskPath;
+  no.node = m_opt.nodeRank;
+  no.nodes = m_opt.nnodes;
   const int wake = m_wakeWrite.get();
   m_node = std::make_unique<telemetry::NodeTelemetry>(no, [this, wake](telemetry::Event e) {
     {
@@ -358,8 +360,6 @@ void Supervisor::startSampling() {
   for (const auto& r : m_ranks) pids.emplace_back(r.global, static_cast<int>(r.pid));
   m_node->setProcesses(pids);
   m_node->start();
-  no.node = m_opt.nodeRank;
-  no.nodes = m_opt.nnodes;
 }
 
 

@@ -280,10 +280,10 @@ struct GpuReading {
 struct GpuSampleEvent {
   std::vector<GpuReading> gpus;  ///< one per device
   std::string status;            ///< "" when sampling works, else e.g. "no NVIDIA GPU: ..."
-};
   int node = 0;      ///< the node sampled (node_rank; 0 in logs written before it was named)
   int nodes = 1;     ///< nodes in the run (1 when absent), so a reader names GPUs from the first
   std::string host;  ///< that node's host name ("" when unknown, as in older logs)
+};
 
 /// One process of the run in a system_sample.
 struct ProcessReading {
@@ -304,10 +304,10 @@ struct SystemSampleEvent {
   std::vector<ProcessReading> ranks; ///< local ranks
   double diskReadBps = -1;           ///< bytes/s read from the dataset's disk (-1 unknown)
   std::string disk;                  ///< that disk's name ("" unknown)
-};
   int node = 0;      ///< the node sampled (node_rank; 0 in logs written before it was named)
   int nodes = 1;     ///< nodes in the run (1 when absent), so a reader names GPUs from the first
   std::string host;  ///< that node's host name ("" when unknown, as in older logs)
+};
 
 /// How much a finding of the doctor matters.
 enum class Severity { Info, Warning, Critical };
@@ -365,22 +365,22 @@ Result<TextParts> textFromJson(const nlohmann::json& j);
 void flattenNumbers(const nlohmann::json& data, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out);
 
-/// A sample event read without building its JSON tree (the launcher writes two per node every
 /// The prefix of node `node`'s sample keys: "" for node 0, "node/<K>/" for node K.
 std::string nodeKeyPrefix(int node);
 /// A sample key's node and the key without its prefix: "node/1/gpus/0/util" → {1,
 /// "gpus/0/util"}; a key without the prefix is node 0's.
 std::pair<int, std::string_view> splitNodeKey(std::string_view key);
 
+/// A sample event read without building its JSON tree (the launcher writes two per node every
 /// half second; a day-long run holds hundreds of thousands): its envelope and the numeric
 /// leaves of its data, keyed exactly as flattenNumbers keys them.
 struct ScannedEvent {
   std::string type;
   int rank = 0;
   double time = 0;
-  std::vector<std::pair<std::string, double>> leaves;
   int node = 0;   ///< the sampled node ("node" in the data; 0 when absent)
   int nodes = 1;  ///< the run's nodes ("nodes" in the data; 1 when absent)
+  std::vector<std::pair<std::string, double>> leaves;
 };
 /// Reads `line` into `out`; false when it is not a well-formed event with a data object (the
 /// caller then decodes it with decodeEvent, which says what is wrong).
