@@ -6628,8 +6628,8 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="139"/>
-        <source>optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length would pick {other}</source>
-        <translation>optimizer=auto 沿用检查点中的 {optimizer}（lr0 {lr0}）；同样长度的新运行会选择 {other}</translation>
+        <source>optimizer=auto keeps {optimizer} (lr0 {lr}) from the checkpoint; a new run of this length would pick {other}</source>
+        <translation>optimizer=auto 沿用检查点中的 {optimizer}（lr0 {lr}）；同样长度的新运行会选择 {other}</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="140"/>

@@ -226,7 +226,7 @@ const std::vector<MessageDef> kCatalog = {
     {"train.val_views_not_written", "the validation views were not written: {reason}"},
     {"train.results_not_written", "could not write results.csv: {reason}"},
     {"train.optimizer_kept",
-     "optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length "
+     "optimizer=auto keeps {optimizer} (lr0 {lr}) from the checkpoint; a new run of this length "
      "would pick {other}"},
     {"train.resumed_world",
      "resumed with {world} ranks; {checkpoint} was written by {before}: the per-rank batch "

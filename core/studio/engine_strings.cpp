@@ -136,7 +136,7 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "the other ranks' events cannot reach events.jsonl ({reason}); rank 0's are written, and the run goes on"),  // train.relay_unreachable
     QT_TRANSLATE_NOOP("stave::engine", "the validation views were not written: {reason}"),  // train.val_views_not_written
     QT_TRANSLATE_NOOP("stave::engine", "could not write results.csv: {reason}"),  // train.results_not_written
-    QT_TRANSLATE_NOOP("stave::engine", "optimizer=auto keeps {optimizer} (lr0 {lr0}) from the checkpoint; a new run of this length would pick {other}"),  // train.optimizer_kept
+    QT_TRANSLATE_NOOP("stave::engine", "optimizer=auto keeps {optimizer} (lr0 {lr}) from the checkpoint; a new run of this length would pick {other}"),  // train.optimizer_kept
     QT_TRANSLATE_NOOP("stave::engine", "resumed with {world} ranks; {checkpoint} was written by {before}: the per-rank batch ({per_rank}), nbs ({nbs}) and the schedule stay; the global batch is {global} images (was {old_global}), gradients are accumulated over {accumulate} steps (was {old_accumulate}), and epoch {epoch} has {batches} batches per rank"),  // train.resumed_world
     QT_TRANSLATE_NOOP("stave::engine", "Transferred {transferred}/{total} items from pretrained weights ({writer}, {source}); kept {count} as initialised: {kept} {path}"),  // train.pretrained_partial
     QT_TRANSLATE_NOOP("stave::engine", "the head's class branch ({from} -> {to} classes)"),  // train.kept_class_branch

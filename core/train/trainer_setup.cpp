@@ -225,7 +225,7 @@ void Trainer::Impl::setupOptimizer() {
       const bool saved = meta->optimizer == "SGD";
       if (saved != sgd && rank == 0)
         warn(Text("train.optimizer_kept", {{"optimizer", meta->optimizer},
-                                           {"lr0", std::to_string(meta->optimizerLr0)},
+                                           {"lr", std::to_string(meta->optimizerLr0)},
                                            {"other", sgd ? "SGD" : "AdamW"}}),
              "optimizer");
       sgd = saved;
