@@ -101,6 +101,15 @@ QPointF at(widgets::LabelCanvas* c, double x, double y) {
   return c->toWidget(QPointF(x, y));
 }
 
+/// Gives `editor` the images (at `current`), sized `size` unless empty, and shows it; the caller
+/// waits for the model to load.
+void showEditor(widgets::LabelEditor& editor, const QString& root,
+                const QVector<EditorImage>& images, int current, QSize size = {}) {
+  if (!size.isEmpty()) editor.resize(size);
+  editor.setImages(root, kNames, images, current);
+  editor.show();
+}
+
 }  // namespace
 
 class TstLabelEditor : public QObject {
@@ -117,9 +126,7 @@ class TstLabelEditor : public QObject {
 void TstLabelEditor::editsSaveAndLog() {
   Fixture f;
   widgets::LabelEditor editor;
-  editor.resize(1000, 700);
-  editor.setImages(f.root, kNames, f.images(), 0);
-  editor.show();
+  showEditor(editor, f.root, f.images(), 0, QSize(1000, 700));
   auto* model = editor.model();
   auto* canvas = editor.canvas();
   QTRY_VERIFY_WITH_TIMEOUT(model->loaded(), 20000);
@@ -206,9 +213,7 @@ void TstLabelEditor::editsSaveAndLog() {
 void TstLabelEditor::navigationZoomPan() {
   Fixture f;
   widgets::LabelEditor editor;
-  editor.resize(1000, 700);
-  editor.setImages(f.root, kNames, f.images(), 0);
-  editor.show();
+  showEditor(editor, f.root, f.images(), 0, QSize(1000, 700));
   auto* model = editor.model();
   auto* canvas = editor.canvas();
   QTRY_VERIFY_WITH_TIMEOUT(model->loaded(), 20000);
@@ -250,8 +255,7 @@ void TstLabelEditor::navigationZoomPan() {
 void TstLabelEditor::changedOnDiskIsRefused() {
   Fixture f;
   widgets::LabelEditor editor;
-  editor.setImages(f.root, kNames, f.images(), 1);
-  editor.show();
+  showEditor(editor, f.root, f.images(), 1);
   auto* model = editor.model();
   QTRY_VERIFY_WITH_TIMEOUT(model->loaded(), 20000);
   // Another program rewrites b.txt while it is open here.
@@ -283,8 +287,7 @@ void TstLabelEditor::readOnlyKeepsEdits() {
   QDir(f.root + "/labels").removeRecursively();
   writeText(f.root + "/labels", "not a folder\n");
   widgets::LabelEditor editor;
-  editor.setImages(f.root, kNames, {EditorImage{c, {}, {}, {}, false}}, 0);
-  editor.show();
+  showEditor(editor, f.root, {EditorImage{c, {}, {}, {}, false}}, 0);
   auto* model = editor.model();
   QTRY_VERIFY_WITH_TIMEOUT(model->loaded(), 20000);
   auto* canvas = editor.canvas();
@@ -307,9 +310,7 @@ void TstLabelEditor::largeImagePaintsQuickly() {
   writeImage(f.big, 4000, 3000);
   writeText(f.labelBig, "0 0.5 0.5 0.2 0.2\n");
   widgets::LabelEditor editor;
-  editor.resize(1200, 800);
-  editor.setImages(f.root, kNames, {EditorImage{f.big, {}, {}, {}, false}}, 0);
-  editor.show();
+  showEditor(editor, f.root, {EditorImage{f.big, {}, {}, {}, false}}, 0, QSize(1200, 800));
   QTRY_VERIFY_WITH_TIMEOUT(editor.model()->loaded(), 30000);
   auto* canvas = editor.canvas();
   QVERIFY(editor.model()->picture().width <= studio::LabelEditorModel::kDisplaySide);
