@@ -19,9 +19,12 @@
 #include "app/stave-train/split_images.h"
 #include "app/stave-train/train_command.h"
 #include "core/base/atomic_file.h"
+#include "core/base/hash.h"
 #include "core/config/output_path.h"
 #include "core/config/run_config.h"
 #include "core/data/dataset.h"
+#include "core/data/label_edits.h"
+#include "core/data/label_fix_batch.h"
 #include "core/data/label_issues.h"
 #include "core/train/checkpoint.h"
 #include "core/train/inference.h"
@@ -202,6 +205,30 @@ std::string displayName(const std::string& imagePath, const std::string& root) {
   return s;
 }
 
+/// What `labels fix` needs later (core/data/label_fix_batch.h): the content of each label file
+/// scored with an issue, so that one changed since is refused, and each badly located issue's
+/// predicted box, which the CSV's columns do not hold (its box is the label's).
+stave::data::IssuesCompanion issuesCompanion(const stave::data::LabelIssueReport& report,
+                                             const std::vector<stave::data::IssueImage>& images,
+                                             const stave::data::SplitIndex& index,
+                                             const std::string& csv) {
+  stave::data::IssuesCompanion c;
+  c.csvHash = stave::hashHex(csv);
+  for (size_t k = 0; k < report.issues.size(); ++k) {
+    const auto& is = report.issues[k];
+    const auto i = static_cast<size_t>(is.image);
+    if (!c.labelHashes.count(images[i].name)) {
+      auto state = stave::data::readLabelFile(index.images[i].labelPath);
+      c.labelHashes[images[i].name] = state ? state->hash : std::string("unreadable");
+    }
+    if (is.kind == stave::data::IssueKind::BadlyLocated && is.predictionIndex >= 0) {
+      const auto& p = images[i].predictions[static_cast<size_t>(is.predictionIndex)];
+      c.predictedBoxes[static_cast<int>(k) + 2] = {p.x1, p.y1, p.x2, p.y2};  // line 1: header
+    }
+  }
+  return c;
+}
+
 void printSummary(const stave::data::LabelIssueReport& report, size_t images,
                   const std::vector<std::string>& names, const std::string& out) {
   std::map<std::string, int> kinds;
@@ -304,7 +331,14 @@ int run(LabelIssuesOptions& o) {
         {d.cls, d.score, d.x1, d.y1, d.x2, d.y2});
   }
   const auto report = stave::data::findLabelIssues(images, spec->nc(), o.scoring);
-  if (auto st = stave::writeFileAtomic(o.out, stave::data::labelIssuesCsv(report, images)); !st)
+  const std::string csv = stave::data::labelIssuesCsv(report, images);
+  // The companion first: a CSV is never left beside another CSV's companion.
+  if (auto st = stave::writeFileAtomic(
+          stave::data::issuesCompanionPath(o.out),
+          stave::data::issuesCompanionJson(issuesCompanion(report, images, index.value(), csv)));
+      !st)
+    return stave::cli::reportErrors(kName, st.errors());
+  if (auto st = stave::writeFileAtomic(o.out, csv); !st)
     return stave::cli::reportErrors(kName, st.errors());
   printSummary(report, images.size(), spec->names, o.out);
   return stave::cli::kOk;
@@ -410,5 +444,7 @@ STAVE_COMMAND(stave::cli::Command{
     "       stave-train label-issues --preds P.csv data=D.yaml [--split val] --out FILE.csv",
     "The CSV has one row per issue: image,kind,label_class,predicted_class,score,x1,y1,x2,y2\n"
     "(score 0..1, higher = more likely a labelling error; box in pixels; classes as ids, -1\n"
-    "where none), the images with the worst issue first. See docs/labels.md.",
+    "where none), the images with the worst issue first. Beside it, FILE.csv.json keeps what\n"
+    "`labels fix` needs: each scored label file's content hash and the predicted box of each\n"
+    "badly located issue. See docs/labels.md.",
     setup, /*keyValueOptions=*/true});

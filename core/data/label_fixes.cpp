@@ -138,6 +138,9 @@ Result<std::string> applyIssueFix(const std::string& labelText, const std::strin
   if (issue.labelClass < 0) return Error{labelPath, 0, "", "the issue names no label box"};
   if (fix == IssueFix::TakeOtherClass && issue.predictedClass < 0)
     return Error{labelPath, 0, "", "the issue has no other class to take"};
+  if (fix == IssueFix::TakePredictedBox &&
+      (!issue.hasPredictedBox || issue.px2 <= issue.px1 || issue.py2 <= issue.py1))
+    return Error{labelPath, 0, "", "the issue holds no predicted box to take"};
   // The label box the issue names: of its class, overlapping the issue's box most.
   int best = -1;
   double bestIou = 0.5;
@@ -158,6 +161,11 @@ Result<std::string> applyIssueFix(const std::string& labelText, const std::strin
                      "found)"};
   if (fix == IssueFix::DeleteBox) {
     out.erase(out.begin() + best);
+  } else if (fix == IssueFix::TakePredictedBox) {
+    const Box b{issue.labelClass, float((issue.px1 + issue.px2) / 2 / W),
+                float((issue.py1 + issue.py2) / 2 / H), float((issue.px2 - issue.px1) / W),
+                float((issue.py2 - issue.py1) / H)};
+    out[size_t(best)] = formatBoxRow(b);
   } else {
     Box b = rows[size_t(best)].box;
     b.cls = issue.predictedClass;

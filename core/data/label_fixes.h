@@ -22,6 +22,10 @@ struct IssueRow {
   double score = 0;                       ///< 0..1
   double x1 = 0, y1 = 0, x2 = 0, y2 = 0;  ///< the box in pixels
   int line = 0;                           ///< its line in the CSV
+  /// The prediction's box in pixels, when known (badly located: the CSV holds the label box;
+  /// `label-issues` writes the prediction's beside it, see label_fix_batch.h).
+  bool hasPredictedBox = false;
+  double px1 = 0, py1 = 0, px2 = 0, py2 = 0;
 };
 
 /// The issues CSV read back; a row that cannot be read is a problem naming its line, the rest
@@ -42,6 +46,7 @@ enum class IssueFix {
   AcceptPrediction,  ///< overlooked: add the predicted box with its class
   DeleteBox,         ///< spurious (or any issue with a label box): remove the label box
   TakeOtherClass,    ///< swapped: give the label box the predicted class
+  TakePredictedBox,  ///< badly located: the label box takes the prediction's box (its class kept)
 };
 
 /// The fix that suits `kind` best (badly located: none of these, it is edited by hand).
