@@ -210,6 +210,19 @@ void HardwarePage::buildTopArea(QSplitter* split) {
   m_cardLayout->setSpacing(4);
   adviceLayout->addLayout(m_cardLayout);
   topLayout->addWidget(m_adviceBox);
+  m_adviceBox->installEventFilter(this);
+}
+
+void HardwarePage::fitAdvice() {
+  const int need = m_adviceBox->heightForWidth(m_adviceBox->width());
+  if (need > 0 && need != m_adviceBox->minimumHeight()) m_adviceBox->setMinimumHeight(need);
+}
+
+bool HardwarePage::eventFilter(QObject* watched, QEvent* event) {
+  // A new width wraps the cards' text anew; new cards ask for a new layout.
+  if (watched == m_adviceBox && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest))
+    fitAdvice();
+  return QWidget::eventFilter(watched, event);
 }
 
 // History: one chart per metric, one series per GPU; the charts pan and zoom together.

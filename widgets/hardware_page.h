@@ -94,6 +94,11 @@ class HardwarePage : public QWidget {
   void inventoryArrived();
   void samplesArrived();
   void updateAdvice();
+  /// Keeps the advice box at least as high as its wrapped text needs at its width: in the
+  /// splitter's pane a word-wrapped label's height for its width is not asked, and the cards
+  /// were squeezed to one line each.
+  void fitAdvice();
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void updateNccl();
   QString legendHtml() const;
 
