@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/base/atomic_file.h"
 #include "core/data/image_header.h"
 #include "core/studio/background_job.h"
 
@@ -88,7 +89,10 @@ std::shared_ptr<SharedLabelStore> sharedLabelStore(const QString& root) {
 }
 
 LabelEditorModel::LabelEditorModel(QObject* parent)
-    : QObject(parent), m_loadJob(new BackgroundJob(this)), m_saveJob(new BackgroundJob(this)) {}
+    : QObject(parent),
+      m_elsewhereJob(new BackgroundJob(this)),
+      m_loadJob(new BackgroundJob(this)),
+      m_saveJob(new BackgroundJob(this)) {}
 
 LabelEditorModel::~LabelEditorModel() = default;
 
@@ -105,6 +109,8 @@ QString LabelEditorModel::session() const {
 void LabelEditorModel::setImages(const QVector<EditorImage>& images, int current) {
   m_images = images;
   m_current = -1;
+  m_kept.clear();
+  m_elsewhere.clear();
   m_boxes.clear();
   m_savedBoxes.clear();
   if (!m_images.isEmpty()) load(std::clamp(current, 0, int(m_images.size()) - 1));
@@ -170,16 +176,18 @@ void LabelEditorModel::load(int index) {
         for (size_t i = 0; i < m_rows.size(); ++i)
           if (m_rows[i].isBox) m_boxes.push_back(fromBox(m_rows[i].box, int(i)));
         m_savedBoxes = m_boxes;
-        const EditorImage& im = m_images[m_current];
-        m_predictions = im.predictions;
-        m_issues = im.issues;
-        if (im.pixels && m_imageSize.width() > 0 && m_imageSize.height() > 0) {
-          const double w = m_imageSize.width(), h = m_imageSize.height();
-          for (auto* list : {&m_predictions, &m_issues})
-            for (auto& b : *list)
-              b.rect = QRectF(b.rect.left() / w, b.rect.top() / h, b.rect.width() / w,
-                              b.rect.height() / h);
+        // Edits kept in memory (a read-only dataset) come back as they were left, on the file
+        // as it was then.
+        auto kept = m_kept.constFind(m_current);
+        if (kept != m_kept.constEnd()) {
+          m_file = kept->file;
+          m_rows = kept->rows;
+          m_savedBoxes.clear();
+          for (size_t i = 0; i < m_rows.size(); ++i)
+            if (m_rows[i].isBox) m_savedBoxes.push_back(fromBox(m_rows[i].box, int(i)));
+          m_boxes = kept->boxes;
         }
+        takePredictions();
         m_loaded = true;
         emit opened();
         emit boxesChanged();
@@ -190,9 +198,42 @@ void LabelEditorModel::load(int index) {
       });
 }
 
+void LabelEditorModel::takePredictions() {
+  const EditorImage& im = m_images[m_current];
+  m_predictions = im.predictions;
+  m_issues = im.issues;
+  if (im.pixels && m_imageSize.width() > 0 && m_imageSize.height() > 0) {
+    const double w = m_imageSize.width(), h = m_imageSize.height();
+    for (auto* list : {&m_predictions, &m_issues})
+      for (auto& b : *list)
+        b.rect =
+            QRectF(b.rect.left() / w, b.rect.top() / h, b.rect.width() / w, b.rect.height() / h);
+  }
+}
+
+void LabelEditorModel::setDrafts(const QMap<QString, QVector<EditorBox>>& byImage) {
+  for (auto& im : m_images) {
+    auto it = byImage.constFind(im.image);
+    if (it == byImage.constEnd()) continue;
+    im.predictions = it.value();
+    im.pixels = true;
+    im.drafts = true;
+  }
+  if (m_loaded && currentImage() && byImage.contains(currentImage()->image)) {
+    takePredictions();
+    emit predictionsChanged();
+  }
+}
+
+bool LabelEditorModel::showingDrafts() const {
+  const auto* im = currentImage();
+  return im && im->drafts;
+}
+
 void LabelEditorModel::setBoxes(const QVector<EditorBox>& boxes) {
   if (boxes == m_boxes) return;
   m_boxes = boxes;
+  m_elsewhere.clear();  // edited since it was saved elsewhere
   emit boxesChanged();
 }
 
@@ -202,6 +243,13 @@ QString LabelEditorModel::labelText() const {
 
 void LabelEditorModel::save() {
   if (!m_loaded || !m_store || m_saveJob->busy()) return;
+  if (m_readOnly && dirty()) {
+    // Not tried again on every image: the edits join the kept ones and the user moves on.
+    keepCurrent();
+    emit failed(Failure::Write, m_readOnlyWhy);
+    if (m_pendingOpen >= 0) load(m_pendingOpen);
+    return;
+  }
   if (!dirty()) {
     emit saved({});
     if (m_pendingOpen >= 0) load(m_pendingOpen);
@@ -235,6 +283,16 @@ void LabelEditorModel::save() {
       },
       [this, written](Outcome o) {
         if (!o.ok) {
+          if (o.failure == Failure::Write) {
+            // A dataset that cannot be written: the edits are kept in memory, this image's and
+            // those of the images that follow, until saved elsewhere or discarded.
+            m_readOnly = true;
+            m_readOnlyWhy = o.error;
+            keepCurrent();
+            emit failed(o.failure, o.error);
+            if (m_pendingOpen >= 0) load(m_pendingOpen);
+            return;
+          }
           m_pendingOpen = -1;  // stay on the image: its edits are only in memory
           emit failed(o.failure, o.error);
           return;
@@ -256,6 +314,91 @@ void LabelEditorModel::save() {
 
 void LabelEditorModel::reload() {
   if (m_current >= 0) load(m_current);
+}
+
+void LabelEditorModel::keepCurrent() {
+  if (!m_loaded || m_current < 0) return;
+  if (dirty())
+    m_kept[m_current] = Kept{m_rows, m_file, m_boxes};
+  else
+    m_kept.remove(m_current);
+}
+
+int LabelEditorModel::keptCount() const {
+  const bool current = m_loaded && dirty() && !m_kept.contains(m_current);
+  return int(m_kept.size()) + (current ? 1 : 0);
+}
+
+namespace {
+// Where a label file goes under another folder: its path relative to the dataset root, or its
+// name when it lies outside the root.
+QString relativeLabelPath(const QString& root, const std::string& file) {
+  const QString abs = QString::fromStdString(file);
+  const QString rel = QDir(root).relativeFilePath(abs);
+  return rel.startsWith(QLatin1String("..")) || QDir::isAbsolutePath(rel)
+             ? QStringLiteral("labels/") + QFileInfo(abs).fileName()
+             : rel;
+}
+}  // namespace
+
+QStringList LabelEditorModel::keptFiles() const {
+  QStringList files;
+  for (auto it = m_kept.cbegin(); it != m_kept.cend(); ++it)
+    if (it.key() != m_current || !m_loaded) files << relativeLabelPath(m_root, it->file.path);
+  if (m_loaded && m_current >= 0 && dirty()) files << relativeLabelPath(m_root, m_file.path);
+  return files;
+}
+
+void LabelEditorModel::discardKept() {
+  m_kept.clear();
+  m_elsewhere.clear();
+  reload();
+}
+
+void LabelEditorModel::saveElsewhere(const QString& folder) {
+  keepCurrent();
+  struct File {
+    QString rel;
+    std::string text;
+  };
+  std::vector<File> files;
+  for (const auto& k : m_kept)
+    files.push_back(
+        {relativeLabelPath(m_root, k.file.path), labelTextWith(k.rows, k.boxes).toStdString()});
+  const QString root = QDir::cleanPath(QFileInfo(m_root).absoluteFilePath());
+  const QString dest = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+  struct Outcome {
+    QStringList written;
+    QString error;
+  };
+  m_elsewhereJob->run<Outcome>(
+      [files, root, dest] {
+        Outcome o;
+        // Into the dataset itself would bypass its edit log (and it cannot be written anyway).
+        if (dest == root || dest.startsWith(root + QLatin1Char('/'))) {
+          o.error = tr("%1 is inside the dataset; choose a folder outside it").arg(dest);
+          return o;
+        }
+        for (const auto& f : files) {
+          const QString target = QDir(dest).filePath(f.rel);
+          if (auto st = writeFileAtomic(target.toStdString(), f.text); !st) {
+            o.error =
+                tr("cannot write to %1: %2").arg(dest, QString::fromStdString(st.errorText()));
+            return o;
+          }
+          o.written << target;
+        }
+        return o;
+      },
+      [this, dest](Outcome o) {
+        if (!o.error.isEmpty()) {
+          emit failed(Failure::Elsewhere, o.error);
+          return;
+        }
+        m_elsewhere = dest;
+        emit savedElsewhere(dest, o.written);
+      },
+      [this](const QString& message) { emit failed(Failure::Elsewhere, message); });
 }
 
 }  // namespace stave::studio

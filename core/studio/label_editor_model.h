@@ -6,6 +6,7 @@
 // file. Undo and redo live in the widget (QUndoStack is QtGui); it snapshots boxes() and puts
 // them back with setBoxes().
 
+#include <QMap>
 #include <QObject>
 #include <QRectF>
 #include <QSize>
@@ -42,6 +43,8 @@ struct EditorImage {
   QVector<EditorBox> issues;       ///< boxes a label-issues list flags on it (cls = kind)
   bool pixels = false;             ///< predictions and issues are in pixels of the image
                                    ///< (normalised when it is read), else normalised
+  bool drafts = false;  ///< the predictions are draft labels for an image without a label file
+                        ///< (model-assisted labelling): shown apart, written only once accepted
 };
 
 /// The text of a label file with `boxes` in place of its box rows: rows that are not boxes and
@@ -72,9 +75,10 @@ class LabelEditorModel : public QObject {
   /// What the widget is told when opening or saving fails.
   enum class Failure {
     None,
-    Read,      ///< the label file or the image cannot be read
-    Conflict,  ///< the label file changed on disk since it was read: reload or keep editing
-    Write,     ///< the dataset cannot be written (read-only): the edits stay in memory
+    Read,       ///< the label file or the image cannot be read
+    Conflict,   ///< the label file changed on disk since it was read: reload or keep editing
+    Write,      ///< the dataset cannot be written (read-only): the edits stay in memory
+    Elsewhere,  ///< Save elsewhere could not write the folder chosen
   };
   Q_ENUM(Failure)
 
@@ -89,6 +93,8 @@ class LabelEditorModel : public QObject {
   /// The images to go through; opens `current`.
   void setImages(const QVector<EditorImage>& images, int current = 0);
   int count() const { return int(m_images.size()); }
+  /// Image `index` of the list (0 <= index < count()).
+  const EditorImage& image(int index) const { return m_images[index]; }
   int current() const { return m_current; }
   const EditorImage* currentImage() const;
   /// Opens image `index` (when the current one has unsaved edits, it is saved first; a failed
@@ -125,6 +131,28 @@ class LabelEditorModel : public QObject {
   /// The session id written to the edit log.
   QString session() const;
 
+  /// Gives the images named in `byImage` (absolute paths) these draft labels (pixels of the
+  /// image) in place of their predictions; the current image shows them at once.
+  void setDrafts(const QMap<QString, QVector<EditorBox>>& byImage);
+  /// The current image's predictions are drafts (it has no label file yet).
+  bool showingDrafts() const;
+
+  /// The dataset refused a write (read-only): edits of every image are kept in memory from then
+  /// on, until saved elsewhere or discarded, and going to another image keeps them.
+  bool readOnly() const { return m_readOnly; }
+  /// Images whose edits are only in memory (the current one counted when edited).
+  int keptCount() const;
+  /// The label files Save elsewhere would write, relative to the dataset root.
+  QStringList keptFiles() const;
+  /// Drops every edit kept in memory and reads the current image again.
+  void discardKept();
+  /// Writes the label file of every image with kept edits, and only those, to `folder` under
+  /// their path relative to the dataset root (labels/train/x.txt stays labels/train/x.txt),
+  /// each atomically; savedElsewhere() or failed(Elsewhere) follows. The dataset is untouched.
+  void saveElsewhere(const QString& folder);
+  /// The folder the kept edits were last saved to ("" when not, or edited since).
+  QString savedElsewhereTo() const { return m_elsewhere; }
+
   /// The longest side the picture is decoded to: enough for zooming in on a large screen,
   /// small enough to draw smoothly (a 4000 × 3000 image is not drawn at full size).
   static constexpr int kDisplaySide = 3072;
@@ -138,9 +166,27 @@ class LabelEditorModel : public QObject {
   void saved(const QString& edit);
   /// Reading or writing failed; `message` names the file and the reason.
   void failed(stave::studio::LabelEditorModel::Failure failure, const QString& message);
+  /// The current image's predictions changed (drafts arrived).
+  void predictionsChanged();
+  /// Save elsewhere wrote `files` (absolute paths) under `folder`.
+  void savedElsewhere(const QString& folder, const QStringList& files);
 
  private:
   void load(int index);
+  /// m_predictions and m_issues from the current image, normalised.
+  void takePredictions();
+  /// Puts the current image's unsaved edits with the kept ones (or drops them when none).
+  void keepCurrent();
+  /// An image's edits held in memory while the dataset cannot be written.
+  struct Kept {
+    std::vector<data::LabelRow> rows;
+    data::LabelFileState file;
+    QVector<EditorBox> boxes;
+  };
+  QMap<int, Kept> m_kept;
+  bool m_readOnly = false;
+  QString m_readOnlyWhy, m_elsewhere;
+  BackgroundJob* m_elsewhereJob;
   QString m_root;
   QStringList m_names;
   QVector<EditorImage> m_images;
