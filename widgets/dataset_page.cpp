@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
+#include <QSet>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -24,6 +25,7 @@
 #include "widgets/augment_view.h"
 #include "widgets/box_image_view.h"
 #include "widgets/dataset_gallery.h"
+#include "widgets/draft_labels_dialog.h"
 #include "widgets/label_editor.h"
 #include "widgets/label_issues_view.h"
 #include "widgets/live_chart.h"
@@ -101,6 +103,11 @@ void DatasetPage::buildHeader(QVBoxLayout* layout) {
   m_cancelButton->setObjectName(QStringLiteral("datasetCancel"));
   m_cancelButton->hide();
   header->addWidget(m_cancelButton);
+  m_labelNew = new QPushButton(tr("Label new images…"), this);
+  m_labelNew->setObjectName(QStringLiteral("datasetLabelNew"));
+  m_labelNew->setToolTip(tr("Images without a label file, in the label editor with a model's "
+                            "predictions as draft labels"));
+  header->addWidget(m_labelNew);
   m_rescan = new QPushButton(tr("Rescan"), this);
   m_rescan->setObjectName(QStringLiteral("datasetRescan"));
   header->addWidget(m_rescan);
@@ -173,6 +180,9 @@ void DatasetPage::buildProblemsTab() {
           [this](const QModelIndex& current) {
             if (current.isValid()) showProblem(current.row());
           });
+  // A problem's image opens in the label editor (every image with a problem, in list order).
+  connect(m_problemView, &QTableView::doubleClicked, this,
+          [this](const QModelIndex& index) { editProblemImage(index.row()); });
   connect(m_previewLoader, &studio::ThumbnailLoader::ready, this, [this](const QString& path) {
     if (path == m_problemImage) showProblemImage();
   });
@@ -200,6 +210,7 @@ void DatasetPage::connectSignals() {
     showSummary();
   });
   connect(m_rescan, &QPushButton::clicked, this, &DatasetPage::rescan);
+  connect(m_labelNew, &QPushButton::clicked, this, &DatasetPage::labelNewImages);
   connect(m_gallery, &DatasetGallery::editRequested, this, &DatasetPage::editLabels);
   connect(m_cancelButton, &QPushButton::clicked, this, &DatasetPage::cancel);
   connect(m_doc, &studio::ProjectDocument::opened, this, [this] {
@@ -235,6 +246,62 @@ LabelEditor* DatasetPage::editLabels(int row) {
   if (images.isEmpty()) return nullptr;
   auto* editor = openLabelEditor(window(), datasetRoot(), s.names, images, current);
   // The scan's counts and problems follow the edits once the editor is closed.
+  connect(editor, &QObject::destroyed, this, [this] {
+    if (m_doc->isOpen()) rescan();
+  });
+  return editor;
+}
+
+LabelEditor* DatasetPage::editProblemImage(int row) {
+  const auto& s = *m_summary;
+  if (!s.images || row < 0 || row >= m_problems->rowCount()) return nullptr;
+  QVector<studio::EditorImage> images;
+  QSet<int> seen;
+  int current = -1;
+  for (int r = 0; r < m_problems->rowCount(); ++r) {
+    const int i = m_problems->row(r).image;
+    if (i < 0 || size_t(i) >= s.images->size() || !(*s.images)[size_t(i)].usable) continue;
+    if (r == row) current = seen.contains(i) ? -2 - i : int(images.size());
+    if (seen.contains(i)) continue;
+    seen.insert(i);
+    const auto& g = (*s.images)[size_t(i)];
+    images.push_back({g.path, g.labelPath, {}, {}, false});
+  }
+  if (current <= -2) {  // the image was listed for an earlier problem
+    const QString path = (*s.images)[size_t(-2 - current)].path;
+    for (int k = 0; k < images.size(); ++k)
+      if (images[k].image == path) current = k;
+  }
+  if (current < 0) return nullptr;  // no usable image: a file the editor cannot open
+  auto* editor = openLabelEditor(window(), datasetRoot(), s.names, images, current);
+  connect(editor, &QObject::destroyed, this, [this] {
+    if (m_doc->isOpen()) rescan();
+  });
+  return editor;
+}
+
+DraftLabelsDialog* DatasetPage::labelNewImages() {
+  const auto& s = *m_summary;
+  QVector<studio::ImageAndLabel> candidates;
+  if (s.images)
+    for (const auto& g : *s.images)
+      if (g.usable && g.boxes.empty()) candidates.push_back({g.path, g.labelPath});
+  auto* dialog = new DraftLabelsDialog(m_doc, candidates, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this, [this, dialog] {
+    editNewImages(dialog->images(), dialog->weights(), dialog->conf());
+  });
+  dialog->open();
+  return dialog;
+}
+
+LabelEditor* DatasetPage::editNewImages(const QVector<studio::ImageAndLabel>& found,
+                                        const QString& weights, double conf) {
+  if (found.isEmpty()) return nullptr;
+  QVector<studio::EditorImage> images;
+  for (const auto& f : found) images.push_back({f.image, f.label, {}, {}, false, !weights.isEmpty()});
+  auto* editor = openLabelEditor(window(), datasetRoot(), m_summary->names, images, 0);
+  if (!weights.isEmpty()) editor->predictDrafts(weights, conf);
   connect(editor, &QObject::destroyed, this, [this] {
     if (m_doc->isOpen()) rescan();
   });

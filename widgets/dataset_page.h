@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/studio/dataset_scan.h"
+#include "core/studio/draft_labels.h"
 
 class QCustomPlot;
 class QLabel;
@@ -28,6 +29,7 @@ namespace stave::widgets {
 class AugmentView;
 class BoxImageView;
 class DatasetGallery;
+class DraftLabelsDialog;
 class LabelEditor;
 class LabelIssuesView;
 
@@ -56,6 +58,17 @@ class DatasetPage : public QWidget {
   /// Opens the label editor on the gallery's images shown, at its source row `row`; the
   /// dataset is scanned again when the editor is closed.
   LabelEditor* editLabels(int row);
+  /// The label editor on the images of the Problems list, at problem `row`'s (double-click);
+  /// null when that problem has no usable image.
+  LabelEditor* editProblemImage(int row);
+  /// Label new images… : a dialog that finds the images without a label file and picks the
+  /// model whose predictions are their draft labels; accepting it opens the editor on them.
+  DraftLabelsDialog* labelNewImages();
+  /// The label editor on `images` (no label file yet), with `weights`' predictions of
+  /// confidence >= `conf` as drafts ("" weights: no drafts).
+  LabelEditor* editNewImages(const QVector<studio::ImageAndLabel>& images, const QString& weights,
+                             double conf);
+  QPushButton* labelNewButton() const { return m_labelNew; }
   /// The dataset root of the last scan ("" before one).
   QString datasetRoot() const;
   QProgressBar* progressBar() const { return m_progress; }
@@ -101,6 +114,7 @@ class DatasetPage : public QWidget {
   QLabel* m_message = nullptr;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_rescan = nullptr;
+  QPushButton* m_labelNew = nullptr;
   QPushButton* m_cancelButton = nullptr;
   QTabWidget* m_tabs = nullptr;
   QTableWidget* m_counts = nullptr;

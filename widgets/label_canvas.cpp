@@ -121,6 +121,21 @@ void LabelCanvas::resizeEvent(QResizeEvent*) {
   clampPan();
 }
 
+bool LabelCanvas::isAccepted(const studio::EditorBox& draft) const {
+  for (const auto& b : m_boxes)
+    if (b.cls == draft.cls && std::abs(b.rect.left() - draft.rect.left()) < 1e-6 &&
+        std::abs(b.rect.top() - draft.rect.top()) < 1e-6 &&
+        std::abs(b.rect.width() - draft.rect.width()) < 1e-6 &&
+        std::abs(b.rect.height() - draft.rect.height()) < 1e-6)
+      return true;
+  return false;
+}
+
+void LabelCanvas::setDrafts(bool drafts) {
+  m_drafts = drafts;
+  update();
+}
+
 void LabelCanvas::paintEvent(QPaintEvent*) {
   QElapsedTimer t;
   t.start();
@@ -165,6 +180,24 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
   for (int i = 0; i < m_predictions.size(); ++i) {
     const auto& b = m_predictions[i];
     const QColor c = classColor(b.cls);
+    if (m_drafts) {
+      // A draft label: hatched, outlined dash-dot over a dark halo, always named, so it is never
+      // taken for a label; once accepted it is a label box and the draft is not drawn.
+      if (isAccepted(b)) continue;
+      const QRectF wr = widgetRect(b.rect);
+      const bool sel = i == m_selectedPrediction;
+      p.setPen(QPen(QColor(0, 0, 0, 160), sel ? 5 : 3.5));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(wr);
+      QColor hatch = c;
+      hatch.setAlpha(sel ? 150 : 90);
+      p.setBrush(QBrush(hatch, Qt::BDiagPattern));
+      p.setPen(QPen(c, sel ? 3 : 2, Qt::DashDotLine));
+      p.drawRect(wr);
+      tag(wr, tr("draft %1 %2").arg(name(b.cls)).arg(b.conf, 0, 'f', 2),
+          sel ? c.darker(130) : QColor(40, 40, 40, 200));
+      continue;
+    }
     QPen pen(c, i == m_selectedPrediction ? 3 : 1.5, Qt::DashLine);
     p.setPen(pen);
     p.setBrush(Qt::NoBrush);
@@ -241,7 +274,7 @@ int LabelCanvas::hitPrediction(QPointF w) const {
   for (int i = 0; i < m_predictions.size(); ++i) {
     const auto& b = m_predictions[i];
     const QRectF wr(toWidget(b.rect.topLeft()), toWidget(b.rect.bottomRight()));
-    if (!wr.contains(w)) continue;
+    if (!wr.contains(w) || (m_drafts && isAccepted(b))) continue;
     const double area = b.rect.width() * b.rect.height();
     if (best < 0 || area < bestArea) {
       best = i;

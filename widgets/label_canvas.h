@@ -25,6 +25,12 @@ class LabelCanvas : public QWidget {
   void setIssues(const QVector<studio::EditorBox>& issues);
   void setClassNames(const QStringList& names);
   void setMessage(const QString& message);
+  /// The predictions are draft labels (an image without a label file): drawn hatched with a
+  /// "draft" tag, and hidden once accepted (a label box in the same place).
+  void setDrafts(bool drafts);
+  bool drafts() const { return m_drafts; }
+  /// A label box holds `draft` exactly (it was accepted).
+  bool isAccepted(const studio::EditorBox& draft) const;
   /// The class a newly drawn box gets.
   void setDrawClass(int cls) { m_drawClass = cls; }
 
@@ -78,6 +84,7 @@ class LabelCanvas : public QWidget {
   int m_selected = -1;
   int m_selectedPrediction = -1;
   int m_drawClass = 0;
+  bool m_drafts = false;
   double m_zoom = 1;
   QPointF m_pan;  // offset of the image's centre from the widget's, in widget pixels
   // The gesture in progress.

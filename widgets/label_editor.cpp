@@ -2,17 +2,20 @@
 
 #include <QCloseEvent>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "core/data/label_issues.h"
+#include "core/studio/draft_labels.h"
 #include "widgets/box_image_view.h"
 #include "widgets/label_canvas.h"
 
@@ -67,8 +70,11 @@ LabelEditor::LabelEditor(QWidget* parent)
   auto* accept = flatButton(tr("Accept prediction (A)"), this);
   auto* undo = flatButton(tr("Undo"), this);
   auto* redo = flatButton(tr("Redo"), this);
+  m_acceptAll = flatButton(tr("Accept all drafts (Shift+A)"), this);
+  m_acceptAll->setObjectName(QStringLiteral("labelEditorAcceptAll"));
+  m_acceptAll->hide();
   auto* save = flatButton(tr("Save"), this);
-  for (auto* b : {prev, next, issue, accept, undo, redo, save}) bar->addWidget(b);
+  for (auto* b : {prev, next, issue, accept, m_acceptAll, undo, redo, save}) bar->addWidget(b);
   bar->addStretch(1);
   m_status = new QLabel(this);
   m_status->setObjectName(QStringLiteral("labelEditorStatus"));
@@ -105,9 +111,16 @@ LabelEditor::LabelEditor(QWidget* parent)
   messageRow->addWidget(m_message, 1);
   m_reload = flatButton(tr("Reload from disk"), this);
   m_discard = flatButton(tr("Discard edits"), this);
+  m_saveElsewhere = flatButton(tr("Save elsewhere…"), this);
+  m_saveElsewhere->setObjectName(QStringLiteral("labelEditorSaveElsewhere"));
+  m_saveElsewhere->setToolTip(
+      tr("Writes the edited label files, and only those, to a folder you choose, with the "
+         "dataset's layout (labels/train/…)"));
   m_reload->hide();
   m_discard->hide();
+  m_saveElsewhere->hide();
   messageRow->addWidget(m_reload);
+  messageRow->addWidget(m_saveElsewhere);
   messageRow->addWidget(m_discard);
   layout->addLayout(messageRow);
 
@@ -122,12 +135,28 @@ LabelEditor::LabelEditor(QWidget* parent)
   connect(m_undo, &QUndoStack::canRedoChanged, redo, &QWidget::setEnabled);
   undo->setEnabled(false);
   redo->setEnabled(false);
-  auto discard = [this] {
+  connect(m_acceptAll, &QPushButton::clicked, this, [this] { acceptAllDrafts(); });
+  connect(m_reload, &QPushButton::clicked, this, [this] {
     m_undo->clear();
     m_model->reload();
-  };
-  connect(m_reload, &QPushButton::clicked, this, discard);
-  connect(m_discard, &QPushButton::clicked, this, discard);
+  });
+  connect(m_discard, &QPushButton::clicked, this, [this] {
+    m_undo->clear();
+    m_model->discardKept();
+  });
+  connect(m_saveElsewhere, &QPushButton::clicked, this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Save the edited label files in"), m_model->savedElsewhereTo());
+    if (!folder.isEmpty()) saveElsewhere(folder);
+  });
+  connect(m_model, &studio::LabelEditorModel::predictionsChanged, this, &LabelEditor::showDrafts);
+  connect(m_model, &studio::LabelEditorModel::savedElsewhere, this,
+          [this](const QString& folder, const QStringList& files) {
+            m_message->setText(
+                tr("%n edited label file(s) written under %1 (the dataset is unchanged).", nullptr,
+                   int(files.size()))
+                    .arg(QDir::toNativeSeparators(folder)));
+          });
   connect(m_classes, &QListWidget::currentRowChanged, this, [this](int row) {
     if (row >= 0) setClass(row);
   });
@@ -181,10 +210,18 @@ void LabelEditor::showOpened() {
   m_canvas->setBoxes(m_model->boxes());
   m_canvas->select(-1);
   m_canvas->setPredictions(m_model->predictions());
+  m_canvas->setDrafts(m_model->showingDrafts());
+  m_acceptAll->setVisible(m_model->showingDrafts());
   m_canvas->setIssues(m_model->issues());
   m_message->clear();
   m_reload->hide();
-  m_discard->hide();
+  // Edits kept in memory stay reachable from every image until saved elsewhere or discarded.
+  const bool kept = m_model->readOnly() && m_model->keptCount() > 0;
+  m_discard->setVisible(kept);
+  m_saveElsewhere->setVisible(kept);
+  if (kept)
+    m_message->setText(tr("The dataset cannot be written: %n edited label file(s) kept here.",
+                          nullptr, m_model->keptCount()));
   updateStatus();
   m_canvas->setFocus();
   emit imageShown(m_model->current());
@@ -214,14 +251,115 @@ void LabelEditor::showFailure(studio::LabelEditorModel::Failure failure, const Q
               "Reload it (your edits here are dropped) or keep editing.\n%1")
                .arg(message);
   else if (failure == F::Write)
-    text = tr("Not saved: the dataset cannot be written. Your edits are kept here until you "
-              "discard them.\n%1")
+    text = tr("Not saved: the dataset cannot be written. Your edits are kept here (%n label "
+              "file(s)) until you save them elsewhere or discard them.\n%1",
+              nullptr, m_model->keptCount())
                .arg(message);
+  else if (failure == F::Elsewhere)
+    text = tr("Not saved elsewhere: %1").arg(message);
   else
     text = tr("Cannot read: %1").arg(message);
   m_message->setText(text);
   m_reload->setVisible(failure == F::Conflict);
-  m_discard->setVisible(failure == F::Write);
+  const bool kept = failure == F::Write || failure == F::Elsewhere ||
+                    (m_model->readOnly() && m_model->keptCount() > 0);
+  m_discard->setVisible(kept);
+  m_saveElsewhere->setVisible(kept);
+}
+
+void LabelEditor::saveElsewhere(const QString& folder) {
+  if (m_model->keptCount() == 0) {
+    m_message->setText(tr("No edited label files to save."));
+    return;
+  }
+  m_message->setText(tr("Writing %n label file(s) under %1…", nullptr, m_model->keptCount())
+                         .arg(QDir::toNativeSeparators(folder)));
+  m_model->saveElsewhere(folder);
+}
+
+studio::DraftPredictor* LabelEditor::draftPredictor() {
+  if (!m_drafts) {
+    m_drafts = new studio::DraftPredictor(this);
+    connect(m_drafts, &studio::DraftPredictor::finished, this, &LabelEditor::draftsPredicted);
+  }
+  return m_drafts;
+}
+
+void LabelEditor::predictDrafts(const QString& weights, double conf) {
+  draftPredictor();
+  QStringList images;
+  for (int i = 0; i < m_model->count(); ++i) images << m_model->image(i).image;
+  QString why;
+  if (!m_drafts->start(weights, images, conf, &why)) {
+    m_message->setText(tr("Cannot predict draft labels: %1").arg(why));
+    return;
+  }
+  m_message->setText(
+      tr("Predicting draft labels with %1 on %n image(s)…", nullptr, int(images.size()))
+          .arg(QDir::toNativeSeparators(weights)));
+}
+
+void LabelEditor::draftsPredicted() {
+  using O = studio::DraftPredictor::Outcome;
+  if (m_drafts->outcome() != O::Completed) {
+    m_message->setText(m_drafts->outcome() == O::Stopped
+                           ? tr("Draft labels cancelled.")
+                           : tr("Cannot predict draft labels: %1").arg(m_drafts->errorText()));
+    return;
+  }
+  QMap<QString, QVector<studio::EditorBox>> drafts;
+  int boxes = 0, otherClass = 0;
+  const int nc = int(m_model->names().size());
+  for (auto it = m_drafts->detections().cbegin(); it != m_drafts->detections().cend(); ++it) {
+    QVector<studio::EditorBox> list;
+    for (const auto& d : it.value()) {
+      if (d.cls < 0 || d.cls >= nc) {
+        ++otherClass;  // a model of other classes: its class ids mean nothing here
+        continue;
+      }
+      list.push_back({d.cls, d.box, d.conf, -1});
+    }
+    boxes += int(list.size());
+    drafts.insert(it.key(), list);
+  }
+  // Every image predicted is a draft image, with or without boxes.
+  for (int i = 0; i < m_model->count(); ++i)
+    if (!drafts.contains(m_model->image(i).image)) drafts.insert(m_model->image(i).image, {});
+  m_model->setDrafts(drafts);
+  QString text = tr("Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all "
+                    "(Shift+A) or correct them; nothing is written until you accept.",
+                    nullptr, boxes)
+                     .arg(QFileInfo(m_drafts->weights()).fileName())
+                     .arg(m_drafts->detections().size());
+  if (otherClass > 0)
+    text += QLatin1Char(' ') +
+            tr("%n box(es) of classes this dataset does not have left out.", nullptr, otherClass);
+  if (!m_drafts->errorText().isEmpty()) text += QLatin1Char('\n') + m_drafts->errorText();
+  m_message->setText(text);
+  showDrafts();
+}
+
+void LabelEditor::showDrafts() {
+  m_canvas->setPredictions(m_model->predictions());
+  m_canvas->setDrafts(m_model->showingDrafts());
+  m_acceptAll->setVisible(m_model->showingDrafts());
+}
+
+bool LabelEditor::acceptAllDrafts() {
+  if (!m_model->loaded() || !m_model->showingDrafts()) return false;
+  auto boxes = m_model->boxes();
+  const int before = int(boxes.size());
+  for (const auto& d : m_model->predictions()) {
+    if (m_canvas->isAccepted(d)) continue;
+    studio::EditorBox b = d;
+    b.conf = 1;
+    b.row = -1;
+    boxes.push_back(b);
+  }
+  if (boxes.size() == before) return false;
+  edit(boxes, tr("Accept all drafts"));
+  m_model->save();  // accepting is what writes a draft image's label file
+  return true;
 }
 
 void LabelEditor::edit(const QVector<studio::EditorBox>& after, const QString& what) {
@@ -278,6 +416,7 @@ bool LabelEditor::acceptPrediction() {
   boxes.push_back(b);
   edit(boxes, tr("Accept prediction"));
   m_canvas->select(int(boxes.size()) - 1);
+  if (m_model->showingDrafts()) m_model->save();  // an accepted draft is written at once
   return true;
 }
 
@@ -313,7 +452,10 @@ void LabelEditor::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Backspace:
       return deleteSelected();
     case Qt::Key_A:
-      acceptPrediction();
+      if (mods == Qt::ShiftModifier)
+        acceptAllDrafts();
+      else
+        acceptPrediction();
       return;
     case Qt::Key_Right:
     case Qt::Key_PageDown:
@@ -341,6 +483,16 @@ void LabelEditor::keyPressEvent(QKeyEvent* e) {
 }
 
 void LabelEditor::closeEvent(QCloseEvent* e) {
+  if (m_model->readOnly() && m_model->keptCount() > 0 && m_model->savedElsewhereTo().isEmpty() &&
+      QMessageBox::question(this, tr("Unsaved label edits"),
+                            tr("The dataset cannot be written and %n edited label file(s) are "
+                               "only here. Close and drop them?",
+                               nullptr, m_model->keptCount()),
+                            QMessageBox::Discard | QMessageBox::Cancel,
+                            QMessageBox::Cancel) != QMessageBox::Discard) {
+    e->ignore();
+    return;
+  }
   if (m_model->loaded() && m_model->dirty() && !m_discard->isVisible() && !m_reload->isVisible()) {
     // Saved first; the window closes when the save has gone through.
     m_closeWhenSaved = true;
