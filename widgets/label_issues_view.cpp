@@ -8,9 +8,12 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "core/data/image_header.h"
@@ -23,6 +26,50 @@
 namespace stave::widgets {
 
 namespace {
+// The Image column: the image's thumbnail, then its file name. The thumbnail is asked of the
+// loader only when the cell is painted, so a list of a million issues decodes what is on screen;
+// until it is decoded the cell shows a grey square.
+class ThumbnailDelegate : public QStyledItemDelegate {
+ public:
+  ThumbnailDelegate(studio::ThumbnailLoader* loader, QObject* parent)
+      : QStyledItemDelegate(parent), m_loader(loader) {}
+  void paint(QPainter* p, const QStyleOptionViewItem& option,
+             const QModelIndex& index) const override {
+    const int side = LabelIssuesView::kThumbnailSide;
+    QStyleOptionViewItem rest = option;
+    rest.rect.setLeft(option.rect.left() + side + 8);
+    // The row's selection behind the thumbnail too.
+    QStyledItemDelegate::paint(p, option, QModelIndex());
+    QStyledItemDelegate::paint(p, rest, index);
+    const QRect cell(option.rect.left() + 4, option.rect.top() + (option.rect.height() - side) / 2,
+                     side, side);
+    const QString path = index.data(studio::LabelIssuesModel::ImagePathRole).toString();
+    const auto thumb = path.isEmpty() ? nullptr : m_loader->get(path);
+    if (!thumb) {
+      p->fillRect(cell, QColor(128, 128, 128, 60));
+      return;
+    }
+    if (!thumb->ok()) {
+      p->setPen(QColor(176, 0, 32));
+      p->drawText(cell, Qt::AlignCenter, QStringLiteral("✕"));
+      return;
+    }
+    const QImage img = rgbImage(thumb->rgb, thumb->width, thumb->height);
+    const QSize fit = img.size().scaled(cell.size(), Qt::KeepAspectRatio);
+    const QRect at(cell.left() + (side - fit.width()) / 2, cell.top() + (side - fit.height()) / 2,
+                   fit.width(), fit.height());
+    p->drawImage(at, img);
+  }
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    const int side = LabelIssuesView::kThumbnailSide;
+    return {s.width() + side + 8, std::max(s.height(), side + 4)};
+  }
+
+ private:
+  studio::ThumbnailLoader* m_loader;
+};
+
 // What the preview's thread reads: the picture and the label boxes of the file now.
 struct IssuePicture {
   QImage image;
@@ -35,6 +82,9 @@ struct IssuePicture {
 LabelIssuesView::LabelIssuesView(QWidget* parent)
     : QWidget(parent),
       m_model(new studio::LabelIssuesModel(this)),
+      // Small thumbnails, bounded in bytes (about 1000 of them) and in queued requests: the
+      // list may name a million images, only those on screen are asked for.
+      m_thumbs(new studio::ThumbnailLoader({kThumbnailSide, 2, 32ll << 20, 256}, this)),
       m_imageJob(new studio::BackgroundJob(this)) {
   setObjectName(QStringLiteral("labelIssuesView"));
   auto* layout = new QVBoxLayout(this);
@@ -62,9 +112,19 @@ LabelIssuesView::LabelIssuesView(QWidget* parent)
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  m_table->verticalHeader()->setDefaultSectionSize(kThumbnailSide + 6);
+  m_table->setItemDelegateForColumn(studio::LabelIssuesModel::ImageColumn,
+                                    new ThumbnailDelegate(m_thumbs, m_table));
   m_table->horizontalHeader()->setSectionResizeMode(studio::LabelIssuesModel::ImageColumn,
                                                     QHeaderView::Stretch);
   m_table->installEventFilter(this);
+  // Thumbnails arriving in a burst repaint the list once.
+  auto* repaint = new QTimer(this);
+  repaint->setSingleShot(true);
+  repaint->setInterval(50);
+  connect(repaint, &QTimer::timeout, m_table->viewport(), qOverload<>(&QWidget::update));
+  connect(m_thumbs, &studio::ThumbnailLoader::ready, repaint, qOverload<>(&QTimer::start));
   m_preview = new BoxImageView(split);
   m_preview->setMessage(tr("Select an issue to see its image."));
   split->addWidget(m_table);
@@ -84,6 +144,7 @@ LabelIssuesView::LabelIssuesView(QWidget* parent)
     if (!csv.isEmpty()) load(csv, m_root, m_names);
   });
   connect(m_model, &studio::LabelIssuesModel::loaded, this, [this] {
+    m_thumbs->clearPending();  // what the previous list asked for
     if (!m_model->error().isEmpty()) {
       m_summary->setText(tr("Cannot read the issues: %1").arg(m_model->error()));
       return;

@@ -1,6 +1,7 @@
 #pragma once
-// The Label issues view: the ranked list of an issues CSV (`stave-train label-issues`) with the
-// selected issue's image and box beside it, each issue one key from its fix —
+// The Label issues view: the ranked list of an issues CSV (`stave-train label-issues`), each row
+// with its image's thumbnail, kind, class and confidence, the selected issue's image and box
+// beside it, each issue one key from its fix —
 //   Enter: the usual fix (overlooked: accept the prediction, swapped: take the predicted class,
 //   spurious: delete the box) · Delete: delete the label box · C: take the predicted class ·
 //   E or double-click: open the image in the label editor · N: not an issue (remembered for
@@ -16,7 +17,8 @@ class QTableView;
 
 namespace stave::studio {
 class BackgroundJob;
-}
+class ThumbnailLoader;
+}  // namespace stave::studio
 
 namespace stave::widgets {
 
@@ -26,6 +28,8 @@ class LabelEditor;
 class LabelIssuesView : public QWidget {
   Q_OBJECT
  public:
+  /// The long side of the list's thumbnails, in pixels.
+  static constexpr int kThumbnailSide = 48;
   explicit LabelIssuesView(QWidget* parent = nullptr);
   /// Reads the issues CSV `csv` of the dataset at `root` (classes `names`).
   void load(const QString& csv, const QString& root, const QStringList& names);
@@ -36,6 +40,8 @@ class LabelIssuesView : public QWidget {
   QTableView* table() const { return m_table; }
   BoxImageView* preview() const { return m_preview; }
   QLabel* messageLabel() const { return m_message; }
+  /// The list's thumbnails (decoded off the GUI thread, cached with a bound in bytes).
+  studio::ThumbnailLoader* thumbnails() const { return m_thumbs; }
   /// The editor opened last from this view (null when none is open).
   LabelEditor* editor() const { return m_editor; }
 
@@ -64,6 +70,7 @@ class LabelIssuesView : public QWidget {
   QLabel* m_summary;
   QLabel* m_message;
   QPushButton* m_open;
+  studio::ThumbnailLoader* m_thumbs;
   studio::BackgroundJob* m_imageJob;
   LabelEditor* m_editor = nullptr;
   QString m_root;
