@@ -361,6 +361,28 @@ LabelEditor* ValidationView::editListedImages() {
                          std::max(0, m_cellImages->currentRow()));
 }
 
+LabelEditor* ValidationView::editGalleryImage(int row) {
+  if (m_data.isEmpty()) return nullptr;
+  const auto& d = m_data.first();
+  QVector<studio::EditorImage> images;
+  int current = 0;
+  for (int r = 0; r < d.gallery.size(); ++r) {
+    const auto it = d.images.constFind(d.gallery[r].image);
+    if (it == d.images.constEnd()) continue;
+    if (r == row) current = int(images.size());
+    studio::EditorImage im;
+    im.image = it->path;
+    im.pixels = true;
+    for (const auto& b : it->predictions) im.predictions.push_back({b.cls, b.rect, b.conf, -1});
+    images.push_back(im);
+  }
+  if (images.isEmpty()) return nullptr;
+  QStringList names = d.names;
+  if (!names.isEmpty()) names.removeLast();  // "background"
+  return openLabelEditor(window(), studio::datasetRootOf(images.front().image), names, images,
+                         current);
+}
+
 void ValidationView::openListedImage(int row) {
   if (row < 0 || row >= m_cellImages->count() || m_cellRun >= m_data.size()) return;
   const auto& d = m_data[m_cellRun];
@@ -575,6 +597,11 @@ void ValidationView::updateGallery(const QVector<QVector<QImage>>& pictures) {
         label->setPixmap(QPixmap::fromImage(pictures[r][c]));
       m_galleryGrid->addWidget(label, r + 1, c);
     }
+    // The image behind a false positive or a miss may be a label error: fix it from here.
+    auto* edit = new QPushButton(tr("Edit labels…"), m_gallery);
+    edit->setObjectName(QStringLiteral("validationGalleryEdit%1").arg(r));
+    connect(edit, &QPushButton::clicked, this, [this, r] { editGalleryImage(r); });
+    m_galleryGrid->addWidget(edit, r + 1, int(heads.size()), Qt::AlignCenter);
   }
   m_galleryGrid->setRowStretch(static_cast<int>(pictures.size()) + 1, 1);
 }

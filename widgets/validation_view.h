@@ -73,6 +73,9 @@ class ValidationView : public QWidget {
   /// Opens the label editor on the cell's listed images, at the one shown, with the model's
   /// predictions to accept (double-click an image, or Edit labels…).
   LabelEditor* editListedImages();
+  /// Opens the label editor on the gallery's images (the first run's), at gallery row `row`,
+  /// with that run's predictions to accept (each gallery row's Edit labels… button).
+  LabelEditor* editGalleryImage(int row);
 
  signals:
   /// The files were read and are shown.
