@@ -115,182 +115,189 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="274"/>
+        <location filename="../core/studio/cluster_job.cpp" line="286"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="280"/>
+        <location filename="../core/studio/cluster_job.cpp" line="292"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="281"/>
+        <location filename="../core/studio/cluster_job.cpp" line="293"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="341"/>
+        <location filename="../core/studio/cluster_job.cpp" line="354"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="346"/>
+        <location filename="../core/studio/cluster_job.cpp" line="359"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="351"/>
+        <location filename="../core/studio/cluster_job.cpp" line="364"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="355"/>
+        <location filename="../core/studio/cluster_job.cpp" line="368"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="377"/>
+        <location filename="../core/studio/cluster_job.cpp" line="390"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="378"/>
+        <location filename="../core/studio/cluster_job.cpp" line="391"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="379"/>
+        <location filename="../core/studio/cluster_job.cpp" line="392"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="380"/>
+        <location filename="../core/studio/cluster_job.cpp" line="393"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="381"/>
+        <location filename="../core/studio/cluster_job.cpp" line="394"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="382"/>
+        <location filename="../core/studio/cluster_job.cpp" line="395"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="390"/>
+        <location filename="../core/studio/cluster_job.cpp" line="403"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="392"/>
+        <location filename="../core/studio/cluster_job.cpp" line="405"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="394"/>
+        <location filename="../core/studio/cluster_job.cpp" line="407"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="396"/>
+        <location filename="../core/studio/cluster_job.cpp" line="409"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="400"/>
+        <location filename="../core/studio/cluster_job.cpp" line="413"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="402"/>
+        <location filename="../core/studio/cluster_job.cpp" line="415"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="404"/>
+        <location filename="../core/studio/cluster_job.cpp" line="417"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="405"/>
+        <location filename="../core/studio/cluster_job.cpp" line="418"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="406"/>
+        <location filename="../core/studio/cluster_job.cpp" line="419"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="408"/>
+        <location filename="../core/studio/cluster_job.cpp" line="421"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="409"/>
+        <location filename="../core/studio/cluster_job.cpp" line="422"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="411"/>
+        <location filename="../core/studio/cluster_job.cpp" line="424"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="413"/>
+        <location filename="../core/studio/cluster_job.cpp" line="426"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="415"/>
+        <location filename="../core/studio/cluster_job.cpp" line="428"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="421"/>
+        <location filename="../core/studio/cluster_job.cpp" line="434"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="422"/>
+        <location filename="../core/studio/cluster_job.cpp" line="435"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="424"/>
+        <location filename="../core/studio/cluster_job.cpp" line="437"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="431"/>
+        <location filename="../core/studio/cluster_job.cpp" line="444"/>
+        <location filename="../core/studio/cluster_job.cpp" line="456"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="434"/>
+        <location filename="../core/studio/cluster_job.cpp" line="447"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="435"/>
+        <location filename="../core/studio/cluster_job.cpp" line="448"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="438"/>
+        <location filename="../core/studio/cluster_job.cpp" line="451"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="439"/>
+        <location filename="../core/studio/cluster_job.cpp" line="455"/>
+        <location filename="../core/studio/cluster_job.cpp" line="456"/>
+        <source>ending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="457"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="440"/>
+        <location filename="../core/studio/cluster_job.cpp" line="458"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -298,238 +305,238 @@
 <context>
     <name>stave::widgets::ClusterProfilesEditor</name>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="46"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="48"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="48"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="50"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="96"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="91"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="96"/>
         <source>shown in the Run page&apos;s list</source>
         <translation>显示在运行页面的列表中</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
         <source>SSH destination:</source>
         <translation>SSH 目标：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="92"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
         <source>none: Slurm on this machine</source>
         <translation>无：本机的 Slurm</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="93"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
         <source>How to reach the cluster&apos;s login node: user@host, or a Host of ~/.ssh/config (jump hosts, agents and keys work as in a terminal). ssh never asks for a password: check that `ssh DESTINATION true` works without a prompt. Empty: the Slurm commands run on this machine.</source>
         <translation>如何连到集群的登录节点：user@host，或 ~/.ssh/config 中的一个 Host（跳板机、agent 和密钥与在终端中一样可用）。ssh 从不询问密码：请先确认 `ssh DESTINATION true` 无需提示即可运行。留空：Slurm 命令在本机运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
         <source>SSH port:</source>
         <translation>SSH 端口：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="97"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
         <source>ssh&apos;s configuration</source>
         <translation>ssh 配置中的</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="103"/>
         <source>SSH config file:</source>
         <translation>SSH 配置文件：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="98"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="103"/>
         <source>~/.ssh/config</source>
         <translation>~/.ssh/config</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="99"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="104"/>
         <source>Another ssh configuration file (ssh -F); empty: your ~/.ssh/config</source>
         <translation>另一个 ssh 配置文件（ssh -F）；留空：您的 ~/.ssh/config</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
         <source>Partition:</source>
         <translation>分区：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="100"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
         <source>the cluster&apos;s default</source>
         <translation>集群默认值</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="101"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
         <source>The Slurm partition (sbatch --partition); empty: the cluster&apos;s default</source>
         <translation>Slurm 分区（sbatch --partition）；留空：使用集群的默认分区</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="107"/>
         <source>Account:</source>
         <translation>账户：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="102"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="107"/>
         <source>your default account</source>
         <translation>您的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="103"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
         <source>The account the job is charged to (sbatch --account); empty: your default</source>
         <translation>作业计费的账户（sbatch --account）；留空：使用你的默认账户</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="104"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
         <source>Time limit:</source>
         <translation>时间限制：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="104"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
         <source>[D-]HH:MM:SS or minutes</source>
         <translation>[D-]HH:MM:SS 或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="105"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="110"/>
         <source>The job&apos;s time limit (sbatch --time): [D-]HH:MM:SS, or minutes</source>
         <translation>作业的时间上限（sbatch --time）：[D-]HH:MM:SS，或分钟数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
         <source>the config&apos;s processes</source>
         <translation>配置的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="107"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="112"/>
         <source>GPUs (one rank each) per node; 0 = CPU ranks, no GPU request</source>
         <translation>每个节点的 GPU 数（每个 GPU 一个进程）；0 = CPU 进程，不申请 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="110"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="115"/>
         <source>the project&apos;s runs/</source>
         <translation>项目的 runs/</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="128"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="133"/>
         <source>The folder of sbatch, squeue, sacct, scontrol and scancel (on the cluster over SSH). Empty: found on PATH.</source>
         <translation>sbatch、squeue、sacct、scontrol 和 scancel 所在的文件夹（通过 SSH 时为集群上的）。留空：在 PATH 中查找。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="130"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="135"/>
         <source>Without a destination, sbatch, squeue, sacct, scontrol and scancel run on this machine; with one, on the login node over ssh, and the run folder here mirrors the cluster&apos;s (checkpoints fetched on demand). Stop sends SIGTERM to the job&apos;s steps (scancel --signal=TERM): the run writes a checkpoint and can be resumed.</source>
         <translation>没有目标时，sbatch、squeue、sacct、scontrol 和 scancel 在本机运行；有目标时，通过 ssh 在登录节点上运行，本机的运行文件夹是集群上那个的镜像（检查点按需获取）。停止会向作业的步骤发送 SIGTERM（scancel --signal=TERM）：运行写入检查点，之后可以恢复。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="129"/>
         <source>this studio&apos;s</source>
         <translation>本工作室自带的</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="127"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="132"/>
         <source>found on PATH</source>
         <translation>在 PATH 中查找</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="106"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
         <source>GPUs per node:</source>
         <translation>每节点 GPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="108"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="113"/>
         <source>Nodes:</source>
         <translation>节点数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="114"/>
         <source>the config&apos;s workers + 2</source>
         <translation>配置的 workers + 2</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="109"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="114"/>
         <source>CPUs per rank:</source>
         <translation>每个进程的 CPU 数：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="110"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="115"/>
         <source>Run folder:</source>
         <translation>运行文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="111"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
         <source>A folder the cluster&apos;s nodes and this machine both see (NFS, Lustre…). Runs go to &lt;folder&gt;/&lt;project&gt;/&lt;run&gt;, linked from the project&apos;s runs/. Empty: the project&apos;s runs/, which must then be on shared storage. Over SSH: the folder on the cluster (required); the project&apos;s runs/ keeps a mirror.</source>
         <translation>集群节点和本机都能访问的文件夹（NFS、Lustre…）。运行放在 &lt;文件夹&gt;/&lt;项目&gt;/&lt;运行&gt;，并从项目的 runs/ 链接过去。留空：项目的 runs/，此时它必须位于共享存储上。通过 SSH 时：集群上的文件夹（必填）；项目的 runs/ 中保存一份镜像。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
         <source>Dataset folder here:</source>
         <translation>本机的数据集文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="116"/>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="119"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
         <source>no mapping</source>
         <translation>不映射</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="117"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="122"/>
         <source>Over SSH: a folder of datasets as this machine sees it; the project&apos;s data.yaml under it is given to the job under the cluster&apos;s folder below.</source>
         <translation>通过 SSH 时：本机看到的数据集文件夹；项目位于其中的 data.yaml 会以下面集群上的文件夹交给作业。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="119"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
         <source>Same folder on the cluster:</source>
         <translation>集群上的同一文件夹：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="120"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="125"/>
         <source>Over SSH: that folder as the cluster&apos;s nodes see it.</source>
         <translation>通过 SSH 时：集群节点看到的该文件夹。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="126"/>
         <source>Dataset on the cluster:</source>
         <translation>集群上的数据集：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="121"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="126"/>
         <source>mapped as above</source>
         <translation>按上面的映射</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="122"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="127"/>
         <source>Over SSH: the dataset&apos;s data.yaml when it is already on the cluster (wins over the mapping).</source>
         <translation>通过 SSH 时：数据集已在集群上时它的 data.yaml（优先于映射）。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="124"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="129"/>
         <source>stave-train:</source>
         <translation>stave-train：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="125"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="130"/>
         <source>The stave-train the nodes start. Empty: this studio&apos;s own, which must be at the same path on the nodes; over SSH: found on PATH there.</source>
         <translation>节点启动的 stave-train。留空：本工作室自己的，它在节点上必须位于相同路径；通过 SSH 时：在集群的 PATH 中查找。</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="127"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="132"/>
         <source>Slurm commands in:</source>
         <translation>Slurm 命令位置：</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="176"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="183"/>
         <source>cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../widgets/cluster_profiles_editor.cpp" line="181"/>
+        <location filename="../widgets/cluster_profiles_editor.cpp" line="188"/>
         <source>cluster-%1</source>
         <translation>集群-%1</translation>
     </message>
@@ -826,224 +833,234 @@
 <context>
     <name>stave::widgets::DatasetPage</name>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="100"/>
+        <location filename="../widgets/dataset_page.cpp" line="102"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="104"/>
+        <location filename="../widgets/dataset_page.cpp" line="106"/>
+        <source>Label new images…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="108"/>
+        <source>Images without a label file, in the label editor with a model&apos;s predictions as draft labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/dataset_page.cpp" line="111"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="121"/>
+        <location filename="../widgets/dataset_page.cpp" line="128"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="121"/>
+        <location filename="../widgets/dataset_page.cpp" line="128"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="121"/>
+        <location filename="../widgets/dataset_page.cpp" line="128"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="121"/>
+        <location filename="../widgets/dataset_page.cpp" line="128"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="122"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="122"/>
-        <location filename="../widgets/dataset_page.cpp" line="171"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="178"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="122"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Left out</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="127"/>
+        <location filename="../widgets/dataset_page.cpp" line="134"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="127"/>
+        <location filename="../widgets/dataset_page.cpp" line="134"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="127"/>
+        <location filename="../widgets/dataset_page.cpp" line="134"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="137"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="137"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="137"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="133"/>
+        <location filename="../widgets/dataset_page.cpp" line="140"/>
         <source>Box aspect (width : height)</source>
         <translation>框的宽高比（宽 : 高）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="133"/>
+        <location filename="../widgets/dataset_page.cpp" line="140"/>
         <source>aspect</source>
         <translation>宽高比</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="133"/>
+        <location filename="../widgets/dataset_page.cpp" line="140"/>
         <source>boxes</source>
         <translation>框数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="136"/>
+        <location filename="../widgets/dataset_page.cpp" line="143"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="136"/>
+        <location filename="../widgets/dataset_page.cpp" line="143"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="136"/>
+        <location filename="../widgets/dataset_page.cpp" line="143"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="141"/>
+        <location filename="../widgets/dataset_page.cpp" line="148"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="159"/>
-        <location filename="../widgets/dataset_page.cpp" line="313"/>
+        <location filename="../widgets/dataset_page.cpp" line="166"/>
+        <location filename="../widgets/dataset_page.cpp" line="380"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="79"/>
+        <location filename="../widgets/dataset_page.cpp" line="81"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="81"/>
+        <location filename="../widgets/dataset_page.cpp" line="83"/>
         <source>Augmentation</source>
         <translation>数据增强</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="83"/>
+        <location filename="../widgets/dataset_page.cpp" line="85"/>
         <source>Label issues</source>
         <translation>标注问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="188"/>
+        <location filename="../widgets/dataset_page.cpp" line="198"/>
         <source>%1: %2 / %3 images</source>
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="261"/>
+        <location filename="../widgets/dataset_page.cpp" line="328"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="262"/>
+        <location filename="../widgets/dataset_page.cpp" line="329"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="264"/>
+        <location filename="../widgets/dataset_page.cpp" line="331"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="311"/>
+        <location filename="../widgets/dataset_page.cpp" line="378"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="315"/>
+        <location filename="../widgets/dataset_page.cpp" line="382"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="336"/>
+        <location filename="../widgets/dataset_page.cpp" line="403"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="440"/>
+        <location filename="../widgets/dataset_page.cpp" line="507"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="477"/>
+        <location filename="../widgets/dataset_page.cpp" line="544"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="479"/>
+        <location filename="../widgets/dataset_page.cpp" line="546"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="490"/>
+        <location filename="../widgets/dataset_page.cpp" line="557"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="196"/>
+        <location filename="../widgets/dataset_page.cpp" line="206"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="286"/>
+        <location filename="../widgets/dataset_page.cpp" line="353"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="340"/>
+        <location filename="../widgets/dataset_page.cpp" line="407"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="345"/>
+        <location filename="../widgets/dataset_page.cpp" line="412"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="435"/>
+        <location filename="../widgets/dataset_page.cpp" line="502"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="496"/>
+        <location filename="../widgets/dataset_page.cpp" line="563"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="465"/>
+        <location filename="../widgets/dataset_page.cpp" line="532"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -1092,59 +1109,137 @@
 <context>
     <name>stave::studio::DoctorAdvice</name>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="48"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="41"/>
         <source>An unreadable diagnosis event was skipped: %1</source>
         <translation>已跳过一个无法读取的诊断事件：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="89"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="82"/>
         <source>Open the run&apos;s project first.</source>
         <translation>请先打开该运行所属的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="91"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="84"/>
         <source>There is no such finding.</source>
         <translation>没有这条诊断结果。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="93"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="86"/>
         <source>This finding advises no config change.</source>
         <translation>这条诊断结果没有建议修改配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="95"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="88"/>
         <source>The new config needs a name.</source>
         <translation>新配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="97"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="90"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="102"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="95"/>
         <source>The advice does not fit the config: %1</source>
         <translation>该建议不符合配置要求：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="105"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="98"/>
         <source>The config with this advice is not valid: %1</source>
         <translation>应用此建议后的配置无效：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="114"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="107"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="116"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="109"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="118"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="111"/>
         <source>critical</source>
         <translation>严重</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::DraftLabelsDialog</name>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="24"/>
+        <source>Label new images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="26"/>
+        <source>Looking for images without a label file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="32"/>
+        <source>Its predictions are offered as draft labels. Empty: no drafts, draw the labels yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="34"/>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="39"/>
+        <source>Lowest confidence of a draft:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="41"/>
+        <source>Drafts are drawn hatched in the label editor. Nothing is written until you accept a draft (A), all of an image&apos;s drafts (Shift+A), or draw and correct boxes yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="48"/>
+        <source>Open in the label editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="65"/>
+        <source>Every image of the dataset has a label file: there are no new images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/draft_labels_dialog.cpp" line="66"/>
+        <source>%n image(s) of the dataset have no label file (new images).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/draft_labels_dialog.cpp" line="73"/>
+        <source>Cannot look for new images: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::DraftPredictor</name>
+    <message>
+        <location filename="../core/studio/draft_labels.cpp" line="60"/>
+        <source>a prediction is running</source>
+        <translation type="unfinished">已有预测正在运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/draft_labels.cpp" line="64"/>
+        <source>no images to predict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/draft_labels.cpp" line="80"/>
+        <source>cannot make a temporary folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/draft_labels.cpp" line="85"/>
+        <source>cannot make %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1633,228 +1728,228 @@
         <translation>诊断建议</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="220"/>
+        <location filename="../widgets/hardware_page.cpp" line="233"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="226"/>
+        <location filename="../widgets/hardware_page.cpp" line="239"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="240"/>
         <source>GPU memory used</source>
         <translation>GPU 显存占用</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="227"/>
+        <location filename="../widgets/hardware_page.cpp" line="240"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="241"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="228"/>
+        <location filename="../widgets/hardware_page.cpp" line="241"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="242"/>
         <source>GPU temperature</source>
         <translation>GPU 温度</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="229"/>
+        <location filename="../widgets/hardware_page.cpp" line="242"/>
         <source>°C</source>
         <translation>°C</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="230"/>
+        <location filename="../widgets/hardware_page.cpp" line="243"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="230"/>
+        <location filename="../widgets/hardware_page.cpp" line="243"/>
         <source>MHz</source>
         <translation>MHz</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="231"/>
+        <location filename="../widgets/hardware_page.cpp" line="244"/>
         <source>PCIe traffic (in + out)</source>
         <translation>PCIe 流量（输入 + 输出）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="231"/>
+        <location filename="../widgets/hardware_page.cpp" line="244"/>
         <source>MB/s</source>
         <translation>MB/s</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="250"/>
+        <location filename="../widgets/hardware_page.cpp" line="263"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="277"/>
+        <location filename="../widgets/hardware_page.cpp" line="290"/>
         <source>Topology</source>
         <translation>拓扑</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="291"/>
+        <location filename="../widgets/hardware_page.cpp" line="304"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="311"/>
+        <location filename="../widgets/hardware_page.cpp" line="324"/>
         <source>NCCL settings</source>
         <translation>NCCL 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="347"/>
+        <location filename="../widgets/hardware_page.cpp" line="360"/>
         <source>&lt;b&gt;NVIDIA GPUs: %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;NVIDIA GPU：%1 块&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="348"/>
+        <location filename="../widgets/hardware_page.cpp" line="361"/>
         <source>driver %1</source>
         <translation>驱动 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="348"/>
-        <location filename="../widgets/hardware_page.cpp" line="384"/>
+        <location filename="../widgets/hardware_page.cpp" line="361"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="349"/>
+        <location filename="../widgets/hardware_page.cpp" line="362"/>
         <source>CUDA %1</source>
         <translation>CUDA %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="350"/>
+        <location filename="../widgets/hardware_page.cpp" line="363"/>
         <source>NVML %1</source>
         <translation>NVML %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="351"/>
+        <location filename="../widgets/hardware_page.cpp" line="364"/>
         <source>library %1</source>
         <translation>库 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="460"/>
+        <location filename="../widgets/hardware_page.cpp" line="473"/>
         <source>no bottleneck found</source>
         <translation>未发现瓶颈</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="357"/>
+        <location filename="../widgets/hardware_page.cpp" line="370"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;No NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;Runs train on the CPU (Gloo ranks). The CPUs and memory of this machine are on the CPU and memory tab.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;&lt;b&gt;没有 NVIDIA GPU&lt;/b&gt;&lt;/p&gt;&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;训练在 CPU 上运行（Gloo 进程）。本机的 CPU 与内存见“CPU 与内存”标签页。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="380"/>
+        <location filename="../widgets/hardware_page.cpp" line="393"/>
         <source>&lt;b&gt;For NCCL:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;对 NCCL 而言：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="384"/>
+        <location filename="../widgets/hardware_page.cpp" line="397"/>
         <source>&lt;b&gt;CPU&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;CPU&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="385"/>
+        <location filename="../widgets/hardware_page.cpp" line="398"/>
         <source>logical cores: %1</source>
         <translation>逻辑核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="386"/>
+        <location filename="../widgets/hardware_page.cpp" line="399"/>
         <source>, physical: %1</source>
         <translation>，物理核心：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="387"/>
+        <location filename="../widgets/hardware_page.cpp" line="400"/>
         <source>, sockets: %1</source>
         <translation>，插槽：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="392"/>
+        <location filename="../widgets/hardware_page.cpp" line="405"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available: %3 unused + page cache)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2：未使用 %3 + 页缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="397"/>
+        <location filename="../widgets/hardware_page.cpp" line="410"/>
         <source>&lt;b&gt;Memory&lt;/b&gt;: %1 (%2 available)</source>
         <translation>&lt;b&gt;内存&lt;/b&gt;：%1（可用 %2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="399"/>
+        <location filename="../widgets/hardware_page.cpp" line="412"/>
         <source>NUMA: not reported by /sys</source>
         <translation>NUMA：/sys 未提供</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="400"/>
+        <location filename="../widgets/hardware_page.cpp" line="413"/>
         <source>NUMA nodes: %1</source>
         <translation>NUMA 节点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="432"/>
+        <location filename="../widgets/hardware_page.cpp" line="445"/>
         <source>No run is shown on the Run page: the doctor&apos;s advice for it appears here.</source>
         <translation>运行页上没有显示运行：运行的诊断建议会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="437"/>
+        <location filename="../widgets/hardware_page.cpp" line="450"/>
         <source>No diagnosis of %1 yet: the doctor reports every report_period_s while a run trains, and once at its end.</source>
         <translation>%1 还没有诊断：训练期间诊断每隔 report_period_s 报告一次，结束时再报告一次。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="443"/>
+        <location filename="../widgets/hardware_page.cpp" line="456"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, final report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最终报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="444"/>
+        <location filename="../widgets/hardware_page.cpp" line="457"/>
         <source>&lt;b&gt;%1&lt;/b&gt;, latest report (steps judged: %2)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，最新报告（评估的步数：%2）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="495"/>
+        <location filename="../widgets/hardware_page.cpp" line="508"/>
         <source>The NCCL-related settings of the active config &lt;b&gt;%1&lt;/b&gt;; change them on the Train page.</source>
         <translation>当前配置 &lt;b&gt;%1&lt;/b&gt; 中与 NCCL 相关的设置；请在训练页修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="498"/>
+        <location filename="../widgets/hardware_page.cpp" line="511"/>
         <source>Open a project to see its config&apos;s values.</source>
         <translation>打开项目以查看其配置的取值。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="503"/>
+        <location filename="../widgets/hardware_page.cpp" line="516"/>
         <source>For this node: nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;. %2</source>
         <translation>本节点适合：nccl_p2p_level = &lt;b&gt;%1&lt;/b&gt;。%2</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="504"/>
+        <location filename="../widgets/hardware_page.cpp" line="517"/>
         <source>(empty: NCCL&apos;s choice)</source>
         <translation>（留空：由 NCCL 决定）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="509"/>
+        <location filename="../widgets/hardware_page.cpp" line="522"/>
         <source>The config has %1.</source>
         <translation>配置中为 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="510"/>
+        <location filename="../widgets/hardware_page.cpp" line="523"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="525"/>
+        <location filename="../widgets/hardware_page.cpp" line="538"/>
         <source>&lt;b&gt;Legend&lt;/b&gt; (as &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;), best first:</source>
         <translation>&lt;b&gt;图例&lt;/b&gt;（同 &lt;code&gt;nvidia-smi topo -m&lt;/code&gt;），由快到慢：</translation>
     </message>
     <message>
-        <location filename="../widgets/hardware_page.cpp" line="532"/>
+        <location filename="../widgets/hardware_page.cpp" line="545"/>
         <source>nccl_p2p_level&amp;nbsp;%1</source>
         <translation>nccl_p2p_level&amp;nbsp;%1</translation>
     </message>
@@ -1862,137 +1957,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="275"/>
+        <location filename="../core/studio/history_model.cpp" line="282"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="278"/>
+        <location filename="../core/studio/history_model.cpp" line="285"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="303"/>
+        <location filename="../core/studio/history_model.cpp" line="310"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="240"/>
+        <location filename="../core/studio/history_model.cpp" line="247"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="241"/>
+        <location filename="../core/studio/history_model.cpp" line="248"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="242"/>
+        <location filename="../core/studio/history_model.cpp" line="249"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="243"/>
+        <location filename="../core/studio/history_model.cpp" line="250"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="244"/>
+        <location filename="../core/studio/history_model.cpp" line="251"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="245"/>
+        <location filename="../core/studio/history_model.cpp" line="252"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="246"/>
+        <location filename="../core/studio/history_model.cpp" line="253"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="284"/>
+        <location filename="../core/studio/history_model.cpp" line="291"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="307"/>
+        <location filename="../core/studio/history_model.cpp" line="314"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="333"/>
+        <location filename="../core/studio/history_model.cpp" line="340"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="334"/>
+        <location filename="../core/studio/history_model.cpp" line="341"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="335"/>
+        <location filename="../core/studio/history_model.cpp" line="342"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="336"/>
+        <location filename="../core/studio/history_model.cpp" line="343"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="337"/>
+        <location filename="../core/studio/history_model.cpp" line="344"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="338"/>
+        <location filename="../core/studio/history_model.cpp" line="345"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="339"/>
+        <location filename="../core/studio/history_model.cpp" line="346"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="340"/>
+        <location filename="../core/studio/history_model.cpp" line="347"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="341"/>
+        <location filename="../core/studio/history_model.cpp" line="348"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="342"/>
+        <location filename="../core/studio/history_model.cpp" line="349"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="343"/>
+        <location filename="../core/studio/history_model.cpp" line="350"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="415"/>
+        <location filename="../core/studio/history_model.cpp" line="422"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="498"/>
+        <location filename="../core/studio/history_model.cpp" line="505"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="507"/>
+        <location filename="../core/studio/history_model.cpp" line="514"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="511"/>
+        <location filename="../core/studio/history_model.cpp" line="518"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -2293,12 +2388,17 @@
 <context>
     <name>stave::widgets::LabelCanvas</name>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="363"/>
+        <location filename="../widgets/label_canvas.cpp" line="197"/>
+        <source>draft %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_canvas.cpp" line="397"/>
         <source>Draw box</source>
         <translation>画框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="363"/>
+        <location filename="../widgets/label_canvas.cpp" line="397"/>
         <source>Move or resize box</source>
         <translation>移动或缩放框</translation>
     </message>
@@ -2306,206 +2406,320 @@
 <context>
     <name>stave::widgets::LabelEditor</name>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="58"/>
+        <location filename="../widgets/label_editor.cpp" line="64"/>
         <source>Label editor</source>
         <translation>标注编辑器</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="61"/>
+        <location filename="../widgets/label_editor.cpp" line="67"/>
         <source>◀ Previous</source>
         <translation>◀ 上一张</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="62"/>
+        <location filename="../widgets/label_editor.cpp" line="68"/>
         <source>Next ▶</source>
         <translation>下一张 ▶</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="63"/>
+        <location filename="../widgets/label_editor.cpp" line="69"/>
         <source>Next issue (I)</source>
         <translation>下一个问题 (I)</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="64"/>
+        <location filename="../widgets/label_editor.cpp" line="70"/>
         <source>Accept prediction (A)</source>
         <translation>采纳预测 (A)</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="65"/>
+        <location filename="../widgets/label_editor.cpp" line="71"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="66"/>
+        <location filename="../widgets/label_editor.cpp" line="72"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="67"/>
+        <location filename="../widgets/label_editor.cpp" line="73"/>
+        <source>Accept all drafts (Shift+A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="76"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="78"/>
+        <location filename="../widgets/label_editor.cpp" line="87"/>
         <source>Class (keys 1–9, 0)</source>
         <translation>类别（按键 1–9、0）</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="86"/>
+        <location filename="../widgets/label_editor.cpp" line="95"/>
         <source>Drag on empty space to draw a box; drag a box to move it, its edges to resize. Delete removes it. Dashed: the model&apos;s predictions — click one and press A to accept it. Right or middle drag pans, the wheel zooms, Ctrl+0 fits. Left/Right: previous/next image (edits are saved first).</source>
         <translation>在空白处拖动画框；拖动框可移动，拖动边缘可缩放。Delete 删除。虚线为模型的预测——点击一个并按 A 采纳。右键或中键拖动平移，滚轮缩放，Ctrl+0 适应窗口。左/右方向键：上一张/下一张（先保存编辑）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="103"/>
+        <location filename="../widgets/label_editor.cpp" line="112"/>
         <source>Reload from disk</source>
         <translation>从磁盘重新加载</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="104"/>
+        <location filename="../widgets/label_editor.cpp" line="113"/>
         <source>Discard edits</source>
         <translation>放弃编辑</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="147"/>
+        <location filename="../widgets/label_editor.cpp" line="114"/>
+        <source>Save elsewhere…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="117"/>
+        <source>Writes the edited label files, and only those, to a folder you choose, with the dataset&apos;s layout (labels/train/…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="149"/>
+        <source>Save the edited label files in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="156"/>
+        <source>%n edited label file(s) written under %1 (the dataset is unchanged).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="179"/>
         <source>Saved (edit %1).</source>
         <translation>已保存（编辑 %1）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="152"/>
+        <location filename="../widgets/label_editor.cpp" line="184"/>
         <source>Nothing to show yet.</source>
         <translation>暂无内容。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="167"/>
+        <location filename="../widgets/label_editor.cpp" line="199"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="177"/>
+        <location filename="../widgets/label_editor.cpp" line="209"/>
         <source>Cannot read the image: %1</source>
         <translation>无法读取图像：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="196"/>
+        <location filename="../widgets/label_editor.cpp" line="223"/>
+        <source>The dataset cannot be written: %n edited label file(s) kept here.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="236"/>
         <source>%1 of %2 · %3 · %n box(es)</source>
         <translation>
             <numerusform>第 %1 / %2 张 · %3 · %n 个框</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="200"/>
+        <location filename="../widgets/label_editor.cpp" line="240"/>
         <source> · unsaved</source>
         <translation> · 未保存</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="202"/>
+        <location filename="../widgets/label_editor.cpp" line="242"/>
         <source>Label editor — %1</source>
         <translation>标注编辑器 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="210"/>
+        <location filename="../widgets/label_editor.cpp" line="250"/>
         <source>Not saved: the label file was changed by another program since it was opened. Reload it (your edits here are dropped) or keep editing.
 %1</source>
         <translation>未保存：标注文件在打开后已被其他程序修改。请重新加载（此处的编辑将被丢弃）或继续编辑。
 %1</translation>
     </message>
-    <message>
-        <location filename="../widgets/label_editor.cpp" line="214"/>
-        <source>Not saved: the dataset cannot be written. Your edits are kept here until you discard them.
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="254"/>
+        <source>Not saved: the dataset cannot be written. Your edits are kept here (%n label file(s)) until you save them elsewhere or discard them.
 %1</source>
-        <translation>未保存：数据集不可写入。你的编辑会保留在这里，直到你放弃它们。
-%1</translation>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="218"/>
+        <location filename="../widgets/label_editor.cpp" line="259"/>
+        <source>Not saved elsewhere: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="487"/>
+        <source>Unsaved label edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="488"/>
+        <source>The dataset cannot be written and %n edited label file(s) are only here. Close and drop them?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="261"/>
         <source>Cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="240"/>
+        <location filename="../widgets/label_editor.cpp" line="272"/>
+        <source>No edited label files to save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="275"/>
+        <source>Writing %n label file(s) under %1…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="294"/>
+        <location filename="../widgets/label_editor.cpp" line="307"/>
+        <source>Cannot predict draft labels: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="298"/>
+        <source>Predicting draft labels with %1 on %n image(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="306"/>
+        <source>Draft labels cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="329"/>
+        <source>Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all (Shift+A) or correct them; nothing is written until you accept.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="336"/>
+        <source>%n box(es) of classes this dataset does not have left out.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="360"/>
+        <source>Accept all drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="381"/>
         <source>Change class</source>
         <translation>更改类别</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="249"/>
+        <location filename="../widgets/label_editor.cpp" line="390"/>
         <source>Delete box</source>
         <translation>删除框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="276"/>
+        <location filename="../widgets/label_editor.cpp" line="417"/>
         <source>Accept prediction</source>
         <translation>采纳预测</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="294"/>
+        <location filename="../widgets/label_editor.cpp" line="436"/>
         <source>No more images with issues after this one.</source>
         <translation>此后没有更多有问题的图像。</translation>
     </message>
 </context>
 <context>
+    <name>stave::studio::LabelEditorModel</name>
+    <message>
+        <location filename="../core/studio/label_editor_model.cpp" line="379"/>
+        <source>%1 is inside the dataset; choose a folder outside it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/label_editor_model.cpp" line="386"/>
+        <source>cannot write to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::LabelIssuesModel</name>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="16"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
         <source>Overlooked</source>
         <translation>漏标</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
         <source>Swapped class</source>
         <translation>类别错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="18"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="21"/>
         <source>Badly located</source>
         <translation>位置不准</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="23"/>
         <source>Spurious</source>
         <translation>多余标注</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="194"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="205"/>
         <source>fixed</source>
         <translation>已修复</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="195"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="207"/>
         <source>not an issue</source>
         <translation>不是问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="196"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="209"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="214"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="233"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="215"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="235"/>
         <source>Issue</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="216"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="237"/>
         <source>Label class</source>
         <translation>标注类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="217"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="239"/>
         <source>Predicted class</source>
         <translation>预测类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="218"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="241"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="219"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="243"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -2513,82 +2727,82 @@
 <context>
     <name>stave::widgets::LabelIssuesView</name>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="42"/>
+        <location filename="../widgets/label_issues_view.cpp" line="92"/>
         <source>Open issues CSV…</source>
         <translation>打开问题 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="43"/>
+        <location filename="../widgets/label_issues_view.cpp" line="93"/>
         <source>The CSV `stave-train label-issues` writes (see docs/labels.md)</source>
         <translation>`stave-train label-issues` 写出的 CSV（见 docs/labels.md）</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="45"/>
+        <location filename="../widgets/label_issues_view.cpp" line="95"/>
         <source>No issues list open.</source>
         <translation>尚未打开问题列表。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="50"/>
+        <location filename="../widgets/label_issues_view.cpp" line="100"/>
         <source>Enter: the usual fix (accept the prediction, take the predicted class, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
         <translation>Enter：常用修复（采纳预测、改为预测类别、删除框）· Delete：删除框 · C：改为预测类别 · E：编辑 · N：不是问题</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="69"/>
+        <location filename="../widgets/label_issues_view.cpp" line="129"/>
         <source>Select an issue to see its image.</source>
         <translation>选择一个问题以查看其图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="82"/>
+        <location filename="../widgets/label_issues_view.cpp" line="143"/>
         <source>Open issues CSV</source>
         <translation>打开问题 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="83"/>
+        <location filename="../widgets/label_issues_view.cpp" line="143"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="88"/>
+        <location filename="../widgets/label_issues_view.cpp" line="149"/>
         <source>Cannot read the issues: %1</source>
         <translation>无法读取问题：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_issues_view.cpp" line="91"/>
+        <location filename="../widgets/label_issues_view.cpp" line="152"/>
         <source>%n issue(s) in %1</source>
         <translation>
             <numerusform>%1 中有 %n 个问题</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_issues_view.cpp" line="94"/>
+        <location filename="../widgets/label_issues_view.cpp" line="155"/>
         <source> · %n marked not an issue before (hidden)</source>
         <translation>
             <numerusform> · %n 个先前标记为不是问题（已隐藏）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="106"/>
+        <location filename="../widgets/label_issues_view.cpp" line="167"/>
         <source>Marked not an issue.</source>
         <translation>已标记为不是问题。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="107"/>
+        <location filename="../widgets/label_issues_view.cpp" line="168"/>
         <source>Fixed (edit %1).</source>
         <translation>已修复（编辑 %1）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="111"/>
+        <location filename="../widgets/label_issues_view.cpp" line="172"/>
         <source>Not fixed: %1</source>
         <translation>未修复：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="122"/>
-        <location filename="../widgets/label_issues_view.cpp" line="138"/>
+        <location filename="../widgets/label_issues_view.cpp" line="182"/>
+        <location filename="../widgets/label_issues_view.cpp" line="198"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="158"/>
+        <location filename="../widgets/label_issues_view.cpp" line="218"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -4027,119 +4241,119 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="78"/>
+        <location filename="../core/studio/run_controller.cpp" line="85"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="146"/>
-        <location filename="../core/studio/run_controller.cpp" line="177"/>
+        <location filename="../core/studio/run_controller.cpp" line="152"/>
+        <location filename="../core/studio/run_controller.cpp" line="184"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="173"/>
+        <location filename="../core/studio/run_controller.cpp" line="180"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="200"/>
-        <location filename="../core/studio/run_session.cpp" line="85"/>
+        <location filename="../core/studio/run_controller.cpp" line="207"/>
+        <location filename="../core/studio/run_session.cpp" line="88"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="405"/>
+        <location filename="../core/studio/run_controller.cpp" line="412"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="473"/>
+        <location filename="../core/studio/run_controller.cpp" line="480"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="521"/>
+        <location filename="../core/studio/run_controller.cpp" line="528"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="525"/>
+        <location filename="../core/studio/run_controller.cpp" line="532"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run_controller.cpp" line="557"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="569"/>
+        <location filename="../core/studio/run_controller.cpp" line="576"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="573"/>
+        <location filename="../core/studio/run_controller.cpp" line="580"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="576"/>
+        <location filename="../core/studio/run_controller.cpp" line="583"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="588"/>
+        <location filename="../core/studio/run_controller.cpp" line="595"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="589"/>
+        <location filename="../core/studio/run_controller.cpp" line="596"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="590"/>
+        <location filename="../core/studio/run_controller.cpp" line="597"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="591"/>
+        <location filename="../core/studio/run_controller.cpp" line="598"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="592"/>
+        <location filename="../core/studio/run_controller.cpp" line="599"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="593"/>
+        <location filename="../core/studio/run_controller.cpp" line="600"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="594"/>
+        <location filename="../core/studio/run_controller.cpp" line="601"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="595"/>
+        <location filename="../core/studio/run_controller.cpp" line="602"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="596"/>
+        <location filename="../core/studio/run_controller.cpp" line="603"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="604"/>
+        <location filename="../core/studio/run_controller.cpp" line="611"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="607"/>
+        <location filename="../core/studio/run_controller.cpp" line="614"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4803,142 +5017,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="86"/>
+        <location filename="../core/studio/run_queue.cpp" line="87"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="88"/>
+        <location filename="../core/studio/run_queue.cpp" line="89"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="90"/>
+        <location filename="../core/studio/run_queue.cpp" line="91"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="92"/>
+        <location filename="../core/studio/run_queue.cpp" line="93"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="94"/>
+        <location filename="../core/studio/run_queue.cpp" line="95"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="96"/>
+        <location filename="../core/studio/run_queue.cpp" line="97"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="98"/>
+        <location filename="../core/studio/run_queue.cpp" line="99"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="132"/>
+        <location filename="../core/studio/run_queue.cpp" line="133"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="138"/>
+        <location filename="../core/studio/run_queue.cpp" line="139"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="167"/>
+        <location filename="../core/studio/run_queue.cpp" line="168"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="171"/>
+        <location filename="../core/studio/run_queue.cpp" line="172"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="243"/>
+        <location filename="../core/studio/run_queue.cpp" line="244"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="246"/>
+        <location filename="../core/studio/run_queue.cpp" line="247"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="265"/>
+        <location filename="../core/studio/run_queue.cpp" line="266"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="275"/>
+        <location filename="../core/studio/run_queue.cpp" line="276"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="277"/>
+        <location filename="../core/studio/run_queue.cpp" line="278"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="277"/>
+        <location filename="../core/studio/run_queue.cpp" line="278"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="314"/>
+        <location filename="../core/studio/run_queue.cpp" line="315"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="316"/>
+        <location filename="../core/studio/run_queue.cpp" line="317"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="337"/>
+        <location filename="../core/studio/run_queue.cpp" line="338"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="342"/>
+        <location filename="../core/studio/run_queue.cpp" line="343"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="367"/>
+        <location filename="../core/studio/run_queue.cpp" line="368"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="382"/>
+        <location filename="../core/studio/run_queue.cpp" line="383"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="394"/>
+        <location filename="../core/studio/run_queue.cpp" line="395"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="477"/>
+        <location filename="../core/studio/run_queue.cpp" line="478"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="488"/>
+        <location filename="../core/studio/run_queue.cpp" line="489"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="497"/>
+        <location filename="../core/studio/run_queue.cpp" line="498"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="500"/>
+        <location filename="../core/studio/run_queue.cpp" line="501"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -5342,6 +5556,7 @@ not found</source>
     </message>
     <message>
         <location filename="../widgets/validation_view.cpp" line="116"/>
+        <location filename="../widgets/validation_view.cpp" line="601"/>
         <source>Edit labels…</source>
         <translation>编辑标注…</translation>
     </message>
@@ -5423,120 +5638,120 @@ not found</source>
         <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="389"/>
+        <location filename="../widgets/validation_view.cpp" line="411"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="398"/>
+        <location filename="../widgets/validation_view.cpp" line="420"/>
         <source>Cannot read %1 (moved or deleted?)</source>
         <translation>无法读取 %1（已移动或删除？）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="409"/>
-        <location filename="../widgets/validation_view.cpp" line="413"/>
+        <location filename="../widgets/validation_view.cpp" line="431"/>
+        <location filename="../widgets/validation_view.cpp" line="435"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="409"/>
+        <location filename="../widgets/validation_view.cpp" line="431"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="410"/>
-        <location filename="../widgets/validation_view.cpp" line="412"/>
+        <location filename="../widgets/validation_view.cpp" line="432"/>
+        <location filename="../widgets/validation_view.cpp" line="434"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="411"/>
+        <location filename="../widgets/validation_view.cpp" line="433"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="478"/>
+        <location filename="../widgets/validation_view.cpp" line="500"/>
         <source>all classes %1 mAP50</source>
         <translation>所有类别 %1 mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="482"/>
+        <location filename="../widgets/validation_view.cpp" line="504"/>
         <source>all classes %1 at %2</source>
         <translation>所有类别 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="490"/>
+        <location filename="../widgets/validation_view.cpp" line="512"/>
         <source>best F1 %1 at confidence %2</source>
         <translation>最佳 F1 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <location filename="../widgets/validation_view.cpp" line="518"/>
         <source>all classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="505"/>
+        <location filename="../widgets/validation_view.cpp" line="527"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="505"/>
+        <location filename="../widgets/validation_view.cpp" line="527"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="505"/>
+        <location filename="../widgets/validation_view.cpp" line="527"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="506"/>
+        <location filename="../widgets/validation_view.cpp" line="528"/>
         <source>P</source>
         <translation>P</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="506"/>
+        <location filename="../widgets/validation_view.cpp" line="528"/>
         <source>R</source>
         <translation>R</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="506"/>
+        <location filename="../widgets/validation_view.cpp" line="528"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="506"/>
+        <location filename="../widgets/validation_view.cpp" line="528"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="510"/>
+        <location filename="../widgets/validation_view.cpp" line="532"/>
         <source>Δ mAP50-95</source>
         <translation>Δ mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="555"/>
+        <location filename="../widgets/validation_view.cpp" line="577"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="555"/>
-        <location filename="../widgets/validation_view.cpp" line="556"/>
+        <location filename="../widgets/validation_view.cpp" line="577"/>
+        <location filename="../widgets/validation_view.cpp" line="578"/>
         <source>Predictions: %1</source>
         <translation>预测：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="555"/>
+        <location filename="../widgets/validation_view.cpp" line="577"/>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="558"/>
+        <location filename="../widgets/validation_view.cpp" line="580"/>
         <source>No gallery images</source>
         <translation>没有图库图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="573"/>
+        <location filename="../widgets/validation_view.cpp" line="595"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
     </message>
@@ -7016,31 +7231,652 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="215"/>
+        <source>node {node} ({address}{host}) was lost: its {ranks} {how} during a collective (its launcher or the machine went away, or the network between them failed); the run stops here and resume=true on every node continues from the last checkpoint</source>
+        <translation>节点 {node}（{address}{host}）已丢失：它的 {ranks} 在集合通信中{how}（其启动器或机器已消失，或两者之间的网络出现故障）；运行在此停止，在每个节点上用 resume=true 可从上一个检查点继续</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="216"/>
+        <source>, host {host}</source>
+        <translation>，主机 {host}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="217"/>
+        <source>a peer at {address} (one of {ranks}) {how} during a collective: that rank ended; the run stops here</source>
+        <translation>位于 {address} 的一个对端（{ranks} 之一）在集合通信中{how}：该 rank 已结束；运行在此停止</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="218"/>
+        <source>stopped answering</source>
+        <translation>停止了响应</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="219"/>
+        <source>closed their connections</source>
+        <translation>关闭了连接</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="220"/>
+        <source>closed its connection</source>
+        <translation>关闭了连接</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="221"/>
+        <source>ranks {first}-{last}</source>
+        <translation>rank {first}-{last}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="222"/>
+        <source>ranks {ranks}</source>
+        <translation>rank {ranks}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="223"/>
+        <source>nproc, nnodes must be &gt;= 1 and node_rank in [0, nnodes)</source>
+        <translation>nproc、nnodes 必须 ≥ 1，且 node_rank 须在 [0, nnodes) 内</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="224"/>
+        <source>0 (pick a free port) works on one node only; give a port</source>
+        <translation>0（自动选择空闲端口）只适用于单节点；请指定一个端口</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="225"/>
+        <source>cannot bind a free port on {host}: {reason}</source>
+        <translation>无法在 {host} 上绑定空闲端口：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="226"/>
+        <source>cannot create {path}: {reason}</source>
+        <translation>无法创建 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="227"/>
+        <source>the event relay: {reason}</source>
+        <translation>事件中继：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="228"/>
+        <source>cannot serve metrics on {address}: {reason}</source>
+        <translation>无法在 {address} 上提供指标服务：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="229"/>
+        <source>no such address or host name</source>
+        <translation>没有这个地址或主机名</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="230"/>
+        <source>the port is in use (another run or service)</source>
+        <translation>端口已被占用（另一个运行或服务）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="231"/>
+        <source>no permission (ports below 1024 need root)</source>
+        <translation>没有权限（1024 以下的端口需要 root）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="232"/>
+        <source>not an address of this machine</source>
+        <translation>不是本机的地址</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="233"/>
+        <source>checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="234"/>
+        <source>archive</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="235"/>
+        <source>damaged {noun}: the record cannot be read ({detail}); the file cannot be trusted</source>
+        <translation>{noun}已损坏：无法读取该记录（{detail}）；该文件不可信</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="236"/>
+        <source>damaged {noun}: the record is longer than its directory says</source>
+        <translation>{noun}已损坏：该记录比其目录所记载的更长</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="237"/>
+        <source>damaged {noun}: {detail} (its bytes are not the ones written); the file cannot be trusted</source>
+        <translation>{noun}已损坏：{detail}（其字节与写入时不同）；该文件不可信</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="238"/>
+        <source>damaged {noun}: the record ends after {done} of its {size} bytes</source>
+        <translation>{noun}已损坏：该记录在其 {size} 字节中的第 {done} 字节处就结束了</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="239"/>
+        <source>cannot check the checkpoint archive: {detail}</source>
+        <translation>无法检查检查点归档：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="240"/>
+        <source>not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or not a .pt file) [{detail}]</source>
+        <translation>不是可读取的 Stave 检查点：不是完整的检查点归档（被截断、已损坏，或不是 .pt 文件）[{detail}]</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="241"/>
+        <source>not a readable torch.save archive: not a complete zip archive (cut off, damaged, or not a .pt file) [{detail}]</source>
+        <translation>不是可读取的 torch.save 归档：不是完整的 zip 归档（被截断、已损坏，或不是 .pt 文件）[{detail}]</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="242"/>
+        <source>written by torch.save with _use_new_zipfile_serialization=False (PyTorch&apos;s format before 1.6), which Stave does not read; re-save it with a current PyTorch (torch.save(torch.load(f), f))</source>
+        <translation>由 torch.save 以 _use_new_zipfile_serialization=False 写入（PyTorch 1.6 之前的格式），Stave 不读取这种格式；请用当前的 PyTorch 重新保存（torch.save(torch.load(f), f)）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="243"/>
+        <source>written by torch.save in the format of PyTorch before 1.6, which Stave does not read: load it and save it again with a current PyTorch</source>
+        <translation>由 torch.save 以 PyTorch 1.6 之前的格式写入，Stave 不读取这种格式：请用当前的 PyTorch 加载后重新保存</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="244"/>
+        <source>not a torch.save archive (the file is not a zip archive)</source>
+        <translation>不是 torch.save 归档（该文件不是 zip 归档）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="245"/>
+        <source>a TorchScript archive (a Stave checkpoint or torch.jit.save), not a torch.save one</source>
+        <translation>这是 TorchScript 归档（Stave 检查点或 torch.jit.save 的输出），不是 torch.save 归档</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="246"/>
+        <source>not a torch.save archive: it holds no &lt;folder&gt;/data.pkl record</source>
+        <translation>不是 torch.save 归档：其中没有 &lt;folder&gt;/data.pkl 记录</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="247"/>
+        <source>the record cannot be found</source>
+        <translation>找不到该记录</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="248"/>
+        <source>damaged archive: no size for the record ({detail})</source>
+        <translation>归档已损坏：该记录没有大小（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="249"/>
+        <source>damaged or hostile archive: its compressed records claim {expanded} bytes, more than {factor} times the file&apos;s {bytes} bytes</source>
+        <translation>归档已损坏或带有恶意：其压缩记录声称有 {expanded} 字节，超过文件本身 {bytes} 字节的 {factor} 倍</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="250"/>
+        <source>the pickle is {size} bytes, more than the limit of {limit}</source>
+        <translation>pickle 有 {size} 字节，超过了 {limit} 的上限</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="251"/>
+        <source>at byte {offset}: storage {key} has no record {name} in the archive</source>
+        <translation>在第 {offset} 字节处：存储 {key} 在归档中没有记录 {name}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="252"/>
+        <source>at byte {offset}: {detail}</source>
+        <translation>在第 {offset} 字节处：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="253"/>
+        <source>out of memory while reading the pickle</source>
+        <translation>读取 pickle 时内存不足</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="254"/>
+        <source>the checkpoint file is empty (0 bytes)</source>
+        <translation>检查点文件为空（0 字节）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="255"/>
+        <source>not a readable Stave checkpoint or a different model: {detail}</source>
+        <translation>不是可读取的 Stave 检查点，或属于另一个模型：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="256"/>
+        <source>not a readable Stave checkpoint or a different model: not a complete checkpoint archive (cut off, or not a .pt file) [{detail}]</source>
+        <translation>不是可读取的 Stave 检查点，或属于另一个模型：不是完整的检查点归档（被截断，或不是 .pt 文件）[{detail}]</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="257"/>
+        <source>this checkpoint has no optimiser state, so it cannot be resumed</source>
+        <translation>该检查点没有优化器状态，因此无法恢复训练</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="258"/>
+        <source>the checkpoint names {names} classes but its model&apos;s head has {nc} class outputs (nc {nc}): the file is inconsistent and is not used</source>
+        <translation>检查点列出了 {names} 个类别名称，但其模型的检测头有 {nc} 个类别输出（nc {nc}）：文件前后不一致，不予使用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="259"/>
+        <source>at byte {offset}: holds a {what}, not an Ultralytics checkpoint (a dict with &apos;model&apos; or &apos;ema&apos;)</source>
+        <translation>在第 {offset} 字节处：内容是 {what}，不是 Ultralytics 检查点（含 &apos;model&apos; 或 &apos;ema&apos; 的字典）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="260"/>
+        <source>at byte {offset}: not an Ultralytics checkpoint: neither &apos;ema&apos; nor &apos;model&apos; holds a model (keys: {keys})</source>
+        <translation>在第 {offset} 字节处：不是 Ultralytics 检查点：&apos;ema&apos; 和 &apos;model&apos; 都不含模型（键：{keys}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="261"/>
+        <source>at byte {offset}: &apos;{source}&apos; holds a dict (a bare state_dict), not an Ultralytics model; Stave needs the model object with its yaml</source>
+        <translation>在第 {offset} 字节处：&apos;{source}&apos; 是一个字典（单纯的 state_dict），不是 Ultralytics 模型；Stave 需要带 yaml 的模型对象</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="262"/>
+        <source>written by {writer}: its model is a {kind} ({task}); Stave trains detection models (yolov8n-x, yolo11n-x)</source>
+        <translation>由 {writer} 写入：其模型是 {kind}（{task}）；Stave 训练的是检测模型（yolov8n-x、yolo11n-x）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="263"/>
+        <source>written by {writer}: its model has no architecture description (model.yaml)</source>
+        <translation>由 {writer} 写入：其模型没有结构描述（model.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="264"/>
+        <source>written by {writer}: its architecture ({file}) is not one of the published yolov8n-x and yolo11n-x that Stave builds</source>
+        <translation>由 {writer} 写入：其结构（{file}）不是 Stave 能构建的已发布 yolov8n-x 和 yolo11n-x 之一</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="265"/>
+        <source>written by {writer}: {count} of the {model} model&apos;s tensors do not match it, e.g. {example}</source>
+        <translation>由 {writer} 写入：{model} 模型中有 {count} 个张量与之不匹配，例如 {example}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="266"/>
+        <source>cannot build its model: {detail}</source>
+        <translation>无法构建其模型：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="267"/>
+        <source>cannot copy its tensors: {detail}</source>
+        <translation>无法复制其张量：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="268"/>
+        <source>no such file</source>
+        <translation>没有这个文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="269"/>
+        <source>no such file: Stave does not download weights; Ultralytics publishes {file} at https://github.com/ultralytics/assets/releases — download it and give its path (or use model={stem} to train from random weights)</source>
+        <translation>没有这个文件：Stave 不会下载权重；Ultralytics 在 https://github.com/ultralytics/assets/releases 发布了 {file}——请下载后给出其路径（或使用 model={stem} 从随机权重开始训练）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="270"/>
+        <source>expected a JSON object of &quot;key&quot;: value pairs</source>
+        <translation>应为由 &quot;key&quot;: value 对组成的 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="271"/>
+        <source>is a folder, not a database</source>
+        <translation>是文件夹，不是数据库</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="272"/>
+        <location filename="../core/studio/engine_strings.cpp" line="294"/>
+        <source>cannot open: {reason}</source>
+        <translation>无法打开：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="273"/>
+        <source>not an SQLite database ({reason})</source>
+        <translation>不是 SQLite 数据库（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="274"/>
+        <source>; `stave-train history PROJECT --rebuild` recreates the database from the runs&apos; events.jsonl</source>
+        <translation>；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建数据库</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="275"/>
+        <source> (is the project folder writable?)</source>
+        <translation>（项目文件夹是否可写？）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="276"/>
+        <source>the disk is full ({reason}); nothing of this write was kept</source>
+        <translation>磁盘已满（{reason}）；此次写入的内容均未保存</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="277"/>
+        <source>the history database has schema version {version}, which no Stave writes (changed by another program?); `stave-train history PROJECT --rebuild` recreates it from the runs&apos; events.jsonl. The file was not changed</source>
+        <translation>历史数据库的结构版本为 {version}，没有任何 Stave 会写入这个版本（被其他程序修改过？）；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建它。文件未被修改</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="278"/>
+        <source>the history database has schema version {version}, written by a newer Stave; this build reads up to version {supported}. The file was not changed</source>
+        <translation>历史数据库的结构版本为 {version}，由更新版本的 Stave 写入；此版本最多读取版本 {supported}。文件未被修改</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="279"/>
+        <source>the history database is corrupt ({reason}); `stave-train history PROJECT --rebuild` recreates it from the runs&apos; events.jsonl</source>
+        <translation>历史数据库已损坏（{reason}）；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建它</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="280"/>
+        <source>{file}:{line}: {type} event skipped: {reason}</source>
+        <translation>{file}:{line}：已跳过 {type} 事件：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="281"/>
+        <source>{file}:{line}: skipped: {reason}</source>
+        <translation>{file}:{line}：已跳过：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="282"/>
+        <source>{file}:{line}: skipped: a line longer than {mib} MiB (no event is that long; damaged or not an event log)</source>
+        <translation>{file}:{line}：已跳过：一行超过 {mib} MiB（没有这么长的事件；文件已损坏或不是事件日志）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="283"/>
+        <source>{file}: shorter than before; read again from the start</source>
+        <translation>{file}：比之前更短；已从头重新读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="284"/>
+        <source>{run}: not read: {reason}</source>
+        <translation>{run}：未读取：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="285"/>
+        <source>{file}: not a JSON object; title, tags and notes not restored</source>
+        <translation>{file}：不是 JSON 对象；标题、标签和备注未恢复</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="286"/>
+        <source>{reason}; title, tags and notes not restored</source>
+        <translation>{reason}；标题、标签和备注未恢复</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="287"/>
+        <source>cannot list: {reason}</source>
+        <translation>无法列出：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="288"/>
+        <source>cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="289"/>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="290"/>
+        <source>is a FIFO (named pipe), not a regular file; not read</source>
+        <translation>是 FIFO（命名管道），不是普通文件；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="291"/>
+        <source>is a device, not a regular file; not read</source>
+        <translation>是设备，不是普通文件；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="292"/>
+        <source>is a socket, not a regular file; not read</source>
+        <translation>是套接字，不是普通文件；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="293"/>
+        <source>is not a regular file; not read</source>
+        <translation>不是普通文件；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="295"/>
+        <source>cannot stat: {reason}</source>
+        <translation>无法获取文件信息：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="296"/>
+        <source>cannot read: {reason}</source>
+        <translation>无法读取：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="297"/>
+        <source>read failed</source>
+        <translation>读取失败</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="298"/>
+        <source>{mib} MiB</source>
+        <translation>{mib} MiB</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="299"/>
+        <source>is {size}, larger than the {max} such a file may have; not read</source>
+        <translation>大小为 {size}，超过此类文件允许的 {max}；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="300"/>
+        <source>holds more than the {max} such a file may have; not read</source>
+        <translation>内容超过此类文件允许的 {max}；未读取</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="301"/>
+        <source>cannot create folder: {reason}</source>
+        <translation>无法创建文件夹：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="302"/>
+        <source>cannot create temporary file {file}: {reason}</source>
+        <translation>无法创建临时文件 {file}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="303"/>
+        <source>write failed: {reason}</source>
+        <translation>写入失败：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="304"/>
+        <source>fsync failed: {reason}</source>
+        <translation>fsync 失败：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="305"/>
+        <source>rename failed: {reason}</source>
+        <translation>重命名失败：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="306"/>
+        <source>{who}: {field}: {problem}</source>
+        <translation>{who}: {field}: {problem}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="307"/>
+        <source>cluster &apos;{name}&apos;</source>
+        <translation>集群“{name}”</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="308"/>
+        <source>cluster profile</source>
+        <translation>集群配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="309"/>
+        <source>a profile needs a name</source>
+        <translation>配置需要一个名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="310"/>
+        <source>expected an absolute path, got &apos;{value}&apos;</source>
+        <translation>应为绝对路径，实际为“{value}”</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="311"/>
+        <source>expected an absolute folder, got &apos;{value}&apos;</source>
+        <translation>应为绝对路径的文件夹，实际为“{value}”</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="312"/>
+        <source>expected 0 (the ssh configuration&apos;s) to 65535, got {port}</source>
+        <translation>应为 0（使用 ssh 配置中的端口）到 65535，实际为 {port}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="313"/>
+        <source>a cluster reached over SSH needs the folder its runs go in, as the cluster sees it</source>
+        <translation>通过 SSH 访问的集群需要指定其运行所在的文件夹（集群上看到的路径）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="314"/>
+        <source>give both folders of the mapping, or neither</source>
+        <translation>映射的两个文件夹要么都给出，要么都不给</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="315"/>
+        <source>only a cluster reached over SSH (a destination) uses it</source>
+        <translation>只有通过 SSH 访问的集群（有目标地址）才使用此项</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="316"/>
+        <source>no destination (user@host or a Host of ~/.ssh/config)</source>
+        <translation>没有目标地址（user@host 或 ~/.ssh/config 中的 Host）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="317"/>
+        <source>&apos;{destination}&apos; begins with &apos;-&apos;, which ssh would read as an option</source>
+        <translation>“{destination}”以“-”开头，ssh 会把它当作选项</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="318"/>
+        <source>&apos;{destination}&apos; holds a space or a control character</source>
+        <translation>“{destination}”含有空格或控制字符</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="319"/>
+        <source>expected an integer in [1, 100000]</source>
+        <translation>应为 [1, 100000] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="320"/>
+        <source>expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}</source>
+        <translation>应为 [0, 1024] 内的整数（0：CPU rank，不申请 GPU），实际为 {gpus}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="321"/>
+        <source>expected an integer in [0, 4096]</source>
+        <translation>应为 [0, 4096] 内的整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="322"/>
+        <source>expected one of Slurm&apos;s forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (at most {minutes} minutes), got &apos;{value}&apos;</source>
+        <translation>应为 Slurm 的格式之一：分钟、MM:SS、HH:MM:SS、D-HH、D-HH:MM、D-HH:MM:SS 或 UNLIMITED（最多 {minutes} 分钟），实际为“{value}”</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="323"/>
+        <source>may hold only letters, digits and _ - . , got &apos;{value}&apos;</source>
+        <translation>只能包含字母、数字和 _ - . ,，实际为“{value}”</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="324"/>
+        <source>cluster &apos;{name}&apos;: the dataset {dataset} is not under {from} (the folder the profile maps to {remote} on the cluster)</source>
+        <translation>集群“{name}”：数据集 {dataset} 不在 {from} 之下（该配置映射到集群上 {remote} 的文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="325"/>
+        <source>cluster &apos;{name}&apos;: where the cluster&apos;s nodes see the dataset is not said: give its data.yaml on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)</source>
+        <translation>集群“{name}”：未说明集群节点在哪里看到数据集：请给出集群上数据集的 data.yaml（dataset_on_cluster），或文件夹映射（dataset_local → dataset_remote）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="326"/>
+        <source>not JSON: {detail}</source>
+        <translation>不是 JSON：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="327"/>
+        <source>expected an object with a list &apos;clusters&apos;</source>
+        <translation>应为含有列表 &apos;clusters&apos; 的对象</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="328"/>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="329"/>
+        <source>expected a string</source>
+        <translation>应为字符串</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="330"/>
+        <source>expected a whole number</source>
+        <translation>应为整数</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="331"/>
+        <source>&apos;{name}&apos; is given to two profiles</source>
+        <translation>“{name}”被用于两个配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="332"/>
+        <source>given to two profiles</source>
+        <translation>被用于两个配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="333"/>
+        <source>no cluster profile &apos;{name}&apos; ({known})</source>
+        <translation>没有名为“{name}”的集群配置（{known}）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="334"/>
+        <source>the file has none</source>
+        <translation>文件中没有任何配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="335"/>
+        <source>there are: {names}</source>
+        <translation>现有：{names}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="336"/>
+        <source>the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters</source>
+        <translation>集群没有分区 {partition}（现有：{partitions}）；请在 设置 ▸ 集群 中更改分区</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="337"/>
+        <source>profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config&apos;s workers + 2), or the workers</source>
+        <translation>配置 {profile} 每个节点申请 {cpus} 个 CPU（每个 rank {per_rank} 个 × 每个节点 {ranks} 个 rank），但分区 {partition} 的节点最多只有 {offer} 个：Slurm 会让作业一直处于等待状态（PartitionConfig）。请在 设置 ▸ 集群 中减少每个 rank 的 CPU 数（默认为配置的 workers + 2），或减少 workers</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="338"/>
+        <source>profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}</source>
+        <translation>配置 {profile} 每个节点申请 {gpus} 块 GPU，但分区 {partition} 的节点只有 {offer} 块</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="339"/>
+        <source>profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}</source>
+        <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="340"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="216"/>
+        <location filename="../core/studio/engine_strings.cpp" line="341"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="217"/>
+        <location filename="../core/studio/engine_strings.cpp" line="342"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="218"/>
+        <location filename="../core/studio/engine_strings.cpp" line="343"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="219"/>
+        <location filename="../core/studio/engine_strings.cpp" line="344"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="220"/>
+        <location filename="../core/studio/engine_strings.cpp" line="345"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>
@@ -7165,7 +8001,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::RunTimes</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="45"/>
+        <location filename="../core/studio/history_model.cpp" line="53"/>
         <location filename="../core/studio/run_times.cpp" line="11"/>
         <location filename="../core/studio/run_times.cpp" line="12"/>
         <source>%1 s</source>

@@ -212,6 +212,131 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "holds an input of this command ({input}); its files could be overwritten. Choose another folder"),  // output.holds_input
     QT_TRANSLATE_NOOP("stave::engine", "is a file, not a folder"),  // output.not_a_folder
     QT_TRANSLATE_NOOP("stave::engine", "already exists and is not empty; pass --force to write into it (files of the same name are replaced)"),  // output.folder_not_empty
+    QT_TRANSLATE_NOOP("stave::engine", "node {node} ({address}{host}) was lost: its {ranks} {how} during a collective (its launcher or the machine went away, or the network between them failed); the run stops here and resume=true on every node continues from the last checkpoint"),  // dist.node_lost
+    QT_TRANSLATE_NOOP("stave::engine", ", host {host}"),  // dist.host
+    QT_TRANSLATE_NOOP("stave::engine", "a peer at {address} (one of {ranks}) {how} during a collective: that rank ended; the run stops here"),  // dist.peer_lost
+    QT_TRANSLATE_NOOP("stave::engine", "stopped answering"),  // dist.how.stopped_answering
+    QT_TRANSLATE_NOOP("stave::engine", "closed their connections"),  // dist.how.closed_connections
+    QT_TRANSLATE_NOOP("stave::engine", "closed its connection"),  // dist.how.closed_connection
+    QT_TRANSLATE_NOOP("stave::engine", "ranks {first}-{last}"),  // dist.ranks_span
+    QT_TRANSLATE_NOOP("stave::engine", "ranks {ranks}"),  // dist.ranks_list
+    QT_TRANSLATE_NOOP("stave::engine", "nproc, nnodes must be >= 1 and node_rank in [0, nnodes)"),  // launcher.bad_topology
+    QT_TRANSLATE_NOOP("stave::engine", "0 (pick a free port) works on one node only; give a port"),  // launcher.port_zero_nodes
+    QT_TRANSLATE_NOOP("stave::engine", "cannot bind a free port on {host}: {reason}"),  // launcher.no_free_port
+    QT_TRANSLATE_NOOP("stave::engine", "cannot create {path}: {reason}"),  // launcher.cannot_create
+    QT_TRANSLATE_NOOP("stave::engine", "the event relay: {reason}"),  // launcher.relay_failed
+    QT_TRANSLATE_NOOP("stave::engine", "cannot serve metrics on {address}: {reason}"),  // metrics.cannot_serve
+    QT_TRANSLATE_NOOP("stave::engine", "no such address or host name"),  // metrics.no_host
+    QT_TRANSLATE_NOOP("stave::engine", "the port is in use (another run or service)"),  // metrics.port_in_use
+    QT_TRANSLATE_NOOP("stave::engine", "no permission (ports below 1024 need root)"),  // metrics.no_permission
+    QT_TRANSLATE_NOOP("stave::engine", "not an address of this machine"),  // metrics.not_local
+    QT_TRANSLATE_NOOP("stave::engine", "checkpoint"),  // ckpt.noun.checkpoint
+    QT_TRANSLATE_NOOP("stave::engine", "archive"),  // ckpt.noun.archive
+    QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: the record cannot be read ({detail}); the file cannot be trusted"),  // ckpt.damaged.unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: the record is longer than its directory says"),  // ckpt.damaged.longer
+    QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: {detail} (its bytes are not the ones written); the file cannot be trusted"),  // ckpt.damaged.bytes
+    QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: the record ends after {done} of its {size} bytes"),  // ckpt.damaged.short
+    QT_TRANSLATE_NOOP("stave::engine", "cannot check the checkpoint archive: {detail}"),  // ckpt.cannot_check
+    QT_TRANSLATE_NOOP("stave::engine", "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or not a .pt file) [{detail}]"),  // ckpt.not_complete
+    QT_TRANSLATE_NOOP("stave::engine", "not a readable torch.save archive: not a complete zip archive (cut off, damaged, or not a .pt file) [{detail}]"),  // ckpt.not_complete_zip
+    QT_TRANSLATE_NOOP("stave::engine", "written by torch.save with _use_new_zipfile_serialization=False (PyTorch's format before 1.6), which Stave does not read; re-save it with a current PyTorch (torch.save(torch.load(f), f))"),  // ckpt.legacy
+    QT_TRANSLATE_NOOP("stave::engine", "written by torch.save in the format of PyTorch before 1.6, which Stave does not read: load it and save it again with a current PyTorch"),  // ckpt.legacy_start
+    QT_TRANSLATE_NOOP("stave::engine", "not a torch.save archive (the file is not a zip archive)"),  // ckpt.not_zip
+    QT_TRANSLATE_NOOP("stave::engine", "a TorchScript archive (a Stave checkpoint or torch.jit.save), not a torch.save one"),  // ckpt.torchscript
+    QT_TRANSLATE_NOOP("stave::engine", "not a torch.save archive: it holds no <folder>/data.pkl record"),  // ckpt.no_data_pkl
+    QT_TRANSLATE_NOOP("stave::engine", "the record cannot be found"),  // ckpt.record_missing
+    QT_TRANSLATE_NOOP("stave::engine", "damaged archive: no size for the record ({detail})"),  // ckpt.no_size
+    QT_TRANSLATE_NOOP("stave::engine", "damaged or hostile archive: its compressed records claim {expanded} bytes, more than {factor} times the file's {bytes} bytes"),  // ckpt.expansion
+    QT_TRANSLATE_NOOP("stave::engine", "the pickle is {size} bytes, more than the limit of {limit}"),  // ckpt.pickle_too_big
+    QT_TRANSLATE_NOOP("stave::engine", "at byte {offset}: storage {key} has no record {name} in the archive"),  // ckpt.no_storage_record
+    QT_TRANSLATE_NOOP("stave::engine", "at byte {offset}: {detail}"),  // ckpt.at_byte
+    QT_TRANSLATE_NOOP("stave::engine", "out of memory while reading the pickle"),  // ckpt.pickle_oom
+    QT_TRANSLATE_NOOP("stave::engine", "the checkpoint file is empty (0 bytes)"),  // ckpt.empty
+    QT_TRANSLATE_NOOP("stave::engine", "not a readable Stave checkpoint or a different model: {detail}"),  // ckpt.unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "not a readable Stave checkpoint or a different model: not a complete checkpoint archive (cut off, or not a .pt file) [{detail}]"),  // ckpt.unreadable_archive
+    QT_TRANSLATE_NOOP("stave::engine", "this checkpoint has no optimiser state, so it cannot be resumed"),  // ckpt.no_optimizer
+    QT_TRANSLATE_NOOP("stave::engine", "the checkpoint names {names} classes but its model's head has {nc} class outputs (nc {nc}): the file is inconsistent and is not used"),  // ckpt.names_mismatch
+    QT_TRANSLATE_NOOP("stave::engine", "at byte {offset}: holds a {what}, not an Ultralytics checkpoint (a dict with 'model' or 'ema')"),  // ckpt.ultra.not_dict
+    QT_TRANSLATE_NOOP("stave::engine", "at byte {offset}: not an Ultralytics checkpoint: neither 'ema' nor 'model' holds a model (keys: {keys})"),  // ckpt.ultra.no_model
+    QT_TRANSLATE_NOOP("stave::engine", "at byte {offset}: '{source}' holds a dict (a bare state_dict), not an Ultralytics model; Stave needs the model object with its yaml"),  // ckpt.ultra.state_dict
+    QT_TRANSLATE_NOOP("stave::engine", "written by {writer}: its model is a {kind} ({task}); Stave trains detection models (yolov8n-x, yolo11n-x)"),  // ckpt.ultra.task
+    QT_TRANSLATE_NOOP("stave::engine", "written by {writer}: its model has no architecture description (model.yaml)"),  // ckpt.ultra.no_yaml
+    QT_TRANSLATE_NOOP("stave::engine", "written by {writer}: its architecture ({file}) is not one of the published yolov8n-x and yolo11n-x that Stave builds"),  // ckpt.ultra.custom
+    QT_TRANSLATE_NOOP("stave::engine", "written by {writer}: {count} of the {model} model's tensors do not match it, e.g. {example}"),  // ckpt.ultra.mismatch
+    QT_TRANSLATE_NOOP("stave::engine", "cannot build its model: {detail}"),  // ckpt.cannot_build
+    QT_TRANSLATE_NOOP("stave::engine", "cannot copy its tensors: {detail}"),  // ckpt.cannot_copy
+    QT_TRANSLATE_NOOP("stave::engine", "no such file"),  // ckpt.no_file
+    QT_TRANSLATE_NOOP("stave::engine", "no such file: Stave does not download weights; Ultralytics publishes {file} at https://github.com/ultralytics/assets/releases — download it and give its path (or use model={stem} to train from random weights)"),  // ckpt.no_file_download
+    QT_TRANSLATE_NOOP("stave::engine", "expected a JSON object of \"key\": value pairs"),  // config.json_not_object
+    QT_TRANSLATE_NOOP("stave::engine", "is a folder, not a database"),  // store.is_folder
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open: {reason}"),  // store.cannot_open
+    QT_TRANSLATE_NOOP("stave::engine", "not an SQLite database ({reason})"),  // store.not_sqlite
+    QT_TRANSLATE_NOOP("stave::engine", "; `stave-train history PROJECT --rebuild` recreates the database from the runs' events.jsonl"),  // store.rebuild
+    QT_TRANSLATE_NOOP("stave::engine", " (is the project folder writable?)"),  // store.writable
+    QT_TRANSLATE_NOOP("stave::engine", "the disk is full ({reason}); nothing of this write was kept"),  // store.disk_full
+    QT_TRANSLATE_NOOP("stave::engine", "the history database has schema version {version}, which no Stave writes (changed by another program?); `stave-train history PROJECT --rebuild` recreates it from the runs' events.jsonl. The file was not changed"),  // store.schema_negative
+    QT_TRANSLATE_NOOP("stave::engine", "the history database has schema version {version}, written by a newer Stave; this build reads up to version {supported}. The file was not changed"),  // store.schema_newer
+    QT_TRANSLATE_NOOP("stave::engine", "the history database is corrupt ({reason}); `stave-train history PROJECT --rebuild` recreates it from the runs' events.jsonl"),  // store.corrupt
+    QT_TRANSLATE_NOOP("stave::engine", "{file}:{line}: {type} event skipped: {reason}"),  // store.event_skipped
+    QT_TRANSLATE_NOOP("stave::engine", "{file}:{line}: skipped: {reason}"),  // store.line_skipped
+    QT_TRANSLATE_NOOP("stave::engine", "{file}:{line}: skipped: a line longer than {mib} MiB (no event is that long; damaged or not an event log)"),  // store.line_too_long
+    QT_TRANSLATE_NOOP("stave::engine", "{file}: shorter than before; read again from the start"),  // store.shorter
+    QT_TRANSLATE_NOOP("stave::engine", "{run}: not read: {reason}"),  // store.run_not_read
+    QT_TRANSLATE_NOOP("stave::engine", "{file}: not a JSON object; title, tags and notes not restored"),  // store.notes_not_object
+    QT_TRANSLATE_NOOP("stave::engine", "{reason}; title, tags and notes not restored"),  // store.notes_unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "cannot list: {reason}"),  // store.cannot_list
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open"),  // store.cannot_open_file
+    QT_TRANSLATE_NOOP("stave::engine", "is a folder, not a file"),  // io.is_folder
+    QT_TRANSLATE_NOOP("stave::engine", "is a FIFO (named pipe), not a regular file; not read"),  // io.fifo
+    QT_TRANSLATE_NOOP("stave::engine", "is a device, not a regular file; not read"),  // io.device
+    QT_TRANSLATE_NOOP("stave::engine", "is a socket, not a regular file; not read"),  // io.socket
+    QT_TRANSLATE_NOOP("stave::engine", "is not a regular file; not read"),  // io.not_regular
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open: {reason}"),  // io.cannot_open
+    QT_TRANSLATE_NOOP("stave::engine", "cannot stat: {reason}"),  // io.cannot_stat
+    QT_TRANSLATE_NOOP("stave::engine", "cannot read: {reason}"),  // io.cannot_read
+    QT_TRANSLATE_NOOP("stave::engine", "read failed"),  // io.read_failed
+    QT_TRANSLATE_NOOP("stave::engine", "{mib} MiB"),  // io.mib
+    QT_TRANSLATE_NOOP("stave::engine", "is {size}, larger than the {max} such a file may have; not read"),  // io.too_large
+    QT_TRANSLATE_NOOP("stave::engine", "holds more than the {max} such a file may have; not read"),  // io.grows
+    QT_TRANSLATE_NOOP("stave::engine", "cannot create folder: {reason}"),  // io.cannot_create_folder
+    QT_TRANSLATE_NOOP("stave::engine", "cannot create temporary file {file}: {reason}"),  // io.cannot_create_temp
+    QT_TRANSLATE_NOOP("stave::engine", "write failed: {reason}"),  // io.write_failed
+    QT_TRANSLATE_NOOP("stave::engine", "fsync failed: {reason}"),  // io.fsync_failed
+    QT_TRANSLATE_NOOP("stave::engine", "rename failed: {reason}"),  // io.rename_failed
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: {field}: {problem}"),  // cluster.problem
+    QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}'"),  // cluster.who
+    QT_TRANSLATE_NOOP("stave::engine", "cluster profile"),  // cluster.who_unnamed
+    QT_TRANSLATE_NOOP("stave::engine", "a profile needs a name"),  // cluster.needs_name
+    QT_TRANSLATE_NOOP("stave::engine", "expected an absolute path, got '{value}'"),  // cluster.absolute
+    QT_TRANSLATE_NOOP("stave::engine", "expected an absolute folder, got '{value}'"),  // cluster.absolute_folder
+    QT_TRANSLATE_NOOP("stave::engine", "expected 0 (the ssh configuration's) to 65535, got {port}"),  // cluster.port
+    QT_TRANSLATE_NOOP("stave::engine", "a cluster reached over SSH needs the folder its runs go in, as the cluster sees it"),  // cluster.run_folder_ssh
+    QT_TRANSLATE_NOOP("stave::engine", "give both folders of the mapping, or neither"),  // cluster.mapping_both
+    QT_TRANSLATE_NOOP("stave::engine", "only a cluster reached over SSH (a destination) uses it"),  // cluster.ssh_only
+    QT_TRANSLATE_NOOP("stave::engine", "no destination (user@host or a Host of ~/.ssh/config)"),  // cluster.no_destination
+    QT_TRANSLATE_NOOP("stave::engine", "'{destination}' begins with '-', which ssh would read as an option"),  // cluster.destination_dash
+    QT_TRANSLATE_NOOP("stave::engine", "'{destination}' holds a space or a control character"),  // cluster.destination_space
+    QT_TRANSLATE_NOOP("stave::engine", "expected an integer in [1, 100000]"),  // cluster.nodes
+    QT_TRANSLATE_NOOP("stave::engine", "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}"),  // cluster.gpus
+    QT_TRANSLATE_NOOP("stave::engine", "expected an integer in [0, 4096]"),  // cluster.cpus
+    QT_TRANSLATE_NOOP("stave::engine", "expected one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (at most {minutes} minutes), got '{value}'"),  // cluster.time
+    QT_TRANSLATE_NOOP("stave::engine", "may hold only letters, digits and _ - . , got '{value}'"),  // cluster.slurm_chars
+    QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}': the dataset {dataset} is not under {from} (the folder the profile maps to {remote} on the cluster)"),  // cluster.not_under
+    QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}': where the cluster's nodes see the dataset is not said: give its data.yaml on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)"),  // cluster.where_data
+    QT_TRANSLATE_NOOP("stave::engine", "not JSON: {detail}"),  // cluster.not_json
+    QT_TRANSLATE_NOOP("stave::engine", "expected an object with a list 'clusters'"),  // cluster.expected_list
+    QT_TRANSLATE_NOOP("stave::engine", "expected an object"),  // cluster.expected_object
+    QT_TRANSLATE_NOOP("stave::engine", "expected a string"),  // cluster.expected_string
+    QT_TRANSLATE_NOOP("stave::engine", "expected a whole number"),  // cluster.expected_number
+    QT_TRANSLATE_NOOP("stave::engine", "'{name}' is given to two profiles"),  // cluster.name_twice
+    QT_TRANSLATE_NOOP("stave::engine", "given to two profiles"),  // cluster.given_twice
+    QT_TRANSLATE_NOOP("stave::engine", "no cluster profile '{name}' ({known})"),  // cluster.no_profile
+    QT_TRANSLATE_NOOP("stave::engine", "the file has none"),  // cluster.none_in_file
+    QT_TRANSLATE_NOOP("stave::engine", "there are: {names}"),  // cluster.there_are
+    QT_TRANSLATE_NOOP("stave::engine", "the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters"),  // cluster.no_partition
+    QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config's workers + 2), or the workers"),  // cluster.too_many_cpus
+    QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}"),  // cluster.too_many_gpus
+    QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}"),  // cluster.too_many_nodes
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait
