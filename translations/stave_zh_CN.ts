@@ -840,12 +840,12 @@
     <message>
         <location filename="../widgets/dataset_page.cpp" line="106"/>
         <source>Label new images…</source>
-        <translation type="unfinished"></translation>
+        <translation>标注新图片…</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="108"/>
         <source>Images without a label file, in the label editor with a model&apos;s predictions as draft labels</source>
-        <translation type="unfinished"></translation>
+        <translation>没有标注文件的图片：在标注编辑器中打开，以模型的预测作为草稿标注</translation>
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="111"/>
@@ -1169,54 +1169,52 @@
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="24"/>
         <source>Label new images</source>
-        <translation type="unfinished"></translation>
+        <translation>标注新图片</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="26"/>
         <source>Looking for images without a label file…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在查找没有标注文件的图片…</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="32"/>
         <source>Its predictions are offered as draft labels. Empty: no drafts, draw the labels yourself.</source>
-        <translation type="unfinished"></translation>
+        <translation>该模型的预测将作为草稿标注提供。留空：不生成草稿，由您自己绘制标注。</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="34"/>
         <source>Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型：</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="39"/>
         <source>Lowest confidence of a draft:</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿的最低置信度：</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="41"/>
         <source>Drafts are drawn hatched in the label editor. Nothing is written until you accept a draft (A), all of an image&apos;s drafts (Shift+A), or draw and correct boxes yourself.</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿在标注编辑器中以斜线填充显示。在您接受一个草稿（A）、一张图片的全部草稿（Shift+A），或自己绘制和修正框之前，不会写入任何文件。</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="48"/>
         <source>Open in the label editor</source>
-        <translation type="unfinished"></translation>
+        <translation>在标注编辑器中打开</translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="65"/>
         <source>Every image of the dataset has a label file: there are no new images.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集中每张图片都有标注文件：没有新图片。</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/draft_labels_dialog.cpp" line="66"/>
         <source>%n image(s) of the dataset have no label file (new images).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>数据集中有 %n 张图片没有标注文件（新图片）。</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="73"/>
         <source>Cannot look for new images: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法查找新图片：%1</translation>
     </message>
 </context>
 <context>
@@ -1224,22 +1222,22 @@
     <message>
         <location filename="../core/studio/draft_labels.cpp" line="60"/>
         <source>a prediction is running</source>
-        <translation type="unfinished">已有预测正在运行</translation>
+        <translation>预测正在运行</translation>
     </message>
     <message>
         <location filename="../core/studio/draft_labels.cpp" line="64"/>
         <source>no images to predict</source>
-        <translation type="unfinished"></translation>
+        <translation>没有要预测的图片</translation>
     </message>
     <message>
         <location filename="../core/studio/draft_labels.cpp" line="80"/>
         <source>cannot make a temporary folder: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建临时文件夹：%1</translation>
     </message>
     <message>
         <location filename="../core/studio/draft_labels.cpp" line="85"/>
         <source>cannot make %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建 %1</translation>
     </message>
 </context>
 <context>
@@ -2390,7 +2388,7 @@
     <message>
         <location filename="../widgets/label_canvas.cpp" line="197"/>
         <source>draft %1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿 %1 %2</translation>
     </message>
     <message>
         <location filename="../widgets/label_canvas.cpp" line="397"/>
@@ -2443,7 +2441,7 @@
     <message>
         <location filename="../widgets/label_editor.cpp" line="73"/>
         <source>Accept all drafts (Shift+A)</source>
-        <translation type="unfinished"></translation>
+        <translation>接受全部草稿 (Shift+A)</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="76"/>
@@ -2473,24 +2471,22 @@
     <message>
         <location filename="../widgets/label_editor.cpp" line="114"/>
         <source>Save elsewhere…</source>
-        <translation type="unfinished"></translation>
+        <translation>另存到…</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="117"/>
         <source>Writes the edited label files, and only those, to a folder you choose, with the dataset&apos;s layout (labels/train/…)</source>
-        <translation type="unfinished"></translation>
+        <translation>把编辑过的标注文件（仅这些文件）按数据集的目录结构（labels/train/…）写入您选择的文件夹</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="149"/>
         <source>Save the edited label files in</source>
-        <translation type="unfinished"></translation>
+        <translation>将编辑过的标注文件保存到</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="156"/>
         <source>%n edited label file(s) written under %1 (the dataset is unchanged).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>已将 %n 个编辑过的标注文件写入 %1（数据集未改动）。</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="179"/>
@@ -2515,9 +2511,7 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="223"/>
         <source>The dataset cannot be written: %n edited label file(s) kept here.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>数据集不可写入：%n 个编辑过的标注文件保留在此处。</numerusform></translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="236"/>
@@ -2547,26 +2541,23 @@
         <location filename="../widgets/label_editor.cpp" line="254"/>
         <source>Not saved: the dataset cannot be written. Your edits are kept here (%n label file(s)) until you save them elsewhere or discard them.
 %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>未保存：数据集不可写入。您的编辑保留在此处（%n 个标注文件），直到您将其另存到别处或放弃。
+%1</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="259"/>
         <source>Not saved elsewhere: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未能另存：%1</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="487"/>
         <source>Unsaved label edits</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存的标注编辑</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="488"/>
         <source>The dataset cannot be written and %n edited label file(s) are only here. Close and drop them?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>数据集不可写入，%n 个编辑过的标注文件只保存在这里。关闭并丢弃它们吗？</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="261"/>
@@ -2576,51 +2567,43 @@
     <message>
         <location filename="../widgets/label_editor.cpp" line="272"/>
         <source>No edited label files to save.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有要保存的编辑过的标注文件。</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="275"/>
         <source>Writing %n label file(s) under %1…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>正在将 %n 个标注文件写入 %1…</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="294"/>
         <location filename="../widgets/label_editor.cpp" line="307"/>
         <source>Cannot predict draft labels: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法预测草稿标注：%1</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="298"/>
         <source>Predicting draft labels with %1 on %n image(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>正在用 %1 为 %n 张图片预测草稿标注…</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="306"/>
         <source>Draft labels cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿标注已取消。</translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="329"/>
         <source>Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all (Shift+A) or correct them; nothing is written until you accept.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>来自 %1 的草稿标注：%2 张图片上共 %n 个框。接受一个（A）、全部（Shift+A）或修正它们；在您接受之前不会写入任何文件。</numerusform></translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="336"/>
         <source>%n box(es) of classes this dataset does not have left out.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>已略去 %n 个属于本数据集没有的类别的框。</numerusform></translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="360"/>
         <source>Accept all drafts</source>
-        <translation type="unfinished"></translation>
+        <translation>接受全部草稿</translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="381"/>
@@ -2648,12 +2631,12 @@
     <message>
         <location filename="../core/studio/label_editor_model.cpp" line="379"/>
         <source>%1 is inside the dataset; choose a folder outside it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 位于数据集内部；请选择数据集以外的文件夹</translation>
     </message>
     <message>
         <location filename="../core/studio/label_editor_model.cpp" line="386"/>
         <source>cannot write to %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -4246,7 +4229,7 @@
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="152"/>
+        <location filename="../core/studio/run_controller.cpp" line="153"/>
         <location filename="../core/studio/run_controller.cpp" line="184"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
@@ -4257,128 +4240,129 @@
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="207"/>
+        <location filename="../core/studio/run_controller.cpp" line="215"/>
         <location filename="../core/studio/run_session.cpp" line="88"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="412"/>
+        <location filename="../core/studio/run_controller.cpp" line="421"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="480"/>
+        <location filename="../core/studio/run_controller.cpp" line="489"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="528"/>
+        <location filename="../core/studio/run_controller.cpp" line="537"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="532"/>
+        <location filename="../core/studio/run_controller.cpp" line="541"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="557"/>
+        <location filename="../core/studio/run_controller.cpp" line="566"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="576"/>
+        <location filename="../core/studio/run_controller.cpp" line="585"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="580"/>
+        <location filename="../core/studio/run_controller.cpp" line="589"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="583"/>
+        <location filename="../core/studio/run_controller.cpp" line="592"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="595"/>
+        <location filename="../core/studio/run_controller.cpp" line="604"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="596"/>
+        <location filename="../core/studio/run_controller.cpp" line="605"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="597"/>
+        <location filename="../core/studio/run_controller.cpp" line="606"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="598"/>
+        <location filename="../core/studio/run_controller.cpp" line="607"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="599"/>
+        <location filename="../core/studio/run_controller.cpp" line="608"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="600"/>
+        <location filename="../core/studio/run_controller.cpp" line="609"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="601"/>
+        <location filename="../core/studio/run_controller.cpp" line="610"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="602"/>
+        <location filename="../core/studio/run_controller.cpp" line="611"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="603"/>
+        <location filename="../core/studio/run_controller.cpp" line="612"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="611"/>
+        <location filename="../core/studio/run_controller.cpp" line="620"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="614"/>
+        <location filename="../core/studio/run_controller.cpp" line="623"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
         <location filename="../core/studio/run_controller_cluster.cpp" line="41"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="72"/>
         <source>the cluster profile &apos;%1&apos; of this run is no longer in Settings</source>
         <translation>此运行的集群配置“%1”已不在设置中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="64"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="93"/>
         <source>pending in Slurm: %1</source>
         <translation>在 Slurm 中排队：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="83"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="112"/>
         <source>Slurm job %1 was cancelled</source>
         <translation>Slurm 作业 %1 已被取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="87"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="116"/>
         <source>Slurm job %1 ended %2%3 without a final event; its output: %4</source>
         <translation>Slurm 作业 %1 以 %2%3 结束，没有最终事件；其输出：%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="88"/>
+        <location filename="../core/studio/run_controller_cluster.cpp" line="117"/>
         <source> (exit code %1)</source>
         <translation>（退出码 %1）</translation>
     </message>
@@ -5754,6 +5738,56 @@ not found</source>
         <location filename="../widgets/validation_view.cpp" line="595"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::WeightsFetch</name>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="97"/>
+        <source>Asking the cluster for this run&apos;s checkpoints…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="100"/>
+        <source>Fetching %1 from %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="101"/>
+        <source>Fetching %1 from %2: %3% (%4 of %5)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="147"/>
+        <source>%1 is not a run on a cluster behind SSH: its checkpoints are written into its own folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="157"/>
+        <source>The cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination: its checkpoints cannot be fetched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="179"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="206"/>
+        <source>Stopped: %1 was not fetched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="183"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="210"/>
+        <source>Cannot fetch %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="191"/>
+        <source>Cannot fetch %1: it is not on the cluster (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/studio/weights_fetch.cpp" line="217"/>
+        <source>The cluster has no checkpoint of this run yet (none of %1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
