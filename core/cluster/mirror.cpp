@@ -84,7 +84,8 @@ std::string appendDurably(const std::string& path, const char* bytes, size_t n) 
 
 bool mirroredName(const std::string& rel) {
   if (rel.empty() || rel.front() == '/' || rel == "events.jsonl") return false;
-  if (rel == "cluster_job.json" || rel == ".cluster_job.lock" || rel == ".stave_mirror") return false;
+  if (rel == "cluster_job.json" || rel == ".cluster_job.lock" || rel == ".stave_mirror" || rel == ".stave_submit.lock")
+    return false;
   if (rel.compare(0, 8, "weights/") == 0 || rel.compare(0, 3, "tb/") == 0) return false;
   size_t start = 0;
   while (start <= rel.size()) {

@@ -2,10 +2,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <sstream>
+#include <thread>
 
 #include "core/base/atomic_file.h"
 #include "core/config/export.h"
@@ -78,6 +87,18 @@ std::string now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
   return buf;
+}
+
+/// Runs `argv` quoted through `run`; a word that cannot be quoted runs nothing (as runRemote).
+RemoteResult runArgv(const RemoteRunner& run, const std::vector<std::string>& argv, const ProcessOptions& o) {
+  auto line = shellCommand(argv);
+  if (!line) {
+    RemoteResult rr;
+    rr.failure = SshFailure::Other;
+    rr.message = line.errorText();
+    return rr;
+  }
+  return run(line.value(), o);
 }
 
 /// What a remote command that failed said, in one line.
@@ -201,23 +222,26 @@ const char* phaseName(JobState::Phase p) {
 }
 
 JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<bool>* stop) {
+  return queryJob(p, jobId, stop, sshRunner(p.endpoint()));
+}
+
+JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<bool>* stop, const RemoteRunner& run) {
   JobState s;
   if (!isSlurmJobId(jobId)) {
     s.error = "'" + jobId.substr(0, 64) + "' is not a Slurm job id; Slurm was not asked";
     return s;
   }
-  const SshEndpoint e = p.endpoint();
   ProcessOptions o;
   o.timeoutMs = kAskMs;
   o.stop = stop;
   const RemoteResult q =
-      runRemote(e, {slurm(p, "squeue"), "-h", "--jobs=" + jobId, "--states=all", "-o", "%T|%r"}, o);
+      runArgv(run, {slurm(p, "squeue"), "-h", "--jobs=" + jobId, "--states=all", "-o", "%T|%r"}, o);
   if (!q.reached()) {
     s.error = q.message;
     s.sshFatal = !q.retryable();
     return s;
   }
-  const auto scontrol = [&] { return runRemote(e, {slurm(p, "scontrol"), "show", "job", jobId}, o); };
+  const auto scontrol = [&] { return runArgv(run, {slurm(p, "scontrol"), "show", "job", jobId}, o); };
   if (q.process.ok() && !q.process.out.empty()) {
     const std::string line = firstLine(q.process.out);
     const size_t bar = line.find('|');
@@ -225,7 +249,7 @@ JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<
     if (s.ended()) s.exitCode = field(scontrol().process.out, "ExitCode");
     return s;
   }
-  const RemoteResult a = runRemote(e, {slurm(p, "sacct"), "-n", "-X", "-P", "--jobs=" + jobId, "-o", "State,ExitCode,Reason"}, o);
+  const RemoteResult a = runArgv(run, {slurm(p, "sacct"), "-n", "-X", "-P", "--jobs=" + jobId, "-o", "State,ExitCode,Reason"}, o);
   if (a.process.ok() && !a.process.out.empty()) {
     std::vector<std::string> parts;
     std::string line = firstLine(a.process.out), cur;
@@ -244,7 +268,181 @@ JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<
   return s;
 }
 
-Result<RunRecord> submitRemote(const RemoteSubmission& s) {
+Result<RunRecord> submitRemote(const RemoteSubmission& s) { return submitRemote(s, sshRunner(s.profile.endpoint())); }
+
+FoundJobs findRunJobs(const Profile& p, const std::string& jobName, const std::string& remoteDir,
+                      const std::vector<std::string>& known, const RemoteRunner& run, const std::atomic<bool>* stop) {
+  FoundJobs f;
+  ProcessOptions o;
+  o.timeoutMs = kAskMs;
+  o.stop = stop;
+  // A folder name with a newline cannot be told apart in a listing of lines: the name decides.
+  const bool byDir = remoteDir.find('\n') == std::string::npos;
+  const auto collect = [&](const std::string& out, char bar) {
+    size_t start = 0;
+    while (start < out.size()) {
+      size_t end = out.find('\n', start);
+      if (end == std::string::npos) end = out.size();
+      const std::string line = out.substr(start, end - start);
+      start = end + 1;
+      const size_t cut = line.find(bar);
+      const std::string id = line.substr(0, cut);
+      const std::string dir = cut == std::string::npos ? std::string() : line.substr(cut + 1);
+      if (!isSlurmJobId(id) || std::find(known.begin(), known.end(), id) != known.end()) continue;
+      if (byDir && dir != remoteDir) continue;
+      if (std::find(f.ids.begin(), f.ids.end(), id) == f.ids.end()) f.ids.push_back(id);
+    }
+  };
+  const RemoteResult q =
+      runArgv(run, {slurm(p, "squeue"), "-h", "--name=" + jobName, "--states=all", "-o", "%i|%Z"}, o);
+  if (!q.reached()) {
+    f.error = q.message;
+    return f;
+  }
+  if (q.process.ok()) {
+    f.reached = true;
+    collect(q.process.out, '|');
+  }
+  // Slurm forgets an ended job after a while (MinJobAge); its accounting, where kept, does not.
+  if (f.ids.empty()) {
+    const RemoteResult a = runArgv(run, {slurm(p, "sacct"), "-n", "-X", "-P", "--name=" + jobName, "--starttime=now-7days",
+                                         "-o", "JobID,WorkDir"}, o);
+    if (a.process.ok() && a.reached()) {
+      f.reached = true;
+      collect(a.process.out, '|');
+    }
+    if (!f.reached) f.error = said("squeue", q) + "; " + (a.reached() ? said("sacct", a) : a.message);
+  }
+  std::sort(f.ids.begin(), f.ids.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  return f;
+}
+
+Result<RunRecord> settleLostSubmission(const std::string& localDir, const Profile& p, const RemoteRunner& run) {
+  auto rec = readRunRecord(localDir);
+  if (!rec || !rec->submissionUnknown || rec->jobName.empty()) return rec;
+  const FoundJobs f = findRunJobs(p, rec->jobName, rec->remoteDir, rec->jobIds, run);
+  if (f.ids.empty()) return rec;
+  rec->jobId = f.ids.back();
+  rec->jobIds.push_back(rec->jobId);
+  rec->submissionUnknown = false;
+  rec->finalState.clear();
+  rec->exitCode.clear();
+  if (auto st = writeRunRecord(localDir, rec.value()); !st) return st.errors();
+  return rec;
+}
+
+namespace {
+
+/// Run on the login node in the run folder, as `sh -c` with the squeue command, the job's name
+/// and the sbatch command line as its arguments (fixed text: paths and names are data). Takes
+/// the folder's submission lock (flock, where the cluster has it: two submissions from two
+/// desktops wait for each other), refuses while a job of this run is pending or running (by its
+/// name, or the Slurm job run.lock names), then runs sbatch. Refusals say why on stdout, exit 75.
+constexpr const char* kGuardedSubmit = R"sh(squeue=$1 name=$2
+shift 2
+if command -v flock >/dev/null 2>&1; then
+  exec 9>>.stave_submit.lock || exit 71
+  flock -w 60 9 || { echo "stave-busy-lock"; exit 75; }
+fi
+active=$("$squeue" -h --name="$name" --user="$(id -un)" -o '%i %T') || { echo "stave-no-squeue"; exit 76; }
+if [ -n "$active" ]; then echo "stave-busy $active" | head -n 1; exit 75; fi
+if [ -f run.lock ]; then
+  job=$(sed -n 's/^slurm_job=\([0-9][0-9_+]*\)$/\1/p' run.lock | head -n 1)
+  if [ -n "$job" ]; then
+    held=$("$squeue" -h --jobs="$job" -o '%i %T' 2>/dev/null)
+    if [ -n "$held" ]; then echo "stave-held $held" | head -n 1; exit 75; fi
+  fi
+fi
+"$@"
+)sh";
+
+/// A local lock on the run folder's .stave_submit.lock (flock, not waited for): one resubmission
+/// of a run at a time on this machine. Released when destroyed.
+class LocalSubmitLock {
+ public:
+  ~LocalSubmitLock() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  std::string take(const std::string& dir) {
+    const std::string path = dir + "/.stave_submit.lock";
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (m_fd < 0) return path + ": cannot be opened (" + std::strerror(errno) + ")";
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return {};
+    const int err = errno;
+    return err == EWOULDBLOCK ? dir + " is being resubmitted already (another `stave-train cluster resume` or studio holds " +
+                                    path + "); its job is the run's"
+                              : path + ": cannot be locked (" + std::strerror(err) + ")";
+  }
+
+ private:
+  int m_fd = -1;
+};
+
+/// What one guarded sbatch did.
+struct Sbatched {
+  std::string id;       ///< the job id sbatch answered
+  std::string refused;  ///< sbatch or the guard refused: why ("" = not refused)
+  bool fatal = false;   ///< ssh failed for good (host key, refused key): `refused` says so
+  std::string lost;     ///< the answer did not come back: what happened ("" = it came)
+};
+
+Sbatched sbatchGuarded(const Profile& p, const RemoteRunner& run, const std::string& remoteDir, const std::string& jobName,
+                       const std::vector<std::string>& sbatchArgv) {
+  Sbatched out;
+  std::vector<std::string> guarded{"sh", "-c", kGuardedSubmit, "sh", slurm(p, "squeue"), jobName};
+  guarded.insert(guarded.end(), sbatchArgv.begin(), sbatchArgv.end());
+  ProcessOptions o;
+  o.timeoutMs = 120000;  // the guard may wait up to 60 s for another submission's lock
+  // From the run folder: the exported script keeps its config beside SLURM_SUBMIT_DIR.
+  const RemoteResult r = run(shellCommands({{"cd", remoteDir}, guarded}).value(), o);
+  if (!r.reached()) {
+    if (!r.retryable()) {
+      out.refused = r.message;
+      out.fatal = true;
+    } else {
+      out.lost = r.message;
+    }
+    return out;
+  }
+  if (r.process.end == ProcessEnd::Finished && r.process.exitCode == 75) {
+    const std::string& text = r.process.out;
+    const size_t at = text.find("stave-");
+    std::string word, id, state;
+    std::istringstream in(at == std::string::npos ? std::string() : text.substr(at));
+    in >> word >> id >> state;
+    if (!isSlurmJobId(id)) id.clear();
+    for (char& c : state)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '?';
+    if (word == "stave-busy" && !id.empty())
+      out.refused = "Slurm job " + id + " of this run folder (" + jobName + ") is " + state + " on " + p.name +
+                    ": a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume";
+    else if (word == "stave-held" && !id.empty())
+      out.refused = remoteDir + "/run.lock names Slurm job " + id + ", which is still " + state + " on " + p.name +
+                    ": a run folder is given to one job at a time; stop it or let it end, then resume";
+    else
+      out.refused = "another submission for " + remoteDir + " on " + p.name +
+                    " has held its lock (.stave_submit.lock) for over a minute; nothing was submitted";
+    return out;
+  }
+  if (r.process.end == ProcessEnd::Finished && r.process.exitCode == 76) {
+    out.refused = "Slurm on " + p.name + " cannot be asked whether a job of this run is already pending or running (squeue: " +
+                  r.process.err.substr(0, 400) + "); nothing was submitted";
+    return out;
+  }
+  if (r.process.end == ProcessEnd::Finished && r.process.exitCode != 0) {
+    out.refused = "the cluster '" + p.name + "' refused the job: " + said("sbatch", r);
+    return out;
+  }
+  out.id = r.ok() ? sbatchJobId(r.process.out) : std::string();
+  if (out.id.empty()) out.lost = r.ok() ? "sbatch printed no job id: " + r.process.out.substr(0, 300) : said("sbatch", r);
+  return out;
+}
+
+}  // namespace
+
+Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& run) {
   const Profile& p = s.profile;
   if (!p.remote()) return Error{"", 0, "destination", "cluster '" + p.name + "' is not reached over SSH"};
   if (const auto problems = p.problems(); !problems.empty()) {
@@ -252,17 +450,20 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
     for (const auto& pr : problems) errors.push_back({"", 0, "", pr});
     return errors;
   }
-  const SshEndpoint e = p.endpoint();
   RunRecord rec;
   std::string remoteDir;
+  LocalSubmitLock localLock;
   if (s.resume) {
-    auto old = readRunRecord(s.localDir);
+    // Two resumes of one run on this machine: the second is refused here, before Slurm is asked.
+    if (std::string why = localLock.take(s.localDir); !why.empty()) return Error{s.localDir, 0, "", why};
+    // A submission whose answer was lost may have made a job: it is looked up first.
+    auto old = settleLostSubmission(s.localDir, p, run);
     if (!old) return old.errors();
     rec = old.value();
     if (!rec.overSsh || rec.remoteDir.empty())
       return Error{s.localDir + "/cluster_job.json", 0, "transport", "not a run on a cluster behind SSH"};
     if (!rec.jobId.empty() && jobPhase(rec.finalState) == JobState::Phase::Unknown) {
-      const JobState st = queryJob(p, rec.jobId);
+      const JobState st = queryJob(p, rec.jobId, nullptr, run);
       if (!st.ended())
         return Error{s.localDir, 0, "job_id",
                      st.error.empty() ? "Slurm job " + rec.jobId + " is " + (st.state.empty() ? "not ended" : st.state) +
@@ -289,8 +490,8 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
     // The project's folder may exist; the run's must not (two studios, one run id).
     ProcessOptions o;
     o.timeoutMs = kAskMs;
-    const RemoteResult mk = runRemoteLine(
-        e, shellCommands({{"mkdir", "-p", "--", fs::path(remoteDir).parent_path().string()}, {"mkdir", "--", remoteDir}}).value(), o);
+    const RemoteResult mk = run(
+        shellCommands({{"mkdir", "-p", "--", fs::path(remoteDir).parent_path().string()}, {"mkdir", "--", remoteDir}}).value(), o);
     if (!mk.reached()) return Error{"", 0, "", mk.message};
     if (!mk.ok()) return Error{"", 0, "run_folder", "the run folder " + remoteDir + " cannot be made on " + p.destination + ": " + said("mkdir", mk)};
   }
@@ -298,7 +499,10 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
     if (s.resume) return;
     ProcessOptions o;
     o.timeoutMs = kAskMs;
-    runRemoteLine(e, shellCommands({{"rm", "-f", "--", remoteDir + "/job.sbatch"}, {"rmdir", "--", remoteDir}}, " ; ").value(), o);
+    run(shellCommands({{"rm", "-f", "--", remoteDir + "/job.sbatch", remoteDir + "/.stave_submit.lock"}, {"rmdir", "--", remoteDir}},
+                      " ; ")
+            .value(),
+        o);
   };
   // The file arrives whole or not at all: written beside, then renamed. The shell's script is
   // fixed; the path is its argument.
@@ -306,9 +510,9 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
     ProcessOptions o;
     o.timeoutMs = 60000;
     o.input = text.value();
-    const RemoteResult up = runRemote(e, {"sh", "-c", "cat > \"$1.part\" && chmod 755 \"$1.part\" && mv -f \"$1.part\" \"$1\"", "sh",
+    const RemoteResult up = runArgv(run, {"sh", "-c", "cat > \"$1.part\" && chmod 755 \"$1.part\" && mv -f \"$1.part\" \"$1\"", "sh",
                                           remoteDir + "/job.sbatch"},
-                                      o);
+                                    o);
     if (!up.ok()) {
       removeNew();
       return Error{"", 0, "", "job.sbatch cannot be written into " + remoteDir + " on " + p.destination + ": " + said("sh", up)};
@@ -323,19 +527,36 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
                            "--output=" + pattern + "/slurm-%j.out", remoteDir + "/job.sbatch"});
   const double submittedAt =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  ProcessOptions o;
-  o.timeoutMs = 60000;
-  // From the run folder: the exported script keeps its config beside SLURM_SUBMIT_DIR.
-  const RemoteResult r = runRemoteLine(e, shellCommands({{"cd", remoteDir}, argv}).value(), o);
-  std::string id = r.ok() ? sbatchJobId(r.process.out) : std::string();
-  if (r.reached() && r.process.end == ProcessEnd::Finished && r.process.exitCode != 0) {
-    removeNew();
-    return Error{"", 0, "", "the cluster '" + p.name + "' refused the job: " + said("sbatch", r)};
+  Sbatched b = sbatchGuarded(p, run, remoteDir, jobName, argv);
+  if (!b.refused.empty()) {
+    // A new run's folder goes, unless the guard found a job that uses it.
+    if (b.fatal || b.refused.find("refused the job") != std::string::npos) removeNew();
+    return Error{"", 0, "", b.refused};
   }
-  if (!r.reached() && !r.retryable()) {
-    removeNew();
-    return Error{"", 0, "", r.message};
+  // sbatch's answer was lost (the link dropped after it ran, or before): the job is looked up
+  // by its name and folder before anything is sent again, so one submission makes one job.
+  std::string lost = b.lost;
+  bool resent = false;
+  for (int attempt = 0; b.id.empty() && attempt < std::max(1, s.lookupTries); ++attempt) {
+    if (attempt > 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(int64_t{s.lookupPauseMs} << std::min(attempt - 1, 4)));
+    const FoundJobs found = findRunJobs(p, jobName, remoteDir, rec.jobIds, run);
+    if (!found.ids.empty()) {
+      b.id = found.ids.back();
+      break;
+    }
+    if (!found.reached) {
+      lost += "; looking the job up: " + found.error;
+      continue;
+    }
+    if (resent) continue;  // sent twice and not known: keep looking (its guard refuses a third)
+    // Slurm answered and knows no job of this run: sbatch never ran. Sent once more, guarded.
+    resent = true;
+    b = sbatchGuarded(p, run, remoteDir, jobName, argv);
+    if (!b.refused.empty()) return Error{"", 0, "", b.refused};
+    if (!b.lost.empty()) lost += "; sent again: " + b.lost;
   }
+  const std::string id = b.id;
   rec.profile = p.name;
   if (!s.resume) {
     rec.project = fs::absolute(s.projectFile).lexically_normal().string();
@@ -355,8 +576,9 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s) {
   if (auto st = writeRunRecord(s.localDir, rec); !st) return st.errors();
   if (id.empty())
     return Error{"", 0, "",
-                 "sbatch's answer was lost (" + (r.reached() ? said("sbatch", r) : r.message) + "); the job may run: look for the job named " +
-                     jobName + " (squeue --name) on " + p.destination + "; the run folder " + s.localDir + " is kept"};
+                 "sbatch's answer was lost (" + lost + "); the job may run: the run folder " + s.localDir +
+                     " is kept, and `stave-train cluster status` looks the job up by its name (" + jobName + ") once " +
+                     p.destination + " answers"};
   return rec;
 }
 

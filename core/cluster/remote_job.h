@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/cluster/mirror.h"
 #include "core/cluster/profile.h"
 
 namespace stave::cluster {
@@ -57,6 +58,24 @@ const char* phaseName(JobState::Phase phase);
 
 /// Asks the cluster of `profile` about `jobId`: squeue, then sacct, then scontrol.
 JobState queryJob(const Profile& profile, const std::string& jobId, const std::atomic<bool>* stop = nullptr);
+/// The same through `run` (sshRunner in use; a fake transport in tests).
+JobState queryJob(const Profile& profile, const std::string& jobId, const std::atomic<bool>* stop, const RemoteRunner& run);
+
+/// The jobs Slurm knows for one run folder.
+struct FoundJobs {
+  std::vector<std::string> ids;  ///< oldest first
+  bool reached = false;          ///< Slurm answered (squeue or sacct): `ids` is all there is
+  std::string error;             ///< why Slurm could not be asked
+};
+/// Looks up the jobs named `jobName` whose working folder is `remoteDir` (squeue --states=all,
+/// then sacct's accounting of the last 7 days), leaving out `known`.
+FoundJobs findRunJobs(const Profile& profile, const std::string& jobName, const std::string& remoteDir,
+                      const std::vector<std::string>& known, const RemoteRunner& run,
+                      const std::atomic<bool>* stop = nullptr);
+/// A run whose sbatch answer was lost ("submission": "unknown"): its job is looked up by name
+/// and folder (findRunJobs) and, when Slurm knows it, kept in the record as the newest job. The
+/// record as it is now (unchanged when nothing was found or Slurm could not be asked).
+Result<RunRecord> settleLostSubmission(const std::string& localDir, const Profile& profile, const RemoteRunner& run);
 
 /// A submission to a cluster behind SSH.
 struct RemoteSubmission {
@@ -67,14 +86,24 @@ struct RemoteSubmission {
   std::string localDir;                ///< the local run folder (the mirror); made for a new run
   bool resume = false;                 ///< resubmit localDir's run (its mirrored config.yaml)
   int epochs = 0;                      ///< resume: a new total (> 0), else the run's
+  /// sbatch's answer lost: how often the job is looked up (findRunJobs) before the submission is
+  /// left unknown, and the first pause between tries (doubled each time).
+  int lookupTries = 5;
+  int lookupPauseMs = 2000;
 };
 
 /// Submits: the job.sbatch exported (the dataset as the cluster sees it, Profile::
 /// clusterDataPath) is written into <run_folder>/<project>/<run id> on the cluster, sbatch runs
 /// there, and the record is written into the local folder. A new run that sbatch refused
 /// leaves no folder behind, here or there. A resume is refused while the run's newest job has
-/// not ended.
+/// not ended, while another resume of it runs here (the local folder's .stave_submit.lock), and
+/// — checked on the login node under the remote folder's .stave_submit.lock (flock), right
+/// before sbatch — while a job of the run is pending or running or the folder's run.lock names
+/// one. When sbatch's answer is lost, the job is looked up by name and folder before it is sent
+/// again: one submission makes at most one job.
 Result<RunRecord> submitRemote(const RemoteSubmission& submission);
+/// The same through `run` (ssh in use; a fake transport in tests).
+Result<RunRecord> submitRemote(const RemoteSubmission& submission, const RemoteRunner& run);
 
 /// Stops job `jobId`: a running one gets SIGTERM (scancel --signal=TERM: the ranks finish their
 /// step, rank 0 checkpoints), a pending one is cancelled. "" or what went wrong.
