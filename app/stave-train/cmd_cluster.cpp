@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/stave-train/command.h"
+#include "core/cluster/follow.h"
 #include "core/cluster/mirror.h"
 #include "core/cluster/remote_shell.h"
 #include "core/cluster/remote_job.h"
@@ -52,6 +53,20 @@ int loadRun(const std::string& command, const Common& c, RunContext* ctx) {
   if (!profile) return stave::cli::reportErrors(command, profile.errors());
   if (!profile->remote())
     return stave::cli::usageError(command, "cluster profile '" + profile->name + "' has no destination any more");
+  if (rec->submissionUnknown) {
+    // sbatch's answer was lost when the run was sent: Slurm is asked for the job by its name.
+    auto settled = cl::settleLostSubmission(c.run, profile.value(), cl::sshRunner(profile->endpoint()));
+    if (settled && !settled->submissionUnknown) {
+      std::cerr << "stave-train " << command << ": sbatch's answer had been lost; Slurm knows this run's job as " << settled->jobId << "\n";
+      rec = settled;
+    } else if (rec->jobId.empty() && command != "cluster resume") {
+      std::cerr << "stave-train " << command << ": error: sbatch's answer for " << c.run
+                << " was lost, and no job named " << rec->jobName << " in " << rec->remoteDir
+                << " is known to Slurm yet (or " << profile->destination
+                << " cannot be reached now); try again, or `stave-train cluster resume` once it is sure none runs\n";
+      return stave::cli::kProblems;
+    }
+  }
   ctx->record = rec.value();
   ctx->profile = profile.value();
   return stave::cli::kOk;
@@ -145,23 +160,24 @@ int follow(const FollowOptions& o) {
   cl::Mirror mirror(cl::sshRunner(ctx.profile.endpoint()), ctx.record.remoteDir, o.run);
   stave::telemetry::EventLogFormatter formatter(10.0);
   int64_t printed = mirror.offset();  // lines before this follow were shown by an earlier one
-  cl::JobState last;
-  last.state = ctx.record.finalState;
-  last.phase = cl::jobPhase(last.state);
-  int polls = 0;
+  cl::JobState known;
+  known.state = ctx.record.finalState;
+  known.phase = cl::jobPhase(known.state);
+  known.exitCode = ctx.record.exitCode;
   std::string lastError;
-  const auto done = [&] {
-    if (last.ended()) return true;
-    // Slurm is asked every fifth poll; the events say more about a running job.
-    if (polls++ % 5 != 0) return false;
-    cl::JobState s = cl::queryJob(ctx.profile, ctx.record.jobId, &g_stop);
-    if (!s.error.empty()) return false;  // the poll says what is wrong with the link
-    if (s.state != last.state || s.reason != last.reason) std::cerr << describe(ctx.record, s) << "\n";
-    last = s;
-    if (s.ended()) (void)cl::recordEnd(o.run, s);
-    return s.ended();
+  cl::JobFollowOptions f;
+  f.periodMs = static_cast<int>(o.period * 1000);
+  // Slurm is asked on a thread of its own (a slow squeue never holds up the mirror); the events
+  // say more about a running job than Slurm does, so it is asked less often.
+  f.statePeriodMs = 5000;
+  f.query = [&ctx, known](const std::atomic<bool>* stop) {
+    return known.ended() ? known : cl::queryJob(ctx.profile, ctx.record.jobId, stop);
   };
-  const auto onPoll = [&](const cl::MirrorPoll& p) {
+  f.onState = [&](const cl::JobState& s) {
+    std::cerr << describe(ctx.record, s) << "\n";
+    if (s.ended() && !known.ended()) (void)cl::recordEnd(o.run, s);
+  };
+  f.onPoll = [&](const cl::MirrorPoll& p) {
     if (!p.error.empty() && p.error != lastError) std::cerr << "stave-train cluster follow: " << p.error << "\n";
     lastError = p.error;
     if (o.quiet || p.eventBytes == 0) return;
@@ -175,8 +191,10 @@ int follow(const FollowOptions& o) {
       if (auto text = formatter.format(event.value())) std::cout << *text << std::endl;
     }
   };
-  const std::string error =
-      cl::followMirror(mirror, static_cast<int>(o.period * 1000), done, onPoll, &g_stop);
+  f.stop = &g_stop;
+  const cl::JobFollowOutcome outcome = cl::followJob(mirror, f);
+  const std::string& error = outcome.error;
+  const cl::JobState& last = outcome.last;
   if (!error.empty()) {
     std::cerr << "stave-train cluster follow: error: " << error << "\n";
     return stave::cli::kProblems;
