@@ -15,8 +15,10 @@ namespace stave {
 namespace {
 std::atomic<bool> g_failBeforeRename{false};
 
-Error sysError(const std::string& path, const std::string& what) {
-  return Error{path, 0, "", what + ": " + std::strerror(errno)};
+// "what: strerror", with `what` a catalog message (id) whose {reason} is the system's words.
+Error sysError(const std::string& path, Text what) {
+  what.args.emplace_back("reason", std::strerror(errno));
+  return textError(path, 0, "", std::move(what));
 }
 }  // namespace
 
@@ -32,7 +34,7 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
   std::error_code ec;
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
-    if (ec) return Error{path, 0, "", "cannot create folder: " + ec.message()};
+    if (ec) return textError(path, 0, "", Text("io.cannot_create_folder", {{"reason", ec.message()}}));
   }
   // Unique temporary name in the same folder, so the rename stays on one file system.
   std::random_device rd;
@@ -41,14 +43,14 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
   const std::string tmp = tmpName.str();
 
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return sysError(path, "cannot create temporary file " + tmp);
+  if (fd < 0) return sysError(path, Text("io.cannot_create_temp", {{"file", tmp}}));
   const char* p = bytes.data();
   size_t left = bytes.size();
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      Error e = sysError(path, "write failed");
+      Error e = sysError(path, Text("io.write_failed"));
       ::close(fd);
       ::unlink(tmp.c_str());
       return e;
@@ -57,7 +59,7 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
     left -= static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) {
-    Error e = sysError(path, "fsync failed");
+    Error e = sysError(path, Text("io.fsync_failed"));
     ::close(fd);
     ::unlink(tmp.c_str());
     return e;
@@ -68,7 +70,7 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
     return Error{path, 0, "", "simulated failure before rename"};
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    Error e = sysError(path, "rename failed");
+    Error e = sysError(path, Text("io.rename_failed"));
     ::unlink(tmp.c_str());
     return e;
   }
@@ -85,12 +87,12 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes) {
 Result<std::string> readFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    return Error{path, 0, "", "is a folder, not a file"};
+    return textError(path, 0, "", Text("io.is_folder"));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, 0, "", std::string("cannot open: ") + std::strerror(errno)};
+  if (!in) return textError(path, 0, "", Text("io.cannot_open", {{"reason", std::strerror(errno)}}));
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) return Error{path, 0, "", "read failed"};
+  if (in.bad()) return textError(path, 0, "", Text("io.read_failed"));
   return ss.str();
 }
 

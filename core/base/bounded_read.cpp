@@ -12,17 +12,18 @@ namespace stave {
 
 namespace {
 
-std::string kindOf(mode_t mode) {
-  if (S_ISDIR(mode)) return "is a folder, not a file";
-  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file; not read";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device, not a regular file; not read";
-  if (S_ISSOCK(mode)) return "is a socket, not a regular file; not read";
-  return "is not a regular file; not read";
+Text kindText(mode_t mode) {
+  if (S_ISDIR(mode)) return Text("io.is_folder");
+  if (S_ISFIFO(mode)) return Text("io.fifo");
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return Text("io.device");
+  if (S_ISSOCK(mode)) return Text("io.socket");
+  return Text("io.not_regular");
 }
+std::string kindOf(mode_t mode) { return english(kindText(mode)); }
 
-std::string mib(size_t bytes) {
-  return bytes >= (size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB"
-                                    : std::to_string(bytes) + " bytes";
+Text mib(size_t bytes) {
+  return bytes >= (size_t{1} << 20) ? Text("io.mib", {{"mib", std::to_string(bytes >> 20)}})
+                                    : Text("size.bytes", {{"bytes", std::to_string(bytes)}});
 }
 
 /// Closes the descriptor on every way out.
@@ -41,17 +42,16 @@ Result<std::string> readFileCapped(const std::string& path, size_t maxBytes) {
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
   if (f.fd < 0) {
     const int err = errno;
-    if (err == EISDIR) return Error{path, 0, "", "is a folder, not a file"};
-    return Error{path, 0, "", std::string("cannot open: ") + std::strerror(err)};
+    if (err == EISDIR) return textError(path, 0, "", Text("io.is_folder"));
+    return textError(path, 0, "", Text("io.cannot_open", {{"reason", std::strerror(err)}}));
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0)
-    return Error{path, 0, "", std::string("cannot stat: ") + std::strerror(errno)};
-  if (!S_ISREG(st.st_mode)) return Error{path, 0, "", kindOf(st.st_mode)};
+    return textError(path, 0, "", Text("io.cannot_stat", {{"reason", std::strerror(errno)}}));
+  if (!S_ISREG(st.st_mode)) return textError(path, 0, "", kindText(st.st_mode));
   if (st.st_size > 0 && static_cast<uint64_t>(st.st_size) > maxBytes)
-    return Error{path, 0, "",
-                 "is " + mib(static_cast<size_t>(st.st_size)) + ", larger than the " +
-                     mib(maxBytes) + " such a file may have; not read"};
+    return textError(path, 0, "",
+                     Text("io.too_large", {{"size", mib(static_cast<size_t>(st.st_size))}, {"max", mib(maxBytes)}}));
   // The size is only a claim (a file still growing, a file system that lies): the cap counts
   // what read() returns.
   std::string out;
@@ -61,12 +61,11 @@ Result<std::string> readFileCapped(const std::string& path, size_t maxBytes) {
     const ssize_t n = ::read(f.fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+      return textError(path, 0, "", Text("io.cannot_read", {{"reason", std::strerror(errno)}}));
     }
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > maxBytes)
-      return Error{path, 0, "",
-                   "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
+      return textError(path, 0, "", Text("io.grows", {{"max", mib(maxBytes)}}));
     out.append(buf, static_cast<size_t>(n));
   }
   return out;
@@ -95,9 +94,8 @@ Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t
   struct stat st {};
   ::fstat(f.fd, &st);
   if (st.st_size > 0 && static_cast<uint64_t>(st.st_size) > maxBytes)
-    return Error{path, 0, "",
-                 "is " + mib(static_cast<size_t>(st.st_size)) + ", larger than the " +
-                     mib(maxBytes) + " such a file may have; not read"};
+    return textError(path, 0, "",
+                     Text("io.too_large", {{"size", mib(static_cast<size_t>(st.st_size))}, {"max", mib(maxBytes)}}));
   std::vector<uint8_t> out(static_cast<size_t>(std::max<off_t>(st.st_size, 0)));
   size_t got = 0;
   for (;;) {
@@ -107,13 +105,12 @@ Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t
       uint8_t probe;
       ssize_t n = ::read(f.fd, &probe, 1);
       while (n < 0 && errno == EINTR) n = ::read(f.fd, &probe, 1);
-      if (n < 0) return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+      if (n < 0) return textError(path, 0, "", Text("io.cannot_read", {{"reason", std::strerror(errno)}}));
       if (n == 0) break;
       // The size was a claim (a file still growing, a size of 0 for a special file):
       // anything beyond the cap is refused.
       if (out.size() >= maxBytes)
-        return Error{path, 0, "",
-                     "holds more than the " + mib(maxBytes) + " such a file may have; not read"};
+        return textError(path, 0, "", Text("io.grows", {{"max", mib(maxBytes)}}));
       out.resize(std::min(maxBytes, std::max<size_t>(out.size() * 2, 65536)));
       out[got++] = probe;
       continue;
@@ -121,7 +118,7 @@ Result<std::vector<uint8_t>> readFileBytesCapped(const std::string& path, size_t
     const ssize_t n = ::read(f.fd, out.data() + got, out.size() - got);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+      return textError(path, 0, "", Text("io.cannot_read", {{"reason", std::strerror(errno)}}));
     }
     if (n == 0) break;
     got += static_cast<size_t>(n);

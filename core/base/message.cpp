@@ -357,6 +357,213 @@ const std::vector<MessageDef> kCatalog = {
      "already exists and is not empty; pass --force to write into it (files of the same name are "
      "replaced)"},
 
+    // --- a lost peer (core/distributed/peers.cpp: a rank's error, the Run page's log) --------
+    {"dist.node_lost",
+     "node {node} ({address}{host}) was lost: its {ranks} {how} during a collective (its "
+     "launcher or the machine went away, or the network between them failed); the run stops "
+     "here and resume=true on every node continues from the last checkpoint"},
+    {"dist.host", ", host {host}"},
+    {"dist.peer_lost",
+     "a peer at {address} (one of {ranks}) {how} during a collective: that rank ended; the run "
+     "stops here"},
+    {"dist.how.stopped_answering", "stopped answering"},
+    {"dist.how.closed_connections", "closed their connections"},
+    {"dist.how.closed_connection", "closed its connection"},
+    {"dist.ranks_span", "ranks {first}-{last}"},
+    {"dist.ranks_list", "ranks {ranks}"},
+
+    // --- the launcher's start (core/distributed/launcher.cpp, telemetry's metrics server) ---
+    {"launcher.bad_topology", "nproc, nnodes must be >= 1 and node_rank in [0, nnodes)"},
+    {"launcher.port_zero_nodes", "0 (pick a free port) works on one node only; give a port"},
+    {"launcher.no_free_port", "cannot bind a free port on {host}: {reason}"},
+    {"launcher.cannot_create", "cannot create {path}: {reason}"},
+    {"launcher.relay_failed", "the event relay: {reason}"},
+    {"metrics.cannot_serve", "cannot serve metrics on {address}: {reason}"},
+    {"metrics.no_host", "no such address or host name"},
+    {"metrics.port_in_use", "the port is in use (another run or service)"},
+    {"metrics.no_permission", "no permission (ports below 1024 need root)"},
+    {"metrics.not_local", "not an address of this machine"},
+
+    // --- checkpoints that cannot be read (core/train: Export Model, Predict, the run's log) -
+    {"ckpt.noun.checkpoint", "checkpoint"},
+    {"ckpt.noun.archive", "archive"},
+    {"ckpt.damaged.unreadable",
+     "damaged {noun}: the record cannot be read ({detail}); the file cannot be trusted"},
+    {"ckpt.damaged.longer", "damaged {noun}: the record is longer than its directory says"},
+    {"ckpt.damaged.bytes",
+     "damaged {noun}: {detail} (its bytes are not the ones written); the file cannot be trusted"},
+    {"ckpt.damaged.short", "damaged {noun}: the record ends after {done} of its {size} bytes"},
+    {"ckpt.cannot_check", "cannot check the checkpoint archive: {detail}"},
+    {"ckpt.not_complete",
+     "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or "
+     "not a .pt file) [{detail}]"},
+    {"ckpt.not_complete_zip",
+     "not a readable torch.save archive: not a complete zip archive (cut off, damaged, or not a "
+     ".pt file) [{detail}]"},
+    {"ckpt.legacy",
+     "written by torch.save with _use_new_zipfile_serialization=False (PyTorch's format before "
+     "1.6), which Stave does not read; re-save it with a current PyTorch "
+     "(torch.save(torch.load(f), f))"},
+    {"ckpt.legacy_start",
+     "written by torch.save in the format of PyTorch before 1.6, which Stave does not read: load "
+     "it and save it again with a current PyTorch"},
+    {"ckpt.not_zip", "not a torch.save archive (the file is not a zip archive)"},
+    {"ckpt.torchscript",
+     "a TorchScript archive (a Stave checkpoint or torch.jit.save), not a torch.save one"},
+    {"ckpt.no_data_pkl", "not a torch.save archive: it holds no <folder>/data.pkl record"},
+    {"ckpt.record_missing", "the record cannot be found"},
+    {"ckpt.no_size", "damaged archive: no size for the record ({detail})"},
+    {"ckpt.expansion",
+     "damaged or hostile archive: its compressed records claim {expanded} bytes, more than "
+     "{factor} times the file's {bytes} bytes"},
+    {"ckpt.pickle_too_big", "the pickle is {size} bytes, more than the limit of {limit}"},
+    {"ckpt.no_storage_record",
+     "at byte {offset}: storage {key} has no record {name} in the archive"},
+    {"ckpt.at_byte", "at byte {offset}: {detail}"},
+    {"ckpt.pickle_oom", "out of memory while reading the pickle"},
+    {"ckpt.empty", "the checkpoint file is empty (0 bytes)"},
+    {"ckpt.unreadable", "not a readable Stave checkpoint or a different model: {detail}"},
+    {"ckpt.unreadable_archive",
+     "not a readable Stave checkpoint or a different model: not a complete checkpoint archive "
+     "(cut off, or not a .pt file) [{detail}]"},
+    {"ckpt.no_optimizer", "this checkpoint has no optimiser state, so it cannot be resumed"},
+    {"ckpt.names_mismatch",
+     "the checkpoint names {names} classes but its model's head has {nc} class outputs (nc "
+     "{nc}): the file is inconsistent and is not used"},
+    {"ckpt.ultra.not_dict",
+     "at byte {offset}: holds a {what}, not an Ultralytics checkpoint (a dict with 'model' or "
+     "'ema')"},
+    {"ckpt.ultra.no_model",
+     "at byte {offset}: not an Ultralytics checkpoint: neither 'ema' nor 'model' holds a model "
+     "(keys: {keys})"},
+    {"ckpt.ultra.state_dict",
+     "at byte {offset}: '{source}' holds a dict (a bare state_dict), not an Ultralytics model; "
+     "Stave needs the model object with its yaml"},
+    {"ckpt.ultra.task",
+     "written by {writer}: its model is a {kind} ({task}); Stave trains detection models "
+     "(yolov8n-x, yolo11n-x)"},
+    {"ckpt.ultra.no_yaml",
+     "written by {writer}: its model has no architecture description (model.yaml)"},
+    {"ckpt.ultra.custom",
+     "written by {writer}: its architecture ({file}) is not one of the published yolov8n-x and "
+     "yolo11n-x that Stave builds"},
+    {"ckpt.ultra.mismatch",
+     "written by {writer}: {count} of the {model} model's tensors do not match it, e.g. "
+     "{example}"},
+    {"ckpt.cannot_build", "cannot build its model: {detail}"},
+    {"ckpt.cannot_copy", "cannot copy its tensors: {detail}"},
+    {"ckpt.no_file", "no such file"},
+    {"ckpt.no_file_download",
+     "no such file: Stave does not download weights; Ultralytics publishes {file} at "
+     "https://github.com/ultralytics/assets/releases — download it and give its path (or use "
+     "model={stem} to train from random weights)"},
+
+    // --- run configs read from JSON (a project's configs, a run's run_start) ---------------
+    {"config.json_not_object", "expected a JSON object of \"key\": value pairs"},
+
+    // --- the history database (core/store: History, the Run page) --------------------------
+    {"store.is_folder", "is a folder, not a database"},
+    {"store.cannot_open", "cannot open: {reason}"},
+    {"store.not_sqlite", "not an SQLite database ({reason})"},
+    {"store.rebuild",
+     "; `stave-train history PROJECT --rebuild` recreates the database from the runs' "
+     "events.jsonl"},
+    {"store.writable", " (is the project folder writable?)"},
+    {"store.disk_full", "the disk is full ({reason}); nothing of this write was kept"},
+    {"store.schema_negative",
+     "the history database has schema version {version}, which no Stave writes (changed by "
+     "another program?); `stave-train history PROJECT --rebuild` recreates it from the runs' "
+     "events.jsonl. The file was not changed"},
+    {"store.schema_newer",
+     "the history database has schema version {version}, written by a newer Stave; this build "
+     "reads up to version {supported}. The file was not changed"},
+    {"store.corrupt",
+     "the history database is corrupt ({reason}); `stave-train history PROJECT --rebuild` "
+     "recreates it from the runs' events.jsonl"},
+    {"store.event_skipped", "{file}:{line}: {type} event skipped: {reason}"},
+    {"store.line_skipped", "{file}:{line}: skipped: {reason}"},
+    {"store.line_too_long",
+     "{file}:{line}: skipped: a line longer than {mib} MiB (no event is that long; damaged or "
+     "not an event log)"},
+    {"store.shorter", "{file}: shorter than before; read again from the start"},
+    {"store.run_not_read", "{run}: not read: {reason}"},
+    {"store.notes_not_object", "{file}: not a JSON object; title, tags and notes not restored"},
+    {"store.notes_unreadable", "{reason}; title, tags and notes not restored"},
+    {"store.cannot_list", "cannot list: {reason}"},
+    {"store.cannot_open_file", "cannot open"},
+
+    // --- files that cannot be read or written (core/base: projects, configs, the studio's files)
+    {"io.is_folder", "is a folder, not a file"},
+    {"io.fifo", "is a FIFO (named pipe), not a regular file; not read"},
+    {"io.device", "is a device, not a regular file; not read"},
+    {"io.socket", "is a socket, not a regular file; not read"},
+    {"io.not_regular", "is not a regular file; not read"},
+    {"io.cannot_open", "cannot open: {reason}"},
+    {"io.cannot_stat", "cannot stat: {reason}"},
+    {"io.cannot_read", "cannot read: {reason}"},
+    {"io.read_failed", "read failed"},
+    {"io.mib", "{mib} MiB"},
+    {"io.too_large", "is {size}, larger than the {max} such a file may have; not read"},
+    {"io.grows", "holds more than the {max} such a file may have; not read"},
+    {"io.cannot_create_folder", "cannot create folder: {reason}"},
+    {"io.cannot_create_temp", "cannot create temporary file {file}: {reason}"},
+    {"io.write_failed", "write failed: {reason}"},
+    {"io.fsync_failed", "fsync failed: {reason}"},
+    {"io.rename_failed", "rename failed: {reason}"},
+
+    // --- cluster profiles (core/cluster/profile.cpp, Settings ▸ Clusters, the Slurm job) ----
+    {"cluster.problem", "{who}: {field}: {problem}"},
+    {"cluster.who", "cluster '{name}'"},
+    {"cluster.who_unnamed", "cluster profile"},
+    {"cluster.needs_name", "a profile needs a name"},
+    {"cluster.absolute", "expected an absolute path, got '{value}'"},
+    {"cluster.absolute_folder", "expected an absolute folder, got '{value}'"},
+    {"cluster.port", "expected 0 (the ssh configuration's) to 65535, got {port}"},
+    {"cluster.run_folder_ssh",
+     "a cluster reached over SSH needs the folder its runs go in, as the cluster sees it"},
+    {"cluster.mapping_both", "give both folders of the mapping, or neither"},
+    {"cluster.ssh_only", "only a cluster reached over SSH (a destination) uses it"},
+    {"cluster.no_destination", "no destination (user@host or a Host of ~/.ssh/config)"},
+    {"cluster.destination_dash", "'{destination}' begins with '-', which ssh would read as an option"},
+    {"cluster.destination_space", "'{destination}' holds a space or a control character"},
+    {"cluster.nodes", "expected an integer in [1, 100000]"},
+    {"cluster.gpus",
+     "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}"},
+    {"cluster.cpus", "expected an integer in [0, 4096]"},
+    {"cluster.time",
+     "expected one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
+     "UNLIMITED (at most {minutes} minutes), got '{value}'"},
+    {"cluster.slurm_chars", "may hold only letters, digits and _ - . , got '{value}'"},
+    {"cluster.not_under",
+     "cluster '{name}': the dataset {dataset} is not under {from} (the folder the profile maps to "
+     "{remote} on the cluster)"},
+    {"cluster.where_data",
+     "cluster '{name}': where the cluster's nodes see the dataset is not said: give its data.yaml "
+     "on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)"},
+    {"cluster.not_json", "not JSON: {detail}"},
+    {"cluster.expected_list", "expected an object with a list 'clusters'"},
+    {"cluster.expected_object", "expected an object"},
+    {"cluster.expected_string", "expected a string"},
+    {"cluster.expected_number", "expected a whole number"},
+    {"cluster.name_twice", "'{name}' is given to two profiles"},
+    {"cluster.given_twice", "given to two profiles"},
+    {"cluster.no_profile", "no cluster profile '{name}' ({known})"},
+    {"cluster.none_in_file", "the file has none"},
+    {"cluster.there_are", "there are: {names}"},
+    {"cluster.no_partition",
+     "the cluster has no partition {partition} (it has {partitions}); change the partition in "
+     "Settings ▸ Clusters"},
+    {"cluster.too_many_cpus",
+     "profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per "
+     "node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the "
+     "job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its "
+     "default is the config's workers + 2), or the workers"},
+    {"cluster.too_many_gpus",
+     "profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} "
+     "have {offer}"},
+    {"cluster.too_many_nodes",
+     "profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}"},
+
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},
     {"straggler.h2d", "{rank} waits for host-to-device copies {share} of its step"},

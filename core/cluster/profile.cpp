@@ -51,30 +51,37 @@ const std::vector<ProfileField>& profileFields() {
 
 std::vector<std::string> Profile::problems() const {
   std::vector<std::string> out;
-  const std::string who = name.empty() ? "cluster profile" : "cluster '" + name + "'";
-  if (name.find_first_not_of(" \t") == std::string::npos) out.push_back("cluster profile: name: a profile needs a name");
+  for (const auto& t : problemTexts()) out.push_back(english(t));
+  return out;
+}
+
+std::vector<Text> Profile::problemTexts() const {
+  std::vector<Text> out;
+  const Text who = name.empty() ? Text("cluster.who_unnamed") : Text("cluster.who", {{"name", name}});
+  const auto problem = [&](const Text& by, const std::string& field, TextParts what) {
+    out.push_back(Text("cluster.problem", {{"who", by}, {"field", field}, {"problem", std::move(what)}}));
+  };
+  if (name.find_first_not_of(" \t") == std::string::npos)
+    problem(Text("cluster.who_unnamed"), "name", {Text("cluster.needs_name")});
   const auto mustBeAbsolute = [&](const std::string& value, const char* field) {
-    if (!value.empty() && !absolute(value))
-      out.push_back(who + ": " + field + ": expected an absolute path, got '" + value + "'");
+    if (!value.empty() && !absolute(value)) problem(who, field, {Text("cluster.absolute", {{"value", value}})});
   };
   mustBeAbsolute(runFolder, "run_folder");
   mustBeAbsolute(trainExecutable, "stave_train");
   mustBeAbsolute(commandsFolder, "commands_folder");
   if (remote()) {
-    if (const std::string why = destinationProblem(destination); !why.empty())
-      out.push_back(who + ": destination: " + why);
-    if (port < 0 || port > 65535) out.push_back(who + ": port: expected 0 (the ssh configuration's) to 65535, got " + std::to_string(port));
-    if (runFolder.empty())
-      out.push_back(who + ": run_folder: a cluster reached over SSH needs the folder its runs go in, as the cluster sees it");
+    if (Text why = destinationProblemText(destination); !why.id.empty()) problem(who, "destination", {why});
+    if (port < 0 || port > 65535) problem(who, "port", {Text("cluster.port", {{"port", std::to_string(port)}})});
+    if (runFolder.empty()) problem(who, "run_folder", {Text("cluster.run_folder_ssh")});
     mustBeAbsolute(datasetRemote, "dataset_remote");
     mustBeAbsolute(datasetOnCluster, "dataset_on_cluster");
     if (datasetLocal.empty() != datasetRemote.empty())
-      out.push_back(who + ": dataset_local, dataset_remote: give both folders of the mapping, or neither");
+      problem(who, "dataset_local, dataset_remote", {Text("cluster.mapping_both")});
   } else {
     for (const auto& [value, field] : {std::pair{port != 0, "port"}, {!sshConfig.empty(), "ssh_config"},
                                        {!datasetRemote.empty() || !datasetLocal.empty(), "dataset_local"},
                                        {!datasetOnCluster.empty(), "dataset_on_cluster"}})
-      if (value) out.push_back(who + ": " + field + ": only a cluster reached over SSH (a destination) uses it");
+      if (value) problem(who, field, {Text("cluster.ssh_only")});
   }
   config::ExportOptions o;
   o.nodes = nodes;
@@ -84,7 +91,8 @@ std::vector<std::string> Profile::problems() const {
   o.partition = partition;
   o.account = account;
   if (Status st = config::checkClusterOptions(o); !st)
-    for (const auto& e : st.errors()) out.push_back(who + ": " + e.key + ": " + e.message);
+    for (const auto& e : st.errors())
+      problem(who, e.key, e.text.empty() ? TextParts{Text("plain", {{"text", e.message}})} : e.text);
   return out;
 }
 
@@ -103,13 +111,11 @@ Result<std::string> Profile::clusterDataPath(const std::string& localData) const
     if (localData == from) return trimSlash(datasetRemote);
     if (localData.compare(0, from.size() + 1, from + "/") == 0 || from == "/")
       return trimSlash(datasetRemote) + "/" + localData.substr(from == "/" ? 1 : from.size() + 1);
-    return Error{"", 0, "dataset_local",
-                 "cluster '" + name + "': the dataset " + localData + " is not under " + from +
-                     " (the folder the profile maps to " + datasetRemote + " on the cluster)"};
+    return textError("", 0, "dataset_local",
+                     Text("cluster.not_under", {{"name", name}, {"dataset", localData}, {"from", from},
+                                                {"remote", datasetRemote}}));
   }
-  return Error{"", 0, "dataset_on_cluster",
-               "cluster '" + name + "': where the cluster's nodes see the dataset is not said: give its data.yaml "
-               "on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)"};
+  return textError("", 0, "dataset_on_cluster", Text("cluster.where_data", {{"name", name}}));
 }
 
 std::string defaultProfilesPath() {
@@ -148,11 +154,11 @@ std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* o
   try {
     doc = json::parse(text.value());
   } catch (const std::exception& e) {
-    out->push_back({path, 0, "", std::string("not JSON: ") + e.what()});
+    out->push_back(textError(path, 0, "", Text("cluster.not_json", {{"detail", e.what()}})));
     return {};
   }
   if (!doc.is_object() || !doc.contains("clusters") || !doc["clusters"].is_array()) {
-    out->push_back({path, 0, "clusters", "expected an object with a list 'clusters'"});
+    out->push_back(textError(path, 0, "clusters", Text("cluster.expected_list")));
     return {};
   }
   std::vector<Profile> result;
@@ -162,7 +168,7 @@ std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* o
   for (const auto& item : doc["clusters"]) {
     const std::string where = "clusters[" + std::to_string(index++) + "]";
     if (!item.is_object()) {
-      errors.push_back({path, 0, where, "expected an object"});
+      errors.push_back(textError(path, 0, where, Text("cluster.expected_object")));
       continue;
     }
     Profile p;
@@ -171,10 +177,13 @@ std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* o
       const json& v = item[f.key];
       if (f.text && v.is_string()) p.*f.text = v.get<std::string>();
       else if (f.number && v.is_number_integer()) p.*f.number = v.get<int>();
-      else errors.push_back({path, 0, where + "." + f.key, f.text ? "expected a string" : "expected a whole number"});
+      else
+        errors.push_back(textError(path, 0, where + "." + f.key,
+                                   Text(f.text ? "cluster.expected_string" : "cluster.expected_number")));
     }
-    for (const auto& problem : p.problems()) errors.push_back({path, 0, where, problem});
-    if (!names.insert(p.name).second) errors.push_back({path, 0, where + ".name", "'" + p.name + "' is given to two profiles"});
+    for (const auto& problem : p.problemTexts()) errors.push_back(textError(path, 0, where, problem));
+    if (!names.insert(p.name).second)
+      errors.push_back(textError(path, 0, where + ".name", Text("cluster.name_twice", {{"name", p.name}})));
     result.push_back(p);
   }
   return result;
@@ -203,8 +212,10 @@ Result<Profile> findProfile(const std::string& path, const std::string& name) {
     if (p.name == name) return p;
     names += (names.empty() ? "" : ", ") + p.name;
   }
-  return Error{path, 0, "profile",
-               "no cluster profile '" + name + "' (" + (names.empty() ? std::string("the file has none") : "there are: " + names) + ")"};
+  return textError(path, 0, "profile",
+                   Text("cluster.no_profile",
+                        {{"name", name},
+                         {"known", names.empty() ? Text("cluster.none_in_file") : Text("cluster.there_are", {{"names", names}})}}));
 }
 
 }  // namespace stave::cluster

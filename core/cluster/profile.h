@@ -44,6 +44,8 @@ struct Profile {
   bool remote() const { return !destination.empty(); }
   /// What is wrong, one line per field, naming the profile and the field.
   std::vector<std::string> problems() const;
+  /// problems() as catalog messages (cluster.problem: who, field, what), for the studio.
+  std::vector<Text> problemTexts() const;
   /// How ssh reaches it.
   SshEndpoint endpoint() const;
   /// The data.yaml the job is given for `localData` (the project's, as this machine sees it):

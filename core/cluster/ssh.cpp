@@ -41,10 +41,15 @@ std::string opensshLines(const std::string& err) {
 }  // namespace
 
 std::string destinationProblem(const std::string& d) {
-  if (d.empty()) return "no destination (user@host or a Host of ~/.ssh/config)";
-  if (d.front() == '-') return "'" + d + "' begins with '-', which ssh would read as an option";
+  const Text t = destinationProblemText(d);
+  return t.id.empty() ? std::string() : english(t);
+}
+
+Text destinationProblemText(const std::string& d) {
+  if (d.empty()) return Text("cluster.no_destination");
+  if (d.front() == '-') return Text("cluster.destination_dash", {{"destination", d}});
   for (const unsigned char c : d)
-    if (c <= ' ' || c == 0x7f) return "'" + d + "' holds a space or a control character";
+    if (c <= ' ' || c == 0x7f) return Text("cluster.destination_space", {{"destination", d}});
   return {};
 }
 

@@ -29,6 +29,8 @@ struct SshEndpoint {
 /// Whether `destination` can be given to ssh: not empty, no leading '-', no spaces or control
 /// characters. "" when it can, else why not.
 std::string destinationProblem(const std::string& destination);
+/// destinationProblem as a catalog message (an empty id when there is none).
+Text destinationProblemText(const std::string& destination);
 
 /// A private folder for ControlMaster sockets ($XDG_RUNTIME_DIR/stave-ssh, else
 /// /tmp/stave-ssh-<uid>), made with mode 0700; short, as a socket path must be.

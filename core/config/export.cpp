@@ -74,25 +74,22 @@ Status checkCluster(const ExportOptions& o, int gpus) {
   std::vector<Error> errors;
   const std::string src = "export options";
   if (o.nodes < 1 || o.nodes > 100000)
-    errors.push_back({src, 0, "nodes", "expected an integer in [1, 100000]"});
+    errors.push_back(textError(src, 0, "nodes", Text("cluster.nodes")));
   if (o.gpusPerNode < -1 || gpus < 0 || gpus > 1024)
-    errors.push_back({src, 0, "gpus-per-node",
-                      "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got " +
-                          std::to_string(o.gpusPerNode < -1 ? o.gpusPerNode : gpus)});
+    errors.push_back(textError(src, 0, "gpus-per-node",
+                               Text("cluster.gpus", {{"gpus", std::to_string(o.gpusPerNode < -1 ? o.gpusPerNode : gpus)}})));
   if (o.cpusPerTask < 0 || o.cpusPerTask > 4096)
-    errors.push_back({src, 0, "cpus-per-task", "expected an integer in [0, 4096]"});
+    errors.push_back(textError(src, 0, "cpus-per-task", Text("cluster.cpus")));
   if (!isSlurmTimeLimit(o.time))
-    errors.push_back({src, 0, "time",
-                      "expected one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
-                      "D-HH:MM:SS or UNLIMITED (at most " +
-                          std::to_string(kMaxSlurmMinutes) + " minutes), got '" + o.time + "'"});
+    errors.push_back(textError(src, 0, "time",
+                               Text("cluster.time", {{"minutes", std::to_string(kMaxSlurmMinutes)}, {"value", o.time}})));
   // Partition and account reach #SBATCH lines unquoted: Slurm's own characters only.
   for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"partition", o.partition},
                                    std::pair<const char*, const std::string&>{"account", o.account}})
     for (char c : value)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
             c == ',')) {
-        errors.push_back({src, 0, key, "may hold only letters, digits and _ - . , got '" + value + "'"});
+        errors.push_back(textError(src, 0, key, Text("cluster.slurm_chars", {{"value", value}})));
         break;
       }
   if (!errors.empty()) return errors;

@@ -73,10 +73,12 @@ std::optional<Value> valueFromYaml(const ParamSpec& spec, const YAML::Node& node
 }
 
 std::optional<Value> valueFromJson(const ParamSpec& spec, const nlohmann::json& j,
-                                   std::string* why) {
+                                   TextParts* why) {
   auto expected = [&]() -> std::optional<Value> {
-    *why = "expected " + describeRange(spec) + ", got " +
-           j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The value as JSON writes it: a plain argument, never translated.
+    *why = {Text("config.expected",
+                 {{"range", describeRangeText(spec)},
+                  {"value", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}})};
     return std::nullopt;
   };
   switch (spec.type) {
@@ -200,8 +202,8 @@ Status RunConfig::set(std::string_view key, Value value) {
   if (spec->type == ParamType::Float && std::holds_alternative<int64_t>(value))
     value = static_cast<double>(std::get<int64_t>(value));
   if (!valueHasType(spec->type, value))
-    return Error{"", 0, spec->name,
-                 "expected " + describeRange(*spec) + ", got " + formatValue(value)};
+    return textError("", 0, spec->name,
+                     Text("config.expected", {{"range", describeRangeText(*spec)}, {"value", formatValue(value)}}));
   m_values[paramIndex(key)] = std::move(value);
   return Ok{};
 }
@@ -222,7 +224,7 @@ std::vector<std::string> RunConfig::changedKeys() const {
 Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::string& sourceName,
                                     const RunConfig& base) {
   if (!object.is_object())
-    return Error{sourceName, 0, "", "expected a JSON object of \"key\": value pairs"};
+    return textError(sourceName, 0, "", Text("config.json_not_object"));
   RunConfig config = base;
   std::vector<Error> errors;
   for (const auto& [key, j] : object.items()) {
@@ -231,10 +233,10 @@ Result<RunConfig> runConfigFromJson(const nlohmann::json& object, const std::str
       errors.push_back(unknownKeyError(sourceName, 0, key));
       continue;
     }
-    std::string why;
+    TextParts why;
     auto v = valueFromJson(*spec, j, &why);
     if (!v) {
-      errors.push_back({sourceName, 0, key, why});
+      errors.push_back(textError(sourceName, 0, key, std::move(why)));
       continue;
     }
     if (TextParts bad = checkValueText(*spec, *v); !bad.empty()) {

@@ -142,26 +142,49 @@ void Supervisor::writeLog(RankProc& r, const std::string& text) {
 }
 
 
+bool Supervisor::startFailed(const std::vector<Error>& errors) {
+  m_result.message = joinErrors(errors);
+  m_result.text = textOfErrors(errors);
+  return false;
+}
+
+void Supervisor::recordStartFailure() {
+  if (m_opt.runDir.empty() || m_result.message.empty()) return;
+  if (!m_events.isOpen()) {
+    const std::string eventsPath = m_opt.eventsFile.empty()
+                                       ? (fs::path(m_opt.runDir) / "events.jsonl").string()
+                                       : m_opt.eventsFile;
+    std::error_code ec;
+    fs::create_directories(m_opt.runDir, ec);
+    if (ec || !m_events.open(eventsPath)) return;  // launcher.log keeps the message
+  }
+  telemetry::ErrorEvent err;
+  err.rank = -1;
+  err.message = m_result.message;
+  err.text = m_result.text;
+  auto event = telemetry::toEvent(err, -1);
+  event.data["outcome"] = outcomeName(RunOutcome::FailedToStart);
+  emitEvent(std::move(event));
+  telemetry::FinishedEvent fe;
+  fe.status = telemetry::RunStatus::Failed;
+  fe.message = m_result.message;
+  fe.text = m_result.text;
+  emitEvent(telemetry::toEvent(fe, 0));
+  m_events.close();
+}
+
 bool Supervisor::prepare() {
   if (m_opt.workerArgv.empty()) {
     m_result.message = "no worker command given";
     return false;
   }
-  if (m_opt.nproc < 1 || m_opt.nnodes < 1 || m_opt.nodeRank < 0 || m_opt.nodeRank >= m_opt.nnodes) {
-    m_result.message = "nproc, nnodes must be >= 1 and node_rank in [0, nnodes)";
-    return false;
-  }
+  if (m_opt.nproc < 1 || m_opt.nnodes < 1 || m_opt.nodeRank < 0 || m_opt.nodeRank >= m_opt.nnodes)
+    return startFailed(Text("launcher.bad_topology"));
   m_result.masterPort = m_opt.masterPort;
   if (m_result.masterPort == 0) {
-    if (m_opt.nnodes > 1) {
-      m_result.message = "master_port: 0 (pick a free port) works on one node only; give a port";
-      return false;
-    }
+    if (m_opt.nnodes > 1) return startFailed({textError("", 0, "master_port", Text("launcher.port_zero_nodes"))});
     auto port = findFreePort(m_opt.masterAddr);
-    if (!port) {
-      m_result.message = port.errorText();
-      return false;
-    }
+    if (!port) return startFailed(port.errors());
     m_result.masterPort = port.value();
   }
   if (!openRelay()) return false;
@@ -176,10 +199,7 @@ bool Supervisor::prepare() {
     std::error_code ec;
     logDir = (fs::path(m_opt.runDir) / "logs").string();
     fs::create_directories(logDir, ec);
-    if (ec) {
-      m_result.message = "cannot create " + logDir + ": " + ec.message();
-      return false;
-    }
+    if (ec) return startFailed(Text("launcher.cannot_create", {{"path", logDir}, {"reason", ec.message()}}));
     const std::string eventsPath = m_opt.eventsFile.empty()
                                        ? (fs::path(m_opt.runDir) / "events.jsonl").string()
                                        : m_opt.eventsFile;
@@ -189,10 +209,7 @@ bool Supervisor::prepare() {
     }
     if (m_opt.tensorboard) {
       auto tb = telemetry::TensorBoardWriter::open((fs::path(m_opt.runDir) / "tb").string());
-      if (!tb) {
-        m_result.message = tb.errorText();
-        return false;
-      }
+      if (!tb) return startFailed(tb.errors());
       m_tb = std::move(tb.value());
     }
   } else {
@@ -207,10 +224,7 @@ bool Supervisor::prepare() {
   mo.metricsAddress = m_opt.metricsAddress;
   if (m_opt.nnodes > 1) mo.node = std::to_string(m_opt.nodeRank);
   auto monitor = telemetry::RunMonitor::create(mo);
-  if (!monitor) {
-    m_result.message = monitor.errorText();
-    return false;
-  }
+  if (!monitor) return startFailed(monitor.errors());
   m_monitor = std::move(monitor.value());
   if (m_monitor->server())
     std::fprintf(stderr, "stave launcher: metrics on %s\n", m_monitor->server()->url().c_str());
@@ -341,6 +355,7 @@ void Supervisor::spawnAll(const std::vector<std::string>& env) {
 
 LaunchResult Supervisor::run() {
   if (!prepare()) {
+    recordStartFailure();
     m_result.outcome = RunOutcome::FailedToStart;
     m_result.exitCode = 1;
     return m_result;
@@ -427,7 +442,7 @@ Result<int> findFreePort(const std::string& host) {
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     const std::string err = std::strerror(errno);
     close(fd);
-    return Error{"", 0, "master_port", "cannot bind a free port on " + host + ": " + err};
+    return textError("", 0, "master_port", Text("launcher.no_free_port", {{"host", host}, {"reason", err}}));
   }
   socklen_t len = sizeof addr;
   getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);

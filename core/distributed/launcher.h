@@ -67,6 +67,7 @@ struct LaunchResult {
   int exitCode = 1;                                ///< 0 for finished and stopped, else 1
   int failedRank = -1;  ///< the rank that failed, crashed or hung, else -1
   std::string message;  ///< the cause in words ("" when finished)
+  TextParts text;       ///< `message` as catalog messages where it has them (a failed start)
   int masterPort = 0;   ///< the port the ranks used
 };
 

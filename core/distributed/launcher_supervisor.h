@@ -116,6 +116,12 @@ class Supervisor {
 
  private:
   bool prepare();
+  /// A start that failed before any rank ran: the result's message and text; false.
+  bool startFailed(const std::vector<Error>& errors);
+  bool startFailed(const Text& text) { return startFailed({textError("", 0, "", text)}); }
+  /// Writes a failed start to the run folder's events.jsonl as an error and a final event, so
+  /// that the studio and History say why (in their language), not only launcher.log.
+  void recordStartFailure();
   std::vector<std::string> rankEnvironment() const;
   void spawnAll(const std::vector<std::string>& env);
   void pollOnce();

@@ -90,8 +90,7 @@ bool Supervisor::openRelay() {
     // relay key (created here, in the run folder, before anyone can connect).
     auto secret = serverRelaySecret(m_opt.runDir);
     if (!secret) {
-      m_result.message = "the event relay: " + secret.errorText();
-      return false;
+      return startFailed(Text("launcher.relay_failed", {{"reason", secret.errorText()}}));
     }
     RelayServerOptions o;
     o.bindAddress = runListenAddress(m_opt.masterAddr, true);
@@ -105,10 +104,7 @@ bool Supervisor::openRelay() {
       return true;
     };
     auto server = RelayServer::listen(std::move(o));
-    if (!server) {
-      m_result.message = server.errorText();
-      return false;
-    }
+    if (!server) return startFailed(server.errors());
     m_relayServer = std::move(server.value());
   } else {
     m_relayClient = std::make_unique<RelayClient>(

@@ -17,16 +17,17 @@ namespace stave::dist {
 namespace {
 
 // "ranks 2-3", "rank 2", "ranks 1, 4, 5".
-std::string rankList(std::vector<int> ranks) {
+Text rankList(std::vector<int> ranks) {
   std::sort(ranks.begin(), ranks.end());
-  if (ranks.size() == 1) return "rank " + std::to_string(ranks[0]);
+  if (ranks.size() == 1) return Text("rank", {{"rank", std::to_string(ranks[0])}});
   bool contiguous = true;
   for (size_t i = 1; i < ranks.size(); ++i) contiguous &= ranks[i] == ranks[i - 1] + 1;
   if (contiguous && ranks.size() > 1)
-    return "ranks " + std::to_string(ranks.front()) + "-" + std::to_string(ranks.back());
-  std::string out = "ranks ";
+    return Text("dist.ranks_span", {{"first", std::to_string(ranks.front())},
+                                    {"last", std::to_string(ranks.back())}});
+  std::string out;
   for (size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
-  return out;
+  return Text("dist.ranks_list", {{"ranks", out}});
 }
 
 // The phrases of a broken or silent connection in Gloo's and c10d's messages.
@@ -106,10 +107,15 @@ RankPlace decodePlace(const std::string& text) {
 
 std::string describePeerLoss(const std::string& what, const std::vector<RankPlace>& places,
                              int myRank) {
-  if (!isConnectionFailure(what)) return "";
+  const Text t = peerLossText(what, places, myRank);
+  return t.id.empty() ? std::string() : english(t);
+}
+
+Text peerLossText(const std::string& what, const std::vector<RankPlace>& places, int myRank) {
+  if (!isConnectionFailure(what)) return {};
   static const std::regex kPeer(R"(\[([0-9]{1,3}(?:\.[0-9]{1,3}){3})\]:([0-9]+))");
   std::smatch m;
-  if (!std::regex_search(what, m, kPeer)) return "";
+  if (!std::regex_search(what, m, kPeer)) return {};
   const std::string address = m[1];
   std::vector<int> ranks, nodes;
   std::string host;
@@ -121,20 +127,21 @@ std::string describePeerLoss(const std::string& what, const std::vector<RankPlac
     if (std::find(nodes.begin(), nodes.end(), p.node) == nodes.end()) nodes.push_back(p.node);
     host = p.host;
   }
-  if (ranks.empty()) return "";
+  if (ranks.empty()) return {};
   const bool timedOut = what.find("imed out") != std::string::npos ||
                         what.find("Timeout") != std::string::npos;
-  const std::string how = timedOut ? "stopped answering" : "closed their connections";
   if (nodes.size() == 1 && nodes[0] != myNode) {
-    return "node " + std::to_string(nodes[0]) + " (" + address +
-           (host.empty() ? "" : ", host " + host) + ") was lost: its " + rankList(ranks) + " " +
-           how + " during a collective (its launcher or the machine went away, or the network " +
-           "between them failed); the run stops here and resume=true on every node continues " +
-           "from the last checkpoint";
+    return Text("dist.node_lost",
+                {{"node", std::to_string(nodes[0])},
+                 {"address", address},
+                 {"host", host.empty() ? Text("plain", {{"text", ""}}) : Text("dist.host", {{"host", host}})},
+                 {"ranks", rankList(ranks)},
+                 {"how", Text(timedOut ? "dist.how.stopped_answering" : "dist.how.closed_connections")}});
   }
-  return "a peer at " + address + " (one of " + rankList(ranks) + ") " +
-         (timedOut ? "stopped answering" : "closed its connection") +
-         " during a collective: that rank ended; the run stops here";
+  return Text("dist.peer_lost",
+              {{"address", address},
+               {"ranks", rankList(ranks)},
+               {"how", Text(timedOut ? "dist.how.stopped_answering" : "dist.how.closed_connection")}});
 }
 
 }  // namespace stave::dist

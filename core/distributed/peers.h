@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/message.h"
 #include "core/distributed/dist_env.h"
 
 namespace stave::dist {
@@ -40,5 +41,8 @@ RankPlace decodePlace(const std::string& text);
 /// keeps its own message) — the raw text belongs in the rank's log either way.
 std::string describePeerLoss(const std::string& what, const std::vector<RankPlace>& places,
                              int myRank);
+/// describePeerLoss as a catalog message (the studio shows it in its language); an empty id
+/// when `what` is no such error.
+Text peerLossText(const std::string& what, const std::vector<RankPlace>& places, int myRank);
 
 }  // namespace stave::dist

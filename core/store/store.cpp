@@ -168,19 +168,20 @@ Status Store::exec(const std::string& sql) {
   if (rc == SQLITE_OK) return Ok{};
   std::string msg = err ? err : sqlite3_errstr(rc);
   sqlite3_free(err);
-  if (rc == SQLITE_FULL) msg = "the disk is full (" + msg + "); nothing of this write was kept";
+  if (rc == SQLITE_FULL) return textError(m_path, 0, "", Text("store.disk_full", {{"reason", msg}}));
   return Error{m_path, 0, "", msg};
 }
 
 Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
   std::error_code ec;
-  if (fs::is_directory(dbPath, ec)) return Error{dbPath, 0, "", "is a folder, not a database"};
+  if (fs::is_directory(dbPath, ec)) return textError(dbPath, 0, "", Text("store.is_folder"));
   std::unique_ptr<Store> s(new Store);
   s->m_path = dbPath;
   int rc = sqlite3_open_v2(dbPath.c_str(), &s->m_db,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                            nullptr);
-  if (rc != SQLITE_OK) return Error{dbPath, 0, "", "cannot open: " + sqliteMessage(s->m_db, rc)};
+  if (rc != SQLITE_OK)
+    return textError(dbPath, 0, "", Text("store.cannot_open", {{"reason", sqliteText(s->m_db, rc)}}));
   s->setBusyTimeout(5000);
   // The first real read tells whether this is an SQLite file at all.
   int version = 0;
@@ -188,21 +189,17 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     Stmt v(s->m_db, "PRAGMA user_version");
     if (!v.ok() || v.step() != SQLITE_ROW) {
       const int code = sqlite3_errcode(s->m_db);
-      return Error{dbPath, 0, "", sqliteMessage(s->m_db, code)};
+      return textError(dbPath, 0, "", sqliteText(s->m_db, code));
     }
     version = static_cast<int>(v.i64(0));
   }
   if (version < 0)
-    return Error{dbPath, 0, "user_version",
-                 "the history database has schema version " + std::to_string(version) +
-                     ", which no Stave writes (changed by another program?); "
-                     "`stave-train history PROJECT --rebuild` recreates it from the runs' "
-                     "events.jsonl. The file was not changed"};
+    return textError(dbPath, 0, "user_version",
+                     Text("store.schema_negative", {{"version", std::to_string(version)}}));
   if (version > kSchemaVersion) {
-    return Error{dbPath, 0, "",
-                 "the history database has schema version " + std::to_string(version) +
-                     ", written by a newer Stave; this build reads up to version " +
-                     std::to_string(kSchemaVersion) + ". The file was not changed"};
+    return textError(dbPath, 0, "",
+                     Text("store.schema_newer", {{"version", std::to_string(version)},
+                                                 {"supported", std::to_string(kSchemaVersion)}}));
   }
   // The whole-file check reads every page: done for files up to kFullCheckBytes (a minute for
   // the database of a few day-long runs otherwise, at every start). A larger file is checked
@@ -213,11 +210,9 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
   if (version > 0 && !ec && bytes <= kFullCheckBytes) {
     Stmt check(s->m_db, "PRAGMA integrity_check(1)");
     if (!check.ok() || check.step() != SQLITE_ROW || check.text(0) != "ok") {
-      return Error{dbPath, 0, "",
-                   "the history database is corrupt (" +
-                       (check.ok() ? check.text(0) : std::string(sqlite3_errmsg(s->m_db))) +
-                       "); `stave-train history PROJECT --rebuild` recreates it from the runs' "
-                       "events.jsonl"};
+      return textError(dbPath, 0, "",
+                       Text("store.corrupt", {{"reason", check.ok() ? check.text(0)
+                                                                     : std::string(sqlite3_errmsg(s->m_db))}}));
     }
   }
   // Pages mapped rather than read (a refresh touches a few pages of a large file), and a

@@ -125,6 +125,20 @@ struct IngestReport {
   int64_t events = 0;        ///< events stored
   int64_t metricRows = 0;    ///< metric rows stored
   std::vector<std::string> warnings;  ///< e.g. lines skipped, naming file and line
+  /// Each warning as catalog messages, in the same order (empty parts: English only).
+  std::vector<TextParts> warningTexts;
+  /// Adds a warning in English and as a catalog message.
+  void warn(const Text& text) {
+    warnings.push_back(english(text));
+    warningTexts.push_back({text});
+  }
+  /// Adds the warnings of `other`, in order.
+  void addWarnings(const IngestReport& other) {
+    for (size_t i = 0; i < other.warnings.size(); ++i) {
+      warnings.push_back(other.warnings[i]);
+      warningTexts.push_back(i < other.warningTexts.size() ? other.warningTexts[i] : TextParts{});
+    }
+  }
   bool stopped = false;  ///< the stop flag ended it early (what was read is kept)
 };
 

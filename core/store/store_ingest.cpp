@@ -144,8 +144,8 @@ std::optional<std::string> addRunRow(sqlite3* db, const fs::path& runDir, Ingest
   auto text = readFileCapped(notesPath.string(), size_t{16} << 20);
   auto parsed = text ? parseJson(text.value(), notesPath.string()) : Result<nlohmann::json>(text.errors());
   if (!parsed || !parsed->is_object()) {
-    report.warnings.push_back((parsed ? notesPath.string() + ": not a JSON object" : parsed.errorText()) +
-                              "; title, tags and notes not restored");
+    report.warn(parsed ? Text("store.notes_not_object", {{"file", notesPath.string()}})
+                       : Text("store.notes_unreadable", {{"reason", parsed.errorText()}}));
     return std::nullopt;
   }
   const nlohmann::json& j = parsed.value();
@@ -277,8 +277,10 @@ void RunIngestion::registerHandlers() {
   m_dispatch
       .invalid([this](const Event& e, const std::string& why) {
         ++m_badLines;
-        m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) + ": " + e.type +
-                                    " event skipped: " + why);
+        m_report.warn(Text("store.event_skipped", {{"file", m_eventsPath},
+                                                   {"line", std::to_string(m_lineNo)},
+                                                   {"type", e.type},
+                                                   {"reason", why}}));
       })
       .on<RunStartEvent>([this](const Event& e, const RunStartEvent& r) { onRunStart(e, r); })
       .on<StepEvent>([this](const Event& e, const StepEvent& s) { onStep(e, s); })
@@ -390,8 +392,9 @@ void RunIngestion::apply(std::string_view line, Parsed& parsed) {
   auto& decoded = *parsed.decoded;
   if (!decoded) {
     ++m_badLines;
-    m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
-                                ": skipped: " + decoded.errorText());
+    m_report.warn(Text("store.line_skipped", {{"file", m_eventsPath},
+                                              {"line", std::to_string(m_lineNo)},
+                                              {"reason", decoded.errorText()}}));
     return;
   }
   const telemetry::Event& e = decoded.value();
@@ -412,8 +415,9 @@ void RunIngestion::apply(std::string_view line, Parsed& parsed) {
     m_dispatch(e);
   } catch (const std::exception& ex) {  // a value the handlers could not take: this line only
     ++m_badLines;
-    m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
-                                ": skipped: " + withoutJsonPrefix(ex.what()));
+    m_report.warn(Text("store.line_skipped", {{"file", m_eventsPath},
+                                              {"line", std::to_string(m_lineNo)},
+                                              {"reason", withoutJsonPrefix(ex.what())}}));
   }
 }
 
@@ -475,10 +479,9 @@ int64_t RunIngestion::read(std::istream& in, int64_t readable,
     if (carry.size() > kMaxEventLineBytes) {
       ++m_lineNo;
       ++m_badLines;
-      m_report.warnings.push_back(m_eventsPath + ":" + std::to_string(m_lineNo) +
-                                  ": skipped: a line longer than " +
-                                  std::to_string(kMaxEventLineBytes >> 20) +
-                                  " MiB (no event is that long; damaged or not an event log)");
+      m_report.warn(Text("store.line_too_long", {{"file", m_eventsPath},
+                                                 {"line", std::to_string(m_lineNo)},
+                                                 {"mib", std::to_string(kMaxEventLineBytes >> 20)}}));
       consumed += static_cast<int64_t>(carry.size());
       std::string().swap(carry);
       skipping = true;
@@ -554,12 +557,12 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   std::error_code ec;
   // A FIFO or a device in its place would block the read or never end: refused, named.
   if (const auto st = fs::status(eventsPath, ec); !ec && !fs::is_regular_file(st))
-    return Error{eventsPath, 0, "",
-                 fs::is_directory(st) ? "is a folder, not a file"
-                 : fs::is_fifo(st)    ? "is a FIFO (named pipe), not a regular file; not read"
-                                      : "is not a regular file; not read"};
+    return textError(eventsPath, 0, "",
+                     Text(fs::is_directory(st) ? "io.is_folder"
+                          : fs::is_fifo(st)    ? "io.fifo"
+                                               : "io.not_regular"));
   const auto size = fs::file_size(eventsPath, ec);
-  if (ec) return Error{eventsPath, 0, "", "cannot read: " + ec.message()};
+  if (ec) return textError(eventsPath, 0, "", Text("io.cannot_read", {{"reason", ec.message()}}));
 
   // The run's row, created on first sight.
   auto found = findRunRow(m_db, m_path, runDir);
@@ -587,11 +590,11 @@ Result<IngestReport> Store::ingestRun(const std::string& runDirIn) {
   std::ifstream in(eventsPath, std::ios::binary);
   if (!in) {
     exec("ROLLBACK");
-    return Error{eventsPath, 0, "", "cannot open"};
+    return textError(eventsPath, 0, "", Text("store.cannot_open_file"));
   }
   if (static_cast<int64_t>(size) < at.offset) {
     // The file is shorter than what was read: replaced (e.g. moved aside by exist_ok).
-    report.warnings.push_back(eventsPath + ": shorter than before; read again from the start");
+    report.warn(Text("store.shorter", {{"file", eventsPath}}));
     at.offset = 0;
     at.lineNo = 0;
     if (at.runId != 0) {
@@ -638,12 +641,12 @@ Result<IngestReport> Store::ingestRuns(const std::string& runsDir) {
     bool events = it->is_directory(entryEc) && !entryEc;
     if (events) events = fs::exists(looked = it->path() / "events.jsonl", entryEc);
     if (entryEc && entryEc != std::errc::no_such_file_or_directory)
-      total.warnings.push_back(it->path().filename().string() + ": not read: " + looked.string() +
-                               ": " + entryEc.message());
+      total.warn(Text("store.run_not_read", {{"run", it->path().filename().string()},
+                                             {"reason", looked.string() + ": " + entryEc.message()}}));
     else if (events)
       dirs.push_back(it->path());
   }
-  if (ec) return Error{runsDir, 0, "", "cannot list: " + ec.message()};
+  if (ec) return textError(runsDir, 0, "", Text("store.cannot_list", {{"reason", ec.message()}}));
   std::sort(dirs.begin(), dirs.end());
   for (const auto& d : dirs) {
     // One run that cannot be read never hides the others: its problem is a warning naming it.
@@ -657,8 +660,15 @@ Result<IngestReport> Store::ingestRuns(const std::string& runsDir) {
     }
     auto& r = *read;
     if (!r) {
-      for (const auto& e : r.errors())
-        total.warnings.push_back(d.filename().string() + ": not read: " + e.toString());
+      for (const auto& e : r.errors()) {
+        // "run: not read: file: why", the why in catalog form where it has one.
+        Error where = e;
+        where.message.clear();
+        TextParts reason{Text("plain", {{"text", where.toString()}})};
+        if (e.text.empty()) reason.push_back(Text("plain", {{"text", e.message}}));
+        else reason.insert(reason.end(), e.text.begin(), e.text.end());
+        total.warn(Text("store.run_not_read", {{"run", d.filename().string()}, {"reason", std::move(reason)}}));
+      }
       ++total.runsSeen;
       continue;
     }
@@ -666,7 +676,7 @@ Result<IngestReport> Store::ingestRuns(const std::string& runsDir) {
     total.runsUpdated += r->runsUpdated;
     total.events += r->events;
     total.metricRows += r->metricRows;
-    total.warnings.insert(total.warnings.end(), r->warnings.begin(), r->warnings.end());
+    total.addWarnings(r.value());
     if (r->stopped || stopRequested()) {
       total.stopped = true;
       break;

@@ -64,17 +64,17 @@ class Stmt {
 };
 
 
-inline std::string sqliteMessage(sqlite3* db, int rc) {
-  std::string m = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  if (rc == SQLITE_NOTADB) m = "not an SQLite database (" + m + ")";
-  if (rc == SQLITE_FULL) m = "the disk is full (" + m + "); nothing of this write was kept";
-  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
-    m += "; `stave-train history PROJECT --rebuild` recreates the database from the runs' "
-         "events.jsonl";
-  if (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN)
-    m += " (is the project folder writable?)";
+/// sqliteMessage as catalog messages (SQLite's own words stay English: an argument).
+inline TextParts sqliteText(sqlite3* db, int rc) {
+  const std::string raw = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  TextParts m{Text("plain", {{"text", raw}})};
+  if (rc == SQLITE_NOTADB) m = {Text("store.not_sqlite", {{"reason", raw}})};
+  if (rc == SQLITE_FULL) m = {Text("store.disk_full", {{"reason", raw}})};
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) m.push_back(Text("store.rebuild"));
+  if (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN) m.push_back(Text("store.writable"));
   return m;
 }
+inline std::string sqliteMessage(sqlite3* db, int rc) { return english(sqliteText(db, rc)); }
 
 /// One run's columns read from a query of "SELECT <kRunColumns> FROM runs".
 inline constexpr const char* kRunColumns =

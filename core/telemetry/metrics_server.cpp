@@ -68,8 +68,8 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const std::string& a
     hints.ai_family = AF_INET;
     addrinfo* res = nullptr;
     if (getaddrinfo(address.c_str(), nullptr, &hints, &res) != 0 || !res)
-      return Error{"", 0, "metrics_addr",
-                   "cannot serve metrics on " + where + ": no such address or host name"};
+      return textError("", 0, "metrics_addr",
+                       Text("metrics.cannot_serve", {{"address", where}, {"reason", Text("metrics.no_host")}}));
     addr.sin_addr = reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr;
     freeaddrinfo(res);
   }
@@ -83,11 +83,11 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const std::string& a
       listen(fd, SOMAXCONN) != 0) {
     const int err = errno;
     close(fd);
-    const std::string why = err == EADDRINUSE      ? "the port is in use (another run or service)"
-                            : err == EACCES        ? "no permission (ports below 1024 need root)"
-                            : err == EADDRNOTAVAIL ? "not an address of this machine"
-                                                   : std::strerror(err);
-    return Error{"", 0, "metrics_port", "cannot serve metrics on " + where + ": " + why};
+    const Text why = err == EADDRINUSE      ? Text("metrics.port_in_use")
+                     : err == EACCES        ? Text("metrics.no_permission")
+                     : err == EADDRNOTAVAIL ? Text("metrics.not_local")
+                                            : Text("plain", {{"text", std::strerror(err)}});
+    return textError("", 0, "metrics_port", Text("metrics.cannot_serve", {{"address", where}, {"reason", why}}));
   }
   socklen_t len = sizeof addr;
   getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);

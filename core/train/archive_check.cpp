@@ -9,12 +9,11 @@ namespace stave::train {
 
 Status readRecordChecked(const std::string& path, zip_t* za, uint64_t index,
                          const std::string& record, const char* noun, void* dst, uint64_t size) {
-  const std::string damaged = std::string("damaged ") + noun + ": ";
+  const Text nounText(std::string("ckpt.noun.") + noun);
   zip_file_t* f = zip_fopen_index(za, index, 0);
   if (!f)
-    return Error{path, 0, record,
-                 damaged + "the record cannot be read (" + zip_strerror(za) +
-                     "); the file cannot be trusted"};
+    return textError(path, 0, record,
+                     Text("ckpt.damaged.unreadable", {{"noun", nounText}, {"detail", zip_strerror(za)}}));
   std::vector<char> sink(dst ? 1 : 1 << 16);
   uint64_t done = 0;
   zip_int64_t got = 1;
@@ -27,20 +26,19 @@ Status readRecordChecked(const std::string& path, zip_t* za, uint64_t index,
     got = zip_fread(f, sink.data(), sink.size());
     if (got > 0 && dst) {
       zip_fclose(f);
-      return Error{path, 0, record, damaged + "the record is longer than its directory says"};
+      return textError(path, 0, record, Text("ckpt.damaged.longer", {{"noun", nounText}}));
     }
   }
   std::string why;
   if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
   zip_fclose(f);
   if (got < 0)
-    return Error{
-        path, 0, record,
-        damaged + why + " (its bytes are not the ones written); the file cannot be trusted"};
+    return textError(path, 0, record, Text("ckpt.damaged.bytes", {{"noun", nounText}, {"detail", why}}));
   if (dst && done != size)
-    return Error{path, 0, record,
-                 damaged + "the record ends after " + std::to_string(done) + " of its " +
-                     std::to_string(size) + " bytes"};
+    return textError(path, 0, record,
+                     Text("ckpt.damaged.short", {{"noun", nounText},
+                                                 {"done", std::to_string(done)},
+                                                 {"size", std::to_string(size)}}));
   return Ok{};
 }
 
@@ -51,7 +49,7 @@ Status verifyArchive(const std::string& path, const std::string& bytes) {
   if (!src) {
     const std::string why = zip_error_strerror(&err);
     zip_error_fini(&err);
-    return Error{path, 0, "", "cannot check the checkpoint archive: " + why};
+    return textError(path, 0, "", Text("ckpt.cannot_check", {{"detail", why}}));
   }
   // ZIP_CHECKCONS: the central directory must agree with the local headers.
   zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
@@ -59,10 +57,7 @@ Status verifyArchive(const std::string& path, const std::string& bytes) {
     const std::string why = zip_error_strerror(&err);
     zip_source_free(src);
     zip_error_fini(&err);
-    return Error{path, 0, "",
-                 "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, "
-                 "damaged, or not a .pt file) [" +
-                     why + "]"};
+    return textError(path, 0, "", Text("ckpt.not_complete", {{"detail", why}}));
   }
   zip_error_fini(&err);
   std::unique_ptr<zip_t, void (*)(zip_t*)> owner(za, [](zip_t* z) { zip_discard(z); });

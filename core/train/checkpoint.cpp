@@ -129,7 +129,7 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
 Result<std::string> readBytes(const std::string& path) {
   auto bytes = readFile(path);
   if (!bytes) return bytes.errors();
-  if (bytes->empty()) return Error{path, 0, "", "the checkpoint file is empty (0 bytes)"};
+  if (bytes->empty()) return textError(path, 0, "", Text("ckpt.empty"));
   return bytes.value();
 }
 }  // namespace
@@ -192,8 +192,8 @@ Error unreadable(const std::string& path, const std::exception& e) {
   what = what.substr(0, what.find('\n'));
   if (what.find("central directory") != std::string::npos ||
       what.find("zip archive") != std::string::npos)
-    what = "not a complete checkpoint archive (cut off, or not a .pt file) [" + what + "]";
-  return Error{path, 0, "", "not a readable Stave checkpoint or a different model: " + what};
+    return textError(path, 0, "", Text("ckpt.unreadable_archive", {{"detail", what}}));
+  return textError(path, 0, "", Text("ckpt.unreadable", {{"detail", what}}));
 }
 }  // namespace
 
@@ -232,8 +232,7 @@ Status CheckpointReader::restore(const CheckpointParts& parts, bool restoreRng) 
     }
     if (parts.optimizer) {
       if (!m_meta.hasOptimizer)
-        return Error{m_path, 0, "",
-                     "this checkpoint has no optimiser state, so it cannot be resumed"};
+        return textError(m_path, 0, "", Text("ckpt.no_optimizer"));
       torch::serialize::InputArchive sub;
       archive.read("optimizer", sub);
       parts.optimizer->load(sub);
@@ -356,11 +355,9 @@ Result<LoadedWeights> loadWeights(const std::string& path, const torch::Device& 
   // The head's class outputs are nc; names of another count would label the wrong outputs in
   // every export, prediction and validation (an empty list: the outputs are numbered).
   if (!lw.meta.names.empty() && static_cast<int64_t>(lw.meta.names.size()) != lw.meta.nc)
-    return Error{path, 0, "names",
-                 "the checkpoint names " + std::to_string(lw.meta.names.size()) +
-                     " classes but its model's head has " + std::to_string(lw.meta.nc) +
-                     " class outputs (nc " + std::to_string(lw.meta.nc) +
-                     "): the file is inconsistent and is not used"};
+    return textError(path, 0, "names",
+                     Text("ckpt.names_mismatch", {{"names", std::to_string(lw.meta.names.size())},
+                                                  {"nc", std::to_string(lw.meta.nc)}}));
   model::ModelOptions mo;
   mo.scale = lw.meta.scale;
   mo.nc = static_cast<int>(lw.meta.nc);

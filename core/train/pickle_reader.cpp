@@ -372,9 +372,11 @@ Result<PickleDocument> readPickle(std::string_view bytes, const std::string& fil
     Unpickler u(bytes, limits);
     return u.run();
   } catch (const PickleRefusal& r) {
-    return Error{file, 0, record, "at byte " + std::to_string(r.offset) + ": " + r.message};
+    // The refusal's own words stay English (an argument): they name pickle opcodes and classes.
+    return textError(file, 0, record,
+                     Text("ckpt.at_byte", {{"offset", std::to_string(r.offset)}, {"detail", r.message}}));
   } catch (const std::bad_alloc&) {
-    return Error{file, 0, record, "out of memory while reading the pickle"};
+    return textError(file, 0, record, Text("ckpt.pickle_oom"));
   }
 }
 

@@ -42,29 +42,30 @@ std::string taskOfClass(const std::string& cls) {
 /// and who wrote the file.
 Result<model::Architecture> architectureOf(const UltralyticsCheckpoint& c) {
   const std::string by = "written by " + ultralyticsWriter(c) + ": ";
+  const std::string writer = ultralyticsWriter(c);
   const std::string task = taskOfClass(c.modelClass);
   if (!task.empty())
-    return Error{c.path, 0, "model",
-                 by + "its model is a " + c.modelClass.substr(c.modelClass.find_last_of('.') + 1) +
-                     " (" + task + "); Stave trains detection models (yolov8n-x, yolo11n-x)"};
+    return textError(c.path, 0, "model",
+                     Text("ckpt.ultra.task",
+                          {{"writer", writer},
+                           {"kind", c.modelClass.substr(c.modelClass.find_last_of('.') + 1)},
+                           {"task", task}}));
   if (!c.yaml.is_object())
-    return Error{c.path, 0, "model",
-                 by + "its model has no architecture description (model.yaml)"};
+    return textError(c.path, 0, "model", Text("ckpt.ultra.no_yaml", {{"writer", writer}}));
   auto arch = model::architectureFromYaml(c.yaml, 0, c.path);
   if (!arch) {
     Error e = arch.errors().front();
     e.file = c.path;
     e.key = "model";
     e.message = by + e.message;
+    e.text.clear();  // the architecture's own words: English only
     return e;
   }
   if (!isPublishedArchitecture(arch.value())) {
     std::string file = c.yaml.contains("yaml_file") && c.yaml["yaml_file"].is_string()
                            ? c.yaml["yaml_file"].get<std::string>()
                            : std::string("a custom layout");
-    return Error{c.path, 0, "model",
-                 by + "its architecture (" + file + ") is not one of the published yolov8n-x and "
-                      "yolo11n-x that Stave builds"};
+    return textError(c.path, 0, "model", Text("ckpt.ultra.custom", {{"writer", writer}, {"file", file}}));
   }
   return arch;
 }
@@ -138,14 +139,11 @@ bool isPublishedArchitecture(const model::Architecture& arch) {
 }
 
 Error missingWeightsError(const std::string& path, const std::string& key) {
-  std::string message = "no such file";
   const std::string base = path.substr(path.find_last_of('/') + 1);
   const std::string stem = base.size() > 3 ? base.substr(0, base.size() - 3) : base;
   if (!config::modelName(stem).empty())
-    message += ": Stave does not download weights; Ultralytics publishes " + base +
-               " at https://github.com/ultralytics/assets/releases — download it and give its "
-               "path (or use model=" + stem + " to train from random weights)";
-  return Error{path, 0, key, message};
+    return textError(path, 0, key, Text("ckpt.no_file_download", {{"file", base}, {"stem", stem}}));
+  return textError(path, 0, key, Text("ckpt.no_file"));
 }
 
 Result<StartWeights> StartWeights::open(const std::string& path) {
@@ -167,9 +165,7 @@ Result<StartWeights> StartWeights::open(const std::string& path) {
     return w;
   }
   if (kind.value() == CheckpointKind::LegacyTorchSave)
-    return Error{path, 0, "",
-                 "written by torch.save in the format of PyTorch before 1.6, which Stave does not "
-                 "read: load it and save it again with a current PyTorch"};
+    return textError(path, 0, "", Text("ckpt.legacy_start"));
   // Stave's own (an unknown file gets the checkpoint reader's own error).
   auto r = CheckpointReader::open(path);
   if (!r) return r.errors();
@@ -186,7 +182,7 @@ Result<WeightTransfer> StartWeights::transferInto(torch::nn::Module& model) cons
   try {
     return transferByName(model, m_ultra->tensors);
   } catch (const std::exception& e) {
-    return Error{m_path, 0, "", std::string("cannot copy its tensors: ") + e.what()};
+    return textError(m_path, 0, "", Text("ckpt.cannot_copy", {{"detail", e.what()}}));
   }
 }
 
@@ -228,24 +224,24 @@ Result<LoadedWeights> loadUltralyticsWeights(const std::string& path,
   LoadedWeights lw;
   lw.meta = metaOf(c.value(), arch.value());
   if (!lw.meta.names.empty() && static_cast<int64_t>(lw.meta.names.size()) != lw.meta.nc)
-    return Error{path, 0, "names",
-                 "the checkpoint names " + std::to_string(lw.meta.names.size()) +
-                     " classes but its model's head has " + std::to_string(lw.meta.nc) +
-                     " class outputs: the file is inconsistent and is not used"};
+    return textError(path, 0, "names",
+                     Text("ckpt.names_mismatch", {{"names", std::to_string(lw.meta.names.size())},
+                                                  {"nc", std::to_string(lw.meta.nc)}}));
   try {
     model::ModelOptions mo;
     mo.architecture = std::make_shared<const model::Architecture>(arch.value());
     lw.model = model::Yolo(mo);
     const WeightTransfer t = transferByName(*lw.model, c->tensors);
     if (!t.skipped.empty())
-      return Error{path, 0, "",
-                   "written by " + ultralyticsWriter(c.value()) + ": " +
-                       std::to_string(t.skipped.size()) + " of the " + arch->name +
-                       " model's tensors do not match it, e.g. " + t.skipped.front()};
+      return textError(path, 0, "",
+                       Text("ckpt.ultra.mismatch", {{"writer", ultralyticsWriter(c.value())},
+                                                    {"count", std::to_string(t.skipped.size())},
+                                                    {"model", arch->name},
+                                                    {"example", t.skipped.front()}}));
     lw.model->to(device);
     lw.model->eval();
   } catch (const std::exception& e) {
-    return Error{path, 0, "", std::string("cannot build its model: ") + e.what()};
+    return textError(path, 0, "", Text("ckpt.cannot_build", {{"detail", e.what()}}));
   }
   return lw;
 }

@@ -21,11 +21,6 @@ constexpr unsigned char kLegacyMagic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x
                                           0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
 constexpr unsigned char kZipMagic[] = {'P', 'K', 0x03, 0x04};
 
-const char* kLegacyMessage =
-    "written by torch.save with _use_new_zipfile_serialization=False (PyTorch's format before "
-    "1.6), which Stave does not read; re-save it with a current PyTorch "
-    "(torch.save(torch.load(f), f))";
-
 using ZipPtr = std::unique_ptr<zip_t, void (*)(zip_t*)>;
 
 /// What the file starts with.
@@ -51,10 +46,7 @@ Result<ZipPtr> openZip(const std::string& path, int fd, int flags) {
     zip_error_init_with_code(&err, code);
     const std::string why = zip_error_strerror(&err);
     zip_error_fini(&err);
-    return Error{path, 0, "",
-                 "not a readable torch.save archive: not a complete zip archive (cut off, "
-                 "damaged, or not a .pt file) [" +
-                     why + "]"};
+    return textError(path, 0, "", Text("ckpt.not_complete_zip", {{"detail", why}}));
   }
   return ZipPtr(za, [](zip_t* z) { zip_discard(z); });
 }
@@ -86,8 +78,7 @@ Result<uint64_t> recordSize(const std::string& path, zip_t* za, zip_uint64_t ind
   zip_stat_t st;
   zip_stat_init(&st);
   if (zip_stat_index(za, index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
-    return Error{path, 0, name,
-                 std::string("damaged archive: no size for the record (") + zip_strerror(za) + ")"};
+    return textError(path, 0, name, Text("ckpt.no_size", {{"detail", zip_strerror(za)}}));
   return uint64_t(st.size);
 }
 
@@ -111,11 +102,10 @@ Status checkExpansion(const std::string& path, zip_t* za, size_t entries, uint64
   }
   const uint64_t cap = std::max(kMaxExpansion * fileBytes, kMinExpansionBytes);
   if (expanded > cap)
-    return Error{path, 0, "",
-                 "damaged or hostile archive: its compressed records claim " +
-                     std::to_string(expanded) + " bytes, more than " +
-                     std::to_string(kMaxExpansion) + " times the file's " +
-                     std::to_string(fileBytes) + " bytes"};
+    return textError(path, 0, "",
+                     Text("ckpt.expansion", {{"expanded", std::to_string(expanded)},
+                                             {"factor", std::to_string(kMaxExpansion)},
+                                             {"bytes", std::to_string(fileBytes)}}));
   return Ok{};
 }
 
@@ -168,8 +158,8 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
   const Head head = headOf(fd);
   if (head != Head::Zip) {
     close(fd);
-    if (head == Head::Legacy) return Error{path, 0, "", kLegacyMessage};
-    return Error{path, 0, "", "not a torch.save archive (the file is not a zip archive)"};
+    if (head == Head::Legacy) return textError(path, 0, "", Text("ckpt.legacy"));
+    return textError(path, 0, "", Text("ckpt.not_zip"));
   }
   struct stat st {};
   const uint64_t fileBytes = fstat(fd, &st) == 0 ? uint64_t(st.st_size) : 0;
@@ -179,11 +169,9 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
   zip_t* za = opened.value().get();
   const Entries entries = listEntries(za);
   if (entries.torchScript)
-    return Error{path, 0, "",
-                 "a TorchScript archive (a Stave checkpoint or torch.jit.save), not a torch.save "
-                 "one"};
+    return textError(path, 0, "", Text("ckpt.torchscript"));
   if (entries.prefix.empty())
-    return Error{path, 0, "", "not a torch.save archive: it holds no <folder>/data.pkl record"};
+    return textError(path, 0, "", Text("ckpt.no_data_pkl"));
   if (auto s = checkExpansion(path, za, entries.names.size(), fileBytes); !s) return s.errors();
 
   TorchArchive out;
@@ -191,13 +179,13 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
   out.prefix = entries.prefix;
   const std::string pklName = entries.prefix + "/data.pkl";
   const zip_int64_t pklIndex = zip_name_locate(za, pklName.c_str(), 0);
-  if (pklIndex < 0) return Error{path, 0, pklName, "the record cannot be found"};
+  if (pklIndex < 0) return textError(path, 0, pklName, Text("ckpt.record_missing"));
   auto pklSize = recordSize(path, za, zip_uint64_t(pklIndex), pklName);
   if (!pklSize) return pklSize.errors();
   if (pklSize.value() > limits.maxPickleBytes)
-    return Error{path, 0, pklName,
-                 "the pickle is " + std::to_string(pklSize.value()) +
-                     " bytes, more than the limit of " + std::to_string(limits.maxPickleBytes)};
+    return textError(path, 0, pklName,
+                     Text("ckpt.pickle_too_big", {{"size", std::to_string(pklSize.value())},
+                                                  {"limit", std::to_string(limits.maxPickleBytes)}}));
   std::string pkl(size_t(pklSize.value()), '\0');
   if (auto s = readRecordChecked(path, za, zip_uint64_t(pklIndex), pklName, "archive", pkl.data(),
                                  pkl.size());
@@ -214,9 +202,9 @@ Result<TorchArchive> readTorchArchive(const std::string& path, const PickleLimit
     const std::string name = entries.prefix + "/data/" + s.key;
     const zip_int64_t index = zip_name_locate(za, name.c_str(), 0);
     if (index < 0)
-      return Error{path, 0, pklName,
-                   "at byte " + std::to_string(s.offset) + ": storage " + s.key +
-                       " has no record " + name + " in the archive"};
+      return textError(path, 0, pklName,
+                       Text("ckpt.no_storage_record",
+                            {{"offset", std::to_string(s.offset)}, {"key", s.key}, {"name", name}}));
     auto size = recordSize(path, za, zip_uint64_t(index), name);
     if (!size) return size.errors();
     const uint64_t want = uint64_t(s.numel) * storageElementSize(s.dtype);

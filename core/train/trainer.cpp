@@ -298,9 +298,9 @@ int Trainer::run() {
     }
     // A lost peer is named by its node; the transport's own text goes to this rank's log.
     if (m->dist) {
-      if (const std::string lost = m->dist->describeFailure(e.what()); !lost.empty()) {
+      if (const Text lost = m->dist->describeFailure(e.what()); !lost.id.empty()) {
         std::fprintf(stderr, "rank %d: the collective failed: %s\n", m->rank, e.what());
-        return fail(lost, "", kTrainFailed);
+        return fail(english(lost), "", kTrainFailed, {lost});
       }
     }
     const Text msg("train.failed", {{"reason", e.what()}});

@@ -66,8 +66,8 @@ std::string DistContext::glooDevice() const {
   return it == s.end() ? "" : it->second;
 }
 
-std::string DistContext::describeFailure(const std::string& what) const {
-  return dist::describePeerLoss(what, m->places, m->group->rank());
+Text DistContext::describeFailure(const std::string& what) const {
+  return dist::peerLossText(what, m->places, m->group->rank());
 }
 
 DistContext::~DistContext() = default;

@@ -42,8 +42,8 @@ class DistContext {
   /// Every rank's floats, concatenated in rank order, on every rank.
   std::vector<float> gatherFloats(const std::vector<float>& mine);
   /// The words for a collective's error `what` when it is a lost peer: the node, its address
-  /// and ranks (dist::describePeerLoss); "" otherwise.
-  std::string describeFailure(const std::string& what) const;
+  /// and ranks (dist::peerLossText); an empty id otherwise.
+  Text describeFailure(const std::string& what) const;
   /// The interface or address Gloo runs over ("" for NCCL).
   std::string glooDevice() const;
   /// Last barrier before the process group goes away.

@@ -134,6 +134,11 @@ Error at(const std::string& file, const std::string& record, const PickleValue& 
          const std::string& message) {
   return Error{file, 0, record, "at byte " + std::to_string(v.offset) + ": " + message};
 }
+/// at() as a catalog message (its template says "at byte {offset}: ...").
+Error at(const std::string& file, const std::string& record, const PickleValue& v, Text message) {
+  message.args.emplace_back("offset", std::to_string(v.offset));
+  return textError(file, 0, record, std::move(message));
+}
 
 /// Walks an nn.Module record: its parameters, persistent buffers, then its children, as
 /// state_dict() orders them.
@@ -226,9 +231,7 @@ Result<UltralyticsCheckpoint> readUltralyticsCheckpoint(const std::string& path)
   const std::string record = ar.prefix + "/data.pkl";
   const PickleValue& root = ar.pickle.root();
   if (!root.isDict())
-    return at(path, record, root,
-              "holds a " + root.describe() +
-                  ", not an Ultralytics checkpoint (a dict with 'model' or 'ema')");
+    return at(path, record, root, Text("ckpt.ultra.not_dict", {{"what", root.describe()}}));
 
   UltralyticsCheckpoint out;
   out.path = path;
@@ -244,15 +247,10 @@ Result<UltralyticsCheckpoint> readUltralyticsCheckpoint(const std::string& path)
   } else {
     std::string keys;
     for (const auto& [k, v] : root.entries) keys += (keys.empty() ? "" : ", ") + keyText(*k);
-    return at(path, record, root,
-              "not an Ultralytics checkpoint: neither 'ema' nor 'model' holds a model (keys: " +
-                  keys + ")");
+    return at(path, record, root, Text("ckpt.ultra.no_model", {{"keys", keys}}));
   }
   if (chosen->kind == Kind::Dict)
-    return at(path, record, *chosen,
-              "'" + out.source +
-                  "' holds a dict (a bare state_dict), not an Ultralytics model; "
-                  "Stave needs the model object with its yaml");
+    return at(path, record, *chosen, Text("ckpt.ultra.state_dict", {{"source", out.source}}));
   if (chosen->kind != Kind::Object)
     return at(path, record, *chosen,
               "'" + out.source + "' holds a " + chosen->describe() + ", not a model");

@@ -24,6 +24,10 @@ class TstPeers : public QObject {
     QVERIFY2(text.find("ranks 2-3") != std::string::npos, text.c_str());
     QVERIFY2(text.find("resume=true") != std::string::npos, text.c_str());
     QVERIFY2(text.find("pair.cc") == std::string::npos, "no transport text in the message");
+    // The same words as a catalog message, for the studio (the English is that message's).
+    const stave::Text lost = peerLossText(raw, places, 0);
+    QCOMPARE(lost.id, std::string("dist.node_lost"));
+    QCOMPARE(stave::english(lost), text);
     // A timeout says the node stopped answering.
     const std::string timeout = describePeerLoss(
         "[gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv "
