@@ -289,7 +289,7 @@
         <location filename="../core/studio/cluster_job.cpp" line="455"/>
         <location filename="../core/studio/cluster_job.cpp" line="456"/>
         <source>ending</source>
-        <translation type="unfinished"></translation>
+        <translation>正在结束</translation>
     </message>
     <message>
         <location filename="../core/studio/cluster_job.cpp" line="457"/>
