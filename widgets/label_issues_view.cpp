@@ -1,5 +1,6 @@
 #include "widgets/label_issues_view.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,8 +39,13 @@ class ThumbnailDelegate : public QStyledItemDelegate {
     const int side = LabelIssuesView::kThumbnailSide;
     QStyleOptionViewItem rest = option;
     rest.rect.setLeft(option.rect.left() + side + 8);
-    // The row's selection behind the thumbnail too.
-    QStyledItemDelegate::paint(p, option, QModelIndex());
+    // The row's selection behind the thumbnail too; the text right of it.
+    QStyleOptionViewItem whole = option;
+    initStyleOption(&whole, index);
+    whole.text.clear();
+    const QWidget* w = option.widget;
+    (w ? w->style() : QApplication::style())
+        ->drawPrimitive(QStyle::PE_PanelItemViewItem, &whole, p, w);
     QStyledItemDelegate::paint(p, rest, index);
     const QRect cell(option.rect.left() + 4, option.rect.top() + (option.rect.height() - side) / 2,
                      side, side);
