@@ -200,7 +200,7 @@ bool ExportDialog::saveTo(const QString& path) {
   if (m_text.isEmpty()) return false;
   auto st = config::writeExportFile(path.toStdString(), m_text.toStdString(), format);
   if (!st) {
-    m_problem->setText(tr("Cannot save: %1").arg(QString::fromStdString(st.errorText())));
+    m_problem->setText(tr("Cannot save: %1").arg(studio::errorsText(st.errors())));
     m_problem->show();
     return false;
   }

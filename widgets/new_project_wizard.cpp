@@ -420,7 +420,7 @@ bool NewProjectWizard::validateCurrentPage() {
       if (names.size() == 1 && names.first().isEmpty()) names.clear();
       auto written = studio::writeDataYaml(m_images, names);
       if (!written) {
-        m_classesProblem->setText(QString::fromStdString(written.errorText()));
+        m_classesProblem->setText(studio::errorsText(written.errors()));
         return false;
       }
       m_dataYaml = QString::fromStdString(written.value());

@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "core/studio/engine_text.h"
+
 namespace stave::studio {
 
 config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) const {
@@ -47,21 +49,31 @@ QStringList ClusterProfile::problems() const {
   if (remote() || port != 0 || !sshConfig.isEmpty() || !datasetLocal.isEmpty() || !datasetRemote.isEmpty() ||
       !datasetOnCluster.isEmpty()) {
     // The cluster behind SSH is core/cluster's, checked there (stave-train checks the same).
-    for (const auto& p : toCore().problems()) out << QString::fromStdString(p);
+    for (const auto& p : toCore().problemTexts()) out << engineText(p);
     return out;
   }
-  const QString who = name.isEmpty() ? QStringLiteral("cluster profile") : QStringLiteral("cluster '%1'").arg(name);
-  if (name.trimmed().isEmpty()) out << QStringLiteral("cluster profile: name: a profile needs a name");
+  // The words are the engine's catalog messages, in the UI language; the fields as the form
+  // names them.
+  const Text who = name.isEmpty() ? Text("cluster.who_unnamed") : Text("cluster.who", {{"name", name.toStdString()}});
+  const auto problem = [&](const Text& by, const char* field, TextParts what) {
+    out << engineText(Text("cluster.problem", {{"who", by}, {"field", field}, {"problem", std::move(what)}}));
+  };
+  if (name.trimmed().isEmpty()) problem(Text("cluster.who_unnamed"), "name", {Text("cluster.needs_name")});
   if (!runFolder.isEmpty() && QDir::isRelativePath(runFolder))
-    out << QStringLiteral("%1: run folder: expected an absolute path, got '%2'").arg(who, runFolder);
+    problem(who, "run folder", {Text("cluster.absolute", {{"value", runFolder.toStdString()}})});
   if (!trainExecutable.isEmpty() && QDir::isRelativePath(trainExecutable))
-    out << QStringLiteral("%1: stave-train: expected an absolute path, got '%2'").arg(who, trainExecutable);
+    problem(who, "stave-train", {Text("cluster.absolute", {{"value", trainExecutable.toStdString()}})});
   if (!commandsFolder.isEmpty() && QDir::isRelativePath(commandsFolder))
-    out << QStringLiteral("%1: Slurm commands: expected an absolute folder, got '%2'").arg(who, commandsFolder);
+    problem(who, "Slurm commands", {Text("cluster.absolute_folder", {{"value", commandsFolder.toStdString()}})});
   // The export's own checks (nodes, GPUs, time, partition and account characters).
   if (stave::Status st = config::checkClusterOptions(exportOptions(QStringLiteral("check"))); !st)
-    for (const auto& e : st.errors())
-      out << QStringLiteral("%1: %2: %3").arg(who, QString::fromStdString(e.key), QString::fromStdString(e.message));
+    for (const auto& e : st.errors()) {
+      const std::string key = e.key;
+      out << engineText(Text("cluster.problem",
+                             {{"who", who},
+                              {"field", key},
+                              {"problem", e.text.empty() ? TextParts{Text("plain", {{"text", e.message}})} : e.text}}));
+    }
   return out;
 }
 
@@ -99,7 +111,9 @@ QStringList clusterProfileProblems(const QList<ClusterProfile>& profiles) {
   for (const auto& p : profiles) {
     out << p.problems();
     if (!p.name.trimmed().isEmpty() && names.contains(p.name.trimmed()))
-      out << QStringLiteral("cluster '%1': name: given to two profiles").arg(p.name);
+      out << engineText(Text("cluster.problem", {{"who", Text("cluster.who", {{"name", p.name.toStdString()}})},
+                                                 {"field", "name"},
+                                                 {"problem", Text("cluster.given_twice")}}));
     names.insert(p.name.trimmed());
   }
   return out;

@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
@@ -18,7 +20,23 @@ QString engineTemplate(std::string_view id) {
   return QCoreApplication::translate("stave::engine", std::string(def->english).c_str());
 }
 
-QString engineText(const Text& text) {
+namespace {
+
+// The message in the UI language; nullopt when an id (its own or a nested one) is not in this
+// studio's catalog. An empty message (a "plain" argument left empty) is a message all the same.
+std::optional<QString> translated(const Text& text);
+
+std::optional<QString> translated(const TextParts& parts) {
+  QString out;
+  for (const auto& t : parts) {
+    const auto s = translated(t);
+    if (!s) return std::nullopt;
+    out += *s;
+  }
+  return out;
+}
+
+std::optional<QString> translated(const Text& text) {
   // A size for a person in the UI's locale ("11.5 MiB"), where the English counts bytes.
   if (text.id == "size.bytes" || text.id == "size.number") {
     for (const auto& a : text.args) {
@@ -28,35 +46,37 @@ QString engineText(const Text& text) {
     }
   }
   const QString tmpl = engineTemplate(text.id);
-  if (tmpl.isEmpty()) return {};
+  if (tmpl.isEmpty()) return std::nullopt;
   bool ok = true;
   const std::string filled =
       fillTemplate(tmpl.toStdString(), [&](const std::string& name) -> std::string {
         for (const auto& a : text.args) {
           if (a.name != name) continue;
           if (a.text.empty()) return a.value;
-          const QString nested = engineText(a.text);
-          ok = ok && !nested.isEmpty();
-          return nested.toStdString();
+          const auto nested = translated(a.text);
+          ok = ok && nested.has_value();
+          return nested ? nested->toStdString() : std::string();
         }
         return "{" + name + "}";
       });
-  return ok ? QString::fromStdString(filled) : QString();
+  if (!ok) return std::nullopt;
+  return QString::fromStdString(filled);
+}
+
+}  // namespace
+
+QString engineText(const Text& text) {
+  return translated(text).value_or(QString());
 }
 
 QString engineText(const TextParts& parts) {
-  QString out;
-  for (const auto& t : parts) {
-    const QString s = engineText(t);
-    if (s.isEmpty()) return {};
-    out += s;
-  }
-  return out;
+  return translated(parts).value_or(QString());
 }
 
 QString engineText(const TextParts& parts, const std::string& english) {
-  const QString translated = engineText(parts);
-  return translated.isEmpty() ? QString::fromStdString(english) : translated;
+  if (parts.empty()) return QString::fromStdString(english);
+  const auto t = translated(parts);
+  return t ? *t : QString::fromStdString(english);
 }
 
 QString errorsText(const std::vector<Error>& errors) {

@@ -34,6 +34,14 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// The store's warnings in the UI language where they have a catalog form.
+QStringList warningLines(const store::IngestReport& r) {
+  QStringList out;
+  for (size_t i = 0; i < r.warnings.size(); ++i)
+    out << engineText(i < r.warningTexts.size() ? r.warningTexts[i] : TextParts{}, r.warnings[i]);
+  return out;
+}
+
 double endTime(const store::RunRecord& r) {
   return r.finished > 0 ? r.finished : r.lastEvent;
 }
@@ -95,7 +103,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   endResetModel();
   auto s = store::Store::open(store::Store::defaultPath(m_projectDir.toStdString()));
   if (!s) {
-    if (error) *error = q(s.errorText());
+    if (error) *error = errorsText(s.errors());
     return false;
   }
   m_store = std::move(s.value());
@@ -122,17 +130,16 @@ bool HistoryModel::refresh(QString* error) {
   if (!m_store) return false;
   auto r = m_store->ingestRuns(QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString());
   if (!r) {
-    if (error) *error = q(r.errorText());
+    if (error) *error = errorsText(r.errors());
     reload();
     return false;
   }
-  QStringList warnings;
-  for (const auto& w : r->warnings) warnings << q(w);
+  QStringList warnings = warningLines(r.value());
   int updated = r->runsUpdated;
   if (auto settled = m_store->settleEndedRuns(holdsRunFolder))
     updated += settled.value();
   else
-    warnings << q(settled.errorText());
+    warnings << errorsText(settled.errors());
   applyIngest(updated, warnings);
   return true;
 }
@@ -175,7 +182,7 @@ void HistoryModel::refreshInBackground() {
         if (!out.db) {
           auto s = store::Store::open(dbPath);
           if (!s) {
-            out.error = q(s.errorText());
+            out.error = errorsText(s.errors());
             return out;
           }
           out.db = std::move(s.value());
@@ -185,15 +192,15 @@ void HistoryModel::refreshInBackground() {
         out.db->setStopFlag(stop);  // the studio closes: keep what was read, end
         auto r = out.db->ingestRuns(runs);
         if (!r) {
-          out.error = q(r.errorText());
+          out.error = errorsText(r.errors());
           return out;
         }
         out.runsUpdated = r->runsUpdated;
         if (auto settled = out.db->settleEndedRuns(holdsRunFolder))
           out.runsUpdated += settled.value();
         else
-          out.warnings << q(settled.errorText());
-        for (const auto& w : r->warnings) out.warnings << q(w);
+          out.warnings << errorsText(settled.errors());
+        out.warnings << warningLines(r.value());
         return out;
       },
       [this, generation](Ingested r) {
@@ -456,7 +463,7 @@ bool HistoryModel::setTitle(int row, const QString& title, QString* error) {
   if (!m_store || row < 0 || row >= rowCount()) return false;
   auto st = m_store->setTitle(run(row).id, title.trimmed().toStdString());
   if (!st) {
-    if (error) *error = q(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   m_runs[static_cast<size_t>(row)].title = title.trimmed().toStdString();
@@ -471,7 +478,7 @@ bool HistoryModel::setTags(int row, const QStringList& tags, QString* error) {
     if (!s.trimmed().isEmpty()) t.push_back(s.trimmed().toStdString());
   auto st = m_store->setTags(run(row).id, t);
   if (!st) {
-    if (error) *error = q(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   m_runs[static_cast<size_t>(row)].tags = t;
@@ -483,7 +490,7 @@ bool HistoryModel::setNotes(int row, const QString& notes, QString* error) {
   if (!m_store || row < 0 || row >= rowCount()) return false;
   auto st = m_store->setNotes(run(row).id, notes.toStdString());
   if (!st) {
-    if (error) *error = q(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   m_runs[static_cast<size_t>(row)].notes = notes.toStdString();
@@ -514,7 +521,7 @@ bool HistoryModel::removeRun(int row, QString* error) {
   }
   auto st = m_store->removeRun(r.id);
   if (!st) {
-    if (error) *error = q(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   beginRemoveRows({}, row, row);
@@ -553,7 +560,7 @@ bool HistoryModel::exportCsv(const QString& path, QString* error) const {
   }
   auto st = writeFileAtomic(path.toStdString(), text.toStdString());
   if (!st) {
-    if (error) *error = q(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   return true;

@@ -1,4 +1,5 @@
 #include "core/studio/preferences.h"
+#include "core/studio/engine_text.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -34,9 +35,9 @@ QStringList schemaErrors(const QStringList& overrides) {
   QStringList out;
   auto st = config::applyOverrides(cfg, kv);
   if (!st)
-    for (const auto& e : st.errors()) out << QString::fromStdString(e.key + ": " + e.message);
+    for (const auto& e : st.errors()) out << QString::fromStdString(e.key + ": ") + engineText(e.text, e.message);
   for (const auto& e : config::validate(cfg))
-    out << QString::fromStdString(e.key + ": " + e.message);
+    out << QString::fromStdString(e.key + ": ") + engineText(e.text, e.message);
   return out;
 }
 

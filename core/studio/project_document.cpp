@@ -39,7 +39,7 @@ bool ProjectDocument::save(QString* error) {
   }
   auto st = config::saveProject(m_project);
   if (!st) {
-    if (error) *error = qs(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   setDirty(false);
@@ -60,7 +60,7 @@ bool ProjectDocument::saveAs(const QString& path, QString* error) {
   copy.setDataset(m_project.datasetPath());
   auto st = config::saveProject(copy);
   if (!st) {
-    if (error) *error = qs(st.errorText());
+    if (error) *error = errorsText(st.errors());
     return false;
   }
   m_project = std::move(copy);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/base/bounded_read.h"
+#include "core/studio/engine_text.h"
 
 namespace stave::studio {
 
@@ -44,7 +45,7 @@ bool openRegularFile(QFile* f, const QString& path, QString* error) {
 QByteArray readRegularFile(const QString& path, qint64 maxBytes, QString* error) {
   auto text = readFileCapped(QFile::encodeName(path).toStdString(), static_cast<size_t>(maxBytes));
   if (!text) {
-    if (error) *error = QString::fromStdString(text.errorText());
+    if (error) *error = errorsText(text.errors());
     return {};
   }
   return QByteArray(text->data(), static_cast<qsizetype>(text->size()));

@@ -1,5 +1,6 @@
 #include "core/studio/run_queue.h"
 
+#include "core/studio/engine_text.h"
 #include "core/studio/preflight.h"
 #include "core/studio/run_folders.h"
 
@@ -474,7 +475,7 @@ void RunQueue::save() {
                                 {QStringLiteral("entries"), list}})
           .toJson();
   if (auto st = writeFileAtomic(file.toStdString(), bytes.toStdString()); !st)
-    emit message(tr("Cannot save the queue: %1").arg(QString::fromStdString(st.errorText())));
+    emit message(tr("Cannot save the queue: %1").arg(errorsText(st.errors())));
 }
 
 void RunQueue::load() {

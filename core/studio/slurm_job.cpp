@@ -26,6 +26,7 @@
 #include "core/config/project.h"
 #include "core/config/run_config.h"
 #include "core/studio/child_process.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/preferences.h"
 
 namespace stave::studio {
@@ -365,7 +366,7 @@ Result<std::string> jobText(const ClusterSubmission& s, const QString& jobName) 
 
 QString errorLines(const std::vector<Error>& errors) {
   QStringList out;
-  for (const auto& e : errors) out << QString::fromStdString(e.toString());
+  for (const auto& e : errors) out << errorText(e);
   return out.join(QStringLiteral("; "));
 }
 
@@ -490,21 +491,29 @@ QString checkAgainstPartition(const ClusterProfile& profile, const QString& sbat
     offer.nodes += f[3].toInt();
   }
   if (partition.isEmpty() || names.isEmpty()) return {};  // nothing to compare with: sbatch judges
+  // In the UI language (catalog messages, English without a translation).
+  const auto say = [](const char* id, std::vector<Text::Arg> args) { return engineText(Text(id, std::move(args))); };
+  const auto n = [](int v) { return std::to_string(v); };
   if (!offer.found)
-    return QStringLiteral("the cluster has no partition %1 (it has %2); change the partition in Settings ▸ Clusters")
-        .arg(partition, names.join(QStringLiteral(", ")));
+    return say("cluster.no_partition", {{"partition", partition.toStdString()},
+                                        {"partitions", names.join(QStringLiteral(", ")).toStdString()}});
   if (offer.cpus > 0 && cpus * tasks > offer.cpus)
-    return QStringLiteral("profile %1 asks for %2 CPUs per node (%3 per rank × %4 rank(s) per node), but the nodes "
-                          "of partition %5 have at most %6: Slurm would leave the job pending (PartitionConfig) "
-                          "for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config's "
-                          "workers + 2), or the workers")
-        .arg(profile.name).arg(cpus * tasks).arg(cpus).arg(tasks).arg(partition).arg(offer.cpus);
+    return say("cluster.too_many_cpus", {{"profile", profile.name.toStdString()},
+                                         {"cpus", n(cpus * tasks)},
+                                         {"per_rank", n(cpus)},
+                                         {"ranks", n(tasks)},
+                                         {"partition", partition.toStdString()},
+                                         {"offer", n(offer.cpus)}});
   if (gpus > offer.gpus)
-    return QStringLiteral("profile %1 asks for %2 GPU(s) per node, but the nodes of partition %3 have %4")
-        .arg(profile.name).arg(gpus).arg(partition).arg(offer.gpus);
+    return say("cluster.too_many_gpus", {{"profile", profile.name.toStdString()},
+                                         {"gpus", n(gpus)},
+                                         {"partition", partition.toStdString()},
+                                         {"offer", n(offer.gpus)}});
   if (offer.nodes > 0 && nodes > offer.nodes)
-    return QStringLiteral("profile %1 asks for %2 nodes, but partition %3 has %4")
-        .arg(profile.name).arg(nodes).arg(partition).arg(offer.nodes);
+    return say("cluster.too_many_nodes", {{"profile", profile.name.toStdString()},
+                                          {"nodes", n(nodes)},
+                                          {"partition", partition.toStdString()},
+                                          {"offer", n(offer.nodes)}});
   return {};
 }
 
