@@ -2,7 +2,9 @@
 // a run trained by the real stave-train, its outcome in History; the summary and a refusal of
 // `stave-train export-weights` (Export Model); the problems of `stave-train predict` (Predict);
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
-// in Chinese). Each path that still showed English under zh_CN fails here; tst_engine_text
+// in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
+// cluster profiles that cannot be used, a launcher that cannot start, the history database and
+// its warnings. Each path that still showed English under zh_CN fails here; tst_engine_text
 // checks that every catalog id has a translation.
 
 #include <QDir>
@@ -15,12 +17,15 @@
 
 #include "gui/gui_test_util.h"
 
+#include "core/cluster/profile.h"
 #include "core/config/run_config.h"
+#include "core/studio/cluster_profile.h"
 #include "core/studio/engine_text.h"
 #include "core/studio/history_model.h"
 #include "core/studio/model_export_job.h"
 #include "core/studio/predict_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/slurm_job.h"
 
 using stave::studio::HistoryModel;
 using stave::studio::ModelExportJob;
@@ -54,6 +59,12 @@ class TestEngineWords : public QObject {
   static bool waitFor(Job& job) {
     QSignalSpy done(&job, &Job::finished);
     return done.wait(300000);
+  }
+
+  void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
   }
 
  private slots:
@@ -177,6 +188,137 @@ class TestEngineWords : public QObject {
     }
     QVERIFY2(shown.contains(path) && shown.contains(where), qPrintable(shown));
     QVERIFY2(shown.contains(zh), qPrintable(shown));
+  }
+
+  // Export Model on a checkpoint that is not one: random bytes, and a run's last.pt cut in half.
+  void corruptCheckpointInExport_data() {
+    QTest::addColumn<QString>("name");
+    QTest::newRow("random bytes") << "random.pt";
+    QTest::newRow("cut in half") << "cut.pt";
+  }
+  void corruptCheckpointInExport() {
+    QFETCH(QString, name);
+    const QString path = m_dir.filePath(name);
+    QFile whole(m_ckpt);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QByteArray bytes = whole.readAll();
+    writeFile(path, name == QLatin1String("cut.pt") ? bytes.left(bytes.size() / 2)
+                                                    : QByteArray(4096, '\x5a'));
+    ModelExportJob job;
+    job.setExecutable(STAVE_TRAIN_EXE);
+    QVERIFY(job.start(path, m_dir.filePath(QStringLiteral("corrupt.onnx")), {}));
+    QVERIFY(waitFor(job));
+    QCOMPARE(int(job.outcome()), int(ModelExportJob::Outcome::Failed));
+    const QString shown = job.errorText();
+    QVERIFY2(shown.contains(path) && shown.contains(QStringLiteral("检查点")), qPrintable(shown));
+    QVERIFY2(englishLeft(shown, {"not a readable", "cut off", "complete", "damaged"}).isEmpty(),
+             qPrintable(shown));
+  }
+
+  // A project whose run config holds a value of the wrong JSON type.
+  void runConfigOfWrongType() {
+    const QString path = m_dir.filePath(QStringLiteral("typed.stave"));
+    writeFile(path, R"({"format": "stave-project", "version": 1, "name": "typed",
+                        "dataset": "data/data.yaml", "active_config": "default",
+                        "configs": {"default": {"epochs": "ten", "fliplr": true}}})");
+    stave::studio::ProjectDocument doc;
+    QString shown;
+    QVERIFY(!doc.open(path, &shown));
+    const QStringList lines = shown.split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    for (const QString& line : lines) {
+      QVERIFY2(line.startsWith(path) && line.contains(QStringLiteral("应为")), qPrintable(shown));
+      QVERIFY2(englishLeft(line, {"expected", "got", "a number", "integer"}).isEmpty(), qPrintable(shown));
+    }
+    QVERIFY2(shown.contains(QStringLiteral(": epochs: ")) && shown.contains(QStringLiteral("\"ten\"")),
+             qPrintable(shown));
+  }
+
+  // Cluster profiles that cannot be used: Settings ▸ Clusters' checks, a damaged clusters.json,
+  // a profile asking for more than the partition has.
+  void clusterProfileErrors() {
+    stave::studio::ClusterProfile p;
+    p.name = QStringLiteral("lab");
+    p.runFolder = QStringLiteral("runs/here");
+    p.timeLimit = QStringLiteral("soon");
+    const QStringList local = p.problems();
+    QCOMPARE(local.size(), 2);
+    for (const QString& line : local) {
+      QVERIFY2(line.contains(QStringLiteral("lab")) && hasHan(line), qPrintable(line));
+      QVERIFY2(englishLeft(line, {"expected", "absolute", "Slurm's forms", "cluster '"}).isEmpty(), qPrintable(line));
+    }
+    QVERIFY2(local.join(QLatin1Char(' ')).contains(QStringLiteral("soon")), qPrintable(local.join(QLatin1Char(' '))));
+    p.destination = QStringLiteral("-oProxyCommand=x");  // a cluster behind SSH: core/cluster's checks
+    const QStringList ssh = p.problems();
+    QVERIFY(!ssh.isEmpty());
+    for (const QString& line : ssh)
+      QVERIFY2(hasHan(line) && englishLeft(line, {"begins with", "needs the folder", "expected"}).isEmpty(),
+               qPrintable(line));
+
+    const QString file = m_dir.filePath(QStringLiteral("clusters.json"));
+    writeFile(file, R"({"version": 1, "clusters": [{"name": "a", "nodes": "two"}, {"name": "a"}]})");
+    std::vector<stave::Error> errors;
+    stave::cluster::readGoodProfiles(file.toStdString(), &errors);
+    QVERIFY(errors.size() >= 2);
+    const QString read = stave::studio::errorsText(errors);
+    QVERIFY2(read.contains(file) && read.contains(QStringLiteral("clusters[0].nodes")) && hasHan(read),
+             qPrintable(read));
+    QVERIFY2(englishLeft(read, {"expected a whole number", "two profiles"}).isEmpty(), qPrintable(read));
+
+    stave::studio::ClusterProfile big;
+    big.name = QStringLiteral("lab");
+    const QString why = stave::studio::checkAgainstPartition(
+        big, QStringLiteral("#SBATCH --partition=gpu\n#SBATCH --gpus-per-node=8\n"),
+        QStringLiteral("gpu|64|gpu:4|2\n"));
+    QVERIFY2(hasHan(why) && why.contains(QStringLiteral("gpu")) && englishLeft(why, {"asks for", "partition "}).isEmpty(),
+             qPrintable(why));
+  }
+
+  // A launcher that cannot start (master_port 0 on two nodes) says why in the run's events;
+  // History shows it in Chinese.
+  void launcherStartFailureInHistory() {
+    const QString run = m_dir.filePath(QStringLiteral("proj/runs/nostart"));
+    QVERIFY(!stave::guitest::runTrain({"train", "--project", m_project, "--run-dir", run, "nnodes=2",
+                                       "master_port=0"}));
+    HistoryModel model;
+    QString error;
+    QVERIFY2(model.open(m_dir.filePath(QStringLiteral("proj")), &error), qPrintable(error));
+    int row = -1;
+    QTRY_VERIFY_WITH_TIMEOUT(!model.refreshing() && (row = rowOf(model, "nostart")) >= 0, 60000);
+    const QString tip = model.index(row, HistoryModel::Status).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("master_port")) && hasHan(tip), qPrintable(tip));
+    QVERIFY2(englishLeft(tip, {"works on one node", "give a port"}).isEmpty(), qPrintable(tip));
+  }
+
+  // The history database cannot be opened (its file is a folder), and a run's events.jsonl
+  // holds a line that is no event: the error and History's warning, in Chinese.
+  void historyStoreErrorsAndWarnings() {
+    const QString project = m_dir.filePath(QStringLiteral("storeless"));
+    QVERIFY(QDir().mkpath(project + QStringLiteral("/stave.db")));
+    HistoryModel model;
+    QString error;
+    QVERIFY(!model.open(project, &error));
+    QVERIFY2(error.contains(QStringLiteral("stave.db")) && hasHan(error) &&
+                 englishLeft(error, {"is a folder", "database"}).isEmpty(),
+             qPrintable(error));
+
+    const QString broken = m_dir.filePath(QStringLiteral("warned/runs/broken"));
+    QVERIFY(QDir().mkpath(broken));
+    writeFile(broken + QStringLiteral("/events.jsonl"), "{\"type\": \"step\", \"version\": 1}\nnot json\n");
+    HistoryModel warned;
+    QVERIFY2(warned.open(m_dir.filePath(QStringLiteral("warned")), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!warned.refreshing() && !warned.warnings().isEmpty(), 60000);
+    for (const QString& w : warned.warnings())
+      QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
+                   englishLeft(w, {"skipped"}).isEmpty(),
+               qPrintable(w));
+  }
+
+ private:
+  static int rowOf(const HistoryModel& model, const char* name) {
+    for (int r = 0; r < model.rowCount(); ++r)
+      if (model.run(r).name == name) return r;
+    return -1;
   }
 };
 
