@@ -54,22 +54,27 @@
 <context>
     <name>stave::widgets::CheckpointField</name>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="23"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="27"/>
+        <source>On the cluster: fetched into the run&apos;s folder when used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/checkpoint_field.cpp" line="32"/>
         <source>a run&apos;s weights/best.pt or last.pt</source>
         <translation>某次运行的 weights/best.pt 或 last.pt</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="27"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="41"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="30"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="44"/>
         <source>Checkpoint</source>
         <translation>检查点</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="31"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="45"/>
         <source>Checkpoints (*.pt);;All files (*)</source>
         <translation>检查点 (*.pt);;所有文件 (*)</translation>
     </message>
@@ -110,6 +115,21 @@
         <location filename="../core/studio/child_process.cpp" line="203"/>
         <source>the run did not start within %1 s (see %2)</source>
         <translation>运行未在 %1 秒内启动（见 %2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="289"/>
+        <source>%1 cannot be started (%2)</source>
+        <translation>无法启动 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="317"/>
+        <source>%1 was not waited for</source>
+        <translation>未等待 %1 结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/child_process.cpp" line="318"/>
+        <source>%1 gave no answer in %2 s</source>
+        <translation>%1 在 %2 秒内没有应答</translation>
     </message>
 </context>
 <context>
@@ -1209,7 +1229,9 @@
     <message numerus="yes">
         <location filename="../widgets/draft_labels_dialog.cpp" line="66"/>
         <source>%n image(s) of the dataset have no label file (new images).</source>
-        <translation><numerusform>数据集中有 %n 张图片没有标注文件（新图片）。</numerusform></translation>
+        <translation>
+            <numerusform>数据集中有 %n 张图片没有标注文件（新图片）。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/draft_labels_dialog.cpp" line="73"/>
@@ -1386,6 +1408,37 @@
         <location filename="../widgets/export_dialog.cpp" line="220"/>
         <source>Save export</source>
         <translation>保存导出文件</translation>
+    </message>
+</context>
+<context>
+    <name>stave::widgets::FetchWeightsButton</name>
+    <message>
+        <location filename="../widgets/fetch_weights_button.cpp" line="10"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="18"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="34"/>
+        <source>Fetch weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/fetch_weights_button.cpp" line="12"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="19"/>
+        <source>Copy this run&apos;s checkpoints (best.pt, last.pt) from the cluster into its folder here; they are not copied unasked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/fetch_weights_button.cpp" line="26"/>
+        <source>Fetched %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/fetch_weights_button.cpp" line="43"/>
+        <source>Stop fetching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/fetch_weights_button.cpp" line="50"/>
+        <source>Stop fetching (%1%)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1955,137 +2008,137 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="282"/>
+        <location filename="../core/studio/history_model.cpp" line="358"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="285"/>
+        <location filename="../core/studio/history_model.cpp" line="361"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="310"/>
+        <location filename="../core/studio/history_model.cpp" line="386"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="247"/>
+        <location filename="../core/studio/history_model.cpp" line="323"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="248"/>
+        <location filename="../core/studio/history_model.cpp" line="324"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="249"/>
+        <location filename="../core/studio/history_model.cpp" line="325"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="250"/>
+        <location filename="../core/studio/history_model.cpp" line="326"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="251"/>
+        <location filename="../core/studio/history_model.cpp" line="327"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="252"/>
+        <location filename="../core/studio/history_model.cpp" line="328"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="253"/>
+        <location filename="../core/studio/history_model.cpp" line="329"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="291"/>
+        <location filename="../core/studio/history_model.cpp" line="367"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="314"/>
+        <location filename="../core/studio/history_model.cpp" line="390"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="340"/>
+        <location filename="../core/studio/history_model.cpp" line="416"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="341"/>
+        <location filename="../core/studio/history_model.cpp" line="417"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="342"/>
+        <location filename="../core/studio/history_model.cpp" line="418"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="343"/>
+        <location filename="../core/studio/history_model.cpp" line="419"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="344"/>
+        <location filename="../core/studio/history_model.cpp" line="420"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="345"/>
+        <location filename="../core/studio/history_model.cpp" line="421"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="346"/>
+        <location filename="../core/studio/history_model.cpp" line="422"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="347"/>
+        <location filename="../core/studio/history_model.cpp" line="423"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="348"/>
+        <location filename="../core/studio/history_model.cpp" line="424"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="349"/>
+        <location filename="../core/studio/history_model.cpp" line="425"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="350"/>
+        <location filename="../core/studio/history_model.cpp" line="426"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="422"/>
+        <location filename="../core/studio/history_model.cpp" line="498"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="505"/>
+        <location filename="../core/studio/history_model.cpp" line="581"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="514"/>
+        <location filename="../core/studio/history_model.cpp" line="590"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="518"/>
+        <location filename="../core/studio/history_model.cpp" line="594"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -2093,72 +2146,72 @@
 <context>
     <name>stave::widgets::HistoryPage</name>
     <message>
-        <location filename="../widgets/history_page.cpp" line="69"/>
+        <location filename="../widgets/history_page.cpp" line="71"/>
         <source>Delete run</source>
         <translation>删除运行</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="76"/>
+        <location filename="../widgets/history_page.cpp" line="78"/>
         <source>New config from run</source>
         <translation>从运行新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="76"/>
+        <location filename="../widgets/history_page.cpp" line="78"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="113"/>
+        <location filename="../widgets/history_page.cpp" line="115"/>
         <source>Filter by name, status, model or tag</source>
         <translation>按名称、状态、模型或标签筛选</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="115"/>
+        <location filename="../widgets/history_page.cpp" line="117"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="116"/>
+        <location filename="../widgets/history_page.cpp" line="118"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="165"/>
+        <location filename="../widgets/history_page.cpp" line="167"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="168"/>
+        <location filename="../widgets/history_page.cpp" line="170"/>
         <source>comma separated</source>
         <translation>逗号分隔</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="169"/>
+        <location filename="../widgets/history_page.cpp" line="171"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="173"/>
+        <location filename="../widgets/history_page.cpp" line="175"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="174"/>
+        <location filename="../widgets/history_page.cpp" line="176"/>
         <source>Save title, tags and notes</source>
         <translation>保存标题、标签和备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="177"/>
+        <location filename="../widgets/history_page.cpp" line="179"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="178"/>
+        <location filename="../widgets/history_page.cpp" line="180"/>
         <source>New config…</source>
         <translation>新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="179"/>
+        <location filename="../widgets/history_page.cpp" line="181"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -2213,40 +2266,38 @@
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="125"/>
+        <location filename="../widgets/history_page.cpp" line="127"/>
         <source>Export runs as CSV</source>
         <translation>将运行导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="126"/>
+        <location filename="../widgets/history_page.cpp" line="128"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="199"/>
+        <location filename="../widgets/history_page.cpp" line="201"/>
         <source>Open run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="201"/>
+        <location filename="../widgets/history_page.cpp" line="203"/>
         <source>New config from this run…</source>
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="203"/>
+        <location filename="../widgets/history_page.cpp" line="210"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="223"/>
-        <location filename="../widgets/history_page.cpp" line="224"/>
-        <location filename="../widgets/history_page.cpp" line="239"/>
-        <location filename="../widgets/history_page.cpp" line="256"/>
+        <location filename="../widgets/history_page.cpp" line="250"/>
+        <location filename="../widgets/history_page.cpp" line="251"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="240"/>
+        <location filename="../widgets/history_page.cpp" line="260"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
@@ -2276,109 +2327,124 @@
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="314"/>
+        <location filename="../widgets/history_page.cpp" line="332"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="316"/>
+        <location filename="../widgets/history_page.cpp" line="334"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="318"/>
+        <location filename="../widgets/history_page.cpp" line="336"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="329"/>
+        <location filename="../widgets/history_page.cpp" line="347"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="312"/>
+        <location filename="../widgets/history_page.cpp" line="330"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="350"/>
+        <location filename="../widgets/history_page.cpp" line="207"/>
+        <source>Stop fetching weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="207"/>
+        <source>Fetch weights from the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="222"/>
+        <source>Fetched %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page.cpp" line="368"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="356"/>
+        <location filename="../widgets/history_page.cpp" line="374"/>
         <source>last session: %1</source>
         <translation>最后一个会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="361"/>
+        <location filename="../widgets/history_page.cpp" line="379"/>
         <source>The whole run: %1</source>
         <translation>整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="363"/>
+        <location filename="../widgets/history_page.cpp" line="381"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="381"/>
+        <location filename="../widgets/history_page.cpp" line="399"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="393"/>
+        <location filename="../widgets/history_page.cpp" line="411"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="394"/>
+        <location filename="../widgets/history_page.cpp" line="412"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="406"/>
+        <location filename="../widgets/history_page.cpp" line="424"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="407"/>
+        <location filename="../widgets/history_page.cpp" line="425"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="412"/>
+        <location filename="../widgets/history_page.cpp" line="430"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="415"/>
+        <location filename="../widgets/history_page.cpp" line="433"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="426"/>
+        <location filename="../widgets/history_page.cpp" line="444"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="435"/>
+        <location filename="../widgets/history_page.cpp" line="453"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="439"/>
+        <location filename="../widgets/history_page.cpp" line="457"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="447"/>
+        <location filename="../widgets/history_page.cpp" line="465"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="450"/>
+        <location filename="../widgets/history_page.cpp" line="468"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -2486,7 +2552,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="156"/>
         <source>%n edited label file(s) written under %1 (the dataset is unchanged).</source>
-        <translation><numerusform>已将 %n 个编辑过的标注文件写入 %1（数据集未改动）。</numerusform></translation>
+        <translation>
+            <numerusform>已将 %n 个编辑过的标注文件写入 %1（数据集未改动）。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="179"/>
@@ -2511,7 +2579,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="223"/>
         <source>The dataset cannot be written: %n edited label file(s) kept here.</source>
-        <translation><numerusform>数据集不可写入：%n 个编辑过的标注文件保留在此处。</numerusform></translation>
+        <translation>
+            <numerusform>数据集不可写入：%n 个编辑过的标注文件保留在此处。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="236"/>
@@ -2541,8 +2611,10 @@
         <location filename="../widgets/label_editor.cpp" line="254"/>
         <source>Not saved: the dataset cannot be written. Your edits are kept here (%n label file(s)) until you save them elsewhere or discard them.
 %1</source>
-        <translation><numerusform>未保存：数据集不可写入。您的编辑保留在此处（%n 个标注文件），直到您将其另存到别处或放弃。
-%1</numerusform></translation>
+        <translation>
+            <numerusform>未保存：数据集不可写入。您的编辑保留在此处（%n 个标注文件），直到您将其另存到别处或放弃。
+%1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="259"/>
@@ -2557,7 +2629,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="488"/>
         <source>The dataset cannot be written and %n edited label file(s) are only here. Close and drop them?</source>
-        <translation><numerusform>数据集不可写入，%n 个编辑过的标注文件只保存在这里。关闭并丢弃它们吗？</numerusform></translation>
+        <translation>
+            <numerusform>数据集不可写入，%n 个编辑过的标注文件只保存在这里。关闭并丢弃它们吗？</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="261"/>
@@ -2572,7 +2646,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="275"/>
         <source>Writing %n label file(s) under %1…</source>
-        <translation><numerusform>正在将 %n 个标注文件写入 %1…</numerusform></translation>
+        <translation>
+            <numerusform>正在将 %n 个标注文件写入 %1…</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="294"/>
@@ -2583,7 +2659,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="298"/>
         <source>Predicting draft labels with %1 on %n image(s)…</source>
-        <translation><numerusform>正在用 %1 为 %n 张图片预测草稿标注…</numerusform></translation>
+        <translation>
+            <numerusform>正在用 %1 为 %n 张图片预测草稿标注…</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="306"/>
@@ -2593,12 +2671,16 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="329"/>
         <source>Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all (Shift+A) or correct them; nothing is written until you accept.</source>
-        <translation><numerusform>来自 %1 的草稿标注：%2 张图片上共 %n 个框。接受一个（A）、全部（Shift+A）或修正它们；在您接受之前不会写入任何文件。</numerusform></translation>
+        <translation>
+            <numerusform>来自 %1 的草稿标注：%2 张图片上共 %n 个框。接受一个（A）、全部（Shift+A）或修正它们；在您接受之前不会写入任何文件。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="336"/>
         <source>%n box(es) of classes this dataset does not have left out.</source>
-        <translation><numerusform>已略去 %n 个属于本数据集没有的类别的框。</numerusform></translation>
+        <translation>
+            <numerusform>已略去 %n 个属于本数据集没有的类别的框。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="360"/>
@@ -2710,82 +2792,82 @@
 <context>
     <name>stave::widgets::LabelIssuesView</name>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="92"/>
+        <location filename="../widgets/label_issues_view.cpp" line="98"/>
         <source>Open issues CSV…</source>
         <translation>打开问题 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="93"/>
+        <location filename="../widgets/label_issues_view.cpp" line="99"/>
         <source>The CSV `stave-train label-issues` writes (see docs/labels.md)</source>
         <translation>`stave-train label-issues` 写出的 CSV（见 docs/labels.md）</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="95"/>
+        <location filename="../widgets/label_issues_view.cpp" line="101"/>
         <source>No issues list open.</source>
         <translation>尚未打开问题列表。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="100"/>
+        <location filename="../widgets/label_issues_view.cpp" line="106"/>
         <source>Enter: the usual fix (accept the prediction, take the predicted class, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
         <translation>Enter：常用修复（采纳预测、改为预测类别、删除框）· Delete：删除框 · C：改为预测类别 · E：编辑 · N：不是问题</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="129"/>
+        <location filename="../widgets/label_issues_view.cpp" line="135"/>
         <source>Select an issue to see its image.</source>
         <translation>选择一个问题以查看其图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="143"/>
+        <location filename="../widgets/label_issues_view.cpp" line="149"/>
         <source>Open issues CSV</source>
         <translation>打开问题 CSV</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="143"/>
+        <location filename="../widgets/label_issues_view.cpp" line="149"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="149"/>
+        <location filename="../widgets/label_issues_view.cpp" line="155"/>
         <source>Cannot read the issues: %1</source>
         <translation>无法读取问题：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_issues_view.cpp" line="152"/>
+        <location filename="../widgets/label_issues_view.cpp" line="158"/>
         <source>%n issue(s) in %1</source>
         <translation>
             <numerusform>%1 中有 %n 个问题</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_issues_view.cpp" line="155"/>
+        <location filename="../widgets/label_issues_view.cpp" line="161"/>
         <source> · %n marked not an issue before (hidden)</source>
         <translation>
             <numerusform> · %n 个先前标记为不是问题（已隐藏）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="167"/>
+        <location filename="../widgets/label_issues_view.cpp" line="173"/>
         <source>Marked not an issue.</source>
         <translation>已标记为不是问题。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="168"/>
+        <location filename="../widgets/label_issues_view.cpp" line="174"/>
         <source>Fixed (edit %1).</source>
         <translation>已修复（编辑 %1）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="172"/>
+        <location filename="../widgets/label_issues_view.cpp" line="178"/>
         <source>Not fixed: %1</source>
         <translation>未修复：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="182"/>
-        <location filename="../widgets/label_issues_view.cpp" line="198"/>
+        <location filename="../widgets/label_issues_view.cpp" line="188"/>
+        <location filename="../widgets/label_issues_view.cpp" line="204"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_issues_view.cpp" line="218"/>
+        <location filename="../widgets/label_issues_view.cpp" line="224"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -3154,175 +3236,181 @@
 <context>
     <name>stave::widgets::ModelExportDialog</name>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="26"/>
-        <location filename="../widgets/model_export_dialog.cpp" line="60"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="27"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="64"/>
         <source>Export Model</source>
         <translation>导出模型</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="75"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="80"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="79"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="84"/>
         <source>ONNX (ONNX Runtime, TensorRT, OpenVINO)</source>
         <translation>ONNX（ONNX Runtime、TensorRT、OpenVINO）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="80"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="85"/>
         <source>Ultralytics checkpoint (.pt, YOLO() loads it)</source>
         <translation>Ultralytics 检查点（.pt，YOLO() 可加载）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="82"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="87"/>
         <source>Stave checkpoint without optimiser state (.pt)</source>
         <translation>不含优化器状态的 Stave 检查点（.pt）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="83"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="88"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="88"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="93"/>
         <source>ONNX settings</source>
         <translation>ONNX 设置</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="95"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="100"/>
         <source>the training size</source>
         <translation>训练时的尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="96"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="101"/>
         <source>Input width and height in pixels, a multiple of 32</source>
         <translation>输入宽度和高度（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="102"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="107"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="107"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="112"/>
         <source>Dynamic: any batch and image size</source>
         <translation>动态：任意批大小和图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="112"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="117"/>
         <source>Batch:</source>
         <translation>批大小：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="117"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="122"/>
         <source>The ONNX operator set; older runtimes may need a lower one</source>
         <translation>ONNX 算子集版本；较旧的运行时可能需要更低的版本</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="121"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="126"/>
         <source>Opset:</source>
         <translation>算子集：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="122"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="127"/>
         <source>Float16 (checked on a GPU before it is written)</source>
         <translation>Float16（写出前在 GPU 上校验）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="124"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="129"/>
         <source>Precision:</source>
         <translation>精度：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="134"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="139"/>
         <source>Save As…</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="136"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="141"/>
         <source>Output file:</source>
         <translation>输出文件：</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="137"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="142"/>
         <source>Replace the file if it exists</source>
         <translation>文件已存在时替换</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="43"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="44"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="45"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="46"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="61"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="65"/>
         <source>ONNX models (*.onnx)</source>
         <translation>ONNX 模型 (*.onnx)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="61"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="65"/>
         <source>Checkpoints (*.pt)</source>
         <translation>检查点 (*.pt)</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="147"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="152"/>
         <source>Float16 (needs a GPU to be checked on; this machine has none)</source>
         <translation>Float16（需要在 GPU 上校验；本机没有 GPU）</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="148"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="153"/>
         <source>A float16 model is checked against float32 on a GPU before it is written, and this machine has no GPU (%1). Export float32 here, or float16 on a machine with a GPU.</source>
         <translation>float16 模型在写出前要在 GPU 上与 float32 对照校验，而本机没有 GPU（%1）。请在这里导出 float32，或在有 GPU 的机器上导出 float16。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="151"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="156"/>
         <source>none found</source>
         <translation>未找到</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="183"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="194"/>
+        <source>Not exported; the checkpoint could not be fetched.
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/model_export_dialog.cpp" line="202"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择一个检查点文件（%1 不是检查点文件）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="185"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="204"/>
         <source>Choose the output file.</source>
         <translation>请选择输出文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="187"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="206"/>
         <source>The image size must be a multiple of 32 (the model&apos;s largest stride).</source>
         <translation>图像尺寸必须是 32 的倍数（模型的最大步长）。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="189"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="208"/>
         <source>The export could not start.</source>
         <translation>导出无法开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="194"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="213"/>
         <source>Exporting %1 …</source>
         <translation>正在导出 %1 …</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="207"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="226"/>
         <source>Written: %1
 %2</source>
         <translation>已写出：%1
 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="211"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="230"/>
         <source>Stopped; nothing was written.</source>
         <translation>已停止；未写出任何文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/model_export_dialog.cpp" line="215"/>
+        <location filename="../widgets/model_export_dialog.cpp" line="234"/>
         <source>Not exported; nothing was written.
 %1</source>
         <translation>未导出；未写出任何文件。
@@ -3688,187 +3776,192 @@
 <context>
     <name>stave::widgets::PredictDialog</name>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="108"/>
+        <location filename="../widgets/predict_dialog.cpp" line="109"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="122"/>
+        <location filename="../widgets/predict_dialog.cpp" line="123"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="147"/>
+        <location filename="../widgets/predict_dialog.cpp" line="149"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="150"/>
+        <location filename="../widgets/predict_dialog.cpp" line="152"/>
         <source>an image, or a folder searched for images</source>
         <translation>一张图像，或在其中查找图像的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="153"/>
+        <location filename="../widgets/predict_dialog.cpp" line="155"/>
         <source>Image…</source>
         <translation>图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="154"/>
+        <location filename="../widgets/predict_dialog.cpp" line="156"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="157"/>
+        <location filename="../widgets/predict_dialog.cpp" line="159"/>
         <source>Images:</source>
         <translation>图像：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="165"/>
+        <location filename="../widgets/predict_dialog.cpp" line="167"/>
         <source>Boxes of one class overlapping more than this are merged (NMS)</source>
         <translation>同一类别重叠超过此值的框将被合并（NMS）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="166"/>
+        <location filename="../widgets/predict_dialog.cpp" line="168"/>
         <source>NMS IoU:</source>
         <translation>NMS IoU：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="172"/>
+        <location filename="../widgets/predict_dialog.cpp" line="174"/>
         <source>the checkpoint&apos;s</source>
         <translation>检查点的设置</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="173"/>
+        <location filename="../widgets/predict_dialog.cpp" line="175"/>
         <source>Inference size in pixels, a multiple of 32</source>
         <translation>推理尺寸（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="175"/>
+        <location filename="../widgets/predict_dialog.cpp" line="177"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="178"/>
+        <location filename="../widgets/predict_dialog.cpp" line="180"/>
         <source>Options:</source>
         <translation>选项：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="182"/>
+        <location filename="../widgets/predict_dialog.cpp" line="184"/>
         <source>Output:</source>
         <translation>输出：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="189"/>
+        <location filename="../widgets/predict_dialog.cpp" line="191"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="191"/>
+        <location filename="../widgets/predict_dialog.cpp" line="193"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="193"/>
+        <location filename="../widgets/predict_dialog.cpp" line="195"/>
         <source>Save annotated images…</source>
         <translation>保存标注后的图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="223"/>
+        <location filename="../widgets/predict_dialog.cpp" line="225"/>
         <source>Classes shown:</source>
         <translation>显示的类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="239"/>
+        <location filename="../widgets/predict_dialog.cpp" line="241"/>
         <source>confidence ≥ %1</source>
         <translation>置信度 ≥ %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="248"/>
+        <location filename="../widgets/predict_dialog.cpp" line="250"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="249"/>
+        <location filename="../widgets/predict_dialog.cpp" line="251"/>
         <source>Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</source>
         <translation>图像 (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="267"/>
+        <location filename="../widgets/predict_dialog.cpp" line="272"/>
         <source>Saving %1 annotated images in %2…</source>
         <translation>正在将 %1 张标注图像保存到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="274"/>
+        <location filename="../widgets/predict_dialog.cpp" line="279"/>
         <source>Saved %1 annotated images in %2</source>
         <translation>已将 %1 张标注图像保存到 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="281"/>
+        <location filename="../widgets/predict_dialog.cpp" line="286"/>
         <source>Saving failed: %1</source>
         <translation>保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="354"/>
+        <location filename="../widgets/predict_dialog.cpp" line="321"/>
+        <source>The checkpoint could not be fetched: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/predict_dialog.cpp" line="373"/>
         <source>This checkpoint was trained on other classes than the project&apos;s dataset (checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint&apos;s names.</source>
         <translation>此检查点训练时使用的类别与项目数据集不同（检查点：%1 — %2；数据集：%3 — %4）；框上显示检查点的类别名。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="368"/>
+        <location filename="../widgets/predict_dialog.cpp" line="387"/>
         <source>class %1</source>
         <translation>类别 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="370"/>
+        <location filename="../widgets/predict_dialog.cpp" line="389"/>
         <source>No images were found in the source.</source>
         <translation>在来源中没有找到图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="372"/>
+        <location filename="../widgets/predict_dialog.cpp" line="391"/>
         <source>%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4</source>
         <translation>%3 张图像中有 %1 个检测结果（置信度 ≥ %2）；stave-train 已写入 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="254"/>
+        <location filename="../widgets/predict_dialog.cpp" line="256"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="262"/>
+        <location filename="../widgets/predict_dialog.cpp" line="267"/>
         <source>Save annotated images into</source>
         <translation>将标注后的图像保存到</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="310"/>
+        <location filename="../widgets/predict_dialog.cpp" line="329"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择检查点文件（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="314"/>
+        <location filename="../widgets/predict_dialog.cpp" line="333"/>
         <source>Choose an image or a folder of images (%1 does not exist).</source>
         <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="319"/>
+        <location filename="../widgets/predict_dialog.cpp" line="338"/>
         <source>The image size must be a multiple of 32 (%1 is not).</source>
         <translation>图像尺寸必须是 32 的倍数（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="339"/>
+        <location filename="../widgets/predict_dialog.cpp" line="358"/>
         <source>Predicting… (results in %1)</source>
         <translation>正在预测…（结果在 %1）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="391"/>
+        <location filename="../widgets/predict_dialog.cpp" line="410"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="394"/>
+        <location filename="../widgets/predict_dialog.cpp" line="413"/>
         <source>Prediction failed: %1</source>
         <translation>预测失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="431"/>
+        <location filename="../widgets/predict_dialog.cpp" line="450"/>
         <source>Cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -4370,79 +4463,79 @@
 <context>
     <name>stave::widgets::RunPage</name>
     <message>
-        <location filename="../widgets/run_page.cpp" line="80"/>
+        <location filename="../widgets/run_page.cpp" line="81"/>
         <source>New config from the doctor&apos;s advice</source>
         <translation>按诊断建议新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="81"/>
+        <location filename="../widgets/run_page.cpp" line="82"/>
         <source>Name of the new config:</source>
         <translation>新配置的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="129"/>
+        <location filename="../widgets/run_page.cpp" line="130"/>
         <source>Config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="133"/>
+        <location filename="../widgets/run_page.cpp" line="134"/>
         <source>Processes</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="137"/>
-        <location filename="../widgets/run_page.cpp" line="466"/>
+        <location filename="../widgets/run_page.cpp" line="138"/>
+        <location filename="../widgets/run_page.cpp" line="475"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="139"/>
+        <location filename="../widgets/run_page.cpp" line="140"/>
         <source>On</source>
         <translation>运行于</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="142"/>
+        <location filename="../widgets/run_page.cpp" line="143"/>
         <source>Train on this machine, or send the run to a cluster (cluster profiles: Settings ▸ Clusters)</source>
         <translation>在本机训练，或把运行发送到集群（集群配置：设置 ▸ 集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="145"/>
-        <location filename="../widgets/run_page.cpp" line="463"/>
+        <location filename="../widgets/run_page.cpp" line="146"/>
+        <location filename="../widgets/run_page.cpp" line="472"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="147"/>
+        <location filename="../widgets/run_page.cpp" line="148"/>
         <source>Stop (Shift+F5)</source>
         <translation>停止 (Shift+F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="149"/>
+        <location filename="../widgets/run_page.cpp" line="150"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="153"/>
+        <location filename="../widgets/run_page.cpp" line="154"/>
         <source>same epochs</source>
         <translation>轮次不变</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="154"/>
+        <location filename="../widgets/run_page.cpp" line="155"/>
         <source>epochs </source>
         <translation>轮次 </translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="155"/>
+        <location filename="../widgets/run_page.cpp" line="156"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="161"/>
+        <location filename="../widgets/run_page.cpp" line="170"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="165"/>
+        <location filename="../widgets/run_page.cpp" line="174"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
@@ -4579,58 +4672,58 @@
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="100"/>
+        <location filename="../widgets/run_page.cpp" line="101"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="109"/>
+        <location filename="../widgets/run_page.cpp" line="110"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="116"/>
+        <location filename="../widgets/run_page.cpp" line="117"/>
         <source>Warnings and errors of the run appear here.</source>
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="192"/>
+        <location filename="../widgets/run_page.cpp" line="201"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="196"/>
+        <location filename="../widgets/run_page.cpp" line="205"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="219"/>
+        <location filename="../widgets/run_page.cpp" line="228"/>
         <location filename="../widgets/run_page_events.cpp" line="265"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="284"/>
+        <location filename="../widgets/run_page.cpp" line="293"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="295"/>
+        <location filename="../widgets/run_page.cpp" line="304"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="299"/>
+        <location filename="../widgets/run_page.cpp" line="308"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="369"/>
+        <location filename="../widgets/run_page.cpp" line="378"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="499"/>
+        <location filename="../widgets/run_page.cpp" line="508"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -4640,7 +4733,7 @@
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="283"/>
+        <location filename="../widgets/run_page.cpp" line="292"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -4650,139 +4743,139 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="331"/>
+        <location filename="../widgets/run_page.cpp" line="340"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="335"/>
+        <location filename="../widgets/run_page.cpp" line="344"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="340"/>
-        <location filename="../widgets/run_page.cpp" line="368"/>
-        <location filename="../widgets/run_page.cpp" line="379"/>
+        <location filename="../widgets/run_page.cpp" line="349"/>
+        <location filename="../widgets/run_page.cpp" line="377"/>
+        <location filename="../widgets/run_page.cpp" line="388"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="341"/>
+        <location filename="../widgets/run_page.cpp" line="350"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="343"/>
+        <location filename="../widgets/run_page.cpp" line="352"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="353"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="349"/>
+        <location filename="../widgets/run_page.cpp" line="358"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="354"/>
+        <location filename="../widgets/run_page.cpp" line="363"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="374"/>
+        <location filename="../widgets/run_page.cpp" line="383"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="380"/>
+        <location filename="../widgets/run_page.cpp" line="389"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="384"/>
+        <location filename="../widgets/run_page.cpp" line="393"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="387"/>
+        <location filename="../widgets/run_page.cpp" line="396"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="391"/>
+        <location filename="../widgets/run_page.cpp" line="400"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page.cpp" line="406"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="428"/>
+        <location filename="../widgets/run_page.cpp" line="437"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="435"/>
+        <location filename="../widgets/run_page.cpp" line="444"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="439"/>
+        <location filename="../widgets/run_page.cpp" line="448"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="457"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="449"/>
+        <location filename="../widgets/run_page.cpp" line="458"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="463"/>
+        <location filename="../widgets/run_page.cpp" line="472"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="464"/>
+        <location filename="../widgets/run_page.cpp" line="473"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="472"/>
+        <location filename="../widgets/run_page.cpp" line="481"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="476"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="477"/>
+        <location filename="../widgets/run_page.cpp" line="486"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="484"/>
+        <location filename="../widgets/run_page.cpp" line="493"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="488"/>
+        <location filename="../widgets/run_page.cpp" line="497"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="554"/>
+        <location filename="../widgets/run_page.cpp" line="563"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
@@ -4887,7 +4980,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="582"/>
+        <location filename="../widgets/run_page.cpp" line="592"/>
         <location filename="../widgets/run_page_events.cpp" line="205"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -4923,7 +5016,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="530"/>
+        <location filename="../widgets/run_page.cpp" line="539"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -4933,67 +5026,67 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="560"/>
+        <location filename="../widgets/run_page.cpp" line="570"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="561"/>
+        <location filename="../widgets/run_page.cpp" line="571"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="564"/>
+        <location filename="../widgets/run_page.cpp" line="574"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="569"/>
+        <location filename="../widgets/run_page.cpp" line="579"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="571"/>
+        <location filename="../widgets/run_page.cpp" line="581"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="573"/>
+        <location filename="../widgets/run_page.cpp" line="583"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="574"/>
+        <location filename="../widgets/run_page.cpp" line="584"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="578"/>
+        <location filename="../widgets/run_page.cpp" line="588"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="588"/>
+        <location filename="../widgets/run_page.cpp" line="598"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="589"/>
+        <location filename="../widgets/run_page.cpp" line="599"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="629"/>
+        <location filename="../widgets/run_page.cpp" line="639"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="638"/>
+        <location filename="../widgets/run_page.cpp" line="648"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="657"/>
+        <location filename="../widgets/run_page.cpp" line="667"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -8066,6 +8159,151 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <location filename="../core/studio/run_times.cpp" line="37"/>
         <source>%1 in %2 sessions (training %3, validation %4)</source>
         <translation>%1，共 %2 个会话（训练 %3，验证 %4）</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::SlurmJob</name>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="52"/>
+        <source>%1 (exit %2): %3</source>
+        <translation>%1（退出码 %2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="52"/>
+        <source>no message</source>
+        <translation>没有消息</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="123"/>
+        <source>%1: not a JSON object (%2 at byte %3)</source>
+        <translation>%1：不是 JSON 对象（第 %3 字节处：%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="129"/>
+        <source>%1: job_id: expected the job&apos;s id as a string</source>
+        <translation>%1：job_id：应为字符串形式的作业 ID</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="137"/>
+        <source>%1: job_id: &apos;%2&apos; is not a Slurm job id (digits, with _N or +N)</source>
+        <translation>%1：job_id：“%2”不是 Slurm 作业 ID（数字，可带 _N 或 +N）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="143"/>
+        <source>%1: job_ids: &apos;%2&apos; is not a Slurm job id (digits, with _N or +N)</source>
+        <translation>%1：job_ids：“%2”不是 Slurm 作业 ID（数字，可带 _N 或 +N）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="177"/>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="208"/>
+        <source>&apos;%1&apos; is not a Slurm job id; Slurm was not asked</source>
+        <translation>“%1”不是 Slurm 作业 ID；未向 Slurm 查询</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="243"/>
+        <source>no Slurm command knows job %1: %2; %3; %4</source>
+        <translation>没有任何 Slurm 命令知道作业 %1：%2；%3；%4</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="262"/>
+        <source>%1: cannot be opened (%2)</source>
+        <translation>%1：无法打开（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="266"/>
+        <source>%1 is being resubmitted already (by another window or studio); its record keeps the job that one sends</source>
+        <translation>%1 已在重新提交中（由另一个窗口或另一个 Studio）；其记录将保存那次提交的作业</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="269"/>
+        <source>%1: cannot be locked (%2)</source>
+        <translation>%1：无法加锁（%2）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="311"/>
+        <source>sbatch gave no answer for this run&apos;s job, and Slurm lists no job named %1 yet; the run folder %2 is kept while it is looked for (squeue --name=%1)</source>
+        <translation>sbatch 没有返回此运行的作业，Slurm 中也还没有名为 %1 的作业；查找期间保留运行文件夹 %2（squeue --name=%1）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="378"/>
+        <location filename="../core/studio/slurm_job.cpp" line="385"/>
+        <source>%1 already exists</source>
+        <translation>%1 已存在</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="381"/>
+        <source>%1: cannot be made</source>
+        <translation>%1：无法创建</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="387"/>
+        <source>%1: cannot be made (is the cluster&apos;s run folder %2 mounted and writable?)</source>
+        <translation>%1：无法创建（集群的运行文件夹 %2 是否已挂载且可写？）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="392"/>
+        <source>%1: cannot link it to %2</source>
+        <translation>%1：无法将其链接到 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="541"/>
+        <source>%1: its last submission (a job named %2) is not known to Slurm yet and may still start; it is resumed once that job has ended, or when none has appeared 10 minutes after it was sent</source>
+        <translation>%1：它上次提交的作业（名为 %2）Slurm 尚不知道，可能仍会启动；待该作业结束后，或提交 10 分钟后仍未出现时，才会恢复该运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="553"/>
+        <source>Slurm job %1 of %2 is %3; a run is resumed once its job has ended</source>
+        <translation>%2 的 Slurm 作业 %1 状态为 %3；作业结束后才能恢复运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="554"/>
+        <source>not ended</source>
+        <translation>未结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="555"/>
+        <source>%1: whether Slurm job %2 has ended is not known, so the run is not resumed: %3</source>
+        <translation>%1：无法确定 Slurm 作业 %2 是否已结束，因此不恢复该运行：%3</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="562"/>
+        <source>%1 has no config.yaml: its job never started training; run the config again instead</source>
+        <translation>%1 没有 config.yaml：它的作业从未开始训练；请改为重新运行该配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="611"/>
+        <source>the cluster &apos;%1&apos; refused the job: %2</source>
+        <translation>集群“%1”拒绝了该作业：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="612"/>
+        <source>the job could not be sent to the cluster &apos;%1&apos;: %2</source>
+        <translation>无法将作业发送到集群“%1”：%2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="622"/>
+        <source>sbatch&apos;s answer was lost (%1); the job may have been accepted, so the run folder %2 is kept and Slurm is asked for a job named %3 (squeue --name=%3). If none appears, start the run again.</source>
+        <translation>sbatch 的应答丢失了（%1）；作业可能已被接受，因此保留运行文件夹 %2，并向 Slurm 查询名为 %3 的作业（squeue --name=%3）。如果一直没有出现，请重新开始该运行。</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="625"/>
+        <location filename="../core/studio/slurm_job.cpp" line="628"/>
+        <source>no job id</source>
+        <translation>没有作业 ID</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="627"/>
+        <source>sbatch&apos;s answer was lost (%1); Slurm lists the job by its name: job %2</source>
+        <translation>sbatch 的应答丢失了（%1）；Slurm 按名称找到了该作业：作业 %2</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/slurm_job.cpp" line="655"/>
+        <source>&apos;%1&apos; is not a Slurm job id; nothing was cancelled</source>
+        <translation>“%1”不是 Slurm 作业 ID；没有取消任何作业</translation>
     </message>
 </context>
 </TS>
