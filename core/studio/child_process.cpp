@@ -286,7 +286,7 @@ ChildProcess::CommandResult ChildProcess::runToEnd(const QString& program, const
   p.start(program, args);
   CommandResult r;
   if (!p.waitForStarted(10000)) {
-    r.err = QStringLiteral("%1 cannot be started (%2)").arg(program, p.errorString());
+    r.err = tr("%1 cannot be started (%2)").arg(program, p.errorString());
     return r;
   }
   r.started = true;
@@ -314,8 +314,8 @@ ChildProcess::CommandResult ChildProcess::runToEnd(const QString& program, const
         p.kill();
         p.waitForFinished(5000);
       }
-      r.err = stopped ? QStringLiteral("%1 was not waited for").arg(program)
-                      : QStringLiteral("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000.0);
+      r.err = stopped ? tr("%1 was not waited for").arg(program)
+                      : tr("%1 gave no answer in %2 s").arg(program).arg(timeoutMs / 1000.0);
       r.out = QString::fromUtf8(out).trimmed();  // what it said before (capped)
       return r;
     }

@@ -1,5 +1,6 @@
 #include "core/studio/slurm_job.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -48,7 +49,7 @@ constexpr int kAskMs = 15000;
 QString failure(const QString& name, const Ran& r) {
   const QString text = r.err.isEmpty() ? r.out : r.err;
   if (!r.started || r.code < 0) return text;
-  return QStringLiteral("%1 (exit %2): %3").arg(name).arg(r.code).arg(text.isEmpty() ? QStringLiteral("no message") : text.section(QLatin1Char('\n'), 0, 2));
+  return QCoreApplication::translate("stave::studio::SlurmJob", "%1 (exit %2): %3").arg(name).arg(r.code).arg(text.isEmpty() ? QCoreApplication::translate("stave::studio::SlurmJob", "no message") : text.section(QLatin1Char('\n'), 0, 2));
 }
 
 SlurmJobState stateOf(const QString& state, const QString& reason, const QString& exitCode) {
@@ -119,13 +120,13 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   const QJsonDocument doc = QJsonDocument::fromJson(
       QByteArray::fromRawData(bytes->data(), static_cast<qsizetype>(bytes->size())), &pe);
   if (!doc.isObject()) {
-    fail(error, QStringLiteral("%1: not a JSON object (%2 at byte %3)").arg(path, pe.errorString()).arg(pe.offset));
+    fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: not a JSON object (%2 at byte %3)").arg(path, pe.errorString()).arg(pe.offset));
     return r;
   }
   const QJsonObject o = doc.object();
   const QJsonValue id = o.value(QStringLiteral("job_id"));
   if (!id.isString()) {
-    fail(error, QStringLiteral("%1: job_id: expected the job's id as a string").arg(path));
+    fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: job_id: expected the job's id as a string").arg(path));
     return r;
   }
   r.jobId = id.toString();
@@ -133,13 +134,13 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   r.jobName = o.value(QStringLiteral("job_name")).toString();
   // Ids are data, never arguments: one that is not Slurm's form damages the record.
   if (!isSlurmJobId(r.jobId) && !(r.submissionUnknown && r.jobId.isEmpty())) {
-    fail(error, QStringLiteral("%1: job_id: '%2' is not a Slurm job id (digits, with _N or +N)").arg(path, r.jobId.left(64)));
+    fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: job_id: '%2' is not a Slurm job id (digits, with _N or +N)").arg(path, r.jobId.left(64)));
     return {};
   }
   r.profile = o.value(QStringLiteral("profile")).toString();
   for (const auto& v : o.value(QStringLiteral("job_ids")).toArray()) {
     if (!isSlurmJobId(v.toString())) {
-      fail(error, QStringLiteral("%1: job_ids: '%2' is not a Slurm job id (digits, with _N or +N)")
+      fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: job_ids: '%2' is not a Slurm job id (digits, with _N or +N)")
                       .arg(path, v.toString().left(64)));
       return {};
     }
@@ -173,7 +174,7 @@ bool writeClusterJob(const QString& runDir, const ClusterJobRecord& r, QString* 
   const QString path = QDir(runDir).filePath(clusterJobFileName());
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson()) < 0 || !f.commit())
-    return fail(error, QStringLiteral("%1: cannot be written (%2)").arg(path, f.errorString()));
+    return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot be written (%2)").arg(path, f.errorString()));
   return true;
 }
 
@@ -204,7 +205,7 @@ SlurmJobState::Phase slurmPhase(const QString& word) {
 SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const std::atomic<bool>* stop) {
   if (!isSlurmJobId(jobId)) {
     SlurmJobState s;
-    s.error = QStringLiteral("'%1' is not a Slurm job id; Slurm was not asked").arg(jobId.left(64));
+    s.error = QCoreApplication::translate("stave::studio::SlurmJob", "'%1' is not a Slurm job id; Slurm was not asked").arg(jobId.left(64));
     return s;
   }
   // squeue: what slurmctld holds (pending, running, and ended jobs for MinJobAge). The id is
@@ -239,7 +240,7 @@ SlurmJobState querySlurmJob(const QString& folder, const QString& jobId, const s
     return stateOf(field(c.out, QStringLiteral("JobState")), field(c.out, QStringLiteral("Reason")),
                    field(c.out, QStringLiteral("ExitCode")));
   SlurmJobState s;
-  s.error = QStringLiteral("no Slurm command knows job %1: %2; %3; %4")
+  s.error = QCoreApplication::translate("stave::studio::SlurmJob", "no Slurm command knows job %1: %2; %3; %4")
                 .arg(jobId, failure(QStringLiteral("squeue"), q), failure(QStringLiteral("sacct"), a),
                      failure(QStringLiteral("scontrol"), c));
   return s;
@@ -258,14 +259,14 @@ class SubmitLock {
     const QString path = QDir(runDir).filePath(QStringLiteral(".cluster_job.lock"));
     m_fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     if (m_fd < 0)
-      return fail(error, QStringLiteral("%1: cannot be opened (%2)").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+      return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot be opened (%2)").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
     if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return true;
     const int err = errno;
     return fail(error, err == EWOULDBLOCK
-                           ? QStringLiteral("%1 is being resubmitted already (by another window or studio); "
+                           ? QCoreApplication::translate("stave::studio::SlurmJob", "%1 is being resubmitted already (by another window or studio); "
                                             "its record keeps the job that one sends")
                                  .arg(runDir)
-                           : QStringLiteral("%1: cannot be locked (%2)").arg(path, QString::fromLocal8Bit(std::strerror(err))));
+                           : QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot be locked (%2)").arg(path, QString::fromLocal8Bit(std::strerror(err))));
   }
 
  private:
@@ -307,7 +308,7 @@ bool findUnknownSubmission(const QString& commandsFolder, const QString& runDir,
   const QString id = findSlurmJob(commandsFolder, record->jobName, record->jobIds,
                                   record->submittedAt, stop);
   if (id.isEmpty())
-    return fail(error, QStringLiteral("sbatch gave no answer for this run's job, and Slurm lists no job named %1 "
+    return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "sbatch gave no answer for this run's job, and Slurm lists no job named %1 "
                                       "yet; the run folder %2 is kept while it is looked for (squeue --name=%1)")
                            .arg(record->jobName, runDir));
   // Read again: another studio may have found it, or resubmitted, since. Written only under
@@ -374,21 +375,21 @@ QString errorLines(const std::vector<Error>& errors) {
 /// itself. Made (and linked from the project's runs/) here.
 bool makeRunFolder(const ClusterSubmission& s, QString* shared, QString* error) {
   if (QFileInfo::exists(s.runDir) || QFileInfo(s.runDir).isSymLink())
-    return fail(error, QStringLiteral("%1 already exists").arg(s.runDir));
+    return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1 already exists").arg(s.runDir));
   if (s.profile.runFolder.isEmpty()) {
     *shared = s.runDir;
-    return QDir().mkpath(s.runDir) || fail(error, QStringLiteral("%1: cannot be made").arg(s.runDir));
+    return QDir().mkpath(s.runDir) || fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot be made").arg(s.runDir));
   }
   const QString projectName = QFileInfo(s.projectFile).completeBaseName();
   *shared = QDir(s.profile.runFolder).filePath(projectName + QLatin1Char('/') + QFileInfo(s.runDir).fileName());
-  if (QFileInfo::exists(*shared)) return fail(error, QStringLiteral("%1 already exists").arg(*shared));
+  if (QFileInfo::exists(*shared)) return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1 already exists").arg(*shared));
   if (!QDir().mkpath(*shared))
-    return fail(error, QStringLiteral("%1: cannot be made (is the cluster's run folder %2 mounted and writable?)")
+    return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot be made (is the cluster's run folder %2 mounted and writable?)")
                            .arg(*shared, s.profile.runFolder));
   QDir().mkpath(QFileInfo(s.runDir).absolutePath());
   if (!QFile::link(*shared, s.runDir)) {
     QDir(*shared).removeRecursively();
-    return fail(error, QStringLiteral("%1: cannot link it to %2").arg(s.runDir, *shared));
+    return fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: cannot link it to %2").arg(s.runDir, *shared));
   }
   return true;
 }
@@ -537,7 +538,7 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
       QString why;
       const bool found = findUnknownSubmission(s.profile.commandsFolder, s.runDir, &rec, &why);
       if (!found && QDateTime::currentSecsSinceEpoch() - rec.submittedAt < kLostSubmissionWaitS) {
-        fail(error, QStringLiteral("%1: its last submission (a job named %2) is not known to Slurm yet and may still "
+        fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1: its last submission (a job named %2) is not known to Slurm yet and may still "
                                    "start; it is resumed once that job has ended, or when none has appeared "
                                    "10 minutes after it was sent")
                         .arg(s.runDir, rec.jobName));
@@ -549,16 +550,16 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
       const SlurmJobState st = querySlurmJob(s.profile.commandsFolder, rec.jobId);
       if (!st.ended()) {
         fail(error, st.error.isEmpty()
-                        ? QStringLiteral("Slurm job %1 of %2 is %3; a run is resumed once its job has ended")
-                              .arg(rec.jobId, s.runDir, st.state.isEmpty() ? QStringLiteral("not ended") : st.state)
-                        : QStringLiteral("%1: whether Slurm job %2 has ended is not known, so the run is not "
+                        ? QCoreApplication::translate("stave::studio::SlurmJob", "Slurm job %1 of %2 is %3; a run is resumed once its job has ended")
+                              .arg(rec.jobId, s.runDir, st.state.isEmpty() ? QCoreApplication::translate("stave::studio::SlurmJob", "not ended") : st.state)
+                        : QCoreApplication::translate("stave::studio::SlurmJob", "%1: whether Slurm job %2 has ended is not known, so the run is not "
                                          "resumed: %3")
                               .arg(s.runDir, rec.jobId, st.error));
         return {};
       }
     }
     if (!QFileInfo::exists(QDir(s.runDir).filePath(QStringLiteral("config.yaml")))) {
-      fail(error, QStringLiteral("%1 has no config.yaml: its job never started training; run the config again instead").arg(s.runDir));
+      fail(error, QCoreApplication::translate("stave::studio::SlurmJob", "%1 has no config.yaml: its job never started training; run the config again instead").arg(s.runDir));
       return {};
     }
     clearEndedJobLock(s.runDir, rec.jobIds);
@@ -607,8 +608,8 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
   const bool refused = r.started && r.code > 0 && !r.err.contains(QLatin1String("timed out"), Qt::CaseInsensitive) &&
                        !r.err.contains(QLatin1String("time out"), Qt::CaseInsensitive);
   if (refused || !r.started) {
-    fail(error, refused ? QStringLiteral("the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r))
-                        : QStringLiteral("the job could not be sent to the cluster '%1': %2").arg(s.profile.name, r.err));
+    fail(error, refused ? QCoreApplication::translate("stave::studio::SlurmJob", "the cluster '%1' refused the job: %2").arg(s.profile.name, failure(QStringLiteral("sbatch"), r))
+                        : QCoreApplication::translate("stave::studio::SlurmJob", "the job could not be sent to the cluster '%1': %2").arg(s.profile.name, r.err));
     if (!s.resume) removeRunFolder(s, shared);
     return {};
   }
@@ -618,13 +619,13 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
     id = findSlurmJob(s.profile.commandsFolder, jobName, rec.jobIds, submittedAt);
     const QString what = r.code < 0 ? r.err : failure(QStringLiteral("sbatch"), r);
     if (id.isEmpty()) {
-      note = QStringLiteral("sbatch's answer was lost (%1); the job may have been accepted, so the run folder %2 is "
+      note = QCoreApplication::translate("stave::studio::SlurmJob", "sbatch's answer was lost (%1); the job may have been accepted, so the run folder %2 is "
                             "kept and Slurm is asked for a job named %3 (squeue --name=%3). If none appears, "
                             "start the run again.")
-                 .arg(what.isEmpty() ? QStringLiteral("no job id") : what, shared, jobName);
+                 .arg(what.isEmpty() ? QCoreApplication::translate("stave::studio::SlurmJob", "no job id") : what, shared, jobName);
     } else {
-      note = QStringLiteral("sbatch's answer was lost (%1); Slurm lists the job by its name: job %2")
-                 .arg(what.isEmpty() ? QStringLiteral("no job id") : what, id);
+      note = QCoreApplication::translate("stave::studio::SlurmJob", "sbatch's answer was lost (%1); Slurm lists the job by its name: job %2")
+                 .arg(what.isEmpty() ? QCoreApplication::translate("stave::studio::SlurmJob", "no job id") : what, id);
     }
   }
   rec.profile = s.profile.name;
@@ -651,7 +652,7 @@ ClusterJobRecord submitClusterRun(const ClusterSubmission& s, QString* error) {
 QString cancelSlurmJob(const QString& folder, const QString& jobId, bool pending) {
   // A record's id is data: validated, it cannot be an option (scancel --user=root would stop
   // every job of that user).
-  if (!isSlurmJobId(jobId)) return QStringLiteral("'%1' is not a Slurm job id; nothing was cancelled").arg(jobId.left(64));
+  if (!isSlurmJobId(jobId)) return QCoreApplication::translate("stave::studio::SlurmJob", "'%1' is not a Slurm job id; nothing was cancelled").arg(jobId.left(64));
   QStringList args;
   if (!pending) args << QStringLiteral("--signal=TERM");
   args << jobId;
