@@ -13,12 +13,61 @@
 #include "core/base/atomic_file.h"
 #include "core/config/output_path.h"
 #include "core/config/project.h"
+#include "core/data/label_history.h"
 #include "core/store/store.h"
+#include "core/telemetry/run_start_read.h"
 #include "core/train/run_lock.h"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+/// What run `r` recorded about its dataset: its data.yaml (relative ones against the project
+/// folder, where the studio starts runs), content hash, start, and the label edit log's
+/// position from its run_start.
+stave::data::RunDataset runDataset(const stave::store::RunRecord& r) {
+  stave::data::RunDataset d;
+  d.contentHash = r.datasetHash;
+  d.started = r.started;
+  d.dataYaml = r.dataset;
+  std::error_code ec;
+  if (!d.dataYaml.empty() && fs::path(d.dataYaml).is_relative()) {
+    const fs::path inProject = fs::path(r.dir).parent_path().parent_path() / d.dataYaml;
+    if (fs::exists(inProject, ec)) d.dataYaml = inProject.string();
+  }
+  if (auto start = stave::telemetry::readFirstRunStart(r.dir + "/events.jsonl"))
+    d.labelEdits = start->dataset.labelEdits;
+  return d;
+}
+
+/// How the label diff was found, or why it could not be ("" when it was).
+std::string labelDiffBasis(const stave::data::LabelFilesDiff& d) {
+  using B = stave::data::LabelFilesDiff::Basis;
+  using W = stave::data::LabelFilesDiff::Why;
+  switch (d.basis) {
+    case B::SameContent:
+      return "same content";
+    case B::LogPositions:
+      return "edit log positions";
+    case B::EditTimes:
+      return "edit times between the runs' starts";
+    case B::Unknown:
+      break;
+  }
+  switch (d.why) {
+    case W::OtherDatasets:
+      return "cannot tell: different datasets";
+    case W::NoDataset:
+      return "cannot tell: " + d.error;
+    case W::NoTimes:
+      return "cannot tell: no log position or start time recorded";
+    case W::BadLog:
+      return "cannot tell: the edit log holds fewer edits than a run recorded";
+    case W::None:
+      break;
+  }
+  return "cannot tell";
+}
 
 std::string duration(const stave::store::RunRecord& r) {
   const double end = r.finished > 0 ? r.finished : r.lastEvent;
@@ -149,11 +198,27 @@ int run(const HistoryOptions& o) {
         values.push_back(j.is_object() && j.contains(key) ? j[key].dump() : "");
       }
     }
+    // Which label files each run's dataset differs in from the first's (the edit log).
+    std::vector<stave::data::LabelFilesDiff> labelDiffs;
+    for (size_t i = 1; i < picked.size(); ++i)
+      labelDiffs.push_back(
+          stave::data::labelFilesDiffBetweenRuns(runDataset(picked[0]), runDataset(picked[i])));
     if (o.json) {
       nlohmann::json out;
       out["runs"] = nlohmann::json::array();
       for (const auto& p : picked) out["runs"].push_back(runJson(p));
       out["config_diff"] = differing;
+      out["label_files_diff"] = nlohmann::json::array();
+      for (size_t i = 0; i < labelDiffs.size(); ++i) {
+        const auto& d = labelDiffs[i];
+        const bool known = d.basis != stave::data::LabelFilesDiff::Basis::Unknown;
+        out["label_files_diff"].push_back(
+            {{"runs", {picked[0].name, picked[i + 1].name}},
+             {"count", known ? nlohmann::json(d.files.size()) : nlohmann::json()},
+             {"files", d.files},
+             {"basis", labelDiffBasis(d)},
+             {"outside_log", d.outsideLog}});
+      }
       std::cout << out.dump(2) << "\n";
       return stave::cli::kOk;
     }
@@ -174,6 +239,20 @@ int run(const HistoryOptions& o) {
     std::printf("\n%-22s", "host");
     for (const auto& p : picked) std::printf(" %18s", p.host.empty() ? "?" : p.host.c_str());
     std::printf("\n");
+    for (size_t i = 0; i < labelDiffs.size(); ++i) {
+      const auto& d = labelDiffs[i];
+      std::printf("\nlabel files: %s against %s: ", picked[i + 1].name.c_str(),
+                  picked[0].name.c_str());
+      if (d.basis == stave::data::LabelFilesDiff::Basis::Unknown) {
+        std::printf("%s\n", labelDiffBasis(d).c_str());
+        continue;
+      }
+      std::printf("%zu differ (%s)%s\n", d.files.size(), labelDiffBasis(d).c_str(),
+                  d.outsideLog ? "; the datasets differ outside the edit log" : "");
+      for (size_t k = 0; k < d.files.size() && k < 50; ++k)
+        std::printf("  %s\n", d.files[k].c_str());
+      if (d.files.size() > 50) std::printf("  ... and %zu more\n", d.files.size() - 50);
+    }
     if (differing.empty())
       std::printf("\nconfigs: identical\n");
     else
@@ -231,8 +310,9 @@ stave::cli::RunFunction setup(CLI::App& app) {
   app.add_option("PROJECT", o->project, "a .stave file or its folder")->type_name("")->required();
   app.add_option("RUN", o->runs, "runs to compare: folder names or unique prefixes")->type_name("");
   app.add_flag("--compare", o->compare,
-               "compare two or more runs: best mAP, epochs, samples/s, dataset, host and the "
-               "config keys that differ");
+               "compare two or more runs: best mAP, epochs, samples/s, dataset, host, the "
+               "label files their datasets differ in (the edit log) and the config keys that "
+               "differ");
   app.add_flag("--json", o->json, "print as JSON");
   app.add_option("--csv", o->csv, "also write the run table as CSV")->type_name("FILE");
   app.add_flag("--force", o->force, "let --csv replace an existing file");

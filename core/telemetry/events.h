@@ -89,6 +89,10 @@ struct DatasetSummary {
   int nc = 0;                      ///< number of classes
   std::vector<std::string> names;  ///< class names
   std::string contentHash;         ///< hash of the splits' images (paths, sizes) and boxes ("" = unknown)
+  /// Edits in the dataset's label edit log (<root>/.stave/label-edits.jsonl) when the run
+  /// started: where the log stood, so History can tell which label files two runs' datasets
+  /// differ in. -1 = not recorded (runs before it was).
+  int64_t labelEdits = -1;
 };
 
 /// NCCL-related settings in effect, recorded in the run header.

@@ -22,7 +22,8 @@ Event toEvent(const RunStartEvent& e, int rank) {
            {"val_images", e.dataset.valImages},
            {"nc", e.dataset.nc},
            {"names", e.dataset.names},
-           {"content_hash", e.dataset.contentHash}}},
+           {"content_hash", e.dataset.contentHash},
+           {"label_edits", e.dataset.labelEdits}}},
          {"config", e.config.is_object() ? e.config : json::object()},
          {"resolved", e.resolved.is_object() ? e.resolved : json::object()},
          {"nccl",
@@ -63,6 +64,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
       s.integer("nc", e.dataset.nc);
       s.strList("names", e.dataset.names, false);
       s.str("content_hash", e.dataset.contentHash, false);
+      s.integer("label_edits", e.dataset.labelEdits, false);
       r.append(s.errors());
     }
     if (const json* cfg = r.object("config", false)) e.config = *cfg;

@@ -4,6 +4,7 @@
 
 #include "core/base/hash.h"
 #include "core/base/host_name.h"
+#include "core/data/label_history.h"
 
 namespace stave::train {
 
@@ -128,6 +129,8 @@ void Trainer::Impl::writeRunStart() {
   e.runDir = o.runDir;
   e.host = hostName();
   e.dataset.contentHash = datasetHash();
+  // Where the dataset's label edit log stands: History tells two runs' label files apart by it.
+  e.dataset.labelEdits = data::labelEditCount(spec.root);
   emit(e);
 }
 
