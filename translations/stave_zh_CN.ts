@@ -1242,22 +1242,22 @@
 <context>
     <name>stave::studio::DraftPredictor</name>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="60"/>
+        <location filename="../core/studio/draft_labels.cpp" line="62"/>
         <source>a prediction is running</source>
         <translation>预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="64"/>
+        <location filename="../core/studio/draft_labels.cpp" line="66"/>
         <source>no images to predict</source>
         <translation>没有要预测的图片</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="80"/>
+        <location filename="../core/studio/draft_labels.cpp" line="82"/>
         <source>cannot make a temporary folder: %1</source>
         <translation>无法创建临时文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="85"/>
+        <location filename="../core/studio/draft_labels.cpp" line="87"/>
         <source>cannot make %1</source>
         <translation>无法创建 %1</translation>
     </message>
@@ -2006,6 +2006,62 @@
     </message>
 </context>
 <context>
+    <name>stave::widgets::HistoryLabelDiff</name>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="51"/>
+        <source>Label files, relative to the dataset&apos;s folder; `stave-train labels log DATASET --file FILE --diff` shows their edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="77"/>
+        <source>Reading the datasets&apos; edit log…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="91"/>
+        <source>No label file differs between these runs&apos; datasets: their content is the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="97"/>
+        <source>No label file changed in the edit log between these runs, but their datasets differ (images or label files changed outside Stave).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../widgets/history_label_diff.cpp" line="99"/>
+        <source>%n label file(s) differ between these runs&apos; datasets</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="103"/>
+        <source>From the edits made between the two runs&apos; starts: a run did not record where the edit log stood.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="110"/>
+        <source>These runs trained on different datasets: which label files differ cannot be told from an edit log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="114"/>
+        <location filename="../widgets/history_label_diff.cpp" line="138"/>
+        <source>Cannot tell which label files differ: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="119"/>
+        <source>Cannot tell which label files differ: the edit log holds fewer edits than a run recorded (it was replaced or cut).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="125"/>
+        <source>Cannot tell which label files differ: the runs recorded neither where the edit log stood nor when they started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::HistoryModel</name>
     <message>
         <location filename="../core/studio/history_model.cpp" line="358"/>
@@ -2216,52 +2272,69 @@
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="88"/>
+        <location filename="../widgets/history_page_compare.cpp" line="96"/>
         <source>Epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="89"/>
+        <location filename="../widgets/history_page_compare.cpp" line="97"/>
         <source>Wall time (s)</source>
         <translation>耗时（秒）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="90"/>
+        <location filename="../widgets/history_page_compare.cpp" line="98"/>
         <source>Images seen</source>
         <translation>已见图像数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="91"/>
+        <location filename="../widgets/history_page_compare.cpp" line="99"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="93"/>
+        <location filename="../widgets/history_page_compare.cpp" line="101"/>
         <source>x axis</source>
         <translation>横轴</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="61"/>
+        <location filename="../widgets/history_page_compare.cpp" line="177"/>
+        <source>Select two runs to see which label files their datasets differ in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page_compare.cpp" line="62"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="67"/>
+        <location filename="../widgets/history_page_compare.cpp" line="68"/>
         <source>Config diff</source>
         <translation>配置差异</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="109"/>
+        <location filename="../widgets/history_page_compare.cpp" line="74"/>
+        <location filename="../widgets/history_page_compare.cpp" line="76"/>
+        <location filename="../widgets/history_page_compare.cpp" line="178"/>
+        <source>Labels</source>
+        <translation type="unfinished">标注</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page_compare.cpp" line="76"/>
+        <source>Labels (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_page_compare.cpp" line="117"/>
         <source>Hyperparameters that differ among the selected runs</source>
         <translation>所选运行之间不同的超参数</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="69"/>
+        <location filename="../widgets/history_page_compare.cpp" line="70"/>
         <source>Parallel coordinates</source>
         <translation>平行坐标</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="72"/>
+        <location filename="../widgets/history_page_compare.cpp" line="80"/>
         <source>Validation</source>
         <translation>验证</translation>
     </message>
@@ -2302,27 +2375,27 @@
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="175"/>
+        <location filename="../widgets/history_page_compare.cpp" line="193"/>
         <source>Select a run to see its validation views, or two to compare them.</source>
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="263"/>
+        <location filename="../widgets/history_page_compare.cpp" line="281"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="271"/>
+        <location filename="../widgets/history_page_compare.cpp" line="289"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="288"/>
+        <location filename="../widgets/history_page_compare.cpp" line="306"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="302"/>
+        <location filename="../widgets/history_page_compare.cpp" line="320"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
@@ -8069,6 +8142,19 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <location filename="../core/studio/settings_proposal.cpp" line="88"/>
         <source>%1 logical cores shared by %2 rank(s), one left for training</source>
         <translation>%1 个逻辑核心由 %2 个进程共用，留出一个用于训练</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::ClusterProfile</name>
+    <message>
+        <location filename="../core/studio/cluster_profile.cpp" line="64"/>
+        <source>run folder</source>
+        <translation>运行文件夹</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_profile.cpp" line="68"/>
+        <source>Slurm commands</source>
+        <translation>Slurm 命令</translation>
     </message>
 </context>
 <context>
