@@ -9,9 +9,13 @@
 // end the mirror equals the cluster's events.jsonl byte for byte), stop (scancel
 // --signal=TERM: the run ends stopped), resume (the same remote folder, one more epoch), fetch
 // best.pt (the same bytes). Faults: a changed host key (refused with OpenSSH's reason, nothing
-// sent: no run folder appears), a refused key (a clear message, promptly). Needs root,
-// /usr/sbin/sshd (openssh-server), network namespaces and Slurm; skipped with the reason
-// otherwise.
+// sent: no run folder appears), a refused key (a clear message, promptly), a network cut of 2
+// minutes (the namespace's link down while the job runs on; the follower retries with backoff
+// and catches up: the mirror equals the log byte for byte; STAVE_TEST_NETWORK_CUT_S shortens it
+// for a quick look, CI runs the full 120 s), and a remote disk that fills (the run folder on a
+// 2 MB tmpfs: the run fails naming the file and the reason, the follow says so and ends, the
+// mirror holds every whole line). Needs root, /usr/sbin/sshd (openssh-server), network
+// namespaces and Slurm; skipped with the reason otherwise.
 #include <QtTest/QtTest>
 
 #include <signal.h>
@@ -154,6 +158,8 @@ class TstTrainSsh : public QObject {
       runProgram("ssh", {"-F", m_ssh + "/config", "-o", "ControlPath=" + controlDir() + "/%C", "-O", "exit", host}, {}, {}, 10000);
     stopSshd(&m_sshd);
     stopSshd(&m_other);
+    if (!m_smallDisk.isEmpty()) runProgram("umount", {m_smallDisk});
+    if (!m_veth.isEmpty()) ip({"link", "set", m_veth, "up"});
     if (m_slurmUp) {
       runProgram("nsenter", {"--net=/var/run/netns/" + m_ns, "scancel", "--user=root", "--partition=stave"},
                  {"SLURM_CONF=" + m_cluster + "/slurm.conf"});
@@ -225,6 +231,92 @@ class TstTrainSsh : public QObject {
     QVERIFY2(fetched.exitCode == 0, qPrintable(fetched.out + fetched.err));
     QVERIFY(readBytes(run + "/weights/best.pt").size() > 1000);
     QCOMPARE(readBytes(run + "/weights/best.pt"), readBytes(remote + "/weights/best.pt"));
+  }
+
+  // The link to the cluster is cut for 2 minutes while the job runs on: the follow says it
+  // cannot reach the cluster, tries again with backoff (1-30 s), reconnects once the link is back
+  // and catches up from its offset: at the end the mirror equals the cluster's log byte for byte.
+  void networkCut() {
+    const int cutS = qEnvironmentVariableIsSet("STAVE_TEST_NETWORK_CUT_S") ? qEnvironmentVariableIntValue("STAVE_TEST_NETWORK_CUT_S") : 120;
+    // Long enough to train through the cut (the demo's epochs take a second or two here).
+    const auto sub = cluster({"submit", m_project, "--profile", "test cluster", "epochs=100000"});
+    QVERIFY2(sub.exitCode == 0, qPrintable(sub.out + sub.err));
+    const QString run = sub.out.section("run folder: ", 1).section('\n', 0, 0);
+    const QString remote = sub.out.section("on the cluster: ", 1).section('\n', 0, 0);
+    QProcess follow;
+    follow.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray said;
+    connect(&follow, &QProcess::readyRead, &follow, [&] { said += follow.readAll(); });
+    follow.start(STAVE_TRAIN_EXE, {"cluster", "follow", run, "--period", "0.5", "--quiet", "--profiles", m_profiles});
+    QVERIFY(follow.waitForStarted());
+    QTRY_VERIFY2_WITH_TIMEOUT(!eventsOf(parseEvents(readText(run + "/events.jsonl")), "step").isEmpty(),
+                              qPrintable(said + readText(remote + "/slurm-" + jobId(run) + ".out").right(2000)), 300000);
+
+    // The cut: this side of the namespace's link goes down (its route with it).
+    QString err;
+    QVERIFY2(ip({"link", "set", m_veth, "down"}, &err), qPrintable(err));
+    QElapsedTimer cut;
+    cut.start();
+    const qint64 atCut = QFileInfo(remote + "/events.jsonl").size();
+    // The job goes on writing; the follower says it cannot reach the cluster.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(remote + "/events.jsonl").size() > atCut + 2000, 120000);
+    QTRY_VERIFY2_WITH_TIMEOUT(said.contains("cannot be reached") || said.contains("no answer"), qPrintable(said.right(3000)),
+                              (cutS + 60) * 1000);
+    QVERIFY(follow.state() == QProcess::Running);
+    // The link stays down for the whole cut, however long the checks above took.
+    const qint64 left = qint64{cutS} * 1000 - cut.elapsed();
+    if (left > 0) QTest::qWait(static_cast<int>(left));
+    const qint64 mirroredInCut = QFileInfo(run + "/events.jsonl").size();
+    QVERIFY2(ip({"link", "set", m_veth, "up"}, &err), qPrintable(err));
+    const qint64 atReturn = QFileInfo(remote + "/events.jsonl").size();
+    QVERIFY(atReturn > mirroredInCut);  // there is something to catch up on
+    // Back: the follower reconnects (its next try is at most 30 s away) and catches up.
+    QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo(run + "/events.jsonl").size() >= atReturn, qPrintable(said.right(3000)), 180000);
+
+    const auto stop = cluster({"stop", run});
+    QVERIFY2(stop.exitCode == 0, qPrintable(stop.out + stop.err));
+    QVERIFY2(follow.waitForFinished(300000), qPrintable(said.right(3000)));
+    said += follow.readAll();
+    QCOMPARE(readBytes(run + "/events.jsonl"), readBytes(remote + "/events.jsonl"));
+    const auto finished = eventsOf(parseEvents(readText(run + "/events.jsonl")), "finished");
+    QVERIFY(!finished.isEmpty());
+    QCOMPARE(finished.last()["data"].toObject()["status"].toString(), QString("stopped"));
+  }
+
+  // The run folder on the cluster is on a disk that fills (a 2 MB tmpfs: the first checkpoint
+  // does not fit). The run fails with an error that names the file and the reason, the follow
+  // prints it, says the job failed and ends; the mirror holds the log as the cluster has it.
+  void remoteDiskFills() {
+    m_smallDisk = m_dir.filePath("small disk");
+    QVERIFY(QDir().mkpath(m_smallDisk));
+    const Ran mounted = runProgram("mount", {"-t", "tmpfs", "-o", "size=2m", "tmpfs", m_smallDisk});
+    if (mounted.code != 0) {
+      m_smallDisk.clear();
+      QSKIP(qPrintable("this machine refuses a tmpfs mount: " + mounted.err));
+    }
+    const auto sub = cluster({"submit", m_project, "--profile", "small disk"});
+    QVERIFY2(sub.exitCode == 0, qPrintable(sub.out + sub.err));
+    const QString run = sub.out.section("run folder: ", 1).section('\n', 0, 0);
+    const QString remote = sub.out.section("on the cluster: ", 1).section('\n', 0, 0);
+    QVERIFY(remote.startsWith(m_smallDisk + "/"));
+    QProcess follow;
+    follow.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray said;
+    connect(&follow, &QProcess::readyRead, &follow, [&] { said += follow.readAll(); });
+    follow.start(STAVE_TRAIN_EXE, {"cluster", "follow", run, "--period", "0.5", "--profiles", m_profiles});
+    QVERIFY(follow.waitForStarted());
+    QVERIFY2(follow.waitForFinished(300000), qPrintable(said.right(3000)));
+    said += follow.readAll();
+    QCOMPARE(follow.exitCode(), 1);
+    QVERIFY2(said.contains("No space left on device") && said.contains("weights/last.pt"), qPrintable(said.right(3000)));
+    QVERIFY2(said.contains(": failed"), qPrintable(said.right(3000)));
+    QCOMPARE(readBytes(run + "/events.jsonl"), readBytes(remote + "/events.jsonl"));
+    const auto finished = eventsOf(parseEvents(readText(run + "/events.jsonl")), "finished");
+    QVERIFY(!finished.isEmpty());
+    QCOMPARE(finished.last()["data"].toObject()["status"].toString(), QString("failed"));
+    QVERIFY(finished.last()["data"].toObject()["message"].toString().contains("No space left on device"));
+    const auto status = cluster({"status", run});
+    QVERIFY2(status.exitCode == 0 && status.out.contains("failed"), qPrintable(status.out + status.err));
   }
 
   // A server whose host key is not the one known: refused with OpenSSH's reason, nothing sent.
@@ -300,8 +392,12 @@ class TstTrainSsh : public QObject {
     const auto esc = [](QString s) { return s.replace("\\", "\\\\").replace("\"", "\\\""); };
     const QString dataLocal = m_dir.filePath("demo"), dataRemote = m_dir.filePath("cluster data");
     QStringList all;
-    for (const auto& [name, dest] : {std::pair<QString, QString>{"test cluster", "cluster"}, {"changed key", "changed"}, {"stranger", "stranger"}})
-      all << profile.arg(name, dest, esc(m_ssh + "/config"), esc(m_remoteRuns), esc(dataLocal), esc(dataRemote), STAVE_TRAIN_EXE);
+    const QString small = m_dir.filePath("small disk");
+    for (const auto& [name, dest, runs] : {std::tuple<QString, QString, QString>{"test cluster", "cluster", m_remoteRuns},
+                                           {"changed key", "changed", m_remoteRuns},
+                                           {"stranger", "stranger", m_remoteRuns},
+                                           {"small disk", "cluster", small}})
+      all << profile.arg(name, dest, esc(m_ssh + "/config"), esc(runs), esc(dataLocal), esc(dataRemote), STAVE_TRAIN_EXE);
     return writeBytes(m_profiles, ("{\"version\": 1, \"clusters\": [" + all.join(",\n") + "]}\n").toUtf8());
   }
 
@@ -316,7 +412,7 @@ class TstTrainSsh : public QObject {
   }
 
   QTemporaryDir m_dir;
-  QString m_ns, m_host, m_addr, m_veth, m_cluster, m_ssh, m_data, m_remoteRuns, m_project, m_profiles;
+  QString m_ns, m_host, m_addr, m_veth, m_cluster, m_ssh, m_data, m_remoteRuns, m_project, m_profiles, m_smallDisk;
   int m_port = 0, m_otherPort = 0;
   bool m_made = false, m_slurmUp = false;
   QProcess* m_sshd = nullptr;
