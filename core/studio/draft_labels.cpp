@@ -39,6 +39,8 @@ namespace {
 struct Prepared {
   std::shared_ptr<QTemporaryDir> dir;
   QMap<QString, QString> linkToImage;
+  QMap<QString, QString> canonicalToImage;  ///< the image's resolved path → as given
+  QString source;                           ///< the folder of links, resolved
   QString error;
 };
 }  // namespace
@@ -94,8 +96,17 @@ bool DraftPredictor::start(const QString& weights, const QStringList& images, do
           std::error_code ec;
           std::filesystem::create_symlink(images[i].toStdString(), link.toStdString(), ec);
           if (ec && !QFile::copy(images[i], link)) continue;  // predict names it as missing
-          p.linkToImage.insert(link, images[i]);
+          p.linkToImage.insert(QFileInfo(link).fileName(), images[i]);
+          // predict resolves a link and names the image by its own path, relative to the
+          // (resolved) source folder: both names lead back to the image.
+          const QString canonical = QFileInfo(images[i]).canonicalFilePath();
+          if (!canonical.isEmpty()) p.canonicalToImage.insert(canonical, images[i]);
         }
+        p.source = QFileInfo(links.path()).canonicalFilePath();
+        QMap<QString, QString> byPath;  // the links by their path in the resolved folder
+        for (auto it = p.linkToImage.cbegin(); it != p.linkToImage.cend(); ++it)
+          byPath.insert(QDir::cleanPath(QDir(p.source).filePath(it.key())), it.value());
+        p.linkToImage = std::move(byPath);
         p.dir = std::move(dir);
         return p;
       },
@@ -108,11 +119,11 @@ bool DraftPredictor::start(const QString& weights, const QStringList& images, do
         }
         m_dir = std::move(p.dir);  // removed once the predictions are read
         m_linkToImage = std::move(p.linkToImage);
+        m_canonicalToImage = std::move(p.canonicalToImage);
         PredictOptions o;
         o.conf = m_conf;
         QString why;
-        if (!m_job->start(m_weights, m_dir->filePath(QStringLiteral("images")),
-                          m_dir->filePath(QStringLiteral("out")), o, &why)) {
+        if (!m_job->start(m_weights, p.source, m_dir->filePath(QStringLiteral("out")), o, &why)) {
           m_outcome =
               m_job->outcome() == Outcome::FailedToStart ? Outcome::FailedToStart : Outcome::Failed;
           m_error = why;
@@ -143,7 +154,8 @@ void DraftPredictor::predicted() {
   m_names = m_job->names();
   if (m_outcome == Outcome::Completed)
     for (auto it = m_job->detections().cbegin(); it != m_job->detections().cend(); ++it) {
-      const QString image = m_linkToImage.value(it.key());
+      QString image = m_linkToImage.value(it.key());
+      if (image.isEmpty()) image = m_canonicalToImage.value(it.key());
       if (image.isEmpty()) continue;
       QVector<Detection> kept;
       for (const auto& d : it.value())

@@ -73,8 +73,9 @@ class DraftPredictor : public QObject {
   void predicted();
   BackgroundJob* m_prepare;
   PredictJob* m_job;
-  std::shared_ptr<QTemporaryDir> m_dir;  ///< the links predict reads, and its output
-  QMap<QString, QString> m_linkToImage;  ///< link path in m_dir → the image
+  std::shared_ptr<QTemporaryDir> m_dir;       ///< the links predict reads, and its output
+  QMap<QString, QString> m_linkToImage;       ///< link path in m_dir → the image
+  QMap<QString, QString> m_canonicalToImage;  ///< the image's resolved path → the image
   QMap<QString, QVector<Detection>> m_detections;
   QStringList m_names;
   QString m_weights, m_error;

@@ -63,9 +63,10 @@ int pixelsLike(const QImage& img, const QRect& r, QColor c) {
 }
 
 // A stand-in for `stave-train predict` (the real one needs a trained checkpoint, which
-// gui_tst_predict_dialog covers): it lists the folder it is given into $FAKE_PREDICT_LOG and
-// predicts for every image a dog at (40,30)-(120,90) with 0.9 and a bird below the drafts'
-// confidence, as predictions.csv and the JSON summary predict --json prints.
+// gui_tst_predict_dialog covers): it lists the folder it is given into $FAKE_PREDICT_LOG and,
+// naming each image as predict does (a link resolved, relative to the folder), predicts a dog
+// at (40,30)-(120,90) with 0.9 and a bird below the drafts' confidence, as predictions.csv and
+// the JSON summary predict --json prints.
 QString writeFakePredict(const QString& dir) {
   const QString path = dir + "/fake-stave-train";
   writeText(path,
@@ -76,7 +77,7 @@ QString writeFakePredict(const QString& dir) {
             "ls \"$src\" >> \"$FAKE_PREDICT_LOG\"\n"
             "csv=\"$out/predictions.csv\"\n"
             "printf 'image,cls,conf,x1,y1,x2,y2\\n' > \"$csv\"\n"
-            "for f in \"$src\"/*; do b=$(basename \"$f\");\n"
+            "for f in \"$src\"/*; do b=$(realpath --relative-to=\"$src\" \"$f\");\n"
             "  printf '%s,1,0.900000,40,30,120,90\\n%s,2,0.100000,0,0,10,10\\n' \"$b\" \"$b\" "
             ">> \"$csv\"; done\n"
             "printf '{\"names\":[\"cat\",\"dog\",\"bird\"],\"csv\":\"%s\",\"problems\":[]}\\n' "
