@@ -4,12 +4,14 @@
 // marked, the per-class table, the gallery; two runs compared (two matrices, dashed curves,
 // deltas, a third gallery column); a broken file named; and the views on the Run page and in
 // History (two selected runs compared).
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -17,7 +19,6 @@
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
-#include <qcustomplot.h>
 
 #include "common/project_fixture.h"
 #include "common/validation_fixture.h"
@@ -26,6 +27,7 @@
 #include "widgets/box_image_view.h"
 #include "widgets/confusion_matrix_view.h"
 #include "widgets/history_page.h"
+#include "widgets/label_editor.h"
 #include "widgets/main_window.h"
 #include "widgets/run_page.h"
 #include "widgets/validation_view.h"
@@ -60,7 +62,8 @@ bool waitLoaded(ValidationView* v) {
 
 int tracers(QCustomPlot* plot) {
   int n = 0;
-  for (int i = 0; i < plot->itemCount(); ++i) n += qobject_cast<QCPItemTracer*>(plot->item(i)) != nullptr;
+  for (int i = 0; i < plot->itemCount(); ++i)
+    n += qobject_cast<QCPItemTracer*>(plot->item(i)) != nullptr;
   return n;
 }
 
@@ -157,7 +160,8 @@ class TstValidationView : public QObject {
     // Issue 43 §5.7: the marker sat below the drawn peak (it came from the smoothed curve, whose
     // peak, operating_conf, is elsewhere). It is the drawn mean's maximum, on that line.
     double peak = -1, peakX = -1;
-    for (auto it = plot->graph(2)->data()->constBegin(); it != plot->graph(2)->data()->constEnd(); ++it)
+    for (auto it = plot->graph(2)->data()->constBegin(); it != plot->graph(2)->data()->constEnd();
+         ++it)
       if (it->value > peak) peak = it->value, peakX = it->key;
     QCOMPARE(mark.y(), peak);
     QCOMPARE(mark.x(), peakX);
@@ -172,9 +176,20 @@ class TstValidationView : public QObject {
     QCOMPARE(t->columnCount(), 7);
     QCOMPARE(t->item(0, 0)->text(), QString("cat"));
     QCOMPARE(t->item(0, 6)->text(), QString("0.500"));
-    QCOMPARE(v.galleryGrid()->columnCount(), 2);
+    QCOMPARE(v.galleryGrid()->columnCount(), 3);  // labels, predictions, Edit labels…
     auto* picture = qobject_cast<QLabel*>(v.galleryGrid()->itemAtPosition(1, 1)->widget());
     QVERIFY(picture && !picture->pixmap().isNull());
+    // A gallery row opens the label editor on the gallery's image, with the run's predictions.
+    auto* edit = v.findChild<QPushButton*>("validationGalleryEdit0");
+    QVERIFY(edit);
+    QVERIFY(!v.findChild<stave::widgets::LabelEditor*>());
+    edit->click();
+    auto* editor = v.findChild<stave::widgets::LabelEditor*>();
+    QVERIFY(editor);
+    QCOMPARE(editor->model()->count(), 1);
+    QCOMPARE(int(editor->model()->image(0).predictions.size()), 1);
+    QCOMPARE(editor->model()->image(0).predictions[0].conf, 0.9);
+    editor->close();
   }
 
   void twoRunsCompared() {
@@ -192,7 +207,7 @@ class TstValidationView : public QObject {
     auto* t = v.classTable();
     QCOMPARE(t->columnCount(), 12);
     QCOMPARE(t->item(0, 11)->text(), QString("-0.050"));  // 0.45 - 0.5
-    QCOMPARE(v.galleryGrid()->columnCount(), 3);
+    QCOMPARE(v.galleryGrid()->columnCount(), 4);          // a third picture column
     // A click on the second matrix lists the second run's images.
     QTest::mouseClick(v.matrix(1), Qt::LeftButton, {}, v.matrix(1)->cellRect(2, 0).center());
     QCOMPARE(v.cellImages()->count(), 1);
@@ -206,7 +221,8 @@ class TstValidationView : public QObject {
     ValidationView v;
     v.showFolders({val}, {"x"});
     QVERIFY(waitLoaded(&v));
-    QVERIFY2(v.statusLabel()->text().contains("curves.json: line 3"), qPrintable(v.statusLabel()->text()));
+    QVERIFY2(v.statusLabel()->text().contains("curves.json: line 3"),
+             qPrintable(v.statusLabel()->text()));
     QCOMPARE(v.matrix(0)->size(), 3);  // the rest is shown
     QCOMPARE(v.curvePlot()->graphCount(), 0);
     // No folder: not validated yet.
@@ -233,7 +249,8 @@ class TstValidationView : public QObject {
       a.time = 1000;
       b.time = 1010;
       std::ofstream(QDir(run).filePath("events.jsonl").toStdString())
-          << tel::encodeEvent(a) << "\n" << tel::encodeEvent(b) << "\n";
+          << tel::encodeEvent(a) << "\n"
+          << tel::encodeEvent(b) << "\n";
     }
     stave::widgets::MainWindow w;
     QVERIFY(w.openProject(project));
