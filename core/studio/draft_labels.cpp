@@ -93,12 +93,14 @@ bool DraftPredictor::start(const QString& weights, const QStringList& images, do
               QDir::cleanPath(links.filePath(QStringLiteral("%1_%2")
                                                  .arg(i, 6, 10, QLatin1Char('0'))
                                                  .arg(QFileInfo(images[i]).fileName())));
+          // A hard link (a copy across file systems), never a symbolic one: predict writes its
+          // annotated copy under the name it reads, and a symbolic link's name can lead back
+          // into the dataset — the user's image would be drawn over.
           std::error_code ec;
-          std::filesystem::create_symlink(images[i].toStdString(), link.toStdString(), ec);
+          std::filesystem::create_hard_link(images[i].toStdString(), link.toStdString(), ec);
           if (ec && !QFile::copy(images[i], link)) continue;  // predict names it as missing
           p.linkToImage.insert(QFileInfo(link).fileName(), images[i]);
-          // predict resolves a link and names the image by its own path, relative to the
-          // (resolved) source folder: both names lead back to the image.
+          // Should predict name an image by its resolved path, that leads back to it too.
           const QString canonical = QFileInfo(images[i]).canonicalFilePath();
           if (!canonical.isEmpty()) p.canonicalToImage.insert(canonical, images[i]);
         }

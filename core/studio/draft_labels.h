@@ -1,7 +1,7 @@
 #pragma once
 // Model-assisted labelling: the images of a dataset that have no label file yet (new images
 // dropped into it), and a model's predictions on them as draft labels. The predictions come from
-// `stave-train predict` run as a child process (PredictJob) on a folder of links to just those
+// `stave-train predict` run as a child process (PredictJob) on a folder of hard links to just those
 // images, so a dataset of a million images with a hundred new ones predicts a hundred. Nothing
 // here writes a label file: the label editor offers the drafts and writes what the user accepts.
 

@@ -64,9 +64,10 @@ int pixelsLike(const QImage& img, const QRect& r, QColor c) {
 
 // A stand-in for `stave-train predict` (the real one needs a trained checkpoint, which
 // gui_tst_predict_dialog covers): it lists the folder it is given into $FAKE_PREDICT_LOG and,
-// naming each image as predict does (a link resolved, relative to the folder), predicts a dog
-// at (40,30)-(120,90) with 0.9 and a bird below the drafts' confidence, as predictions.csv and
-// the JSON summary predict --json prints.
+// naming each image by its resolved path relative to the folder (as predict once did), writes
+// an "annotated" copy there and predicts a dog at (40,30)-(120,90) with 0.9 and a bird below the
+// drafts' confidence, as predictions.csv and the JSON summary predict --json prints. Were the
+// images given to it as symbolic links, the copy would land on the dataset's image.
 QString writeFakePredict(const QString& dir) {
   const QString path = dir + "/fake-stave-train";
   writeText(path,
@@ -78,6 +79,7 @@ QString writeFakePredict(const QString& dir) {
             "csv=\"$out/predictions.csv\"\n"
             "printf 'image,cls,conf,x1,y1,x2,y2\\n' > \"$csv\"\n"
             "for f in \"$src\"/*; do b=$(realpath --relative-to=\"$src\" \"$f\");\n"
+            "  printf 'annotated' > \"$out/$b\";\n"
             "  printf '%s,1,0.900000,40,30,120,90\\n%s,2,0.100000,0,0,10,10\\n' \"$b\" \"$b\" "
             ">> \"$csv\"; done\n"
             "printf '{\"names\":[\"cat\",\"dog\",\"bird\"],\"csv\":\"%s\",\"problems\":[]}\\n' "
@@ -177,6 +179,10 @@ void TstLabelDrafts::draftsWrittenOnlyWhenAccepted() {
   // Predict was given exactly the two images (as numbered links), not their whole folder.
   QTRY_VERIFY_WITH_TIMEOUT(readText(log).count('\n') == 2, 20000);
   QVERIFY(readText(log).contains("new1.png") && readText(log).contains("new2.png"));
+  // The images themselves are untouched by predict's output.
+  QVERIFY(!readText(n1).startsWith("annotated"));
+  QVERIFY(!readText(n2).startsWith("annotated"));
+  QCOMPARE(QImage(n1).size(), QSize(400, 300));
   // Shown, looked at, gone past: nothing is written.
   QVERIFY(model->boxes().isEmpty());
   QVERIFY(!model->dirty());
