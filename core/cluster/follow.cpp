@@ -57,7 +57,25 @@ void JobWatcher::loop() {
 
 JobFollowOutcome followJob(Mirror& mirror, const JobFollowOptions& o) {
   JobFollowOutcome out;
-  JobWatcher watcher(o.query, o.statePeriodMs);
+  // Slurm is asked only while the mirror's last poll reached the cluster: the (re)connection is
+  // made by the poll alone, so the question then goes over its shared connection instead of
+  // racing it to open a second one (ControlMaster=auto lets both connect).
+  std::atomic<bool> linkUp{false};
+  JobWatcher watcher(
+      [&o, &linkUp](const std::atomic<bool>* stop) {
+        if (!linkUp) {
+          JobState s;
+          s.error = "not asked: the cluster was not reached";
+          return s;
+        }
+        return o.query(stop);
+      },
+      o.statePeriodMs);
+  const auto onPoll = [&](const MirrorPoll& p) {
+    const bool wasUp = linkUp.exchange(p.reached);
+    if (p.reached && !wasUp) watcher.askNow();
+    if (o.onPoll) o.onPoll(p);
+  };
   int seen = 0;
   // Asked before each poll (followMirror): an answer that says the job ended is older than that
   // poll, which then sees the log's last lines.
@@ -71,7 +89,7 @@ JobFollowOutcome followJob(Mirror& mirror, const JobFollowOptions& o) {
     out.last = s;
     return s.ended();
   };
-  out.error = followMirror(mirror, o.periodMs, done, o.onPoll, o.stop);
+  out.error = followMirror(mirror, o.periodMs, done, onPoll, o.stop);
   out.stopped = o.stop && o.stop->load();
   return out;
 }

@@ -51,7 +51,9 @@ class JobWatcher {
 /// How followJob() follows.
 struct JobFollowOptions {
   int periodMs = 1000;       ///< between mirror polls
-  int statePeriodMs = 5000;  ///< between questions to Slurm (on the watcher's thread)
+  /// Between questions to Slurm (on the watcher's thread). Slurm is asked only while the last
+  /// poll reached the cluster, and at once when a poll reaches it again.
+  int statePeriodMs = 5000;
   JobQuery query;            ///< how the job stands (queryJob over ssh in use)
   /// Called on the caller's thread after each poll.
   std::function<void(const MirrorPoll&)> onPoll;
