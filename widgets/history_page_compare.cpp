@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "core/studio/history_model.h"
+#include "widgets/history_label_diff.h"
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"
 #include "widgets/validation_view.h"
@@ -67,6 +68,13 @@ void HistoryPage::buildComparisonTabs(QWidget* parent) {
   m_tabs->addTab(m_diff, tr("Config diff"));
 
   m_tabs->addTab(buildParallelTab(), tr("Parallel coordinates"));
+  // Which label files the two runs' datasets differ in; its tab tells how many.
+  auto* labels = new HistoryLabelDiff(m_tabs);
+  labels->setObjectName(QStringLiteral("historyLabelDiff"));
+  const int labelsTab = m_tabs->addTab(labels, tr("Labels"));
+  connect(labels, &HistoryLabelDiff::compared, this, [this, labelsTab](int n) {
+    m_tabs->setTabText(labelsTab, n >= 0 ? tr("Labels (%1)").arg(n) : tr("Labels"));
+  });
   m_validation = new ValidationView(m_tabs);
   m_validation->setObjectName(QStringLiteral("historyValidation"));
   m_tabs->addTab(m_validation, tr("Validation"));
@@ -164,6 +172,16 @@ void HistoryPage::selectionChanged() {
   updateParallel();
   updateDetails();
   updateValidation(true);
+  if (auto* labels = m_tabs->findChild<HistoryLabelDiff*>(QStringLiteral("historyLabelDiff"))) {
+    if (rows.size() < 2) {
+      labels->clear(tr("Select two runs to see which label files their datasets differ in."));
+      m_tabs->setTabText(m_tabs->indexOf(labels), tr("Labels"));
+    } else {
+      store::RunRecord a = m_model->run(rows[0]), b = m_model->run(rows[1]);
+      if (b.started < a.started) std::swap(a, b);  // earlier → later
+      labels->compare(a, b);
+    }
+  }
 }
 
 void HistoryPage::updateValidation(bool changed) {
