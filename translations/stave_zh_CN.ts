@@ -2010,55 +2010,58 @@
     <message>
         <location filename="../widgets/history_label_diff.cpp" line="51"/>
         <source>Label files, relative to the dataset&apos;s folder; `stave-train labels log DATASET --file FILE --diff` shows their edits</source>
-        <translation type="unfinished"></translation>
+        <translation>标注文件，相对于数据集文件夹；`stave-train labels log DATASET --file FILE --diff` 可显示其编辑</translation>
     </message>
     <message>
         <location filename="../widgets/history_label_diff.cpp" line="77"/>
         <source>Reading the datasets&apos; edit log…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取数据集的编辑日志…</translation>
     </message>
     <message>
         <location filename="../widgets/history_label_diff.cpp" line="91"/>
         <source>No label file differs between these runs&apos; datasets: their content is the same.</source>
-        <translation type="unfinished"></translation>
+        <translation>这两次运行的数据集没有不同的标注文件：内容相同。</translation>
     </message>
     <message>
         <location filename="../widgets/history_label_diff.cpp" line="97"/>
         <source>No label file changed in the edit log between these runs, but their datasets differ (images or label files changed outside Stave).</source>
-        <translation type="unfinished"></translation>
+        <translation>在这两次运行之间，编辑日志中没有标注文件被修改，但它们的数据集不同（图像或标注文件在 Stave 之外被改动）。</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../widgets/history_label_diff.cpp" line="99"/>
-        <source>%n label file(s) differ between these runs&apos; datasets</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <source>1 label file differs between these runs&apos; datasets (%1 → %2).</source>
+        <translation>这两次运行的数据集有 1 个标注文件不同（%1 → %2）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="103"/>
+        <location filename="../widgets/history_label_diff.cpp" line="101"/>
+        <source>%1 label files differ between these runs&apos; datasets (%2 → %3).</source>
+        <translation>这两次运行的数据集有 %1 个标注文件不同（%2 → %3）。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/history_label_diff.cpp" line="106"/>
         <source>From the edits made between the two runs&apos; starts: a run did not record where the edit log stood.</source>
-        <translation type="unfinished"></translation>
+        <translation>依据两次运行开始之间所做的编辑：有一次运行没有记录当时编辑日志的位置。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="110"/>
+        <location filename="../widgets/history_label_diff.cpp" line="113"/>
         <source>These runs trained on different datasets: which label files differ cannot be told from an edit log.</source>
-        <translation type="unfinished"></translation>
+        <translation>这两次运行使用了不同的数据集：无法从编辑日志判断哪些标注文件不同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="114"/>
-        <location filename="../widgets/history_label_diff.cpp" line="138"/>
+        <location filename="../widgets/history_label_diff.cpp" line="117"/>
+        <location filename="../widgets/history_label_diff.cpp" line="141"/>
         <source>Cannot tell which label files differ: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法判断哪些标注文件不同：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="119"/>
+        <location filename="../widgets/history_label_diff.cpp" line="122"/>
         <source>Cannot tell which label files differ: the edit log holds fewer edits than a run recorded (it was replaced or cut).</source>
-        <translation type="unfinished"></translation>
+        <translation>无法判断哪些标注文件不同：编辑日志中的编辑少于运行所记录的数量（日志被替换或截断）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="125"/>
+        <location filename="../widgets/history_label_diff.cpp" line="128"/>
         <source>Cannot tell which label files differ: the runs recorded neither where the edit log stood nor when they started.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法判断哪些标注文件不同：运行既未记录编辑日志的位置，也未记录开始时间。</translation>
     </message>
 </context>
 <context>
@@ -2299,7 +2302,7 @@
     <message>
         <location filename="../widgets/history_page_compare.cpp" line="177"/>
         <source>Select two runs to see which label files their datasets differ in.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择两次运行，查看它们的数据集有哪些标注文件不同。</translation>
     </message>
     <message>
         <location filename="../widgets/history_page_compare.cpp" line="62"/>
@@ -2316,12 +2319,12 @@
         <location filename="../widgets/history_page_compare.cpp" line="76"/>
         <location filename="../widgets/history_page_compare.cpp" line="178"/>
         <source>Labels</source>
-        <translation type="unfinished">标注</translation>
+        <translation>标注</translation>
     </message>
     <message>
         <location filename="../widgets/history_page_compare.cpp" line="76"/>
         <source>Labels (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>标注 (%1)</translation>
     </message>
     <message>
         <location filename="../widgets/history_page_compare.cpp" line="117"/>
