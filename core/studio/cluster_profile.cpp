@@ -1,5 +1,6 @@
 #include "core/studio/cluster_profile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QSet>
@@ -55,16 +56,16 @@ QStringList ClusterProfile::problems() const {
   // The words are the engine's catalog messages, in the UI language; the fields as the form
   // names them.
   const Text who = name.isEmpty() ? Text("cluster.who_unnamed") : Text("cluster.who", {{"name", name.toStdString()}});
-  const auto problem = [&](const Text& by, const char* field, TextParts what) {
-    out << engineText(Text("cluster.problem", {{"who", by}, {"field", field}, {"problem", std::move(what)}}));
+  const auto problem = [&](const Text& by, const QString& field, TextParts what) {
+    out << engineText(Text("cluster.problem", {{"who", by}, {"field", field.toStdString()}, {"problem", std::move(what)}}));
   };
-  if (name.trimmed().isEmpty()) problem(Text("cluster.who_unnamed"), "name", {Text("cluster.needs_name")});
+  if (name.trimmed().isEmpty()) problem(Text("cluster.who_unnamed"), QStringLiteral("name"), {Text("cluster.needs_name")});
   if (!runFolder.isEmpty() && QDir::isRelativePath(runFolder))
-    problem(who, "run folder", {Text("cluster.absolute", {{"value", runFolder.toStdString()}})});
+    problem(who, QCoreApplication::translate("stave::studio::ClusterProfile", "run folder"), {Text("cluster.absolute", {{"value", runFolder.toStdString()}})});
   if (!trainExecutable.isEmpty() && QDir::isRelativePath(trainExecutable))
-    problem(who, "stave-train", {Text("cluster.absolute", {{"value", trainExecutable.toStdString()}})});
+    problem(who, QStringLiteral("stave-train"), {Text("cluster.absolute", {{"value", trainExecutable.toStdString()}})});
   if (!commandsFolder.isEmpty() && QDir::isRelativePath(commandsFolder))
-    problem(who, "Slurm commands", {Text("cluster.absolute_folder", {{"value", commandsFolder.toStdString()}})});
+    problem(who, QCoreApplication::translate("stave::studio::ClusterProfile", "Slurm commands"), {Text("cluster.absolute_folder", {{"value", commandsFolder.toStdString()}})});
   // The export's own checks (nodes, GPUs, time, partition and account characters).
   if (stave::Status st = config::checkClusterOptions(exportOptions(QStringLiteral("check"))); !st)
     for (const auto& e : st.errors()) {

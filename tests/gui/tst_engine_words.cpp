@@ -245,7 +245,7 @@ class TestEngineWords : public QObject {
     QCOMPARE(local.size(), 2);
     for (const QString& line : local) {
       QVERIFY2(line.contains(QStringLiteral("lab")) && hasHan(line), qPrintable(line));
-      QVERIFY2(englishLeft(line, {"expected", "absolute", "Slurm's forms", "cluster '"}).isEmpty(), qPrintable(line));
+      QVERIFY2(englishLeft(line, {"expected", "absolute", "Slurm's forms", "cluster '", "run folder"}).isEmpty(), qPrintable(line));
     }
     QVERIFY2(local.join(QLatin1Char(' ')).contains(QStringLiteral("soon")), qPrintable(local.join(QLatin1Char(' '))));
     p.destination = QStringLiteral("-oProxyCommand=x");  // a cluster behind SSH: core/cluster's checks
