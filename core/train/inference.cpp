@@ -441,8 +441,11 @@ Result<nlohmann::json> predictImages(const PredictRequest& req) {
     }
     const PredictInput in = letterboxForPredict(bgr, imgsz);
     auto kept = predictOne(*lm->model, in, device.value(), req);
-    const std::string name =
-        fs::is_directory(source) ? fs::relative(file, source).string() : file.filename().string();
+    // Lexically: fs::relative resolves symbolic links, and a linked image's name would climb out
+    // of --out ("../data/images/x.jpg"), its annotated copy written over the image itself.
+    const std::string name = fs::is_directory(source)
+                                 ? file.lexically_relative(source).string()
+                                 : file.filename().string();
     detections += recordDetections(kept, in, name, names, csv, bgr);
     writeAnnotated(fs::path(req.outDir) / name, bgr, file, problems);
     ++images;

@@ -256,6 +256,9 @@ class TstTrainCpu : public QObject {
     QDir().mkpath(mixed);
     QVERIFY(QFile::copy(src + "/" + firstImage, mixed + "/good.jpg"));
     QVERIFY(QFile::link(mixed + "/loop.jpg", mixed + "/loop.jpg"));
+    // A link to an image elsewhere is predicted under the link's name: its annotated copy
+    // stays in --out (resolved, the name climbed out of it and the copy overwrote the image).
+    QVERIFY(QFile::link(src + "/" + firstImage, mixed + "/linked.jpg"));
     {
       QFile bad(mixed + "/bad.png");
       QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -269,6 +272,8 @@ class TstTrainCpu : public QObject {
     QVERIFY2(mixedRun.err.contains("loop.jpg") && mixedRun.err.contains("bad.png"),
              qPrintable(mixedRun.err));
     QVERIFY(QFile::exists(m_dir.filePath("mixed-out/good.jpg")));
+    QVERIFY(QFile::exists(m_dir.filePath("mixed-out/linked.jpg")));
+    QCOMPARE(bytesOf(src + "/" + firstImage), image);
   }
 
   // export-weights --format ultralytics: a torch.save() zip (stored, so its pickle and record
