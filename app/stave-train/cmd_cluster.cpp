@@ -305,6 +305,7 @@ STAVE_COMMAND(stave::cli::Command{
     std::string("Reads the cluster's events.jsonl from the mirror's size on (new whole lines only) and\n"
                 "appends them; results.csv, config.yaml, the job's output and val/ come along, checkpoints\n"
                 "only with `cluster fetch`. A dropped link is retried (1 to 30 s apart) from the same offset.\n"
+                "Slurm is asked every 5 s on a thread of its own: a slow squeue never holds up the mirror.\n"
                 "Ctrl-C stops following; the job goes on.\n") + kNotes,
     [](CLI::App& app) -> stave::cli::RunFunction {
       auto o = std::make_shared<FollowOptions>();
@@ -323,7 +324,10 @@ STAVE_COMMAND(stave::cli::Command{"cluster stop", "stop a cluster run (scancel -
                                   }});
 
 STAVE_COMMAND(stave::cli::Command{"cluster resume", "resubmit a stopped cluster run for the same remote folder",
-                                  "stave-train cluster resume RUN [--epochs N] [--profiles FILE]", kNotes,
+                                  "stave-train cluster resume RUN [--epochs N] [--profiles FILE]",
+                                  std::string("Refused while a job of the run is pending or running (found by its name, or named by\n"
+                                              "the remote folder's run.lock) and while another resume of it runs (the folders'\n"
+                                              ".stave_submit.lock): one remote folder, one job at a time.\n") + kNotes,
                                   [](CLI::App& app) -> stave::cli::RunFunction {
                                     auto o = std::make_shared<ResumeOptions>();
                                     addRun(app, *o);
