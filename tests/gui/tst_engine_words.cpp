@@ -280,6 +280,8 @@ class TestEngineWords : public QObject {
     const QString run = m_dir.filePath(QStringLiteral("proj/runs/nostart"));
     QVERIFY(!stave::guitest::runTrain({"train", "--project", m_project, "--run-dir", run, "nnodes=2",
                                        "master_port=0"}));
+    // The launcher wrote why into the run folder (History reads nothing else).
+    QVERIFY2(QFile::exists(run + QStringLiteral("/events.jsonl")), qPrintable(run));
     HistoryModel model;
     QString error;
     QVERIFY2(model.open(m_dir.filePath(QStringLiteral("proj")), &error), qPrintable(error));
