@@ -1414,29 +1414,29 @@
     <name>stave::widgets::FetchWeightsButton</name>
     <message>
         <location filename="../widgets/fetch_weights_button.cpp" line="10"/>
-        <location filename="../widgets/fetch_weights_button.cpp" line="18"/>
-        <location filename="../widgets/fetch_weights_button.cpp" line="34"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="21"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="38"/>
         <source>Fetch weights</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/fetch_weights_button.cpp" line="12"/>
-        <location filename="../widgets/fetch_weights_button.cpp" line="19"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="13"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="22"/>
         <source>Copy this run&apos;s checkpoints (best.pt, last.pt) from the cluster into its folder here; they are not copied unasked</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/fetch_weights_button.cpp" line="26"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="30"/>
         <source>Fetched %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/fetch_weights_button.cpp" line="43"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="47"/>
         <source>Stop fetching</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/fetch_weights_button.cpp" line="50"/>
+        <location filename="../widgets/fetch_weights_button.cpp" line="55"/>
         <source>Stop fetching (%1%)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2666,25 +2666,30 @@
             <numerusform>第 %1 / %2 张 · %3 · %n 个框</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../widgets/label_editor.cpp" line="243"/>
+        <source> · %n draft(s) not accepted</source>
+        <translation><numerusform> · %n 个草稿未接受</numerusform></translation>
+    </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="240"/>
+        <location filename="../widgets/label_editor.cpp" line="245"/>
         <source> · unsaved</source>
         <translation> · 未保存</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="242"/>
+        <location filename="../widgets/label_editor.cpp" line="247"/>
         <source>Label editor — %1</source>
         <translation>标注编辑器 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="250"/>
+        <location filename="../widgets/label_editor.cpp" line="255"/>
         <source>Not saved: the label file was changed by another program since it was opened. Reload it (your edits here are dropped) or keep editing.
 %1</source>
         <translation>未保存：标注文件在打开后已被其他程序修改。请重新加载（此处的编辑将被丢弃）或继续编辑。
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="254"/>
+        <location filename="../widgets/label_editor.cpp" line="259"/>
         <source>Not saved: the dataset cannot be written. Your edits are kept here (%n label file(s)) until you save them elsewhere or discard them.
 %1</source>
         <translation>
@@ -2693,93 +2698,93 @@
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="259"/>
+        <location filename="../widgets/label_editor.cpp" line="264"/>
         <source>Not saved elsewhere: %1</source>
         <translation>未能另存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="487"/>
+        <location filename="../widgets/label_editor.cpp" line="493"/>
         <source>Unsaved label edits</source>
         <translation>未保存的标注编辑</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="488"/>
+        <location filename="../widgets/label_editor.cpp" line="494"/>
         <source>The dataset cannot be written and %n edited label file(s) are only here. Close and drop them?</source>
         <translation>
             <numerusform>数据集不可写入，%n 个编辑过的标注文件只保存在这里。关闭并丢弃它们吗？</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="261"/>
+        <location filename="../widgets/label_editor.cpp" line="266"/>
         <source>Cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="272"/>
+        <location filename="../widgets/label_editor.cpp" line="277"/>
         <source>No edited label files to save.</source>
         <translation>没有要保存的编辑过的标注文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="275"/>
+        <location filename="../widgets/label_editor.cpp" line="280"/>
         <source>Writing %n label file(s) under %1…</source>
         <translation>
             <numerusform>正在将 %n 个标注文件写入 %1…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="294"/>
-        <location filename="../widgets/label_editor.cpp" line="307"/>
+        <location filename="../widgets/label_editor.cpp" line="299"/>
+        <location filename="../widgets/label_editor.cpp" line="312"/>
         <source>Cannot predict draft labels: %1</source>
         <translation>无法预测草稿标注：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="298"/>
+        <location filename="../widgets/label_editor.cpp" line="303"/>
         <source>Predicting draft labels with %1 on %n image(s)…</source>
         <translation>
             <numerusform>正在用 %1 为 %n 张图片预测草稿标注…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="306"/>
+        <location filename="../widgets/label_editor.cpp" line="311"/>
         <source>Draft labels cancelled.</source>
         <translation>草稿标注已取消。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="329"/>
+        <location filename="../widgets/label_editor.cpp" line="334"/>
         <source>Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all (Shift+A) or correct them; nothing is written until you accept.</source>
         <translation>
             <numerusform>来自 %1 的草稿标注：%2 张图片上共 %n 个框。接受一个（A）、全部（Shift+A）或修正它们；在您接受之前不会写入任何文件。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="336"/>
+        <location filename="../widgets/label_editor.cpp" line="341"/>
         <source>%n box(es) of classes this dataset does not have left out.</source>
         <translation>
             <numerusform>已略去 %n 个属于本数据集没有的类别的框。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="360"/>
+        <location filename="../widgets/label_editor.cpp" line="366"/>
         <source>Accept all drafts</source>
         <translation>接受全部草稿</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="381"/>
+        <location filename="../widgets/label_editor.cpp" line="387"/>
         <source>Change class</source>
         <translation>更改类别</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="390"/>
+        <location filename="../widgets/label_editor.cpp" line="396"/>
         <source>Delete box</source>
         <translation>删除框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="417"/>
+        <location filename="../widgets/label_editor.cpp" line="423"/>
         <source>Accept prediction</source>
         <translation>采纳预测</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="436"/>
+        <location filename="../widgets/label_editor.cpp" line="442"/>
         <source>No more images with issues after this one.</source>
         <translation>此后没有更多有问题的图像。</translation>
     </message>
@@ -5912,49 +5917,49 @@ not found</source>
 <context>
     <name>stave::studio::WeightsFetch</name>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="97"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="106"/>
         <source>Asking the cluster for this run&apos;s checkpoints…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="100"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="109"/>
         <source>Fetching %1 from %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="101"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="110"/>
         <source>Fetching %1 from %2: %3% (%4 of %5)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="147"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="159"/>
         <source>%1 is not a run on a cluster behind SSH: its checkpoints are written into its own folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="157"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="170"/>
         <source>The cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination: its checkpoints cannot be fetched</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="179"/>
-        <location filename="../core/studio/weights_fetch.cpp" line="206"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="194"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="223"/>
         <source>Stopped: %1 was not fetched</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="183"/>
-        <location filename="../core/studio/weights_fetch.cpp" line="210"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="199"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="227"/>
         <source>Cannot fetch %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="191"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="207"/>
         <source>Cannot fetch %1: it is not on the cluster (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="217"/>
+        <location filename="../core/studio/weights_fetch.cpp" line="234"/>
         <source>The cluster has no checkpoint of this run yet (none of %1)</source>
         <translation type="unfinished"></translation>
     </message>
