@@ -237,6 +237,11 @@ void LabelEditor::updateStatus() {
                      .arg(m_model->current() + 1)
                      .arg(m_model->count())
                      .arg(QFileInfo(im->image).fileName());
+  if (m_model->showingDrafts()) {
+    int open = 0;
+    for (const auto& d : m_model->predictions()) open += m_canvas->isAccepted(d) ? 0 : 1;
+    text += tr(" · %n draft(s) not accepted", nullptr, open);
+  }
   if (m_model->dirty()) text += tr(" · unsaved");
   m_status->setText(text);
   setWindowTitle(tr("Label editor — %1").arg(QFileInfo(im->image).fileName()));
@@ -343,6 +348,7 @@ void LabelEditor::showDrafts() {
   m_canvas->setPredictions(m_model->predictions());
   m_canvas->setDrafts(m_model->showingDrafts());
   m_acceptAll->setVisible(m_model->showingDrafts());
+  updateStatus();
 }
 
 bool LabelEditor::acceptAllDrafts() {

@@ -176,6 +176,8 @@ void TstLabelDrafts::draftsWrittenOnlyWhenAccepted() {
   QVERIFY2(editor.messageLabel()->text().contains("nothing is written"),
            qPrintable(editor.messageLabel()->text()));
   QCOMPARE(model->predictions()[0].cls, 1);
+  QVERIFY2(editor.statusLabel()->text().contains("1 draft"),
+           qPrintable(editor.statusLabel()->text()));
   // Predict was given exactly the two images (as numbered links), not their whole folder.
   QTRY_VERIFY_WITH_TIMEOUT(readText(log).count('\n') == 2, 20000);
   QVERIFY(readText(log).contains("new1.png") && readText(log).contains("new2.png"));
@@ -206,6 +208,8 @@ void TstLabelDrafts::draftsWrittenOnlyWhenAccepted() {
   // An accepted draft is a label box now, not drawn as a draft any more.
   QCOMPARE(int(model->boxes().size()), 1);
   QVERIFY(editor.canvas()->isAccepted(model->predictions()[0]));
+  QVERIFY2(editor.statusLabel()->text().contains("0 draft"),
+           qPrintable(editor.statusLabel()->text()));
   // new1: one draft accepted with A, then corrected (moved) before going on: written as
   // corrected.
   QTest::keyClick(editor.canvas(), Qt::Key_Left);
