@@ -17,6 +17,7 @@
 
 #include "core/studio/model_export_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/weights_fetch.h"
 #include "widgets/checkpoint_field.h"
 
 namespace stave::widgets {
@@ -50,6 +51,9 @@ ModelExportDialog::ModelExportDialog(studio::ProjectDocument* doc, QWidget* pare
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(m_export, &QPushButton::clicked, this, [this] { exportModel(); });
   connect(m_cancel, &QPushButton::clicked, m_job, &studio::ModelExportJob::cancel);
+  connect(m_cancel, &QPushButton::clicked, m_field->fetchJob(), &studio::WeightsFetch::cancel);
+  connect(m_field->fetchJob(), &studio::WeightsFetch::progress, this,
+          [this] { m_result->setText(m_field->fetchJob()->progressText()); });
   connect(m_job, &studio::ModelExportJob::finished, this, &ModelExportDialog::finished);
   connect(m_format, &QComboBox::currentIndexChanged, this, &ModelExportDialog::formatChanged);
   connect(m_weights, &QComboBox::currentTextChanged, this, &ModelExportDialog::formatChanged);
@@ -69,6 +73,7 @@ void ModelExportDialog::buildSourceForm(QVBoxLayout* layout) {
   auto* form = new QFormLayout;
 
   auto* checkpoint = new CheckpointField(m_doc, this);
+  m_field = checkpoint;
   m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("exportWeights"));
   m_weights->setMinimumWidth(420);
@@ -179,6 +184,20 @@ bool ModelExportDialog::exportModel() {
   const QString weights = m_weights->currentText().trimmed();
   const QString out = m_out->text().trimmed();
   QString error;
+  // A run behind SSH: its checkpoint comes from the cluster first, then the export starts.
+  if (!out.isEmpty() && m_field->fetchIfRemote([this](const QString& problem) {
+        m_export->setEnabled(true);
+        m_cancel->setEnabled(false);
+        if (problem.isEmpty())
+          exportModel();
+        else
+          m_result->setText(tr("Not exported; the checkpoint could not be fetched.\n%1").arg(problem));
+      })) {
+    m_result->setText(m_field->fetchJob()->progressText());
+    m_export->setEnabled(false);
+    m_cancel->setEnabled(true);
+    return true;
+  }
   if (!QFileInfo(weights).isFile())
     error = tr("Choose a checkpoint file (%1 is not one).").arg(weights);
   else if (out.isEmpty())

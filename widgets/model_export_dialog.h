@@ -23,6 +23,8 @@ struct ModelExportOptions;
 
 namespace stave::widgets {
 
+class CheckpointField;
+
 class ModelExportDialog : public QDialog {
   Q_OBJECT
  public:
@@ -44,7 +46,8 @@ class ModelExportDialog : public QDialog {
   void setNoGpu(const QString& reason);
   /// The options the form holds now.
   studio::ModelExportOptions options() const;
-  /// Starts the export; false with the reason in the result line.
+  /// Starts the export (a remote run's checkpoint is fetched first, its progress in the result
+  /// line); false with the reason in the result line.
   bool exportModel();
 
  private:
@@ -57,6 +60,7 @@ class ModelExportDialog : public QDialog {
   void finished();
   studio::ProjectDocument* m_doc;
   studio::ModelExportJob* m_job;
+  CheckpointField* m_field = nullptr;  ///< fetches a remote run's checkpoint first
   QComboBox* m_weights = nullptr;
   QComboBox* m_format = nullptr;
   QLineEdit* m_out = nullptr;

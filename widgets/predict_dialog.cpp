@@ -25,6 +25,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
 #include "widgets/checkpoint_field.h"
+#include "core/studio/weights_fetch.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -142,6 +143,7 @@ PredictDialog::PredictDialog(studio::ProjectDocument* doc, QWidget* parent)
 std::pair<QPushButton*, QPushButton*> PredictDialog::buildInputForm(QVBoxLayout* layout) {
   auto* form = new QFormLayout;
   auto* checkpoint = new CheckpointField(m_doc, this);
+  m_field = checkpoint;
   m_weights = checkpoint->box();
   m_weights->setObjectName(QStringLiteral("predictWeights"));
   form->addRow(tr("Checkpoint:"), checkpoint);
@@ -256,6 +258,9 @@ void PredictDialog::connectSignals(QPushButton* browseImages, QPushButton* brows
   });
   connect(m_run, &QPushButton::clicked, this, &PredictDialog::run);
   connect(m_cancel, &QPushButton::clicked, m_job, &studio::PredictJob::cancel);
+  connect(m_cancel, &QPushButton::clicked, m_field->fetchJob(), &studio::WeightsFetch::cancel);
+  connect(m_field->fetchJob(), &studio::WeightsFetch::progress, this,
+          [this] { m_status->setText(m_field->fetchJob()->progressText()); });
   connect(m_job, &studio::PredictJob::finished, this, &PredictDialog::finished);
   connect(m_save, &QPushButton::clicked, this, [this] {
     const QString folder =
@@ -306,6 +311,20 @@ void PredictDialog::setClassNames(const QStringList& names) {
 bool PredictDialog::run() {
   const QString weights = m_weights->currentText().trimmed();
   const QString source = m_source->text().trimmed();
+  // A run behind SSH: its checkpoint comes from the cluster first, then the prediction starts.
+  if (m_field->fetchIfRemote([this](const QString& problem) {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        if (problem.isEmpty())
+          run();
+        else
+          m_status->setText(tr("The checkpoint could not be fetched: %1").arg(problem));
+      })) {
+    m_status->setText(m_field->fetchJob()->progressText());
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    return true;
+  }
   if (!QFileInfo(weights).isFile()) {
     m_status->setText(tr("Choose a checkpoint file (%1 is not one).").arg(weights));
     return false;

@@ -27,6 +27,8 @@ class ProjectDocument;
 
 namespace stave::widgets {
 
+class CheckpointField;
+
 class PredictDialog : public QDialog {
   Q_OBJECT
  public:
@@ -75,6 +77,7 @@ class PredictDialog : public QDialog {
   studio::BackgroundJob* m_saver;
   QStringList m_names, m_projectNames;
   QComboBox* m_weights = nullptr;
+  CheckpointField* m_field = nullptr;  ///< fetches a remote run's checkpoint first
   QLineEdit* m_source = nullptr;
   QDoubleSpinBox* m_iou = nullptr;
   QSpinBox* m_imgsz = nullptr;
