@@ -309,6 +309,31 @@ class TstLauncher : public QObject {
     QVERIFY(r.message.find("could not be executed") != std::string::npos);
   }
 
+  // A launch that cannot start its ranks says why in the run folder's events.jsonl (an error
+  // of rank -1 and a failed final event, with catalog ids), not only in its result.
+  void startFailureIsWrittenToEvents() {
+    QTemporaryDir dir;
+    Captured cap;
+    auto o = baseOptions(dir, &cap, {}, 1);
+    o.nnodes = 2;
+    o.nodeRank = 0;
+    o.masterPort = 0;  // "pick a free port" cannot work across nodes
+    const auto r = launch(o);
+    QCOMPARE(outcomeName(r.outcome), "failed_to_start");
+    QCOMPARE(r.text.size(), size_t(2));  // "master_port: " and the reason
+    QCOMPARE(r.text[1].id, std::string("launcher.port_zero_nodes"));
+    std::ifstream in(o.runDir + "/events.jsonl");
+    std::vector<nlohmann::json> events;
+    for (std::string line; std::getline(in, line);) events.push_back(nlohmann::json::parse(line));
+    QCOMPARE(events.size(), size_t(2));
+    QCOMPARE(events[0]["type"].get<std::string>(), std::string("error"));
+    QCOMPARE(events[0]["data"]["outcome"].get<std::string>(), std::string("failed_to_start"));
+    QCOMPARE(events[0]["data"]["message"].get<std::string>(), r.message);
+    QCOMPARE(events[0]["data"]["message_text"][1]["msg_id"].get<std::string>(), std::string("launcher.port_zero_nodes"));
+    QCOMPARE(events[1]["type"].get<std::string>(), std::string("finished"));
+    QCOMPARE(events[1]["data"]["status"].get<std::string>(), std::string("failed"));
+  }
+
   void freePorts() {
     auto a = findFreePort();
     auto b = findFreePort();

@@ -170,6 +170,13 @@ class TestStore : public QObject {
     QVERIFY2(r.ok(), r.errorText().c_str());
     QCOMPARE(int(r->warnings.size()), 2);
     QVERIFY(r->warnings[0].find("events.jsonl:") != std::string::npos);
+    // Each warning also as catalog messages (History shows them in its language), the same words.
+    QCOMPARE(r->warningTexts.size(), r->warnings.size());
+    for (size_t i = 0; i < r->warnings.size(); ++i) {
+      QVERIFY(!r->warningTexts[i].empty());
+      QVERIFY2(r->warningTexts[i][0].id.rfind("store.", 0) == 0, r->warningTexts[i][0].id.c_str());
+      QCOMPARE(stave::english(r->warningTexts[i]), r->warnings[i]);
+    }
     const auto rec = s.value()->findRun("bad").value();
     QCOMPARE(rec.badLines, int64_t(2));
     QCOMPARE(int(s.value()->curve(rec.id, "metrics/mAP50(B)").size()), 1);  // the NaN one left out
@@ -304,6 +311,15 @@ class TestStore : public QObject {
     auto folder = Store::open(dir.path().toStdString());
     QVERIFY(!folder.ok());
     QVERIFY(folder.errorText().find("is a folder") != std::string::npos);
+    // Each as catalog messages too, saying the same.
+    for (const auto* r : {&notDb.errors(), &newer.errors(), &negative.errors(), &folder.errors()}) {
+      QCOMPARE(r->size(), size_t(1));
+      QVERIFY(!r->front().text.empty());
+      QCOMPARE(stave::english(r->front().text), r->front().message);
+    }
+    QCOMPARE(notDb.errors()[0].text[0].id, std::string("store.not_sqlite"));
+    QCOMPARE(newer.errors()[0].text[0].id, std::string("store.schema_newer"));
+    QCOMPARE(negative.errors()[0].text[0].id, std::string("store.schema_negative"));
   }
 
   void rebuildEqualsLive() {
