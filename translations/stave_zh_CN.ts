@@ -56,7 +56,7 @@
     <message>
         <location filename="../widgets/checkpoint_field.cpp" line="27"/>
         <source>On the cluster: fetched into the run&apos;s folder when used</source>
-        <translation type="unfinished"></translation>
+        <translation>在集群上：使用时取回到该运行的文件夹</translation>
     </message>
     <message>
         <location filename="../widgets/checkpoint_field.cpp" line="32"/>
@@ -1417,28 +1417,28 @@
         <location filename="../widgets/fetch_weights_button.cpp" line="21"/>
         <location filename="../widgets/fetch_weights_button.cpp" line="38"/>
         <source>Fetch weights</source>
-        <translation type="unfinished"></translation>
+        <translation>取回权重</translation>
     </message>
     <message>
         <location filename="../widgets/fetch_weights_button.cpp" line="13"/>
         <location filename="../widgets/fetch_weights_button.cpp" line="22"/>
         <source>Copy this run&apos;s checkpoints (best.pt, last.pt) from the cluster into its folder here; they are not copied unasked</source>
-        <translation type="unfinished"></translation>
+        <translation>把该运行的检查点（best.pt、last.pt）从集群复制到本机的运行文件夹；不会自动复制</translation>
     </message>
     <message>
         <location filename="../widgets/fetch_weights_button.cpp" line="30"/>
         <source>Fetched %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已取回 %1</translation>
     </message>
     <message>
         <location filename="../widgets/fetch_weights_button.cpp" line="47"/>
         <source>Stop fetching</source>
-        <translation type="unfinished"></translation>
+        <translation>停止取回</translation>
     </message>
     <message>
         <location filename="../widgets/fetch_weights_button.cpp" line="55"/>
         <source>Stop fetching (%1%)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止取回（%1%）</translation>
     </message>
 </context>
 <context>
@@ -2432,17 +2432,17 @@
     <message>
         <location filename="../widgets/history_page.cpp" line="207"/>
         <source>Stop fetching weights</source>
-        <translation type="unfinished"></translation>
+        <translation>停止取回权重</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="207"/>
         <source>Fetch weights from the cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>从集群取回权重</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="222"/>
         <source>Fetched %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已取回 %1</translation>
     </message>
     <message>
         <location filename="../widgets/history_page.cpp" line="368"/>
@@ -2528,17 +2528,17 @@
 <context>
     <name>stave::widgets::LabelCanvas</name>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="197"/>
+        <location filename="../widgets/label_canvas.cpp" line="198"/>
         <source>draft %1 %2</source>
         <translation>草稿 %1 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="397"/>
+        <location filename="../widgets/label_canvas.cpp" line="398"/>
         <source>Draw box</source>
         <translation>画框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="397"/>
+        <location filename="../widgets/label_canvas.cpp" line="398"/>
         <source>Move or resize box</source>
         <translation>移动或缩放框</translation>
     </message>
@@ -2669,7 +2669,9 @@
     <message numerus="yes">
         <location filename="../widgets/label_editor.cpp" line="243"/>
         <source> · %n draft(s) not accepted</source>
-        <translation><numerusform> · %n 个草稿未接受</numerusform></translation>
+        <translation>
+            <numerusform> · %n 个草稿未接受</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../widgets/label_editor.cpp" line="245"/>
@@ -3451,7 +3453,8 @@
         <location filename="../widgets/model_export_dialog.cpp" line="194"/>
         <source>Not exported; the checkpoint could not be fetched.
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未导出；无法取回检查点。
+%1</translation>
     </message>
     <message>
         <location filename="../widgets/model_export_dialog.cpp" line="202"/>
@@ -3979,7 +3982,7 @@
     <message>
         <location filename="../widgets/predict_dialog.cpp" line="321"/>
         <source>The checkpoint could not be fetched: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法取回检查点：%1</translation>
     </message>
     <message>
         <location filename="../widgets/predict_dialog.cpp" line="373"/>
@@ -5919,49 +5922,49 @@ not found</source>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="106"/>
         <source>Asking the cluster for this run&apos;s checkpoints…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在向集群询问该运行的检查点…</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="109"/>
         <source>Fetching %1 from %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在从 %2 取回 %1…</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="110"/>
         <source>Fetching %1 from %2: %3% (%4 of %5)…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在从 %2 取回 %1：%3%（%4 / %5）…</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="159"/>
         <source>%1 is not a run on a cluster behind SSH: its checkpoints are written into its own folder</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是通过 SSH 访问的集群上的运行：它的检查点直接写在自己的文件夹中</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="170"/>
         <source>The cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination: its checkpoints cannot be fetched</source>
-        <translation type="unfinished"></translation>
+        <translation>该运行的集群配置“%1”不在“设置 ▸ 集群”中或没有 SSH 目标：无法取回它的检查点</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="194"/>
         <location filename="../core/studio/weights_fetch.cpp" line="223"/>
         <source>Stopped: %1 was not fetched</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止：未取回 %1</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="199"/>
         <location filename="../core/studio/weights_fetch.cpp" line="227"/>
         <source>Cannot fetch %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法取回 %1：%2</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="207"/>
         <source>Cannot fetch %1: it is not on the cluster (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>无法取回 %1：集群上没有该文件（%2）</translation>
     </message>
     <message>
         <location filename="../core/studio/weights_fetch.cpp" line="234"/>
         <source>The cluster has no checkpoint of this run yet (none of %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>集群上还没有该运行的检查点（%1 均不存在）</translation>
     </message>
 </context>
 <context>
