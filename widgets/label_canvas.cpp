@@ -170,8 +170,9 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
   };
   auto tag = [&](const QRectF& wr, const QString& text, const QColor& c) {
     const QFontMetrics fm(font());
-    const QRectF box(wr.left(), wr.top() - fm.height() - 2, fm.horizontalAdvance(text) + 8,
-                     fm.height() + 2);
+    QRectF box(wr.left(), wr.top() - fm.height() - 2, fm.horizontalAdvance(text) + 8,
+               fm.height() + 2);
+    if (box.top() < 0) box.moveTop(wr.top());  // a box at the top edge: its name inside it
     p.fillRect(box, c);
     p.setPen(c.lightness() > 150 ? Qt::black : Qt::white);
     p.drawText(box, Qt::AlignCenter, text);
