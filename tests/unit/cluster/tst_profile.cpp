@@ -50,6 +50,11 @@ class TstProfile : public QObject {
     QVERIFY(!r.ok());
     const QString text = QString::fromStdString(r.errorText());
     QVERIFY2(text.contains("destination") && text.contains("clusters[1].port"), qPrintable(text));
+    // Each also as catalog messages (the studio's language), saying the same words.
+    for (const auto& e : r.errors()) {
+      QVERIFY2(!e.text.empty(), e.message.c_str());
+      QCOMPARE(stave::english(e.text), e.message);
+    }
   }
 
   void problems() {
@@ -65,6 +70,12 @@ class TstProfile : public QObject {
     local.name = "l";
     local.port = 22;
     QVERIFY(!local.problems().empty());  // ssh fields without a destination
+    // The same problems as catalog messages, for the studio.
+    const auto texts = local.problemTexts();
+    QCOMPARE(texts.size(), local.problems().size());
+    QCOMPARE(texts[0].id, std::string("cluster.problem"));
+    QCOMPARE(stave::english(texts[0]), local.problems()[0]);
+    QCOMPARE(local.problems()[0], std::string("cluster 'l': port: only a cluster reached over SSH (a destination) uses it"));
   }
 
   void datasetMapping() {
