@@ -73,6 +73,7 @@ class TstLabelsCli : public QObject {
   void revertEditAndSession();
   void changedSinceIsRefused();
   void badCommandLines();
+  void fixBadInputIsNamed();
 };
 
 void TstLabelsCli::logLists() {
@@ -174,6 +175,41 @@ void TstLabelsCli::badCommandLines() {
   auto h = runStaveTrain({"labels", "revert", "--help"}, {}, 60000);
   QCOMPARE(h.exitCode, 0);
   QVERIFY(h.out.contains("--session"));
+}
+
+void TstLabelsCli::fixBadInputIsNamed() {
+  // labels fix: no dataset, both, an unknown kind — usage errors; a missing or foreign CSV is
+  // named; nothing is written.
+  Dataset d;
+  const QString csv = d.root + "/issues.csv";
+  write(csv, "image,kind,label_class,predicted_class,score,x1,y1,x2,y2\n");
+  const QByteArray logBefore = read(d.root + "/.stave/label-edits.jsonl");
+  auto none = runStaveTrain({"labels", "fix", csv}, {}, 60000);
+  QCOMPARE(none.exitCode, 2);
+  QVERIFY2(none.err.contains("data=D.yaml or --dataset DIR"), qPrintable(none.err));
+  auto kind =
+      runStaveTrain({"labels", "fix", csv, "--dataset", d.root, "--kinds", "wrong"}, {}, 60000);
+  QCOMPARE(kind.exitCode, 2);
+  QVERIFY2(kind.err.contains("'wrong'"), qPrintable(kind.err));
+  auto missing =
+      runStaveTrain({"labels", "fix", d.root + "/none.csv", "--dataset", d.root}, {}, 60000);
+  QCOMPARE(missing.exitCode, 2);
+  QVERIFY2(missing.err.contains(d.root + "/none.csv"), qPrintable(missing.err));
+  write(d.root + "/other.csv", "a,b\n");
+  auto foreign =
+      runStaveTrain({"labels", "fix", d.root + "/other.csv", "--dataset", d.root}, {}, 60000);
+  QCOMPARE(foreign.exitCode, 2);
+  QVERIFY2(foreign.err.contains("other.csv:1") && foreign.err.contains("not an issues CSV"),
+           qPrintable(foreign.err));
+  // An empty CSV: nothing to fix, nothing written.
+  auto empty = runStaveTrain({"labels", "fix", csv, "--dataset", d.root}, {}, 60000);
+  QCOMPARE(empty.exitCode, 0);
+  QVERIFY2(empty.out.contains("0 issue(s) fixed"), qPrintable(empty.out));
+  QCOMPARE(read(d.root + "/.stave/label-edits.jsonl"), logBefore);
+  auto help = runStaveTrain({"labels", "fix", "--help"}, {}, 60000);
+  QCOMPARE(help.exitCode, 0);
+  QVERIFY(help.out.contains("--top") && help.out.contains("--dry-run") &&
+          help.out.contains("labels revert DATASET --session S"));
 }
 
 QTEST_GUILESS_MAIN(TstLabelsCli)
