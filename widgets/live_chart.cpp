@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/base/atomic_file.h"
+#include "core/studio/engine_text.h"
 #include "widgets/chart_clock.h"
 #include "widgets/chart_legend.h"
 
@@ -454,7 +455,7 @@ bool LiveChart::exportCsv(const QString& path, QString* error) const {
     for (size_t i = 0; i < s.data.size(); ++i)
       text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(s.data.x(i), 0, 'g', 12).arg(s.data.y(i), 0, 'g', 12);
   auto st = writeFileAtomic(path.toStdString(), text.toStdString());
-  if (!st && error) *error = QString::fromStdString(st.errorText());
+  if (!st && error) *error = studio::errorsText(st.errors());
   return st.ok();
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/config/json_keys.h"
 #include "core/config/json_read.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/regular_file.h"
 
 #include <algorithm>
@@ -40,7 +41,7 @@ bool readJson(const QString& dir, const QString& name, json* out, QString* error
                  .arg(name)
                  .arg(e.line)
                  .arg(e.key.empty() ? QString() : QStringLiteral("key %1: ").arg(QString::fromStdString(e.key)))
-                 .arg(QString::fromStdString(e.message));
+                 .arg(engineText(e.text, e.message));
     return false;
   }
   *out = std::move(parsed.value());
