@@ -2958,42 +2958,42 @@
 <context>
     <name>stave::widgets::LiveChart</name>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="23"/>
+        <location filename="../widgets/live_chart.cpp" line="24"/>
         <source>No data yet</source>
         <translation>尚无数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="96"/>
+        <location filename="../widgets/live_chart.cpp" line="97"/>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="97"/>
+        <location filename="../widgets/live_chart.cpp" line="98"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="98"/>
+        <location filename="../widgets/live_chart.cpp" line="99"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="101"/>
+        <location filename="../widgets/live_chart.cpp" line="102"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="102"/>
+        <location filename="../widgets/live_chart.cpp" line="103"/>
         <source>Export chart data</source>
         <translation>导出图表数据</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="103"/>
+        <location filename="../widgets/live_chart.cpp" line="104"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../widgets/live_chart.cpp" line="106"/>
+        <location filename="../widgets/live_chart.cpp" line="107"/>
         <source>Reset view</source>
         <translation>重置视图</translation>
     </message>
@@ -4612,6 +4612,11 @@
         <location filename="../widgets/run_page.cpp" line="156"/>
         <source>Resume with this many epochs in all (0 keeps the run&apos;s own)</source>
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page.cpp" line="165"/>
+        <source>[weights] %1</source>
+        <translation>[权重] %1</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="170"/>
