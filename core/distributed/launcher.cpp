@@ -154,9 +154,10 @@ void Supervisor::recordStartFailure() {
     const std::string eventsPath = m_opt.eventsFile.empty()
                                        ? (fs::path(m_opt.runDir) / "events.jsonl").string()
                                        : m_opt.eventsFile;
+    // Only into a run folder that is there (the train command made it): a launch that fails
+    // leaves no folder behind that it did not find.
     std::error_code ec;
-    fs::create_directories(m_opt.runDir, ec);
-    if (ec || !m_events.open(eventsPath)) return;  // launcher.log keeps the message
+    if (!fs::is_directory(m_opt.runDir, ec) || !m_events.open(eventsPath)) return;  // stderr has it
   }
   telemetry::ErrorEvent err;
   err.rank = -1;

@@ -318,6 +318,7 @@ class TstLauncher : public QObject {
     o.nnodes = 2;
     o.nodeRank = 0;
     o.masterPort = 0;  // "pick a free port" cannot work across nodes
+    QVERIFY(QDir().mkpath(QString::fromStdString(o.runDir)));  // made by the train command
     const auto r = launch(o);
     QCOMPARE(outcomeName(r.outcome), "failed_to_start");
     QCOMPARE(r.text.size(), size_t(2));  // "master_port: " and the reason
