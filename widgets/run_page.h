@@ -13,7 +13,7 @@
 
 #include "core/studio/run_controller.h"
 #include "core/studio/stored_run.h"
-#include "core/telemetry/event_dispatch.h"
+#include "core/studio/run_event.h"
 #include "core/studio/run_folders.h"
 #include "core/store/session_time.h"
 #include <QTextCursor>
@@ -84,6 +84,8 @@ class RunPage : public QWidget {
   QPushButton* stopButton() const { return m_stop; }
   QPushButton* resumeButton() const { return m_resume; }
   QLabel* outcomeLabel() const { return m_outcome; }
+  /// The run's progress line (id, epoch, iteration, samples/s, ETA).
+  QLabel* progressLabel() const { return m_progress; }
   QPlainTextEdit* logView() const { return m_log; }
   /// The tabs above the log: Charts, Validation.
   QTabWidget* viewTabs() const { return m_views; }
@@ -258,7 +260,7 @@ class RunPage : public QWidget {
   double m_sps = 0, m_stepTime = 0;
   std::map<int, double> m_rankSps;
   studio::RunOutcome m_lastOutcome = studio::RunOutcome::None;
-  telemetry::EventDispatch m_dispatch;  ///< one handler per event type of the shown run
+  studio::RunEventDispatch m_dispatch;  ///< one handler per event type of the shown run (decoded by its reader)
   bool m_splitChanged = false;          ///< set by the handlers of one batch of events
   bool m_splitStale = false;            ///< the split changed since it was drawn
   QTimer* m_splitTimer = nullptr;       ///< draws a changed split (a second after the change)

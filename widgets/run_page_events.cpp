@@ -50,7 +50,7 @@ void RunPage::applyStored(studio::StoredRun& run) {
   }
   // The progress and the per-rank split from each rank's last step.
   for (const auto& e : run.lastSteps)
-    if (auto st = tel::stepFromEvent(e)) m_sps = noteStep(e, st.value());  // all ranks' at the end
+    if (const auto* st = e.as<tel::StepEvent>()) m_sps = noteStep(e, *st);  // all ranks' at the end
   if (!run.lastSteps.empty()) updateSplit();
 }
 
@@ -136,21 +136,21 @@ double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
 
 void RunPage::buildDispatch() {
   // What each event of the shown run does to the page: one handler per type.
-  m_dispatch.on<tel::StepEvent>([this](const tel::Event& e, const tel::StepEvent& s) {
+  m_dispatch.on<tel::StepEvent>([this](const studio::RunEvent& e, const tel::StepEvent& s) {
     const double total = noteStep(e, s);
     m_splitChanged = true;
     if (e.rank == 0) draw(studio::seriesPoints(s, total));
   });
-  m_dispatch.on<tel::EpochEndEvent>([this](const tel::Event&, const tel::EpochEndEvent& s) {
+  m_dispatch.on<tel::EpochEndEvent>([this](const studio::RunEvent&, const tel::EpochEndEvent& s) {
     draw(studio::seriesPoints(s));
     m_epochs = s.epochs;
     m_epoch = s.epoch + 1;
   });
-  m_dispatch.on<tel::ValidationEvent>([this](const tel::Event&, const tel::ValidationEvent& v) {
+  m_dispatch.on<tel::ValidationEvent>([this](const studio::RunEvent&, const tel::ValidationEvent& v) {
     m_validated = true;  // the run's val/ views were rewritten
     draw(studio::seriesPoints(v));
   });
-  m_dispatch.on<tel::RunStartEvent>([this](const tel::Event&, const tel::RunStartEvent& r) {
+  m_dispatch.on<tel::RunStartEvent>([this](const studio::RunEvent&, const tel::RunStartEvent& r) {
     m_outcomeAt = QTextCursor();  // a new session: the outcome to come is its own
     if (r.config.contains("epochs") && r.config["epochs"].is_number_integer()) m_epochs = r.config["epochs"].get<int>();
     // Where the weights came from (model=FILE.pt / pretrained=FILE.pt); what was left at its
@@ -170,7 +170,7 @@ void RunPage::buildDispatch() {
                                  .arg(text("from"), text("writer")));
     }
   });
-  m_dispatch.on<tel::GpuSampleEvent>([this](const tel::Event& e, const tel::GpuSampleEvent& gs) {
+  m_dispatch.on<tel::GpuSampleEvent>([this](const studio::RunEvent& e, const tel::GpuSampleEvent& gs) {
     if (!gs.status.empty()) {
       // No GPU on the node: the GPU charts would stay empty; they make room for the rest.
       m_log->appendPlainText(tr("[node] %1").arg(QString::fromStdString(gs.status)));
@@ -188,25 +188,25 @@ void RunPage::buildDispatch() {
     for (const auto& gp : gs.gpus) m_gpuUtil[{gs.node, gp.index}] = gp.util;
     draw(studio::seriesPoints(gs, e.time - m_t0));
   });
-  m_dispatch.on<tel::SystemSampleEvent>([this](const tel::Event& e, const tel::SystemSampleEvent& ss) {
+  m_dispatch.on<tel::SystemSampleEvent>([this](const studio::RunEvent& e, const tel::SystemSampleEvent& ss) {
     m_nodes = std::max({m_nodes, ss.nodes, ss.node + 1});
     draw(studio::seriesPoints(ss, e.time - m_t0));
   });
-  m_dispatch.on<tel::StragglerEvent>([this](const tel::Event&, const tel::StragglerEvent& s) {
+  m_dispatch.on<tel::StragglerEvent>([this](const studio::RunEvent&, const tel::StragglerEvent& s) {
     m_straggler = studio::engineText(s.text, s.message);
     m_log->appendPlainText(tr("[rank %1] straggler: %2").arg(s.slowRank).arg(m_straggler));
     m_splitChanged = true;
   });
-  m_dispatch.on<tel::WarningEvent>([this](const tel::Event& e, const tel::WarningEvent& w) {
+  m_dispatch.on<tel::WarningEvent>([this](const studio::RunEvent& e, const tel::WarningEvent& w) {
     m_log->appendPlainText(tr("[rank %1] warning: %2").arg(e.rank).arg(studio::engineText(w.text, w.message)));
   });
-  m_dispatch.on<tel::ErrorEvent>([this](const tel::Event&, const tel::ErrorEvent& w) {
+  m_dispatch.on<tel::ErrorEvent>([this](const studio::RunEvent&, const tel::ErrorEvent& w) {
     QString text = tr("[rank %1] error: %2").arg(w.rank).arg(studio::engineText(w.text, w.message));
     if (!w.hint.empty()) text += tr(" — %1").arg(studio::engineText(w.hintText, w.hint));
     m_log->appendPlainText(text);
     for (const auto& line : w.logTail) m_log->appendPlainText(QStringLiteral("    ") + QString::fromStdString(line));
   });
-  m_dispatch.on<tel::FinishedEvent>([this](const tel::Event&, const tel::FinishedEvent& f) {
+  m_dispatch.on<tel::FinishedEvent>([this](const studio::RunEvent&, const tel::FinishedEvent& f) {
     // How the run ended, in words ("stopped during epoch 2 after 21 of 32 batches; ...").
     // The status in the studio's words (translated), as the outcome line says it.
     const auto status = f.status == tel::RunStatus::Completed      ? studio::RunOutcome::Completed
@@ -229,7 +229,7 @@ void RunPage::buildDispatch() {
     m_epoch = f.epochsCompleted;
     if (f.epochs > 0) m_epochs = f.epochs;
   });
-  m_dispatch.on<tel::DiagnosisEvent>([this](const tel::Event&, const tel::DiagnosisEvent& d) {
+  m_dispatch.on<tel::DiagnosisEvent>([this](const studio::RunEvent&, const tel::DiagnosisEvent& d) {
     // The doctor's report over the whole run; the periodic ones go to the banner only.
     if (!d.final) return;
     // Written after the finished event: shown before its outcome, which ends the log.
@@ -241,7 +241,7 @@ void RunPage::buildDispatch() {
     }
     logBeforeOutcome(lines);
   });
-  m_dispatch.on<tel::CheckpointEvent>([this](const tel::Event&, const tel::CheckpointEvent& c) {
+  m_dispatch.on<tel::CheckpointEvent>([this](const studio::RunEvent&, const tel::CheckpointEvent& c) {
     if (c.kind != tel::CheckpointKind::Last)
       m_log->appendPlainText(tr("[rank 0] checkpoint %1: %2").arg(QString::fromLatin1(tel::toString(c.kind)), QString::fromStdString(c.path)));
   });

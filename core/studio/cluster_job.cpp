@@ -182,6 +182,7 @@ void ClusterJob::forget(const QString& folder) {
   m_endedSeenMs = 0;
   m_queryError.clear();
   m_submitting = false;
+  m_runEnded = false;
   m_mirror.reset();
   m_mirrorTimer.stop();
 }
@@ -234,6 +235,17 @@ void ClusterJob::refresh() {
                        });
 }
 
+void ClusterJob::setRunEnded(bool ended) {
+  if (ended == m_runEnded) return;
+  m_runEnded = ended;
+  if (!m_cluster) return;
+  if (ended && !m_state.ended()) {
+    m_timer.setInterval(m_pollMs);
+    refresh();
+  }
+  emit changed();
+}
+
 void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState& state, quint64 generation) {
   if (generation != m_generation) return;
   if (!state.error.isEmpty()) {
@@ -258,7 +270,7 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
   if (!m_state.ended()) m_endedSeenMs = 0;
   // Slurm is asked often while the job waits, seldom while it runs, and not once it ended: then
   // only the record is read (another studio may resubmit the run).
-  const bool slow = m_state.phase == SlurmJobState::Phase::Running || !record.finalState.isEmpty();
+  const bool slow = (m_state.phase == SlurmJobState::Phase::Running && !m_runEnded) || !record.finalState.isEmpty();
   m_timer.setInterval(slow ? 5 * m_pollMs : m_pollMs);
   if (!same) emit changed();
 }
@@ -297,6 +309,7 @@ bool ClusterJob::resubmit(const ClusterProfile& profile, const QString& trainExe
 void ClusterJob::send(const ClusterSubmission& submission) {
   m_cluster = true;
   m_submitting = true;
+  m_runEnded = false;
   m_endedSeenMs = 0;  // a resubmission: the job before has ended, this one not
   emit changed();
   const quint64 generation = m_generation;
@@ -436,6 +449,11 @@ QString ClusterJob::describe() const {
   }
   if (m_state.phase == SlurmJobState::Phase::Failed && !m_state.exitCode.isEmpty())
     what = tr("%1, exit code %2").arg(what, m_state.exitCode);
+  // The run's final event is read and Slurm still lists the job: it ends (not "running" beside
+  // a run that says it stopped), with Slurm's word where it says more than RUNNING.
+  if (m_runEnded && !m_state.ended() && m_state.phase != SlurmJobState::Phase::Unknown)
+    what = m_state.state.isEmpty() || m_state.state == QLatin1String("RUNNING") ? tr("ending")
+                                                                               : tr("%1 (%2)").arg(tr("ending"), m_state.state);
   QString line = tr("Slurm job %1 on %2: %3").arg(m_record.jobId, m_record.profile, what);
   if (!m_queryError.isEmpty()) line += tr(" — Slurm cannot be asked now: %1").arg(m_queryError);
   return line;

@@ -55,6 +55,12 @@ class ClusterJob : public QObject {
   bool cancel(QString* error);
   /// Asks Slurm now (the timer does it every poll interval).
   void refresh();
+  /// The run's own events say it ended (its final event was read), or no longer do (it began
+  /// again). Slurm lists a job a moment longer (COMPLETING) and is asked seldom while the job
+  /// runs: until Slurm too says it ended, the job is described as ending, never as running,
+  /// and Slurm is asked at once and then as often as for a waiting job.
+  void setRunEnded(bool ended);
+  bool runEnded() const { return m_runEnded; }
 
   /// Slurm's pending reason (PartitionConfig, Resources, …) in words, with what to do; "" for
   /// a reason without a known meaning (shown as Slurm's word alone).
@@ -89,6 +95,7 @@ class ClusterJob : public QObject {
   BackgroundJob* m_action;       ///< submits and cancels
   QString m_queryError;          ///< the last query's failure, said once
   int m_pollMs = 3000;
+  bool m_runEnded = false;  ///< the run's final event was read (setRunEnded)
   QTimer m_timer;
   // Over SSH: the mirror of the remote run folder.
   struct RemoteMirror;

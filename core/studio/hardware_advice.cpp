@@ -3,7 +3,6 @@
 #include <QStringList>
 
 #include "core/studio/project_document.h"
-#include "core/telemetry/event_dispatch.h"
 
 namespace stave::studio {
 
@@ -21,29 +20,23 @@ void DoctorAdvice::clear() {
   if (had) emit changed();
 }
 
-void DoctorAdvice::consider(const std::vector<tel::Event>& events, size_t first) {
+void DoctorAdvice::consider(const std::vector<RunEvent>& events, size_t first) {
   bool any = false;
-  tel::EventDispatch dispatch;
+  RunEventDispatch dispatch;
   dispatch
-      .on<tel::DiagnosisEvent>([&](const tel::Event&, const tel::DiagnosisEvent& d) {
+      .on<tel::DiagnosisEvent>([&](const RunEvent&, const tel::DiagnosisEvent& d) {
         m_diagnosis = d;
         m_has = true;
         m_problem.clear();
         any = true;
       })
-      .on<tel::RunStartEvent>([&](const tel::Event&, const tel::RunStartEvent& r) {
-        if (!r.config.is_object() || r.config.empty()) return;
-        // What names this one run, not how to train: a new run gets its own (as the History
-        // page's "new config from a run" does).
-        nlohmann::json j = r.config;
-        for (const char* k : {"name", "exist_ok", "resume", "data"}) j.erase(k);
-        auto cfg = config::runConfigFromJson(j, "run_start");
-        if (!cfg) return;  // a run of another version: the project's config is the base
-        m_runConfig = cfg.value();
+      .on<tel::RunStartEvent>([&](const RunEvent& e, const tel::RunStartEvent&) {
+        if (!e.runConfig) return;  // none, or a run of another version: the project's config is the base
+        m_runConfig = *e.runConfig;
         m_haveRunConfig = true;
         any = true;
       })
-      .invalid([&](const tel::Event& e, const std::string& why) {
+      .invalid([&](const RunEvent& e, const std::string& why) {
         if (e.type != tel::event_type::kDiagnosis) return;  // an unreadable run_start: the project's config
         m_problem = tr("An unreadable diagnosis event was skipped: %1").arg(QString::fromStdString(why));
         any = true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/config/run_config.h"
+#include "core/studio/run_event.h"
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
@@ -25,10 +26,11 @@ class DoctorAdvice : public QObject {
   /// Forgets the run (no run followed, or another one follows). Emits changed() when there was
   /// something to forget.
   void clear();
-  /// Reads events [first, end) of the followed run: run_start gives the base config, each
-  /// diagnosis replaces the latest; other events are ignored. A diagnosis that does not decode
-  /// leaves the previous one and is reported by problem(). Emits changed() once if anything did.
-  void consider(const std::vector<telemetry::Event>& events, size_t first);
+  /// Reads events [first, end) of the followed run, as its reader decoded them: run_start
+  /// gives the base config, each diagnosis replaces the latest; other events are ignored. A
+  /// diagnosis that does not decode leaves the previous one and is reported by problem().
+  /// Emits changed() once if anything did.
+  void consider(const std::vector<RunEvent>& events, size_t first);
 
   /// Whether a diagnosis was read.
   bool hasDiagnosis() const { return m_has; }

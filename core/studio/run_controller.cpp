@@ -45,16 +45,23 @@ RunController::RunController(QObject* parent)
       m_cluster(new ClusterJob(this)) {
   // What the run's events say of its state: a start (a resume after a final event starts a
   // new story), how it finished, its error.
-  m_dispatch.onRaw(telemetry::event_type::kRunStart, [this](const telemetry::Event&) {
+  const auto started = [this] {
     if (m_sawEnd) {
       m_sawEnd = false;
       m_message.clear();
       m_hint.clear();
+      m_cluster->setRunEnded(false);
     }
     setOutcome(RunOutcome::Running);
+  };
+  m_dispatch.on<telemetry::RunStartEvent>([started](const RunEvent&, const telemetry::RunStartEvent&) { started(); });
+  // A run_start whose data does not read still says that a run began.
+  m_dispatch.invalid([started](const RunEvent& e, const std::string&) {
+    if (e.type == telemetry::event_type::kRunStart) started();
   });
-  m_dispatch.on<telemetry::FinishedEvent>([this](const telemetry::Event&, const telemetry::FinishedEvent& fin) {
+  m_dispatch.on<telemetry::FinishedEvent>([this](const RunEvent&, const telemetry::FinishedEvent& fin) {
     m_sawEnd = true;
+    m_cluster->setRunEnded(true);  // its job is ending: one state for the run and its job
     m_message = engineText(fin.text, fin.message);  // in the UI language
     switch (fin.status) {
       case telemetry::RunStatus::Completed: m_outcome = RunOutcome::Completed; break;
@@ -64,7 +71,7 @@ RunController::RunController(QObject* parent)
     }
     emit stateChanged();
   });
-  m_dispatch.on<telemetry::ErrorEvent>([this](const telemetry::Event&, const telemetry::ErrorEvent& err) {
+  m_dispatch.on<telemetry::ErrorEvent>([this](const RunEvent&, const telemetry::ErrorEvent& err) {
     m_message = engineText(err.text, err.message);
     m_hint = engineText(err.hintText, err.hint);
   });
@@ -77,6 +84,7 @@ RunController::RunController(QObject* parent)
   connect(m_child, &ChildProcess::killed, this,
           [this] { m_message = tr("killed after the %1 s grace period").arg(gracePeriod()); });
   connect(m_cluster, &ClusterJob::changed, this, [this] {
+    if (m_resumeWaiting && !m_cluster->active()) sendWaitingResume();
     if (!m_runDir.isEmpty()) finishIfDead();
     emit stateChanged();
   });
@@ -114,10 +122,9 @@ QStringList RunController::liveRuns(const QString& projectDir) {
 }
 
 bool RunController::isLive() const {
-  // A cluster run lives while its job may; a job Slurm cannot tell of lives until the run's
-  // final event was read.
-  if (!m_runDir.isEmpty() && m_cluster->isCluster())
-    return m_cluster->active() && !(m_sawEnd && m_cluster->state().phase == SlurmJobState::Phase::Unknown);
+  // A cluster run lives while its job may, until either side knows it ended: Slurm, or the
+  // run's final event (read a moment before Slurm stops listing the job, which is then ending).
+  if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->active() && !m_sawEnd;
   // Just started: live while its pid is being waited for (a start that fails ends it).
   return !m_runDir.isEmpty() && m_child->folder() == m_runDir && m_child->running();
 }
@@ -154,7 +161,7 @@ bool RunController::start(const QString& projectFile, const QString& configName,
   args << overrides;
   detach();
   if (!launch(args, dir, error)) return false;
-  attach(dir);
+  attach(dir, nullptr, FirstRead::Reader);  // its events are read and decoded off this thread
   m_startedAt = QDateTime::currentMSecsSinceEpoch();
   setOutcome(RunOutcome::Starting);
   return true;
@@ -190,6 +197,14 @@ bool RunController::resume(int epochs, QString* error) {
 }
 
 bool RunController::stop(QString* error) {
+  if (m_resumeWaiting) {
+    // A resume not sent yet (its job before is ending): not sent; the run stays stopped.
+    m_resumeWaiting = false;
+    m_sawEnd = true;
+    m_outcome = RunOutcome::Stopped;
+    emit stateChanged();
+    return true;
+  }
   if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->cancel(error);
   return m_child->stop(error);
 }
@@ -252,6 +267,7 @@ void RunController::detach() {
   m_endSeenAtRead = -1;
   m_logMissingReported = false;
   m_startedAt = 0;
+  m_resumeWaiting = false;
 }
 
 void RunController::setOutcome(RunOutcome o) {
@@ -308,7 +324,7 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
       b.warnings << QStringLiteral("%1:%2: skipped: %3").arg(path).arg(b.lineNo).arg(QString::fromStdString(e.errorText()));
       continue;
     }
-    b.events.push_back(std::move(e.value()));
+    b.events.push_back(decodeRunEvent(std::move(e.value())));
   }
   b.offset += end + 1;
   b.more = f.size() > b.offset;
@@ -451,7 +467,7 @@ void RunController::applyStored(std::shared_ptr<StoredRun> run) {
 }
 
 bool RunController::hasCheckpoint() const {
-  return std::any_of(m_events.begin(), m_events.end(), [](const telemetry::Event& e) {
+  return std::any_of(m_events.begin(), m_events.end(), [](const RunEvent& e) {
     return e.type == telemetry::event_type::kCheckpoint;
   });
 }
@@ -495,7 +511,7 @@ void RunController::applyBatch(EventBatch batch) {
     // The high-rate events have been drawn; only the others stay (a day-long run's steps and
     // samples are gigabytes decoded).
     const auto keep = std::remove_if(m_events.begin() + first, m_events.end(),
-                                     [](const telemetry::Event& e) { return telemetry::isHighRateType(e.type); });
+                                     [](const RunEvent& e) { return telemetry::isHighRateType(e.type); });
     m_events.erase(keep, m_events.end());
   }
 }

@@ -16,7 +16,7 @@
 
 #include "core/studio/child_process.h"
 #include "core/studio/process_outcome.h"
-#include "core/telemetry/event_dispatch.h"
+#include "core/studio/run_event.h"
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
@@ -109,9 +109,10 @@ class RunController : public QObject {
   QString outcomeText() const;
   /// The failing event's hint, if any.
   QString outcomeHint() const { return m_hint; }
-  /// The events read so far, in file order, but the high-rate ones (step, *_sample): those are
-  /// in events() only while eventsAppended is emitted for them (the charts take them then).
-  const std::vector<telemetry::Event>& events() const { return m_events; }
+  /// The events read so far, in file order, with their data decoded on the reader's thread,
+  /// but the high-rate ones (step, *_sample): those are in events() only while eventsAppended
+  /// is emitted for them (the charts take them then).
+  const std::vector<RunEvent>& events() const { return m_events; }
   /// Whether anything of the followed run has been read (or is being opened from the store).
   bool hasRead() const { return m_offset > 0 || m_reading || m_stored || m_loadingStored; }
   /// Whether a read since attach() reached the end of events.jsonl: the outcome is the file's
@@ -126,9 +127,9 @@ class RunController : public QObject {
   /// piece, and applies each piece here (eventsAppended, stateChanged).
   void pollInBackground();
 
-  /// One piece of events.jsonl, read and decoded (off the GUI thread).
+  /// One piece of events.jsonl, read and decoded into typed events (off the GUI thread).
   struct EventBatch {
-    std::vector<telemetry::Event> events;
+    std::vector<RunEvent> events;
     QStringList warnings;   ///< lines skipped, naming events.jsonl:<line>
     qint64 offset = 0;      ///< where the next read starts
     qint64 lineNo = 0;      ///< lines read so far
@@ -136,7 +137,7 @@ class RunController : public QObject {
     bool replaced = false;  ///< shorter than before: read from the start
     bool more = false;      ///< there is more to read now
   };
-  /// Reads up to 4 MB of whole lines of `path` from `offset` and decodes them; `lowRateOnly`
+  /// Reads up to 4 MB of whole lines of `path` from `offset` and decodes them (decodeRunEvent); `lowRateOnly`
   /// skips the step and *_sample lines undecoded (told by the type at the line's end).
   static EventBatch readEvents(const QString& path, qint64 offset, qint64 lineNo, bool lowRateOnly = false);
   /// Follows the run's state only (the queue's controller): step and sample lines are skipped
@@ -165,8 +166,11 @@ class RunController : public QObject {
   bool readPastEnd();
   /// finishIfDead for a cluster run: the events say how it ended, the job whether it lives.
   void followCluster();
-  /// resume() of a cluster run: resubmitted to its profile's cluster.
+  /// resume() of a cluster run: resubmitted to its profile's cluster — once Slurm says the
+  /// job before ended, when the run's final event came first (the job is ending).
   bool resubmit(int epochs, QString* error);
+  /// Sends the resume that waited for the job before to end.
+  void sendWaitingResume();
   /// The state of a run that has not begun before a resume or a new start.
   void resetStory();
   void applyBatch(EventBatch batch);
@@ -185,7 +189,7 @@ class RunController : public QObject {
   /// The reader, a fresh one when the current one still reads for a run left.
   BackgroundJob* freeReader();
   void setOutcome(RunOutcome o);
-  telemetry::EventDispatch m_dispatch;  ///< what the run's events say of its state
+  RunEventDispatch m_dispatch;  ///< what the run's events say of its state
   QString m_exe;
   QString m_storePath;
   std::shared_ptr<StoredRun> m_stored;
@@ -196,7 +200,7 @@ class RunController : public QObject {
   qint64 m_offset = 0;
   qint64 m_lineNo = 0;
   bool m_logMissingReported = false;
-  std::vector<telemetry::Event> m_events;
+  std::vector<RunEvent> m_events;
   double m_lastEventTime = 0;   ///< time of the newest event read
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
   std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
@@ -217,6 +221,8 @@ class RunController : public QObject {
   QString m_hint;
   int m_signal = 0;
   bool m_sawEnd = false;  ///< a finished event or the launcher's error was read
+  bool m_resumeWaiting = false;  ///< a cluster run's resume waits for its ending job to end
+  int m_resumeEpochs = 0;        ///< that resume's new total of epochs (0: as before)
   bool m_wasLive = false;  ///< liveness at the last poll (a change is a state change)
   QTimer m_timer;
   qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record

@@ -41,6 +41,18 @@ bool RunController::resubmit(int epochs, QString* error) {
       *error = tr("the cluster profile '%1' of this run is no longer in Settings").arg(m_cluster->record().profile);
     return false;
   }
+  if (m_sawEnd && m_cluster->runEnded() && m_cluster->active() && !m_cluster->busy() &&
+      !m_cluster->record().jobId.isEmpty()) {
+    // The run ended and Slurm still lists its job for a moment (COMPLETING): the resume is the
+    // run's next state now, and is sent once Slurm says the job ended (the trainer may still
+    // append its last lines: never two jobs in one folder).
+    resetStory();
+    m_resumeWaiting = true;
+    m_resumeEpochs = epochs;
+    setOutcome(RunOutcome::Starting);
+    m_cluster->refresh();
+    return true;
+  }
   const QString exe = profile->trainExecutable.isEmpty() ? m_exe : profile->trainExecutable;
   if (!m_cluster->resubmit(*profile, exe, epochs, error)) return false;
   resetStory();
@@ -49,13 +61,30 @@ bool RunController::resubmit(int epochs, QString* error) {
   return true;
 }
 
+void RunController::sendWaitingResume() {
+  m_resumeWaiting = false;
+  QString error;
+  const Preferences prefs = Preferences::load();
+  const ClusterProfile* profile = prefs.cluster(m_cluster->record().profile);
+  const bool sent = profile && m_cluster->resubmit(*profile, profile->trainExecutable.isEmpty() ? m_exe : profile->trainExecutable,
+                                                  m_resumeEpochs, &error);
+  if (!sent) {
+    m_message = profile ? error : tr("the cluster profile '%1' of this run is no longer in Settings").arg(m_cluster->record().profile);
+    emit warning(m_message);
+    setOutcome(RunOutcome::FailedToStart);
+    return;
+  }
+  m_timer.start();
+}
+
 void RunController::followCluster() {
   const bool live = m_cluster->active();
   if (live != m_wasLive) {
     m_wasLive = live;
     emit stateChanged();
   }
-  if (m_sawEnd || !m_cluster->record().valid) return;  // the events said how it ended; or no job yet
+  // The events said how it ended; or no job yet; or the job's end is awaited by a resume.
+  if (m_sawEnd || !m_cluster->record().valid || m_resumeWaiting) return;
   const SlurmJobState& st = m_cluster->state();
   const QString id = m_cluster->record().jobId;
   switch (st.phase) {

@@ -138,7 +138,11 @@ void RunSessions::release(RunSession* session, QObject* holder) {
 }
 
 void RunSessions::reap(RunSession* s) {
-  if (!m_all.contains(s) || s->m_opening || !s->m_holders.isEmpty() || s->m_run->isLive()) return;
+  // A cluster run's job is followed while Slurm lists it (its end is kept in the run folder
+  // for a studio opened after Slurm forgot the job), though the run's events ended the run.
+  const ClusterJob* job = s->m_run->cluster();
+  const bool jobListed = job->isCluster() && job->active() && job->state().phase != SlurmJobState::Phase::Unknown;
+  if (!m_all.contains(s) || s->m_opening || !s->m_holders.isEmpty() || s->m_run->isLive() || jobListed) return;
   m_all.removeAll(s);
   for (auto it = m_byDir.begin(); it != m_byDir.end();) {
     if (it.value() == s)

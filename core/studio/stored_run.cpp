@@ -39,7 +39,7 @@ LodSeries bucketPoints(const std::vector<store::SamplePoint>& buckets, double t0
 
 /// The last step event of each rank in the megabyte of `path` before `end`, newest first
 /// until every one of `ranks` ranks was seen.
-std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, int ranks) {
+std::vector<RunEvent> lastSteps(const std::string& path, int64_t end, int ranks) {
   constexpr int64_t kTail = 1 << 20;
   std::ifstream in(path, std::ios::binary);
   const int64_t from = std::max<int64_t>(0, end - kTail);
@@ -58,8 +58,8 @@ std::vector<telemetry::Event> lastSteps(const std::string& path, int64_t end, in
     if (e && e->type == telemetry::event_type::kStep && !found.count(e->rank))
       found.emplace(e->rank, std::move(e.value()));
   }
-  std::vector<telemetry::Event> out;
-  for (auto& [rank, e] : found) out.push_back(std::move(e));
+  std::vector<RunEvent> out;
+  for (auto& [rank, e] : found) out.push_back(decodeRunEvent(std::move(e)));
   return out;
 }
 
@@ -215,7 +215,7 @@ class PreviewReader {
     m_world = stored.worldSize;
     m_maxRank = std::max(0, stored.worldSize - 1);
     for (const auto& e : stored.lastSteps)
-      if (auto st = telemetry::stepFromEvent(e)) m_rankSps[e.rank] = st->samplesPerSec;
+      if (const auto* st = e.as<telemetry::StepEvent>()) m_rankSps[e.rank] = st->samplesPerSec;
   }
 
   /// Lines that cannot be decoded are named in `warnings` (at most 20), as `path`:line.
@@ -302,9 +302,9 @@ class PreviewReader {
     }
   }
 
-  void takeLowRate(telemetry::Event e) {
-    if (e.type == telemetry::event_type::kRunStart)
-      if (auto r = telemetry::runStartFromEvent(e)) m_world = std::max(m_world, r->worldSize);
+  void takeLowRate(telemetry::Event in) {
+    RunEvent e = decodeRunEvent(std::move(in));
+    if (const auto* r = e.as<telemetry::RunStartEvent>()) m_world = std::max(m_world, r->worldSize);
     if (!m_haveT0) {
       m_haveT0 = true;
       m_out.t0 = e.time;
@@ -379,7 +379,7 @@ StoredRun readStored(store::Store& db, const store::RunRecord& rec, const std::s
       out.warnings.push_back(eventsPath + ":" + std::to_string(stored.line) + ": skipped: " + e.errorText());
       continue;
     }
-    out.events.push_back(std::move(e.value()));
+    out.events.push_back(decodeRunEvent(std::move(e.value())));
   }
   for (const char* key : {"step/box_loss", "step/cls_loss", "step/dfl_loss", "step/samples_per_s",
                           store::kTotalSamplesPerSecKey}) {

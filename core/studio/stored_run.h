@@ -6,7 +6,8 @@
 // ranks' summed samples/s, the launcher's samples as 10 s buckets with their minimum and
 // maximum, and every low-rate event (epochs, validation, warnings, the doctor). The Run page
 // shows those, then follows events.jsonl from where the store stopped, at full resolution.
-// The series come ready for the charts (LodSeries built here, off the GUI thread). No Qt.
+// The series come ready for the charts (LodSeries built here, off the GUI thread), the events
+// decoded. No Qt in its interface.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -16,16 +17,17 @@
 #include "core/base/result.h"
 #include "core/store/store.h"
 #include "core/studio/lod_series.h"
+#include "core/studio/run_event.h"
 #include "core/studio/run_series.h"
 #include "core/telemetry/events.h"
 
 namespace stave::studio {
 
 struct StoredRun {
-  /// The run's events but step and *_sample, in file order.
-  std::vector<telemetry::Event> events;
+  /// The run's events but step and *_sample, in file order, decoded (where this is read).
+  std::vector<RunEvent> events;
   /// The last step event of each rank before `offset` (the per-rank split, the progress).
-  std::vector<telemetry::Event> lastSteps;
+  std::vector<RunEvent> lastSteps;
   /// Lines or stored events that could not be read, naming the file and line.
   std::vector<std::string> warnings;
   /// One per-iteration curve of rank 0 (x: global iteration).

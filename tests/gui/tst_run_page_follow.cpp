@@ -1,8 +1,9 @@
 // Following a live run on the Run page (issue 43 §2): the charts of a page that is not shown
 // are not redrawn while the run's points arrive (they are drawn once it is shown again, with
 // every point that came meanwhile), and the per-rank split is redrawn at most once a second,
-// not once per batch of events. The run is a generated 2-rank run (tests/bench/long_run_src)
-// that the test goes on appending to.
+// not once per batch of events; every event the page shows was decoded by the run's reader,
+// none on the GUI thread (issue 43 §1). The run is a generated 2-rank run
+// (tests/bench/long_run_src) that the test goes on appending to.
 #include <qcustomplot.h>
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -10,6 +11,7 @@
 #include <QtTest>
 
 #include "common/project_fixture.h"
+#include "core/studio/run_event.h"
 #include "long_run.h"
 #include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"
@@ -107,6 +109,12 @@ class TstRunPageFollow : public QObject {
     QVERIFY2(splitReplots >= 1, "the split follows the run");
     QVERIFY2(splitReplots <= ms / 1000 + 2,
              qPrintable(QString("%1 replots of the split in %2 ms").arg(splitReplots).arg(ms)));
+
+    // Every step drawn came decoded from the reader's thread: the GUI thread decoded nothing.
+    const auto decodes = stave::studio::decodeCounts();
+    QVERIFY2(decodes.total >= stats.steps,
+             qPrintable(QString("%1 events decoded for %2 steps").arg(decodes.total).arg(stats.steps)));
+    QCOMPARE(decodes.onMainThread, uint64_t(0));
   }
 };
 

@@ -1,6 +1,7 @@
 // RunSession and its registry: one session (one reader) per run folder whatever follows it, the
 // run's state read off the GUI thread, a view that comes mid-run given the run from its start,
-// and a session nobody holds ended. The run folder is a fake one the test appends events to.
+// a session nobody holds ended, and the events handed on decoded on the reader's thread. The
+// run folder is a fake one the test appends events to.
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -8,7 +9,9 @@
 #include <QtTest>
 
 #include "common/session_events.h"
+#include "core/studio/hardware_advice.h"
 #include "core/studio/run_controller.h"
+#include "core/studio/run_event.h"
 #include "core/studio/run_session.h"
 #include "core/telemetry/events.h"
 
@@ -148,6 +151,56 @@ class TestRunSession : public QObject {
                             &error) == nullptr);
     QVERIFY2(error.contains("runs/none"), qPrintable(error));
     QVERIFY(sessions.sessions().isEmpty());
+  }
+
+  void eventsComeDecodedFromTheReadersThread() {
+    const QString dir = m_dir.filePath("runs/typed");
+    const double t = tel::unixTimeNow();
+    tel::DiagnosisEvent d;
+    d.summary = "data-bound";
+    tel::Finding f;
+    f.rule = "data_bound";
+    f.message = "the loader is slow";
+    f.advice.push_back({"workers", "8"});
+    d.findings.push_back(f);
+    auto diagnosis = tel::toEvent(d, -1);
+    diagnosis.time = t;
+    tel::Event bad = diagnosis;
+    bad.data["findings"] = "not a list";
+    append(dir, {stave::test::runStart(t), step(t, 0), step(t, 7), diagnosis, bad});
+    const auto before = stave::studio::decodeCounts();
+    RunSessions sessions;
+    sessions.setPollInterval(20);
+    QObject page;
+    // The views' handlers see the step's values, decoded (the steps are dropped after).
+    std::vector<int> iters;
+    stave::studio::DoctorAdvice advice;
+    connect(&sessions, &RunSessions::sessionAdded, this, [&](RunSession* made) {
+      connect(made->controller(), &RunController::eventsAppended, this, [&, made](int first) {
+        const auto& events = made->controller()->events();
+        for (size_t i = static_cast<size_t>(first); i < events.size(); ++i)
+          if (const auto* st = events[i].as<tel::StepEvent>()) iters.push_back(st->iter);
+        advice.consider(events, static_cast<size_t>(first));
+      });
+    });
+    RunSession* s = sessions.follow(dir, &page, RunSessions::Need::Charts);
+    QVERIFY(s);
+    QTRY_COMPARE_WITH_TIMEOUT(iters.size(), size_t(2), 10000);
+    QCOMPARE(iters, (std::vector<int>{0, 7}));
+    QTRY_VERIFY_WITH_TIMEOUT(advice.hasDiagnosis() && !advice.problem().isEmpty(), 10000);
+    QCOMPARE(advice.findings().size(), size_t(1));
+    QCOMPARE(advice.findings()[0].rule, std::string("data_bound"));
+    QVERIFY2(advice.problem().contains("findings"), qPrintable(advice.problem()));
+    QVERIFY(advice.baseIsRunConfig());  // run_start's config, read by the reader
+    QCOMPARE(advice.baseConfig(nullptr).getInt("epochs"), int64_t(3));
+    const auto after = stave::studio::decodeCounts();
+    QCOMPARE(after.total - before.total, uint64_t(5));
+    QCOMPARE(after.onMainThread, before.onMainThread);  // none here
+
+    // The same folder read here, on this thread, is counted as such (what the count tells).
+    RunController here;
+    QVERIFY(here.attach(dir, nullptr, RunController::FirstRead::Here));
+    QCOMPARE(stave::studio::decodeCounts().onMainThread - after.onMainThread, uint64_t(5));
   }
 };
 
