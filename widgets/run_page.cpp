@@ -38,6 +38,7 @@
 #include "core/studio/run_times.h"
 #include "widgets/chart_clock.h"
 #include "widgets/diagnosis_banner.h"
+#include "widgets/fetch_weights_button.h"
 #include "widgets/validation_view.h"
 
 namespace stave::widgets {
@@ -157,6 +158,13 @@ QLayout* RunPage::buildRunBar() {
   bar->addWidget(m_stop);
   bar->addWidget(m_resume);
   bar->addWidget(m_moreEpochs);
+  // A run behind SSH: its checkpoints come here only when asked.
+  auto* fetch = new FetchWeightsButton(this);
+  connect(fetch, &FetchWeightsButton::message, this, [this](const QString& text) {
+    m_log->appendPlainText(tr("[weights] %1").arg(text));
+    emit message(text);
+  });
+  bar->addWidget(fetch);
   bar->addSpacing(12);
   bar->addWidget(new QLabel(tr("Run"), this));
   m_runs = new QComboBox(this);
@@ -556,6 +564,8 @@ void RunPage::updateState() {
   m_moreEpochs->setEnabled(m_resume->isEnabled());
   m_job->setVisible(!m_run->runDir().isEmpty() && m_run->cluster()->isCluster());
   m_job->setText(m_run->cluster()->describe());
+  if (auto* fetch = findChild<FetchWeightsButton*>(QString(), Qt::FindDirectChildrenOnly))
+    fetch->setRun(m_run->runDir(), m_run->cluster()->isCluster() && m_run->cluster()->record().overSsh);
   if (m_run->runDir().isEmpty()) {
     m_progress->setText(open ? tr("No run yet: press Start (F5).")
                              : tr("Open a project to train."));
