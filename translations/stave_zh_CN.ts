@@ -4568,7 +4568,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="138"/>
-        <location filename="../widgets/run_page.cpp" line="475"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -4584,7 +4584,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="146"/>
-        <location filename="../widgets/run_page.cpp" line="472"/>
+        <location filename="../widgets/run_page.cpp" line="471"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -4614,17 +4614,17 @@
         <translation>以此总轮次继续（0 保持该运行原有的轮次）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="165"/>
+        <location filename="../widgets/run_page.cpp" line="164"/>
         <source>[weights] %1</source>
         <translation>[权重] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="170"/>
+        <location filename="../widgets/run_page.cpp" line="169"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="174"/>
+        <location filename="../widgets/run_page.cpp" line="173"/>
         <source>Show another run of the project</source>
         <translation>显示项目的另一个运行</translation>
     </message>
@@ -4776,43 +4776,43 @@
         <translation>运行的警告和错误显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="201"/>
+        <location filename="../widgets/run_page.cpp" line="200"/>
         <source>Run ▸ Start</source>
         <translation>运行 ▸ 开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="205"/>
+        <location filename="../widgets/run_page.cpp" line="204"/>
         <source>Run ▸ Stop</source>
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="228"/>
+        <location filename="../widgets/run_page.cpp" line="227"/>
         <location filename="../widgets/run_page_events.cpp" line="265"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="293"/>
+        <location filename="../widgets/run_page.cpp" line="292"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="304"/>
+        <location filename="../widgets/run_page.cpp" line="303"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="308"/>
+        <location filename="../widgets/run_page.cpp" line="307"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="378"/>
+        <location filename="../widgets/run_page.cpp" line="377"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="508"/>
+        <location filename="../widgets/run_page.cpp" line="507"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -4822,7 +4822,7 @@
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="292"/>
+        <location filename="../widgets/run_page.cpp" line="291"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
@@ -4832,139 +4832,139 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="340"/>
+        <location filename="../widgets/run_page.cpp" line="339"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="344"/>
+        <location filename="../widgets/run_page.cpp" line="343"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="349"/>
-        <location filename="../widgets/run_page.cpp" line="377"/>
-        <location filename="../widgets/run_page.cpp" line="388"/>
+        <location filename="../widgets/run_page.cpp" line="348"/>
+        <location filename="../widgets/run_page.cpp" line="376"/>
+        <location filename="../widgets/run_page.cpp" line="387"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="350"/>
+        <location filename="../widgets/run_page.cpp" line="349"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="351"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="353"/>
+        <location filename="../widgets/run_page.cpp" line="352"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="358"/>
+        <location filename="../widgets/run_page.cpp" line="357"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="363"/>
+        <location filename="../widgets/run_page.cpp" line="362"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="383"/>
+        <location filename="../widgets/run_page.cpp" line="382"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="389"/>
+        <location filename="../widgets/run_page.cpp" line="388"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="393"/>
+        <location filename="../widgets/run_page.cpp" line="392"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="396"/>
+        <location filename="../widgets/run_page.cpp" line="395"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="400"/>
+        <location filename="../widgets/run_page.cpp" line="399"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="406"/>
+        <location filename="../widgets/run_page.cpp" line="405"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="437"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="444"/>
+        <location filename="../widgets/run_page.cpp" line="443"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="448"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="457"/>
+        <location filename="../widgets/run_page.cpp" line="456"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="458"/>
+        <location filename="../widgets/run_page.cpp" line="457"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="472"/>
+        <location filename="../widgets/run_page.cpp" line="471"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="473"/>
+        <location filename="../widgets/run_page.cpp" line="472"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="481"/>
+        <location filename="../widgets/run_page.cpp" line="480"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="484"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="486"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="493"/>
+        <location filename="../widgets/run_page.cpp" line="492"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="497"/>
+        <location filename="../widgets/run_page.cpp" line="496"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="563"/>
+        <location filename="../widgets/run_page.cpp" line="562"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
@@ -5105,7 +5105,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="539"/>
+        <location filename="../widgets/run_page.cpp" line="538"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -7572,527 +7572,552 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="240"/>
+        <source>Not a zip archive</source>
+        <translation>不是 zip 归档</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="241"/>
+        <source>Zip archive inconsistent</source>
+        <translation>zip 归档前后不一致</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="242"/>
+        <source>CRC error</source>
+        <translation>CRC 校验错误</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="243"/>
+        <source>Premature end of file</source>
+        <translation>文件提前结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="244"/>
+        <source>Compressed data invalid</source>
+        <translation>压缩数据无效</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="245"/>
         <source>not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or not a .pt file) [{detail}]</source>
         <translation>不是可读取的 Stave 检查点：不是完整的检查点归档（被截断、已损坏，或不是 .pt 文件）[{detail}]</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="241"/>
+        <location filename="../core/studio/engine_strings.cpp" line="246"/>
         <source>not a readable torch.save archive: not a complete zip archive (cut off, damaged, or not a .pt file) [{detail}]</source>
         <translation>不是可读取的 torch.save 归档：不是完整的 zip 归档（被截断、已损坏，或不是 .pt 文件）[{detail}]</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="242"/>
+        <location filename="../core/studio/engine_strings.cpp" line="247"/>
         <source>written by torch.save with _use_new_zipfile_serialization=False (PyTorch&apos;s format before 1.6), which Stave does not read; re-save it with a current PyTorch (torch.save(torch.load(f), f))</source>
         <translation>由 torch.save 以 _use_new_zipfile_serialization=False 写入（PyTorch 1.6 之前的格式），Stave 不读取这种格式；请用当前的 PyTorch 重新保存（torch.save(torch.load(f), f)）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="243"/>
+        <location filename="../core/studio/engine_strings.cpp" line="248"/>
         <source>written by torch.save in the format of PyTorch before 1.6, which Stave does not read: load it and save it again with a current PyTorch</source>
         <translation>由 torch.save 以 PyTorch 1.6 之前的格式写入，Stave 不读取这种格式：请用当前的 PyTorch 加载后重新保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="244"/>
+        <location filename="../core/studio/engine_strings.cpp" line="249"/>
         <source>not a torch.save archive (the file is not a zip archive)</source>
         <translation>不是 torch.save 归档（该文件不是 zip 归档）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="245"/>
+        <location filename="../core/studio/engine_strings.cpp" line="250"/>
         <source>a TorchScript archive (a Stave checkpoint or torch.jit.save), not a torch.save one</source>
         <translation>这是 TorchScript 归档（Stave 检查点或 torch.jit.save 的输出），不是 torch.save 归档</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="246"/>
+        <location filename="../core/studio/engine_strings.cpp" line="251"/>
         <source>not a torch.save archive: it holds no &lt;folder&gt;/data.pkl record</source>
         <translation>不是 torch.save 归档：其中没有 &lt;folder&gt;/data.pkl 记录</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="247"/>
+        <location filename="../core/studio/engine_strings.cpp" line="252"/>
         <source>the record cannot be found</source>
         <translation>找不到该记录</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="248"/>
+        <location filename="../core/studio/engine_strings.cpp" line="253"/>
         <source>damaged archive: no size for the record ({detail})</source>
         <translation>归档已损坏：该记录没有大小（{detail}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="249"/>
+        <location filename="../core/studio/engine_strings.cpp" line="254"/>
         <source>damaged or hostile archive: its compressed records claim {expanded} bytes, more than {factor} times the file&apos;s {bytes} bytes</source>
         <translation>归档已损坏或带有恶意：其压缩记录声称有 {expanded} 字节，超过文件本身 {bytes} 字节的 {factor} 倍</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="250"/>
+        <location filename="../core/studio/engine_strings.cpp" line="255"/>
         <source>the pickle is {size} bytes, more than the limit of {limit}</source>
         <translation>pickle 有 {size} 字节，超过了 {limit} 的上限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="251"/>
+        <location filename="../core/studio/engine_strings.cpp" line="256"/>
         <source>at byte {offset}: storage {key} has no record {name} in the archive</source>
         <translation>在第 {offset} 字节处：存储 {key} 在归档中没有记录 {name}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="252"/>
+        <location filename="../core/studio/engine_strings.cpp" line="257"/>
         <source>at byte {offset}: {detail}</source>
         <translation>在第 {offset} 字节处：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="253"/>
+        <location filename="../core/studio/engine_strings.cpp" line="258"/>
         <source>out of memory while reading the pickle</source>
         <translation>读取 pickle 时内存不足</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="254"/>
+        <location filename="../core/studio/engine_strings.cpp" line="259"/>
         <source>the checkpoint file is empty (0 bytes)</source>
         <translation>检查点文件为空（0 字节）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="255"/>
+        <location filename="../core/studio/engine_strings.cpp" line="260"/>
         <source>not a readable Stave checkpoint or a different model: {detail}</source>
         <translation>不是可读取的 Stave 检查点，或属于另一个模型：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="256"/>
+        <location filename="../core/studio/engine_strings.cpp" line="261"/>
         <source>not a readable Stave checkpoint or a different model: not a complete checkpoint archive (cut off, or not a .pt file) [{detail}]</source>
         <translation>不是可读取的 Stave 检查点，或属于另一个模型：不是完整的检查点归档（被截断，或不是 .pt 文件）[{detail}]</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="257"/>
+        <location filename="../core/studio/engine_strings.cpp" line="262"/>
         <source>this checkpoint has no optimiser state, so it cannot be resumed</source>
         <translation>该检查点没有优化器状态，因此无法恢复训练</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="258"/>
+        <location filename="../core/studio/engine_strings.cpp" line="263"/>
         <source>the checkpoint names {names} classes but its model&apos;s head has {nc} class outputs (nc {nc}): the file is inconsistent and is not used</source>
         <translation>检查点列出了 {names} 个类别名称，但其模型的检测头有 {nc} 个类别输出（nc {nc}）：文件前后不一致，不予使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="259"/>
+        <location filename="../core/studio/engine_strings.cpp" line="264"/>
         <source>at byte {offset}: holds a {what}, not an Ultralytics checkpoint (a dict with &apos;model&apos; or &apos;ema&apos;)</source>
         <translation>在第 {offset} 字节处：内容是 {what}，不是 Ultralytics 检查点（含 &apos;model&apos; 或 &apos;ema&apos; 的字典）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="260"/>
+        <location filename="../core/studio/engine_strings.cpp" line="265"/>
         <source>at byte {offset}: not an Ultralytics checkpoint: neither &apos;ema&apos; nor &apos;model&apos; holds a model (keys: {keys})</source>
         <translation>在第 {offset} 字节处：不是 Ultralytics 检查点：&apos;ema&apos; 和 &apos;model&apos; 都不含模型（键：{keys}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="261"/>
+        <location filename="../core/studio/engine_strings.cpp" line="266"/>
         <source>at byte {offset}: &apos;{source}&apos; holds a dict (a bare state_dict), not an Ultralytics model; Stave needs the model object with its yaml</source>
         <translation>在第 {offset} 字节处：&apos;{source}&apos; 是一个字典（单纯的 state_dict），不是 Ultralytics 模型；Stave 需要带 yaml 的模型对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="262"/>
+        <location filename="../core/studio/engine_strings.cpp" line="267"/>
         <source>written by {writer}: its model is a {kind} ({task}); Stave trains detection models (yolov8n-x, yolo11n-x)</source>
         <translation>由 {writer} 写入：其模型是 {kind}（{task}）；Stave 训练的是检测模型（yolov8n-x、yolo11n-x）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="263"/>
+        <location filename="../core/studio/engine_strings.cpp" line="268"/>
         <source>written by {writer}: its model has no architecture description (model.yaml)</source>
         <translation>由 {writer} 写入：其模型没有结构描述（model.yaml）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="264"/>
+        <location filename="../core/studio/engine_strings.cpp" line="269"/>
         <source>written by {writer}: its architecture ({file}) is not one of the published yolov8n-x and yolo11n-x that Stave builds</source>
         <translation>由 {writer} 写入：其结构（{file}）不是 Stave 能构建的已发布 yolov8n-x 和 yolo11n-x 之一</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="265"/>
+        <location filename="../core/studio/engine_strings.cpp" line="270"/>
         <source>written by {writer}: {count} of the {model} model&apos;s tensors do not match it, e.g. {example}</source>
         <translation>由 {writer} 写入：{model} 模型中有 {count} 个张量与之不匹配，例如 {example}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="266"/>
+        <location filename="../core/studio/engine_strings.cpp" line="271"/>
         <source>cannot build its model: {detail}</source>
         <translation>无法构建其模型：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="267"/>
+        <location filename="../core/studio/engine_strings.cpp" line="272"/>
         <source>cannot copy its tensors: {detail}</source>
         <translation>无法复制其张量：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="268"/>
+        <location filename="../core/studio/engine_strings.cpp" line="273"/>
         <source>no such file</source>
         <translation>没有这个文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="269"/>
+        <location filename="../core/studio/engine_strings.cpp" line="274"/>
         <source>no such file: Stave does not download weights; Ultralytics publishes {file} at https://github.com/ultralytics/assets/releases — download it and give its path (or use model={stem} to train from random weights)</source>
         <translation>没有这个文件：Stave 不会下载权重；Ultralytics 在 https://github.com/ultralytics/assets/releases 发布了 {file}——请下载后给出其路径（或使用 model={stem} 从随机权重开始训练）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="270"/>
+        <location filename="../core/studio/engine_strings.cpp" line="275"/>
         <source>expected a JSON object of &quot;key&quot;: value pairs</source>
         <translation>应为由 &quot;key&quot;: value 对组成的 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="271"/>
+        <location filename="../core/studio/engine_strings.cpp" line="276"/>
         <source>is a folder, not a database</source>
         <translation>是文件夹，不是数据库</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="272"/>
-        <location filename="../core/studio/engine_strings.cpp" line="294"/>
+        <location filename="../core/studio/engine_strings.cpp" line="277"/>
+        <location filename="../core/studio/engine_strings.cpp" line="299"/>
         <source>cannot open: {reason}</source>
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="273"/>
+        <location filename="../core/studio/engine_strings.cpp" line="278"/>
         <source>not an SQLite database ({reason})</source>
         <translation>不是 SQLite 数据库（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="274"/>
+        <location filename="../core/studio/engine_strings.cpp" line="279"/>
         <source>; `stave-train history PROJECT --rebuild` recreates the database from the runs&apos; events.jsonl</source>
         <translation>；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建数据库</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="275"/>
+        <location filename="../core/studio/engine_strings.cpp" line="280"/>
         <source> (is the project folder writable?)</source>
         <translation>（项目文件夹是否可写？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="276"/>
+        <location filename="../core/studio/engine_strings.cpp" line="281"/>
         <source>the disk is full ({reason}); nothing of this write was kept</source>
         <translation>磁盘已满（{reason}）；此次写入的内容均未保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="277"/>
+        <location filename="../core/studio/engine_strings.cpp" line="282"/>
         <source>the history database has schema version {version}, which no Stave writes (changed by another program?); `stave-train history PROJECT --rebuild` recreates it from the runs&apos; events.jsonl. The file was not changed</source>
         <translation>历史数据库的结构版本为 {version}，没有任何 Stave 会写入这个版本（被其他程序修改过？）；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建它。文件未被修改</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="278"/>
+        <location filename="../core/studio/engine_strings.cpp" line="283"/>
         <source>the history database has schema version {version}, written by a newer Stave; this build reads up to version {supported}. The file was not changed</source>
         <translation>历史数据库的结构版本为 {version}，由更新版本的 Stave 写入；此版本最多读取版本 {supported}。文件未被修改</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="279"/>
+        <location filename="../core/studio/engine_strings.cpp" line="284"/>
         <source>the history database is corrupt ({reason}); `stave-train history PROJECT --rebuild` recreates it from the runs&apos; events.jsonl</source>
         <translation>历史数据库已损坏（{reason}）；`stave-train history PROJECT --rebuild` 会根据各运行的 events.jsonl 重建它</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="280"/>
+        <location filename="../core/studio/engine_strings.cpp" line="285"/>
         <source>{file}:{line}: {type} event skipped: {reason}</source>
         <translation>{file}:{line}：已跳过 {type} 事件：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="281"/>
+        <location filename="../core/studio/engine_strings.cpp" line="286"/>
         <source>{file}:{line}: skipped: {reason}</source>
         <translation>{file}:{line}：已跳过：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="282"/>
+        <location filename="../core/studio/engine_strings.cpp" line="287"/>
         <source>{file}:{line}: skipped: a line longer than {mib} MiB (no event is that long; damaged or not an event log)</source>
         <translation>{file}:{line}：已跳过：一行超过 {mib} MiB（没有这么长的事件；文件已损坏或不是事件日志）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="283"/>
+        <location filename="../core/studio/engine_strings.cpp" line="288"/>
         <source>{file}: shorter than before; read again from the start</source>
         <translation>{file}：比之前更短；已从头重新读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="284"/>
+        <location filename="../core/studio/engine_strings.cpp" line="289"/>
         <source>{run}: not read: {reason}</source>
         <translation>{run}：未读取：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="285"/>
+        <location filename="../core/studio/engine_strings.cpp" line="290"/>
         <source>{file}: not a JSON object; title, tags and notes not restored</source>
         <translation>{file}：不是 JSON 对象；标题、标签和备注未恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="286"/>
+        <location filename="../core/studio/engine_strings.cpp" line="291"/>
         <source>{reason}; title, tags and notes not restored</source>
         <translation>{reason}；标题、标签和备注未恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="287"/>
+        <location filename="../core/studio/engine_strings.cpp" line="292"/>
         <source>cannot list: {reason}</source>
         <translation>无法列出：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="288"/>
+        <location filename="../core/studio/engine_strings.cpp" line="293"/>
         <source>cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="289"/>
+        <location filename="../core/studio/engine_strings.cpp" line="294"/>
         <source>is a folder, not a file</source>
         <translation>是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="290"/>
+        <location filename="../core/studio/engine_strings.cpp" line="295"/>
         <source>is a FIFO (named pipe), not a regular file; not read</source>
         <translation>是 FIFO（命名管道），不是普通文件；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="291"/>
+        <location filename="../core/studio/engine_strings.cpp" line="296"/>
         <source>is a device, not a regular file; not read</source>
         <translation>是设备，不是普通文件；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="292"/>
+        <location filename="../core/studio/engine_strings.cpp" line="297"/>
         <source>is a socket, not a regular file; not read</source>
         <translation>是套接字，不是普通文件；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="293"/>
+        <location filename="../core/studio/engine_strings.cpp" line="298"/>
         <source>is not a regular file; not read</source>
         <translation>不是普通文件；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="295"/>
+        <location filename="../core/studio/engine_strings.cpp" line="300"/>
         <source>cannot stat: {reason}</source>
         <translation>无法获取文件信息：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="296"/>
+        <location filename="../core/studio/engine_strings.cpp" line="301"/>
         <source>cannot read: {reason}</source>
         <translation>无法读取：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="297"/>
+        <location filename="../core/studio/engine_strings.cpp" line="302"/>
         <source>read failed</source>
         <translation>读取失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="298"/>
+        <location filename="../core/studio/engine_strings.cpp" line="303"/>
         <source>{mib} MiB</source>
         <translation>{mib} MiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="299"/>
+        <location filename="../core/studio/engine_strings.cpp" line="304"/>
         <source>is {size}, larger than the {max} such a file may have; not read</source>
         <translation>大小为 {size}，超过此类文件允许的 {max}；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="300"/>
+        <location filename="../core/studio/engine_strings.cpp" line="305"/>
         <source>holds more than the {max} such a file may have; not read</source>
         <translation>内容超过此类文件允许的 {max}；未读取</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="301"/>
+        <location filename="../core/studio/engine_strings.cpp" line="306"/>
         <source>cannot create folder: {reason}</source>
         <translation>无法创建文件夹：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="302"/>
+        <location filename="../core/studio/engine_strings.cpp" line="307"/>
         <source>cannot create temporary file {file}: {reason}</source>
         <translation>无法创建临时文件 {file}：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="303"/>
+        <location filename="../core/studio/engine_strings.cpp" line="308"/>
         <source>write failed: {reason}</source>
         <translation>写入失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="304"/>
+        <location filename="../core/studio/engine_strings.cpp" line="309"/>
         <source>fsync failed: {reason}</source>
         <translation>fsync 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="305"/>
+        <location filename="../core/studio/engine_strings.cpp" line="310"/>
         <source>rename failed: {reason}</source>
         <translation>重命名失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="306"/>
+        <location filename="../core/studio/engine_strings.cpp" line="311"/>
         <source>{who}: {field}: {problem}</source>
         <translation>{who}: {field}: {problem}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="307"/>
+        <location filename="../core/studio/engine_strings.cpp" line="312"/>
         <source>cluster &apos;{name}&apos;</source>
         <translation>集群“{name}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="308"/>
+        <location filename="../core/studio/engine_strings.cpp" line="313"/>
         <source>cluster profile</source>
         <translation>集群配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="309"/>
+        <location filename="../core/studio/engine_strings.cpp" line="314"/>
         <source>a profile needs a name</source>
         <translation>配置需要一个名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="310"/>
+        <location filename="../core/studio/engine_strings.cpp" line="315"/>
         <source>expected an absolute path, got &apos;{value}&apos;</source>
         <translation>应为绝对路径，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="311"/>
+        <location filename="../core/studio/engine_strings.cpp" line="316"/>
         <source>expected an absolute folder, got &apos;{value}&apos;</source>
         <translation>应为绝对路径的文件夹，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="312"/>
+        <location filename="../core/studio/engine_strings.cpp" line="317"/>
         <source>expected 0 (the ssh configuration&apos;s) to 65535, got {port}</source>
         <translation>应为 0（使用 ssh 配置中的端口）到 65535，实际为 {port}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="313"/>
+        <location filename="../core/studio/engine_strings.cpp" line="318"/>
         <source>a cluster reached over SSH needs the folder its runs go in, as the cluster sees it</source>
         <translation>通过 SSH 访问的集群需要指定其运行所在的文件夹（集群上看到的路径）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="314"/>
+        <location filename="../core/studio/engine_strings.cpp" line="319"/>
         <source>give both folders of the mapping, or neither</source>
         <translation>映射的两个文件夹要么都给出，要么都不给</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="315"/>
+        <location filename="../core/studio/engine_strings.cpp" line="320"/>
         <source>only a cluster reached over SSH (a destination) uses it</source>
         <translation>只有通过 SSH 访问的集群（有目标地址）才使用此项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="316"/>
+        <location filename="../core/studio/engine_strings.cpp" line="321"/>
         <source>no destination (user@host or a Host of ~/.ssh/config)</source>
         <translation>没有目标地址（user@host 或 ~/.ssh/config 中的 Host）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="317"/>
+        <location filename="../core/studio/engine_strings.cpp" line="322"/>
         <source>&apos;{destination}&apos; begins with &apos;-&apos;, which ssh would read as an option</source>
         <translation>“{destination}”以“-”开头，ssh 会把它当作选项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="318"/>
+        <location filename="../core/studio/engine_strings.cpp" line="323"/>
         <source>&apos;{destination}&apos; holds a space or a control character</source>
         <translation>“{destination}”含有空格或控制字符</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="319"/>
+        <location filename="../core/studio/engine_strings.cpp" line="324"/>
         <source>expected an integer in [1, 100000]</source>
         <translation>应为 [1, 100000] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="320"/>
+        <location filename="../core/studio/engine_strings.cpp" line="325"/>
         <source>expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}</source>
         <translation>应为 [0, 1024] 内的整数（0：CPU rank，不申请 GPU），实际为 {gpus}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="321"/>
+        <location filename="../core/studio/engine_strings.cpp" line="326"/>
         <source>expected an integer in [0, 4096]</source>
         <translation>应为 [0, 4096] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="322"/>
+        <location filename="../core/studio/engine_strings.cpp" line="327"/>
         <source>expected one of Slurm&apos;s forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (at most {minutes} minutes), got &apos;{value}&apos;</source>
         <translation>应为 Slurm 的格式之一：分钟、MM:SS、HH:MM:SS、D-HH、D-HH:MM、D-HH:MM:SS 或 UNLIMITED（最多 {minutes} 分钟），实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="323"/>
+        <location filename="../core/studio/engine_strings.cpp" line="328"/>
         <source>may hold only letters, digits and _ - . , got &apos;{value}&apos;</source>
         <translation>只能包含字母、数字和 _ - . ,，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="324"/>
+        <location filename="../core/studio/engine_strings.cpp" line="329"/>
         <source>cluster &apos;{name}&apos;: the dataset {dataset} is not under {from} (the folder the profile maps to {remote} on the cluster)</source>
         <translation>集群“{name}”：数据集 {dataset} 不在 {from} 之下（该配置映射到集群上 {remote} 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="325"/>
+        <location filename="../core/studio/engine_strings.cpp" line="330"/>
         <source>cluster &apos;{name}&apos;: where the cluster&apos;s nodes see the dataset is not said: give its data.yaml on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)</source>
         <translation>集群“{name}”：未说明集群节点在哪里看到数据集：请给出集群上数据集的 data.yaml（dataset_on_cluster），或文件夹映射（dataset_local → dataset_remote）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="326"/>
+        <location filename="../core/studio/engine_strings.cpp" line="331"/>
         <source>not JSON: {detail}</source>
         <translation>不是 JSON：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="327"/>
+        <location filename="../core/studio/engine_strings.cpp" line="332"/>
         <source>expected an object with a list &apos;clusters&apos;</source>
         <translation>应为含有列表 &apos;clusters&apos; 的对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="328"/>
+        <location filename="../core/studio/engine_strings.cpp" line="333"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="329"/>
+        <location filename="../core/studio/engine_strings.cpp" line="334"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="330"/>
+        <location filename="../core/studio/engine_strings.cpp" line="335"/>
         <source>expected a whole number</source>
         <translation>应为整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="331"/>
+        <location filename="../core/studio/engine_strings.cpp" line="336"/>
         <source>&apos;{name}&apos; is given to two profiles</source>
         <translation>“{name}”被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="332"/>
+        <location filename="../core/studio/engine_strings.cpp" line="337"/>
         <source>given to two profiles</source>
         <translation>被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="333"/>
+        <location filename="../core/studio/engine_strings.cpp" line="338"/>
         <source>no cluster profile &apos;{name}&apos; ({known})</source>
         <translation>没有名为“{name}”的集群配置（{known}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="334"/>
+        <location filename="../core/studio/engine_strings.cpp" line="339"/>
         <source>the file has none</source>
         <translation>文件中没有任何配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="335"/>
+        <location filename="../core/studio/engine_strings.cpp" line="340"/>
         <source>there are: {names}</source>
         <translation>现有：{names}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="336"/>
+        <location filename="../core/studio/engine_strings.cpp" line="341"/>
         <source>the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters</source>
         <translation>集群没有分区 {partition}（现有：{partitions}）；请在 设置 ▸ 集群 中更改分区</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="337"/>
+        <location filename="../core/studio/engine_strings.cpp" line="342"/>
         <source>profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config&apos;s workers + 2), or the workers</source>
         <translation>配置 {profile} 每个节点申请 {cpus} 个 CPU（每个 rank {per_rank} 个 × 每个节点 {ranks} 个 rank），但分区 {partition} 的节点最多只有 {offer} 个：Slurm 会让作业一直处于等待状态（PartitionConfig）。请在 设置 ▸ 集群 中减少每个 rank 的 CPU 数（默认为配置的 workers + 2），或减少 workers</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="338"/>
+        <location filename="../core/studio/engine_strings.cpp" line="343"/>
         <source>profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}</source>
         <translation>配置 {profile} 每个节点申请 {gpus} 块 GPU，但分区 {partition} 的节点只有 {offer} 块</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="339"/>
+        <location filename="../core/studio/engine_strings.cpp" line="344"/>
         <source>profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}</source>
         <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="340"/>
+        <location filename="../core/studio/engine_strings.cpp" line="345"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="341"/>
+        <location filename="../core/studio/engine_strings.cpp" line="346"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="342"/>
+        <location filename="../core/studio/engine_strings.cpp" line="347"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="343"/>
+        <location filename="../core/studio/engine_strings.cpp" line="348"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="344"/>
+        <location filename="../core/studio/engine_strings.cpp" line="349"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="345"/>
+        <location filename="../core/studio/engine_strings.cpp" line="350"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>

@@ -237,6 +237,11 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: {detail} (its bytes are not the ones written); the file cannot be trusted"),  // ckpt.damaged.bytes
     QT_TRANSLATE_NOOP("stave::engine", "damaged {noun}: the record ends after {done} of its {size} bytes"),  // ckpt.damaged.short
     QT_TRANSLATE_NOOP("stave::engine", "cannot check the checkpoint archive: {detail}"),  // ckpt.cannot_check
+    QT_TRANSLATE_NOOP("stave::engine", "Not a zip archive"),  // zip.not_zip
+    QT_TRANSLATE_NOOP("stave::engine", "Zip archive inconsistent"),  // zip.inconsistent
+    QT_TRANSLATE_NOOP("stave::engine", "CRC error"),  // zip.crc
+    QT_TRANSLATE_NOOP("stave::engine", "Premature end of file"),  // zip.eof
+    QT_TRANSLATE_NOOP("stave::engine", "Compressed data invalid"),  // zip.compressed
     QT_TRANSLATE_NOOP("stave::engine", "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or not a .pt file) [{detail}]"),  // ckpt.not_complete
     QT_TRANSLATE_NOOP("stave::engine", "not a readable torch.save archive: not a complete zip archive (cut off, damaged, or not a .pt file) [{detail}]"),  // ckpt.not_complete_zip
     QT_TRANSLATE_NOOP("stave::engine", "written by torch.save with _use_new_zipfile_serialization=False (PyTorch's format before 1.6), which Stave does not read; re-save it with a current PyTorch (torch.save(torch.load(f), f))"),  // ckpt.legacy
