@@ -394,6 +394,11 @@ const std::vector<MessageDef> kCatalog = {
      "damaged {noun}: {detail} (its bytes are not the ones written); the file cannot be trusted"},
     {"ckpt.damaged.short", "damaged {noun}: the record ends after {done} of its {size} bytes"},
     {"ckpt.cannot_check", "cannot check the checkpoint archive: {detail}"},
+    {"zip.not_zip", "Not a zip archive"},
+    {"zip.inconsistent", "Zip archive inconsistent"},
+    {"zip.crc", "CRC error"},
+    {"zip.eof", "Premature end of file"},
+    {"zip.compressed", "Compressed data invalid"},
     {"ckpt.not_complete",
      "not a readable Stave checkpoint: not a complete checkpoint archive (cut off, damaged, or "
      "not a .pt file) [{detail}]"},

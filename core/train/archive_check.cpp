@@ -7,13 +7,25 @@
 
 namespace stave::train {
 
+Text zipReason(int code, const std::string& english) {
+  switch (code) {
+    case ZIP_ER_NOZIP: return Text("zip.not_zip");
+    case ZIP_ER_INCONS: return Text("zip.inconsistent");
+    case ZIP_ER_CRC: return Text("zip.crc");
+    case ZIP_ER_EOF: return Text("zip.eof");
+    case ZIP_ER_COMPRESSED_DATA: return Text("zip.compressed");
+    default: return Text("plain", {{"text", english}});
+  }
+}
+
 Status readRecordChecked(const std::string& path, zip_t* za, uint64_t index,
                          const std::string& record, const char* noun, void* dst, uint64_t size) {
   const Text nounText(std::string("ckpt.noun.") + noun);
   zip_file_t* f = zip_fopen_index(za, index, 0);
   if (!f)
     return textError(path, 0, record,
-                     Text("ckpt.damaged.unreadable", {{"noun", nounText}, {"detail", zip_strerror(za)}}));
+                     Text("ckpt.damaged.unreadable",
+                          {{"noun", nounText}, {"detail", zipReason(zip_error_code_zip(zip_get_error(za)), zip_strerror(za))}}));
   std::vector<char> sink(dst ? 1 : 1 << 16);
   uint64_t done = 0;
   zip_int64_t got = 1;
@@ -30,10 +42,15 @@ Status readRecordChecked(const std::string& path, zip_t* za, uint64_t index,
     }
   }
   std::string why;
-  if (got < 0) why = zip_error_strerror(zip_file_get_error(f));
+  int code = 0;
+  if (got < 0) {
+    why = zip_error_strerror(zip_file_get_error(f));
+    code = zip_error_code_zip(zip_file_get_error(f));
+  }
   zip_fclose(f);
   if (got < 0)
-    return textError(path, 0, record, Text("ckpt.damaged.bytes", {{"noun", nounText}, {"detail", why}}));
+    return textError(path, 0, record,
+                     Text("ckpt.damaged.bytes", {{"noun", nounText}, {"detail", zipReason(code, why)}}));
   if (dst && done != size)
     return textError(path, 0, record,
                      Text("ckpt.damaged.short", {{"noun", nounText},
@@ -55,9 +72,10 @@ Status verifyArchive(const std::string& path, const std::string& bytes) {
   zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
   if (!za) {
     const std::string why = zip_error_strerror(&err);
+    const int code = zip_error_code_zip(&err);
     zip_source_free(src);
     zip_error_fini(&err);
-    return textError(path, 0, "", Text("ckpt.not_complete", {{"detail", why}}));
+    return textError(path, 0, "", Text("ckpt.not_complete", {{"detail", zipReason(code, why)}}));
   }
   zip_error_fini(&err);
   std::unique_ptr<zip_t, void (*)(zip_t*)> owner(za, [](zip_t* z) { zip_discard(z); });

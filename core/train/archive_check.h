@@ -20,6 +20,10 @@ Status readRecordChecked(const std::string& path, zip* za, uint64_t index,
                          const std::string& record, const char* noun, void* dst = nullptr,
                          uint64_t size = 0);
 
+/// libzip's words for error `code` (ZIP_ER_*) as a catalog message where the catalog has them
+/// (a file that is no zip archive, cut off, inconsistent, a CRC mismatch), else `english`.
+Text zipReason(int code, const std::string& english);
+
 /// Checks that `bytes` (the contents of `path`) is a complete zip archive whose every record
 /// matches the CRC-32 stored for it. The error names the file and the first damaged record.
 Status verifyArchive(const std::string& path, const std::string& bytes);

@@ -46,7 +46,7 @@ Result<ZipPtr> openZip(const std::string& path, int fd, int flags) {
     zip_error_init_with_code(&err, code);
     const std::string why = zip_error_strerror(&err);
     zip_error_fini(&err);
-    return textError(path, 0, "", Text("ckpt.not_complete_zip", {{"detail", why}}));
+    return textError(path, 0, "", Text("ckpt.not_complete_zip", {{"detail", zipReason(code, why)}}));
   }
   return ZipPtr(za, [](zip_t* z) { zip_discard(z); });
 }
