@@ -115,6 +115,70 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   return true;
 }
 
+void HistoryModel::openInBackground(const QString& projectDir) {
+  close();
+  m_projectDir = QDir(projectDir).absolutePath();
+  const quint64 generation = m_generation;
+  struct Opened {
+    std::unique_ptr<store::Store> gui;  ///< the connection the model's queries use
+    std::vector<store::RunRecord> runs;
+    std::vector<bool> missing;
+    QString error;
+  };
+  const std::string path = store::Store::defaultPath(m_projectDir.toStdString());
+  // Opening creates or migrates the database and checks it; the runs and their folders are
+  // read beside it: seconds on a slow disk, never on the GUI thread. The connection is used
+  // here only after the job handed it over (one thread at a time).
+  m_ingest->run<std::shared_ptr<Opened>>(
+      [path] {
+        auto out = std::make_shared<Opened>();
+        auto s = store::Store::open(path);
+        if (!s) {
+          out->error = errorsText(s.errors());
+          return out;
+        }
+        out->gui = std::move(s.value());
+        out->gui->setMemory(0, kStudioStoreCache);
+        out->runs = out->gui->runs();
+        out->missing = missingFolders(out->runs);
+        return out;
+      },
+      [this, generation](std::shared_ptr<Opened> o) {
+        if (generation != m_generation) return;
+        if (!o->gui) {
+          emit refreshed(o->error);
+          return;
+        }
+        m_store = std::move(o->gui);
+        applyRuns(std::move(o->runs), std::move(o->missing), true);
+        emit refreshed({});
+        refreshInBackground();  // what is new under runs/
+      },
+      [this, generation](const QString& error) {
+        if (generation == m_generation) emit refreshed(error);
+      });
+}
+
+std::vector<bool> HistoryModel::missingFolders(const std::vector<store::RunRecord>& runs) {
+  std::vector<bool> missing(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) missing[i] = !QFileInfo::exists(q(runs[i].dir));
+  return missing;
+}
+
+void HistoryModel::applyRuns(std::vector<store::RunRecord> runs, std::vector<bool> missing, bool changed) {
+  if (!changed && runs.size() == m_runs.size()) {
+    // Nothing new: the view keeps its selection untouched; a folder deleted meanwhile shows.
+    const bool marks = missing != m_missing;
+    m_missing = std::move(missing);
+    if (marks && !m_runs.empty()) emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
+    return;
+  }
+  beginResetModel();
+  m_runs = std::move(runs);
+  m_missing = std::move(missing);
+  endResetModel();
+}
+
 void HistoryModel::close() {
   ++m_generation;
   m_ingestDb.reset();
@@ -168,6 +232,9 @@ void HistoryModel::refreshInBackground() {
     int runsUpdated = 0;
     QStringList warnings;
     std::shared_ptr<store::Store> db;  ///< the job's connection, kept for the next refresh
+    bool read = false;                 ///< the runs were read (with their folders' marks)
+    std::vector<store::RunRecord> runs;
+    std::vector<bool> missing;
   };
   const std::string dbPath = m_store->path();
   const std::string runs = QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString();
@@ -190,9 +257,16 @@ void HistoryModel::refreshInBackground() {
           out.db->setMemory(0, kStudioStoreCache);
         }
         out.db->setStopFlag(stop);  // the studio closes: keep what was read, end
+        // The rows as the store holds them after this, read here too (not on the GUI thread).
+        const auto readRuns = [&out] {
+          out.runs = out.db->runs();
+          out.missing = missingFolders(out.runs);
+          out.read = true;
+        };
         auto r = out.db->ingestRuns(runs);
         if (!r) {
           out.error = errorsText(r.errors());
+          readRuns();
           return out;
         }
         out.runsUpdated = r->runsUpdated;
@@ -201,6 +275,7 @@ void HistoryModel::refreshInBackground() {
         else
           out.warnings << errorsText(settled.errors());
         out.warnings << warningLines(r.value());
+        readRuns();
         return out;
       },
       [this, generation](Ingested r) {
@@ -208,9 +283,10 @@ void HistoryModel::refreshInBackground() {
         m_ingestAgain = false;
         if (generation == m_generation) m_ingestDb = r.db;
         if (generation == m_generation && m_store) {
-          if (r.error.isEmpty()) applyIngest(r.runsUpdated, r.warnings);
-          else reload();
-          emit refreshed(r.error);
+          if (r.error.isEmpty()) m_warnings = r.warnings;
+          if (r.read) applyRuns(std::move(r.runs), std::move(r.missing), r.runsUpdated > 0);
+          // Asked again meanwhile: said once that run is done (never older than the asking).
+          if (!again) emit refreshed(r.error);
         }
         if (again || generation != m_generation) refreshInBackground();
       },

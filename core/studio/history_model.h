@@ -56,15 +56,21 @@ class HistoryModel : public QAbstractTableModel {
   /// (a day-long run's first reading takes seconds: never on the GUI thread). On failure the
   /// model is empty and `error` names the file and the cause.
   bool open(const QString& projectDir, QString* error = nullptr);
+  /// open() on a thread of its own: the database opened (created or migrated) and its runs
+  /// read there, then shown here (modelReset) and refreshed() emitted; what is new under runs/
+  /// follows (refreshInBackground). isOpen() is false until then; a failure empties the model
+  /// and is said by refreshed(error). The GUI never waits for the store or the run folders.
+  void openInBackground(const QString& projectDir);
   /// Closes the database; the model becomes empty.
   void close();
   bool isOpen() const { return m_store != nullptr; }
   /// Ingests what is new under runs/ and reloads the rows (selection-preserving resets are the
   /// view's business). Returns false with `error` when the database refused.
   bool refresh(QString* error = nullptr);
-  /// refresh() on a thread of its own (with its own connection to the database); the rows are
-  /// reloaded here when it is done, then refreshed() is emitted. A call while one is running
-  /// makes it run once more after.
+  /// refresh() on a thread of its own (with its own connection to the database), the rows and
+  /// their folders read there too; they are shown here when it is done, then refreshed() is
+  /// emitted. A call while one is running makes it run once more after (refreshed() then
+  /// follows that run: what it says is never older than the call).
   void refreshInBackground();
   /// True while a background refresh runs.
   bool refreshing() const;
@@ -121,6 +127,11 @@ class HistoryModel : public QAbstractTableModel {
   void reload();
   /// Applies what an ingestion found (warnings; reload when something changed).
   void applyIngest(int runsUpdated, const QStringList& warnings);
+  /// Shows `runs` (read off this thread with whether each folder is `missing`): a reset when
+  /// the runs changed, else only the folder marks.
+  void applyRuns(std::vector<store::RunRecord> runs, std::vector<bool> missing, bool changed);
+  /// Whether each run's folder is gone (a stat each: done where the runs were read).
+  static std::vector<bool> missingFolders(const std::vector<store::RunRecord>& runs);
   BackgroundJob* m_ingest;       ///< refreshInBackground's thread
   std::shared_ptr<store::Store> m_ingestDb;  ///< its connection (nullptr until the first)
   bool m_ingestAgain = false;    ///< asked for while one ran
