@@ -868,114 +868,114 @@
         <translation>没有标注文件的图片：在标注编辑器中打开，以模型的预测作为草稿标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="111"/>
+        <location filename="../widgets/dataset_page.cpp" line="112"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="128"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="128"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="128"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="128"/>
+        <location filename="../widgets/dataset_page.cpp" line="129"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
-        <location filename="../widgets/dataset_page.cpp" line="178"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="179"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Left out</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="134"/>
+        <location filename="../widgets/dataset_page.cpp" line="135"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="134"/>
+        <location filename="../widgets/dataset_page.cpp" line="135"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="134"/>
+        <location filename="../widgets/dataset_page.cpp" line="135"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="137"/>
+        <location filename="../widgets/dataset_page.cpp" line="138"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="137"/>
+        <location filename="../widgets/dataset_page.cpp" line="138"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="137"/>
+        <location filename="../widgets/dataset_page.cpp" line="138"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="140"/>
+        <location filename="../widgets/dataset_page.cpp" line="141"/>
         <source>Box aspect (width : height)</source>
         <translation>框的宽高比（宽 : 高）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="140"/>
+        <location filename="../widgets/dataset_page.cpp" line="141"/>
         <source>aspect</source>
         <translation>宽高比</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="140"/>
+        <location filename="../widgets/dataset_page.cpp" line="141"/>
         <source>boxes</source>
         <translation>框数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="143"/>
+        <location filename="../widgets/dataset_page.cpp" line="144"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="143"/>
+        <location filename="../widgets/dataset_page.cpp" line="144"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="143"/>
+        <location filename="../widgets/dataset_page.cpp" line="144"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="148"/>
+        <location filename="../widgets/dataset_page.cpp" line="149"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="166"/>
-        <location filename="../widgets/dataset_page.cpp" line="380"/>
+        <location filename="../widgets/dataset_page.cpp" line="167"/>
+        <location filename="../widgets/dataset_page.cpp" line="390"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
@@ -995,92 +995,92 @@
         <translation>标注问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="198"/>
+        <location filename="../widgets/dataset_page.cpp" line="199"/>
         <source>%1: %2 / %3 images</source>
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="328"/>
+        <location filename="../widgets/dataset_page.cpp" line="337"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="329"/>
+        <location filename="../widgets/dataset_page.cpp" line="338"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="331"/>
+        <location filename="../widgets/dataset_page.cpp" line="340"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="378"/>
+        <location filename="../widgets/dataset_page.cpp" line="388"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="382"/>
+        <location filename="../widgets/dataset_page.cpp" line="392"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="403"/>
+        <location filename="../widgets/dataset_page.cpp" line="413"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="507"/>
+        <location filename="../widgets/dataset_page.cpp" line="517"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="544"/>
+        <location filename="../widgets/dataset_page.cpp" line="554"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="546"/>
+        <location filename="../widgets/dataset_page.cpp" line="556"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="557"/>
+        <location filename="../widgets/dataset_page.cpp" line="567"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="206"/>
+        <location filename="../widgets/dataset_page.cpp" line="207"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="353"/>
+        <location filename="../widgets/dataset_page.cpp" line="363"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="407"/>
+        <location filename="../widgets/dataset_page.cpp" line="417"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="412"/>
+        <location filename="../widgets/dataset_page.cpp" line="422"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="502"/>
+        <location filename="../widgets/dataset_page.cpp" line="512"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="563"/>
+        <location filename="../widgets/dataset_page.cpp" line="573"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="532"/>
+        <location filename="../widgets/dataset_page.cpp" line="542"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -4787,7 +4787,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="227"/>
-        <location filename="../widgets/run_page_events.cpp" line="265"/>
+        <location filename="../widgets/run_page_events.cpp" line="270"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
@@ -5059,48 +5059,58 @@
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="201"/>
+        <location filename="../widgets/run_page_events.cpp" line="203"/>
+        <source>[launcher] warning: %1</source>
+        <translation>[启动器] 警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="204"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="204"/>
+        <location filename="../widgets/run_page_events.cpp" line="208"/>
+        <source>[launcher] error: %1</source>
+        <translation>[启动器] 错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../widgets/run_page_events.cpp" line="209"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="592"/>
-        <location filename="../widgets/run_page_events.cpp" line="205"/>
+        <location filename="../widgets/run_page_events.cpp" line="210"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="216"/>
+        <location filename="../widgets/run_page_events.cpp" line="221"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="220"/>
+        <location filename="../widgets/run_page_events.cpp" line="225"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="227"/>
+        <location filename="../widgets/run_page_events.cpp" line="232"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="236"/>
+        <location filename="../widgets/run_page_events.cpp" line="241"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="239"/>
+        <location filename="../widgets/run_page_events.cpp" line="244"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="246"/>
+        <location filename="../widgets/run_page_events.cpp" line="251"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
