@@ -198,10 +198,15 @@ void RunPage::buildDispatch() {
     m_splitChanged = true;
   });
   m_dispatch.on<tel::WarningEvent>([this](const studio::RunEvent& e, const tel::WarningEvent& w) {
-    m_log->appendPlainText(tr("[rank %1] warning: %2").arg(e.rank).arg(studio::engineText(w.text, w.message)));
+    // Rank -1 is the launcher (a silent rank, nodes not joining, a stop request).
+    const QString said = studio::engineText(w.text, w.message);
+    m_log->appendPlainText(e.rank < 0 ? tr("[launcher] warning: %1").arg(said)
+                                      : tr("[rank %1] warning: %2").arg(e.rank).arg(said));
   });
   m_dispatch.on<tel::ErrorEvent>([this](const studio::RunEvent&, const tel::ErrorEvent& w) {
-    QString text = tr("[rank %1] error: %2").arg(w.rank).arg(studio::engineText(w.text, w.message));
+    const QString said = studio::engineText(w.text, w.message);
+    QString text = w.rank < 0 ? tr("[launcher] error: %1").arg(said)
+                              : tr("[rank %1] error: %2").arg(w.rank).arg(said);
     if (!w.hint.empty()) text += tr(" — %1").arg(studio::engineText(w.hintText, w.hint));
     m_log->appendPlainText(text);
     for (const auto& line : w.logTail) m_log->appendPlainText(QStringLiteral("    ") + QString::fromStdString(line));
