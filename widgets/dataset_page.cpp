@@ -107,6 +107,7 @@ void DatasetPage::buildHeader(QVBoxLayout* layout) {
   m_labelNew->setObjectName(QStringLiteral("datasetLabelNew"));
   m_labelNew->setToolTip(tr("Images without a label file, in the label editor with a model's "
                             "predictions as draft labels"));
+  m_labelNew->setEnabled(false);  // until a scan has listed the images
   header->addWidget(m_labelNew);
   m_rescan = new QPushButton(tr("Rescan"), this);
   m_rescan->setObjectName(QStringLiteral("datasetRescan"));
@@ -223,7 +224,11 @@ void DatasetPage::connectSignals() {
   });
 }
 
-DatasetPage::~DatasetPage() = default;
+DatasetPage::~DatasetPage() {
+  // An editor still open rescans this page when it goes; it may go after this page (its parent
+  // is the window, or this page while it deletes its children).
+  for (auto* editor : window()->findChildren<LabelEditor*>()) editor->disconnect(this);
+}
 
 QString DatasetPage::datasetRoot() const {
   const auto& s = *m_summary;
@@ -283,9 +288,13 @@ LabelEditor* DatasetPage::editProblemImage(int row) {
 DraftLabelsDialog* DatasetPage::labelNewImages() {
   const auto& s = *m_summary;
   QVector<studio::ImageAndLabel> candidates;
+  QSet<QString> seen;  // an image listed by two splits is one image
   if (s.images)
     for (const auto& g : *s.images)
-      if (g.usable && g.boxes.empty()) candidates.push_back({g.path, g.labelPath});
+      if (g.usable && g.boxes.empty() && !seen.contains(g.path)) {
+        seen.insert(g.path);
+        candidates.push_back({g.path, g.labelPath});
+      }
   auto* dialog = new DraftLabelsDialog(m_doc, candidates, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
@@ -340,6 +349,7 @@ void DatasetPage::showSummary() {
   m_counts->setRowCount(0);
   showProblemList(s);
   m_gallery->setSummary(s);
+  m_labelNew->setEnabled(s.images && !s.images->empty());
   m_issues->setDataset(datasetRoot(), s.names);
   if (s.error.isEmpty()) {
     qint64 train = 0;

@@ -3,6 +3,7 @@
 // predictions as draft labels that are written only when accepted; a read-only dataset's edits
 // of several images are saved elsewhere — just those label files, in the dataset's layout.
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDirIterator>
 #include <QFile>
@@ -15,12 +16,14 @@
 #include <QtTest>
 
 #include "core/base/atomic_file.h"
+#include "core/config/project.h"
 #include "core/data/label_edits.h"
 #include "core/data/label_issues.h"
 #include "core/studio/draft_labels.h"
 #include "core/studio/project_document.h"
 #include "core/studio/thumbnail_loader.h"
 #include "widgets/checkpoint_field.h"
+#include "widgets/dataset_page.h"
 #include "widgets/draft_labels_dialog.h"
 #include "widgets/label_canvas.h"
 #include "widgets/label_editor.h"
@@ -96,6 +99,7 @@ class TstLabelDrafts : public QObject {
   void issuesListShowsThumbnails();
   void draftsWrittenOnlyWhenAccepted();
   void newImagesAreFound();
+  void datasetPageLabelsNewImages();
   void readOnlySavedElsewhere();
 };
 
@@ -261,6 +265,49 @@ void TstLabelDrafts::newImagesAreFound() {
   QCOMPARE(studio::defaultDraftCheckpoint({root + "/runs/r2", root + "/runs/r1"}),
            root + "/runs/r2/weights/best.pt");
   QCOMPARE(studio::defaultDraftCheckpoint({}), QString());
+}
+
+void TstLabelDrafts::datasetPageLabelsNewImages() {
+  QTemporaryDir dir;
+  const QString root = dir.path() + "/data";
+  QDir().mkpath(root + "/images/train");
+  QDir().mkpath(root + "/labels/train");
+  writeText(root + "/data.yaml",
+            "path: .\ntrain: images/train\nval: images/train\nnames: [cat, dog, bird]\n");
+  for (const char* name : {"old", "empty", "new1", "new2"})
+    writeImage(root + "/images/train/" + name + ".png", Qt::gray);
+  writeText(root + "/labels/train/old.txt", "0 0.5 0.5 0.2 0.2\n");
+  writeText(root + "/labels/train/empty.txt", "");
+  auto project = config::createProject((dir.path() + "/proj").toStdString(), "demo",
+                                       (root + "/data.yaml").toStdString());
+  QVERIFY2(project, project.errorText().c_str());
+  // A run of the project with a checkpoint: the model offered first.
+  const QString best = dir.path() + "/proj/runs/r1/weights/best.pt";
+  QDir().mkpath(dir.path() + "/proj/runs/r1/weights");
+  writeText(best, "x");
+  writeText(dir.path() + "/proj/runs/r1/config.yaml", "model: yolov8n\n");
+  studio::ProjectDocument doc;
+  QVERIFY(doc.open(QString::fromStdString(project->path)));
+  widgets::DatasetPage page(&doc);
+  page.resize(1000, 700);
+  QTRY_VERIFY_WITH_TIMEOUT(!page.scanning() && page.summary().images, 30000);
+  QVERIFY(page.labelNewButton()->isEnabled());
+  auto* dialog = page.labelNewImages();
+  QTRY_VERIFY_WITH_TIMEOUT(dialog->searched(), 20000);
+  QCOMPARE(int(dialog->images().size()), 2);
+  QCOMPARE(dialog->weights(), best);
+  // Without a model: the editor on the two new images, nothing written by opening them.
+  dialog->checkpoint()->box()->setCurrentText(QString());
+  dialog->accept();
+  auto* editor = page.findChild<widgets::LabelEditor*>();
+  QVERIFY(editor);
+  QCOMPARE(editor->model()->count(), 2);
+  QTRY_VERIFY_WITH_TIMEOUT(editor->model()->loaded(), 20000);
+  QVERIFY(editor->model()->currentImage()->image.endsWith("/new1.png"));
+  QVERIFY(!editor->model()->showingDrafts());
+  QVERIFY(!QFile::exists(root + "/labels/train/new1.txt"));
+  QVERIFY(!QFile::exists(root + "/labels/train/new2.txt"));
+  editor->close();
 }
 
 void TstLabelDrafts::readOnlySavedElsewhere() {
