@@ -8,8 +8,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QSet>
 #include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
@@ -105,8 +105,9 @@ void DatasetPage::buildHeader(QVBoxLayout* layout) {
   header->addWidget(m_cancelButton);
   m_labelNew = new QPushButton(tr("Label new images…"), this);
   m_labelNew->setObjectName(QStringLiteral("datasetLabelNew"));
-  m_labelNew->setToolTip(tr("Images without a label file, in the label editor with a model's "
-                            "predictions as draft labels"));
+  m_labelNew->setToolTip(
+      tr("Images without a label file, in the label editor with a model's "
+         "predictions as draft labels"));
   m_labelNew->setEnabled(false);  // until a scan has listed the images
   header->addWidget(m_labelNew);
   m_rescan = new QPushButton(tr("Rescan"), this);
@@ -297,9 +298,8 @@ DraftLabelsDialog* DatasetPage::labelNewImages() {
       }
   auto* dialog = new DraftLabelsDialog(m_doc, candidates, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog, &QDialog::accepted, this, [this, dialog] {
-    editNewImages(dialog->images(), dialog->weights(), dialog->conf());
-  });
+  connect(dialog, &QDialog::accepted, this,
+          [this, dialog] { editNewImages(dialog->images(), dialog->weights(), dialog->conf()); });
   dialog->open();
   return dialog;
 }
@@ -308,7 +308,8 @@ LabelEditor* DatasetPage::editNewImages(const QVector<studio::ImageAndLabel>& fo
                                         const QString& weights, double conf) {
   if (found.isEmpty()) return nullptr;
   QVector<studio::EditorImage> images;
-  for (const auto& f : found) images.push_back({f.image, f.label, {}, {}, false, !weights.isEmpty()});
+  for (const auto& f : found)
+    images.push_back({f.image, f.label, {}, {}, false, !weights.isEmpty()});
   auto* editor = openLabelEditor(window(), datasetRoot(), m_summary->names, images, 0);
   if (!weights.isEmpty()) editor->predictDrafts(weights, conf);
   connect(editor, &QObject::destroyed, this, [this] {
