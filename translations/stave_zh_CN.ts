@@ -135,189 +135,189 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="286"/>
+        <location filename="../core/studio/cluster_job.cpp" line="287"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="292"/>
+        <location filename="../core/studio/cluster_job.cpp" line="293"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="293"/>
+        <location filename="../core/studio/cluster_job.cpp" line="294"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="354"/>
+        <location filename="../core/studio/cluster_job.cpp" line="355"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="359"/>
+        <location filename="../core/studio/cluster_job.cpp" line="360"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="364"/>
+        <location filename="../core/studio/cluster_job.cpp" line="365"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="368"/>
+        <location filename="../core/studio/cluster_job.cpp" line="369"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="390"/>
+        <location filename="../core/studio/cluster_job.cpp" line="391"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="391"/>
+        <location filename="../core/studio/cluster_job.cpp" line="392"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="392"/>
+        <location filename="../core/studio/cluster_job.cpp" line="393"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="393"/>
+        <location filename="../core/studio/cluster_job.cpp" line="394"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="394"/>
+        <location filename="../core/studio/cluster_job.cpp" line="395"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="395"/>
+        <location filename="../core/studio/cluster_job.cpp" line="396"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="403"/>
+        <location filename="../core/studio/cluster_job.cpp" line="404"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="405"/>
+        <location filename="../core/studio/cluster_job.cpp" line="406"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="407"/>
+        <location filename="../core/studio/cluster_job.cpp" line="408"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="409"/>
+        <location filename="../core/studio/cluster_job.cpp" line="410"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="413"/>
+        <location filename="../core/studio/cluster_job.cpp" line="414"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="415"/>
+        <location filename="../core/studio/cluster_job.cpp" line="416"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="417"/>
+        <location filename="../core/studio/cluster_job.cpp" line="418"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="418"/>
+        <location filename="../core/studio/cluster_job.cpp" line="419"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="419"/>
+        <location filename="../core/studio/cluster_job.cpp" line="420"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="421"/>
+        <location filename="../core/studio/cluster_job.cpp" line="422"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="422"/>
+        <location filename="../core/studio/cluster_job.cpp" line="423"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="424"/>
+        <location filename="../core/studio/cluster_job.cpp" line="425"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="426"/>
+        <location filename="../core/studio/cluster_job.cpp" line="427"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="428"/>
+        <location filename="../core/studio/cluster_job.cpp" line="429"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="434"/>
+        <location filename="../core/studio/cluster_job.cpp" line="435"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="435"/>
+        <location filename="../core/studio/cluster_job.cpp" line="436"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="437"/>
+        <location filename="../core/studio/cluster_job.cpp" line="438"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="444"/>
-        <location filename="../core/studio/cluster_job.cpp" line="456"/>
+        <location filename="../core/studio/cluster_job.cpp" line="445"/>
+        <location filename="../core/studio/cluster_job.cpp" line="457"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="447"/>
+        <location filename="../core/studio/cluster_job.cpp" line="448"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="448"/>
+        <location filename="../core/studio/cluster_job.cpp" line="449"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="451"/>
+        <location filename="../core/studio/cluster_job.cpp" line="452"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="455"/>
         <location filename="../core/studio/cluster_job.cpp" line="456"/>
+        <location filename="../core/studio/cluster_job.cpp" line="457"/>
         <source>ending</source>
         <translation>正在结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="457"/>
+        <location filename="../core/studio/cluster_job.cpp" line="458"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="458"/>
+        <location filename="../core/studio/cluster_job.cpp" line="459"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -863,119 +863,119 @@
         <translation>标注新图片…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="108"/>
+        <location filename="../widgets/dataset_page.cpp" line="109"/>
         <source>Images without a label file, in the label editor with a model&apos;s predictions as draft labels</source>
         <translation>没有标注文件的图片：在标注编辑器中打开，以模型的预测作为草稿标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="112"/>
+        <location filename="../widgets/dataset_page.cpp" line="113"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Labelled</source>
         <translation>有标注</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="129"/>
+        <location filename="../widgets/dataset_page.cpp" line="130"/>
         <source>Background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="131"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
-        <location filename="../widgets/dataset_page.cpp" line="179"/>
+        <location filename="../widgets/dataset_page.cpp" line="131"/>
+        <location filename="../widgets/dataset_page.cpp" line="180"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="130"/>
+        <location filename="../widgets/dataset_page.cpp" line="131"/>
         <source>Left out</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="135"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>Instances per class</source>
         <translation>各类别实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="135"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="135"/>
+        <location filename="../widgets/dataset_page.cpp" line="136"/>
         <source>instances</source>
         <translation>实例数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="138"/>
+        <location filename="../widgets/dataset_page.cpp" line="139"/>
         <source>Box width × height (of the image)</source>
         <translation>框的宽 × 高（相对图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="138"/>
+        <location filename="../widgets/dataset_page.cpp" line="139"/>
         <source>width</source>
         <translation>宽</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="138"/>
+        <location filename="../widgets/dataset_page.cpp" line="139"/>
         <source>height</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="141"/>
+        <location filename="../widgets/dataset_page.cpp" line="142"/>
         <source>Box aspect (width : height)</source>
         <translation>框的宽高比（宽 : 高）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="141"/>
+        <location filename="../widgets/dataset_page.cpp" line="142"/>
         <source>aspect</source>
         <translation>宽高比</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="141"/>
+        <location filename="../widgets/dataset_page.cpp" line="142"/>
         <source>boxes</source>
         <translation>框数</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="144"/>
+        <location filename="../widgets/dataset_page.cpp" line="145"/>
         <source>Image sizes</source>
         <translation>图像尺寸</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="144"/>
+        <location filename="../widgets/dataset_page.cpp" line="145"/>
         <source>width (px)</source>
         <translation>宽（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="144"/>
+        <location filename="../widgets/dataset_page.cpp" line="145"/>
         <source>height (px)</source>
         <translation>高（像素）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="149"/>
+        <location filename="../widgets/dataset_page.cpp" line="150"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="167"/>
-        <location filename="../widgets/dataset_page.cpp" line="390"/>
+        <location filename="../widgets/dataset_page.cpp" line="168"/>
+        <location filename="../widgets/dataset_page.cpp" line="391"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
@@ -995,92 +995,92 @@
         <translation>标注问题</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="199"/>
+        <location filename="../widgets/dataset_page.cpp" line="200"/>
         <source>%1: %2 / %3 images</source>
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="337"/>
+        <location filename="../widgets/dataset_page.cpp" line="338"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="338"/>
+        <location filename="../widgets/dataset_page.cpp" line="339"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="340"/>
+        <location filename="../widgets/dataset_page.cpp" line="341"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="388"/>
+        <location filename="../widgets/dataset_page.cpp" line="389"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="392"/>
+        <location filename="../widgets/dataset_page.cpp" line="393"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="413"/>
+        <location filename="../widgets/dataset_page.cpp" line="414"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="517"/>
+        <location filename="../widgets/dataset_page.cpp" line="518"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="554"/>
+        <location filename="../widgets/dataset_page.cpp" line="555"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="556"/>
+        <location filename="../widgets/dataset_page.cpp" line="557"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="567"/>
+        <location filename="../widgets/dataset_page.cpp" line="568"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="207"/>
+        <location filename="../widgets/dataset_page.cpp" line="208"/>
         <source>Scan cancelled; Rescan to start again.</source>
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="363"/>
+        <location filename="../widgets/dataset_page.cpp" line="364"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="417"/>
+        <location filename="../widgets/dataset_page.cpp" line="418"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="422"/>
+        <location filename="../widgets/dataset_page.cpp" line="423"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="512"/>
+        <location filename="../widgets/dataset_page.cpp" line="513"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="573"/>
+        <location filename="../widgets/dataset_page.cpp" line="574"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="542"/>
+        <location filename="../widgets/dataset_page.cpp" line="543"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -8083,51 +8083,76 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="341"/>
+        <source>cluster &apos;{name}&apos; is not reached over SSH</source>
+        <translation>集群“{name}”不是通过 SSH 访问的</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="342"/>
+        <source>Slurm job {job} is {state}; a run is resumed once its job has ended</source>
+        <translation>Slurm 作业 {job} 状态为 {state}；作业结束后才能恢复运行</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="343"/>
+        <source>not ended</source>
+        <translation type="unfinished">未结束</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="344"/>
+        <source>whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}</source>
+        <translation>无法确定 Slurm 作业 {job} 是否已结束，因此不恢复该运行：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="345"/>
+        <source>the run has no config.yaml (its job never started training, or it was not mirrored yet: `stave-train cluster follow` copies it); run the config again instead</source>
+        <translation>该运行没有 config.yaml（它的作业从未开始训练，或尚未镜像到本机：`stave-train cluster follow` 会复制它）；请改为重新运行该配置</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="346"/>
         <source>the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters</source>
         <translation>集群没有分区 {partition}（现有：{partitions}）；请在 设置 ▸ 集群 中更改分区</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="342"/>
+        <location filename="../core/studio/engine_strings.cpp" line="347"/>
         <source>profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config&apos;s workers + 2), or the workers</source>
         <translation>配置 {profile} 每个节点申请 {cpus} 个 CPU（每个 rank {per_rank} 个 × 每个节点 {ranks} 个 rank），但分区 {partition} 的节点最多只有 {offer} 个：Slurm 会让作业一直处于等待状态（PartitionConfig）。请在 设置 ▸ 集群 中减少每个 rank 的 CPU 数（默认为配置的 workers + 2），或减少 workers</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="343"/>
+        <location filename="../core/studio/engine_strings.cpp" line="348"/>
         <source>profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}</source>
         <translation>配置 {profile} 每个节点申请 {gpus} 块 GPU，但分区 {partition} 的节点只有 {offer} 块</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="344"/>
+        <location filename="../core/studio/engine_strings.cpp" line="349"/>
         <source>profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}</source>
         <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="345"/>
+        <location filename="../core/studio/engine_strings.cpp" line="350"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="346"/>
+        <location filename="../core/studio/engine_strings.cpp" line="351"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="347"/>
+        <location filename="../core/studio/engine_strings.cpp" line="352"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="348"/>
+        <location filename="../core/studio/engine_strings.cpp" line="353"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="349"/>
+        <location filename="../core/studio/engine_strings.cpp" line="354"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="350"/>
+        <location filename="../core/studio/engine_strings.cpp" line="355"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>

@@ -338,6 +338,11 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "no cluster profile '{name}' ({known})"),  // cluster.no_profile
     QT_TRANSLATE_NOOP("stave::engine", "the file has none"),  // cluster.none_in_file
     QT_TRANSLATE_NOOP("stave::engine", "there are: {names}"),  // cluster.there_are
+    QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}' is not reached over SSH"),  // cluster.not_ssh
+    QT_TRANSLATE_NOOP("stave::engine", "Slurm job {job} is {state}; a run is resumed once its job has ended"),  // cluster.job_not_ended
+    QT_TRANSLATE_NOOP("stave::engine", "not ended"),  // cluster.not_ended
+    QT_TRANSLATE_NOOP("stave::engine", "whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}"),  // cluster.job_state_unknown
+    QT_TRANSLATE_NOOP("stave::engine", "the run has no config.yaml (its job never started training, or it was not mirrored yet: `stave-train cluster follow` copies it); run the config again instead"),  // cluster.no_config
     QT_TRANSLATE_NOOP("stave::engine", "the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters"),  // cluster.no_partition
     QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config's workers + 2), or the workers"),  // cluster.too_many_cpus
     QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}"),  // cluster.too_many_gpus
