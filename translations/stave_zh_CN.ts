@@ -8094,7 +8094,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="343"/>
         <source>not ended</source>
-        <translation type="unfinished">未结束</translation>
+        <translation>未结束</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="344"/>
