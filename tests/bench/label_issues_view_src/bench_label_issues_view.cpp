@@ -2,7 +2,7 @@
 // the GUI thread for the rows on screen only, into a cache bounded in bytes. Writes K small JPEG
 // images and an issues CSV of N rows over them (default 1,000,000 rows, 5,000 images), loads the
 // list offscreen, then jumps to J random places as a user scrolling would and waits at each until
-// every thumbnail on screen is painted. Prints JSON: the load time, the time to a complete screen
+// every thumbnail on screen is decoded. Prints JSON: the load time, the time to a complete screen
 // (median, max), the cache's bytes and queued requests at their largest against the loader's
 // bounds, and the process's resident memory before and after the jumps.
 //
