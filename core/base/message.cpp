@@ -555,6 +555,14 @@ const std::vector<MessageDef> kCatalog = {
     {"cluster.no_profile", "no cluster profile '{name}' ({known})"},
     {"cluster.none_in_file", "the file has none"},
     {"cluster.there_are", "there are: {names}"},
+    {"cluster.not_ssh", "cluster '{name}' is not reached over SSH"},
+    {"cluster.job_not_ended", "Slurm job {job} is {state}; a run is resumed once its job has ended"},
+    {"cluster.not_ended", "not ended"},
+    {"cluster.job_state_unknown",
+     "whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}"},
+    {"cluster.no_config",
+     "the run has no config.yaml (its job never started training, or it was not mirrored yet: "
+     "`stave-train cluster follow` copies it); run the config again instead"},
     {"cluster.no_partition",
      "the cluster has no partition {partition} (it has {partitions}); change the partition in "
      "Settings ▸ Clusters"},

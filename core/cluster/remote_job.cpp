@@ -444,10 +444,10 @@ Sbatched sbatchGuarded(const Profile& p, const RemoteRunner& run, const std::str
 
 Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& run) {
   const Profile& p = s.profile;
-  if (!p.remote()) return Error{"", 0, "destination", "cluster '" + p.name + "' is not reached over SSH"};
-  if (const auto problems = p.problems(); !problems.empty()) {
+  if (!p.remote()) return textError("", 0, "destination", Text("cluster.not_ssh", {{"name", p.name}}));
+  if (const auto problems = p.problemTexts(); !problems.empty()) {
     std::vector<Error> errors;
-    for (const auto& pr : problems) errors.push_back({"", 0, "", pr});
+    for (const auto& pr : problems) errors.push_back(textError("", 0, "", pr));
     return errors;
   }
   RunRecord rec;
@@ -465,16 +465,16 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
     if (!rec.jobId.empty() && jobPhase(rec.finalState) == JobState::Phase::Unknown) {
       const JobState st = queryJob(p, rec.jobId, nullptr, run);
       if (!st.ended())
-        return Error{s.localDir, 0, "job_id",
-                     st.error.empty() ? "Slurm job " + rec.jobId + " is " + (st.state.empty() ? "not ended" : st.state) +
-                                            "; a run is resumed once its job has ended"
-                                      : "whether Slurm job " + rec.jobId + " has ended is not known, so the run is not resumed: " + st.error};
+        return textError(s.localDir, 0, "job_id",
+                         st.error.empty()
+                             ? Text("cluster.job_not_ended",
+                                    {{"job", rec.jobId},
+                                     {"state", st.state.empty() ? Text("cluster.not_ended") : Text("plain", {{"text", st.state}})}})
+                             : Text("cluster.job_state_unknown", {{"job", rec.jobId}, {"reason", st.error}}));
     }
     std::error_code ec;
     if (!fs::exists(s.localDir + "/config.yaml", ec))
-      return Error{s.localDir, 0, "config.yaml",
-                   "the run has no config.yaml (its job never started training, or it was not mirrored yet: "
-                   "`stave-train cluster follow` copies it); run the config again instead"};
+      return textError(s.localDir, 0, "config.yaml", Text("cluster.no_config"));
     remoteDir = rec.remoteDir;
   }
   const std::string runId = fs::path(s.localDir).filename().string();

@@ -9,6 +9,7 @@
 #include "core/cluster/mirror.h"
 #include "core/cluster/remote_job.h"
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/preferences.h"
 
 namespace stave::studio {
@@ -60,7 +61,7 @@ ClusterJobRecord submitOverSsh(const ClusterSubmission& s, QString* error) {
   r.epochs = s.epochs;
   auto rec = cluster::submitRemote(r);
   if (!rec) {
-    *error = QString::fromStdString(rec.errorText());
+    *error = errorsText(rec.errors());
     // sbatch's answer lost: the record says so, and the folder is kept.
     return QFileInfo::exists(QDir(s.runDir).filePath(clusterJobFileName())) ? readClusterJob(s.runDir) : ClusterJobRecord{};
   }
