@@ -225,10 +225,20 @@ void DatasetPage::connectSignals() {
   });
 }
 
+void DatasetPage::watchEditor(LabelEditor* editor) {
+  // The scan's counts and problems follow the edits once the editor is closed.
+  m_editors.removeAll(nullptr);
+  m_editors.push_back(editor);
+  connect(editor, &QObject::destroyed, this, [this] {
+    if (m_doc->isOpen()) rescan();
+  });
+}
+
 DatasetPage::~DatasetPage() {
   // An editor still open rescans this page when it goes; it may go after this page (its parent
   // is the window, or this page while it deletes its children).
-  for (auto* editor : window()->findChildren<LabelEditor*>()) editor->disconnect(this);
+  for (const auto& editor : m_editors)
+    if (editor) editor->disconnect(this);
 }
 
 QString DatasetPage::datasetRoot() const {
@@ -251,10 +261,7 @@ LabelEditor* DatasetPage::editLabels(int row) {
   }
   if (images.isEmpty()) return nullptr;
   auto* editor = openLabelEditor(window(), datasetRoot(), s.names, images, current);
-  // The scan's counts and problems follow the edits once the editor is closed.
-  connect(editor, &QObject::destroyed, this, [this] {
-    if (m_doc->isOpen()) rescan();
-  });
+  watchEditor(editor);
   return editor;
 }
 
@@ -280,9 +287,7 @@ LabelEditor* DatasetPage::editProblemImage(int row) {
   }
   if (current < 0) return nullptr;  // no usable image: a file the editor cannot open
   auto* editor = openLabelEditor(window(), datasetRoot(), s.names, images, current);
-  connect(editor, &QObject::destroyed, this, [this] {
-    if (m_doc->isOpen()) rescan();
-  });
+  watchEditor(editor);
   return editor;
 }
 
@@ -312,9 +317,7 @@ LabelEditor* DatasetPage::editNewImages(const QVector<studio::ImageAndLabel>& fo
     images.push_back({f.image, f.label, {}, {}, false, !weights.isEmpty()});
   auto* editor = openLabelEditor(window(), datasetRoot(), m_summary->names, images, 0);
   if (!weights.isEmpty()) editor->predictDrafts(weights, conf);
-  connect(editor, &QObject::destroyed, this, [this] {
-    if (m_doc->isOpen()) rescan();
-  });
+  watchEditor(editor);
   return editor;
 }
 

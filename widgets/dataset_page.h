@@ -5,6 +5,8 @@
 // image with its label rows drawn and the offending row named (file:line). Gallery: thumbnails
 // with boxes, filters and a large preview. Augmentation: a batch as the trainer's loader
 // renders it.
+#include <QList>
+#include <QPointer>
 #include <QWidget>
 #include <memory>
 
@@ -105,6 +107,8 @@ class DatasetPage : public QWidget {
   void plotAspects(const studio::DatasetSummary& s);
   void showProblemImage();
   void setMessage(const QString& text, bool error);
+  /// Rescans when `editor` closes (not once this page is gone).
+  void watchEditor(LabelEditor* editor);
   studio::ProjectDocument* m_doc;
   studio::DatasetScan* m_scan;
   std::shared_ptr<const studio::DatasetSummary> m_summary;
@@ -128,6 +132,7 @@ class DatasetPage : public QWidget {
   DatasetGallery* m_gallery = nullptr;
   AugmentView* m_augment = nullptr;
   LabelIssuesView* m_issues = nullptr;
+  QList<QPointer<LabelEditor>> m_editors;  ///< the editors this page opened
   int m_problemRow = -1;
   QString m_problemImage;  // the image of the selected problem ("" when none)
   QString m_previewImage;
