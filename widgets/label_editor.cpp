@@ -100,6 +100,15 @@ LabelEditor::LabelEditor(QWidget* parent)
   help->setWordWrap(true);
   help->setMaximumWidth(220);
   side->addWidget(help);
+  m_draftHelp = new QLabel(tr("Hatched: the model's draft labels for this new image. A accepts "
+                              "the selected one (or the strongest), Shift+A all of them; each "
+                              "accept writes the label file, nothing is written before."),
+                           this);
+  m_draftHelp->setObjectName(QStringLiteral("labelEditorDraftHelp"));
+  m_draftHelp->setWordWrap(true);
+  m_draftHelp->setMaximumWidth(220);
+  m_draftHelp->hide();
+  side->addWidget(m_draftHelp);
   body->addLayout(side);
   layout->addLayout(body, 1);
 
@@ -212,6 +221,7 @@ void LabelEditor::showOpened() {
   m_canvas->setPredictions(m_model->predictions());
   m_canvas->setDrafts(m_model->showingDrafts());
   m_acceptAll->setVisible(m_model->showingDrafts());
+  m_draftHelp->setVisible(m_model->showingDrafts());
   m_canvas->setIssues(m_model->issues());
   m_message->clear();
   m_reload->hide();
@@ -348,6 +358,7 @@ void LabelEditor::showDrafts() {
   m_canvas->setPredictions(m_model->predictions());
   m_canvas->setDrafts(m_model->showingDrafts());
   m_acceptAll->setVisible(m_model->showingDrafts());
+  m_draftHelp->setVisible(m_model->showingDrafts());
   updateStatus();
 }
 

@@ -98,6 +98,7 @@ class LabelEditor : public QWidget {
   QPushButton* m_discard;
   QPushButton* m_saveElsewhere;
   QPushButton* m_acceptAll;
+  QLabel* m_draftHelp;  ///< the drafts' keys, shown on an image with drafts
   studio::DraftPredictor* m_drafts = nullptr;
   bool m_closeWhenSaved = false;
 };

@@ -177,6 +177,7 @@ void TstLabelDrafts::draftsWrittenOnlyWhenAccepted() {
   QVERIFY(model->showingDrafts());
   QVERIFY(editor.canvas()->drafts());
   QVERIFY(editor.acceptAllButton()->isVisibleTo(&editor));
+  QVERIFY(editor.findChild<QLabel*>("labelEditorDraftHelp")->isVisibleTo(&editor));
   QVERIFY2(editor.messageLabel()->text().contains("nothing is written"),
            qPrintable(editor.messageLabel()->text()));
   QCOMPARE(model->predictions()[0].cls, 1);
