@@ -975,7 +975,7 @@
     </message>
     <message>
         <location filename="../widgets/dataset_page.cpp" line="168"/>
-        <location filename="../widgets/dataset_page.cpp" line="391"/>
+        <location filename="../widgets/dataset_page.cpp" line="394"/>
         <source>Select a problem to see its image and label.</source>
         <translation>选择一个问题以查看其图像和标注。</translation>
     </message>
@@ -1000,52 +1000,52 @@
         <translation>%1：%2 / %3 张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="338"/>
+        <location filename="../widgets/dataset_page.cpp" line="341"/>
         <source>Dataset: %1</source>
         <translation>数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="339"/>
+        <location filename="../widgets/dataset_page.cpp" line="342"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="341"/>
+        <location filename="../widgets/dataset_page.cpp" line="344"/>
         <source>listing images…</source>
         <translation>正在列出图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="389"/>
+        <location filename="../widgets/dataset_page.cpp" line="392"/>
         <source>No problems: every image and label file was read and passed the checks (readable, labels in range, no duplicates).</source>
         <translation>没有问题：每个图像和标注文件都已读取并通过检查（可读、标注在范围内、无重复）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="393"/>
+        <location filename="../widgets/dataset_page.cpp" line="396"/>
         <source>Problems (%1)</source>
         <translation>问题（%1）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="414"/>
+        <location filename="../widgets/dataset_page.cpp" line="417"/>
         <source>%1 classes, %2 images, %3 problems%4</source>
         <translation>%1 个类别，%2 张图像，%3 个问题%4</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="518"/>
+        <location filename="../widgets/dataset_page.cpp" line="521"/>
         <source>No image belongs to this file.</source>
         <translation>没有图像对应此文件。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="555"/>
+        <location filename="../widgets/dataset_page.cpp" line="558"/>
         <source>Line %1 has no box to draw.</source>
         <translation>第 %1 行没有可绘制的框。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="557"/>
+        <location filename="../widgets/dataset_page.cpp" line="560"/>
         <source>Line %1&apos;s box lies outside the image.</source>
         <translation>第 %1 行的框在图像之外。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="568"/>
+        <location filename="../widgets/dataset_page.cpp" line="571"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -1055,32 +1055,32 @@
         <translation>扫描已取消；点“重新扫描”再次开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="364"/>
+        <location filename="../widgets/dataset_page.cpp" line="367"/>
         <source>Cannot read the dataset: %1</source>
         <translation>无法读取数据集：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="418"/>
+        <location filename="../widgets/dataset_page.cpp" line="421"/>
         <source> (from the scan cache)</source>
         <translation>（来自扫描缓存）</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="423"/>
+        <location filename="../widgets/dataset_page.cpp" line="426"/>
         <source>No image has a label: every image is background. Labels are read from a labels/ folder beside images/ (…/labels/a.txt for …/images/a.jpg).</source>
         <translation>没有任何图像有标注：所有图像都是背景。标注从 images/ 旁边的 labels/ 文件夹读取（…/images/a.jpg 对应 …/labels/a.txt）。</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="513"/>
+        <location filename="../widgets/dataset_page.cpp" line="516"/>
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="574"/>
+        <location filename="../widgets/dataset_page.cpp" line="577"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/dataset_page.cpp" line="543"/>
+        <location filename="../widgets/dataset_page.cpp" line="546"/>
         <source>line %1: %2</source>
         <translation>第 %1 行：%2</translation>
     </message>
@@ -2601,97 +2601,102 @@
         <translation>在空白处拖动画框；拖动框可移动，拖动边缘可缩放。Delete 删除。虚线为模型的预测——点击一个并按 A 采纳。右键或中键拖动平移，滚轮缩放，Ctrl+0 适应窗口。左/右方向键：上一张/下一张（先保存编辑）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="112"/>
+        <location filename="../widgets/label_editor.cpp" line="103"/>
+        <source>Hatched: the model&apos;s draft labels for this new image. A accepts the selected one (or the strongest), Shift+A all of them; each accept writes the label file, nothing is written before.</source>
+        <translation>斜线填充：模型为这张新图片给出的草稿标注。A 接受选中的草稿（或置信度最高的一个），Shift+A 接受全部；每次接受都会写入标注文件，之前不会写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/label_editor.cpp" line="121"/>
         <source>Reload from disk</source>
         <translation>从磁盘重新加载</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="113"/>
+        <location filename="../widgets/label_editor.cpp" line="122"/>
         <source>Discard edits</source>
         <translation>放弃编辑</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="114"/>
+        <location filename="../widgets/label_editor.cpp" line="123"/>
         <source>Save elsewhere…</source>
         <translation>另存到…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="117"/>
+        <location filename="../widgets/label_editor.cpp" line="126"/>
         <source>Writes the edited label files, and only those, to a folder you choose, with the dataset&apos;s layout (labels/train/…)</source>
         <translation>把编辑过的标注文件（仅这些文件）按数据集的目录结构（labels/train/…）写入您选择的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="149"/>
+        <location filename="../widgets/label_editor.cpp" line="158"/>
         <source>Save the edited label files in</source>
         <translation>将编辑过的标注文件保存到</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="156"/>
+        <location filename="../widgets/label_editor.cpp" line="165"/>
         <source>%n edited label file(s) written under %1 (the dataset is unchanged).</source>
         <translation>
             <numerusform>已将 %n 个编辑过的标注文件写入 %1（数据集未改动）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="179"/>
+        <location filename="../widgets/label_editor.cpp" line="188"/>
         <source>Saved (edit %1).</source>
         <translation>已保存（编辑 %1）。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="184"/>
+        <location filename="../widgets/label_editor.cpp" line="193"/>
         <source>Nothing to show yet.</source>
         <translation>暂无内容。</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="199"/>
+        <location filename="../widgets/label_editor.cpp" line="208"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="209"/>
+        <location filename="../widgets/label_editor.cpp" line="218"/>
         <source>Cannot read the image: %1</source>
         <translation>无法读取图像：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="223"/>
+        <location filename="../widgets/label_editor.cpp" line="233"/>
         <source>The dataset cannot be written: %n edited label file(s) kept here.</source>
         <translation>
             <numerusform>数据集不可写入：%n 个编辑过的标注文件保留在此处。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="236"/>
+        <location filename="../widgets/label_editor.cpp" line="246"/>
         <source>%1 of %2 · %3 · %n box(es)</source>
         <translation>
             <numerusform>第 %1 / %2 张 · %3 · %n 个框</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="243"/>
+        <location filename="../widgets/label_editor.cpp" line="253"/>
         <source> · %n draft(s) not accepted</source>
         <translation>
             <numerusform> · %n 个草稿未接受</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="245"/>
+        <location filename="../widgets/label_editor.cpp" line="255"/>
         <source> · unsaved</source>
         <translation> · 未保存</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="247"/>
+        <location filename="../widgets/label_editor.cpp" line="257"/>
         <source>Label editor — %1</source>
         <translation>标注编辑器 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="255"/>
+        <location filename="../widgets/label_editor.cpp" line="265"/>
         <source>Not saved: the label file was changed by another program since it was opened. Reload it (your edits here are dropped) or keep editing.
 %1</source>
         <translation>未保存：标注文件在打开后已被其他程序修改。请重新加载（此处的编辑将被丢弃）或继续编辑。
 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="259"/>
+        <location filename="../widgets/label_editor.cpp" line="269"/>
         <source>Not saved: the dataset cannot be written. Your edits are kept here (%n label file(s)) until you save them elsewhere or discard them.
 %1</source>
         <translation>
@@ -2700,93 +2705,93 @@
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="264"/>
+        <location filename="../widgets/label_editor.cpp" line="274"/>
         <source>Not saved elsewhere: %1</source>
         <translation>未能另存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="493"/>
+        <location filename="../widgets/label_editor.cpp" line="504"/>
         <source>Unsaved label edits</source>
         <translation>未保存的标注编辑</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="494"/>
+        <location filename="../widgets/label_editor.cpp" line="505"/>
         <source>The dataset cannot be written and %n edited label file(s) are only here. Close and drop them?</source>
         <translation>
             <numerusform>数据集不可写入，%n 个编辑过的标注文件只保存在这里。关闭并丢弃它们吗？</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="266"/>
+        <location filename="../widgets/label_editor.cpp" line="276"/>
         <source>Cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="277"/>
+        <location filename="../widgets/label_editor.cpp" line="287"/>
         <source>No edited label files to save.</source>
         <translation>没有要保存的编辑过的标注文件。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="280"/>
+        <location filename="../widgets/label_editor.cpp" line="290"/>
         <source>Writing %n label file(s) under %1…</source>
         <translation>
             <numerusform>正在将 %n 个标注文件写入 %1…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="299"/>
-        <location filename="../widgets/label_editor.cpp" line="312"/>
+        <location filename="../widgets/label_editor.cpp" line="309"/>
+        <location filename="../widgets/label_editor.cpp" line="322"/>
         <source>Cannot predict draft labels: %1</source>
         <translation>无法预测草稿标注：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="303"/>
+        <location filename="../widgets/label_editor.cpp" line="313"/>
         <source>Predicting draft labels with %1 on %n image(s)…</source>
         <translation>
             <numerusform>正在用 %1 为 %n 张图片预测草稿标注…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="311"/>
+        <location filename="../widgets/label_editor.cpp" line="321"/>
         <source>Draft labels cancelled.</source>
         <translation>草稿标注已取消。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="334"/>
+        <location filename="../widgets/label_editor.cpp" line="344"/>
         <source>Draft labels from %1: %n box(es) on %2 image(s). Accept one (A), all (Shift+A) or correct them; nothing is written until you accept.</source>
         <translation>
             <numerusform>来自 %1 的草稿标注：%2 张图片上共 %n 个框。接受一个（A）、全部（Shift+A）或修正它们；在您接受之前不会写入任何文件。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/label_editor.cpp" line="341"/>
+        <location filename="../widgets/label_editor.cpp" line="351"/>
         <source>%n box(es) of classes this dataset does not have left out.</source>
         <translation>
             <numerusform>已略去 %n 个属于本数据集没有的类别的框。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="366"/>
+        <location filename="../widgets/label_editor.cpp" line="377"/>
         <source>Accept all drafts</source>
         <translation>接受全部草稿</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="387"/>
+        <location filename="../widgets/label_editor.cpp" line="398"/>
         <source>Change class</source>
         <translation>更改类别</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="396"/>
+        <location filename="../widgets/label_editor.cpp" line="407"/>
         <source>Delete box</source>
         <translation>删除框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="423"/>
+        <location filename="../widgets/label_editor.cpp" line="434"/>
         <source>Accept prediction</source>
         <translation>采纳预测</translation>
     </message>
     <message>
-        <location filename="../widgets/label_editor.cpp" line="442"/>
+        <location filename="../widgets/label_editor.cpp" line="453"/>
         <source>No more images with issues after this one.</source>
         <translation>此后没有更多有问题的图像。</translation>
     </message>
