@@ -5,6 +5,7 @@
 #include "widgets/history_page.h"
 
 #include <QDesktopServices>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -29,6 +30,7 @@
 #include "core/studio/engine_text.h"
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
+#include "core/studio/weights_fetch.h"
 
 namespace stave::widgets {
 
@@ -199,10 +201,35 @@ void HistoryPage::connectRunActions() {
     menu.addAction(tr("Open run folder"), m_openFolder, &QPushButton::click)
         ->setEnabled(m_openFolder->isEnabled());
     menu.addAction(tr("New config from this run…"), this, &HistoryPage::newConfigFromCurrentRun);
+    // A run on a cluster behind SSH: its checkpoints are fetched only when asked (a stat here;
+    // the fetch reads the run's record and refuses a run that is not behind SSH).
+    if (studio::WeightsFetch::mayBeRemote(QString::fromStdString(m_model->run(currentRow()).dir)))
+      menu.addAction(m_fetch && m_fetch->busy() ? tr("Stop fetching weights") : tr("Fetch weights from the cluster"), this,
+                     &HistoryPage::fetchCurrentRunWeights);
     menu.addSeparator();
     menu.addAction(tr("Delete run…"), this, &HistoryPage::deleteCurrentRun);
     menu.exec(m_table->viewport()->mapToGlobal(pos));
   });
+}
+
+bool HistoryPage::fetchCurrentRunWeights() {
+  if (!m_fetch) {
+    m_fetch = new studio::WeightsFetch(this);
+    connect(m_fetch, &studio::WeightsFetch::progress, this, [this] { emit message(m_fetch->progressText()); });
+    connect(m_fetch, &studio::WeightsFetch::finished, this, [this](const QStringList& fetched, const QString& error) {
+      QStringList names;
+      for (const QString& f : fetched) names << QDir::toNativeSeparators(f);
+      emit message(error.isEmpty() ? tr("Fetched %1").arg(names.join(QStringLiteral(", "))) : error);
+    });
+  }
+  if (m_fetch->busy()) {
+    m_fetch->cancel();
+    return true;
+  }
+  const int row = currentRow();
+  if (row < 0 || !m_fetch->startWeights(QString::fromStdString(m_model->run(row).dir))) return false;
+  emit message(m_fetch->progressText());
+  return true;
 }
 
 void HistoryPage::connectModel() {
@@ -229,31 +256,22 @@ void HistoryPage::connectModel() {
       if (selectedRows().isEmpty()) m_table->selectRow(0);
     }
     updateDetails();
+    // The database could not be opened: the page says so (the model stays empty).
+    if (!m_model->isOpen() && !error.isEmpty()) m_status->setText(tr("The history cannot be read: %1").arg(error));
   });
 }
 
 void HistoryPage::projectOpened() {
-  QString error;
-  const QString dir = QFileInfo(m_doc->path()).absolutePath();
-  if (!m_model->open(dir, &error)) {
-    emit message(tr("History: %1").arg(error));
-    m_status->setText(tr("The history cannot be read: %1").arg(error));
-    return;
-  }
-  // The runs the database holds show now; what is new is read in the background.
+  // The runs the database holds are read off this thread and listed when they come
+  // (refreshed), then what is new under runs/.
   m_firstListing = true;
-  if (m_proxy->rowCount() > 0) {
-    m_firstListing = false;
-    m_table->resizeColumnsToContents();
-    m_table->selectRow(0);
-  }
+  m_model->openInBackground(QFileInfo(m_doc->path()).absolutePath());
   updateDetails();
 }
 
 void HistoryPage::refresh() {
-  if (!m_model->isOpen()) return;
-  QString error;  // the selection is kept across a reload by the model's reset signals
-  if (!m_model->refresh(&error)) emit message(tr("History: %1").arg(error));
+  // Off this thread; the selection is kept across the reload by the model's reset signals.
+  if (m_model->isOpen()) m_model->refreshInBackground();
 }
 
 void HistoryPage::showEvent(QShowEvent* event) {

@@ -23,6 +23,7 @@ class QTimer;
 namespace stave::studio {
 class HistoryModel;
 class ProjectDocument;
+class WeightsFetch;
 }  // namespace stave::studio
 
 namespace stave::widgets {
@@ -49,9 +50,9 @@ class HistoryPage : public QWidget {
   QList<int> selectedRows() const;
   /// Selects these model rows (tests, and restoring a selection).
   void selectRows(const QList<int>& rows);
-  /// Re-reads the history (new runs and events); called on a timer while the page is shown.
-  /// Reads what is new under runs/ now, on this thread (the page itself refreshes in the
-  /// background: when shown, every 3 s while shown, and when a project opens).
+  /// Re-reads the history (new runs and events), as the Refresh button does: on a thread of
+  /// its own; the model's refreshed() says when the rows show it (the page also refreshes when
+  /// shown, every 3 s while shown, and when a project opens).
   void refresh();
   /// Asked before a run is deleted; replaceable by tests. Returns true to go ahead.
   std::function<bool(const QString& question)> confirm;
@@ -63,6 +64,10 @@ class HistoryPage : public QWidget {
   bool newConfigFromCurrentRun();
   bool exportCsv(const QString& path);
   void saveAnnotations();
+  /// Fetch weights (context menu) of the current run, when it may be a run behind SSH: its
+  /// best.pt and last.pt copied from the cluster, progress and outcome told through message().
+  bool fetchCurrentRunWeights();
+  studio::WeightsFetch* weightsFetch() const { return m_fetch; }
 
  signals:
   /// Something to tell the user in the status bar.
@@ -121,6 +126,7 @@ class HistoryPage : public QWidget {
   bool m_firstListing = true;  ///< the opened project's runs have not been listed yet
   ValidationView* m_validation = nullptr;
   bool m_validationStale = true;
+  studio::WeightsFetch* m_fetch = nullptr;  ///< Fetch weights of a run behind SSH
 };
 
 }  // namespace stave::widgets

@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <fcntl.h>
@@ -115,6 +116,12 @@ class TestHistoryPage : public QObject {
   QString m_project;
   std::unique_ptr<stave::widgets::MainWindow> m_window;
   stave::widgets::HistoryPage* page() { return m_window->historyPage(); }
+  /// Refresh, as the button does it (off the GUI thread), and the rows once they show it.
+  void refreshAndWait() {
+    QSignalSpy done(page()->model(), &HistoryModel::refreshed);
+    page()->refresh();
+    QVERIFY(done.wait(30000));
+  }
 
  private slots:
   void initTestCase() {
@@ -273,7 +280,7 @@ class TestHistoryPage : public QObject {
     writeRun(m_dir.path(), "live", part);
     HeldRunFolder trainer(m_dir.filePath("runs/live"));
     QVERIFY(trainer.fd >= 0);
-    page()->refresh();
+    refreshAndWait();
     QCOMPARE(model->rowCount(), 4);
     int row = -1;
     for (int r = 0; r < model->rowCount(); ++r)
@@ -287,7 +294,7 @@ class TestHistoryPage : public QObject {
     QVERIFY(QFile::exists(m_dir.filePath("runs/live/events.jsonl")));
     // More epochs arrive: the same row grows, still selected.
     writeRun(m_dir.path(), "live", full.substr(part.size()), true);
-    page()->refresh();
+    refreshAndWait();
     row = -1;
     for (int r = 0; r < model->rowCount(); ++r)
       if (model->run(r).name == "live") row = r;
@@ -317,7 +324,7 @@ class TestHistoryPage : public QObject {
     QVERIFY(!QDir(m_dir.filePath("runs/base")).exists());
     QCOMPARE(model->rowCount(), before - 1);
     // The store agrees after a re-read.
-    page()->refresh();
+    refreshAndWait();
     QCOMPARE(model->rowCount(), before - 1);
   }
 
@@ -327,7 +334,7 @@ class TestHistoryPage : public QObject {
     auto* model = page()->model();
     writeRun(m_dir.path(), "gone", runEvents("gone", 5, 1, 0.03, 320, 0.5, 4000, false));
     auto trainer = std::make_unique<HeldRunFolder>(m_dir.filePath("runs/gone"));
-    page()->refresh();
+    refreshAndWait();
     auto rowOf = [&] {
       for (int r = 0; r < model->rowCount(); ++r)
         if (model->run(r).name == "gone") return r;
@@ -338,7 +345,7 @@ class TestHistoryPage : public QObject {
     QCOMPARE(QString::fromStdString(model->run(row).status), QString("running"));
     trainer.reset();  // killed, then its folder removed
     QVERIFY(QDir(m_dir.filePath("runs/gone")).removeRecursively());
-    page()->refresh();
+    refreshAndWait();
     row = rowOf();
     QVERIFY(row >= 0);  // the history keeps it until asked
     const QModelIndex status = model->index(row, stave::studio::HistoryModel::Status);
@@ -369,7 +376,7 @@ class TestHistoryPage : public QObject {
     stave::widgets::MainWindow w;
     QSignalSpy spy(w.historyPage(), &stave::widgets::HistoryPage::message);
     QVERIFY(w.openProject(project));  // the project opens; the history says why it cannot
-    QVERIFY(!spy.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 20000);  // once it was read, off the GUI thread
     const QString text = spy.first().first().toString();
     QVERIFY2(text.contains("stave.db") && text.contains("not an SQLite database"), qPrintable(text));
     QCOMPARE(w.historyPage()->table()->model()->rowCount(), 0);
@@ -441,9 +448,36 @@ class TestHistoryPage : public QObject {
     QVERIFY(w.openProject(project));
     auto* status = w.findChild<QLabel*>("historyRunStatus");
     QVERIFY(status);
-    QVERIFY2(status->text().startsWith("No runs yet"), qPrintable(status->text()));
+    QTRY_VERIFY2_WITH_TIMEOUT(status->text().startsWith("No runs yet"), qPrintable(status->text()), 20000);
     w.document()->close();
     QVERIFY(!w.document()->isOpen());
+  }
+
+  // Issue 43 §1: the GUI never waits for the store or the run folders — opening a project's
+  // history and Refresh read them on the model's thread; the rows change only when that is done.
+  void openAndRefreshReadOffTheGuiThread() {
+    QTemporaryDir other;
+    const QString project = stave::testing::makeProject(other);
+    writeRun(other.path(), "first", runEvents("first", 3, 3, 0.01, 320, 0.30, 1000));
+    stave::widgets::MainWindow w;
+    auto* model = w.historyPage()->model();
+    QVERIFY(w.openProject(project));
+    // Returned before the database was opened or a run read: nothing of it here yet.
+    QVERIFY(!model->isOpen());
+    QVERIFY(model->refreshing());
+    QCOMPARE(model->rowCount(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(model->isOpen() && !model->refreshing() && model->rowCount() == 1, 20000);
+    auto* status = w.findChild<QLabel*>("historyRunStatus");
+    QVERIFY2(!status->text().contains("Reading"), qPrintable(status->text()));
+    // Refresh: a new run folder is read on the model's thread, listed when that is done.
+    writeRun(other.path(), "second", runEvents("second", 3, 3, 0.02, 320, 0.40, 2000));
+    QSignalSpy done(model, &HistoryModel::refreshed);
+    w.historyPage()->refresh();
+    QVERIFY(model->refreshing());
+    QCOMPARE(model->rowCount(), 1);
+    QVERIFY(done.wait(30000));
+    QCOMPARE(model->rowCount(), 2);
+    QVERIFY(done.last().first().toString().isEmpty());
   }
 
   void cleanupTestCase() { m_window.reset(); }
