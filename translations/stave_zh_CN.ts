@@ -2812,67 +2812,67 @@
 <context>
     <name>stave::studio::LabelIssuesModel</name>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="17"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
         <source>Overlooked</source>
         <translation>漏标</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="21"/>
         <source>Swapped class</source>
         <translation>类别错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="21"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="23"/>
         <source>Badly located</source>
         <translation>位置不准</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="23"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="25"/>
         <source>Spurious</source>
         <translation>多余标注</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="205"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="216"/>
         <source>fixed</source>
         <translation>已修复</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="207"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="218"/>
         <source>not an issue</source>
         <translation>不是问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="209"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="220"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="233"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="244"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="235"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="246"/>
         <source>Issue</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="237"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="248"/>
         <source>Label class</source>
         <translation>标注类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="239"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="250"/>
         <source>Predicted class</source>
         <translation>预测类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="241"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="252"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="243"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="254"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -2896,8 +2896,8 @@
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="106"/>
-        <source>Enter: the usual fix (accept the prediction, take the predicted class, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
-        <translation>Enter：常用修复（采纳预测、改为预测类别、删除框）· Delete：删除框 · C：改为预测类别 · E：编辑 · N：不是问题</translation>
+        <source>Enter: the usual fix (accept the prediction, take the predicted class or box, delete the box) · Delete: delete the box · C: take the predicted class · E: edit · N: not an issue</source>
+        <translation>Enter：常用修复（采纳预测、改为预测类别或预测框、删除框）· Delete：删除框 · C：改为预测类别 · E：编辑 · N：不是问题</translation>
     </message>
     <message>
         <location filename="../widgets/label_issues_view.cpp" line="135"/>
@@ -5659,280 +5659,280 @@ not found</source>
 <context>
     <name>stave::widgets::ValidationView</name>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="86"/>
+        <location filename="../widgets/validation_view.cpp" line="108"/>
         <source>Normalised (each true class sums to 1)</source>
         <translation>归一化（每个真实类别之和为 1）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="94"/>
+        <location filename="../widgets/validation_view.cpp" line="116"/>
         <source>Click a cell to see its images</source>
         <translation>点击单元格查看其图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="108"/>
-        <location filename="../widgets/validation_view.cpp" line="213"/>
+        <location filename="../widgets/validation_view.cpp" line="130"/>
+        <location filename="../widgets/validation_view.cpp" line="235"/>
         <source>Click a cell of the matrix, then an image</source>
         <translation>先点击矩阵中的单元格，再选择一张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="111"/>
+        <location filename="../widgets/validation_view.cpp" line="133"/>
         <source>Labels dashed, predictions solid with their confidence; the boxes of the cell&apos;s classes in red.</source>
         <translation>标注为虚线，预测为实线并附置信度；该单元格所涉类别的框以红色显示。</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="129"/>
+        <location filename="../widgets/validation_view.cpp" line="151"/>
         <source>Confusion matrix</source>
         <translation>混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="141"/>
+        <location filename="../widgets/validation_view.cpp" line="163"/>
         <source>Precision–recall (IoU 0.5)</source>
         <translation>精确率–召回率（IoU 0.5）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="142"/>
+        <location filename="../widgets/validation_view.cpp" line="164"/>
         <source>F1 over confidence</source>
         <translation>F1–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="143"/>
+        <location filename="../widgets/validation_view.cpp" line="165"/>
         <source>Precision over confidence</source>
         <translation>精确率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="144"/>
+        <location filename="../widgets/validation_view.cpp" line="166"/>
         <source>Recall over confidence</source>
         <translation>召回率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="148"/>
+        <location filename="../widgets/validation_view.cpp" line="170"/>
         <source>Curve</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="150"/>
+        <location filename="../widgets/validation_view.cpp" line="172"/>
         <source>Classes</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="162"/>
+        <location filename="../widgets/validation_view.cpp" line="184"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="174"/>
+        <location filename="../widgets/validation_view.cpp" line="196"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="184"/>
+        <location filename="../widgets/validation_view.cpp" line="206"/>
         <source>Per class</source>
         <translation>各类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="77"/>
-        <location filename="../widgets/validation_view.cpp" line="300"/>
+        <location filename="../widgets/validation_view.cpp" line="99"/>
+        <location filename="../widgets/validation_view.cpp" line="322"/>
         <source>No validation yet</source>
         <translation>尚未验证</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="116"/>
-        <location filename="../widgets/validation_view.cpp" line="601"/>
+        <location filename="../widgets/validation_view.cpp" line="138"/>
+        <location filename="../widgets/validation_view.cpp" line="597"/>
         <source>Edit labels…</source>
         <translation>编辑标注…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="118"/>
+        <location filename="../widgets/validation_view.cpp" line="140"/>
         <source>Fix this image&apos;s labels in the label editor, with the predictions to accept (or double-click an image in the list)</source>
         <translation>在标注编辑器中修正此图像的标注，可采纳预测（或在列表中双击一张图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="191"/>
+        <location filename="../widgets/validation_view.cpp" line="213"/>
         <source>background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="227"/>
+        <location filename="../widgets/validation_view.cpp" line="249"/>
         <source>No run chosen</source>
         <translation>未选择运行</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="228"/>
+        <location filename="../widgets/validation_view.cpp" line="250"/>
         <source>Reading the validation views…</source>
         <translation>正在读取验证视图…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="250"/>
+        <location filename="../widgets/validation_view.cpp" line="272"/>
         <source>The validation views could not be read: %1</source>
         <translation>无法读取验证视图：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="260"/>
+        <location filename="../widgets/validation_view.cpp" line="282"/>
         <source>no validation views yet (they are written after each validation; runs from before this version have none)</source>
         <translation>尚无验证视图（每次验证后写入；此版本之前的运行没有）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="263"/>
+        <location filename="../widgets/validation_view.cpp" line="285"/>
         <source>partly read: %1</source>
         <translation>部分读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="265"/>
+        <location filename="../widgets/validation_view.cpp" line="287"/>
         <source>%1 classes; matrix at confidence %2 and IoU %3; in %4</source>
         <translation>%1 个类别；矩阵的置信度阈值 %2、IoU %3；位于 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="276"/>
+        <location filename="../widgets/validation_view.cpp" line="298"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="300"/>
+        <location filename="../widgets/validation_view.cpp" line="322"/>
         <source>No confusion matrix</source>
         <translation>没有混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="319"/>
+        <location filename="../widgets/validation_view.cpp" line="341"/>
         <source>image %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="323"/>
+        <location filename="../widgets/validation_view.cpp" line="345"/>
         <source>%1
 %2 labels, %3 predictions</source>
         <translation>%1
 %2 个标注，%3 个预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="330"/>
+        <location filename="../widgets/validation_view.cpp" line="352"/>
         <source>predicted %1, true %2</source>
         <translation>预测 %1，真实 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="332"/>
+        <location filename="../widgets/validation_view.cpp" line="354"/>
         <source>No images kept for %1 (%2 boxes)</source>
         <translation>未保留 %1 的图像（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="333"/>
+        <location filename="../widgets/validation_view.cpp" line="355"/>
         <source>%1: %2 boxes in these %3 images (up to 12 are kept); choose one</source>
         <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="411"/>
+        <location filename="../widgets/validation_view.cpp" line="407"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="420"/>
+        <location filename="../widgets/validation_view.cpp" line="416"/>
         <source>Cannot read %1 (moved or deleted?)</source>
         <translation>无法读取 %1（已移动或删除？）</translation>
     </message>
     <message>
+        <location filename="../widgets/validation_view.cpp" line="427"/>
         <location filename="../widgets/validation_view.cpp" line="431"/>
-        <location filename="../widgets/validation_view.cpp" line="435"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="431"/>
+        <location filename="../widgets/validation_view.cpp" line="427"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="432"/>
-        <location filename="../widgets/validation_view.cpp" line="434"/>
+        <location filename="../widgets/validation_view.cpp" line="428"/>
+        <location filename="../widgets/validation_view.cpp" line="430"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="433"/>
+        <location filename="../widgets/validation_view.cpp" line="429"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="500"/>
+        <location filename="../widgets/validation_view.cpp" line="496"/>
         <source>all classes %1 mAP50</source>
         <translation>所有类别 %1 mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="504"/>
+        <location filename="../widgets/validation_view.cpp" line="500"/>
         <source>all classes %1 at %2</source>
         <translation>所有类别 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="512"/>
+        <location filename="../widgets/validation_view.cpp" line="508"/>
         <source>best F1 %1 at confidence %2</source>
         <translation>最佳 F1 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="518"/>
+        <location filename="../widgets/validation_view.cpp" line="514"/>
         <source>all classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="527"/>
+        <location filename="../widgets/validation_view.cpp" line="523"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="527"/>
+        <location filename="../widgets/validation_view.cpp" line="523"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="527"/>
+        <location filename="../widgets/validation_view.cpp" line="523"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="528"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>P</source>
         <translation>P</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="528"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>R</source>
         <translation>R</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="528"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="528"/>
+        <location filename="../widgets/validation_view.cpp" line="524"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="532"/>
+        <location filename="../widgets/validation_view.cpp" line="528"/>
         <source>Δ mAP50-95</source>
         <translation>Δ mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="577"/>
+        <location filename="../widgets/validation_view.cpp" line="573"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="577"/>
-        <location filename="../widgets/validation_view.cpp" line="578"/>
+        <location filename="../widgets/validation_view.cpp" line="573"/>
+        <location filename="../widgets/validation_view.cpp" line="574"/>
         <source>Predictions: %1</source>
         <translation>预测：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="577"/>
+        <location filename="../widgets/validation_view.cpp" line="573"/>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="580"/>
+        <location filename="../widgets/validation_view.cpp" line="576"/>
         <source>No gallery images</source>
         <translation>没有图库图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="595"/>
+        <location filename="../widgets/validation_view.cpp" line="591"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
     </message>

@@ -104,7 +104,7 @@ LabelIssuesView::LabelIssuesView(QWidget* parent)
   layout->addLayout(top);
 
   auto* keys = new QLabel(tr("Enter: the usual fix (accept the prediction, take the predicted "
-                             "class, delete the box) · Delete: delete the box · C: take the "
+                             "class or box, delete the box) · Delete: delete the box · C: take the "
                              "predicted class · E: edit · N: not an issue"),
                           this);
   keys->setWordWrap(true);
@@ -260,8 +260,13 @@ void LabelIssuesView::fixSelected() {
   const int row = selectedRow();
   if (row < 0) return;
   data::IssueFix fix{};
-  if (!data::defaultFix(m_model->issue(row).kind, fix)) {
-    editSelected();  // a badly located box is redrawn by hand
+  const data::IssueRow& issue = m_model->issue(row);
+  if (issue.kind == data::IssueKind::BadlyLocated && issue.hasPredictedBox) {
+    fixSelected(data::IssueFix::TakePredictedBox);  // the box label-issues found for it
+    return;
+  }
+  if (!data::defaultFix(issue.kind, fix)) {
+    editSelected();  // a badly located box with no known prediction is redrawn by hand
     return;
   }
   fixSelected(fix);
@@ -302,8 +307,12 @@ LabelEditor* LabelIssuesView::editSelected() {
     b.rect = QRectF(QPointF(is.x1, is.y1), QPointF(is.x2, is.y2));
     b.cls = int(is.kind);
     images[*it].issues.push_back(b);
-    if (is.predictedClass >= 0) {
+    // A badly located issue's prediction is elsewhere: drawn where label-issues found it, or
+    // not at all when the CSV came without it.
+    const bool located = is.kind == data::IssueKind::BadlyLocated;
+    if (is.predictedClass >= 0 && (!located || is.hasPredictedBox)) {
       studio::EditorBox p = b;
+      if (located) p.rect = QRectF(QPointF(is.px1, is.py1), QPointF(is.px2, is.py2));
       p.cls = is.predictedClass;
       p.conf = is.score;
       images[*it].predictions.push_back(p);

@@ -88,6 +88,36 @@ struct FileSlot {
 
 }  // namespace
 
+IssuesCompanion companionFor(const std::string& csvPath, const std::string& csvText,
+                             std::vector<Error>& warnings, bool& used) {
+  used = false;
+  const std::string companionPath = issuesCompanionPath(csvPath);
+  std::error_code ec;
+  if (!fs::exists(companionPath, ec)) return {};
+  auto c = readIssuesCompanion(companionPath);
+  if (!c) {
+    warnings.push_back(c.errors().front());
+    return {};
+  }
+  if (c->csvHash != hashHex(csvText)) {
+    warnings.push_back({companionPath, 0, "csv_hash",
+                        "belongs to another version of " + csvPath +
+                            "; not used (changed label files are found by modification time, "
+                            "and badly located boxes cannot be fixed)"});
+    return {};
+  }
+  used = true;
+  return std::move(c.value());
+}
+
+void attachPredictedBox(const IssuesCompanion& companion, IssueRow& row) {
+  const auto it = companion.predictedBoxes.find(row.line);
+  if (it == companion.predictedBoxes.end() || it->second.size() != 4) return;
+  row.hasPredictedBox = true;
+  row.px1 = it->second[0], row.py1 = it->second[1];
+  row.px2 = it->second[2], row.py2 = it->second[3];
+}
+
 Result<IssueFixReport> fixLabelIssues(const std::string& csvPath,
                                       const IssueFixSelection& selection, LabelStore& store) {
   auto csvText = readFileCapped(csvPath, size_t{256} << 20);
@@ -99,24 +129,8 @@ Result<IssueFixReport> fixLabelIssues(const std::string& csvPath,
   report.warnings = csv->problems;
 
   // The companion, when it belongs to this very CSV (a CSV filtered by a script has none).
-  IssuesCompanion companion;
-  const std::string companionPath = issuesCompanionPath(csvPath);
-  std::error_code ec;
-  if (fs::exists(companionPath, ec)) {
-    auto c = readIssuesCompanion(companionPath);
-    if (!c)
-      report.warnings.push_back(c.errors().front());
-    else if (c->csvHash != hashHex(csvText.value()))
-      report.warnings.push_back(
-          {companionPath, 0, "csv_hash",
-           "belongs to another version of " + csvPath +
-               "; not used (changed label files are found by modification time, and badly "
-               "located boxes cannot be fixed)"});
-    else {
-      companion = std::move(c.value());
-      report.companionUsed = true;
-    }
-  }
+  const IssuesCompanion companion =
+      companionFor(csvPath, csvText.value(), report.warnings, report.companionUsed);
   const int64_t csvTime = mtimeNs(csvPath);
 
   // The selection, in the CSV's order (its ranking).
@@ -131,11 +145,7 @@ Result<IssueFixReport> fixLabelIssues(const std::string& csvPath,
       ++report.dismissed;
       continue;
     }
-    if (auto it = companion.predictedBoxes.find(row.line); it != companion.predictedBoxes.end()) {
-      row.hasPredictedBox = true;
-      row.px1 = it->second[0], row.py1 = it->second[1];
-      row.px2 = it->second[2], row.py2 = it->second[3];
-    }
+    attachPredictedBox(companion, row);
     chosen.push_back(row);
     if (selection.top > 0 && int(chosen.size()) >= selection.top) break;
   }

@@ -36,6 +36,14 @@ std::string issuesCompanionJson(const IssuesCompanion& companion);
 /// Reads a companion file; the error names the file and what is wrong.
 Result<IssuesCompanion> readIssuesCompanion(const std::string& path);
 
+/// The companion of the CSV at `csvPath` whose text is `csvText`, when there is one and it
+/// belongs to that very text (a CSV filtered by a script has none); `used` says whether it was.
+/// A companion that cannot be read or belongs to another CSV is a warning naming it.
+IssuesCompanion companionFor(const std::string& csvPath, const std::string& csvText,
+                             std::vector<Error>& warnings, bool& used);
+/// Gives `row` the predicted box the companion has for its CSV line, if any.
+void attachPredictedBox(const IssuesCompanion& companion, IssueRow& row);
+
 /// Which issues `fixLabelIssues` fixes.
 struct IssueFixSelection {
   int top = 0;  ///< the first N selected issues in the CSV's order (0 = all)

@@ -2,10 +2,12 @@
 
 #include <QFileInfo>
 #include <mutex>
+#include "core/base/bounded_read.h"
 
 #include "core/data/dataset.h"
 #include "core/data/image_header.h"
 #include "core/data/label_edits.h"
+#include "core/data/label_fix_batch.h"
 #include "core/studio/background_job.h"
 #include "core/studio/label_editor_model.h"
 
@@ -60,13 +62,22 @@ void LabelIssuesModel::load(const QString& csv, const QString& root, const QStri
           l.error = QString::fromStdString(r.errorText());
           return l;
         }
-        for (const auto& p : r->problems) l.problems << QString::fromStdString(p.toString());
+        // The companion beside the CSV gives each badly located issue its predicted box, so
+        // that one key takes it (as `stave-train labels fix` does).
+        std::vector<Error> warnings = r->problems;
+        data::IssuesCompanion companion;
+        if (auto text = readFileCapped(csvPath, size_t{256} << 20)) {
+          bool used = false;
+          companion = data::companionFor(csvPath, text.value(), warnings, used);
+        }
+        for (const auto& p : warnings) l.problems << QString::fromStdString(p.toString());
         const auto dismissed = data::readDismissedIssues(rootPath);
         for (auto& row : r->rows) {
           if (dismissed.count(data::issueKey(row))) {
             ++l.dismissed;
             continue;
           }
+          data::attachPredictedBox(companion, row);
           l.rows.push_back(std::move(row));
         }
         return l;

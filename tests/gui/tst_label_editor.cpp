@@ -18,7 +18,9 @@
 #include <algorithm>
 
 #include "core/base/atomic_file.h"
+#include "core/base/hash.h"
 #include "core/data/label_edits.h"
+#include "core/data/label_fix_batch.h"
 #include "core/data/label_fixes.h"
 #include "widgets/label_canvas.h"
 #include "widgets/label_editor.h"
@@ -121,6 +123,7 @@ class TstLabelEditor : public QObject {
   void readOnlyKeepsEdits();
   void largeImagePaintsQuickly();
   void issuesViewFixes();
+  void issuesViewTakesPredictedBox();
 };
 
 void TstLabelEditor::editsSaveAndLog() {
@@ -388,6 +391,47 @@ void TstLabelEditor::issuesViewFixes() {
   QTRY_VERIFY_WITH_TIMEOUT(view.editor()->model()->loaded(), 20000);
   QCOMPARE(int(view.editor()->model()->issues().size()), 2);  // both of a.png
   view.editor()->close();
+}
+
+// A badly located issue: with the companion label-issues writes beside the CSV (the predicted
+// box), Enter takes that box; without it, Enter opens the editor with no made-up prediction.
+void TstLabelEditor::issuesViewTakesPredictedBox() {
+  Fixture f;
+  // b.png is 400 x 300: its class-2 box is (120, 90)-(280, 210); the model put it at
+  // (100, 80)-(300, 220).
+  const QString csv = f.root + "/issues.csv";
+  const QString text = QString::fromLatin1(data::kLabelIssuesCsvHeader) +
+                       "images/train/b.png,badly_located,2,2,0.6000,120,90,280,210\n";
+  writeText(csv, text);
+  widgets::LabelIssuesView view;
+  view.resize(1000, 600);
+  view.show();
+  // Without the companion: the editor, its only prediction none.
+  view.load(csv, f.root, kNames);
+  QTRY_COMPARE_WITH_TIMEOUT(view.model()->rowCount(), 1, 20000);
+  QVERIFY(!view.model()->issue(0).hasPredictedBox);
+  view.table()->setFocus();
+  view.table()->selectRow(0);
+  QTest::keyClick(view.table(), Qt::Key_Return);
+  QVERIFY(view.editor());
+  QTRY_VERIFY_WITH_TIMEOUT(view.editor()->model()->loaded(), 20000);
+  QVERIFY(view.editor()->model()->predictions().isEmpty());
+  view.editor()->close();
+  QCOMPARE(readText(f.labelB), QString("2 0.500000 0.500000 0.400000 0.400000\n"));
+
+  // With it (line 2 of the CSV): Enter writes the predicted box, class kept.
+  data::IssuesCompanion c;
+  c.csvHash = hashHex(text.toStdString());
+  c.predictedBoxes[2] = {100, 80, 300, 220};
+  writeText(csv + ".json", QString::fromStdString(data::issuesCompanionJson(c)));
+  view.load(csv, f.root, kNames);
+  QTRY_VERIFY_WITH_TIMEOUT(view.model()->rowCount() == 1 && view.model()->issue(0).hasPredictedBox,
+                           20000);
+  view.table()->selectRow(0);
+  QTest::keyClick(view.table(), Qt::Key_Return);
+  QTRY_VERIFY2_WITH_TIMEOUT(view.model()->state(0) == studio::LabelIssuesModel::State::Fixed,
+                            qPrintable(view.messageLabel()->text()), 20000);
+  QCOMPARE(readText(f.labelB), QString("2 0.500000 0.500000 0.500000 0.466667\n"));
 }
 
 QTEST_MAIN(TstLabelEditor)
