@@ -1,5 +1,6 @@
 #include "widgets/validation_view.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
@@ -15,14 +16,13 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <algorithm>
 
 #include "core/studio/background_job.h"
 #include "widgets/box_image_view.h"
-#include "widgets/label_editor.h"
 #include "widgets/confusion_matrix_view.h"
+#include "widgets/label_editor.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -50,6 +50,28 @@ const QVector<double>& classCurve(const studio::ValidationCurve& cv, int kind) {
                            : cv.recall;
 }
 
+// The label editor on the images of `d` that `ids` name (those it has), each with the run's
+// predictions to accept, at the one `ids[current]` names.
+LabelEditor* editImagesOf(QWidget* window, const studio::ValidationData& d,
+                          const QVector<qint64>& ids, int current) {
+  QVector<studio::EditorImage> images;
+  int at = 0;
+  for (int i = 0; i < ids.size(); ++i) {
+    const auto it = d.images.constFind(ids[i]);
+    if (it == d.images.constEnd()) continue;
+    if (i == current) at = int(images.size());
+    studio::EditorImage im;
+    im.image = it->path;
+    im.pixels = true;
+    for (const auto& b : it->predictions) im.predictions.push_back({b.cls, b.rect, b.conf, -1});
+    images.push_back(im);
+  }
+  if (images.isEmpty()) return nullptr;
+  QStringList names = d.names;
+  if (!names.isEmpty()) names.removeLast();  // "background"
+  return openLabelEditor(window, studio::datasetRootOf(images.front().image), names, images, at);
+}
+
 }  // namespace
 
 struct ValidationView::Loaded {
@@ -58,7 +80,9 @@ struct ValidationView::Loaded {
 };
 
 ValidationView::ValidationView(QWidget* parent)
-    : QWidget(parent), m_job(new studio::BackgroundJob(this)), m_imageJob(new studio::BackgroundJob(this)) {
+    : QWidget(parent),
+      m_job(new studio::BackgroundJob(this)),
+      m_imageJob(new studio::BackgroundJob(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   m_status = new QLabel(this);
@@ -108,15 +132,17 @@ void ValidationView::buildMatrixTab() {
   m_image->setMessage(tr("Click a cell of the matrix, then an image"));
   m_imageCaption = new QLabel(imageBox);
   m_imageCaption->setWordWrap(true);
-  m_imageCaption->setText(tr("Labels dashed, predictions solid with their confidence; the boxes "
-                             "of the cell's classes in red."));
+  m_imageCaption->setText(
+      tr("Labels dashed, predictions solid with their confidence; the boxes "
+         "of the cell's classes in red."));
   il->addWidget(m_image, 1);
   auto* captionRow = new QHBoxLayout;
   captionRow->addWidget(m_imageCaption, 1);
   auto* edit = new QPushButton(tr("Edit labels…"), imageBox);
   edit->setObjectName(QStringLiteral("validationEditLabels"));
-  edit->setToolTip(tr("Fix this image's labels in the label editor, with the predictions to "
-                      "accept (or double-click an image in the list)"));
+  edit->setToolTip(
+      tr("Fix this image's labels in the label editor, with the predictions to "
+         "accept (or double-click an image in the list)"));
   captionRow->addWidget(edit);
   il->addLayout(captionRow);
   connect(edit, &QPushButton::clicked, this, [this] { editListedImages(); });
@@ -184,7 +210,9 @@ void ValidationView::buildPerClassTab() {
   m_tabs->addTab(m_table, tr("Per class"));
 }
 
-bool ValidationView::busy() const { return m_job->busy(); }
+bool ValidationView::busy() const {
+  return m_job->busy();
+}
 
 QStringList ValidationView::shownNames(const studio::ValidationData& d) const {
   QStringList names = d.names;
@@ -247,7 +275,9 @@ void ValidationView::showFolders(const QStringList& dirs, const QStringList& tit
         return out;
       },
       [this](Loaded loaded) { setLoaded(loaded); },
-      [this](const QString& error) { clear(tr("The validation views could not be read: %1").arg(error)); });
+      [this](const QString& error) {
+        clear(tr("The validation views could not be read: %1").arg(error));
+      });
 }
 
 void ValidationView::setLoaded(const Loaded& read) {
@@ -284,7 +314,8 @@ void ValidationView::setLoaded(const Loaded& read) {
   updateCurves();
   updateTable();
   updateGallery(read.gallery);
-  if (m_cell.first >= 0 && m_cellRun < m_data.size()) showCell(m_cellRun, m_cell.first, m_cell.second);
+  if (m_cell.first >= 0 && m_cellRun < m_data.size())
+    showCell(m_cellRun, m_cell.first, m_cell.second);
   emit loaded();
 }
 
@@ -316,7 +347,8 @@ void ValidationView::showCell(int k, int predicted, int truth) {
   const QVector<qint64> ids = d.cellImages.value({predicted, truth});
   for (const qint64 id : ids) {
     const auto it = d.images.constFind(id);
-    const QString name = it == d.images.constEnd() ? tr("image %1").arg(id) : QFileInfo(it->path).fileName();
+    const QString name =
+        it == d.images.constEnd() ? tr("image %1").arg(id) : QFileInfo(it->path).fileName();
     auto* item = new QListWidgetItem(name, m_cellImages);
     item->setData(Qt::UserRole, id);
     if (it != d.images.constEnd())
@@ -343,44 +375,18 @@ void ValidationView::showCell(int k, int predicted, int truth) {
 
 LabelEditor* ValidationView::editListedImages() {
   if (m_cellRun >= m_data.size() || m_cellImages->count() == 0) return nullptr;
-  const auto& d = m_data[m_cellRun];
-  QVector<studio::EditorImage> images;
-  for (int i = 0; i < m_cellImages->count(); ++i) {
-    const auto it = d.images.constFind(m_cellImages->item(i)->data(Qt::UserRole).toLongLong());
-    if (it == d.images.constEnd()) continue;
-    studio::EditorImage im;
-    im.image = it->path;
-    im.pixels = true;
-    for (const auto& b : it->predictions) im.predictions.push_back({b.cls, b.rect, b.conf, -1});
-    images.push_back(im);
-  }
-  if (images.isEmpty()) return nullptr;
-  QStringList names = d.names;
-  if (!names.isEmpty()) names.removeLast();  // "background"
-  return openLabelEditor(window(), studio::datasetRootOf(images.front().image), names, images,
-                         std::max(0, m_cellImages->currentRow()));
+  QVector<qint64> ids;
+  for (int i = 0; i < m_cellImages->count(); ++i)
+    ids << m_cellImages->item(i)->data(Qt::UserRole).toLongLong();
+  return editImagesOf(window(), m_data[m_cellRun], ids, std::max(0, m_cellImages->currentRow()));
 }
 
 LabelEditor* ValidationView::editGalleryImage(int row) {
   if (m_data.isEmpty()) return nullptr;
   const auto& d = m_data.first();
-  QVector<studio::EditorImage> images;
-  int current = 0;
-  for (int r = 0; r < d.gallery.size(); ++r) {
-    const auto it = d.images.constFind(d.gallery[r].image);
-    if (it == d.images.constEnd()) continue;
-    if (r == row) current = int(images.size());
-    studio::EditorImage im;
-    im.image = it->path;
-    im.pixels = true;
-    for (const auto& b : it->predictions) im.predictions.push_back({b.cls, b.rect, b.conf, -1});
-    images.push_back(im);
-  }
-  if (images.isEmpty()) return nullptr;
-  QStringList names = d.names;
-  if (!names.isEmpty()) names.removeLast();  // "background"
-  return openLabelEditor(window(), studio::datasetRootOf(images.front().image), names, images,
-                         current);
+  QVector<qint64> ids;
+  for (const auto& item : d.gallery) ids << item.image;
+  return editImagesOf(window(), d, ids, row);
 }
 
 void ValidationView::openListedImage(int row) {
@@ -393,7 +399,9 @@ void ValidationView::openListedImage(int row) {
   const int predicted = m_cell.first, truth = m_cell.second, background = d.classCount();
   QVector<DrawnBox> boxes;
   const double w = std::max(1, image.width), h = std::max(1, image.height);
-  const auto norm = [&](const QRectF& r) { return QRectF(r.left() / w, r.top() / h, r.width() / w, r.height() / h); };
+  const auto norm = [&](const QRectF& r) {
+    return QRectF(r.left() / w, r.top() / h, r.width() / w, r.height() / h);
+  };
   for (const auto& b : image.labels) {
     DrawnBox box(norm(b.rect), b.cls);
     box.dashed = true;
@@ -402,7 +410,9 @@ void ValidationView::openListedImage(int row) {
   }
   for (const auto& b : image.predictions) {
     DrawnBox box(norm(b.rect), b.cls);
-    box.tag = QStringLiteral("%1 %2").arg(d.names.value(b.cls, QString::number(b.cls))).arg(b.conf, 0, 'f', 2);
+    box.tag = QStringLiteral("%1 %2")
+                  .arg(d.names.value(b.cls, QString::number(b.cls)))
+                  .arg(b.conf, 0, 'f', 2);
     box.highlight = predicted != background && b.cls == predicted;
     boxes.push_back(box);
   }
@@ -417,7 +427,8 @@ void ValidationView::openListedImage(int row) {
         m_image->setClassNames(names);
         m_image->setBoxes(boxes);
         if (img.isNull())
-          m_image->setMessage(tr("Cannot read %1 (moved or deleted?)").arg(QDir::toNativeSeparators(path)));
+          m_image->setMessage(
+              tr("Cannot read %1 (moved or deleted?)").arg(QDir::toNativeSeparators(path)));
         m_image->setImage(img);
         emit imageOpened();
       });
@@ -429,7 +440,7 @@ void ValidationView::updateCurves() {
   const int kind = m_curveKind->currentData().toInt();
   const int only = m_curveClass->currentData().toInt();
   m_curves->xAxis->setLabel(kind == PrCurve ? tr("recall") : tr("confidence"));
-  m_curves->yAxis->setLabel(kind == PrCurve ? tr("precision")
+  m_curves->yAxis->setLabel(kind == PrCurve   ? tr("precision")
                             : kind == F1Curve ? tr("F1")
                             : kind == PCurve  ? tr("precision")
                                               : tr("recall"));
@@ -491,8 +502,9 @@ void ValidationView::plotMeanCurve(const studio::ValidationData& d, int kind,
     y = d.meanPr();
     // The classes' AP50 as the engine reported them; else the area under the mean curve.
     double map = 0;
-    const bool reported = std::all_of(d.curves.begin(), d.curves.end(),
-                                      [](const studio::ValidationCurve& c) { return c.map50 >= 0; });
+    const bool reported =
+        std::all_of(d.curves.begin(), d.curves.end(),
+                    [](const studio::ValidationCurve& c) { return c.map50 >= 0; });
     for (const auto& c : d.curves) map += c.map50;
     map = reported ? map / d.curves.size() : 0.0;
     if (!reported)
@@ -509,9 +521,11 @@ void ValidationView::plotMeanCurve(const studio::ValidationData& d, int kind,
     dot->setBrush(QColor(255, 255, 255));
     dot->position->setCoords(best.second, best.first);
     auto* label = new QCPItemText(m_curves);
-    label->setText(tr("best F1 %1 at confidence %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3));
+    label->setText(
+        tr("best F1 %1 at confidence %2").arg(best.first, 0, 'f', 2).arg(best.second, 0, 'f', 3));
     label->position->setCoords(best.second, best.first);
-    label->setPositionAlignment(Qt::AlignBottom | (best.second > 0.6 ? Qt::AlignRight : Qt::AlignLeft));
+    label->setPositionAlignment(Qt::AlignBottom |
+                                (best.second > 0.6 ? Qt::AlignRight : Qt::AlignLeft));
     label->setPadding(QMargins(6, 2, 6, 6));
   } else {
     y = d.meanCurve(kind == PCurve ? QStringLiteral("precision") : QStringLiteral("recall"));
@@ -555,8 +569,9 @@ void ValidationView::updateTable() {
     for (int j = 0; j < 4; ++j) m_table->setItem(r, 3 + j, number(a[j], 3));
     if (!compare) continue;
     const auto& other = m_data[1].perClass;
-    const auto it = std::find_if(other.begin(), other.end(),
-                                 [&](const studio::ValidationClassRow& o) { return o.name == row.name; });
+    const auto it =
+        std::find_if(other.begin(), other.end(),
+                     [&](const studio::ValidationClassRow& o) { return o.name == row.name; });
     if (it == other.end()) continue;
     const double b[] = {it->precision, it->recall, it->map50, it->map5095};
     for (int j = 0; j < 4; ++j) m_table->setItem(r, 7 + j, number(b[j], 3));
@@ -574,7 +589,8 @@ void ValidationView::updateGallery(const QVector<QVector<QImage>>& pictures) {
     delete item;
   }
   const bool compare = m_data.size() > 1;
-  QStringList heads{tr("Labels"), compare ? tr("Predictions: %1").arg(runName(0)) : tr("Predictions")};
+  QStringList heads{tr("Labels"),
+                    compare ? tr("Predictions: %1").arg(runName(0)) : tr("Predictions")};
   if (compare) heads << tr("Predictions: %1").arg(runName(1));
   if (pictures.isEmpty()) {
     auto* none = new QLabel(tr("No gallery images"), m_gallery);
