@@ -24,6 +24,29 @@
 
 namespace stave::test {
 
+/// The pids of every descendant of `pid` (from /proc), deepest last.
+inline QList<qint64> processDescendants(qint64 pid) {
+  QMultiMap<qint64, qint64> children;
+  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    bool ok = false;
+    const qint64 p = entry.toLongLong(&ok);
+    if (!ok) continue;
+    QFile f("/proc/" + entry + "/stat");
+    const QString stat = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    const QStringList fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() > 1) children.insert(fields[1].toLongLong(), p);
+  }
+  QList<qint64> out, todo{pid};
+  while (!todo.isEmpty()) {
+    const qint64 p = todo.takeFirst();
+    for (qint64 c : children.values(p)) {
+      out << c;
+      todo << c;
+    }
+  }
+  return out;
+}
+
 class SshCluster {
  public:
   ~SshCluster() { down(); }
@@ -179,7 +202,7 @@ class SshCluster {
     if (!m_sshd) return;
     const qint64 pid = m_sshd->processId();
     if (pid > 0) {
-      const QList<qint64> kids = descendants(pid);
+      const QList<qint64> kids = processDescendants(pid);
       ::kill(static_cast<pid_t>(pid), SIGTERM);
       for (qint64 k : kids) ::kill(static_cast<pid_t>(k), SIGKILL);
     }
@@ -202,28 +225,6 @@ class SshCluster {
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(bytes);
   }
-  /// The pids of every descendant of `pid` (from /proc).
-  static QList<qint64> descendants(qint64 pid) {
-    QMultiMap<qint64, qint64> children;
-    for (const auto& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-      bool ok = false;
-      const qint64 p = entry.toLongLong(&ok);
-      if (!ok) continue;
-      const QString stat = readAll("/proc/" + entry + "/stat");
-      const QStringList f = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-      if (f.size() > 1) children.insert(f[1].toLongLong(), p);
-    }
-    QList<qint64> out, todo{pid};
-    while (!todo.isEmpty()) {
-      const qint64 p = todo.takeFirst();
-      for (qint64 c : children.values(p)) {
-        out << c;
-        todo << c;
-      }
-    }
-    return out;
-  }
-
   QString m_dir, m_ns, m_addr, m_veth, m_cluster, m_ssh;
   int m_port = 0;
   bool m_made = false, m_slurmUp = false;
