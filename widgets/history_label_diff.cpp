@@ -8,34 +8,13 @@
 #include <filesystem>
 
 #include "core/data/label_history.h"
+#include "core/store/run_dataset.h"
 #include "core/studio/background_job.h"
 #include "core/studio/history_model.h"
-#include "core/telemetry/run_start_read.h"
 
 namespace fs = std::filesystem;
 
 namespace stave::widgets {
-
-namespace {
-
-// What run `r` recorded about its dataset (file work: on the job's thread). A relative data.yaml
-// is taken against the project folder, where the studio starts runs.
-data::RunDataset runDataset(const store::RunRecord& r) {
-  data::RunDataset d;
-  d.contentHash = r.datasetHash;
-  d.started = r.started;
-  d.dataYaml = r.dataset;
-  std::error_code ec;
-  if (!d.dataYaml.empty() && fs::path(d.dataYaml).is_relative()) {
-    const fs::path inProject = fs::path(r.dir).parent_path().parent_path() / d.dataYaml;
-    if (fs::exists(inProject, ec)) d.dataYaml = inProject.string();
-  }
-  if (auto start = telemetry::readFirstRunStart(r.dir + "/events.jsonl"))
-    d.labelEdits = start->dataset.labelEdits;
-  return d;
-}
-
-}  // namespace
 
 HistoryLabelDiff::HistoryLabelDiff(QWidget* parent)
     : QWidget(parent), m_job(new studio::BackgroundJob(this)) {
@@ -79,7 +58,9 @@ void HistoryLabelDiff::compare(const store::RunRecord& a, const store::RunRecord
   const QString nameA = studio::HistoryModel::displayName(a);
   const QString nameB = studio::HistoryModel::displayName(b);
   m_job->run<data::LabelFilesDiff>(
-      [a, b] { return data::labelFilesDiffBetweenRuns(runDataset(a), runDataset(b)); },
+      [a, b] {
+        return data::labelFilesDiffBetweenRuns(store::runDatasetOf(a), store::runDatasetOf(b));
+      },
       [this, nameA, nameB](data::LabelFilesDiff d) {
         using B = data::LabelFilesDiff::Basis;
         using W = data::LabelFilesDiff::Why;

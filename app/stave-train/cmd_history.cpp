@@ -14,31 +14,13 @@
 #include "core/config/output_path.h"
 #include "core/config/project.h"
 #include "core/data/label_history.h"
+#include "core/store/run_dataset.h"
 #include "core/store/store.h"
-#include "core/telemetry/run_start_read.h"
 #include "core/train/run_lock.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-/// What run `r` recorded about its dataset: its data.yaml (relative ones against the project
-/// folder, where the studio starts runs), content hash, start, and the label edit log's
-/// position from its run_start.
-stave::data::RunDataset runDataset(const stave::store::RunRecord& r) {
-  stave::data::RunDataset d;
-  d.contentHash = r.datasetHash;
-  d.started = r.started;
-  d.dataYaml = r.dataset;
-  std::error_code ec;
-  if (!d.dataYaml.empty() && fs::path(d.dataYaml).is_relative()) {
-    const fs::path inProject = fs::path(r.dir).parent_path().parent_path() / d.dataYaml;
-    if (fs::exists(inProject, ec)) d.dataYaml = inProject.string();
-  }
-  if (auto start = stave::telemetry::readFirstRunStart(r.dir + "/events.jsonl"))
-    d.labelEdits = start->dataset.labelEdits;
-  return d;
-}
 
 /// How the label diff was found, or why it could not be ("" when it was).
 std::string labelDiffBasis(const stave::data::LabelFilesDiff& d) {
@@ -201,8 +183,8 @@ int run(const HistoryOptions& o) {
     // Which label files each run's dataset differs in from the first's (the edit log).
     std::vector<stave::data::LabelFilesDiff> labelDiffs;
     for (size_t i = 1; i < picked.size(); ++i)
-      labelDiffs.push_back(
-          stave::data::labelFilesDiffBetweenRuns(runDataset(picked[0]), runDataset(picked[i])));
+      labelDiffs.push_back(stave::data::labelFilesDiffBetweenRuns(
+          stave::store::runDatasetOf(picked[0]), stave::store::runDatasetOf(picked[i])));
     if (o.json) {
       nlohmann::json out;
       out["runs"] = nlohmann::json::array();
