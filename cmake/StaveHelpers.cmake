@@ -135,7 +135,7 @@ function(_stave_collect_links target out)
 endfunction()
 
 function(stave_check_qt_free)
-  foreach(t stave-train stave_base stave_config stave_cluster stave_data stave_model stave_train stave_distributed stave_telemetry stave_store)
+  foreach(t stave-train stave_base stave_config stave_cluster stave_data stave_model stave_train stave_distributed stave_telemetry stave_store stave_bench)
     if(TARGET ${t})
       set(found "")
       _stave_collect_links(${t} found)

@@ -2,19 +2,22 @@
 #include <iostream>
 #include <memory>
 
-#include "app/stave-train/bench_ddp.h"
 #include "app/stave-train/command.h"
+#include "core/bench/bench_ddp.h"
 
 namespace {
 
-int run(stave::cli::BenchDdpOptions& o, bool worker) {
-  if (worker) return stave::cli::benchDdpWorker(o);
+using stave::bench::BenchDdpOptions;
+
+int run(BenchDdpOptions& o, bool worker) {
+  if (worker) return stave::bench::benchDdpWorker(o);
   o.workerCommand = {stave::cli::selfExecutable(), "bench", "ddp", "--worker"};
-  auto j = stave::cli::benchDdp(o);
+  auto j = stave::bench::benchDdp(o);
   if (!j) {
     std::cerr << "stave-train bench ddp: " << j.errorText() << "\n";
     // Bad options are usage errors; a rank that failed is a failed run.
-    return j.errors().front().key == "run" ? stave::cli::kProblems : stave::cli::kUsage;
+    return j.errors().front().key == stave::bench::kDdpRunFailedKey ? stave::cli::kProblems
+                                                                    : stave::cli::kUsage;
   }
   std::cout << j->dump(2) << "\n";
   return stave::cli::kOk;

@@ -2,12 +2,14 @@
 #include <iostream>
 #include <memory>
 
-#include "app/stave-train/bench_loader.h"
 #include "app/stave-train/command.h"
+#include "core/bench/bench_loader.h"
 
 namespace {
-int run(const stave::cli::LoaderBenchOptions& o) {
-  const auto r = stave::cli::benchLoader(o);
+using stave::bench::LoaderBenchOptions;
+
+int run(const LoaderBenchOptions& o) {
+  const auto r = stave::bench::benchLoader(o);
   if (!r) {
     std::cerr << "stave-train bench loader: " << r.errorText() << "\n";
     return stave::cli::kUsage;

@@ -2,12 +2,14 @@
 #include <iostream>
 #include <memory>
 
-#include "app/stave-train/bench_train.h"
 #include "app/stave-train/command.h"
+#include "core/bench/bench_train.h"
 
 namespace {
-int run(const stave::cli::BenchTrainOptions& o) {
-  auto j = stave::cli::benchTrain(o);
+using stave::bench::BenchTrainOptions;
+
+int run(const BenchTrainOptions& o) {
+  auto j = stave::bench::benchTrain(o);
   if (!j) return stave::cli::usageError("bench train", j.errorText());
   std::cout << j->dump(2) << "\n";
   return stave::cli::kOk;

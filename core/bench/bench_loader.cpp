@@ -1,5 +1,4 @@
-#include "app/stave-train/bench_loader.h"
-#include "core/base/clock.h"
+#include "core/bench/bench_loader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,9 +9,10 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "core/base/clock.h"
 #include "core/data/loader.h"
 
-namespace stave::cli {
+namespace stave::bench {
 using namespace stave::data;  // the loader this benchmark drives
 namespace {
 // CPU seconds of the whole process: on a shared machine wall rates swing with other load,
@@ -88,6 +88,42 @@ nlohmann::json runLoader(const SplitIndex& index, const LoaderBenchOptions& o, b
           {"decoded_images", s.decoded - before.decoded},
           {"cache_hits", s.cacheHits - before.cacheHits}};
 }
+
+/// The reference: how fast the files alone decode.
+struct PlainDecode {
+  double imagesPerS = 0;     ///< images read and decoded per second of wall time
+  double cpuMsPerImage = 0;  ///< CPU milliseconds of the process per image
+};
+
+/// Read + full-size decode of the files the timed batches use, on as many threads as the
+/// loader has workers.
+PlainDecode plainDecode(const SplitIndex& index, const LoaderBenchOptions& o) {
+  const int64_t count =
+      std::min<int64_t>(static_cast<int64_t>(index.images.size()), int64_t(o.batch) * o.batches);
+  std::atomic<int64_t> next{0};
+  auto decodeAll = [&] {
+    for (int64_t i; (i = next.fetch_add(1)) < count;) {
+      std::ifstream in(index.images[static_cast<size_t>(i)].imagePath, std::ios::binary);
+      std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+      cv::Mat m = cv::imdecode(bytes, cv::IMREAD_COLOR);
+      (void)m;
+    }
+  };
+  const int threads = std::max(1, o.workers);
+  decodeAll();  // warm the page cache so both sides read from memory
+  next = 0;
+  const double t0 = monotonicSeconds(), c0 = cpuNow();
+  {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(decodeAll);
+    for (auto& t : pool) t.join();
+  }
+  PlainDecode d;
+  d.imagesPerS = count / std::max(monotonicSeconds() - t0, 1e-9);
+  d.cpuMsPerImage = 1000 * (cpuNow() - c0) / std::max<double>(1, double(count));
+  return d;
+}
 }  // namespace
 
 Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
@@ -104,30 +140,7 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   probe.workers = o.workers;
   if (auto st = Loader::validate(index.value(), probe); !st) return st.errors();
 
-  // Plain decode: read + full-size decode of the files the timed batches use, W threads.
-  const int64_t count =
-      std::min<int64_t>(static_cast<int64_t>(index->images.size()), int64_t(o.batch) * o.batches);
-  std::atomic<int64_t> next{0};
-  auto decodeAll = [&] {
-    for (int64_t i; (i = next.fetch_add(1)) < count;) {
-      std::ifstream in(index->images[static_cast<size_t>(i)].imagePath, std::ios::binary);
-      std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                 std::istreambuf_iterator<char>());
-      cv::Mat m = cv::imdecode(bytes, cv::IMREAD_COLOR);
-      (void)m;
-    }
-  };
-  const int threads = std::max(1, o.workers);
-  decodeAll();  // warm the page cache so both sides read from memory
-  next = 0;
-  const double t0 = monotonicSeconds(), c0 = cpuNow();
-  {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(decodeAll);
-    for (auto& t : pool) t.join();
-  }
-  const double decodeRate = count / std::max(monotonicSeconds() - t0, 1e-9);
-  const double decodeCpuMs = 1000 * (cpuNow() - c0) / std::max<double>(1, double(count));
+  const PlainDecode decode = plainDecode(index.value(), o);
 
   nlohmann::json out;
   out["data"] = o.data;
@@ -139,15 +152,15 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   out["workers"] = o.workers;
   out["batches_requested"] = o.batches;
   out["hardware_threads"] = std::thread::hardware_concurrency();
-  out["decode_images_per_s"] = decodeRate;
-  out["decode_cpu_ms_per_image"] = decodeCpuMs;
+  out["decode_images_per_s"] = decode.imagesPerS;
+  out["decode_cpu_ms_per_image"] = decode.cpuMsPerImage;
   out["mosaic_cache_none"] = runLoader(index.value(), o, true, CacheMode::None);
   out["no_mosaic_cache_none"] = runLoader(index.value(), o, false, CacheMode::None);
   out["mosaic_cache_ram"] = runLoader(index.value(), o, true, CacheMode::Ram);
   out["no_mosaic_cache_ram"] = runLoader(index.value(), o, false, CacheMode::Ram);
   const double mosaic = out["mosaic_cache_none"]["samples_per_s"];
   const double ram = out["mosaic_cache_ram"]["samples_per_s"];
-  const double r1 = mosaic / decodeRate, r2 = ram / mosaic;
+  const double r1 = mosaic / decode.imagesPerS, r2 = ram / mosaic;
   bool steady = true;
   for (const char* k :
        {"mosaic_cache_none", "no_mosaic_cache_none", "mosaic_cache_ram", "no_mosaic_cache_ram"})
@@ -164,9 +177,9 @@ Result<nlohmann::json> benchLoader(const LoaderBenchOptions& o) {
   // free cores would show.
   const double mosaicCpu = out["mosaic_cache_none"]["cpu_ms_per_sample"];
   const double ramCpu = out["mosaic_cache_ram"]["cpu_ms_per_sample"];
-  out["cpu_ratios"] = {{"mosaic_vs_decode", decodeCpuMs / std::max(mosaicCpu, 1e-9)},
+  out["cpu_ratios"] = {{"mosaic_vs_decode", decode.cpuMsPerImage / std::max(mosaicCpu, 1e-9)},
                        {"ram_vs_uncached", mosaicCpu / std::max(ramCpu, 1e-9)}};
   return out;
 }
 
-}  // namespace stave::cli
+}  // namespace stave::bench

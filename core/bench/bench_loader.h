@@ -9,7 +9,7 @@
 
 #include "core/base/result.h"
 
-namespace stave::cli {
+namespace stave::bench {
 
 /// What to measure.
 struct LoaderBenchOptions {
@@ -30,4 +30,4 @@ struct LoaderBenchOptions {
 /// second, per-stage seconds per sample, and the two target ratios with pass/fail).
 Result<nlohmann::json> benchLoader(const LoaderBenchOptions& options);
 
-}  // namespace stave::cli
+}  // namespace stave::bench

@@ -11,7 +11,7 @@
 
 #include "core/base/result.h"
 
-namespace stave::cli {
+namespace stave::bench {
 
 /// Benchmark settings (batch is per rank, as everywhere in Stave).
 struct BenchDdpOptions {
@@ -33,10 +33,14 @@ int benchCores();
 /// The worker command line for `o`: workerCommand followed by every option as --flag value.
 std::vector<std::string> benchDdpWorkerArgv(const BenchDdpOptions& o);
 
+/// The key of benchDdp's error when the distributed run failed (a rank's last log lines in the
+/// message); any other key names a bad option.
+inline constexpr const char* kDdpRunFailedKey = "run";
+
 /// Runs the 1-rank reference in this process, then o.nproc ranks through the launcher, and
 /// returns the JSON report: per-step compute (forward+backward), all-reduce total and wait,
 /// overlap ratio, optimiser and step time, samples/s of both runs, scaling efficiency, thread
-/// counts and a note. Errors: bad options, a rank that failed (with its last log lines).
+/// counts and a note. Errors: bad options, a rank that failed (key kDdpRunFailedKey).
 Result<nlohmann::json> benchDdp(const BenchDdpOptions& o);
 
 /// One rank of the distributed run (identity from RANK/WORLD_SIZE/MASTER_* as the launcher
@@ -44,4 +48,4 @@ Result<nlohmann::json> benchDdp(const BenchDdpOptions& o);
 /// timings on stdout. Returns the process exit code (errors go to stderr, exit 1).
 int benchDdpWorker(const BenchDdpOptions& o);
 
-}  // namespace stave::cli
+}  // namespace stave::bench

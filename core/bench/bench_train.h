@@ -9,7 +9,7 @@
 
 #include "core/base/result.h"
 
-namespace stave::cli {
+namespace stave::bench {
 
 /// Benchmark settings.
 struct BenchTrainOptions {
@@ -22,8 +22,9 @@ struct BenchTrainOptions {
   int threads = 0;          ///< intra-op threads (0 = all cores)
   std::string data;         ///< data.yaml ("" = a demo dataset made in a temporary folder)
   std::string device;       ///< "" auto, "cpu", "0"
-  std::string precision = "auto";  ///< auto (bf16 where supported on CUDA, fp32 on CPU), fp32, bf16, fp16
-  bool channelsLast = false;       ///< channels_last model and input
+  std::string precision =
+      "auto";  ///< auto (bf16 where supported on CUDA, fp32 on CPU), fp32, bf16, fp16
+  bool channelsLast = false;  ///< channels_last model and input
   /// Where to write a Chrome trace of LibTorch's profiler over the compute-only steps (every
   /// operator with its self time; open in chrome://tracing or Perfetto); "" = no profile.
   std::string profile;
@@ -33,4 +34,4 @@ struct BenchTrainOptions {
 /// ratio (target >= 0.9), the data-wait share of the end-to-end step, and the settings.
 Result<nlohmann::json> benchTrain(const BenchTrainOptions& options);
 
-}  // namespace stave::cli
+}  // namespace stave::bench
