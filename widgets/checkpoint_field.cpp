@@ -8,27 +8,26 @@
 #include <QLineEdit>
 #include <QPushButton>
 
+#include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/run_folders.h"
 #include "core/studio/weights_fetch.h"
 
 namespace stave::widgets {
 
 CheckpointField::CheckpointField(studio::ProjectDocument* doc, QWidget* parent)
-    : QWidget(parent), m_box(new QComboBox(this)), m_fetch(new studio::WeightsFetch(this)) {
+    : QWidget(parent),
+      m_box(new QComboBox(this)),
+      m_fetch(new studio::WeightsFetch(this)),
+      m_scan(new studio::BackgroundJob(this)) {
   m_box->setEditable(true);
-  for (const auto& run : doc->runs()) {
-    const bool remote = studio::WeightsFetch::mayBeRemote(run.path);
-    for (const char* w : {"weights/best.pt", "weights/last.pt"}) {
-      const QString path = QDir(run.path).filePath(QLatin1String(w));
-      if (QFileInfo::exists(path)) {
-        m_box->addItem(path);
-      } else if (remote) {
-        m_box->addItem(path);
-        m_box->setItemData(m_box->count() - 1, tr("On the cluster: fetched into the run's folder when used"),
-                           Qt::ToolTipRole);
-      }
-    }
-  }
+  // The runs' folders and weights are file work: listed off the GUI thread and offered when read.
+  const QString folder = doc->isOpen() ? QFileInfo(doc->path()).absolutePath() : QString();
+  if (!folder.isEmpty())
+    m_scan->run<QList<studio::RunSummary>>([folder] { return studio::listRunSummaries(folder); },
+                                           [this](QList<studio::RunSummary> runs) { offer(runs); });
+  else
+    m_listed = true;
   m_box->lineEdit()->setPlaceholderText(tr("a run's weights/best.pt or last.pt"));
   connect(m_fetch, &studio::WeightsFetch::finished, this, [this](const QStringList&, const QString& error) {
     auto done = std::move(m_done);
@@ -45,6 +44,27 @@ CheckpointField::CheckpointField(studio::ProjectDocument* doc, QWidget* parent)
                                                    tr("Checkpoints (*.pt);;All files (*)"));
     if (!p.isEmpty()) m_box->setCurrentText(p);
   });
+}
+
+void CheckpointField::offer(const QList<studio::RunSummary>& runs) {
+  // What was typed or chosen meanwhile stays; else the first checkpoint is chosen, as when the
+  // list was there from the start.
+  const QString typed = m_box->currentText();
+  for (const auto& run : runs) {
+    for (const char* w : {"weights/best.pt", "weights/last.pt"}) {
+      const QString path = QDir(run.path).filePath(QLatin1String(w));
+      if (run.checkpoints.contains(path)) {
+        m_box->addItem(path);
+      } else if (run.mayBeRemote) {
+        m_box->addItem(path);
+        m_box->setItemData(m_box->count() - 1, tr("On the cluster: fetched into the run's folder when used"),
+                           Qt::ToolTipRole);
+      }
+    }
+  }
+  if (!typed.isEmpty() && m_box->currentText() != typed) m_box->setCurrentText(typed);
+  m_listed = true;
+  emit listed();
 }
 
 QString CheckpointField::path() const {

@@ -10,7 +10,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/studio/background_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/run_folders.h"
 
 namespace stave::widgets {
 namespace {
@@ -18,7 +20,7 @@ constexpr int kNameRole = Qt::UserRole + 1;
 }
 
 ProjectPage::ProjectPage(studio::ProjectDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc) {
+    : QWidget(parent), m_doc(doc), m_scan(new studio::BackgroundJob(this)) {
   auto* layout = new QVBoxLayout(this);
   auto* head = new QHBoxLayout;
   m_summary = new QLabel(this);
@@ -93,8 +95,10 @@ void ProjectPage::selectConfig(const QString& name) {
 void ProjectPage::refresh() {
   const QString keep = selectedConfig();
   m_configs->clear();
-  m_runs->clear();
   if (!m_doc->isOpen()) {
+    m_runs->clear();
+    m_runsFolder.clear();
+    m_scan->stop();
     m_summary->setText(
         tr("<h2>No project open</h2><p>Open a .stave file with File ▸ Open, or "
            "create one with <code>stave-train new-project</code>.</p>"));
@@ -118,7 +122,28 @@ void ProjectPage::refresh() {
     m_configs->addItem(item);
   }
   selectConfig(m_doc->configNames().contains(keep) ? keep : m_doc->activeConfig());
-  for (const auto& run : m_doc->runs()) {
+  listRuns();
+  m_problems->setText(m_doc->problems().join(QLatin1Char('\n')));
+  updateButtons();
+}
+
+void ProjectPage::listRuns() {
+  // Every run's results.csv is read: file work, never on the GUI thread. The list shown stays
+  // until the new one is read; a listing of a project no longer open is dropped.
+  const QString folder = QFileInfo(m_doc->path()).absolutePath();
+  if (folder != m_runsFolder) m_runs->clear();  // another project's runs are not shown meanwhile
+  m_scan->run<QList<studio::RunSummary>>([folder] { return studio::listRunSummaries(folder); },
+                                         [this, folder](QList<studio::RunSummary> runs) {
+                                           if (!m_doc->isOpen() || QFileInfo(m_doc->path()).absolutePath() != folder)
+                                             return;
+                                           m_runsFolder = folder;
+                                           showRuns(runs);
+                                         });
+}
+
+void ProjectPage::showRuns(const QList<studio::RunSummary>& runs) {
+  m_runs->clear();
+  for (const auto& run : runs) {
     if (!run.problem.isEmpty())
       m_runs->addItem(tr("%1 — %2").arg(run.id, run.problem));
     else
@@ -129,8 +154,7 @@ void ProjectPage::refresh() {
                           .arg(run.bestMap50, 0, 'f', 4));
   }
   if (m_runs->count() == 0) m_runs->addItem(tr("No runs yet."));
-  m_problems->setText(m_doc->problems().join(QLatin1Char('\n')));
-  updateButtons();
+  emit runsListed();
 }
 
 void ProjectPage::updateButtons() {

@@ -1,4 +1,5 @@
 #pragma once
+#include <QList>
 #include <QWidget>
 
 class QLabel;
@@ -6,8 +7,10 @@ class QListWidget;
 class QPushButton;
 
 namespace stave::studio {
+class BackgroundJob;
 class ProjectDocument;
-}
+struct RunSummary;
+}  // namespace stave::studio
 
 namespace stave::widgets {
 
@@ -22,6 +25,12 @@ class ProjectPage : public QWidget {
   QString selectedConfig() const;
   /// Selects `name` in the list.
   void selectConfig(const QString& name);
+  /// The project's runs as listed (read off the GUI thread: runsListed() says when).
+  QListWidget* runList() const { return m_runs; }
+
+ signals:
+  /// The runs of the open project were read and are listed.
+  void runsListed();
 
  public slots:
   /// Asks for a data.yaml and makes it the project's dataset.
@@ -41,6 +50,9 @@ class ProjectPage : public QWidget {
 
  private:
   void refresh();
+  /// Reads the runs' folders and results.csv on m_scan; shown by showRuns.
+  void listRuns();
+  void showRuns(const QList<studio::RunSummary>& runs);
   void updateButtons();
   /// Asks for a config name (re-asking while it is not usable); "" when cancelled.
   QString askName(const QString& title, const QString& label, const QString& initial,
@@ -56,6 +68,8 @@ class ProjectPage : public QWidget {
   QPushButton* m_activate = nullptr;
   QListWidget* m_runs = nullptr;
   QLabel* m_problems = nullptr;
+  studio::BackgroundJob* m_scan = nullptr;  ///< lists the runs (file work off the GUI thread)
+  QString m_runsFolder;                     ///< the project folder whose runs the list shows
 };
 
 }  // namespace stave::widgets

@@ -2,12 +2,9 @@
 #include "core/studio/engine_text.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QTextStream>
 
 #include "core/data/dataset.h"
-#include "core/studio/regular_file.h"
 
 namespace stave::studio {
 namespace {
@@ -104,72 +101,6 @@ QStringList ProjectDocument::problems() const {
   QStringList out;
   if (!m_open) return out;
   for (const auto& e : config::projectProblems(m_project)) out << qs(e.toString());
-  return out;
-}
-
-QList<RunSummary> ProjectDocument::runs() const {
-  QList<RunSummary> out;
-  if (!m_open) return out;
-  QDir runsDir(QDir(qs(m_project.folder())).filePath(QStringLiteral("runs")));
-  const auto entries = runsDir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-  for (const QFileInfo& dir : entries) {
-    // A folder of other outputs is not a run: `predict` writes runs/detect/predict, ... (as
-    // Ultralytics lays them out). A run has its files, or nothing yet when just started.
-    const QDir d(dir.absoluteFilePath());
-    const bool runFiles = !d.entryList({QStringLiteral("config.yaml"), QStringLiteral("events.jsonl"),
-                                        QStringLiteral("results.csv"), QStringLiteral("launcher.json"), QStringLiteral("cluster_job.json"),
-                                        QStringLiteral("weights")},
-                                       QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)
-                              .isEmpty();
-    if (!runFiles && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) continue;
-    RunSummary run;
-    run.id = dir.fileName();
-    run.path = dir.absoluteFilePath();
-    // Only a regular file, and not a huge one: this runs on the GUI thread, and a FIFO in its
-    // place would block it for good.
-    QFile csv;
-    const QString csvPath = QDir(run.path).filePath(QStringLiteral("results.csv"));
-    if (!QFileInfo::exists(csvPath)) {
-      run.problem = tr("no results.csv yet");
-      out << run;
-      continue;
-    }
-    QString why;  // the file's own words (English), as other file errors
-    if (!openRegularFile(&csv, csvPath, &why) || csv.size() > (64 << 20)) {
-      run.problem = why.isEmpty() ? QStringLiteral("%1: larger than 64 MiB; not read").arg(csvPath) : why;
-      out << run;
-      continue;
-    }
-    QTextStream in(&csv);
-    const QStringList header = in.readLine().split(QLatin1Char(','));
-    const int c50 = header.indexOf(QStringLiteral("metrics/mAP50(B)"));
-    const int c5095 = header.indexOf(QStringLiteral("metrics/mAP50-95(B)"));
-    if (c50 < 0 || c5095 < 0) {
-      run.problem = tr("results.csv has no mAP columns");
-      out << run;
-      continue;
-    }
-    int line = 1;
-    while (!in.atEnd()) {
-      const QString text = in.readLine();
-      ++line;
-      if (text.trimmed().isEmpty()) continue;
-      const QStringList cells = text.split(QLatin1Char(','));
-      bool ok50 = false, ok5095 = false;
-      const double m50 = cells.value(c50).toDouble(&ok50);
-      const double m5095 = cells.value(c5095).toDouble(&ok5095);
-      if (!ok50 || !ok5095) {
-        run.problem = tr("results.csv line %1 is malformed").arg(line);
-        break;
-      }
-      ++run.epochs;
-      if (run.epochs == 1 || m5095 > run.bestMap5095) {
-        run.bestMap5095 = m5095;
-        run.bestMap50 = m50;
-      }
-    }
-    out << run;
-  }
   return out;
 }
 

@@ -10,16 +10,6 @@
 
 namespace stave::studio {
 
-/// One run folder of the project (runs/<id>/), as read from its results.csv.
-struct RunSummary {
-  QString id;              ///< folder name under runs/
-  QString path;            ///< absolute folder
-  int epochs = 0;          ///< rows in results.csv (epochs finished)
-  double bestMap50 = 0;    ///< mAP50 of the epoch with the best mAP50-95
-  double bestMap5095 = 0;  ///< the best mAP50-95
-  QString problem;         ///< why results.csv could not be read, "" when fine
-};
-
 /// Owns the open config::Project and tracks unsaved changes. All file work goes through
 /// core/config, so the GUI and stave-train read and write projects the same way.
 class ProjectDocument : public QObject {
@@ -52,8 +42,8 @@ class ProjectDocument : public QObject {
   QString activeConfig() const;
   /// Problems that do not stop the project from opening (missing dataset, ...), one per line.
   QStringList problems() const;
-  /// The project's runs (runs/<id>/ beside the project file), newest first.
-  QList<RunSummary> runs() const;
+  // The project's runs are file work, listed off the GUI thread: listRunSummaries
+  // (core/studio/run_folders.h) on the folder of path().
 
   /// The config `name`; nullptr when there is none.
   const config::RunConfig* config(const QString& name) const;

@@ -1,14 +1,18 @@
 #include "core/studio/run_folders.h"
 #include "core/train/run_lock.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QTextStream>
 
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/regular_file.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
+#include "core/studio/weights_fetch.h"
 #include "core/telemetry/events.h"
 
 #include <algorithm>
@@ -36,9 +40,94 @@ bool endedInTail(QFile& f) {
   return false;
 }
 
+/// The words of a run's summary; kept under the project document's name, where they were
+/// first translated.
+QString summaryText(const char* text) {
+  return QCoreApplication::translate("stave::studio::ProjectDocument", text);
+}
+
+/// Reads the run's results.csv into `run` (epochs, best mAP) or says in `problem` why not.
+void readResults(RunSummary* run) {
+  // Only a regular file, and not a huge one: a FIFO in its place would block the reading
+  // thread for good.
+  QFile csv;
+  const QString csvPath = QDir(run->path).filePath(QStringLiteral("results.csv"));
+  if (!QFileInfo::exists(csvPath)) {
+    run->problem =
+        summaryText(QT_TRANSLATE_NOOP("stave::studio::ProjectDocument", "no results.csv yet"));
+    return;
+  }
+  QString why;  // the file's own words (English), as other file errors
+  if (!openRegularFile(&csv, csvPath, &why) || csv.size() > (64 << 20)) {
+    run->problem =
+        why.isEmpty() ? QStringLiteral("%1: larger than 64 MiB; not read").arg(csvPath) : why;
+    return;
+  }
+  QTextStream in(&csv);
+  const QStringList header = in.readLine().split(QLatin1Char(','));
+  const int c50 = header.indexOf(QStringLiteral("metrics/mAP50(B)"));
+  const int c5095 = header.indexOf(QStringLiteral("metrics/mAP50-95(B)"));
+  if (c50 < 0 || c5095 < 0) {
+    run->problem = summaryText(
+        QT_TRANSLATE_NOOP("stave::studio::ProjectDocument", "results.csv has no mAP columns"));
+    return;
+  }
+  int line = 1;
+  while (!in.atEnd()) {
+    const QString text = in.readLine();
+    ++line;
+    if (text.trimmed().isEmpty()) continue;
+    const QStringList cells = text.split(QLatin1Char(','));
+    bool ok50 = false, ok5095 = false;
+    const double m50 = cells.value(c50).toDouble(&ok50);
+    const double m5095 = cells.value(c5095).toDouble(&ok5095);
+    if (!ok50 || !ok5095) {
+      run->problem = summaryText(QT_TRANSLATE_NOOP("stave::studio::ProjectDocument",
+                                                   "results.csv line %1 is malformed"))
+                         .arg(line);
+      return;
+    }
+    ++run->epochs;
+    if (run->epochs == 1 || m5095 > run->bestMap5095) {
+      run->bestMap5095 = m5095;
+      run->bestMap50 = m50;
+    }
+  }
+}
+
 }  // namespace
 
+QList<RunSummary> listRunSummaries(const QString& projectFolder) {
+  countRead(OffGuiRead::RunSummaries);
+  QList<RunSummary> out;
+  const QDir runsDir(QDir(projectFolder).filePath(QStringLiteral("runs")));
+  for (const QFileInfo& dir :
+       runsDir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
+    // A folder of other outputs is not a run: `predict` writes runs/detect/predict, ... (as
+    // Ultralytics lays them out). A run has its files, or nothing yet when just started.
+    const QDir d(dir.absoluteFilePath());
+    const bool runFiles =
+        !d.entryList({QStringLiteral("config.yaml"), QStringLiteral("events.jsonl"),
+                      QStringLiteral("results.csv"), QStringLiteral("launcher.json"),
+                      clusterJobFileName(), QStringLiteral("weights")},
+                     QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)
+             .isEmpty();
+    if (!runFiles && !d.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot)) continue;
+    RunSummary run;
+    run.id = dir.fileName();
+    run.path = dir.absoluteFilePath();
+    readResults(&run);
+    for (const char* w : {"weights/best.pt", "weights/last.pt"})
+      if (const QString path = d.filePath(QLatin1String(w)); QFileInfo::exists(path))
+        run.checkpoints << path;
+    run.mayBeRemote = WeightsFetch::mayBeRemote(run.path);
+    out << run;
+  }
+  return out;
+}
+
 RunFolders listRunFolders(const QString& projectFolder) {
+  countRead(OffGuiRead::RunFolders);
   RunFolders out;
   const QDir runs(QDir(projectFolder).filePath(QStringLiteral("runs")));
   for (const QFileInfo& d : runs.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {

@@ -30,8 +30,28 @@ struct RunFolders {
   QStringList cluster;
 };
 
-/// Lists `projectFolder`/runs. Reads the file system: call it off the GUI thread.
+/// Lists `projectFolder`/runs. Reads the file system: call it off the GUI thread (counted:
+/// readCount(OffGuiRead::RunFolders)).
 RunFolders listRunFolders(const QString& projectFolder);
+
+/// One run folder of the project (runs/<id>/), as read from its results.csv, with the
+/// checkpoints it offers (Predict, Export Model, drafts).
+struct RunSummary {
+  QString id;              ///< folder name under runs/
+  QString path;            ///< absolute folder
+  int epochs = 0;          ///< rows in results.csv (epochs finished)
+  double bestMap50 = 0;    ///< mAP50 of the epoch with the best mAP50-95
+  double bestMap5095 = 0;  ///< the best mAP50-95
+  QString problem;         ///< why results.csv could not be read, "" when fine
+  QStringList checkpoints;  ///< its weights/best.pt and weights/last.pt that are here
+  bool mayBeRemote = false;  ///< a run with a cluster record: its checkpoints may be fetched
+};
+
+/// The runs of the project in `projectFolder` (runs/<id>/ beside the project file), newest
+/// first; a folder of other outputs (runs/detect/…) is not one. Reads every run's results.csv
+/// (a regular file up to 64 MiB; anything else is named in `problem`): call it off the GUI
+/// thread.
+QList<RunSummary> listRunSummaries(const QString& projectFolder);
 
 /// The last lines a run's own process wrote: logs/rank0.log (with a launcher), else
 /// launcher.log; at most the last 64 KiB of the file are read, however long the log.

@@ -28,6 +28,7 @@
 #include "core/studio/preferences.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
+#include "core/studio/run_folders.h"
 #include "core/studio/slurm_job.h"
 #include <qcustomplot.h>
 #include "widgets/cluster_profiles_editor.h"
@@ -233,7 +234,7 @@ class TestClusterRun : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(p2->controller()->outcome(), RunOutcome::Completed, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(p2->chart("losses")->seriesCount() > 0 && p2->chart("losses")->pointCount(0) >= 2, 30000);
     bool listed = false;
-    for (const auto& r : again->document()->runs()) listed = listed || r.id == QFileInfo(dir).fileName();
+    for (const auto& r : stave::studio::listRunSummaries(QFileInfo(again->document()->path()).absolutePath())) listed = listed || r.id == QFileInfo(dir).fileName();
     QVERIFY(listed);
     // "On" is kept per project: another project, which never ran, starts on this machine, and
     // back on this one the cluster is chosen again.

@@ -296,7 +296,7 @@ void TstLabelDrafts::datasetPageLabelsNewImages() {
   auto* dialog = page.labelNewImages();
   QTRY_VERIFY_WITH_TIMEOUT(dialog->searched(), 20000);
   QCOMPARE(int(dialog->images().size()), 2);
-  QCOMPARE(dialog->weights(), best);
+  QTRY_COMPARE_WITH_TIMEOUT(dialog->weights(), best, 20000);  // the runs are read off the GUI thread
   // Without a model: the editor on the two new images, nothing written by opening them.
   dialog->checkpoint()->box()->setCurrentText(QString());
   dialog->accept();

@@ -72,7 +72,8 @@ class TestModelExportDialog : public QObject {
     QVERIFY(doc.open(m_project));
     ModelExportDialog d(&doc);
     d.job()->setExecutable(STAVE_TRAIN_EXE);
-    QVERIFY(d.checkpointBox()->findText(m_ckpt) >= 0);
+    // The project's checkpoints come when read (off the GUI thread).
+    QTRY_VERIFY_WITH_TIMEOUT(d.checkpointBox()->findText(m_ckpt) >= 0, 20000);
     d.checkpointBox()->setCurrentText(m_ckpt);
     // ONNX first, with its settings shown, written beside the checkpoint by default.
     QCOMPARE(d.formatBox()->currentData().toString(), QString("onnx"));

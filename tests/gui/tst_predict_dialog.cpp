@@ -47,7 +47,8 @@ class TestPredictDialog : public QObject {
     PredictDialog d(&doc);
     d.job()->setExecutable(STAVE_TRAIN_EXE);
     // The project's checkpoints are offered.
-    QVERIFY(d.checkpointBox()->findText(m_dir.filePath("proj/runs/r1/weights/last.pt")) >= 0);
+    // (when read: off the GUI thread)
+    QTRY_VERIFY_WITH_TIMEOUT(d.checkpointBox()->findText(m_dir.filePath("proj/runs/r1/weights/last.pt")) >= 0, 20000);
     d.checkpointBox()->setCurrentText(m_dir.filePath("proj/runs/r1/weights/last.pt"));
     d.sourceEdit()->setText(m_dir.filePath("data/images/val"));
     QVERIFY2(d.run(), qPrintable(d.statusLabel()->text()));

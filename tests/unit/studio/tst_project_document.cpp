@@ -7,8 +7,10 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/project_document.h"
+#include "core/studio/run_folders.h"
 
 using stave::studio::ProjectDocument;
+using stave::studio::listRunSummaries;
 
 class TestProjectDocument : public QObject {
   Q_OBJECT
@@ -45,7 +47,7 @@ class TestProjectDocument : public QObject {
     QTemporaryDir dir;
     ProjectDocument doc;
     QVERIFY(doc.open(stave::testing::makeProject(dir)));
-    QVERIFY(doc.runs().isEmpty());
+    QVERIFY(listRunSummaries(dir.path()).isEmpty());
     auto write = [&](const QString& run, const QByteArray& csv) {
       QVERIFY(QDir(dir.path()).mkpath("runs/" + run));
       QFile f(dir.path() + "/runs/" + run + "/results.csv");
@@ -55,6 +57,10 @@ class TestProjectDocument : public QObject {
     const QByteArray header = "epoch,train/box_loss,metrics/mAP50(B),metrics/mAP50-95(B)\n";
     write("a", header + "1,2.0,0.10,0.05\n2,1.5,0.30,0.12\n3,1.4,0.28,0.11\n");
     write("b", header + "1,2.0,zero,0.05\n");
+    QVERIFY(QDir(dir.path()).mkpath("runs/a/weights"));
+    QFile best(dir.path() + "/runs/a/weights/best.pt");
+    QVERIFY(best.open(QIODevice::WriteOnly));
+    best.close();
     QVERIFY(QDir(dir.path()).mkpath("runs/c"));  // started, nothing written yet
     // Predictions (runs/detect/predict) are not a run.
     QVERIFY(QDir(dir.path()).mkpath("runs/detect/predict"));
@@ -62,11 +68,11 @@ class TestProjectDocument : public QObject {
     QVERIFY(p.open(QIODevice::WriteOnly));
     p.write("image,cls,conf,x1,y1,x2,y2\n");
     p.close();
-    // A results.csv that is a FIFO no writer opens: named, never waited on (this runs on the
-    // GUI thread).
+    // A results.csv that is a FIFO no writer opens: named, never waited on (the reading thread
+    // would hang on it for good).
     QVERIFY(QDir(dir.path()).mkpath("runs/d"));
     QCOMPARE(::mkfifo(QFile::encodeName(dir.path() + "/runs/d/results.csv").constData(), 0600), 0);
-    const auto runs = doc.runs();
+    const auto runs = listRunSummaries(dir.path());
     QCOMPARE(runs.size(), 4);
     for (const auto& r : runs) {
       if (r.id == "a") {
@@ -74,6 +80,8 @@ class TestProjectDocument : public QObject {
         QCOMPARE(r.bestMap5095, 0.12);  // epoch 2, not the last one
         QCOMPARE(r.bestMap50, 0.30);
         QVERIFY(r.problem.isEmpty());
+        QCOMPARE(r.checkpoints, QStringList{dir.path() + "/runs/a/weights/best.pt"});  // no last.pt
+        QVERIFY(!r.mayBeRemote);
       } else if (r.id == "b") {
         QVERIFY2(r.problem.contains("line 2"), qPrintable(r.problem));
       } else if (r.id == "d") {
