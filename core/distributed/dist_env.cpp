@@ -92,6 +92,10 @@ void validate(const DistEnv& env, std::vector<Error>* errors, const char* rankVa
     errors->push_back(Error{"", 0, localVar,
                             std::to_string(env.localRank) + " is not below the local world size " +
                                 std::to_string(env.localWorldSize)});
+  if (env.node >= env.nodes)
+    errors->push_back(Error{"", 0, env.source == "slurm" ? "SLURM_NODEID" : "GROUP_RANK",
+                            std::to_string(env.node) + " is not below the run's " +
+                                std::to_string(env.nodes) + " node(s)"});
 }
 
 }  // namespace
@@ -179,6 +183,11 @@ Result<DistEnv> fromTorchrun(const Vars& vars) {
   env.localRank = vars.getInt("LOCAL_RANK", 0, 1 << 20, env.rank, &errors);
   env.localWorldSize =
       vars.getInt("LOCAL_WORLD_SIZE", 1, 1 << 20, env.worldSize > 0 ? env.worldSize : 1, &errors);
+  // The node: torchrun's group (one agent per node), else the node its ranks fill in order.
+  const int lws = env.localWorldSize > 0 ? env.localWorldSize : 1;
+  env.node = vars.getInt("GROUP_RANK", 0, 1 << 20, env.rank / lws, &errors);
+  env.nodes = vars.getInt("GROUP_WORLD_SIZE", 1, 1 << 20,
+                          env.worldSize > 0 ? (env.worldSize + lws - 1) / lws : 1, &errors);
   env.masterAddr = vars.has("MASTER_ADDR") ? vars.get("MASTER_ADDR") : "127.0.0.1";
   env.masterPort = vars.getInt("MASTER_PORT", 1, 65535, 29500, &errors);
   if (env.worldSize > 1 && !vars.has("MASTER_PORT"))
@@ -259,6 +268,10 @@ Result<DistEnv> fromSlurm(const Vars& vars) {
     errors.push_back(Error{"", 0, "SLURM_NTASKS", "is not set but SLURM_PROCID is"});
   env.worldSize = vars.getInt("SLURM_NTASKS", 1, 1 << 20, 1, &errors);
   const int nodeId = vars.getInt("SLURM_NODEID", 0, 1 << 20, 0, &errors);
+  env.node = nodeId;
+  env.nodes =
+      vars.getInt(vars.has("SLURM_STEP_NUM_NODES") ? "SLURM_STEP_NUM_NODES" : "SLURM_NNODES", 1,
+                  1 << 20, nodeId + 1, &errors);
   slurmLocalWorldSize(vars, nodeId, env, &errors);
   slurmMasterAddr(vars, env, &errors);
   slurmMasterPort(vars, env, &errors);

@@ -17,6 +17,8 @@ struct DistEnv {
   int localRank = 0;                     ///< rank on this node (selects the GPU)
   int worldSize = 1;                     ///< number of ranks in the run
   int localWorldSize = 1;                ///< ranks on this node
+  int node = 0;                          ///< this node's index in the run (0 = rank 0's node)
+  int nodes = 1;                         ///< nodes in the run
   std::string masterAddr = "127.0.0.1";  ///< host of rank 0's TCPStore
   int masterPort = 29500;                ///< port of rank 0's TCPStore
   /// Where the values came from: launcher (Stave's own, which keeps the run's event log and
@@ -30,11 +32,18 @@ struct DistEnv {
   /// True when this process keeps the run's event log, samples its node and runs the doctor:
   /// rank 0, unless the launcher does it for every rank.
   bool keepsRunLog() const { return rank == 0 && !underLauncher(); }
+  /// True when this process samples another node of a run no launcher gathers (srun,
+  /// torchrun): the first rank of every node but rank 0's; its samples reach rank 0 through
+  /// the event relay.
+  bool samplesOtherNode() const {
+    return !underLauncher() && rank != 0 && localRank == 0 && node > 0 && nodes > 1;
+  }
 
   /// Reads the process environment: torchrun variables (RANK, LOCAL_RANK, WORLD_SIZE,
-  /// LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) when RANK is set (source "launcher" when
-  /// kLauncherVariable is set too), else Slurm (SLURM_PROCID,
-  /// SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE / SLURM_STEP_TASKS_PER_NODE,
+  /// LOCAL_WORLD_SIZE, GROUP_RANK, GROUP_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) when RANK is set
+  /// (source "launcher" when kLauncherVariable is set too), else Slurm (SLURM_PROCID,
+  /// SLURM_LOCALID, SLURM_NODEID, SLURM_STEP_NUM_NODES / SLURM_NNODES, SLURM_NTASKS,
+  /// SLURM_NTASKS_PER_NODE / SLURM_STEP_TASKS_PER_NODE,
   /// SLURM_LAUNCH_NODE_IPADDR or the first host of SLURM_JOB_NODELIST, MASTER_PORT or a port
   /// derived from SLURM_JOB_ID), else a single process. Errors name the variable and value.
   static Result<DistEnv> fromEnvironment();

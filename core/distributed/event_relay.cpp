@@ -563,7 +563,8 @@ Result<telemetry::Event> admitRelayedLine(const RelayPeer& peer, const std::stri
   if (!rankPresent) return Error{"", 0, "rank", "missing: a relayed event names its rank"};
   const int r = event->rank;
   const bool own = r >= peer.firstRank && r < peer.firstRank + peer.rankCount;
-  const bool nodeOwn = r == -1 && peer.kind == "node" &&
+  const int sampleNode = peer.kind == "node" ? peer.id : peer.sampleNode;
+  const bool nodeOwn = r == -1 && sampleNode >= 0 &&
                        (type == et::kGpuSample || type == et::kSystemSample || type == et::kWarning);
   if (type == et::kGpuSample || type == et::kSystemSample) {
     // Node 0 charts and judges every number of a sample: it must read as one.
@@ -576,9 +577,9 @@ Result<telemetry::Event> admitRelayedLine(const RelayPeer& peer, const std::stri
     // this peer's GPUs in that node's place on every chart).
     const auto node = event->data.find("node");
     if (node == event->data.end() || !node->is_number_integer() ||
-        node->get<int64_t>() != static_cast<int64_t>(peer.id))
+        node->get<int64_t>() != static_cast<int64_t>(sampleNode))
       return Error{"", 0, "data.node",
-                   "a " + type + " from node " + std::to_string(peer.id) + " names node " +
+                   "a " + type + " from node " + std::to_string(sampleNode) + " names node " +
                        (node == event->data.end() ? std::string("none") : node->dump()) +
                        "; a node sends its own samples only"};
   }

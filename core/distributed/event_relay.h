@@ -53,6 +53,10 @@ struct RelayPeer {
   std::string address;  ///< "10.0.0.2:53412"
   int firstRank = 0;  ///< the ranks whose events it may send: [firstRank, firstRank + rankCount)
   int rankCount = 0;
+  /// The node whose samples (gpu_sample, system_sample, rank -1) it may send: a node's
+  /// launcher its own node (always, = id); a rank under srun/torchrun the node it is the
+  /// first rank of, when the run's admit says so; -1: none.
+  int sampleNode = -1;
   /// "node 1 (10.0.0.2:53412)", or "10.0.0.2:53412" before it said who it is.
   std::string describe() const;
 };
@@ -179,9 +183,9 @@ class RelayClient {
 /// What node 0 takes from a proven peer: one event line that decodes (any JSON error, an
 /// overflowing number, a type this program does not know are refused), is not one of the
 /// events node 0 alone writes (run_start, validation, checkpoint, finished), and names one of
-/// the peer's own ranks (a node's launcher may also send its node's samples and warnings, rank
-/// -1; a gpu_sample or system_sample must read as one and name the peer's own node in
-/// data.node). An error says what is wrong with the line.
+/// the peer's own ranks (a node's launcher, or the first rank of a node under srun, may also
+/// send its node's samples and warnings, rank -1; a gpu_sample or system_sample must read as
+/// one and name the peer's own node in data.node). An error says what is wrong with the line.
 Result<telemetry::Event> admitRelayedLine(const RelayPeer& peer, const std::string& line);
 
 }  // namespace stave::dist

@@ -33,10 +33,15 @@ void RankRelay::serve(const dist::DistEnv& env, const std::string& runDir,
   o.port = dist::relayPort(env.masterPort);
   o.secret = secret.value();
   o.peerKind = "rank";
-  o.admit = [world = env.worldSize](dist::RelayPeer& p) {
+  // The first rank of every other node also sends that node's samples (DistEnv::
+  // samplesOtherNode): node k's first rank is k x the ranks per node (srun's block layout, as
+  // the exported sbatch file asks for one count per node).
+  o.admit = [world = env.worldSize, nodes = env.nodes,
+             perNode = env.localWorldSize > 0 ? env.localWorldSize : 1](dist::RelayPeer& p) {
     if (p.id < 1 || p.id >= world) return false;
     p.firstRank = p.id;
     p.rankCount = 1;
+    if (nodes > 1 && p.id % perNode == 0 && p.id / perNode < nodes) p.sampleNode = p.id / perNode;
     return true;
   };
   auto server = dist::RelayServer::listen(std::move(o));

@@ -113,8 +113,9 @@ int printErrors(const std::vector<Error>& errors) {
 /// diagnosis every report period from its own thread and, from finish(), the final report).
 class RunLogKeeper {
  public:
-  RunLogKeeper(const config::RunConfig& config, telemetry::EventSink& sink)
-      : m_sink(sink), m_node(nodeTelemetryOptions(config), [&sink](telemetry::Event e) { sink.write(e); }) {}
+  RunLogKeeper(const config::RunConfig& config, const dist::DistEnv& env, telemetry::EventSink& sink)
+      : m_sink(sink),
+        m_node(nodeTelemetryOptions(config, env), [&sink](telemetry::Event e) { sink.write(e); }) {}
 
   Status start(const config::RunConfig& config, const std::string& runDir) {
     if (auto s = m_sink.openFile((fs::path(runDir) / "events.jsonl").string()); !s) return s;
@@ -163,17 +164,26 @@ int rankMain(const RankStart& start) {
   if (start.env.underLauncher()) setCheckpointBacktraces(true);
   const std::string runDir = fs::absolute(start.runDir).lexically_normal().string();
   telemetry::EventSink sink(stdout, start.env.rank);
-  RunLogKeeper keeper(start.config, sink);
+  RunLogKeeper keeper(start.config, start.env, sink);
   if (start.env.keepsRunLog())
     if (auto s = keeper.start(start.config, runDir); !s) return printErrors(s.errors());
-  // srun or torchrun: the other ranks' events reach rank 0's events.jsonl through the relay.
+  // srun or torchrun: the other ranks' events reach rank 0's events.jsonl through the relay,
+  // and so do the other nodes' samples, taken by each node's first rank.
   RankRelay relay;
+  std::optional<telemetry::NodeTelemetry> otherNode;
   if (RankRelay::needed(start.env)) {
-    if (start.env.rank == 0)
+    if (start.env.rank == 0) {
       relay.serve(start.env, runDir, sink,
                   [&keeper](const telemetry::Event& e) { keeper.observe(e); });
-    else
+    } else {
       relay.sendFrom(start.env, runDir, sink);
+      if (start.env.samplesOtherNode()) {
+        otherNode.emplace(nodeTelemetryOptions(start.config, start.env),
+                          [&sink](telemetry::Event e) { sink.write(e); });
+        otherNode->setProcesses({{start.env.rank, static_cast<int>(getpid())}});
+        otherNode->start();
+      }
+    }
   }
   TrainOptions options;
   options.config = start.config;
@@ -213,15 +223,19 @@ int rankMain(const RankStart& start) {
         });
     rc = trainer.run();
   }
+  if (otherNode) otherNode->stop();  // its last sample still goes out with the relay's queue
   relay.stop();  // the other ranks' last events first: the final report sees them
   keeper.finish();
   return rc;
 }
 
-telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config) {
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config,
+                                                     const dist::DistEnv& env) {
   telemetry::NodeTelemetryOptions o;
   o.periodS = config.getFloat("sample_period_s");
   o.diskPath = fs::path(config.getString("data")).parent_path().string();
+  o.node = env.node;
+  o.nodes = env.nodes;
   return o;
 }
 

@@ -38,8 +38,10 @@ inline constexpr double kStopGraceS = 60.0;
 /// writes its events to stdout for the launcher, and LibTorch's backtraces go to its log file.
 int rankMain(const RankStart& start);
 
-/// A run's node telemetry (sample period, the dataset's disk) from its config.
-telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config);
+/// A run's node telemetry (sample period, the dataset's disk) from its config; the node's
+/// index and the run's node count from `env` (a rank under srun/torchrun).
+telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config,
+                                                     const dist::DistEnv& env = {});
 
 /// A run's doctor and metrics endpoint (report period, port, address) from its config.
 telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,

@@ -5,7 +5,8 @@
 // system samples, labelled by node, through the relay; the GPUs from the fake NVML); a
 // slowed rank on node 1 is named with its node by the straggler detector and the doctor; a real
 // Prometheus scrapes both nodes' launchers and sees series of both, by their `node` label; a
-// Slurm with one slurmd per host runs the exported two-node sbatch file; socket_ifname picks the interface where node 1 has two; kill -9 of
+// Slurm with one slurmd per host runs the exported two-node sbatch file (node 1's samples reach
+// node 0's events.jsonl from its first rank, as no launcher runs there); socket_ifname picks the interface where node 1 has two; kill -9 of
 // node 1's launcher ends node 0 at once with an error naming node 1, its address and ranks (the
 // transport's text only in the log), and leaves no rank behind on either side. Needs root (for
 // the namespaces): skipped with that reason otherwise.
@@ -276,7 +277,8 @@ class TstTrainTwoHosts : public QObject {
     QVERIFY2(ex.exitCode == 0, qPrintable(ex.err));
     const auto [rc, out] =
         inNs0({"sbatch", "--parsable", "--chdir=" + jobs, "--output=" + jobs + "/slurm-%j.out", file},
-              {"STAVE_TRAIN=" STAVE_TRAIN_EXE, "STAVE_MASTER_ADDR=" + m_addr[0]});
+              {"STAVE_TRAIN=" STAVE_TRAIN_EXE, "STAVE_MASTER_ADDR=" + m_addr[0],
+               "STAVE_NVML_LIBRARY=" STAVE_FAKE_NVML});
     QVERIFY2(rc == 0, qPrintable(out));
     const QString id = out.trimmed().section(';', 0, 0);
     QTRY_VERIFY_WITH_TIMEOUT(inNs0({"squeue", "-h", "-j", id}).second.trimmed().isEmpty(), 300000);
@@ -287,6 +289,24 @@ class TstTrainTwoHosts : public QObject {
     QCOMPARE(eventsOf(events, "run_start")[0]["data"].toObject()["world_size"].toInt(), 2);
     QCOMPARE(eventsOf(events, "finished").last()["data"].toObject()["status"].toString(),
              QString("completed"));
+    // No launcher samples node 1 under srun: its first rank does, and sends the samples to rank
+    // 0 over the event relay, labelled with node 1 (the fake NVML's two GPUs on each node).
+    QMap<int, int> gpuSamples, systemSamples;
+    for (const auto& e : eventsOf(events, "gpu_sample")) {
+      const auto d = e["data"].toObject();
+      QCOMPARE(e["rank"].toInt(), -1);
+      QCOMPARE(d["nodes"].toInt(), 2);
+      QCOMPARE(d["gpus"].toArray().size(), 2);
+      ++gpuSamples[d["node"].toInt()];
+    }
+    for (const auto& e : eventsOf(events, "system_sample"))
+      ++systemSamples[e["data"].toObject()["node"].toInt()];
+    QVERIFY2(gpuSamples.value(1) > 0, "node 1's GPU samples in node 0's events.jsonl");
+    QVERIFY2(systemSamples.value(1) > 0, "node 1's system samples in node 0's events.jsonl");
+    QCOMPARE(QSet<int>(gpuSamples.keyBegin(), gpuSamples.keyEnd()), QSet<int>({0, 1}));
+    for (const auto& w : eventsOf(events, "warning"))  // nothing refused on the way
+      QVERIFY2(!w["data"].toObject()["message"].toString().contains("dropped"),
+               qPrintable(w["data"].toObject()["message"].toString()));
   }
 
   // kill -9 of node 1's launcher: node 0 ends within the bound with an error naming node 1,

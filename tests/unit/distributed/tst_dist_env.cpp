@@ -75,6 +75,53 @@ class TstDistEnv : public QObject {
     QCOMPARE(env->masterPort, port);
   }
 
+  // Which node a rank is on, how many the run has, and whether it samples its node for rank 0
+  // (the first rank of every other node, when no launcher does it).
+  void nodeOfARank_data() {
+    QTest::addColumn<QString>("vars");
+    QTest::addColumn<int>("node");
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<bool>("samples");
+    QTest::newRow("single") << "" << 0 << 1 << false;
+    QTest::newRow("slurm node 1 first rank")
+        << "SLURM_PROCID=2 SLURM_LOCALID=0 SLURM_NTASKS=4 SLURM_NODEID=1 SLURM_NNODES=2 "
+           "SLURM_NTASKS_PER_NODE=2 SLURM_JOB_NODELIST=a,b SLURM_JOB_ID=1"
+        << 1 << 2 << true;
+    QTest::newRow("slurm node 1 second rank")
+        << "SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 SLURM_NODEID=1 SLURM_NNODES=2 "
+           "SLURM_NTASKS_PER_NODE=2 SLURM_JOB_NODELIST=a,b SLURM_JOB_ID=1"
+        << 1 << 2 << false;
+    QTest::newRow("slurm step nodes win over the job's")
+        << "SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NTASKS=1 SLURM_NODEID=0 SLURM_NNODES=4 "
+           "SLURM_STEP_NUM_NODES=1 SLURM_JOB_NODELIST=a"
+        << 0 << 1 << false;
+    QTest::newRow("slurm rank 0 keeps the log itself")
+        << "SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NTASKS=2 SLURM_NODEID=0 SLURM_NNODES=2 "
+           "SLURM_NTASKS_PER_NODE=1 SLURM_JOB_NODELIST=a,b SLURM_JOB_ID=1"
+        << 0 << 2 << false;
+    QTest::newRow("torchrun group")
+        << "RANK=4 LOCAL_RANK=0 WORLD_SIZE=8 LOCAL_WORLD_SIZE=4 GROUP_RANK=1 GROUP_WORLD_SIZE=2 "
+           "MASTER_PORT=1"
+        << 1 << 2 << true;
+    QTest::newRow("torchrun without group variables")
+        << "RANK=5 LOCAL_RANK=1 WORLD_SIZE=6 LOCAL_WORLD_SIZE=2 MASTER_PORT=1" << 2 << 3 << false;
+    QTest::newRow("Stave's launcher samples its node itself")
+        << "RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 GROUP_RANK=1 MASTER_PORT=1 "
+           "STAVE_LAUNCHER=1"
+        << 1 << 2 << false;
+  }
+  void nodeOfARank() {
+    QFETCH(QString, vars);
+    auto env = DistEnv::fromMap(parseVars(vars));
+    QVERIFY2(env.ok(), env.errorText().c_str());
+    QFETCH(int, node);
+    QFETCH(int, nodes);
+    QFETCH(bool, samples);
+    QCOMPARE(env->node, node);
+    QCOMPARE(env->nodes, nodes);
+    QCOMPARE(env->samplesOtherNode(), samples);
+  }
+
   void errors_data() {
     QTest::addColumn<QString>("vars");
     QTest::addColumn<QString>("variable");
@@ -115,6 +162,14 @@ class TstDistEnv : public QObject {
         << "SLURM_PROCID=0 SLURM_NTASKS=2 SLURM_NTASKS_PER_NODE=2(y3) SLURM_JOB_NODELIST=a"
         << "SLURM_NTASKS_PER_NODE"
         << "2(y3)";
+    QTest::newRow("slurm node beyond the step's")
+        << "SLURM_PROCID=1 SLURM_NTASKS=2 SLURM_NODEID=2 SLURM_NNODES=2 SLURM_JOB_NODELIST=a,b"
+        << "SLURM_NODEID"
+        << "2";
+    QTest::newRow("torchrun group beyond the run's")
+        << "RANK=1 WORLD_SIZE=2 LOCAL_WORLD_SIZE=1 GROUP_RANK=5 MASTER_PORT=1"
+        << "GROUP_RANK"
+        << "5";
     QTest::newRow("slurm job id bad") << "SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_JOB_ID=abc"
                                       << "SLURM_JOB_ID"
                                       << "abc";

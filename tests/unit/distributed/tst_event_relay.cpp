@@ -278,6 +278,45 @@ class TstEventRelay : public QObject {
     QVERIFY(mentions("node 1 (127.0.0.1:"));
   }
 
+  // Under srun no launcher samples the other nodes: the first rank of each does, and rank 0's
+  // relay takes that rank's node samples (rank -1) for its own node only; any other rank that
+  // sends a node sample is refused.
+  void aRankSendsItsNodesSamplesOnlyWhenAdmittedFor() {
+    namespace tel = stave::telemetry;
+    RelayPeer first;
+    first.kind = "rank";
+    first.id = 2;
+    first.firstRank = 2;
+    first.rankCount = 1;
+    first.sampleNode = 1;  // rank 2 is node 1's first rank (2 ranks per node)
+    tel::GpuSampleEvent g;
+    g.node = 1;
+    g.nodes = 2;
+    g.host = "gpu-b";
+    tel::SystemSampleEvent sys;
+    sys.node = 1;
+    sys.nodes = 2;
+    const std::string gpuLine = tel::encodeEvent(tel::toEvent(g, -1));
+    QVERIFY2(admitRelayedLine(first, gpuLine).ok(),
+             admitRelayedLine(first, gpuLine).errorText().c_str());
+    QVERIFY(admitRelayedLine(first, tel::encodeEvent(tel::toEvent(sys, -1))).ok());
+    QVERIFY(admitRelayedLine(first, ev("step", 2)).ok());
+    g.node = 0;  // node 0's GPUs from node 1
+    auto other = admitRelayedLine(first, tel::encodeEvent(tel::toEvent(g, -1)));
+    QVERIFY(!other.ok());
+    QVERIFY2(other.errorText().find("a gpu_sample from node 1 names node 0") != std::string::npos,
+             other.errorText().c_str());
+    RelayPeer second = first;  // rank 3: not a node's first rank
+    second.id = 3;
+    second.firstRank = 3;
+    second.sampleNode = -1;
+    auto refused = admitRelayedLine(second, gpuLine);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.errorText().find("rank -1 is not one of this peer's ranks (3)") !=
+                 std::string::npos,
+             refused.errorText().c_str());
+  }
+
   // A node 0 that stops reading (stalled, or its launcher stopped) or is not there at all costs
   // node 1 at most the queue's bound: the oldest lines go (counted), the newest wait, and once
   // node 0 reads again what is left arrives whole and in order.
