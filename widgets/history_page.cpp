@@ -235,6 +235,7 @@ bool HistoryPage::fetchCurrentRunWeights() {
 void HistoryPage::connectModel() {
   connect(m_doc, &studio::ProjectDocument::opened, this, &HistoryPage::projectOpened);
   connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::selectionChanged);
+  connect(m_model, &studio::HistoryModel::curvesRead, this, &HistoryPage::showCurves);
   // A background refresh reloads the rows: the selection is kept by run id across it.
   connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
     m_keepIds.clear();
@@ -410,7 +411,7 @@ void HistoryPage::saveAnnotations() {
   ok = ok && m_model->setNotes(m_model->rowOfId(id), m_notes->toPlainText(), &error);
   emit message(ok ? tr("Saved the notes of %1").arg(QString::fromStdString(m_model->run(row).name))
                   : tr("Cannot save the notes: %1").arg(error));
-  updateCurves();
+  drawCurves();  // the names in the legend
   updateParallel();
 }
 

@@ -6,6 +6,8 @@
 #include <QWidget>
 #include <functional>
 
+#include "core/studio/history_model.h"
+
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -21,7 +23,6 @@ class QTableWidget;
 class QTimer;
 
 namespace stave::studio {
-class HistoryModel;
 class ProjectDocument;
 class WeightsFetch;
 }  // namespace stave::studio
@@ -48,6 +49,9 @@ class HistoryPage : public QWidget {
   ValidationView* validationView() const { return m_validation; }
   /// Model rows of the selected runs, in table order.
   QList<int> selectedRows() const;
+  /// True while the curves of the selection (and its metric list) are being read, off the GUI
+  /// thread; curvesShown() follows.
+  bool curvesPending() const;
   /// Selects these model rows (tests, and restoring a selection).
   void selectRows(const QList<int>& rows);
   /// Re-reads the history (new runs and events), as the Refresh button does: on a thread of
@@ -72,6 +76,8 @@ class HistoryPage : public QWidget {
  signals:
   /// Something to tell the user in the status bar.
   void message(const QString& text);
+  /// The curves of the selected runs were read and drawn.
+  void curvesShown();
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -92,7 +98,12 @@ class HistoryPage : public QWidget {
   void connectModel();
   void projectOpened();
   void selectionChanged();
+  /// Asks the model for the selected runs' curves of the chosen metric (and their metric
+  /// list); showCurves draws them when read.
   void updateCurves();
+  void showCurves(const studio::HistoryCurves& curves);
+  /// Draws m_shown (again: run titles changed).
+  void drawCurves();
   void updateDiff();
   void updateParallel();
   void updateDetails();
@@ -111,6 +122,7 @@ class HistoryPage : public QWidget {
   QComboBox* m_metric = nullptr;
   QComboBox* m_axis = nullptr;
   QCustomPlot* m_curves = nullptr;
+  studio::HistoryCurves m_shown;  ///< the curves drawn (read for the selection of then)
   QTableWidget* m_diff = nullptr;
   QListWidget* m_params = nullptr;
   QCustomPlot* m_parallel = nullptr;

@@ -140,18 +140,6 @@ QColor HistoryPage::colorOf(int row) const {
 
 void HistoryPage::selectionChanged() {
   const QList<int> rows = selectedRows();
-  // The metric list: what the selected runs have; mAP50-95 first when present.
-  const QString previous = m_metric->currentText();
-  const QStringList keys = m_model->metricKeys(rows);
-  {
-    QSignalBlocker block(m_metric);
-    m_metric->clear();
-    m_metric->addItems(keys);
-    QString want = previous;
-    if (want.isEmpty() || !keys.contains(want)) want = QStringLiteral("metrics/mAP50-95(B)");
-    if (!keys.contains(want) && !keys.isEmpty()) want = keys.first();
-    m_metric->setCurrentText(want);
-  }
   // Parallel-coordinates axes: the numeric hyperparameters that vary.
   {
     QSignalBlocker block(m_params);
@@ -201,15 +189,44 @@ void HistoryPage::updateValidation(bool changed) {
   m_validation->showFolders(dirs, titles);
 }
 
+bool HistoryPage::curvesPending() const {
+  return m_model->readingCurves();
+}
+
 void HistoryPage::updateCurves() {
+  // The metric list and the curves are database queries: read off the GUI thread. The metric
+  // asked for stays when the runs have it, else mAP50-95, else their first.
+  m_model->readCurves(selectedRows(),
+                      {m_metric->currentText(), QStringLiteral("metrics/mAP50-95(B)")},
+                      static_cast<studio::CurveAxis>(m_axis->currentData().toInt()));
+}
+
+void HistoryPage::showCurves(const studio::HistoryCurves& curves) {
+  if (!curves.error.isEmpty()) emit message(tr("History: %1").arg(curves.error));
+  // Read for a selection that is no longer the current one: a newer read is on its way.
+  QList<int64_t> ids;
+  for (int row : selectedRows()) ids << m_model->run(row).id;
+  if (curves.ids != ids) return;
+  {
+    QSignalBlocker block(m_metric);
+    m_metric->clear();
+    m_metric->addItems(curves.keys);
+    m_metric->setCurrentText(curves.key);
+  }
+  m_shown = curves;
+  drawCurves();
+  emit curvesShown();
+}
+
+void HistoryPage::drawCurves() {
   m_curves->clearGraphs();
-  const QString key = m_metric->currentText();
-  const auto axis = static_cast<studio::CurveAxis>(m_axis->currentData().toInt());
-  const QList<int> rows = selectedRows();
+  const QString key = m_shown.key;
+  const auto axis = m_shown.axis;
   bool any = false;
-  for (int row : rows) {
-    const auto points = m_model->curve(row, key, axis);
-    if (points.isEmpty()) continue;
+  for (int i = 0; i < m_shown.ids.size() && i < m_shown.points.size(); ++i) {
+    const auto& points = m_shown.points[i];
+    const int row = m_model->rowOfId(m_shown.ids[i]);
+    if (points.isEmpty() || row < 0) continue;
     QVector<double> x, y;
     x.reserve(points.size());
     y.reserve(points.size());
@@ -224,7 +241,7 @@ void HistoryPage::updateCurves() {
     g->setData(x, y, true);
     any = true;
   }
-  m_curves->xAxis->setLabel(m_axis->currentText());
+  m_curves->xAxis->setLabel(m_axis->itemText(m_axis->findData(int(axis))));
   m_curves->yAxis->setLabel(key);
   m_curves->legend->setVisible(any);
   // Losses fall and metrics rise: the legend goes where the curves are not.

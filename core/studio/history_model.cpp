@@ -2,6 +2,7 @@
 
 #include "core/studio/background_job.h"
 #include "core/studio/engine_text.h"
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/stored_run.h"
 
 #include <set>
@@ -13,6 +14,7 @@
 #include <QSet>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
@@ -89,9 +91,54 @@ QString csvField(const QString& s) {
   return QLatin1Char('"') + out + QLatin1Char('"');
 }
 
+/// The metric keys of one run (a query: off the GUI thread, counted).
+std::vector<std::string> metricKeysOf(const store::Store& db, int64_t runId) {
+  countRead(OffGuiRead::HistoryRunQuery);
+  return db.metricKeys(runId);
+}
+
+/// One metric of one run against the chosen axis (queries: off the GUI thread, counted).
+QVector<CurvePoint> curveOf(const store::Store& db, const store::RunRecord& r, const QString& key, CurveAxis axis) {
+  countRead(OffGuiRead::HistoryRunQuery);
+  QVector<CurvePoint> out;
+  const auto points = db.curve(r.id, key.toStdString());
+  const bool stepLevel = key.startsWith(QLatin1String("step/"));
+  const double globalBatch = static_cast<double>(std::max<int64_t>(1, r.batch)) * std::max(1, r.worldSize);
+  // Iterations per epoch, from the step curve when the metric is epoch-level.
+  double itersPerEpoch = 0;
+  if (axis == CurveAxis::ImagesSeen || (axis == CurveAxis::Epoch && stepLevel)) itersPerEpoch = db.itersPerEpoch(r.id);
+  out.reserve(static_cast<int>(points.size()));
+  for (const auto& p : points) {
+    CurvePoint c;
+    c.y = p.value;
+    switch (axis) {
+      case CurveAxis::Epoch:
+        c.x = stepLevel && itersPerEpoch > 0 ? p.step / itersPerEpoch : p.epoch + 1.0;
+        break;
+      case CurveAxis::WallTime: c.x = r.started > 0 ? p.time - r.started : p.time; break;
+      case CurveAxis::ImagesSeen:
+        c.x = (stepLevel ? p.step + 1.0 : (p.epoch + 1.0) * itersPerEpoch) * globalBatch;
+        break;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace
 
-HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent), m_ingest(new BackgroundJob(this)) {}
+/// One connection to a project's database for the curve reads: a job takes it and gives it
+/// back; a job that finds it taken (one let go while blocked) opens its own.
+struct HistoryModel::QueryDb {
+  std::mutex mutex;
+  std::unique_ptr<store::Store> db;
+};
+
+HistoryModel::HistoryModel(QObject* parent)
+    : QAbstractTableModel(parent),
+      m_ingest(new BackgroundJob(this)),
+      m_query(new BackgroundJob(this)),
+      m_queryDb(std::make_shared<QueryDb>()) {}
 HistoryModel::~HistoryModel() = default;
 
 bool HistoryModel::open(const QString& projectDir, QString* error) {
@@ -109,6 +156,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   m_store = std::move(s.value());
   m_store->setMemory(0, kStudioStoreCache);
   m_ingestDb.reset();  // the next background refresh opens its own connection to this one
+  m_queryDb = std::make_shared<QueryDb>();  // and the next curve read
   ++m_generation;
   reload();  // what the database already holds, at once
   refreshInBackground();
@@ -182,6 +230,8 @@ void HistoryModel::applyRuns(std::vector<store::RunRecord> runs, std::vector<boo
 void HistoryModel::close() {
   ++m_generation;
   m_ingestDb.reset();
+  m_queryDb = std::make_shared<QueryDb>();
+  m_query->stop();
   beginResetModel();
   m_runs.clear();
   m_missing.clear();
@@ -434,43 +484,66 @@ int HistoryModel::rowOfId(int64_t id) const {
   return -1;
 }
 
-QStringList HistoryModel::metricKeys(const QList<int>& rows) const {
-  QSet<QString> keys;
-  if (!m_store) return {};
-  for (int row : rows)
-    if (row >= 0 && row < rowCount())
-      for (const auto& k : m_store->metricKeys(run(row).id)) keys.insert(q(k));
-  QStringList out(keys.begin(), keys.end());
-  out.sort();
-  return out;
-}
+bool HistoryModel::readingCurves() const { return m_query->busy(); }
 
-QVector<CurvePoint> HistoryModel::curve(int row, const QString& key, CurveAxis axis) const {
-  QVector<CurvePoint> out;
-  if (!m_store || row < 0 || row >= rowCount()) return out;
-  const auto& r = run(row);
-  const auto points = m_store->curve(r.id, key.toStdString());
-  const bool stepLevel = key.startsWith(QLatin1String("step/"));
-  const double globalBatch = static_cast<double>(std::max<int64_t>(1, r.batch)) * std::max(1, r.worldSize);
-  // Iterations per epoch, from the step curve when the metric is epoch-level.
-  double itersPerEpoch = 0;
-  if (axis == CurveAxis::ImagesSeen || (axis == CurveAxis::Epoch && stepLevel)) itersPerEpoch = m_store->itersPerEpoch(r.id);
-  out.reserve(static_cast<int>(points.size()));
-  for (const auto& p : points) {
-    CurvePoint c;
-    c.y = p.value;
-    switch (axis) {
-      case CurveAxis::Epoch:
-        c.x = stepLevel && itersPerEpoch > 0 ? p.step / itersPerEpoch : p.epoch + 1.0;
-        break;
-      case CurveAxis::WallTime: c.x = r.started > 0 ? p.time - r.started : p.time; break;
-      case CurveAxis::ImagesSeen:
-        c.x = (stepLevel ? p.step + 1.0 : (p.epoch + 1.0) * itersPerEpoch) * globalBatch;
-        break;
-    }
-    out.push_back(c);
-  }
-  return out;
+void HistoryModel::readCurves(const QList<int>& rows, const QStringList& preferred, CurveAxis axis) {
+  std::vector<store::RunRecord> runs;
+  for (int row : rows)
+    if (row >= 0 && row < rowCount()) runs.push_back(run(row));
+  if (!m_store) runs.clear();
+  const std::string dbPath = m_store ? m_store->path() : std::string();
+  const quint64 generation = m_generation;
+  // SQLite queries of the selected runs (a day-long run's step curve is large): never on the GUI
+  // thread. The job's result is dropped by BackgroundJob when a newer one was asked for.
+  m_query->run<HistoryCurves>(
+      [runs = std::move(runs), preferred, axis, dbPath, slot = m_queryDb] {
+        HistoryCurves out;
+        out.axis = axis;
+        for (const auto& r : runs) out.ids << r.id;
+        if (runs.empty()) {
+          out.key = preferred.value(0);
+          return out;
+        }
+        std::unique_ptr<store::Store> db;
+        {
+          std::lock_guard<std::mutex> lock(slot->mutex);
+          db = std::move(slot->db);
+        }
+        if (!db) {
+          auto s = store::Store::open(dbPath);
+          if (!s) {
+            out.error = errorsText(s.errors());
+            return out;
+          }
+          db = std::move(s.value());
+          db->setBusyTimeout(kBackgroundBusyMs);  // a refresh may be writing
+          db->setMemory(0, kStudioStoreCache);
+        }
+        QSet<QString> keys;
+        for (const auto& r : runs)
+          for (const auto& k : metricKeysOf(*db, r.id)) keys.insert(q(k));
+        out.keys = QStringList(keys.begin(), keys.end());
+        out.keys.sort();
+        for (const QString& want : preferred)
+          if (!want.isEmpty() && out.keys.contains(want)) {
+            out.key = want;
+            break;
+          }
+        if (out.key.isEmpty()) out.key = out.keys.value(0);
+        for (const auto& r : runs) out.points << (out.key.isEmpty() ? QVector<CurvePoint>{} : curveOf(*db, r, out.key, axis));
+        std::lock_guard<std::mutex> lock(slot->mutex);
+        if (!slot->db) slot->db = std::move(db);
+        return out;
+      },
+      [this, generation](HistoryCurves curves) {
+        if (generation == m_generation) emit curvesRead(curves);
+      },
+      [this, generation](const QString& error) {
+        if (generation != m_generation) return;
+        HistoryCurves failed;
+        failed.error = error;
+        emit curvesRead(failed);
+      });
 }
 
 QList<QPair<QString, QStringList>> HistoryModel::configDiff(const QList<int>& rows) const {

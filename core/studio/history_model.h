@@ -28,6 +28,16 @@ struct CurvePoint {
 /// What the x axis of an overlay counts.
 enum class CurveAxis { Epoch, WallTime, ImagesSeen };
 
+/// The selected runs' curves of one metric, as HistoryModel::readCurves read them.
+struct HistoryCurves {
+  QList<int64_t> ids;    ///< the runs asked for (database ids), in the order asked
+  QStringList keys;      ///< the metric keys any of them has, sorted
+  QString key;           ///< the metric read: the first preferred one they have, else keys[0]
+  CurveAxis axis = CurveAxis::Epoch;
+  QList<QVector<CurvePoint>> points;  ///< per id: its curve of `key` (empty when it has none)
+  QString error;         ///< why the database could not be read ("" when it was)
+};
+
 class HistoryModel : public QAbstractTableModel {
   Q_OBJECT
  public:
@@ -93,10 +103,14 @@ class HistoryModel : public QAbstractTableModel {
   /// A status as shown ("completed", "early-stopped", "crashed", ...), translated.
   static QString statusName(const std::string& status);
 
-  /// Metric keys any of `rows` has, sorted (train/box_loss, metrics/mAP50-95(B), step/...).
-  QStringList metricKeys(const QList<int>& rows) const;
-  /// One metric of one run against the chosen axis.
-  QVector<CurvePoint> curve(int row, const QString& key, CurveAxis axis) const;
+  /// Reads, on a thread of its own (with its own connection to the database), the metric keys
+  /// `rows` have (train/box_loss, metrics/mAP50-95(B), step/...) and each one's curve of the
+  /// first of `preferred` they have (else the first key) against `axis`; curvesRead() brings
+  /// them here. A newer call drops the result of an older one: what comes is what was asked
+  /// last (a selection changed meanwhile is never drawn).
+  void readCurves(const QList<int>& rows, const QStringList& preferred, CurveAxis axis);
+  /// True while readCurves' result has not come.
+  bool readingCurves() const;
   /// Config keys whose values are not the same in all `rows` (a key missing in one counts as
   /// different); for each, the values as text in the order of `rows`.
   QList<QPair<QString, QStringList>> configDiff(const QList<int>& rows) const;
@@ -122,6 +136,8 @@ class HistoryModel : public QAbstractTableModel {
  signals:
   /// A background refresh is done (`error` empty when it succeeded).
   void refreshed(const QString& error);
+  /// The curves readCurves() was asked for last (queued from its thread).
+  void curvesRead(const stave::studio::HistoryCurves& curves);
 
  private:
   void reload();
@@ -138,6 +154,10 @@ class HistoryModel : public QAbstractTableModel {
   quint64 m_generation = 0;      ///< which project a refresh in flight belongs to
   /// Re-checks which run folders exist; true when any changed.
   bool checkFolders();
+  BackgroundJob* m_query;        ///< readCurves' thread
+  /// readCurves' connection to the database, handed from job to job (one per project).
+  struct QueryDb;
+  std::shared_ptr<QueryDb> m_queryDb;
   std::unique_ptr<store::Store> m_store;
   std::vector<store::RunRecord> m_runs;
   std::vector<bool> m_missing;  // per row: folder gone

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -24,11 +25,13 @@
 
 #include "common/project_fixture.h"
 #include "core/store/store.h"
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/history_model.h"
 #include "core/studio/project_document.h"
 #include "core/telemetry/events.h"
 #include "widgets/history_page.h"
 #include "widgets/main_window.h"
+#include "widgets/project_page.h"
 
 namespace {
 /// Holds a run folder's lock as a live trainer does (flock on the folder itself): a run whose
@@ -122,6 +125,9 @@ class TestHistoryPage : public QObject {
     page()->refresh();
     QVERIFY(done.wait(30000));
   }
+  /// The curves and the metric list are read off the GUI thread: drawn once the read asked
+  /// for last is done.
+  void waitCurves() { QTRY_VERIFY_WITH_TIMEOUT(!page()->curvesPending(), 20000); }
 
  private slots:
   void initTestCase() {
@@ -156,6 +162,7 @@ class TestHistoryPage : public QObject {
   void overlayCurves() {
     page()->selectRows({0, 1, 2});
     QCOMPARE(page()->selectedRows().size(), 3);
+    waitCurves();
     QCOMPARE(page()->metricBox()->currentText(), QString("metrics/mAP50-95(B)"));
     auto* plot = page()->curvePlot();
     QCOMPARE(plot->graphCount(), 3);
@@ -165,17 +172,22 @@ class TestHistoryPage : public QObject {
     }
     // Images seen: epoch e ends after 4 iterations x 8 images.
     page()->axisBox()->setCurrentIndex(2);
+    waitCurves();
     QCOMPARE(plot->graph(0)->data()->at(2)->key, 3 * 4 * 8.0);
     // Step-level metric on the epoch axis: fractions of epochs.
     page()->axisBox()->setCurrentIndex(0);
     page()->metricBox()->setCurrentText("step/box_loss");
+    waitCurves();
+    QCOMPARE(page()->metricBox()->currentText(), QString("step/box_loss"));
     QCOMPARE(plot->graph(0)->data()->size(), 12);
     QCOMPARE(plot->graph(0)->data()->at(1)->key, 0.25);
     // Wall time: seconds since the run started.
     page()->axisBox()->setCurrentIndex(1);
+    waitCurves();
     QCOMPARE(plot->graph(0)->data()->at(0)->key, 0.0);
     page()->axisBox()->setCurrentIndex(0);
     page()->metricBox()->setCurrentText("metrics/mAP50-95(B)");
+    waitCurves();
     // Everything is drawn inside the plot: the legend names the runs.
     QCOMPARE(plot->legend->itemCount(), 3);
     // Whole epochs on the epoch axis (never 1.5, 2.5); a metric's axis never goes below 0.
@@ -184,6 +196,43 @@ class TestHistoryPage : public QObject {
     QCOMPARE(fixed->tickStep(), 1.0);
     QCOMPARE(plot->yAxis->range().lower, 0.0);
     QVERIFY(plot->yAxis->range().upper > 0.0);
+  }
+
+  // Issue 43 §1: what a run holds is read off the GUI thread — History's queries of the
+  // selected runs (metric list, curves), the Project page's listing of the runs with their
+  // results.csv, the Run page's listing of the run folders. Each read counts the thread it ran on.
+  void readsOffTheGuiThread() {
+    using stave::studio::OffGuiRead;
+    using stave::studio::readCount;
+    const auto before = readCount(OffGuiRead::HistoryRunQuery);
+    page()->selectRows({0, 1});
+    waitCurves();
+    QCOMPARE(page()->curvePlot()->graphCount(), 2);
+    page()->metricBox()->setCurrentText("step/box_loss");
+    waitCurves();
+    QCOMPARE(page()->curvePlot()->graph(0)->data()->size(), 12);
+    // A selection that changes while its curves are read: only the last one is drawn.
+    page()->selectRows({2});
+    page()->selectRows({0, 2});
+    page()->selectRows({1});
+    waitCurves();
+    QCOMPARE(page()->curvePlot()->graphCount(), 1);
+    QCOMPARE(page()->curvePlot()->graph(0)->name(), HistoryModel::displayName(page()->model()->run(1)));
+    page()->metricBox()->setCurrentText("metrics/mAP50-95(B)");
+    waitCurves();
+    const auto after = readCount(OffGuiRead::HistoryRunQuery);
+    QVERIFY2(after.total >= before.total + 6, qPrintable(QString::number(after.total - before.total)));
+    QCOMPARE(after.onMainThread, uint64_t(0));
+
+    auto* projectPage = m_window->findChild<stave::widgets::ProjectPage*>();
+    QVERIFY(projectPage);
+    QTRY_COMPARE_WITH_TIMEOUT(projectPage->runList()->count(), 3, 20000);
+    QVERIFY2(projectPage->runList()->item(0)->text().contains("no results.csv yet"),
+             qPrintable(projectPage->runList()->item(0)->text()));
+    QVERIFY(readCount(OffGuiRead::RunSummaries).total > 0);
+    QCOMPARE(readCount(OffGuiRead::RunSummaries).onMainThread, uint64_t(0));
+    QTRY_VERIFY_WITH_TIMEOUT(readCount(OffGuiRead::RunFolders).total > 0, 20000);
+    QCOMPARE(readCount(OffGuiRead::RunFolders).onMainThread, uint64_t(0));
   }
 
   void configDiffHidesEqualKeys() {
@@ -300,6 +349,7 @@ class TestHistoryPage : public QObject {
       if (model->run(r).name == "live") row = r;
     QCOMPARE(model->run(row).epochsDone, 5);
     QCOMPARE(page()->selectedRows(), (QList<int>{row}));
+    waitCurves();
     QCOMPARE(page()->curvePlot()->graph(0)->data()->size(), 5);
   }
 
