@@ -134,8 +134,10 @@ class RunLogKeeper {
   }
 
   /// Shows the doctor and the metrics an event written as it came (another rank's, relayed).
+  /// Another node's samples (rank -1, from that node's first rank) reach the doctor only: this
+  /// process's metrics endpoint exports its own node's gauges, which they would overwrite.
   void observe(const telemetry::Event& e) {
-    if (m_monitor) m_monitor->observe(e);
+    if (m_monitor) m_monitor->observe(e, e.rank >= 0);
   }
 
   /// Stops sampling and writes the final report; the endpoint keeps serving until destruction.
