@@ -321,6 +321,14 @@
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
+    <message>
+        <source>the cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination</source>
+        <translation>此运行的集群配置“%1”不在 设置 ▸ 集群 中，或没有目标</translation>
+    </message>
+    <message>
+        <source>sbatch&apos;s answer was lost; look for the job named %1 on the cluster (squeue --name)</source>
+        <translation>sbatch 的回答丢失了；请在集群上查找名为 %1 的作业（squeue --name）</translation>
+    </message>
 </context>
 <context>
     <name>stave::widgets::ClusterProfilesEditor</name>
@@ -8160,6 +8168,182 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <location filename="../core/studio/engine_strings.cpp" line="355"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be opened ({reason})</source>
+        <translation>{path}：无法打开（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be locked ({reason})</source>
+        <translation>{path}：无法加锁（{reason}）</translation>
+    </message>
+    <message>
+        <source>{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds {path}); its job is the run&apos;s</source>
+        <translation>{dir} 已在重新提交中（另一个 `stave-train cluster resume` 或工作室持有 {path}）；该运行的作业以它为准</translation>
+    </message>
+    <message>
+        <source>not a run on a cluster behind SSH</source>
+        <translation>不是通过 SSH 连接的集群上的运行</translation>
+    </message>
+    <message>
+        <source>already exists</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <source>the run folder {folder} cannot be made on {destination}: {said}</source>
+        <translation>无法在 {destination} 上创建运行文件夹 {folder}：{said}</translation>
+    </message>
+    <message>
+        <source>job.sbatch cannot be written into {folder} on {destination}: {said}</source>
+        <translation>无法将 job.sbatch 写入 {destination} 上的 {folder}：{said}</translation>
+    </message>
+    <message>
+        <source>Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume</source>
+        <translation>此运行文件夹的 Slurm 作业 {job}（{name}）在 {profile} 上状态为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它（stave-train cluster stop）或等它结束，再恢复</translation>
+    </message>
+    <message>
+        <source>{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is given to one job at a time; stop it or let it end, then resume</source>
+        <translation>{folder}/run.lock 记录的 Slurm 作业 {job} 在 {profile} 上仍为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它或等它结束，再恢复</translation>
+    </message>
+    <message>
+        <source>another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over a minute; nothing was submitted</source>
+        <translation>{profile} 上 {folder} 的另一次提交持有其锁（.stave_submit.lock）已超过一分钟；未提交任何作业</translation>
+    </message>
+    <message>
+        <source>Slurm on {profile} cannot be asked whether a job of this run is already pending or running (squeue: {said}); nothing was submitted</source>
+        <translation>无法向 {profile} 上的 Slurm 询问此运行是否已有排队或运行中的作业（squeue：{said}）；未提交任何作业</translation>
+    </message>
+    <message>
+        <source>the cluster &apos;{profile}&apos; refused the job: {said}</source>
+        <translation>集群“{profile}”拒绝了该作业：{said}</translation>
+    </message>
+    <message>
+        <source>sbatch printed no job id: {out}</source>
+        <translation>sbatch 没有输出作业 ID：{out}</translation>
+    </message>
+    <message>
+        <source>; looking the job up: {reason}</source>
+        <translation>；查找该作业时：{reason}</translation>
+    </message>
+    <message>
+        <source>; sent again: {reason}</source>
+        <translation>；再次发送时：{reason}</translation>
+    </message>
+    <message>
+        <source>sbatch&apos;s answer was lost ({lost}); the job may run: the run folder {dir} is kept, and `stave-train cluster status` looks the job up by its name ({job}) once {destination} answers</source>
+        <translation>sbatch 的回答丢失了（{lost}）；作业可能正在运行：运行文件夹 {dir} 已保留，{destination} 恢复应答后，`stave-train cluster status` 会按作业名（{job}）查找该作业</translation>
+    </message>
+    <message>
+        <source>{command} ({how}): {said}</source>
+        <translation>{command}（{how}）：{said}</translation>
+    </message>
+    <message>
+        <source>no message</source>
+        <translation>无输出</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; is not a Slurm job id; Slurm was not asked</source>
+        <translation>“{id}”不是 Slurm 作业 ID；未询问 Slurm</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; is not a Slurm job id; nothing was cancelled</source>
+        <translation>“{id}”不是 Slurm 作业 ID；未取消任何作业</translation>
+    </message>
+    <message>
+        <source>no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}</source>
+        <translation>{destination} 上没有 Slurm 命令知道作业 {job}：{squeue}；{sacct}；{scontrol}</translation>
+    </message>
+    <message>
+        <source>{squeue}; {sacct}</source>
+        <translation>{squeue}；{sacct}</translation>
+    </message>
+    <message>
+        <source>not started: {reason}</source>
+        <translation>未能启动：{reason}</translation>
+    </message>
+    <message>
+        <source>exit {code}</source>
+        <translation>退出码 {code}</translation>
+    </message>
+    <message>
+        <source>killed by {signal}</source>
+        <translation>被 {signal} 终止</translation>
+    </message>
+    <message>
+        <source>ended: too much output</source>
+        <translation>已结束：输出过多</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>ssh {destination}</source>
+        <translation>ssh {destination}</translation>
+    </message>
+    <message>
+        <source>ssh {destination} (port {port})</source>
+        <translation>ssh {destination}（端口 {port}）</translation>
+    </message>
+    <message>
+        <source>{who}: the cluster&apos;s host key has CHANGED since it was recorded in known_hosts; OpenSSH refused the connection and nothing was sent. If the cluster&apos;s administrators changed its key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. OpenSSH said:{said}</source>
+        <translation>{who}：集群的主机密钥自记入 known_hosts 以来已经改变；OpenSSH 拒绝了连接，未发送任何内容。如果是集群管理员更换了密钥，请删除旧密钥（ssh-keygen -R HOST），并在终端中连接一次以核对新密钥。OpenSSH 的原话：{said}</translation>
+    </message>
+    <message>
+        <source>{who}: the cluster&apos;s host key is not in known_hosts, and it is not accepted unasked; connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH said:{said}</source>
+        <translation>{who}：集群的主机密钥不在 known_hosts 中，且不会未经确认就被接受；请在终端中连接一次（ssh {destination}）并核对显示的密钥。OpenSSH 的原话：{said}</translation>
+    </message>
+    <message>
+        <source>{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that `ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}</source>
+        <translation>{who}：集群拒绝了提供的所有密钥（不会询问密码：BatchMode）。请将密钥加载到 agent（ssh-add），或在 ~/.ssh/config 中用 IdentityFile 指定它，并确认 `ssh {destination} true` 在终端中无需提示即可运行。OpenSSH 的原话：{said}</translation>
+    </message>
+    <message>
+        <source>{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}</source>
+        <translation>{who}：目前无法连到集群（稍后会重试）。OpenSSH 的原话：{said}</translation>
+    </message>
+    <message>
+        <source>{who}: the OpenSSH client could not be started ({reason}); install openssh-client</source>
+        <translation>{who}：无法启动 OpenSSH 客户端（{reason}）；请安装 openssh-client</translation>
+    </message>
+    <message>
+        <source>{who}: ssh failed ({how}). OpenSSH said:{said}</source>
+        <translation>{who}：ssh 失败（{how}）。OpenSSH 的原话：{said}</translation>
+    </message>
+    <message>
+        <source>ssh: {problem}</source>
+        <translation>ssh：{problem}</translation>
+    </message>
+    <message>
+        <source>ssh {destination}: no answer within {seconds} s</source>
+        <translation>ssh {destination}：{seconds} 秒内无应答</translation>
+    </message>
+    <message>
+        <source>the run folder {folder} on the cluster cannot be read ({how}): {said}</source>
+        <translation>无法读取集群上的运行文件夹 {folder}（{how}）：{said}</translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s answer about {folder} was cut short</source>
+        <translation>集群关于 {folder} 的回答被截断了</translation>
+    </message>
+    <message>
+        <source>the mirror&apos;s {file} ({offset} bytes) is longer than the cluster&apos;s ({size}): the run folder on the cluster was replaced</source>
+        <translation>镜像中的 {file}（{offset} 字节）比集群上的（{size}）更长：集群上的运行文件夹已被替换</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be written ({reason})</source>
+        <translation>{path}：无法写入（{reason}）</translation>
+    </message>
+    <message>
+        <source>&apos;{file}&apos; is not a file of the run folder</source>
+        <translation>“{file}”不是运行文件夹中的文件</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read on the cluster ({how}): {said}</source>
+        <translation>无法在集群上读取 {file}（{how}）：{said}</translation>
     </message>
 </context>
 <context>

@@ -576,6 +576,85 @@ const std::vector<MessageDef> kCatalog = {
      "have {offer}"},
     {"cluster.too_many_nodes",
      "profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}"},
+    {"cluster.lock_not_opened", "{path}: cannot be opened ({reason})"},
+    {"cluster.lock_not_taken", "{path}: cannot be locked ({reason})"},
+    {"cluster.resubmitting",
+     "{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds "
+     "{path}); its job is the run's"},
+    {"cluster.not_ssh_run", "not a run on a cluster behind SSH"},
+    {"cluster.already_exists", "already exists"},
+    {"cluster.cannot_make_folder", "the run folder {folder} cannot be made on {destination}: {said}"},
+    {"cluster.cannot_write_sbatch", "job.sbatch cannot be written into {folder} on {destination}: {said}"},
+    {"cluster.job_busy",
+     "Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to "
+     "one job at a time; stop it (stave-train cluster stop) or let it end, then resume"},
+    {"cluster.job_held",
+     "{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is "
+     "given to one job at a time; stop it or let it end, then resume"},
+    {"cluster.lock_held",
+     "another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over "
+     "a minute; nothing was submitted"},
+    {"cluster.no_squeue",
+     "Slurm on {profile} cannot be asked whether a job of this run is already pending or running "
+     "(squeue: {said}); nothing was submitted"},
+    {"cluster.sbatch_refused", "the cluster '{profile}' refused the job: {said}"},
+    {"cluster.no_job_id", "sbatch printed no job id: {out}"},
+    {"cluster.lookup_failed", "; looking the job up: {reason}"},
+    {"cluster.sent_again", "; sent again: {reason}"},
+    {"cluster.answer_lost",
+     "sbatch's answer was lost ({lost}); the job may run: the run folder {dir} is kept, and "
+     "`stave-train cluster status` looks the job up by its name ({job}) once {destination} "
+     "answers"},
+
+    // --- Slurm asked over SSH (core/cluster/remote_job.cpp: the Run page, Stop) -------------
+    // Slurm's and OpenSSH's own words are arguments ({said}), never translated.
+    {"slurm.said", "{command} ({how}): {said}"},
+    {"slurm.no_message", "no message"},
+    {"slurm.not_job_id", "'{id}' is not a Slurm job id; Slurm was not asked"},
+    {"slurm.not_cancelled", "'{id}' is not a Slurm job id; nothing was cancelled"},
+    {"slurm.unknown_job",
+     "no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}"},
+    {"slurm.lookup_failed", "{squeue}; {sacct}"},
+
+    // --- how a command ended (core/cluster/process.cpp) -------------------------------------
+    {"process.not_started", "not started: {reason}"},
+    {"process.exit", "exit {code}"},
+    {"process.killed", "killed by {signal}"},
+    {"process.too_much_output", "ended: too much output"},
+    {"process.timed_out", "timed out"},
+    {"process.stopped", "stopped"},
+
+    // --- the OpenSSH transport (core/cluster/ssh.cpp) ---------------------------------------
+    {"ssh.who", "ssh {destination}"},
+    {"ssh.who_port", "ssh {destination} (port {port})"},
+    {"ssh.host_key_changed",
+     "{who}: the cluster's host key has CHANGED since it was recorded in known_hosts; OpenSSH "
+     "refused the connection and nothing was sent. If the cluster's administrators changed its "
+     "key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new "
+     "one. OpenSSH said:{said}"},
+    {"ssh.host_key_unknown",
+     "{who}: the cluster's host key is not in known_hosts, and it is not accepted unasked; "
+     "connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH "
+     "said:{said}"},
+    {"ssh.auth_refused",
+     "{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your "
+     "key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that "
+     "`ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}"},
+    {"ssh.unreachable", "{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}"},
+    {"ssh.not_started", "{who}: the OpenSSH client could not be started ({reason}); install openssh-client"},
+    {"ssh.failed", "{who}: ssh failed ({how}). OpenSSH said:{said}"},
+    {"ssh.bad_destination", "ssh: {problem}"},
+    {"ssh.no_answer", "ssh {destination}: no answer within {seconds} s"},
+
+    // --- the run folder's mirror (core/cluster/mirror.cpp: the Run page, Fetch weights) -----
+    {"mirror.folder_unreadable", "the run folder {folder} on the cluster cannot be read ({how}): {said}"},
+    {"mirror.cut_short", "the cluster's answer about {folder} was cut short"},
+    {"mirror.replaced",
+     "the mirror's {file} ({offset} bytes) is longer than the cluster's ({size}): the run folder "
+     "on the cluster was replaced"},
+    {"mirror.cannot_write", "{path}: cannot be written ({reason})"},
+    {"mirror.not_in_run", "'{file}' is not a file of the run folder"},
+    {"mirror.file_unreadable", "{file} cannot be read on the cluster ({how}): {said}"},
 
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},

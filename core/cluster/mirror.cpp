@@ -58,10 +58,14 @@ int64_t fileSize(const std::string& path) {
   return ec ? 0 : static_cast<int64_t>(n);
 }
 
+Text cannotWrite(const std::string& path, const std::string& why) {
+  return Text("mirror.cannot_write", {{"path", path}, {"reason", why}});
+}
+
 /// Appends `bytes` to `path` and makes them durable before the offset moves on.
-std::string appendDurably(const std::string& path, const char* bytes, size_t n) {
+TextParts appendDurably(const std::string& path, const char* bytes, size_t n) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return path + ": cannot be written (" + std::strerror(errno) + ")";
+  if (fd < 0) return {cannotWrite(path, std::strerror(errno))};
   size_t done = 0;
   while (done < n) {
     const ssize_t w = ::write(fd, bytes + done, n - done);
@@ -71,13 +75,19 @@ std::string appendDurably(const std::string& path, const char* bytes, size_t n) 
       // Whole lines only: a partial append is cut back so the offset stays a line boundary.
       if (::ftruncate(fd, static_cast<off_t>(fileSize(path) - static_cast<int64_t>(done))) != 0) {}
       ::close(fd);
-      return path + ": cannot be written (" + why + ")";
+      return {cannotWrite(path, why)};
     }
     done += static_cast<size_t>(w);
   }
   ::fdatasync(fd);
   ::close(fd);
   return {};
+}
+
+/// The poll's problem, in English and as catalog messages.
+void say(MirrorPoll* p, TextParts text) {
+  p->error = english(text);
+  p->errorText = std::move(text);
 }
 
 }  // namespace
@@ -141,9 +151,14 @@ MirrorPoll Mirror::poll() {
     RemoteResult r = m_run(line, o);
     if (!r.reached() || !r.process.ok()) {
       p.failure = r;
-      p.error = !r.reached() ? r.message
-                             : "the run folder " + m_remote + " on the cluster cannot be read (" + describeEnd(r.process) +
-                                   "): " + r.process.err.substr(0, 500);
+      if (!r.reached()) {
+        p.error = r.message;
+        p.errorText = r.text;
+      } else {
+        say(&p, {Text("mirror.folder_unreadable", {{"folder", m_remote},
+                                                   {"how", describeEndText(r.process)},
+                                                   {"said", r.process.err.substr(0, 500)}})});
+      }
       if (r.reached() && r.process.end == ProcessEnd::TimedOut) p.failure.failure = SshFailure::Unreachable;
       return p;
     }
@@ -151,7 +166,7 @@ MirrorPoll Mirror::poll() {
     std::vector<Listed> now;
     std::string bytes;
     if (!parseAnswer(r.process.out, &now, &bytes)) {
-      p.error = "the cluster's answer about " + m_remote + " was cut short";
+      say(&p, {Text("mirror.cut_short", {{"folder", m_remote}})});
       p.reached = false;
       p.failure.failure = SshFailure::Unreachable;
       return p;
@@ -161,15 +176,16 @@ MirrorPoll Mirror::poll() {
     for (const auto& f : now)
       if (f.path == "events.jsonl") p.remoteEventsSize = f.size;
     if (p.remoteEventsSize >= 0 && p.remoteEventsSize < off) {
-      p.error = "the mirror's " + events + " (" + std::to_string(off) + " bytes) is longer than the cluster's (" +
-                std::to_string(p.remoteEventsSize) + "): the run folder on the cluster was replaced";
+      say(&p, {Text("mirror.replaced", {{"file", events},
+                                        {"offset", std::to_string(off)},
+                                        {"size", std::to_string(p.remoteEventsSize)}})});
       return p;
     }
     // Whole lines only: the half line at the end is read again next time, once it is whole.
     const size_t cut = bytes.rfind('\n');
     if (cut != std::string::npos) {
-      if (std::string why = appendDurably(events, bytes.data(), cut + 1); !why.empty()) {
-        p.error = why;
+      if (TextParts why = appendDurably(events, bytes.data(), cut + 1); !why.empty()) {
+        say(&p, std::move(why));
         return p;
       }
       p.eventBytes += static_cast<int64_t>(cut + 1);
@@ -192,12 +208,14 @@ MirrorPoll Mirror::poll() {
     if (!r.reached()) {
       p.failure = r;
       p.error = r.message;
+      p.errorText = r.text;
       p.reached = false;
       return p;
     }
     if (!r.process.ok()) continue;  // gone since the listing: the next poll sees
     if (auto st = writeFileAtomic(local, r.process.out); !st) {
       p.error = st.errorText();
+      p.errorText = textOfErrors(st.errors());
       continue;
     }
     m_seen[f.path] = f.stamp;
@@ -207,9 +225,13 @@ MirrorPoll Mirror::poll() {
 }
 
 std::string Mirror::fetchFile(const std::string& rel, const std::atomic<bool>* stop) {
+  return english(fetchFileText(rel, stop));
+}
+
+TextParts Mirror::fetchFileText(const std::string& rel, const std::atomic<bool>* stop) {
   std::lock_guard<std::mutex> lock(m_mutex);
   if (rel.empty() || rel.front() == '/' || rel.find("..") != std::string::npos)
-    return "'" + rel + "' is not a file of the run folder";
+    return {Text("mirror.not_in_run", {{"file", rel}})};
   const std::string local = m_local + "/" + rel;
   std::error_code ec;
   fs::create_directories(fs::path(local).parent_path(), ec);
@@ -221,12 +243,14 @@ std::string Mirror::fetchFile(const std::string& rel, const std::atomic<bool>* s
   RemoteResult r = m_run(shellCommand({"cat", m_remote + "/" + rel}).value(), o);
   if (!r.ok()) {
     fs::remove(part, ec);
-    return r.reached() ? m_remote + "/" + rel + " cannot be read on the cluster (" + describeEnd(r.process) + "): " +
-                             r.process.err.substr(0, 500)
-                       : r.message;
+    if (!r.reached())
+      return r.text.empty() ? TextParts{Text("plain", {{"text", r.message}})} : r.text;
+    return {Text("mirror.file_unreadable", {{"file", m_remote + "/" + rel},
+                                            {"how", describeEndText(r.process)},
+                                            {"said", r.process.err.substr(0, 500)}})};
   }
   fs::rename(part, local, ec);
-  if (ec) return local + ": cannot be written (" + ec.message() + ")";
+  if (ec) return {cannotWrite(local, ec.message())};
   return {};
 }
 

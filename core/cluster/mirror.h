@@ -26,6 +26,7 @@ struct MirrorPoll {
   int64_t remoteEventsSize = -1;  ///< events.jsonl's size on the cluster (-1: none yet)
   RemoteResult failure;       ///< when not reached (or a command failed): what happened
   std::string error;          ///< a local or remote problem in words ("" = none)
+  TextParts errorText;        ///< `error` as catalog messages, for the studio
 };
 
 /// Runs a remote command line; ssh in use, a local shell in tests.
@@ -47,6 +48,8 @@ class Mirror {
   /// Copies `relative` (e.g. "weights/best.pt") from the cluster into the mirror, atomically
   /// (a temporary file, then a rename). "" when done, else why not.
   std::string fetchFile(const std::string& relative, const std::atomic<bool>* stop = nullptr);
+  /// fetchFile, what went wrong as catalog messages (empty when done).
+  TextParts fetchFileText(const std::string& relative, const std::atomic<bool>* stop = nullptr);
   /// Largest read of events per command (tests make it small).
   void setChunkBytes(int64_t bytes) { m_chunk = bytes; }
   const std::string& localDir() const { return m_local; }

@@ -200,14 +200,23 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
 }
 
 std::string describeEnd(const ProcessResult& r) {
+  return english(describeEndText(r));
+}
+
+Text describeEndText(const ProcessResult& r) {
   switch (r.end) {
-    case ProcessEnd::FailedToStart: return "not started: " + r.err;
-    case ProcessEnd::Finished: return "exit " + std::to_string(r.exitCode);
-    case ProcessEnd::Crashed: return "killed by " + signalName(r.signal);
-    case ProcessEnd::TimedOut: return r.outTruncated ? "ended: too much output" : "timed out";
-    case ProcessEnd::Stopped: return "stopped";
+    case ProcessEnd::FailedToStart:
+      return Text("process.not_started", {{"reason", r.err}});
+    case ProcessEnd::Finished:
+      return Text("process.exit", {{"code", std::to_string(r.exitCode)}});
+    case ProcessEnd::Crashed:
+      return Text("process.killed", {{"signal", signalName(r.signal)}});
+    case ProcessEnd::TimedOut:
+      return Text(r.outTruncated ? "process.too_much_output" : "process.timed_out");
+    case ProcessEnd::Stopped:
+      return Text("process.stopped");
   }
-  return {};
+  return Text("plain", {{"text", ""}});
 }
 
 }  // namespace stave::cluster

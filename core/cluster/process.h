@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/base/message.h"
+
 namespace stave::cluster {
 
 /// How a command ended.
@@ -48,5 +50,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
 
 /// "exit 3", "killed by SIGTERM", "timed out", "not started: ...", for messages.
 std::string describeEnd(const ProcessResult& result);
+/// describeEnd as a catalog message (its English is describeEnd's).
+Text describeEndText(const ProcessResult& result);
 
 }  // namespace stave::cluster

@@ -101,12 +101,26 @@ RemoteResult runArgv(const RemoteRunner& run, const std::vector<std::string>& ar
   return run(line.value(), o);
 }
 
-/// What a remote command that failed said, in one line.
-std::string said(const char* what, const RemoteResult& r) {
-  if (!r.reached()) return r.message;
+/// The failure of a command that did not reach the cluster, as catalog messages.
+TextParts sshText(const RemoteResult& r) {
+  return r.text.empty() ? TextParts{Text("plain", {{"text", r.message}})} : r.text;
+}
+
+/// What a remote command that failed said, in one line: the command's own words kept.
+TextParts saidText(const char* what, const RemoteResult& r) {
+  if (!r.reached()) return sshText(r);
   std::string text = r.process.err.empty() ? r.process.out : r.process.err;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  return std::string(what) + " (" + describeEnd(r.process) + "): " + (text.empty() ? "no message" : text.substr(0, 600));
+  return {Text("slurm.said", {{"command", what},
+                              {"how", describeEndText(r.process)},
+                              text.empty() ? Text::Arg("said", Text("slurm.no_message"))
+                                           : Text::Arg("said", text.substr(0, 600))})};
+}
+
+/// A job's state that could not be learnt, in English and as catalog messages.
+void sayError(JobState* s, TextParts text) {
+  s->error = english(text);
+  s->errorText = std::move(text);
 }
 
 /// The sbatch text of a submission.
@@ -228,7 +242,7 @@ JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<
 JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<bool>* stop, const RemoteRunner& run) {
   JobState s;
   if (!isSlurmJobId(jobId)) {
-    s.error = "'" + jobId.substr(0, 64) + "' is not a Slurm job id; Slurm was not asked";
+    sayError(&s, {Text("slurm.not_job_id", {{"id", jobId.substr(0, 64)}})});
     return s;
   }
   ProcessOptions o;
@@ -238,6 +252,7 @@ JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<
       runArgv(run, {slurm(p, "squeue"), "-h", "--jobs=" + jobId, "--states=all", "-o", "%T|%r"}, o);
   if (!q.reached()) {
     s.error = q.message;
+    s.errorText = q.text;
     s.sshFatal = !q.retryable();
     return s;
   }
@@ -263,8 +278,11 @@ JobState queryJob(const Profile& p, const std::string& jobId, const std::atomic<
   const RemoteResult c = scontrol();
   if (c.process.ok() && !field(c.process.out, "JobState").empty())
     return stateOf(field(c.process.out, "JobState"), field(c.process.out, "Reason"), field(c.process.out, "ExitCode"));
-  s.error = "no Slurm command on " + p.destination + " knows job " + jobId + ": " + said("squeue", q) + "; " +
-            said("sacct", a) + "; " + said("scontrol", c);
+  sayError(&s, {Text("slurm.unknown_job", {{"destination", p.destination},
+                                           {"job", jobId},
+                                           {"squeue", saidText("squeue", q)},
+                                           {"sacct", saidText("sacct", a)},
+                                           {"scontrol", saidText("scontrol", c)}})});
   return s;
 }
 
@@ -297,6 +315,7 @@ FoundJobs findRunJobs(const Profile& p, const std::string& jobName, const std::s
       runArgv(run, {slurm(p, "squeue"), "-h", "--name=" + jobName, "--states=all", "-o", "%i|%Z"}, o);
   if (!q.reached()) {
     f.error = q.message;
+    f.errorText = q.text;
     return f;
   }
   if (q.process.ok()) {
@@ -311,7 +330,11 @@ FoundJobs findRunJobs(const Profile& p, const std::string& jobName, const std::s
       f.reached = true;
       collect(a.process.out, '|');
     }
-    if (!f.reached) f.error = said("squeue", q) + "; " + (a.reached() ? said("sacct", a) : a.message);
+    if (!f.reached) {
+      f.errorText = {Text("slurm.lookup_failed",
+                          {{"squeue", saidText("squeue", q)}, {"sacct", saidText("sacct", a)}})};
+      f.error = english(f.errorText);
+    }
   }
   std::sort(f.ids.begin(), f.ids.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
@@ -365,15 +388,17 @@ class LocalSubmitLock {
   ~LocalSubmitLock() {
     if (m_fd >= 0) ::close(m_fd);
   }
-  std::string take(const std::string& dir) {
+  /// An empty id when taken, else why not.
+  Text take(const std::string& dir) {
     const std::string path = dir + "/.stave_submit.lock";
     m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (m_fd < 0) return path + ": cannot be opened (" + std::strerror(errno) + ")";
+    if (m_fd < 0)
+      return Text("cluster.lock_not_opened", {{"path", path}, {"reason", std::strerror(errno)}});
     if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) return {};
     const int err = errno;
-    return err == EWOULDBLOCK ? dir + " is being resubmitted already (another `stave-train cluster resume` or studio holds " +
-                                    path + "); its job is the run's"
-                              : path + ": cannot be locked (" + std::strerror(err) + ")";
+    return err == EWOULDBLOCK
+               ? Text("cluster.resubmitting", {{"dir", dir}, {"path", path}})
+               : Text("cluster.lock_not_taken", {{"path", path}, {"reason", std::strerror(err)}});
   }
 
  private:
@@ -384,8 +409,18 @@ class LocalSubmitLock {
 struct Sbatched {
   std::string id;       ///< the job id sbatch answered
   std::string refused;  ///< sbatch or the guard refused: why ("" = not refused)
+  TextParts refusedText;  ///< `refused` as catalog messages
   bool fatal = false;   ///< ssh failed for good (host key, refused key): `refused` says so
   std::string lost;     ///< the answer did not come back: what happened ("" = it came)
+  TextParts lostText;   ///< `lost` as catalog messages
+  void refuse(TextParts text) {
+    refused = english(text);
+    refusedText = std::move(text);
+  }
+  void lose(TextParts text) {
+    lost = english(text);
+    lostText = std::move(text);
+  }
 };
 
 Sbatched sbatchGuarded(const Profile& p, const RemoteRunner& run, const std::string& remoteDir, const std::string& jobName,
@@ -399,10 +434,10 @@ Sbatched sbatchGuarded(const Profile& p, const RemoteRunner& run, const std::str
   const RemoteResult r = run(shellCommands({{"cd", remoteDir}, guarded}).value(), o);
   if (!r.reached()) {
     if (!r.retryable()) {
-      out.refused = r.message;
+      out.refuse(sshText(r));
       out.fatal = true;
     } else {
-      out.lost = r.message;
+      out.lose(sshText(r));
     }
     return out;
   }
@@ -416,27 +451,30 @@ Sbatched sbatchGuarded(const Profile& p, const RemoteRunner& run, const std::str
     for (char& c : state)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '?';
     if (word == "stave-busy" && !id.empty())
-      out.refused = "Slurm job " + id + " of this run folder (" + jobName + ") is " + state + " on " + p.name +
-                    ": a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume";
+      out.refuse({Text("cluster.job_busy",
+                       {{"job", id}, {"name", jobName}, {"state", state}, {"profile", p.name}})});
     else if (word == "stave-held" && !id.empty())
-      out.refused = remoteDir + "/run.lock names Slurm job " + id + ", which is still " + state + " on " + p.name +
-                    ": a run folder is given to one job at a time; stop it or let it end, then resume";
+      out.refuse(
+          {Text("cluster.job_held",
+                {{"folder", remoteDir}, {"job", id}, {"state", state}, {"profile", p.name}})});
     else
-      out.refused = "another submission for " + remoteDir + " on " + p.name +
-                    " has held its lock (.stave_submit.lock) for over a minute; nothing was submitted";
+      out.refuse({Text("cluster.lock_held", {{"folder", remoteDir}, {"profile", p.name}})});
     return out;
   }
   if (r.process.end == ProcessEnd::Finished && r.process.exitCode == 76) {
-    out.refused = "Slurm on " + p.name + " cannot be asked whether a job of this run is already pending or running (squeue: " +
-                  r.process.err.substr(0, 400) + "); nothing was submitted";
+    out.refuse(
+        {Text("cluster.no_squeue", {{"profile", p.name}, {"said", r.process.err.substr(0, 400)}})});
     return out;
   }
   if (r.process.end == ProcessEnd::Finished && r.process.exitCode != 0) {
-    out.refused = "the cluster '" + p.name + "' refused the job: " + said("sbatch", r);
+    out.refuse(
+        {Text("cluster.sbatch_refused", {{"profile", p.name}, {"said", saidText("sbatch", r)}})});
     return out;
   }
   out.id = r.ok() ? sbatchJobId(r.process.out) : std::string();
-  if (out.id.empty()) out.lost = r.ok() ? "sbatch printed no job id: " + r.process.out.substr(0, 300) : said("sbatch", r);
+  if (out.id.empty())
+    out.lose(r.ok() ? TextParts{Text("cluster.no_job_id", {{"out", r.process.out.substr(0, 300)}})}
+                    : saidText("sbatch", r));
   return out;
 }
 
@@ -455,22 +493,29 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
   LocalSubmitLock localLock;
   if (s.resume) {
     // Two resumes of one run on this machine: the second is refused here, before Slurm is asked.
-    if (std::string why = localLock.take(s.localDir); !why.empty()) return Error{s.localDir, 0, "", why};
+    if (Text why = localLock.take(s.localDir); !why.id.empty())
+      return textError(s.localDir, 0, "", std::move(why));
     // A submission whose answer was lost may have made a job: it is looked up first.
     auto old = settleLostSubmission(s.localDir, p, run);
     if (!old) return old.errors();
     rec = old.value();
     if (!rec.overSsh || rec.remoteDir.empty())
-      return Error{s.localDir + "/cluster_job.json", 0, "transport", "not a run on a cluster behind SSH"};
+      return textError(s.localDir + "/cluster_job.json", 0, "transport",
+                       Text("cluster.not_ssh_run"));
     if (!rec.jobId.empty() && jobPhase(rec.finalState) == JobState::Phase::Unknown) {
       const JobState st = queryJob(p, rec.jobId, nullptr, run);
       if (!st.ended())
-        return textError(s.localDir, 0, "job_id",
-                         st.error.empty()
-                             ? Text("cluster.job_not_ended",
-                                    {{"job", rec.jobId},
-                                     {"state", st.state.empty() ? Text("cluster.not_ended") : Text("plain", {{"text", st.state}})}})
-                             : Text("cluster.job_state_unknown", {{"job", rec.jobId}, {"reason", st.error}}));
+        return textError(
+            s.localDir, 0, "job_id",
+            st.error.empty()
+                ? Text("cluster.job_not_ended",
+                       {{"job", rec.jobId},
+                        {"state", st.state.empty() ? Text("cluster.not_ended")
+                                                   : Text("plain", {{"text", st.state}})}})
+                : Text("cluster.job_state_unknown",
+                       {{"job", rec.jobId},
+                        st.errorText.empty() ? Text::Arg("reason", st.error)
+                                             : Text::Arg("reason", st.errorText)}));
     }
     std::error_code ec;
     if (!fs::exists(s.localDir + "/config.yaml", ec))
@@ -485,15 +530,20 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
   if (!text) return text.errors();
   if (!s.resume) {
     std::error_code ec;
-    if (fs::exists(s.localDir, ec)) return Error{s.localDir, 0, "", "already exists"};
+    if (fs::exists(s.localDir, ec))
+      return textError(s.localDir, 0, "", Text("cluster.already_exists"));
     remoteDir = p.runFolder + (p.runFolder.back() == '/' ? "" : "/") + projectName + "/" + runId;
     // The project's folder may exist; the run's must not (two studios, one run id).
     ProcessOptions o;
     o.timeoutMs = kAskMs;
     const RemoteResult mk = run(
         shellCommands({{"mkdir", "-p", "--", fs::path(remoteDir).parent_path().string()}, {"mkdir", "--", remoteDir}}).value(), o);
-    if (!mk.reached()) return Error{"", 0, "", mk.message};
-    if (!mk.ok()) return Error{"", 0, "run_folder", "the run folder " + remoteDir + " cannot be made on " + p.destination + ": " + said("mkdir", mk)};
+    if (!mk.reached()) return textError("", 0, "", sshText(mk));
+    if (!mk.ok())
+      return textError("", 0, "run_folder",
+                       Text("cluster.cannot_make_folder", {{"folder", remoteDir},
+                                                           {"destination", p.destination},
+                                                           {"said", saidText("mkdir", mk)}}));
   }
   const auto removeNew = [&] {
     if (s.resume) return;
@@ -515,7 +565,10 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
                                     o);
     if (!up.ok()) {
       removeNew();
-      return Error{"", 0, "", "job.sbatch cannot be written into " + remoteDir + " on " + p.destination + ": " + said("sh", up)};
+      return textError("", 0, "",
+                       Text("cluster.cannot_write_sbatch", {{"folder", remoteDir},
+                                                            {"destination", p.destination},
+                                                            {"said", saidText("sh", up)}}));
     }
   }
   std::vector<std::string> argv{"env", "STAVE_RUN_DIR=" + remoteDir,
@@ -531,11 +584,11 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
   if (!b.refused.empty()) {
     // A new run's folder goes, unless the guard found a job that uses it.
     if (b.fatal || b.refused.find("refused the job") != std::string::npos) removeNew();
-    return Error{"", 0, "", b.refused};
+    return textError("", 0, "", b.refusedText);
   }
   // sbatch's answer was lost (the link dropped after it ran, or before): the job is looked up
   // by its name and folder before anything is sent again, so one submission makes one job.
-  std::string lost = b.lost;
+  TextParts lost = b.lostText;
   bool resent = false;
   for (int attempt = 0; b.id.empty() && attempt < std::max(1, s.lookupTries); ++attempt) {
     if (attempt > 0)
@@ -546,15 +599,18 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
       break;
     }
     if (!found.reached) {
-      lost += "; looking the job up: " + found.error;
+      lost.push_back(Text(
+          "cluster.lookup_failed",
+          {{"reason", found.errorText.empty() ? TextParts{Text("plain", {{"text", found.error}})}
+                                              : found.errorText}}));
       continue;
     }
     if (resent) continue;  // sent twice and not known: keep looking (its guard refuses a third)
     // Slurm answered and knows no job of this run: sbatch never ran. Sent once more, guarded.
     resent = true;
     b = sbatchGuarded(p, run, remoteDir, jobName, argv);
-    if (!b.refused.empty()) return Error{"", 0, "", b.refused};
-    if (!b.lost.empty()) lost += "; sent again: " + b.lost;
+    if (!b.refused.empty()) return textError("", 0, "", b.refusedText);
+    if (!b.lost.empty()) lost.push_back(Text("cluster.sent_again", {{"reason", b.lostText}}));
   }
   const std::string id = b.id;
   rec.profile = p.name;
@@ -575,10 +631,11 @@ Result<RunRecord> submitRemote(const RemoteSubmission& s, const RemoteRunner& ru
   fs::create_directories(s.localDir, ec);
   if (auto st = writeRunRecord(s.localDir, rec); !st) return st.errors();
   if (id.empty())
-    return Error{"", 0, "",
-                 "sbatch's answer was lost (" + lost + "); the job may run: the run folder " + s.localDir +
-                     " is kept, and `stave-train cluster status` looks the job up by its name (" + jobName + ") once " +
-                     p.destination + " answers"};
+    return textError("", 0, "",
+                     Text("cluster.answer_lost", {{"lost", lost},
+                                                  {"dir", s.localDir},
+                                                  {"job", jobName},
+                                                  {"destination", p.destination}}));
   return rec;
 }
 
@@ -591,14 +648,18 @@ std::string newRunId(const std::string& runsFolder) {
 }
 
 std::string cancelJob(const Profile& p, const std::string& jobId, bool pending) {
-  if (!isSlurmJobId(jobId)) return "'" + jobId.substr(0, 64) + "' is not a Slurm job id; nothing was cancelled";
+  return english(cancelJobText(p, jobId, pending));
+}
+
+TextParts cancelJobText(const Profile& p, const std::string& jobId, bool pending) {
+  if (!isSlurmJobId(jobId)) return {Text("slurm.not_cancelled", {{"id", jobId.substr(0, 64)}})};
   std::vector<std::string> argv{slurm(p, "scancel")};
   if (!pending) argv.push_back("--signal=TERM");
   argv.push_back(jobId);
   ProcessOptions o;
   o.timeoutMs = kAskMs;
   const RemoteResult r = runRemote(p.endpoint(), argv, o);
-  return r.ok() ? std::string() : said("scancel", r);
+  return r.ok() ? TextParts{} : saidText("scancel", r);
 }
 
 Status recordEnd(const std::string& localDir, const JobState& state) {

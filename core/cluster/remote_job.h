@@ -48,6 +48,8 @@ struct JobState {
   std::string reason;    ///< why it pends, "" for None
   std::string exitCode;  ///< "code:signal" once ended
   std::string error;     ///< Slurm or the cluster could not be asked
+  TextParts errorText;   ///< `error` as catalog messages, for the studio (Slurm's and OpenSSH's
+                         ///< words kept)
   bool sshFatal = false;  ///< the error is one ssh never retries (host key, refused key)
   bool ended() const { return phase == Phase::Completed || phase == Phase::Failed || phase == Phase::Cancelled; }
 };
@@ -66,6 +68,7 @@ struct FoundJobs {
   std::vector<std::string> ids;  ///< oldest first
   bool reached = false;          ///< Slurm answered (squeue or sacct): `ids` is all there is
   std::string error;             ///< why Slurm could not be asked
+  TextParts errorText;           ///< `error` as catalog messages
 };
 /// Looks up the jobs named `jobName` whose working folder is `remoteDir` (squeue --states=all,
 /// then sacct's accounting of the last 7 days), leaving out `known`.
@@ -108,6 +111,8 @@ Result<RunRecord> submitRemote(const RemoteSubmission& submission, const RemoteR
 /// Stops job `jobId`: a running one gets SIGTERM (scancel --signal=TERM: the ranks finish their
 /// step, rank 0 checkpoints), a pending one is cancelled. "" or what went wrong.
 std::string cancelJob(const Profile& profile, const std::string& jobId, bool pending);
+/// cancelJob, what went wrong as catalog messages (empty when done).
+TextParts cancelJobText(const Profile& profile, const std::string& jobId, bool pending);
 
 /// A new run folder name under `runsFolder`: run-YYYYMMDD-HHMMSS (-2, -3 … when taken), as the
 /// studio names its runs.

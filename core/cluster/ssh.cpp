@@ -112,46 +112,55 @@ SshFailure classifySsh(const ProcessResult& r) {
 }
 
 std::string describeSshFailure(const SshEndpoint& e, SshFailure f, const ProcessResult& r) {
-  const std::string who = "ssh " + e.destination + (e.port > 0 ? " (port " + std::to_string(e.port) + ")" : "");
+  const Text t = describeSshFailureText(e, f, r);
+  return t.id.empty() ? std::string() : english(t);
+}
+
+Text describeSshFailureText(const SshEndpoint& e, SshFailure f, const ProcessResult& r) {
+  const Text who =
+      e.port > 0
+          ? Text("ssh.who_port", {{"destination", e.destination}, {"port", std::to_string(e.port)}})
+          : Text("ssh.who", {{"destination", e.destination}});
   const std::string said = opensshLines(r.err);
   switch (f) {
     case SshFailure::None: return {};
     case SshFailure::HostKeyChanged:
-      return who + ": the cluster's host key has CHANGED since it was recorded in known_hosts; OpenSSH refused "
-                   "the connection and nothing was sent. If the cluster's administrators changed its key, remove "
-                   "the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. "
-                   "OpenSSH said:" + said;
+      return Text("ssh.host_key_changed", {{"who", who}, {"said", said}});
     case SshFailure::HostKeyUnknown:
-      return who + ": the cluster's host key is not in known_hosts, and it is not accepted unasked; connect once in "
-                   "a terminal (ssh " + e.destination + ") and check the key it shows. OpenSSH said:" + said;
+      return Text("ssh.host_key_unknown",
+                  {{"who", who}, {"destination", e.destination}, {"said", said}});
     case SshFailure::AuthRefused:
-      return who + ": the cluster refused every key offered (no password is asked: BatchMode). Load your key into "
-                   "the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that "
-                   "`ssh " + e.destination + " true` works in a terminal without a prompt. OpenSSH said:" + said;
+      return Text("ssh.auth_refused",
+                  {{"who", who}, {"destination", e.destination}, {"said", said}});
     case SshFailure::Unreachable:
-      return who + ": the cluster cannot be reached now (tried again later). OpenSSH said:" + said;
+      return Text("ssh.unreachable", {{"who", who}, {"said", said}});
     case SshFailure::NotStarted:
-      return who + ": the OpenSSH client could not be started (" + r.err + "); install openssh-client";
+      return Text("ssh.not_started", {{"who", who}, {"reason", r.err}});
     case SshFailure::Other:
-      return who + ": ssh failed (" + describeEnd(r) + "). OpenSSH said:" + said;
+      return Text("ssh.failed", {{"who", who}, {"how", describeEndText(r)}, {"said", said}});
   }
   return {};
 }
 
 RemoteResult runRemoteLine(const SshEndpoint& e, const std::string& line, const ProcessOptions& o) {
   RemoteResult rr;
-  if (const std::string why = destinationProblem(e.destination); !why.empty()) {
+  const auto say = [&rr](Text t) {
+    rr.message = t.id.empty() ? std::string() : english(t);
+    rr.text = t.id.empty() ? TextParts{} : TextParts{std::move(t)};
+  };
+  if (const Text why = destinationProblemText(e.destination); !why.id.empty()) {
     rr.failure = SshFailure::Other;
-    rr.message = "ssh: " + why;
+    say(Text("ssh.bad_destination", {{"problem", why}}));
     return rr;
   }
   rr.process = runProcess(sshArgv(e, line), o);
   rr.failure = classifySsh(rr.process);
   // ssh ended by us (time limit, stop) never said why: a time-out of the link itself.
   if (rr.failure == SshFailure::None && rr.process.end == ProcessEnd::TimedOut && rr.process.out.empty())
-    rr.message = "ssh " + e.destination + ": no answer within " + std::to_string(o.timeoutMs / 1000) + " s";
+    say(Text("ssh.no_answer",
+             {{"destination", e.destination}, {"seconds", std::to_string(o.timeoutMs / 1000)}}));
   else
-    rr.message = describeSshFailure(e, rr.failure, rr.process);
+    say(describeSshFailureText(e, rr.failure, rr.process));
   return rr;
 }
 

@@ -63,6 +63,8 @@ struct RemoteResult {
   /// For a failure: one message naming the destination, what happened in words, what to do,
   /// and OpenSSH's own lines.
   std::string message;
+  /// `message` as catalog messages, for the studio (empty when there is no failure).
+  TextParts text;
   bool ok() const { return failure == SshFailure::None && process.ok(); }
   /// ssh ran the command (it may have failed with its own exit code).
   bool reached() const { return failure == SshFailure::None; }
@@ -78,6 +80,10 @@ SshFailure classifySsh(const ProcessResult& result);
 
 /// The message of a failure (see RemoteResult::message).
 std::string describeSshFailure(const SshEndpoint& endpoint, SshFailure failure, const ProcessResult& result);
+/// describeSshFailure as a catalog message: OpenSSH's own lines are an argument, kept as they
+/// are (an empty id for None).
+Text describeSshFailureText(const SshEndpoint& endpoint, SshFailure failure,
+                            const ProcessResult& result);
 
 /// Runs `argv` on the login node: quoted (shellCommand), over ssh (sshArgv). A bad argument
 /// (a NUL byte) runs nothing and is Other with the reason.

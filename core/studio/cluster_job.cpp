@@ -28,7 +28,10 @@ bool sshProfile(const QString& name, cluster::Profile* out, QString* error) {
   const Preferences prefs = Preferences::load();
   const ClusterProfile* p = prefs.cluster(name);
   if (!p || !p->remote()) {
-    *error = QStringLiteral("the cluster profile '%1' of this run is not in Settings ▸ Clusters with a destination").arg(name);
+    *error =
+        ClusterJob::tr(
+            "the cluster profile '%1' of this run is not in Settings ▸ Clusters with a destination")
+            .arg(name);
     return false;
   }
   *out = p->toCore();
@@ -45,7 +48,7 @@ SlurmJobState askOverSsh(const ClusterJobRecord& record, const std::atomic<bool>
   st.phase = slurmPhase(st.state);
   st.reason = QString::fromStdString(js.reason);
   st.exitCode = QString::fromStdString(js.exitCode);
-  st.error = QString::fromStdString(js.error);
+  st.error = engineText(js.errorText, js.error);
   return st;
 }
 
@@ -88,8 +91,10 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
     return a;
   }
   if (a.record.overSsh && a.record.jobId.isEmpty()) {
-    a.state.error = QStringLiteral("sbatch's answer was lost; look for the job named %1 on the cluster (squeue --name)")
-                        .arg(a.record.jobName);
+    a.state.error =
+        ClusterJob::tr(
+            "sbatch's answer was lost; look for the job named %1 on the cluster (squeue --name)")
+            .arg(a.record.jobName);
     return a;
   }
   if (a.record.submissionUnknown) {
@@ -153,7 +158,7 @@ void ClusterJob::pollMirror() {
                                                              mirror->remoteDir.toStdString(), mirror->folder.toStdString());
         }
         cluster::MirrorPoll p = mirror->mirror->poll();
-        return std::make_pair(p, QString::fromStdString(p.error));
+        return std::make_pair(p, engineText(p.errorText, p.error));
       },
       [this, mirror](std::pair<cluster::MirrorPoll, QString> result) {
         if (mirror != m_mirror) return;  // another folder is followed now
@@ -377,7 +382,9 @@ bool ClusterJob::cancel(QString* error) {
                            cluster::Profile p;
                            QString error;
                            if (!sshProfile(profile, &p, &error)) return error;
-                           return QString::fromStdString(cluster::cancelJob(p, id.toStdString(), pending));
+                           const TextParts why =
+                               cluster::cancelJobText(p, id.toStdString(), pending);
+                           return engineText(why, english(why));
                          },
                          [this](QString problem) {
                            if (!problem.isEmpty()) emit failed(problem);

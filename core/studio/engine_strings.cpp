@@ -347,6 +347,50 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config's workers + 2), or the workers"),  // cluster.too_many_cpus
     QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}"),  // cluster.too_many_gpus
     QT_TRANSLATE_NOOP("stave::engine", "profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}"),  // cluster.too_many_nodes
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be opened ({reason})"),  // cluster.lock_not_opened
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be locked ({reason})"),  // cluster.lock_not_taken
+    QT_TRANSLATE_NOOP("stave::engine", "{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds {path}); its job is the run's"),  // cluster.resubmitting
+    QT_TRANSLATE_NOOP("stave::engine", "not a run on a cluster behind SSH"),  // cluster.not_ssh_run
+    QT_TRANSLATE_NOOP("stave::engine", "already exists"),  // cluster.already_exists
+    QT_TRANSLATE_NOOP("stave::engine", "the run folder {folder} cannot be made on {destination}: {said}"),  // cluster.cannot_make_folder
+    QT_TRANSLATE_NOOP("stave::engine", "job.sbatch cannot be written into {folder} on {destination}: {said}"),  // cluster.cannot_write_sbatch
+    QT_TRANSLATE_NOOP("stave::engine", "Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume"),  // cluster.job_busy
+    QT_TRANSLATE_NOOP("stave::engine", "{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is given to one job at a time; stop it or let it end, then resume"),  // cluster.job_held
+    QT_TRANSLATE_NOOP("stave::engine", "another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over a minute; nothing was submitted"),  // cluster.lock_held
+    QT_TRANSLATE_NOOP("stave::engine", "Slurm on {profile} cannot be asked whether a job of this run is already pending or running (squeue: {said}); nothing was submitted"),  // cluster.no_squeue
+    QT_TRANSLATE_NOOP("stave::engine", "the cluster '{profile}' refused the job: {said}"),  // cluster.sbatch_refused
+    QT_TRANSLATE_NOOP("stave::engine", "sbatch printed no job id: {out}"),  // cluster.no_job_id
+    QT_TRANSLATE_NOOP("stave::engine", "; looking the job up: {reason}"),  // cluster.lookup_failed
+    QT_TRANSLATE_NOOP("stave::engine", "; sent again: {reason}"),  // cluster.sent_again
+    QT_TRANSLATE_NOOP("stave::engine", "sbatch's answer was lost ({lost}); the job may run: the run folder {dir} is kept, and `stave-train cluster status` looks the job up by its name ({job}) once {destination} answers"),  // cluster.answer_lost
+    QT_TRANSLATE_NOOP("stave::engine", "{command} ({how}): {said}"),  // slurm.said
+    QT_TRANSLATE_NOOP("stave::engine", "no message"),  // slurm.no_message
+    QT_TRANSLATE_NOOP("stave::engine", "'{id}' is not a Slurm job id; Slurm was not asked"),  // slurm.not_job_id
+    QT_TRANSLATE_NOOP("stave::engine", "'{id}' is not a Slurm job id; nothing was cancelled"),  // slurm.not_cancelled
+    QT_TRANSLATE_NOOP("stave::engine", "no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}"),  // slurm.unknown_job
+    QT_TRANSLATE_NOOP("stave::engine", "{squeue}; {sacct}"),  // slurm.lookup_failed
+    QT_TRANSLATE_NOOP("stave::engine", "not started: {reason}"),  // process.not_started
+    QT_TRANSLATE_NOOP("stave::engine", "exit {code}"),  // process.exit
+    QT_TRANSLATE_NOOP("stave::engine", "killed by {signal}"),  // process.killed
+    QT_TRANSLATE_NOOP("stave::engine", "ended: too much output"),  // process.too_much_output
+    QT_TRANSLATE_NOOP("stave::engine", "timed out"),  // process.timed_out
+    QT_TRANSLATE_NOOP("stave::engine", "stopped"),  // process.stopped
+    QT_TRANSLATE_NOOP("stave::engine", "ssh {destination}"),  // ssh.who
+    QT_TRANSLATE_NOOP("stave::engine", "ssh {destination} (port {port})"),  // ssh.who_port
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: the cluster's host key has CHANGED since it was recorded in known_hosts; OpenSSH refused the connection and nothing was sent. If the cluster's administrators changed its key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. OpenSSH said:{said}"),  // ssh.host_key_changed
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: the cluster's host key is not in known_hosts, and it is not accepted unasked; connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH said:{said}"),  // ssh.host_key_unknown
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that `ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}"),  // ssh.auth_refused
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}"),  // ssh.unreachable
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: the OpenSSH client could not be started ({reason}); install openssh-client"),  // ssh.not_started
+    QT_TRANSLATE_NOOP("stave::engine", "{who}: ssh failed ({how}). OpenSSH said:{said}"),  // ssh.failed
+    QT_TRANSLATE_NOOP("stave::engine", "ssh: {problem}"),  // ssh.bad_destination
+    QT_TRANSLATE_NOOP("stave::engine", "ssh {destination}: no answer within {seconds} s"),  // ssh.no_answer
+    QT_TRANSLATE_NOOP("stave::engine", "the run folder {folder} on the cluster cannot be read ({how}): {said}"),  // mirror.folder_unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "the cluster's answer about {folder} was cut short"),  // mirror.cut_short
+    QT_TRANSLATE_NOOP("stave::engine", "the mirror's {file} ({offset} bytes) is longer than the cluster's ({size}): the run folder on the cluster was replaced"),  // mirror.replaced
+    QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be written ({reason})"),  // mirror.cannot_write
+    QT_TRANSLATE_NOOP("stave::engine", "'{file}' is not a file of the run folder"),  // mirror.not_in_run
+    QT_TRANSLATE_NOOP("stave::engine", "{file} cannot be read on the cluster ({how}): {said}"),  // mirror.file_unreadable
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

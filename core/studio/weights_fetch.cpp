@@ -14,6 +14,7 @@
 #include "core/cluster/remote_job.h"
 #include "core/cluster/ssh.h"
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/preferences.h"
 #include "core/studio/slurm_job.h"
 
@@ -34,13 +35,12 @@ struct Outcome {
 };
 
 /// The copy of one file, its temporary file's size read every 200 ms while it grows.
-std::string copyWithProgress(cluster::Mirror& mirror, const std::string& rel,
-                             const std::string& part, std::atomic<qint64>& done,
-                             const std::atomic<bool>* stop) {
+TextParts copyWithProgress(cluster::Mirror& mirror, const std::string& rel, const std::string& part,
+                           std::atomic<qint64>& done, const std::atomic<bool>* stop) {
   std::atomic<bool> ended{false};
-  std::string why;
+  TextParts why;
   std::thread copy([&] {
-    why = mirror.fetchFile(rel, stop);
+    why = mirror.fetchFileText(rel, stop);
     ended = true;
   });
   while (!ended) {
@@ -151,7 +151,7 @@ Outcome fetchFiles(const QString& runDir, const QStringList& files, bool anyOf,
   Outcome o;
   const auto record = cluster::readRunRecord(runDir.toStdString());
   if (!record) {
-    o.error = QString::fromStdString(record.errorText());
+    o.error = errorsText(record.errors());
     return o;
   }
   if (!record->overSsh) {
@@ -196,7 +196,7 @@ Outcome fetchFiles(const QString& runDir, const QStringList& files, bool anyOf,
     }
     if (!size.reached()) {
       o.error =
-          WeightsFetch::tr("Cannot fetch %1: %2").arg(where, QString::fromStdString(size.message));
+          WeightsFetch::tr("Cannot fetch %1: %2").arg(where, engineText(size.text, size.message));
       return o;
     }
     if (!size.process.ok()) {
@@ -215,7 +215,7 @@ Outcome fetchFiles(const QString& runDir, const QStringList& files, bool anyOf,
     shared->done = 0;
     shared->total = QString::fromStdString(size.process.out).trimmed().toLongLong();
     const std::string local = QDir(runDir).filePath(file).toStdString();
-    const std::string why =
+    const TextParts why =
         copyWithProgress(mirror, file.toStdString(), local + ".part", shared->done, stop);
     if (stop && stop->load()) {
       std::error_code ec;
@@ -224,7 +224,7 @@ Outcome fetchFiles(const QString& runDir, const QStringList& files, bool anyOf,
       return o;
     }
     if (!why.empty()) {
-      o.error = WeightsFetch::tr("Cannot fetch %1: %2").arg(where, QString::fromStdString(why));
+      o.error = WeightsFetch::tr("Cannot fetch %1: %2").arg(where, engineText(why, english(why)));
       return o;
     }
     shared->done = shared->total.load();

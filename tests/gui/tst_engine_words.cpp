@@ -4,8 +4,9 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings. Each path that still showed English under zh_CN fails here; tst_engine_text
-// checks that every catalog id has a translation.
+// its warnings, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
+// words kept as they are). Each path that still showed English under zh_CN fails here;
+// tst_engine_text checks that every catalog id has a translation.
 
 #include <QDir>
 #include <QFile>
@@ -17,7 +18,10 @@
 
 #include "gui/gui_test_util.h"
 
+#include "core/cluster/mirror.h"
 #include "core/cluster/profile.h"
+#include "core/cluster/remote_job.h"
+#include "core/cluster/ssh.h"
 #include "core/config/run_config.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/engine_text.h"
@@ -314,6 +318,75 @@ class TestEngineWords : public QObject {
       QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
                    englishLeft(w, {"skipped"}).isEmpty(),
                qPrintable(w));
+  }
+
+  // A cluster behind SSH: the real OpenSSH client against a port where nothing listens (the
+  // mirror's poll and a fetch, as the Run page and Fetch weights show them), a changed host key
+  // as OpenSSH reports it, Slurm asked about a job id that is not one, a Stop that cannot be sent.
+  void sshAndMirrorErrors() {
+    QTemporaryDir control;
+    stave::cluster::SshEndpoint e;
+    e.destination = "127.0.0.1";
+    e.port = 1;
+    e.controlDir = control.path().toStdString();
+    e.connectTimeoutS = 10;
+    stave::cluster::Mirror mirror(stave::cluster::sshRunner(e), "/nowhere",
+                                  m_dir.filePath(QStringLiteral("ssh-mirror")).toStdString());
+    const stave::cluster::MirrorPoll p = mirror.poll();
+    QVERIFY(!p.reached);
+    QVERIFY2(p.error.find("Connection refused") != std::string::npos, p.error.c_str());
+    const QString polled = stave::studio::engineText(p.errorText, p.error);
+    QVERIFY2(hasHan(polled) && polled.contains(QStringLiteral("ssh 127.0.0.1")) &&
+                 polled.contains(QStringLiteral("Connection refused")),  // OpenSSH's line, as it is
+             qPrintable(polled));
+    QVERIFY2(englishLeft(polled, {"cannot be reached", "OpenSSH said", "port 1)"}).isEmpty(),
+             qPrintable(polled));
+    const stave::TextParts fetch = mirror.fetchFileText("weights/best.pt");
+    QCOMPARE(stave::english(fetch), mirror.fetchFile("weights/best.pt"));
+    const QString fetched = stave::studio::engineText(fetch, stave::english(fetch));
+    QVERIFY2(hasHan(fetched) && englishLeft(fetched, {"cannot be reached"}).isEmpty(),
+             qPrintable(fetched));
+    const stave::TextParts outside = mirror.fetchFileText("../etc/passwd");
+    QVERIFY2(
+        englishLeft(stave::studio::engineText(outside, stave::english(outside)), {"is not a file"})
+            .isEmpty(),
+        stave::english(outside).c_str());
+
+    stave::cluster::ProcessResult changed;
+    changed.end = stave::cluster::ProcessEnd::Finished;
+    changed.exitCode = 255;
+    changed.err =
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\r\n"
+        "@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\r\n"
+        "Host key verification failed.\r\n";
+    const stave::Text key =
+        stave::cluster::describeSshFailureText(e, stave::cluster::classifySsh(changed), changed);
+    QCOMPARE(stave::english(key),
+             stave::cluster::describeSshFailure(e, stave::cluster::classifySsh(changed), changed));
+    const QString keyShown = stave::studio::engineText(key);
+    QVERIFY2(hasHan(keyShown) &&
+                 keyShown.contains(QStringLiteral("Host key verification failed.")) &&
+                 keyShown.contains(QStringLiteral("ssh-keygen -R")),
+             qPrintable(keyShown));
+    QVERIFY2(englishLeft(keyShown, {"has CHANGED", "nothing was sent", "OpenSSH said"}).isEmpty(),
+             qPrintable(keyShown));
+
+    stave::cluster::Profile profile;
+    profile.name = "lab";
+    profile.destination = "127.0.0.1";
+    profile.port = 1;
+    const stave::cluster::JobState state = stave::cluster::queryJob(profile, "1; reboot", nullptr);
+    QVERIFY(!state.error.empty());
+    const QString asked = stave::studio::engineText(state.errorText, state.error);
+    QVERIFY2(hasHan(asked) && asked.contains(QStringLiteral("1; reboot")) &&
+                 englishLeft(asked, {"is not a Slurm job id", "not asked"}).isEmpty(),
+             qPrintable(asked));
+    const stave::TextParts cancel = stave::cluster::cancelJobText(profile, "12", false);
+    QVERIFY(!cancel.empty());
+    const QString cancelShown = stave::studio::engineText(cancel, stave::english(cancel));
+    QVERIFY2(hasHan(cancelShown) && cancelShown.contains(QStringLiteral("Connection refused")) &&
+                 englishLeft(cancelShown, {"cannot be reached", "OpenSSH said"}).isEmpty(),
+             qPrintable(cancelShown));
   }
 
  private:
