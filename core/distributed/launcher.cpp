@@ -103,14 +103,14 @@ class ScopedSignals {
 namespace detail {
 
 
-void Supervisor::emit(const std::string& line) {
+void Supervisor::emit(const std::string& line, const telemetry::Event& event) {
   if (m_opt.echoStdout) {
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fputc('\n', stdout);
     std::fflush(stdout);
   }
   if (m_events.isOpen()) m_events.writeLine(line, -1);
-  if (m_tb) m_tb->writeLine(line);
+  if (m_tb) m_tb->writeEvent(event);
   if (m_opt.onEvent) m_opt.onEvent(line);
 }
 
@@ -120,7 +120,7 @@ std::string Supervisor::emitEvent(telemetry::Event event) {
   event.data["source"] = "launcher";
   if (m_monitor) m_monitor->observe(event);
   std::string line = telemetry::encodeEvent(event);
-  emit(line);
+  emit(line, event);
   return line;
 }
 

@@ -132,7 +132,9 @@ class Supervisor {
     if (!m_outcome) m_outcome = outcome;
   }
   bool spawn(RankProc& r, const std::vector<std::string>& envStrings);
-  void emit(const std::string& line);
+  /// Writes one event line everywhere the run's events go; `event` is the line's decoded form
+  /// (the event just encoded, or the one decoded to read the line), which TensorBoard takes.
+  void emit(const std::string& line, const telemetry::Event& event);
   /// Writes one of the launcher's own events; returns its line.
   std::string emitEvent(telemetry::Event event);
   void warn(const std::string& message);

@@ -70,7 +70,7 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
       if (auto text = telemetry::textFromJson(*it)) r.lastErrorText = std::move(text.value());
   }
   const std::string encoded = telemetry::encodeEvent(event.value());
-  emit(encoded);
+  emit(encoded, event.value());
   if (m_relayClient) m_relayClient->send(encoded);
 }
 
@@ -78,7 +78,7 @@ void Supervisor::handleLine(RankProc& r, const std::string& rawLine) {
 void Supervisor::handleRelayed(const std::string& line, telemetry::Event& event) {
   if (event.type == telemetry::event_type::kStep) m_straggler.addEvent(event);
   if (m_monitor) m_monitor->observe(event, false);
-  emit(line);  // the sending launcher's encoding already: written as it came
+  emit(line, event);  // the sending launcher's encoding already: written as it came
 }
 
 

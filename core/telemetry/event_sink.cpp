@@ -106,7 +106,7 @@ void EventSink::setForward(std::function<void(const std::string&)> forward) {
 }
 
 void EventSink::write(const Event& event) {
-  writeLine(encodeEvent(event));
+  writeLine(encodeEvent(event), event);
   std::function<void(const Event&)> observer;
   {
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -115,7 +115,7 @@ void EventSink::write(const Event& event) {
   if (observer) observer(event);
 }
 
-void EventSink::writeLine(const std::string& line) {
+void EventSink::writeLine(const std::string& line, const Event& event) {
   std::lock_guard<std::mutex> lock(m_mutex);
   // With the mutex, lines of different threads never interleave.
   if (m_stream) {
@@ -125,7 +125,7 @@ void EventSink::writeLine(const std::string& line) {
       ++m_failures;
   }
   if (m_file.isOpen() && !m_file.writeLine(line, m_rank)) ++m_failures;
-  if (m_tb) m_tb->writeLine(line);
+  if (m_tb) m_tb->writeEvent(event);
   if (m_forward) m_forward(line);
   ++m_lines;
 }

@@ -84,8 +84,10 @@ class EventSink {
 
   /// Encodes and writes one event.
   void write(const Event& event);
-  /// Writes one already encoded line (no newline), e.g. a rank's line relayed by the launcher.
-  void writeLine(const std::string& line);
+  /// Writes one already encoded line (no newline) as it came, e.g. a rank's line relayed to
+  /// rank 0; `event` is what the line decodes to (its holder decoded it to read it), which
+  /// TensorBoard is given instead of the line.
+  void writeLine(const std::string& line, const Event& event);
   /// Builds the event of a typed payload with this sink's rank and writes it.
   template <typename Typed>
   void writeTyped(const Typed& typed) {
@@ -105,7 +107,7 @@ class EventSink {
   mutable std::mutex m_mutex;
   std::FILE* m_stream = nullptr;
   EventLogFile m_file;
-  std::unique_ptr<TensorBoardWriter> m_tb;
+  std::unique_ptr<TensorBoardWriter> m_tb;  ///< fed the events, not the lines
   std::function<void(const Event&)> m_observer;
   std::function<void(const std::string&)> m_forward;
   int m_rank = 0;

@@ -184,9 +184,4 @@ void TensorBoardWriter::writeSamples(const Event& e) {
 
 void TensorBoardWriter::writeEvent(const Event& e) { m_dispatch(e); }
 
-void TensorBoardWriter::writeLine(const std::string& line) {
-  auto e = decodeEvent(line);
-  if (e) writeEvent(e.value());
-}
-
 }  // namespace stave::telemetry

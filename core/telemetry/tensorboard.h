@@ -3,7 +3,8 @@
 // `tensorboard --logdir runs` shows Stave's runs next to everything else a user logs there.
 // The file is TFRecord-framed tensorflow.Event protos carrying scalar summaries; the few
 // fields needed are encoded here (no protobuf library, no TensorFlow). Whatever keeps
-// events.jsonl feeds the same events to a TensorBoardWriter, so both hold the same run.
+// events.jsonl feeds the same events to a TensorBoardWriter, so both hold the same run: as
+// events, the one it encoded or decoded for the line it wrote, never a line to decode again.
 
 #include <cstdint>
 #include <cstdio>
@@ -36,9 +37,6 @@ class TensorBoardWriter {
   /// (train/*, lr/pg*, time/epoch_s) and validations (metrics/*, val/*; x = epoch, 1-based as
   /// in results.csv), and the launcher's samples (gpu/<index>/<field>, system/<field>).
   void writeEvent(const Event& event);
-  /// writeEvent of one encoded line; lines that do not decode are ignored (the event log
-  /// reports them).
-  void writeLine(const std::string& line);
   /// Makes everything written visible to readers.
   void flush();
 

@@ -53,7 +53,7 @@ void RankRelay::serve(const dist::DistEnv& env, const std::string& runDir,
   m_thread = std::thread([this, &sink, warn, observe = std::move(observe)] {
     const auto onEvent = [&](const dist::RelayPeer&, const std::string& line,
                              telemetry::Event& event) {
-      sink.writeLine(line);  // the sending rank's encoding, as it came
+      sink.writeLine(line, event);  // the sending rank's encoding, as it came
       if (observe) observe(event);
     };
     // Runs until stop(); then a little longer while ranks still send their last lines.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/telemetry/event_sink.h"
 #include "core/telemetry/tensorboard.h"
 
 using namespace stave::telemetry;
@@ -93,8 +94,7 @@ class TestTensorBoard : public QObject {
       v.recall = 0.25;
       v.map50 = 0.375;
       v.map5095 = 0.125;
-      w.value()->writeLine(encodeEvent(at(v, 2003)));
-      w.value()->writeLine("{not json");  // ignored
+      w.value()->writeEvent(at(v, 2003));
       Event g;
       g.type = "gpu_sample";
       g.rank = -1;
@@ -135,6 +135,41 @@ class TestTensorBoard : public QObject {
     QCOMPARE(g0.size(), 2);
     QCOMPARE(g0[1].toArray()[1].toDouble(), 60.0);
     QCOMPARE(all["gpu/3/util"].toArray()[0].toArray()[1].toDouble(), 90.0);
+  }
+
+  // The sink hands TensorBoard the events it writes: a typed write's, and a relayed line's
+  // (rank 1's step is not a curve; its GPU sample is).
+  void sinkFeedsEvents() {
+    QTemporaryDir dir;
+    {
+      EventSink sink;
+      QVERIFY(sink.openTensorBoard(dir.path().toStdString()).ok());
+      StepEvent s;
+      s.iter = 3;
+      s.itersPerEpoch = 10;
+      s.boxLoss = 0.5;
+      sink.write(at(s, 3000));
+      s.boxLoss = 7;
+      const std::string relayedStep = encodeEvent(at(s, 3001, 1));
+      sink.writeLine(relayedStep, decodeEvent(relayedStep).value());
+      Event g;
+      g.type = "gpu_sample";
+      g.rank = -1;
+      g.time = 3002;
+      g.data = {{"gpus", {{{"index", 1}, {"util", 75}}}}};
+      const std::string relayedSample = encodeEvent(g);
+      sink.writeLine(relayedSample, decodeEvent(relayedSample).value());
+    }
+    const auto all = readBack(dir.path());
+    const auto box = all["step/box_loss"].toArray();
+    QCOMPARE(box.size(), 1);
+    QCOMPARE(box[0].toArray()[0].toInt(), 3);
+    QCOMPARE(box[0].toArray()[1].toDouble(), 0.5);
+    QCOMPARE(box[0].toArray()[2].toDouble(), 3000.0);
+    const auto util = all["gpu/1/util"].toArray();
+    QCOMPARE(util.size(), 1);
+    QCOMPARE(util[0].toArray()[1].toDouble(), 75.0);
+    QCOMPARE(util[0].toArray()[2].toDouble(), 3002.0);
   }
 
   // A second writer in the same folder (a resumed run) adds a file; the reader merges both.

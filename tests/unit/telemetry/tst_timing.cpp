@@ -119,7 +119,9 @@ class TestTiming : public QObject {
     {
       EventSink sink;  // a second writer (resume) appends, never truncates
       QVERIFY(sink.openFile(path).ok());
-      sink.writeLine(R"({"type":"warning","version":1,"rank":1,"time":0,"data":{"message":"x"}})");
+      const std::string relayed =
+          R"({"type":"warning","version":1,"rank":1,"time":0,"data":{"message":"x"}})";
+      sink.writeLine(relayed, decodeEvent(relayed).value());
     }
     std::ifstream in(path);
     std::vector<std::string> lines;
@@ -138,7 +140,7 @@ class TestTiming : public QObject {
     sink.setRank(3);
     sink.writeTyped(WarningEvent{"slow disk", "data"});
     const std::string relayed = R"({"type":"warning","version":1,"rank":1,"time":0,"data":{"message":"x"}})";
-    sink.writeLine(relayed);
+    sink.writeLine(relayed, decodeEvent(relayed).value());
     sink.setForward(nullptr);
     sink.writeTyped(WarningEvent{"not sent", ""});
     QCOMPARE(int(sent.size()), 2);
