@@ -236,6 +236,12 @@ void HistoryPage::connectModel() {
   connect(m_doc, &studio::ProjectDocument::opened, this, &HistoryPage::projectOpened);
   connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::selectionChanged);
   connect(m_model, &studio::HistoryModel::curvesRead, this, &HistoryPage::showCurves);
+  connect(m_model, &studio::HistoryModel::runRemoved, this,
+          [this](qint64, const QString& name, const QString& error) {
+            emit message(error.isEmpty() ? tr("Deleted %1").arg(name)
+                                         : tr("Cannot delete %1: %2").arg(name, error));
+            selectionChanged();
+          });
   // A background refresh reloads the rows: the selection is kept by run id across it.
   connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
     m_keepIds.clear();
@@ -427,12 +433,12 @@ bool HistoryPage::deleteCurrentRun() {
   if (!confirm(question.arg(QString::fromStdString(r.name), dir))) return false;
   const QString name = QString::fromStdString(r.name);
   QString error;
-  if (!m_model->removeRun(row, &error)) {
+  // The folder (a day-long run's gigabytes) and the rows go on a thread of their own; the model
+  // says when (runRemoved).
+  if (!m_model->removeRunInBackground(row, &error)) {
     emit message(tr("Cannot delete %1: %2").arg(name, error));
     return false;
   }
-  emit message(tr("Deleted %1").arg(name));
-  selectionChanged();
   return true;
 }
 

@@ -63,7 +63,9 @@ class HistoryPage : public QWidget {
   /// Asked for the name of a new config; replaceable by tests. "" cancels.
   std::function<QString(const QString& suggestion)> askConfigName;
 
-  /// Actions on the current run (the context menu and the buttons call these).
+  /// Actions on the current run (the context menu and the buttons call these). Delete asks
+  /// confirm(), then removes the run off the GUI thread (false: refused or not confirmed; the
+  /// model's runRemoved() says when it is gone).
   bool deleteCurrentRun();
   bool newConfigFromCurrentRun();
   bool exportCsv(const QString& path);

@@ -137,6 +137,7 @@ struct HistoryModel::QueryDb {
 HistoryModel::HistoryModel(QObject* parent)
     : QAbstractTableModel(parent),
       m_ingest(new BackgroundJob(this)),
+      m_remove(new BackgroundJob(this)),
       m_query(new BackgroundJob(this)),
       m_queryDb(std::make_shared<QueryDb>()) {}
 HistoryModel::~HistoryModel() = default;
@@ -157,6 +158,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   m_store->setMemory(0, kStudioStoreCache);
   m_ingestDb.reset();  // the next background refresh opens its own connection to this one
   m_queryDb = std::make_shared<QueryDb>();  // and the next curve read
+  m_removeQueue.clear();
   ++m_generation;
   reload();  // what the database already holds, at once
   refreshInBackground();
@@ -232,6 +234,7 @@ void HistoryModel::close() {
   m_ingestDb.reset();
   m_queryDb = std::make_shared<QueryDb>();
   m_query->stop();
+  m_removeQueue.clear();  // one started ends; the others were for this project
   beginResetModel();
   m_runs.clear();
   m_missing.clear();
@@ -647,6 +650,23 @@ bool HistoryModel::setNotes(int row, const QString& notes, QString* error) {
   return true;
 }
 
+QString HistoryModel::removeFilesAndRows(const QString& projectDir, const store::RunRecord& r,
+                                        store::Store& db) {
+  // Only a folder that really is one of this project's runs is removed.
+  const QString runs = QDir(projectDir).filePath(QStringLiteral("runs"));
+  const QFileInfo dir(q(r.dir));
+  if (dir.exists()) {
+    if (QDir(dir.absoluteFilePath()).canonicalPath() !=
+        QDir(QDir(runs).filePath(dir.fileName())).canonicalPath())
+      return tr("%1 is not inside %2; not removed").arg(q(r.dir), runs);
+    if (!QDir(dir.absoluteFilePath()).removeRecursively())
+      return tr("cannot remove %1 completely").arg(q(r.dir));
+  }
+  auto st = db.removeRun(r.id);
+  if (!st) return errorsText(st.errors());
+  return {};
+}
+
 bool HistoryModel::removeRun(int row, QString* error) {
   if (!m_store || row < 0 || row >= rowCount()) return false;
   const auto r = run(row);
@@ -654,23 +674,8 @@ bool HistoryModel::removeRun(int row, QString* error) {
     if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
     return false;
   }
-  // Only a folder that really is one of this project's runs is removed.
-  const QString runs = QDir(m_projectDir).filePath(QStringLiteral("runs"));
-  const QFileInfo dir(q(r.dir));
-  if (dir.exists()) {
-    if (QDir(dir.absoluteFilePath()).canonicalPath() !=
-        QDir(QDir(runs).filePath(dir.fileName())).canonicalPath()) {
-      if (error) *error = tr("%1 is not inside %2; not removed").arg(q(r.dir), runs);
-      return false;
-    }
-    if (!QDir(dir.absoluteFilePath()).removeRecursively()) {
-      if (error) *error = tr("cannot remove %1 completely").arg(q(r.dir));
-      return false;
-    }
-  }
-  auto st = m_store->removeRun(r.id);
-  if (!st) {
-    if (error) *error = errorsText(st.errors());
+  if (const QString why = removeFilesAndRows(m_projectDir, r, *m_store); !why.isEmpty()) {
+    if (error) *error = why;
     return false;
   }
   beginRemoveRows({}, row, row);
@@ -678,6 +683,51 @@ bool HistoryModel::removeRun(int row, QString* error) {
   m_missing.erase(m_missing.begin() + row);
   endRemoveRows();
   return true;
+}
+
+bool HistoryModel::removeRunInBackground(int row, QString* error) {
+  if (!m_store || row < 0 || row >= rowCount()) return false;
+  const auto& r = run(row);
+  if (r.status == "running" && !folderMissing(row)) {
+    if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
+    return false;
+  }
+  for (const auto& asked : m_removeQueue)
+    if (asked.id == r.id) return true;  // asked twice: removed once
+  m_removeQueue.push_back(r);
+  startRemoval();
+  return true;
+}
+
+bool HistoryModel::removing() const { return m_remove->busy() || !m_removeQueue.empty(); }
+
+void HistoryModel::startRemoval() {
+  if (m_remove->busy() || m_removeQueue.empty() || !m_store) return;
+  const store::RunRecord r = m_removeQueue.front();
+  m_removeQueue.pop_front();
+  const std::string dbPath = m_store->path();
+  const QString projectDir = m_projectDir;
+  const quint64 generation = m_generation;
+  const auto ended = [this, generation, id = r.id, name = q(r.name)](const QString& error) {
+    if (generation == m_generation) {
+      if (const int row = rowOfId(id); error.isEmpty() && row >= 0) {
+        beginRemoveRows({}, row, row);
+        m_runs.erase(m_runs.begin() + row);
+        m_missing.erase(m_missing.begin() + row);
+        endRemoveRows();
+      }
+      emit runRemoved(id, name, error);
+    }
+    startRemoval();
+  };
+  m_remove->run<QString>(
+      [dbPath, projectDir, r] {
+        auto s = store::Store::open(dbPath);
+        if (!s) return errorsText(s.errors());
+        s.value()->setBusyTimeout(kBackgroundBusyMs);  // a refresh may be writing
+        return removeFilesAndRows(projectDir, r, *s.value());
+      },
+      ended, ended);
 }
 
 bool HistoryModel::configOf(int row, config::RunConfig* out, QString* error) const {

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -126,6 +127,12 @@ class HistoryModel : public QAbstractTableModel {
   /// Deletes the run: its folder under runs/ (the folder must be inside the project's runs/)
   /// and its rows. Refused for a run that is still going.
   bool removeRun(int row, QString* error = nullptr);
+  /// removeRun() on a thread of its own (with its own connection): a day-long run's folder and
+  /// rows take seconds to remove. A run still going is refused here and now (false, `error`);
+  /// otherwise runRemoved() follows, one removal after the other in the order asked.
+  bool removeRunInBackground(int row, QString* error = nullptr);
+  /// True while a removal asked by removeRunInBackground has not ended.
+  bool removing() const;
   /// The run's resolved config, as a config the project can hold.
   bool configOf(int row, config::RunConfig* out, QString* error = nullptr) const;
   /// Writes the table (all rows, model order) as CSV, atomically.
@@ -138,6 +145,9 @@ class HistoryModel : public QAbstractTableModel {
   void refreshed(const QString& error);
   /// The curves readCurves() was asked for last (queued from its thread).
   void curvesRead(const stave::studio::HistoryCurves& curves);
+  /// A removal asked by removeRunInBackground ended: the run `name` (database id `id`) is gone
+  /// from its folder, the database and the rows, or `error` says why not.
+  void runRemoved(qint64 id, const QString& name, const QString& error);
 
  private:
   void reload();
@@ -154,6 +164,13 @@ class HistoryModel : public QAbstractTableModel {
   quint64 m_generation = 0;      ///< which project a refresh in flight belongs to
   /// Re-checks which run folders exist; true when any changed.
   bool checkFolders();
+  /// Removes the run's folder (only one inside the project's runs/) and its rows from `db`;
+  /// "" when done, else why not. File and database work: the caller's thread.
+  static QString removeFilesAndRows(const QString& projectDir, const store::RunRecord& r, store::Store& db);
+  /// Starts the next removal of m_removeQueue when none runs.
+  void startRemoval();
+  BackgroundJob* m_remove;                ///< removeRunInBackground's thread
+  std::deque<store::RunRecord> m_removeQueue;  ///< removals asked, not started
   BackgroundJob* m_query;        ///< readCurves' thread
   /// readCurves' connection to the database, handed from job to job (one per project).
   struct QueryDb;

@@ -369,8 +369,13 @@ class TestHistoryPage : public QObject {
       asked = q;
       return true;
     };
+    QSignalSpy removed(model, &HistoryModel::runRemoved);
     QVERIFY(page()->deleteCurrentRun());
     QVERIFY(asked.contains("base"));
+    QVERIFY(removed.wait(30000));  // removed off the GUI thread
+    QCOMPARE(removed.first().at(1).toString(), QString("base"));
+    QCOMPARE(removed.first().at(2).toString(), QString());
+    QVERIFY(!model->removing());
     QVERIFY(!QDir(m_dir.filePath("runs/base")).exists());
     QCOMPARE(model->rowCount(), before - 1);
     // The store agrees after a re-read.
@@ -410,7 +415,9 @@ class TestHistoryPage : public QObject {
     QVERIFY(open->toolTip().contains("no longer exists"));
     page()->confirm = [](const QString&) { return true; };
     const int before = model->rowCount();
+    QSignalSpy removed(model, &HistoryModel::runRemoved);
     QVERIFY(page()->deleteCurrentRun());
+    QVERIFY(removed.wait(30000));
     QCOMPARE(model->rowCount(), before - 1);
     QCOMPARE(rowOf(), -1);
   }
