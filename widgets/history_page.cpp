@@ -242,6 +242,13 @@ void HistoryPage::connectModel() {
                                          : tr("Cannot delete %1: %2").arg(name, error));
             selectionChanged();
           });
+  connect(m_model, &studio::HistoryModel::annotated, this,
+          [this](qint64, const QString& name, const QString& error) {
+            emit message(error.isEmpty() ? tr("Saved the notes of %1").arg(name)
+                                         : tr("Cannot save the notes: %1").arg(error));
+            drawCurves();  // the names in the legend
+            updateParallel();
+          });
   // A background refresh reloads the rows: the selection is kept by run id across it.
   connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
     m_keepIds.clear();
@@ -410,15 +417,10 @@ void HistoryPage::updateDetails() {
 void HistoryPage::saveAnnotations() {
   const int row = currentRow();
   if (row < 0) return;
-  QString error;
-  const int64_t id = m_model->run(row).id;
-  bool ok = m_model->setTitle(row, m_title->text(), &error);
-  ok = ok && m_model->setTags(m_model->rowOfId(id), m_tags->text().split(QLatin1Char(',')), &error);
-  ok = ok && m_model->setNotes(m_model->rowOfId(id), m_notes->toPlainText(), &error);
-  emit message(ok ? tr("Saved the notes of %1").arg(QString::fromStdString(m_model->run(row).name))
-                  : tr("Cannot save the notes: %1").arg(error));
-  drawCurves();  // the names in the legend
-  updateParallel();
+  // Written on a thread of its own (the database, the run's annotations.json); the model says
+  // when (annotated).
+  m_model->annotateInBackground(row, m_title->text(), m_tags->text().split(QLatin1Char(',')),
+                                m_notes->toPlainText());
 }
 
 bool HistoryPage::deleteCurrentRun() {

@@ -69,6 +69,8 @@ class HistoryPage : public QWidget {
   bool deleteCurrentRun();
   bool newConfigFromCurrentRun();
   bool exportCsv(const QString& path);
+  /// Saves the title, tags and notes of the current run off the GUI thread (the model's
+  /// annotated() says when).
   void saveAnnotations();
   /// Fetch weights (context menu) of the current run, when it may be a run behind SSH: its
   /// best.pt and last.pt copied from the cluster, progress and outcome told through message().

@@ -137,7 +137,7 @@ struct HistoryModel::QueryDb {
 HistoryModel::HistoryModel(QObject* parent)
     : QAbstractTableModel(parent),
       m_ingest(new BackgroundJob(this)),
-      m_remove(new BackgroundJob(this)),
+      m_write(new BackgroundJob(this)),
       m_query(new BackgroundJob(this)),
       m_queryDb(std::make_shared<QueryDb>()) {}
 HistoryModel::~HistoryModel() = default;
@@ -158,7 +158,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   m_store->setMemory(0, kStudioStoreCache);
   m_ingestDb.reset();  // the next background refresh opens its own connection to this one
   m_queryDb = std::make_shared<QueryDb>();  // and the next curve read
-  m_removeQueue.clear();
+  m_writes.clear();
   ++m_generation;
   reload();  // what the database already holds, at once
   refreshInBackground();
@@ -234,7 +234,7 @@ void HistoryModel::close() {
   m_ingestDb.reset();
   m_queryDb = std::make_shared<QueryDb>();
   m_query->stop();
-  m_removeQueue.clear();  // one started ends; the others were for this project
+  m_writes.clear();  // one started ends; the others were for this project
   beginResetModel();
   m_runs.clear();
   m_missing.clear();
@@ -692,42 +692,79 @@ bool HistoryModel::removeRunInBackground(int row, QString* error) {
     if (error) *error = tr("%1 is still running; stop it first").arg(q(r.name));
     return false;
   }
-  for (const auto& asked : m_removeQueue)
-    if (asked.id == r.id) return true;  // asked twice: removed once
-  m_removeQueue.push_back(r);
-  startRemoval();
+  for (const auto& asked : m_writes)
+    if (asked.remove && asked.run.id == r.id) return true;  // asked twice: removed once
+  PendingWrite w;
+  w.run = r;
+  w.remove = true;
+  m_writes.push_back(std::move(w));
+  startWrite();
   return true;
 }
 
-bool HistoryModel::removing() const { return m_remove->busy() || !m_removeQueue.empty(); }
+void HistoryModel::annotateInBackground(int row, const QString& title, const QStringList& tags,
+                                        const QString& notes) {
+  if (!m_store || row < 0 || row >= rowCount()) return;
+  PendingWrite w;
+  w.run = run(row);
+  w.title = title.trimmed().toStdString();
+  for (const auto& t : tags)
+    if (!t.trimmed().isEmpty()) w.tags.push_back(t.trimmed().toStdString());
+  w.notes = notes.toStdString();
+  m_writes.push_back(std::move(w));
+  startWrite();
+}
 
-void HistoryModel::startRemoval() {
-  if (m_remove->busy() || m_removeQueue.empty() || !m_store) return;
-  const store::RunRecord r = m_removeQueue.front();
-  m_removeQueue.pop_front();
+bool HistoryModel::writing() const { return m_write->busy() || !m_writes.empty(); }
+
+void HistoryModel::startWrite() {
+  if (m_write->busy() || m_writes.empty() || !m_store) return;
+  auto w = std::make_shared<const PendingWrite>(std::move(m_writes.front()));
+  m_writes.pop_front();
   const std::string dbPath = m_store->path();
   const QString projectDir = m_projectDir;
   const quint64 generation = m_generation;
-  const auto ended = [this, generation, id = r.id, name = q(r.name)](const QString& error) {
-    if (generation == m_generation) {
-      if (const int row = rowOfId(id); error.isEmpty() && row >= 0) {
-        beginRemoveRows({}, row, row);
-        m_runs.erase(m_runs.begin() + row);
-        m_missing.erase(m_missing.begin() + row);
-        endRemoveRows();
-      }
-      emit runRemoved(id, name, error);
-    }
-    startRemoval();
+  const auto ended = [this, generation, w](const QString& error) {
+    if (generation == m_generation) applyWrite(*w, error);
+    startWrite();
   };
-  m_remove->run<QString>(
-      [dbPath, projectDir, r] {
+  // A day-long run's folder holds gigabytes, its rows millions; an annotation is an atomic
+  // write with fsync: file and database work, never on the GUI thread.
+  m_write->run<QString>(
+      [dbPath, projectDir, w] {
         auto s = store::Store::open(dbPath);
         if (!s) return errorsText(s.errors());
-        s.value()->setBusyTimeout(kBackgroundBusyMs);  // a refresh may be writing
-        return removeFilesAndRows(projectDir, r, *s.value());
+        store::Store& db = *s.value();
+        db.setBusyTimeout(kBackgroundBusyMs);  // a refresh may be writing
+        if (w->remove) return removeFilesAndRows(projectDir, w->run, db);
+        if (auto st = db.setTitle(w->run.id, w->title); !st) return errorsText(st.errors());
+        if (auto st = db.setTags(w->run.id, w->tags); !st) return errorsText(st.errors());
+        if (auto st = db.setNotes(w->run.id, w->notes); !st) return errorsText(st.errors());
+        return QString();
       },
       ended, ended);
+}
+
+void HistoryModel::applyWrite(const PendingWrite& w, const QString& error) {
+  const int row = rowOfId(w.run.id);
+  if (error.isEmpty() && row >= 0) {
+    if (w.remove) {
+      beginRemoveRows({}, row, row);
+      m_runs.erase(m_runs.begin() + row);
+      m_missing.erase(m_missing.begin() + row);
+      endRemoveRows();
+    } else {
+      auto& r = m_runs[static_cast<size_t>(row)];
+      r.title = w.title;
+      r.tags = w.tags;
+      r.notes = w.notes;
+      emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+  }
+  if (w.remove)
+    emit runRemoved(w.run.id, q(w.run.name), error);
+  else
+    emit annotated(w.run.id, q(w.run.name), error);
 }
 
 bool HistoryModel::configOf(int row, config::RunConfig* out, QString* error) const {

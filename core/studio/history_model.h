@@ -131,8 +131,12 @@ class HistoryModel : public QAbstractTableModel {
   /// rows take seconds to remove. A run still going is refused here and now (false, `error`);
   /// otherwise runRemoved() follows, one removal after the other in the order asked.
   bool removeRunInBackground(int row, QString* error = nullptr);
-  /// True while a removal asked by removeRunInBackground has not ended.
-  bool removing() const;
+  /// The title, tags and notes of the run in `row` saved on a thread of its own (the database and
+  /// the run's annotations.json, written atomically), in order with removals; annotated()
+  /// follows, and the row shows them once saved.
+  void annotateInBackground(int row, const QString& title, const QStringList& tags, const QString& notes);
+  /// True while a removal or a save asked in the background has not ended.
+  bool writing() const;
   /// The run's resolved config, as a config the project can hold.
   bool configOf(int row, config::RunConfig* out, QString* error = nullptr) const;
   /// Writes the table (all rows, model order) as CSV, atomically.
@@ -148,6 +152,8 @@ class HistoryModel : public QAbstractTableModel {
   /// A removal asked by removeRunInBackground ended: the run `name` (database id `id`) is gone
   /// from its folder, the database and the rows, or `error` says why not.
   void runRemoved(qint64 id, const QString& name, const QString& error);
+  /// A save asked by annotateInBackground ended (`error` empty when it was saved).
+  void annotated(qint64 id, const QString& name, const QString& error);
 
  private:
   void reload();
@@ -167,10 +173,20 @@ class HistoryModel : public QAbstractTableModel {
   /// Removes the run's folder (only one inside the project's runs/) and its rows from `db`;
   /// "" when done, else why not. File and database work: the caller's thread.
   static QString removeFilesAndRows(const QString& projectDir, const store::RunRecord& r, store::Store& db);
-  /// Starts the next removal of m_removeQueue when none runs.
-  void startRemoval();
-  BackgroundJob* m_remove;                ///< removeRunInBackground's thread
-  std::deque<store::RunRecord> m_removeQueue;  ///< removals asked, not started
+  /// A removal or a save of annotations asked, not started yet.
+  struct PendingWrite {
+    store::RunRecord run;  ///< the run as it was asked for
+    bool remove = false;   ///< remove it, else annotate it with:
+    std::string title;
+    std::vector<std::string> tags;
+    std::string notes;
+  };
+  /// Starts the next write of m_writes when none runs.
+  void startWrite();
+  /// Shows what a write did to the run `id` (its row removed or annotated).
+  void applyWrite(const PendingWrite& w, const QString& error);
+  BackgroundJob* m_write;              ///< the thread of removals and saves, one after the other
+  std::deque<PendingWrite> m_writes;  ///< asked, not started
   BackgroundJob* m_query;        ///< readCurves' thread
   /// readCurves' connection to the database, handed from job to job (one per project).
   struct QueryDb;

@@ -279,7 +279,10 @@ class TestHistoryPage : public QObject {
     page()->findChild<QLineEdit*>("historyTitle")->setText("大图 640 \"big\"");
     page()->findChild<QLineEdit*>("historyTags")->setText("imgsz, 对比");
     page()->findChild<QPlainTextEdit*>("historyNotes")->setPlainText("slower; DROP TABLE runs;--");
+    QSignalSpy saved(model, &HistoryModel::annotated);
     page()->saveAnnotations();
+    QVERIFY(saved.wait(30000));  // written off the GUI thread
+    QCOMPARE(saved.first().at(2).toString(), QString());
     row = model->rowOfId(model->run(row).id);
     QCOMPARE(QString::fromStdString(model->run(row).title), QString("大图 640 \"big\""));
     QCOMPARE(model->run(row).tags, (std::vector<std::string>{"imgsz", "对比"}));
@@ -375,7 +378,7 @@ class TestHistoryPage : public QObject {
     QVERIFY(removed.wait(30000));  // removed off the GUI thread
     QCOMPARE(removed.first().at(1).toString(), QString("base"));
     QCOMPARE(removed.first().at(2).toString(), QString());
-    QVERIFY(!model->removing());
+    QVERIFY(!model->writing());
     QVERIFY(!QDir(m_dir.filePath("runs/base")).exists());
     QCOMPARE(model->rowCount(), before - 1);
     // The store agrees after a re-read.
