@@ -163,6 +163,7 @@ void MainWindow::buildPages() {
 QDockWidget* MainWindow::buildQueueDock() {
   // Runs waiting for free GPUs: a dock beside the pages, its free-GPU count in the status bar.
   m_queue = new studio::RunQueue(m_doc, m_sessions, this);
+  m_queue->setHardware(m_hardware->monitor());  // one NVML sampler in the studio
   auto* queueDock = new QDockWidget(tr("Queue"), this);
   queueDock->setObjectName(QStringLiteral("queueDock"));
   m_queuePanel = new QueuePanel(m_queue, [this] {
@@ -290,6 +291,9 @@ void MainWindow::buildStatusBar() {
   m_statusRun->setObjectName(QStringLiteral("statusRun"));
   m_statusGpus = new QWidget(this);
   m_statusGpus->setObjectName(QStringLiteral("statusGpus"));
+  // As wide as its bars: with the default policy the status bar's spare width went to it and
+  // was spread between the bars, leaving "node 0" and "node 1" far apart.
+  m_statusGpus->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
   auto* gpuLayout = new QHBoxLayout(m_statusGpus);
   gpuLayout->setContentsMargins(0, 0, 0, 0);
   m_statusQueue = new QLabel(this);
@@ -427,14 +431,21 @@ void MainWindow::updateStatus() {
   while (layout->count() < want) {
     auto* bar = new QProgressBar(m_statusGpus);
     bar->setRange(0, 100);
-    bar->setFixedWidth(90);
     bar->setMaximumHeight(16);
     layout->addWidget(bar);
   }
+  // Wide enough for the text at 100% with a margin each side: a fixed 90 px cut "node 0: 90%"
+  // at both edges. Sized for 100% so that the bar does not change width as the value moves.
+  const auto fitText = [](QProgressBar* bar, const QString& format) {
+    bar->setFormat(format);
+    QString widest = format;
+    widest.replace(QLatin1String("%p"), QLatin1String("100"));
+    bar->setFixedWidth(std::max(90, bar->fontMetrics().horizontalAdvance(widest) + 16));
+  };
   if (util.empty()) {
     auto* bar = static_cast<QProgressBar*>(layout->itemAt(0)->widget());
     bar->setValue(0);
-    bar->setFormat(tr("CPU only"));
+    fitText(bar, tr("CPU only"));
     bar->setToolTip(tr("No GPU samples in this run"));
     return;
   }
@@ -442,7 +453,7 @@ void MainWindow::updateStatus() {
   for (const auto& gpu : util) {
     auto* bar = static_cast<QProgressBar*>(layout->itemAt(i++)->widget());
     bar->setValue(static_cast<int>(std::lround(std::max(0.0, gpu.value))));
-    bar->setFormat(MainWindow::tr("%1: %p%").arg(gpu.label));
+    fitText(bar, MainWindow::tr("%1: %p%").arg(gpu.label));
     bar->setToolTip(gpu.tip);
   }
 }

@@ -4,7 +4,10 @@
 // chart; the status bar summarises per node. A run of one node keeps "GPU 0". The runs are
 // written by the generator of tests/bench/long_run_src (two GPUs a node, samples labelled by
 // node as the launchers write them).
+#include <algorithm>
+
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTranslator>
@@ -44,6 +47,29 @@ QStringList barTexts(stave::widgets::MainWindow& w) {
   for (auto* bar : w.statusBar()->findChildren<QProgressBar*>())
     if (bar->isVisibleTo(&w)) out << bar->text();
   return out;
+}
+
+/// Empty when the visible status-bar bars show their whole text with room at each end and
+/// stand side by side; else what is wrong. A fixed 90 px bar left "node 0: 90%" touching its
+/// edges, and the status bar's spare width spread the bars far apart.
+QString barLayoutProblem(stave::widgets::MainWindow& w) {
+  QList<QProgressBar*> bars;
+  for (auto* bar : w.statusBar()->findChildren<QProgressBar*>())
+    if (bar->isVisibleTo(&w)) bars << bar;
+  std::sort(bars.begin(), bars.end(), [](auto* a, auto* b) { return a->x() < b->x(); });
+  for (int i = 0; i < bars.size(); ++i) {
+    QString widest = bars[i]->text();
+    widest.replace(QRegularExpression(QStringLiteral("\\d+%")), QStringLiteral("100%"));
+    const int room = bars[i]->width() - bars[i]->fontMetrics().horizontalAdvance(widest);
+    if (room < 16)
+      return QStringLiteral("\"%1\" has %2 px to spare").arg(bars[i]->text()).arg(room);
+    if (i > 0) {
+      const int gap = bars[i]->x() - (bars[i - 1]->x() + bars[i - 1]->width());
+      if (gap > 12)
+        return QStringLiteral("%1 px between bar %2 and bar %3").arg(gap).arg(i - 1).arg(i);
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -134,6 +160,7 @@ class TstRunPageNodes : public QObject {
     };
     QTRY_VERIFY2_WITH_TIMEOUT(barTexts(w).size() == 2 && barTexts(w)[1].startsWith(barPrefix(node(1))),
                               qPrintable(barTexts(w).join(" | ")), 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(barLayoutProblem(w).isEmpty(), qPrintable(barLayoutProblem(w)), 10000);
 
     // A run of one node: "GPU 0", one bar per GPU.
     QVERIFY(page->showRun(m_one));
