@@ -113,7 +113,9 @@ struct EndToEnd {
   int64_t samples = 0;              ///< images trained in the timed steps
   int64_t peakBytes = 0;            ///< CUDA memory peak of the timed steps
   std::vector<double> utilisation;  ///< NVML's GPU utilisation samples (CUDA only)
-  std::optional<data::Batch> kept;  ///< the first warm-up batch, for compute only
+  /// The first batch trained (a warm-up one, or the first timed with --warmup 0), which the
+  /// compute-only window trains on again.
+  std::optional<data::Batch> kept;
 };
 
 /// NVML's sampler at 10 Hz on CUDA; null on the CPU or without NVML.
@@ -158,6 +160,7 @@ Result<EndToEnd> timeEndToEnd(const BenchTrainOptions& o, Trainee& t, data::Load
     r.dataWait += secondsSince(w0);
     t.step(t.feeder.images(*batch, o.channelsLast), batchTargets(*batch, torch::kCPU), batch->n);
     r.samples += batch->n;
+    if (!r.kept) r.kept = std::move(batch);
   }
   synchronizeDevice(device);
   r.seconds = secondsSince(t0);
