@@ -305,7 +305,10 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
   if (end < 0) {
     // One line longer than a chunk: no event is that long; skip it rather than stall.
     if (data.size() >= kReadChunk) {
-      b.warnings << QStringLiteral("%1:%2: skipped: a line longer than %3 MB").arg(path).arg(b.lineNo + 1).arg(kReadChunk >> 20);
+      b.warnings << engineText(
+          Text("store.line_too_long", {{"file", path.toStdString()},
+                                       {"line", std::to_string(b.lineNo + 1)},
+                                       {"mib", std::to_string(kReadChunk >> 20)}}));
       b.offset += data.size();
       b.more = true;
     }
@@ -321,7 +324,12 @@ RunController::EventBatch RunController::readEvents(const QString& path, qint64 
     if (lowRateOnly && telemetry::isHighRateType(telemetry::typeAtLineEnd(line))) continue;
     auto e = telemetry::decodeEvent(line);
     if (!e) {
-      b.warnings << QStringLiteral("%1:%2: skipped: %3").arg(path).arg(b.lineNo).arg(QString::fromStdString(e.errorText()));
+      const TextParts why = textOfErrors(e.errors());
+      b.warnings << engineText(
+          Text("store.line_skipped",
+               {{"file", path.toStdString()},
+                {"line", std::to_string(b.lineNo)},
+                why.empty() ? Text::Arg("reason", e.errorText()) : Text::Arg("reason", why)}));
       continue;
     }
     b.events.push_back(decodeRunEvent(std::move(e.value())));
@@ -456,7 +464,9 @@ void RunController::catchUpStore() {
 void RunController::applyStored(std::shared_ptr<StoredRun> run) {
   EventBatch batch;
   batch.events = std::move(run->events);
-  for (const auto& w : run->warnings) batch.warnings << QString::fromStdString(w);
+  for (size_t i = 0; i < run->warnings.size(); ++i)
+    batch.warnings << engineText(i < run->warningTexts.size() ? run->warningTexts[i] : TextParts{},
+                                 run->warnings[i]);
   batch.offset = run->offset;
   batch.lineNo = run->lineNo;
   for (const auto& e : run->lastSteps) m_lastEventTime = std::max(m_lastEventTime, e.time);

@@ -26,6 +26,17 @@ const StoredRun::Samples* StoredRun::sample(const std::string& key) const {
 
 namespace {
 
+/// A line (or stored event) that cannot be decoded, named as the store's ingestion names it.
+void warnSkipped(StoredRun& run, const std::string& path, int64_t line,
+                 const std::vector<Error>& why) {
+  TextParts reason = textOfErrors(why);
+  if (reason.empty()) reason = {Text("plain", {{"text", joinErrors(why)}})};
+  Text t("store.line_skipped",
+         {{"file", path}, {"line", std::to_string(line)}, {"reason", std::move(reason)}});
+  run.warnings.push_back(english(t));
+  run.warningTexts.push_back({std::move(t)});
+}
+
 /// Buckets as chart points: x since `t0`, y times `scale`, each bucket's minimum and maximum.
 LodSeries bucketPoints(const std::vector<store::SamplePoint>& buckets, double t0, double scale) {
   LodSeries out;
@@ -218,9 +229,9 @@ class PreviewReader {
       if (const auto* st = e.as<telemetry::StepEvent>()) m_rankSps[e.rank] = st->samplesPerSec;
   }
 
-  /// Lines that cannot be decoded are named in `warnings` (at most 20), as `path`:line.
-  void nameBadLines(std::vector<std::string>* warnings, const std::string& path) {
-    m_warnings = warnings;
+  /// Lines that cannot be decoded are named in `run`'s warnings (at most 20), as `path`:line.
+  void nameBadLines(StoredRun* run, const std::string& path) {
+    m_badLinesOf = run;
     m_path = path;
   }
 
@@ -229,8 +240,8 @@ class PreviewReader {
     if (!keepLine(text)) return;
     auto e = telemetry::decodeEvent(text);
     if (!e) {  // else the store's read names the line
-      if (m_warnings && m_warnings->size() < 20)
-        m_warnings->push_back(m_path + ":" + std::to_string(lineNo) + ": skipped: " + e.errorText());
+      if (m_badLinesOf && m_badLinesOf->warnings.size() < 20)
+        warnSkipped(*m_badLinesOf, m_path, lineNo, e.errors());
       return;
     }
     if (e->type == telemetry::event_type::kStep) {
@@ -325,7 +336,7 @@ class PreviewReader {
   // Samples before the first low-rate event (x = 0) wait for it: x is seconds since then.
   std::vector<std::vector<SeriesPoint>> m_early;
   bool m_haveT0 = false;
-  std::vector<std::string>* m_warnings = nullptr;
+  StoredRun* m_badLinesOf = nullptr;
   std::string m_path;
 };
 
@@ -376,7 +387,7 @@ StoredRun readStored(store::Store& db, const store::RunRecord& rec, const std::s
   for (auto& stored : db.events(rec.id)) {
     auto e = telemetry::decodeEvent(stored.json);
     if (!e) {
-      out.warnings.push_back(eventsPath + ":" + std::to_string(stored.line) + ": skipped: " + e.errorText());
+      warnSkipped(out, eventsPath, stored.line, e.errors());
       continue;
     }
     out.events.push_back(decodeRunEvent(std::move(e.value())));
@@ -432,7 +443,7 @@ Status readTail(StoredRun& run, const std::string& path, int64_t end, int64_t ev
   StoredRun tail;
   PreviewReader reader(tail, every);
   reader.resumeAfter(run);
-  reader.nameBadLines(&run.warnings, path);
+  reader.nameBadLines(&run, path);
   int64_t lineNo = run.lineNo;
   bool stopped = false;
   const LineScan scan = scanLines(
@@ -527,7 +538,11 @@ Result<StoredRun> loadStoredRun(const std::string& dbPath, const std::string& ru
   if (!rec) return rec.errors();
   StoredRun out = readStored(db, rec.value(), eventsPath);
   // Ingestion warnings repeat what the file says; the first few name the lines.
-  for (size_t i = 0; i < ingested->warnings.size() && i < 20; ++i) out.warnings.push_back(ingested->warnings[i]);
+  for (size_t i = 0; i < ingested->warnings.size() && i < 20; ++i) {
+    out.warnings.push_back(ingested->warnings[i]);
+    out.warningTexts.push_back(i < ingested->warningTexts.size() ? ingested->warningTexts[i]
+                                                                 : TextParts{});
+  }
   return out;
 }
 

@@ -30,6 +30,8 @@ struct StoredRun {
   std::vector<RunEvent> lastSteps;
   /// Lines or stored events that could not be read, naming the file and line.
   std::vector<std::string> warnings;
+  /// Each warning as catalog messages, in the same order (empty parts: English only).
+  std::vector<TextParts> warningTexts;
   /// One per-iteration curve of rank 0 (x: global iteration).
   struct Curve {
     std::string key;  ///< store::Store::curve keys: step/box_loss, step/samples_per_s_all, ...

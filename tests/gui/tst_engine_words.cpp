@@ -4,9 +4,9 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
-// words kept as they are). Each path that still showed English under zh_CN fails here;
-// tst_engine_text checks that every catalog id has a translation.
+// its warnings (History's and the Run page's), a cluster behind SSH that cannot be reached or asked
+// (OpenSSH's and Slurm's own words kept as they are). Each path that still showed English under
+// zh_CN fails here; tst_engine_text checks that every catalog id has a translation.
 
 #include <QDir>
 #include <QFile>
@@ -29,7 +29,9 @@
 #include "core/studio/model_export_job.h"
 #include "core/studio/predict_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
+#include "core/studio/stored_run.h"
 
 using stave::studio::HistoryModel;
 using stave::studio::ModelExportJob;
@@ -318,6 +320,33 @@ class TestEngineWords : public QObject {
       QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
                    englishLeft(w, {"skipped"}).isEmpty(),
                qPrintable(w));
+  }
+
+  // The Run page's warnings about lines of events.jsonl that are no events: read as the run is
+  // followed, and from the store (what it holds, then the tail), in Chinese.
+  void runPageWarnings() {
+    const QString run = m_dir.filePath(QStringLiteral("run-warned/runs/r1"));
+    QVERIFY(QDir().mkpath(run));
+    const QString events = run + QStringLiteral("/events.jsonl");
+    writeFile(events, "not json\n{\"type\": \"step\", \"version\": 0}\n");
+    const auto live = stave::studio::RunController::readEvents(events, 0, 0);
+    QCOMPARE(live.warnings.size(), 2);
+    for (const QString& w : live.warnings)
+      QVERIFY2(w.startsWith(events + QLatin1Char(':')) && w.contains(QStringLiteral("跳过")) &&
+                   englishLeft(w, {"skipped"}).isEmpty(),
+               qPrintable(w));
+    const auto stored = stave::studio::loadStoredRun(
+        m_dir.filePath(QStringLiteral("run-warned/stave.db")).toStdString(), run.toStdString());
+    QVERIFY2(stored.ok(), stored.errorText().c_str());
+    QVERIFY(!stored->warnings.empty());
+    QCOMPARE(stored->warningTexts.size(), stored->warnings.size());
+    for (size_t i = 0; i < stored->warnings.size(); ++i) {
+      QCOMPARE(stave::english(stored->warningTexts[i]), stored->warnings[i]);
+      const QString w = stave::studio::engineText(stored->warningTexts[i], stored->warnings[i]);
+      QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
+                   englishLeft(w, {"skipped"}).isEmpty(),
+               qPrintable(w));
+    }
   }
 
   // A cluster behind SSH: the real OpenSSH client against a port where nothing listens (the
