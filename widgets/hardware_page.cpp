@@ -340,7 +340,7 @@ void HardwarePage::start() {
 
 void HardwarePage::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  start();  // NVML is loaded only once somebody looks
+  start();  // the studio's queue has started it already; a page on its own starts it here
 }
 
 LiveChart* HardwarePage::chart(const QString& name) const {

@@ -19,6 +19,7 @@
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_session.h"
+#include "core/studio/hardware_monitor.h"
 #include "core/telemetry/gpu_sampler.h"
 
 namespace stave::studio {
@@ -49,22 +50,11 @@ QString lastValue(const QStringList& overrides, const QString& key, const QStrin
 }
 }  // namespace
 
-// The NVML handle of the probe thread, kept from one measurement to the next (NVML's init can
-// take long on some machines; it is done once). Only the probe thread touches it, one job at a
-// time.
-struct RunQueue::SamplerSlot {
-  std::string library;
-  std::unique_ptr<telemetry::GpuSampler> sampler;
-};
-
 RunQueue::RunQueue(ProjectDocument* doc, RunSessions* sessions, QObject* parent)
     : QAbstractListModel(parent),
       m_doc(doc),
       m_sessions(sessions ? sessions : new RunSessions(this)),
-      m_slot(std::make_shared<SamplerSlot>()),
       m_job(std::make_unique<BackgroundJob>()) {
-  const QString env = qEnvironmentVariable("STAVE_NVML_LIBRARY");
-  m_nvml = env.isEmpty() ? QString::fromStdString(telemetry::GpuSamplerOptions{}.library) : env;
   m_timer.setInterval(2000);
   connect(&m_timer, &QTimer::timeout, this, &RunQueue::tick);
   connect(m_doc, &ProjectDocument::opened, this, &RunQueue::load);
@@ -218,25 +208,23 @@ void RunQueue::changed(int row) {
 
 void RunQueue::tick() {
   if (m_job->busy()) return;  // the last measurement is still under way
-  const auto slot = m_slot;
-  const std::string library = m_nvml.toStdString();
+  if (!m_hardware) m_hardware = new HardwareMonitor(this);
+  m_hardware->start();
+  // Nothing is measured before the GPUs are known (a first "CPU free" on a GPU machine would
+  // start a run on the CPU lease): the inventory, and a first round where there are GPUs.
+  if (!m_hardware->ready() || (m_hardware->hasGpu() && m_hardware->latest().empty())) return;
+  const std::vector<telemetry::GpuSample> round = m_hardware->latest();
+  const QString unavailable = m_hardware->hasGpu() ? QString() : m_hardware->noGpuReason();
   const GpuLeases leases = m_leases;
   const double threshold = m_memoryThreshold;
   const QString folder = m_doc->isOpen() ? QFileInfo(m_doc->path()).absolutePath() : QString();
   m_job->run<Probe>(
-      [slot, library, leases, threshold, folder] {
+      [round, unavailable, leases, threshold, folder] {
         Probe p;
-        if (!slot->sampler || slot->library != library) {
-          telemetry::GpuSamplerOptions o;
-          o.library = library;
-          slot->sampler = std::make_unique<telemetry::GpuSampler>(o);
-          slot->library = library;
-        }
-        if (!slot->sampler->available()) {
-          p.problem = QString::fromStdString(slot->sampler->unavailableReason());
-          slot->sampler.reset();  // tried again next time (a driver may be loaded meanwhile)
+        if (!unavailable.isEmpty()) {
+          p.problem = unavailable;
         } else {
-          for (const auto& s : slot->sampler->sampleOnce()) {
+          for (const auto& s : round) {
             GpuState g{s.index, true, {}};
             const QString holder = leases.holder(QStringLiteral("gpu%1").arg(s.index));
             if (!holder.isEmpty()) {

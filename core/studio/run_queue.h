@@ -4,8 +4,9 @@
 // project: GpuLeases) and NVML memory use below a threshold — and the next one when it ends. A
 // machine without GPUs runs one queued run at a time (the "cpu" lease). The queue lives in
 // queue.json beside the project file, written atomically at every change, so queued runs
-// survive a studio restart and a run still training is followed again. NVML and the lease files
-// are read on a worker thread (NVML's init can take a while), never on the GUI thread.
+// survive a studio restart and a run still training is followed again. The GPUs come from the
+// studio's HardwareMonitor (NVML on its threads); the lease files are read on a worker thread,
+// never on the GUI thread.
 
 #include <QAbstractListModel>
 #include <QDateTime>
@@ -20,6 +21,7 @@
 namespace stave::studio {
 
 class BackgroundJob;
+class HardwareMonitor;
 class ProjectDocument;
 class RunSession;
 class RunSessions;
@@ -81,8 +83,10 @@ class RunQueue : public QAbstractListModel {
   void setInterval(int ms) { m_timer.setInterval(ms); }
   /// The share of a GPU's memory in use above which it is not free (default 0.1).
   void setMemoryThreshold(double fraction) { m_memoryThreshold = fraction; }
-  /// NVML library (tests: the fake); default STAVE_NVML_LIBRARY or libnvidia-ml.so.1.
-  void setNvmlLibrary(const QString& library) { m_nvml = library; }
+  /// Where the GPUs are read: the studio's one HardwareMonitor (the Hardware page's), so one
+  /// NVML sampler runs per studio. Set before the first tick(); unset, the queue makes one of
+  /// its own at its first tick. The queue starts it.
+  void setHardware(HardwareMonitor* hardware) { m_hardware = hardware; }
   void setLeases(const GpuLeases& leases) { m_leases = leases; }
   /// The sessions the queue starts and follows its runs in.
   RunSessions* sessions() const { return m_sessions; }
@@ -108,7 +112,6 @@ class RunQueue : public QAbstractListModel {
   void measured();
 
  private:
-  struct SamplerSlot;
   void load();
   void save();
   void changed(int row);
@@ -125,7 +128,7 @@ class RunQueue : public QAbstractListModel {
   RunSessions* m_sessions;
   QHash<QString, RunSession*> m_held;  ///< run folder → session, of the entries started
   GpuLeases m_leases;
-  QString m_nvml;
+  HardwareMonitor* m_hardware = nullptr;  ///< the studio's, or a child of the queue's own
   double m_memoryThreshold = 0.1;
   std::vector<QueueEntry> m_entries;
   QTimer m_timer;
@@ -133,7 +136,6 @@ class RunQueue : public QAbstractListModel {
   QString m_loadProblem;
   int m_nextId = 1;
   Probe m_probe;                         // the latest measurement
-  std::shared_ptr<SamplerSlot> m_slot;   // NVML, used by the probe thread only
   std::unique_ptr<BackgroundJob> m_job;  // last: joined first on destruction
 };
 

@@ -17,11 +17,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include "core/studio/gpu_lease.h"
+#include "core/studio/hardware_monitor.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_queue.h"
 #include "core/studio/run_session.h"
 #include "core/telemetry/events.h"
+#include "widgets/hardware_page.h"
 #include "widgets/main_window.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
@@ -199,6 +201,30 @@ class TestRunQueue : public QObject {
                  qPrintable(q->entries().back().message));
     QVERIFY(q->cancel(q->rowCount() - 1));
     qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so");
+  }
+
+  // One NVML sampler per studio: the queue measures the GPUs from the Hardware page's monitor
+  // (started by the queue, before the page is ever shown) instead of sampling NVML itself.
+  void theStudioSamplesItsGpusOnce() {
+    qputenv("STAVE_NVML_LIBRARY", STAVE_FAKE_NVML);
+    const auto restore = qScopeGuard([] { qputenv("STAVE_NVML_LIBRARY", "libstave-no-nvml-here.so"); });
+    {
+      stave::widgets::MainWindow w;
+      w.queue()->setMemoryThreshold(0.5);  // the fake GPUs use 12.5% and 13.75% of their memory
+      QVERIFY(w.openProject(m_project));
+      auto* status = w.findChild<QLabel*>("statusQueue");
+      QVERIFY(status);
+      QTRY_COMPARE(status->text(), QString("2/2 GPUs free"));
+      const auto monitors = w.findChildren<stave::studio::HardwareMonitor*>();
+      QCOMPARE(monitors.size(), 1);
+      QCOMPARE(monitors.first(), w.hardwarePage()->monitor());
+      QVERIFY(monitors.first()->started());
+      QVERIFY(!w.hardwarePage()->isVisible());
+      // The queue's count follows the monitor's rounds.
+      QSignalSpy sampled(monitors.first(), &stave::studio::HardwareMonitor::sampled);
+      QVERIFY(sampled.wait(30000));
+      QCOMPARE(w.queue()->lastProbe().gpus.size(), size_t(2));
+    }
   }
 
   void mainWindowShowsTheQueueAndTheFreeCount() {
