@@ -2,7 +2,8 @@
 // HistoryModel: the project's experiment history (core/store's database) as a Qt table model,
 // with the queries and actions the History page needs: curves of several runs, the config
 // diff, the hyperparameters for parallel coordinates, annotations, delete, CSV export, and
-// "new config from this run". QtCore only.
+// "new config from this run". QtCore only. The work on selected runs done on threads of their
+// own (curves, removals, annotations) is in history_model_jobs.cpp.
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -11,6 +12,7 @@
 #include <QVector>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/config/run_config.h"
@@ -188,8 +190,13 @@ class HistoryModel : public QAbstractTableModel {
   BackgroundJob* m_write;              ///< the thread of removals and saves, one after the other
   std::deque<PendingWrite> m_writes;  ///< asked, not started
   BackgroundJob* m_query;        ///< readCurves' thread
-  /// readCurves' connection to the database, handed from job to job (one per project).
-  struct QueryDb;
+  /// readCurves' connection to the database (one per project), handed from job to job: a job
+  /// takes it and gives it back; a job that finds it taken (one let go while blocked) opens its
+  /// own.
+  struct QueryDb {
+    std::mutex mutex;
+    std::unique_ptr<store::Store> db;
+  };
   std::shared_ptr<QueryDb> m_queryDb;
   std::unique_ptr<store::Store> m_store;
   std::vector<store::RunRecord> m_runs;
