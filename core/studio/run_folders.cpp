@@ -9,6 +9,7 @@
 #include <QTextStream>
 
 #include "core/studio/gui_thread_reads.h"
+#include "core/studio/project_document.h"
 #include "core/studio/regular_file.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
@@ -40,21 +41,14 @@ bool endedInTail(QFile& f) {
   return false;
 }
 
-/// The words of a run's summary; kept under the project document's name, where they were
-/// first translated.
-QString summaryText(const char* text) {
-  return QCoreApplication::translate("stave::studio::ProjectDocument", text);
-}
-
 /// Reads the run's results.csv into `run` (epochs, best mAP) or says in `problem` why not.
 void readResults(RunSummary* run) {
-  // Only a regular file, and not a huge one: a FIFO in its place would block the reading
-  // thread for good.
+  // The words are the project document's, where they were first translated. Only a regular
+  // file, and not a huge one: a FIFO in its place would block the reading thread for good.
   QFile csv;
   const QString csvPath = QDir(run->path).filePath(QStringLiteral("results.csv"));
   if (!QFileInfo::exists(csvPath)) {
-    run->problem =
-        summaryText(QT_TRANSLATE_NOOP("stave::studio::ProjectDocument", "no results.csv yet"));
+    run->problem = ProjectDocument::tr("no results.csv yet");
     return;
   }
   QString why;  // the file's own words (English), as other file errors
@@ -68,8 +62,7 @@ void readResults(RunSummary* run) {
   const int c50 = header.indexOf(QStringLiteral("metrics/mAP50(B)"));
   const int c5095 = header.indexOf(QStringLiteral("metrics/mAP50-95(B)"));
   if (c50 < 0 || c5095 < 0) {
-    run->problem = summaryText(
-        QT_TRANSLATE_NOOP("stave::studio::ProjectDocument", "results.csv has no mAP columns"));
+    run->problem = ProjectDocument::tr("results.csv has no mAP columns");
     return;
   }
   int line = 1;
@@ -82,9 +75,7 @@ void readResults(RunSummary* run) {
     const double m50 = cells.value(c50).toDouble(&ok50);
     const double m5095 = cells.value(c5095).toDouble(&ok5095);
     if (!ok50 || !ok5095) {
-      run->problem = summaryText(QT_TRANSLATE_NOOP("stave::studio::ProjectDocument",
-                                                   "results.csv line %1 is malformed"))
-                         .arg(line);
+      run->problem = ProjectDocument::tr("results.csv line %1 is malformed").arg(line);
       return;
     }
     ++run->epochs;
