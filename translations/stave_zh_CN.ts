@@ -8345,6 +8345,30 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <source>{file} cannot be read on the cluster ({how}): {said}</source>
         <translation>无法在集群上读取 {file}（{how}）：{said}</translation>
     </message>
+    <message>
+        <source>NVML not found (no NVIDIA driver?): {reason}</source>
+        <translation>未找到 NVML（没有 NVIDIA 驱动？）：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} could not be loaded</source>
+        <translation>无法加载 {path}</translation>
+    </message>
+    <message>
+        <source>{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)</source>
+        <translation>{path} 缺少 nvmlInit/nvmlDeviceGetCount（驱动太旧？）</translation>
+    </message>
+    <message>
+        <source>nvmlInit failed: {reason}</source>
+        <translation>nvmlInit 失败：{reason}</translation>
+    </message>
+    <message>
+        <source>nvmlDeviceGetCount failed: {reason}</source>
+        <translation>nvmlDeviceGetCount 失败：{reason}</translation>
+    </message>
+    <message>
+        <source>NVML lists no device</source>
+        <translation>NVML 未列出任何设备</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>

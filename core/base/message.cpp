@@ -656,6 +656,15 @@ const std::vector<MessageDef> kCatalog = {
     {"mirror.not_in_run", "'{file}' is not a file of the run folder"},
     {"mirror.file_unreadable", "{file} cannot be read on the cluster ({how}): {said}"},
 
+    // --- NVML (core/telemetry/nvml.cpp, gpu_inventory.cpp: the Hardware page) ---------------
+    // The loader's and NVML's own words are arguments ({reason}), never translated.
+    {"nvml.not_found", "NVML not found (no NVIDIA driver?): {reason}"},
+    {"nvml.not_loaded", "{path} could not be loaded"},
+    {"nvml.too_old", "{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)"},
+    {"nvml.init_failed", "nvmlInit failed: {reason}"},
+    {"nvml.count_failed", "nvmlDeviceGetCount failed: {reason}"},
+    {"nvml.no_device", "NVML lists no device"},
+
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},
     {"straggler.h2d", "{rank} waits for host-to-device copies {share} of its step"},

@@ -391,6 +391,12 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be written ({reason})"),  // mirror.cannot_write
     QT_TRANSLATE_NOOP("stave::engine", "'{file}' is not a file of the run folder"),  // mirror.not_in_run
     QT_TRANSLATE_NOOP("stave::engine", "{file} cannot be read on the cluster ({how}): {said}"),  // mirror.file_unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "NVML not found (no NVIDIA driver?): {reason}"),  // nvml.not_found
+    QT_TRANSLATE_NOOP("stave::engine", "{path} could not be loaded"),  // nvml.not_loaded
+    QT_TRANSLATE_NOOP("stave::engine", "{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)"),  // nvml.too_old
+    QT_TRANSLATE_NOOP("stave::engine", "nvmlInit failed: {reason}"),  // nvml.init_failed
+    QT_TRANSLATE_NOOP("stave::engine", "nvmlDeviceGetCount failed: {reason}"),  // nvml.count_failed
+    QT_TRANSLATE_NOOP("stave::engine", "NVML lists no device"),  // nvml.no_device
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

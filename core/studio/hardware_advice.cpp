@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include "core/studio/engine_text.h"
 #include "core/studio/project_document.h"
 
 namespace stave::studio {
@@ -92,11 +93,9 @@ bool DoctorAdvice::apply(ProjectDocument* doc, int index, const QString& nameIn,
   std::vector<std::string> overrides;
   for (const auto& a : f.advice) overrides.push_back(a.key + "=" + a.value);
   if (auto st = config::applyOverrides(cfg, overrides); !st)
-    return fail(tr("The advice does not fit the config: %1")
-                    .arg(QString::fromStdString(st.errorText())));
+    return fail(tr("The advice does not fit the config: %1").arg(errorsText(st.errors())));
   if (const auto problems = config::validate(cfg); !problems.empty())
-    return fail(tr("The config with this advice is not valid: %1")
-                    .arg(QString::fromStdString(joinErrors(problems))));
+    return fail(tr("The config with this advice is not valid: %1").arg(errorsText(problems)));
   doc->setConfig(name, cfg);
   return true;
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/studio/engine_text.h"
+
 namespace stave::studio {
 
 HardwareMonitor::HardwareMonitor(QObject* parent) : QObject(parent) {
@@ -37,8 +39,8 @@ void HardwareMonitor::setHistoryCapacity(int rounds) {
 QString HardwareMonitor::noGpuReason() const {
   if (hasGpu()) return {};
   if (!m_ready) return {};
-  return QString::fromStdString(m_inventory.reason.empty() ? std::string("NVML lists no device")
-                                                           : m_inventory.reason);
+  if (m_inventory.reason.empty()) return engineText(Text("nvml.no_device"));
+  return engineText(m_inventory.reasonText, m_inventory.reason);
 }
 
 void HardwareMonitor::start() {

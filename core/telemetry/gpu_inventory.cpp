@@ -416,6 +416,7 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
   const nvml::Library lib(options.library);
   if (!lib.ok()) {
     inv.reason = lib.reason();
+    inv.reasonText = {lib.reasonText()};
     return inv;
   }
   const NvmlQueries q = findQueries(lib);
@@ -424,11 +425,15 @@ GpuInventory readGpuInventory(const GpuInventoryOptions& options) {
 
   unsigned count = 0;
   if (const nvmlReturn_t rc = lib.getCount(&count); rc != kNvmlSuccess) {
-    inv.reason = "nvmlDeviceGetCount failed: " + lib.describe(rc);
+    inv.reasonText = {Text("nvml.count_failed", {{"reason", lib.describe(rc)}})};
+    inv.reason = english(inv.reasonText);
     return inv;
   }
   count = std::min(count, 1024u);  // a broken driver's count must not allocate the world
-  if (count == 0) inv.reason = "NVML lists no device";
+  if (count == 0) {
+    inv.reasonText = {Text("nvml.no_device")};
+    inv.reason = english(inv.reasonText);
+  }
 
   std::vector<nvmlDevice_t> handles(count, nullptr);
   for (unsigned i = 0; i < count; ++i) {

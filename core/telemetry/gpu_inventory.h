@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/base/message.h"
+
 namespace stave::telemetry {
 
 /// How two GPUs connect, as `nvidia-smi topo -m` names it (best first).
@@ -90,6 +92,7 @@ struct GpuPair {
 struct GpuInventory {
   bool available = false;          ///< NVML loaded and initialised
   std::string reason;              ///< why not, or why there is no device ("" otherwise)
+  TextParts reasonText;            ///< `reason` as catalog messages, for the studio
   std::string driverVersion;       ///< e.g. "560.35.03" ("" unknown)
   std::string cudaDriverVersion;   ///< the CUDA version the driver supports, e.g. "12.6"
   std::string nvmlVersion;         ///< e.g. "12.560.35.03"

@@ -8,7 +8,9 @@ Library::Library(const std::string& path) {
   m_handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!m_handle) {
     const char* err = dlerror();
-    m_reason = "NVML not found (no NVIDIA driver?): " + (err ? std::string(err) : path + " could not be loaded");
+    fail(Text("nvml.not_found",
+              {err ? Text::Arg("reason", std::string(err))
+                   : Text::Arg("reason", Text("nvml.not_loaded", {{"path", path}}))}));
     return;
   }
   auto init = symbol<Return (*)()>("nvmlInit_v2", "nvmlInit");
@@ -17,11 +19,11 @@ Library::Library(const std::string& path) {
   getCount = symbol<Return (*)(unsigned int*)>("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
   getHandle = symbol<Return (*)(unsigned int, Device*)>("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
   if (!init || !m_shutdown || !getCount || !getHandle) {
-    m_reason = path + " lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)";
+    fail(Text("nvml.too_old", {{"path", path}}));
     return;
   }
   if (const Return rc = init(); rc != kSuccess) {
-    m_reason = "nvmlInit failed: " + describe(rc);
+    fail(Text("nvml.init_failed", {{"reason", describe(rc)}}));
     return;
   }
   m_initialised = true;

@@ -6,6 +6,8 @@
 // page, `doctor`) and the GPU sampler (the launcher's gpu_sample events).
 #include <string>
 
+#include "core/base/message.h"
+
 namespace stave::telemetry::nvml {
 
 using Return = int;
@@ -49,6 +51,8 @@ class Library {
 
   bool ok() const { return m_initialised; }
   const std::string& reason() const { return m_reason; }
+  /// reason() as a catalog message (NVML's and the loader's own words kept as arguments).
+  const Text& reasonText() const { return m_reasonText; }
   /// An entry point by name, or by `fallback` (an older driver's name); nullptr when neither
   /// exists: every entry point but the required ones below is optional.
   template <typename Fn>
@@ -69,6 +73,11 @@ class Library {
   const char* (*m_errorString)(Return) = nullptr;
   bool m_initialised = false;
   std::string m_reason;
+  Text m_reasonText;
+  void fail(Text why) {
+    m_reason = english(why);
+    m_reasonText = std::move(why);
+  }
 };
 
 }  // namespace stave::telemetry::nvml

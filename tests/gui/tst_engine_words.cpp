@@ -4,9 +4,10 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings (History's and the Run page's), a cluster behind SSH that cannot be reached or asked
-// (OpenSSH's and Slurm's own words kept as they are). Each path that still showed English under
-// zh_CN fails here; tst_engine_text checks that every catalog id has a translation.
+// its warnings (History's and the Run page's), why the Hardware page sees no GPU, a cluster behind
+// SSH that cannot be reached or asked (OpenSSH's and Slurm's own words kept as they are). Each path
+// that still showed English under zh_CN fails here; tst_engine_text checks that every catalog id
+// has a translation.
 
 #include <QDir>
 #include <QFile>
@@ -25,6 +26,7 @@
 #include "core/config/run_config.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/engine_text.h"
+#include "core/studio/hardware_monitor.h"
 #include "core/studio/history_model.h"
 #include "core/studio/model_export_job.h"
 #include "core/studio/predict_job.h"
@@ -32,6 +34,7 @@
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
 #include "core/studio/stored_run.h"
+#include "core/telemetry/gpu_inventory.h"
 
 using stave::studio::HistoryModel;
 using stave::studio::ModelExportJob;
@@ -320,6 +323,26 @@ class TestEngineWords : public QObject {
       QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
                    englishLeft(w, {"skipped"}).isEmpty(),
                qPrintable(w));
+  }
+
+  // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
+  void hardwareWithoutNvml() {
+    stave::telemetry::GpuInventoryOptions o;
+    o.library = "/nonexistent/libnvidia-ml.so.1";
+    const auto inv = stave::telemetry::readGpuInventory(o);
+    QVERIFY(!inv.available);
+    QCOMPARE(stave::english(inv.reasonText), inv.reason);
+    qputenv("STAVE_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
+    stave::studio::HardwareMonitor monitor;
+    qunsetenv("STAVE_NVML_LIBRARY");
+    QSignalSpy ready(&monitor, &stave::studio::HardwareMonitor::inventoryReady);
+    monitor.start();
+    QVERIFY(ready.wait(60000));
+    const QString why = monitor.noGpuReason();
+    QVERIFY2(hasHan(why) && why.contains(QStringLiteral("NVML")) &&
+                 why.contains(QStringLiteral("/nonexistent/libnvidia-ml.so.1")),  // dlerror's words
+             qPrintable(why));
+    QVERIFY2(englishLeft(why, {"not found", "no NVIDIA driver"}).isEmpty(), qPrintable(why));
   }
 
   // The Run page's warnings about lines of events.jsonl that are no events: read as the run is
