@@ -204,9 +204,12 @@ void HistoryPage::updateCurves() {
 void HistoryPage::showCurves(const studio::HistoryCurves& curves) {
   if (!curves.error.isEmpty()) emit message(tr("History: %1").arg(curves.error));
   // Read for a selection that is no longer the current one: a newer read is on its way.
-  QList<int64_t> ids;
+  // (In any order: the table may have been sorted meanwhile.)
+  QList<int64_t> ids, read = curves.ids;
   for (int row : selectedRows()) ids << m_model->run(row).id;
-  if (curves.ids != ids) return;
+  std::sort(ids.begin(), ids.end());
+  std::sort(read.begin(), read.end());
+  if (read != ids) return;
   {
     QSignalBlocker block(m_metric);
     m_metric->clear();
