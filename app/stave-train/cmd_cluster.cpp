@@ -55,7 +55,7 @@ int loadRun(const std::string& command, const Common& c, RunContext* ctx) {
     return stave::cli::usageError(command, "cluster profile '" + profile->name + "' has no destination any more");
   if (rec->submissionUnknown) {
     // sbatch's answer was lost when the run was sent: Slurm is asked for the job by its name.
-    auto settled = cl::settleLostSubmission(c.run, profile.value(), cl::sshRunner(profile->endpoint()));
+    auto settled = cl::settleLostSubmissionUnlessBusy(c.run, profile.value(), cl::sshRunner(profile->endpoint()));
     if (settled && !settled->submissionUnknown) {
       std::cerr << "stave-train " << command << ": sbatch's answer had been lost; Slurm knows this run's job as " << settled->jobId << "\n";
       rec = settled;

@@ -405,6 +405,19 @@ class LocalSubmitLock {
   int m_fd = -1;
 };
 
+}  // namespace
+
+Result<RunRecord> settleLostSubmissionUnlessBusy(const std::string& localDir, const Profile& p,
+                                                 const RemoteRunner& run) {
+  LocalSubmitLock lock;
+  // A resubmission on this machine holds the folder: it settles the record itself, and a
+  // record written here meanwhile could replace the job it sends.
+  if (Text why = lock.take(localDir); !why.id.empty()) return readRunRecord(localDir);
+  return settleLostSubmission(localDir, p, run);
+}
+
+namespace {
+
 /// What one guarded sbatch did.
 struct Sbatched {
   std::string id;       ///< the job id sbatch answered

@@ -79,6 +79,12 @@ FoundJobs findRunJobs(const Profile& profile, const std::string& jobName, const 
 /// and folder (findRunJobs) and, when Slurm knows it, kept in the record as the newest job. The
 /// record as it is now (unchanged when nothing was found or Slurm could not be asked).
 Result<RunRecord> settleLostSubmission(const std::string& localDir, const Profile& profile, const RemoteRunner& run);
+/// The same while no resubmission of the run holds its folder on this machine (the folder's
+/// .stave_submit.lock, not waited for); the record as it is when one does. For followers (the
+/// studio's poll, `stave-train cluster status/follow`), which must never write the record under
+/// a resubmission.
+Result<RunRecord> settleLostSubmissionUnlessBusy(const std::string& localDir, const Profile& profile,
+                                                 const RemoteRunner& run);
 
 /// A submission to a cluster behind SSH.
 struct RemoteSubmission {

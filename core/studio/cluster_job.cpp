@@ -66,7 +66,9 @@ ClusterJobRecord submitOverSsh(const ClusterSubmission& s, QString* error) {
   if (!rec) {
     *error = errorsText(rec.errors());
     // sbatch's answer lost: the record says so, and the folder is kept.
-    return QFileInfo::exists(QDir(s.runDir).filePath(clusterJobFileName())) ? readClusterJob(s.runDir) : ClusterJobRecord{};
+    return QFileInfo::exists(QDir(s.runDir).filePath(clusterJobFileName()))
+               ? readClusterJob(s.runDir)
+               : ClusterJobRecord{};
   }
   return readClusterJob(s.runDir, error);
 }
@@ -91,20 +93,39 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
     return a;
   }
   if (a.record.overSsh && a.record.jobId.isEmpty()) {
-    a.state.error =
-        ClusterJob::tr(
-            "sbatch's answer was lost; look for the job named %1 on the cluster (squeue --name)")
-            .arg(a.record.jobName);
+    // sbatch's answer was lost: Slurm is asked for the run's job by its name and folder at
+    // every poll (as `stave-train cluster status` does) until it lists one.
+    cluster::Profile profile;
+    if (!sshProfile(a.record.profile, &profile, &a.state.error)) return a;
+    auto settled = cluster::settleLostSubmissionUnlessBusy(folder.toStdString(), profile,
+                                                           cluster::sshRunner(profile.endpoint()));
+    if (settled && !settled->jobId.empty()) {
+      a.record = readClusterJob(folder, &a.recordError);
+      if (!a.record.valid) return a;
+    }
+    if (a.record.jobId.isEmpty()) {
+      a.state.error =
+          ClusterJob::tr(
+              "sbatch's answer was lost, and Slurm lists no job named %1 for this run yet; it is "
+              "looked for again at every poll (squeue --name=%1 on the cluster)")
+              .arg(a.record.jobName);
+      return a;
+    }
+    a.state = askOverSsh(a.record, stop);
+    ClusterJobRecord now;
+    if (a.state.ended() && recordJobEnd(folder, a.record.jobId, a.state, &now)) a.record = now;
     return a;
   }
   if (a.record.submissionUnknown) {
     // sbatch's answer was lost: the job is looked for by its name until Slurm lists it.
-    if (!findUnknownSubmission(slurmCommandsFolder(a.record.profile), folder, &a.record, &a.state.error, stop) ||
+    if (!findUnknownSubmission(slurmCommandsFolder(a.record.profile), folder, &a.record,
+                               &a.state.error, stop) ||
         a.record.jobId.isEmpty())
       return a;
   }
   // A final state is one Slurm ends a job with; any other word kept there is asked again.
-  if (!a.record.finalState.isEmpty() && slurmPhase(a.record.finalState) != SlurmJobState::Phase::Unknown) {
+  if (!a.record.finalState.isEmpty() &&
+      slurmPhase(a.record.finalState) != SlurmJobState::Phase::Unknown) {
     a.state.state = a.record.finalState;
     a.state.phase = slurmPhase(a.record.finalState);
     a.state.exitCode = a.record.exitCode;
@@ -134,7 +155,9 @@ ClusterJob::ClusterJob(QObject* parent)
 }
 
 void ClusterJob::startMirror() {
-  if (!m_record.overSsh || m_record.sharedDir.isEmpty() || (m_mirror && m_mirror->folder == m_folder)) return;
+  if (!m_record.overSsh || m_record.sharedDir.isEmpty() ||
+      (m_mirror && m_mirror->folder == m_folder))
+    return;
   m_mirror = std::make_shared<RemoteMirror>();
   m_mirror->folder = m_folder;
   m_mirror->remoteDir = m_record.sharedDir;
@@ -153,9 +176,11 @@ void ClusterJob::pollMirror() {
         QString error;
         if (!mirror->mirror) {
           cluster::Profile profile;
-          if (!sshProfile(mirror->profile, &profile, &error)) return std::make_pair(cluster::MirrorPoll{}, error);
+          if (!sshProfile(mirror->profile, &profile, &error))
+            return std::make_pair(cluster::MirrorPoll{}, error);
           mirror->mirror = std::make_unique<cluster::Mirror>(cluster::sshRunner(profile.endpoint()),
-                                                             mirror->remoteDir.toStdString(), mirror->folder.toStdString());
+                                                             mirror->remoteDir.toStdString(),
+                                                             mirror->folder.toStdString());
         }
         cluster::MirrorPoll p = mirror->mirror->poll();
         return std::make_pair(p, engineText(p.errorText, p.error));
@@ -165,11 +190,14 @@ void ClusterJob::pollMirror() {
         const auto& [p, error] = result;
         if (!error.isEmpty() && error != m_mirrorError) emit failed(error);
         m_mirrorError = error;
-        if (!p.reached && !error.isEmpty() && !p.failure.retryable()) return;  // host key, key refused: not again
+        if (!p.reached && !error.isEmpty() && !p.failure.retryable())
+          return;  // host key, key refused: not again
         // A dropped link is tried again 2, 4 … 30 s later; a live one every second.
-        const int next = p.reached ? 1000 : std::min(30000, std::max(2000, 2 * m_mirrorTimer.interval()));
+        const int next =
+            p.reached ? 1000 : std::min(30000, std::max(2000, 2 * m_mirrorTimer.interval()));
         m_quietPolls = p.reached && m_state.ended() && p.eventBytes == 0 ? m_quietPolls + 1 : 0;
-        if (m_quietPolls < 2) m_mirrorTimer.start(next);  // the job ended and its last lines are here
+        if (m_quietPolls < 2)
+          m_mirrorTimer.start(next);  // the job ended and its last lines are here
       });
 }
 
@@ -217,7 +245,9 @@ bool ClusterJob::active() const {
   return !m_state.ended();
 }
 
-bool ClusterJob::busy() const { return m_action->busy(); }
+bool ClusterJob::busy() const {
+  return m_action->busy();
+}
 
 double ClusterJob::endedForS() const {
   return m_endedSeenMs > 0 ? (QDateTime::currentMSecsSinceEpoch() - m_endedSeenMs) / 1000.0 : 0;
@@ -252,7 +282,8 @@ void ClusterJob::setRunEnded(bool ended) {
   emit changed();
 }
 
-void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState& state, quint64 generation) {
+void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState& state,
+                            quint64 generation) {
   if (generation != m_generation) return;
   if (!state.error.isEmpty()) {
     // Slurm could not be asked (slurmctld down, the command missing): said once, and the
@@ -271,12 +302,14 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
   if (state.error.isEmpty() || !m_record.valid) m_state = state;
   startMirror();
   if (m_record.overSsh && !m_state.ended()) m_quietPolls = 0;
-  if (m_mirror && !m_mirrorTimer.isActive() && !m_mirrorJob->busy() && m_quietPolls < 2) m_mirrorTimer.start(1000);
+  if (m_mirror && !m_mirrorTimer.isActive() && !m_mirrorJob->busy() && m_quietPolls < 2)
+    m_mirrorTimer.start(1000);
   if (m_state.ended() && m_endedSeenMs == 0) m_endedSeenMs = QDateTime::currentMSecsSinceEpoch();
   if (!m_state.ended()) m_endedSeenMs = 0;
   // Slurm is asked often while the job waits, seldom while it runs, and not once it ended: then
   // only the record is read (another studio may resubmit the run).
-  const bool slow = (m_state.phase == SlurmJobState::Phase::Running && !m_runEnded) || !record.finalState.isEmpty();
+  const bool slow = (m_state.phase == SlurmJobState::Phase::Running && !m_runEnded) ||
+                    !record.finalState.isEmpty();
   m_timer.setInterval(slow ? 5 * m_pollMs : m_pollMs);
   if (!same) emit changed();
 }
@@ -294,9 +327,10 @@ bool ClusterJob::resubmit(const ClusterProfile& profile, const QString& trainExe
   }
   if (busy() || active()) {
     if (error)
-      *error = m_record.jobId.isEmpty()
-                   ? tr("this run's last submission is not known to Slurm yet (a job named %1 may still start)").arg(m_record.jobName)
-                   : tr("Slurm job %1 has not ended yet").arg(m_record.jobId);
+      *error = m_record.jobId.isEmpty() ? tr("this run's last submission is not known to Slurm yet "
+                                             "(a job named %1 may still start)")
+                                              .arg(m_record.jobName)
+                                        : tr("Slurm job %1 has not ended yet").arg(m_record.jobId);
     return false;
   }
   ClusterSubmission s;
@@ -323,8 +357,8 @@ void ClusterJob::send(const ClusterSubmission& submission) {
   m_action->run<std::pair<ClusterJobRecord, QString>>(
       [submission] {
         QString error;
-        ClusterJobRecord rec =
-            submission.profile.remote() ? submitOverSsh(submission, &error) : submitClusterRun(submission, &error);
+        ClusterJobRecord rec = submission.profile.remote() ? submitOverSsh(submission, &error)
+                                                           : submitClusterRun(submission, &error);
         return std::make_pair(rec, error);
       },
       [this, generation, resume](std::pair<ClusterJobRecord, QString> result) {
@@ -362,7 +396,8 @@ bool ClusterJob::cancel(QString* error) {
   }
   if (m_record.jobId.isEmpty()) {
     if (error)
-      *error = tr("this run's Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue")
+      *error = tr("this run's Slurm job is not known yet (sbatch gave no answer); look for the job "
+                  "named %1 with squeue")
                    .arg(m_record.jobName);
     return false;
   }
@@ -376,31 +411,37 @@ bool ClusterJob::cancel(QString* error) {
   }
   const QString profile = m_record.profile, id = m_record.jobId;
   const bool pending = m_state.phase == SlurmJobState::Phase::Pending, overSsh = m_record.overSsh;
-  m_action->run<QString>([profile, id, pending, overSsh] {
-                           if (!overSsh) return cancelSlurmJob(slurmCommandsFolder(profile), id, pending);
-                           // Over SSH: scancel --signal=TERM on the login node.
-                           cluster::Profile p;
-                           QString error;
-                           if (!sshProfile(profile, &p, &error)) return error;
-                           const TextParts why =
-                               cluster::cancelJobText(p, id.toStdString(), pending);
-                           return engineText(why, english(why));
-                         },
-                         [this](QString problem) {
-                           if (!problem.isEmpty()) emit failed(problem);
-                           refresh();
-                         });
+  m_action->run<QString>(
+      [profile, id, pending, overSsh] {
+        if (!overSsh) return cancelSlurmJob(slurmCommandsFolder(profile), id, pending);
+        // Over SSH: scancel --signal=TERM on the login node.
+        cluster::Profile p;
+        QString error;
+        if (!sshProfile(profile, &p, &error)) return error;
+        const TextParts why = cluster::cancelJobText(p, id.toStdString(), pending);
+        return engineText(why, english(why));
+      },
+      [this](QString problem) {
+        if (!problem.isEmpty()) emit failed(problem);
+        refresh();
+      });
   return true;
 }
 
 QString ClusterJob::phaseName(SlurmJobState::Phase phase) {
   switch (phase) {
-    case SlurmJobState::Phase::Unknown: return tr("unknown");
-    case SlurmJobState::Phase::Pending: return tr("pending");
-    case SlurmJobState::Phase::Running: return tr("running");
-    case SlurmJobState::Phase::Completed: return tr("completed");
-    case SlurmJobState::Phase::Failed: return tr("failed");
-    case SlurmJobState::Phase::Cancelled: return tr("cancelled");
+    case SlurmJobState::Phase::Unknown:
+      return tr("unknown");
+    case SlurmJobState::Phase::Pending:
+      return tr("pending");
+    case SlurmJobState::Phase::Running:
+      return tr("running");
+    case SlurmJobState::Phase::Completed:
+      return tr("completed");
+    case SlurmJobState::Phase::Failed:
+      return tr("failed");
+    case SlurmJobState::Phase::Cancelled:
+      return tr("cancelled");
   }
   return {};
 }
@@ -414,9 +455,10 @@ QString ClusterJob::pendingReasonInWords(const QString& reason) {
   if (reason == QLatin1String("PartitionDown"))
     return tr("the partition is down; an administrator must bring it up");
   if (reason == QLatin1String("PartitionConfig"))
-    return tr("the request does not fit the partition (more CPUs, GPUs or memory per node than "
-              "its nodes have, or a node count or time it does not allow): check the cluster "
-              "profile in Settings ▸ Clusters, e.g. CPUs per rank");
+    return tr(
+        "the request does not fit the partition (more CPUs, GPUs or memory per node than "
+        "its nodes have, or a node count or time it does not allow): check the cluster "
+        "profile in Settings ▸ Clusters, e.g. CPUs per rank");
   if (reason == QLatin1String("PartitionNodeLimit"))
     return tr("more nodes than the partition allows");
   if (reason == QLatin1String("PartitionTimeLimit"))
@@ -431,8 +473,9 @@ QString ClusterJob::pendingReasonInWords(const QString& reason) {
   if (reason == QLatin1String("InvalidAccount") || reason == QLatin1String("InvalidQOS"))
     return tr("the account or QOS is not valid for this user: check the cluster profile's account");
   if (reason.startsWith(QLatin1String("Assoc")) || reason.startsWith(QLatin1String("QOS")))
-    return tr("a limit of the account or QOS is reached; it starts when other jobs of the "
-              "account end");
+    return tr(
+        "a limit of the account or QOS is reached; it starts when other jobs of the "
+        "account end");
   if (reason == QLatin1String("Reservation")) return tr("waiting for its reservation");
   return {};
 }
@@ -440,15 +483,19 @@ QString ClusterJob::pendingReasonInWords(const QString& reason) {
 QString ClusterJob::describe() const {
   if (!m_cluster) return {};
   if (m_submitting) return tr("Submitting to Slurm…");
-  if (!m_record.valid) return m_queryError.isEmpty() ? tr("Slurm job: reading its record…") : m_queryError;
+  if (!m_record.valid)
+    return m_queryError.isEmpty() ? tr("Slurm job: reading its record…") : m_queryError;
   if (m_record.jobId.isEmpty())
-    return tr("Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)")
+    return tr("Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run "
+              "folder is kept)")
         .arg(m_record.profile, m_record.jobName);
   QString what = phaseName(m_state.phase);
   // Slurm's own word where it says more than the phase (TIMEOUT, OUT_OF_MEMORY, COMPLETING, a
   // word the studio does not know).
-  static const char* const kPlain[] = {"", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"};
-  if (!m_state.state.isEmpty() && m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
+  static const char* const kPlain[] = {"",          "PENDING", "RUNNING",
+                                       "COMPLETED", "FAILED",  "CANCELLED"};
+  if (!m_state.state.isEmpty() &&
+      m_state.state != QLatin1String(kPlain[static_cast<int>(m_state.phase)]))
     what = tr("%1 (%2)").arg(what, m_state.state);
   if (m_state.phase == SlurmJobState::Phase::Pending && !m_state.reason.isEmpty()) {
     const QString words = pendingReasonInWords(m_state.reason);
@@ -460,8 +507,9 @@ QString ClusterJob::describe() const {
   // The run's final event is read and Slurm still lists the job: it ends (not "running" beside
   // a run that says it stopped), with Slurm's word where it says more than RUNNING.
   if (m_runEnded && !m_state.ended() && m_state.phase != SlurmJobState::Phase::Unknown)
-    what = m_state.state.isEmpty() || m_state.state == QLatin1String("RUNNING") ? tr("ending")
-                                                                               : tr("%1 (%2)").arg(tr("ending"), m_state.state);
+    what = m_state.state.isEmpty() || m_state.state == QLatin1String("RUNNING")
+               ? tr("ending")
+               : tr("%1 (%2)").arg(tr("ending"), m_state.state);
   QString line = tr("Slurm job %1 on %2: %3").arg(m_record.jobId, m_record.profile, what);
   if (!m_queryError.isEmpty()) line += tr(" — Slurm cannot be asked now: %1").arg(m_queryError);
   return line;

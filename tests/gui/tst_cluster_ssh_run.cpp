@@ -12,6 +12,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -19,6 +22,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include "common/ssh_cluster.h"
@@ -271,6 +277,36 @@ class TestClusterSshRun : public QObject {
     QVERIFY2(why.contains("cluster:" + remote + "/weights/epoch-none.pt") &&
                  why.contains("not on the cluster"),
              qPrintable(why));
+
+    // sbatch's answer lost: a record that knows only the job's name ("submission": "unknown",
+    // as submitRemote leaves it). A studio that follows the run asks Slurm for the job by its
+    // name and folder and keeps it in the record, then shows it as any job.
+    again.reset();
+    {
+      QFile f(dir + "/cluster_job.json");
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+      f.close();
+      QCOMPARE(o["job_id"].toString(), record.jobId);
+      QVERIFY(!o["job_name"].toString().isEmpty());
+      o["job_id"] = "";
+      o["job_ids"] = QJsonArray();
+      o["submission"] = "unknown";
+      o.remove("final_state");
+      o.remove("exit_code");
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(QJsonDocument(o).toJson());
+    }
+    auto third = openWindow();
+    QVERIFY(third);
+    auto* p3 = third->runPage();
+    QTRY_COMPARE_WITH_TIMEOUT(p3->controller()->runDir(), dir, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(p3->controller()->cluster()->record().jobId, record.jobId, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(p3->clusterJobLabel()->text().contains(record.jobId), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(p3->controller()->outcome(), RunOutcome::Stopped, 30000);
+    const QByteArray settled = readBytes(dir + "/cluster_job.json");
+    QVERIFY2(!settled.contains("\"submission\"") && settled.contains(record.jobId.toUtf8()),
+             settled.constData());
   }
 };
 
