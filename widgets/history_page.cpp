@@ -201,9 +201,10 @@ void HistoryPage::connectRunActions() {
     menu.addAction(tr("Open run folder"), m_openFolder, &QPushButton::click)
         ->setEnabled(m_openFolder->isEnabled());
     menu.addAction(tr("New config from this run…"), this, &HistoryPage::newConfigFromCurrentRun);
-    // A run on a cluster behind SSH: its checkpoints are fetched only when asked (a stat here;
-    // the fetch reads the run's record and refuses a run that is not behind SSH).
-    if (studio::WeightsFetch::mayBeRemote(QString::fromStdString(m_model->run(currentRow()).dir)))
+    // A run on a cluster behind SSH: its checkpoints are fetched only when asked (whether it has
+    // a cluster record was read with the rows; the fetch reads the record and refuses a run that
+    // is not behind SSH).
+    if (currentRow() >= 0 && m_model->mayBeRemote(currentRow()))
       menu.addAction(m_fetch && m_fetch->busy() ? tr("Stop fetching weights") : tr("Fetch weights from the cluster"), this,
                      &HistoryPage::fetchCurrentRunWeights);
     menu.addSeparator();

@@ -3,6 +3,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/engine_text.h"
 #include "core/studio/stored_run.h"
+#include "core/studio/weights_fetch.h"
 
 #include <set>
 
@@ -102,7 +103,7 @@ HistoryModel::~HistoryModel() = default;
 bool HistoryModel::open(const QString& projectDir, QString* error) {
   beginResetModel();
   m_runs.clear();
-  m_missing.clear();
+  m_marks = {};
   m_store.reset();
   m_projectDir = QDir(projectDir).absolutePath();
   endResetModel();
@@ -129,7 +130,7 @@ void HistoryModel::openInBackground(const QString& projectDir) {
   struct Opened {
     std::unique_ptr<store::Store> gui;  ///< the connection the model's queries use
     std::vector<store::RunRecord> runs;
-    std::vector<bool> missing;
+    FolderMarks marks;
     QString error;
   };
   const std::string path = store::Store::defaultPath(m_projectDir.toStdString());
@@ -147,7 +148,7 @@ void HistoryModel::openInBackground(const QString& projectDir) {
         out->gui = std::move(s.value());
         out->gui->setMemory(0, kStudioStoreCache);
         out->runs = out->gui->runs();
-        out->missing = missingFolders(out->runs);
+        out->marks = folderMarks(out->runs);
         return out;
       },
       [this, generation](std::shared_ptr<Opened> o) {
@@ -157,7 +158,7 @@ void HistoryModel::openInBackground(const QString& projectDir) {
           return;
         }
         m_store = std::move(o->gui);
-        applyRuns(std::move(o->runs), std::move(o->missing), true);
+        applyRuns(std::move(o->runs), std::move(o->marks), true);
         emit refreshed({});
         refreshInBackground();  // what is new under runs/
       },
@@ -166,23 +167,28 @@ void HistoryModel::openInBackground(const QString& projectDir) {
       });
 }
 
-std::vector<bool> HistoryModel::missingFolders(const std::vector<store::RunRecord>& runs) {
-  std::vector<bool> missing(runs.size());
-  for (size_t i = 0; i < runs.size(); ++i) missing[i] = !QFileInfo::exists(q(runs[i].dir));
-  return missing;
+HistoryModel::FolderMarks HistoryModel::folderMarks(const std::vector<store::RunRecord>& runs) {
+  FolderMarks marks;
+  marks.missing.resize(runs.size());
+  marks.remote.resize(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    marks.missing[i] = !QFileInfo::exists(q(runs[i].dir));
+    marks.remote[i] = !marks.missing[i] && WeightsFetch::mayBeRemote(q(runs[i].dir));
+  }
+  return marks;
 }
 
-void HistoryModel::applyRuns(std::vector<store::RunRecord> runs, std::vector<bool> missing, bool changed) {
+void HistoryModel::applyRuns(std::vector<store::RunRecord> runs, FolderMarks marks, bool changed) {
   if (!changed && runs.size() == m_runs.size()) {
     // Nothing new: the view keeps its selection untouched; a folder deleted meanwhile shows.
-    const bool marks = missing != m_missing;
-    m_missing = std::move(missing);
-    if (marks && !m_runs.empty()) emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
+    const bool marked = !(marks == m_marks);
+    m_marks = std::move(marks);
+    if (marked && !m_runs.empty()) emit dataChanged(index(0, Status), index(rowCount() - 1, Status));
     return;
   }
   beginResetModel();
   m_runs = std::move(runs);
-  m_missing = std::move(missing);
+  m_marks = std::move(marks);
   endResetModel();
 }
 
@@ -194,7 +200,7 @@ void HistoryModel::close() {
   m_writes.clear();  // one started ends; the others were for this project
   beginResetModel();
   m_runs.clear();
-  m_missing.clear();
+  m_marks = {};
   m_store.reset();
   m_projectDir.clear();
   endResetModel();
@@ -244,7 +250,7 @@ void HistoryModel::refreshInBackground() {
     std::shared_ptr<store::Store> db;  ///< the job's connection, kept for the next refresh
     bool read = false;                 ///< the runs were read (with their folders' marks)
     std::vector<store::RunRecord> runs;
-    std::vector<bool> missing;
+    FolderMarks marks;
   };
   const std::string dbPath = m_store->path();
   const std::string runs = QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString();
@@ -270,7 +276,7 @@ void HistoryModel::refreshInBackground() {
         // The rows as the store holds them after this, read here too (not on the GUI thread).
         const auto readRuns = [&out] {
           out.runs = out.db->runs();
-          out.missing = missingFolders(out.runs);
+          out.marks = folderMarks(out.runs);
           out.read = true;
         };
         auto r = out.db->ingestRuns(runs);
@@ -294,7 +300,7 @@ void HistoryModel::refreshInBackground() {
         if (generation == m_generation) m_ingestDb = r.db;
         if (generation == m_generation && m_store) {
           if (r.error.isEmpty()) m_warnings = r.warnings;
-          if (r.read) applyRuns(std::move(r.runs), std::move(r.missing), r.runsUpdated > 0);
+          if (r.read) applyRuns(std::move(r.runs), std::move(r.marks), r.runsUpdated > 0);
           // Asked again meanwhile: said once that run is done (never older than the asking).
           if (!again) emit refreshed(r.error);
         }
@@ -314,10 +320,9 @@ void HistoryModel::reload() {
 }
 
 bool HistoryModel::checkFolders() {
-  std::vector<bool> missing(m_runs.size());
-  for (size_t i = 0; i < m_runs.size(); ++i) missing[i] = !QFileInfo::exists(q(m_runs[i].dir));
-  const bool changed = missing != m_missing;
-  m_missing = std::move(missing);
+  FolderMarks marks = folderMarks(m_runs);
+  const bool changed = !(marks == m_marks);
+  m_marks = std::move(marks);
   return changed;
 }
 
@@ -367,7 +372,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Name)
       return tr("Folder: %1").arg(q(r.dir)) +
              (r.notes.empty() ? QString() : QStringLiteral("\n") + q(r.notes));
-    if (index.column() == Status && m_missing[static_cast<size_t>(index.row())])
+    if (index.column() == Status && m_marks.missing[static_cast<size_t>(index.row())])
       return tr("%1 no longer exists; Delete removes the run from the history").arg(q(r.dir));
     if (index.column() == Status) {
       QStringList lines;
@@ -393,7 +398,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     case Name: return displayName(r);
     case Status: {
       // A run whose folder was deleted or moved (its history stays until deleted here).
-      if (m_missing[static_cast<size_t>(index.row())]) return tr("folder missing");
+      if (m_marks.missing[static_cast<size_t>(index.row())]) return tr("folder missing");
       // The run's story when more than one process trained it (stopped, resumed, crashed):
       // "completed after 3 sessions" rather than only the last one's end.
       const QString last = statusName(r.status);

@@ -98,7 +98,10 @@ class HistoryModel : public QAbstractTableModel {
   /// The run of row `row` (as the model orders them: newest first).
   const store::RunRecord& run(int row) const { return m_runs.at(static_cast<size_t>(row)); }
   /// Whether the run's folder no longer exists (checked when the runs are read or refreshed).
-  bool folderMissing(int row) const { return m_missing.at(static_cast<size_t>(row)); }
+  bool folderMissing(int row) const { return m_marks.missing.at(static_cast<size_t>(row)); }
+  /// Whether the run's folder has a cluster record: its weights may be fetched from a cluster
+  /// behind SSH (checked with folderMissing, off the GUI thread).
+  bool mayBeRemote(int row) const { return m_marks.remote.at(static_cast<size_t>(row)); }
   /// The row of the run with database id `id`, -1 if none.
   int rowOfId(int64_t id) const;
   /// Display name: the title, else the folder name.
@@ -158,14 +161,25 @@ class HistoryModel : public QAbstractTableModel {
   void annotated(qint64 id, const QString& name, const QString& error);
 
  private:
+  /// What the disk says of each run's folder, one entry per row (a stat or two each: read where
+  /// the runs were read).
+  struct FolderMarks {
+    std::vector<bool> missing;  ///< the folder is gone
+    std::vector<bool> remote;   ///< it holds a cluster record (WeightsFetch::mayBeRemote)
+    bool operator==(const FolderMarks& o) const { return missing == o.missing && remote == o.remote; }
+    void erase(size_t row) {
+      missing.erase(missing.begin() + static_cast<std::ptrdiff_t>(row));
+      remote.erase(remote.begin() + static_cast<std::ptrdiff_t>(row));
+    }
+  };
   void reload();
   /// Applies what an ingestion found (warnings; reload when something changed).
   void applyIngest(int runsUpdated, const QStringList& warnings);
-  /// Shows `runs` (read off this thread with whether each folder is `missing`): a reset when
-  /// the runs changed, else only the folder marks.
-  void applyRuns(std::vector<store::RunRecord> runs, std::vector<bool> missing, bool changed);
-  /// Whether each run's folder is gone (a stat each: done where the runs were read).
-  static std::vector<bool> missingFolders(const std::vector<store::RunRecord>& runs);
+  /// Shows `runs` (read off this thread with their folders' `marks`): a reset when the runs
+  /// changed, else only the folder marks.
+  void applyRuns(std::vector<store::RunRecord> runs, FolderMarks marks, bool changed);
+  /// Whether each run's folder is gone, or a cluster run's (done where the runs were read).
+  static FolderMarks folderMarks(const std::vector<store::RunRecord>& runs);
   BackgroundJob* m_ingest;       ///< refreshInBackground's thread
   std::shared_ptr<store::Store> m_ingestDb;  ///< its connection (nullptr until the first)
   bool m_ingestAgain = false;    ///< asked for while one ran
@@ -200,7 +214,7 @@ class HistoryModel : public QAbstractTableModel {
   std::shared_ptr<QueryDb> m_queryDb;
   std::unique_ptr<store::Store> m_store;
   std::vector<store::RunRecord> m_runs;
-  std::vector<bool> m_missing;  // per row: folder gone
+  FolderMarks m_marks;  ///< per row
   QString m_projectDir;
   QStringList m_warnings;
 };

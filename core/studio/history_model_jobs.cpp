@@ -159,7 +159,7 @@ bool HistoryModel::removeRun(int row, QString* error) {
   }
   beginRemoveRows({}, row, row);
   m_runs.erase(m_runs.begin() + row);
-  m_missing.erase(m_missing.begin() + row);
+  m_marks.erase(static_cast<size_t>(row));
   endRemoveRows();
   return true;
 }
@@ -232,7 +232,7 @@ void HistoryModel::applyWrite(const PendingWrite& w, const QString& error) {
     if (w.remove) {
       beginRemoveRows({}, row, row);
       m_runs.erase(m_runs.begin() + row);
-      m_missing.erase(m_missing.begin() + row);
+      m_marks.erase(static_cast<size_t>(row));
       endRemoveRows();
     } else {
       auto& r = m_runs[static_cast<size_t>(row)];
