@@ -531,6 +531,8 @@ class TestHistoryPage : public QObject {
     QVERIFY2(!status->text().contains("Reading"), qPrintable(status->text()));
     // Refresh: a new run folder is read on the model's thread, listed when that is done.
     writeRun(other.path(), "second", runEvents("second", 3, 3, 0.02, 320, 0.40, 2000));
+    // A run with a cluster record (its weights may be fetched): told with the rows.
+    std::ofstream(fs::path(other.path().toStdString()) / "runs" / "second" / "cluster_job.json") << "{}";
     QSignalSpy done(model, &HistoryModel::refreshed);
     w.historyPage()->refresh();
     QVERIFY(model->refreshing());
@@ -538,6 +540,8 @@ class TestHistoryPage : public QObject {
     QVERIFY(done.wait(30000));
     QCOMPARE(model->rowCount(), 2);
     QVERIFY(done.last().first().toString().isEmpty());
+    for (int r = 0; r < 2; ++r)
+      QCOMPARE(model->mayBeRemote(r), model->run(r).name == "second");
   }
 
   void cleanupTestCase() { m_window.reset(); }
