@@ -9,6 +9,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <thread>
+
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/run_folders.h"
 #include "core/studio/slurm_job.h"
 #include "core/telemetry/events.h"
@@ -88,6 +91,29 @@ class TstRunFolders : public QObject {
     recent.sort();
     // Not "killed": nobody trains it.
     QCOMPARE(recent, (QStringList{"resumed", "slurm", "training"}));
+  }
+
+  // The count the GUI tests check (no listing on the GUI thread): a listing on the application's
+  // main thread is counted there, one on another thread only in the total.
+  void readsCountTheirThread() {
+    QTemporaryDir dir;
+    for (OffGuiRead kind : {OffGuiRead::RunFolders, OffGuiRead::RunSummaries}) {
+      const auto list = [&] {
+        if (kind == OffGuiRead::RunFolders)
+          listRunFolders(dir.path());
+        else
+          listRunSummaries(dir.path());
+      };
+      const OffGuiReadCount before = readCount(kind);
+      list();
+      const OffGuiReadCount onMain = readCount(kind);
+      QCOMPARE(onMain.total, before.total + 1);
+      QCOMPARE(onMain.onMainThread, before.onMainThread + 1);
+      std::thread(list).join();
+      const OffGuiReadCount off = readCount(kind);
+      QCOMPARE(off.total, onMain.total + 1);
+      QCOMPARE(off.onMainThread, onMain.onMainThread);
+    }
   }
 };
 
