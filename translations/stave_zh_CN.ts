@@ -8369,6 +8369,134 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <source>NVML lists no device</source>
         <translation>NVML 未列出任何设备</translation>
     </message>
+    <message>
+        <source> (listed in {file}:{line})</source>
+        <translation>（列于 {file}:{line}）</translation>
+    </message>
+    <message>
+        <source>column {column} is not a number: &apos;{value}&apos;</source>
+        <translation>第 {column} 列不是数字：“{value}”</translation>
+    </message>
+    <message>
+        <source>row has {count} columns; expected 5 (cls cx cy w h) or an odd number &gt;= 7 (cls x1 y1 ... polygon)</source>
+        <translation>该行有 {count} 列；应为 5 列（cls cx cy w h）或不少于 7 的奇数列（cls x1 y1 ... 多边形）</translation>
+    </message>
+    <message>
+        <source>row contains NaN or infinity</source>
+        <translation>该行包含 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>class id {id} is outside [0, {last}] (nc {nc})</source>
+        <translation>类别编号 {id} 超出 [0, {last}]（nc {nc}）</translation>
+    </message>
+    <message>
+        <source>box width and height must be &gt; 0 (w {w}, h {h})</source>
+        <translation>框的宽和高必须大于 0（w {w}，h {h}）</translation>
+    </message>
+    <message>
+        <source>box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
+        <translation>框 [{x1}, {y1}, {x2}, {y2}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
+    </message>
+    <message>
+        <source>box has zero area</source>
+        <translation>框的面积为零</translation>
+    </message>
+    <message>
+        <source>duplicate of an earlier row</source>
+        <translation>与前面的某行重复</translation>
+    </message>
+    <message>
+        <source>symbolic link to a file that does not exist: {target}</source>
+        <translation>符号链接指向不存在的文件：{target}</translation>
+    </message>
+    <message>
+        <source>the {format} file ends before its end marker (cut-off copy?)</source>
+        <translation>该 {format} 文件在结束标记之前就结束了（复制不完整？）</translation>
+    </message>
+    <message>
+        <source>{width}x{height} pixels exceeds the limit of {max} pixels</source>
+        <translation>{width}x{height} 像素超过了 {max} 像素的上限</translation>
+    </message>
+    <message>
+        <source>the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or crafted header?)</source>
+        <translation>文件头声称 {width}x{height} 像素，但文件只有 {bytes} 字节（文件头损坏或被篡改？）</translation>
+    </message>
+    <message>
+        <source>full decode failed (--verify)</source>
+        <translation>完整解码失败（--verify）</translation>
+    </message>
+    <message>
+        <source>full decode failed (--verify): {reason}</source>
+        <translation>完整解码失败（--verify）：{reason}</translation>
+    </message>
+    <message>
+        <source>decoded size differs from the header</source>
+        <translation>解码后的尺寸与文件头不符</translation>
+    </message>
+    <message>
+        <source>image listed twice: {path} (the copy is ignored)</source>
+        <translation>图像被列出两次：{path}（忽略重复的一项）</translation>
+    </message>
+    <message>
+        <source>label folder does not exist: {count} images there are treated as background (no objects)</source>
+        <translation>标签文件夹不存在：其中的 {count} 张图像按背景处理（无目标）</translation>
+    </message>
+    <message>
+        <source>label file without an image in this split</source>
+        <translation>标签文件在此划分中没有对应的图像</translation>
+    </message>
+    <message>
+        <source>split &apos;{split}&apos; has no usable images ({count} entries found)</source>
+        <translation>划分“{split}”没有可用的图像（找到 {count} 项）</translation>
+    </message>
+    <message>
+        <source>corrupt JPEG marker stream</source>
+        <translation>JPEG 标记流已损坏</translation>
+    </message>
+    <message>
+        <source>corrupt JPEG segment length</source>
+        <translation>JPEG 段长度已损坏</translation>
+    </message>
+    <message>
+        <source>JPEG header has zero size</source>
+        <translation>JPEG 文件头中的尺寸为零</translation>
+    </message>
+    <message>
+        <source>JPEG header incomplete (truncated file?)</source>
+        <translation>JPEG 文件头不完整（文件被截断？）</translation>
+    </message>
+    <message>
+        <source>PNG header incomplete</source>
+        <translation>PNG 文件头不完整</translation>
+    </message>
+    <message>
+        <source>PNG header has zero or negative size</source>
+        <translation>PNG 文件头中的尺寸为零或负数</translation>
+    </message>
+    <message>
+        <source>BMP header incomplete</source>
+        <translation>BMP 文件头不完整</translation>
+    </message>
+    <message>
+        <source>BMP header has zero or negative size</source>
+        <translation>BMP 文件头中的尺寸为零或负数</translation>
+    </message>
+    <message>
+        <source>empty file (0 bytes)</source>
+        <translation>空文件（0 字节）</translation>
+    </message>
+    <message>
+        <source>not a recognised image header</source>
+        <translation>不是可识别的图像文件头</translation>
+    </message>
+    <message>
+        <source>cannot open file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>not a readable image</source>
+        <translation>不是可读取的图像</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>

@@ -656,6 +656,47 @@ const std::vector<MessageDef> kCatalog = {
     {"mirror.not_in_run", "'{file}' is not a file of the run folder"},
     {"mirror.file_unreadable", "{file} cannot be read on the cluster ({how}): {said}"},
 
+    // --- the dataset scan (core/data: the Dataset page's problems, check-dataset) -----------
+    {"data.not_a_number", "column {column} is not a number: '{value}'"},
+    {"data.columns",
+     "row has {count} columns; expected 5 (cls cx cy w h) or an odd number >= 7 (cls x1 y1 ... "
+     "polygon)"},
+    {"data.nan", "row contains NaN or infinity"},
+    {"data.class", "class id {id} is outside [0, {last}] (nc {nc})"},
+    {"data.zero_size", "box width and height must be > 0 (w {w}, h {h})"},
+    {"data.range",
+     "box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in "
+     "[0, 1]"},
+    {"data.zero_area", "box has zero area"},
+    {"data.duplicate_row", "duplicate of an earlier row"},
+    {"data.dangling_link", "symbolic link to a file that does not exist: {target}"},
+    {"data.truncated", "the {format} file ends before its end marker (cut-off copy?)"},
+    {"data.too_large", "{width}x{height} pixels exceeds the limit of {max} pixels"},
+    {"data.implausible",
+     "the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or "
+     "crafted header?)"},
+    {"data.verify_failed", "full decode failed (--verify)"},
+    {"data.verify_failed_why", "full decode failed (--verify): {reason}"},
+    {"data.size_differs", "decoded size differs from the header"},
+    {"data.listed_twice", "image listed twice: {path} (the copy is ignored)"},
+    {"data.labels_missing",
+     "label folder does not exist: {count} images there are treated as background (no objects)"},
+    {"data.orphan", "label file without an image in this split"},
+    {"data.listed_in", " (listed in {file}:{line})"},
+    {"data.split_empty", "split '{split}' has no usable images ({count} entries found)"},
+    {"data.header.jpeg_markers", "corrupt JPEG marker stream"},
+    {"data.header.jpeg_length", "corrupt JPEG segment length"},
+    {"data.header.jpeg_zero", "JPEG header has zero size"},
+    {"data.header.jpeg_incomplete", "JPEG header incomplete (truncated file?)"},
+    {"data.header.png_incomplete", "PNG header incomplete"},
+    {"data.header.png_zero", "PNG header has zero or negative size"},
+    {"data.header.bmp_incomplete", "BMP header incomplete"},
+    {"data.header.bmp_zero", "BMP header has zero or negative size"},
+    {"data.header.empty", "empty file (0 bytes)"},
+    {"data.header.unknown", "not a recognised image header"},
+    {"data.header.cannot_open", "cannot open file"},
+    {"data.header.not_readable", "not a readable image"},
+
     // --- NVML (core/telemetry/nvml.cpp, gpu_inventory.cpp: the Hardware page) ---------------
     // The loader's and NVML's own words are arguments ({reason}), never translated.
     {"nvml.not_found", "NVML not found (no NVIDIA driver?): {reason}"},

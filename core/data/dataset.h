@@ -57,9 +57,18 @@ struct Problem {
                             ///< label-orphan, labels-missing, split-empty
   std::string message;      ///< what is wrong, with the valid range where there is one
   bool skipsImage = false;  ///< the whole image is left out of training (else a row or nothing)
+  TextParts text = {};      ///< `message` as catalog messages, for the studio (empty: English only)
   /// "file:line: kind: message".
   std::string toString() const;
 };
+
+/// A problem whose message is the catalog message `text` (its English is `message`).
+inline Problem textProblem(std::string file, int line, std::string kind, TextParts text,
+                           bool skipsImage) {
+  Problem p{std::move(file), line, std::move(kind), english(text), skipsImage};
+  p.text = std::move(text);
+  return p;
+}
 
 /// How to scan a split.
 struct ScanOptions {

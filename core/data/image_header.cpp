@@ -14,6 +14,12 @@
 namespace stave::data {
 namespace {
 
+/// The header cannot be read: why, in English and as a catalog message.
+void fail(ImageHeader& h, Text why) {
+  h.error = english(why);
+  h.errorText = std::move(why);
+}
+
 uint16_t be16(const uint8_t* p) {
   return static_cast<uint16_t>((p[0] << 8) | p[1]);
 }
@@ -61,7 +67,7 @@ ImageHeader parseJpeg(const uint8_t* d, size_t n, bool whole) {
   size_t i = 2;
   while (i + 4 <= n) {
     if (d[i] != 0xFF) {
-      h.error = "corrupt JPEG marker stream";
+      fail(h, Text("data.header.jpeg_markers"));
       return h;
     }
     const uint8_t m = d[i + 1];
@@ -75,7 +81,7 @@ ImageHeader parseJpeg(const uint8_t* d, size_t n, bool whole) {
     }
     const size_t len = be16(d + i + 2);
     if (len < 2) {
-      h.error = "corrupt JPEG segment length";
+      fail(h, Text("data.header.jpeg_length"));
       return h;
     }
     if (m == 0xE1 && i + 4 + len - 2 <= n) h.orientation = exifOrientation(d + i + 4, len - 2);
@@ -85,7 +91,7 @@ ImageHeader parseJpeg(const uint8_t* d, size_t n, bool whole) {
       h.height = be16(d + i + 5);
       h.width = be16(d + i + 7);
       if (h.width <= 0 || h.height <= 0) {
-        h.error = "JPEG header has zero size";
+        fail(h, Text("data.header.jpeg_zero"));
         return h;
       }
       h.ok = true;
@@ -95,7 +101,7 @@ ImageHeader parseJpeg(const uint8_t* d, size_t n, bool whole) {
     i += 2 + len;
   }
   if (!h.ok) {
-    if (h.error.empty()) h.error = "JPEG header incomplete (truncated file?)";
+    if (h.error.empty()) fail(h, Text("data.header.jpeg_incomplete"));
     return h;
   }
   if (whole) {
@@ -111,13 +117,13 @@ ImageHeader parsePng(const uint8_t* d, size_t n, bool whole) {
   ImageHeader h;
   h.format = "png";
   if (n < 24 || std::memcmp(d + 12, "IHDR", 4) != 0) {
-    h.error = "PNG header incomplete";
+    fail(h, Text("data.header.png_incomplete"));
     return h;
   }
   h.width = static_cast<int>(be32(d + 16));
   h.height = static_cast<int>(be32(d + 20));
   if (h.width <= 0 || h.height <= 0) {
-    h.error = "PNG header has zero or negative size";
+    fail(h, Text("data.header.png_zero"));
     return h;
   }
   h.ok = true;
@@ -129,7 +135,7 @@ ImageHeader parseBmp(const uint8_t* d, size_t n, bool whole) {
   ImageHeader h;
   h.format = "bmp";
   if (n < 26) {
-    h.error = "BMP header incomplete";
+    fail(h, Text("data.header.bmp_incomplete"));
     return h;
   }
   const uint32_t dib = le32(d + 14);
@@ -141,7 +147,7 @@ ImageHeader parseBmp(const uint8_t* d, size_t n, bool whole) {
     h.height = std::abs(static_cast<int32_t>(le32(d + 22)));
   }
   if (h.width <= 0 || h.height <= 0) {
-    h.error = "BMP header has zero or negative size";
+    fail(h, Text("data.header.bmp_zero"));
     return h;
   }
   h.ok = true;
@@ -166,7 +172,7 @@ ImageHeader parseImageHeader(const uint8_t* d, size_t n, bool whole) {
   if (n >= 8 && std::memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0) return parsePng(d, n, whole);
   if (n >= 2 && d[0] == 'B' && d[1] == 'M') return parseBmp(d, n, whole);
   ImageHeader h;
-  h.error = n == 0 ? "empty file (0 bytes)" : "not a recognised image header";
+  fail(h, Text(n == 0 ? "data.header.empty" : "data.header.unknown"));
   return h;
 }
 
@@ -178,7 +184,8 @@ ImageHeader readImageHeader(const std::string& path) {
   FILE* f = fd >= 0 ? ::fdopen(fd, "rb") : nullptr;
   if (!f) {
     if (fd >= 0) ::close(fd);
-    h.error = fd < 0 && !why.empty() ? why : "cannot open file";
+    fail(h,
+         fd < 0 && !why.empty() ? Text("plain", {{"text", why}}) : Text("data.header.cannot_open"));
     return h;
   }
   std::fseek(f, 0, SEEK_END);
@@ -186,7 +193,7 @@ ImageHeader readImageHeader(const std::string& path) {
   std::fseek(f, 0, SEEK_SET);
   if (size <= 0) {
     std::fclose(f);
-    h.error = "empty file (0 bytes)";
+    fail(h, Text("data.header.empty"));
     return h;
   }
   // 4 KiB holds the header of almost every file, so a scan reads little of each image; a JPEG
@@ -230,7 +237,7 @@ ImageHeader readImageHeader(const std::string& path) {
       h.width = m.cols;
       h.height = m.rows;
     } else {
-      h.error = "not a readable image";
+      fail(h, Text("data.header.not_readable"));
     }
   }
   return h;

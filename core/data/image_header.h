@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/base/message.h"
+
 namespace stave::data {
 
 /// What a header says about an image.
@@ -17,6 +19,7 @@ struct ImageHeader {
   int orientation = 1;     ///< EXIF orientation 1..8 (JPEG only; 1 = as stored)
   bool truncated = false;  ///< the file ends before its end marker (JPEG EOI, PNG IEND)
   std::string error;       ///< why not ok
+  Text errorText;          ///< `error` as a catalog message
   /// Width as displayed, after the EXIF orientation (5..8 swap the axes).
   int displayWidth() const { return orientation >= 5 ? height : width; }
   /// Height as displayed, after the EXIF orientation.

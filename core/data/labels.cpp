@@ -57,7 +57,8 @@ std::string fmt(double v) {
 }
 // Why a label row is dropped: the problem's kind and message.
 struct RowProblem {
-  std::string kind, message;
+  std::string kind;
+  Text text;
 };
 
 // The row's columns as numbers in `v`; a problem for the first that is not one.
@@ -66,8 +67,9 @@ std::optional<RowProblem> readNumbers(const std::vector<std::string>& toks,
   v.assign(toks.size(), 0.0);
   for (size_t i = 0; i < toks.size(); ++i) {
     if (!parseNumber(toks[i], v[i]))
-      return RowProblem{"label-number",
-                        "column " + std::to_string(i + 1) + " is not a number: '" + toks[i] + "'"};
+      return RowProblem{
+          "label-number",
+          Text("data.not_a_number", {{"column", std::to_string(i + 1)}, {"value", toks[i]}})};
   }
   return std::nullopt;
 }
@@ -77,17 +79,14 @@ std::optional<RowProblem> checkRowShape(const std::vector<std::string>& toks,
                                         const std::vector<double>& v, int nc) {
   const size_t cols = toks.size();
   if (!(cols == 5 || (cols >= 7 && cols % 2 == 1)))
-    return RowProblem{
-        "label-columns",
-        "row has " + std::to_string(cols) +
-            " columns; expected 5 (cls cx cy w h) or an odd number >= 7 (cls x1 y1 ... polygon)"};
+    return RowProblem{"label-columns", Text("data.columns", {{"count", std::to_string(cols)}})};
   bool finite = true;
   for (double x : v) finite = finite && std::isfinite(x);
-  if (!finite) return RowProblem{"label-nan", "row contains NaN or infinity"};
+  if (!finite) return RowProblem{"label-nan", Text("data.nan")};
   if (v[0] != std::floor(v[0]) || v[0] < 0 || v[0] >= nc)
-    return RowProblem{"label-class", "class id " + toks[0] + " is outside [0, " +
-                                         std::to_string(nc - 1) + "] (nc " + std::to_string(nc) +
-                                         ")"};
+    return RowProblem{"label-class", Text("data.class", {{"id", toks[0]},
+                                                         {"last", std::to_string(nc - 1)},
+                                                         {"nc", std::to_string(nc)}})};
   return std::nullopt;
 }
 
@@ -98,8 +97,8 @@ std::optional<RowProblem> rowBox(const std::vector<double>& v, double tol, Box& 
   double x1, y1, x2, y2;
   if (cols == 5) {
     if (v[3] <= 0 || v[4] <= 0)
-      return RowProblem{"label-zero-area", "box width and height must be > 0 (w " + fmt(v[3]) +
-                                               ", h " + fmt(v[4]) + ")"};
+      return RowProblem{"label-zero-area",
+                        Text("data.zero_size", {{"w", fmt(v[3])}, {"h", fmt(v[4])}})};
     x1 = v[1] - v[3] / 2;
     x2 = v[1] + v[3] / 2;
     y1 = v[2] - v[4] / 2;
@@ -115,14 +114,14 @@ std::optional<RowProblem> rowBox(const std::vector<double>& v, double tol, Box& 
     }
   }
   if (x1 < -tol || y1 < -tol || x2 > 1 + tol || y2 > 1 + tol)
-    return RowProblem{"label-range",
-                      "box [" + fmt(x1) + ", " + fmt(y1) + ", " + fmt(x2) + ", " + fmt(y2) +
-                          "] reaches outside the image; normalised coordinates must lie in [0, 1]"};
+    return RowProblem{
+        "label-range",
+        Text("data.range", {{"x1", fmt(x1)}, {"y1", fmt(y1)}, {"x2", fmt(x2)}, {"y2", fmt(y2)}})};
   x1 = std::clamp(x1, 0.0, 1.0);
   y1 = std::clamp(y1, 0.0, 1.0);
   x2 = std::clamp(x2, 0.0, 1.0);
   y2 = std::clamp(y2, 0.0, 1.0);
-  if (x2 - x1 <= 0 || y2 - y1 <= 0) return RowProblem{"label-zero-area", "box has zero area"};
+  if (x2 - x1 <= 0 || y2 - y1 <= 0) return RowProblem{"label-zero-area", Text("data.zero_area")};
   b = Box{static_cast<int>(v[0]), float((x1 + x2) / 2), float((y1 + y2) / 2), float(x2 - x1),
           float(y2 - y1)};
   return std::nullopt;
@@ -147,9 +146,9 @@ LabelParse parseLabelText(const std::string& text, const std::string& file, int 
     if (!bad) bad = checkRowShape(toks, v, nc);
     if (!bad) bad = rowBox(v, tol, b);
     if (!bad && !seen.insert({b.cls, b.cx, b.cy, b.w, b.h}).second)
-      bad = RowProblem{"label-duplicate", "duplicate of an earlier row"};
+      bad = RowProblem{"label-duplicate", Text("data.duplicate_row")};
     if (bad) {
-      out.problems.push_back({file, lineNo, bad->kind, bad->message, false});
+      out.problems.push_back(textProblem(file, lineNo, bad->kind, {bad->text}, false));
       ++out.droppedRows;
       continue;
     }

@@ -27,8 +27,9 @@ namespace stave::data {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr uint64_t kCacheVersion = 5;  // 4: implausible headers are left out;
-                                       // 5: keyed with the one hash (XXH3) instead of FNV-1a
+constexpr uint64_t kCacheVersion = 6;  // 4: implausible headers are left out;
+                                       // 5: keyed with the one hash (XXH3) instead of FNV-1a;
+                                       // 6: problems keep their catalog messages
 
 struct FileStat {
   bool exists = false;
@@ -112,6 +113,39 @@ struct Reader {
   }
 };
 
+/// Catalog messages: the id, then each argument's name, plain value and nested messages.
+void writeTexts(Writer& w, const TextParts& parts) {
+  w.u64(parts.size());
+  for (const auto& t : parts) {
+    w.str(t.id);
+    w.u64(t.args.size());
+    for (const auto& a : t.args) {
+      w.str(a.name);
+      w.str(a.value);
+      writeTexts(w, a.text);
+    }
+  }
+}
+/// writeTexts read back; false for a damaged cache (counts or nesting past any real message).
+bool readTexts(Reader& r, TextParts& parts, int depth) {
+  const uint64_t n = r.u64();
+  if (!r.ok || n > 64 || depth > 8) return false;
+  parts.clear();
+  for (uint64_t i = 0; i < n; ++i) {
+    Text t(r.str());
+    const uint64_t na = r.u64();
+    if (!r.ok || na > 64) return false;
+    for (uint64_t k = 0; k < na; ++k) {
+      std::string name = r.str();
+      Text::Arg a(std::move(name), r.str());
+      if (!readTexts(r, a.text, depth + 1)) return false;
+      t.args.push_back(std::move(a));
+    }
+    parts.push_back(std::move(t));
+  }
+  return r.ok;
+}
+
 void writeSlot(Writer& w, const Slot& s) {
   w.i32(s.usable);
   w.str(s.record.imagePath);
@@ -134,6 +168,7 @@ void writeSlot(Writer& w, const Slot& s) {
     w.str(p.kind);
     w.str(p.message);
     w.i32(p.skipsImage);
+    writeTexts(w, p.text);
   }
   w.u64(static_cast<uint64_t>(s.dropped));
 }
@@ -164,6 +199,7 @@ bool readSlot(Reader& r, Slot& s) {
     p.kind = r.str();
     p.message = r.str();
     p.skipsImage = r.i32() != 0;
+    if (!readTexts(r, p.text, 0)) return false;
   }
   s.dropped = static_cast<int64_t>(r.u64());
   return r.ok;
@@ -177,29 +213,29 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
   s.record.imagePath = image;
   s.record.labelPath = labelPathFor(image);
   const ImageHeader h = readImageHeader(image);
-  auto skip = [&](const std::string& kind, const std::string& msg) {
-    s.problems.push_back({image, 0, kind, msg, true});
+  auto skip = [&](const std::string& kind, Text why) {
+    s.problems.push_back(textProblem(image, 0, kind, {std::move(why)}, true));
   };
   std::error_code linkEc;
   if (fs::is_symlink(image, linkEc) && !fs::exists(image, linkEc)) {
     std::error_code targetEc;
     skip("image-dangling-link",
-         "symbolic link to a file that does not exist: " +
-             fs::read_symlink(image, targetEc).string());
+         Text("data.dangling_link", {{"target", fs::read_symlink(image, targetEc).string()}}));
     return s;
   }
   if (!h.ok) {
-    skip("image-unreadable", h.error);
+    skip("image-unreadable",
+         h.errorText.id.empty() ? Text("plain", {{"text", h.error}}) : h.errorText);
     return s;
   }
   if (h.truncated) {
-    skip("image-truncated", "the " + h.format + " file ends before its end marker (cut-off copy?)");
+    skip("image-truncated", Text("data.truncated", {{"format", h.format}}));
     return s;
   }
   if (int64_t(h.width) * h.height > opt.maxPixels) {
-    skip("image-too-large", std::to_string(h.width) + "x" + std::to_string(h.height) +
-                                " pixels exceeds the limit of " + std::to_string(opt.maxPixels) +
-                                " pixels");
+    skip("image-too-large", Text("data.too_large", {{"width", std::to_string(h.width)},
+                                                    {"height", std::to_string(h.height)},
+                                                    {"max", std::to_string(opt.maxPixels)}}));
     return s;
   }
   // A header can claim any size. Deflate (PNG) stores at most ~1032 raw bytes per byte and
@@ -211,10 +247,9 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
     const auto bytes = fs::file_size(image, sizeEc);
     const int64_t pixelBytes = int64_t(h.width) * h.height * 3;
     if (!sizeEc && static_cast<int64_t>(bytes) * 2000 < pixelBytes) {
-      skip("image-implausible", "the header says " + std::to_string(h.width) + "x" +
-                                    std::to_string(h.height) + " pixels but the file holds only " +
-                                    std::to_string(bytes) +
-                                    " bytes (a damaged or crafted header?)");
+      skip("image-implausible", Text("data.implausible", {{"width", std::to_string(h.width)},
+                                                          {"height", std::to_string(h.height)},
+                                                          {"bytes", std::to_string(bytes)}}));
       return s;
     }
   }
@@ -224,11 +259,12 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
     std::string why;
     if (readFileBytes(image, bytes)) m = decodeImageBgr(bytes, 1, &why);
     if (m.empty()) {
-      skip("image-unreadable", "full decode failed (--verify)" + (why.empty() ? "" : ": " + why));
+      skip("image-unreadable", why.empty() ? Text("data.verify_failed")
+                                           : Text("data.verify_failed_why", {{"reason", why}}));
       return s;
     }
     if (m.cols != h.width || m.rows != h.height) {
-      skip("image-unreadable", "decoded size differs from the header");
+      skip("image-unreadable", Text("data.size_differs"));
       return s;
     }
   }
@@ -241,8 +277,10 @@ Slot scanOne(const std::string& image, const DataSpec& spec, const ScanOptions& 
     // link to /dev/zero would fill the memory.
     auto text = readFileCapped(s.record.labelPath, kMaxLabelBytes);
     if (!text) {
-      s.problems.push_back(
-          {s.record.labelPath, 0, "label-unreadable", text.errors().front().message, true});
+      const Error& e = text.errors().front();
+      s.problems.push_back(textProblem(
+          s.record.labelPath, 0, "label-unreadable",
+          e.text.empty() ? TextParts{Text("plain", {{"text", e.message}})} : e.text, true));
       return s;
     }
     LabelParse lp = parseLabelText(text.value(), s.record.labelPath, spec.nc(), opt.coordTolerance);
@@ -332,8 +370,9 @@ std::vector<Entry> dropDuplicates(std::vector<Entry>& entries, std::vector<Probl
   std::unordered_set<std::string> seen;
   for (auto& e : entries) {
     if (!seen.insert(e.path).second) {
-      problems.push_back({e.listFile.empty() ? e.path : e.listFile, e.listLine, "image-duplicate",
-                          "image listed twice: " + e.path + " (the copy is ignored)", true});
+      problems.push_back(textProblem(e.listFile.empty() ? e.path : e.listFile, e.listLine,
+                                     "image-duplicate",
+                                     {Text("data.listed_twice", {{"path", e.path}})}, true));
       ++skipped;
       continue;
     }
@@ -378,10 +417,9 @@ std::vector<Problem> labelFolderProblems(const std::vector<Entry>& unique) {
   std::error_code ec;
   for (const auto& [dir, count] : labelDirs) {
     if (!fs::is_directory(dir, ec)) {
-      problems.push_back({dir, 0, "labels-missing",
-                          "label folder does not exist: " + std::to_string(count) +
-                              " images there are treated as background (no objects)",
-                          false});
+      problems.push_back(
+          textProblem(dir, 0, "labels-missing",
+                      {Text("data.labels_missing", {{"count", std::to_string(count)}})}, false));
       continue;
     }
     std::vector<std::string> orphans;
@@ -391,8 +429,7 @@ std::vector<Problem> labelFolderProblems(const std::vector<Entry>& unique) {
     }
     std::sort(orphans.begin(), orphans.end());
     for (const auto& o : orphans)
-      problems.push_back(
-          {o, 0, "label-orphan", "label file without an image in this split", false});
+      problems.push_back(textProblem(o, 0, "label-orphan", {Text("data.orphan")}, false));
   }
   return problems;
 }
@@ -484,9 +521,12 @@ void mergeSlots(std::vector<Slot>& slots, const std::vector<Entry>& unique,
   for (size_t i = 0; i < slots.size(); ++i) {
     auto& s = slots[i];
     for (auto& p : s.problems) {
-      if (p.skipsImage && !unique[i].listFile.empty() && p.file == unique[i].path)
-        p.message +=
-            " (listed in " + unique[i].listFile + ":" + std::to_string(unique[i].listLine) + ")";
+      if (p.skipsImage && !unique[i].listFile.empty() && p.file == unique[i].path) {
+        const Text listed("data.listed_in", {{"file", unique[i].listFile},
+                                             {"line", std::to_string(unique[i].listLine)}});
+        p.message += english(listed);
+        if (!p.text.empty()) p.text.push_back(listed);
+      }
       index.problems.push_back(std::move(p));
     }
     index.droppedRows += s.dropped;
@@ -537,10 +577,10 @@ Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
 
   mergeSlots(slots, unique, preProblems, postProblems, index);
   if (index.images.empty()) {
-    index.problems.push_back({spec.yamlPath, 0, "split-empty",
-                              "split '" + split + "' has no usable images (" +
-                                  std::to_string(index.listed) + " entries found)",
-                              false});
+    index.problems.push_back(textProblem(
+        spec.yamlPath, 0, "split-empty",
+        {Text("data.split_empty", {{"split", split}, {"count", std::to_string(index.listed)}})},
+        false));
   }
   return index;
 }

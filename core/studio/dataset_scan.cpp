@@ -133,7 +133,7 @@ class SummaryBuilder {
 
   void addProblem(const data::Problem& p, int si, const QString& split,
                   QHash<QString, int>& byFile) {
-    DatasetSummary::ProblemRow row{split,  qs(p.file),   qs(p.kind), qs(p.message),
+    DatasetSummary::ProblemRow row{split,  qs(p.file),   qs(p.kind), engineText(p.text, p.message),
                                    p.line, p.skipsImage, -1};
     auto it = byFile.constFind(row.file);
     if (it == byFile.constEnd() && p.skipsImage && data::hasImageExtension(p.file)) {

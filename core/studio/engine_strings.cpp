@@ -391,6 +391,38 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "{path}: cannot be written ({reason})"),  // mirror.cannot_write
     QT_TRANSLATE_NOOP("stave::engine", "'{file}' is not a file of the run folder"),  // mirror.not_in_run
     QT_TRANSLATE_NOOP("stave::engine", "{file} cannot be read on the cluster ({how}): {said}"),  // mirror.file_unreadable
+    QT_TRANSLATE_NOOP("stave::engine", "column {column} is not a number: '{value}'"),  // data.not_a_number
+    QT_TRANSLATE_NOOP("stave::engine", "row has {count} columns; expected 5 (cls cx cy w h) or an odd number >= 7 (cls x1 y1 ... polygon)"),  // data.columns
+    QT_TRANSLATE_NOOP("stave::engine", "row contains NaN or infinity"),  // data.nan
+    QT_TRANSLATE_NOOP("stave::engine", "class id {id} is outside [0, {last}] (nc {nc})"),  // data.class
+    QT_TRANSLATE_NOOP("stave::engine", "box width and height must be > 0 (w {w}, h {h})"),  // data.zero_size
+    QT_TRANSLATE_NOOP("stave::engine", "box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in [0, 1]"),  // data.range
+    QT_TRANSLATE_NOOP("stave::engine", "box has zero area"),  // data.zero_area
+    QT_TRANSLATE_NOOP("stave::engine", "duplicate of an earlier row"),  // data.duplicate_row
+    QT_TRANSLATE_NOOP("stave::engine", "symbolic link to a file that does not exist: {target}"),  // data.dangling_link
+    QT_TRANSLATE_NOOP("stave::engine", "the {format} file ends before its end marker (cut-off copy?)"),  // data.truncated
+    QT_TRANSLATE_NOOP("stave::engine", "{width}x{height} pixels exceeds the limit of {max} pixels"),  // data.too_large
+    QT_TRANSLATE_NOOP("stave::engine", "the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or crafted header?)"),  // data.implausible
+    QT_TRANSLATE_NOOP("stave::engine", "full decode failed (--verify)"),  // data.verify_failed
+    QT_TRANSLATE_NOOP("stave::engine", "full decode failed (--verify): {reason}"),  // data.verify_failed_why
+    QT_TRANSLATE_NOOP("stave::engine", "decoded size differs from the header"),  // data.size_differs
+    QT_TRANSLATE_NOOP("stave::engine", "image listed twice: {path} (the copy is ignored)"),  // data.listed_twice
+    QT_TRANSLATE_NOOP("stave::engine", "label folder does not exist: {count} images there are treated as background (no objects)"),  // data.labels_missing
+    QT_TRANSLATE_NOOP("stave::engine", "label file without an image in this split"),  // data.orphan
+    QT_TRANSLATE_NOOP("stave::engine", " (listed in {file}:{line})"),  // data.listed_in
+    QT_TRANSLATE_NOOP("stave::engine", "split '{split}' has no usable images ({count} entries found)"),  // data.split_empty
+    QT_TRANSLATE_NOOP("stave::engine", "corrupt JPEG marker stream"),  // data.header.jpeg_markers
+    QT_TRANSLATE_NOOP("stave::engine", "corrupt JPEG segment length"),  // data.header.jpeg_length
+    QT_TRANSLATE_NOOP("stave::engine", "JPEG header has zero size"),  // data.header.jpeg_zero
+    QT_TRANSLATE_NOOP("stave::engine", "JPEG header incomplete (truncated file?)"),  // data.header.jpeg_incomplete
+    QT_TRANSLATE_NOOP("stave::engine", "PNG header incomplete"),  // data.header.png_incomplete
+    QT_TRANSLATE_NOOP("stave::engine", "PNG header has zero or negative size"),  // data.header.png_zero
+    QT_TRANSLATE_NOOP("stave::engine", "BMP header incomplete"),  // data.header.bmp_incomplete
+    QT_TRANSLATE_NOOP("stave::engine", "BMP header has zero or negative size"),  // data.header.bmp_zero
+    QT_TRANSLATE_NOOP("stave::engine", "empty file (0 bytes)"),  // data.header.empty
+    QT_TRANSLATE_NOOP("stave::engine", "not a recognised image header"),  // data.header.unknown
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open file"),  // data.header.cannot_open
+    QT_TRANSLATE_NOOP("stave::engine", "not a readable image"),  // data.header.not_readable
     QT_TRANSLATE_NOOP("stave::engine", "NVML not found (no NVIDIA driver?): {reason}"),  // nvml.not_found
     QT_TRANSLATE_NOOP("stave::engine", "{path} could not be loaded"),  // nvml.not_loaded
     QT_TRANSLATE_NOOP("stave::engine", "{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)"),  // nvml.too_old

@@ -4,10 +4,10 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings (History's and the Run page's), why the Hardware page sees no GPU, a cluster behind
-// SSH that cannot be reached or asked (OpenSSH's and Slurm's own words kept as they are). Each path
-// that still showed English under zh_CN fails here; tst_engine_text checks that every catalog id
-// has a translation.
+// its warnings (History's and the Run page's), the dataset scan's problems, why the Hardware page
+// sees no GPU, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
+// words kept as they are). Each path that still showed English under zh_CN fails here;
+// tst_engine_text checks that every catalog id has a translation.
 
 #include <QDir>
 #include <QFile>
@@ -25,6 +25,7 @@
 #include "core/cluster/ssh.h"
 #include "core/config/run_config.h"
 #include "core/studio/cluster_profile.h"
+#include "core/studio/dataset_scan.h"
 #include "core/studio/engine_text.h"
 #include "core/studio/hardware_monitor.h"
 #include "core/studio/history_model.h"
@@ -323,6 +324,46 @@ class TestEngineWords : public QObject {
       QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
                    englishLeft(w, {"skipped"}).isEmpty(),
                qPrintable(w));
+  }
+
+  // The Dataset page's problems: a file that is no image, label rows that cannot be used, a
+  // split without its label folder — in Chinese, as scanned and again from the scan's cache.
+  void datasetProblems() {
+    const QString root = m_dir.filePath(QStringLiteral("problem-set"));
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/images/train")));
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/labels/train")));
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/images/val")));
+    const QDir train(m_dir.filePath(QStringLiteral("data/images/train")));
+    const QString image = train.filePath(train.entryList(QDir::Files).first());
+    QVERIFY(QFile::copy(image, root + QStringLiteral("/images/train/a.jpg")));
+    QVERIFY(QFile::copy(image, root + QStringLiteral("/images/val/v.jpg")));
+    writeFile(root + QStringLiteral("/images/train/bad.jpg"), "not a jpeg");
+    writeFile(
+        root + QStringLiteral("/labels/train/a.txt"),
+        "7 0.5 0.5 0.2 0.2\n0 0.5 0.5\n0 nan 0.5 0.2 0.2\n0 x 0.5 0.2 0.2\n0 0.5 0.5 0.2 0.2\n"
+        "0 0.5 0.5 0.2 0.2\n0 0.9 0.9 0.5 0.5\n");
+    writeFile(root + QStringLiteral("/labels/train/orphan.txt"), "0 0.5 0.5 0.2 0.2\n");
+    writeFile(root + QStringLiteral("/data.yaml"),
+              "path: .\ntrain: images/train\nval: images/val\nnames: [a, b]\n");
+    for (const bool cached : {false, true}) {
+      const auto summary = stave::studio::scanDataset(root + QStringLiteral("/data.yaml"));
+      QVERIFY2(summary.error.isEmpty(), qPrintable(summary.error));
+      QCOMPARE(summary.fromCache(), cached);
+      QStringList kinds;
+      for (const auto& p : summary.problems) {
+        kinds << p.kind;
+        QVERIFY2(hasHan(p.message) &&
+                     englishLeft(p.message,
+                                 {"outside", "columns", "not a", "NaN or", "duplicate", "reaches",
+                                  "does not exist", "without an image", "recognised"})
+                         .isEmpty(),
+                 qPrintable(p.kind + QStringLiteral(": ") + p.message));
+      }
+      kinds.sort();
+      QCOMPARE(kinds, (QStringList{"image-unreadable", "label-class", "label-columns",
+                                   "label-duplicate", "label-nan", "label-number", "label-orphan",
+                                   "label-range", "labels-missing"}));
+    }
   }
 
   // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
