@@ -8497,6 +8497,54 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <source>not a readable image</source>
         <translation>不是可读取的图像</translation>
     </message>
+    <message>
+        <source>cannot open the edit lock: {reason}</source>
+        <translation>无法打开编辑锁：{reason}</translation>
+    </message>
+    <message>
+        <source>another program has held the dataset&apos;s edit lock for 10 s; try again</source>
+        <translation>另一个程序持有该数据集的编辑锁已达 10 秒；请重试</translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>the dataset cannot be written here (a file, not a folder); the edits are not saved</source>
+        <translation>无法在此处写入数据集（这里是文件，不是文件夹）；编辑未保存</translation>
+    </message>
+    <message>
+        <source>the dataset cannot be written here ({reason}); the edits are not saved</source>
+        <translation>无法在此处写入数据集（{reason}）；编辑未保存</translation>
+    </message>
+    <message>
+        <source>cannot create the dataset&apos;s history folder: {reason}</source>
+        <translation>无法创建数据集的历史文件夹：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot open the edit log: {reason}</source>
+        <translation>无法打开编辑日志：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot append to the edit log: {reason}</source>
+        <translation>无法追加到编辑日志：{reason}</translation>
+    </message>
+    <message>
+        <source>fsync of the edit log failed: {reason}</source>
+        <translation>编辑日志的 fsync 失败：{reason}</translation>
+    </message>
+    <message>
+        <source>changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it</source>
+        <translation>读取之后已在磁盘上被另一个程序或工作室修改（当时 {then}，现在 {now}）；未覆盖——请重新加载</translation>
+    </message>
+    <message>
+        <source>cannot remove: {reason}</source>
+        <translation>无法删除：{reason}</translation>
+    </message>
+    <message>
+        <source>not saved: {reason}</source>
+        <translation>未保存：{reason}</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>

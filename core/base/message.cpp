@@ -697,6 +697,24 @@ const std::vector<MessageDef> kCatalog = {
     {"data.header.cannot_open", "cannot open file"},
     {"data.header.not_readable", "not a readable image"},
 
+    // --- label files written by the studio and `labels` (core/data/label_edits.cpp) ---------
+    {"label.lock_not_opened", "cannot open the edit lock: {reason}"},
+    {"label.lock_held", "another program has held the dataset's edit lock for 10 s; try again"},
+    {"label.absent", "absent"},
+    {"label.bytes", "{bytes} bytes"},
+    {"label.not_a_folder",
+     "the dataset cannot be written here (a file, not a folder); the edits are not saved"},
+    {"label.not_writable", "the dataset cannot be written here ({reason}); the edits are not saved"},
+    {"label.no_history_folder", "cannot create the dataset's history folder: {reason}"},
+    {"label.log_not_opened", "cannot open the edit log: {reason}"},
+    {"label.log_not_appended", "cannot append to the edit log: {reason}"},
+    {"label.log_not_synced", "fsync of the edit log failed: {reason}"},
+    {"label.changed_on_disk",
+     "changed on disk since it was read (then {then}, now {now}), by another program or studio; "
+     "not overwritten — reload it"},
+    {"label.cannot_remove", "cannot remove: {reason}"},
+    {"label.not_saved", "not saved: {reason}"},
+
     // --- NVML (core/telemetry/nvml.cpp, gpu_inventory.cpp: the Hardware page) ---------------
     // The loader's and NVML's own words are arguments ({reason}), never translated.
     {"nvml.not_found", "NVML not found (no NVIDIA driver?): {reason}"},

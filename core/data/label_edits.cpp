@@ -85,7 +85,7 @@ Result<LabelFileState> readLabelFile(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return s;
-    return Error{path, 0, "", std::string("cannot read: ") + std::strerror(errno)};
+    return textError(path, 0, "", Text("io.cannot_read", {{"reason", std::strerror(errno)}}));
   }
   auto text = readFileCapped(path, size_t{64} << 20);
   if (!text) return text.errors();
@@ -231,15 +231,14 @@ class EditLock {
   explicit EditLock(const std::string& lockPath) {
     m_fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (m_fd < 0) {
-      m_error =
-          Error{lockPath, 0, "", std::string("cannot open the edit lock: ") + std::strerror(errno)};
+      m_error = textError(lockPath, 0, "",
+                          Text("label.lock_not_opened", {{"reason", std::strerror(errno)}}));
       return;
     }
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
       if (std::chrono::steady_clock::now() > until) {
-        m_error = Error{lockPath, 0, "",
-                        "another program has held the dataset's edit lock for 10 s; try again"};
+        m_error = textError(lockPath, 0, "", Text("label.lock_held"));
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -260,9 +259,9 @@ class EditLock {
   Error m_error;
 };
 
-std::string describeVersion(const LabelFileState& s) {
-  if (!s.exists) return "absent";
-  return std::to_string(s.size) + " bytes";
+Text describeVersion(const LabelFileState& s) {
+  if (!s.exists) return Text("label.absent");
+  return Text("label.bytes", {{"bytes", std::to_string(s.size)}});
 }
 
 }  // namespace
@@ -303,20 +302,17 @@ Status LabelStore::checkWritable(const std::string& labelPath) const {
     std::error_code ec;
     for (fs::path p = want; !p.empty() && p != p.parent_path(); p = p.parent_path())
       if (fs::exists(p, ec) && !fs::is_directory(p, ec))
-        return Error{p.string(), 0, "",
-                     "the dataset cannot be written here (a file, not a folder); the edits "
-                     "are not saved"};
+        return textError(p.string(), 0, "", Text("label.not_a_folder"));
     const fs::path dir = existingFolder(want);
     if (::access(dir.c_str(), W_OK) != 0)
-      return Error{dir.string(), 0, "",
-                   std::string("the dataset cannot be written here (") + std::strerror(errno) +
-                       "); the edits are not saved"};
+      return textError(dir.string(), 0, "",
+                       Text("label.not_writable", {{"reason", std::strerror(errno)}}));
   }
   std::error_code ec;
   fs::create_directories(fs::path(m_root) / ".stave", ec);
   if (ec)
-    return Error{m_root + "/.stave", 0, "",
-                 "cannot create the dataset's history folder: " + ec.message()};
+    return textError(m_root + "/.stave", 0, "",
+                     Text("label.no_history_folder", {{"reason", ec.message()}}));
   return Ok{};
 }
 
@@ -335,21 +331,23 @@ Status LabelStore::appendLog(const LabelEdit& edit) {
   const std::string line = editToJson(edit) + "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
-    return Error{path, 0, "", std::string("cannot open the edit log: ") + std::strerror(errno)};
+    return textError(path, 0, "", Text("label.log_not_opened", {{"reason", std::strerror(errno)}}));
   // One write of the whole line with O_APPEND: concurrent appenders never interleave inside it.
   size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      Error e{path, 0, "", std::string("cannot append to the edit log: ") + std::strerror(errno)};
+      Error e = textError(path, 0, "",
+                          Text("label.log_not_appended", {{"reason", std::strerror(errno)}}));
       ::close(fd);
       return e;
     }
     done += size_t(n);
   }
   if (::fsync(fd) != 0) {
-    Error e{path, 0, "", std::string("fsync of the edit log failed: ") + std::strerror(errno)};
+    Error e =
+        textError(path, 0, "", Text("label.log_not_synced", {{"reason", std::strerror(errno)}}));
     ::close(fd);
     return e;
   }
@@ -369,17 +367,17 @@ Result<LabelEdit> LabelStore::writeLocked(LabelFileState& base, const std::strin
   auto current = readLabelFile(base.path);
   if (!current) return current.errors();
   if (current->exists != base.exists || current->hash != base.hash)
-    return Error{base.path, 0, "",
-                 "changed on disk since it was read (then " + describeVersion(base) + ", now " +
-                     describeVersion(current.value()) +
-                     "), by another program or studio; not overwritten — reload it"};
+    return textError(base.path, 0, "",
+                     Text("label.changed_on_disk", {{"then", describeVersion(base)},
+                                                    {"now", describeVersion(current.value())}}));
   if (remove ? !current->exists : (current->exists && current->text == newText)) return LabelEdit{};
 
   const std::string rel = relative(base.path);
   if (auto k = keepOriginal(rel, current.value()); !k) return k.errors();
   if (remove) {
     if (::unlink(base.path.c_str()) != 0)
-      return Error{base.path, 0, "", std::string("cannot remove: ") + std::strerror(errno)};
+      return textError(base.path, 0, "",
+                       Text("label.cannot_remove", {{"reason", std::strerror(errno)}}));
   } else if (auto w = writeFileAtomic(base.path, newText); !w) {
     return w.errors();
   }
@@ -401,7 +399,10 @@ Result<LabelEdit> LabelStore::writeLocked(LabelFileState& base, const std::strin
       writeFileAtomic(base.path, current->text);
     else
       ::unlink(base.path.c_str());
-    return Error{base.path, 0, "", "not saved: " + a.errorText()};
+    const TextParts why = textOfErrors(a.errors());
+    return textError(base.path, 0, "",
+                     Text("label.not_saved", {why.empty() ? Text::Arg("reason", a.errorText())
+                                                          : Text::Arg("reason", why)}));
   }
   auto after = readLabelFile(base.path);
   if (after) base = std::move(after.value());

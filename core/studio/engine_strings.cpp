@@ -423,6 +423,19 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "not a recognised image header"),  // data.header.unknown
     QT_TRANSLATE_NOOP("stave::engine", "cannot open file"),  // data.header.cannot_open
     QT_TRANSLATE_NOOP("stave::engine", "not a readable image"),  // data.header.not_readable
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open the edit lock: {reason}"),  // label.lock_not_opened
+    QT_TRANSLATE_NOOP("stave::engine", "another program has held the dataset's edit lock for 10 s; try again"),  // label.lock_held
+    QT_TRANSLATE_NOOP("stave::engine", "absent"),  // label.absent
+    QT_TRANSLATE_NOOP("stave::engine", "{bytes} bytes"),  // label.bytes
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset cannot be written here (a file, not a folder); the edits are not saved"),  // label.not_a_folder
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset cannot be written here ({reason}); the edits are not saved"),  // label.not_writable
+    QT_TRANSLATE_NOOP("stave::engine", "cannot create the dataset's history folder: {reason}"),  // label.no_history_folder
+    QT_TRANSLATE_NOOP("stave::engine", "cannot open the edit log: {reason}"),  // label.log_not_opened
+    QT_TRANSLATE_NOOP("stave::engine", "cannot append to the edit log: {reason}"),  // label.log_not_appended
+    QT_TRANSLATE_NOOP("stave::engine", "fsync of the edit log failed: {reason}"),  // label.log_not_synced
+    QT_TRANSLATE_NOOP("stave::engine", "changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it"),  // label.changed_on_disk
+    QT_TRANSLATE_NOOP("stave::engine", "cannot remove: {reason}"),  // label.cannot_remove
+    QT_TRANSLATE_NOOP("stave::engine", "not saved: {reason}"),  // label.not_saved
     QT_TRANSLATE_NOOP("stave::engine", "NVML not found (no NVIDIA driver?): {reason}"),  // nvml.not_found
     QT_TRANSLATE_NOOP("stave::engine", "{path} could not be loaded"),  // nvml.not_loaded
     QT_TRANSLATE_NOOP("stave::engine", "{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)"),  // nvml.too_old

@@ -10,6 +10,7 @@
 #include "core/base/atomic_file.h"
 #include "core/data/image_header.h"
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 
 namespace stave::studio {
 
@@ -158,7 +159,7 @@ void LabelEditorModel::load(int index) {
         l.file.path = labelPath.toStdString();  // where a save goes, even when unreadable
         auto file = data::readLabelFile(labelPath.toStdString());
         if (!file)
-          l.error = QString::fromStdString(file.errorText());
+          l.error = errorsText(file.errors());
         else
           l.file = std::move(file.value());
         const auto h = data::readImageHeader(im.image.toStdString());
@@ -271,9 +272,10 @@ void LabelEditorModel::save() {
         std::lock_guard<std::mutex> lock(store->mutex);
         auto e = store->store.write(base, text);
         if (!e) {
-          o.error = QString::fromStdString(e.errorText());
-          o.failure = o.error.contains(QStringLiteral("changed on disk")) ? Failure::Conflict
-                                                                          : Failure::Write;
+          o.error = errorsText(e.errors());
+          // Told apart by the store's words (English), not by what the UI language shows.
+          o.failure = e.errorText().find("changed on disk") != std::string::npos ? Failure::Conflict
+                                                                                 : Failure::Write;
           return o;
         }
         o.ok = true;
@@ -382,8 +384,7 @@ void LabelEditorModel::saveElsewhere(const QString& folder) {
         for (const auto& f : files) {
           const QString target = QDir(dest).filePath(f.rel);
           if (auto st = writeFileAtomic(target.toStdString(), f.text); !st) {
-            o.error =
-                tr("cannot write to %1: %2").arg(dest, QString::fromStdString(st.errorText()));
+            o.error = tr("cannot write to %1: %2").arg(dest, errorsText(st.errors()));
             return o;
           }
           o.written << target;

@@ -9,6 +9,7 @@
 #include "core/data/label_edits.h"
 #include "core/data/label_fix_batch.h"
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/label_editor_model.h"
 
 namespace stave::studio {
@@ -59,7 +60,7 @@ void LabelIssuesModel::load(const QString& csv, const QString& root, const QStri
         LoadedIssues l;
         auto r = data::readLabelIssuesCsv(csvPath);
         if (!r) {
-          l.error = QString::fromStdString(r.errorText());
+          l.error = errorsText(r.errors());
           return l;
         }
         // The companion beside the CSV gives each badly located issue its predicted box, so
@@ -127,24 +128,24 @@ void LabelIssuesModel::applyFix(int row, data::IssueFix fix) {
         Outcome o;
         const auto h = data::readImageHeader(image);
         if (!h.ok) {
-          o.error = QString::fromStdString(image + ": " + h.error);
+          o.error = QString::fromStdString(image + ": ") + engineText({h.errorText}, h.error);
           return o;
         }
         std::lock_guard<std::mutex> lock(store->mutex);
         auto file = data::readLabelFile(label);
         if (!file) {
-          o.error = QString::fromStdString(file.errorText());
+          o.error = errorsText(file.errors());
           return o;
         }
         auto text =
             data::applyIssueFix(file->text, label, issue, fix, h.displayWidth(), h.displayHeight());
         if (!text) {
-          o.error = QString::fromStdString(text.errorText());
+          o.error = errorsText(text.errors());
           return o;
         }
         auto e = store->store.write(file.value(), text.value());
         if (!e)
-          o.error = QString::fromStdString(e.errorText());
+          o.error = errorsText(e.errors());
         else
           o.edit = QString::fromStdString(e->id);
         return o;
@@ -168,7 +169,7 @@ void LabelIssuesModel::markNotAnIssue(int row) {
   m_fixJob->run<QString>(
       [issue, root] {
         auto s = data::dismissIssue(root, issue);
-        return s ? QString() : QString::fromStdString(s.errorText());
+        return s ? QString() : errorsText(s.errors());
       },
       [this, row](QString error) {
         if (!error.isEmpty()) {

@@ -4,7 +4,8 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings (History's and the Run page's), the dataset scan's problems, why the Hardware page
+// its warnings (History's and the Run page's), the dataset scan's problems, a label file that
+// cannot be saved (the label editor's and Label issues' refusals), why the Hardware page
 // sees no GPU, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
 // words kept as they are). Each path that still showed English under zh_CN fails here;
 // tst_engine_text checks that every catalog id has a translation.
@@ -24,6 +25,7 @@
 #include "core/cluster/remote_job.h"
 #include "core/cluster/ssh.h"
 #include "core/config/run_config.h"
+#include "core/data/label_edits.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/dataset_scan.h"
 #include "core/studio/engine_text.h"
@@ -364,6 +366,40 @@ class TestEngineWords : public QObject {
                                    "label-duplicate", "label-nan", "label-number", "label-orphan",
                                    "label-range", "labels-missing"}));
     }
+  }
+
+  // A label file changed on disk since the editor read it, and a dataset that cannot be written:
+  // the label editor's and Label issues' refusals, in Chinese, the file named as it is.
+  void labelStoreRefusals() {
+    const QString root = m_dir.filePath(QStringLiteral("label-set"));
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/labels")));
+    const QString label = root + QStringLiteral("/labels/a.txt");
+    writeFile(label, "0 0.5 0.5 0.2 0.2\n");
+    stave::data::LabelStore store(root.toStdString(), "test");
+    auto base = stave::data::readLabelFile(label.toStdString());
+    QVERIFY(base.ok());
+    writeFile(label, "1 0.5 0.5 0.2 0.2\n0 0.2 0.2 0.1 0.1\n");  // another program, meanwhile
+    const auto refused = store.write(base.value(), "0 0.4 0.4 0.2 0.2\n");
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.errorText().find("changed on disk") != std::string::npos,
+             refused.errorText().c_str());
+    const QString conflict = stave::studio::errorsText(refused.errors());
+    QVERIFY2(
+        conflict.startsWith(label + QStringLiteral(": ")) && hasHan(conflict) &&
+            englishLeft(conflict, {"changed on disk", "bytes", "reload", "overwritten"}).isEmpty(),
+        qPrintable(conflict));
+
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/.stave")));
+    writeFile(root + QStringLiteral("/.stave/label-edits.jsonl"), "");
+    QVERIFY(QFile::remove(root + QStringLiteral("/.stave/label-edits.jsonl")));
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/.stave/label-edits.jsonl")));  // a folder: no log
+    auto now = stave::data::readLabelFile(label.toStdString());
+    QVERIFY(now.ok());
+    const auto notSaved = store.write(now.value(), "0 0.4 0.4 0.2 0.2\n");
+    QVERIFY(!notSaved.ok());
+    const QString shown = stave::studio::errorsText(notSaved.errors());
+    QVERIFY2(hasHan(shown) && englishLeft(shown, {"not saved", "edit log"}).isEmpty(),
+             qPrintable(shown));
   }
 
   // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
