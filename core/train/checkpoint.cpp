@@ -14,25 +14,18 @@
 #include <vector>
 
 #include "core/base/atomic_file.h"
+#include "core/config/member_table.h"
 
 namespace stave::train {
 namespace {
 constexpr int64_t kFormatVersion = 1;
+}  // namespace
 
-// The metadata records, each bound to its CheckpointMeta member: writeMeta() and readMeta() are
-// loops over this table. `optional` marks records added later in format 1, absent from older
-// checkpoints (read when present). The class names and has_optimizer are converted by hand.
-struct MetaField {
-  const char* key;
-  std::variant<int64_t CheckpointMeta::*, double CheckpointMeta::*, std::string CheckpointMeta::*,
-               std::vector<double> CheckpointMeta::*>
-      member;
-  bool optional = false;
-};
-
-const std::vector<MetaField>& metaFields() {
+// writeMeta() and readMeta() are loops over this table, in its order (the archive's record
+// order): a new record is one row, optional when older checkpoints lack it.
+const config::MemberTable<CheckpointMeta>& checkpointMetaTable() {
   using M = CheckpointMeta;
-  static const std::vector<MetaField> fields{
+  static const config::MemberTable<M> fields{
       {"epoch", &M::epoch},
       {"epochs", &M::epochs},
       {"iteration", &M::iteration},
@@ -61,6 +54,15 @@ const std::vector<MetaField>& metaFields() {
   return fields;
 }
 
+namespace {
+// The member types a checkpoint record holds (TorchScript's int, float, str and float[]).
+template <class T>
+constexpr bool kRecordType =
+    std::is_same_v<T, int64_t> || std::is_same_v<T, double> || std::is_same_v<T, std::string> ||
+    std::is_same_v<T, std::vector<double>>;
+
+using MetaField = config::MemberField<CheckpointMeta>;
+
 c10::IValue readRecord(torch::serialize::InputArchive& a, const std::string& key) {
   c10::IValue v;
   a.read(key, v);
@@ -69,8 +71,13 @@ c10::IValue readRecord(torch::serialize::InputArchive& a, const std::string& key
 
 void writeMeta(torch::serialize::OutputArchive& a, const CheckpointMeta& m) {
   a.write("format_version", c10::IValue(kFormatVersion));
-  for (const MetaField& f : metaFields())
-    std::visit([&](auto member) { a.write(f.key, c10::IValue(m.*member)); }, f.member);
+  config::forEachMember(checkpointMetaTable(), [&](const MetaField& f, auto member) {
+    using T = std::decay_t<decltype(m.*member)>;
+    if constexpr (kRecordType<T>)
+      a.write(f.key, c10::IValue(m.*member));
+    else
+      STAVE_CHECK(false, std::string("checkpoint record '") + f.key + "' has no record type");
+  });
   std::string names;
   for (const auto& n : m.names) names += n + "\n";
   a.write("names", c10::IValue(names));
@@ -89,9 +96,11 @@ bool assign(CheckpointMeta& m, T CheckpointMeta::*member, const c10::IValue& v) 
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!v.isString()) return false;
     m.*member = v.toStringRef();
-  } else {
+  } else if constexpr (std::is_same_v<T, std::vector<double>>) {
     if (!v.isDoubleList()) return false;
     m.*member = v.toDoubleVector();
+  } else {
+    return false;  // not a record type: writeMeta() refuses it
   }
   return true;
 }
@@ -105,18 +114,17 @@ CheckpointMeta readMeta(torch::serialize::InputArchive& a) {
                              " is not supported (expected " + std::to_string(kFormatVersion) +
                              ")");
   }
-  for (const MetaField& f : metaFields()) {
+  config::forEachMember(checkpointMetaTable(), [&](const MetaField& f, auto member) {
     c10::IValue v;
     if (f.optional) {
-      if (!a.try_read(f.key, v)) continue;
+      if (!a.try_read(f.key, v)) return;
     } else {
       a.read(f.key, v);
     }
-    const bool ok = std::visit([&](auto member) { return assign(m, member, v); }, f.member);
-    if (!ok && !f.optional)
+    if (!assign(m, member, v) && !f.optional)
       throw std::runtime_error(std::string("checkpoint record '") + f.key +
                                "' has the wrong type (" + v.tagKind() + ")");
-  }
+  });
   const c10::IValue names = readRecord(a, "names");
   if (!names.isString()) throw std::runtime_error("checkpoint record 'names' is not text");
   std::istringstream lines(names.toStringRef());

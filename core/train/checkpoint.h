@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/result.h"
+#include "core/config/member_table.h"
 #include "core/model/yolo.h"
 
 namespace stave::train {
@@ -53,6 +54,11 @@ struct CheckpointMeta {
   /// another number adapts the accumulation and the step counters.
   int64_t worldSize = 0;
 };
+
+/// The checkpoint's metadata records, each bound to its CheckpointMeta member (the class names
+/// and has_optimizer are not in it: they are converted by hand). Optional rows are records added
+/// later in format 1, absent from older checkpoints.
+const config::MemberTable<CheckpointMeta>& checkpointMetaTable();
 
 /// The live objects a checkpoint reads or writes; null members are skipped.
 struct CheckpointParts {

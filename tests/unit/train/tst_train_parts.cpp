@@ -199,6 +199,7 @@ class TstTrainParts : public QObject {
   }
 
   void checkpointRoundTrip() {
+    QVERIFY(stave::config::memberTableProblems(checkpointMetaTable()).empty());
     QTemporaryDir dir;
     const std::string path = dir.filePath("weights/last.pt").toStdString();
     Trained trained;
