@@ -34,17 +34,26 @@ void paintBoxes(QPainter& painter, const QRectF& target, const QVector<DrawnBox>
   // With a highlighted box (an offending label row) the others step back.
   const bool anyHighlight =
       std::any_of(boxes.begin(), boxes.end(), [](const DrawnBox& b) { return b.highlight; });
-  // Highlighted boxes last, so they are on top.
+  const auto colourOf = [&](const DrawnBox& b) {
+    QColor colour = b.highlight ? QColor(255, 0, 0) : classColor(b.cls);
+    if (anyHighlight && !b.highlight) colour.setAlpha(110);
+    return colour;
+  };
+  const auto rectOf = [&](const DrawnBox& b) {
+    return QRectF(target.left() + b.rect.left() * target.width(),
+                  target.top() + b.rect.top() * target.height(), b.rect.width() * target.width(),
+                  b.rect.height() * target.height());
+  };
+  const auto shown = [&](const DrawnBox& b, int pass) {
+    return b.highlight == (pass == 1) && (b.highlight || !hidden.contains(b.cls));
+  };
+  // Highlighted boxes last, so they are on top; every box before any tag, so that no box's
+  // line crosses another box's tag (a red offending box cut "circle" to "ircle").
   for (int pass = 0; pass < 2; ++pass) {
     for (const auto& b : boxes) {
-      if (b.highlight != (pass == 1)) continue;
-      if (!b.highlight && hidden.contains(b.cls)) continue;
-      QColor colour = b.highlight ? QColor(255, 0, 0) : classColor(b.cls);
-      if (anyHighlight && !b.highlight) colour.setAlpha(110);
-      const QRectF r(target.left() + b.rect.left() * target.width(),
-                     target.top() + b.rect.top() * target.height(), b.rect.width() * target.width(),
-                     b.rect.height() * target.height());
-      painter.setPen(QPen(colour, b.highlight ? 3 : (target.width() >= 120 ? 2 : 1),
+      if (!shown(b, pass)) continue;
+      const QRectF r = rectOf(b);
+      painter.setPen(QPen(colourOf(b), b.highlight ? 3 : (target.width() >= 120 ? 2 : 1),
                           b.dashed ? Qt::DashLine : Qt::SolidLine));
       painter.setBrush(Qt::NoBrush);
       painter.drawRect(r);
@@ -52,14 +61,19 @@ void paintBoxes(QPainter& painter, const QRectF& target, const QVector<DrawnBox>
         painter.setPen(QPen(Qt::white, 1, Qt::DashLine));
         painter.drawRect(r.adjusted(2.5, 2.5, -2.5, -2.5));
       }
-      if (!tags) continue;
+    }
+  }
+  for (int pass = 0; tags && pass < 2; ++pass) {
+    for (const auto& b : boxes) {
+      if (!shown(b, pass)) continue;
+      const QRectF r = rectOf(b);
       const QString text = !b.tag.isEmpty()                     ? b.tag
                            : b.cls >= 0 && b.cls < names.size() ? names[b.cls]
                                                                 : QString::number(b.cls);
       const qreal h = fm.height() + 2;
       QRectF tag(r.left(), r.top() - h, fm.horizontalAdvance(text) + 6, h);
       if (tag.top() < target.top()) tag.moveTop(r.top());  // no room above: inside the box
-      painter.fillRect(tag, colour);
+      painter.fillRect(tag, colourOf(b));
       painter.setPen(Qt::white);
       painter.drawText(tag.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
     }

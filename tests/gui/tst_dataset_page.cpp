@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QListWidget>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -520,6 +521,29 @@ class TestDatasetPage : public QObject {
     QTest::mouseClick(aug->button(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 60000);
     QCOMPARE(aug->preview().epoch, 1);
+  }
+
+  // A box's tag stays on top of every box's line: the red offending row's box, drawn over the
+  // others, crossed the tag of the box beside it ("circle" read "ircle" on the Problems tab).
+  void tagsOverEveryBox() {
+    using stave::widgets::DrawnBox;
+    QImage image(300, 300, QImage::Format_RGB32);
+    image.fill(Qt::black);
+    DrawnBox beside(QRectF(0.4, 0.5, 0.3, 0.3), 0);      // its tag above it: y 150 - h .. 150
+    DrawnBox offending(QRectF(0.45, 0.2, 0.4, 0.7), 9);  // left edge x 135, across that tag
+    offending.highlight = true;
+    offending.tag = QStringLiteral("line 5: 9");
+    int tagMiddle = 0;
+    {
+      QPainter painter(&image);
+      tagMiddle = 150 - (painter.fontMetrics().height() + 2) / 2;
+      stave::widgets::paintBoxes(painter, QRectF(0, 0, 300, 300), {beside, offending},
+                                 {QStringLiteral("circle")});
+    }
+    // The offending box's line is red where it runs free, and not on the tag.
+    QCOMPARE(image.pixelColor(135, 220), QColor(255, 0, 0));
+    QVERIFY2(image.pixelColor(135, tagMiddle) != QColor(255, 0, 0),
+             qPrintable(image.pixelColor(135, tagMiddle).name()));
   }
 };
 
