@@ -231,10 +231,40 @@ int rankMain(const RankStart& start) {
   return rc;
 }
 
+const std::vector<config::FieldBinding<telemetry::NodeTelemetryOptions>>& nodeTelemetryBindings() {
+  using O = telemetry::NodeTelemetryOptions;
+  static const std::vector<config::FieldBinding<O>> table{{"sample_period_s", &O::periodS}};
+  return table;
+}
+
+const std::vector<config::FieldBinding<telemetry::RunMonitorOptions>>& runMonitorBindings() {
+  using O = telemetry::RunMonitorOptions;
+  static const std::vector<config::FieldBinding<O>> table{
+      {"report_period_s", &O::reportPeriodS},
+      {"metrics_port", &O::metricsPort},
+      {"metrics_addr", &O::metricsAddress},
+  };
+  return table;
+}
+
+const std::vector<config::FieldBinding<dist::LaunchOptions>>& launchBindings() {
+  using O = dist::LaunchOptions;
+  static const std::vector<config::FieldBinding<O>> table{
+      {"nproc", &O::nproc},
+      {"nnodes", &O::nnodes},
+      {"node_rank", &O::nodeRank},
+      {"master_addr", &O::masterAddr},
+      {"master_port", &O::masterPort},
+      {"tensorboard", &O::tensorboard},
+      {"nccl_timeout_s", &O::hangTimeoutS},
+  };
+  return table;
+}
+
 telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& config,
                                                      const dist::DistEnv& env) {
   telemetry::NodeTelemetryOptions o;
-  o.periodS = config.getFloat("sample_period_s");
+  config::applyBindings(config, nodeTelemetryBindings(), o);
   o.diskPath = fs::path(config.getString("data")).parent_path().string();
   o.node = env.node;
   o.nodes = env.nodes;
@@ -244,10 +274,8 @@ telemetry::NodeTelemetryOptions nodeTelemetryOptions(const config::RunConfig& co
 telemetry::RunMonitorOptions runMonitorOptions(const config::RunConfig& config,
                                                const std::string& runDir, int rank) {
   telemetry::RunMonitorOptions mo;
-  mo.reportPeriodS = config.getFloat("report_period_s");
+  config::applyBindings(config, runMonitorBindings(), mo);
   mo.runName = fs::path(runDir).filename().string();
-  mo.metricsPort = static_cast<int>(config.getInt("metrics_port"));
-  mo.metricsAddress = config.getString("metrics_addr");
   mo.rank = rank;
   return mo;
 }
@@ -274,13 +302,8 @@ dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::st
     lo.workerArgv.push_back(flag);
     lo.workerArgv.push_back(std::to_string(n));
   }
-  lo.nproc = static_cast<int>(config.getInt("nproc"));
-  lo.nnodes = static_cast<int>(config.getInt("nnodes"));
-  lo.nodeRank = static_cast<int>(config.getInt("node_rank"));
-  lo.masterAddr = config.getString("master_addr");
-  lo.masterPort = static_cast<int>(config.getInt("master_port"));
+  config::applyBindings(config, launchBindings(), lo);
   lo.runDir = runDir;
-  lo.tensorboard = config.getBool("tensorboard");
   if (joinsNodeZero(config)) {
     // Node 0 keeps the run's events.jsonl and tb/ (this node's rank events reach it through the
     // relay); this node's own copy goes beside its rank logs.
@@ -293,7 +316,6 @@ dist::LaunchOptions launchOptions(const config::RunConfig& config, const std::st
   const auto node = nodeTelemetryOptions(config);
   lo.samplePeriodS = node.periodS;
   lo.diskPath = node.diskPath;
-  lo.hangTimeoutS = static_cast<double>(config.getInt("nccl_timeout_s"));
   const auto monitor = runMonitorOptions(config, runDir, 0);
   lo.reportPeriodS = monitor.reportPeriodS;
   lo.metricsPort = monitor.metricsPort;

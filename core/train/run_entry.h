@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/config/binding.h"
 #include "core/config/run_config.h"
 #include "core/distributed/dist_env.h"
 #include "core/distributed/launcher.h"
@@ -37,6 +38,14 @@ inline constexpr double kStopGraceS = 60.0;
 /// samples its node and runs the doctor and the metrics endpoint; under the launcher every rank
 /// writes its events to stdout for the launcher, and LibTorch's backtraces go to its log file.
 int rankMain(const RankStart& start);
+
+/// The run-config keys each option struct below takes as they are (binding tables: a key is
+/// read by name in one place; tests/unit/train/tst_every_setting.cpp checks them). What the
+/// functions below derive (the dataset's disk, the run's name, the worker command line) is not
+/// in them.
+const std::vector<config::FieldBinding<telemetry::NodeTelemetryOptions>>& nodeTelemetryBindings();
+const std::vector<config::FieldBinding<telemetry::RunMonitorOptions>>& runMonitorBindings();
+const std::vector<config::FieldBinding<dist::LaunchOptions>>& launchBindings();
 
 /// A run's node telemetry (sample period, the dataset's disk) from its config; the node's
 /// index and the run's node count from `env` (a rank under srun/torchrun).

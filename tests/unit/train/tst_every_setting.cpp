@@ -227,6 +227,12 @@ class TstEverySetting : public QObject {
     QVERIFY2(config::bindingProblems(data::augmentBindings()).empty(),
              qPrintable(text(config::bindingProblems(data::augmentBindings()))));
     QCOMPARE(data::augmentBindings().size(), size_t(12));
+    QVERIFY2(config::bindingProblems(train::nodeTelemetryBindings()).empty(),
+             qPrintable(text(config::bindingProblems(train::nodeTelemetryBindings()))));
+    QVERIFY2(config::bindingProblems(train::runMonitorBindings()).empty(),
+             qPrintable(text(config::bindingProblems(train::runMonitorBindings()))));
+    QVERIFY2(config::bindingProblems(train::launchBindings()).empty(),
+             qPrintable(text(config::bindingProblems(train::launchBindings()))));
 
     using S = train::TrainSettings;
     const std::vector<config::FieldBinding<S>> bad{
