@@ -8545,6 +8545,70 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <source>not saved: {reason}</source>
         <translation>未保存：{reason}</translation>
     </message>
+    <message>
+        <source>cannot list folder: {reason}</source>
+        <translation>无法列出文件夹：{reason}</translation>
+    </message>
+    <message>
+        <source>unknown split; expected train, val or test</source>
+        <translation>未知的划分；应为 train、val 或 test</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>not an issues CSV: the first line must be &apos;{header}&apos;</source>
+        <translation>不是问题 CSV：第一行必须是“{header}”</translation>
+    </message>
+    <message>
+        <source>{why}; row skipped</source>
+        <translation>{why}；已跳过该行</translation>
+    </message>
+    <message>
+        <source>expected 9 fields, got {count}</source>
+        <translation>应有 9 个字段，实际为 {count} 个</translation>
+    </message>
+    <message>
+        <source>no image</source>
+        <translation>没有图像</translation>
+    </message>
+    <message>
+        <source>kind &apos;{kind}&apos; is none of overlooked, swapped, badly_located, spurious</source>
+        <translation>类型“{kind}”不是 overlooked、swapped、badly_located、spurious 之一</translation>
+    </message>
+    <message>
+        <source>a class is not a whole number &gt;= -1</source>
+        <translation>某个类别不是大于等于 -1 的整数</translation>
+    </message>
+    <message>
+        <source>score or box is not a number</source>
+        <translation>分数或框不是数字</translation>
+    </message>
+    <message>
+        <source>the image&apos;s size is unknown</source>
+        <translation>图像尺寸未知</translation>
+    </message>
+    <message>
+        <source>the issue has no prediction to accept</source>
+        <translation>该问题没有可接受的预测</translation>
+    </message>
+    <message>
+        <source>the issue names no label box</source>
+        <translation>该问题没有指明标注框</translation>
+    </message>
+    <message>
+        <source>the issue has no other class to take</source>
+        <translation>该问题没有可采用的其他类别</translation>
+    </message>
+    <message>
+        <source>the issue holds no predicted box to take</source>
+        <translation>该问题没有可采用的预测框</translation>
+    </message>
+    <message>
+        <source>the label box of class {class} the issue names is no longer in the file (changed since the issues were found)</source>
+        <translation>该问题指明的类别 {class} 的标注框已不在文件中（发现问题之后文件被修改了）</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>
@@ -8855,6 +8919,13 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <location filename="../core/studio/slurm_job.cpp" line="655"/>
         <source>&apos;%1&apos; is not a Slurm job id; nothing was cancelled</source>
         <translation>“%1”不是 Slurm 作业 ID；没有取消任何作业</translation>
+    </message>
+</context>
+<context>
+    <name>stave::studio::AugmentPreview</name>
+    <message>
+        <source>the train split has no usable images</source>
+        <translation>训练划分没有可用的图像</translation>
     </message>
 </context>
 </TS>

@@ -683,6 +683,9 @@ const std::vector<MessageDef> kCatalog = {
      "label folder does not exist: {count} images there are treated as background (no objects)"},
     {"data.orphan", "label file without an image in this split"},
     {"data.listed_in", " (listed in {file}:{line})"},
+    {"data.cannot_list", "cannot list folder: {reason}"},
+    {"data.unknown_split", "unknown split; expected train, val or test"},
+    {"data.cancelled", "cancelled"},
     {"data.split_empty", "split '{split}' has no usable images ({count} entries found)"},
     {"data.header.jpeg_markers", "corrupt JPEG marker stream"},
     {"data.header.jpeg_length", "corrupt JPEG segment length"},
@@ -714,6 +717,21 @@ const std::vector<MessageDef> kCatalog = {
      "not overwritten — reload it"},
     {"label.cannot_remove", "cannot remove: {reason}"},
     {"label.not_saved", "not saved: {reason}"},
+    {"issues.not_csv", "not an issues CSV: the first line must be '{header}'"},
+    {"issues.row_skipped", "{why}; row skipped"},
+    {"issues.fields", "expected 9 fields, got {count}"},
+    {"issues.no_image", "no image"},
+    {"issues.kind", "kind '{kind}' is none of overlooked, swapped, badly_located, spurious"},
+    {"issues.class", "a class is not a whole number >= -1"},
+    {"issues.number", "score or box is not a number"},
+    {"issues.size_unknown", "the image's size is unknown"},
+    {"issues.no_prediction", "the issue has no prediction to accept"},
+    {"issues.no_label_box", "the issue names no label box"},
+    {"issues.no_other_class", "the issue has no other class to take"},
+    {"issues.no_predicted_box", "the issue holds no predicted box to take"},
+    {"issues.box_gone",
+     "the label box of class {class} the issue names is no longer in the file (changed since the "
+     "issues were found)"},
 
     // --- NVML (core/telemetry/nvml.cpp, gpu_inventory.cpp: the Hardware page) ---------------
     // The loader's and NVML's own words are arguments ({reason}), never translated.

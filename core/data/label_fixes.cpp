@@ -72,7 +72,7 @@ Result<IssuesCsv> readLabelIssuesCsv(const std::string& path) {
   std::string header = kLabelIssuesCsvHeader;
   header.pop_back();
   if (lines.empty() || (lines[0] != header && lines[0] != header + "\r"))
-    return Error{path, 1, "", "not an issues CSV: the first line must be '" + header + "'"};
+    return textError(path, 1, "", Text("issues.not_csv", {{"header", header}}));
   IssuesCsv out;
   for (size_t i = 1; i < lines.size(); ++i) {
     const int lineNo = int(i + 1);
@@ -80,20 +80,21 @@ Result<IssuesCsv> readLabelIssuesCsv(const std::string& path) {
     const auto f = csvFields(lines[i]);
     IssueRow r;
     r.line = lineNo;
-    std::string why;
+    Text why;
     if (f.size() != 9)
-      why = "expected 9 fields, got " + std::to_string(f.size());
+      why = Text("issues.fields", {{"count", std::to_string(f.size())}});
     else if (f[0].empty())
-      why = "no image";
+      why = Text("issues.no_image");
     else if (!parseIssueKind(f[1], r.kind))
-      why = "kind '" + f[1] + "' is none of overlooked, swapped, badly_located, spurious";
+      why = Text("issues.kind", {{"kind", f[1]}});
     else if (!whole(f[2], r.labelClass) || !whole(f[3], r.predictedClass))
-      why = "a class is not a whole number >= -1";
+      why = Text("issues.class");
     else if (!number(f[4], r.score) || !number(f[5], r.x1) || !number(f[6], r.y1) ||
              !number(f[7], r.x2) || !number(f[8], r.y2))
-      why = "score or box is not a number";
-    if (!why.empty()) {
-      out.problems.push_back({path, lineNo, "", why + "; row skipped"});
+      why = Text("issues.number");
+    if (!why.id.empty()) {
+      out.problems.push_back(
+          textError(path, lineNo, "", Text("issues.row_skipped", {{"why", why}})));
       continue;
     }
     r.image = f[0];
@@ -121,26 +122,25 @@ bool defaultFix(IssueKind kind, IssueFix& fix) {
 
 Result<std::string> applyIssueFix(const std::string& labelText, const std::string& labelPath,
                                   const IssueRow& issue, IssueFix fix, int width, int height) {
-  if (width <= 0 || height <= 0) return Error{labelPath, 0, "", "the image's size is unknown"};
+  if (width <= 0 || height <= 0) return textError(labelPath, 0, "", Text("issues.size_unknown"));
   auto rows = parseLabelRows(labelText);
   std::vector<std::string> out;
   for (const auto& r : rows) out.push_back(r.text);
   const double W = width, H = height;
   if (fix == IssueFix::AcceptPrediction) {
-    if (issue.predictedClass < 0)
-      return Error{labelPath, 0, "", "the issue has no prediction to accept"};
+    if (issue.predictedClass < 0) return textError(labelPath, 0, "", Text("issues.no_prediction"));
     Box b{issue.predictedClass, float((issue.x1 + issue.x2) / 2 / W),
           float((issue.y1 + issue.y2) / 2 / H), float((issue.x2 - issue.x1) / W),
           float((issue.y2 - issue.y1) / H)};
     out.push_back(formatBoxRow(b));
     return joinRows(out);
   }
-  if (issue.labelClass < 0) return Error{labelPath, 0, "", "the issue names no label box"};
+  if (issue.labelClass < 0) return textError(labelPath, 0, "", Text("issues.no_label_box"));
   if (fix == IssueFix::TakeOtherClass && issue.predictedClass < 0)
-    return Error{labelPath, 0, "", "the issue has no other class to take"};
+    return textError(labelPath, 0, "", Text("issues.no_other_class"));
   if (fix == IssueFix::TakePredictedBox &&
       (!issue.hasPredictedBox || issue.px2 <= issue.px1 || issue.py2 <= issue.py1))
-    return Error{labelPath, 0, "", "the issue holds no predicted box to take"};
+    return textError(labelPath, 0, "", Text("issues.no_predicted_box"));
   // The label box the issue names: of its class, overlapping the issue's box most.
   int best = -1;
   double bestIou = 0.5;
@@ -155,10 +155,8 @@ Result<std::string> applyIssueFix(const std::string& labelText, const std::strin
     }
   }
   if (best < 0)
-    return Error{labelPath, 0, "",
-                 "the label box of class " + std::to_string(issue.labelClass) +
-                     " the issue names is no longer in the file (changed since the issues were "
-                     "found)"};
+    return textError(labelPath, 0, "",
+                     Text("issues.box_gone", {{"class", std::to_string(issue.labelClass)}}));
   if (fix == IssueFix::DeleteBox) {
     out.erase(out.begin() + best);
   } else if (fix == IssueFix::TakePredictedBox) {

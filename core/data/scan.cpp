@@ -317,7 +317,7 @@ Status listFolder(const std::string& src, const std::string& split, const ScanOp
     if (hasImageExtension(it->path().string()) && !it->is_directory(fileEc))
       found.push_back(normalised(it->path()));
   }
-  if (ec) return Error{src, 0, split, "cannot list folder: " + ec.message()};
+  if (ec) return textError(src, 0, split, Text("data.cannot_list", {{"reason", ec.message()}}));
   std::sort(found.begin(), found.end());
   for (auto& f : found) entries.push_back({std::move(f), "", 0});
   return Ok{};
@@ -543,11 +543,11 @@ void mergeSlots(std::vector<Slot>& slots, const std::vector<Entry>& unique,
 Result<SplitIndex> scanSplit(const DataSpec& spec, const std::string& split,
                              const ScanOptions& opt) {
   const auto* sources = spec.sources(split);
-  if (!sources) return Error{spec.yamlPath, 0, split, "unknown split; expected train, val or test"};
+  if (!sources) return textError(spec.yamlPath, 0, split, Text("data.unknown_split"));
   SplitIndex index;
   index.split = split;
   index.root = spec.root;
-  const Error cancelError{spec.yamlPath, 0, split, "cancelled"};
+  const Error cancelError = textError(spec.yamlPath, 0, split, Text("data.cancelled"));
 
   auto entries = listEntries(*sources, split, opt, cancelError);
   if (!entries) return entries.errors();

@@ -1,5 +1,7 @@
 #include "core/studio/augment_preview.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cstring>
 
@@ -14,7 +16,8 @@ AugmentPreview buildAugmentPreview(const data::SplitIndex& train, const config::
   AugmentPreview out;
   try {
     if (train.images.empty()) {
-      out.error = QStringLiteral("the train split has no usable images");
+      out.error = QCoreApplication::translate("stave::studio::AugmentPreview",
+                                              "the train split has no usable images");
       return out;
     }
     data::LoaderOptions lo = data::loaderOptionsFromConfig(cfg, /*train=*/true);

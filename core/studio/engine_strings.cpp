@@ -410,6 +410,9 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "label folder does not exist: {count} images there are treated as background (no objects)"),  // data.labels_missing
     QT_TRANSLATE_NOOP("stave::engine", "label file without an image in this split"),  // data.orphan
     QT_TRANSLATE_NOOP("stave::engine", " (listed in {file}:{line})"),  // data.listed_in
+    QT_TRANSLATE_NOOP("stave::engine", "cannot list folder: {reason}"),  // data.cannot_list
+    QT_TRANSLATE_NOOP("stave::engine", "unknown split; expected train, val or test"),  // data.unknown_split
+    QT_TRANSLATE_NOOP("stave::engine", "cancelled"),  // data.cancelled
     QT_TRANSLATE_NOOP("stave::engine", "split '{split}' has no usable images ({count} entries found)"),  // data.split_empty
     QT_TRANSLATE_NOOP("stave::engine", "corrupt JPEG marker stream"),  // data.header.jpeg_markers
     QT_TRANSLATE_NOOP("stave::engine", "corrupt JPEG segment length"),  // data.header.jpeg_length
@@ -436,6 +439,19 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it"),  // label.changed_on_disk
     QT_TRANSLATE_NOOP("stave::engine", "cannot remove: {reason}"),  // label.cannot_remove
     QT_TRANSLATE_NOOP("stave::engine", "not saved: {reason}"),  // label.not_saved
+    QT_TRANSLATE_NOOP("stave::engine", "not an issues CSV: the first line must be '{header}'"),  // issues.not_csv
+    QT_TRANSLATE_NOOP("stave::engine", "{why}; row skipped"),  // issues.row_skipped
+    QT_TRANSLATE_NOOP("stave::engine", "expected 9 fields, got {count}"),  // issues.fields
+    QT_TRANSLATE_NOOP("stave::engine", "no image"),  // issues.no_image
+    QT_TRANSLATE_NOOP("stave::engine", "kind '{kind}' is none of overlooked, swapped, badly_located, spurious"),  // issues.kind
+    QT_TRANSLATE_NOOP("stave::engine", "a class is not a whole number >= -1"),  // issues.class
+    QT_TRANSLATE_NOOP("stave::engine", "score or box is not a number"),  // issues.number
+    QT_TRANSLATE_NOOP("stave::engine", "the image's size is unknown"),  // issues.size_unknown
+    QT_TRANSLATE_NOOP("stave::engine", "the issue has no prediction to accept"),  // issues.no_prediction
+    QT_TRANSLATE_NOOP("stave::engine", "the issue names no label box"),  // issues.no_label_box
+    QT_TRANSLATE_NOOP("stave::engine", "the issue has no other class to take"),  // issues.no_other_class
+    QT_TRANSLATE_NOOP("stave::engine", "the issue holds no predicted box to take"),  // issues.no_predicted_box
+    QT_TRANSLATE_NOOP("stave::engine", "the label box of class {class} the issue names is no longer in the file (changed since the issues were found)"),  // issues.box_gone
     QT_TRANSLATE_NOOP("stave::engine", "NVML not found (no NVIDIA driver?): {reason}"),  // nvml.not_found
     QT_TRANSLATE_NOOP("stave::engine", "{path} could not be loaded"),  // nvml.not_loaded
     QT_TRANSLATE_NOOP("stave::engine", "{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)"),  // nvml.too_old

@@ -71,7 +71,7 @@ void LabelIssuesModel::load(const QString& csv, const QString& root, const QStri
           bool used = false;
           companion = data::companionFor(csvPath, text.value(), warnings, used);
         }
-        for (const auto& p : warnings) l.problems << QString::fromStdString(p.toString());
+        for (const auto& p : warnings) l.problems << errorText(p);
         const auto dismissed = data::readDismissedIssues(rootPath);
         for (auto& row : r->rows) {
           if (dismissed.count(data::issueKey(row))) {

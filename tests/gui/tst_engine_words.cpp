@@ -5,7 +5,8 @@
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
 // its warnings (History's and the Run page's), the dataset scan's problems, a label file that
-// cannot be saved (the label editor's and Label issues' refusals), why the Hardware page
+// cannot be saved (the label editor's and Label issues' refusals), an issues CSV that cannot be
+// used, why the Hardware page
 // sees no GPU, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
 // words kept as they are). Each path that still showed English under zh_CN fails here;
 // tst_engine_text checks that every catalog id has a translation.
@@ -26,6 +27,8 @@
 #include "core/cluster/ssh.h"
 #include "core/config/run_config.h"
 #include "core/data/label_edits.h"
+#include "core/data/label_fixes.h"
+#include "core/data/label_issues.h"
 #include "core/studio/cluster_profile.h"
 #include "core/studio/dataset_scan.h"
 #include "core/studio/engine_text.h"
@@ -400,6 +403,39 @@ class TestEngineWords : public QObject {
     const QString shown = stave::studio::errorsText(notSaved.errors());
     QVERIFY2(hasHan(shown) && englishLeft(shown, {"not saved", "edit log"}).isEmpty(),
              qPrintable(shown));
+  }
+
+  // Label issues: a CSV that is not one, rows of one that are skipped, a fix that cannot apply.
+  void labelIssuesRefusals() {
+    const QString csv = m_dir.filePath(QStringLiteral("issues.csv"));
+    writeFile(csv, "image,kind\n");
+    const auto notCsv = stave::data::readLabelIssuesCsv(csv.toStdString());
+    QVERIFY(!notCsv.ok());
+    const QString refused = stave::studio::errorsText(notCsv.errors());
+    QVERIFY2(refused.startsWith(csv + QStringLiteral(":1: ")) && hasHan(refused) &&
+                 englishLeft(refused, {"not an issues CSV", "first line"}).isEmpty(),
+             qPrintable(refused));
+    writeFile(csv, QByteArray(stave::data::kLabelIssuesCsvHeader) +
+                       "a.jpg,odd,0,0,0.5,1,1,2,2\n,overlooked,0,0,0.5,1,1,2,2\na.jpg,spurious,0,-"
+                       "1,x,1,1,2,2\n");
+    const auto rows = stave::data::readLabelIssuesCsv(csv.toStdString());
+    QVERIFY2(rows.ok(), rows.errorText().c_str());
+    QCOMPARE(rows->problems.size(), size_t(3));
+    for (const auto& p : rows->problems) {
+      const QString shown = stave::studio::errorText(p);
+      QVERIFY2(shown.startsWith(csv + QLatin1Char(':')) && hasHan(shown) &&
+                   englishLeft(shown, {"row skipped", "is none of", "no image", "not a number"})
+                       .isEmpty(),
+               qPrintable(shown));
+    }
+    stave::data::IssueRow issue;
+    issue.labelClass = -1;
+    const auto fix = stave::data::applyIssueFix("0 0.5 0.5 0.2 0.2\n", "a.txt", issue,
+                                                stave::data::IssueFix::DeleteBox, 64, 64);
+    QVERIFY(!fix.ok());
+    const QString fixShown = stave::studio::errorsText(fix.errors());
+    QVERIFY2(hasHan(fixShown) && englishLeft(fixShown, {"the issue names"}).isEmpty(),
+             qPrintable(fixShown));
   }
 
   // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
