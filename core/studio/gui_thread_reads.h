@@ -12,6 +12,8 @@ enum class OffGuiRead {
   RunFolders,       ///< listRunFolders: the Run page's and the queue's listing of runs/
   RunSummaries,     ///< listRunSummaries: the runs with their results.csv and checkpoints
   HistoryRunQuery,  ///< History's queries of the selected runs (metric keys, curves)
+  RunProcess,       ///< RunController's looks at its run's process: launcher.json, exit_status,
+                    ///< wrapper.pid, /proc, launcher.log; on attach the folder and events.jsonl's size
   Count
 };
 

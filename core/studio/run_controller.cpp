@@ -6,7 +6,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
-#include <QSysInfo>
 #include <algorithm>
 
 #include "core/base/signal_name.h"
@@ -20,9 +19,6 @@
 namespace stave::studio {
 
 namespace {
-
-/// A run not started from a studio counts as running while its events are this recent.
-constexpr double kQuietS = 120;
 
 QString signalName(int sig) { return QString::fromStdString(stave::signalName(sig)); }
 
@@ -40,7 +36,7 @@ QString RunController::findTrainExecutable() {
 
 RunController::RunController(QObject* parent)
     : QObject(parent), m_storedRunBytes(kStoredRunBytes), m_reader(new BackgroundJob(this)),
-      m_storeJob(new BackgroundJob(this)),
+      m_storeJob(new BackgroundJob(this)), m_watchJob(new BackgroundJob(this)),
       m_child(new ChildProcess(ChildProcess::Lifetime::Detached, 30000, this)),
       m_cluster(new ClusterJob(this)) {
   // What the run's events say of its state: a start (a resume after a final event starts a
@@ -79,7 +75,7 @@ RunController::RunController(QObject* parent)
   m_timer.setInterval(200);
   connect(&m_timer, &QTimer::timeout, this, [this] {
     pollInBackground();
-    if (m_reading) finishIfDead();  // liveness even while a long log is read
+    watch();  // liveness even while a long log is read
   });
   connect(m_child, &ChildProcess::killed, this,
           [this] { m_message = tr("killed after the %1 s grace period").arg(gracePeriod()); });
@@ -125,8 +121,9 @@ bool RunController::isLive() const {
   // A cluster run lives while its job may, until either side knows it ended: Slurm, or the
   // run's final event (read a moment before Slurm stops listing the job, which is then ending).
   if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->active() && !m_sawEnd;
-  // Just started: live while its pid is being waited for (a start that fails ends it).
-  return !m_runDir.isEmpty() && m_child->folder() == m_runDir && m_child->running();
+  // Just started: live while its pid is being waited for (a start that fails ends it); then
+  // as the last look at its process said.
+  return !m_runDir.isEmpty() && m_child->folder() == m_runDir && (m_child->starting() || m_wasLive);
 }
 
 bool RunController::launch(const QStringList& args, const QString& runDir, QString* error) {
@@ -163,6 +160,7 @@ bool RunController::start(const QString& projectFile, const QString& configName,
   if (!launch(args, dir, error)) return false;
   attach(dir, nullptr, FirstRead::Reader);  // its events are read and decoded off this thread
   m_startedAt = QDateTime::currentMSecsSinceEpoch();
+  m_wasLive = true;  // until a look after its start says otherwise
   setOutcome(RunOutcome::Starting);
   return true;
 }
@@ -191,6 +189,9 @@ bool RunController::resume(int epochs, QString* error) {
   const QString dir = m_runDir;
   if (!launch(args, dir, error)) return false;
   resetStory();
+  ++m_lookEpoch;  // a look in flight saw the process before
+  m_haveLook = false;
+  m_wasLive = true;
   setOutcome(RunOutcome::Starting);
   m_timer.start();
   return true;
@@ -211,14 +212,15 @@ bool RunController::stop(QString* error) {
 
 bool RunController::attach(const QString& runDir, QString* error, FirstRead first) {
   detach();
-  if (!QFileInfo(runDir).isDir()) {
+  // Here: the caller asked for file work on this thread. Reader: the first look tells.
+  if (runDir.isEmpty() || (first == FirstRead::Here && !QFileInfo(runDir).isDir())) {
     if (error) *error = tr("%1 is not a folder").arg(runDir);
     return false;
   }
   m_runDir = QFileInfo(runDir).absoluteFilePath();
   m_child->setFolder(m_runDir);
   m_cluster->setFolder(m_runDir);
-  m_outcome = ChildProcess::alive(m_runDir) ? RunOutcome::Running : RunOutcome::None;
+  m_outcome = RunOutcome::None;  // Running once a look finds its process alive
   m_timer.start();
   readFromStart(first);
   emit stateChanged();
@@ -226,9 +228,17 @@ bool RunController::attach(const QString& runDir, QString* error, FirstRead firs
 }
 
 void RunController::readFromStart(FirstRead first) {
+  if (first == FirstRead::Here) {
+    readFromStart(QFileInfo(QDir(m_runDir).filePath(QStringLiteral("events.jsonl"))).size(), first);
+    watch();
+    return;
+  }
+  lookFirst();  // the log's size with the first look at the process, then the read
+}
+
+void RunController::readFromStart(qint64 logSize, FirstRead first) {
   // A long log opens from the store, off this thread.
-  const QFileInfo log(QDir(m_runDir).filePath(QStringLiteral("events.jsonl")));
-  if (!m_storePath.isEmpty() && log.size() > m_storedRunBytes) loadStored();
+  if (!m_storePath.isEmpty() && logSize > m_storedRunBytes) loadStored();
   else if (first == FirstRead::Here) poll();
   else pollInBackground();
 }
@@ -268,6 +278,9 @@ void RunController::detach() {
   m_logMissingReported = false;
   m_startedAt = 0;
   m_resumeWaiting = false;
+  ++m_lookEpoch;  // a look in flight is of the run left
+  m_haveLook = false;
+  m_wasLive = false;
 }
 
 void RunController::setOutcome(RunOutcome o) {
@@ -350,7 +363,8 @@ void RunController::poll() {
     m_readToEnd = toEnd;
     m_caughtUp = m_caughtUp || toEnd;
   }
-  finishIfDead();
+  finishIfDead();  // with the last look
+  watch();         // and a new one, off this thread
 }
 
 void RunController::pollInBackground() {
@@ -524,89 +538,6 @@ void RunController::applyBatch(EventBatch batch) {
                                      [](const RunEvent& e) { return telemetry::isHighRateType(e.type); });
     m_events.erase(keep, m_events.end());
   }
-}
-
-void RunController::finishIfDead() {
-  if (m_cluster->isCluster()) {
-    followCluster();
-    return;
-  }
-  const bool live = ChildProcess::alive(m_runDir);
-  if (live != m_wasLive) {
-    m_wasLive = live;
-    emit stateChanged();
-  }
-  const DetachedExit exit = ChildProcess::readExit(m_runDir);
-  if (!m_sawEnd && m_lastEventTime > 0 && !ChildProcess::readRecord(m_runDir).valid && !exit.known) {
-    // Not started from a studio (the command line, Slurm, another machine): no process to
-    // ask, so the events tell. Recent ones: it runs; none for a while and no final event: it
-    // ended without one.
-    const double age = telemetry::unixTimeNow() - m_lastEventTime;
-    if (age < kQuietS) {
-      if (m_outcome != RunOutcome::Running) {
-        m_message = tr("started outside the studio");
-        setOutcome(RunOutcome::Running);
-      }
-    } else if (m_outcome != RunOutcome::Crashed) {
-      m_message = tr("no final event, and no event for %1 min; the run was not started here")
-                      .arg(static_cast<int>(age / 60));
-      setOutcome(RunOutcome::Crashed);
-    }
-    return;
-  }
-  if (m_outcome != RunOutcome::Running && m_outcome != RunOutcome::Starting &&
-      m_outcome != RunOutcome::None)
-    return;
-  if (live) {
-    if (m_outcome == RunOutcome::None) setOutcome(RunOutcome::Running);
-    return;
-  }
-  // Just started: the record may not be there yet.
-  if (m_outcome == RunOutcome::Starting &&
-      (m_child->starting() || QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) && !exit.known)
-    return;
-  if (m_sawEnd) return;
-  if (exit.shellWaiting) return;  // the shell writes the exit status a moment after the end
-  const auto rec = ChildProcess::readRecord(m_runDir);
-  if (m_outcome == RunOutcome::None && !rec.valid && !exit.known) return;  // nothing yet
-  // Its final event may be written and not read yet: a run that completed would show as
-  // crashed for a moment (and the page fetch the log of a failure).
-  if (!readPastEnd()) return;
-  if (!rec.valid || (!exit.known && rec.host != QSysInfo::machineHostName())) {
-    m_message = tr("started on %1; no final event").arg(rec.host);
-    setOutcome(RunOutcome::Crashed);
-    return;
-  }
-  const int code = exit.code;
-  const bool ok = exit.known;
-  if (ok && exit.signal > 0) {
-    m_signal = exit.signal;
-    m_message = signalName(m_signal);
-    setOutcome(RunOutcome::Crashed);
-  } else if (ok && code != 0) {
-    if (m_message.isEmpty()) {
-      // Its last lines only, and only from a regular file: this runs on the GUI thread.
-      QFile f;
-      QStringList log;
-      if (openRegularFile(&f, QDir(m_runDir).filePath(QStringLiteral("launcher.log")))) {
-        f.seek(std::max<qint64>(0, f.size() - 16384));
-        log = QString::fromUtf8(f.read(16384)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-      }
-      m_message = log.isEmpty() ? tr("exit status %1").arg(code) : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
-    }
-    setOutcome(RunOutcome::Failed);
-  } else if (ok) {
-    m_message = tr("the process ended without a final event");
-    setOutcome(RunOutcome::Crashed);
-  } else {
-    if (m_message.isEmpty()) m_message = tr("killed with its process group (no exit status)");
-    setOutcome(RunOutcome::Crashed);
-  }
-}
-
-bool RunController::readPastEnd() {
-  if (m_endSeenAtRead < 0) m_endSeenAtRead = static_cast<qint64>(m_readsStarted);
-  return !m_reading && m_readApplied > static_cast<quint64>(m_endSeenAtRead) && m_readToEnd;
 }
 
 QString RunController::outcomeName(RunOutcome o) {

@@ -5,7 +5,9 @@
 // process group) and resumes it. The run folder records who runs it (launcher.json: pid,
 // process start time, host, boot id) and how the process ended (exit_status, written by the
 // small shell that waits for it), so a studio opened later tells a live run from a dead one —
-// also for a folder copied from another machine. QtCore only; it never writes the event log.
+// also for a folder copied from another machine. What the folder and /proc say of the process
+// is read on a thread of its own, each poll tick (ProcessLook), never on the GUI thread; the
+// controller keeps the last look. QtCore only; it never writes the event log.
 
 #include <QObject>
 #include <QString>
@@ -88,10 +90,15 @@ class RunController : public QObject {
   bool stop(QString* error = nullptr);
   /// Where the first read of an attached run is done.
   enum class FirstRead {
-    Here,    ///< at once, on this thread (up to 4 MB; the rest on the reader's)
-    Reader,  ///< on the reader's thread (eventsAppended and stateChanged tell when it is applied)
+    Here,    ///< at once, on this thread (up to 4 MB; the rest on the reader's), after checking
+             ///< there that the folder is one (tests, tools)
+    Reader,  ///< on the reader's thread (eventsAppended and stateChanged tell when it is applied),
+             ///< and the folder looked at there too: one that is not a folder is told by warning()
+             ///< and left (runDir() empty again)
   };
-  /// Follows an existing run folder from its first event (live or not).
+  /// Follows an existing run folder from its first event (live or not). Whether its process
+  /// lives is looked at off this thread: outcome() and isLive() say so once stateChanged() is
+  /// emitted for it.
   bool attach(const QString& runDir, QString* error = nullptr, FirstRead first = FirstRead::Here);
   /// Stops following (the run itself goes on).
   void detach();
@@ -102,7 +109,8 @@ class RunController : public QObject {
   /// The followed run folder ("" when none).
   QString runDir() const { return m_runDir; }
   QString runId() const;
-  /// Whether the followed run's process is alive.
+  /// Whether the followed run's process is alive, as the last look at it said (a run just
+  /// started counts as alive until a look after its start says otherwise).
   bool isLive() const;
   RunOutcome outcome() const { return m_outcome; }
   /// The outcome in words ("completed", "stopped", "failed: <message>", "crashed (SIGKILL)").
@@ -121,7 +129,8 @@ class RunController : public QObject {
   /// Whether the followed run has written a checkpoint (what a resume continues from).
   bool hasCheckpoint() const;
   /// Reads the next piece (up to 4 MB) of what is new now, on this thread; skipped while the
-  /// timer's read is in flight.
+  /// timer's read is in flight. The process is looked at off this thread: what the look says
+  /// (an end without a final event, a failure) comes later, with stateChanged().
   void poll();
   /// What the timer does: reads and decodes what is new on a thread of its own, piece by
   /// piece, and applies each piece here (eventsAppended, stateChanged).
@@ -144,6 +153,22 @@ class RunController : public QObject {
   /// undecoded, and nothing high-rate reaches events().
   void setLowRateOnly(bool on) { m_lowRateOnly = on; }
 
+  /// What the run folder and /proc say of the followed run's process: read on the watch's thread
+  /// (lookAt), judged on the controller's.
+  struct ProcessLook {
+    bool folder = true;         ///< the run folder is a folder
+    qint64 logSize = 0;         ///< the size of events.jsonl (asked on the first look only)
+    bool live = false;          ///< ChildProcess::alive
+    LauncherRecord record;      ///< launcher.json (or launcher.pid)
+    DetachedExit exit;          ///< exit_status, or whether its shell still waits
+    QStringList launcherLog;    ///< launcher.log's last lines, when it exited with a code != 0
+    bool startingAtLaunch = false;  ///< the process was still being started when it was asked for
+  };
+  /// Looks at `runDir`'s process (counted as OffGuiRead::RunProcess): `firstLook` adds whether it
+  /// is a folder and the size of its events.jsonl; `logTail` reads launcher.log's last lines
+  /// when the process exited with a code other than 0.
+  static ProcessLook lookAt(const QString& runDir, bool firstLook, bool logTail);
+
   /// Run folders under `<projectDir>/runs` whose process is alive.
   static QStringList liveRuns(const QString& projectDir);
   /// Words for an outcome.
@@ -159,6 +184,15 @@ class RunController : public QObject {
 
  private:
   bool launch(const QStringList& args, const QString& runDir, QString* error);
+  /// Asks for a look at the process (a local run, when none is in flight); its result goes to
+  /// applyLook. A cluster run's state is its job's: nothing to look at.
+  void watch();
+  /// The first look of an attached or reread run (folder, log size, process), then its first
+  /// read: from the store (a long log) or the file.
+  void lookFirst();
+  /// Keeps a look at the process (one asked for since the last start), then finishIfDead.
+  void applyLook(const ProcessLook& look);
+  /// What the last look and the events say of a run that may have ended: its outcome.
   void finishIfDead();
   /// Whether the events written before the process ended have all been read: a read begun
   /// after the end was seen has been applied and reached the end of the file. Until then an
@@ -176,6 +210,8 @@ class RunController : public QObject {
   void applyBatch(EventBatch batch);
   /// The first read of the followed run: from the store (a long log, off this thread) or the file.
   void readFromStart(FirstRead first);
+  /// readFromStart once the log's size is known.
+  void readFromStart(qint64 logSize, FirstRead first);
   /// Opens the followed run from the store on the reader's thread, then follows the file.
   void loadStored();
   /// Shows what the store (or a first look at the file) holds of the run: its events become
@@ -205,6 +241,10 @@ class RunController : public QObject {
   BackgroundJob* m_reader;      ///< reads and decodes events.jsonl
   std::vector<BackgroundJob*> m_retired;  ///< readers still busy for a run left (deleted when done)
   BackgroundJob* m_storeJob;    ///< brings the store up to date after a run was opened from it
+  BackgroundJob* m_watchJob;    ///< looks at the run's folder and process (lookAt)
+  ProcessLook m_look;           ///< the last look applied
+  bool m_haveLook = false;      ///< m_look is of the process now followed
+  quint64 m_lookEpoch = 0;      ///< bumped by a (re)start or another run: looks before it are dropped
   ChildProcess* m_child;        ///< the run's process (detached: it outlives the studio)
   ClusterJob* m_cluster;        ///< the run's Slurm job, when it is a cluster run
   bool m_reading = false;       ///< a read is in flight
@@ -223,7 +263,7 @@ class RunController : public QObject {
   bool m_sawEnd = false;  ///< a finished event or the launcher's error was read
   bool m_resumeWaiting = false;  ///< a cluster run's resume waits for its ending job to end
   int m_resumeEpochs = 0;        ///< that resume's new total of epochs (0: as before)
-  bool m_wasLive = false;  ///< liveness at the last poll (a change is a state change)
+  bool m_wasLive = false;  ///< liveness at the last look (a change is a state change)
   QTimer m_timer;
   qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record
 };

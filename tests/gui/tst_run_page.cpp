@@ -3,7 +3,7 @@
 // checkpoint; resume -> continues to the end. A run outlives its window: destroy the window,
 // the process is still alive, a new window on the project reattaches with the curves from the
 // start; kill -9 of the process -> crashed (SIGKILL), no hang. A run folder copied from another
-// machine is not mistaken for a live one.
+// machine is not mistaken for a live one. The process is watched off the GUI thread.
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,6 +17,7 @@
 #include <QtTest>
 #include <signal.h>
 
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/project_document.h"
 #include "core/studio/run_controller.h"
 #include "widgets/live_chart.h"
@@ -26,7 +27,9 @@
 
 using stave::studio::RunController;
 using stave::studio::ChildProcess;
+using stave::studio::OffGuiRead;
 using stave::studio::RunOutcome;
+using stave::studio::readCount;
 using stave::widgets::LiveChart;
 using stave::widgets::MainWindow;
 
@@ -163,12 +166,14 @@ class TestRunPage : public QObject {
     QTest::qWait(500);
     QVERIFY(ChildProcess::alive(dir));
 
+    const auto looksBefore = readCount(OffGuiRead::RunProcess);
     auto w2 = openWindow();
     QVERIFY(w2);
-    // The run folders are read off the GUI thread; the live one is reattached then.
+    // The run folders are read off the GUI thread; the live one is reattached then, and its
+    // process looked at off it too.
     QTRY_COMPARE_WITH_TIMEOUT(w2->runPage()->controller()->runDir(), dir, 10000);
     auto* c = w2->runPage()->controller();
-    QVERIFY(c->isLive());
+    QTRY_VERIFY_WITH_TIMEOUT(c->isLive(), 10000);
     QCOMPARE(c->outcome(), RunOutcome::Running);
     // Curves from the start: at least what the first window had, and the run's first event.
     QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->chart("losses")->seriesCount() > 0 &&  // read on the reader's thread
@@ -187,6 +192,11 @@ class TestRunPage : public QObject {
     QVERIFY2(c->outcomeText().contains("SIGKILL"), qPrintable(c->outcomeText()));
     QTRY_VERIFY_WITH_TIMEOUT(w2->runPage()->resumeButton()->isEnabled(), 5000);
     QVERIFY(w2->runPage()->startButton()->isEnabled());
+    // Every look at the process (launcher record, exit status, /proc, launcher.log) was made
+    // off the GUI thread, in this window and the first one.
+    const auto looks = readCount(OffGuiRead::RunProcess);
+    QVERIFY(looks.total > looksBefore.total);
+    QCOMPARE(looks.onMainThread, uint64_t(0));
   }
 
   void copiedRunFolderIsNotLive() {
@@ -289,9 +299,30 @@ class TestRunPage : public QObject {
     write(stave::telemetry::unixTimeNow() - 3600);
     RunController old;
     QVERIFY(old.attach(dir));
-    QCOMPARE(old.outcome(), RunOutcome::Crashed);
+    QTRY_COMPARE(old.outcome(), RunOutcome::Crashed);  // once the look at its folder came
     QVERIFY(old.outcomeText().contains("not started here"));
     QDir(dir).removeRecursively();
+  }
+
+  // A folder that is not one, followed with its first read on the reader's thread: that thread
+  // finds it out, and a warning names it.
+  void notAFolderIsTold() {
+    const QString path = m_dir.filePath("not-a-run");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    RunController c;
+    QSignalSpy warned(&c, &RunController::warning);
+    QVERIFY(c.attach(path, nullptr, RunController::FirstRead::Reader));
+    QTRY_COMPARE(warned.count(), 1);
+    QVERIFY2(warned.first().first().toString().contains("not-a-run is not a folder"),
+             qPrintable(warned.first().first().toString()));
+    QVERIFY(c.runDir().isEmpty());
+    QCOMPARE(c.outcome(), RunOutcome::None);
+    QString error;
+    QVERIFY(!c.attach(path, &error));  // on this thread: refused at once
+    QVERIFY(error.contains("is not a folder"));
+    QFile::remove(path);
   }
 
   void removedEventLogIsReported() {
