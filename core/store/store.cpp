@@ -341,7 +341,7 @@ Result<int> Store::settleEndedRuns(
   std::vector<RunRecord> ended;
   {
     Stmt q(m_db,
-           (std::string("SELECT ") + kRunColumns + " FROM runs WHERE status = 'running'").c_str());
+           ("SELECT " + runColumns() + " FROM runs WHERE status = 'running'").c_str());
     while (q.ok() && q.step() == SQLITE_ROW) {
       RunRecord r = readRun(q);
       if (!holdsFolder(r.dir)) ended.push_back(std::move(r));
@@ -367,7 +367,7 @@ Result<int> Store::settleEndedRuns(
 
 std::vector<RunRecord> Store::runs() const {
   std::vector<RunRecord> out;
-  Stmt q(m_db, (std::string("SELECT ") + kRunColumns +
+  Stmt q(m_db, ("SELECT " + runColumns() +
                 " FROM runs ORDER BY started DESC, name DESC")
                    .c_str());
   while (q.ok() && q.step() == SQLITE_ROW) out.push_back(readRun(q));
@@ -410,7 +410,7 @@ void Store::setMemory(int64_t mmapBytes, int64_t cacheBytes) {
 
 Result<RunRecord> Store::runByDir(const std::string& runDir) const {
   const std::string dir = fs::absolute(runDir).lexically_normal().string();
-  Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE dir = ?").c_str());
+  Stmt q(m_db, ("SELECT " + runColumns() + " FROM runs WHERE dir = ?").c_str());
   q.bind(1, dir);
   if (q.ok() && q.step() == SQLITE_ROW) return readRun(q);
   return Error{m_path, 0, "run", "no run stored for " + dir};
@@ -465,7 +465,7 @@ Status Store::annotate(int64_t runId, const std::string* title,
                        const std::vector<std::string>* tags, const std::string* notes) {
   RunRecord r;
   {
-    Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?").c_str());
+    Stmt q(m_db, ("SELECT " + runColumns() + " FROM runs WHERE id = ?").c_str());
     q.bind(1, runId);
     if (q.step() != SQLITE_ROW) return Error{m_path, 0, "run", "no run with id " + std::to_string(runId)};
     r = readRun(q);

@@ -231,7 +231,7 @@ class RunIngestion {
 
 void RunIngestion::loadRun(int64_t offset) {
   {
-    Stmt q(m_db, (std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?").c_str());
+    Stmt q(m_db, ("SELECT " + runColumns() + " FROM runs WHERE id = ?").c_str());
     q.bind(1, m_runId);
     if (q.step() == SQLITE_ROW) m_cur = readRun(q);
   }

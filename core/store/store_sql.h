@@ -6,11 +6,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "core/base/hash.h"
+#include "core/config/member_table.h"
 #include "core/store/store.h"
 #include "core/telemetry/events.h"
 
@@ -51,6 +54,15 @@ class Stmt {
   int64_t i64(int c) const { return sqlite3_column_int64(m_stmt, c); }
   double f64(int c) const { return sqlite3_column_double(m_stmt, c); }
   bool isNull(int c) const { return sqlite3_column_type(m_stmt, c) == SQLITE_NULL; }
+  /// The index of the result column named `name`; a name the query does not select is a
+  /// broken invariant (the query and its reader disagree).
+  int column(const char* name) const {
+    const int n = sqlite3_column_count(m_stmt);
+    for (int c = 0; c < n; ++c)
+      if (std::strcmp(sqlite3_column_name(m_stmt, c), name) == 0) return c;
+    STAVE_CHECK(false, "the query has no column '" << name << "'");
+    return -1;
+  }
   std::string text(int c) const {
     const auto* t = sqlite3_column_text(m_stmt, c);
     return t ? std::string(reinterpret_cast<const char*>(t),
@@ -76,56 +88,92 @@ inline TextParts sqliteText(sqlite3* db, int rc) {
 }
 inline std::string sqliteMessage(sqlite3* db, int rc) { return english(sqliteText(db, rc)); }
 
-/// One run's columns read from a query of "SELECT <kRunColumns> FROM runs".
-inline constexpr const char* kRunColumns =
-    "id, name, dir, status, message, config_json, config_hash, dataset, model, imgsz, batch, "
-    "world_size, devices, version, started, finished, last_event, epochs, epochs_done, "
-    "best_map50, best_map5095, best_epoch, sps_sum, sps_count, tags, notes, bad_lines, "
-    "ingested_bytes, title, host, dataset_hash, resolved_json, sessions, ingested_lines, "
-    "message_text";
+/// The runs table's columns that hold a RunRecord member as it is, by column name (SQLite's
+/// integer, real and text: int and int64_t, double, std::string members).
+inline const config::MemberTable<RunRecord>& runColumnTable() {
+  using R = RunRecord;
+  static const config::MemberTable<R> table{
+      {"id", &R::id},
+      {"name", &R::name},
+      {"dir", &R::dir},
+      {"status", &R::status},
+      {"message", &R::message},
+      {"config_json", &R::configJson},
+      {"config_hash", &R::configHash},
+      {"dataset", &R::dataset},
+      {"model", &R::model},
+      {"imgsz", &R::imgsz},
+      {"batch", &R::batch},
+      {"world_size", &R::worldSize},
+      {"devices", &R::devices},
+      {"version", &R::version},
+      {"started", &R::started},
+      {"finished", &R::finished},
+      {"last_event", &R::lastEvent},
+      {"epochs", &R::epochs},
+      {"epochs_done", &R::epochsDone},
+      {"best_map50", &R::bestMap50},
+      {"best_map5095", &R::bestMap5095},
+      {"best_epoch", &R::bestEpoch},
+      {"notes", &R::notes},
+      {"bad_lines", &R::badLines},
+      {"ingested_bytes", &R::ingestedBytes},
+      {"title", &R::title},
+      {"host", &R::host},
+      {"dataset_hash", &R::datasetHash},
+      {"resolved_json", &R::resolvedJson},
+      {"ingested_lines", &R::ingestedLines},
+  };
+  return table;
+}
 
+/// The runs table's columns that readRun() converts by hand (a mean from a sum and a count,
+/// JSON lists and the message's catalog form).
+inline constexpr const char* kRunConvertedColumns[] = {"sps_sum", "sps_count", "tags", "sessions",
+                                                       "message_text"};
+
+/// The column list of a query whose rows readRun() reads: "SELECT " + runColumns() + " FROM
+/// runs ...".
+inline const std::string& runColumns() {
+  static const std::string columns = [] {
+    // The table is fixed at compile time: a key twice would read one column into two members.
+    STAVE_CHECK(config::memberTableProblems(runColumnTable()).empty(), "runColumnTable is unsound");
+    std::string c;
+    for (const auto& f : runColumnTable()) c += (c.empty() ? "" : ", ") + std::string(f.key);
+    for (const char* name : kRunConvertedColumns) c += std::string(", ") + name;
+    return c;
+  }();
+  return columns;
+}
+
+/// One run from the current row of a query of "SELECT <runColumns()> FROM runs", each column
+/// found by its name.
 inline RunRecord readRun(const Stmt& s) {
   RunRecord r;
-  r.id = s.i64(0);
-  r.name = s.text(1);
-  r.dir = s.text(2);
-  r.status = s.text(3);
-  r.message = s.text(4);
-  r.configJson = s.text(5);
-  r.configHash = s.text(6);
-  r.dataset = s.text(7);
-  r.model = s.text(8);
-  r.imgsz = s.i64(9);
-  r.batch = s.i64(10);
-  r.worldSize = static_cast<int>(s.i64(11));
-  r.devices = s.text(12);
-  r.version = s.text(13);
-  r.started = s.f64(14);
-  r.finished = s.f64(15);
-  r.lastEvent = s.f64(16);
-  r.epochs = static_cast<int>(s.i64(17));
-  r.epochsDone = static_cast<int>(s.i64(18));
-  r.bestMap50 = s.f64(19);
-  r.bestMap5095 = s.f64(20);
-  r.bestEpoch = static_cast<int>(s.i64(21));
-  const int64_t n = s.i64(23);
-  r.samplesPerSec = n > 0 ? s.f64(22) / static_cast<double>(n) : 0.0;
-  const auto tags = nlohmann::json::parse(s.text(24), nullptr, false);
+  using Field = config::MemberField<RunRecord>;
+  config::forEachMember(runColumnTable(), [&](const Field& f, auto member) {
+    using M = std::remove_reference_t<decltype(r.*member)>;
+    const int c = s.column(f.key);
+    if constexpr (std::is_same_v<M, std::string>)
+      r.*member = s.text(c);
+    else if constexpr (std::is_same_v<M, double>)
+      r.*member = s.f64(c);
+    else if constexpr (std::is_integral_v<M> && !std::is_same_v<M, bool>)
+      r.*member = static_cast<M>(s.i64(c));
+    else
+      STAVE_CHECK(false, std::string("run column '") + f.key + "' has no SQLite type");
+  });
+  const int64_t n = s.i64(s.column("sps_count"));
+  r.samplesPerSec = n > 0 ? s.f64(s.column("sps_sum")) / static_cast<double>(n) : 0.0;
+  const auto tags = nlohmann::json::parse(s.text(s.column("tags")), nullptr, false);
   if (tags.is_array())
     for (const auto& t : tags)
       if (t.is_string()) r.tags.push_back(t.get<std::string>());
-  r.notes = s.text(25);
-  r.badLines = s.i64(26);
-  r.ingestedBytes = s.i64(27);
-  r.title = s.text(28);
-  r.host = s.text(29);
-  r.datasetHash = s.text(30);
-  r.resolvedJson = s.text(31);
   // The message's catalog form; a damaged one leaves the English alone.
-  const auto messageText = nlohmann::json::parse(s.text(34), nullptr, false);
+  const auto messageText = nlohmann::json::parse(s.text(s.column("message_text")), nullptr, false);
   if (!messageText.is_discarded() && !messageText.empty())
     if (auto text = telemetry::textFromJson(messageText)) r.messageText = std::move(text.value());
-  const auto sessions = nlohmann::json::parse(s.text(32), nullptr, false);
+  const auto sessions = nlohmann::json::parse(s.text(s.column("sessions")), nullptr, false);
   if (sessions.is_array())
     for (const auto& t : sessions) {
       if (t.is_string()) {
@@ -139,7 +187,6 @@ inline RunRecord readRun(const Stmt& s) {
         r.sessionTimes.back() = SessionTime{num("train_s"), num("val_s"), num("wall_s")};
       }
     }
-  r.ingestedLines = s.i64(33);
   return r;
 }
 
