@@ -7,7 +7,9 @@
 #include <random>
 #include <thread>
 
+#include "core/base/message.h"
 #include "core/telemetry/events.h"
+#include "core/telemetry/straggler.h"
 
 namespace stave::bench {
 namespace {
@@ -156,16 +158,33 @@ class Generator {
       st.stepTime = 0.48;
       st.imbalance = 0.1;
       st.steps = 1200;
-      st.message = "rank 5 waits for data 16% of its step";
+      // In the words the launcher and the doctor write, message ids included, so that a
+      // generated run reads as a real one in every language.
+      const int perNode = std::max(1, m_o.ranks / std::max(1, m_o.nodes));
+      st.slowNode = m_o.nodes > 1 ? st.slowRank / perNode : -1;
+      st.text = tel::describeStragglerText(st.slowRank, st.waitsOn, st.fraction, st.othersFraction,
+                                           st.slowNode);
+      st.message = english(st.text);
       put(out, tel::toEvent(st, 5), t + 0.004);
       tel::DiagnosisEvent d;
       d.periodS = 600;
       d.steps = 1200 * m_o.ranks;
-      d.summary = "rank 5 is data-bound";
       tel::Finding f;
-      f.rule = "data_bound";
+      f.rule = "straggler";
       f.rank = 5;
+      f.titleText = {Text("doctor.title.straggler")};
+      f.title = english(f.titleText);
+      f.text = {Text("doctor.straggler", {{"rank", tel::rankNameText(5, st.slowNode)},
+                                          {"share", "10%"},
+                                          {"detail", st.text}}),
+                Text("doctor.straggler.loader")};
+      f.message = english(f.text);
+      f.advice = {{"cache", "ram"}};
       d.findings.push_back(f);
+      d.summaryText = {
+          Text("doctor.summary.finding", {{"title", f.titleText}, {"message", f.text}}),
+          Text("doctor.summary.try", {{"advice", tel::adviceText(f.advice)}})};
+      d.summary = english(d.summaryText);
       put(out, tel::toEvent(d, -1), t + 0.005);
       stats->events += 2;
     }
@@ -182,7 +201,20 @@ class Generator {
     f.bestMap50 = 0.65;
     f.bestMap5095 = 0.45;
     f.totalTime = t - m_o.startTime;
-    f.message = "generated run";
+    // As the trainer words a length: "42 s", "12 min 5 s", "3 h 12 min".
+    const auto seconds = [](double s) {
+      const int n = static_cast<int>(std::lround(std::max(0.0, s)));
+      if (n < 120) return Text("duration.s", {{"n", std::to_string(n)}});
+      if (n < 7200)
+        return Text("duration.min_s",
+                    {{"min", std::to_string(n / 60)}, {"s", std::to_string(n % 60)}});
+      return Text("duration.h_min",
+                  {{"h", std::to_string(n / 3600)}, {"min", std::to_string(n % 3600 / 60)}});
+    };
+    const double valS = 0.05 * f.totalTime;  // validation: a twentieth of the run
+    f.text = {
+        Text("train.times", {{"train", seconds(f.totalTime - valS)}, {"val", seconds(valS)}})};
+    f.message = english(f.text);
     return line(tel::toEvent(f, 0), t);
   }
 
