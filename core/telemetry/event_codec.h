@@ -7,8 +7,10 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "core/config/member_table.h"
 #include "core/telemetry/events.h"
 
 namespace stave::telemetry::codec {
@@ -175,6 +177,29 @@ class FieldReader {
   std::string m_prefix;
   std::vector<Error> m_errors;
 };
+
+// Reads the members of a table through `r`, so an event's plain fields read with the codec's
+// rules (null numbers as NaN, 3.0 as an integer, every problem collected) and its messages; a
+// row is required unless optional. List members of other element types are not event fields.
+template <class S>
+void readMembers(FieldReader& r, const config::MemberTable<S>& table, S& s) {
+  config::forEachMember(table, [&](const config::MemberField<S>& f, auto member) {
+    using M = std::remove_reference_t<decltype(s.*member)>;
+    const bool required = !f.optional;
+    if constexpr (std::is_same_v<M, bool>)
+      r.boolean(f.key, s.*member, required);
+    else if constexpr (std::is_integral_v<M>)
+      r.integer(f.key, s.*member, required);
+    else if constexpr (std::is_same_v<M, double>)
+      r.num(f.key, s.*member, required);
+    else if constexpr (std::is_same_v<M, std::string>)
+      r.str(f.key, s.*member, required);
+    else if constexpr (std::is_same_v<M, std::vector<double>>)
+      r.numList(f.key, s.*member, required);
+    else
+      r.strList(f.key, s.*member, required);
+  });
+}
 
 inline Event makeEvent(const char* type, int rank, json data) {
   Event e;

@@ -18,6 +18,7 @@
 
 #include "core/base/message.h"
 #include "core/base/result.h"
+#include "core/config/member_table.h"
 
 namespace stave::telemetry {
 
@@ -284,6 +285,7 @@ struct GpuReading {
 struct GpuSampleEvent {
   std::vector<GpuReading> gpus;  ///< one per device
   std::string status;            ///< "" when sampling works, else e.g. "no NVIDIA GPU: ..."
+  TextParts statusText;          ///< `status` as catalog messages (empty: English only)
   int node = 0;      ///< the node sampled (node_rank; 0 in logs written before it was named)
   int nodes = 1;     ///< nodes in the run (1 when absent), so a reader names GPUs from the first
   std::string host;  ///< that node's host name ("" when unknown, as in older logs)
@@ -428,6 +430,12 @@ Event toEvent(const ScheduleReplannedEvent& e, int rank);
 Event toEvent(const GpuSampleEvent& e, int rank);
 Event toEvent(const SystemSampleEvent& e, int rank);
 Event toEvent(const DiagnosisEvent& e, int rank);
+
+/// The payload fields that the generic member table writes and reads (toEvent writes them with
+/// config::membersToJson, <type>FromEvent reads them with the codec's rules); a finished
+/// event's status and message_text are converted by hand. Optional rows: fields older logs lack.
+const config::MemberTable<FinishedEvent>& finishedFields();
+const config::MemberTable<ScheduleReplannedEvent>& scheduleReplannedFields();
 
 /// Read the typed payload back. Errors name the field (as "data.<field>") and what is wrong,
 /// or say the event has another type. A JSON null where a number belongs reads as NaN (that is

@@ -139,11 +139,23 @@ Result<ErrorEvent> errorFromEvent(const Event& ev) {
   });
 }
 
+const config::MemberTable<FinishedEvent>& finishedFields() {
+  using F = FinishedEvent;
+  static const config::MemberTable<F> table{
+      {"epochs_completed", &F::epochsCompleted},
+      {"epochs", &F::epochs},
+      {"best_epoch", &F::bestEpoch, true},
+      {"best_map50", &F::bestMap50, true},
+      {"best_map50_95", &F::bestMap5095, true},
+      {"total_time", &F::totalTime, true},
+      {"message", &F::message, true},
+  };
+  return table;
+}
+
 Event toEvent(const FinishedEvent& e, int rank) {
-  json d{{"status", toString(e.status)}, {"epochs_completed", e.epochsCompleted},
-         {"epochs", e.epochs},           {"best_epoch", e.bestEpoch},
-         {"best_map50", e.bestMap50},    {"best_map50_95", e.bestMap5095},
-         {"total_time", e.totalTime},    {"message", e.message}};
+  json d = config::membersToJson(finishedFields(), e);
+  d["status"] = toString(e.status);
   if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kFinished, rank, std::move(d));
 }
@@ -151,13 +163,7 @@ Event toEvent(const FinishedEvent& e, int rank) {
 Result<FinishedEvent> finishedFromEvent(const Event& ev) {
   return readTyped<FinishedEvent>(ev, event_type::kFinished, [](FieldReader& r, FinishedEvent& e) {
     readEnum(r, "status", kRunStatuses, e.status);
-    r.integer("epochs_completed", e.epochsCompleted);
-    r.integer("epochs", e.epochs);
-    r.integer("best_epoch", e.bestEpoch, false);
-    r.num("best_map50", e.bestMap50, false);
-    r.num("best_map50_95", e.bestMap5095, false);
-    r.num("total_time", e.totalTime, false);
-    r.str("message", e.message, false);
+    readMembers(r, finishedFields(), e);
     r.text("message_text", e.text);
   });
 }
@@ -179,23 +185,25 @@ Result<RankExitEvent> rankExitFromEvent(const Event& ev) {
   });
 }
 
+const config::MemberTable<ScheduleReplannedEvent>& scheduleReplannedFields() {
+  using S = ScheduleReplannedEvent;
+  static const config::MemberTable<S> table{
+      {"old_epochs", &S::oldEpochs},       {"new_epochs", &S::newEpochs},
+      {"at_epoch", &S::atEpoch, true},     {"reason", &S::reason},
+      {"epoch_time", &S::epochTime, true},
+  };
+  return table;
+}
+
 Event toEvent(const ScheduleReplannedEvent& e, int rank) {
-  json d{{"old_epochs", e.oldEpochs},
-         {"new_epochs", e.newEpochs},
-         {"at_epoch", e.atEpoch},
-         {"reason", e.reason},
-         {"epoch_time", e.epochTime}};
-  return makeEvent(event_type::kScheduleReplanned, rank, std::move(d));
+  return makeEvent(event_type::kScheduleReplanned, rank,
+                   config::membersToJson(scheduleReplannedFields(), e));
 }
 
 Result<ScheduleReplannedEvent> scheduleReplannedFromEvent(const Event& ev) {
   return readTyped<ScheduleReplannedEvent>(ev, event_type::kScheduleReplanned,
                                            [](FieldReader& r, ScheduleReplannedEvent& e) {
-                                             r.integer("old_epochs", e.oldEpochs);
-                                             r.integer("new_epochs", e.newEpochs);
-                                             r.integer("at_epoch", e.atEpoch, false);
-                                             r.str("reason", e.reason);
-                                             r.num("epoch_time", e.epochTime, false);
+                                             readMembers(r, scheduleReplannedFields(), e);
                                            });
 }
 

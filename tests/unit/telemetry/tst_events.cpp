@@ -268,6 +268,14 @@ class TestEvents : public QObject {
       QCOMPARE(fr->totalTime, 3600.5);
     }
     QCOMPARE(std::string(toString(RunStatus::EarlyStopped)), std::string("early_stopped"));
+    QVERIFY(stave::config::memberTableProblems(finishedFields()).empty());
+    const nlohmann::json wire{{"status", "stopped"},  {"epochs_completed", 7},
+                              {"epochs", 10},         {"best_epoch", 5},
+                              {"best_map50", 0.61},   {"best_map50_95", 0.42},
+                              {"total_time", 3600.5}, {"message", "done"}};
+    QCOMPARE(toEvent(FinishedEvent{RunStatus::Stopped, 7, 10, 5, 0.61, 0.42, 3600.5, "done"}, 0)
+                 .data.dump(),
+             wire.dump());
   }
 
   void stragglerRankExitReplanRoundTrip() {
@@ -304,6 +312,30 @@ class TestEvents : public QObject {
     QCOMPARE(pr->atEpoch, 60);
     QCOMPARE(pr->reason, std::string("resume_extended"));
     QCOMPARE(pr->epochTime, 31.5);
+    // The payload read and written through the member table keeps its fields and their types.
+    QVERIFY(stave::config::memberTableProblems(scheduleReplannedFields()).empty());
+    const nlohmann::json wire{{"old_epochs", 100},
+                              {"new_epochs", 140},
+                              {"at_epoch", 60},
+                              {"reason", "resume_extended"},
+                              {"epoch_time", 31.5}};
+    QCOMPARE(toEvent(p, 0).data.dump(), wire.dump());
+    nlohmann::json old = wire;  // an older log without the optional fields
+    old.erase("at_epoch");
+    old.erase("epoch_time");
+    Event oldEvent = toEvent(p, 0);
+    oldEvent.data = old;
+    auto po = scheduleReplannedFromEvent(oldEvent);
+    QVERIFY2(po.ok(), po.errorText().c_str());
+    QCOMPARE(po->atEpoch, 0);
+    oldEvent.data.erase("reason");
+    oldEvent.data["old_epochs"] = "100";
+    auto pb = scheduleReplannedFromEvent(oldEvent);
+    QVERIFY(!pb.ok());
+    QCOMPARE(pb.errors().size(), size_t(2));
+    QCOMPARE(pb.errors()[0].toString(),
+             std::string("data.old_epochs: must be an integer, got string"));
+    QCOMPARE(pb.errors()[1].toString(), std::string("data.reason: missing"));
   }
 
   void decodeErrors_data() {
