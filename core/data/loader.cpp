@@ -11,10 +11,12 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "core/data/loader_config.h"
 #include "core/data/resample.h"
 #include "core/data/rng.h"
 #include "core/data/sampler.h"
@@ -91,14 +93,12 @@ Status Loader::validate(const SplitIndex& index, const LoaderOptions& o) {
   setting("workers", o.workers);
   setting("prefetch", o.prefetch);
   range("rank", o.rank, 0, o.worldSize - 1);
-  const AugmentOptions& a = o.aug;
-  for (const auto& [key, v] : {std::pair<const char*, double>{"hsv_h", a.hsv_h},
-                               {"hsv_s", a.hsv_s}, {"hsv_v", a.hsv_v}, {"degrees", a.degrees},
-                               {"translate", a.translate}, {"scale", a.scale},
-                               {"shear", a.shear}, {"perspective", a.perspective},
-                               {"flipud", a.flipud}, {"fliplr", a.fliplr},
-                               {"mosaic", a.mosaic}, {"mixup", a.mixup}})
-    setting(key, v);
+  // Every augmentation setting, as its binding table lists them.
+  using AugBinding = config::FieldBinding<AugmentOptions>;
+  config::forEachMember(augmentBindings(), [&](const AugBinding& f, auto member) {
+    if constexpr (std::is_arithmetic_v<std::decay_t<decltype(o.aug.*member)>>)
+      setting(f.key, static_cast<double>(o.aug.*member));
+  });
   if (o.cache == CacheMode::Ram) {
     const Status st = checkRamCache(index, o.imgsz, o.ramBudgetBytes);
     if (!st) errors.insert(errors.end(), st.errors().begin(), st.errors().end());

@@ -14,6 +14,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "core/data/demo.h"
+#include "core/data/loader_config.h"
 #include "core/data/loader.h"
 #include "core/data/prepare.h"
 #include "core/data/sampler.h"
@@ -234,6 +235,13 @@ void TestLoader::optionsFollowTheSchema() {
   const std::string e = errorFor(o);
   QVERIFY2(e.find("prefetch") != std::string::npos && e.find("[1, 64]") != std::string::npos,
            e.c_str());
+  // Each augmentation key is checked against its row (the check walks augmentBindings()).
+  for (const auto& b : stave::data::augmentBindings()) {
+    LoaderOptions bad = smallOptions();
+    bad.aug.*std::get<double stave::data::AugmentOptions::*>(b.member) = findParam(b.key)->max + 1;
+    const std::string why = errorFor(bad);
+    QVERIFY2(why.find(std::string(b.key) + ": is ") != std::string::npos, b.key);
+  }
 }
 
 void TestLoader::exceptionsReachTheConsumer() {
