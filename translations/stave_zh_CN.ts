@@ -8609,6 +8609,14 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <source>the label box of class {class} the issue names is no longer in the file (changed since the issues were found)</source>
         <translation>该问题指明的类别 {class} 的标注框已不在文件中（发现问题之后文件被修改了）</translation>
     </message>
+    <message>
+        <source>GPU {index} does not exist (NVML sees {count} devices)</source>
+        <translation>GPU {index} 不存在（NVML 看到 {count} 个设备）</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU: {reason}</source>
+        <translation>没有 NVIDIA GPU：{reason}</translation>
+    </message>
 </context>
 <context>
     <name>stave::studio</name>

@@ -173,7 +173,7 @@ void RunPage::buildDispatch() {
   m_dispatch.on<tel::GpuSampleEvent>([this](const studio::RunEvent& e, const tel::GpuSampleEvent& gs) {
     if (!gs.status.empty()) {
       // No GPU on the node: the GPU charts would stay empty; they make room for the rest.
-      m_log->appendPlainText(tr("[node] %1").arg(QString::fromStdString(gs.status)));
+      m_log->appendPlainText(tr("[node] %1").arg(studio::engineText(gs.statusText, gs.status)));
       if (m_runGpu != 0) {
         m_runGpu = 0;
         relayout();

@@ -741,6 +741,8 @@ const std::vector<MessageDef> kCatalog = {
     {"nvml.init_failed", "nvmlInit failed: {reason}"},
     {"nvml.count_failed", "nvmlDeviceGetCount failed: {reason}"},
     {"nvml.no_device", "NVML lists no device"},
+    {"nvml.no_such_gpu", "GPU {index} does not exist (NVML sees {count} devices)"},
+    {"node.no_gpu", "no NVIDIA GPU: {reason}"},
 
     // --- the straggler detector (core/telemetry/straggler.cpp) ------------------------------
     {"straggler.data_wait", "{rank} waits for data {share} of its step"},

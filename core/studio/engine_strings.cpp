@@ -458,6 +458,8 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "nvmlInit failed: {reason}"),  // nvml.init_failed
     QT_TRANSLATE_NOOP("stave::engine", "nvmlDeviceGetCount failed: {reason}"),  // nvml.count_failed
     QT_TRANSLATE_NOOP("stave::engine", "NVML lists no device"),  // nvml.no_device
+    QT_TRANSLATE_NOOP("stave::engine", "GPU {index} does not exist (NVML sees {count} devices)"),  // nvml.no_such_gpu
+    QT_TRANSLATE_NOOP("stave::engine", "no NVIDIA GPU: {reason}"),  // node.no_gpu
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for data {share} of its step"),  // straggler.data_wait
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits for host-to-device copies {share} of its step"),  // straggler.h2d
     QT_TRANSLATE_NOOP("stave::engine", "{rank} waits in all-reduce {share} of its step"),  // straggler.allreduce_wait

@@ -49,6 +49,7 @@ Event toEvent(const GpuSampleEvent& e, int rank) {
                     {"pcie_rx_bps", knownOrNull(g.pcieRxBps)}});
   json d{{"gpus", gpus}};
   if (!e.status.empty()) d["status"] = e.status;
+  if (!e.statusText.empty()) d["status_text"] = textToJson(e.statusText);
   writeNode(d, e);
   return makeEvent(event_type::kGpuSample, rank, std::move(d));
 }
@@ -56,6 +57,7 @@ Event toEvent(const GpuSampleEvent& e, int rank) {
 Result<GpuSampleEvent> gpuSampleFromEvent(const Event& ev) {
   return readTyped<GpuSampleEvent>(ev, event_type::kGpuSample, [](FieldReader& r, GpuSampleEvent& e) {
     r.str("status", e.status, false);
+    r.text("status_text", e.statusText);
     readNode(r, e);
     const json* gpus = r.array("gpus");
     if (!gpus) return;

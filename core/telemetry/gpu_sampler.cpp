@@ -35,7 +35,8 @@ struct GpuSampler::Nvml {
 GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)) {
   auto nvml = std::make_unique<Nvml>(m_options.library);
   if (!nvml->lib.ok()) {
-    m_reason = nvml->lib.reason();
+    m_reasonText = {nvml->lib.reasonText()};
+    m_reason = english(m_reasonText);
     return;
   }
   const nvml::Library& lib = nvml->lib;
@@ -49,7 +50,8 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
   nvml->getPcie = lib.symbol<decltype(nvml->getPcie)>("nvmlDeviceGetPcieThroughput");
   unsigned int count = 0;
   if (const nvmlReturn_t rc = lib.getCount(&count); rc != kNvmlSuccess) {
-    m_reason = "nvmlDeviceGetCount failed: " + lib.describe(rc);
+    m_reasonText = {Text("nvml.count_failed", {{"reason", lib.describe(rc)}})};
+    m_reason = english(m_reasonText);
     return;
   }
   if (m_options.devices.empty()) {
@@ -57,8 +59,9 @@ GpuSampler::GpuSampler(GpuSamplerOptions options) : m_options(std::move(options)
   } else {
     for (int i : m_options.devices) {
       if (i < 0 || static_cast<unsigned>(i) >= count) {
-        m_reason = "GPU " + std::to_string(i) + " does not exist (NVML sees " +
-                   std::to_string(count) + " devices)";
+        m_reasonText = {Text("nvml.no_such_gpu",
+                             {{"index", std::to_string(i)}, {"count", std::to_string(count)}})};
+        m_reason = english(m_reasonText);
         return;
       }
       m_indices.push_back(i);

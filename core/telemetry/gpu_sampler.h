@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/message.h"
+
 namespace stave::telemetry {
 
 /// One reading of one GPU. Values a device does not support are -1.
@@ -56,6 +58,8 @@ class GpuSampler {
   bool available() const;
   /// Why not, e.g. "libnvidia-ml.so.1: cannot open shared object file" ("" when available).
   const std::string& unavailableReason() const;
+  /// unavailableReason() as catalog messages (NVML's and the loader's words kept).
+  const TextParts& unavailableReasonText() const { return m_reasonText; }
   /// Number of devices sampled (0 when unavailable).
   int deviceCount() const;
   /// Their names, by position.
@@ -79,6 +83,7 @@ class GpuSampler {
   GpuSamplerOptions m_options;
   std::unique_ptr<Nvml> m_nvml;
   std::string m_reason;
+  TextParts m_reasonText;
   std::vector<int> m_indices;
   std::vector<std::string> m_names;
   mutable std::mutex m_nvmlMutex;  // serialises NVML reads of sampleOnce and the thread

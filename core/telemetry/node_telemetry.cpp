@@ -49,8 +49,10 @@ void NodeTelemetry::loop() {
     none.node = m_opt.node;
     none.nodes = m_opt.nodes;
     none.host = host;
-    none.status = "no NVIDIA GPU: " + (gpu.available() ? std::string("NVML lists no device")
-                                                       : gpu.unavailableReason());
+    none.statusText = {
+        Text("node.no_gpu", {{"reason", gpu.available() ? TextParts{Text("nvml.no_device")}
+                                                        : gpu.unavailableReasonText()}})};
+    none.status = english(none.statusText);
     m_sink(toEvent(none, -1));
   }
   SystemSampler system(m_opt.procRoot);

@@ -86,7 +86,11 @@ class TestEngineWords : public QObject {
   void initTestCase() {
     m_project = stave::guitest::makeTinyProject(m_dir);
     QVERIFY(!m_project.isEmpty());
+    // The run's node telemetry finds no NVML (as on a machine without an NVIDIA GPU), so its
+    // events say why in a gpu_sample's status.
+    qputenv("STAVE_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
     m_ckpt = stave::guitest::trainOnce(m_dir, m_project);
+    qunsetenv("STAVE_NVML_LIBRARY");
     QVERIFY(!m_ckpt.isEmpty());
     QVERIFY(m_zh.load(QLocale(QStringLiteral("zh_CN")), QStringLiteral("stave"), QStringLiteral("_"),
                       QStringLiteral(":/i18n")));
@@ -456,6 +460,22 @@ class TestEngineWords : public QObject {
                  why.contains(QStringLiteral("/nonexistent/libnvidia-ml.so.1")),  // dlerror's words
              qPrintable(why));
     QVERIFY2(englishLeft(why, {"not found", "no NVIDIA driver"}).isEmpty(), qPrintable(why));
+  }
+
+  // The Run page's log of a run whose node has no NVIDIA GPU: why, from the run's gpu_sample.
+  void nodeWithoutGpu() {
+    const auto batch = stave::studio::RunController::readEvents(
+        m_dir.filePath(QStringLiteral("proj/runs/r1/events.jsonl")), 0, 0);
+    const stave::telemetry::GpuSampleEvent* status = nullptr;
+    for (const auto& e : batch.events)
+      if (const auto* g = e.as<stave::telemetry::GpuSampleEvent>(); g && !g->status.empty())
+        status = g;
+    QVERIFY2(status, "no gpu_sample with a status in the run's events");
+    QCOMPARE(stave::english(status->statusText), status->status);
+    const QString shown = stave::studio::engineText(status->statusText, status->status);
+    QVERIFY2(hasHan(shown) && shown.contains(QStringLiteral("/nonexistent/libnvidia-ml.so.1")) &&
+                 englishLeft(shown, {"no NVIDIA GPU", "not found", "no NVIDIA driver"}).isEmpty(),
+             qPrintable(shown));
   }
 
   // The Run page's warnings about lines of events.jsonl that are no events: read as the run is
