@@ -28,7 +28,8 @@ constexpr qint64 kLogTailBytes = 16384;
 
 }  // namespace
 
-RunController::ProcessLook RunController::lookAt(const QString& runDir, bool firstLook, bool logTail) {
+RunController::ProcessLook RunController::lookAt(const QString& runDir, bool firstLook,
+                                                 bool logTail) {
   countRead(OffGuiRead::RunProcess);
   ProcessLook look;
   if (firstLook) {
@@ -44,7 +45,8 @@ RunController::ProcessLook RunController::lookAt(const QString& runDir, bool fir
     QFile f;
     if (openRegularFile(&f, QDir(runDir).filePath(QStringLiteral("launcher.log")))) {
       f.seek(std::max<qint64>(0, f.size() - kLogTailBytes));
-      look.launcherLog = QString::fromUtf8(f.read(kLogTailBytes)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+      look.launcherLog =
+          QString::fromUtf8(f.read(kLogTailBytes)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     }
   }
   return look;
@@ -164,7 +166,8 @@ void RunController::finishIfDead() {
   }
   // Just started: the record may not be there yet.
   if (m_outcome == RunOutcome::Starting &&
-      (m_child->starting() || m_look.startingAtLaunch || QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) &&
+      (m_child->starting() || m_look.startingAtLaunch ||
+       QDateTime::currentMSecsSinceEpoch() - m_startedAt < 1500) &&
       !exit.known)
     return;
   if (m_sawEnd) return;
@@ -187,8 +190,9 @@ void RunController::finishIfDead() {
   } else if (ok && code != 0) {
     if (m_message.isEmpty()) {
       const QStringList& log = m_look.launcherLog;  // read with the look, off this thread
-      m_message = log.isEmpty() ? tr("exit status %1").arg(code)
-                                : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
+      m_message = log.isEmpty()
+                      ? tr("exit status %1").arg(code)
+                      : log.mid(std::max<qsizetype>(0, log.size() - 3)).join(QLatin1Char('\n'));
     }
     setOutcome(RunOutcome::Failed);
   } else if (ok) {

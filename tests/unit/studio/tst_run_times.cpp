@@ -1,9 +1,11 @@
 // A resumed run's times (issue 43 §5.5): each session's finished event says its own training
 // and validation time in its message; the studio shows their sum and each session's, on the Run
 // page and in History (the store keeps them with the run's sessions). And a run whose process
-// is seen ended before its final event was read is not called crashed for a moment.
+// is seen ended before its final event was read is not called crashed for a moment, and a look
+// at a process made for a run left is not taken for the next run's.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -13,6 +15,7 @@
 
 #include "core/store/session_time.h"
 #include "core/store/store.h"
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/run_times.h"
 #include "common/session_events.h"
@@ -182,6 +185,46 @@ class TestRunTimes : public QObject {
     // The process is looked at off this thread: the outcome comes with the look.
     QTRY_COMPARE(d.outcome(), RunOutcome::Crashed);
     QVERIFY2(d.outcomeText().contains("without a final event"), qPrintable(d.outcomeText()));
+  }
+
+  // A look at a run's process that comes after the controller moved to another run is dropped:
+  // run A's process is alive (this test's own), run B has none and nothing of it was read. Had
+  // A's look reached B, B would read as running, then as crashed.
+  void lookAtARunLeftIsDropped() {
+    QTemporaryDir dir;
+    const QString a = dir.filePath("a"), b = dir.filePath("b");
+    QVERIFY(QDir().mkpath(a) && QDir().mkpath(b));
+    QFile stat("/proc/self/stat");
+    QVERIFY(stat.open(QIODevice::ReadOnly));
+    const QByteArray text = stat.readAll();
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    QFile boot("/proc/sys/kernel/random/boot_id");
+    QVERIFY(boot.open(QIODevice::ReadOnly));
+    QFile rec(a + "/launcher.json");
+    QVERIFY(rec.open(QIODevice::WriteOnly));
+    rec.write(QJsonDocument(QJsonObject{{"pid", qint64(QCoreApplication::applicationPid())},
+                                        {"start_ticks", fields.value(19).toLongLong()},  // field 22
+                                        {"host", QSysInfo::machineHostName()},
+                                        {"boot_id", QString::fromLatin1(boot.readAll().trimmed())}})
+                  .toJson());
+    rec.close();
+    QVERIFY(stave::studio::ChildProcess::alive(a));
+
+    RunController c;
+    c.setPollInterval(20);
+    QList<RunOutcome> seen;
+    connect(&c, &RunController::stateChanged, this, [&] { seen << c.outcome(); });
+    const auto before = stave::studio::readCount(stave::studio::OffGuiRead::RunProcess);
+    QVERIFY(c.attach(a));  // its look asked for, still in flight
+    QVERIFY(c.attach(b));  // B's first look waits for A's to end (one at a time), then comes
+    // Looks run one after the other: a third begun means A's and B's first have been handled.
+    QTRY_VERIFY(stave::studio::readCount(stave::studio::OffGuiRead::RunProcess).total >= before.total + 3);
+    QCOMPARE(c.runDir(), QFileInfo(b).absoluteFilePath());
+    QVERIFY(!c.isLive());
+    QCOMPARE(c.outcome(), RunOutcome::None);
+    QVERIFY(!seen.contains(RunOutcome::Running) && !seen.contains(RunOutcome::Crashed));
+    QCOMPARE(stave::studio::readCount(stave::studio::OffGuiRead::RunProcess).onMainThread,
+             before.onMainThread);
   }
 };
 
