@@ -8936,4 +8936,19 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <translation>训练划分没有可用的图像</translation>
     </message>
 </context>
+<context>
+    <name>stave::studio::ThumbnailLoader</name>
+    <message>
+        <source>cannot read the image</source>
+        <translation>无法读取图像</translation>
+    </message>
+    <message>
+        <source>the image has no pixels</source>
+        <translation>图像没有像素</translation>
+    </message>
+    <message>
+        <source>cannot decode the image</source>
+        <translation>无法解码图像</translation>
+    </message>
+</context>
 </TS>

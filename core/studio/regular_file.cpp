@@ -19,20 +19,20 @@ bool openRegularFile(QFile* f, const QString& path, QString* error) {
   };
   const QByteArray local = QFile::encodeName(path);
   const int fd = ::open(local.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return fail(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+  // The engine's words for these (core/base/bounded_read), in the studio's language.
+  if (fd < 0) return fail(engineText(Text("io.cannot_open", {{"reason", std::strerror(errno)}})));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     ::close(fd);
-    return fail(QStringLiteral("cannot stat: %1").arg(QString::fromLocal8Bit(std::strerror(err))));
+    return fail(engineText(Text("io.cannot_stat", {{"reason", std::strerror(err)}})));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return fail(S_ISDIR(st.st_mode)    ? QStringLiteral("is a folder, not a file")
-                : S_ISFIFO(st.st_mode) ? QStringLiteral("is a FIFO (named pipe), not a regular file; not read")
-                : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
-                    ? QStringLiteral("is a device, not a regular file; not read")
-                    : QStringLiteral("is not a regular file; not read"));
+    return fail(engineText(Text(S_ISDIR(st.st_mode)                          ? "io.is_folder"
+                                : S_ISFIFO(st.st_mode)                       ? "io.fifo"
+                                : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "io.device"
+                                                                             : "io.not_regular")));
   }
   f->setFileName(path);
   if (!f->open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {

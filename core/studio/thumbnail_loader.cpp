@@ -5,6 +5,7 @@
 
 #include "core/data/image_header.h"
 #include "core/data/image_source.h"
+#include "core/studio/engine_text.h"
 
 namespace stave::studio {
 
@@ -178,7 +179,8 @@ Thumbnail ThumbnailLoader::decode(const QString& path, int side) {
   try {
     const data::ImageHeader h = data::readImageHeader(file);
     if (!h.ok) {
-      t.error = QString::fromStdString(h.error.empty() ? "cannot read the image" : h.error);
+      t.error = h.error.empty() ? ThumbnailLoader::tr("cannot read the image")
+                                : engineText({h.errorText}, h.error);
       return t;
     }
     data::ImageRecord rec;
@@ -187,7 +189,7 @@ Thumbnail ThumbnailLoader::decode(const QString& path, int side) {
     rec.height = h.displayHeight();
     rec.orientation = h.orientation;
     if (rec.width <= 0 || rec.height <= 0) {
-      t.error = QStringLiteral("the image has no pixels");
+      t.error = ThumbnailLoader::tr("the image has no pixels");
       return t;
     }
     data::StageTimes times;
@@ -196,7 +198,7 @@ Thumbnail ThumbnailLoader::decode(const QString& path, int side) {
     const data::LoadedImage li = data::loadImage(rec, target, data::LoadResize::Preview, times);
     const cv::Mat& m = li.img;
     if (m.empty() || m.type() != CV_8UC3) {
-      t.error = QStringLiteral("cannot decode the image");
+      t.error = ThumbnailLoader::tr("cannot decode the image");
       return t;
     }
     t.width = m.cols;

@@ -37,6 +37,7 @@
 #include "core/studio/model_export_job.h"
 #include "core/studio/predict_job.h"
 #include "core/studio/project_document.h"
+#include "core/studio/regular_file.h"
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
 #include "core/studio/stored_run.h"
@@ -440,6 +441,16 @@ class TestEngineWords : public QObject {
     const QString fixShown = stave::studio::errorsText(fix.errors());
     QVERIFY2(hasHan(fixShown) && englishLeft(fixShown, {"the issue names"}).isEmpty(),
              qPrintable(fixShown));
+  }
+
+  // A file the studio reads that is a folder or a FIFO: the engine's words for it, in Chinese.
+  void notARegularFile() {
+    QFile f;
+    QString why;
+    QVERIFY(!stave::studio::openRegularFile(&f, m_dir.path(), &why));
+    QVERIFY2(why.startsWith(m_dir.path() + QStringLiteral(": ")) && hasHan(why) &&
+                 englishLeft(why, {"is a folder", "not a file"}).isEmpty(),
+             qPrintable(why));
   }
 
   // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
