@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <type_traits>
 
 #include "core/base/atomic_file.h"
 #include "core/config/export.h"
@@ -27,25 +28,25 @@ std::string trimSlash(std::string p) {
 
 }  // namespace
 
-const std::vector<ProfileField>& profileFields() {
+const config::MemberTable<Profile>& profileFields() {
   using P = Profile;
-  static const std::vector<ProfileField> fields{
-      {"name", &P::name},
-      {"destination", &P::destination},
-      {"port", nullptr, &P::port},
-      {"ssh_config", &P::sshConfig},
-      {"partition", &P::partition},
-      {"account", &P::account},
-      {"time", &P::timeLimit},
-      {"gpus_per_node", nullptr, &P::gpusPerNode},
-      {"nodes", nullptr, &P::nodes},
-      {"cpus_per_task", nullptr, &P::cpusPerTask},
-      {"run_folder", &P::runFolder},
-      {"dataset_local", &P::datasetLocal},
-      {"dataset_remote", &P::datasetRemote},
-      {"dataset_on_cluster", &P::datasetOnCluster},
-      {"stave_train", &P::trainExecutable},
-      {"commands_folder", &P::commandsFolder}};
+  static const config::MemberTable<P> fields{
+      {"name", &P::name, true},
+      {"destination", &P::destination, true},
+      {"port", &P::port, true},
+      {"ssh_config", &P::sshConfig, true},
+      {"partition", &P::partition, true},
+      {"account", &P::account, true},
+      {"time", &P::timeLimit, true},
+      {"gpus_per_node", &P::gpusPerNode, true},
+      {"nodes", &P::nodes, true},
+      {"cpus_per_task", &P::cpusPerTask, true},
+      {"run_folder", &P::runFolder, true},
+      {"dataset_local", &P::datasetLocal, true},
+      {"dataset_remote", &P::datasetRemote, true},
+      {"dataset_on_cluster", &P::datasetOnCluster, true},
+      {"stave_train", &P::trainExecutable, true},
+      {"commands_folder", &P::commandsFolder, true}};
   return fields;
 }
 
@@ -172,15 +173,16 @@ std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* o
       continue;
     }
     Profile p;
-    for (const auto& f : profileFields()) {
-      if (!item.contains(f.key)) continue;  // the default
-      const json& v = item[f.key];
-      if (f.text && v.is_string()) p.*f.text = v.get<std::string>();
-      else if (f.number && v.is_number_integer()) p.*f.number = v.get<int>();
-      else
+    // The table's own read loop, with the errors as catalog messages (the studio shows them).
+    config::forEachMember(profileFields(), [&](const ProfileField& f, auto member) {
+      const auto v = item.find(f.key);
+      if (v == item.end()) return;  // the default
+      using M = std::decay_t<decltype(p.*member)>;
+      if (!config::memberFromJson(*v, p.*member))
         errors.push_back(textError(path, 0, where + "." + f.key,
-                                   Text(f.text ? "cluster.expected_string" : "cluster.expected_number")));
-    }
+                                   Text(std::is_same_v<M, std::string> ? "cluster.expected_string"
+                                                                       : "cluster.expected_number")));
+    });
     for (const auto& problem : p.problemTexts()) errors.push_back(textError(path, 0, where, problem));
     if (!names.insert(p.name).second)
       errors.push_back(textError(path, 0, where + ".name", Text("cluster.name_twice", {{"name", p.name}})));
@@ -193,12 +195,7 @@ std::vector<Profile> readProfiles(const std::string& path, std::vector<Error>* o
 Status saveProfiles(const std::string& path, const std::vector<Profile>& profiles) {
   json list = json::array();
   for (const auto& p : profiles) {
-    json o = json::object();
-    for (const auto& f : profileFields()) {
-      if (f.text) o[f.key] = p.*f.text;
-      else o[f.key] = p.*f.number;
-    }
-    list.push_back(o);
+    list.push_back(config::membersToJson(profileFields(), p));
   }
   json doc{{"version", 1}, {"clusters", list}};
   return writeFileAtomic(path, doc.dump(2) + "\n");

@@ -12,6 +12,7 @@
 
 #include "core/base/result.h"
 #include "core/cluster/ssh.h"
+#include "core/config/member_table.h"
 
 namespace stave::cluster {
 
@@ -54,14 +55,11 @@ struct Profile {
   Result<std::string> clusterDataPath(const std::string& localData) const;
 };
 
-/// A field as clusters.json names it: a text or a number member.
-struct ProfileField {
-  const char* key;
-  std::string Profile::*text = nullptr;
-  int Profile::*number = nullptr;
-};
+/// A field as clusters.json names it (a text or a number member); every key may be absent
+/// (the default stays).
+using ProfileField = config::MemberField<Profile>;
 /// Every field of a profile, once, in the order Settings shows them.
-const std::vector<ProfileField>& profileFields();
+const config::MemberTable<Profile>& profileFields();
 
 /// $XDG_CONFIG_HOME/Stave/clusters.json (else ~/.config/Stave/clusters.json): the studio's file.
 std::string defaultProfilesPath();

@@ -6,6 +6,8 @@
 #include <QSet>
 
 #include <cstring>
+#include <string>
+#include <type_traits>
 
 #include "core/studio/engine_text.h"
 
@@ -23,25 +25,34 @@ config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) cons
   return o;
 }
 
+// The studio's fields (QString, int) and core/cluster's (std::string, int) meet by key.
 cluster::Profile ClusterProfile::toCore() const {
   cluster::Profile c;
   for (const auto& f : clusterProfileFields())
-    for (const auto& g : cluster::profileFields()) {
-      if (std::strcmp(f.key, g.key) != 0) continue;
-      if (f.text && g.text) c.*g.text = (this->*f.text).trimmed().toStdString();
-      if (f.number && g.number) c.*g.number = this->*f.number;
-    }
+    config::forEachMember(cluster::profileFields(), [&](const cluster::ProfileField& g, auto member) {
+      if (std::strcmp(f.key, g.key) != 0) return;
+      using M = std::decay_t<decltype(c.*member)>;
+      if constexpr (std::is_same_v<M, std::string>) {
+        if (f.text) c.*member = (this->*f.text).trimmed().toStdString();
+      } else if constexpr (std::is_same_v<M, int>) {
+        if (f.number) c.*member = this->*f.number;
+      }
+    });
   return c;
 }
 
 ClusterProfile ClusterProfile::fromCore(const cluster::Profile& c) {
   ClusterProfile p;
   for (const auto& f : clusterProfileFields())
-    for (const auto& g : cluster::profileFields()) {
-      if (std::strcmp(f.key, g.key) != 0) continue;
-      if (f.text && g.text) p.*f.text = QString::fromStdString(c.*g.text);
-      if (f.number && g.number) p.*f.number = c.*g.number;
-    }
+    config::forEachMember(cluster::profileFields(), [&](const cluster::ProfileField& g, auto member) {
+      if (std::strcmp(f.key, g.key) != 0) return;
+      using M = std::decay_t<decltype(c.*member)>;
+      if constexpr (std::is_same_v<M, std::string>) {
+        if (f.text) p.*f.text = QString::fromStdString(c.*member);
+      } else if constexpr (std::is_same_v<M, int>) {
+        if (f.number) p.*f.number = c.*member;
+      }
+    });
   return p;
 }
 

@@ -27,10 +27,11 @@ class TstProfile : public QObject {
     QVERIFY2(back.ok(), back.errorText().c_str());
     QCOMPARE(back->size(), size_t{2});
     const Profile& r = back->at(0);
-    for (const auto& f : profileFields()) {
-      if (f.text) QCOMPARE(QString::fromStdString(r.*f.text), QString::fromStdString(a.*f.text));
-      else QCOMPARE(r.*f.number, a.*f.number);
-    }
+    QVERIFY(stave::config::memberTableProblems(profileFields()).empty());
+    QCOMPARE(QString::fromStdString(stave::config::membersToJson(profileFields(), r).dump()),
+             QString::fromStdString(stave::config::membersToJson(profileFields(), a).dump()));
+    QCOMPARE(r.port, 2222);
+    QCOMPARE(r.runFolder, a.runFolder);
     QVERIFY(back->at(1).remote() == false);
     QVERIFY(findProfile(path, "local").ok());
     auto missing = findProfile(path, "nope");
