@@ -31,9 +31,9 @@ struct Sample {
 const config::MemberTable<Sample>& sampleTable() {
   using S = Sample;
   static const config::MemberTable<S> table{
-      {"flag", &S::flag},     {"count", &S::count},   {"big", &S::big},
-      {"hash", &S::hash},     {"ratio", &S::ratio},   {"name", &S::name},
-      {"values", &S::values}, {"names", &S::names},   {"later", &S::later, true},
+      {"flag", &S::flag},     {"count", &S::count}, {"big", &S::big},
+      {"hash", &S::hash},     {"ratio", &S::ratio}, {"name", &S::name},
+      {"values", &S::values}, {"names", &S::names}, {"later", &S::later, true},
   };
   return table;
 }
@@ -102,20 +102,36 @@ class TestMemberTable : public QObject {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("bool from int") << "flag" << "1" << "expected a boolean, found the number 1";
-    QTest::newRow("int from string") << "count" << "\"3\"" << "expected an integer, found string";
-    QTest::newRow("int from float") << "count" << "2.5" << "expected an integer, found the number 2.5";
-    QTest::newRow("int too large") << "count" << "4294967296"
+    QTest::newRow("bool from int") << "flag"
+                                   << "1"
+                                   << "expected a boolean, found the number 1";
+    QTest::newRow("int from string") << "count"
+                                     << "\"3\""
+                                     << "expected an integer, found string";
+    QTest::newRow("int from float") << "count"
+                                    << "2.5"
+                                    << "expected an integer, found the number 2.5";
+    QTest::newRow("int too large") << "count"
+                                   << "4294967296"
                                    << "expected an integer, found the number 4294967296";
-    QTest::newRow("uint negative") << "hash" << "-1"
+    QTest::newRow("uint negative") << "hash"
+                                   << "-1"
                                    << "expected a non-negative integer, found the number -1";
-    QTest::newRow("double from bool") << "ratio" << "true" << "expected a number, found boolean";
-    QTest::newRow("string from null") << "name" << "null" << "expected a string, found null";
-    QTest::newRow("list item") << "values" << "[1, \"x\"]"
+    QTest::newRow("double from bool") << "ratio"
+                                      << "true"
+                                      << "expected a number, found boolean";
+    QTest::newRow("string from null") << "name"
+                                      << "null"
+                                      << "expected a string, found null";
+    QTest::newRow("list item") << "values"
+                               << "[1, \"x\"]"
                                << "expected a list of numbers, found array";
-    QTest::newRow("names not a list") << "names" << "\"a\""
+    QTest::newRow("names not a list") << "names"
+                                      << "\"a\""
                                       << "expected a list of strings, found string";
-    QTest::newRow("optional of wrong type") << "later" << "\"9\"" << "expected an integer, found string";
+    QTest::newRow("optional of wrong type") << "later"
+                                            << "\"9\""
+                                            << "expected an integer, found string";
   }
   void wrongTypes() {
     QFETCH(QString, key);
@@ -146,7 +162,10 @@ class TestMemberTable : public QObject {
   void selfCheck() {
     using S = Sample;
     const config::MemberTable<S> bad{
-        {"count", &S::count}, {"", &S::name}, {"ratio", &S::ratio}, {"count", &S::big},
+        {"count", &S::count},
+        {"", &S::name},
+        {"ratio", &S::ratio},
+        {"count", &S::big},
     };
     const auto problems = config::memberTableProblems(bad);
     QCOMPARE(problems.size(), size_t(2));
