@@ -18,6 +18,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/studio/background_job.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/regular_file.h"
 
 namespace stave::studio {
@@ -211,7 +212,7 @@ bool ChildProcess::startDetached(const QString& exe, const QStringList& args, co
                         {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
         auto st = writeFileAtomic(QDir(dir).filePath(QStringLiteral("launcher.json")).toStdString(),
                                   QJsonDocument(rec).toJson().toStdString());
-        return st ? QString() : QString::fromStdString(st.errorText());
+        return st ? QString() : errorsText(st.errors());
       },
       [this, dir](QString error) {
         if (dir != m_folder) return;  // another folder is followed now

@@ -441,7 +441,7 @@ void RunController::loadStored() {
         if (!*loaded) {
           // The store cannot help (locked, damaged, read-only): the file itself, whole.
           emit warning(tr("the history store could not open this run (%1); reading its events.jsonl instead")
-                           .arg(QString::fromStdString(loaded->errorText())));
+                           .arg(errorsText(loaded->errors())));
           forgetPreview();
           pollInBackground();
           return;
@@ -468,7 +468,7 @@ void RunController::catchUpStore() {
   m_storeJob->run<QString>(
       [db, dir, stop = m_storeJob->stopFlag()] {
         auto r = studio::catchUpStore(db, dir, stop);
-        return r ? QString() : QString::fromStdString(r.errorText());
+        return r ? QString() : QString::fromStdString(r.errorText());  // logged: English
       },
       [](const QString& error) {
         if (!error.isEmpty()) qWarning("the history store did not catch up: %s", qPrintable(error));

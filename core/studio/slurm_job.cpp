@@ -113,7 +113,7 @@ ClusterJobRecord readClusterJob(const QString& runDir, QString* error) {
   // A regular file of at most 1 MiB: a FIFO would block the reader, /dev/zero grow it for good.
   const auto bytes = readFileCapped(path.toStdString(), size_t{1} << 20);
   if (!bytes) {
-    fail(error, QString::fromStdString(bytes.errorText()));
+    fail(error, errorsText(bytes.errors()));
     return r;
   }
   QJsonParseError pe;
