@@ -8951,4 +8951,83 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <translation>无法解码图像</translation>
     </message>
 </context>
+<context>
+    <name>stave::studio::ValidationData</name>
+    <message>
+        <source>%1: line %2: %3%4</source>
+        <translation>%1：第 %2 行：%3%4</translation>
+    </message>
+    <message>
+        <source>key %1: </source>
+        <translation>键 %1：</translation>
+    </message>
+    <message>
+        <source>%1: not a JSON object</source>
+        <translation>%1：不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>has the wrong type (%1)</source>
+        <translation>类型不对（%1）</translation>
+    </message>
+    <message>
+        <source>is not a number</source>
+        <translation>不是数字</translation>
+    </message>
+    <message>
+        <source>is not finite</source>
+        <translation>不是有限值</translation>
+    </message>
+    <message>
+        <source>has %1 rows for %2 names</source>
+        <translation>有 %1 行，而类别名有 %2 个</translation>
+    </message>
+    <message>
+        <source>is not a row of %1 numbers</source>
+        <translation>不是一行 %1 个数字</translation>
+    </message>
+    <message>
+        <source>is not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <source>names a cell outside the %1×%1 matrix</source>
+        <translation>指向了 %1×%1 矩阵之外的单元格</translation>
+    </message>
+    <message>
+        <source>curves are not as long as conf (%1 points)</source>
+        <translation>曲线与 conf 的长度不同（%1 个点）</translation>
+    </message>
+    <message>
+        <source>is not as long as recall (%1 points)</source>
+        <translation>与 recall 的长度不同（%1 个点）</translation>
+    </message>
+    <message>
+        <source>is not a split index</source>
+        <translation>不是划分编号</translation>
+    </message>
+    <message>
+        <source>is not a list of %1 numbers</source>
+        <translation>不是 %1 个数字的列表</translation>
+    </message>
+    <message>
+        <source>points outside the folder</source>
+        <translation>指向文件夹之外</translation>
+    </message>
+    <message>
+        <source>%1: line %2: expected class,name,images,instances,precision,recall,mAP50,mAP50-95</source>
+        <translation>%1：第 %2 行：应为 class,name,images,instances,precision,recall,mAP50,mAP50-95</translation>
+    </message>
+    <message>
+        <source>%1: missing</source>
+        <translation>%1：缺失</translation>
+    </message>
+    <message>
+        <source>%1: key %2 %3</source>
+        <translation>%1：键 %2 %3</translation>
+    </message>
+</context>
 </TS>

@@ -1,6 +1,7 @@
 #include "core/studio/validation_data.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -37,16 +38,20 @@ bool readJson(const QString& dir, const QString& name, json* out, QString* error
                           name.toStdString());
   if (!parsed) {
     const Error& e = parsed.errors().front();
-    *error = QStringLiteral("%1: line %2: %3%4")
+    *error = QCoreApplication::translate("stave::studio::ValidationData", "%1: line %2: %3%4")
                  .arg(name)
                  .arg(e.line)
-                 .arg(e.key.empty() ? QString() : QStringLiteral("key %1: ").arg(QString::fromStdString(e.key)))
+                 .arg(e.key.empty()
+                          ? QString()
+                          : QCoreApplication::translate("stave::studio::ValidationData", "key %1: ")
+                                .arg(QString::fromStdString(e.key)))
                  .arg(engineText(e.text, e.message));
     return false;
   }
   *out = std::move(parsed.value());
   if (!out->is_object()) {
-    *error = QStringLiteral("%1: not a JSON object").arg(name);
+    *error = QCoreApplication::translate("stave::studio::ValidationData", "%1: not a JSON object")
+                 .arg(name);
     return false;
   }
   return true;
@@ -61,16 +66,24 @@ struct KeyError {
 const json& member(const json& j, const char* key, json::value_t type, const QString& path) {
   const auto it = j.find(key);
   const QString where = path.isEmpty() ? QString::fromLatin1(key) : path + QLatin1Char('.') + QLatin1String(key);
-  if (it == j.end()) throw KeyError{where, QStringLiteral("missing")};
+  if (it == j.end())
+    throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData", "missing")};
   const bool ok = type == json::value_t::number_float ? it->is_number() : it->type() == type;
-  if (!ok) throw KeyError{where, QStringLiteral("has the wrong type (%1)").arg(QString::fromLatin1(it->type_name()))};
+  if (!ok)
+    throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                      "has the wrong type (%1)")
+                              .arg(QString::fromLatin1(it->type_name()))};
   return *it;
 }
 
 double number(const json& j, const QString& where) {
-  if (!j.is_number()) throw KeyError{where, QStringLiteral("is not a number")};
+  if (!j.is_number())
+    throw KeyError{where,
+                   QCoreApplication::translate("stave::studio::ValidationData", "is not a number")};
   const double v = j.get<double>();
-  if (!std::isfinite(v)) throw KeyError{where, QStringLiteral("is not finite")};
+  if (!std::isfinite(v))
+    throw KeyError{where,
+                   QCoreApplication::translate("stave::studio::ValidationData", "is not finite")};
   return v;
 }
 
@@ -91,13 +104,18 @@ void readMatrix(const json& j, ValidationData* d) {
   const json& counts = member(j, "counts", json::value_t::array, {});
   const int n = static_cast<int>(d->names.size());
   if (static_cast<int>(counts.size()) != n)
-    throw KeyError{QStringLiteral("counts"),
-                   QStringLiteral("has %1 rows for %2 names").arg(counts.size()).arg(n)};
+    throw KeyError{
+        QStringLiteral("counts"),
+        QCoreApplication::translate("stave::studio::ValidationData", "has %1 rows for %2 names")
+            .arg(counts.size())
+            .arg(n)};
   for (int p = 0; p < n; ++p) {
     const json& row = counts[static_cast<size_t>(p)];
     const QString where = QStringLiteral("counts[%1]").arg(p);
     if (!row.is_array() || static_cast<int>(row.size()) != n)
-      throw KeyError{where, QStringLiteral("is not a row of %1 numbers").arg(n)};
+      throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                        "is not a row of %1 numbers")
+                                .arg(n)};
     QVector<double> r;
     for (int t = 0; t < n; ++t) r.push_back(number(row[static_cast<size_t>(t)], where));
     d->counts.push_back(r);
@@ -106,11 +124,15 @@ void readMatrix(const json& j, ValidationData* d) {
     for (size_t k = 0; k < it->size(); ++k) {
       const json& c = (*it)[k];
       const QString where = QStringLiteral("cells[%1]").arg(k);
-      if (!c.is_object()) throw KeyError{where, QStringLiteral("is not an object")};
+      if (!c.is_object())
+        throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                          "is not an object")};
       const int p = static_cast<int>(number(member(c, "predicted", json::value_t::number_float, where), where));
       const int t = static_cast<int>(number(member(c, "true", json::value_t::number_float, where), where));
       if (p < 0 || p >= n || t < 0 || t >= n)
-        throw KeyError{where, QStringLiteral("names a cell outside the %1×%1 matrix").arg(n)};
+        throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                          "names a cell outside the %1×%1 matrix")
+                                  .arg(n)};
       QVector<qint64> images;
       for (const auto& i : member(c, "images", json::value_t::array, where))
         if (i.is_number_integer()) images.push_back(i.get<qint64>());
@@ -128,7 +150,9 @@ void readCurves(const json& j, ValidationData* d) {
   for (size_t k = 0; k < classes.size(); ++k) {
     const json& c = classes[k];
     const QString where = QStringLiteral("classes[%1]").arg(k);
-    if (!c.is_object()) throw KeyError{where, QStringLiteral("is not an object")};
+    if (!c.is_object())
+      throw KeyError{
+          where, QCoreApplication::translate("stave::studio::ValidationData", "is not an object")};
     ValidationCurve v;
     v.cls = static_cast<int>(number(member(c, "class", json::value_t::number_float, where), where));
     if (const auto it = c.find("name"); it != c.end() && it->is_string()) v.name = QString::fromStdString(it->get<std::string>());
@@ -141,10 +165,15 @@ void readCurves(const json& j, ValidationData* d) {
     if (const auto it = c.find("map50"); it != c.end() && it->is_number()) v.map50 = it->get<double>();
     const auto n = d->conf.size();
     if (v.precision.size() != n || v.recall.size() != n || v.f1.size() != n)
-      throw KeyError{where, QStringLiteral("curves are not as long as conf (%1 points)").arg(n)};
+      throw KeyError{where,
+                     QCoreApplication::translate("stave::studio::ValidationData",
+                                                 "curves are not as long as conf (%1 points)")
+                         .arg(n)};
     if (v.prPrecision.size() != d->recallGrid.size())
       throw KeyError{where + QStringLiteral(".pr_precision"),
-                     QStringLiteral("is not as long as recall (%1 points)").arg(d->recallGrid.size())};
+                     QCoreApplication::translate("stave::studio::ValidationData",
+                                                 "is not as long as recall (%1 points)")
+                         .arg(d->recallGrid.size())};
     d->curves.push_back(v);
   }
 }
@@ -155,9 +184,13 @@ void readImages(const json& j, const QString& dir, ValidationData* d) {
     const QString where = QStringLiteral("images.%1").arg(QString::fromStdString(it.key()));
     bool ok = false;
     const qint64 index = QString::fromStdString(it.key()).toLongLong(&ok);
-    if (!ok) throw KeyError{where, QStringLiteral("is not a split index")};
+    if (!ok)
+      throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                        "is not a split index")};
     const json& v = it.value();
-    if (!v.is_object()) throw KeyError{where, QStringLiteral("is not an object")};
+    if (!v.is_object())
+      throw KeyError{
+          where, QCoreApplication::translate("stave::studio::ValidationData", "is not an object")};
     ValidationImage im;
     im.path = QString::fromStdString(member(v, "path", json::value_t::string, where).get<std::string>());
     im.width = static_cast<int>(number(member(v, "width", json::value_t::number_float, where), where));
@@ -169,7 +202,9 @@ void readImages(const json& j, const QString& dir, ValidationData* d) {
         const QString at = QStringLiteral("%1.%2[%3]").arg(where, QLatin1String(key)).arg(k);
         const size_t want = scored ? 6 : 5;
         if (!a[k].is_array() || a[k].size() != want)
-          throw KeyError{at, QStringLiteral("is not a list of %1 numbers").arg(want)};
+          throw KeyError{at, QCoreApplication::translate("stave::studio::ValidationData",
+                                                         "is not a list of %1 numbers")
+                                 .arg(want)};
         std::vector<double> x;
         for (const auto& e : a[k]) x.push_back(number(e, at));
         ValidationBox b;
@@ -189,7 +224,9 @@ void readImages(const json& j, const QString& dir, ValidationData* d) {
     for (size_t k = 0; k < it->size(); ++k) {
       const json& g = (*it)[k];
       const QString where = QStringLiteral("gallery[%1]").arg(k);
-      if (!g.is_object()) throw KeyError{where, QStringLiteral("is not an object")};
+      if (!g.is_object())
+        throw KeyError{where, QCoreApplication::translate("stave::studio::ValidationData",
+                                                          "is not an object")};
       ValidationGalleryItem item;
       item.image = static_cast<qint64>(number(member(g, "image", json::value_t::number_float, where), where));
       // Relative to the folder, and kept inside it.
@@ -197,7 +234,9 @@ void readImages(const json& j, const QString& dir, ValidationData* d) {
         const QString rel = QString::fromStdString(member(g, key, json::value_t::string, where).get<std::string>());
         const QString abs = QDir::cleanPath(QDir(dir).filePath(rel));
         if (!abs.startsWith(QDir::cleanPath(dir) + QLatin1Char('/')))
-          throw KeyError{where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("points outside the folder")};
+          throw KeyError{where + QLatin1Char('.') + QLatin1String(key),
+                         QCoreApplication::translate("stave::studio::ValidationData",
+                                                     "points outside the folder")};
         return abs;
       };
       item.labelsPath = inside("labels");
@@ -240,9 +279,12 @@ void readPerClass(const QString& dir, ValidationData* d) {
       ok = a && b && c && e && g && h && i;
     }
     if (!ok) {
-      d->error = QStringLiteral("%1: line %2: expected class,name,images,instances,precision,recall,mAP50,mAP50-95")
-                     .arg(name)
-                     .arg(line);
+      d->error =
+          QCoreApplication::translate(
+              "stave::studio::ValidationData",
+              "%1: line %2: expected class,name,images,instances,precision,recall,mAP50,mAP50-95")
+              .arg(name)
+              .arg(line);
       return;
     }
     d->perClass.push_back(r);
@@ -345,7 +387,9 @@ ValidationData readValidationData(const QString& dir) {
   for (const auto& part : parts) {
     const QString name = QString::fromLatin1(part.file);
     if (!QFileInfo::exists(QDir(dir).filePath(name))) {
-      if (d.error.isEmpty()) d.error = QStringLiteral("%1: missing").arg(name);
+      if (d.error.isEmpty())
+        d.error =
+            QCoreApplication::translate("stave::studio::ValidationData", "%1: missing").arg(name);
       continue;
     }
     json j;
@@ -359,7 +403,9 @@ ValidationData readValidationData(const QString& dir) {
       part.read(j, dir, &read);
       d = std::move(read);
     } catch (const KeyError& e) {
-      if (d.error.isEmpty()) d.error = QStringLiteral("%1: key %2 %3").arg(name, e.key, e.what);
+      if (d.error.isEmpty())
+        d.error = QCoreApplication::translate("stave::studio::ValidationData", "%1: key %2 %3")
+                      .arg(name, e.key, e.what);
     } catch (const json::exception& e) {
       if (d.error.isEmpty()) d.error = QStringLiteral("%1: %2").arg(name, QString::fromStdString(withoutJsonPrefix(e.what())));
     }

@@ -41,7 +41,9 @@
 #include "core/studio/run_controller.h"
 #include "core/studio/slurm_job.h"
 #include "core/studio/stored_run.h"
+#include "core/studio/validation_data.h"
 #include "core/telemetry/gpu_inventory.h"
+#include "tests/common/validation_fixture.h"
 
 using stave::studio::HistoryModel;
 using stave::studio::ModelExportJob;
@@ -451,6 +453,21 @@ class TestEngineWords : public QObject {
     QVERIFY2(why.startsWith(m_dir.path() + QStringLiteral(": ")) && hasHan(why) &&
                  englishLeft(why, {"is a folder", "not a file"}).isEmpty(),
              qPrintable(why));
+  }
+
+  // The Validation view on a damaged views file: the file and key named, what is wrong in Chinese.
+  void damagedValidationViews() {
+    const QString views = m_dir.filePath(QStringLiteral("views/val"));
+    const QStringList images{m_dir.filePath(QStringLiteral("views/a.jpg")),
+                             m_dir.filePath(QStringLiteral("views/b.jpg"))};
+    QVERIFY(stave::testing::writeValidationViews(views, images));
+    writeFile(views + QStringLiteral("/confusion_matrix.json"),
+              R"({"names": ["a", "background"], "conf": "high", "iou": 0.45, "counts": []})");
+    const auto d = stave::studio::readValidationData(views);
+    QVERIFY2(d.error.contains(QStringLiteral("confusion_matrix.json")) &&
+                 d.error.contains(QStringLiteral("conf")) && hasHan(d.error) &&
+                 englishLeft(d.error, {"wrong type", "key "}).isEmpty(),
+             qPrintable(d.error));
   }
 
   // The Hardware page without NVML: why, in Chinese, the loader's own words as they are.
