@@ -54,27 +54,27 @@
 <context>
     <name>stave::widgets::CheckpointField</name>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="27"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="60"/>
         <source>On the cluster: fetched into the run&apos;s folder when used</source>
         <translation>在集群上：使用时取回到该运行的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="32"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="31"/>
         <source>a run&apos;s weights/best.pt or last.pt</source>
         <translation>某次运行的 weights/best.pt 或 last.pt</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="41"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="40"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="44"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="43"/>
         <source>Checkpoint</source>
         <translation>检查点</translation>
     </message>
     <message>
-        <location filename="../widgets/checkpoint_field.cpp" line="45"/>
+        <location filename="../widgets/checkpoint_field.cpp" line="44"/>
         <source>Checkpoints (*.pt);;All files (*)</source>
         <translation>检查点 (*.pt);;所有文件 (*)</translation>
     </message>
@@ -82,52 +82,52 @@
 <context>
     <name>stave::studio::ChildProcess</name>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="110"/>
+        <location filename="../core/studio/child_process.cpp" line="111"/>
         <source>the process is not running</source>
         <translation>该进程未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="120"/>
+        <location filename="../core/studio/child_process.cpp" line="121"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="124"/>
+        <location filename="../core/studio/child_process.cpp" line="125"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="158"/>
+        <location filename="../core/studio/child_process.cpp" line="159"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="162"/>
+        <location filename="../core/studio/child_process.cpp" line="163"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="182"/>
+        <location filename="../core/studio/child_process.cpp" line="183"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="203"/>
+        <location filename="../core/studio/child_process.cpp" line="204"/>
         <source>the run did not start within %1 s (see %2)</source>
         <translation>运行未在 %1 秒内启动（见 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="289"/>
+        <location filename="../core/studio/child_process.cpp" line="290"/>
         <source>%1 cannot be started (%2)</source>
         <translation>无法启动 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="317"/>
+        <location filename="../core/studio/child_process.cpp" line="318"/>
         <source>%1 was not waited for</source>
         <translation>未等待 %1 结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="318"/>
+        <location filename="../core/studio/child_process.cpp" line="319"/>
         <source>%1 gave no answer in %2 s</source>
         <translation>%1 在 %2 秒内没有应答</translation>
     </message>
@@ -135,199 +135,201 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="287"/>
+        <location filename="../core/studio/cluster_job.cpp" line="108"/>
+        <source>sbatch&apos;s answer was lost, and Slurm lists no job named %1 for this run yet; it is looked for again at every poll (squeue --name=%1 on the cluster)</source>
+        <translation>sbatch 的回复丢失了，Slurm 目前还没有列出本运行名为 %1 的作业；每次轮询都会再查找一次（在集群上运行 squeue --name=%1）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/cluster_job.cpp" line="325"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="293"/>
+        <location filename="../core/studio/cluster_job.cpp" line="330"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="294"/>
+        <location filename="../core/studio/cluster_job.cpp" line="333"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="355"/>
+        <location filename="../core/studio/cluster_job.cpp" line="394"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="360"/>
+        <location filename="../core/studio/cluster_job.cpp" line="399"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="365"/>
+        <location filename="../core/studio/cluster_job.cpp" line="405"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="369"/>
+        <location filename="../core/studio/cluster_job.cpp" line="409"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="391"/>
+        <location filename="../core/studio/cluster_job.cpp" line="434"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="392"/>
+        <location filename="../core/studio/cluster_job.cpp" line="436"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="393"/>
+        <location filename="../core/studio/cluster_job.cpp" line="438"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="394"/>
+        <location filename="../core/studio/cluster_job.cpp" line="440"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="395"/>
+        <location filename="../core/studio/cluster_job.cpp" line="442"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="396"/>
+        <location filename="../core/studio/cluster_job.cpp" line="444"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="404"/>
+        <location filename="../core/studio/cluster_job.cpp" line="452"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="406"/>
+        <location filename="../core/studio/cluster_job.cpp" line="454"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="408"/>
+        <location filename="../core/studio/cluster_job.cpp" line="456"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="410"/>
+        <location filename="../core/studio/cluster_job.cpp" line="458"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="414"/>
+        <location filename="../core/studio/cluster_job.cpp" line="463"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="416"/>
+        <location filename="../core/studio/cluster_job.cpp" line="465"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="418"/>
+        <location filename="../core/studio/cluster_job.cpp" line="467"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="419"/>
+        <location filename="../core/studio/cluster_job.cpp" line="468"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="420"/>
+        <location filename="../core/studio/cluster_job.cpp" line="469"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="422"/>
+        <location filename="../core/studio/cluster_job.cpp" line="471"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="423"/>
+        <location filename="../core/studio/cluster_job.cpp" line="472"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="425"/>
+        <location filename="../core/studio/cluster_job.cpp" line="474"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="427"/>
+        <location filename="../core/studio/cluster_job.cpp" line="476"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="429"/>
+        <location filename="../core/studio/cluster_job.cpp" line="479"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="435"/>
+        <location filename="../core/studio/cluster_job.cpp" line="485"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="436"/>
+        <location filename="../core/studio/cluster_job.cpp" line="487"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="438"/>
+        <location filename="../core/studio/cluster_job.cpp" line="489"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="445"/>
-        <location filename="../core/studio/cluster_job.cpp" line="457"/>
+        <location filename="../core/studio/cluster_job.cpp" line="499"/>
+        <location filename="../core/studio/cluster_job.cpp" line="512"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="448"/>
+        <location filename="../core/studio/cluster_job.cpp" line="502"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="449"/>
+        <location filename="../core/studio/cluster_job.cpp" line="503"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="452"/>
+        <location filename="../core/studio/cluster_job.cpp" line="506"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="456"/>
-        <location filename="../core/studio/cluster_job.cpp" line="457"/>
+        <location filename="../core/studio/cluster_job.cpp" line="511"/>
+        <location filename="../core/studio/cluster_job.cpp" line="512"/>
         <source>ending</source>
         <translation>正在结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="458"/>
+        <location filename="../core/studio/cluster_job.cpp" line="513"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="459"/>
+        <location filename="../core/studio/cluster_job.cpp" line="514"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
     <message>
+        <location filename="../core/studio/cluster_job.cpp" line="32"/>
         <source>the cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination</source>
         <translation>此运行的集群配置“%1”不在 设置 ▸ 集群 中，或没有目标</translation>
-    </message>
-    <message>
-        <source>sbatch&apos;s answer was lost; look for the job named %1 on the cluster (squeue --name)</source>
-        <translation>sbatch 的回答丢失了；请在集群上查找名为 %1 的作业（squeue --name）</translation>
     </message>
 </context>
 <context>
@@ -1137,37 +1139,37 @@
 <context>
     <name>stave::studio::DoctorAdvice</name>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="41"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="42"/>
         <source>An unreadable diagnosis event was skipped: %1</source>
         <translation>已跳过一个无法读取的诊断事件：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="82"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="83"/>
         <source>Open the run&apos;s project first.</source>
         <translation>请先打开该运行所属的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="84"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="85"/>
         <source>There is no such finding.</source>
         <translation>没有这条诊断结果。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="86"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="87"/>
         <source>This finding advises no config change.</source>
         <translation>这条诊断结果没有建议修改配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="88"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="89"/>
         <source>The new config needs a name.</source>
         <translation>新配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="90"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="91"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="95"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="96"/>
         <source>The advice does not fit the config: %1</source>
         <translation>该建议不符合配置要求：%1</translation>
     </message>
@@ -1177,17 +1179,17 @@
         <translation>应用此建议后的配置无效：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="107"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="106"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="109"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="108"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="111"/>
+        <location filename="../core/studio/hardware_advice.cpp" line="110"/>
         <source>critical</source>
         <translation>严重</translation>
     </message>
@@ -2016,58 +2018,58 @@
 <context>
     <name>stave::widgets::HistoryLabelDiff</name>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="51"/>
+        <location filename="../widgets/history_label_diff.cpp" line="30"/>
         <source>Label files, relative to the dataset&apos;s folder; `stave-train labels log DATASET --file FILE --diff` shows their edits</source>
         <translation>标注文件，相对于数据集文件夹；`stave-train labels log DATASET --file FILE --diff` 可显示其编辑</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="77"/>
+        <location filename="../widgets/history_label_diff.cpp" line="56"/>
         <source>Reading the datasets&apos; edit log…</source>
         <translation>正在读取数据集的编辑日志…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="91"/>
+        <location filename="../widgets/history_label_diff.cpp" line="72"/>
         <source>No label file differs between these runs&apos; datasets: their content is the same.</source>
         <translation>这两次运行的数据集没有不同的标注文件：内容相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="97"/>
+        <location filename="../widgets/history_label_diff.cpp" line="78"/>
         <source>No label file changed in the edit log between these runs, but their datasets differ (images or label files changed outside Stave).</source>
         <translation>在这两次运行之间，编辑日志中没有标注文件被修改，但它们的数据集不同（图像或标注文件在 Stave 之外被改动）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="99"/>
+        <location filename="../widgets/history_label_diff.cpp" line="80"/>
         <source>1 label file differs between these runs&apos; datasets (%1 → %2).</source>
         <translation>这两次运行的数据集有 1 个标注文件不同（%1 → %2）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="101"/>
+        <location filename="../widgets/history_label_diff.cpp" line="82"/>
         <source>%1 label files differ between these runs&apos; datasets (%2 → %3).</source>
         <translation>这两次运行的数据集有 %1 个标注文件不同（%2 → %3）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="106"/>
+        <location filename="../widgets/history_label_diff.cpp" line="87"/>
         <source>From the edits made between the two runs&apos; starts: a run did not record where the edit log stood.</source>
         <translation>依据两次运行开始之间所做的编辑：有一次运行没有记录当时编辑日志的位置。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="113"/>
+        <location filename="../widgets/history_label_diff.cpp" line="94"/>
         <source>These runs trained on different datasets: which label files differ cannot be told from an edit log.</source>
         <translation>这两次运行使用了不同的数据集：无法从编辑日志判断哪些标注文件不同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="117"/>
-        <location filename="../widgets/history_label_diff.cpp" line="141"/>
+        <location filename="../widgets/history_label_diff.cpp" line="98"/>
+        <location filename="../widgets/history_label_diff.cpp" line="122"/>
         <source>Cannot tell which label files differ: %1</source>
         <translation>无法判断哪些标注文件不同：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="122"/>
+        <location filename="../widgets/history_label_diff.cpp" line="103"/>
         <source>Cannot tell which label files differ: the edit log holds fewer edits than a run recorded (it was replaced or cut).</source>
         <translation>无法判断哪些标注文件不同：编辑日志中的编辑少于运行所记录的数量（日志被替换或截断）。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_label_diff.cpp" line="128"/>
+        <location filename="../widgets/history_label_diff.cpp" line="109"/>
         <source>Cannot tell which label files differ: the runs recorded neither where the edit log stood nor when they started.</source>
         <translation>无法判断哪些标注文件不同：运行既未记录编辑日志的位置，也未记录开始时间。</translation>
     </message>
@@ -2075,137 +2077,138 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="358"/>
+        <location filename="../core/studio/history_model.cpp" line="373"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="361"/>
+        <location filename="../core/studio/history_model.cpp" line="376"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="386"/>
+        <location filename="../core/studio/history_model.cpp" line="401"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="323"/>
+        <location filename="../core/studio/history_model.cpp" line="338"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="324"/>
+        <location filename="../core/studio/history_model.cpp" line="339"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="325"/>
+        <location filename="../core/studio/history_model.cpp" line="340"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="326"/>
+        <location filename="../core/studio/history_model.cpp" line="341"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="327"/>
+        <location filename="../core/studio/history_model.cpp" line="342"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="328"/>
+        <location filename="../core/studio/history_model.cpp" line="343"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="329"/>
+        <location filename="../core/studio/history_model.cpp" line="344"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="367"/>
+        <location filename="../core/studio/history_model.cpp" line="382"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="390"/>
+        <location filename="../core/studio/history_model.cpp" line="405"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="416"/>
+        <location filename="../core/studio/history_model.cpp" line="431"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="417"/>
+        <location filename="../core/studio/history_model.cpp" line="432"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="418"/>
+        <location filename="../core/studio/history_model.cpp" line="433"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="419"/>
+        <location filename="../core/studio/history_model.cpp" line="434"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="420"/>
+        <location filename="../core/studio/history_model.cpp" line="435"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="421"/>
+        <location filename="../core/studio/history_model.cpp" line="436"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="422"/>
+        <location filename="../core/studio/history_model.cpp" line="437"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="423"/>
+        <location filename="../core/studio/history_model.cpp" line="438"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="424"/>
+        <location filename="../core/studio/history_model.cpp" line="439"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="425"/>
+        <location filename="../core/studio/history_model.cpp" line="440"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="426"/>
+        <location filename="../core/studio/history_model.cpp" line="441"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="498"/>
+        <location filename="../core/studio/history_model.cpp" line="474"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="581"/>
+        <location filename="../core/studio/history_model_jobs.cpp" line="153"/>
+        <location filename="../core/studio/history_model_jobs.cpp" line="171"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="590"/>
+        <location filename="../core/studio/history_model_jobs.cpp" line="140"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="594"/>
+        <location filename="../core/studio/history_model_jobs.cpp" line="142"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -2308,7 +2311,7 @@
         <translation>横轴</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="177"/>
+        <location filename="../widgets/history_page_compare.cpp" line="165"/>
         <source>Select two runs to see which label files their datasets differ in.</source>
         <translation>选择两次运行，查看它们的数据集有哪些标注文件不同。</translation>
     </message>
@@ -2325,7 +2328,7 @@
     <message>
         <location filename="../widgets/history_page_compare.cpp" line="74"/>
         <location filename="../widgets/history_page_compare.cpp" line="76"/>
-        <location filename="../widgets/history_page_compare.cpp" line="178"/>
+        <location filename="../widgets/history_page_compare.cpp" line="166"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
@@ -2370,165 +2373,167 @@
         <translation>从此运行新建配置…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="210"/>
+        <location filename="../widgets/history_page.cpp" line="211"/>
         <source>Delete run…</source>
         <translation>删除运行…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="250"/>
-        <location filename="../widgets/history_page.cpp" line="251"/>
+        <location filename="../widgets/history_page.cpp" line="265"/>
+        <location filename="../widgets/history_page.cpp" line="266"/>
+        <location filename="../widgets/history_page_compare.cpp" line="205"/>
         <source>History: %1</source>
         <translation>历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="260"/>
+        <location filename="../widgets/history_page.cpp" line="275"/>
         <source>The history cannot be read: %1</source>
         <translation>无法读取历史：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="193"/>
+        <location filename="../widgets/history_page_compare.cpp" line="181"/>
         <source>Select a run to see its validation views, or two to compare them.</source>
         <translation>选择一次运行以查看其验证视图，或选择两次运行进行比较。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="281"/>
+        <location filename="../widgets/history_page_compare.cpp" line="301"/>
         <source>Select two or more runs to see what differs.</source>
         <translation>选择两个或更多运行以查看差异。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="289"/>
+        <location filename="../widgets/history_page_compare.cpp" line="309"/>
         <source>The configs are identical.</source>
         <translation>配置完全相同。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="306"/>
+        <location filename="../widgets/history_page_compare.cpp" line="326"/>
         <source>best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page_compare.cpp" line="320"/>
+        <location filename="../widgets/history_page_compare.cpp" line="340"/>
         <source>each axis: its own range</source>
         <translation>每条轴：各自的范围</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="332"/>
+        <location filename="../widgets/history_page.cpp" line="347"/>
         <source>Reading the history…</source>
         <translation>正在读取历史…</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="334"/>
+        <location filename="../widgets/history_page.cpp" line="349"/>
         <source>No runs yet: a run started on the Run page appears here.</source>
         <translation>还没有运行：在运行页启动的运行会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="336"/>
+        <location filename="../widgets/history_page.cpp" line="351"/>
         <source>No run selected.</source>
         <translation>未选择运行。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../widgets/history_page.cpp" line="347"/>
+        <location filename="../widgets/history_page.cpp" line="362"/>
         <source>&lt;b&gt;%n runs selected&lt;/b&gt;: %1&lt;br&gt;&lt;small&gt;The curves, the config diff and the parallel coordinates compare them, the validation views the first two; select one run to annotate it.&lt;/small&gt;</source>
         <translation>
             <numerusform>&lt;b&gt;已选择 %n 个运行&lt;/b&gt;：%1&lt;br&gt;&lt;small&gt;曲线、配置差异和平行坐标会对它们进行比较，验证视图比较前两个；只选择一个运行即可为其添加标题、标签和备注。&lt;/small&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="330"/>
+        <location filename="../widgets/history_page.cpp" line="345"/>
         <source>Open a project to see its runs.</source>
         <translation>打开项目以查看其运行。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="207"/>
+        <location filename="../widgets/history_page.cpp" line="208"/>
         <source>Stop fetching weights</source>
         <translation>停止取回权重</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="207"/>
+        <location filename="../widgets/history_page.cpp" line="208"/>
         <source>Fetch weights from the cluster</source>
         <translation>从集群取回权重</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="222"/>
+        <location filename="../widgets/history_page.cpp" line="223"/>
         <source>Fetched %1</source>
         <translation>已取回 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="368"/>
+        <location filename="../widgets/history_page.cpp" line="383"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="374"/>
+        <location filename="../widgets/history_page.cpp" line="389"/>
         <source>last session: %1</source>
         <translation>最后一个会话：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="379"/>
+        <location filename="../widgets/history_page.cpp" line="394"/>
         <source>The whole run: %1</source>
         <translation>整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="381"/>
+        <location filename="../widgets/history_page.cpp" line="396"/>
         <source>best mAP50 %1, mAP50-95 %2 (epoch %3)</source>
         <translation>最佳 mAP50 %1，mAP50-95 %2（第 %3 轮）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="399"/>
+        <location filename="../widgets/history_page.cpp" line="414"/>
         <source>The run folder %1 no longer exists.</source>
         <translation>运行文件夹 %1 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="411"/>
+        <location filename="../widgets/history_page.cpp" line="248"/>
         <source>Saved the notes of %1</source>
         <translation>已保存 %1 的备注</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="412"/>
+        <location filename="../widgets/history_page.cpp" line="249"/>
         <source>Cannot save the notes: %1</source>
         <translation>无法保存备注：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="424"/>
+        <location filename="../widgets/history_page.cpp" line="434"/>
         <source>Delete the run %1? Its folder %2 is removed with its weights and logs.</source>
         <translation>删除运行 %1？其文件夹 %2 及其中的权重和日志将被删除。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="425"/>
+        <location filename="../widgets/history_page.cpp" line="435"/>
         <source>Remove the run %1 from the history? Its folder %2 no longer exists.</source>
         <translation>从历史记录中移除运行 %1？其文件夹 %2 已不存在。</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="430"/>
+        <location filename="../widgets/history_page.cpp" line="243"/>
+        <location filename="../widgets/history_page.cpp" line="442"/>
         <source>Cannot delete %1: %2</source>
         <translation>无法删除 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="433"/>
+        <location filename="../widgets/history_page.cpp" line="242"/>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="444"/>
+        <location filename="../widgets/history_page.cpp" line="454"/>
         <source>Cannot take the config of the run: %1</source>
         <translation>无法获取该运行的配置：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="453"/>
+        <location filename="../widgets/history_page.cpp" line="463"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="457"/>
+        <location filename="../widgets/history_page.cpp" line="467"/>
         <source>New config %1 from the run %2 (save the project to keep it)</source>
         <translation>已从运行 %2 新建配置 %1（保存项目以保留）</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="465"/>
+        <location filename="../widgets/history_page.cpp" line="475"/>
         <source>Cannot export: %1</source>
         <translation>无法导出：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/history_page.cpp" line="468"/>
+        <location filename="../widgets/history_page.cpp" line="478"/>
         <source>Exported %1 runs to %2</source>
         <translation>已将 %1 个运行导出到 %2</translation>
     </message>
@@ -2807,12 +2812,12 @@
 <context>
     <name>stave::studio::LabelEditorModel</name>
     <message>
-        <location filename="../core/studio/label_editor_model.cpp" line="379"/>
+        <location filename="../core/studio/label_editor_model.cpp" line="381"/>
         <source>%1 is inside the dataset; choose a folder outside it</source>
         <translation>%1 位于数据集内部；请选择数据集以外的文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_editor_model.cpp" line="386"/>
+        <location filename="../core/studio/label_editor_model.cpp" line="387"/>
         <source>cannot write to %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -2820,67 +2825,67 @@
 <context>
     <name>stave::studio::LabelIssuesModel</name>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="19"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="20"/>
         <source>Overlooked</source>
         <translation>漏标</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="21"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="22"/>
         <source>Swapped class</source>
         <translation>类别错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="23"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="24"/>
         <source>Badly located</source>
         <translation>位置不准</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="25"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="26"/>
         <source>Spurious</source>
         <translation>多余标注</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="216"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="217"/>
         <source>fixed</source>
         <translation>已修复</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="218"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="219"/>
         <source>not an issue</source>
         <translation>不是问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="220"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="221"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="244"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="245"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="246"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="247"/>
         <source>Issue</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="248"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="249"/>
         <source>Label class</source>
         <translation>标注类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="250"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="251"/>
         <source>Predicted class</source>
         <translation>预测类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="252"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="253"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="254"/>
+        <location filename="../core/studio/label_issues_model.cpp" line="255"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -3044,18 +3049,18 @@
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="188"/>
+        <location filename="../widgets/main_window.cpp" line="189"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="191"/>
+        <location filename="../widgets/main_window.cpp" line="192"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="127"/>
-        <location filename="../widgets/main_window.cpp" line="193"/>
+        <location filename="../widgets/main_window.cpp" line="194"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
@@ -3076,255 +3081,255 @@
     </message>
     <message>
         <location filename="../widgets/main_window.cpp" line="128"/>
-        <location filename="../widgets/main_window.cpp" line="194"/>
-        <location filename="../widgets/main_window.cpp" line="209"/>
+        <location filename="../widgets/main_window.cpp" line="195"/>
+        <location filename="../widgets/main_window.cpp" line="210"/>
         <source>Stave projects (*.stave)</source>
         <translation>Stave 项目 (*.stave)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="166"/>
+        <location filename="../widgets/main_window.cpp" line="167"/>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="176"/>
+        <location filename="../widgets/main_window.cpp" line="177"/>
         <source>Queued run started: %1</source>
         <translation>排队的运行已开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="190"/>
+        <location filename="../widgets/main_window.cpp" line="191"/>
         <source>&amp;New Project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="197"/>
+        <location filename="../widgets/main_window.cpp" line="198"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="202"/>
+        <location filename="../widgets/main_window.cpp" line="203"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="203"/>
+        <location filename="../widgets/main_window.cpp" line="204"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="207"/>
+        <location filename="../widgets/main_window.cpp" line="208"/>
         <source>Save project as</source>
         <translation>项目另存为</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="212"/>
+        <location filename="../widgets/main_window.cpp" line="213"/>
         <source>&amp;Close Project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="214"/>
+        <location filename="../widgets/main_window.cpp" line="215"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="214"/>
+        <location filename="../widgets/main_window.cpp" line="215"/>
         <source>&amp;Export Run Config…</source>
         <translation>导出运行配置(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="216"/>
-        <location filename="../widgets/main_window.cpp" line="224"/>
-        <location filename="../widgets/main_window.cpp" line="232"/>
+        <location filename="../widgets/main_window.cpp" line="217"/>
+        <location filename="../widgets/main_window.cpp" line="225"/>
+        <location filename="../widgets/main_window.cpp" line="233"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="222"/>
+        <location filename="../widgets/main_window.cpp" line="223"/>
         <source>&amp;Predict…</source>
         <translation>预测(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="222"/>
+        <location filename="../widgets/main_window.cpp" line="223"/>
         <source>Ctrl+P</source>
         <translation>Ctrl+P</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="230"/>
+        <location filename="../widgets/main_window.cpp" line="231"/>
         <source>Export &amp;Model…</source>
         <translation>导出模型(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="230"/>
+        <location filename="../widgets/main_window.cpp" line="231"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="242"/>
+        <location filename="../widgets/main_window.cpp" line="243"/>
         <source>Show the &amp;Queue</source>
         <translation>显示队列(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="243"/>
+        <location filename="../widgets/main_window.cpp" line="244"/>
         <source>Se&amp;ttings…</source>
         <translation>设置(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="248"/>
+        <location filename="../widgets/main_window.cpp" line="249"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="252"/>
+        <location filename="../widgets/main_window.cpp" line="253"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="254"/>
+        <location filename="../widgets/main_window.cpp" line="255"/>
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="261"/>
+        <location filename="../widgets/main_window.cpp" line="262"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="266"/>
+        <location filename="../widgets/main_window.cpp" line="267"/>
         <source>&amp;About Stave</source>
         <translation>关于 Stave(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="267"/>
+        <location filename="../widgets/main_window.cpp" line="268"/>
         <source>About Stave</source>
         <translation>关于 Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="272"/>
+        <location filename="../widgets/main_window.cpp" line="273"/>
         <source>About &amp;Qt</source>
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="298"/>
+        <location filename="../widgets/main_window.cpp" line="302"/>
         <source>GPUs not leased by another Stave run and with little memory in use</source>
         <translation>未被其他 Stave 运行占用且显存占用较少的 GPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="369"/>
+        <location filename="../widgets/main_window.cpp" line="373"/>
         <source>Save the changes to %1 first?</source>
         <translation>先保存对 %1 的修改吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="384"/>
+        <location filename="../widgets/main_window.cpp" line="388"/>
         <source>%1 no longer exists; removed from the recent projects</source>
         <translation>%1 已不存在；已从最近项目中移除</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="393"/>
+        <location filename="../widgets/main_window.cpp" line="397"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="395"/>
+        <location filename="../widgets/main_window.cpp" line="399"/>
         <source>No recent projects</source>
         <translation>没有最近项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="397"/>
+        <location filename="../widgets/main_window.cpp" line="401"/>
         <source>Clear the list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="404"/>
+        <location filename="../widgets/main_window.cpp" line="408"/>
         <source>Cannot save as %1: %2</source>
         <translation>无法另存为 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="409"/>
+        <location filename="../widgets/main_window.cpp" line="413"/>
         <source>Saved as %1 (earlier runs stay beside the old project file)</source>
         <translation>已另存为 %1（以前的运行仍在旧项目文件旁边）</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="414"/>
+        <location filename="../widgets/main_window.cpp" line="418"/>
         <source>no project</source>
         <translation>无项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="437"/>
+        <location filename="../widgets/main_window.cpp" line="448"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="438"/>
+        <location filename="../widgets/main_window.cpp" line="449"/>
         <source>No GPU samples in this run</source>
         <translation>此运行没有 GPU 采样</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="445"/>
+        <location filename="../widgets/main_window.cpp" line="456"/>
         <source>%1: %p%</source>
         <translation>%1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="471"/>
+        <location filename="../widgets/main_window.cpp" line="482"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="472"/>
+        <location filename="../widgets/main_window.cpp" line="483"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="479"/>
+        <location filename="../widgets/main_window.cpp" line="490"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="485"/>
+        <location filename="../widgets/main_window.cpp" line="496"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="496"/>
+        <location filename="../widgets/main_window.cpp" line="507"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="499"/>
+        <location filename="../widgets/main_window.cpp" line="510"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="504"/>
+        <location filename="../widgets/main_window.cpp" line="515"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="505"/>
+        <location filename="../widgets/main_window.cpp" line="516"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="512"/>
+        <location filename="../widgets/main_window.cpp" line="523"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="513"/>
+        <location filename="../widgets/main_window.cpp" line="524"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="517"/>
+        <location filename="../widgets/main_window.cpp" line="528"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="519"/>
+        <location filename="../widgets/main_window.cpp" line="530"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="368"/>
+        <location filename="../widgets/main_window.cpp" line="372"/>
         <source>Unsaved changes</source>
         <translation>未保存的修改</translation>
     </message>
@@ -4142,62 +4147,62 @@
 <context>
     <name>stave::studio::ProjectDocument</name>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="37"/>
-        <location filename="../core/studio/project_document.cpp" line="51"/>
-        <location filename="../core/studio/project_document.cpp" line="198"/>
-        <location filename="../core/studio/project_document.cpp" line="263"/>
+        <location filename="../core/studio/project_document.cpp" line="34"/>
+        <location filename="../core/studio/project_document.cpp" line="48"/>
+        <location filename="../core/studio/project_document.cpp" line="129"/>
+        <location filename="../core/studio/project_document.cpp" line="194"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="133"/>
+        <location filename="../core/studio/run_folders.cpp" line="51"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="148"/>
+        <location filename="../core/studio/run_folders.cpp" line="65"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="162"/>
+        <location filename="../core/studio/run_folders.cpp" line="78"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="199"/>
+        <location filename="../core/studio/project_document.cpp" line="130"/>
         <source>A config needs a name.</source>
         <translation>配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="200"/>
+        <location filename="../core/studio/project_document.cpp" line="131"/>
         <source>A config name cannot start or end with a space.</source>
         <translation>配置名称不能以空格开头或结尾。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="201"/>
+        <location filename="../core/studio/project_document.cpp" line="132"/>
         <source>A config name has at most 64 characters.</source>
         <translation>配置名称最多 64 个字符。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="203"/>
+        <location filename="../core/studio/project_document.cpp" line="134"/>
         <source>A config name is one line of text.</source>
         <translation>配置名称只能是一行文本。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="205"/>
+        <location filename="../core/studio/project_document.cpp" line="136"/>
         <source>There is already a config called &apos;%1&apos;.</source>
         <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="216"/>
-        <location filename="../core/studio/project_document.cpp" line="229"/>
-        <location filename="../core/studio/project_document.cpp" line="246"/>
+        <location filename="../core/studio/project_document.cpp" line="147"/>
+        <location filename="../core/studio/project_document.cpp" line="160"/>
+        <location filename="../core/studio/project_document.cpp" line="177"/>
         <source>There is no config called &apos;%1&apos;.</source>
         <translation>没有名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="250"/>
+        <location filename="../core/studio/project_document.cpp" line="181"/>
         <source>A project keeps at least one config.</source>
         <translation>项目至少要保留一个配置。</translation>
     </message>
@@ -4205,158 +4210,158 @@
 <context>
     <name>stave::widgets::ProjectPage</name>
     <message>
-        <location filename="../widgets/project_page.cpp" line="30"/>
+        <location filename="../widgets/project_page.cpp" line="32"/>
         <source>Change Dataset…</source>
         <translation>更改数据集…</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="32"/>
+        <location filename="../widgets/project_page.cpp" line="34"/>
         <source>Every config of the project trains on its dataset</source>
         <translation>项目的每个配置都使用其数据集训练</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="36"/>
+        <location filename="../widgets/project_page.cpp" line="38"/>
         <source>Run configs (the active one is marked):</source>
         <translation>运行配置（标出当前使用的）：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="49"/>
+        <location filename="../widgets/project_page.cpp" line="51"/>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="50"/>
+        <location filename="../widgets/project_page.cpp" line="52"/>
         <source>Copy…</source>
         <translation>复制…</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="51"/>
+        <location filename="../widgets/project_page.cpp" line="53"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="52"/>
-        <location filename="../widgets/project_page.cpp" line="205"/>
+        <location filename="../widgets/project_page.cpp" line="54"/>
+        <location filename="../widgets/project_page.cpp" line="229"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="53"/>
+        <location filename="../widgets/project_page.cpp" line="55"/>
         <source>Make Active</source>
         <translation>设为当前</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="58"/>
+        <location filename="../widgets/project_page.cpp" line="60"/>
         <source>Runs (runs/ beside the project, newest first):</source>
         <translation>训练记录（项目旁的 runs/，最新在前）：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="99"/>
+        <location filename="../widgets/project_page.cpp" line="103"/>
         <source>&lt;h2&gt;No project open&lt;/h2&gt;&lt;p&gt;Open a .stave file with File ▸ Open, or create one with &lt;code&gt;stave-train new-project&lt;/code&gt;.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;没有打开的项目&lt;/h2&gt;&lt;p&gt;用 文件 ▸ 打开 打开 .stave 文件，或用 &lt;code&gt;stave-train new-project&lt;/code&gt; 创建项目。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="105"/>
+        <location filename="../widgets/project_page.cpp" line="109"/>
         <source>&lt;h2&gt;%1&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;File&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Dataset&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;h2&gt;%1&lt;/h2&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;文件&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;数据集&lt;/b&gt;&lt;/td&gt;&lt;td&gt;%3&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="111"/>
+        <location filename="../widgets/project_page.cpp" line="115"/>
         <source>%1 (active)</source>
         <translation>%1（当前）</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="123"/>
+        <location filename="../widgets/project_page.cpp" line="148"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="125"/>
+        <location filename="../widgets/project_page.cpp" line="150"/>
         <source>%1 — %2 epoch(s), best mAP50-95 %3 (mAP50 %4)</source>
         <translation>%1 — %2 轮，最佳 mAP50-95 %3（mAP50 %4）</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="131"/>
+        <location filename="../widgets/project_page.cpp" line="156"/>
         <source>No runs yet.</source>
         <translation>还没有训练记录。</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="168"/>
-        <location filename="../widgets/project_page.cpp" line="170"/>
+        <location filename="../widgets/project_page.cpp" line="192"/>
+        <location filename="../widgets/project_page.cpp" line="194"/>
         <source>%1 copy</source>
         <translation>%1 副本</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="168"/>
-        <location filename="../widgets/project_page.cpp" line="170"/>
+        <location filename="../widgets/project_page.cpp" line="192"/>
+        <location filename="../widgets/project_page.cpp" line="194"/>
         <source>config</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="172"/>
+        <location filename="../widgets/project_page.cpp" line="196"/>
         <source>Copy Config</source>
         <translation>复制配置</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="172"/>
-        <location filename="../widgets/project_page.cpp" line="179"/>
+        <location filename="../widgets/project_page.cpp" line="196"/>
+        <location filename="../widgets/project_page.cpp" line="203"/>
         <source>New Config</source>
         <translation>新建配置</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="173"/>
+        <location filename="../widgets/project_page.cpp" line="197"/>
         <source>Name of the copy of &apos;%1&apos;:</source>
         <translation>“%1”副本的名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="174"/>
+        <location filename="../widgets/project_page.cpp" line="198"/>
         <source>Name of the new config (it starts from the defaults):</source>
         <translation>新配置的名称（从默认值开始）：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="187"/>
-        <location filename="../widgets/project_page.cpp" line="191"/>
+        <location filename="../widgets/project_page.cpp" line="211"/>
+        <location filename="../widgets/project_page.cpp" line="215"/>
         <source>Rename Config</source>
         <translation>重命名配置</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="187"/>
+        <location filename="../widgets/project_page.cpp" line="211"/>
         <source>New name for &apos;%1&apos;:</source>
         <translation>“%1”的新名称：</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="199"/>
-        <location filename="../widgets/project_page.cpp" line="211"/>
+        <location filename="../widgets/project_page.cpp" line="223"/>
+        <location filename="../widgets/project_page.cpp" line="235"/>
         <source>Delete Config</source>
         <translation>删除配置</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="200"/>
+        <location filename="../widgets/project_page.cpp" line="224"/>
         <source>Delete the config &apos;%1&apos; from the project?</source>
         <translation>从项目中删除配置“%1”？</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="203"/>
+        <location filename="../widgets/project_page.cpp" line="227"/>
         <source>Runs already trained with it keep their own copy (config.yaml in the run folder). Nothing changes on disk until you save.</source>
         <translation>已用它训练的运行保留各自的副本（运行文件夹中的 config.yaml）。在保存之前，磁盘上的内容不会改变。</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="222"/>
+        <location filename="../widgets/project_page.cpp" line="246"/>
         <source>Choose the Project&apos;s Dataset</source>
         <translation>选择项目的数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="223"/>
+        <location filename="../widgets/project_page.cpp" line="247"/>
         <source>Dataset description (*.yaml *.yml)</source>
         <translation>数据集描述 (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="230"/>
+        <location filename="../widgets/project_page.cpp" line="254"/>
         <source>Change Dataset</source>
         <translation>更改数据集</translation>
     </message>
     <message>
-        <location filename="../widgets/project_page.cpp" line="231"/>
+        <location filename="../widgets/project_page.cpp" line="255"/>
         <source>%1 cannot be the project&apos;s dataset.</source>
         <translation>%1 不能用作项目的数据集。</translation>
     </message>
@@ -4414,119 +4419,120 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="85"/>
+        <location filename="../core/studio/run_controller.cpp" line="81"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="153"/>
-        <location filename="../core/studio/run_controller.cpp" line="184"/>
+        <location filename="../core/studio/run_controller.cpp" line="150"/>
+        <location filename="../core/studio/run_controller.cpp" line="182"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="180"/>
+        <location filename="../core/studio/run_controller.cpp" line="178"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="215"/>
+        <location filename="../core/studio/run_controller.cpp" line="217"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="102"/>
         <location filename="../core/studio/run_session.cpp" line="88"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="421"/>
+        <location filename="../core/studio/run_controller.cpp" line="443"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="489"/>
+        <location filename="../core/studio/run_controller.cpp" line="513"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="537"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="150"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="541"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="154"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="566"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="180"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="585"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="194"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="589"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="199"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="592"/>
+        <location filename="../core/studio/run_controller_watch.cpp" line="202"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="604"/>
+        <location filename="../core/studio/run_controller.cpp" line="545"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="605"/>
+        <location filename="../core/studio/run_controller.cpp" line="546"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="606"/>
+        <location filename="../core/studio/run_controller.cpp" line="547"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="607"/>
+        <location filename="../core/studio/run_controller.cpp" line="548"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="608"/>
+        <location filename="../core/studio/run_controller.cpp" line="549"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="609"/>
+        <location filename="../core/studio/run_controller.cpp" line="550"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="610"/>
+        <location filename="../core/studio/run_controller.cpp" line="551"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="611"/>
+        <location filename="../core/studio/run_controller.cpp" line="552"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="612"/>
+        <location filename="../core/studio/run_controller.cpp" line="553"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="620"/>
+        <location filename="../core/studio/run_controller.cpp" line="561"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="623"/>
+        <location filename="../core/studio/run_controller.cpp" line="564"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5206,142 +5212,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run_queue.cpp" line="77"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="89"/>
+        <location filename="../core/studio/run_queue.cpp" line="79"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="91"/>
+        <location filename="../core/studio/run_queue.cpp" line="81"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="93"/>
+        <location filename="../core/studio/run_queue.cpp" line="83"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="95"/>
+        <location filename="../core/studio/run_queue.cpp" line="85"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="97"/>
+        <location filename="../core/studio/run_queue.cpp" line="87"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="99"/>
+        <location filename="../core/studio/run_queue.cpp" line="89"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="133"/>
+        <location filename="../core/studio/run_queue.cpp" line="123"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="139"/>
+        <location filename="../core/studio/run_queue.cpp" line="129"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="168"/>
+        <location filename="../core/studio/run_queue.cpp" line="158"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="172"/>
+        <location filename="../core/studio/run_queue.cpp" line="162"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="244"/>
+        <location filename="../core/studio/run_queue.cpp" line="232"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="247"/>
+        <location filename="../core/studio/run_queue.cpp" line="235"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="266"/>
+        <location filename="../core/studio/run_queue.cpp" line="254"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="276"/>
+        <location filename="../core/studio/run_queue.cpp" line="264"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="278"/>
+        <location filename="../core/studio/run_queue.cpp" line="266"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="278"/>
+        <location filename="../core/studio/run_queue.cpp" line="266"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="315"/>
+        <location filename="../core/studio/run_queue.cpp" line="303"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="317"/>
+        <location filename="../core/studio/run_queue.cpp" line="305"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="338"/>
+        <location filename="../core/studio/run_queue.cpp" line="326"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="343"/>
+        <location filename="../core/studio/run_queue.cpp" line="331"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="368"/>
+        <location filename="../core/studio/run_queue.cpp" line="356"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="383"/>
+        <location filename="../core/studio/run_queue.cpp" line="371"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="395"/>
+        <location filename="../core/studio/run_queue.cpp" line="383"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="478"/>
+        <location filename="../core/studio/run_queue.cpp" line="466"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="489"/>
+        <location filename="../core/studio/run_queue.cpp" line="477"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="498"/>
+        <location filename="../core/studio/run_queue.cpp" line="486"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="501"/>
+        <location filename="../core/studio/run_queue.cpp" line="489"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -5514,6 +5520,24 @@ not found</source>
     </message>
 </context>
 <context>
+    <name>stave::studio::ThumbnailLoader</name>
+    <message>
+        <location filename="../core/studio/thumbnail_loader.cpp" line="182"/>
+        <source>cannot read the image</source>
+        <translation>无法读取图像</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/thumbnail_loader.cpp" line="192"/>
+        <source>the image has no pixels</source>
+        <translation>图像没有像素</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/thumbnail_loader.cpp" line="201"/>
+        <source>cannot decode the image</source>
+        <translation>无法解码图像</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::TopologyModel</name>
     <message>
         <location filename="../core/studio/hardware_models.cpp" line="436"/>
@@ -5667,280 +5691,280 @@ not found</source>
 <context>
     <name>stave::widgets::ValidationView</name>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="108"/>
+        <location filename="../widgets/validation_view.cpp" line="110"/>
         <source>Normalised (each true class sums to 1)</source>
         <translation>归一化（每个真实类别之和为 1）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="116"/>
+        <location filename="../widgets/validation_view.cpp" line="118"/>
         <source>Click a cell to see its images</source>
         <translation>点击单元格查看其图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="130"/>
-        <location filename="../widgets/validation_view.cpp" line="235"/>
+        <location filename="../widgets/validation_view.cpp" line="132"/>
+        <location filename="../widgets/validation_view.cpp" line="241"/>
         <source>Click a cell of the matrix, then an image</source>
         <translation>先点击矩阵中的单元格，再选择一张图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="133"/>
+        <location filename="../widgets/validation_view.cpp" line="136"/>
         <source>Labels dashed, predictions solid with their confidence; the boxes of the cell&apos;s classes in red.</source>
         <translation>标注为虚线，预测为实线并附置信度；该单元格所涉类别的框以红色显示。</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="151"/>
+        <location filename="../widgets/validation_view.cpp" line="155"/>
         <source>Confusion matrix</source>
         <translation>混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="163"/>
+        <location filename="../widgets/validation_view.cpp" line="167"/>
         <source>Precision–recall (IoU 0.5)</source>
         <translation>精确率–召回率（IoU 0.5）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="164"/>
+        <location filename="../widgets/validation_view.cpp" line="168"/>
         <source>F1 over confidence</source>
         <translation>F1–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="165"/>
+        <location filename="../widgets/validation_view.cpp" line="169"/>
         <source>Precision over confidence</source>
         <translation>精确率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="166"/>
+        <location filename="../widgets/validation_view.cpp" line="170"/>
         <source>Recall over confidence</source>
         <translation>召回率–置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="170"/>
+        <location filename="../widgets/validation_view.cpp" line="174"/>
         <source>Curve</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="172"/>
+        <location filename="../widgets/validation_view.cpp" line="176"/>
         <source>Classes</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="184"/>
+        <location filename="../widgets/validation_view.cpp" line="188"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="196"/>
+        <location filename="../widgets/validation_view.cpp" line="200"/>
         <source>Gallery</source>
         <translation>图库</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="206"/>
+        <location filename="../widgets/validation_view.cpp" line="210"/>
         <source>Per class</source>
         <translation>各类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="99"/>
-        <location filename="../widgets/validation_view.cpp" line="322"/>
+        <location filename="../widgets/validation_view.cpp" line="101"/>
+        <location filename="../widgets/validation_view.cpp" line="331"/>
         <source>No validation yet</source>
         <translation>尚未验证</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="138"/>
-        <location filename="../widgets/validation_view.cpp" line="597"/>
+        <location filename="../widgets/validation_view.cpp" line="141"/>
+        <location filename="../widgets/validation_view.cpp" line="617"/>
         <source>Edit labels…</source>
         <translation>编辑标注…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="140"/>
+        <location filename="../widgets/validation_view.cpp" line="144"/>
         <source>Fix this image&apos;s labels in the label editor, with the predictions to accept (or double-click an image in the list)</source>
         <translation>在标注编辑器中修正此图像的标注，可采纳预测（或在列表中双击一张图像）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="213"/>
+        <location filename="../widgets/validation_view.cpp" line="219"/>
         <source>background</source>
         <translation>背景</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="249"/>
+        <location filename="../widgets/validation_view.cpp" line="255"/>
         <source>No run chosen</source>
         <translation>未选择运行</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="250"/>
+        <location filename="../widgets/validation_view.cpp" line="256"/>
         <source>Reading the validation views…</source>
         <translation>正在读取验证视图…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="272"/>
+        <location filename="../widgets/validation_view.cpp" line="279"/>
         <source>The validation views could not be read: %1</source>
         <translation>无法读取验证视图：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="282"/>
+        <location filename="../widgets/validation_view.cpp" line="290"/>
         <source>no validation views yet (they are written after each validation; runs from before this version have none)</source>
         <translation>尚无验证视图（每次验证后写入；此版本之前的运行没有）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="285"/>
+        <location filename="../widgets/validation_view.cpp" line="293"/>
         <source>partly read: %1</source>
         <translation>部分读取：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="287"/>
+        <location filename="../widgets/validation_view.cpp" line="295"/>
         <source>%1 classes; matrix at confidence %2 and IoU %3; in %4</source>
         <translation>%1 个类别；矩阵的置信度阈值 %2、IoU %3；位于 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="298"/>
+        <location filename="../widgets/validation_view.cpp" line="306"/>
         <source>All classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="322"/>
+        <location filename="../widgets/validation_view.cpp" line="331"/>
         <source>No confusion matrix</source>
         <translation>没有混淆矩阵</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="341"/>
+        <location filename="../widgets/validation_view.cpp" line="351"/>
         <source>image %1</source>
         <translation>图像 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="345"/>
+        <location filename="../widgets/validation_view.cpp" line="355"/>
         <source>%1
 %2 labels, %3 predictions</source>
         <translation>%1
 %2 个标注，%3 个预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="352"/>
+        <location filename="../widgets/validation_view.cpp" line="362"/>
         <source>predicted %1, true %2</source>
         <translation>预测 %1，真实 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="354"/>
+        <location filename="../widgets/validation_view.cpp" line="364"/>
         <source>No images kept for %1 (%2 boxes)</source>
         <translation>未保留 %1 的图像（%2 个框）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="355"/>
+        <location filename="../widgets/validation_view.cpp" line="365"/>
         <source>%1: %2 boxes in these %3 images (up to 12 are kept); choose one</source>
         <translation>%1：%2 个框，位于这 %3 张图像中（最多保留 12 张）；请选择一张</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="407"/>
+        <location filename="../widgets/validation_view.cpp" line="421"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="416"/>
+        <location filename="../widgets/validation_view.cpp" line="431"/>
         <source>Cannot read %1 (moved or deleted?)</source>
         <translation>无法读取 %1（已移动或删除？）</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="427"/>
-        <location filename="../widgets/validation_view.cpp" line="431"/>
+        <location filename="../widgets/validation_view.cpp" line="442"/>
+        <location filename="../widgets/validation_view.cpp" line="446"/>
         <source>recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="427"/>
+        <location filename="../widgets/validation_view.cpp" line="442"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="428"/>
-        <location filename="../widgets/validation_view.cpp" line="430"/>
+        <location filename="../widgets/validation_view.cpp" line="443"/>
+        <location filename="../widgets/validation_view.cpp" line="445"/>
         <source>precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="429"/>
+        <location filename="../widgets/validation_view.cpp" line="444"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="496"/>
+        <location filename="../widgets/validation_view.cpp" line="512"/>
         <source>all classes %1 mAP50</source>
         <translation>所有类别 %1 mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="500"/>
+        <location filename="../widgets/validation_view.cpp" line="516"/>
         <source>all classes %1 at %2</source>
         <translation>所有类别 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="508"/>
+        <location filename="../widgets/validation_view.cpp" line="525"/>
         <source>best F1 %1 at confidence %2</source>
         <translation>最佳 F1 %1，置信度 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="514"/>
+        <location filename="../widgets/validation_view.cpp" line="532"/>
         <source>all classes</source>
         <translation>所有类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="523"/>
+        <location filename="../widgets/validation_view.cpp" line="541"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="523"/>
+        <location filename="../widgets/validation_view.cpp" line="541"/>
         <source>Images</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="523"/>
+        <location filename="../widgets/validation_view.cpp" line="541"/>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="542"/>
         <source>P</source>
         <translation>P</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="542"/>
         <source>R</source>
         <translation>R</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="542"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="524"/>
+        <location filename="../widgets/validation_view.cpp" line="542"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="528"/>
+        <location filename="../widgets/validation_view.cpp" line="546"/>
         <source>Δ mAP50-95</source>
         <translation>Δ mAP50-95</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="573"/>
+        <location filename="../widgets/validation_view.cpp" line="592"/>
         <source>Labels</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="573"/>
-        <location filename="../widgets/validation_view.cpp" line="574"/>
+        <location filename="../widgets/validation_view.cpp" line="593"/>
+        <location filename="../widgets/validation_view.cpp" line="594"/>
         <source>Predictions: %1</source>
         <translation>预测：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="573"/>
+        <location filename="../widgets/validation_view.cpp" line="593"/>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="576"/>
+        <location filename="../widgets/validation_view.cpp" line="596"/>
         <source>No gallery images</source>
         <translation>没有图库图像</translation>
     </message>
     <message>
-        <location filename="../widgets/validation_view.cpp" line="591"/>
+        <location filename="../widgets/validation_view.cpp" line="611"/>
         <source>(not available)</source>
         <translation>（不可用）</translation>
     </message>
@@ -7367,6 +7391,7 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="196"/>
+        <location filename="../core/studio/engine_strings.cpp" line="432"/>
         <source>{bytes} bytes</source>
         <translation>{bytes} 字节</translation>
     </message>
@@ -8140,480 +8165,592 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
         <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="350"/>
+        <location filename="../core/studio/engine_strings.cpp" line="463"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="351"/>
+        <location filename="../core/studio/engine_strings.cpp" line="464"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="352"/>
+        <location filename="../core/studio/engine_strings.cpp" line="465"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="353"/>
+        <location filename="../core/studio/engine_strings.cpp" line="466"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="354"/>
+        <location filename="../core/studio/engine_strings.cpp" line="467"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="355"/>
+        <location filename="../core/studio/engine_strings.cpp" line="468"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="350"/>
         <source>{path}: cannot be opened ({reason})</source>
         <translation>{path}：无法打开（{reason}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="351"/>
         <source>{path}: cannot be locked ({reason})</source>
         <translation>{path}：无法加锁（{reason}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="352"/>
         <source>{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds {path}); its job is the run&apos;s</source>
         <translation>{dir} 已在重新提交中（另一个 `stave-train cluster resume` 或工作室持有 {path}）；该运行的作业以它为准</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="353"/>
         <source>not a run on a cluster behind SSH</source>
         <translation>不是通过 SSH 连接的集群上的运行</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="354"/>
         <source>already exists</source>
         <translation>已存在</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="355"/>
         <source>the run folder {folder} cannot be made on {destination}: {said}</source>
         <translation>无法在 {destination} 上创建运行文件夹 {folder}：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="356"/>
         <source>job.sbatch cannot be written into {folder} on {destination}: {said}</source>
         <translation>无法将 job.sbatch 写入 {destination} 上的 {folder}：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="357"/>
         <source>Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume</source>
         <translation>此运行文件夹的 Slurm 作业 {job}（{name}）在 {profile} 上状态为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它（stave-train cluster stop）或等它结束，再恢复</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="358"/>
         <source>{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is given to one job at a time; stop it or let it end, then resume</source>
         <translation>{folder}/run.lock 记录的 Slurm 作业 {job} 在 {profile} 上仍为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它或等它结束，再恢复</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="359"/>
         <source>another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over a minute; nothing was submitted</source>
         <translation>{profile} 上 {folder} 的另一次提交持有其锁（.stave_submit.lock）已超过一分钟；未提交任何作业</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="360"/>
         <source>Slurm on {profile} cannot be asked whether a job of this run is already pending or running (squeue: {said}); nothing was submitted</source>
         <translation>无法向 {profile} 上的 Slurm 询问此运行是否已有排队或运行中的作业（squeue：{said}）；未提交任何作业</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="361"/>
         <source>the cluster &apos;{profile}&apos; refused the job: {said}</source>
         <translation>集群“{profile}”拒绝了该作业：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="362"/>
         <source>sbatch printed no job id: {out}</source>
         <translation>sbatch 没有输出作业 ID：{out}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="363"/>
         <source>; looking the job up: {reason}</source>
         <translation>；查找该作业时：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="364"/>
         <source>; sent again: {reason}</source>
         <translation>；再次发送时：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="365"/>
         <source>sbatch&apos;s answer was lost ({lost}); the job may run: the run folder {dir} is kept, and `stave-train cluster status` looks the job up by its name ({job}) once {destination} answers</source>
         <translation>sbatch 的回答丢失了（{lost}）；作业可能正在运行：运行文件夹 {dir} 已保留，{destination} 恢复应答后，`stave-train cluster status` 会按作业名（{job}）查找该作业</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="366"/>
         <source>{command} ({how}): {said}</source>
         <translation>{command}（{how}）：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="367"/>
         <source>no message</source>
         <translation>无输出</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="368"/>
         <source>&apos;{id}&apos; is not a Slurm job id; Slurm was not asked</source>
         <translation>“{id}”不是 Slurm 作业 ID；未询问 Slurm</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="369"/>
         <source>&apos;{id}&apos; is not a Slurm job id; nothing was cancelled</source>
         <translation>“{id}”不是 Slurm 作业 ID；未取消任何作业</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="370"/>
         <source>no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}</source>
         <translation>{destination} 上没有 Slurm 命令知道作业 {job}：{squeue}；{sacct}；{scontrol}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="371"/>
         <source>{squeue}; {sacct}</source>
         <translation>{squeue}；{sacct}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="372"/>
         <source>not started: {reason}</source>
         <translation>未能启动：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="373"/>
         <source>exit {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="374"/>
         <source>killed by {signal}</source>
         <translation>被 {signal} 终止</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="375"/>
         <source>ended: too much output</source>
         <translation>已结束：输出过多</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="376"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="377"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="378"/>
         <source>ssh {destination}</source>
         <translation>ssh {destination}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="379"/>
         <source>ssh {destination} (port {port})</source>
         <translation>ssh {destination}（端口 {port}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="380"/>
         <source>{who}: the cluster&apos;s host key has CHANGED since it was recorded in known_hosts; OpenSSH refused the connection and nothing was sent. If the cluster&apos;s administrators changed its key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥自记入 known_hosts 以来已经改变；OpenSSH 拒绝了连接，未发送任何内容。如果是集群管理员更换了密钥，请删除旧密钥（ssh-keygen -R HOST），并在终端中连接一次以核对新密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="381"/>
         <source>{who}: the cluster&apos;s host key is not in known_hosts, and it is not accepted unasked; connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥不在 known_hosts 中，且不会未经确认就被接受；请在终端中连接一次（ssh {destination}）并核对显示的密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="382"/>
         <source>{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that `ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}</source>
         <translation>{who}：集群拒绝了提供的所有密钥（不会询问密码：BatchMode）。请将密钥加载到 agent（ssh-add），或在 ~/.ssh/config 中用 IdentityFile 指定它，并确认 `ssh {destination} true` 在终端中无需提示即可运行。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="383"/>
         <source>{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}</source>
         <translation>{who}：目前无法连到集群（稍后会重试）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="384"/>
         <source>{who}: the OpenSSH client could not be started ({reason}); install openssh-client</source>
         <translation>{who}：无法启动 OpenSSH 客户端（{reason}）；请安装 openssh-client</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="385"/>
         <source>{who}: ssh failed ({how}). OpenSSH said:{said}</source>
         <translation>{who}：ssh 失败（{how}）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="386"/>
         <source>ssh: {problem}</source>
         <translation>ssh：{problem}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="387"/>
         <source>ssh {destination}: no answer within {seconds} s</source>
         <translation>ssh {destination}：{seconds} 秒内无应答</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="388"/>
         <source>the run folder {folder} on the cluster cannot be read ({how}): {said}</source>
         <translation>无法读取集群上的运行文件夹 {folder}（{how}）：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="389"/>
         <source>the cluster&apos;s answer about {folder} was cut short</source>
         <translation>集群关于 {folder} 的回答被截断了</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="390"/>
         <source>the mirror&apos;s {file} ({offset} bytes) is longer than the cluster&apos;s ({size}): the run folder on the cluster was replaced</source>
         <translation>镜像中的 {file}（{offset} 字节）比集群上的（{size}）更长：集群上的运行文件夹已被替换</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="391"/>
         <source>{path}: cannot be written ({reason})</source>
         <translation>{path}：无法写入（{reason}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="392"/>
         <source>&apos;{file}&apos; is not a file of the run folder</source>
         <translation>“{file}”不是运行文件夹中的文件</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="393"/>
         <source>{file} cannot be read on the cluster ({how}): {said}</source>
         <translation>无法在集群上读取 {file}（{how}）：{said}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="455"/>
         <source>NVML not found (no NVIDIA driver?): {reason}</source>
         <translation>未找到 NVML（没有 NVIDIA 驱动？）：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="456"/>
         <source>{path} could not be loaded</source>
         <translation>无法加载 {path}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="457"/>
         <source>{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)</source>
         <translation>{path} 缺少 nvmlInit/nvmlDeviceGetCount（驱动太旧？）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="458"/>
         <source>nvmlInit failed: {reason}</source>
         <translation>nvmlInit 失败：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="459"/>
         <source>nvmlDeviceGetCount failed: {reason}</source>
         <translation>nvmlDeviceGetCount 失败：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="460"/>
         <source>NVML lists no device</source>
         <translation>NVML 未列出任何设备</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="412"/>
         <source> (listed in {file}:{line})</source>
         <translation>（列于 {file}:{line}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="394"/>
         <source>column {column} is not a number: &apos;{value}&apos;</source>
         <translation>第 {column} 列不是数字：“{value}”</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="395"/>
         <source>row has {count} columns; expected 5 (cls cx cy w h) or an odd number &gt;= 7 (cls x1 y1 ... polygon)</source>
         <translation>该行有 {count} 列；应为 5 列（cls cx cy w h）或不少于 7 的奇数列（cls x1 y1 ... 多边形）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="396"/>
         <source>row contains NaN or infinity</source>
         <translation>该行包含 NaN 或无穷大</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="397"/>
         <source>class id {id} is outside [0, {last}] (nc {nc})</source>
         <translation>类别编号 {id} 超出 [0, {last}]（nc {nc}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="398"/>
         <source>box width and height must be &gt; 0 (w {w}, h {h})</source>
         <translation>框的宽和高必须大于 0（w {w}，h {h}）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="399"/>
         <source>box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
         <translation>框 [{x1}, {y1}, {x2}, {y2}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="400"/>
         <source>box has zero area</source>
         <translation>框的面积为零</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="401"/>
         <source>duplicate of an earlier row</source>
         <translation>与前面的某行重复</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="402"/>
         <source>symbolic link to a file that does not exist: {target}</source>
         <translation>符号链接指向不存在的文件：{target}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="403"/>
         <source>the {format} file ends before its end marker (cut-off copy?)</source>
         <translation>该 {format} 文件在结束标记之前就结束了（复制不完整？）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="404"/>
         <source>{width}x{height} pixels exceeds the limit of {max} pixels</source>
         <translation>{width}x{height} 像素超过了 {max} 像素的上限</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="405"/>
         <source>the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or crafted header?)</source>
         <translation>文件头声称 {width}x{height} 像素，但文件只有 {bytes} 字节（文件头损坏或被篡改？）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="406"/>
         <source>full decode failed (--verify)</source>
         <translation>完整解码失败（--verify）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="407"/>
         <source>full decode failed (--verify): {reason}</source>
         <translation>完整解码失败（--verify）：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="408"/>
         <source>decoded size differs from the header</source>
         <translation>解码后的尺寸与文件头不符</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="409"/>
         <source>image listed twice: {path} (the copy is ignored)</source>
         <translation>图像被列出两次：{path}（忽略重复的一项）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="410"/>
         <source>label folder does not exist: {count} images there are treated as background (no objects)</source>
         <translation>标签文件夹不存在：其中的 {count} 张图像按背景处理（无目标）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="411"/>
         <source>label file without an image in this split</source>
         <translation>标签文件在此划分中没有对应的图像</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="416"/>
         <source>split &apos;{split}&apos; has no usable images ({count} entries found)</source>
         <translation>划分“{split}”没有可用的图像（找到 {count} 项）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="417"/>
         <source>corrupt JPEG marker stream</source>
         <translation>JPEG 标记流已损坏</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="418"/>
         <source>corrupt JPEG segment length</source>
         <translation>JPEG 段长度已损坏</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="419"/>
         <source>JPEG header has zero size</source>
         <translation>JPEG 文件头中的尺寸为零</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="420"/>
         <source>JPEG header incomplete (truncated file?)</source>
         <translation>JPEG 文件头不完整（文件被截断？）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="421"/>
         <source>PNG header incomplete</source>
         <translation>PNG 文件头不完整</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="422"/>
         <source>PNG header has zero or negative size</source>
         <translation>PNG 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="423"/>
         <source>BMP header incomplete</source>
         <translation>BMP 文件头不完整</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="424"/>
         <source>BMP header has zero or negative size</source>
         <translation>BMP 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="425"/>
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="426"/>
         <source>not a recognised image header</source>
         <translation>不是可识别的图像文件头</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="427"/>
         <source>cannot open file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="428"/>
         <source>not a readable image</source>
         <translation>不是可读取的图像</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="429"/>
         <source>cannot open the edit lock: {reason}</source>
         <translation>无法打开编辑锁：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="430"/>
         <source>another program has held the dataset&apos;s edit lock for 10 s; try again</source>
         <translation>另一个程序持有该数据集的编辑锁已达 10 秒；请重试</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="431"/>
         <source>absent</source>
         <translation>不存在</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="433"/>
         <source>the dataset cannot be written here (a file, not a folder); the edits are not saved</source>
         <translation>无法在此处写入数据集（这里是文件，不是文件夹）；编辑未保存</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="434"/>
         <source>the dataset cannot be written here ({reason}); the edits are not saved</source>
         <translation>无法在此处写入数据集（{reason}）；编辑未保存</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="435"/>
         <source>cannot create the dataset&apos;s history folder: {reason}</source>
         <translation>无法创建数据集的历史文件夹：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="436"/>
         <source>cannot open the edit log: {reason}</source>
         <translation>无法打开编辑日志：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="437"/>
         <source>cannot append to the edit log: {reason}</source>
         <translation>无法追加到编辑日志：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="438"/>
         <source>fsync of the edit log failed: {reason}</source>
         <translation>编辑日志的 fsync 失败：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="439"/>
         <source>changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it</source>
         <translation>读取之后已在磁盘上被另一个程序或工作室修改（当时 {then}，现在 {now}）；未覆盖——请重新加载</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="440"/>
         <source>cannot remove: {reason}</source>
         <translation>无法删除：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="441"/>
         <source>not saved: {reason}</source>
         <translation>未保存：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="413"/>
         <source>cannot list folder: {reason}</source>
         <translation>无法列出文件夹：{reason}</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="414"/>
         <source>unknown split; expected train, val or test</source>
         <translation>未知的划分；应为 train、val 或 test</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="415"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="442"/>
         <source>not an issues CSV: the first line must be &apos;{header}&apos;</source>
         <translation>不是问题 CSV：第一行必须是“{header}”</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="443"/>
         <source>{why}; row skipped</source>
         <translation>{why}；已跳过该行</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="444"/>
         <source>expected 9 fields, got {count}</source>
         <translation>应有 9 个字段，实际为 {count} 个</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="445"/>
         <source>no image</source>
         <translation>没有图像</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="446"/>
         <source>kind &apos;{kind}&apos; is none of overlooked, swapped, badly_located, spurious</source>
         <translation>类型“{kind}”不是 overlooked、swapped、badly_located、spurious 之一</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="447"/>
         <source>a class is not a whole number &gt;= -1</source>
         <translation>某个类别不是大于等于 -1 的整数</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="448"/>
         <source>score or box is not a number</source>
         <translation>分数或框不是数字</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="449"/>
         <source>the image&apos;s size is unknown</source>
         <translation>图像尺寸未知</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="450"/>
         <source>the issue has no prediction to accept</source>
         <translation>该问题没有可接受的预测</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="451"/>
         <source>the issue names no label box</source>
         <translation>该问题没有指明标注框</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="452"/>
         <source>the issue has no other class to take</source>
         <translation>该问题没有可采用的其他类别</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="453"/>
         <source>the issue holds no predicted box to take</source>
         <translation>该问题没有可采用的预测框</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="454"/>
         <source>the label box of class {class} the issue names is no longer in the file (changed since the issues were found)</source>
         <translation>该问题指明的类别 {class} 的标注框已不在文件中（发现问题之后文件被修改了）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="461"/>
         <source>GPU {index} does not exist (NVML sees {count} devices)</source>
         <translation>GPU {index} 不存在（NVML 看到 {count} 个设备）</translation>
     </message>
     <message>
+        <location filename="../core/studio/engine_strings.cpp" line="462"/>
         <source>no NVIDIA GPU: {reason}</source>
         <translation>没有 NVIDIA GPU：{reason}</translation>
     </message>
@@ -8682,14 +8819,22 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
 </context>
 <context>
+    <name>stave::studio::AugmentPreview</name>
+    <message>
+        <location filename="../core/studio/augment_preview.cpp" line="19"/>
+        <source>the train split has no usable images</source>
+        <translation>训练划分没有可用的图像</translation>
+    </message>
+</context>
+<context>
     <name>stave::studio::ClusterProfile</name>
     <message>
-        <location filename="../core/studio/cluster_profile.cpp" line="64"/>
+        <location filename="../core/studio/cluster_profile.cpp" line="75"/>
         <source>run folder</source>
         <translation>运行文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_profile.cpp" line="68"/>
+        <location filename="../core/studio/cluster_profile.cpp" line="79"/>
         <source>Slurm commands</source>
         <translation>Slurm 命令</translation>
     </message>
@@ -8751,7 +8896,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::RunTimes</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="53"/>
+        <location filename="../core/studio/history_model.cpp" line="54"/>
         <location filename="../core/studio/run_times.cpp" line="11"/>
         <location filename="../core/studio/run_times.cpp" line="12"/>
         <source>%1 s</source>
@@ -8930,102 +9075,102 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
 </context>
 <context>
-    <name>stave::studio::AugmentPreview</name>
-    <message>
-        <source>the train split has no usable images</source>
-        <translation>训练划分没有可用的图像</translation>
-    </message>
-</context>
-<context>
-    <name>stave::studio::ThumbnailLoader</name>
-    <message>
-        <source>cannot read the image</source>
-        <translation>无法读取图像</translation>
-    </message>
-    <message>
-        <source>the image has no pixels</source>
-        <translation>图像没有像素</translation>
-    </message>
-    <message>
-        <source>cannot decode the image</source>
-        <translation>无法解码图像</translation>
-    </message>
-</context>
-<context>
     <name>stave::studio::ValidationData</name>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="41"/>
         <source>%1: line %2: %3%4</source>
         <translation>%1：第 %2 行：%3%4</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="46"/>
         <source>key %1: </source>
         <translation>键 %1：</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="53"/>
         <source>%1: not a JSON object</source>
         <translation>%1：不是 JSON 对象</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="70"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="73"/>
         <source>has the wrong type (%1)</source>
         <translation>类型不对（%1）</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="82"/>
         <source>is not a number</source>
         <translation>不是数字</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="86"/>
         <source>is not finite</source>
         <translation>不是有限值</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="109"/>
         <source>has %1 rows for %2 names</source>
         <translation>有 %1 行，而类别名有 %2 个</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="116"/>
         <source>is not a row of %1 numbers</source>
         <translation>不是一行 %1 个数字</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="128"/>
+        <location filename="../core/studio/validation_data.cpp" line="155"/>
+        <location filename="../core/studio/validation_data.cpp" line="193"/>
+        <location filename="../core/studio/validation_data.cpp" line="228"/>
         <source>is not an object</source>
         <translation>不是对象</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="133"/>
         <source>names a cell outside the %1×%1 matrix</source>
         <translation>指向了 %1×%1 矩阵之外的单元格</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="169"/>
         <source>curves are not as long as conf (%1 points)</source>
         <translation>曲线与 conf 的长度不同（%1 个点）</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="174"/>
         <source>is not as long as recall (%1 points)</source>
         <translation>与 recall 的长度不同（%1 个点）</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="188"/>
         <source>is not a split index</source>
         <translation>不是划分编号</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="205"/>
         <source>is not a list of %1 numbers</source>
         <translation>不是 %1 个数字的列表</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="238"/>
         <source>points outside the folder</source>
         <translation>指向文件夹之外</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="283"/>
         <source>%1: line %2: expected class,name,images,instances,precision,recall,mAP50,mAP50-95</source>
         <translation>%1：第 %2 行：应为 class,name,images,instances,precision,recall,mAP50,mAP50-95</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="392"/>
         <source>%1: missing</source>
         <translation>%1：缺失</translation>
     </message>
     <message>
+        <location filename="../core/studio/validation_data.cpp" line="407"/>
         <source>%1: key %2 %3</source>
         <translation>%1：键 %2 %3</translation>
     </message>
