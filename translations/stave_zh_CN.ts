@@ -8476,8 +8476,8 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="399"/>
-        <source>box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
-        <translation>框 [{x1}, {y1}, {x2}, {y2}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
+        <source>box [{left}, {top}, {right}, {bottom}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
+        <translation>框 [{left}, {top}, {right}, {bottom}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="400"/>

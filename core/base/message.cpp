@@ -82,7 +82,8 @@ const std::vector<MessageDef> kCatalog = {
      "the GPUs are busy {percent} of the time although the ranks hardly wait for data or peers"},
     {"doctor.gpu_underused.fp32",
      "; they compute in fp32 where bf16 (auto) doubles the tensor-core rate"},
-    {"doctor.gpu_underused.channels_last", "; channels-last convolutions are faster on tensor cores"},
+    {"doctor.gpu_underused.channels_last",
+     "; channels-last convolutions are faster on tensor cores"},
     {"doctor.gpu_underused.small_batch",
      "; a small batch leaves the step launch-bound (many small kernels)"},
     {"doctor.summary.finding", "{title}: {message}"},
@@ -144,7 +145,8 @@ const std::vector<MessageDef> kCatalog = {
      "stave-train train data={file} model=yolov8n epochs=50)"},
     {"config.key_not_plain", "keys must be plain names"},
     {"config.duplicate_key", "duplicate key (first set on line {line})"},
-    {"config.empty_file", "the file is empty (0 bytes); a run config sets at least data: path/to/data.yaml"},
+    {"config.empty_file",
+     "the file is empty (0 bytes); a run config sets at least data: path/to/data.yaml"},
     {"config.empty_comments",
      "the file is empty: it holds only comments; a run config sets at least data: "
      "path/to/data.yaml"},
@@ -168,7 +170,8 @@ const std::vector<MessageDef> kCatalog = {
      "nested more than {depth} levels deep: not a file Stave wrote (damaged or hand-made); "
      "nothing was read from it"},
     {"config.node_rank", "must be less than nnodes ({nnodes}), got {node_rank}"},
-    {"config.nproc_devices", "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"},
+    {"config.nproc_devices",
+     "nproc {nproc} needs one GPU per rank, but devices lists {count} ('{devices}')"},
 
     // --- stave-train's and the launcher's warnings and errors (the Run page's log) ----------
     {"train.nonfinite_one", "non-finite loss at epoch {epoch} iteration {iter}: step skipped"},
@@ -205,7 +208,8 @@ const std::vector<MessageDef> kCatalog = {
     {"launcher.hung.hint",
      "a rank blocked in a collective usually waits for a peer that is stuck or gone; see the "
      "rank logs (NCCL_DEBUG=INFO helps on CUDA)"},
-    {"launcher.rank_ended", "rank {rank} (pid {pid}) ended with {how}{detail}; stopping the other ranks"},
+    {"launcher.rank_ended",
+     "rank {rank} (pid {pid}) ended with {how}{detail}; stopping the other ranks"},
     {"launcher.exit_code", "exit code {code}"},
     {"launcher.signal", "signal {signal}"},
     {"launcher.not_executed", " (the worker command could not be executed)"},
@@ -268,7 +272,8 @@ const std::vector<MessageDef> kCatalog = {
     {"train.hint.start_weights",
      "{key} takes a checkpoint (.pt) of Stave (runs/<id>/weights/best.pt) or of Ultralytics "
      "(yolo11n.pt, an Ultralytics run's best.pt)"},
-    {"train.no_matching_tensor", "{path}: no tensor of it matches this model ({model}, {nc} classes)"},
+    {"train.no_matching_tensor",
+     "{path}: no tensor of it matches this model ({model}, {nc} classes)"},
     {"train.hint.model_takes",
      "model takes yolov8n..yolov8x, yolo11n..yolo11x or a checkpoint (.pt) of Stave or "
      "Ultralytics"},
@@ -282,7 +287,8 @@ const std::vector<MessageDef> kCatalog = {
     {"train.resume_world",
      "the run stopped inside epoch {epoch} after {batches} batches of {before} ranks ({images} "
      "images), which is no whole number of batches of {world} ranks"},
-    {"train.resume_world.hint", "resume with {before} ranks to finish that epoch, then with {world}"},
+    {"train.resume_world.hint",
+     "resume with {before} ranks to finish that epoch, then with {world}"},
     {"train.already_trained", "the run in {dir} already trained {done} of {epochs} epochs"},
     {"train.already_trained.hint", "resume with a larger epochs=N to extend it"},
     {"train.bad_images",
@@ -303,7 +309,8 @@ const std::vector<MessageDef> kCatalog = {
     // --- how a run ended (the finished event: the Run page's log, History's outcome) -------
     {"train.stopped_in_epoch",
      "stopped during epoch {epoch} after {batches} of {total} batches; resume=true continues"},
-    {"train.early_stopped", "no improvement for {patience} epochs (best epoch {best}); stopped early"},
+    {"train.early_stopped",
+     "no improvement for {patience} epochs (best epoch {best}); stopped early"},
     {"train.time_budget", "time budget of {hours} h reached"},
     {"train.stopped_on_request", "stopped on request after epoch {epoch}; resume=true continues"},
     {"train.stopped_after", "stopped after {count} epochs as asked; resume=true continues"},
@@ -332,7 +339,8 @@ const std::vector<MessageDef> kCatalog = {
     {"export.onnx_input", "\n  input  {input}, RGB 0..1"},
     {"export.onnx_output",
      "\n  output {output}: centre x, centre y, width, height (input pixels), then class scores"},
-    {"export.onnx_half", "\n  float16 against float32 on the GPU: class scores differ by at most {diff}"},
+    {"export.onnx_half",
+     "\n  float16 against float32 on the GPU: class scores differ by at most {diff}"},
     {"export.stave",
      "the EMA weights without optimiser state ({size}; {before} before); val, predict and "
      "pretrained= read it, resume does not"},
@@ -529,11 +537,11 @@ const std::vector<MessageDef> kCatalog = {
     {"cluster.mapping_both", "give both folders of the mapping, or neither"},
     {"cluster.ssh_only", "only a cluster reached over SSH (a destination) uses it"},
     {"cluster.no_destination", "no destination (user@host or a Host of ~/.ssh/config)"},
-    {"cluster.destination_dash", "'{destination}' begins with '-', which ssh would read as an option"},
+    {"cluster.destination_dash",
+     "'{destination}' begins with '-', which ssh would read as an option"},
     {"cluster.destination_space", "'{destination}' holds a space or a control character"},
     {"cluster.nodes", "expected an integer in [1, 100000]"},
-    {"cluster.gpus",
-     "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}"},
+    {"cluster.gpus", "expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}"},
     {"cluster.cpus", "expected an integer in [0, 4096]"},
     {"cluster.time",
      "expected one of Slurm's forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
@@ -556,7 +564,8 @@ const std::vector<MessageDef> kCatalog = {
     {"cluster.none_in_file", "the file has none"},
     {"cluster.there_are", "there are: {names}"},
     {"cluster.not_ssh", "cluster '{name}' is not reached over SSH"},
-    {"cluster.job_not_ended", "Slurm job {job} is {state}; a run is resumed once its job has ended"},
+    {"cluster.job_not_ended",
+     "Slurm job {job} is {state}; a run is resumed once its job has ended"},
     {"cluster.not_ended", "not ended"},
     {"cluster.job_state_unknown",
      "whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}"},
@@ -583,13 +592,17 @@ const std::vector<MessageDef> kCatalog = {
      "{path}); its job is the run's"},
     {"cluster.not_ssh_run", "not a run on a cluster behind SSH"},
     {"cluster.already_exists", "already exists"},
-    {"cluster.cannot_make_folder", "the run folder {folder} cannot be made on {destination}: {said}"},
-    {"cluster.cannot_write_sbatch", "job.sbatch cannot be written into {folder} on {destination}: {said}"},
+    {"cluster.cannot_make_folder",
+     "the run folder {folder} cannot be made on {destination}: {said}"},
+    {"cluster.cannot_write_sbatch",
+     "job.sbatch cannot be written into {folder} on {destination}: {said}"},
     {"cluster.job_busy",
-     "Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to "
+     "Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given "
+     "to "
      "one job at a time; stop it (stave-train cluster stop) or let it end, then resume"},
     {"cluster.job_held",
-     "{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is "
+     "{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder "
+     "is "
      "given to one job at a time; stop it or let it end, then resume"},
     {"cluster.lock_held",
      "another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over "
@@ -640,14 +653,17 @@ const std::vector<MessageDef> kCatalog = {
      "{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your "
      "key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that "
      "`ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}"},
-    {"ssh.unreachable", "{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}"},
-    {"ssh.not_started", "{who}: the OpenSSH client could not be started ({reason}); install openssh-client"},
+    {"ssh.unreachable",
+     "{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}"},
+    {"ssh.not_started",
+     "{who}: the OpenSSH client could not be started ({reason}); install openssh-client"},
     {"ssh.failed", "{who}: ssh failed ({how}). OpenSSH said:{said}"},
     {"ssh.bad_destination", "ssh: {problem}"},
     {"ssh.no_answer", "ssh {destination}: no answer within {seconds} s"},
 
     // --- the run folder's mirror (core/cluster/mirror.cpp: the Run page, Fetch weights) -----
-    {"mirror.folder_unreadable", "the run folder {folder} on the cluster cannot be read ({how}): {said}"},
+    {"mirror.folder_unreadable",
+     "the run folder {folder} on the cluster cannot be read ({how}): {said}"},
     {"mirror.cut_short", "the cluster's answer about {folder} was cut short"},
     {"mirror.replaced",
      "the mirror's {file} ({offset} bytes) is longer than the cluster's ({size}): the run folder "
@@ -665,7 +681,8 @@ const std::vector<MessageDef> kCatalog = {
     {"data.class", "class id {id} is outside [0, {last}] (nc {nc})"},
     {"data.zero_size", "box width and height must be > 0 (w {w}, h {h})"},
     {"data.range",
-     "box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in "
+     "box [{left}, {top}, {right}, {bottom}] reaches outside the image; normalised coordinates "
+     "must lie in "
      "[0, 1]"},
     {"data.zero_area", "box has zero area"},
     {"data.duplicate_row", "duplicate of an earlier row"},
@@ -707,7 +724,8 @@ const std::vector<MessageDef> kCatalog = {
     {"label.bytes", "{bytes} bytes"},
     {"label.not_a_folder",
      "the dataset cannot be written here (a file, not a folder); the edits are not saved"},
-    {"label.not_writable", "the dataset cannot be written here ({reason}); the edits are not saved"},
+    {"label.not_writable",
+     "the dataset cannot be written here ({reason}); the edits are not saved"},
     {"label.no_history_folder", "cannot create the dataset's history folder: {reason}"},
     {"label.log_not_opened", "cannot open the edit log: {reason}"},
     {"label.log_not_appended", "cannot append to the edit log: {reason}"},
@@ -765,7 +783,8 @@ const std::unordered_map<std::string_view, const MessageDef*>& index() {
 }  // namespace
 
 Text::Arg::Arg(std::string n, Text t) : name(std::move(n)), text{std::move(t)} {}
-Text::Arg::Arg(std::string n, std::vector<Text> parts) : name(std::move(n)), text(std::move(parts)) {}
+Text::Arg::Arg(std::string n, std::vector<Text> parts)
+    : name(std::move(n)), text(std::move(parts)) {}
 
 const std::vector<MessageDef>& messageCatalog() {
   return kCatalog;

@@ -116,7 +116,8 @@ std::optional<RowProblem> rowBox(const std::vector<double>& v, double tol, Box& 
   if (x1 < -tol || y1 < -tol || x2 > 1 + tol || y2 > 1 + tol)
     return RowProblem{
         "label-range",
-        Text("data.range", {{"x1", fmt(x1)}, {"y1", fmt(y1)}, {"x2", fmt(x2)}, {"y2", fmt(y2)}})};
+        Text("data.range",
+             {{"left", fmt(x1)}, {"top", fmt(y1)}, {"right", fmt(x2)}, {"bottom", fmt(y2)}})};
   x1 = std::clamp(x1, 0.0, 1.0);
   y1 = std::clamp(y1, 0.0, 1.0);
   x2 = std::clamp(x2, 0.0, 1.0);

@@ -396,7 +396,7 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "row contains NaN or infinity"),  // data.nan
     QT_TRANSLATE_NOOP("stave::engine", "class id {id} is outside [0, {last}] (nc {nc})"),  // data.class
     QT_TRANSLATE_NOOP("stave::engine", "box width and height must be > 0 (w {w}, h {h})"),  // data.zero_size
-    QT_TRANSLATE_NOOP("stave::engine", "box [{x1}, {y1}, {x2}, {y2}] reaches outside the image; normalised coordinates must lie in [0, 1]"),  // data.range
+    QT_TRANSLATE_NOOP("stave::engine", "box [{left}, {top}, {right}, {bottom}] reaches outside the image; normalised coordinates must lie in [0, 1]"),  // data.range
     QT_TRANSLATE_NOOP("stave::engine", "box has zero area"),  // data.zero_area
     QT_TRANSLATE_NOOP("stave::engine", "duplicate of an earlier row"),  // data.duplicate_row
     QT_TRANSLATE_NOOP("stave::engine", "symbolic link to a file that does not exist: {target}"),  // data.dangling_link
