@@ -1,0 +1,14 @@
+#pragma once
+// The message catalog's chapters, joined by message.cpp into messageCatalog(). Internal to
+// core/base.
+
+#include <vector>
+
+#include "core/base/message.h"
+
+namespace stave {
+
+/// The cluster's, the dataset scan's, the labels', NVML's and the straggler's messages.
+const std::vector<MessageDef>& clusterDataAndLabelMessages();
+
+}  // namespace stave
