@@ -85,13 +85,6 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
   Answer a;
   a.record = readClusterJob(folder, &a.recordError);
   if (!a.record.valid) return a;
-  if (a.record.overSsh && !a.record.jobId.isEmpty() &&
-      slurmPhase(a.record.finalState) == SlurmJobState::Phase::Unknown) {
-    a.state = askOverSsh(a.record, stop);
-    ClusterJobRecord now;
-    if (a.state.ended() && recordJobEnd(folder, a.record.jobId, a.state, &now)) a.record = now;
-    return a;
-  }
   if (a.record.overSsh && a.record.jobId.isEmpty()) {
     // sbatch's answer was lost: Slurm is asked for the run's job by its name and folder at
     // every poll (as `stave-train cluster status` does) until it lists one.
@@ -111,6 +104,9 @@ Answer ask(const QString& folder, const std::atomic<bool>* stop) {
               .arg(a.record.jobName);
       return a;
     }
+  }
+  if (a.record.overSsh && !a.record.jobId.isEmpty() &&
+      slurmPhase(a.record.finalState) == SlurmJobState::Phase::Unknown) {
     a.state = askOverSsh(a.record, stop);
     ClusterJobRecord now;
     if (a.state.ended() && recordJobEnd(folder, a.record.jobId, a.state, &now)) a.record = now;
