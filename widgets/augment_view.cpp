@@ -10,7 +10,7 @@
 #include "core/config/project.h"
 #include "core/studio/engine_text.h"
 #include "core/studio/background_job.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/box_image_view.h"
 
 namespace stave::widgets {

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/studio/augment_preview.h"
+#include "core/studio/models/augment_preview.h"
 
 class QLabel;
 class QPushButton;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {

@@ -9,9 +9,9 @@
 #include <QPushButton>
 
 #include "core/studio/background_job.h"
-#include "core/studio/project_document.h"
-#include "core/studio/run_folders.h"
-#include "core/studio/weights_fetch.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/models/run_folders.h"
+#include "core/studio/run/weights_fetch.h"
 
 namespace stave::widgets {
 

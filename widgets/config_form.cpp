@@ -17,8 +17,8 @@
 #include <QVBoxLayout>
 
 #include "core/config/run_config.h"
-#include "core/studio/config_form_model.h"
-#include "core/studio/project_document.h"
+#include "core/studio/models/config_form_model.h"
+#include "core/studio/project/project_document.h"
 
 namespace stave::widgets {
 

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/studio/validation_data.h"
+#include "core/studio/models/validation_data.h"
 
 namespace stave::widgets {
 namespace {

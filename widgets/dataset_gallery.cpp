@@ -12,8 +12,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/studio/gallery_model.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/gallery_model.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/box_image_view.h"
 #include "widgets/gallery_delegate.h"
 

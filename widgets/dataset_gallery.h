@@ -5,7 +5,7 @@
 #include <QSet>
 #include <QWidget>
 
-#include "core/studio/dataset_scan.h"
+#include "core/studio/models/dataset_scan.h"
 
 class QComboBox;
 class QLabel;

@@ -20,8 +20,8 @@
 #include <cmath>
 
 #include "core/data/dataset.h"
-#include "core/studio/project_document.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/augment_view.h"
 #include "widgets/box_image_view.h"
 #include "widgets/dataset_gallery.h"

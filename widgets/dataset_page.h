@@ -10,8 +10,8 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/studio/dataset_scan.h"
-#include "core/studio/draft_labels.h"
+#include "core/studio/models/dataset_scan.h"
+#include "core/studio/run/draft_labels.h"
 
 class QCustomPlot;
 class QLabel;

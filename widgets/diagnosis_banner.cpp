@@ -6,8 +6,8 @@
 #include <QVBoxLayout>
 
 #include "core/studio/engine_text.h"
-#include "core/studio/hardware_advice.h"
-#include "core/studio/project_document.h"
+#include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/project/project_document.h"
 
 namespace stave::widgets {
 

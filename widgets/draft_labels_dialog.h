@@ -5,7 +5,7 @@
 // model's predictions as drafts; nothing is written until the user accepts them there.
 #include <QDialog>
 
-#include "core/studio/draft_labels.h"
+#include "core/studio/run/draft_labels.h"
 
 class QDialogButtonBox;
 class QDoubleSpinBox;

@@ -19,7 +19,7 @@
 #include <QVBoxLayout>
 
 #include "core/studio/engine_text.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/project_document.h"
 
 namespace stave::widgets {
 namespace {

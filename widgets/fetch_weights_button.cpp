@@ -2,7 +2,7 @@
 
 #include <QDir>
 
-#include "core/studio/weights_fetch.h"
+#include "core/studio/run/weights_fetch.h"
 
 namespace stave::widgets {
 

@@ -4,8 +4,8 @@
 #include <QPainter>
 #include <QRectF>
 
-#include "core/studio/gallery_model.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/gallery_model.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/box_image_view.h"
 
 namespace stave::widgets {

@@ -17,14 +17,14 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/studio/config_form_model.h"
+#include "core/studio/models/config_form_model.h"
 #include "core/studio/engine_text.h"
-#include "core/studio/hardware_advice.h"
-#include "core/studio/hardware_models.h"
-#include "core/studio/hardware_monitor.h"
-#include "core/studio/project_document.h"
+#include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/hardware/hardware_models.h"
+#include "core/studio/hardware/hardware_monitor.h"
+#include "core/studio/project/project_document.h"
 #include "core/telemetry/hardware_names.h"
-#include "core/studio/run_controller.h"
+#include "core/studio/run/run_controller.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"

@@ -10,7 +10,7 @@
 #include "core/data/label_history.h"
 #include "core/store/run_dataset.h"
 #include "core/studio/background_job.h"
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 
 namespace fs = std::filesystem;
 

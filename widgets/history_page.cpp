@@ -28,9 +28,9 @@
 
 #include "core/studio/run_times.h"
 #include "core/studio/engine_text.h"
-#include "core/studio/history_model.h"
-#include "core/studio/project_document.h"
-#include "core/studio/weights_fetch.h"
+#include "core/studio/models/history_model.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/weights_fetch.h"
 
 namespace stave::widgets {
 

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <functional>
 
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 
 class QComboBox;
 class QCustomPlot;

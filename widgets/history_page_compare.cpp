@@ -17,7 +17,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 #include "widgets/history_label_diff.h"
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"

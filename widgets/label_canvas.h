@@ -11,7 +11,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "core/studio/label_editor_model.h"
+#include "core/studio/models/label_editor_model.h"
 
 namespace stave::widgets {
 

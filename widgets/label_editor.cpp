@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "core/data/label_issues.h"
-#include "core/studio/draft_labels.h"
+#include "core/studio/run/draft_labels.h"
 #include "widgets/box_image_view.h"
 #include "widgets/label_canvas.h"
 

@@ -14,7 +14,7 @@
 // files to another folder, Discard drops them).
 #include <QWidget>
 
-#include "core/studio/label_editor_model.h"
+#include "core/studio/models/label_editor_model.h"
 
 class QLabel;
 class QListWidget;

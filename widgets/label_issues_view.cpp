@@ -20,7 +20,7 @@
 #include "core/data/image_header.h"
 #include "core/data/label_edits.h"
 #include "core/studio/background_job.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/box_image_view.h"
 #include "widgets/label_editor.h"
 

@@ -9,7 +9,7 @@
 // After a fix the next open issue is selected.
 #include <QWidget>
 
-#include "core/studio/label_issues_model.h"
+#include "core/studio/models/label_issues_model.h"
 
 class QLabel;
 class QPushButton;

@@ -12,7 +12,7 @@
 #include <QVector>
 #include <qcustomplot.h>
 
-#include "core/studio/lod_series.h"
+#include "core/studio/models/lod_series.h"
 
 class QTimer;
 

@@ -24,13 +24,13 @@
 #include <QStatusBar>
 
 #include "core/studio/engine_text.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/project_document.h"
 #include "core/telemetry/hardware_names.h"
-#include "core/studio/preferences.h"
+#include "core/studio/project/preferences.h"
 #include "widgets/config_form.h"
 #include "widgets/dataset_page.h"
 #include "widgets/export_dialog.h"
-#include "core/studio/run_queue.h"
+#include "core/studio/run/run_queue.h"
 #include "widgets/new_project_wizard.h"
 #include "widgets/model_export_dialog.h"
 #include "widgets/predict_dialog.h"
@@ -40,7 +40,7 @@
 #include "widgets/hardware_page.h"
 #include "widgets/history_page.h"
 #include "widgets/run_page.h"
-#include "core/studio/run_session.h"
+#include "core/studio/run/run_session.h"
 #include "widgets/project_page.h"
 
 // The compiled-in icons live in a static library: initialise them explicitly.

@@ -15,9 +15,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "core/studio/model_export_job.h"
-#include "core/studio/project_document.h"
-#include "core/studio/weights_fetch.h"
+#include "core/studio/run/model_export_job.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/weights_fetch.h"
 #include "widgets/checkpoint_field.h"
 
 namespace stave::widgets {

@@ -7,9 +7,9 @@
 // yolo11n.pt). Finish creates the project (config::createProject).
 #include <QWizard>
 
-#include "core/studio/settings_proposal.h"
+#include "core/studio/project/settings_proposal.h"
 
-#include "core/studio/new_project.h"
+#include "core/studio/project/new_project.h"
 
 class QButtonGroup;
 class QCheckBox;

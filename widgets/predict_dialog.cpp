@@ -23,9 +23,9 @@
 
 #include "core/data/dataset.h"
 #include "core/studio/background_job.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/checkpoint_field.h"
-#include "core/studio/weights_fetch.h"
+#include "core/studio/run/weights_fetch.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {

@@ -8,7 +8,7 @@
 #include <QMap>
 #include <utility>
 
-#include "core/studio/predict_job.h"
+#include "core/studio/run/predict_job.h"
 
 class QComboBox;
 class QDoubleSpinBox;

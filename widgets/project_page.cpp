@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 
 #include "core/studio/background_job.h"
-#include "core/studio/project_document.h"
-#include "core/studio/run_folders.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/models/run_folders.h"
 
 namespace stave::widgets {
 namespace {

@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "core/studio/run_queue.h"
+#include "core/studio/run/run_queue.h"
 
 namespace stave::widgets {
 

@@ -11,10 +11,10 @@
 #include <functional>
 #include <map>
 
-#include "core/studio/run_controller.h"
-#include "core/studio/stored_run.h"
-#include "core/studio/run_event.h"
-#include "core/studio/run_folders.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/models/stored_run.h"
+#include "core/studio/models/run_event.h"
+#include "core/studio/models/run_folders.h"
 #include "core/store/session_time.h"
 #include <QTextCursor>
 

@@ -18,7 +18,7 @@
 
 #include "core/store/store.h"
 #include "core/studio/background_job.h"
-#include "core/studio/hardware_advice.h"
+#include "core/studio/hardware/hardware_advice.h"
 #include "widgets/chart_legend.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"

@@ -8,10 +8,10 @@
 #include <cmath>
 
 #include "core/studio/engine_text.h"
-#include "core/studio/hardware_advice.h"
-#include "core/studio/run_controller.h"
+#include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/run/run_controller.h"
 #include "core/studio/run_times.h"
-#include "core/studio/stored_run.h"
+#include "core/studio/models/stored_run.h"
 #include "core/telemetry/hardware_names.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"

@@ -4,7 +4,7 @@
 // runs can be sent to. OK stores them; Cancel keeps the old ones.
 #include <QDialog>
 
-#include "core/studio/preferences.h"
+#include "core/studio/project/preferences.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -10,9 +10,9 @@
 #include <QVBoxLayout>
 
 #include "core/studio/background_job.h"
-#include "core/studio/new_project.h"
-#include "core/studio/preferences.h"
-#include "core/studio/recent_summary.h"
+#include "core/studio/project/new_project.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/models/recent_summary.h"
 
 namespace stave::widgets {
 

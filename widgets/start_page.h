@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "core/studio/recent_summary.h"
+#include "core/studio/models/recent_summary.h"
 
 class QLabel;
 class QListWidget;

@@ -14,7 +14,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "core/studio/validation_data.h"
+#include "core/studio/models/validation_data.h"
 
 class QCheckBox;
 class QColor;

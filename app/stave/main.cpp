@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "core/studio/preferences.h"
+#include "core/studio/project/preferences.h"
 #include "widgets/main_window.h"
 
 namespace {

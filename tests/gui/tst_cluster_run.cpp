@@ -24,17 +24,17 @@
 #include <QtTest>
 
 #include "common/slurm_cluster.h"
-#include "core/studio/cluster_job.h"
-#include "core/studio/preferences.h"
-#include "core/studio/project_document.h"
-#include "core/studio/run_controller.h"
-#include "core/studio/run_folders.h"
-#include "core/studio/slurm_job.h"
+#include "core/studio/run/cluster_job.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/models/run_folders.h"
+#include "core/studio/run/slurm_job.h"
 #include <qcustomplot.h>
 #include "widgets/cluster_profiles_editor.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
-#include "core/studio/run_session.h"
+#include "core/studio/run/run_session.h"
 #include "widgets/run_page.h"
 #include "widgets/settings_dialog.h"
 

@@ -21,11 +21,11 @@
 #include <QtTest>
 
 #include "common/slurm_cluster.h"
-#include "core/studio/cluster_job.h"
-#include "core/studio/preferences.h"
-#include "core/studio/run_controller.h"
-#include "core/studio/run_session.h"
-#include "core/studio/slurm_job.h"
+#include "core/studio/run/cluster_job.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/run/run_session.h"
+#include "core/studio/run/slurm_job.h"
 #include "core/telemetry/events.h"
 #include "widgets/cluster_profiles_editor.h"
 #include "widgets/main_window.h"

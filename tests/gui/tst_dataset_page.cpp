@@ -23,9 +23,9 @@
 
 #include "core/config/project.h"
 #include "core/data/dataset.h"
-#include "core/studio/gallery_model.h"
-#include "core/studio/project_document.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/gallery_model.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/augment_view.h"
 #include "widgets/box_image_view.h"
 #include "widgets/dataset_gallery.h"

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "core/studio/engine_text.h"
-#include "core/studio/preflight.h"
+#include "core/studio/project/preflight.h"
 #include "tests/common/project_fixture.h"
 #include "core/telemetry/doctor.h"
 

@@ -12,8 +12,8 @@
 #include <QtTest>
 
 #include "common/project_fixture.h"
-#include "core/studio/preferences.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/export_dialog.h"
 #include "widgets/main_window.h"
 #include "widgets/settings_dialog.h"

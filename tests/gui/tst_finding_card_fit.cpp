@@ -15,7 +15,7 @@
 
 #include "common/offscreen_screen.h"
 #include "common/project_fixture.h"
-#include "core/studio/hardware_advice.h"
+#include "core/studio/hardware/hardware_advice.h"
 #include "core/telemetry/events.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/hardware_page.h"

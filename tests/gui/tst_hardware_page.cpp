@@ -16,11 +16,11 @@
 #include <fstream>
 
 #include "common/project_fixture.h"
-#include "core/studio/hardware_advice.h"
-#include "core/studio/config_form_model.h"
-#include "core/studio/hardware_models.h"
-#include "core/studio/hardware_monitor.h"
-#include "core/studio/project_document.h"
+#include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/models/config_form_model.h"
+#include "core/studio/hardware/hardware_models.h"
+#include "core/studio/hardware/hardware_monitor.h"
+#include "core/studio/project/project_document.h"
 #include "core/telemetry/events.h"
 #include "core/telemetry/host_info.h"
 #include "widgets/diagnosis_banner.h"

@@ -14,7 +14,7 @@
 
 #include "common/project_fixture.h"
 #include "core/data/label_edits.h"
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 #include "core/telemetry/events.h"
 #include "widgets/history_label_diff.h"
 #include "widgets/history_page.h"

@@ -8,9 +8,9 @@
 #include <QtTest>
 
 #include "common/project_fixture.h"
-#include "core/studio/history_model.h"
-#include "core/studio/run_session.h"
-#include "core/studio/stored_run.h"
+#include "core/studio/models/history_model.h"
+#include "core/studio/run/run_session.h"
+#include "core/studio/models/stored_run.h"
 #include "long_run.h"
 #include "stall_probe.h"
 #include "widgets/history_page.h"

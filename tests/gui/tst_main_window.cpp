@@ -15,9 +15,9 @@
 
 #include "common/modal.h"
 #include "common/project_fixture.h"
-#include "core/studio/config_form_model.h"
-#include "core/studio/preferences.h"
-#include "core/studio/project_document.h"
+#include "core/studio/models/config_form_model.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/config_form.h"
 #include "widgets/help_dialogs.h"
 #include "widgets/main_window.h"

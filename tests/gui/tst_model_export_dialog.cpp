@@ -19,8 +19,8 @@
 #include "gui/gui_test_util.h"
 
 #include "core/studio/engine_text.h"
-#include "core/studio/model_export_job.h"
-#include "core/studio/project_document.h"
+#include "core/studio/run/model_export_job.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/model_export_dialog.h"
 
 using stave::studio::ModelExportJob;

@@ -12,8 +12,8 @@
 
 #include "gui/gui_test_util.h"
 
-#include "core/studio/predict_job.h"
-#include "core/studio/project_document.h"
+#include "core/studio/run/predict_job.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/predict_dialog.h"
 
 using stave::widgets::PredictDialog;

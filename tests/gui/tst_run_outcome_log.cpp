@@ -13,12 +13,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/studio/project_document.h"
-#include "core/studio/run_controller.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/run_controller.h"
 #include "common/session_events.h"
 #include "core/telemetry/events.h"
 #include "widgets/run_page.h"
-#include "core/studio/run_session.h"
+#include "core/studio/run/run_session.h"
 
 using stave::studio::RunOutcome;
 using stave::widgets::RunPage;

@@ -18,11 +18,11 @@
 #include <signal.h>
 
 #include "core/studio/gui_thread_reads.h"
-#include "core/studio/project_document.h"
-#include "core/studio/run_controller.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/run_controller.h"
 #include "widgets/live_chart.h"
 #include "widgets/main_window.h"
-#include "core/studio/run_session.h"
+#include "core/studio/run/run_session.h"
 #include "widgets/run_page.h"
 
 using stave::studio::RunController;

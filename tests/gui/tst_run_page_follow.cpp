@@ -11,7 +11,7 @@
 #include <QtTest>
 
 #include "common/project_fixture.h"
-#include "core/studio/run_event.h"
+#include "core/studio/models/run_event.h"
 #include "long_run.h"
 #include "widgets/chart_clock.h"
 #include "widgets/live_chart.h"

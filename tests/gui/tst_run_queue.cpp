@@ -16,12 +16,12 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "core/studio/gpu_lease.h"
-#include "core/studio/hardware_monitor.h"
-#include "core/studio/project_document.h"
-#include "core/studio/run_controller.h"
-#include "core/studio/run_queue.h"
-#include "core/studio/run_session.h"
+#include "core/studio/run/gpu_lease.h"
+#include "core/studio/hardware/hardware_monitor.h"
+#include "core/studio/project/project_document.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/run/run_queue.h"
+#include "core/studio/run/run_session.h"
 #include "core/telemetry/events.h"
 #include "widgets/hardware_page.h"
 #include "widgets/main_window.h"

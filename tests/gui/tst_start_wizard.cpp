@@ -13,9 +13,9 @@
 #include <QtTest>
 
 #include "core/data/dataset.h"
-#include "core/studio/new_project.h"
-#include "core/studio/preferences.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/new_project.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/project/project_document.h"
 #include "widgets/main_window.h"
 #include "widgets/new_project_wizard.h"
 #include "widgets/start_page.h"

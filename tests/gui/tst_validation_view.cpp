@@ -22,7 +22,7 @@
 
 #include "common/project_fixture.h"
 #include "common/validation_fixture.h"
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 #include "core/telemetry/events.h"
 #include "widgets/box_image_view.h"
 #include "widgets/confusion_matrix_view.h"

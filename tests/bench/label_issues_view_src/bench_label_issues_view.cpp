@@ -22,7 +22,7 @@
 #include <fstream>
 
 #include "core/data/label_issues.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/thumbnail_loader.h"
 #include "widgets/label_issues_view.h"
 
 namespace {

@@ -29,9 +29,9 @@
 
 #include "core/config/project.h"
 #include "core/store/store.h"
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 #include "long_run.h"
-#include "core/studio/stored_run.h"
+#include "core/studio/models/stored_run.h"
 #include "stall_probe.h"
 #include "widgets/history_page.h"
 #include "widgets/live_chart.h"

@@ -13,7 +13,7 @@
 
 #include <csignal>
 
-#include "core/studio/child_process.h"
+#include "core/studio/run/child_process.h"
 
 using stave::studio::ChildProcess;
 using stave::studio::ProcessOutcome;

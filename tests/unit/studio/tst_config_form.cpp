@@ -1,7 +1,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "core/studio/config_form_model.h"
+#include "core/studio/models/config_form_model.h"
 
 using stave::studio::ConfigFilterModel;
 using stave::studio::ConfigFormModel;

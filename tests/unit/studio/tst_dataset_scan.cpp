@@ -13,7 +13,7 @@
 #include <set>
 
 #include "core/data/image_source.h"
-#include "core/studio/dataset_scan.h"
+#include "core/studio/models/dataset_scan.h"
 
 using stave::studio::DatasetScan;
 using stave::studio::DatasetSummary;

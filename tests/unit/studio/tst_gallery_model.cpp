@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "core/studio/gallery_model.h"
+#include "core/studio/models/gallery_model.h"
 
 using stave::studio::DatasetSummary;
 using stave::studio::GalleryFilterModel;

@@ -9,7 +9,7 @@
 
 #include <thread>
 
-#include "core/studio/gpu_lease.h"
+#include "core/studio/run/gpu_lease.h"
 
 using stave::studio::GpuLeases;
 

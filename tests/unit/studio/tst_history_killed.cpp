@@ -6,7 +6,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 
-#include "core/studio/history_model.h"
+#include "core/studio/models/history_model.h"
 
 using namespace stave::studio;
 

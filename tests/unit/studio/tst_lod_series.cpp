@@ -9,7 +9,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/studio/lod_series.h"
+#include "core/studio/models/lod_series.h"
 
 using stave::studio::LodSeries;
 

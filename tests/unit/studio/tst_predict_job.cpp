@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/studio/predict_job.h"
+#include "core/studio/run/predict_job.h"
 
 using stave::studio::Detection;
 using stave::studio::PredictJob;

@@ -5,8 +5,8 @@
 #include <QtTest>
 
 #include "common/project_fixture.h"
-#include "core/studio/preferences.h"
-#include "core/studio/project_document.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/project/project_document.h"
 
 using stave::config::RunConfig;
 using stave::studio::Preferences;

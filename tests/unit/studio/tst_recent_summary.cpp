@@ -7,7 +7,7 @@
 #include <utime.h>
 
 #include "common/project_fixture.h"
-#include "core/studio/recent_summary.h"
+#include "core/studio/models/recent_summary.h"
 
 // The start screen's line for a recent project: its dataset and its newest training run.
 class TestRecentSummary : public QObject {

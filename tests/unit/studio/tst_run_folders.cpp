@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "core/studio/gui_thread_reads.h"
-#include "core/studio/run_folders.h"
-#include "core/studio/slurm_job.h"
+#include "core/studio/models/run_folders.h"
+#include "core/studio/run/slurm_job.h"
 #include "core/telemetry/events.h"
 
 using namespace stave::studio;

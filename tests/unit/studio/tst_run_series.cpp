@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "core/store/store.h"
-#include "core/studio/run_series.h"
+#include "core/studio/models/run_series.h"
 
 namespace tel = stave::telemetry;
 using stave::studio::RunChart;

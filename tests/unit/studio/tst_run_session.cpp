@@ -9,10 +9,10 @@
 #include <QtTest>
 
 #include "common/session_events.h"
-#include "core/studio/hardware_advice.h"
-#include "core/studio/run_controller.h"
-#include "core/studio/run_event.h"
-#include "core/studio/run_session.h"
+#include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/models/run_event.h"
+#include "core/studio/run/run_session.h"
 #include "core/telemetry/events.h"
 
 using stave::studio::RunController;

@@ -16,7 +16,7 @@
 #include "core/store/session_time.h"
 #include "core/store/store.h"
 #include "core/studio/gui_thread_reads.h"
-#include "core/studio/run_controller.h"
+#include "core/studio/run/run_controller.h"
 #include "core/studio/run_times.h"
 #include "common/session_events.h"
 #include "core/telemetry/events.h"

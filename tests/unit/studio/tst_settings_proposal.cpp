@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "core/config/run_config.h"
-#include "core/studio/settings_proposal.h"
+#include "core/studio/project/settings_proposal.h"
 
 using namespace stave::studio;
 

@@ -23,12 +23,12 @@
 #include <thread>
 
 #include "common/project_fixture.h"
-#include "core/studio/child_process.h"
-#include "core/studio/cluster_profile.h"
-#include "core/studio/cluster_job.h"
-#include "core/studio/preferences.h"
-#include "core/studio/run_controller.h"
-#include "core/studio/slurm_job.h"
+#include "core/studio/run/child_process.h"
+#include "core/studio/run/cluster_profile.h"
+#include "core/studio/run/cluster_job.h"
+#include "core/studio/project/preferences.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/run/slurm_job.h"
 
 using namespace stave::studio;
 using Phase = SlurmJobState::Phase;

@@ -16,8 +16,8 @@
 #include <fstream>
 #include <map>
 
-#include "core/studio/run_controller.h"
-#include "core/studio/stored_run.h"
+#include "core/studio/run/run_controller.h"
+#include "core/studio/models/stored_run.h"
 #include "long_run.h"
 
 namespace fs = std::filesystem;

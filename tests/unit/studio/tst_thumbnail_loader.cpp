@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "core/data/image_source.h"
-#include "core/studio/thumbnail_loader.h"
+#include "core/studio/models/thumbnail_loader.h"
 
 using stave::studio::Thumbnail;
 using stave::studio::ThumbnailLoader;

@@ -10,7 +10,7 @@
 #include <QtTest>
 
 #include "common/validation_fixture.h"
-#include "core/studio/validation_data.h"
+#include "core/studio/models/validation_data.h"
 
 using namespace stave::studio;
 

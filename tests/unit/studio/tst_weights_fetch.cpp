@@ -11,8 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/studio/slurm_job.h"
-#include "core/studio/weights_fetch.h"
+#include "core/studio/run/slurm_job.h"
+#include "core/studio/run/weights_fetch.h"
 
 using stave::studio::ClusterJobRecord;
 using stave::studio::WeightsFetch;
