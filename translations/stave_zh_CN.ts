@@ -82,52 +82,52 @@
 <context>
     <name>stave::studio::ChildProcess</name>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="111"/>
+        <location filename="../core/studio/run/child_process.cpp" line="111"/>
         <source>the process is not running</source>
         <translation>该进程未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="121"/>
+        <location filename="../core/studio/run/child_process.cpp" line="121"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="125"/>
+        <location filename="../core/studio/run/child_process.cpp" line="125"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="159"/>
+        <location filename="../core/studio/run/child_process.cpp" line="159"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="163"/>
+        <location filename="../core/studio/run/child_process.cpp" line="163"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="183"/>
+        <location filename="../core/studio/run/child_process.cpp" line="183"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="204"/>
+        <location filename="../core/studio/run/child_process.cpp" line="204"/>
         <source>the run did not start within %1 s (see %2)</source>
         <translation>运行未在 %1 秒内启动（见 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="290"/>
+        <location filename="../core/studio/run/child_process.cpp" line="290"/>
         <source>%1 cannot be started (%2)</source>
         <translation>无法启动 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="318"/>
+        <location filename="../core/studio/run/child_process.cpp" line="318"/>
         <source>%1 was not waited for</source>
         <translation>未等待 %1 结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/child_process.cpp" line="319"/>
+        <location filename="../core/studio/run/child_process.cpp" line="319"/>
         <source>%1 gave no answer in %2 s</source>
         <translation>%1 在 %2 秒内没有应答</translation>
     </message>
@@ -135,199 +135,199 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="108"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="108"/>
         <source>sbatch&apos;s answer was lost, and Slurm lists no job named %1 for this run yet; it is looked for again at every poll (squeue --name=%1 on the cluster)</source>
         <translation>sbatch 的回复丢失了，Slurm 目前还没有列出本运行名为 %1 的作业；每次轮询都会再查找一次（在集群上运行 squeue --name=%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="325"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="325"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="330"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="330"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="333"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="333"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="394"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="394"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="399"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="399"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="405"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="405"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="409"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="409"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="434"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="434"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="436"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="436"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="438"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="438"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="440"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="440"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="442"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="442"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="444"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="444"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="452"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="452"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="454"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="454"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="456"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="456"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="458"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="458"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="463"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="463"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="465"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="465"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="467"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="467"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="468"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="468"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="469"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="469"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="471"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="471"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="472"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="472"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="474"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="474"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="476"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="476"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="479"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="479"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="485"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="485"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="487"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="487"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="489"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="489"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="499"/>
-        <location filename="../core/studio/cluster_job.cpp" line="512"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="499"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="512"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="502"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="502"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="503"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="503"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="506"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="506"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="511"/>
-        <location filename="../core/studio/cluster_job.cpp" line="512"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="511"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="512"/>
         <source>ending</source>
         <translation>正在结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="513"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="513"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="514"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="514"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_job.cpp" line="32"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="32"/>
         <source>the cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination</source>
         <translation>此运行的集群配置“%1”不在 设置 ▸ 集群 中，或没有目标</translation>
     </message>
@@ -679,42 +679,42 @@
 <context>
     <name>stave::studio::ConfigFormModel</name>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="182"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="182"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="195"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="195"/>
         <source>%1 → %2 used</source>
         <translation>%1 → 实际使用 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="209"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="209"/>
         <source>Every config trains on the project&apos;s dataset. Change it on the Project page (Change Dataset…).</source>
         <translation>每个配置都使用项目的数据集训练。可在项目页更改（更改数据集…）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="289"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="289"/>
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="291"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="291"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="291"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="291"/>
         <source>Value in %1</source>
         <translation>%1 中的值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="293"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="293"/>
         <source>Default</source>
         <translation>默认值</translation>
     </message>
     <message>
-        <location filename="../core/studio/config_form_model.cpp" line="295"/>
+        <location filename="../core/studio/models/config_form_model.cpp" line="295"/>
         <source>Description</source>
         <translation>说明</translation>
     </message>
@@ -1098,32 +1098,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="244"/>
+        <location filename="../core/studio/project/new_project.cpp" line="244"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="256"/>
+        <location filename="../core/studio/project/new_project.cpp" line="256"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="262"/>
+        <location filename="../core/studio/project/new_project.cpp" line="262"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="272"/>
+        <location filename="../core/studio/project/new_project.cpp" line="272"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="278"/>
+        <location filename="../core/studio/project/new_project.cpp" line="278"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="278"/>
+        <location filename="../core/studio/project/new_project.cpp" line="278"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -1139,57 +1139,57 @@
 <context>
     <name>stave::studio::DoctorAdvice</name>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="42"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="42"/>
         <source>An unreadable diagnosis event was skipped: %1</source>
         <translation>已跳过一个无法读取的诊断事件：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="83"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="83"/>
         <source>Open the run&apos;s project first.</source>
         <translation>请先打开该运行所属的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="85"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="85"/>
         <source>There is no such finding.</source>
         <translation>没有这条诊断结果。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="87"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="87"/>
         <source>This finding advises no config change.</source>
         <translation>这条诊断结果没有建议修改配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="89"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="89"/>
         <source>The new config needs a name.</source>
         <translation>新配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="91"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="91"/>
         <source>There is already a config called %1</source>
         <translation>已存在名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="96"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="96"/>
         <source>The advice does not fit the config: %1</source>
         <translation>该建议不符合配置要求：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="98"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="98"/>
         <source>The config with this advice is not valid: %1</source>
         <translation>应用此建议后的配置无效：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="106"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="106"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="108"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="108"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_advice.cpp" line="110"/>
+        <location filename="../core/studio/hardware/hardware_advice.cpp" line="110"/>
         <source>critical</source>
         <translation>严重</translation>
     </message>
@@ -1252,22 +1252,22 @@
 <context>
     <name>stave::studio::DraftPredictor</name>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="62"/>
+        <location filename="../core/studio/run/draft_labels.cpp" line="62"/>
         <source>a prediction is running</source>
         <translation>预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="66"/>
+        <location filename="../core/studio/run/draft_labels.cpp" line="66"/>
         <source>no images to predict</source>
         <translation>没有要预测的图片</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="82"/>
+        <location filename="../core/studio/run/draft_labels.cpp" line="82"/>
         <source>cannot make a temporary folder: %1</source>
         <translation>无法创建临时文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/draft_labels.cpp" line="87"/>
+        <location filename="../core/studio/run/draft_labels.cpp" line="87"/>
         <source>cannot make %1</source>
         <translation>无法创建 %1</translation>
     </message>
@@ -1533,235 +1533,235 @@
 <context>
     <name>stave::studio::GpuTableModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="218"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="218"/>
         <source>The link runs at x%1 of x%2 lanes: reseat the card or check the slot and its BIOS setting.</source>
         <translation>链路只以 x%2 中的 x%1 通道运行：请重新插好显卡，或检查插槽及其 BIOS 设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="223"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="223"/>
         <source>Hot: the GPU lowers its clocks from about 85 °C on.</source>
         <translation>温度过高：GPU 约在 85 °C 起降低频率。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="251"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="251"/>
         <source>UUID %1</source>
         <translation>UUID %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="252"/>
-        <location filename="../core/studio/hardware_models.cpp" line="263"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="252"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="263"/>
         <source>PCI bus %1</source>
         <translation>PCI 总线 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="253"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="253"/>
         <source>Memory %1</source>
         <translation>显存 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="254"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="254"/>
         <source>Power limit %1 W</source>
         <translation>功耗上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="255"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="255"/>
         <source>Max SM clock %1 MHz</source>
         <translation>最高 SM 频率 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="234"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="234"/>
         <source>A kernel ran %1 % of the time; memory was read or written %2 % of it</source>
         <translation>内核运行时间占 %1 %；显存读写时间占 %2 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="264"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="264"/>
         <source>Current and maximum link: generation %1 / %2, x%3 / x%4.</source>
         <translation>当前与最高链路：第 %1 / %2 代，x%3 / x%4。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="267"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="267"/>
         <source>A lower generation at idle is normal (power saving).</source>
         <translation>空闲时代数较低是正常的（节能）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="269"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="269"/>
         <source>Now: %1 MB/s in, %2 MB/s out</source>
         <translation>当前：输入 %1 MB/s，输出 %2 MB/s</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="279"/>
-        <location filename="../core/studio/hardware_models.cpp" line="357"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="279"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="357"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="281"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="281"/>
         <source>NVSwitch %1</source>
         <translation>NVSwitch %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="282"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="282"/>
         <source>link %1: %2%3%4</source>
         <translation>链路 %1：%2%3%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="284"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="284"/>
         <source>up</source>
         <translation>已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="284"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="284"/>
         <source>down</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="285"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="285"/>
         <source>, NVLink %1</source>
         <translation>，NVLink %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="286"/>
-        <location filename="../core/studio/hardware_models.cpp" line="362"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="286"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="362"/>
         <source> → %1</source>
         <translation> → %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="302"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="302"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="305"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="305"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="311"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="311"/>
         <source>%1 / %2 W</source>
         <translation>%1 / %2 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="312"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="312"/>
         <source>%1 W</source>
         <translation>%1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="313"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="313"/>
         <source>limit %1 W</source>
         <translation>上限 %1 W</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="315"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="315"/>
         <source>%1 °C</source>
         <translation>%1 °C</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="319"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="319"/>
         <source>%1 / %2 MHz</source>
         <translation>%1 / %2 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="320"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="320"/>
         <source>%1 MHz</source>
         <translation>%1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="321"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="321"/>
         <source>max %1 MHz</source>
         <translation>最高 %1 MHz</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="325"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="325"/>
         <source>Gen %1 x%2 (of x%3)</source>
         <translation>第 %1 代 x%2（最高 x%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="329"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="329"/>
         <source>Gen %1 x%2</source>
         <translation>第 %1 代 x%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="346"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="346"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="360"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="360"/>
         <source>NVSwitch</source>
         <translation>NVSwitch</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="361"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="361"/>
         <source>%1 of %2 up</source>
         <translation>%2 条中 %1 条已连接</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="336"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="336"/>
         <source>NUMA %1</source>
         <translation>NUMA %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="337"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="337"/>
         <source>CPUs %1</source>
         <translation>CPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="368"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="368"/>
         <source>CUDA compute capability</source>
         <translation>CUDA 计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="372"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="372"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="374"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="374"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="376"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="376"/>
         <source>Utilisation</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="378"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="378"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="380"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="380"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="382"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="382"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="384"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="384"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="386"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="386"/>
         <source>PCIe</source>
         <translation>PCIe</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="388"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="388"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="390"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="390"/>
         <source>CC</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="392"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="392"/>
         <source>NUMA / CPUs</source>
         <translation>NUMA / CPU</translation>
     </message>
@@ -2077,138 +2077,138 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="373"/>
+        <location filename="../core/studio/models/history_model.cpp" line="373"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="376"/>
+        <location filename="../core/studio/models/history_model.cpp" line="376"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="401"/>
+        <location filename="../core/studio/models/history_model.cpp" line="401"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="338"/>
+        <location filename="../core/studio/models/history_model.cpp" line="338"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="339"/>
+        <location filename="../core/studio/models/history_model.cpp" line="339"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="340"/>
+        <location filename="../core/studio/models/history_model.cpp" line="340"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="341"/>
+        <location filename="../core/studio/models/history_model.cpp" line="341"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="342"/>
+        <location filename="../core/studio/models/history_model.cpp" line="342"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="343"/>
+        <location filename="../core/studio/models/history_model.cpp" line="343"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="344"/>
+        <location filename="../core/studio/models/history_model.cpp" line="344"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="382"/>
+        <location filename="../core/studio/models/history_model.cpp" line="382"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="405"/>
+        <location filename="../core/studio/models/history_model.cpp" line="405"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="431"/>
+        <location filename="../core/studio/models/history_model.cpp" line="431"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="432"/>
+        <location filename="../core/studio/models/history_model.cpp" line="432"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="433"/>
+        <location filename="../core/studio/models/history_model.cpp" line="433"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="434"/>
+        <location filename="../core/studio/models/history_model.cpp" line="434"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="435"/>
+        <location filename="../core/studio/models/history_model.cpp" line="435"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="436"/>
+        <location filename="../core/studio/models/history_model.cpp" line="436"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="437"/>
+        <location filename="../core/studio/models/history_model.cpp" line="437"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="438"/>
+        <location filename="../core/studio/models/history_model.cpp" line="438"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="439"/>
+        <location filename="../core/studio/models/history_model.cpp" line="439"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="440"/>
+        <location filename="../core/studio/models/history_model.cpp" line="440"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="441"/>
+        <location filename="../core/studio/models/history_model.cpp" line="441"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="474"/>
+        <location filename="../core/studio/models/history_model.cpp" line="474"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model_jobs.cpp" line="153"/>
-        <location filename="../core/studio/history_model_jobs.cpp" line="171"/>
+        <location filename="../core/studio/models/history_model_jobs.cpp" line="153"/>
+        <location filename="../core/studio/models/history_model_jobs.cpp" line="171"/>
         <source>%1 is still running; stop it first</source>
         <translation>%1 仍在运行，请先停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model_jobs.cpp" line="140"/>
+        <location filename="../core/studio/models/history_model_jobs.cpp" line="140"/>
         <source>%1 is not inside %2; not removed</source>
         <translation>%1 不在 %2 内，未删除</translation>
     </message>
     <message>
-        <location filename="../core/studio/history_model_jobs.cpp" line="142"/>
+        <location filename="../core/studio/models/history_model_jobs.cpp" line="142"/>
         <source>cannot remove %1 completely</source>
         <translation>无法完整删除 %1</translation>
     </message>
@@ -2812,12 +2812,12 @@
 <context>
     <name>stave::studio::LabelEditorModel</name>
     <message>
-        <location filename="../core/studio/label_editor_model.cpp" line="381"/>
+        <location filename="../core/studio/models/label_editor_model.cpp" line="381"/>
         <source>%1 is inside the dataset; choose a folder outside it</source>
         <translation>%1 位于数据集内部；请选择数据集以外的文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_editor_model.cpp" line="387"/>
+        <location filename="../core/studio/models/label_editor_model.cpp" line="387"/>
         <source>cannot write to %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -2825,67 +2825,67 @@
 <context>
     <name>stave::studio::LabelIssuesModel</name>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="20"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="20"/>
         <source>Overlooked</source>
         <translation>漏标</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="22"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="22"/>
         <source>Swapped class</source>
         <translation>类别错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="24"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="24"/>
         <source>Badly located</source>
         <translation>位置不准</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="26"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="26"/>
         <source>Spurious</source>
         <translation>多余标注</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="217"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="217"/>
         <source>fixed</source>
         <translation>已修复</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="219"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="219"/>
         <source>not an issue</source>
         <translation>不是问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="221"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="221"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="245"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="245"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="247"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="247"/>
         <source>Issue</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="249"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="249"/>
         <source>Label class</source>
         <translation>标注类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="251"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="251"/>
         <source>Predicted class</source>
         <translation>预测类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="253"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="253"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../core/studio/label_issues_model.cpp" line="255"/>
+        <location filename="../core/studio/models/label_issues_model.cpp" line="255"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -3522,42 +3522,42 @@
 <context>
     <name>stave::studio::ModelExportJob</name>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="48"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="48"/>
         <source>an export is running</source>
         <translation>有一个导出正在进行</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="52"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="52"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在 Studio 旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="64"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="64"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="79"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="79"/>
         <source>%1 already exists. Tick “Replace the file if it exists” to write over it.</source>
         <translation>%1 已存在。勾选“文件已存在时替换”即可覆盖它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="80"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="80"/>
         <source>%1 is a folder; choose a file name.</source>
         <translation>%1 是一个文件夹；请选择文件名。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="85"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="85"/>
         <source>A float16 model is checked on a GPU before it is written, and this machine has none (%1). Untick Float16 to export float32, or export on a machine with a GPU.</source>
         <translation>float16 模型在写出前要在 GPU 上校验，而本机没有 GPU（%1）。取消勾选 Float16 以导出 float32，或在有 GPU 的机器上导出。</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="103"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="103"/>
         <source>stave-train export-weights crashed</source>
         <translation>stave-train export-weights 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/model_export_job.cpp" line="109"/>
+        <location filename="../core/studio/run/model_export_job.cpp" line="109"/>
         <source>stave-train export-weights exited with code %1</source>
         <translation>stave-train export-weights 以代码 %1 退出</translation>
     </message>
@@ -3565,42 +3565,42 @@
 <context>
     <name>NewProject</name>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="46"/>
+        <location filename="../core/studio/project/new_project.cpp" line="46"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="83"/>
+        <location filename="../core/studio/project/new_project.cpp" line="83"/>
         <source>no images (.jpg, .png, …) in %1</source>
         <translation>%1 中没有图像（.jpg、.png 等）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="86"/>
+        <location filename="../core/studio/project/new_project.cpp" line="86"/>
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="165"/>
+        <location filename="../core/studio/project/new_project.cpp" line="165"/>
         <source>Choose the checkpoint file (.pt) to start from.</source>
         <translation>请选择作为起点的检查点文件 (.pt)。</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="168"/>
+        <location filename="../core/studio/project/new_project.cpp" line="168"/>
         <source>%1 is not a checkpoint: expected a .pt file (Stave&apos;s or Ultralytics&apos;, such as yolo11n.pt)</source>
         <translation>%1 不是检查点：需要 .pt 文件（Stave 或 Ultralytics 的，例如 yolo11n.pt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="174"/>
+        <location filename="../core/studio/project/new_project.cpp" line="174"/>
         <source>%1 is a folder, not a checkpoint file</source>
         <translation>%1 是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="177"/>
+        <location filename="../core/studio/project/new_project.cpp" line="177"/>
         <source>%1 does not exist. Stave does not download weights: Ultralytics publishes yolo11n.pt and the others at github.com/ultralytics/assets/releases.</source>
         <translation>%1 不存在。Stave 不会下载权重：Ultralytics 在 github.com/ultralytics/assets/releases 发布 yolo11n.pt 等权重。</translation>
     </message>
     <message>
-        <location filename="../core/studio/new_project.cpp" line="183"/>
+        <location filename="../core/studio/project/new_project.cpp" line="183"/>
         <source>%1 cannot be read</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -3830,47 +3830,47 @@
 <context>
     <name>stave::studio::NumaModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="479"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="479"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="498"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="498"/>
         <source>node %1</source>
         <translation>节点 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="501"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="501"/>
         <source>%1 (%2 CPUs)</source>
         <translation>%1（%2 个 CPU）</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="516"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="516"/>
         <source>Memory nothing uses (MemFree). The host&apos;s &quot;available&quot; also counts the page cache, which the kernel frees when a process needs it.</source>
         <translation>没有被任何程序使用的内存（MemFree）。主机的“可用”内存还包括页缓存，内核会在进程需要时释放它。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="521"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="521"/>
         <source>NUMA node</source>
         <translation>NUMA 节点</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="523"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="523"/>
         <source>CPUs</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="525"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="525"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="527"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="527"/>
         <source>Unused</source>
         <translation>未使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="529"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="529"/>
         <source>GPUs near it</source>
         <translation>就近的 GPU</translation>
     </message>
@@ -4071,52 +4071,52 @@
 <context>
     <name>stave::studio::PredictJob</name>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="57"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="57"/>
         <source>a prediction is running</source>
         <translation>已有预测正在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="61"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="61"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="76"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="76"/>
         <source>cannot start %1</source>
         <translation>无法启动 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="110"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="110"/>
         <source>stave-train predict crashed</source>
         <translation>stave-train predict 崩溃了</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="116"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="116"/>
         <source>stave-train predict exited with code %1</source>
         <translation>stave-train predict 以代码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="124"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="124"/>
         <source>stave-train predict printed no summary</source>
         <translation>stave-train predict 没有输出摘要</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="171"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="171"/>
         <source>cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="183"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="183"/>
         <source>%1:1: not a predictions file (header %2)</source>
         <translation>%1:1：不是预测结果文件（表头为 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="191"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="191"/>
         <source>%1:%2: expected 7 columns</source>
         <translation>%1:%2：应有 7 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/predict_job.cpp" line="204"/>
+        <location filename="../core/studio/run/predict_job.cpp" line="204"/>
         <source>%1:%2: not a number</source>
         <translation>%1:%2：不是数字</translation>
     </message>
@@ -4124,22 +4124,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="293"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="293"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="295"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="295"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="297"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="297"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/dataset_scan.cpp" line="299"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="299"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -4147,62 +4147,62 @@
 <context>
     <name>stave::studio::ProjectDocument</name>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="34"/>
-        <location filename="../core/studio/project_document.cpp" line="48"/>
-        <location filename="../core/studio/project_document.cpp" line="129"/>
-        <location filename="../core/studio/project_document.cpp" line="194"/>
+        <location filename="../core/studio/project/project_document.cpp" line="34"/>
+        <location filename="../core/studio/project/project_document.cpp" line="48"/>
+        <location filename="../core/studio/project/project_document.cpp" line="129"/>
+        <location filename="../core/studio/project/project_document.cpp" line="194"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_folders.cpp" line="51"/>
+        <location filename="../core/studio/models/run_folders.cpp" line="51"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_folders.cpp" line="65"/>
+        <location filename="../core/studio/models/run_folders.cpp" line="65"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_folders.cpp" line="78"/>
+        <location filename="../core/studio/models/run_folders.cpp" line="78"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="130"/>
+        <location filename="../core/studio/project/project_document.cpp" line="130"/>
         <source>A config needs a name.</source>
         <translation>配置需要一个名称。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="131"/>
+        <location filename="../core/studio/project/project_document.cpp" line="131"/>
         <source>A config name cannot start or end with a space.</source>
         <translation>配置名称不能以空格开头或结尾。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="132"/>
+        <location filename="../core/studio/project/project_document.cpp" line="132"/>
         <source>A config name has at most 64 characters.</source>
         <translation>配置名称最多 64 个字符。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="134"/>
+        <location filename="../core/studio/project/project_document.cpp" line="134"/>
         <source>A config name is one line of text.</source>
         <translation>配置名称只能是一行文本。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="136"/>
+        <location filename="../core/studio/project/project_document.cpp" line="136"/>
         <source>There is already a config called &apos;%1&apos;.</source>
         <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="147"/>
-        <location filename="../core/studio/project_document.cpp" line="160"/>
-        <location filename="../core/studio/project_document.cpp" line="177"/>
+        <location filename="../core/studio/project/project_document.cpp" line="147"/>
+        <location filename="../core/studio/project/project_document.cpp" line="160"/>
+        <location filename="../core/studio/project/project_document.cpp" line="177"/>
         <source>There is no config called &apos;%1&apos;.</source>
         <translation>没有名为“%1”的配置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project_document.cpp" line="181"/>
+        <location filename="../core/studio/project/project_document.cpp" line="181"/>
         <source>A project keeps at least one config.</source>
         <translation>项目至少要保留一个配置。</translation>
     </message>
@@ -4419,146 +4419,146 @@
 <context>
     <name>stave::studio::RunController</name>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="81"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="81"/>
         <source>killed after the %1 s grace period</source>
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="150"/>
-        <location filename="../core/studio/run_controller.cpp" line="182"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="150"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="182"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="178"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="178"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="217"/>
-        <location filename="../core/studio/run_controller_watch.cpp" line="102"/>
-        <location filename="../core/studio/run_session.cpp" line="88"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="217"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="102"/>
+        <location filename="../core/studio/run/run_session.cpp" line="88"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="443"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="443"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="513"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="513"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="150"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="150"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="154"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="154"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="180"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="180"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="194"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="194"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="199"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="199"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_watch.cpp" line="202"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="202"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="545"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="545"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="546"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="546"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="547"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="547"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="548"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="548"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="549"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="550"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="551"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="551"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="552"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="552"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="553"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="553"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="561"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="561"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller.cpp" line="564"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="564"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="41"/>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="72"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="41"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="72"/>
         <source>the cluster profile &apos;%1&apos; of this run is no longer in Settings</source>
         <translation>此运行的集群配置“%1”已不在设置中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="93"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="93"/>
         <source>pending in Slurm: %1</source>
         <translation>在 Slurm 中排队：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="112"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="112"/>
         <source>Slurm job %1 was cancelled</source>
         <translation>Slurm 作业 %1 已被取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="116"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="116"/>
         <source>Slurm job %1 ended %2%3 without a final event; its output: %4</source>
         <translation>Slurm 作业 %1 以 %2%3 结束，没有最终事件；其输出：%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_controller_cluster.cpp" line="117"/>
+        <location filename="../core/studio/run/run_controller_cluster.cpp" line="117"/>
         <source> (exit code %1)</source>
         <translation>（退出码 %1）</translation>
     </message>
@@ -5212,142 +5212,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="77"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="77"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="79"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="79"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="81"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="81"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="83"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="83"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="85"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="85"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="87"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="89"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="89"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="123"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="123"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="129"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="129"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="158"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="158"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="162"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="162"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="232"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="232"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="235"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="235"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="254"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="254"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="264"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="264"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="266"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="266"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="303"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="303"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="305"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="305"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="326"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="326"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="331"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="331"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="356"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="356"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="371"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="371"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="383"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="383"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="466"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="466"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="477"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="477"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="486"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="486"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run_queue.cpp" line="489"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="489"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -5522,17 +5522,17 @@ not found</source>
 <context>
     <name>stave::studio::ThumbnailLoader</name>
     <message>
-        <location filename="../core/studio/thumbnail_loader.cpp" line="182"/>
+        <location filename="../core/studio/models/thumbnail_loader.cpp" line="182"/>
         <source>cannot read the image</source>
         <translation>无法读取图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/thumbnail_loader.cpp" line="192"/>
+        <location filename="../core/studio/models/thumbnail_loader.cpp" line="192"/>
         <source>the image has no pixels</source>
         <translation>图像没有像素</translation>
     </message>
     <message>
-        <location filename="../core/studio/thumbnail_loader.cpp" line="201"/>
+        <location filename="../core/studio/models/thumbnail_loader.cpp" line="201"/>
         <source>cannot decode the image</source>
         <translation>无法解码图像</translation>
     </message>
@@ -5540,37 +5540,37 @@ not found</source>
 <context>
     <name>stave::studio::TopologyModel</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="436"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="436"/>
         <source>GPU %1: %2</source>
         <translation>GPU %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="438"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="438"/>
         <source>GPU %1 ↔ GPU %2: %3 — %4</source>
         <translation>GPU %1 ↔ GPU %2：%3 — %4</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="443"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="443"/>
         <source>PCIe path without NVLink: %1</source>
         <translation>不经 NVLink 的 PCIe 路径：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="444"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="444"/>
         <source>P2P read: %1</source>
         <translation>P2P 读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="446"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="446"/>
         <source>nccl_p2p_level that covers this pair: %1</source>
         <translation>覆盖这对 GPU 的 nccl_p2p_level：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="460"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="460"/>
         <source>CPU Affinity</source>
         <translation>CPU 亲和性</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="460"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="460"/>
         <source>NUMA Affinity</source>
         <translation>NUMA 亲和性</translation>
     </message>
@@ -5578,112 +5578,112 @@ not found</source>
 <context>
     <name>stave::studio::TopologyText</name>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="30"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="30"/>
         <source>the GPU itself</source>
         <translation>GPU 自身</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="32"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="32"/>
         <source>joined by NVLink (the number says how many links are bonded). NCCL uses NVLink directly for P2P and all-reduce: the fastest path, nothing to set.</source>
         <translation>由 NVLink 相连（数字表示绑定的链路数）。NCCL 直接用 NVLink 做 P2P 和 all-reduce：最快的路径，无需设置。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="35"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="35"/>
         <source>at most one PCIe bridge apart (one PCIe switch). P2P over PCIe works; NCCL uses it by default.</source>
         <translation>最多相隔一个 PCIe 桥（同一 PCIe 交换芯片）。PCIe 上的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="38"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="38"/>
         <source>several PCIe bridges apart, without the host bridge. P2P over the PCIe switches works; NCCL uses it by default.</source>
         <translation>相隔多个 PCIe 桥，但不经过主桥。经 PCIe 交换芯片的 P2P 可用；NCCL 默认使用。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="41"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="41"/>
         <source>through a PCIe host bridge, i.e. the CPU. Traffic passes the CPU; NCCL usually keeps P2P off here and copies through host memory (nccl_p2p_level=PHB allows P2P).</source>
         <translation>经过 PCIe 主桥，即 CPU。数据要经过 CPU；NCCL 通常在此关闭 P2P，经主机内存中转（nccl_p2p_level=PHB 可允许 P2P）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="45"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="45"/>
         <source>across PCIe host bridges within one NUMA node: through the CPU like PHB, P2P is often disabled (nccl_p2p_level=PHB allows it).</source>
         <translation>在同一 NUMA 节点内跨越多个 PCIe 主桥：与 PHB 一样经过 CPU，P2P 常被禁用（nccl_p2p_level=PHB 可允许）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="48"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="48"/>
         <source>across the interconnect between CPU sockets (QPI/UPI): the slowest path. NCCL copies through host memory (nccl_p2p_level=SYS forces P2P, rarely faster).</source>
         <translation>跨越 CPU 插槽之间的互连（QPI/UPI）：最慢的路径。NCCL 经主机内存中转（nccl_p2p_level=SYS 强制 P2P，很少更快）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="53"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="53"/>
         <source>the driver could not tell how these GPUs connect.</source>
         <translation>驱动无法给出这些 GPU 的连接方式。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="59"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="59"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="61"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="61"/>
         <source>not supported by the chipset</source>
         <translation>芯片组不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="63"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="63"/>
         <source>not supported by the GPU</source>
         <translation>GPU 不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="65"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="65"/>
         <source>not supported by the topology</source>
         <translation>拓扑不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="67"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="67"/>
         <source>disabled by a driver registry key</source>
         <translation>被驱动注册表项禁用</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="69"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="69"/>
         <source>not supported</source>
         <translation>不支持</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="73"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="73"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="86"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="86"/>
         <source>One GPU: no GPU-to-GPU traffic on this node, so nccl_p2p_level does not matter here.</source>
         <translation>只有一块 GPU：本节点没有 GPU 之间的通信，nccl_p2p_level 在这里无关紧要。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="91"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="91"/>
         <source>The driver could not tell how some GPUs connect: leave nccl_p2p_level empty (NCCL&apos;s choice).</source>
         <translation>驱动无法给出部分 GPU 的连接方式：nccl_p2p_level 请留空（由 NCCL 决定）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="94"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="94"/>
         <source>The slowest pair connects by %1: NCCL&apos;s default already uses P2P between every pair. Leave nccl_p2p_level empty (%2 would do the same here).</source>
         <translation>最慢的一对 GPU 经 %1 相连：NCCL 默认已在每对 GPU 之间使用 P2P。nccl_p2p_level 请留空（在这里设为 %2 效果相同）。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="100"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="100"/>
         <source>Some pairs connect only by %1: NCCL usually copies through host memory for them. nccl_p2p_level=%2 lets it use P2P between every pair; compare the all-reduce wait of a run with and without it and keep it only if it helps.</source>
         <translation>部分 GPU 之间只经 %1 相连：NCCL 通常经主机内存中转。nccl_p2p_level=%2 可让每对 GPU 都使用 P2P；请比较设置前后运行的 all-reduce 等待时间，确实有帮助再保留。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="111"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="111"/>
         <source>The driver reports P2P reads between GPU %1 and GPU %2 as %3: no P2P there, whatever nccl_p2p_level says.</source>
         <translation>驱动报告 GPU %1 与 GPU %2 之间的 P2P 读取为“%3”：无论 nccl_p2p_level 如何设置，这里都没有 P2P。</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="124"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="124"/>
         <source>%1 GiB</source>
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <location filename="../core/studio/hardware_models.cpp" line="125"/>
+        <location filename="../core/studio/hardware/hardware_models.cpp" line="125"/>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
     </message>
@@ -5972,49 +5972,49 @@ not found</source>
 <context>
     <name>stave::studio::WeightsFetch</name>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="106"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="106"/>
         <source>Asking the cluster for this run&apos;s checkpoints…</source>
         <translation>正在向集群询问该运行的检查点…</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="109"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="109"/>
         <source>Fetching %1 from %2…</source>
         <translation>正在从 %2 取回 %1…</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="110"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="110"/>
         <source>Fetching %1 from %2: %3% (%4 of %5)…</source>
         <translation>正在从 %2 取回 %1：%3%（%4 / %5）…</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="159"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="159"/>
         <source>%1 is not a run on a cluster behind SSH: its checkpoints are written into its own folder</source>
         <translation>%1 不是通过 SSH 访问的集群上的运行：它的检查点直接写在自己的文件夹中</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="170"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="170"/>
         <source>The cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination: its checkpoints cannot be fetched</source>
         <translation>该运行的集群配置“%1”不在“设置 ▸ 集群”中或没有 SSH 目标：无法取回它的检查点</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="194"/>
-        <location filename="../core/studio/weights_fetch.cpp" line="223"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="194"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="223"/>
         <source>Stopped: %1 was not fetched</source>
         <translation>已停止：未取回 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="199"/>
-        <location filename="../core/studio/weights_fetch.cpp" line="227"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="199"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="227"/>
         <source>Cannot fetch %1: %2</source>
         <translation>无法取回 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="207"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="207"/>
         <source>Cannot fetch %1: it is not on the cluster (%2)</source>
         <translation>无法取回 %1：集群上没有该文件（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/weights_fetch.cpp" line="234"/>
+        <location filename="../core/studio/run/weights_fetch.cpp" line="234"/>
         <source>The cluster has no checkpoint of this run yet (none of %1)</source>
         <translation>集群上还没有该运行的检查点（%1 均不存在）</translation>
     </message>
@@ -8758,62 +8758,62 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio</name>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="44"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="44"/>
         <source>Ultralytics&apos; default for a GPU, not above the images&apos; own size</source>
         <translation>Ultralytics 在 GPU 上的默认值，不超过图像本身的尺寸</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="45"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="45"/>
         <source>a CPU trains about 4x faster at 320 than at 640; not above the images&apos; own size</source>
         <translation>在 CPU 上以 320 训练比以 640 快约 4 倍；不超过图像本身的尺寸</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="50"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="50"/>
         <source>enough images for the small network on a GPU</source>
         <translation>图像足够多，可在 GPU 上训练 small 网络</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="51"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="51"/>
         <source>the nano network: fast to train, enough for this dataset or machine</source>
         <translation>nano 网络：训练快，对此数据集或本机已足够</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="62"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="62"/>
         <source>fits the smallest GPU&apos;s memory (%1 GiB) at this image size</source>
         <translation>在此图像尺寸下可放入显存最小的 GPU（%1 GiB）</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="64"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="64"/>
         <source>a CPU batch: larger ones are not faster per image</source>
         <translation>CPU 上的批量：更大的批量并不能让每张图像更快</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="69"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="69"/>
         <source>Ultralytics&apos; nominal batch</source>
         <translation>Ultralytics 的名义批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="70"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="70"/>
         <source>one optimiser step per batch: a short CPU run makes enough steps</source>
         <translation>每批执行一次优化器步：CPU 上的短时间运行也能有足够的步数</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="79"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="79"/>
         <source>Ultralytics&apos; default; fewer for a large dataset</source>
         <translation>Ultralytics 的默认值；数据集较大时减少</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="80"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="80"/>
         <source>about 5,000 images seen in all: minutes to an hour on a CPU</source>
         <translation>累计约见过 5,000 张图像：在 CPU 上需几分钟到一小时</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="83"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="83"/>
         <source>a tenth of a short run, at most Ultralytics&apos; 3</source>
         <translation>短时间运行的十分之一，最多为 Ultralytics 的 3 轮</translation>
     </message>
     <message>
-        <location filename="../core/studio/settings_proposal.cpp" line="88"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="88"/>
         <source>%1 logical cores shared by %2 rank(s), one left for training</source>
         <translation>%1 个逻辑核心由 %2 个进程共用，留出一个用于训练</translation>
     </message>
@@ -8821,7 +8821,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::AugmentPreview</name>
     <message>
-        <location filename="../core/studio/augment_preview.cpp" line="19"/>
+        <location filename="../core/studio/models/augment_preview.cpp" line="19"/>
         <source>the train split has no usable images</source>
         <translation>训练划分没有可用的图像</translation>
     </message>
@@ -8829,12 +8829,12 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::ClusterProfile</name>
     <message>
-        <location filename="../core/studio/cluster_profile.cpp" line="75"/>
+        <location filename="../core/studio/run/cluster_profile.cpp" line="75"/>
         <source>run folder</source>
         <translation>运行文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/cluster_profile.cpp" line="79"/>
+        <location filename="../core/studio/run/cluster_profile.cpp" line="79"/>
         <source>Slurm commands</source>
         <translation>Slurm 命令</translation>
     </message>
@@ -8842,17 +8842,17 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::GpuLeases</name>
     <message>
-        <location filename="../core/studio/gpu_lease.cpp" line="109"/>
+        <location filename="../core/studio/run/gpu_lease.cpp" line="109"/>
         <source>%1 is used by %2</source>
         <translation>%1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/gpu_lease.cpp" line="111"/>
+        <location filename="../core/studio/run/gpu_lease.cpp" line="111"/>
         <source>the CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../core/studio/gpu_lease.cpp" line="128"/>
+        <location filename="../core/studio/run/gpu_lease.cpp" line="128"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -8860,12 +8860,12 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::Preflight</name>
     <message>
-        <location filename="../core/studio/preflight.cpp" line="36"/>
+        <location filename="../core/studio/project/preflight.cpp" line="36"/>
         <source>%1: names lists no classes</source>
         <translation>%1：names 中没有列出任何类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/preflight.cpp" line="39"/>
+        <location filename="../core/studio/project/preflight.cpp" line="39"/>
         <source>only %1 MiB free on %2, where the run writes its checkpoints and events; a full disk stops the run</source>
         <translation>%2 上只剩 %1 MiB 可用空间，运行要在此写入检查点和事件；磁盘写满会使运行停止</translation>
     </message>
@@ -8873,22 +8873,22 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::RecentSummary</name>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="32"/>
+        <location filename="../core/studio/models/recent_summary.cpp" line="32"/>
         <source>cannot be read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="34"/>
+        <location filename="../core/studio/models/recent_summary.cpp" line="34"/>
         <source>dataset %1</source>
         <translation>数据集 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="44"/>
+        <location filename="../core/studio/models/recent_summary.cpp" line="44"/>
         <source> · no runs yet</source>
         <translation> · 尚无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/recent_summary.cpp" line="49"/>
+        <location filename="../core/studio/models/recent_summary.cpp" line="49"/>
         <source> · last run %1 (%2 epochs, %3)</source>
         <translation> · 最近一次运行 %1（%2 轮，%3）</translation>
     </message>
@@ -8896,7 +8896,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::RunTimes</name>
     <message>
-        <location filename="../core/studio/history_model.cpp" line="54"/>
+        <location filename="../core/studio/models/history_model.cpp" line="54"/>
         <location filename="../core/studio/run_times.cpp" line="11"/>
         <location filename="../core/studio/run_times.cpp" line="12"/>
         <source>%1 s</source>
@@ -8932,144 +8932,144 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::SlurmJob</name>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="52"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="52"/>
         <source>%1 (exit %2): %3</source>
         <translation>%1（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="52"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="52"/>
         <source>no message</source>
         <translation>没有消息</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="123"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="123"/>
         <source>%1: not a JSON object (%2 at byte %3)</source>
         <translation>%1：不是 JSON 对象（第 %3 字节处：%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="129"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="129"/>
         <source>%1: job_id: expected the job&apos;s id as a string</source>
         <translation>%1：job_id：应为字符串形式的作业 ID</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="137"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="137"/>
         <source>%1: job_id: &apos;%2&apos; is not a Slurm job id (digits, with _N or +N)</source>
         <translation>%1：job_id：“%2”不是 Slurm 作业 ID（数字，可带 _N 或 +N）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="143"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="143"/>
         <source>%1: job_ids: &apos;%2&apos; is not a Slurm job id (digits, with _N or +N)</source>
         <translation>%1：job_ids：“%2”不是 Slurm 作业 ID（数字，可带 _N 或 +N）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="177"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="177"/>
         <source>%1: cannot be written (%2)</source>
         <translation>%1：无法写入（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="208"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="208"/>
         <source>&apos;%1&apos; is not a Slurm job id; Slurm was not asked</source>
         <translation>“%1”不是 Slurm 作业 ID；未向 Slurm 查询</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="243"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="243"/>
         <source>no Slurm command knows job %1: %2; %3; %4</source>
         <translation>没有任何 Slurm 命令知道作业 %1：%2；%3；%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="262"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="262"/>
         <source>%1: cannot be opened (%2)</source>
         <translation>%1：无法打开（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="266"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="266"/>
         <source>%1 is being resubmitted already (by another window or studio); its record keeps the job that one sends</source>
         <translation>%1 已在重新提交中（由另一个窗口或另一个 Studio）；其记录将保存那次提交的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="269"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="269"/>
         <source>%1: cannot be locked (%2)</source>
         <translation>%1：无法加锁（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="311"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="311"/>
         <source>sbatch gave no answer for this run&apos;s job, and Slurm lists no job named %1 yet; the run folder %2 is kept while it is looked for (squeue --name=%1)</source>
         <translation>sbatch 没有返回此运行的作业，Slurm 中也还没有名为 %1 的作业；查找期间保留运行文件夹 %2（squeue --name=%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="378"/>
-        <location filename="../core/studio/slurm_job.cpp" line="385"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="378"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="385"/>
         <source>%1 already exists</source>
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="381"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="381"/>
         <source>%1: cannot be made</source>
         <translation>%1：无法创建</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="387"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="387"/>
         <source>%1: cannot be made (is the cluster&apos;s run folder %2 mounted and writable?)</source>
         <translation>%1：无法创建（集群的运行文件夹 %2 是否已挂载且可写？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="392"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="392"/>
         <source>%1: cannot link it to %2</source>
         <translation>%1：无法将其链接到 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="541"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="541"/>
         <source>%1: its last submission (a job named %2) is not known to Slurm yet and may still start; it is resumed once that job has ended, or when none has appeared 10 minutes after it was sent</source>
         <translation>%1：它上次提交的作业（名为 %2）Slurm 尚不知道，可能仍会启动；待该作业结束后，或提交 10 分钟后仍未出现时，才会恢复该运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="553"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="553"/>
         <source>Slurm job %1 of %2 is %3; a run is resumed once its job has ended</source>
         <translation>%2 的 Slurm 作业 %1 状态为 %3；作业结束后才能恢复运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="554"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="554"/>
         <source>not ended</source>
         <translation>未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="555"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="555"/>
         <source>%1: whether Slurm job %2 has ended is not known, so the run is not resumed: %3</source>
         <translation>%1：无法确定 Slurm 作业 %2 是否已结束，因此不恢复该运行：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="562"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="562"/>
         <source>%1 has no config.yaml: its job never started training; run the config again instead</source>
         <translation>%1 没有 config.yaml：它的作业从未开始训练；请改为重新运行该配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="611"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="611"/>
         <source>the cluster &apos;%1&apos; refused the job: %2</source>
         <translation>集群“%1”拒绝了该作业：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="612"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="612"/>
         <source>the job could not be sent to the cluster &apos;%1&apos;: %2</source>
         <translation>无法将作业发送到集群“%1”：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="622"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="622"/>
         <source>sbatch&apos;s answer was lost (%1); the job may have been accepted, so the run folder %2 is kept and Slurm is asked for a job named %3 (squeue --name=%3). If none appears, start the run again.</source>
         <translation>sbatch 的应答丢失了（%1）；作业可能已被接受，因此保留运行文件夹 %2，并向 Slurm 查询名为 %3 的作业（squeue --name=%3）。如果一直没有出现，请重新开始该运行。</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="625"/>
-        <location filename="../core/studio/slurm_job.cpp" line="628"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="625"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="628"/>
         <source>no job id</source>
         <translation>没有作业 ID</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="627"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="627"/>
         <source>sbatch&apos;s answer was lost (%1); Slurm lists the job by its name: job %2</source>
         <translation>sbatch 的应答丢失了（%1）；Slurm 按名称找到了该作业：作业 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/slurm_job.cpp" line="655"/>
+        <location filename="../core/studio/run/slurm_job.cpp" line="655"/>
         <source>&apos;%1&apos; is not a Slurm job id; nothing was cancelled</source>
         <translation>“%1”不是 Slurm 作业 ID；没有取消任何作业</translation>
     </message>
@@ -9077,100 +9077,100 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::ValidationData</name>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="41"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="41"/>
         <source>%1: line %2: %3%4</source>
         <translation>%1：第 %2 行：%3%4</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="46"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="46"/>
         <source>key %1: </source>
         <translation>键 %1：</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="53"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="53"/>
         <source>%1: not a JSON object</source>
         <translation>%1：不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="70"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="70"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="73"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="73"/>
         <source>has the wrong type (%1)</source>
         <translation>类型不对（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="82"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="82"/>
         <source>is not a number</source>
         <translation>不是数字</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="86"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="86"/>
         <source>is not finite</source>
         <translation>不是有限值</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="109"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="109"/>
         <source>has %1 rows for %2 names</source>
         <translation>有 %1 行，而类别名有 %2 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="116"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="116"/>
         <source>is not a row of %1 numbers</source>
         <translation>不是一行 %1 个数字</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="128"/>
-        <location filename="../core/studio/validation_data.cpp" line="155"/>
-        <location filename="../core/studio/validation_data.cpp" line="193"/>
-        <location filename="../core/studio/validation_data.cpp" line="228"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="128"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="155"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="193"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="228"/>
         <source>is not an object</source>
         <translation>不是对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="133"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="133"/>
         <source>names a cell outside the %1×%1 matrix</source>
         <translation>指向了 %1×%1 矩阵之外的单元格</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="169"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="169"/>
         <source>curves are not as long as conf (%1 points)</source>
         <translation>曲线与 conf 的长度不同（%1 个点）</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="174"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="174"/>
         <source>is not as long as recall (%1 points)</source>
         <translation>与 recall 的长度不同（%1 个点）</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="188"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="188"/>
         <source>is not a split index</source>
         <translation>不是划分编号</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="205"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="205"/>
         <source>is not a list of %1 numbers</source>
         <translation>不是 %1 个数字的列表</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="238"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="238"/>
         <source>points outside the folder</source>
         <translation>指向文件夹之外</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="283"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="283"/>
         <source>%1: line %2: expected class,name,images,instances,precision,recall,mAP50,mAP50-95</source>
         <translation>%1：第 %2 行：应为 class,name,images,instances,precision,recall,mAP50,mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="392"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="392"/>
         <source>%1: missing</source>
         <translation>%1：缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/validation_data.cpp" line="407"/>
+        <location filename="../core/studio/models/validation_data.cpp" line="407"/>
         <source>%1: key %2 %3</source>
         <translation>%1：键 %2 %3</translation>
     </message>
