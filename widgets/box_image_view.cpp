@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/studio/models/thumbnail_loader.h"
+#include "widgets/box_tags.h"
 #include "widgets/live_chart.h"
 
 namespace stave::widgets {
@@ -63,19 +64,32 @@ void paintBoxes(QPainter& painter, const QRectF& target, const QVector<DrawnBox>
       }
     }
   }
-  for (int pass = 0; tags && pass < 2; ++pass) {
-    for (const auto& b : boxes) {
-      if (!shown(b, pass)) continue;
-      const QRectF r = rectOf(b);
-      const QString text = !b.tag.isEmpty()                     ? b.tag
-                           : b.cls >= 0 && b.cls < names.size() ? names[b.cls]
-                                                                : QString::number(b.cls);
-      const qreal h = fm.height() + 2;
-      QRectF tag(r.left(), r.top() - h, fm.horizontalAdvance(text) + 6, h);
-      if (tag.top() < target.top()) tag.moveTop(r.top());  // no room above: inside the box
-      painter.fillRect(tag, colourOf(b));
+  if (tags) {
+    // Tags are placed highlighted boxes first (they keep the usual place above the box) and
+    // drawn highlighted ones last (on top); near-identical boxes get one tag each.
+    struct Tag {
+      const DrawnBox* box;
+      QString text;
+    };
+    QVector<Tag> order;
+    QVector<QRectF> rects;
+    QVector<QSizeF> sizes;
+    for (int pass = 1; pass >= 0; --pass)
+      for (const auto& b : boxes) {
+        if (!shown(b, pass)) continue;
+        const QString text = !b.tag.isEmpty()                     ? b.tag
+                             : b.cls >= 0 && b.cls < names.size() ? names[b.cls]
+                                                                  : QString::number(b.cls);
+        order.push_back({&b, text});
+        rects.push_back(rectOf(b));
+        sizes.push_back(QSizeF(fm.horizontalAdvance(text) + 6, fm.height() + 2));
+      }
+    const QVector<QRectF> placed = placeBoxTags(rects, sizes, target);
+    for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i) {
+      painter.fillRect(placed[i], colourOf(*order[i].box));
       painter.setPen(Qt::white);
-      painter.drawText(tag.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+      painter.drawText(placed[i].adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       order[i].text);
     }
   }
   painter.restore();

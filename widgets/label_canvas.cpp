@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "widgets/box_image_view.h"
+#include "widgets/box_tags.h"
 
 namespace stave::widgets {
 
@@ -168,14 +169,18 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
   auto widgetRect = [&](const QRectF& n) {
     return QRectF(toWidget(n.topLeft()), toWidget(n.bottomRight()));
   };
-  auto tag = [&](const QRectF& wr, const QString& text, const QColor& c) {
-    const QFontMetrics fm(font());
-    QRectF box(wr.left(), wr.top() - fm.height() - 2, fm.horizontalAdvance(text) + 8,
-               fm.height() + 2);
-    if (box.top() < 0) box.moveTop(wr.top());  // a box at the top edge: its name inside it
-    p.fillRect(box, c);
-    p.setPen(c.lightness() > 150 ? Qt::black : Qt::white);
-    p.drawText(box, Qt::AlignCenter, text);
+  // Tags are collected while the boxes are drawn and drawn over all of them at the end, placed
+  // so that near-identical boxes (a label and its duplicate) show one readable tag each; the
+  // selected box's tag is placed first and keeps its place above the box.
+  struct Tag {
+    QRectF box;
+    QString text;
+    QColor colour;
+    bool first;
+  };
+  QVector<Tag> tags;
+  auto tag = [&](const QRectF& wr, const QString& text, const QColor& c, bool first = false) {
+    tags.push_back({wr, text, c, first});
   };
   auto name = [&](int cls) { return m_names.value(cls, QString::number(cls)); };
   for (int i = 0; i < m_predictions.size(); ++i) {
@@ -196,7 +201,7 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
       p.setPen(QPen(c, sel ? 3 : 2, Qt::DashDotLine));
       p.drawRect(wr);
       tag(wr, tr("draft %1 %2").arg(name(b.cls)).arg(b.conf, 0, 'f', 2),
-          sel ? c.darker(130) : QColor(40, 40, 40, 200));
+          sel ? c.darker(130) : QColor(40, 40, 40, 200), sel);
       continue;
     }
     QPen pen(c, i == m_selectedPrediction ? 3 : 1.5, Qt::DashLine);
@@ -205,7 +210,8 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
     const QRectF wr = widgetRect(b.rect);
     p.drawRect(wr);
     if (i == m_selectedPrediction)
-      tag(wr, QStringLiteral("%1 %2").arg(name(b.cls)).arg(b.conf, 0, 'f', 2), c.darker(130));
+      tag(wr, QStringLiteral("%1 %2").arg(name(b.cls)).arg(b.conf, 0, 'f', 2), c.darker(130),
+          true);
   }
   for (const auto& b : m_issues) {
     p.setPen(QPen(QColor(230, 40, 40), 3, Qt::DotLine));
@@ -222,13 +228,30 @@ void LabelCanvas::paintEvent(QPaintEvent*) {
     p.setBrush(fill);
     p.setPen(QPen(c, sel ? 3 : 2));
     p.drawRect(wr);
-    tag(wr, name(b.cls), c);
-    if (sel) {
-      p.setBrush(Qt::white);
-      p.setPen(QPen(c, 1));
-      for (const QPointF& h : {wr.topLeft(), wr.topRight(), wr.bottomLeft(), wr.bottomRight()})
-        p.drawRect(QRectF(h - QPointF(4, 4), QSizeF(8, 8)));
-    }
+    tag(wr, name(b.cls), c, sel);
+  }
+  std::stable_sort(tags.begin(), tags.end(),
+                   [](const Tag& a, const Tag& b) { return a.first && !b.first; });
+  const QFontMetrics fm(font());
+  QVector<QRectF> boxes;
+  QVector<QSizeF> sizes;
+  for (const Tag& t : tags) {
+    boxes.push_back(t.box);
+    sizes.push_back(QSizeF(fm.horizontalAdvance(t.text) + 8, fm.height() + 2));
+  }
+  const QVector<QRectF> placed = placeBoxTags(boxes, sizes, QRectF(rect()));
+  for (int i = static_cast<int>(tags.size()) - 1; i >= 0; --i) {  // the first ones on top
+    p.fillRect(placed[i], tags[i].colour);
+    p.setPen(tags[i].colour.lightness() > 150 ? Qt::black : Qt::white);
+    p.drawText(placed[i], Qt::AlignCenter, tags[i].text);
+  }
+  if (m_selected >= 0 && m_selected < m_boxes.size()) {  // its handles over every tag
+    const auto& b = m_boxes[m_selected];
+    const QRectF wr = widgetRect(b.rect);
+    p.setBrush(Qt::white);
+    p.setPen(QPen(classColor(b.cls), 1));
+    for (const QPointF& h : {wr.topLeft(), wr.topRight(), wr.bottomLeft(), wr.bottomRight()})
+      p.drawRect(QRectF(h - QPointF(4, 4), QSizeF(8, 8)));
   }
   m_paintMs = double(t.nsecsElapsed()) / 1e6;
 }

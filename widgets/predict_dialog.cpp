@@ -24,6 +24,7 @@
 #include "core/data/dataset.h"
 #include "core/studio/background_job.h"
 #include "core/studio/project/project_document.h"
+#include "widgets/box_tags.h"
 #include "widgets/checkpoint_field.h"
 #include "core/studio/run/weights_fetch.h"
 #include "widgets/live_chart.h"
@@ -53,6 +54,9 @@ void drawBoxes(QImage* img, const QVector<studio::Detection>& boxes, const QStri
   font.setPixelSize(std::max(11, side / 45));
   p.setFont(font);
   const QFontMetricsF fm(font);
+  QVector<QRectF> rects;
+  QVector<QSizeF> sizes;
+  QStringList tags;
   for (const auto& d : boxes) {
     const QColor colour = seriesColor(d.cls);
     const QRectF r(d.box.topLeft() * scale, d.box.bottomRight() * scale);
@@ -60,13 +64,18 @@ void drawBoxes(QImage* img, const QVector<studio::Detection>& boxes, const QStri
     p.setBrush(Qt::NoBrush);
     p.drawRect(r);
     const QString name = d.cls >= 0 && d.cls < names.size() ? names[d.cls] : QString::number(d.cls);
-    const QString tag = QStringLiteral("%1 %2").arg(name).arg(d.conf, 0, 'f', 2);
-    QRectF tagRect(r.left(), r.top() - fm.height() - 2, fm.horizontalAdvance(tag) + 6,
-                   fm.height() + 2);
-    if (tagRect.top() < 0) tagRect.moveTop(r.top());  // no room above: inside the box's top
-    p.fillRect(tagRect, colour);
+    tags << QStringLiteral("%1 %2").arg(name).arg(d.conf, 0, 'f', 2);
+    rects.push_back(r);
+    sizes.push_back(QSizeF(fm.horizontalAdvance(tags.back()) + 6, fm.height() + 2));
+  }
+  // Every box before any tag (no line crosses a tag); two detections of one object get a tag
+  // each instead of one drawn over the other; the first one (the engine lists a picture's
+  // detections most confident first) is placed first and drawn on top.
+  const QVector<QRectF> placed = placeBoxTags(rects, sizes, QRectF(img->rect()));
+  for (int i = static_cast<int>(boxes.size()) - 1; i >= 0; --i) {
+    p.fillRect(placed[i], seriesColor(boxes[i].cls));
     p.setPen(Qt::white);
-    p.drawText(tagRect.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, tag);
+    p.drawText(placed[i].adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, tags[i]);
   }
 }
 
