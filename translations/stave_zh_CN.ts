@@ -135,194 +135,194 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="108"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="101"/>
         <source>sbatch&apos;s answer was lost, and Slurm lists no job named %1 for this run yet; it is looked for again at every poll (squeue --name=%1 on the cluster)</source>
         <translation>sbatch 的回复丢失了，Slurm 目前还没有列出本运行名为 %1 的作业；每次轮询都会再查找一次（在集群上运行 squeue --name=%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="325"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="321"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="330"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="326"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="333"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="329"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="394"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="390"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="399"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="395"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="405"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="401"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="409"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="405"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="434"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="430"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="436"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="432"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="438"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="434"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="440"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="436"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="442"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="438"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="444"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="440"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="452"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="448"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="454"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="450"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="456"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="452"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="458"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="454"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="463"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="459"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="465"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="461"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="467"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="463"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="468"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="464"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="469"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="465"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="471"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="467"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="472"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="468"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="474"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="470"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="476"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="472"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="479"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="475"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="485"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="481"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="487"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="483"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="489"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="485"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="499"/>
-        <location filename="../core/studio/run/cluster_job.cpp" line="512"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="495"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="508"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="502"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="498"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="503"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="499"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="506"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="502"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="511"/>
-        <location filename="../core/studio/run/cluster_job.cpp" line="512"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="507"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="508"/>
         <source>ending</source>
         <translation>正在结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="513"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="509"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="514"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="510"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
@@ -2541,17 +2541,17 @@
 <context>
     <name>stave::widgets::LabelCanvas</name>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="198"/>
+        <location filename="../widgets/label_canvas.cpp" line="203"/>
         <source>draft %1 %2</source>
         <translation>草稿 %1 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="398"/>
+        <location filename="../widgets/label_canvas.cpp" line="421"/>
         <source>Draw box</source>
         <translation>画框</translation>
     </message>
     <message>
-        <location filename="../widgets/label_canvas.cpp" line="398"/>
+        <location filename="../widgets/label_canvas.cpp" line="421"/>
         <source>Move or resize box</source>
         <translation>移动或缩放框</translation>
     </message>
@@ -3269,62 +3269,72 @@
         <translation>%1：%p%</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="482"/>
+        <location filename="../widgets/main_window.cpp" line="481"/>
+        <source>No project file was named: give a project file (.stave), or use File ▸ Open….</source>
+        <translation>未指定项目文件：请给出一个项目文件（.stave），或使用“文件 ▸ 打开…”。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="487"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="483"/>
+        <location filename="../widgets/main_window.cpp" line="488"/>
         <source>Stave cannot open %1.</source>
         <translation>Stave 无法打开 %1。</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="490"/>
+        <location filename="../widgets/main_window.cpp" line="489"/>
+        <source>Stave cannot open a project without a file name.</source>
+        <translation>Stave 无法打开没有文件名的项目。</translation>
+    </message>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="496"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="496"/>
+        <location filename="../widgets/main_window.cpp" line="502"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="507"/>
+        <location filename="../widgets/main_window.cpp" line="513"/>
         <source>Cannot save: %1</source>
         <translation>无法保存：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="510"/>
+        <location filename="../widgets/main_window.cpp" line="516"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="515"/>
+        <location filename="../widgets/main_window.cpp" line="521"/>
         <source>Stave</source>
         <translation>Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="516"/>
+        <location filename="../widgets/main_window.cpp" line="522"/>
         <source>%1 — Stave</source>
         <translation>%1 — Stave</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="523"/>
+        <location filename="../widgets/main_window.cpp" line="529"/>
         <source>A run is training</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="524"/>
+        <location filename="../widgets/main_window.cpp" line="530"/>
         <source>%1 is still training. Keep it training in the background (reopen the project to watch it again), or stop it?</source>
         <translation>%1 仍在训练。让它在后台继续训练（重新打开项目即可再次查看），还是停止它？</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="528"/>
+        <location filename="../widgets/main_window.cpp" line="534"/>
         <source>Keep Training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../widgets/main_window.cpp" line="530"/>
+        <location filename="../widgets/main_window.cpp" line="536"/>
         <source>Stop the Run</source>
         <translation>停止运行</translation>
     </message>
@@ -3878,192 +3888,192 @@
 <context>
     <name>stave::widgets::PredictDialog</name>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="109"/>
+        <location filename="../widgets/predict_dialog.cpp" line="118"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="123"/>
+        <location filename="../widgets/predict_dialog.cpp" line="132"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="149"/>
+        <location filename="../widgets/predict_dialog.cpp" line="158"/>
         <source>Checkpoint:</source>
         <translation>检查点：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="152"/>
+        <location filename="../widgets/predict_dialog.cpp" line="161"/>
         <source>an image, or a folder searched for images</source>
         <translation>一张图像，或在其中查找图像的文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="155"/>
+        <location filename="../widgets/predict_dialog.cpp" line="164"/>
         <source>Image…</source>
         <translation>图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="156"/>
+        <location filename="../widgets/predict_dialog.cpp" line="165"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="159"/>
+        <location filename="../widgets/predict_dialog.cpp" line="168"/>
         <source>Images:</source>
         <translation>图像：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="167"/>
+        <location filename="../widgets/predict_dialog.cpp" line="176"/>
         <source>Boxes of one class overlapping more than this are merged (NMS)</source>
         <translation>同一类别重叠超过此值的框将被合并（NMS）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="168"/>
+        <location filename="../widgets/predict_dialog.cpp" line="177"/>
         <source>NMS IoU:</source>
         <translation>NMS IoU：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="174"/>
+        <location filename="../widgets/predict_dialog.cpp" line="183"/>
         <source>the checkpoint&apos;s</source>
         <translation>检查点的设置</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="175"/>
+        <location filename="../widgets/predict_dialog.cpp" line="184"/>
         <source>Inference size in pixels, a multiple of 32</source>
         <translation>推理尺寸（像素），须为 32 的倍数</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="177"/>
+        <location filename="../widgets/predict_dialog.cpp" line="186"/>
         <source>Image size:</source>
         <translation>图像尺寸：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="180"/>
+        <location filename="../widgets/predict_dialog.cpp" line="189"/>
         <source>Options:</source>
         <translation>选项：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="184"/>
+        <location filename="../widgets/predict_dialog.cpp" line="193"/>
         <source>Output:</source>
         <translation>输出：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="191"/>
+        <location filename="../widgets/predict_dialog.cpp" line="200"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="193"/>
+        <location filename="../widgets/predict_dialog.cpp" line="202"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="195"/>
+        <location filename="../widgets/predict_dialog.cpp" line="204"/>
         <source>Save annotated images…</source>
         <translation>保存标注后的图像…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="225"/>
+        <location filename="../widgets/predict_dialog.cpp" line="234"/>
         <source>Classes shown:</source>
         <translation>显示的类别：</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="241"/>
+        <location filename="../widgets/predict_dialog.cpp" line="250"/>
         <source>confidence ≥ %1</source>
         <translation>置信度 ≥ %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="250"/>
+        <location filename="../widgets/predict_dialog.cpp" line="259"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="251"/>
+        <location filename="../widgets/predict_dialog.cpp" line="260"/>
         <source>Images (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</source>
         <translation>图像 (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="272"/>
+        <location filename="../widgets/predict_dialog.cpp" line="281"/>
         <source>Saving %1 annotated images in %2…</source>
         <translation>正在将 %1 张标注图像保存到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="279"/>
+        <location filename="../widgets/predict_dialog.cpp" line="288"/>
         <source>Saved %1 annotated images in %2</source>
         <translation>已将 %1 张标注图像保存到 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="286"/>
+        <location filename="../widgets/predict_dialog.cpp" line="295"/>
         <source>Saving failed: %1</source>
         <translation>保存失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="321"/>
+        <location filename="../widgets/predict_dialog.cpp" line="330"/>
         <source>The checkpoint could not be fetched: %1</source>
         <translation>无法取回检查点：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="373"/>
+        <location filename="../widgets/predict_dialog.cpp" line="382"/>
         <source>This checkpoint was trained on other classes than the project&apos;s dataset (checkpoint: %1 — %2; dataset: %3 — %4); boxes carry the checkpoint&apos;s names.</source>
         <translation>此检查点训练时使用的类别与项目数据集不同（检查点：%1 — %2；数据集：%3 — %4）；框上显示检查点的类别名。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="387"/>
+        <location filename="../widgets/predict_dialog.cpp" line="396"/>
         <source>class %1</source>
         <translation>类别 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="389"/>
+        <location filename="../widgets/predict_dialog.cpp" line="398"/>
         <source>No images were found in the source.</source>
         <translation>在来源中没有找到图像。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="391"/>
+        <location filename="../widgets/predict_dialog.cpp" line="400"/>
         <source>%1 detections (confidence ≥ %2) in %3 images; stave-train wrote %4</source>
         <translation>%3 张图像中有 %1 个检测结果（置信度 ≥ %2）；stave-train 已写入 %4</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="256"/>
+        <location filename="../widgets/predict_dialog.cpp" line="265"/>
         <source>Images folder</source>
         <translation>图像文件夹</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="267"/>
+        <location filename="../widgets/predict_dialog.cpp" line="276"/>
         <source>Save annotated images into</source>
         <translation>将标注后的图像保存到</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="329"/>
+        <location filename="../widgets/predict_dialog.cpp" line="338"/>
         <source>Choose a checkpoint file (%1 is not one).</source>
         <translation>请选择检查点文件（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="333"/>
+        <location filename="../widgets/predict_dialog.cpp" line="342"/>
         <source>Choose an image or a folder of images (%1 does not exist).</source>
         <translation>请选择一张图像或一个图像文件夹（%1 不存在）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="338"/>
+        <location filename="../widgets/predict_dialog.cpp" line="347"/>
         <source>The image size must be a multiple of 32 (%1 is not).</source>
         <translation>图像尺寸必须是 32 的倍数（%1 不是）。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="358"/>
+        <location filename="../widgets/predict_dialog.cpp" line="367"/>
         <source>Predicting… (results in %1)</source>
         <translation>正在预测…（结果在 %1）</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="410"/>
+        <location filename="../widgets/predict_dialog.cpp" line="419"/>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="413"/>
+        <location filename="../widgets/predict_dialog.cpp" line="422"/>
         <source>Prediction failed: %1</source>
         <translation>预测失败：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/predict_dialog.cpp" line="450"/>
+        <location filename="../widgets/predict_dialog.cpp" line="459"/>
         <source>Cannot read %1</source>
         <translation>无法读取 %1</translation>
     </message>

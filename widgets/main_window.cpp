@@ -475,19 +475,25 @@ QStringList MainWindow::pageNames() const {
 
 bool MainWindow::openProject(const QString& path) {
   QString error;
-  if (!m_doc->open(path, &error)) {
+  // An empty name (`stave ""`, a script's unset variable) is said as such: loading it would
+  // name the current folder ("cannot open .").
+  const bool named = !path.trimmed().isEmpty();
+  if (!named) error = tr("No project file was named: give a project file (.stave), or use File ▸ Open….");
+  if (!named || !m_doc->open(path, &error)) {
     // A dialog, not the status bar (where a long reason was cut off behind the hardware
     // summary): the file and the whole reason, with its line and key. Not modal to the event
     // loop (open(), not exec()): the caller goes on.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open the project"),
-                                tr("Stave cannot open %1.").arg(QDir::toNativeSeparators(path)),
-                                QMessageBox::Ok, this);
+    auto* box = new QMessageBox(
+        QMessageBox::Warning, tr("Cannot open the project"),
+        named ? tr("Stave cannot open %1.").arg(QDir::toNativeSeparators(path))
+              : tr("Stave cannot open a project without a file name."),
+        QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("openProjectError"));
     box->setInformativeText(error);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-    statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 8000);
+    if (named) statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()), 8000);
     return false;
   }
   const auto ui = m_doc->uiState();

@@ -88,6 +88,20 @@ class TestMainWindow : public QObject {
     box->accept();
   }
 
+  // `stave ""` (a script's empty variable) says that no file was named, not "cannot open .".
+  void emptyProjectNameIsSaidAsSuch() {
+    stave::widgets::MainWindow w;
+    QVERIFY(!w.openProject(QStringLiteral("  ")));
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("openProjectError"));
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("without a file name"), qPrintable(box->text()));
+    QVERIFY2(box->informativeText().contains("No project file was named"),
+             qPrintable(box->informativeText()));
+    QVERIFY(!box->text().contains(" ."));
+    QVERIFY(!w.document()->isOpen());
+    box->accept();
+  }
+
   void projectPageShowsProject() {
     QTemporaryDir dir;
     stave::widgets::MainWindow w;
