@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/cluster/mirror.h"
@@ -213,6 +214,7 @@ void ClusterJob::forget(const QString& folder) {
   m_queryError.clear();
   m_submitting = false;
   m_runEnded = false;
+  m_lostPolls = 0;
   m_mirror.reset();
   m_mirrorTimer.stop();
 }
@@ -281,6 +283,13 @@ void ClusterJob::setRunEnded(bool ended) {
 void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState& state,
                             quint64 generation) {
   if (generation != m_generation) return;
+  // A lost sbatch answer whose job Slurm does not list (yet, or ever: sbatch failed after all)
+  // is looked for less often the longer it is missing — 2x, 4x … up to 10x the poll interval —
+  // instead of a squeue (over SSH, a connection) every poll for as long as the run is open.
+  const bool lost = record.valid && record.jobId.isEmpty() &&
+                    (record.submissionUnknown || record.overSsh);
+  m_lostPolls = lost ? std::min(m_lostPolls + 1, 8) : 0;
+  if (lost) m_timer.setInterval(std::min(10 * m_pollMs, m_pollMs << std::min(m_lostPolls, 4)));
   if (!state.error.isEmpty()) {
     // Slurm could not be asked (slurmctld down, the command missing): said once, and the
     // last state known is kept.
@@ -306,7 +315,7 @@ void ClusterJob::applyState(const ClusterJobRecord& record, const SlurmJobState&
   // only the record is read (another studio may resubmit the run).
   const bool slow = (m_state.phase == SlurmJobState::Phase::Running && !m_runEnded) ||
                     !record.finalState.isEmpty();
-  m_timer.setInterval(slow ? 5 * m_pollMs : m_pollMs);
+  if (!lost) m_timer.setInterval(slow ? 5 * m_pollMs : m_pollMs);
   if (!same) emit changed();
 }
 

@@ -55,6 +55,9 @@ class ClusterJob : public QObject {
   bool cancel(QString* error);
   /// Asks Slurm now (the timer does it every poll interval).
   void refresh();
+  /// How long until Slurm is asked again (ms): the poll interval, five times it while the job
+  /// runs, and growing to ten times it while a lost sbatch answer's job is not listed.
+  int pollIntervalMs() const { return m_timer.interval(); }
   /// The run's own events say it ended (its final event was read), or no longer do (it began
   /// again). Slurm lists a job a moment longer (COMPLETING) and is asked seldom while the job
   /// runs: until Slurm too says it ended, the job is described as ending, never as running,
@@ -108,6 +111,7 @@ class ClusterJob : public QObject {
   QTimer m_mirrorTimer;
   QString m_mirrorError;  ///< the last poll's failure, said once
   int m_quietPolls = 0;   ///< polls with nothing new since the job ended
+  int m_lostPolls = 0;    ///< polls in a row that found no job for a lost sbatch answer
 };
 
 }  // namespace stave::studio

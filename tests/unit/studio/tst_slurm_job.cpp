@@ -129,6 +129,34 @@ class TestSlurmJob : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(calls().contains("scancel --signal=TERM 88\n"), 10000);
   }
 
+  // A lost sbatch answer whose job Slurm does not list is looked for less and less often (up to
+  // ten poll intervals apart), and at the usual pace again once the job is found.
+  void lostSubmissionIsAskedForLessOften() {
+    fake("squeue", "exit 0");
+    QTemporaryDir run;
+    QVERIFY(labJobIn(run.path(), "5"));
+    ClusterJobRecord rec = readClusterJob(run.path());
+    QVERIFY(rec.valid);
+    rec.submissionUnknown = true;
+    rec.jobId.clear();
+    rec.jobIds.clear();
+    rec.jobName = "demo-default.run-9";
+    rec.submittedAt = QDateTime::currentSecsSinceEpoch();
+    QVERIFY(writeClusterJob(run.path(), rec));
+    ClusterJob job;
+    job.setPollInterval(40);
+    job.setFolder(run.path());
+    QTRY_COMPARE_WITH_TIMEOUT(job.pollIntervalMs(), 80, 10000);  // after the first poll
+    QTRY_COMPARE_WITH_TIMEOUT(job.pollIntervalMs(), 400, 20000);  // at most ten intervals
+    QVERIFY2(calls().count("squeue -h --name=demo-default.run-9") >= 4, qPrintable(calls()));
+    fake("squeue",
+         "case \"$*\" in *--name=demo-default.run-9*) echo '78|PENDING';; "
+         "*--jobs=78*) echo 'PENDING|Priority';; esac");
+    QTRY_COMPARE_WITH_TIMEOUT(job.state().phase, Phase::Pending, 20000);
+    QCOMPARE(job.pollIntervalMs(), 40);
+    QCOMPARE(readClusterJob(run.path()).jobId, QString("78"));
+  }
+
   // A job's end is written into the record only while no resubmission holds it, and only while
   // that job is still the record's newest.
   void jobEndNotWrittenOverAResubmission() {
