@@ -139,6 +139,51 @@ int LiveChart::series(const QString& name, const QColor& color) {
   return addSeries(name, color);
 }
 
+void LiveChart::setStore(const studio::SeriesStore* store) {
+  if (store == m_store) return;
+  if (m_store) disconnect(m_store, nullptr, this, nullptr);
+  m_store = store;
+  if (store) {
+    connect(store, &studio::SeriesStore::seriesChanged, this, &LiveChart::storeChanged);
+    connect(store, &studio::SeriesStore::cleared, this, [this] { schedule(); });
+  }
+  schedule();
+}
+
+int LiveChart::seriesOf(studio::SeriesId id) const {
+  for (int i = 0; i < m_series.size(); ++i)
+    if (m_series[i].id == id) return i;
+  return -1;
+}
+
+int LiveChart::bind(studio::SeriesId id, const QString& name, const QColor& color) {
+  if (const int i = seriesOf(id); i >= 0) return i;
+  const int i = addSeries(name, color);
+  m_series[i].id = id;
+  schedule(kReplotMs);  // what the store holds of it already is drawn now
+  return i;
+}
+
+const studio::LodSeries& LiveChart::pointsOf(const Series& s) const {
+  if (!s.id) return s.data;
+  static const studio::LodSeries none;
+  const studio::LodSeries* p = m_store ? m_store->find(*s.id) : nullptr;
+  return p ? *p : none;
+}
+
+void LiveChart::storeChanged(const QVector<studio::SeriesId>& ids) {
+  // Only a chart drawing a changed series replots: new points at most once a second (a live
+  // run appends every half second), a first point or a series replaced (a run opened from the
+  // history store, a zoomed range read again) soon.
+  int delay = -1;
+  for (const auto& s : m_series) {
+    if (!s.id || !ids.contains(*s.id)) continue;
+    const bool fresh = s.graph->data()->isEmpty() || m_store->generation(*s.id) != s.generation;
+    delay = delay < 0 ? (fresh ? kReplotMs : kDataReplotMs) : std::min(delay, fresh ? kReplotMs : kDataReplotMs);
+  }
+  if (delay >= 0) schedule(delay);
+}
+
 void LiveChart::append(int s, double x, double y) {
   auto& se = m_series[s];
   se.data.append(x, y);  // x kept sorted there
@@ -166,13 +211,22 @@ void LiveChart::setDetail(int s, double lo, double hi, studio::LodSeries&& point
 int LiveChart::columns() const { return std::max(50, axisRect()->width()); }
 
 void LiveChart::ensureSmoothed(Series& s) const {
-  if (!s.smoothStale) return;
-  s.smoothStale = false;
-  s.smoothed.clear();
-  s.ema = 0;
-  s.emaPow = 1;
+  const studio::LodSeries& data = pointsOf(s);
+  if (s.id) {
+    // The store's series: replaced (or dropped and made again) since it was averaged, it is
+    // averaged again; appended to, the average goes on from where it was.
+    const uint64_t generation = m_store ? m_store->generation(*s.id) : 0;
+    if (generation != s.generation || s.smoothed.size() > data.size()) s.smoothStale = true;
+    s.generation = generation;
+  }
+  if (s.smoothStale) {
+    s.smoothStale = false;
+    s.smoothed.clear();
+    s.ema = 0;
+    s.emaPow = 1;
+  }
   if (m_smoothing > 0)
-    for (size_t i = 0; i < s.data.size(); ++i) smoothPoint(s, s.data.x(i), s.data.y(i));
+    for (size_t i = s.smoothed.size(); i < data.size(); ++i) smoothPoint(s, data.x(i), data.y(i));
 }
 
 void LiveChart::smoothPoint(Series& s, double x, double y) const {
@@ -236,7 +290,7 @@ bool LiveChart::isEmptyShown() const {
 
 void LiveChart::updateEmpty() {
   bool empty = true;
-  for (const auto& s : m_series) empty = empty && s.data.empty();
+  for (const auto& s : m_series) empty = empty && pointsOf(s).empty();
   m_emptyText->setVisible(empty);
   // No numbers on the axes of an empty chart: 0..5 of nothing looked like data.
   for (QCPAxis* a : {xAxis, yAxis}) {
@@ -368,19 +422,20 @@ void LiveChart::refresh(QCustomPlot::RefreshPriority priority) {
     bool any = false;
     double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
     for (const auto& s : m_series) {
-      if (s.data.empty() || !s.graph->visible()) continue;
-      const double first = s.data.x(0), last = s.data.x(s.data.size() - 1);
-      if (std::isnan(s.data.minY())) continue;  // only gaps
+      const studio::LodSeries& data = pointsOf(s);
+      if (data.empty() || !s.graph->visible()) continue;
+      const double first = data.x(0), last = data.x(data.size() - 1);
+      if (std::isnan(data.minY())) continue;  // only gaps
       if (!any) {
         xlo = first;
         xhi = last;
-        ylo = s.data.minY();
-        yhi = s.data.maxY();
+        ylo = data.minY();
+        yhi = data.maxY();
       }
       xlo = std::min(xlo, first);
       xhi = std::max(xhi, last);
-      ylo = std::min(ylo, s.data.minY());
-      yhi = std::max(yhi, s.data.maxY());
+      ylo = std::min(ylo, data.minY());
+      yhi = std::max(yhi, data.maxY());
       any = true;
     }
     if (any) {
@@ -410,19 +465,20 @@ void LiveChart::refresh(QCustomPlot::RefreshPriority priority) {
   };
   for (auto& s : m_series) {
     ensureSmoothed(s);
-    const bool smooth = m_smoothing > 0 && s.data.size() > 1;
+    const studio::LodSeries& data = pointsOf(s);
+    const bool smooth = m_smoothing > 0 && data.size() > 1;
     s.raw->setVisible(smooth && s.graph->visible());
     if (smooth) {
-      s.data.query(r.lower, r.upper, columns, dx, dy);
+      data.query(r.lower, r.upper, columns, dx, dy);
       fitY(s.graph->visible());
       s.raw->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     }
-    (smooth ? s.smoothed : s.data).query(r.lower, r.upper, columns, dx, dy);
+    (smooth ? s.smoothed : data).query(r.lower, r.upper, columns, dx, dy);
     fitY(s.graph->visible());
     s.graph->setData(QVector<double>(dx.begin(), dx.end()), QVector<double>(dy.begin(), dy.end()), true);
     // A line needs two points: a lone point (the first epoch, the first step) is a disc; on a
     // whole-number x every point is.
-    const bool markers = m_wholeX || s.data.size() == 1;
+    const bool markers = m_wholeX || data.size() == 1;
     s.graph->setScatterStyle(markers ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
                                      : QCPScatterStyle(QCPScatterStyle::ssNone));
   }
@@ -441,19 +497,22 @@ void LiveChart::showValuesAt(const QPoint& pos) {
   QStringList lines{QStringLiteral("%1 = %2").arg(xAxis->label().isEmpty() ? QStringLiteral("x") : xAxis->label())
                         .arg(x, 0, 'g', 6)};
   for (const auto& s : m_series) {
-    if (s.data.empty() || !s.graph->visible()) continue;
-    size_t i = std::min(s.data.lowerBound(x), s.data.size() - 1);
-    if (i > 0 && std::abs(s.data.x(i - 1) - x) < std::abs(s.data.x(i) - x)) --i;
-    lines << QStringLiteral("%1: %2").arg(s.name).arg(s.data.y(i), 0, 'g', 5);
+    const studio::LodSeries& data = pointsOf(s);
+    if (data.empty() || !s.graph->visible()) continue;
+    size_t i = std::min(data.lowerBound(x), data.size() - 1);
+    if (i > 0 && std::abs(data.x(i - 1) - x) < std::abs(data.x(i) - x)) --i;
+    lines << QStringLiteral("%1: %2").arg(s.name).arg(data.y(i), 0, 'g', 5);
   }
   QToolTip::showText(mapToGlobal(pos), lines.join(QLatin1Char('\n')), this);
 }
 
 bool LiveChart::exportCsv(const QString& path, QString* error) const {
   QString text = QStringLiteral("series,x,y\n");
-  for (const auto& s : m_series)
-    for (size_t i = 0; i < s.data.size(); ++i)
-      text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(s.data.x(i), 0, 'g', 12).arg(s.data.y(i), 0, 'g', 12);
+  for (const auto& s : m_series) {
+    const studio::LodSeries& data = pointsOf(s);
+    for (size_t i = 0; i < data.size(); ++i)
+      text += QStringLiteral("%1,%2,%3\n").arg(s.name).arg(data.x(i), 0, 'g', 12).arg(data.y(i), 0, 'g', 12);
+  }
   auto st = writeFileAtomic(path.toStdString(), text.toStdString());
   if (!st && error) *error = studio::errorsText(st.errors());
   return st.ok();

@@ -7,12 +7,19 @@
 // zooms and drag pans along x (y fits the range shown), double-click resets, a click on a legend entry hides or shows its series,
 // the values under the cursor show in a tooltip, and the context menu exports PNG and CSV.
 // The legend, below the axes, shows every entry whole at any width (chart_legend.h).
+// A chart draws either points of its own (append, setPoints) or, as the Run page's do, series
+// it does not own: ids of a studio::SeriesStore (a run's session holds them once for every
+// view), replotted when the store says one of them changed.
 #include <QColor>
 #include <QString>
 #include <QVector>
+#include <QPointer>
+#include <optional>
 #include <qcustomplot.h>
 
 #include "core/studio/models/lod_series.h"
+#include "core/studio/models/run_series.h"
+#include "core/studio/models/series_store.h"
 
 class QTimer;
 
@@ -59,6 +66,15 @@ class LiveChart : public QCustomPlot {
   int addSeries(const QString& name, const QColor& color);
   /// The series called `name`, added with `color` when it does not exist yet.
   int series(const QString& name, const QColor& color);
+  /// Draws the series of `store` (nullptr: none) — every series added by id is looked up there
+  /// when drawn, and the chart replots when the store names one of them changed.
+  void setStore(const studio::SeriesStore* store);
+  const studio::SeriesStore* store() const { return m_store; }
+  /// The series that draws `id` of the store, added with `name` and `color` when there is none
+  /// (its points stay the store's: append and setPoints are for a chart's own series).
+  int bind(studio::SeriesId id, const QString& name, const QColor& color);
+  /// The series drawing `id`, -1 when none does.
+  int seriesOf(studio::SeriesId id) const;
   int seriesCount() const { return m_series.size(); }
   QString seriesName(int s) const { return m_series[s].name; }
   /// Appends one point (x must not decrease within a series); replots soon.
@@ -79,9 +95,9 @@ class LiveChart : public QCustomPlot {
   /// True while the chart has no point to draw and shows the empty text instead of axes.
   bool isEmptyShown() const;
   /// Points held by series `s` (before decimation) and drawn for it (after).
-  int pointCount(int s) const { return static_cast<int>(m_series[s].data.size()); }
-  /// The points of series `s` (all of them, in x order).
-  const studio::LodSeries& points(int s) const { return m_series[s].data; }
+  int pointCount(int s) const { return static_cast<int>(points(s).size()); }
+  /// The points of series `s` (all of them, in x order; the store's for a series by id).
+  const studio::LodSeries& points(int s) const { return pointsOf(m_series[s]); }
   int drawnCount(int s) const;
   /// Decimates and replots (queued by default; the page's clock draws at once).
   void refresh(QCustomPlot::RefreshPriority priority = QCustomPlot::rpQueuedReplot);
@@ -126,6 +142,8 @@ class LiveChart : public QCustomPlot {
  private:
   struct Series {
     QString name;
+    std::optional<studio::SeriesId> id;  ///< drawn from the store (then `data` stays empty)
+    uint64_t generation = 0;             ///< the store's generation `smoothed` was made from
     studio::LodSeries data;
     studio::LodSeries smoothed;  ///< the moving average, while smoothing is on
     double ema = 0;              ///< its state: the running average (biased) and the weight to
@@ -134,6 +152,10 @@ class LiveChart : public QCustomPlot {
     QCPGraph* graph = nullptr;
     QCPGraph* raw = nullptr;  ///< the raw line, faint, behind the smoothed one
   };
+  /// The points a series draws: its own, or the store's.
+  const studio::LodSeries& pointsOf(const Series& s) const;
+  /// The store changed `ids`: replot when this chart draws one of them.
+  void storeChanged(const QVector<studio::SeriesId>& ids);
   void smoothPoint(Series& s, double x, double y) const;
   /// Computes a stale smoothed series again (a whole run set at once, or a new weight): when
   /// the chart is next drawn, not when its points arrive.
@@ -148,6 +170,7 @@ class LiveChart : public QCustomPlot {
   void resizeEvent(QResizeEvent* event) override;
   void showEvent(QShowEvent* event) override;
   QVector<Series> m_series;
+  QPointer<const studio::SeriesStore> m_store;
   QTimer* m_timer;
   ChartClock* m_clock = nullptr;
   bool m_follow = true;

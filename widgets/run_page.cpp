@@ -37,6 +37,7 @@
 #include "core/studio/run/run_session.h"
 #include "core/studio/run_times.h"
 #include "widgets/chart_clock.h"
+#include "widgets/live_chart.h"
 #include "widgets/diagnosis_banner.h"
 #include "widgets/fetch_weights_button.h"
 #include "widgets/validation_view.h"
@@ -221,6 +222,10 @@ void RunPage::setSession(studio::RunSession* session) {
   studio::RunSession* old = m_session;
   m_session = session;
   m_run = session ? session->controller() : m_idle;
+  // The charts draw the session's series (its store holds the points, for every view).
+  for (auto& [name, c] : m_charts) c->setStore(session ? session->series() : nullptr);
+  if (old) disconnect(old->series(), nullptr, this, nullptr);
+  if (session) connect(session->series(), &studio::SeriesStore::seriesChanged, this, &RunPage::bindSeries);
   connect(m_run, &RunController::eventsAppended, this, &RunPage::onEvents);
   connect(m_run, &RunController::stateChanged, this, &RunPage::updateState);
   connect(m_run, &RunController::warning, this, [this](const QString& w) {
@@ -314,13 +319,21 @@ bool RunPage::showRun(const QString& runDir) {
   m_attachOnScan = false;  // a run chosen now is the one shown
   clearCharts();
   QString error;
+  studio::RunSession* shown = m_session;
+  // A run another view follows already: its store holds the points, its events the rest.
+  studio::RunSession* existing = m_sessions->find(runDir);
+  const int replays = existing ? existing->replays() : 0;
   studio::RunSession* session = m_sessions->follow(runDir, this, studio::RunSessions::Need::Charts, &error);
   if (!session) {
     m_outcome->setText(error);
     return false;
   }
-  if (session == m_session) m_run->reread();  // shown again from its first event
+  if (session == shown) m_run->reread();  // shown again from its first event
   setSession(session);
+  // Not read again for this page (no replay): it takes the run as read so far.
+  if (existing && session == existing && session != shown && session->replays() == replays &&
+      session->controller()->hasRead())
+    onEvents(0);
   refreshRunList();
   updateState();
   return true;

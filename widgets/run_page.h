@@ -6,6 +6,7 @@
 // errors. Runs outlive the window; reopening the project reattaches to a run still going.
 // Above the charts, a banner shows the doctor's most severe finding of the run (its latest
 // diagnosis event) with Apply… (a new config with the advised change) and Details.
+#include <QVector>
 #include <QWidget>
 #include <array>
 #include <functional>
@@ -156,14 +157,18 @@ class RunPage : public QWidget {
   double noteStep(const telemetry::Event& e, const telemetry::StepEvent& s);
   /// Registers what each event type does to the page (m_dispatch).
   void buildDispatch();
-  /// Draws what the history store holds of the run (opened from it: a long run); the series
-  /// are moved into the charts.
+  /// What the history store holds of the run besides its series (those went into the
+  /// session's store): a first look's line in the log, each rank's last step.
   void applyStored(studio::StoredRun& run);
-  /// The chart and series that draw `id` (added, named and coloured, when new).
+  /// The chart and series that draw `id` of the session's store (added, named and coloured,
+  /// when new).
   std::pair<LiveChart*, int> target(studio::SeriesId id);
   std::pair<LiveChart*, int> newTarget(studio::SeriesId id);
-  /// Appends `points` to their charts.
-  void draw(const std::vector<studio::SeriesPoint>& points);
+  /// The session's store has points of `ids`: each gets its chart (the chart replots itself).
+  void bindSeries(const QVector<studio::SeriesId>& ids);
+  /// Every series the store holds gets its chart (the charts were cleared, or the page shows a
+  /// run another view had read).
+  void bindAllSeries();
   /// A time chart was zoomed or panned to `r`: within the stored part of a run opened from the
   /// store, its samples are read at full resolution (soon, once the view settles).
   void wantDetail(LiveChart* chart, const QCPRange& r);
@@ -255,7 +260,6 @@ class RunPage : public QWidget {
   QString m_straggler;
   std::map<std::pair<int, int>, double> m_gpuUtil;
   int m_nodes = 1;  ///< the shown run's nodes, as its samples say (GPU names carry the node when > 1)
-  double m_t0 = 0;  ///< time of the first event (x of the time-based charts)
   int m_epoch = 0, m_epochs = 0, m_iter = 0, m_iters = 0;
   double m_sps = 0, m_stepTime = 0;
   std::map<int, double> m_rankSps;

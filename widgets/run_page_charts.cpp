@@ -19,6 +19,7 @@
 #include "core/store/store.h"
 #include "core/studio/background_job.h"
 #include "core/studio/hardware/hardware_advice.h"
+#include "core/studio/run/run_session.h"
 #include "widgets/chart_legend.h"
 #include "widgets/live_chart.h"
 #include "widgets/run_page.h"
@@ -236,7 +237,6 @@ void RunPage::clearCharts() {
   m_sessionTimes.clear();
   m_advice->clear();
   m_adviceProblem.clear();
-  m_t0 = 0;
   m_epoch = m_epochs = m_iter = m_iters = 0;
   m_sps = m_stepTime = 0;
   updateSplit();
@@ -256,7 +256,7 @@ void RunPage::wantDetail(LiveChart* chart, const QCPRange& r) {
 
 void RunPage::fetchDetail() {
   const auto stored = m_run->stored();
-  if (!stored || !(m_detailWantHi > m_detailWantLo)) return;
+  if (!stored || !m_session || !(m_detailWantHi > m_detailWantLo)) return;
   // Only the stored part (after it the samples came from the file, every one), and only where
   // its 10 s buckets are two pixels wide or more.
   const double span = m_detailWantHi - m_detailWantLo;
@@ -299,10 +299,11 @@ void RunPage::fetchDetail() {
           return;
         }
         m_detailHi = r.detail->hi;  // lower when the read's budget ended it
-        for (auto& s : r.detail->samples) {
-          const auto [c, series] = target(s.id);
-          c->setDetail(series, r.detail->lo, r.detail->hi, std::move(s.points));
-        }
+        // Into the session's store: every view of the run draws the range at full resolution.
+        if (!m_session) return;
+        studio::SeriesStore* store = m_session->series();
+        for (auto& s : r.detail->samples) store->setDetail(s.id, r.detail->lo, r.detail->hi, std::move(s.points));
+        store->flush();
       });
 }
 

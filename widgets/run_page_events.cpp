@@ -1,6 +1,7 @@
-// The Run page's chapter on events: each new event of the run shown becomes points on the
-// charts, lines in the log pane and the state the progress line reads (run_page.cpp builds the
-// page and drives the run).
+// The Run page's chapter on events: each new event of the run shown becomes lines in the log
+// pane and the state the progress line reads; its points are the session's series store's
+// (studio::SeriesStore), which the charts draw by series id — here each series the store holds
+// is given its chart, name and colour (run_page.cpp builds the page and drives the run).
 #include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -10,6 +11,7 @@
 #include "core/studio/engine_text.h"
 #include "core/studio/hardware/hardware_advice.h"
 #include "core/studio/run/run_controller.h"
+#include "core/studio/run/run_session.h"
 #include "core/studio/run_times.h"
 #include "core/studio/models/stored_run.h"
 #include "core/telemetry/hardware_names.h"
@@ -21,33 +23,13 @@ namespace stave::widgets {
 namespace tel = telemetry;
 
 void RunPage::applyStored(studio::StoredRun& run) {
-  m_t0 = run.t0;  // the origin of the time charts, as when the file is read
+  // Its series went into the session's store (studio::SeriesStore): the page keeps its log
+  // line and the per-rank state of each rank's last step.
   if (run.preview)
     m_log->appendPlainText(tr("[studio] a first look at a long run: every %1th iteration and sample, until the "
                               "history store has read its whole log (once, in the background)")
                                .arg(run.sampleEvery));
-  // Samples/s of all ranks; a store filled before it kept the sum has rank 0's alone.
-  const bool summed = run.curve(store::kTotalSamplesPerSecKey) != nullptr;
-  for (auto& c : run.curves) {
-    const auto id = studio::curveSeries(c.key);
-    if (!id || (summed && id->chart == studio::RunChart::Speed && id->series == 1)) continue;
-    // Rank 0's own is all the ranks' for one rank.
-    const studio::SeriesId shown = id->chart == studio::RunChart::Speed && run.worldSize == 1 ? studio::SeriesId{id->chart, 0} : *id;
-    const auto [chart, series] = target(shown);
-    chart->setPoints(series, std::move(c.points));
-  }
-  // The launcher's samples (buckets: their minimum and maximum, so one-sample dips show).
-  bool gpus = false;
   for (const auto& s : run.samples) m_nodes = std::max(m_nodes, s.id.node + 1);
-  for (auto& s : run.samples) {
-    const auto [c, series] = target(s.id);
-    c->setPoints(series, std::move(s.points));
-    gpus = gpus || s.id.chart != studio::RunChart::System;
-  }
-  if (gpus && m_runGpu != 1) {
-    m_runGpu = 1;
-    relayout();
-  }
   // The progress and the per-rank split from each rank's last step.
   for (const auto& e : run.lastSteps)
     if (const auto* st = e.as<tel::StepEvent>()) m_sps = noteStep(e, *st);  // all ranks' at the end
@@ -58,7 +40,29 @@ std::pair<LiveChart*, int> RunPage::target(studio::SeriesId id) {
   if (auto it = m_targets.find(id); it != m_targets.end()) return it->second;
   auto found = newTarget(id);
   m_targets.emplace(id, found);
+  // A GPU series with points: the run's node has GPUs, their charts show.
+  if (id.chart == studio::RunChart::GpuUtil || id.chart == studio::RunChart::GpuMem ||
+      id.chart == studio::RunChart::GpuPower) {
+    if (m_runGpu != 1) {
+      m_runGpu = 1;
+      relayout();
+    }
+  }
   return found;
+}
+
+void RunPage::bindSeries(const QVector<studio::SeriesId>& ids) {
+  // Series of several nodes are named by their node: the store knows how many there are
+  // before the page's handlers have seen the batch that said so.
+  if (m_session) m_nodes = std::max(m_nodes, m_session->series()->nodes());
+  for (const auto& id : ids)
+    if (m_session && m_session->series()->find(id)) target(id);
+}
+
+void RunPage::bindAllSeries() {
+  if (!m_session) return;
+  const auto ids = m_session->series()->ids();
+  bindSeries(QVector<studio::SeriesId>(ids.begin(), ids.end()));
 }
 
 std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
@@ -69,33 +73,33 @@ std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
     case C::Losses: {
       auto* c = chart(QStringLiteral("losses"));
       const QString names[] = {tr("box"), tr("cls"), tr("dfl")};
-      return {c, c->series(names[std::clamp(i, 0, 2)], seriesColor(i))};
+      return {c, c->bind(id, names[std::clamp(i, 0, 2)], seriesColor(i))};
     }
     case C::EpochLosses: {
       auto* c = chart(QStringLiteral("epochLosses"));
       const QString names[] = {tr("train box"), tr("train cls"), tr("train dfl"), tr("val box"), tr("val cls"), tr("val dfl")};
-      return {c, c->series(names[std::clamp(i, 0, 5)], seriesColor(i))};
+      return {c, c->bind(id, names[std::clamp(i, 0, 5)], seriesColor(i))};
     }
     case C::Metrics: {
       auto* c = chart(QStringLiteral("metrics"));
       const QString names[] = {QStringLiteral("P"), QStringLiteral("R"), QStringLiteral("mAP50"), QStringLiteral("mAP50-95")};
-      return {c, c->series(names[std::clamp(i, 0, 3)], seriesColor(i))};
+      return {c, c->bind(id, names[std::clamp(i, 0, 3)], seriesColor(i))};
     }
     case C::Lr: {
       auto* c = chart(QStringLiteral("lr"));
-      return {c, c->series(QStringLiteral("pg%1").arg(i), seriesColor(i))};
+      return {c, c->bind(id, QStringLiteral("pg%1").arg(i), seriesColor(i))};
     }
     case C::Speed: {
       auto* c = chart(QStringLiteral("speed"));
-      return {c, c->series(i == 0 ? tr("samples/s") : tr("samples/s, rank 0"), seriesColor(0))};
+      return {c, c->bind(id, i == 0 ? tr("samples/s") : tr("samples/s, rank 0"), seriesColor(0))};
     }
     case C::System: {
       auto* c = chart(QStringLiteral("system"));
       // A run of several nodes: each node's CPU and memory, named by the node.
       const QString what = i == 0 ? tr("CPU") : tr("memory");
-      if (m_nodes <= 1) return {c, c->series(what, seriesColor(i))};
+      if (m_nodes <= 1) return {c, c->bind(id, what, seriesColor(i))};
       const QString node = studio::engineText(tel::nodeNameText(id.node));
-      return {c, c->series(tr("%1 %2").arg(node, what), seriesColor(c->seriesCount()))};
+      return {c, c->bind(id, tr("%1 %2").arg(node, what), seriesColor(c->seriesCount()))};
     }
     case C::GpuUtil:
     case C::GpuMem:
@@ -105,17 +109,10 @@ std::pair<LiveChart*, int> RunPage::newTarget(studio::SeriesId id) {
                                               : QStringLiteral("gpuPower"));
       // "GPU 3", or "node 1 GPU 3" in a run of several nodes (one name everywhere: core's).
       const QString name = studio::engineText(tel::gpuNameText(id.node, i, m_nodes > 1));
-      return {c, c->series(name, seriesColor(m_nodes > 1 ? c->seriesCount() : i))};
+      return {c, c->bind(id, name, seriesColor(m_nodes > 1 ? c->seriesCount() : i))};
     }
   }
   return {nullptr, -1};
-}
-
-void RunPage::draw(const std::vector<studio::SeriesPoint>& points) {
-  for (const auto& p : points) {
-    const auto [c, series] = target(p.id);
-    c->append(series, p.x, p.y);
-  }
 }
 
 double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
@@ -137,18 +134,15 @@ double RunPage::noteStep(const tel::Event& e, const tel::StepEvent& s) {
 void RunPage::buildDispatch() {
   // What each event of the shown run does to the page: one handler per type.
   m_dispatch.on<tel::StepEvent>([this](const studio::RunEvent& e, const tel::StepEvent& s) {
-    const double total = noteStep(e, s);
+    noteStep(e, s);
     m_splitChanged = true;
-    if (e.rank == 0) draw(studio::seriesPoints(s, total));
   });
   m_dispatch.on<tel::EpochEndEvent>([this](const studio::RunEvent&, const tel::EpochEndEvent& s) {
-    draw(studio::seriesPoints(s));
     m_epochs = s.epochs;
     m_epoch = s.epoch + 1;
   });
-  m_dispatch.on<tel::ValidationEvent>([this](const studio::RunEvent&, const tel::ValidationEvent& v) {
+  m_dispatch.on<tel::ValidationEvent>([this](const studio::RunEvent&, const tel::ValidationEvent&) {
     m_validated = true;  // the run's val/ views were rewritten
-    draw(studio::seriesPoints(v));
   });
   m_dispatch.on<tel::RunStartEvent>([this](const studio::RunEvent&, const tel::RunStartEvent& r) {
     m_outcomeAt = QTextCursor();  // a new session: the outcome to come is its own
@@ -170,7 +164,7 @@ void RunPage::buildDispatch() {
                                  .arg(text("from"), text("writer")));
     }
   });
-  m_dispatch.on<tel::GpuSampleEvent>([this](const studio::RunEvent& e, const tel::GpuSampleEvent& gs) {
+  m_dispatch.on<tel::GpuSampleEvent>([this](const studio::RunEvent&, const tel::GpuSampleEvent& gs) {
     if (!gs.status.empty()) {
       // No GPU on the node: the GPU charts would stay empty; they make room for the rest.
       m_log->appendPlainText(tr("[node] %1").arg(studio::engineText(gs.statusText, gs.status)));
@@ -186,11 +180,9 @@ void RunPage::buildDispatch() {
     }
     m_nodes = std::max({m_nodes, gs.nodes, gs.node + 1});
     for (const auto& gp : gs.gpus) m_gpuUtil[{gs.node, gp.index}] = gp.util;
-    draw(studio::seriesPoints(gs, e.time - m_t0));
   });
-  m_dispatch.on<tel::SystemSampleEvent>([this](const studio::RunEvent& e, const tel::SystemSampleEvent& ss) {
+  m_dispatch.on<tel::SystemSampleEvent>([this](const studio::RunEvent&, const tel::SystemSampleEvent& ss) {
     m_nodes = std::max({m_nodes, ss.nodes, ss.node + 1});
-    draw(studio::seriesPoints(ss, e.time - m_t0));
   });
   m_dispatch.on<tel::StragglerEvent>([this](const studio::RunEvent&, const tel::StragglerEvent& s) {
     m_straggler = studio::engineText(s.text, s.message);
@@ -259,10 +251,10 @@ void RunPage::onEvents(int first) {
     if (const auto stored = m_run->stored()) applyStored(*stored);
   }
   m_splitChanged = m_validated = false;
-  for (size_t i = static_cast<size_t>(first); i < events.size(); ++i) {
-    if (m_t0 == 0) m_t0 = events[i].time;
-    m_dispatch(events[i]);
-  }
+  for (size_t i = static_cast<size_t>(first); i < events.size(); ++i) m_dispatch(events[i]);
+  // The store took this batch's points first (the session's handler runs before the page's);
+  // the charts were cleared above for a run from its start: every series it holds is bound.
+  if (first == 0) bindAllSeries();
   if (m_splitChanged) scheduleSplit();  // at most once a second, not while hidden
   if (m_validated) updateValidation(true);
   m_advice->consider(events, static_cast<size_t>(first));

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/studio/models/stored_run.h"
 #include "core/studio/run/cluster_job.h"
 #include "core/studio/run/cluster_profile.h"
 
@@ -19,8 +20,18 @@ QString folderKey(const QString& runDir) {
 
 }  // namespace
 
-RunSession::RunSession(RunController* run, QObject* parent) : QObject(parent), m_run(run) {
+RunSession::RunSession(RunController* run, QObject* parent)
+    : QObject(parent), m_run(run), m_series(new SeriesStore(this)) {
   m_run->setParent(this);
+  // Connected before any view is: a view handling the same events finds their points stored.
+  connect(m_run, &RunController::eventsAppended, this, &RunSession::feed);
+}
+
+void RunSession::feed(int first) {
+  // A first batch comes after the history store's part, when the run was opened from it: its
+  // series are moved into the store (built on the reader's thread), the events add the rest.
+  StoredRun* stored = first == 0 ? m_run->stored().get() : nullptr;
+  m_series->apply(m_run->events(), static_cast<size_t>(first), stored);
 }
 
 RunSessions::RunSessions(QObject* parent) : QObject(parent) {}
@@ -74,11 +85,12 @@ void RunSessions::hold(RunSession* s, QObject* holder, Need need) {
   }
   if (need == Need::Charts) s->m_chartHolders.insert(holder);
   s->m_run->setLowRateOnly(!s->chartsWanted());
-  // Steps and samples are handed to the views once and then dropped (a day-long run's are
-  // gigabytes): a view that comes later, or a run read without them, is read again for it.
-  if (need == Need::Charts && hadRead && !s->runDir().isEmpty() &&
-      (!wasCharts || s->m_chartHolders.size() > 1)) {
+  // Steps and samples are handed on once and then dropped (a day-long run's are gigabytes);
+  // their points stay in the session's store, which a second view draws as it is. A run read
+  // without them (for the queue alone) is read again for the first view of its charts.
+  if (need == Need::Charts && hadRead && !s->runDir().isEmpty() && !wasCharts) {
     s->m_run->reread();
+    ++s->m_replays;
     emit s->replayed();
   }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // RunSession: the one owner of a followed run folder in a studio — its process or Slurm job, its
-// reader and what the run's events say of its state (a RunController fixed to that folder).
+// reader, what the run's events say of its state (a RunController fixed to that folder) and its
+// chart points (a SeriesStore every view draws from).
 // RunSessions: the studio's registry of them, one session per run folder whatever shows it (the
 // Run page, the queue, the status bar): a second view of a run shares its reader instead of
 // tailing events.jsonl again. A session lives while someone holds it, or while its process does
@@ -14,6 +15,7 @@
 #include <QStringList>
 #include <functional>
 
+#include "core/studio/models/series_store.h"
 #include "core/studio/run/run_controller.h"
 
 namespace stave::studio {
@@ -33,6 +35,11 @@ class RunSession : public QObject {
   int holders() const { return static_cast<int>(m_holders.size()); }
   /// Whether some holder draws the run's charts (then steps and samples are decoded).
   bool chartsWanted() const { return !m_chartHolders.isEmpty(); }
+  /// The run's chart points, filled from the reader's decoded events and the history store:
+  /// every view draws these (a second view shares them instead of reading the run again).
+  SeriesStore* series() const { return m_series; }
+  /// How often the run was read again from its first event for a view (replayed()).
+  int replays() const { return m_replays; }
 
  signals:
   /// The run's events were read again from the start for a view that draws them (steps and
@@ -42,7 +49,11 @@ class RunSession : public QObject {
  private:
   friend class RunSessions;
   explicit RunSession(RunController* run, QObject* parent);
+  /// The controller handed on events from `first` on: their points into the store.
+  void feed(int first);
   RunController* m_run;
+  SeriesStore* m_series;
+  int m_replays = 0;
   QSet<QObject*> m_holders;
   QSet<QObject*> m_chartHolders;
   bool m_opening = true;  ///< being attached or started: not ended for want of holders yet
