@@ -207,12 +207,9 @@ class RunPage : public QWidget {
   studio::RunController* m_run;              ///< the shown run's controller, or m_idle
   studio::BackgroundJob* m_scan;    ///< lists the run folders (file work off the GUI thread)
   studio::BackgroundJob* m_logJob;  ///< reads a failed run's log tail
-  studio::BackgroundJob* m_detailJob;  ///< reads a zoomed range's samples at full resolution
-  QTimer* m_detailTimer = nullptr;     ///< the view settled: read its range
+  QTimer* m_detailTimer = nullptr;     ///< the view settled: its range is asked for
   double m_detailWantLo = 0, m_detailWantHi = -1;  ///< the range asked for
   int m_detailColumns = 0;                         ///< and the asking chart's width
-  double m_detailLo = 0, m_detailHi = -1;          ///< the range read (or being read)
-  quint64 m_detailRun = 0;  ///< counts the runs shown: a read for an earlier one is dropped
   bool m_attachOnScan = false;      ///< the next listing picks the run to show (project opened)
   QComboBox* m_config = nullptr;
   QSpinBox* m_nproc = nullptr;

@@ -222,9 +222,7 @@ void RunPage::clearCharts() {
     c->clearData();
   }
   m_targets.clear();
-  ++m_detailRun;  // a zoomed range's read of the run shown before is dropped
-  m_detailLo = 0;
-  m_detailHi = m_detailWantHi = -1;
+  m_detailWantHi = -1;  // a zoom of the run shown before is not read for the next one
   m_runGpu = -1;
   relayout();
   m_rankSplit.clear();
@@ -244,7 +242,7 @@ void RunPage::clearCharts() {
 }
 
 bool RunPage::detailLoading() const {
-  return m_detailJob->busy() || m_detailTimer->isActive();
+  return m_detailTimer->isActive() || (m_session && m_session->detailLoading());
 }
 
 void RunPage::wantDetail(LiveChart* chart, const QCPRange& r) {
@@ -255,56 +253,8 @@ void RunPage::wantDetail(LiveChart* chart, const QCPRange& r) {
 }
 
 void RunPage::fetchDetail() {
-  const auto stored = m_run->stored();
-  if (!stored || !m_session || !(m_detailWantHi > m_detailWantLo)) return;
-  // Only the stored part (after it the samples came from the file, every one), and only where
-  // its 10 s buckets are two pixels wide or more.
-  const double span = m_detailWantHi - m_detailWantLo;
-  const double lo = std::max(0.0, m_detailWantLo),
-               hi = std::min(m_detailWantHi, stored->bucketsUntil);
-  if (!(hi > lo) || span > store::kSampleBucketSeconds[0] * m_detailColumns / 2) return;
-  if (m_detailLo <= lo && hi <= m_detailHi) return;  // read, or being read
-  if (m_detailJob->busy()) {
-    m_detailTimer->start();  // after the read in flight
-    return;
-  }
-  // A quarter of the range more on each side: a small pan draws at once.
-  m_detailLo = std::max(0.0, lo - span / 4);
-  m_detailHi = std::min(stored->bucketsUntil, hi + span / 4);
-  struct Read {
-    std::optional<studio::SampleDetail> detail;
-    std::string error;
-  };
-  const std::string path =
-      QDir(m_run->runDir()).filePath(QStringLiteral("events.jsonl")).toStdString();
-  const double t0 = stored->t0, from = m_detailLo, to = m_detailHi;
-  const int64_t end = stored->offset;
-  const quint64 run = m_detailRun;
-  m_detailJob->run<Read>(
-      [=] {
-        Read r;
-        auto d = studio::readSampleDetail(path, t0, from, to, end);
-        if (d)
-          r.detail = std::move(d.value());
-        else
-          r.error = d.errorText();
-        return r;
-      },
-      [this, run](Read r) {
-        if (run != m_detailRun) return;  // another run is shown now
-        if (!r.detail) {
-          m_log->appendPlainText(tr("[studio] cannot read the samples of the zoomed range: %1")
-                                     .arg(QString::fromStdString(r.error)));
-          m_detailHi = -1;
-          return;
-        }
-        m_detailHi = r.detail->hi;  // lower when the read's budget ended it
-        // Into the session's store: every view of the run draws the range at full resolution.
-        if (!m_session) return;
-        studio::SeriesStore* store = m_session->series();
-        for (auto& s : r.detail->samples) store->setDetail(s.id, r.detail->lo, r.detail->hi, std::move(s.points));
-        store->flush();
-      });
+  // The session reads the range into its store: every view of the run draws it.
+  if (m_session) m_session->wantDetail(m_detailWantLo, m_detailWantHi, m_detailColumns);
 }
 
 void RunPage::updateSplit() {

@@ -4,7 +4,11 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
+#include <optional>
 
+#include "core/store/store.h"
+#include "core/studio/background_job.h"
 #include "core/studio/models/stored_run.h"
 #include "core/studio/run/cluster_job.h"
 #include "core/studio/run/cluster_profile.h"
@@ -21,7 +25,7 @@ QString folderKey(const QString& runDir) {
 }  // namespace
 
 RunSession::RunSession(RunController* run, QObject* parent)
-    : QObject(parent), m_run(run), m_series(new SeriesStore(this)) {
+    : QObject(parent), m_run(run), m_series(new SeriesStore(this)), m_detailJob(new BackgroundJob(this)) {
   m_run->setParent(this);
   // Connected before any view is: a view handling the same events finds their points stored.
   connect(m_run, &RunController::eventsAppended, this, &RunSession::feed);
@@ -31,7 +35,70 @@ void RunSession::feed(int first) {
   // A first batch comes after the history store's part, when the run was opened from it: its
   // series are moved into the store (built on the reader's thread), the events add the rest.
   StoredRun* stored = first == 0 ? m_run->stored().get() : nullptr;
+  if (first == 0) {
+    ++m_detailRun;  // a zoomed range's read of what was shown before is dropped
+    m_detailLo = 0;
+    m_detailHi = m_nextHi = -1;
+  }
   m_series->apply(m_run->events(), static_cast<size_t>(first), stored);
+}
+
+bool RunSession::detailLoading() const {
+  return m_detailJob->busy();
+}
+
+void RunSession::wantDetail(double wantLo, double wantHi, int columns) {
+  const auto stored = m_run->stored();
+  if (!stored || !(wantHi > wantLo)) return;
+  // Only the stored part (after it the samples came from the file, every one), and only where
+  // its 10 s buckets are two pixels wide or more.
+  const double span = wantHi - wantLo;
+  const double lo = std::max(0.0, wantLo), hi = std::min(wantHi, stored->bucketsUntil);
+  if (!(hi > lo) || span > store::kSampleBucketSeconds[0] * columns / 2) return;
+  if (m_detailLo <= lo && hi <= m_detailHi) return;  // read, or being read
+  if (m_detailJob->busy()) {  // after the read in flight
+    m_nextLo = wantLo;
+    m_nextHi = wantHi;
+    m_nextColumns = columns;
+    return;
+  }
+  // A quarter of the range more on each side: a small pan draws at once.
+  m_detailLo = std::max(0.0, lo - span / 4);
+  m_detailHi = std::min(stored->bucketsUntil, hi + span / 4);
+  struct Read {
+    std::optional<SampleDetail> detail;
+    std::string error;
+  };
+  const std::string path = QDir(m_run->runDir()).filePath(QStringLiteral("events.jsonl")).toStdString();
+  const double t0 = stored->t0, from = m_detailLo, to = m_detailHi;
+  const int64_t end = stored->offset;
+  const quint64 run = m_detailRun;
+  m_detailJob->run<Read>(
+      [=] {
+        Read r;
+        auto d = readSampleDetail(path, t0, from, to, end);
+        if (d)
+          r.detail = std::move(d.value());
+        else
+          r.error = d.errorText();
+        return r;
+      },
+      [this, run](Read r) {
+        if (run != m_detailRun) return;  // the run was read again meanwhile
+        if (!r.detail) {
+          m_detailHi = -1;
+          emit detailFailed(QString::fromStdString(r.error));
+        } else {
+          m_detailHi = r.detail->hi;  // lower when the read's budget ended it
+          for (auto& s : r.detail->samples) m_series->setDetail(s.id, r.detail->lo, r.detail->hi, std::move(s.points));
+          m_series->flush();
+        }
+        if (m_nextHi > m_nextLo) {
+          const double lo = m_nextLo, hi = m_nextHi;
+          m_nextHi = -1;
+          wantDetail(lo, hi, m_nextColumns);
+        }
+      });
 }
 
 RunSessions::RunSessions(QObject* parent) : QObject(parent) {}

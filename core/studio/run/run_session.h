@@ -20,6 +20,7 @@
 
 namespace stave::studio {
 
+class BackgroundJob;
 struct ClusterProfile;
 
 /// One followed run folder: its controller (process or job, reader, outcome) for every view.
@@ -40,8 +41,19 @@ class RunSession : public QObject {
   SeriesStore* series() const { return m_series; }
   /// How often the run was read again from its first event for a view (replayed()).
   int replays() const { return m_replays; }
+  /// A time chart shows [lo, hi] (seconds since the start) `columns` pixels wide: within the
+  /// part of a run opened from the history store that is held as 10 s buckets, where a bucket
+  /// is two pixels wide or more, the samples of that range and a quarter of it on each side
+  /// are read again from events.jsonl on a thread of their own (readSampleDetail) into the
+  /// store, drawn there by every view instead of the buckets. One window at a time; a range
+  /// asked for while one is read is read after it.
+  void wantDetail(double lo, double hi, int columns);
+  /// Whether a zoomed range is being read.
+  bool detailLoading() const;
 
  signals:
+  /// A zoomed range could not be read (the error names the file).
+  void detailFailed(const QString& error);
   /// The run's events were read again from the start for a view that draws them (steps and
   /// samples are handed on once, then dropped): views rebuild from eventsAppended(0).
   void replayed();
@@ -53,6 +65,11 @@ class RunSession : public QObject {
   void feed(int first);
   RunController* m_run;
   SeriesStore* m_series;
+  BackgroundJob* m_detailJob;                ///< reads a zoomed range's samples
+  double m_detailLo = 0, m_detailHi = -1;    ///< the range read (or being read)
+  double m_nextLo = 0, m_nextHi = -1;        ///< a range asked for while one was read
+  int m_nextColumns = 0;
+  quint64 m_detailRun = 0;  ///< counts the run's reads from the start: older detail is dropped
   int m_replays = 0;
   QSet<QObject*> m_holders;
   QSet<QObject*> m_chartHolders;

@@ -204,6 +204,44 @@ class TestSeriesStore : public QObject {
     QVERIFY(sessions.sessions().isEmpty());
   }
 
+  void aZoomedRangeIsReadIntoTheStoreForEveryView() {
+    // A run opened from the history store holds its samples as 10 s buckets: a zoomed range
+    // is read again from the log into the session's store, at full resolution.
+    const QString dir = m_dir.filePath("runs/zoomed");
+    const double t = tel::unixTimeNow() - 600;
+    std::vector<tel::Event> events{stave::test::runStart(t)};
+    for (int i = 0; i < 480; ++i) events.push_back(gpuSample(t + 0.5 * i, 0, 1, i % 7 == 0 ? 0 : 80));
+    append(dir, events);
+    RunSessions sessions;
+    sessions.setPollInterval(20);
+    sessions.setStorePath(m_dir.filePath("stave.db"));
+    sessions.setStoredRunBytes(1);  // opened from the store whatever its size
+    QObject page;
+    RunSession* s = sessions.follow(dir, &page, RunSessions::Need::Charts);
+    QVERIFY(s);
+    const SeriesId gpu{RunChart::GpuUtil, 1};
+    QTRY_VERIFY_WITH_TIMEOUT(s->controller()->stored() && !s->controller()->loadingStored() &&
+                                 s->series()->find(gpu),
+                             20000);
+    QVERIFY(s->series()->bucketsUntil() > 100);
+    const auto inRange = [&] {
+      std::vector<double> x, y;
+      s->series()->find(gpu)->query(60, 80, 1000, x, y);
+      return std::count_if(x.begin(), x.end(), [](double v) { return v >= 60 && v <= 80; });
+    };
+    QVERIFY2(inRange() < 10, qPrintable(QString::number(inRange())));  // buckets: two a 10 s
+    QSignalSpy changed(s->series(), &SeriesStore::seriesChanged);
+    s->wantDetail(60, 80, 1000);
+    QVERIFY(s->detailLoading());
+    QTRY_VERIFY_WITH_TIMEOUT(!s->detailLoading() && changed.count() > 0, 20000);
+    QVERIFY(s->series()->find(gpu)->detailCovers(60, 80));
+    QVERIFY2(inRange() >= 40, qPrintable(QString::number(inRange())));  // every half second
+    // Read already: a range inside it is not read again.
+    s->wantDetail(65, 75, 1000);
+    QVERIFY(!s->detailLoading());
+    sessions.release(s, &page);
+  }
+
   void aViewAfterTheQueueAloneGetsTheStepsReadAgain() {
     // The queue's session skipped steps: the first view of its charts has it read again.
     const QString dir = m_dir.filePath("runs/queued");
