@@ -416,13 +416,31 @@ bool RunPage::startRun() {
       return false;
     }
   }
+  const QString previous = m_run->runDir();
   if (!beginRun(tr("Cannot start: %1"), [&](QString* error) {
         return m_sessions->start(m_doc->path(), m_config->currentText(), m_nproc->value(), overrides, this,
                                  studio::RunSessions::Need::Charts, error);
       }))
     return false;
-  refreshRunList();
-  emit message(tr("Started %1").arg(m_run->runId()));
+  // The run's folder and process are made off this thread: "Started" once its process runs; a
+  // start that fails there reads as a refusal did, and the run shown before comes back.
+  studio::RunSession* started = m_session;
+  connect(
+      m_run, &RunController::launchDone, this,
+      [this, started, previous](const QString& error) {
+        if (m_session != started) return;  // another run is shown now
+        if (error.isEmpty()) {
+          refreshRunList();
+          emit message(tr("Started %1").arg(m_run->runId()));
+          return;
+        }
+        clearCharts();
+        if (previous.isEmpty() || !showRun(previous)) setSession(nullptr);
+        updateState();
+        m_outcome->setText(tr("Cannot start: %1").arg(error));
+        emit message(m_outcome->text());
+      },
+      Qt::SingleShotConnection);
   return true;
 }
 
@@ -496,7 +514,16 @@ void RunPage::updateTarget() {
 
 bool RunPage::stopRun() {
   QString error;
+  // The run's record is read and its process signalled off this thread: a failure there is
+  // said as a refusal here is.
+  const QMetaObject::Connection answer = connect(
+      m_run, &RunController::stopDone, this,
+      [this](const QString& why) {
+        if (!why.isEmpty()) emit message(tr("Cannot stop: %1").arg(why));
+      },
+      Qt::SingleShotConnection);
   if (!m_run->stop(&error)) {
+    disconnect(answer);
     emit message(tr("Cannot stop: %1").arg(error));
     return false;
   }
@@ -508,12 +535,25 @@ bool RunPage::stopRun() {
 
 bool RunPage::resumeRun() {
   QString error;
+  // Its process is started off this thread: "Resumed" once it runs, or the refusal's words.
+  const QMetaObject::Connection answer = connect(
+      m_run, &RunController::launchDone, this,
+      [this](const QString& why) {
+        if (why.isEmpty()) {
+          emit message(tr("Resumed %1").arg(m_run->runId()));
+          return;
+        }
+        updateState();
+        m_outcome->setText(tr("Cannot resume: %1").arg(why));
+        emit message(m_outcome->text());
+      },
+      Qt::SingleShotConnection);
   if (!m_run->resume(m_moreEpochs->value(), &error)) {
+    disconnect(answer);
     m_outcome->setText(tr("Cannot resume: %1").arg(error));
     emit message(m_outcome->text());
     return false;
   }
-  emit message(tr("Resumed %1").arg(m_run->runId()));
   updateState();
   return true;
 }

@@ -14,6 +14,10 @@ enum class OffGuiRead {
   HistoryRunQuery,  ///< History's queries of the selected runs (metric keys, curves)
   RunProcess,       ///< RunController's looks at its run's process: launcher.json, exit_status,
                     ///< wrapper.pid, /proc, launcher.log; on attach the folder and events.jsonl's size
+  RunStart,         ///< a run's start or resume: its folder made, old records removed, the
+                    ///< process started, launcher.json written
+  RunStop,          ///< a run's stop: launcher.json read and the process signalled
+  ClusterRecord,    ///< whether a followed run folder holds a cluster job record
   Count
 };
 

@@ -146,6 +146,13 @@ class TestRunPage : public QObject {
     QCOMPARE(c->runDir(), dir);
     QVERIFY(epochEnds(c) >= done + 1);
     QTRY_VERIFY_WITH_TIMEOUT(!c->isLive(), 30000);
+    // The run folder, its old records, the process and launcher.json (a start and two
+    // resumes), and the stops' reads of the record: all off the GUI thread.
+    const auto starts = readCount(OffGuiRead::RunStart), stops = readCount(OffGuiRead::RunStop);
+    QVERIFY2(starts.total >= 6, qPrintable(QString::number(starts.total)));  // 3 launches, 2 reads each
+    QCOMPARE(starts.onMainThread, uint64_t(0));
+    QVERIFY2(stops.total >= 2, qPrintable(QString::number(stops.total)));
+    QCOMPARE(stops.onMainThread, uint64_t(0));
   }
 
   void runOutlivesWindowAndReattaches() {
@@ -197,6 +204,10 @@ class TestRunPage : public QObject {
     const auto looks = readCount(OffGuiRead::RunProcess);
     QVERIFY(looks.total > looksBefore.total);
     QCOMPARE(looks.onMainThread, uint64_t(0));
+    // Whether the reattached folder is a cluster run was asked with the first look, off it too.
+    const auto clusterLooks = readCount(OffGuiRead::ClusterRecord);
+    QVERIFY(clusterLooks.total > 0);
+    QCOMPARE(clusterLooks.onMainThread, uint64_t(0));
   }
 
   void copiedRunFolderIsNotLive() {
@@ -338,6 +349,27 @@ class TestRunPage : public QObject {
     // leaves the file to it): once either way.
     QTRY_COMPARE(spy.count(), 1);
     QVERIFY(spy.first().first().toString().contains("events.jsonl"));
+  }
+
+  // A start whose process cannot be made (no stave-train there) is told after the fact in the
+  // words a refusal had, and nothing stays running; the folder check and the start were made
+  // off the GUI thread.
+  void aStartThatCannotBeMadeIsTold() {
+    auto w = openWindow();
+    QVERIFY(w);
+    w->sessions()->setExecutable(m_dir.filePath("no-such-stave-train"));
+    auto* page = w->runPage();
+    QTRY_VERIFY_WITH_TIMEOUT(page->startButton()->isEnabled(), 10000);
+    const auto before = readCount(OffGuiRead::RunStart);
+    QVERIFY(page->startRun());  // starting: made on a thread of its own
+    QTRY_VERIFY_WITH_TIMEOUT(
+        page->outcomeLabel()->text().startsWith("Cannot start: stave-train was not found (looked beside"),
+        10000);
+    QVERIFY(!page->controller()->isLive());
+    QTRY_VERIFY_WITH_TIMEOUT(page->startButton()->isEnabled(), 5000);
+    const auto after = readCount(OffGuiRead::RunStart);
+    QVERIFY(after.total > before.total);
+    QCOMPARE(after.onMainThread, uint64_t(0));
   }
 };
 

@@ -289,6 +289,10 @@ class TestRunQueue : public QObject {
     auto* session = w.sessions()->start(m_project, "default", 1, {"epochs=300"}, w.runPage(),
                                         stave::studio::RunSessions::Need::Charts, &error);
     QVERIFY2(session, qPrintable(error));
+    // Its folder and process are made off the GUI thread; the page shows the folder once made.
+    QSignalSpy launched(session->controller(), &stave::studio::RunController::launchDone);
+    QVERIFY(launched.wait(30000));
+    QCOMPARE(launched.first().first().toString(), QString());
     QVERIFY(w.runPage()->showRun(session->runDir()));
     auto* c = w.runPage()->controller();
     QCOMPARE(c, session->controller());

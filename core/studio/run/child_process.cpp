@@ -19,6 +19,7 @@
 #include "core/base/atomic_file.h"
 #include "core/studio/background_job.h"
 #include "core/studio/engine_text.h"
+#include "core/studio/gui_thread_reads.h"
 #include "core/studio/regular_file.h"
 
 namespace stave::studio {
@@ -73,13 +74,39 @@ ChildProcess::ChildProcess(Lifetime lifetime, int graceMs, QObject* parent)
       }
       return;
     }
-    const auto rec = readRecord(m_folder);
-    if (!rec.valid || rec.pid != m_stopPid || !alive(m_folder)) return;
-    const pid_t group = getpgid(static_cast<pid_t>(rec.pid));
-    if (group > 0) ::kill(-group, SIGKILL);
-    else ::kill(static_cast<pid_t>(rec.pid), SIGKILL);
-    emit killed();
+    // The record is read where the process is signalled, on the signal job's thread.
+    const QString folder = m_folder;
+    const qint64 pid = m_stopPid;
+    signalJob()->run<bool>([folder, pid] { return killGroup(folder, pid); },
+                           [this, pid](bool sent) {
+                             if (sent && pid == m_stopPid) emit killed();
+                           });
   });
+}
+
+BackgroundJob* ChildProcess::signalJob() {
+  if (!m_signalJob) m_signalJob = new BackgroundJob(this);
+  return m_signalJob;
+}
+
+bool ChildProcess::killGroup(const QString& folder, qint64 pid) {
+  countRead(OffGuiRead::RunStop);
+  const auto rec = readRecord(folder);
+  if (!rec.valid || rec.pid != pid || !alive(folder)) return false;
+  const pid_t group = getpgid(static_cast<pid_t>(rec.pid));
+  if (group > 0) ::kill(-group, SIGKILL);
+  else ::kill(static_cast<pid_t>(rec.pid), SIGKILL);
+  return true;
+}
+
+QString ChildProcess::signalTerm(const QString& folder, qint64* pid) {
+  countRead(OffGuiRead::RunStop);
+  const auto rec = readRecord(folder);
+  if (!rec.valid || !alive(folder)) return tr("the run is not running");
+  if (::kill(static_cast<pid_t>(rec.pid), SIGTERM) != 0)
+    return tr("cannot signal process %1: %2").arg(rec.pid).arg(QString::fromLocal8Bit(std::strerror(errno)));
+  *pid = rec.pid;
+  return {};
 }
 
 ChildProcess::~ChildProcess() {
@@ -116,19 +143,35 @@ bool ChildProcess::stop(QString* error) {
     m_kill.start(m_graceMs);
     return true;
   }
-  const auto rec = readRecord(m_folder);
-  if (!rec.valid || !alive(m_folder)) {
-    if (error) *error = tr("the run is not running");
-    return false;
-  }
-  if (::kill(static_cast<pid_t>(rec.pid), SIGTERM) != 0) {
-    if (error) *error = tr("cannot signal process %1: %2").arg(rec.pid).arg(QString::fromLocal8Bit(std::strerror(errno)));
+  qint64 pid = 0;
+  const QString why = signalTerm(m_folder, &pid);
+  if (!why.isEmpty()) {
+    if (error) *error = why;
     return false;
   }
   m_stopRequested = true;
-  m_stopPid = rec.pid;
+  m_stopPid = pid;
   m_kill.start(m_graceMs);
   return true;
+}
+
+void ChildProcess::stopInBackground() {
+  const QString folder = m_folder;
+  signalJob()->run<std::pair<qint64, QString>>(
+      [folder] {
+        qint64 pid = 0;
+        QString why = signalTerm(folder, &pid);
+        return std::make_pair(pid, why);
+      },
+      [this, folder](std::pair<qint64, QString> r) {
+        if (folder != m_folder) return;  // another folder is followed now
+        if (r.second.isEmpty()) {
+          m_stopRequested = true;
+          m_stopPid = r.first;
+          m_kill.start(m_graceMs);
+        }
+        emit stopped(r.second);
+      });
 }
 
 ProcessOutcome ChildProcess::outcomeOf(int code, bool signalled, bool stopRequested, std::initializer_list<int> okCodes) {
@@ -154,15 +197,11 @@ void ChildProcess::forgetStop() {
   m_stopRequested = false;
 }
 
-bool ChildProcess::startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error) {
-  if (exe.isEmpty() || !QFileInfo(exe).isExecutable()) {
-    if (error) *error = tr("stave-train was not found (looked beside the studio and on PATH)");
-    return false;
-  }
-  if (!QDir().mkpath(folder)) {
-    if (error) *error = tr("cannot create %1").arg(folder);
-    return false;
-  }
+QString ChildProcess::spawn(const QString& exe, const QStringList& args, const QString& folder) {
+  countRead(OffGuiRead::RunStart);
+  if (exe.isEmpty() || !QFileInfo(exe).isExecutable())
+    return tr("stave-train was not found (looked beside the studio and on PATH)");
+  if (!QDir().mkpath(folder)) return tr("cannot create %1").arg(folder);
   for (const char* f : {"launcher.pid", "launcher.json", "exit_status", "wrapper.pid"})
     QFile::remove(QDir(folder).filePath(QString::fromLatin1(f)));
   QProcess p;
@@ -179,8 +218,38 @@ bool ChildProcess::startDetached(const QString& exe, const QStringList& args, co
   p.setStandardInputFile(QProcess::nullDevice());
   p.setStandardOutputFile(QProcess::nullDevice());
   p.setStandardErrorFile(QProcess::nullDevice());
-  if (!p.startDetached()) {
-    if (error) *error = tr("cannot start setsid/sh for %1").arg(exe);
+  if (!p.startDetached()) return tr("cannot start setsid/sh for %1").arg(exe);
+  return {};
+}
+
+QString ChildProcess::writeRecord(const QString& dir, const QString& exe, const QStringList& args) {
+  countRead(OffGuiRead::RunStart);
+  QElapsedTimer t;
+  t.start();
+  qint64 pid = 0;
+  while (t.elapsed() < kRecordWaitMs) {
+    pid = readText(QDir(dir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
+    if (pid > 0) break;
+    QThread::msleep(10);
+  }
+  if (pid <= 0)
+    return tr("the run did not start within %1 s (see %2)")
+        .arg(kRecordWaitMs / 1000)
+        .arg(QDir(dir).filePath(QStringLiteral("launcher.log")));
+  QJsonObject rec{{QStringLiteral("pid"), pid},
+                  {QStringLiteral("start_ticks"), processStart(pid)},
+                  {QStringLiteral("host"), QSysInfo::machineHostName()},
+                  {QStringLiteral("boot_id"), bootId()},
+                  {QStringLiteral("command"), (QStringList{exe} + args).join(QLatin1Char(' '))},
+                  {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
+  auto st = writeFileAtomic(QDir(dir).filePath(QStringLiteral("launcher.json")).toStdString(),
+                            QJsonDocument(rec).toJson().toStdString());
+  return st ? QString() : errorsText(st.errors());
+}
+
+bool ChildProcess::startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error) {
+  if (const QString why = spawn(exe, args, folder); !why.isEmpty()) {
+    if (error) *error = why;
     return false;
   }
   setFolder(folder);
@@ -190,36 +259,41 @@ bool ChildProcess::startDetached(const QString& exe, const QStringList& args, co
   // Waited for on a thread of its own (the window goes on).
   if (!m_recordJob) m_recordJob = new BackgroundJob(this);
   const QString dir = m_folder;
-  m_recordJob->run<QString>(
-      [dir, exe, args] {
-        QElapsedTimer t;
-        t.start();
-        qint64 pid = 0;
-        while (t.elapsed() < kRecordWaitMs) {
-          pid = readText(QDir(dir).filePath(QStringLiteral("launcher.pid"))).trimmed().toLongLong();
-          if (pid > 0) break;
-          QThread::msleep(10);
-        }
-        if (pid <= 0)
-          return tr("the run did not start within %1 s (see %2)")
-              .arg(kRecordWaitMs / 1000)
-              .arg(QDir(dir).filePath(QStringLiteral("launcher.log")));
-        QJsonObject rec{{QStringLiteral("pid"), pid},
-                        {QStringLiteral("start_ticks"), processStart(pid)},
-                        {QStringLiteral("host"), QSysInfo::machineHostName()},
-                        {QStringLiteral("boot_id"), bootId()},
-                        {QStringLiteral("command"), (QStringList{exe} + args).join(QLatin1Char(' '))},
-                        {QStringLiteral("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-        auto st = writeFileAtomic(QDir(dir).filePath(QStringLiteral("launcher.json")).toStdString(),
-                                  QJsonDocument(rec).toJson().toStdString());
-        return st ? QString() : errorsText(st.errors());
-      },
-      [this, dir](QString error) {
-        if (dir != m_folder) return;  // another folder is followed now
-        m_starting = false;
-        if (!error.isEmpty()) emit startFailed(error);
-      });
+  const quint64 seq = ++m_launchSeq;
+  m_recordJob->run<QString>([dir, exe, args] { return writeRecord(dir, exe, args); },
+                            [this, dir, seq](QString error) {
+                              if (dir != m_folder || seq != m_launchSeq) return;  // another start since
+                              m_starting = false;
+                              if (!error.isEmpty()) emit startFailed(error);
+                            });
   return true;
+}
+
+void ChildProcess::startDetachedInBackground(const QString& exe, const QStringList& args, const QString& folder) {
+  setFolder(folder);
+  forgetStop();  // the same folder again (a resume): a stop of the last process is done
+  m_starting = true;
+  if (!m_recordJob) m_recordJob = new BackgroundJob(this);
+  const QString dir = m_folder;
+  const quint64 seq = ++m_launchSeq;
+  // The folder and the process first; the record once the process runs (the job before has
+  // ended then, so the second starts at once on the same job).
+  m_recordJob->run<QString>([dir, exe, args] { return spawn(exe, args, dir); },
+                            [this, dir, exe, args, seq](QString why) {
+                              if (dir != m_folder || seq != m_launchSeq) return;  // another start since
+                              if (!why.isEmpty()) {
+                                m_starting = false;
+                                emit launched(why);
+                                return;
+                              }
+                              m_recordJob->run<QString>([dir, exe, args] { return writeRecord(dir, exe, args); },
+                                                        [this, dir, seq](QString error) {
+                                                          if (dir != m_folder || seq != m_launchSeq) return;
+                                                          m_starting = false;
+                                                          if (!error.isEmpty()) emit startFailed(error);
+                                                        });
+                              emit launched({});
+                            });
 }
 
 LauncherRecord ChildProcess::readRecord(const QString& folder) {

@@ -69,6 +69,11 @@ class ChildProcess : public QObject {
   /// then starting() is true; if that takes over 5 s, startFailed() says why. False with
   /// `error` when nothing could be started.
   bool startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error = nullptr);
+  /// startDetached with all of its file and process work on a thread of its own (counted as
+  /// OffGuiRead::RunStart): starting() and folder() are `folder`'s at once; then launched("")
+  /// once the process was started, or launched(why) — the same words startDetached would have
+  /// given, naming the program or folder — when nothing could be; startFailed() as there.
+  void startDetachedInBackground(const QString& exe, const QStringList& args, const QString& folder);
   /// Follows the process of `folder` (a run started earlier, by this studio or another).
   void setFolder(const QString& folder);
   QString folder() const { return m_folder; }
@@ -107,6 +112,10 @@ class ChildProcess : public QObject {
   /// process signalled, with its process group: a run resumed within the grace period is a new
   /// process and is left alone). False with `error` when there is nothing to stop.
   bool stop(QString* error = nullptr);
+  /// Detached: stop() with the record read and the process signalled on a thread of its own
+  /// (counted as OffGuiRead::RunStop); stopped("") when SIGTERM was sent, else stopped(why),
+  /// in stop()'s words. The SIGKILL after the grace period reads the record there too.
+  void stopInBackground();
   /// Whether stop() was called since the process started.
   bool stopRequested() const { return m_stopRequested; }
   /// The outcome of an ended process from its exit code and whether a signal ended it: a stop
@@ -122,15 +131,32 @@ class ChildProcess : public QObject {
   void startFailed(const QString& error);
   /// The grace period ran out and SIGKILL was sent.
   void killed();
+  /// startDetachedInBackground's answer: "" when the process was started, else why not.
+  void launched(const QString& error);
+  /// stopInBackground's answer: "" when SIGTERM was sent, else why not.
+  void stopped(const QString& error);
 
  private:
   /// Cancels a SIGKILL still due and forgets that a stop was asked for (a new process).
   void forgetStop();
+  /// What startDetached does before the record: checks `exe`, makes `folder`, removes the last
+  /// process's record files and starts the waiting shell. Any thread. "" or why not.
+  static QString spawn(const QString& exe, const QStringList& args, const QString& folder);
+  /// Waits (up to 5 s) for the shell's pid file and writes launcher.json. Any thread. "" or why not.
+  static QString writeRecord(const QString& folder, const QString& exe, const QStringList& args);
+  /// Detached SIGTERM of `folder`'s process: the record's pid, or why not (stop()'s words).
+  static QString signalTerm(const QString& folder, qint64* pid);
+  /// Detached SIGKILL of `folder`'s process group, when it is still the process `pid`.
+  static bool killGroup(const QString& folder, qint64 pid);
+  /// The job that sends a detached process its signals (stopInBackground, the SIGKILL).
+  BackgroundJob* signalJob();
   Lifetime m_lifetime;
   int m_graceMs;
   QProcess* m_process = nullptr;  ///< Attached
   QString m_folder;               ///< Detached
   BackgroundJob* m_recordJob = nullptr;
+  BackgroundJob* m_signalJob = nullptr;
+  quint64 m_launchSeq = 0;  ///< which startDetachedInBackground an answer belongs to
   bool m_starting = false;
   qint64 m_stopPid = 0;  ///< Detached: the process stop() signalled; the grace timer kills only it
   bool m_stopRequested = false;

@@ -1,4 +1,5 @@
 #include "core/studio/run/cluster_job.h"
+#include "core/studio/gui_thread_reads.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -220,9 +221,14 @@ void ClusterJob::forget(const QString& folder) {
 }
 
 void ClusterJob::setFolder(const QString& runDir) {
+  if (!runDir.isEmpty()) countRead(OffGuiRead::ClusterRecord);
+  setFolder(runDir, !runDir.isEmpty() && QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName())));
+}
+
+void ClusterJob::setFolder(const QString& runDir, bool hasRecord) {
   const bool was = m_cluster;
   forget(runDir);
-  m_cluster = !runDir.isEmpty() && QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName()));
+  m_cluster = !runDir.isEmpty() && hasRecord;
   if (m_cluster) {
     m_timer.start(m_pollMs);
     refresh();

@@ -28,9 +28,12 @@ class ClusterJob : public QObject {
   explicit ClusterJob(QObject* parent = nullptr);
   ~ClusterJob() override;
 
-  /// Follows the job of `runDir` when it has a record (a stat here; the record is read on the
-  /// job's thread); "" follows nothing.
+  /// Follows the job of `runDir` when it has a record (a stat here, counted as
+  /// OffGuiRead::ClusterRecord; the record is read on the job's thread); "" follows nothing.
   void setFolder(const QString& runDir);
+  /// setFolder when the caller looked already (off the GUI thread) whether `runDir` holds a
+  /// record (`hasRecord`): nothing is read here.
+  void setFolder(const QString& runDir, bool hasRecord);
   QString folder() const { return m_folder; }
   /// True when the followed folder is a cluster run (a record, or a submission in flight).
   bool isCluster() const { return m_cluster; }

@@ -92,6 +92,8 @@ RunController::RunController(QObject* parent)
       setOutcome(RunOutcome::FailedToStart);
     }
   });
+  connect(m_child, &ChildProcess::launched, this, &RunController::onLaunched);
+  connect(m_child, &ChildProcess::stopped, this, &RunController::stopDone);
   connect(m_child, &ChildProcess::startFailed, this, [this](const QString& error) {
     m_message = error;
     emit warning(error);
@@ -126,10 +128,42 @@ bool RunController::isLive() const {
   return !m_runDir.isEmpty() && m_child->folder() == m_runDir && (m_child->starting() || m_wasLive);
 }
 
-bool RunController::launch(const QStringList& args, const QString& runDir, QString* error) {
-  if (!m_child->startDetached(m_exe, args, runDir, error)) return false;
+void RunController::launch(const QStringList& args, const QString& runDir) {
+  m_child->startDetachedInBackground(m_exe, args, runDir);
   m_startedAt = QDateTime::currentMSecsSinceEpoch();
-  return true;
+}
+
+void RunController::onLaunched(const QString& error) {
+  const Launch what = m_launch;
+  m_launch = Launch::None;
+  if (what == Launch::None || m_runDir.isEmpty()) return;  // left since
+  if (error.isEmpty()) {
+    // A new run's folder exists now: followed as any run, its events read off this thread.
+    if (what == Launch::Start) {
+      m_cluster->setFolder(m_runDir, false);  // started here: no cluster job
+      m_timer.start();
+      readFromStart(FirstRead::Reader);
+    } else {
+      m_timer.start();
+    }
+    emit launchDone({});
+    return;
+  }
+  m_wasLive = false;
+  if (what == Launch::Start) {
+    m_message = error;
+    m_outcome = RunOutcome::FailedToStart;
+  } else {
+    m_outcome = m_before.outcome;
+    m_message = m_before.message;
+    m_hint = m_before.hint;
+    m_signal = m_before.signal;
+    m_sawEnd = m_before.sawEnd;
+    m_endSeenAtRead = m_before.endSeenAtRead;
+    m_timer.start();
+  }
+  emit launchDone(error);
+  emit stateChanged();
 }
 
 QString RunController::newRunDir(const QString& projectFile) {
@@ -157,9 +191,11 @@ bool RunController::start(const QString& projectFile, const QString& configName,
   if (nproc > 1) args << QStringLiteral("--nproc") << QString::number(nproc);
   args << overrides;
   detach();
-  if (!launch(args, dir, error)) return false;
-  attach(dir, nullptr, FirstRead::Reader);  // its events are read and decoded off this thread
-  m_startedAt = QDateTime::currentMSecsSinceEpoch();
+  // The folder is made and the process started on a thread of its own; the run is followed
+  // from its folder once that is done (onLaunched).
+  m_runDir = QFileInfo(dir).absoluteFilePath();
+  m_launch = Launch::Start;
+  launch(args, m_runDir);
   m_wasLive = true;  // until a look after its start says otherwise
   setOutcome(RunOutcome::Starting);
   return true;
@@ -182,12 +218,17 @@ bool RunController::resume(int epochs, QString* error) {
     if (error) *error = tr("%1 is still running").arg(runId());
     return false;
   }
-  if (m_cluster->isCluster()) return resubmit(epochs, error);
+  if (m_cluster->isCluster()) {
+    if (!resubmit(epochs, error)) return false;
+    emit launchDone({});  // Slurm's answer comes with the job's state
+    return true;
+  }
   QStringList args{QStringLiteral("train"), QStringLiteral("--run-dir"), m_runDir,
                    QStringLiteral("resume=true")};
   if (epochs > 0) args << QStringLiteral("epochs=%1").arg(epochs);
-  const QString dir = m_runDir;
-  if (!launch(args, dir, error)) return false;
+  m_before = {m_outcome, m_message, m_hint, m_signal, m_sawEnd, m_endSeenAtRead};
+  m_launch = Launch::Resume;
+  launch(args, m_runDir);
   resetStory();
   ++m_lookEpoch;  // a look in flight saw the process before
   m_haveLook = false;
@@ -204,10 +245,22 @@ bool RunController::stop(QString* error) {
     m_sawEnd = true;
     m_outcome = RunOutcome::Stopped;
     emit stateChanged();
+    emit stopDone({});
     return true;
   }
-  if (!m_runDir.isEmpty() && m_cluster->isCluster()) return m_cluster->cancel(error);
-  return m_child->stop(error);
+  if (!m_runDir.isEmpty() && m_cluster->isCluster()) {
+    if (!m_cluster->cancel(error)) return false;
+    emit stopDone({});  // Slurm's answer comes as a warning
+    return true;
+  }
+  // The record is read and the process signalled off this thread (stopDone tells); a run the
+  // last look found ended is refused here, in ChildProcess::stop's words.
+  if (m_runDir.isEmpty() || m_child->folder() != m_runDir || m_launch != Launch::None || !m_wasLive) {
+    if (error) *error = ChildProcess::tr("the run is not running");
+    return false;
+  }
+  m_child->stopInBackground();
+  return true;
 }
 
 bool RunController::attach(const QString& runDir, QString* error, FirstRead first) {
@@ -219,7 +272,8 @@ bool RunController::attach(const QString& runDir, QString* error, FirstRead firs
   }
   m_runDir = QFileInfo(runDir).absoluteFilePath();
   m_child->setFolder(m_runDir);
-  m_cluster->setFolder(m_runDir);
+  // Here: looked at on this thread, as the caller asked. Reader: the first look tells.
+  if (first == FirstRead::Here) m_cluster->setFolder(m_runDir);
   m_outcome = RunOutcome::None;  // Running once a look finds its process alive
   m_timer.start();
   readFromStart(first);
@@ -278,6 +332,7 @@ void RunController::detach() {
   m_logMissingReported = false;
   m_startedAt = 0;
   m_resumeWaiting = false;
+  m_launch = Launch::None;  // a launch in flight is for the run left
   ++m_lookEpoch;  // a look in flight is of the run left
   m_haveLook = false;
   m_wasLive = false;

@@ -69,7 +69,9 @@ class RunController : public QObject {
   /// Starts a run of `projectFile`'s config `configName` in runs/<new id>/ with `nproc` ranks
   /// and extra key=value overrides. False with `error` when it cannot start (a local run of
   /// the controller still lives; a cluster job it follows goes on, and the new run is followed).
-  /// `runDir` chooses the folder (newRunDir(); "" = a new one).
+  /// `runDir` chooses the folder (newRunDir(); "" = a new one). True means starting: the run
+  /// folder is made and the process started on a thread of its own, and launchDone() tells
+  /// how that went (an error leaves the run FailedToStart, its folder followed no further).
   bool start(const QString& projectFile, const QString& configName, int nproc,
              const QStringList& overrides, QString* error = nullptr, const QString& runDir = {});
   /// Sends a run of `projectFile`'s config `configName` to the cluster of `profile` (its exported
@@ -83,10 +85,14 @@ class RunController : public QObject {
   /// A fresh run folder under the project's runs/: run-<time>, -2, -3 ... when taken.
   static QString newRunDir(const QString& projectFile);
   /// Continues the followed run (resume=true), with `epochs` > 0 setting a new total. A cluster
-  /// run is resubmitted to its cluster profile.
+  /// run is resubmitted to its cluster profile. A local run's process is started off this
+  /// thread: launchDone() follows a true (at once for a cluster run); an error there brings
+  /// back the outcome before.
   bool resume(int epochs = 0, QString* error = nullptr);
   /// Asks the run to stop: SIGTERM now, SIGKILL of its process group after the grace period.
-  /// A cluster run: scancel --signal=TERM (a pending job is cancelled).
+  /// A cluster run: scancel --signal=TERM (a pending job is cancelled). A local run's record
+  /// is read and its process signalled off this thread: stopDone() follows a true (at once
+  /// when there is nothing to wait for), with the error when the process could not be signalled.
   bool stop(QString* error = nullptr);
   /// Where the first read of an attached run is done.
   enum class FirstRead {
@@ -158,6 +164,7 @@ class RunController : public QObject {
   struct ProcessLook {
     bool folder = true;         ///< the run folder is a folder
     qint64 logSize = 0;         ///< the size of events.jsonl (asked on the first look only)
+    bool clusterRecord = false; ///< the folder holds a cluster job record (first look only)
     bool live = false;          ///< ChildProcess::alive
     LauncherRecord record;      ///< launcher.json (or launcher.pid)
     DetachedExit exit;          ///< exit_status, or whether its shell still waits
@@ -181,9 +188,26 @@ class RunController : public QObject {
   void stateChanged();
   /// Something the user should read (skipped lines, a removed event log).
   void warning(const QString& text);
+  /// The process of a start() or resume() that returned true was started (""), or could not
+  /// be (why, naming the program or folder).
+  void launchDone(const QString& error);
+  /// A stop() that returned true was sent (""), or could not be (why).
+  void stopDone(const QString& error);
 
  private:
-  bool launch(const QStringList& args, const QString& runDir, QString* error);
+  /// Starts `args` for `runDir` off this thread (ChildProcess::startDetachedInBackground).
+  void launch(const QStringList& args, const QString& runDir);
+  /// ChildProcess::launched: a new run is followed from here, a resume goes on; a failure ends
+  /// a new run FailedToStart and brings back a resumed run's state before.
+  void onLaunched(const QString& error);
+  /// What a resume changed before its process was started (brought back when it cannot be).
+  struct StoryBefore {
+    RunOutcome outcome = RunOutcome::None;
+    QString message, hint;
+    int signal = 0;
+    bool sawEnd = false;
+    qint64 endSeenAtRead = -1;
+  };
   /// Asks for a look at the process (a local run, when none is in flight); its result goes to
   /// applyLook. A cluster run's state is its job's: nothing to look at.
   void watch();
@@ -266,6 +290,9 @@ class RunController : public QObject {
   bool m_wasLive = false;  ///< liveness at the last look (a change is a state change)
   QTimer m_timer;
   qint64 m_startedAt = 0;  ///< ms since epoch of start(), to wait for the process record
+  enum class Launch { None, Start, Resume };
+  Launch m_launch = Launch::None;  ///< what a launch in flight is for
+  StoryBefore m_before;            ///< a resume's state before its launch
 };
 
 }  // namespace stave::studio

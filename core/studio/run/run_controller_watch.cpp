@@ -36,6 +36,8 @@ RunController::ProcessLook RunController::lookAt(const QString& runDir, bool fir
     look.folder = QFileInfo(runDir).isDir();
     if (!look.folder) return look;
     look.logSize = QFileInfo(QDir(runDir).filePath(QStringLiteral("events.jsonl"))).size();
+    countRead(OffGuiRead::ClusterRecord);
+    look.clusterRecord = QFileInfo::exists(QDir(runDir).filePath(clusterJobFileName()));
   }
   look.live = ChildProcess::alive(runDir);
   look.record = ChildProcess::readRecord(runDir);
@@ -103,6 +105,8 @@ void RunController::lookFirst() {
           emit stateChanged();
           return;
         }
+        // Whether it is a cluster run, as the look found (a reread keeps the job followed).
+        if (m_cluster->folder() != m_runDir) m_cluster->setFolder(m_runDir, look.clusterRecord);
         if (epoch == m_lookEpoch) applyLook(look);
         readFromStart(look.logSize, FirstRead::Reader);
       },

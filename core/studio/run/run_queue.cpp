@@ -400,13 +400,32 @@ void RunQueue::startHead() {
     return fail(error);
   }
   m_held.insert(QDir::cleanPath(session->runDir()), session);
+  // Its folder and process are made off the GUI thread: a start that fails there fails the
+  // entry as a refusal did, and gives back what it held.
+  connect(
+      session->controller(), &RunController::launchDone, this,
+      [this, id = e.id, runDir, resources](const QString& error) {
+        if (error.isEmpty()) {
+          emit runStarted(runDir);  // its folder is there now, for a page to show
+          return;
+        }
+        releaseSession(runDir);
+        m_leases.release(resources, runDir);
+        const auto at = std::find_if(m_entries.begin(), m_entries.end(),
+                                     [&](const QueueEntry& x) { return x.id == id && x.runDir == runDir; });
+        if (at == m_entries.end()) return;
+        at->state = State::Failed;
+        at->message = error;
+        changed(int(at - m_entries.begin()));
+        save();
+      },
+      Qt::SingleShotConnection);
   e.state = State::Starting;
   e.runDir = runDir;
   e.resources = resources;
   e.message.clear();
   changed(row);
   save();
-  emit runStarted(runDir);
   QTimer::singleShot(0, this, &RunQueue::tick);  // the free count now counts this run's leases
 }
 

@@ -104,7 +104,8 @@ class RunQueue : public QAbstractListModel {
   const Probe& lastProbe() const { return m_probe; }
 
  signals:
-  /// A queued run was started in `runDir` (the Run page shows it).
+  /// A queued run was started in `runDir`: its folder made and its process running (the Run
+  /// page shows it).
   void runStarted(const QString& runDir);
   void freeTextChanged(const QString& text);
   void message(const QString& text);
