@@ -18,6 +18,7 @@ enum class OffGuiRead {
                     ///< process started, launcher.json written
   RunStop,          ///< a run's stop: launcher.json read and the process signalled
   ClusterRecord,    ///< whether a followed run folder holds a cluster job record
+  HistoryStore,     ///< History's store: opened, runs/ ingested, its rows and their folders read
   Count
 };
 

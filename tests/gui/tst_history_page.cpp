@@ -233,6 +233,14 @@ class TestHistoryPage : public QObject {
     QCOMPARE(readCount(OffGuiRead::RunSummaries).onMainThread, uint64_t(0));
     QTRY_VERIFY_WITH_TIMEOUT(readCount(OffGuiRead::RunFolders).total > 0, 20000);
     QCOMPARE(readCount(OffGuiRead::RunFolders).onMainThread, uint64_t(0));
+    // History's store: opened with the project, runs/ ingested and the rows read by Refresh,
+    // each on the model's job.
+    const auto storeBefore = readCount(OffGuiRead::HistoryStore);
+    QVERIFY(storeBefore.total > 0);  // the project's opening
+    refreshAndWait();
+    const auto storeAfter = readCount(OffGuiRead::HistoryStore);
+    QVERIFY(storeAfter.total > storeBefore.total);
+    QCOMPARE(storeAfter.onMainThread, uint64_t(0));
   }
 
   void configDiffHidesEqualKeys() {

@@ -1,4 +1,5 @@
 #include "core/studio/models/history_model.h"
+#include "core/studio/gui_thread_reads.h"
 
 #include "core/studio/background_job.h"
 #include "core/studio/engine_text.h"
@@ -107,6 +108,7 @@ bool HistoryModel::open(const QString& projectDir, QString* error) {
   m_store.reset();
   m_projectDir = QDir(projectDir).absolutePath();
   endResetModel();
+  countRead(OffGuiRead::HistoryStore);
   auto s = store::Store::open(store::Store::defaultPath(m_projectDir.toStdString()));
   if (!s) {
     if (error) *error = errorsText(s.errors());
@@ -139,6 +141,7 @@ void HistoryModel::openInBackground(const QString& projectDir) {
   // here only after the job handed it over (one thread at a time).
   m_ingest->run<std::shared_ptr<Opened>>(
       [path] {
+        countRead(OffGuiRead::HistoryStore);
         auto out = std::make_shared<Opened>();
         auto s = store::Store::open(path);
         if (!s) {
@@ -208,6 +211,7 @@ void HistoryModel::close() {
 
 bool HistoryModel::refresh(QString* error) {
   if (!m_store) return false;
+  countRead(OffGuiRead::HistoryStore);
   auto r = m_store->ingestRuns(QDir(m_projectDir).filePath(QStringLiteral("runs")).toStdString());
   if (!r) {
     if (error) *error = errorsText(r.errors());
@@ -260,6 +264,7 @@ void HistoryModel::refreshInBackground() {
   std::shared_ptr<store::Store> db = m_ingestDb;
   m_ingest->run<Ingested>(
       [dbPath, runs, db, stop = m_ingest->stopFlag()] {
+        countRead(OffGuiRead::HistoryStore);
         Ingested out;
         out.db = db;
         if (!out.db) {
@@ -314,6 +319,7 @@ void HistoryModel::refreshInBackground() {
 
 void HistoryModel::reload() {
   beginResetModel();
+  if (m_store) countRead(OffGuiRead::HistoryStore);
   m_runs = m_store ? m_store->runs() : std::vector<store::RunRecord>{};
   checkFolders();
   endResetModel();
