@@ -82,52 +82,53 @@
 <context>
     <name>stave::studio::ChildProcess</name>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="111"/>
+        <location filename="../core/studio/run/child_process.cpp" line="138"/>
         <source>the process is not running</source>
         <translation>该进程未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="121"/>
+        <location filename="../core/studio/run/child_process.cpp" line="105"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="259"/>
         <source>the run is not running</source>
         <translation>该运行未在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="125"/>
+        <location filename="../core/studio/run/child_process.cpp" line="107"/>
         <source>cannot signal process %1: %2</source>
         <translation>无法向进程 %1 发送信号：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="159"/>
+        <location filename="../core/studio/run/child_process.cpp" line="203"/>
         <source>stave-train was not found (looked beside the studio and on PATH)</source>
         <translation>未找到 stave-train（已在工作室旁和 PATH 中查找）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="163"/>
+        <location filename="../core/studio/run/child_process.cpp" line="204"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="183"/>
+        <location filename="../core/studio/run/child_process.cpp" line="221"/>
         <source>cannot start setsid/sh for %1</source>
         <translation>无法为 %1 启动 setsid/sh</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="204"/>
+        <location filename="../core/studio/run/child_process.cpp" line="236"/>
         <source>the run did not start within %1 s (see %2)</source>
         <translation>运行未在 %1 秒内启动（见 %2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="290"/>
+        <location filename="../core/studio/run/child_process.cpp" line="364"/>
         <source>%1 cannot be started (%2)</source>
         <translation>无法启动 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="318"/>
+        <location filename="../core/studio/run/child_process.cpp" line="392"/>
         <source>%1 was not waited for</source>
         <translation>未等待 %1 结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/child_process.cpp" line="319"/>
+        <location filename="../core/studio/run/child_process.cpp" line="393"/>
         <source>%1 gave no answer in %2 s</source>
         <translation>%1 在 %2 秒内没有应答</translation>
     </message>
@@ -135,199 +136,199 @@
 <context>
     <name>stave::studio::ClusterJob</name>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="101"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="103"/>
         <source>sbatch&apos;s answer was lost, and Slurm lists no job named %1 for this run yet; it is looked for again at every poll (squeue --name=%1 on the cluster)</source>
         <translation>sbatch 的回复丢失了，Slurm 目前还没有列出本运行名为 %1 的作业；每次轮询都会再查找一次（在集群上运行 squeue --name=%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="321"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="336"/>
         <source>this run&apos;s Slurm job is not known yet</source>
         <translation>尚不知道此运行的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="326"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="341"/>
         <source>this run&apos;s last submission is not known to Slurm yet (a job named %1 may still start)</source>
         <translation>此运行上次提交的作业 Slurm 尚不知晓（名为 %1 的作业可能仍会开始）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="329"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="344"/>
         <source>Slurm job %1 has not ended yet</source>
         <translation>Slurm 作业 %1 尚未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="390"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="405"/>
         <source>no Slurm job to stop</source>
         <translation>没有可停止的 Slurm 作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="395"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="410"/>
         <source>this run&apos;s Slurm job is not known yet (sbatch gave no answer); look for the job named %1 with squeue</source>
         <translation>尚不知道此运行的 Slurm 作业（sbatch 没有回答）；请用 squeue 查找名为 %1 的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="401"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="416"/>
         <source>Slurm job %1 has ended</source>
         <translation>Slurm 作业 %1 已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="405"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="420"/>
         <source>Slurm is still being asked; try again in a moment</source>
         <translation>仍在询问 Slurm，请稍后再试</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="430"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="445"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="432"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="447"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="434"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="449"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="436"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="451"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="438"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="453"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="440"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="455"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="448"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="463"/>
         <source>waiting for nodes with the requested CPUs, GPUs and memory to become free</source>
         <translation>正在等待具有所请求的 CPU、GPU 和内存的节点空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="450"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="465"/>
         <source>jobs of higher priority are ahead of it in the queue</source>
         <translation>队列中有优先级更高的作业排在它前面</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="452"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="467"/>
         <source>the partition is down; an administrator must bring it up</source>
         <translation>分区已停用；需要管理员将其启用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="454"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="469"/>
         <source>the request does not fit the partition (more CPUs, GPUs or memory per node than its nodes have, or a node count or time it does not allow): check the cluster profile in Settings ▸ Clusters, e.g. CPUs per rank</source>
         <translation>请求与分区不符（每个节点的 CPU、GPU 或内存多于其节点所有，或节点数、时间超出其允许）：请在 设置 ▸ 集群 中检查集群配置，例如每个进程的 CPU 数</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="459"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="474"/>
         <source>more nodes than the partition allows</source>
         <translation>节点数多于分区允许的数量</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="461"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="476"/>
         <source>the time limit is longer than the partition allows</source>
         <translation>时间限制长于分区允许的时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="463"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="478"/>
         <source>a node it needs is down, drained or reserved</source>
         <translation>它需要的节点已宕机、已排空或已预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="464"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="479"/>
         <source>waiting for a job it depends on</source>
         <translation>正在等待它所依赖的作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="465"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="480"/>
         <source>its start time has not come yet</source>
         <translation>尚未到它的开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="467"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="482"/>
         <source>held by its user (scontrol release releases it)</source>
         <translation>已被其用户挂起（scontrol release 可释放）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="468"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="483"/>
         <source>held by an administrator</source>
         <translation>已被管理员挂起</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="470"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="485"/>
         <source>the account or QOS is not valid for this user: check the cluster profile&apos;s account</source>
         <translation>该账户或 QOS 对此用户无效：请检查集群配置中的账户</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="472"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="487"/>
         <source>a limit of the account or QOS is reached; it starts when other jobs of the account end</source>
         <translation>已达到账户或 QOS 的限制；该账户的其他作业结束后它才会开始</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="475"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="490"/>
         <source>waiting for its reservation</source>
         <translation>正在等待它的预留</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="481"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="496"/>
         <source>Submitting to Slurm…</source>
         <translation>正在提交到 Slurm…</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="483"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="498"/>
         <source>Slurm job: reading its record…</source>
         <translation>Slurm 作业：正在读取其记录…</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="485"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="500"/>
         <source>Slurm job on %1: sbatch gave no answer; looking for the job named %2 (the run folder is kept)</source>
         <translation>%1 上的 Slurm 作业：sbatch 没有回答；正在查找名为 %2 的作业（运行文件夹已保留）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="495"/>
-        <location filename="../core/studio/run/cluster_job.cpp" line="508"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="510"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="523"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="498"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="513"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="499"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="514"/>
         <source>%1: %2 — %3</source>
         <translation>%1：%2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="502"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="517"/>
         <source>%1, exit code %2</source>
         <translation>%1，退出码 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="507"/>
-        <location filename="../core/studio/run/cluster_job.cpp" line="508"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="522"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="523"/>
         <source>ending</source>
         <translation>正在结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="509"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="524"/>
         <source>Slurm job %1 on %2: %3</source>
         <translation>Slurm 作业 %1（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="510"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="525"/>
         <source> — Slurm cannot be asked now: %1</source>
         <translation> — 暂时无法询问 Slurm：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_job.cpp" line="32"/>
+        <location filename="../core/studio/run/cluster_job.cpp" line="34"/>
         <source>the cluster profile &apos;%1&apos; of this run is not in Settings ▸ Clusters with a destination</source>
         <translation>此运行的集群配置“%1”不在 设置 ▸ 集群 中，或没有目标</translation>
     </message>
@@ -1098,32 +1099,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="244"/>
+        <location filename="../core/studio/project/new_project.cpp" line="261"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="256"/>
+        <location filename="../core/studio/project/new_project.cpp" line="273"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="262"/>
+        <location filename="../core/studio/project/new_project.cpp" line="279"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="272"/>
+        <location filename="../core/studio/project/new_project.cpp" line="289"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="278"/>
+        <location filename="../core/studio/project/new_project.cpp" line="295"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="278"/>
+        <location filename="../core/studio/project/new_project.cpp" line="295"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -2077,122 +2078,122 @@
 <context>
     <name>stave::studio::HistoryModel</name>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="373"/>
+        <location filename="../core/studio/models/history_model.cpp" line="379"/>
         <source>Folder: %1</source>
         <translation>文件夹：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="376"/>
+        <location filename="../core/studio/models/history_model.cpp" line="382"/>
         <source>%1 no longer exists; Delete removes the run from the history</source>
         <translation>%1 已不存在；删除会将该运行从历史记录中移除</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="401"/>
+        <location filename="../core/studio/models/history_model.cpp" line="407"/>
         <source>folder missing</source>
         <translation>文件夹缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="338"/>
+        <location filename="../core/studio/models/history_model.cpp" line="344"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="339"/>
+        <location filename="../core/studio/models/history_model.cpp" line="345"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="340"/>
+        <location filename="../core/studio/models/history_model.cpp" line="346"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="341"/>
+        <location filename="../core/studio/models/history_model.cpp" line="347"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="342"/>
+        <location filename="../core/studio/models/history_model.cpp" line="348"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="343"/>
+        <location filename="../core/studio/models/history_model.cpp" line="349"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="344"/>
+        <location filename="../core/studio/models/history_model.cpp" line="350"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="382"/>
+        <location filename="../core/studio/models/history_model.cpp" line="388"/>
         <source>Sessions: %1</source>
         <translation>会话：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="405"/>
+        <location filename="../core/studio/models/history_model.cpp" line="411"/>
         <source>%1 after %2 sessions</source>
         <translation>%1（共 %2 个会话）</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="431"/>
+        <location filename="../core/studio/models/history_model.cpp" line="437"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="432"/>
+        <location filename="../core/studio/models/history_model.cpp" line="438"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="433"/>
+        <location filename="../core/studio/models/history_model.cpp" line="439"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="434"/>
+        <location filename="../core/studio/models/history_model.cpp" line="440"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="435"/>
+        <location filename="../core/studio/models/history_model.cpp" line="441"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="436"/>
+        <location filename="../core/studio/models/history_model.cpp" line="442"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="437"/>
+        <location filename="../core/studio/models/history_model.cpp" line="443"/>
         <source>Epochs</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="438"/>
+        <location filename="../core/studio/models/history_model.cpp" line="444"/>
         <source>Global batch</source>
         <translation>全局批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="439"/>
+        <location filename="../core/studio/models/history_model.cpp" line="445"/>
         <source>Best mAP50-95</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="440"/>
+        <location filename="../core/studio/models/history_model.cpp" line="446"/>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="441"/>
+        <location filename="../core/studio/models/history_model.cpp" line="447"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="474"/>
+        <location filename="../core/studio/models/history_model.cpp" line="480"/>
         <source>%1 (used %2)</source>
         <translation>%1（实际使用 %2）</translation>
     </message>
@@ -3575,42 +3576,42 @@
 <context>
     <name>NewProject</name>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="46"/>
+        <location filename="../core/studio/project/new_project.cpp" line="47"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="83"/>
+        <location filename="../core/studio/project/new_project.cpp" line="84"/>
         <source>no images (.jpg, .png, …) in %1</source>
         <translation>%1 中没有图像（.jpg、.png 等）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="86"/>
+        <location filename="../core/studio/project/new_project.cpp" line="87"/>
         <source>%1 images but no YOLO label files: expected labels/… beside images/… (one .txt per image)</source>
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="165"/>
+        <location filename="../core/studio/project/new_project.cpp" line="182"/>
         <source>Choose the checkpoint file (.pt) to start from.</source>
         <translation>请选择作为起点的检查点文件 (.pt)。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="168"/>
+        <location filename="../core/studio/project/new_project.cpp" line="185"/>
         <source>%1 is not a checkpoint: expected a .pt file (Stave&apos;s or Ultralytics&apos;, such as yolo11n.pt)</source>
         <translation>%1 不是检查点：需要 .pt 文件（Stave 或 Ultralytics 的，例如 yolo11n.pt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="174"/>
+        <location filename="../core/studio/project/new_project.cpp" line="191"/>
         <source>%1 is a folder, not a checkpoint file</source>
         <translation>%1 是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="177"/>
+        <location filename="../core/studio/project/new_project.cpp" line="194"/>
         <source>%1 does not exist. Stave does not download weights: Ultralytics publishes yolo11n.pt and the others at github.com/ultralytics/assets/releases.</source>
         <translation>%1 不存在。Stave 不会下载权重：Ultralytics 在 github.com/ultralytics/assets/releases 发布 yolo11n.pt 等权重。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="183"/>
+        <location filename="../core/studio/project/new_project.cpp" line="200"/>
         <source>%1 cannot be read</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -4134,22 +4135,22 @@
 <context>
     <name>stave::studio::ProblemsModel</name>
     <message>
-        <location filename="../core/studio/models/dataset_scan.cpp" line="293"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="298"/>
         <source>Split</source>
         <translation>划分</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/dataset_scan.cpp" line="295"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="300"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/dataset_scan.cpp" line="297"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="302"/>
         <source>Problem</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/dataset_scan.cpp" line="299"/>
+        <location filename="../core/studio/models/dataset_scan.cpp" line="304"/>
         <source>Message</source>
         <translation>说明</translation>
     </message>
@@ -4434,115 +4435,115 @@
         <translation>在 %1 秒宽限期后被强制结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="150"/>
-        <location filename="../core/studio/run/run_controller.cpp" line="182"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="184"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="218"/>
         <source>%1 is still running</source>
         <translation>%1 仍在运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="178"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="214"/>
         <source>no run to resume</source>
         <translation>没有可继续的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="217"/>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="102"/>
-        <location filename="../core/studio/run/run_session.cpp" line="88"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="270"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="104"/>
+        <location filename="../core/studio/run/run_session.cpp" line="167"/>
         <source>%1 is not a folder</source>
         <translation>%1 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="443"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="498"/>
         <source>the history store could not open this run (%1); reading its events.jsonl instead</source>
         <translation>历史数据库无法打开此运行（%1）；改为读取其 events.jsonl</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="513"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="568"/>
         <source>%1 was removed or cannot be read; the charts keep what was read</source>
         <translation>%1 已被删除或无法读取；图表保留已读取的内容</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="150"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="154"/>
         <source>started outside the studio</source>
         <translation>在工作室之外启动</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="154"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="158"/>
         <source>no final event, and no event for %1 min; the run was not started here</source>
         <translation>没有结束事件，且已 %1 分钟没有事件；该运行不是在这里启动的</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="180"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="184"/>
         <source>started on %1; no final event</source>
         <translation>在 %1 上启动；没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="194"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="198"/>
         <source>exit status %1</source>
         <translation>退出状态 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="199"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="203"/>
         <source>the process ended without a final event</source>
         <translation>进程结束但没有结束事件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller_watch.cpp" line="202"/>
+        <location filename="../core/studio/run/run_controller_watch.cpp" line="206"/>
         <source>killed with its process group (no exit status)</source>
         <translation>与其进程组一起被结束（无退出状态）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="545"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="600"/>
         <source>no run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="546"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="601"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="547"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="602"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="548"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="603"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="549"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="604"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="550"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="605"/>
         <source>early-stopped</source>
         <translation>提前停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="551"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="606"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="552"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="607"/>
         <source>failed to start</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="553"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="608"/>
         <source>crashed</source>
         <translation>崩溃</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="561"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="616"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_controller.cpp" line="564"/>
+        <location filename="../core/studio/run/run_controller.cpp" line="619"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -4597,7 +4598,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="138"/>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page.cpp" line="512"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -4613,7 +4614,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="146"/>
-        <location filename="../widgets/run_page.cpp" line="471"/>
+        <location filename="../widgets/run_page.cpp" line="509"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -4658,134 +4659,134 @@
         <translation>显示项目的另一个运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="69"/>
+        <location filename="../widgets/run_page_charts.cpp" line="70"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="69"/>
+        <location filename="../widgets/run_page_charts.cpp" line="70"/>
         <source>epoch</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="75"/>
+        <location filename="../widgets/run_page_charts.cpp" line="76"/>
         <source>Train losses per iteration</source>
         <translation>每次迭代的训练损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="75"/>
         <location filename="../widgets/run_page_charts.cpp" line="76"/>
+        <location filename="../widgets/run_page_charts.cpp" line="77"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="76"/>
+        <location filename="../widgets/run_page_charts.cpp" line="77"/>
         <source>Losses per epoch (train, val)</source>
         <translation>每轮损失（训练、验证）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="77"/>
+        <location filename="../widgets/run_page_charts.cpp" line="78"/>
         <source>Validation: P, R, mAP</source>
         <translation>验证：P、R、mAP</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="78"/>
+        <location filename="../widgets/run_page_charts.cpp" line="79"/>
         <source>Learning rate per group</source>
         <translation>各参数组学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="78"/>
+        <location filename="../widgets/run_page_charts.cpp" line="79"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="79"/>
+        <location filename="../widgets/run_page_charts.cpp" line="80"/>
         <source>Samples/s (all ranks)</source>
         <translation>样本/秒（所有进程）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="79"/>
+        <location filename="../widgets/run_page_charts.cpp" line="80"/>
         <source>images/s</source>
         <translation>图像/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="80"/>
+        <location filename="../widgets/run_page_charts.cpp" line="81"/>
         <source>GPU utilisation</source>
         <translation>GPU 利用率</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="81"/>
+        <location filename="../widgets/run_page_charts.cpp" line="82"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="81"/>
+        <location filename="../widgets/run_page_charts.cpp" line="82"/>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="82"/>
+        <location filename="../widgets/run_page_charts.cpp" line="83"/>
         <source>GPU power</source>
         <translation>GPU 功耗</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="82"/>
+        <location filename="../widgets/run_page_charts.cpp" line="83"/>
         <source>W</source>
         <translation>瓦</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="83"/>
+        <location filename="../widgets/run_page_charts.cpp" line="84"/>
         <source>CPU and memory</source>
         <translation>CPU 与内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="34"/>
-        <location filename="../widgets/run_page_charts.cpp" line="110"/>
+        <location filename="../widgets/run_page_charts.cpp" line="35"/>
+        <location filename="../widgets/run_page_charts.cpp" line="111"/>
         <source>Step time per rank</source>
         <translation>各进程的步时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="124"/>
+        <location filename="../widgets/run_page_charts.cpp" line="125"/>
         <source>ms per step</source>
         <translation>每步毫秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="125"/>
+        <location filename="../widgets/run_page_charts.cpp" line="126"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="127"/>
+        <location filename="../widgets/run_page_charts.cpp" line="128"/>
         <source>data wait</source>
         <translation>等待数据</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="127"/>
+        <location filename="../widgets/run_page_charts.cpp" line="128"/>
         <source>H2D</source>
         <translation>H2D</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="127"/>
+        <location filename="../widgets/run_page_charts.cpp" line="128"/>
         <source>forward+backward</source>
         <translation>前向+反向</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="128"/>
+        <location filename="../widgets/run_page_charts.cpp" line="129"/>
         <source>all-reduce wait</source>
         <translation>等待 all-reduce</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="128"/>
+        <location filename="../widgets/run_page_charts.cpp" line="129"/>
         <source>optimiser</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="167"/>
+        <location filename="../widgets/run_page_charts.cpp" line="168"/>
         <source>Smoothing of the per-iteration charts</source>
         <translation>逐迭代图表的平滑</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="173"/>
+        <location filename="../widgets/run_page_charts.cpp" line="174"/>
         <source>Exponential moving average of the losses and samples/s per iteration (0 = off); the raw line stays faint behind</source>
         <translation>对每次迭代的损失和样本/秒做指数移动平均（0 = 关闭）；原始曲线以淡色保留在后面</translation>
     </message>
@@ -4815,406 +4816,409 @@
         <translation>运行 ▸ 停止</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="227"/>
-        <location filename="../widgets/run_page_events.cpp" line="270"/>
+        <location filename="../widgets/run_page.cpp" line="239"/>
+        <location filename="../widgets/run_page_events.cpp" line="262"/>
         <source>[studio] %1</source>
         <translation>[工作室] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="292"/>
+        <location filename="../widgets/run_page.cpp" line="304"/>
         <source>%1 (cluster)</source>
         <translation>%1（集群）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="303"/>
+        <location filename="../widgets/run_page.cpp" line="315"/>
         <source>Reattached to %1, still running</source>
         <translation>已重新连接到 %1，仍在运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="307"/>
+        <location filename="../widgets/run_page.cpp" line="319"/>
         <source>Following %1 on the cluster</source>
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="377"/>
+        <location filename="../widgets/run_page.cpp" line="397"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="507"/>
+        <location filename="../widgets/run_page.cpp" line="567"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="296"/>
+        <location filename="../widgets/run_page.cpp" line="233"/>
         <source>[studio] cannot read the samples of the zoomed range: %1</source>
         <translation>[工作室] 无法读取放大区间的采样：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="291"/>
+        <location filename="../widgets/run_page.cpp" line="303"/>
         <source>%1 (running)</source>
         <translation>%1（运行中）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="69"/>
+        <location filename="../widgets/run_page_charts.cpp" line="70"/>
         <source>time since the start</source>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="339"/>
+        <location filename="../widgets/run_page.cpp" line="359"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="343"/>
+        <location filename="../widgets/run_page.cpp" line="363"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="348"/>
-        <location filename="../widgets/run_page.cpp" line="376"/>
-        <location filename="../widgets/run_page.cpp" line="387"/>
+        <location filename="../widgets/run_page.cpp" line="368"/>
+        <location filename="../widgets/run_page.cpp" line="396"/>
+        <location filename="../widgets/run_page.cpp" line="407"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="349"/>
+        <location filename="../widgets/run_page.cpp" line="369"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="351"/>
+        <location filename="../widgets/run_page.cpp" line="371"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="352"/>
+        <location filename="../widgets/run_page.cpp" line="372"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="357"/>
+        <location filename="../widgets/run_page.cpp" line="377"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="362"/>
+        <location filename="../widgets/run_page.cpp" line="382"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="382"/>
+        <location filename="../widgets/run_page.cpp" line="402"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="388"/>
+        <location filename="../widgets/run_page.cpp" line="408"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="392"/>
+        <location filename="../widgets/run_page.cpp" line="412"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="395"/>
+        <location filename="../widgets/run_page.cpp" line="415"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="399"/>
+        <location filename="../widgets/run_page.cpp" line="420"/>
+        <location filename="../widgets/run_page.cpp" line="440"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="405"/>
+        <location filename="../widgets/run_page.cpp" line="434"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="436"/>
+        <location filename="../widgets/run_page.cpp" line="474"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="443"/>
+        <location filename="../widgets/run_page.cpp" line="481"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="447"/>
+        <location filename="../widgets/run_page.cpp" line="485"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="456"/>
+        <location filename="../widgets/run_page.cpp" line="494"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="457"/>
+        <location filename="../widgets/run_page.cpp" line="495"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="471"/>
+        <location filename="../widgets/run_page.cpp" line="509"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="472"/>
+        <location filename="../widgets/run_page.cpp" line="510"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="480"/>
+        <location filename="../widgets/run_page.cpp" line="522"/>
+        <location filename="../widgets/run_page.cpp" line="527"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="484"/>
+        <location filename="../widgets/run_page.cpp" line="531"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page.cpp" line="532"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="492"/>
+        <location filename="../widgets/run_page.cpp" line="547"/>
+        <location filename="../widgets/run_page.cpp" line="553"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="496"/>
+        <location filename="../widgets/run_page.cpp" line="543"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="562"/>
+        <location filename="../widgets/run_page.cpp" line="622"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="71"/>
+        <location filename="../widgets/run_page_events.cpp" line="75"/>
         <source>box</source>
         <translation>box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="71"/>
+        <location filename="../widgets/run_page_events.cpp" line="75"/>
         <source>cls</source>
         <translation>cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="71"/>
+        <location filename="../widgets/run_page_events.cpp" line="75"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="90"/>
+        <location filename="../widgets/run_page_events.cpp" line="94"/>
         <source>samples/s</source>
         <translation>样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="90"/>
+        <location filename="../widgets/run_page_events.cpp" line="94"/>
         <source>samples/s, rank 0</source>
         <translation>样本/秒（rank 0）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>train box</source>
         <translation>训练 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>train cls</source>
         <translation>训练 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>train dfl</source>
         <translation>训练 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>val box</source>
         <translation>验证 box</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>val cls</source>
         <translation>验证 cls</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="76"/>
+        <location filename="../widgets/run_page_events.cpp" line="80"/>
         <source>val dfl</source>
         <translation>验证 dfl</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="98"/>
+        <location filename="../widgets/run_page_events.cpp" line="102"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="167"/>
+        <location filename="../widgets/run_page_events.cpp" line="161"/>
         <source>[run] start weights: %1 of %2 items from %3 (%4)</source>
         <translation>[运行] 起始权重：从 %3（%4）载入 %2 项中的 %1 项</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="176"/>
+        <location filename="../widgets/run_page_events.cpp" line="170"/>
         <source>[node] %1</source>
         <translation>[节点] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="26"/>
+        <location filename="../widgets/run_page_events.cpp" line="29"/>
         <source>[studio] a first look at a long run: every %1th iteration and sample, until the history store has read its whole log (once, in the background)</source>
         <translation>[工作室] 长运行的初览：每 %1 个迭代和采样取一个，直到历史库读完整个日志（仅一次，在后台）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="95"/>
+        <location filename="../widgets/run_page_events.cpp" line="99"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="95"/>
+        <location filename="../widgets/run_page_events.cpp" line="99"/>
         <source>memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="197"/>
+        <location filename="../widgets/run_page_events.cpp" line="189"/>
         <source>[rank %1] straggler: %2</source>
         <translation>[进程 %1] 拖后腿：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="203"/>
+        <location filename="../widgets/run_page_events.cpp" line="195"/>
         <source>[launcher] warning: %1</source>
         <translation>[启动器] 警告：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="204"/>
+        <location filename="../widgets/run_page_events.cpp" line="196"/>
         <source>[rank %1] warning: %2</source>
         <translation>[进程 %1] 警告：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="208"/>
+        <location filename="../widgets/run_page_events.cpp" line="200"/>
         <source>[launcher] error: %1</source>
         <translation>[启动器] 错误：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="209"/>
+        <location filename="../widgets/run_page_events.cpp" line="201"/>
         <source>[rank %1] error: %2</source>
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="592"/>
-        <location filename="../widgets/run_page_events.cpp" line="210"/>
+        <location filename="../widgets/run_page.cpp" line="652"/>
+        <location filename="../widgets/run_page_events.cpp" line="202"/>
         <source> — %1</source>
         <translation> — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="221"/>
+        <location filename="../widgets/run_page_events.cpp" line="213"/>
         <source>[run] %1 after %2 of %3 epoch(s)</source>
         <translation>[运行] %1，%3 轮中已训练 %2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="225"/>
+        <location filename="../widgets/run_page_events.cpp" line="217"/>
         <source>: %1</source>
         <translation>：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="232"/>
+        <location filename="../widgets/run_page_events.cpp" line="224"/>
         <source>[run] the whole run: %1</source>
         <translation>[运行] 整个运行：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="241"/>
+        <location filename="../widgets/run_page_events.cpp" line="233"/>
         <source>[doctor] %1</source>
         <translation>[诊断] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="244"/>
+        <location filename="../widgets/run_page_events.cpp" line="236"/>
         <source> — try %1</source>
         <translation> — 请尝试 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_events.cpp" line="251"/>
+        <location filename="../widgets/run_page_events.cpp" line="243"/>
         <source>[rank 0] checkpoint %1: %2</source>
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="538"/>
+        <location filename="../widgets/run_page.cpp" line="598"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page_charts.cpp" line="35"/>
+        <location filename="../widgets/run_page_charts.cpp" line="36"/>
         <source>Step time per rank — %1</source>
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="570"/>
+        <location filename="../widgets/run_page.cpp" line="630"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="571"/>
+        <location filename="../widgets/run_page.cpp" line="631"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="574"/>
+        <location filename="../widgets/run_page.cpp" line="634"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="579"/>
+        <location filename="../widgets/run_page.cpp" line="639"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="581"/>
+        <location filename="../widgets/run_page.cpp" line="641"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="583"/>
+        <location filename="../widgets/run_page.cpp" line="643"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="584"/>
+        <location filename="../widgets/run_page.cpp" line="644"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="588"/>
+        <location filename="../widgets/run_page.cpp" line="648"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="598"/>
+        <location filename="../widgets/run_page.cpp" line="658"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="599"/>
+        <location filename="../widgets/run_page.cpp" line="659"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="639"/>
+        <location filename="../widgets/run_page.cpp" line="699"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="648"/>
+        <location filename="../widgets/run_page.cpp" line="708"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="667"/>
+        <location filename="../widgets/run_page.cpp" line="727"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5342,22 +5346,22 @@
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="466"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="485"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="477"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="496"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="486"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="505"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="489"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="508"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -7401,7 +7405,7 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="196"/>
-        <location filename="../core/studio/engine_strings.cpp" line="432"/>
+        <location filename="../core/studio/engine_strings.cpp" line="453"/>
         <source>{bytes} bytes</source>
         <translation>{bytes} 字节</translation>
     </message>
@@ -7981,786 +7985,891 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="311"/>
+        <source>error: {where}{message}</source>
+        <translation>错误：{where}{message}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="312"/>
+        <source>the dataset cannot be used</source>
+        <translation>数据集无法使用</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="313"/>
+        <source>dataset {path} ({classes} classes)</source>
+        <translation>数据集 {path}（{classes} 个类别）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="314"/>
+        <source>[{split}] {images} images ({labelled} labelled, {background} background), {instances} instances</source>
+        <translation>[{split}] {images} 张图像（{labelled} 张有标注，{background} 张背景），{instances} 个实例</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="315"/>
+        <source>, {count} images left out</source>
+        <translation>，{count} 张图像被排除</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="316"/>
+        <source>, {count} label rows left out</source>
+        <translation>，{count} 行标注被排除</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="317"/>
+        <source>per class: {counts}</source>
+        <translation>各类别实例数：{counts}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="318"/>
+        <source>{what}: min {min}  mean {mean}  max {max}</source>
+        <translation>{what}：最小 {min}  平均 {mean}  最大 {max}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="319"/>
+        <source>box width</source>
+        <translation>框宽度</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="320"/>
+        <source>box height</source>
+        <translation>框高度</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="321"/>
+        <source>box aspect</source>
+        <translation>框宽高比</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="322"/>
+        <source>image width</source>
+        <translation>图像宽度</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="323"/>
+        <source>image height</source>
+        <translation>图像高度</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="324"/>
+        <source>{count} problems:</source>
+        <translation>{count} 个问题：</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="325"/>
+        <source>{where}{kind}: {message}</source>
+        <translation>{where}{kind}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="326"/>
+        <source>ok: no problems found</source>
+        <translation>正常：未发现问题</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="327"/>
+        <source>problems found (training leaves out what is unusable)</source>
+        <translation>发现问题（训练会排除无法使用的部分）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="328"/>
+        <source>images were checked by their headers and end markers only; --verify decodes every image (training warns about each image it cannot decode and fails past max_bad_images)</source>
+        <translation>图像仅按文件头和结束标记检查；--verify 会完整解码每张图像（训练会对每张无法解码的图像发出警告，超过 max_bad_images 时失败）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="329"/>
+        <source>the dataset scan stopped: {reason}</source>
+        <translation>数据集扫描已中止：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="330"/>
+        <source>the dataset check stopped: {reason}</source>
+        <translation>数据集检查已中止：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="331"/>
+        <source>the augmentation preview stopped: {reason}</source>
+        <translation>数据增强预览已中止：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="332"/>
         <source>{who}: {field}: {problem}</source>
         <translation>{who}: {field}: {problem}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="312"/>
+        <location filename="../core/studio/engine_strings.cpp" line="333"/>
         <source>cluster &apos;{name}&apos;</source>
         <translation>集群“{name}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="313"/>
+        <location filename="../core/studio/engine_strings.cpp" line="334"/>
         <source>cluster profile</source>
         <translation>集群配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="314"/>
+        <location filename="../core/studio/engine_strings.cpp" line="335"/>
         <source>a profile needs a name</source>
         <translation>配置需要一个名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="315"/>
+        <location filename="../core/studio/engine_strings.cpp" line="336"/>
         <source>expected an absolute path, got &apos;{value}&apos;</source>
         <translation>应为绝对路径，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="316"/>
+        <location filename="../core/studio/engine_strings.cpp" line="337"/>
         <source>expected an absolute folder, got &apos;{value}&apos;</source>
         <translation>应为绝对路径的文件夹，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="317"/>
+        <location filename="../core/studio/engine_strings.cpp" line="338"/>
         <source>expected 0 (the ssh configuration&apos;s) to 65535, got {port}</source>
         <translation>应为 0（使用 ssh 配置中的端口）到 65535，实际为 {port}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="318"/>
+        <location filename="../core/studio/engine_strings.cpp" line="339"/>
         <source>a cluster reached over SSH needs the folder its runs go in, as the cluster sees it</source>
         <translation>通过 SSH 访问的集群需要指定其运行所在的文件夹（集群上看到的路径）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="319"/>
+        <location filename="../core/studio/engine_strings.cpp" line="340"/>
         <source>give both folders of the mapping, or neither</source>
         <translation>映射的两个文件夹要么都给出，要么都不给</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="320"/>
+        <location filename="../core/studio/engine_strings.cpp" line="341"/>
         <source>only a cluster reached over SSH (a destination) uses it</source>
         <translation>只有通过 SSH 访问的集群（有目标地址）才使用此项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="321"/>
+        <location filename="../core/studio/engine_strings.cpp" line="342"/>
         <source>no destination (user@host or a Host of ~/.ssh/config)</source>
         <translation>没有目标地址（user@host 或 ~/.ssh/config 中的 Host）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="322"/>
+        <location filename="../core/studio/engine_strings.cpp" line="343"/>
         <source>&apos;{destination}&apos; begins with &apos;-&apos;, which ssh would read as an option</source>
         <translation>“{destination}”以“-”开头，ssh 会把它当作选项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="323"/>
+        <location filename="../core/studio/engine_strings.cpp" line="344"/>
         <source>&apos;{destination}&apos; holds a space or a control character</source>
         <translation>“{destination}”含有空格或控制字符</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="324"/>
+        <location filename="../core/studio/engine_strings.cpp" line="345"/>
         <source>expected an integer in [1, 100000]</source>
         <translation>应为 [1, 100000] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="325"/>
+        <location filename="../core/studio/engine_strings.cpp" line="346"/>
         <source>expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}</source>
         <translation>应为 [0, 1024] 内的整数（0：CPU rank，不申请 GPU），实际为 {gpus}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="326"/>
+        <location filename="../core/studio/engine_strings.cpp" line="347"/>
         <source>expected an integer in [0, 4096]</source>
         <translation>应为 [0, 4096] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="327"/>
+        <location filename="../core/studio/engine_strings.cpp" line="348"/>
         <source>expected one of Slurm&apos;s forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (at most {minutes} minutes), got &apos;{value}&apos;</source>
         <translation>应为 Slurm 的格式之一：分钟、MM:SS、HH:MM:SS、D-HH、D-HH:MM、D-HH:MM:SS 或 UNLIMITED（最多 {minutes} 分钟），实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="328"/>
+        <location filename="../core/studio/engine_strings.cpp" line="349"/>
         <source>may hold only letters, digits and _ - . , got &apos;{value}&apos;</source>
         <translation>只能包含字母、数字和 _ - . ,，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="329"/>
+        <location filename="../core/studio/engine_strings.cpp" line="350"/>
         <source>cluster &apos;{name}&apos;: the dataset {dataset} is not under {from} (the folder the profile maps to {remote} on the cluster)</source>
         <translation>集群“{name}”：数据集 {dataset} 不在 {from} 之下（该配置映射到集群上 {remote} 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="330"/>
+        <location filename="../core/studio/engine_strings.cpp" line="351"/>
         <source>cluster &apos;{name}&apos;: where the cluster&apos;s nodes see the dataset is not said: give its data.yaml on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)</source>
         <translation>集群“{name}”：未说明集群节点在哪里看到数据集：请给出集群上数据集的 data.yaml（dataset_on_cluster），或文件夹映射（dataset_local → dataset_remote）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="331"/>
+        <location filename="../core/studio/engine_strings.cpp" line="352"/>
         <source>not JSON: {detail}</source>
         <translation>不是 JSON：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="332"/>
+        <location filename="../core/studio/engine_strings.cpp" line="353"/>
         <source>expected an object with a list &apos;clusters&apos;</source>
         <translation>应为含有列表 &apos;clusters&apos; 的对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="333"/>
+        <location filename="../core/studio/engine_strings.cpp" line="354"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="334"/>
+        <location filename="../core/studio/engine_strings.cpp" line="355"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="335"/>
+        <location filename="../core/studio/engine_strings.cpp" line="356"/>
         <source>expected a whole number</source>
         <translation>应为整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="336"/>
+        <location filename="../core/studio/engine_strings.cpp" line="357"/>
         <source>&apos;{name}&apos; is given to two profiles</source>
         <translation>“{name}”被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="337"/>
+        <location filename="../core/studio/engine_strings.cpp" line="358"/>
         <source>given to two profiles</source>
         <translation>被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="338"/>
+        <location filename="../core/studio/engine_strings.cpp" line="359"/>
         <source>no cluster profile &apos;{name}&apos; ({known})</source>
         <translation>没有名为“{name}”的集群配置（{known}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="339"/>
+        <location filename="../core/studio/engine_strings.cpp" line="360"/>
         <source>the file has none</source>
         <translation>文件中没有任何配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="340"/>
+        <location filename="../core/studio/engine_strings.cpp" line="361"/>
         <source>there are: {names}</source>
         <translation>现有：{names}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="341"/>
+        <location filename="../core/studio/engine_strings.cpp" line="362"/>
         <source>cluster &apos;{name}&apos; is not reached over SSH</source>
         <translation>集群“{name}”不是通过 SSH 访问的</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="342"/>
+        <location filename="../core/studio/engine_strings.cpp" line="363"/>
         <source>Slurm job {job} is {state}; a run is resumed once its job has ended</source>
         <translation>Slurm 作业 {job} 状态为 {state}；作业结束后才能恢复运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="343"/>
+        <location filename="../core/studio/engine_strings.cpp" line="364"/>
         <source>not ended</source>
         <translation>未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="344"/>
+        <location filename="../core/studio/engine_strings.cpp" line="365"/>
         <source>whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}</source>
         <translation>无法确定 Slurm 作业 {job} 是否已结束，因此不恢复该运行：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="345"/>
+        <location filename="../core/studio/engine_strings.cpp" line="366"/>
         <source>the run has no config.yaml (its job never started training, or it was not mirrored yet: `stave-train cluster follow` copies it); run the config again instead</source>
         <translation>该运行没有 config.yaml（它的作业从未开始训练，或尚未镜像到本机：`stave-train cluster follow` 会复制它）；请改为重新运行该配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="346"/>
+        <location filename="../core/studio/engine_strings.cpp" line="367"/>
         <source>the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters</source>
         <translation>集群没有分区 {partition}（现有：{partitions}）；请在 设置 ▸ 集群 中更改分区</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="347"/>
+        <location filename="../core/studio/engine_strings.cpp" line="368"/>
         <source>profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config&apos;s workers + 2), or the workers</source>
         <translation>配置 {profile} 每个节点申请 {cpus} 个 CPU（每个 rank {per_rank} 个 × 每个节点 {ranks} 个 rank），但分区 {partition} 的节点最多只有 {offer} 个：Slurm 会让作业一直处于等待状态（PartitionConfig）。请在 设置 ▸ 集群 中减少每个 rank 的 CPU 数（默认为配置的 workers + 2），或减少 workers</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="348"/>
+        <location filename="../core/studio/engine_strings.cpp" line="369"/>
         <source>profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}</source>
         <translation>配置 {profile} 每个节点申请 {gpus} 块 GPU，但分区 {partition} 的节点只有 {offer} 块</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="349"/>
+        <location filename="../core/studio/engine_strings.cpp" line="370"/>
         <source>profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}</source>
         <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="463"/>
+        <location filename="../core/studio/engine_strings.cpp" line="484"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="464"/>
+        <location filename="../core/studio/engine_strings.cpp" line="485"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="465"/>
+        <location filename="../core/studio/engine_strings.cpp" line="486"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="466"/>
+        <location filename="../core/studio/engine_strings.cpp" line="487"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="467"/>
+        <location filename="../core/studio/engine_strings.cpp" line="488"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="468"/>
+        <location filename="../core/studio/engine_strings.cpp" line="489"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="350"/>
+        <location filename="../core/studio/engine_strings.cpp" line="371"/>
         <source>{path}: cannot be opened ({reason})</source>
         <translation>{path}：无法打开（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="351"/>
+        <location filename="../core/studio/engine_strings.cpp" line="372"/>
         <source>{path}: cannot be locked ({reason})</source>
         <translation>{path}：无法加锁（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="352"/>
+        <location filename="../core/studio/engine_strings.cpp" line="373"/>
         <source>{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds {path}); its job is the run&apos;s</source>
         <translation>{dir} 已在重新提交中（另一个 `stave-train cluster resume` 或工作室持有 {path}）；该运行的作业以它为准</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="353"/>
+        <location filename="../core/studio/engine_strings.cpp" line="374"/>
         <source>not a run on a cluster behind SSH</source>
         <translation>不是通过 SSH 连接的集群上的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="354"/>
+        <location filename="../core/studio/engine_strings.cpp" line="375"/>
         <source>already exists</source>
         <translation>已存在</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="355"/>
+        <location filename="../core/studio/engine_strings.cpp" line="376"/>
         <source>the run folder {folder} cannot be made on {destination}: {said}</source>
         <translation>无法在 {destination} 上创建运行文件夹 {folder}：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="356"/>
+        <location filename="../core/studio/engine_strings.cpp" line="377"/>
         <source>job.sbatch cannot be written into {folder} on {destination}: {said}</source>
         <translation>无法将 job.sbatch 写入 {destination} 上的 {folder}：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="357"/>
+        <location filename="../core/studio/engine_strings.cpp" line="378"/>
         <source>Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume</source>
         <translation>此运行文件夹的 Slurm 作业 {job}（{name}）在 {profile} 上状态为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它（stave-train cluster stop）或等它结束，再恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="358"/>
+        <location filename="../core/studio/engine_strings.cpp" line="379"/>
         <source>{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is given to one job at a time; stop it or let it end, then resume</source>
         <translation>{folder}/run.lock 记录的 Slurm 作业 {job} 在 {profile} 上仍为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它或等它结束，再恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="359"/>
+        <location filename="../core/studio/engine_strings.cpp" line="380"/>
         <source>another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over a minute; nothing was submitted</source>
         <translation>{profile} 上 {folder} 的另一次提交持有其锁（.stave_submit.lock）已超过一分钟；未提交任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="360"/>
+        <location filename="../core/studio/engine_strings.cpp" line="381"/>
         <source>Slurm on {profile} cannot be asked whether a job of this run is already pending or running (squeue: {said}); nothing was submitted</source>
         <translation>无法向 {profile} 上的 Slurm 询问此运行是否已有排队或运行中的作业（squeue：{said}）；未提交任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="361"/>
+        <location filename="../core/studio/engine_strings.cpp" line="382"/>
         <source>the cluster &apos;{profile}&apos; refused the job: {said}</source>
         <translation>集群“{profile}”拒绝了该作业：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="362"/>
+        <location filename="../core/studio/engine_strings.cpp" line="383"/>
         <source>sbatch printed no job id: {out}</source>
         <translation>sbatch 没有输出作业 ID：{out}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="363"/>
+        <location filename="../core/studio/engine_strings.cpp" line="384"/>
         <source>; looking the job up: {reason}</source>
         <translation>；查找该作业时：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="364"/>
+        <location filename="../core/studio/engine_strings.cpp" line="385"/>
         <source>; sent again: {reason}</source>
         <translation>；再次发送时：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="365"/>
+        <location filename="../core/studio/engine_strings.cpp" line="386"/>
         <source>sbatch&apos;s answer was lost ({lost}); the job may run: the run folder {dir} is kept, and `stave-train cluster status` looks the job up by its name ({job}) once {destination} answers</source>
         <translation>sbatch 的回答丢失了（{lost}）；作业可能正在运行：运行文件夹 {dir} 已保留，{destination} 恢复应答后，`stave-train cluster status` 会按作业名（{job}）查找该作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="366"/>
+        <location filename="../core/studio/engine_strings.cpp" line="387"/>
         <source>{command} ({how}): {said}</source>
         <translation>{command}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="367"/>
+        <location filename="../core/studio/engine_strings.cpp" line="388"/>
         <source>no message</source>
         <translation>无输出</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="368"/>
+        <location filename="../core/studio/engine_strings.cpp" line="389"/>
         <source>&apos;{id}&apos; is not a Slurm job id; Slurm was not asked</source>
         <translation>“{id}”不是 Slurm 作业 ID；未询问 Slurm</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="369"/>
+        <location filename="../core/studio/engine_strings.cpp" line="390"/>
         <source>&apos;{id}&apos; is not a Slurm job id; nothing was cancelled</source>
         <translation>“{id}”不是 Slurm 作业 ID；未取消任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="370"/>
+        <location filename="../core/studio/engine_strings.cpp" line="391"/>
         <source>no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}</source>
         <translation>{destination} 上没有 Slurm 命令知道作业 {job}：{squeue}；{sacct}；{scontrol}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="371"/>
+        <location filename="../core/studio/engine_strings.cpp" line="392"/>
         <source>{squeue}; {sacct}</source>
         <translation>{squeue}；{sacct}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="372"/>
+        <location filename="../core/studio/engine_strings.cpp" line="393"/>
         <source>not started: {reason}</source>
         <translation>未能启动：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="373"/>
+        <location filename="../core/studio/engine_strings.cpp" line="394"/>
         <source>exit {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="374"/>
+        <location filename="../core/studio/engine_strings.cpp" line="395"/>
         <source>killed by {signal}</source>
         <translation>被 {signal} 终止</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="375"/>
+        <location filename="../core/studio/engine_strings.cpp" line="396"/>
         <source>ended: too much output</source>
         <translation>已结束：输出过多</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="376"/>
+        <location filename="../core/studio/engine_strings.cpp" line="397"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="377"/>
+        <location filename="../core/studio/engine_strings.cpp" line="398"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="378"/>
+        <location filename="../core/studio/engine_strings.cpp" line="399"/>
         <source>ssh {destination}</source>
         <translation>ssh {destination}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="379"/>
+        <location filename="../core/studio/engine_strings.cpp" line="400"/>
         <source>ssh {destination} (port {port})</source>
         <translation>ssh {destination}（端口 {port}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="380"/>
+        <location filename="../core/studio/engine_strings.cpp" line="401"/>
         <source>{who}: the cluster&apos;s host key has CHANGED since it was recorded in known_hosts; OpenSSH refused the connection and nothing was sent. If the cluster&apos;s administrators changed its key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥自记入 known_hosts 以来已经改变；OpenSSH 拒绝了连接，未发送任何内容。如果是集群管理员更换了密钥，请删除旧密钥（ssh-keygen -R HOST），并在终端中连接一次以核对新密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="381"/>
+        <location filename="../core/studio/engine_strings.cpp" line="402"/>
         <source>{who}: the cluster&apos;s host key is not in known_hosts, and it is not accepted unasked; connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥不在 known_hosts 中，且不会未经确认就被接受；请在终端中连接一次（ssh {destination}）并核对显示的密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="382"/>
+        <location filename="../core/studio/engine_strings.cpp" line="403"/>
         <source>{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that `ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}</source>
         <translation>{who}：集群拒绝了提供的所有密钥（不会询问密码：BatchMode）。请将密钥加载到 agent（ssh-add），或在 ~/.ssh/config 中用 IdentityFile 指定它，并确认 `ssh {destination} true` 在终端中无需提示即可运行。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="383"/>
+        <location filename="../core/studio/engine_strings.cpp" line="404"/>
         <source>{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}</source>
         <translation>{who}：目前无法连到集群（稍后会重试）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="384"/>
+        <location filename="../core/studio/engine_strings.cpp" line="405"/>
         <source>{who}: the OpenSSH client could not be started ({reason}); install openssh-client</source>
         <translation>{who}：无法启动 OpenSSH 客户端（{reason}）；请安装 openssh-client</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="385"/>
+        <location filename="../core/studio/engine_strings.cpp" line="406"/>
         <source>{who}: ssh failed ({how}). OpenSSH said:{said}</source>
         <translation>{who}：ssh 失败（{how}）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="386"/>
+        <location filename="../core/studio/engine_strings.cpp" line="407"/>
         <source>ssh: {problem}</source>
         <translation>ssh：{problem}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="387"/>
+        <location filename="../core/studio/engine_strings.cpp" line="408"/>
         <source>ssh {destination}: no answer within {seconds} s</source>
         <translation>ssh {destination}：{seconds} 秒内无应答</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="388"/>
+        <location filename="../core/studio/engine_strings.cpp" line="409"/>
         <source>the run folder {folder} on the cluster cannot be read ({how}): {said}</source>
         <translation>无法读取集群上的运行文件夹 {folder}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="389"/>
+        <location filename="../core/studio/engine_strings.cpp" line="410"/>
         <source>the cluster&apos;s answer about {folder} was cut short</source>
         <translation>集群关于 {folder} 的回答被截断了</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="390"/>
+        <location filename="../core/studio/engine_strings.cpp" line="411"/>
         <source>the mirror&apos;s {file} ({offset} bytes) is longer than the cluster&apos;s ({size}): the run folder on the cluster was replaced</source>
         <translation>镜像中的 {file}（{offset} 字节）比集群上的（{size}）更长：集群上的运行文件夹已被替换</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="391"/>
+        <location filename="../core/studio/engine_strings.cpp" line="412"/>
         <source>{path}: cannot be written ({reason})</source>
         <translation>{path}：无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="392"/>
+        <location filename="../core/studio/engine_strings.cpp" line="413"/>
         <source>&apos;{file}&apos; is not a file of the run folder</source>
         <translation>“{file}”不是运行文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="393"/>
+        <location filename="../core/studio/engine_strings.cpp" line="414"/>
         <source>{file} cannot be read on the cluster ({how}): {said}</source>
         <translation>无法在集群上读取 {file}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="455"/>
+        <location filename="../core/studio/engine_strings.cpp" line="476"/>
         <source>NVML not found (no NVIDIA driver?): {reason}</source>
         <translation>未找到 NVML（没有 NVIDIA 驱动？）：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="456"/>
+        <location filename="../core/studio/engine_strings.cpp" line="477"/>
         <source>{path} could not be loaded</source>
         <translation>无法加载 {path}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="457"/>
+        <location filename="../core/studio/engine_strings.cpp" line="478"/>
         <source>{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)</source>
         <translation>{path} 缺少 nvmlInit/nvmlDeviceGetCount（驱动太旧？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="458"/>
+        <location filename="../core/studio/engine_strings.cpp" line="479"/>
         <source>nvmlInit failed: {reason}</source>
         <translation>nvmlInit 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="459"/>
+        <location filename="../core/studio/engine_strings.cpp" line="480"/>
         <source>nvmlDeviceGetCount failed: {reason}</source>
         <translation>nvmlDeviceGetCount 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="460"/>
+        <location filename="../core/studio/engine_strings.cpp" line="481"/>
         <source>NVML lists no device</source>
         <translation>NVML 未列出任何设备</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="412"/>
+        <location filename="../core/studio/engine_strings.cpp" line="433"/>
         <source> (listed in {file}:{line})</source>
         <translation>（列于 {file}:{line}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="394"/>
+        <location filename="../core/studio/engine_strings.cpp" line="415"/>
         <source>column {column} is not a number: &apos;{value}&apos;</source>
         <translation>第 {column} 列不是数字：“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="395"/>
+        <location filename="../core/studio/engine_strings.cpp" line="416"/>
         <source>row has {count} columns; expected 5 (cls cx cy w h) or an odd number &gt;= 7 (cls x1 y1 ... polygon)</source>
         <translation>该行有 {count} 列；应为 5 列（cls cx cy w h）或不少于 7 的奇数列（cls x1 y1 ... 多边形）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="396"/>
+        <location filename="../core/studio/engine_strings.cpp" line="417"/>
         <source>row contains NaN or infinity</source>
         <translation>该行包含 NaN 或无穷大</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="397"/>
+        <location filename="../core/studio/engine_strings.cpp" line="418"/>
         <source>class id {id} is outside [0, {last}] (nc {nc})</source>
         <translation>类别编号 {id} 超出 [0, {last}]（nc {nc}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="398"/>
+        <location filename="../core/studio/engine_strings.cpp" line="419"/>
         <source>box width and height must be &gt; 0 (w {w}, h {h})</source>
         <translation>框的宽和高必须大于 0（w {w}，h {h}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="399"/>
+        <location filename="../core/studio/engine_strings.cpp" line="420"/>
         <source>box [{left}, {top}, {right}, {bottom}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
         <translation>框 [{left}, {top}, {right}, {bottom}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="400"/>
+        <location filename="../core/studio/engine_strings.cpp" line="421"/>
         <source>box has zero area</source>
         <translation>框的面积为零</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="401"/>
+        <location filename="../core/studio/engine_strings.cpp" line="422"/>
         <source>duplicate of an earlier row</source>
         <translation>与前面的某行重复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="402"/>
+        <location filename="../core/studio/engine_strings.cpp" line="423"/>
         <source>symbolic link to a file that does not exist: {target}</source>
         <translation>符号链接指向不存在的文件：{target}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="403"/>
+        <location filename="../core/studio/engine_strings.cpp" line="424"/>
         <source>the {format} file ends before its end marker (cut-off copy?)</source>
         <translation>该 {format} 文件在结束标记之前就结束了（复制不完整？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="404"/>
+        <location filename="../core/studio/engine_strings.cpp" line="425"/>
         <source>{width}x{height} pixels exceeds the limit of {max} pixels</source>
         <translation>{width}x{height} 像素超过了 {max} 像素的上限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="405"/>
+        <location filename="../core/studio/engine_strings.cpp" line="426"/>
         <source>the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or crafted header?)</source>
         <translation>文件头声称 {width}x{height} 像素，但文件只有 {bytes} 字节（文件头损坏或被篡改？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="406"/>
+        <location filename="../core/studio/engine_strings.cpp" line="427"/>
         <source>full decode failed (--verify)</source>
         <translation>完整解码失败（--verify）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="407"/>
+        <location filename="../core/studio/engine_strings.cpp" line="428"/>
         <source>full decode failed (--verify): {reason}</source>
         <translation>完整解码失败（--verify）：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="408"/>
+        <location filename="../core/studio/engine_strings.cpp" line="429"/>
         <source>decoded size differs from the header</source>
         <translation>解码后的尺寸与文件头不符</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="409"/>
+        <location filename="../core/studio/engine_strings.cpp" line="430"/>
         <source>image listed twice: {path} (the copy is ignored)</source>
         <translation>图像被列出两次：{path}（忽略重复的一项）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="410"/>
+        <location filename="../core/studio/engine_strings.cpp" line="431"/>
         <source>label folder does not exist: {count} images there are treated as background (no objects)</source>
         <translation>标签文件夹不存在：其中的 {count} 张图像按背景处理（无目标）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="411"/>
+        <location filename="../core/studio/engine_strings.cpp" line="432"/>
         <source>label file without an image in this split</source>
         <translation>标签文件在此划分中没有对应的图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="416"/>
+        <location filename="../core/studio/engine_strings.cpp" line="437"/>
         <source>split &apos;{split}&apos; has no usable images ({count} entries found)</source>
         <translation>划分“{split}”没有可用的图像（找到 {count} 项）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="417"/>
+        <location filename="../core/studio/engine_strings.cpp" line="438"/>
         <source>corrupt JPEG marker stream</source>
         <translation>JPEG 标记流已损坏</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="418"/>
+        <location filename="../core/studio/engine_strings.cpp" line="439"/>
         <source>corrupt JPEG segment length</source>
         <translation>JPEG 段长度已损坏</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="419"/>
+        <location filename="../core/studio/engine_strings.cpp" line="440"/>
         <source>JPEG header has zero size</source>
         <translation>JPEG 文件头中的尺寸为零</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="420"/>
+        <location filename="../core/studio/engine_strings.cpp" line="441"/>
         <source>JPEG header incomplete (truncated file?)</source>
         <translation>JPEG 文件头不完整（文件被截断？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="421"/>
+        <location filename="../core/studio/engine_strings.cpp" line="442"/>
         <source>PNG header incomplete</source>
         <translation>PNG 文件头不完整</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="422"/>
+        <location filename="../core/studio/engine_strings.cpp" line="443"/>
         <source>PNG header has zero or negative size</source>
         <translation>PNG 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="423"/>
+        <location filename="../core/studio/engine_strings.cpp" line="444"/>
         <source>BMP header incomplete</source>
         <translation>BMP 文件头不完整</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="424"/>
+        <location filename="../core/studio/engine_strings.cpp" line="445"/>
         <source>BMP header has zero or negative size</source>
         <translation>BMP 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="425"/>
+        <location filename="../core/studio/engine_strings.cpp" line="446"/>
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="426"/>
+        <location filename="../core/studio/engine_strings.cpp" line="447"/>
         <source>not a recognised image header</source>
         <translation>不是可识别的图像文件头</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="427"/>
+        <location filename="../core/studio/engine_strings.cpp" line="448"/>
         <source>cannot open file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="428"/>
+        <location filename="../core/studio/engine_strings.cpp" line="449"/>
         <source>not a readable image</source>
         <translation>不是可读取的图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="429"/>
+        <location filename="../core/studio/engine_strings.cpp" line="450"/>
         <source>cannot open the edit lock: {reason}</source>
         <translation>无法打开编辑锁：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="430"/>
+        <location filename="../core/studio/engine_strings.cpp" line="451"/>
         <source>another program has held the dataset&apos;s edit lock for 10 s; try again</source>
         <translation>另一个程序持有该数据集的编辑锁已达 10 秒；请重试</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="431"/>
+        <location filename="../core/studio/engine_strings.cpp" line="452"/>
         <source>absent</source>
         <translation>不存在</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="433"/>
+        <location filename="../core/studio/engine_strings.cpp" line="454"/>
         <source>the dataset cannot be written here (a file, not a folder); the edits are not saved</source>
         <translation>无法在此处写入数据集（这里是文件，不是文件夹）；编辑未保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="434"/>
+        <location filename="../core/studio/engine_strings.cpp" line="455"/>
         <source>the dataset cannot be written here ({reason}); the edits are not saved</source>
         <translation>无法在此处写入数据集（{reason}）；编辑未保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="435"/>
+        <location filename="../core/studio/engine_strings.cpp" line="456"/>
         <source>cannot create the dataset&apos;s history folder: {reason}</source>
         <translation>无法创建数据集的历史文件夹：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="436"/>
+        <location filename="../core/studio/engine_strings.cpp" line="457"/>
         <source>cannot open the edit log: {reason}</source>
         <translation>无法打开编辑日志：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="437"/>
+        <location filename="../core/studio/engine_strings.cpp" line="458"/>
         <source>cannot append to the edit log: {reason}</source>
         <translation>无法追加到编辑日志：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="438"/>
+        <location filename="../core/studio/engine_strings.cpp" line="459"/>
         <source>fsync of the edit log failed: {reason}</source>
         <translation>编辑日志的 fsync 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="439"/>
+        <location filename="../core/studio/engine_strings.cpp" line="460"/>
         <source>changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it</source>
         <translation>读取之后已在磁盘上被另一个程序或工作室修改（当时 {then}，现在 {now}）；未覆盖——请重新加载</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="440"/>
+        <location filename="../core/studio/engine_strings.cpp" line="461"/>
         <source>cannot remove: {reason}</source>
         <translation>无法删除：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="441"/>
+        <location filename="../core/studio/engine_strings.cpp" line="462"/>
         <source>not saved: {reason}</source>
         <translation>未保存：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="413"/>
+        <location filename="../core/studio/engine_strings.cpp" line="434"/>
         <source>cannot list folder: {reason}</source>
         <translation>无法列出文件夹：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="414"/>
+        <location filename="../core/studio/engine_strings.cpp" line="435"/>
         <source>unknown split; expected train, val or test</source>
         <translation>未知的划分；应为 train、val 或 test</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="415"/>
+        <location filename="../core/studio/engine_strings.cpp" line="436"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="442"/>
+        <location filename="../core/studio/engine_strings.cpp" line="463"/>
         <source>not an issues CSV: the first line must be &apos;{header}&apos;</source>
         <translation>不是问题 CSV：第一行必须是“{header}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="443"/>
+        <location filename="../core/studio/engine_strings.cpp" line="464"/>
         <source>{why}; row skipped</source>
         <translation>{why}；已跳过该行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="444"/>
+        <location filename="../core/studio/engine_strings.cpp" line="465"/>
         <source>expected 9 fields, got {count}</source>
         <translation>应有 9 个字段，实际为 {count} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="445"/>
+        <location filename="../core/studio/engine_strings.cpp" line="466"/>
         <source>no image</source>
         <translation>没有图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="446"/>
+        <location filename="../core/studio/engine_strings.cpp" line="467"/>
         <source>kind &apos;{kind}&apos; is none of overlooked, swapped, badly_located, spurious</source>
         <translation>类型“{kind}”不是 overlooked、swapped、badly_located、spurious 之一</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="447"/>
+        <location filename="../core/studio/engine_strings.cpp" line="468"/>
         <source>a class is not a whole number &gt;= -1</source>
         <translation>某个类别不是大于等于 -1 的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="448"/>
+        <location filename="../core/studio/engine_strings.cpp" line="469"/>
         <source>score or box is not a number</source>
         <translation>分数或框不是数字</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="449"/>
+        <location filename="../core/studio/engine_strings.cpp" line="470"/>
         <source>the image&apos;s size is unknown</source>
         <translation>图像尺寸未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="450"/>
+        <location filename="../core/studio/engine_strings.cpp" line="471"/>
         <source>the issue has no prediction to accept</source>
         <translation>该问题没有可接受的预测</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="451"/>
+        <location filename="../core/studio/engine_strings.cpp" line="472"/>
         <source>the issue names no label box</source>
         <translation>该问题没有指明标注框</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="452"/>
+        <location filename="../core/studio/engine_strings.cpp" line="473"/>
         <source>the issue has no other class to take</source>
         <translation>该问题没有可采用的其他类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="453"/>
+        <location filename="../core/studio/engine_strings.cpp" line="474"/>
         <source>the issue holds no predicted box to take</source>
         <translation>该问题没有可采用的预测框</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="454"/>
+        <location filename="../core/studio/engine_strings.cpp" line="475"/>
         <source>the label box of class {class} the issue names is no longer in the file (changed since the issues were found)</source>
         <translation>该问题指明的类别 {class} 的标注框已不在文件中（发现问题之后文件被修改了）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="461"/>
+        <location filename="../core/studio/engine_strings.cpp" line="482"/>
         <source>GPU {index} does not exist (NVML sees {count} devices)</source>
         <translation>GPU {index} 不存在（NVML 看到 {count} 个设备）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="462"/>
+        <location filename="../core/studio/engine_strings.cpp" line="483"/>
         <source>no NVIDIA GPU: {reason}</source>
         <translation>没有 NVIDIA GPU：{reason}</translation>
     </message>
@@ -8831,7 +8940,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::AugmentPreview</name>
     <message>
-        <location filename="../core/studio/models/augment_preview.cpp" line="19"/>
+        <location filename="../core/studio/models/augment_preview.cpp" line="20"/>
         <source>the train split has no usable images</source>
         <translation>训练划分没有可用的图像</translation>
     </message>
@@ -8906,7 +9015,7 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::RunTimes</name>
     <message>
-        <location filename="../core/studio/models/history_model.cpp" line="54"/>
+        <location filename="../core/studio/models/history_model.cpp" line="55"/>
         <location filename="../core/studio/run_times.cpp" line="11"/>
         <location filename="../core/studio/run_times.cpp" line="12"/>
         <source>%1 s</source>

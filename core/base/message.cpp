@@ -12,7 +12,8 @@ namespace {
 // changes too (the studio's translations are keyed by the English template, so a changed
 // template shows as untranslated until translated again). Each template is listed for the
 // translators in core/studio/engine_strings.cpp; the tests check that both agree. Its second
-// chapter (the cluster, the dataset, labels, NVML) is in message_catalog_tools.cpp.
+// chapter (the cluster, the dataset, labels, NVML) is in message_catalog_tools.cpp, its
+// third (the dataset report) in message_catalog_report.cpp.
 const std::vector<MessageDef> kEngineMessages = {
     // --- shared words -----------------------------------------------------------------------
     {"rank", "rank {rank}"},
@@ -532,6 +533,8 @@ const std::vector<MessageDef> kCatalog = [] {
   std::vector<MessageDef> all = kEngineMessages;
   const auto& tools = clusterDataAndLabelMessages();
   all.insert(all.end(), tools.begin(), tools.end());
+  const auto& report = datasetReportMessages();
+  all.insert(all.end(), report.begin(), report.end());
   return all;
 }();
 

@@ -73,42 +73,98 @@ nlohmann::json splitReport(const SplitIndex& index, const DataSpec& spec) {
 
 namespace {
 
+// A message argument: the catalog message `text`, or the plain English where it has none.
+Text::Arg messageArg(const std::string& name, const TextParts& text, const std::string& english) {
+  return text.empty() ? Text::Arg(name, english) : Text::Arg(name, text);
+}
+
+std::string number(int64_t n) {
+  return std::to_string(n);
+}
+
+// A statistic as the text prints it (4 significant digits).
+std::string statValue(double v) {
+  std::ostringstream os;
+  os << std::setprecision(4) << v;
+  return os.str();
+}
+
+void addLine(std::vector<ReportLine>& lines, int indent, Text text) {
+  lines.push_back({indent, TextParts{std::move(text)}});
+}
+
 // Each error into the report's "errors" and as an "error:" line of the text.
-void recordErrors(const std::vector<Error>& errors, nlohmann::json& report, std::ostream& text) {
+void recordErrors(const std::vector<Error>& errors, nlohmann::json& report, std::ostream& text,
+                  std::vector<ReportLine>& lines) {
   for (const auto& e : errors) {
     report["errors"].push_back(
         {{"file", e.file}, {"line", e.line}, {"key", e.key}, {"message", e.message}});
     text << "error: " << e.toString() << "\n";
+    Error where = e;
+    where.message.clear();
+    addLine(lines, 0,
+            Text("data.report.error",
+                 {{"where", where.toString()}, messageArg("message", e.text, e.message)}));
   }
 }
 
 // The text section of one scanned split: counts, instances per class, statistics, problems.
 // (The stream's formatting flags stay set for the sections after it, as they always have.)
-void describeSplit(std::ostream& text, const char* split, const nlohmann::json& rep,
-                   const SplitIndex& index, const DataSpec& spec) {
+void describeSplit(std::ostream& text, std::vector<ReportLine>& lines, const char* split,
+                   const nlohmann::json& rep, const SplitIndex& index, const DataSpec& spec) {
   text << "\n[" << split << "] " << rep["images"].get<int64_t>() << " images ("
        << rep["labelled"].get<int64_t>() << " labelled, " << rep["background"].get<int64_t>()
        << " background), " << rep["instances"].get<int64_t>() << " instances";
   if (index.skippedImages) text << ", " << index.skippedImages << " images left out";
   if (index.droppedRows) text << ", " << index.droppedRows << " label rows left out";
+  lines.push_back({});
+  TextParts head{Text("data.report.split", {{"split", split},
+                                            {"images", number(rep["images"].get<int64_t>())},
+                                            {"labelled", number(rep["labelled"].get<int64_t>())},
+                                            {"background", number(rep["background"].get<int64_t>())},
+                                            {"instances", number(rep["instances"].get<int64_t>())}})};
+  if (index.skippedImages)
+    head.push_back(Text("data.report.images_left_out", {{"count", number(index.skippedImages)}}));
+  if (index.droppedRows)
+    head.push_back(Text("data.report.rows_left_out", {{"count", number(index.droppedRows)}}));
+  lines.push_back({0, std::move(head)});
   text << "\n  per class:";
-  for (const auto& name : spec.names)
-    text << " " << name << "=" << rep["instances_per_class"][name].get<int64_t>();
+  std::string counts;
+  for (const auto& name : spec.names) {
+    const auto n = rep["instances_per_class"][name].get<int64_t>();
+    text << " " << name << "=" << n;
+    counts += (counts.empty() ? "" : " ") + name + "=" + number(n);
+  }
   text << "\n";
-  auto stat = [&](const char* label, const nlohmann::json& s) {
+  addLine(lines, 2, Text("data.report.per_class", {{"counts", counts}}));
+  auto stat = [&](const char* label, const char* id, const nlohmann::json& s) {
     if (s.is_null()) return;
+    addLine(lines, 2,
+            Text("data.report.stat", {{"what", Text(id)},
+                                      {"min", statValue(s["min"].get<double>())},
+                                      {"mean", statValue(s["mean"].get<double>())},
+                                      {"max", statValue(s["max"].get<double>())}}));
     text << "  " << std::left << std::setw(13) << label << std::setprecision(4) << "min "
          << s["min"].get<double>() << "  mean " << s["mean"].get<double>() << "  max "
          << s["max"].get<double>() << "\n";
   };
-  stat("box width", rep["box_width"]);
-  stat("box height", rep["box_height"]);
-  stat("box aspect", rep["box_aspect"]);
-  stat("image width", rep["image_width"]);
-  stat("image height", rep["image_height"]);
+  stat("box width", "data.report.box_width", rep["box_width"]);
+  stat("box height", "data.report.box_height", rep["box_height"]);
+  stat("box aspect", "data.report.box_aspect", rep["box_aspect"]);
+  stat("image width", "data.report.image_width", rep["image_width"]);
+  stat("image height", "data.report.image_height", rep["image_height"]);
   if (!index.problems.empty()) {
     text << "  " << index.problems.size() << " problems:\n";
-    for (const auto& p : index.problems) text << "    " << p.toString() << "\n";
+    addLine(lines, 2,
+            Text("data.report.problems", {{"count", number(int64_t(index.problems.size()))}}));
+    for (const auto& p : index.problems) {
+      text << "    " << p.toString() << "\n";
+      const std::string where = p.file + (p.line > 0 ? ":" + number(p.line) : "") + ": ";
+      addLine(lines, 4,
+              Text("data.report.problem", {{"where", where},
+                                           {"kind", p.kind},
+                                           messageArg("message", p.text, p.message)}));
+    }
   }
 }
 
@@ -122,8 +178,9 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
                 {"errors", nlohmann::json::array()}};
   auto spec = loadDataYaml(yamlPath);
   if (!spec) {
-    recordErrors(spec.errors(), out.report, text);
+    recordErrors(spec.errors(), out.report, text, out.lines);
     text << "the dataset cannot be used\n";
+    addLine(out.lines, 0, Text("data.report.unusable"));
     out.exitCode = 2;
     out.report["ok"] = false;
     out.report["exit_code"] = 2;
@@ -135,11 +192,14 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
   opt.threads = threads;
   bool unusable = false, problems = false;
   text << "dataset " << spec->yamlPath << " (" << spec->nc() << " classes)\n";
+  addLine(out.lines, 0,
+          Text("data.report.dataset",
+               {{"path", spec->yamlPath}, {"classes", number(int64_t(spec->nc()))}}));
   for (const char* split : {"train", "val", "test"}) {
     if (spec->sources(split)->empty()) continue;
     auto index = scanSplit(spec.value(), split, opt);
     if (!index) {
-      recordErrors(index.errors(), out.report, text);
+      recordErrors(index.errors(), out.report, text, out.lines);
       unusable = true;
       continue;
     }
@@ -147,7 +207,7 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
     out.report["splits"][split] = rep;
     if (index->images.empty() && std::string(split) != "test") unusable = true;
     if (!index->problems.empty()) problems = true;
-    describeSplit(text, split, rep, index.value(), spec.value());
+    describeSplit(text, out.lines, split, rep, index.value(), spec.value());
   }
   out.exitCode = unusable ? 2 : problems ? 1 : 0;
   text << "\n"
@@ -155,12 +215,18 @@ DatasetCheck checkDataset(const std::string& yamlPath, bool verify, int threads)
            : out.exitCode == 1 ? "problems found (training leaves out what is unusable)"
                                : "the dataset cannot be used")
        << "\n";
+  out.lines.push_back({});
+  addLine(out.lines, 0,
+          Text(out.exitCode == 0   ? "data.report.ok"
+               : out.exitCode == 1 ? "data.report.problems_found"
+                                   : "data.report.unusable"));
   // Headers and end markers vouch for a file's size and ending, not for the pixel data in
   // between (a PNG with damaged image data and an intact IEND passes): say so.
   if (!verify && out.exitCode != 2)
     text << "images were checked by their headers and end markers only; --verify decodes "
             "every image (training warns about each image it cannot decode and fails past "
             "max_bad_images)\n";
+  if (!verify && out.exitCode != 2) addLine(out.lines, 0, Text("data.report.headers_only"));
   out.report["verified"] = verify;
   out.report["ok"] = out.exitCode == 0;
   out.report["exit_code"] = out.exitCode;

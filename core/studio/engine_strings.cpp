@@ -308,6 +308,27 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "write failed: {reason}"),  // io.write_failed
     QT_TRANSLATE_NOOP("stave::engine", "fsync failed: {reason}"),  // io.fsync_failed
     QT_TRANSLATE_NOOP("stave::engine", "rename failed: {reason}"),  // io.rename_failed
+    QT_TRANSLATE_NOOP("stave::engine", "error: {where}{message}"),  // data.report.error
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset cannot be used"),  // data.report.unusable
+    QT_TRANSLATE_NOOP("stave::engine", "dataset {path} ({classes} classes)"),  // data.report.dataset
+    QT_TRANSLATE_NOOP("stave::engine", "[{split}] {images} images ({labelled} labelled, {background} background), {instances} instances"),  // data.report.split
+    QT_TRANSLATE_NOOP("stave::engine", ", {count} images left out"),  // data.report.images_left_out
+    QT_TRANSLATE_NOOP("stave::engine", ", {count} label rows left out"),  // data.report.rows_left_out
+    QT_TRANSLATE_NOOP("stave::engine", "per class: {counts}"),  // data.report.per_class
+    QT_TRANSLATE_NOOP("stave::engine", "{what}: min {min}  mean {mean}  max {max}"),  // data.report.stat
+    QT_TRANSLATE_NOOP("stave::engine", "box width"),  // data.report.box_width
+    QT_TRANSLATE_NOOP("stave::engine", "box height"),  // data.report.box_height
+    QT_TRANSLATE_NOOP("stave::engine", "box aspect"),  // data.report.box_aspect
+    QT_TRANSLATE_NOOP("stave::engine", "image width"),  // data.report.image_width
+    QT_TRANSLATE_NOOP("stave::engine", "image height"),  // data.report.image_height
+    QT_TRANSLATE_NOOP("stave::engine", "{count} problems:"),  // data.report.problems
+    QT_TRANSLATE_NOOP("stave::engine", "{where}{kind}: {message}"),  // data.report.problem
+    QT_TRANSLATE_NOOP("stave::engine", "ok: no problems found"),  // data.report.ok
+    QT_TRANSLATE_NOOP("stave::engine", "problems found (training leaves out what is unusable)"),  // data.report.problems_found
+    QT_TRANSLATE_NOOP("stave::engine", "images were checked by their headers and end markers only; --verify decodes every image (training warns about each image it cannot decode and fails past max_bad_images)"),  // data.report.headers_only
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset scan stopped: {reason}"),  // data.scan_failed
+    QT_TRANSLATE_NOOP("stave::engine", "the dataset check stopped: {reason}"),  // data.check_failed
+    QT_TRANSLATE_NOOP("stave::engine", "the augmentation preview stopped: {reason}"),  // data.preview_failed
     QT_TRANSLATE_NOOP("stave::engine", "{who}: {field}: {problem}"),  // cluster.problem
     QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}'"),  // cluster.who
     QT_TRANSLATE_NOOP("stave::engine", "cluster profile"),  // cluster.who_unnamed

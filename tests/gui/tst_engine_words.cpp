@@ -4,7 +4,8 @@
 // a project file and a run config that cannot be read (file, line, key as they are, the reason
 // in Chinese); a checkpoint that cannot be read (Export Model), a run config of the wrong type,
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
-// its warnings (History's and the Run page's), the dataset scan's problems, a label file that
+// its warnings (History's and the Run page's), the dataset scan's problems and the wizard's
+// dataset report, a label file that
 // cannot be saved (the label editor's and Label issues' refusals), an issues CSV that cannot be
 // used, why the Hardware page
 // sees no GPU, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
@@ -36,6 +37,7 @@
 #include "core/studio/models/history_model.h"
 #include "core/studio/run/model_export_job.h"
 #include "core/studio/run/predict_job.h"
+#include "core/studio/project/new_project.h"
 #include "core/studio/project/project_document.h"
 #include "core/studio/regular_file.h"
 #include "core/studio/run/run_controller.h"
@@ -376,6 +378,30 @@ class TestEngineWords : public QObject {
                                    "label-duplicate", "label-nan", "label-number", "label-orphan",
                                    "label-range", "labels-missing"}));
     }
+  }
+
+  // The new project wizard's check page: the dataset report (its counts, statistics, problems
+  // and verdict) of the set above, and of a data.yaml that is not there.
+  void datasetReport() {
+    const QString root = m_dir.filePath(QStringLiteral("problem-set"));
+    QVERIFY(QFileInfo::exists(root + QStringLiteral("/data.yaml")));  // made by datasetProblems
+    const QStringList english{"images (", "labelled", "background", "instances", "per class",
+                              "box width", "image height", "problems:", "problems found",
+                              "end markers", "mean", "cannot be used", "dataset "};
+    const auto check = stave::studio::checkDatasetFile(root + QStringLiteral("/data.yaml"));
+    QCOMPARE(check.exitCode, 1);
+    const QStringList lines = check.summary.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() >= 12, qPrintable(check.summary));
+    for (const QString& line : lines)
+      QVERIFY2(hasHan(line) && englishLeft(line, english).isEmpty(), qPrintable(line));
+    // The file and the kind are named as they are.
+    QVERIFY2(check.summary.contains(QStringLiteral("a.txt:1: label-class: ")),
+             qPrintable(check.summary));
+    const auto missing = stave::studio::checkDatasetFile(root + QStringLiteral("/none.yaml"));
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(hasHan(missing.summary) && englishLeft(missing.summary, english).isEmpty() &&
+                 missing.summary.contains(QStringLiteral("none.yaml")),
+             qPrintable(missing.summary));
   }
 
   // A label file changed on disk since the editor read it, and a dataset that cannot be written:

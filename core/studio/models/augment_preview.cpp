@@ -8,6 +8,7 @@
 #include "core/data/loader.h"
 #include "core/data/loader_config.h"
 #include "core/data/rng.h"
+#include "core/studio/engine_text.h"
 
 namespace stave::studio {
 
@@ -66,7 +67,8 @@ AugmentPreview buildAugmentPreview(const data::SplitIndex& train, const config::
     out.targets = b.numTargets();
   } catch (const std::exception& e) {
     out.images.clear();
-    out.error = QString::fromUtf8(e.what());
+    // The loader's own words kept, in a sentence of the studio's language.
+    out.error = engineText(Text("data.preview_failed", {{"reason", e.what()}}));
   }
   return out;
 }

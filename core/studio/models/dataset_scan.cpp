@@ -16,6 +16,11 @@ namespace {
 QString qs(const std::string& s) {
   return QString::fromStdString(s);
 }
+// A scan that stopped on an exception, said in the studio's language (the exception's own
+// words, the library's or the system's, kept as an argument).
+QString stoppedOn(const std::exception& e) {
+  return engineText(Text("data.scan_failed", {{"reason", e.what()}}));
+}
 void addKind(QStringList& kinds, const QString& kind) {
   if (!kinds.contains(kind)) kinds << kind;
 }
@@ -184,7 +189,7 @@ DatasetSummary scanDataset(const QString& dataYaml, const std::atomic<bool>* can
     builder.finish();
     if (!indexes.empty() && indexes.front()->split == "train") out.train = indexes.front();
   } catch (const std::exception& e) {
-    out.error = QString::fromUtf8(e.what());
+    out.error = stoppedOn(e);
   }
   return out;
 }
@@ -234,7 +239,7 @@ void DatasetScan::start(const QString& dataYaml, bool useCache) {
           *result = scanDataset(dataYaml, flag.get(), onProgress, useCache);
         } catch (const std::exception& e) {
           result->yaml = dataYaml;
-          result->error = QString::fromUtf8(e.what());
+          result->error = stoppedOn(e);
         }
         return std::shared_ptr<const DatasetSummary>(std::move(result));
       },

@@ -15,6 +15,7 @@
 #include "core/config/yaml_emit.h"
 #include "core/data/dataset.h"
 #include "core/data/dataset_report.h"
+#include "core/studio/engine_text.h"
 #include "core/studio/run/child_process.h"
 #include "core/studio/run/run_controller.h"
 
@@ -121,12 +122,28 @@ Result<std::string> writeDataYaml(const ImagesFolder& folder, const QStringList&
   return path;
 }
 
+namespace {
+
+// The report in the studio's language, line by line; its English where a line holds a message
+// this studio does not know.
+QString reportText(const data::DatasetCheck& check) {
+  QStringList lines;
+  for (const auto& line : check.lines) {
+    const QString text = line.text.empty() ? QString() : engineText(line.text);
+    if (!line.text.empty() && text.isEmpty()) return QString::fromStdString(check.text);
+    lines << QString(line.indent, QLatin1Char(' ')) + text;
+  }
+  return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+}  // namespace
+
 DatasetCheckResult checkDatasetFile(const QString& dataYaml) {
   DatasetCheckResult out;
   try {
     const auto check = data::checkDataset(dataYaml.toStdString(), false);
     out.exitCode = check.exitCode;
-    out.summary = QString::fromStdString(check.text);
+    out.summary = reportText(check);
     // What the wizard's proposals need: the train split's size and its images' size.
     const auto& train = check.report.value("splits", nlohmann::json::object()).value("train", nlohmann::json::object());
     out.trainImages = train.value("images", int64_t{0});
@@ -136,7 +153,7 @@ DatasetCheckResult checkDatasetFile(const QString& dataYaml) {
       out.imageSide = std::max(w.value("mean", 0.0), h.value("mean", 0.0));
   } catch (const std::exception& e) {
     out.exitCode = 2;
-    out.summary = QString::fromUtf8(e.what());
+    out.summary = engineText(Text("data.check_failed", {{"reason", e.what()}}));
   }
   return out;
 }
