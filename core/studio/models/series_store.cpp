@@ -111,7 +111,8 @@ void SeriesStore::takeStored(StoredRun& run) {
     const auto id = curveSeries(c.key);
     if (!id || (summed && id->chart == RunChart::Speed && id->series == 1)) continue;
     // Rank 0's own is all the ranks' for one rank.
-    const SeriesId shown = id->chart == RunChart::Speed && run.worldSize == 1 ? SeriesId{id->chart, 0} : *id;
+    const SeriesId shown =
+        id->chart == RunChart::Speed && run.worldSize == 1 ? SeriesId{id->chart, 0} : *id;
     setPoints(shown, std::move(c.points));
   }
   // The launcher's samples (buckets: their minimum and maximum, so one-sample dips show).

@@ -168,7 +168,8 @@ class TestSeriesStore : public QObject {
   void twoViewsOfARunShareItsSeriesWithoutASecondRead() {
     const QString dir = m_dir.filePath("runs/shared");
     const double t = tel::unixTimeNow();
-    append(dir, {stave::test::runStart(t), step(t, 0, 0, 10), step(t, 1, 0, 10), gpuSample(t + 1, 0, 1, 40)});
+    append(dir, {stave::test::runStart(t), step(t, 0, 0, 10), step(t, 1, 0, 10),
+                 gpuSample(t + 1, 0, 1, 40)});
     RunSessions sessions;
     sessions.setPollInterval(20);
     QObject page, second;
@@ -210,7 +211,8 @@ class TestSeriesStore : public QObject {
     const QString dir = m_dir.filePath("runs/zoomed");
     const double t = tel::unixTimeNow() - 600;
     std::vector<tel::Event> events{stave::test::runStart(t)};
-    for (int i = 0; i < 480; ++i) events.push_back(gpuSample(t + 0.5 * i, 0, 1, i % 7 == 0 ? 0 : 80));
+    for (int i = 0; i < 480; ++i)
+      events.push_back(gpuSample(t + 0.5 * i, 0, 1, i % 7 == 0 ? 0 : 80));
     append(dir, events);
     RunSessions sessions;
     sessions.setPollInterval(20);
@@ -220,9 +222,9 @@ class TestSeriesStore : public QObject {
     RunSession* s = sessions.follow(dir, &page, RunSessions::Need::Charts);
     QVERIFY(s);
     const SeriesId gpu{RunChart::GpuUtil, 1};
-    QTRY_VERIFY_WITH_TIMEOUT(s->controller()->stored() && !s->controller()->loadingStored() &&
-                                 s->series()->find(gpu),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        s->controller()->stored() && !s->controller()->loadingStored() && s->series()->find(gpu),
+        20000);
     QVERIFY(s->series()->bucketsUntil() > 100);
     const auto inRange = [&] {
       std::vector<double> x, y;
@@ -255,7 +257,8 @@ class TestSeriesStore : public QObject {
     QVERIFY(!s->series()->find(kBox));
     QCOMPARE(sessions.follow(dir, &page, RunSessions::Need::Charts), s);
     QCOMPARE(s->replays(), 1);
-    QTRY_VERIFY_WITH_TIMEOUT(s->series()->find(kBox) && s->series()->find(kBox)->size() == 2, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(s->series()->find(kBox) && s->series()->find(kBox)->size() == 2,
+                             10000);
   }
 };
 
