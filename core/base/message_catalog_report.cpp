@@ -1,6 +1,7 @@
 // The message catalog's third chapter: the dataset report (`stave-train check-dataset`, the new
 // project wizard's check page) and the studio's failures around the dataset (a scan or an
-// augmentation preview that stops on an exception). message.cpp joins it into the catalog.
+// augmentation preview that stops on an exception), and why an event cannot be read. message.cpp
+// joins it into the catalog.
 #include "core/base/message_catalog.h"
 
 namespace stave {
@@ -35,6 +36,31 @@ const std::vector<MessageDef>& datasetReportMessages() {
       {"data.scan_failed", "the dataset scan stopped: {reason}"},
       {"data.check_failed", "the dataset check stopped: {reason}"},
       {"data.preview_failed", "the augmentation preview stopped: {reason}"},
+
+      // --- an event that cannot be read (core/telemetry: events.cpp, event_codec.h) ----------
+      // The reasons inside the store's and the Hardware page's warnings about skipped events.
+      {"event.missing", "missing"},
+      {"event.must_be", "must be {expected}, got {got}"},
+      {"event.must_be_only", "must be {expected}"},
+      {"event.json.number", "a number"},
+      {"event.json.integer", "an integer"},
+      {"event.json.boolean", "true or false"},
+      {"event.json.string", "a string"},
+      {"event.json.strings", "an array of strings"},
+      {"event.json.numbers", "an array of numbers"},
+      {"event.json.object", "an object"},
+      {"event.json.array", "an array"},
+      {"event.advice_shape", "must be {{\"key\": string, \"value\": string}}"},
+      {"event.at_least", "must be {min} or more, got {value}"},
+      {"event.not_one_of", "\"{value}\" is not one of {valid}"},
+      {"event.not_empty", "must not be empty"},
+      {"event.expected_type", "expected a \"{expected}\" event, got \"{type}\""},
+      {"event.empty_line", "not JSON: the line is empty"},
+      {"event.not_json", "not JSON: {reason}"},
+      {"event.number_out_of_range", "a number out of range"},
+      {"event.not_an_object", "not an event: expected a JSON object, got {got}"},
+      {"event.version_newer",
+       "event version {version} is newer than this program reads (up to {max}); update Stave"},
   };
   return messages;
 }

@@ -329,6 +329,27 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "the dataset scan stopped: {reason}"),  // data.scan_failed
     QT_TRANSLATE_NOOP("stave::engine", "the dataset check stopped: {reason}"),  // data.check_failed
     QT_TRANSLATE_NOOP("stave::engine", "the augmentation preview stopped: {reason}"),  // data.preview_failed
+    QT_TRANSLATE_NOOP("stave::engine", "missing"),  // event.missing
+    QT_TRANSLATE_NOOP("stave::engine", "must be {expected}, got {got}"),  // event.must_be
+    QT_TRANSLATE_NOOP("stave::engine", "must be {expected}"),  // event.must_be_only
+    QT_TRANSLATE_NOOP("stave::engine", "a number"),  // event.json.number
+    QT_TRANSLATE_NOOP("stave::engine", "an integer"),  // event.json.integer
+    QT_TRANSLATE_NOOP("stave::engine", "true or false"),  // event.json.boolean
+    QT_TRANSLATE_NOOP("stave::engine", "a string"),  // event.json.string
+    QT_TRANSLATE_NOOP("stave::engine", "an array of strings"),  // event.json.strings
+    QT_TRANSLATE_NOOP("stave::engine", "an array of numbers"),  // event.json.numbers
+    QT_TRANSLATE_NOOP("stave::engine", "an object"),  // event.json.object
+    QT_TRANSLATE_NOOP("stave::engine", "an array"),  // event.json.array
+    QT_TRANSLATE_NOOP("stave::engine", "must be {{\"key\": string, \"value\": string}}"),  // event.advice_shape
+    QT_TRANSLATE_NOOP("stave::engine", "must be {min} or more, got {value}"),  // event.at_least
+    QT_TRANSLATE_NOOP("stave::engine", "\"{value}\" is not one of {valid}"),  // event.not_one_of
+    QT_TRANSLATE_NOOP("stave::engine", "must not be empty"),  // event.not_empty
+    QT_TRANSLATE_NOOP("stave::engine", "expected a \"{expected}\" event, got \"{type}\""),  // event.expected_type
+    QT_TRANSLATE_NOOP("stave::engine", "not JSON: the line is empty"),  // event.empty_line
+    QT_TRANSLATE_NOOP("stave::engine", "not JSON: {reason}"),  // event.not_json
+    QT_TRANSLATE_NOOP("stave::engine", "a number out of range"),  // event.number_out_of_range
+    QT_TRANSLATE_NOOP("stave::engine", "not an event: expected a JSON object, got {got}"),  // event.not_an_object
+    QT_TRANSLATE_NOOP("stave::engine", "event version {version} is newer than this program reads (up to {max}); update Stave"),  // event.version_newer
     QT_TRANSLATE_NOOP("stave::engine", "{who}: {field}: {problem}"),  // cluster.problem
     QT_TRANSLATE_NOOP("stave::engine", "cluster '{name}'"),  // cluster.who
     QT_TRANSLATE_NOOP("stave::engine", "cluster profile"),  // cluster.who_unnamed
