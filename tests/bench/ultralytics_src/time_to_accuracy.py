@@ -105,7 +105,8 @@ def stave_run(a, seed, start, data_yaml, work, env):
     rc, wall, rss, t0, _ = run_timed(
         [a.stave, "train", "data=" + data_yaml, "model=" + model, "imgsz=%d" % a.imgsz,
          "batch=%d" % a.batch, "epochs=%d" % a.epochs, "threads=%d" % a.threads,
-         "workers=%d" % a.workers, "seed=%d" % seed, "save_period=1", "--run-dir", run_dir],
+         "workers=%d" % a.workers, "seed=%d" % seed, "save_period=1"]
+        + ["%s=%s" % kv for kv in a.settings] + ["--run-dir", run_dir],
         run_dir + ".log", env)
     if rc != 0:
         sys.exit("time-to-accuracy: Stave's run failed (exit %d), see %s.log" % (rc, run_dir))
@@ -120,7 +121,7 @@ def ul_run(a, seed, start, ul_yaml, work, env):
     subprocess.run(["rm", "-rf", os.path.join(project, name)])
     spec = {"model": a.model, "data": ul_yaml, "imgsz": a.imgsz, "batch": a.batch,
             "epochs": a.epochs, "workers": a.workers, "project": project, "name": name,
-            "threads": a.threads, "extra": {"seed": seed}}
+            "threads": a.threads, "extra": dict(a.settings_typed, seed=seed)}
     if start_weights(start, seed):
         spec["weights"] = start_weights(start, seed)
     log = os.path.join(project, name + ".log")
@@ -132,6 +133,18 @@ def ul_run(a, seed, start, ul_yaml, work, env):
     return {"seed": seed, "wall_s": wall, "peak_rss_mib": rss,
             "per_epoch": ul_curve(u["save_dir"], u["epoch_ends"], t0),
             "images_per_s": a.images * a.epochs / max(wall, 1e-9), "used": u["used"]}
+
+
+def typed(value):
+    """A --set value as Ultralytics' trainer wants it: int, float, bool or the string."""
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
 
 
 def time_to(curve, target):
@@ -278,7 +291,18 @@ def main():
     ap.add_argument("--pretrain-epochs", type=int, default=30)
     ap.add_argument("--tools", default="stave,ultralytics",
                     help="which tools train (one alone: its curves, no comparison)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="sets",
+                    help="a setting both tools train with, by its Ultralytics name (Stave's "
+                         "schema uses the same), e.g. close_mosaic=10 optimizer=AdamW lr0=0.0003 "
+                         "warmup_epochs=0; repeatable")
     a = ap.parse_args()
+    a.settings = []
+    for item in a.sets:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            ap.error("--set %r: KEY=VALUE" % item)
+        a.settings.append((key, value))
+    a.settings_typed = {k: typed(v) for k, v in a.settings}
     try:
         seeds = parse_seeds(None, a.seeds)
     except ValueError as e:
@@ -319,7 +343,7 @@ def main():
               "source_imgsz": a.source_imgsz, "data_seed": a.data_seed,
               "batch": a.batch, "epochs": a.epochs, "images": a.images,
               "val_images": a.val_images, "threads": a.threads, "workers": a.workers,
-              "seeds": seeds,
+              "seeds": seeds, "settings": a.settings_typed,
               "start": {"name": start["name"],
                         "weights": [start_weights(start, s) for s in seeds]}, "bench_wall_s": time.time() - t_begin,
               "summary": summarise(stave_runs, ul_runs) if stave_runs and ul_runs else None,

@@ -51,10 +51,20 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--stave-args", default="", help="more key=value settings for Stave's run")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="sets",
+                    help="a setting both trainers use, by its Ultralytics name (e.g. "
+                         "close_mosaic=10 optimizer=AdamW lr0=0.0003 warmup_epochs=0); repeatable")
     ap.add_argument("--tolerance", type=float, default=0.1,
                     help="largest allowed |Stave - Ultralytics| / |Ultralytics - start| (L2, all "
                     "weights) unless the control parts further (rounding alone, at long horizons)")
     a = ap.parse_args()
+    from time_to_accuracy import typed  # noqa: E402
+    settings = []
+    for item in a.sets:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            ap.error("--set %r: KEY=VALUE" % item)
+        settings.append((key, value))
     work = os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
     if a.data:
@@ -84,7 +94,8 @@ def main():
         shutil.rmtree(run_dir, ignore_errors=True)
         env = dict(os.environ, STAVE_DEBUG_RECORD_BATCHES=rec) if name == "compared" else None
         stave_train(a, stave_yaml, run_dir, ["pretrained=" + start] + extra +
-                    a.stave_args.split() + ["--stop-after-batches", str(a.batches)], env)
+                    ["%s=%s" % kv for kv in settings] + a.stave_args.split() +
+                    ["--stop-after-batches", str(a.batches)], env)
         exported[name] = os.path.join(work, "trajectory-stave-%s-ultralytics.pt" % name)
         subprocess.run([a.stave, "export-weights", os.path.join(run_dir, "weights", "last.pt"),
                         "--format", "ultralytics", "--out", exported[name]], check=True,
@@ -141,11 +152,13 @@ def main():
                        lambda tr: ul_losses.append([float(v) for v in (
                            tr.loss_items.values() if isinstance(tr.loss_items, dict)
                            else tr.loss_items)]))
-    try:
-        model.train(trainer=ReplayTrainer, data=ul_yaml, imgsz=a.imgsz, batch=a.batch,
+    train_kw = dict(trainer=ReplayTrainer, data=ul_yaml, imgsz=a.imgsz, batch=a.batch,
                     epochs=a.epochs, workers=0, device="cpu", project=work,
                     name="trajectory-ultralytics", exist_ok=True, plots=False, amp=False,
                     val=False, verbose=False, seed=a.seed, close_mosaic=10)
+    train_kw.update({k: typed(v) for k, v in settings})
+    try:
+        model.train(**train_kw)
         # A run whose planned epochs end with the recorded batches ends by itself.
         if consumed[0] != len(recorded):
             raise SystemExit("Ultralytics' run ended after %d of the %d recorded batches"
@@ -187,6 +200,7 @@ def main():
     result = {
         "batches": a.batches, "epochs_planned": a.epochs, "imgsz": a.imgsz, "batch": a.batch,
         "seed": a.seed, "start": start, "stave_args": a.stave_args,
+        "settings": {k: typed(v) for k, v in settings},
         "stave": "channels_last=false (Ultralytics' CPU numerics); control: Stave's defaults",
         "ultralytics": {"optimizer": type(tr.optimizer).__name__,
                         "lr0": tr.args.lr0, "accumulate_nominal": round(tr.args.nbs / tr.batch_size),
