@@ -5226,142 +5226,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="78"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="77"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="80"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="79"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="82"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="81"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="84"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="83"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="86"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="85"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="88"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="87"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="90"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="89"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="124"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="123"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="130"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="129"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="159"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="158"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="163"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="162"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="233"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="232"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="236"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="235"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="255"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="254"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="265"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="264"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="267"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="267"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="304"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="303"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="306"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="305"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="327"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="326"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="332"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="331"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="358"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="356"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="373"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="371"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="385"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="383"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="530"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="485"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="541"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="496"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="550"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="505"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="553"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="508"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -6790,13 +6790,13 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="73"/>
-        <location filename="../core/studio/engine_strings.cpp" line="337"/>
+        <location filename="../core/studio/engine_strings.cpp" line="342"/>
         <source>true or false</source>
         <translation>true 或 false</translation>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="74"/>
-        <location filename="../core/studio/engine_strings.cpp" line="336"/>
+        <location filename="../core/studio/engine_strings.cpp" line="341"/>
         <source>an integer</source>
         <translation>整数</translation>
     </message>
@@ -6817,7 +6817,7 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="78"/>
-        <location filename="../core/studio/engine_strings.cpp" line="335"/>
+        <location filename="../core/studio/engine_strings.cpp" line="340"/>
         <source>a number</source>
         <translation>数值</translation>
     </message>
@@ -6843,7 +6843,7 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="83"/>
-        <location filename="../core/studio/engine_strings.cpp" line="338"/>
+        <location filename="../core/studio/engine_strings.cpp" line="343"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
@@ -7409,7 +7409,7 @@ not found</source>
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="196"/>
-        <location filename="../core/studio/engine_strings.cpp" line="474"/>
+        <location filename="../core/studio/engine_strings.cpp" line="479"/>
         <source>{bytes} bytes</source>
         <translation>{bytes} 字节</translation>
     </message>
@@ -8094,871 +8094,896 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
     </message>
     <message>
         <location filename="../core/studio/engine_strings.cpp" line="332"/>
+        <source>not an issues companion file (no csv_hash)</source>
+        <translation>不是问题清单的附属文件（没有 csv_hash）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="333"/>
+        <source>not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="334"/>
+        <source>{image}: not a string</source>
+        <translation>{image}：不是字符串</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="335"/>
+        <source>&apos;{line}&apos;: expected a CSV line number and four numbers</source>
+        <translation>“{line}”：应为 CSV 行号和四个数字</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="336"/>
+        <source>belongs to another version of {csv}; not used (changed label files are found by modification time, and badly located boxes cannot be fixed)</source>
+        <translation>属于 {csv} 的另一个版本；未使用（改动过的标注文件将按修改时间查找，位置不准的框无法修复）</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/engine_strings.cpp" line="337"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="333"/>
+        <location filename="../core/studio/engine_strings.cpp" line="338"/>
         <source>must be {expected}, got {got}</source>
         <translation>应为{expected}，实际为 {got}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="334"/>
+        <location filename="../core/studio/engine_strings.cpp" line="339"/>
         <source>must be {expected}</source>
         <translation>应为{expected}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="339"/>
+        <location filename="../core/studio/engine_strings.cpp" line="344"/>
         <source>an array of strings</source>
         <translation>字符串数组</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="340"/>
+        <location filename="../core/studio/engine_strings.cpp" line="345"/>
         <source>an array of numbers</source>
         <translation>数字数组</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="341"/>
+        <location filename="../core/studio/engine_strings.cpp" line="346"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="342"/>
+        <location filename="../core/studio/engine_strings.cpp" line="347"/>
         <source>an array</source>
         <translation>数组</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="343"/>
+        <location filename="../core/studio/engine_strings.cpp" line="348"/>
         <source>must be {{&quot;key&quot;: string, &quot;value&quot;: string}}</source>
         <translation>应为 {{&quot;key&quot;: string, &quot;value&quot;: string}}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="344"/>
+        <location filename="../core/studio/engine_strings.cpp" line="349"/>
         <source>must be {min} or more, got {value}</source>
         <translation>应不小于 {min}，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="345"/>
+        <location filename="../core/studio/engine_strings.cpp" line="350"/>
         <source>&quot;{value}&quot; is not one of {valid}</source>
         <translation>“{value}”不是 {valid} 之一</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="346"/>
+        <location filename="../core/studio/engine_strings.cpp" line="351"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="347"/>
+        <location filename="../core/studio/engine_strings.cpp" line="352"/>
         <source>expected a &quot;{expected}&quot; event, got &quot;{type}&quot;</source>
         <translation>应为“{expected}”事件，实际为“{type}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="348"/>
+        <location filename="../core/studio/engine_strings.cpp" line="353"/>
         <source>not JSON: the line is empty</source>
         <translation>不是 JSON：该行为空</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="349"/>
+        <location filename="../core/studio/engine_strings.cpp" line="354"/>
         <source>not JSON: {reason}</source>
         <translation>不是 JSON：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="350"/>
+        <location filename="../core/studio/engine_strings.cpp" line="355"/>
         <source>a number out of range</source>
         <translation>数字超出范围</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="351"/>
+        <location filename="../core/studio/engine_strings.cpp" line="356"/>
         <source>not an event: expected a JSON object, got {got}</source>
         <translation>不是事件：应为 JSON 对象，实际为 {got}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="352"/>
+        <location filename="../core/studio/engine_strings.cpp" line="357"/>
         <source>event version {version} is newer than this program reads (up to {max}); update Stave</source>
         <translation>事件版本 {version} 比本程序能读取的版本（最高 {max}）更新；请更新 Stave</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="353"/>
+        <location filename="../core/studio/engine_strings.cpp" line="358"/>
         <source>{who}: {field}: {problem}</source>
         <translation>{who}: {field}: {problem}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="354"/>
+        <location filename="../core/studio/engine_strings.cpp" line="359"/>
         <source>cluster &apos;{name}&apos;</source>
         <translation>集群“{name}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="355"/>
+        <location filename="../core/studio/engine_strings.cpp" line="360"/>
         <source>cluster profile</source>
         <translation>集群配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="356"/>
+        <location filename="../core/studio/engine_strings.cpp" line="361"/>
         <source>a profile needs a name</source>
         <translation>配置需要一个名称</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="357"/>
+        <location filename="../core/studio/engine_strings.cpp" line="362"/>
         <source>expected an absolute path, got &apos;{value}&apos;</source>
         <translation>应为绝对路径，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="358"/>
+        <location filename="../core/studio/engine_strings.cpp" line="363"/>
         <source>expected an absolute folder, got &apos;{value}&apos;</source>
         <translation>应为绝对路径的文件夹，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="359"/>
+        <location filename="../core/studio/engine_strings.cpp" line="364"/>
         <source>expected 0 (the ssh configuration&apos;s) to 65535, got {port}</source>
         <translation>应为 0（使用 ssh 配置中的端口）到 65535，实际为 {port}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="360"/>
+        <location filename="../core/studio/engine_strings.cpp" line="365"/>
         <source>a cluster reached over SSH needs the folder its runs go in, as the cluster sees it</source>
         <translation>通过 SSH 访问的集群需要指定其运行所在的文件夹（集群上看到的路径）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="361"/>
+        <location filename="../core/studio/engine_strings.cpp" line="366"/>
         <source>give both folders of the mapping, or neither</source>
         <translation>映射的两个文件夹要么都给出，要么都不给</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="362"/>
+        <location filename="../core/studio/engine_strings.cpp" line="367"/>
         <source>only a cluster reached over SSH (a destination) uses it</source>
         <translation>只有通过 SSH 访问的集群（有目标地址）才使用此项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="363"/>
+        <location filename="../core/studio/engine_strings.cpp" line="368"/>
         <source>no destination (user@host or a Host of ~/.ssh/config)</source>
         <translation>没有目标地址（user@host 或 ~/.ssh/config 中的 Host）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="364"/>
+        <location filename="../core/studio/engine_strings.cpp" line="369"/>
         <source>&apos;{destination}&apos; begins with &apos;-&apos;, which ssh would read as an option</source>
         <translation>“{destination}”以“-”开头，ssh 会把它当作选项</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="365"/>
+        <location filename="../core/studio/engine_strings.cpp" line="370"/>
         <source>&apos;{destination}&apos; holds a space or a control character</source>
         <translation>“{destination}”含有空格或控制字符</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="366"/>
+        <location filename="../core/studio/engine_strings.cpp" line="371"/>
         <source>expected an integer in [1, 100000]</source>
         <translation>应为 [1, 100000] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="367"/>
+        <location filename="../core/studio/engine_strings.cpp" line="372"/>
         <source>expected an integer in [0, 1024] (0: CPU ranks, no GPU request), got {gpus}</source>
         <translation>应为 [0, 1024] 内的整数（0：CPU rank，不申请 GPU），实际为 {gpus}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="368"/>
+        <location filename="../core/studio/engine_strings.cpp" line="373"/>
         <source>expected an integer in [0, 4096]</source>
         <translation>应为 [0, 4096] 内的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="369"/>
+        <location filename="../core/studio/engine_strings.cpp" line="374"/>
         <source>expected one of Slurm&apos;s forms: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (at most {minutes} minutes), got &apos;{value}&apos;</source>
         <translation>应为 Slurm 的格式之一：分钟、MM:SS、HH:MM:SS、D-HH、D-HH:MM、D-HH:MM:SS 或 UNLIMITED（最多 {minutes} 分钟），实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="370"/>
+        <location filename="../core/studio/engine_strings.cpp" line="375"/>
         <source>may hold only letters, digits and _ - . , got &apos;{value}&apos;</source>
         <translation>只能包含字母、数字和 _ - . ,，实际为“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="371"/>
+        <location filename="../core/studio/engine_strings.cpp" line="376"/>
         <source>cluster &apos;{name}&apos;: the dataset {dataset} is not under {from} (the folder the profile maps to {remote} on the cluster)</source>
         <translation>集群“{name}”：数据集 {dataset} 不在 {from} 之下（该配置映射到集群上 {remote} 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="372"/>
+        <location filename="../core/studio/engine_strings.cpp" line="377"/>
         <source>cluster &apos;{name}&apos;: where the cluster&apos;s nodes see the dataset is not said: give its data.yaml on the cluster (dataset_on_cluster) or a folder mapping (dataset_local → dataset_remote)</source>
         <translation>集群“{name}”：未说明集群节点在哪里看到数据集：请给出集群上数据集的 data.yaml（dataset_on_cluster），或文件夹映射（dataset_local → dataset_remote）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="373"/>
+        <location filename="../core/studio/engine_strings.cpp" line="378"/>
         <source>not JSON: {detail}</source>
         <translation>不是 JSON：{detail}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="374"/>
+        <location filename="../core/studio/engine_strings.cpp" line="379"/>
         <source>expected an object with a list &apos;clusters&apos;</source>
         <translation>应为含有列表 &apos;clusters&apos; 的对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="375"/>
+        <location filename="../core/studio/engine_strings.cpp" line="380"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="376"/>
+        <location filename="../core/studio/engine_strings.cpp" line="381"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="377"/>
+        <location filename="../core/studio/engine_strings.cpp" line="382"/>
         <source>expected a whole number</source>
         <translation>应为整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="378"/>
+        <location filename="../core/studio/engine_strings.cpp" line="383"/>
         <source>&apos;{name}&apos; is given to two profiles</source>
         <translation>“{name}”被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="379"/>
+        <location filename="../core/studio/engine_strings.cpp" line="384"/>
         <source>given to two profiles</source>
         <translation>被用于两个配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="380"/>
+        <location filename="../core/studio/engine_strings.cpp" line="385"/>
         <source>no cluster profile &apos;{name}&apos; ({known})</source>
         <translation>没有名为“{name}”的集群配置（{known}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="381"/>
+        <location filename="../core/studio/engine_strings.cpp" line="386"/>
         <source>the file has none</source>
         <translation>文件中没有任何配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="382"/>
+        <location filename="../core/studio/engine_strings.cpp" line="387"/>
         <source>there are: {names}</source>
         <translation>现有：{names}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="383"/>
+        <location filename="../core/studio/engine_strings.cpp" line="388"/>
         <source>cluster &apos;{name}&apos; is not reached over SSH</source>
         <translation>集群“{name}”不是通过 SSH 访问的</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="384"/>
+        <location filename="../core/studio/engine_strings.cpp" line="389"/>
         <source>Slurm job {job} is {state}; a run is resumed once its job has ended</source>
         <translation>Slurm 作业 {job} 状态为 {state}；作业结束后才能恢复运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="385"/>
+        <location filename="../core/studio/engine_strings.cpp" line="390"/>
         <source>not ended</source>
         <translation>未结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="386"/>
+        <location filename="../core/studio/engine_strings.cpp" line="391"/>
         <source>whether Slurm job {job} has ended is not known, so the run is not resumed: {reason}</source>
         <translation>无法确定 Slurm 作业 {job} 是否已结束，因此不恢复该运行：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="387"/>
+        <location filename="../core/studio/engine_strings.cpp" line="392"/>
         <source>the run has no config.yaml (its job never started training, or it was not mirrored yet: `stave-train cluster follow` copies it); run the config again instead</source>
         <translation>该运行没有 config.yaml（它的作业从未开始训练，或尚未镜像到本机：`stave-train cluster follow` 会复制它）；请改为重新运行该配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="388"/>
+        <location filename="../core/studio/engine_strings.cpp" line="393"/>
         <source>the cluster has no partition {partition} (it has {partitions}); change the partition in Settings ▸ Clusters</source>
         <translation>集群没有分区 {partition}（现有：{partitions}）；请在 设置 ▸ 集群 中更改分区</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="389"/>
+        <location filename="../core/studio/engine_strings.cpp" line="394"/>
         <source>profile {profile} asks for {cpus} CPUs per node ({per_rank} per rank × {ranks} rank(s) per node), but the nodes of partition {partition} have at most {offer}: Slurm would leave the job pending (PartitionConfig) for ever. Lower CPUs per rank in Settings ▸ Clusters (its default is the config&apos;s workers + 2), or the workers</source>
         <translation>配置 {profile} 每个节点申请 {cpus} 个 CPU（每个 rank {per_rank} 个 × 每个节点 {ranks} 个 rank），但分区 {partition} 的节点最多只有 {offer} 个：Slurm 会让作业一直处于等待状态（PartitionConfig）。请在 设置 ▸ 集群 中减少每个 rank 的 CPU 数（默认为配置的 workers + 2），或减少 workers</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="390"/>
+        <location filename="../core/studio/engine_strings.cpp" line="395"/>
         <source>profile {profile} asks for {gpus} GPU(s) per node, but the nodes of partition {partition} have {offer}</source>
         <translation>配置 {profile} 每个节点申请 {gpus} 块 GPU，但分区 {partition} 的节点只有 {offer} 块</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="391"/>
+        <location filename="../core/studio/engine_strings.cpp" line="396"/>
         <source>profile {profile} asks for {nodes} nodes, but partition {partition} has {offer}</source>
         <translation>配置 {profile} 申请 {nodes} 个节点，但分区 {partition} 只有 {offer} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="505"/>
+        <location filename="../core/studio/engine_strings.cpp" line="510"/>
         <source>{rank} waits for data {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待数据</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="506"/>
+        <location filename="../core/studio/engine_strings.cpp" line="511"/>
         <source>{rank} waits for host-to-device copies {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间等待主机到设备的拷贝</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="507"/>
+        <location filename="../core/studio/engine_strings.cpp" line="512"/>
         <source>{rank} waits in all-reduce {share} of its step</source>
         <translation>{rank} 每步有 {share} 的时间在 all-reduce 中等待</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="508"/>
+        <location filename="../core/studio/engine_strings.cpp" line="513"/>
         <source>{rank} spends {share} of its step in forward+backward</source>
         <translation>{rank} 每步有 {share} 的时间用于前向和反向传播</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="509"/>
+        <location filename="../core/studio/engine_strings.cpp" line="514"/>
         <source>{rank} spends {share} of its step in the optimiser</source>
         <translation>{rank} 每步有 {share} 的时间用于优化器</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="510"/>
+        <location filename="../core/studio/engine_strings.cpp" line="515"/>
         <source>; other ranks {share}</source>
         <translation>；其他 rank 为 {share}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="392"/>
+        <location filename="../core/studio/engine_strings.cpp" line="397"/>
         <source>{path}: cannot be opened ({reason})</source>
         <translation>{path}：无法打开（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="393"/>
+        <location filename="../core/studio/engine_strings.cpp" line="398"/>
         <source>{path}: cannot be locked ({reason})</source>
         <translation>{path}：无法加锁（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="394"/>
+        <location filename="../core/studio/engine_strings.cpp" line="399"/>
         <source>{dir} is being resubmitted already (another `stave-train cluster resume` or studio holds {path}); its job is the run&apos;s</source>
         <translation>{dir} 已在重新提交中（另一个 `stave-train cluster resume` 或工作室持有 {path}）；该运行的作业以它为准</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="395"/>
+        <location filename="../core/studio/engine_strings.cpp" line="400"/>
         <source>not a run on a cluster behind SSH</source>
         <translation>不是通过 SSH 连接的集群上的运行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="396"/>
+        <location filename="../core/studio/engine_strings.cpp" line="401"/>
         <source>already exists</source>
         <translation>已存在</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="397"/>
+        <location filename="../core/studio/engine_strings.cpp" line="402"/>
         <source>the run folder {folder} cannot be made on {destination}: {said}</source>
         <translation>无法在 {destination} 上创建运行文件夹 {folder}：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="398"/>
+        <location filename="../core/studio/engine_strings.cpp" line="403"/>
         <source>job.sbatch cannot be written into {folder} on {destination}: {said}</source>
         <translation>无法将 job.sbatch 写入 {destination} 上的 {folder}：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="399"/>
+        <location filename="../core/studio/engine_strings.cpp" line="404"/>
         <source>Slurm job {job} of this run folder ({name}) is {state} on {profile}: a run folder is given to one job at a time; stop it (stave-train cluster stop) or let it end, then resume</source>
         <translation>此运行文件夹的 Slurm 作业 {job}（{name}）在 {profile} 上状态为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它（stave-train cluster stop）或等它结束，再恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="400"/>
+        <location filename="../core/studio/engine_strings.cpp" line="405"/>
         <source>{folder}/run.lock names Slurm job {job}, which is still {state} on {profile}: a run folder is given to one job at a time; stop it or let it end, then resume</source>
         <translation>{folder}/run.lock 记录的 Slurm 作业 {job} 在 {profile} 上仍为 {state}：一个运行文件夹同一时间只交给一个作业；请停止它或等它结束，再恢复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="401"/>
+        <location filename="../core/studio/engine_strings.cpp" line="406"/>
         <source>another submission for {folder} on {profile} has held its lock (.stave_submit.lock) for over a minute; nothing was submitted</source>
         <translation>{profile} 上 {folder} 的另一次提交持有其锁（.stave_submit.lock）已超过一分钟；未提交任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="402"/>
+        <location filename="../core/studio/engine_strings.cpp" line="407"/>
         <source>Slurm on {profile} cannot be asked whether a job of this run is already pending or running (squeue: {said}); nothing was submitted</source>
         <translation>无法向 {profile} 上的 Slurm 询问此运行是否已有排队或运行中的作业（squeue：{said}）；未提交任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="403"/>
+        <location filename="../core/studio/engine_strings.cpp" line="408"/>
         <source>the cluster &apos;{profile}&apos; refused the job: {said}</source>
         <translation>集群“{profile}”拒绝了该作业：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="404"/>
+        <location filename="../core/studio/engine_strings.cpp" line="409"/>
         <source>sbatch printed no job id: {out}</source>
         <translation>sbatch 没有输出作业 ID：{out}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="405"/>
+        <location filename="../core/studio/engine_strings.cpp" line="410"/>
         <source>; looking the job up: {reason}</source>
         <translation>；查找该作业时：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="406"/>
+        <location filename="../core/studio/engine_strings.cpp" line="411"/>
         <source>; sent again: {reason}</source>
         <translation>；再次发送时：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="407"/>
+        <location filename="../core/studio/engine_strings.cpp" line="412"/>
         <source>sbatch&apos;s answer was lost ({lost}); the job may run: the run folder {dir} is kept, and `stave-train cluster status` looks the job up by its name ({job}) once {destination} answers</source>
         <translation>sbatch 的回答丢失了（{lost}）；作业可能正在运行：运行文件夹 {dir} 已保留，{destination} 恢复应答后，`stave-train cluster status` 会按作业名（{job}）查找该作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="408"/>
+        <location filename="../core/studio/engine_strings.cpp" line="413"/>
         <source>{command} ({how}): {said}</source>
         <translation>{command}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="409"/>
+        <location filename="../core/studio/engine_strings.cpp" line="414"/>
         <source>no message</source>
         <translation>无输出</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="410"/>
+        <location filename="../core/studio/engine_strings.cpp" line="415"/>
         <source>&apos;{id}&apos; is not a Slurm job id; Slurm was not asked</source>
         <translation>“{id}”不是 Slurm 作业 ID；未询问 Slurm</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="411"/>
+        <location filename="../core/studio/engine_strings.cpp" line="416"/>
         <source>&apos;{id}&apos; is not a Slurm job id; nothing was cancelled</source>
         <translation>“{id}”不是 Slurm 作业 ID；未取消任何作业</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="412"/>
+        <location filename="../core/studio/engine_strings.cpp" line="417"/>
         <source>no Slurm command on {destination} knows job {job}: {squeue}; {sacct}; {scontrol}</source>
         <translation>{destination} 上没有 Slurm 命令知道作业 {job}：{squeue}；{sacct}；{scontrol}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="413"/>
+        <location filename="../core/studio/engine_strings.cpp" line="418"/>
         <source>{squeue}; {sacct}</source>
         <translation>{squeue}；{sacct}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="414"/>
+        <location filename="../core/studio/engine_strings.cpp" line="419"/>
         <source>not started: {reason}</source>
         <translation>未能启动：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="415"/>
+        <location filename="../core/studio/engine_strings.cpp" line="420"/>
         <source>exit {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="416"/>
+        <location filename="../core/studio/engine_strings.cpp" line="421"/>
         <source>killed by {signal}</source>
         <translation>被 {signal} 终止</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="417"/>
+        <location filename="../core/studio/engine_strings.cpp" line="422"/>
         <source>ended: too much output</source>
         <translation>已结束：输出过多</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="418"/>
+        <location filename="../core/studio/engine_strings.cpp" line="423"/>
         <source>timed out</source>
         <translation>超时</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="419"/>
+        <location filename="../core/studio/engine_strings.cpp" line="424"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="420"/>
+        <location filename="../core/studio/engine_strings.cpp" line="425"/>
         <source>ssh {destination}</source>
         <translation>ssh {destination}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="421"/>
+        <location filename="../core/studio/engine_strings.cpp" line="426"/>
         <source>ssh {destination} (port {port})</source>
         <translation>ssh {destination}（端口 {port}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="422"/>
+        <location filename="../core/studio/engine_strings.cpp" line="427"/>
         <source>{who}: the cluster&apos;s host key has CHANGED since it was recorded in known_hosts; OpenSSH refused the connection and nothing was sent. If the cluster&apos;s administrators changed its key, remove the old one (ssh-keygen -R HOST) and connect once in a terminal to check the new one. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥自记入 known_hosts 以来已经改变；OpenSSH 拒绝了连接，未发送任何内容。如果是集群管理员更换了密钥，请删除旧密钥（ssh-keygen -R HOST），并在终端中连接一次以核对新密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="423"/>
+        <location filename="../core/studio/engine_strings.cpp" line="428"/>
         <source>{who}: the cluster&apos;s host key is not in known_hosts, and it is not accepted unasked; connect once in a terminal (ssh {destination}) and check the key it shows. OpenSSH said:{said}</source>
         <translation>{who}：集群的主机密钥不在 known_hosts 中，且不会未经确认就被接受；请在终端中连接一次（ssh {destination}）并核对显示的密钥。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="424"/>
+        <location filename="../core/studio/engine_strings.cpp" line="429"/>
         <source>{who}: the cluster refused every key offered (no password is asked: BatchMode). Load your key into the agent (ssh-add), or name it with IdentityFile in ~/.ssh/config, and check that `ssh {destination} true` works in a terminal without a prompt. OpenSSH said:{said}</source>
         <translation>{who}：集群拒绝了提供的所有密钥（不会询问密码：BatchMode）。请将密钥加载到 agent（ssh-add），或在 ~/.ssh/config 中用 IdentityFile 指定它，并确认 `ssh {destination} true` 在终端中无需提示即可运行。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="425"/>
+        <location filename="../core/studio/engine_strings.cpp" line="430"/>
         <source>{who}: the cluster cannot be reached now (tried again later). OpenSSH said:{said}</source>
         <translation>{who}：目前无法连到集群（稍后会重试）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="426"/>
+        <location filename="../core/studio/engine_strings.cpp" line="431"/>
         <source>{who}: the OpenSSH client could not be started ({reason}); install openssh-client</source>
         <translation>{who}：无法启动 OpenSSH 客户端（{reason}）；请安装 openssh-client</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="427"/>
+        <location filename="../core/studio/engine_strings.cpp" line="432"/>
         <source>{who}: ssh failed ({how}). OpenSSH said:{said}</source>
         <translation>{who}：ssh 失败（{how}）。OpenSSH 的原话：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="428"/>
+        <location filename="../core/studio/engine_strings.cpp" line="433"/>
         <source>ssh: {problem}</source>
         <translation>ssh：{problem}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="429"/>
+        <location filename="../core/studio/engine_strings.cpp" line="434"/>
         <source>ssh {destination}: no answer within {seconds} s</source>
         <translation>ssh {destination}：{seconds} 秒内无应答</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="430"/>
+        <location filename="../core/studio/engine_strings.cpp" line="435"/>
         <source>the run folder {folder} on the cluster cannot be read ({how}): {said}</source>
         <translation>无法读取集群上的运行文件夹 {folder}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="431"/>
+        <location filename="../core/studio/engine_strings.cpp" line="436"/>
         <source>the cluster&apos;s answer about {folder} was cut short</source>
         <translation>集群关于 {folder} 的回答被截断了</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="432"/>
+        <location filename="../core/studio/engine_strings.cpp" line="437"/>
         <source>the mirror&apos;s {file} ({offset} bytes) is longer than the cluster&apos;s ({size}): the run folder on the cluster was replaced</source>
         <translation>镜像中的 {file}（{offset} 字节）比集群上的（{size}）更长：集群上的运行文件夹已被替换</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="433"/>
+        <location filename="../core/studio/engine_strings.cpp" line="438"/>
         <source>{path}: cannot be written ({reason})</source>
         <translation>{path}：无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="434"/>
+        <location filename="../core/studio/engine_strings.cpp" line="439"/>
         <source>&apos;{file}&apos; is not a file of the run folder</source>
         <translation>“{file}”不是运行文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="435"/>
+        <location filename="../core/studio/engine_strings.cpp" line="440"/>
         <source>{file} cannot be read on the cluster ({how}): {said}</source>
         <translation>无法在集群上读取 {file}（{how}）：{said}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="497"/>
+        <location filename="../core/studio/engine_strings.cpp" line="502"/>
         <source>NVML not found (no NVIDIA driver?): {reason}</source>
         <translation>未找到 NVML（没有 NVIDIA 驱动？）：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="498"/>
+        <location filename="../core/studio/engine_strings.cpp" line="503"/>
         <source>{path} could not be loaded</source>
         <translation>无法加载 {path}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="499"/>
+        <location filename="../core/studio/engine_strings.cpp" line="504"/>
         <source>{path} lacks nvmlInit/nvmlDeviceGetCount (too old a driver?)</source>
         <translation>{path} 缺少 nvmlInit/nvmlDeviceGetCount（驱动太旧？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="500"/>
+        <location filename="../core/studio/engine_strings.cpp" line="505"/>
         <source>nvmlInit failed: {reason}</source>
         <translation>nvmlInit 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="501"/>
+        <location filename="../core/studio/engine_strings.cpp" line="506"/>
         <source>nvmlDeviceGetCount failed: {reason}</source>
         <translation>nvmlDeviceGetCount 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="502"/>
+        <location filename="../core/studio/engine_strings.cpp" line="507"/>
         <source>NVML lists no device</source>
         <translation>NVML 未列出任何设备</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="454"/>
+        <location filename="../core/studio/engine_strings.cpp" line="459"/>
         <source> (listed in {file}:{line})</source>
         <translation>（列于 {file}:{line}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="436"/>
+        <location filename="../core/studio/engine_strings.cpp" line="441"/>
         <source>column {column} is not a number: &apos;{value}&apos;</source>
         <translation>第 {column} 列不是数字：“{value}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="437"/>
+        <location filename="../core/studio/engine_strings.cpp" line="442"/>
         <source>row has {count} columns; expected 5 (cls cx cy w h) or an odd number &gt;= 7 (cls x1 y1 ... polygon)</source>
         <translation>该行有 {count} 列；应为 5 列（cls cx cy w h）或不少于 7 的奇数列（cls x1 y1 ... 多边形）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="438"/>
+        <location filename="../core/studio/engine_strings.cpp" line="443"/>
         <source>row contains NaN or infinity</source>
         <translation>该行包含 NaN 或无穷大</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="439"/>
+        <location filename="../core/studio/engine_strings.cpp" line="444"/>
         <source>class id {id} is outside [0, {last}] (nc {nc})</source>
         <translation>类别编号 {id} 超出 [0, {last}]（nc {nc}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="440"/>
+        <location filename="../core/studio/engine_strings.cpp" line="445"/>
         <source>box width and height must be &gt; 0 (w {w}, h {h})</source>
         <translation>框的宽和高必须大于 0（w {w}，h {h}）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="441"/>
+        <location filename="../core/studio/engine_strings.cpp" line="446"/>
         <source>box [{left}, {top}, {right}, {bottom}] reaches outside the image; normalised coordinates must lie in [0, 1]</source>
         <translation>框 [{left}, {top}, {right}, {bottom}] 超出了图像；归一化坐标必须在 [0, 1] 内</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="442"/>
+        <location filename="../core/studio/engine_strings.cpp" line="447"/>
         <source>box has zero area</source>
         <translation>框的面积为零</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="443"/>
+        <location filename="../core/studio/engine_strings.cpp" line="448"/>
         <source>duplicate of an earlier row</source>
         <translation>与前面的某行重复</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="444"/>
+        <location filename="../core/studio/engine_strings.cpp" line="449"/>
         <source>symbolic link to a file that does not exist: {target}</source>
         <translation>符号链接指向不存在的文件：{target}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="445"/>
+        <location filename="../core/studio/engine_strings.cpp" line="450"/>
         <source>the {format} file ends before its end marker (cut-off copy?)</source>
         <translation>该 {format} 文件在结束标记之前就结束了（复制不完整？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="446"/>
+        <location filename="../core/studio/engine_strings.cpp" line="451"/>
         <source>{width}x{height} pixels exceeds the limit of {max} pixels</source>
         <translation>{width}x{height} 像素超过了 {max} 像素的上限</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="447"/>
+        <location filename="../core/studio/engine_strings.cpp" line="452"/>
         <source>the header says {width}x{height} pixels but the file holds only {bytes} bytes (a damaged or crafted header?)</source>
         <translation>文件头声称 {width}x{height} 像素，但文件只有 {bytes} 字节（文件头损坏或被篡改？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="448"/>
+        <location filename="../core/studio/engine_strings.cpp" line="453"/>
         <source>full decode failed (--verify)</source>
         <translation>完整解码失败（--verify）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="449"/>
+        <location filename="../core/studio/engine_strings.cpp" line="454"/>
         <source>full decode failed (--verify): {reason}</source>
         <translation>完整解码失败（--verify）：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="450"/>
+        <location filename="../core/studio/engine_strings.cpp" line="455"/>
         <source>decoded size differs from the header</source>
         <translation>解码后的尺寸与文件头不符</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="451"/>
+        <location filename="../core/studio/engine_strings.cpp" line="456"/>
         <source>image listed twice: {path} (the copy is ignored)</source>
         <translation>图像被列出两次：{path}（忽略重复的一项）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="452"/>
+        <location filename="../core/studio/engine_strings.cpp" line="457"/>
         <source>label folder does not exist: {count} images there are treated as background (no objects)</source>
         <translation>标签文件夹不存在：其中的 {count} 张图像按背景处理（无目标）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="453"/>
+        <location filename="../core/studio/engine_strings.cpp" line="458"/>
         <source>label file without an image in this split</source>
         <translation>标签文件在此划分中没有对应的图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="458"/>
+        <location filename="../core/studio/engine_strings.cpp" line="463"/>
         <source>split &apos;{split}&apos; has no usable images ({count} entries found)</source>
         <translation>划分“{split}”没有可用的图像（找到 {count} 项）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="459"/>
+        <location filename="../core/studio/engine_strings.cpp" line="464"/>
         <source>corrupt JPEG marker stream</source>
         <translation>JPEG 标记流已损坏</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="460"/>
+        <location filename="../core/studio/engine_strings.cpp" line="465"/>
         <source>corrupt JPEG segment length</source>
         <translation>JPEG 段长度已损坏</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="461"/>
+        <location filename="../core/studio/engine_strings.cpp" line="466"/>
         <source>JPEG header has zero size</source>
         <translation>JPEG 文件头中的尺寸为零</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="462"/>
+        <location filename="../core/studio/engine_strings.cpp" line="467"/>
         <source>JPEG header incomplete (truncated file?)</source>
         <translation>JPEG 文件头不完整（文件被截断？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="463"/>
+        <location filename="../core/studio/engine_strings.cpp" line="468"/>
         <source>PNG header incomplete</source>
         <translation>PNG 文件头不完整</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="464"/>
+        <location filename="../core/studio/engine_strings.cpp" line="469"/>
         <source>PNG header has zero or negative size</source>
         <translation>PNG 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="465"/>
+        <location filename="../core/studio/engine_strings.cpp" line="470"/>
         <source>BMP header incomplete</source>
         <translation>BMP 文件头不完整</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="466"/>
+        <location filename="../core/studio/engine_strings.cpp" line="471"/>
         <source>BMP header has zero or negative size</source>
         <translation>BMP 文件头中的尺寸为零或负数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="467"/>
+        <location filename="../core/studio/engine_strings.cpp" line="472"/>
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="468"/>
+        <location filename="../core/studio/engine_strings.cpp" line="473"/>
         <source>not a recognised image header</source>
         <translation>不是可识别的图像文件头</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="469"/>
+        <location filename="../core/studio/engine_strings.cpp" line="474"/>
         <source>cannot open file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="470"/>
+        <location filename="../core/studio/engine_strings.cpp" line="475"/>
         <source>not a readable image</source>
         <translation>不是可读取的图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="471"/>
+        <location filename="../core/studio/engine_strings.cpp" line="476"/>
         <source>cannot open the edit lock: {reason}</source>
         <translation>无法打开编辑锁：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="472"/>
+        <location filename="../core/studio/engine_strings.cpp" line="477"/>
         <source>another program has held the dataset&apos;s edit lock for 10 s; try again</source>
         <translation>另一个程序持有该数据集的编辑锁已达 10 秒；请重试</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="473"/>
+        <location filename="../core/studio/engine_strings.cpp" line="478"/>
         <source>absent</source>
         <translation>不存在</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="475"/>
+        <location filename="../core/studio/engine_strings.cpp" line="480"/>
         <source>the dataset cannot be written here (a file, not a folder); the edits are not saved</source>
         <translation>无法在此处写入数据集（这里是文件，不是文件夹）；编辑未保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="476"/>
+        <location filename="../core/studio/engine_strings.cpp" line="481"/>
         <source>the dataset cannot be written here ({reason}); the edits are not saved</source>
         <translation>无法在此处写入数据集（{reason}）；编辑未保存</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="477"/>
+        <location filename="../core/studio/engine_strings.cpp" line="482"/>
         <source>cannot create the dataset&apos;s history folder: {reason}</source>
         <translation>无法创建数据集的历史文件夹：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="478"/>
+        <location filename="../core/studio/engine_strings.cpp" line="483"/>
         <source>cannot open the edit log: {reason}</source>
         <translation>无法打开编辑日志：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="479"/>
+        <location filename="../core/studio/engine_strings.cpp" line="484"/>
         <source>cannot append to the edit log: {reason}</source>
         <translation>无法追加到编辑日志：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="480"/>
+        <location filename="../core/studio/engine_strings.cpp" line="485"/>
         <source>fsync of the edit log failed: {reason}</source>
         <translation>编辑日志的 fsync 失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="481"/>
+        <location filename="../core/studio/engine_strings.cpp" line="486"/>
         <source>changed on disk since it was read (then {then}, now {now}), by another program or studio; not overwritten — reload it</source>
         <translation>读取之后已在磁盘上被另一个程序或工作室修改（当时 {then}，现在 {now}）；未覆盖——请重新加载</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="482"/>
+        <location filename="../core/studio/engine_strings.cpp" line="487"/>
         <source>cannot remove: {reason}</source>
         <translation>无法删除：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="483"/>
+        <location filename="../core/studio/engine_strings.cpp" line="488"/>
         <source>not saved: {reason}</source>
         <translation>未保存：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="455"/>
+        <location filename="../core/studio/engine_strings.cpp" line="460"/>
         <source>cannot list folder: {reason}</source>
         <translation>无法列出文件夹：{reason}</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="456"/>
+        <location filename="../core/studio/engine_strings.cpp" line="461"/>
         <source>unknown split; expected train, val or test</source>
         <translation>未知的划分；应为 train、val 或 test</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="457"/>
+        <location filename="../core/studio/engine_strings.cpp" line="462"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="484"/>
+        <location filename="../core/studio/engine_strings.cpp" line="489"/>
         <source>not an issues CSV: the first line must be &apos;{header}&apos;</source>
         <translation>不是问题 CSV：第一行必须是“{header}”</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="485"/>
+        <location filename="../core/studio/engine_strings.cpp" line="490"/>
         <source>{why}; row skipped</source>
         <translation>{why}；已跳过该行</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="486"/>
+        <location filename="../core/studio/engine_strings.cpp" line="491"/>
         <source>expected 9 fields, got {count}</source>
         <translation>应有 9 个字段，实际为 {count} 个</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="487"/>
+        <location filename="../core/studio/engine_strings.cpp" line="492"/>
         <source>no image</source>
         <translation>没有图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="488"/>
+        <location filename="../core/studio/engine_strings.cpp" line="493"/>
         <source>kind &apos;{kind}&apos; is none of overlooked, swapped, badly_located, spurious</source>
         <translation>类型“{kind}”不是 overlooked、swapped、badly_located、spurious 之一</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="489"/>
+        <location filename="../core/studio/engine_strings.cpp" line="494"/>
         <source>a class is not a whole number &gt;= -1</source>
         <translation>某个类别不是大于等于 -1 的整数</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="490"/>
+        <location filename="../core/studio/engine_strings.cpp" line="495"/>
         <source>score or box is not a number</source>
         <translation>分数或框不是数字</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="491"/>
+        <location filename="../core/studio/engine_strings.cpp" line="496"/>
         <source>the image&apos;s size is unknown</source>
         <translation>图像尺寸未知</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="492"/>
+        <location filename="../core/studio/engine_strings.cpp" line="497"/>
         <source>the issue has no prediction to accept</source>
         <translation>该问题没有可接受的预测</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="493"/>
+        <location filename="../core/studio/engine_strings.cpp" line="498"/>
         <source>the issue names no label box</source>
         <translation>该问题没有指明标注框</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="494"/>
+        <location filename="../core/studio/engine_strings.cpp" line="499"/>
         <source>the issue has no other class to take</source>
         <translation>该问题没有可采用的其他类别</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="495"/>
+        <location filename="../core/studio/engine_strings.cpp" line="500"/>
         <source>the issue holds no predicted box to take</source>
         <translation>该问题没有可采用的预测框</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="496"/>
+        <location filename="../core/studio/engine_strings.cpp" line="501"/>
         <source>the label box of class {class} the issue names is no longer in the file (changed since the issues were found)</source>
         <translation>该问题指明的类别 {class} 的标注框已不在文件中（发现问题之后文件被修改了）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="503"/>
+        <location filename="../core/studio/engine_strings.cpp" line="508"/>
         <source>GPU {index} does not exist (NVML sees {count} devices)</source>
         <translation>GPU {index} 不存在（NVML 看到 {count} 个设备）</translation>
     </message>
     <message>
-        <location filename="../core/studio/engine_strings.cpp" line="504"/>
+        <location filename="../core/studio/engine_strings.cpp" line="509"/>
         <source>no NVIDIA GPU: {reason}</source>
         <translation>没有 NVIDIA GPU：{reason}</translation>
     </message>
@@ -9037,12 +9062,12 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::ClusterProfile</name>
     <message>
-        <location filename="../core/studio/run/cluster_profile.cpp" line="75"/>
+        <location filename="../core/studio/run/cluster_profile.cpp" line="94"/>
         <source>run folder</source>
         <translation>运行文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_profile.cpp" line="79"/>
+        <location filename="../core/studio/run/cluster_profile.cpp" line="98"/>
         <source>Slurm commands</source>
         <translation>Slurm 命令</translation>
     </message>

@@ -37,6 +37,15 @@ const std::vector<MessageDef>& datasetReportMessages() {
       {"data.check_failed", "the dataset check stopped: {reason}"},
       {"data.preview_failed", "the augmentation preview stopped: {reason}"},
 
+      // --- the label issues' companion file (core/data/label_fix_batch.cpp: Label issues) ----
+      {"labels.companion.not_one", "not an issues companion file (no csv_hash)"},
+      {"labels.companion.not_object", "not an object"},
+      {"labels.companion.not_string", "{image}: not a string"},
+      {"labels.companion.bad_box", "'{line}': expected a CSV line number and four numbers"},
+      {"labels.companion.other_version",
+       "belongs to another version of {csv}; not used (changed label files are found by "
+       "modification time, and badly located boxes cannot be fixed)"},
+
       // --- an event that cannot be read (core/telemetry: events.cpp, event_codec.h) ----------
       // The reasons inside the store's and the Hardware page's warnings about skipped events.
       {"event.missing", "missing"},

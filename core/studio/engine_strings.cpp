@@ -329,6 +329,11 @@ const char* const kEngineStrings[] = {
     QT_TRANSLATE_NOOP("stave::engine", "the dataset scan stopped: {reason}"),  // data.scan_failed
     QT_TRANSLATE_NOOP("stave::engine", "the dataset check stopped: {reason}"),  // data.check_failed
     QT_TRANSLATE_NOOP("stave::engine", "the augmentation preview stopped: {reason}"),  // data.preview_failed
+    QT_TRANSLATE_NOOP("stave::engine", "not an issues companion file (no csv_hash)"),  // labels.companion.not_one
+    QT_TRANSLATE_NOOP("stave::engine", "not an object"),  // labels.companion.not_object
+    QT_TRANSLATE_NOOP("stave::engine", "{image}: not a string"),  // labels.companion.not_string
+    QT_TRANSLATE_NOOP("stave::engine", "'{line}': expected a CSV line number and four numbers"),  // labels.companion.bad_box
+    QT_TRANSLATE_NOOP("stave::engine", "belongs to another version of {csv}; not used (changed label files are found by modification time, and badly located boxes cannot be fixed)"),  // labels.companion.other_version
     QT_TRANSLATE_NOOP("stave::engine", "missing"),  // event.missing
     QT_TRANSLATE_NOOP("stave::engine", "must be {expected}, got {got}"),  // event.must_be
     QT_TRANSLATE_NOOP("stave::engine", "must be {expected}"),  // event.must_be_only
