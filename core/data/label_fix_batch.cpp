@@ -34,25 +34,29 @@ Result<IssuesCompanion> readIssuesCompanion(const std::string& path) {
   if (!text) return text.errors();
   const auto j = nlohmann::json::parse(text.value(), nullptr, false);
   if (!j.is_object() || !j.contains("csv_hash") || !j["csv_hash"].is_string())
-    return Error{path, 0, "csv_hash", "not an issues companion file (no csv_hash)"};
+    return textError(path, 0, "csv_hash", Text("labels.companion.not_one"));
   IssuesCompanion c;
   c.csvHash = j["csv_hash"].get<std::string>();
   if (auto it = j.find("label_hashes"); it != j.end()) {
-    if (!it->is_object()) return Error{path, 0, "label_hashes", "not an object"};
+    if (!it->is_object())
+      return textError(path, 0, "label_hashes", Text("labels.companion.not_object"));
     for (const auto& [image, hash] : it->items()) {
-      if (!hash.is_string()) return Error{path, 0, "label_hashes", image + ": not a string"};
+      if (!hash.is_string())
+        return textError(path, 0, "label_hashes",
+                         Text("labels.companion.not_string", {{"image", image}}));
       c.labelHashes[image] = hash.get<std::string>();
     }
   }
   if (auto it = j.find("predicted_boxes"); it != j.end()) {
-    if (!it->is_object()) return Error{path, 0, "predicted_boxes", "not an object"};
+    if (!it->is_object())
+      return textError(path, 0, "predicted_boxes", Text("labels.companion.not_object"));
     for (const auto& [line, box] : it->items()) {
       char* end = nullptr;
       const long n = std::strtol(line.c_str(), &end, 10);
       if (!end || *end || n <= 1 || !box.is_array() || box.size() != 4 ||
           !std::all_of(box.begin(), box.end(), [](const auto& v) { return v.is_number(); }))
-        return Error{path, 0, "predicted_boxes",
-                     "'" + line + "': expected a CSV line number and four numbers"};
+        return textError(path, 0, "predicted_boxes",
+                         Text("labels.companion.bad_box", {{"line", line}}));
       c.predictedBoxes[int(n)] = box.get<std::vector<double>>();
     }
   }
@@ -100,10 +104,8 @@ IssuesCompanion companionFor(const std::string& csvPath, const std::string& csvT
     return {};
   }
   if (c->csvHash != hashHex(csvText)) {
-    warnings.push_back({companionPath, 0, "csv_hash",
-                        "belongs to another version of " + csvPath +
-                            "; not used (changed label files are found by modification time, "
-                            "and badly located boxes cannot be fixed)"});
+    warnings.push_back(textError(companionPath, 0, "csv_hash",
+                                 Text("labels.companion.other_version", {{"csv", csvPath}})));
     return {};
   }
   used = true;

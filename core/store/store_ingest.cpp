@@ -38,6 +38,14 @@ using namespace sql;
 
 namespace {
 
+// Why an event cannot be read, as the catalog's messages where the decoder gives them (the
+// studio shows the warning in its language), else in English.
+Text::Arg reasonArg(const std::vector<Error>& why) {
+  TextParts text = textOfErrors(why);
+  if (text.empty()) text = {Text("plain", {{"text", joinErrors(why)}})};
+  return Text::Arg("reason", std::move(text));
+}
+
 /// One line of events.jsonl, read.
 struct Parsed {
   enum Kind { Blank, OtherRanksStep, Sample, Decoded } kind = Blank;
@@ -275,12 +283,12 @@ void RunIngestion::addSampleLeaves(const telemetry::Event& e) {
 void RunIngestion::registerHandlers() {
   using namespace telemetry;
   m_dispatch
-      .invalid([this](const Event& e, const std::string& why) {
+      .invalid([this](const Event& e, const std::vector<Error>& why) {
         ++m_badLines;
         m_report.warn(Text("store.event_skipped", {{"file", m_eventsPath},
                                                    {"line", std::to_string(m_lineNo)},
                                                    {"type", e.type},
-                                                   {"reason", why}}));
+                                                   reasonArg(why)}));
       })
       .on<RunStartEvent>([this](const Event& e, const RunStartEvent& r) { onRunStart(e, r); })
       .on<StepEvent>([this](const Event& e, const StepEvent& s) { onStep(e, s); })
@@ -394,7 +402,7 @@ void RunIngestion::apply(std::string_view line, Parsed& parsed) {
     ++m_badLines;
     m_report.warn(Text("store.line_skipped", {{"file", m_eventsPath},
                                               {"line", std::to_string(m_lineNo)},
-                                              {"reason", decoded.errorText()}}));
+                                              reasonArg(decoded.errors())}));
     return;
   }
   const telemetry::Event& e = decoded.value();

@@ -52,7 +52,7 @@ class FieldReader {
     } else if (v->is_number()) {
       out = v->get<double>();
     } else {
-      wrongType(key, "a number", *v);
+      wrongType(key, "event.json.number", *v);
     }
   }
   template <typename Int>
@@ -63,7 +63,7 @@ class FieldReader {
       out = static_cast<Int>(v->is_number_integer() ? v->get<int64_t>()
                                                     : static_cast<int64_t>(v->get<double>()));
     } else {
-      wrongType(key, "an integer", *v);
+      wrongType(key, "event.json.integer", *v);
     }
   }
   void optInteger(const char* key, std::optional<int>& out) {
@@ -79,7 +79,7 @@ class FieldReader {
     if (v->is_boolean()) {
       out = v->get<bool>();
     } else {
-      wrongType(key, "true or false", *v);
+      wrongType(key, "event.json.boolean", *v);
     }
   }
   void str(const char* key, std::string& out, bool required = true) {
@@ -88,18 +88,18 @@ class FieldReader {
     if (v->is_string()) {
       out = v->get<std::string>();
     } else {
-      wrongType(key, "a string", *v);
+      wrongType(key, "event.json.string", *v);
     }
   }
   void strList(const char* key, std::vector<std::string>& out, bool required = true) {
     const json* v = find(key, required);
     if (!v) return;
-    if (!v->is_array()) return wrongType(key, "an array of strings", *v);
+    if (!v->is_array()) return wrongType(key, "event.json.strings", *v);
     out.clear();
     for (size_t i = 0; i < v->size(); ++i) {
       if (!(*v)[i].is_string()) {
-        return error(std::string(key) + "[" + std::to_string(i) + "]",
-                     std::string("must be a string, got ") + jsonTypeName((*v)[i]));
+        return mustBe(std::string(key) + "[" + std::to_string(i) + "]", "event.json.string",
+                      (*v)[i]);
       }
       out.push_back((*v)[i].get<std::string>());
     }
@@ -107,7 +107,7 @@ class FieldReader {
   void numList(const char* key, std::vector<double>& out, bool required = true) {
     const json* v = find(key, required);
     if (!v) return;
-    if (!v->is_array()) return wrongType(key, "an array of numbers", *v);
+    if (!v->is_array()) return wrongType(key, "event.json.numbers", *v);
     out.clear();
     for (size_t i = 0; i < v->size(); ++i) {
       const json& x = (*v)[i];
@@ -116,8 +116,7 @@ class FieldReader {
       } else if (x.is_number()) {
         out.push_back(x.get<double>());
       } else {
-        return error(std::string(key) + "[" + std::to_string(i) + "]",
-                     std::string("must be a number, got ") + jsonTypeName(x));
+        return mustBe(std::string(key) + "[" + std::to_string(i) + "]", "event.json.number", x);
       }
     }
   }
@@ -127,7 +126,11 @@ class FieldReader {
     if (!v) return;
     auto parts = textFromJson(*v);
     if (!parts) {
-      for (const auto& e : parts.errors()) error(std::string(key) + e.key, e.message);
+      for (const auto& e : parts.errors()) {
+        Error named = e;
+        named.key = path(std::string(key) + e.key);
+        m_errors.push_back(std::move(named));
+      }
       return;
     }
     out = std::move(parts.value());
@@ -137,7 +140,7 @@ class FieldReader {
     const json* v = find(key, required);
     if (!v) return nullptr;
     if (!v->is_object()) {
-      wrongType(key, "an object", *v);
+      wrongType(key, "event.json.object", *v);
       return nullptr;
     }
     return v;
@@ -146,7 +149,7 @@ class FieldReader {
     const json* v = find(key, required);
     if (!v) return nullptr;
     if (!v->is_array()) {
-      wrongType(key, "an array", *v);
+      wrongType(key, "event.json.array", *v);
       return nullptr;
     }
     return v;
@@ -154,6 +157,15 @@ class FieldReader {
   std::string path(const std::string& key) const { return m_prefix + key; }
   void error(const std::string& key, const std::string& message) {
     m_errors.push_back(Error{"", 0, path(key), message});
+  }
+  /// A problem as a catalog message (core/base/message.h), so the studio says it in its
+  /// language.
+  void error(const std::string& key, Text message) {
+    m_errors.push_back(textError("", 0, path(key), std::move(message)));
+  }
+  /// "must be <expected>, got <JSON type>": `expected` is a catalog id (event.json.*).
+  void mustBe(const std::string& key, const char* expected, const json& got) {
+    error(key, Text("event.must_be", {{"expected", Text(expected)}, {"got", jsonTypeName(got)}}));
   }
   void append(const std::vector<Error>& errors) {
     m_errors.insert(m_errors.end(), errors.begin(), errors.end());
@@ -164,13 +176,13 @@ class FieldReader {
   const json* find(const char* key, bool required) {
     auto it = m_obj.find(key);
     if (it == m_obj.end()) {
-      if (required) error(key, "missing");
+      if (required) error(key, Text("event.missing"));
       return nullptr;
     }
     return &*it;
   }
   void wrongType(const char* key, const char* expected, const json& got) {
-    error(key, std::string("must be ") + expected + ", got " + jsonTypeName(got));
+    mustBe(key, expected, got);
   }
 
   const json& m_obj;
@@ -213,11 +225,13 @@ inline Event makeEvent(const char* type, int rank, json data) {
 // Checks the type before reading; the error says which type was expected.
 inline std::vector<Error> checkType(const Event& e, const char* expected) {
   if (e.type != expected) {
-    return {Error{"", 0, "type",
-                  "expected a \"" + std::string(expected) + "\" event, got \"" + e.type + "\""}};
+    return {textError("", 0, "type",
+                      Text("event.expected_type", {{"expected", expected}, {"type", e.type}}))};
   }
   if (!e.data.is_object()) {
-    return {Error{"", 0, "data", std::string("must be an object, got ") + jsonTypeName(e.data)}};
+    return {textError("", 0, "data",
+                      Text("event.must_be",
+                           {{"expected", Text("event.json.object")}, {"got", jsonTypeName(e.data)}}))};
   }
   return {};
 }
@@ -276,7 +290,7 @@ void readEnum(FieldReader& r, const char* key, const Enum (&values)[N], Enum& ou
   if (!enumFromString(s, values, out)) {
     std::string valid;
     for (Enum v : values) valid += std::string(valid.empty() ? "" : ", ") + toString(v);
-    r.error(key, "\"" + s + "\" is not one of " + valid);
+    r.error(key, Text("event.not_one_of", {{"value", s}, {"valid", valid}}));
   }
 }
 

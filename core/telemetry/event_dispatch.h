@@ -53,7 +53,7 @@ class EventDispatch {
     m_handlers[EventTraits<T>::kType] = [this, handler = std::move(handler)](const Event& e) {
       auto typed = EventTraits<T>::decode(e);
       if (typed) handler(e, typed.value());
-      else if (m_invalid) m_invalid(e, typed.errorText());
+      else if (m_invalid) m_invalid(e, typed.errors());
     };
     return *this;
   }
@@ -65,6 +65,13 @@ class EventDispatch {
   }
   /// An event whose data does not decode into its struct, with the reason.
   EventDispatch& invalid(std::function<void(const Event&, const std::string&)> handler) {
+    m_invalid = [handler = std::move(handler)](const Event& e, const std::vector<Error>& why) {
+      handler(e, joinErrors(why));
+    };
+    return *this;
+  }
+  /// The same, with the reasons as errors (their catalog messages for the studio's language).
+  EventDispatch& invalid(std::function<void(const Event&, const std::vector<Error>&)> handler) {
     m_invalid = std::move(handler);
     return *this;
   }
@@ -84,7 +91,7 @@ class EventDispatch {
 
  private:
   std::unordered_map<std::string, std::function<void(const Event&)>> m_handlers;
-  std::function<void(const Event&, const std::string&)> m_invalid;
+  std::function<void(const Event&, const std::vector<Error>&)> m_invalid;
   std::function<void(const Event&)> m_otherwise;
 };
 

@@ -33,7 +33,7 @@ std::string encodeEvent(const Event& event) {
 Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
-    return Error{"", 0, "", "not JSON: the line is empty"};
+    return textError("", 0, "", Text("event.empty_line"));
   }
   if (auto deep = jsonTooDeep(line, "")) return Error{"", 0, deep->key, deep->message};
   json j;
@@ -43,21 +43,20 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
     // A number that overflows a double (1e999) must cost one line, never the reader: parsed
     // again by the files' parser, which names the key where it happened.
     auto named = parseJson(line, "");
-    Error e = named ? Error{"", 0, "", "a number out of range"} : named.errors().front();
-    e.file.clear();
-    e.line = 0;
-    e.message = "not JSON: " + e.message;
-    return e;
+    Error e = named ? textError("", 0, "", Text("event.number_out_of_range"))
+                    : named.errors().front();
+    TextParts why = e.text;
+    if (why.empty()) why = {Text("plain", {{"text", e.message}})};
+    return textError("", 0, e.key, Text("event.not_json", {{"reason", std::move(why)}}));
   } catch (const json::exception& ex) {
     // Any other of the library's errors.
     std::string what = ex.what();
     const auto close = what.find("] ");
     if (close != std::string::npos) what = what.substr(close + 2);
-    return Error{"", 0, "", "not JSON: " + what};
+    return textError("", 0, "", Text("event.not_json", {{"reason", what}}));
   }
   if (!j.is_object()) {
-    return Error{"", 0, "",
-                 std::string("not an event: expected a JSON object, got ") + jsonTypeName(j)};
+    return textError("", 0, "", Text("event.not_an_object", {{"got", jsonTypeName(j)}}));
   }
   Event e;
   FieldReader r(j, "");
@@ -66,13 +65,13 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
     const int64_t version =
         it->is_number_integer() ? it->get<int64_t>() : static_cast<int64_t>(it->get<double>());
     if (version > kEventVersion) {
-      return Error{"", 0, "version",
-                   "event version " + std::to_string(version) +
-                       " is newer than this program reads (up to " + std::to_string(kEventVersion) +
-                       "); update Stave"};
+      return textError("", 0, "version",
+                       Text("event.version_newer", {{"version", std::to_string(version)},
+                                                    {"max", std::to_string(kEventVersion)}}));
     }
     if (version < 1) {
-      return Error{"", 0, "version", "must be 1 or more, got " + std::to_string(version)};
+      return textError("", 0, "version",
+                       Text("event.at_least", {{"min", "1"}, {"value", std::to_string(version)}}));
     }
   }
   r.str("type", e.type);
@@ -81,7 +80,7 @@ Result<Event> decodeEvent(std::string_view line, bool* rankPresent) {
   if (rankPresent) *rankPresent = j.contains("rank");
   r.num("time", e.time, false);
   const bool hasData = r.object("data", false) != nullptr;
-  if (r.errors().empty() && e.type.empty()) r.error("type", "must not be empty");
+  if (r.errors().empty() && e.type.empty()) r.error("type", Text("event.not_empty"));
   if (!r.errors().empty()) return r.errors();
   if (hasData) e.data = std::move(j["data"]);  // moved, not copied: samples are large
   return e;

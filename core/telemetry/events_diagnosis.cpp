@@ -71,7 +71,7 @@ Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
     for (size_t i = 0; i < findings->size(); ++i) {
       const std::string at = "findings[" + std::to_string(i) + "]";
       if (!(*findings)[i].is_object()) {
-        r.error(at, "must be an object");
+        r.error(at, Text("event.must_be_only", {{"expected", Text("event.json.object")}}));
         continue;
       }
       FieldReader f((*findings)[i], r.path(at + "."));
@@ -88,7 +88,7 @@ Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
           const json& a = (*advice)[k];
           if (!a.is_object() || !a.contains("key") || !a["key"].is_string() ||
               !a.contains("value") || !a["value"].is_string()) {
-            f.error("advice[" + std::to_string(k) + "]", "must be {\"key\": string, \"value\": string}");
+            f.error("advice[" + std::to_string(k) + "]", Text("event.advice_shape"));
             continue;
           }
           x.advice.push_back({a["key"].get<std::string>(), a["value"].get<std::string>()});
@@ -101,7 +101,7 @@ Result<DiagnosisEvent> diagnosisFromEvent(const Event& ev) {
           else if (it.value().is_null())
             x.evidence[it.key()] = std::numeric_limits<double>::quiet_NaN();
           else
-            f.error("evidence." + it.key(), "must be a number");
+            f.error("evidence." + it.key(), Text("event.must_be_only", {{"expected", Text("event.json.number")}}));
         }
       }
       r.append(f.errors());

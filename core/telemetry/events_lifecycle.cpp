@@ -45,8 +45,7 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
     if (const json* versions = r.object("versions")) {
       for (auto it = versions->begin(); it != versions->end(); ++it) {
         if (!it->is_string()) {
-          r.error("versions." + it.key(),
-                  std::string("must be a string, got ") + jsonTypeName(*it));
+          r.mustBe("versions." + it.key(), "event.json.string", *it);
         } else {
           e.versions[it.key()] = it->get<std::string>();
         }

@@ -98,8 +98,7 @@ Result<ValidationEvent> validationFromEvent(const Event& ev) {
             const std::string prefix = r.path("per_class[" + std::to_string(i) + "].");
             const json& row = (*rows)[i];
             if (!row.is_object()) {
-              r.error("per_class[" + std::to_string(i) + "]",
-                      std::string("must be an object, got ") + jsonTypeName(row));
+              r.mustBe("per_class[" + std::to_string(i) + "]", "event.json.object", row);
               continue;
             }
             FieldReader s(row, prefix);

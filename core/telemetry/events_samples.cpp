@@ -20,8 +20,8 @@ template <typename Sample>
 void readNode(FieldReader& r, Sample& e) {
   r.integer("node", e.node, false);
   r.integer("nodes", e.nodes, false);
-  if (e.node < 0) r.error("node", "must be 0 or more, got " + std::to_string(e.node));
-  if (e.nodes < 1) r.error("nodes", "must be 1 or more, got " + std::to_string(e.nodes));
+  if (e.node < 0) r.error("node", Text("event.at_least", {{"min", "0"}, {"value", std::to_string(e.node)}}));
+  if (e.nodes < 1) r.error("nodes", Text("event.at_least", {{"min", "1"}, {"value", std::to_string(e.nodes)}}));
   r.str("host", e.host, false);
 }
 
@@ -63,7 +63,7 @@ Result<GpuSampleEvent> gpuSampleFromEvent(const Event& ev) {
     if (!gpus) return;
     for (size_t i = 0; i < gpus->size(); ++i) {
       if (!(*gpus)[i].is_object()) {
-        r.error("gpus[" + std::to_string(i) + "]", "must be an object");
+        r.error("gpus[" + std::to_string(i) + "]", Text("event.must_be_only", {{"expected", Text("event.json.object")}}));
         continue;
       }
       FieldReader g((*gpus)[i], r.path("gpus[" + std::to_string(i) + "]."));
@@ -122,7 +122,7 @@ Result<SystemSampleEvent> systemSampleFromEvent(const Event& ev) {
     if (const json* ranks = r.array("ranks", false)) {
       for (size_t i = 0; i < ranks->size(); ++i) {
         if (!(*ranks)[i].is_object()) {
-          r.error("ranks[" + std::to_string(i) + "]", "must be an object");
+          r.error("ranks[" + std::to_string(i) + "]", Text("event.must_be_only", {{"expected", Text("event.json.object")}}));
           continue;
         }
         FieldReader p((*ranks)[i], r.path("ranks[" + std::to_string(i) + "]."));

@@ -6,8 +6,8 @@
 // cluster profiles that cannot be used, a launcher that cannot start, the history database and
 // its warnings (History's and the Run page's), the dataset scan's problems and the wizard's
 // dataset report, a label file that
-// cannot be saved (the label editor's and Label issues' refusals), an issues CSV that cannot be
-// used, why the Hardware page
+// cannot be saved (the label editor's and Label issues' refusals), an issues CSV or its companion
+// file that cannot be used, why an event was skipped (the reasons inside), why the Hardware page
 // sees no GPU, a cluster behind SSH that cannot be reached or asked (OpenSSH's and Slurm's own
 // words kept as they are). Each path that still showed English under zh_CN fails here;
 // tst_engine_text checks that every catalog id has a translation.
@@ -28,6 +28,7 @@
 #include "core/cluster/ssh.h"
 #include "core/config/run_config.h"
 #include "core/data/label_edits.h"
+#include "core/data/label_fix_batch.h"
 #include "core/data/label_fixes.h"
 #include "core/data/label_issues.h"
 #include "core/studio/run/cluster_profile.h"
@@ -334,9 +335,11 @@ class TestEngineWords : public QObject {
     HistoryModel warned;
     QVERIFY2(warned.open(m_dir.filePath(QStringLiteral("warned")), &error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(!warned.refreshing() && !warned.warnings().isEmpty(), 60000);
+    // The reasons inside too: a step event without its data, a line that is no JSON (the JSON
+    // parser's own words kept).
     for (const QString& w : warned.warnings())
       QVERIFY2(w.contains(QStringLiteral("events.jsonl:")) && w.contains(QStringLiteral("跳过")) &&
-                   englishLeft(w, {"skipped"}).isEmpty(),
+                   englishLeft(w, {"skipped", "missing", "must be", "not JSON"}).isEmpty(),
                qPrintable(w));
   }
 
@@ -395,7 +398,7 @@ class TestEngineWords : public QObject {
     for (const QString& line : lines)
       QVERIFY2(hasHan(line) && englishLeft(line, english).isEmpty(), qPrintable(line));
     // The file and the kind are named as they are.
-    QVERIFY2(check.summary.contains(QStringLiteral("a.txt:1: label-class: ")),
+    QVERIFY2(check.summary.contains(QStringLiteral("a.txt:1: label-class")),
              qPrintable(check.summary));
     const auto missing = stave::studio::checkDatasetFile(root + QStringLiteral("/none.yaml"));
     QCOMPARE(missing.exitCode, 2);
@@ -469,6 +472,21 @@ class TestEngineWords : public QObject {
     const QString fixShown = stave::studio::errorsText(fix.errors());
     QVERIFY2(hasHan(fixShown) && englishLeft(fixShown, {"the issue names"}).isEmpty(),
              qPrintable(fixShown));
+    // The companion file beside the CSV: of another version of it, and not one at all.
+    const QString companion =
+        QString::fromStdString(stave::data::issuesCompanionPath(csv.toStdString()));
+    for (const QByteArray& bytes : {QByteArray("{\"csv_hash\": \"0\"}"), QByteArray("[]")}) {
+      writeFile(companion, bytes);
+      std::vector<stave::Error> warnings;
+      bool used = true;
+      stave::data::companionFor(csv.toStdString(), "image,kind\n", warnings, used);
+      QVERIFY(!used);
+      QCOMPARE(warnings.size(), size_t(1));
+      const QString shown = stave::studio::errorText(warnings.front());
+      QVERIFY2(shown.startsWith(companion + QStringLiteral(": csv_hash: ")) && hasHan(shown) &&
+                   englishLeft(shown, {"another version", "not used", "not an issues"}).isEmpty(),
+               qPrintable(shown));
+    }
   }
 
   // A file the studio reads that is a folder or a FIFO: the engine's words for it, in Chinese.
@@ -543,7 +561,7 @@ class TestEngineWords : public QObject {
     QCOMPARE(live.warnings.size(), 2);
     for (const QString& w : live.warnings)
       QVERIFY2(w.startsWith(events + QLatin1Char(':')) && w.contains(QStringLiteral("跳过")) &&
-                   englishLeft(w, {"skipped"}).isEmpty(),
+                   englishLeft(w, {"skipped", "must be", "or more", "not JSON"}).isEmpty(),
                qPrintable(w));
     const auto stored = stave::studio::loadStoredRun(
         m_dir.filePath(QStringLiteral("run-warned/stave.db")).toStdString(), run.toStdString());

@@ -37,9 +37,10 @@ void DoctorAdvice::consider(const std::vector<RunEvent>& events, size_t first) {
         m_haveRunConfig = true;
         any = true;
       })
-      .invalid([&](const RunEvent& e, const std::string& why) {
+      .invalid([&](const RunEvent& e, const std::string&) {
         if (e.type != tel::event_type::kDiagnosis) return;  // an unreadable run_start: the project's config
-        m_problem = tr("An unreadable diagnosis event was skipped: %1").arg(QString::fromStdString(why));
+        m_problem = tr("An unreadable diagnosis event was skipped: %1")
+                        .arg(engineText(e.invalidText, e.invalid));
         any = true;
       });
   for (size_t i = first; i < events.size(); ++i) dispatch(events[i]);

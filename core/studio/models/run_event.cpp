@@ -21,10 +21,12 @@ template <typename T>
 bool decodeAs(RunEvent& e) {
   if (e.type != tel::EventTraits<T>::kType) return false;
   auto typed = tel::EventTraits<T>::decode(e);
-  if (typed)
+  if (typed) {
     e.typed = std::move(typed.value());
-  else
+  } else {
     e.invalid = typed.errorText();
+    e.invalidText = textOfErrors(typed.errors());
+  }
   return true;
 }
 

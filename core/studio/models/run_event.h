@@ -30,6 +30,8 @@ struct RunEvent : telemetry::Event {
   Typed typed;
   /// Why the data did not decode into its struct ("" when it did, or the type has none).
   std::string invalid;
+  /// `invalid` as catalog messages, for the studio's language (empty: English only).
+  TextParts invalidText;
   /// run_start: its config as the schema reads it, without what names that one run (name,
   /// exist_ok, resume, data) — what a config made from the run starts from; null when it does
   /// not read (a run of another version).
