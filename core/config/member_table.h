@@ -19,29 +19,31 @@
 
 namespace stave::config {
 
-/// A pointer to one member of `S`, of one of the types the table loops know.
-template <class S>
+/// A pointer to one member of `S`, of one of the types the table loops know, or of one of
+/// `Extra` (a codec outside core, e.g. the studio's QString members, which the JSON loops here
+/// do not read: that codec walks the table with forEachMember()).
+template <class S, class... Extra>
 using MemberPointer =
     std::variant<bool S::*, int S::*, int64_t S::*, uint64_t S::*, double S::*, std::string S::*,
-                 std::vector<double> S::*, std::vector<std::string> S::*>;
+                 std::vector<double> S::*, std::vector<std::string> S::*, Extra S::*...>;
 
 /// One member of `S` stored under `key`. An optional member may be absent from what is read
 /// (a record added later): the struct's default stays.
-template <class S>
+template <class S, class... Extra>
 struct MemberField {
-  const char* key;          ///< the key in JSON (or the record name of another codec)
-  MemberPointer<S> member;  ///< which member of S holds it
-  bool optional = false;    ///< absent when read: keep the default instead of an error
+  const char* key;                    ///< the key in JSON (or the record name of another codec)
+  MemberPointer<S, Extra...> member;  ///< which member of S holds it
+  bool optional = false;              ///< absent when read: keep the default instead of an error
 };
 
 /// The keyed members of `S`, in the order they are written.
-template <class S>
-using MemberTable = std::vector<MemberField<S>>;
+template <class S, class... Extra>
+using MemberTable = std::vector<MemberField<S, Extra...>>;
 
 /// Calls `f(field, member)` for each row, `member` being the typed member pointer.
-template <class S, class F>
-void forEachMember(const MemberTable<S>& table, F&& f) {
-  for (const MemberField<S>& field : table)
+template <class S, class... Extra, class F>
+void forEachMember(const MemberTable<S, Extra...>& table, F&& f) {
+  for (const MemberField<S, Extra...>& field : table)
     std::visit([&](auto member) { f(field, member); }, field.member);
 }
 
@@ -152,8 +154,8 @@ std::vector<Error> membersFromJson(const nlohmann::json& j, const MemberTable<S>
 
 /// What is wrong with `table` itself, one line each: an empty key, a key listed twice. Empty
 /// when the table is sound (each table's unit test checks this).
-template <class S>
-std::vector<std::string> memberTableProblems(const MemberTable<S>& table) {
+template <class S, class... Extra>
+std::vector<std::string> memberTableProblems(const MemberTable<S, Extra...>& table) {
   std::vector<std::string> problems;
   for (size_t i = 0; i < table.size(); ++i) {
     const std::string key = table[i].key == nullptr ? "" : table[i].key;

@@ -58,14 +58,7 @@ QList<ClusterProfile> loadClusters(QSettings& s) {
   const int n = s.beginReadArray(key(kClusters));
   for (int i = 0; i < n; ++i) {
     s.setArrayIndex(i);
-    ClusterProfile c;
-    for (const auto& f : clusterProfileFields()) {
-      const QVariant v = s.value(key(f.key));
-      if (!v.isValid()) continue;  // the default
-      bool ok = true;
-      if (f.text) c.*f.text = v.toString();
-      else if (const int number = v.toInt(&ok); ok) c.*f.number = number;
-    }
+    const ClusterProfile c = clusterProfileFromSettings(s);
     // A hand-edited profile with bad values is left out (the Run page cannot send to it).
     if (c.problems().isEmpty()) out << c;
   }

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 #include <QSet>
 
 #include <cstring>
@@ -28,31 +29,49 @@ config::ExportOptions ClusterProfile::exportOptions(const QString& jobName) cons
 // The studio's fields (QString, int) and core/cluster's (std::string, int) meet by key.
 cluster::Profile ClusterProfile::toCore() const {
   cluster::Profile c;
-  for (const auto& f : clusterProfileFields())
+  config::forEachMember(clusterProfileFields(), [&](const auto& f, auto mine) {
     config::forEachMember(cluster::profileFields(), [&](const cluster::ProfileField& g, auto member) {
       if (std::strcmp(f.key, g.key) != 0) return;
       using M = std::decay_t<decltype(c.*member)>;
-      if constexpr (std::is_same_v<M, std::string>) {
-        if (f.text) c.*member = (this->*f.text).trimmed().toStdString();
-      } else if constexpr (std::is_same_v<M, int>) {
-        if (f.number) c.*member = this->*f.number;
-      }
+      using Mine = std::decay_t<decltype(this->*mine)>;
+      if constexpr (std::is_same_v<M, std::string> && std::is_same_v<Mine, QString>)
+        c.*member = (this->*mine).trimmed().toStdString();
+      else if constexpr (std::is_same_v<M, Mine>)
+        c.*member = this->*mine;
     });
+  });
   return c;
 }
 
 ClusterProfile ClusterProfile::fromCore(const cluster::Profile& c) {
   ClusterProfile p;
-  for (const auto& f : clusterProfileFields())
+  config::forEachMember(clusterProfileFields(), [&](const auto& f, auto mine) {
     config::forEachMember(cluster::profileFields(), [&](const cluster::ProfileField& g, auto member) {
       if (std::strcmp(f.key, g.key) != 0) return;
       using M = std::decay_t<decltype(c.*member)>;
-      if constexpr (std::is_same_v<M, std::string>) {
-        if (f.text) p.*f.text = QString::fromStdString(c.*member);
-      } else if constexpr (std::is_same_v<M, int>) {
-        if (f.number) p.*f.number = c.*member;
-      }
+      using Mine = std::decay_t<decltype(p.*mine)>;
+      if constexpr (std::is_same_v<M, std::string> && std::is_same_v<Mine, QString>)
+        p.*mine = QString::fromStdString(c.*member);
+      else if constexpr (std::is_same_v<M, Mine>)
+        p.*mine = c.*member;
     });
+  });
+  return p;
+}
+
+ClusterProfile clusterProfileFromSettings(const QSettings& s) {
+  ClusterProfile p;
+  config::forEachMember(clusterProfileFields(), [&](const auto& f, auto member) {
+    const QVariant v = s.value(QString::fromLatin1(f.key));
+    if (!v.isValid()) return;  // the default
+    using M = std::decay_t<decltype(p.*member)>;
+    if constexpr (std::is_same_v<M, QString>) {
+      p.*member = v.toString();
+    } else if constexpr (std::is_same_v<M, int>) {
+      bool ok = false;
+      if (const int number = v.toInt(&ok); ok) p.*member = number;
+    }
+  });
   return p;
 }
 
@@ -95,26 +114,34 @@ QString slurmCommand(const QString& folder, const QString& name) {
 
 QString ClusterProfile::command(const QString& cmd) const { return slurmCommand(commandsFolder, cmd); }
 
-const QList<ClusterProfileField>& clusterProfileFields() {
+const ClusterProfileTable& clusterProfileFields() {
   using P = ClusterProfile;
-  static const QList<ClusterProfileField> fields{
-      {"name", &P::name},           {"partition", &P::partition},
-      {"account", &P::account},     {"time", &P::timeLimit},
-      {"gpus_per_node", nullptr, &P::gpusPerNode},
-      {"nodes", nullptr, &P::nodes},
-      {"cpus_per_task", nullptr, &P::cpusPerTask},
-      {"run_folder", &P::runFolder}, {"stave_train", &P::trainExecutable},
+  static const ClusterProfileTable fields{
+      {"name", &P::name},
+      {"partition", &P::partition},
+      {"account", &P::account},
+      {"time", &P::timeLimit},
+      {"gpus_per_node", &P::gpusPerNode},
+      {"nodes", &P::nodes},
+      {"cpus_per_task", &P::cpusPerTask},
+      {"run_folder", &P::runFolder},
+      {"stave_train", &P::trainExecutable},
       {"commands_folder", &P::commandsFolder},
-      {"destination", &P::destination}, {"port", nullptr, &P::port},
-      {"ssh_config", &P::sshConfig},   {"dataset_local", &P::datasetLocal},
-      {"dataset_remote", &P::datasetRemote}, {"dataset_on_cluster", &P::datasetOnCluster}};
+      {"destination", &P::destination},
+      {"port", &P::port},
+      {"ssh_config", &P::sshConfig},
+      {"dataset_local", &P::datasetLocal},
+      {"dataset_remote", &P::datasetRemote},
+      {"dataset_on_cluster", &P::datasetOnCluster}};
   return fields;
 }
 
 bool ClusterProfile::operator==(const ClusterProfile& o) const {
-  for (const auto& f : clusterProfileFields())
-    if (f.text ? this->*f.text != o.*f.text : this->*f.number != o.*f.number) return false;
-  return true;
+  bool same = true;
+  config::forEachMember(clusterProfileFields(), [&](const auto&, auto member) {
+    same = same && this->*member == o.*member;
+  });
+  return same;
 }
 
 QStringList clusterProfileProblems(const QList<ClusterProfile>& profiles) {

@@ -14,6 +14,8 @@
 #include "core/cluster/profile.h"
 #include "core/config/export.h"
 
+class QSettings;
+
 namespace stave::studio {
 
 struct ClusterProfile {
@@ -58,15 +60,16 @@ struct ClusterProfile {
   bool operator==(const ClusterProfile& o) const;
 };
 
-/// A field of ClusterProfile as the preferences store it: its settings key and its member (a
-/// text or a number). Every field is in clusterProfileFields(), once.
-struct ClusterProfileField {
-  const char* key;
-  QString ClusterProfile::*text = nullptr;
-  int ClusterProfile::*number = nullptr;
-};
+/// The fields of ClusterProfile by key: the generic member table (core/config/member_table.h)
+/// with the studio's QString members beside its numbers. Its keys are core/cluster's
+/// (cluster::profileFields()), which toCore/fromCore meet by key; every field is here, once.
+using ClusterProfileTable = config::MemberTable<ClusterProfile, QString>;
 /// Every field of a profile, in the order Settings shows them.
-const QList<ClusterProfileField>& clusterProfileFields();
+const ClusterProfileTable& clusterProfileFields();
+/// A profile from the current group of `settings`, one settings key per field of
+/// clusterProfileFields() (how earlier studios kept profiles); an absent key or a number that
+/// does not read keeps the default.
+ClusterProfile clusterProfileFromSettings(const QSettings& settings);
 
 /// Slurm command `name` in `folder`, or the bare name (found on PATH) when `folder` is "".
 QString slurmCommand(const QString& folder, const QString& name);

@@ -7,6 +7,7 @@
 #include "common/project_fixture.h"
 #include "core/studio/project/preferences.h"
 #include "core/studio/project/project_document.h"
+#include "core/studio/run/cluster_profile.h"
 
 using stave::config::RunConfig;
 using stave::studio::Preferences;
@@ -23,6 +24,55 @@ class TestPreferences : public QObject {
     QCoreApplication::setApplicationName("tst_preferences");
   }
   void init() { QSettings().clear(); }
+
+  // The studio's cluster profile is one generic member table whose keys are core/cluster's:
+  // sound, the same keys, and every field survives the trip through core's form.
+  void clusterProfileTableMatchesCore() {
+    using stave::studio::ClusterProfile;
+    const auto& table = stave::studio::clusterProfileFields();
+    QVERIFY(stave::config::memberTableProblems(table).empty());
+    QStringList mine, core;
+    for (const auto& f : table) mine << f.key;
+    for (const auto& f : stave::cluster::profileFields()) core << f.key;
+    mine.sort();
+    core.sort();
+    QCOMPARE(mine, core);
+    ClusterProfile p;
+    int n = 0;
+    stave::config::forEachMember(table, [&](const auto& f, auto member) {
+      using M = std::decay_t<decltype(p.*member)>;
+      if constexpr (std::is_same_v<M, QString>) p.*member = QString("/v%1_%2").arg(++n).arg(f.key);
+      else if constexpr (std::is_same_v<M, int>) p.*member = 100 + ++n;
+    });
+    const ClusterProfile back = ClusterProfile::fromCore(p.toCore());
+    QVERIFY(back == p);
+    ClusterProfile other = p;
+    other.port = 1;
+    QVERIFY(!(other == p));
+  }
+
+  // Profiles an earlier studio kept in the settings, one key per field, read by the table.
+  void clusterProfileFromOldSettings() {
+    QSettings s;
+    s.beginWriteArray("clusters");
+    s.setArrayIndex(0);
+    s.setValue("name", "old");
+    s.setValue("partition", "gpu");
+    s.setValue("gpus_per_node", 4);
+    s.setValue("nodes", "not a number");
+    s.setValue("run_folder", "/shared/runs");
+    s.endArray();
+    s.beginReadArray("clusters");
+    s.setArrayIndex(0);
+    const auto p = stave::studio::clusterProfileFromSettings(s);
+    s.endArray();
+    QCOMPARE(p.name, QString("old"));
+    QCOMPARE(p.partition, QString("gpu"));
+    QCOMPARE(p.gpusPerNode, 4);
+    QCOMPARE(p.nodes, 1);  // the default: the value does not read
+    QCOMPARE(p.runFolder, QString("/shared/runs"));
+    QCOMPARE(p.timeLimit, QString("24:00:00"));  // absent: the default
+  }
 
   void defaultsGiveNoOverrides() {
     const auto p = Preferences::load();
