@@ -54,6 +54,7 @@ RunQueue::RunQueue(ProjectDocument* doc, RunSessions* sessions, QObject* parent)
     : QAbstractListModel(parent),
       m_doc(doc),
       m_sessions(sessions ? sessions : new RunSessions(this)),
+      m_prepare(std::make_unique<BackgroundJob>()),
       m_job(std::make_unique<BackgroundJob>()) {
   m_timer.setInterval(2000);
   connect(&m_timer, &QTimer::timeout, this, &RunQueue::tick);
@@ -334,6 +335,7 @@ bool RunQueue::followRunning() {
 }
 
 void RunQueue::startHead() {
+  if (m_prepare->busy()) return;  // the head's start is being prepared
   auto it =
       std::find_if(m_entries.begin(), m_entries.end(), [](auto& e) { return active(e.state); });
   if (it == m_entries.end()) return;
@@ -384,16 +386,59 @@ void RunQueue::startHead() {
     for (const QString& c : chosen) resources << QStringLiteral("gpu") + c;
     overrides << QStringLiteral("devices=") + chosen.join(QLatin1Char(','));
   }
-  // A run known to fail (no dataset, a config that does not validate) is not started: no run
-  // folder is left behind.
-  if (const QStringList blocking = preflightBlocking(preflight(m_doc->project(), e.config, overrides));
-      !blocking.isEmpty())
-    return fail(blocking.join(QStringLiteral("; ")));
-  const QString runDir = RunController::newRunDir(m_doc->path());
-  QString why;
-  if (!m_leases.acquire(resources, runDir, &why)) return wait(why);
+  // The pre-flight (the dataset, the config, this machine), the run folder's name and the
+  // leases' files are looked at off the GUI thread; the entry starts when that is done.
+  const config::Project project = m_doc->project();
+  const QString projectFile = m_doc->path(), configName = e.config;
+  const GpuLeases leases = m_leases;
+  m_prepare->run<PreparedStart>(
+      [project, projectFile, configName, overrides, resources, leases] {
+        PreparedStart p;
+        // A run known to fail (no dataset, a config that does not validate) is not started: no
+        // run folder is left behind.
+        if (const QStringList blocking = preflightBlocking(preflight(project, configName, overrides));
+            !blocking.isEmpty()) {
+          p.blocking = blocking.join(QStringLiteral("; "));
+          return p;
+        }
+        p.runDir = RunController::newRunDir(projectFile);
+        GpuLeases held = leases;
+        p.acquired = held.acquire(resources, p.runDir, &p.why);
+        return p;
+      },
+      [this, id = e.id, projectFile, overrides, resources](PreparedStart p) {
+        startPrepared(id, projectFile, overrides, resources, p);
+      });
+}
+
+void RunQueue::startPrepared(const QString& id, const QString& projectFile, const QStringList& overrides,
+                             const QStringList& resources, const PreparedStart& prepared) {
+  const QString& runDir = prepared.runDir;
+  auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const QueueEntry& x) { return x.id == id; });
+  // Cancelled, removed or another project meanwhile: what was taken for it is given back.
+  if (it == m_entries.end() || !active(it->state) || !m_doc->isOpen() || m_doc->path() != projectFile) {
+    if (prepared.acquired) m_leases.release(resources, runDir);
+    return;
+  }
+  QueueEntry& e = *it;
+  const int row = int(it - m_entries.begin());
+  auto fail = [&](const QString& why) {
+    e.state = State::Failed;
+    e.message = why;
+    changed(row);
+    save();
+  };
+  if (!prepared.blocking.isEmpty()) return fail(prepared.blocking);
+  if (!prepared.acquired) {
+    if (e.state != State::Waiting || e.message != prepared.why) {
+      e.state = State::Waiting;
+      e.message = prepared.why;
+      changed(row);
+    }
+    return;
+  }
   QString error;
-  RunSession* session = m_sessions->start(m_doc->path(), e.config, e.nproc, overrides, this,
+  RunSession* session = m_sessions->start(projectFile, e.config, e.nproc, overrides, this,
                                           RunSessions::Need::State, &error, runDir);
   if (!session) {
     m_leases.release(resources, runDir);

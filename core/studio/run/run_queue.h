@@ -118,6 +118,17 @@ class RunQueue : public QAbstractListModel {
   void changed(int row);
   void apply(Probe probe);
   void startHead();
+  /// What the head entry's start needs from the disk, found on m_prepare's thread: the
+  /// pre-flight's blocking problems, a fresh run folder name and the leases taken for it.
+  struct PreparedStart {
+    QString blocking;       ///< why the run would fail ("" = none)
+    QString runDir;         ///< its folder (not made yet)
+    bool acquired = false;  ///< the leases were taken for runDir
+    QString why;            ///< why not (a busy resource and its holder)
+  };
+  /// Starts entry `id` as prepared (or fails it, or lets it wait), unless it changed meanwhile.
+  void startPrepared(const QString& id, const QString& projectFile, const QStringList& overrides,
+                     const QStringList& resources, const PreparedStart& prepared);
   // Follows the started entry; true when one ended (its leases are free again).
   bool followRunning();
   /// The session of a started entry's run folder (held by the queue until the entry ends).
@@ -137,6 +148,7 @@ class RunQueue : public QAbstractListModel {
   QString m_loadProblem;
   int m_nextId = 1;
   Probe m_probe;                         // the latest measurement
+  std::unique_ptr<BackgroundJob> m_prepare;  // prepares the head's start (startHead)
   std::unique_ptr<BackgroundJob> m_job;  // last: joined first on destruction
 };
 
