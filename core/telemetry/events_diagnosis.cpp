@@ -1,6 +1,7 @@
 // The diagnosis events: straggler and the doctor's diagnosis.
 #include "core/telemetry/events.h"
 #include "core/telemetry/event_codec.h"
+#include "core/telemetry/event_tables.h"
 
 namespace stave::telemetry {
 
@@ -8,10 +9,8 @@ using nlohmann::json;
 using namespace codec;
 
 Event toEvent(const StragglerEvent& e, int rank) {
-  json d{{"slow_rank", e.slowRank}, {"waits_on", toString(e.waitsOn)},
-         {"fraction", e.fraction},  {"others_fraction", e.othersFraction},
-         {"step_time", e.stepTime}, {"imbalance", e.imbalance},
-         {"steps", e.steps},        {"message", e.message}};
+  json d = config::membersToJson(stragglerFields(), e);
+  d["waits_on"] = toString(e.waitsOn);
   if (e.slowNode >= 0) d["slow_node"] = e.slowNode;
   if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kStraggler, rank, std::move(d));
@@ -20,15 +19,9 @@ Event toEvent(const StragglerEvent& e, int rank) {
 Result<StragglerEvent> stragglerFromEvent(const Event& ev) {
   return readTyped<StragglerEvent>(ev, event_type::kStraggler,
                                    [](FieldReader& r, StragglerEvent& e) {
-                                     r.integer("slow_rank", e.slowRank);
+                                     readMembers(r, stragglerFields(), e);
                                      readEnum(r, "waits_on", kStepPhases, e.waitsOn);
-                                     r.num("fraction", e.fraction);
-                                     r.num("others_fraction", e.othersFraction, false);
-                                     r.num("step_time", e.stepTime, false);
-                                     r.num("imbalance", e.imbalance, false);
-                                     r.integer("steps", e.steps, false);
                                      r.integer("slow_node", e.slowNode, false);
-                                     r.str("message", e.message);
                                      r.text("message_text", e.text);
                                    });
 }

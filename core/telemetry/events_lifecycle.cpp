@@ -2,6 +2,7 @@
 // schedule_replanned.
 #include "core/telemetry/events.h"
 #include "core/telemetry/event_codec.h"
+#include "core/telemetry/event_tables.h"
 
 namespace stave::telemetry {
 
@@ -11,32 +12,12 @@ using namespace codec;
 Event toEvent(const RunStartEvent& e, int rank) {
   json versions = json::object();
   for (const auto& [k, v] : e.versions) versions[k] = v;
-  json d{{"versions", versions},
-         {"device", e.device},
-         {"device_names", e.deviceNames},
-         {"world_size", e.worldSize},
-         {"nnodes", e.nnodes},
-         {"dataset",
-          {{"yaml", e.dataset.yaml},
-           {"train_images", e.dataset.trainImages},
-           {"val_images", e.dataset.valImages},
-           {"nc", e.dataset.nc},
-           {"names", e.dataset.names},
-           {"content_hash", e.dataset.contentHash},
-           {"label_edits", e.dataset.labelEdits}}},
-         {"config", e.config.is_object() ? e.config : json::object()},
-         {"resolved", e.resolved.is_object() ? e.resolved : json::object()},
-         {"nccl",
-          {{"backend", e.nccl.backend},
-           {"p2p_level", e.nccl.p2pLevel},
-           {"shm_disable", e.nccl.shmDisable},
-           {"debug", e.nccl.debug},
-           {"async_error_handling", e.nccl.asyncErrorHandling},
-           {"timeout_s", e.nccl.timeoutS},
-           {"bucket_mb", e.nccl.bucketMb},
-           {"interface", e.nccl.interface}}},
-         {"run_dir", e.runDir},
-         {"host", e.host}};
+  json d = config::membersToJson(runStartFields(), e);
+  d["versions"] = std::move(versions);
+  d["dataset"] = config::membersToJson(datasetSummaryFields(), e.dataset);
+  d["config"] = e.config.is_object() ? e.config : json::object();
+  d["resolved"] = e.resolved.is_object() ? e.resolved : json::object();
+  d["nccl"] = config::membersToJson(ncclSettingsFields(), e.nccl);
   return makeEvent(event_type::kRunStart, rank, std::move(d));
 }
 
@@ -51,75 +32,53 @@ Result<RunStartEvent> runStartFromEvent(const Event& ev) {
         }
       }
     }
-    r.str("device", e.device);
-    r.strList("device_names", e.deviceNames, false);
-    r.integer("world_size", e.worldSize);
-    r.integer("nnodes", e.nnodes, false);
+    readMembers(r, runStartFields(), e);
     if (const json* ds = r.object("dataset")) {
       FieldReader s(*ds, r.path("dataset."));
-      s.str("yaml", e.dataset.yaml, false);
-      s.integer("train_images", e.dataset.trainImages);
-      s.integer("val_images", e.dataset.valImages);
-      s.integer("nc", e.dataset.nc);
-      s.strList("names", e.dataset.names, false);
-      s.str("content_hash", e.dataset.contentHash, false);
-      s.integer("label_edits", e.dataset.labelEdits, false);
+      readMembers(s, datasetSummaryFields(), e.dataset);
       r.append(s.errors());
     }
     if (const json* cfg = r.object("config", false)) e.config = *cfg;
     if (const json* res = r.object("resolved", false)) e.resolved = *res;
     if (const json* n = r.object("nccl", false)) {
       FieldReader s(*n, r.path("nccl."));
-      s.str("backend", e.nccl.backend, false);
-      s.str("p2p_level", e.nccl.p2pLevel, false);
-      s.boolean("shm_disable", e.nccl.shmDisable, false);
-      s.str("debug", e.nccl.debug, false);
-      s.boolean("async_error_handling", e.nccl.asyncErrorHandling, false);
-      s.num("timeout_s", e.nccl.timeoutS, false);
-      s.num("bucket_mb", e.nccl.bucketMb, false);
-      s.str("interface", e.nccl.interface, false);
+      readMembers(s, ncclSettingsFields(), e.nccl);
       r.append(s.errors());
     }
-    r.str("run_dir", e.runDir, false);
-    r.str("host", e.host, false);
   });
 }
 
 Event toEvent(const CheckpointEvent& e, int rank) {
-  json d{{"path", e.path}, {"epoch", e.epoch}, {"kind", toString(e.kind)}};
+  json d = config::membersToJson(checkpointFields(), e);
+  d["kind"] = toString(e.kind);
   return makeEvent(event_type::kCheckpoint, rank, std::move(d));
 }
 
 Result<CheckpointEvent> checkpointFromEvent(const Event& ev) {
   return readTyped<CheckpointEvent>(ev, event_type::kCheckpoint,
                                     [](FieldReader& r, CheckpointEvent& e) {
-                                      r.str("path", e.path);
-                                      r.integer("epoch", e.epoch);
+                                      readMembers(r, checkpointFields(), e);
                                       readEnum(r, "kind", kCheckpointKinds, e.kind);
                                     });
 }
 
 Event toEvent(const WarningEvent& e, int rank) {
-  json d{{"message", e.message}, {"source", e.source}};
+  json d = config::membersToJson(warningFields(), e);
   if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   return makeEvent(event_type::kWarning, rank, std::move(d));
 }
 
 Result<WarningEvent> warningFromEvent(const Event& ev) {
   return readTyped<WarningEvent>(ev, event_type::kWarning, [](FieldReader& r, WarningEvent& e) {
-    r.str("message", e.message);
-    r.str("source", e.source, false);
+    readMembers(r, warningFields(), e);
     r.text("message_text", e.text);
   });
 }
 
 Event toEvent(const ErrorEvent& e, int rank) {
-  json d{{"rank", e.rank},
-         {"message", e.message},
-         {"exit_code", optionalInt(e.exitCode)},
-         {"signal", optionalInt(e.signal)},
-         {"log_tail", e.logTail},
-         {"hint", e.hint}};
+  json d = config::membersToJson(errorFields(), e);
+  d["exit_code"] = optionalInt(e.exitCode);
+  d["signal"] = optionalInt(e.signal);
   if (!e.text.empty()) d["message_text"] = textToJson(e.text);
   if (!e.hintText.empty()) d["hint_text"] = textToJson(e.hintText);
   return makeEvent(event_type::kError, rank, std::move(d));
@@ -127,12 +86,9 @@ Event toEvent(const ErrorEvent& e, int rank) {
 
 Result<ErrorEvent> errorFromEvent(const Event& ev) {
   return readTyped<ErrorEvent>(ev, event_type::kError, [](FieldReader& r, ErrorEvent& e) {
-    r.integer("rank", e.rank, false);
-    r.str("message", e.message);
+    readMembers(r, errorFields(), e);
     r.optInteger("exit_code", e.exitCode);
     r.optInteger("signal", e.signal);
-    r.strList("log_tail", e.logTail, false);
-    r.str("hint", e.hint, false);
     r.text("message_text", e.text);
     r.text("hint_text", e.hintText);
   });
@@ -168,19 +124,17 @@ Result<FinishedEvent> finishedFromEvent(const Event& ev) {
 }
 
 Event toEvent(const RankExitEvent& e, int rank) {
-  json d{{"rank", e.rank},
-         {"exit_code", optionalInt(e.exitCode)},
-         {"signal", optionalInt(e.signal)},
-         {"outcome", e.outcome}};
+  json d = config::membersToJson(rankExitFields(), e);
+  d["exit_code"] = optionalInt(e.exitCode);
+  d["signal"] = optionalInt(e.signal);
   return makeEvent(event_type::kRankExit, rank, std::move(d));
 }
 
 Result<RankExitEvent> rankExitFromEvent(const Event& ev) {
   return readTyped<RankExitEvent>(ev, event_type::kRankExit, [](FieldReader& r, RankExitEvent& e) {
-    r.integer("rank", e.rank);
+    readMembers(r, rankExitFields(), e);
     r.optInteger("exit_code", e.exitCode);
     r.optInteger("signal", e.signal);
-    r.str("outcome", e.outcome);
   });
 }
 

@@ -1,6 +1,7 @@
 // The training metrics events: step, epoch_end, validation, and their metric names.
 #include "core/telemetry/events.h"
 #include "core/telemetry/event_codec.h"
+#include "core/telemetry/event_tables.h"
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -11,70 +12,34 @@ using nlohmann::json;
 using namespace codec;
 
 Event toEvent(const StepEvent& e, int rank) {
-  json d{{"epoch", e.epoch},
-         {"iter", e.iter},
-         {"iters_per_epoch", e.itersPerEpoch},
-         {"box_loss", e.boxLoss},
-         {"cls_loss", e.clsLoss},
-         {"dfl_loss", e.dflLoss},
-         {"lr", e.lr},
-         {"samples_per_s", e.samplesPerSec},
-         {"timing", timingToJson(e.timing)}};
+  json d = config::membersToJson(stepFields(), e);
+  d["timing"] = timingToJson(e.timing);
   return makeEvent(event_type::kStep, rank, std::move(d));
 }
 
 Result<StepEvent> stepFromEvent(const Event& ev) {
   return readTyped<StepEvent>(ev, event_type::kStep, [](FieldReader& r, StepEvent& e) {
-    r.integer("epoch", e.epoch);
-    r.integer("iter", e.iter);
-    r.integer("iters_per_epoch", e.itersPerEpoch);
-    r.num("box_loss", e.boxLoss);
-    r.num("cls_loss", e.clsLoss);
-    r.num("dfl_loss", e.dflLoss);
-    r.num("lr", e.lr);
-    r.num("samples_per_s", e.samplesPerSec);
+    readMembers(r, stepFields(), e);
     readTiming(r, "timing", e.timing);
   });
 }
 
 Event toEvent(const EpochEndEvent& e, int rank) {
-  json d{{"epoch", e.epoch},
-         {"epochs", e.epochs},
-         {"box_loss", e.boxLoss},
-         {"cls_loss", e.clsLoss},
-         {"dfl_loss", e.dflLoss},
-         {"epoch_time", e.epochTime},
-         {"lr", e.lr}};
-  return makeEvent(event_type::kEpochEnd, rank, std::move(d));
+  return makeEvent(event_type::kEpochEnd, rank, config::membersToJson(epochEndFields(), e));
 }
 
 Result<EpochEndEvent> epochEndFromEvent(const Event& ev) {
   return readTyped<EpochEndEvent>(ev, event_type::kEpochEnd, [](FieldReader& r, EpochEndEvent& e) {
-    r.integer("epoch", e.epoch);
-    r.integer("epochs", e.epochs);
-    r.num("box_loss", e.boxLoss);
-    r.num("cls_loss", e.clsLoss);
-    r.num("dfl_loss", e.dflLoss);
-    r.num("epoch_time", e.epochTime);
-    r.numList("lr", e.lr);
+    readMembers(r, epochEndFields(), e);
   });
 }
 
 Event toEvent(const ValidationEvent& e, int rank) {
-  json d{{"epoch", e.epoch},      {"precision", e.precision}, {"recall", e.recall},
-         {"map50", e.map50},      {"map50_95", e.map5095},    {"box_loss", e.boxLoss},
-         {"cls_loss", e.clsLoss}, {"dfl_loss", e.dflLoss},    {"val_time", e.valTime}};
+  json d = config::membersToJson(validationFields(), e);
   if (!e.perClass.empty()) {
     json rows = json::array();
     for (const auto& c : e.perClass) {
-      rows.push_back({{"cls", c.cls},
-                      {"name", c.name},
-                      {"images", c.images},
-                      {"instances", c.instances},
-                      {"precision", c.precision},
-                      {"recall", c.recall},
-                      {"map50", c.map50},
-                      {"map50_95", c.map5095}});
+      rows.push_back(config::membersToJson(classMetricsFields(), c));
     }
     d["per_class"] = std::move(rows);
   }
@@ -84,15 +49,7 @@ Event toEvent(const ValidationEvent& e, int rank) {
 Result<ValidationEvent> validationFromEvent(const Event& ev) {
   return readTyped<ValidationEvent>(
       ev, event_type::kValidation, [](FieldReader& r, ValidationEvent& e) {
-        r.integer("epoch", e.epoch);
-        r.num("precision", e.precision);
-        r.num("recall", e.recall);
-        r.num("map50", e.map50);
-        r.num("map50_95", e.map5095);
-        r.num("box_loss", e.boxLoss, false);
-        r.num("cls_loss", e.clsLoss, false);
-        r.num("dfl_loss", e.dflLoss, false);
-        r.num("val_time", e.valTime);
+        readMembers(r, validationFields(), e);
         if (const json* rows = r.array("per_class", false)) {
           for (size_t i = 0; i < rows->size(); ++i) {
             const std::string prefix = r.path("per_class[" + std::to_string(i) + "].");
@@ -103,14 +60,7 @@ Result<ValidationEvent> validationFromEvent(const Event& ev) {
             }
             FieldReader s(row, prefix);
             ClassMetricsRow c;
-            s.integer("cls", c.cls);
-            s.str("name", c.name, false);
-            s.integer("images", c.images, false);
-            s.integer("instances", c.instances, false);
-            s.num("precision", c.precision);
-            s.num("recall", c.recall);
-            s.num("map50", c.map50);
-            s.num("map50_95", c.map5095);
+            readMembers(s, classMetricsFields(), c);
             r.append(s.errors());
             e.perClass.push_back(std::move(c));
           }
