@@ -40,6 +40,7 @@
 #include "core/studio/run/predict_job.h"
 #include "core/studio/project/new_project.h"
 #include "core/studio/project/project_document.h"
+#include "core/studio/project/settings_proposal.h"
 #include "core/studio/regular_file.h"
 #include "core/studio/run/run_controller.h"
 #include "core/studio/run/slurm_job.h"
@@ -400,6 +401,10 @@ class TestEngineWords : public QObject {
     // The file and the kind are named as they are.
     QVERIFY2(check.summary.contains(QStringLiteral("a.txt:1: label-class")),
              qPrintable(check.summary));
+    // The settings the check page proposes beside the report, each with its reason.
+    for (const int gpus : {0, 1})
+      for (const auto& p : stave::studio::proposeSettings({gpus, 16.0, 8}, {check.trainImages, 640}))
+        QVERIFY2(hasHan(p.why), qPrintable(p.key + QStringLiteral(": ") + p.why));
     const auto missing = stave::studio::checkDatasetFile(root + QStringLiteral("/none.yaml"));
     QCOMPARE(missing.exitCode, 2);
     QVERIFY2(hasHan(missing.summary) && englishLeft(missing.summary, english).isEmpty() &&

@@ -9,8 +9,10 @@
 
 namespace stave::studio {
 namespace {
+// The context lupdate gives a free tr() in this namespace: the translations are found under it
+// (a context of its own here left every proposal's reason in English).
 QString tr(const char* text) {
-  return QCoreApplication::translate("stave::studio::SettingsProposal", text);
+  return QCoreApplication::translate("stave::studio", text);
 }
 }  // namespace
 
