@@ -1099,32 +1099,32 @@
 <context>
     <name>stave::studio::DemoProjectMaker</name>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="261"/>
+        <location filename="../core/studio/project/new_project.cpp" line="273"/>
         <source>stave-train was not found beside the studio or on PATH</source>
         <translation>在工作室旁边或 PATH 中找不到 stave-train</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="273"/>
+        <location filename="../core/studio/project/new_project.cpp" line="285"/>
         <source>creating the demo project</source>
         <translation>正在创建演示项目</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="279"/>
+        <location filename="../core/studio/project/new_project.cpp" line="291"/>
         <source>making the demo images</source>
         <translation>正在生成演示图像</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="289"/>
+        <location filename="../core/studio/project/new_project.cpp" line="301"/>
         <source>%1: cannot start %2</source>
         <translation>%1：无法启动 %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="295"/>
+        <location filename="../core/studio/project/new_project.cpp" line="307"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="295"/>
+        <location filename="../core/studio/project/new_project.cpp" line="307"/>
         <source>no output</source>
         <translation>无输出</translation>
     </message>
@@ -3591,27 +3591,57 @@
         <translation>有 %1 张图像，但没有 YOLO 标注文件：应在 images/… 旁边有 labels/…（每张图像一个 .txt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="182"/>
+        <location filename="../core/studio/project/new_project.cpp" line="120"/>
+        <source>at least one class name is needed</source>
+        <translation>至少需要一个类别名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="123"/>
+        <source>class %1 has no name</source>
+        <translation>类别 %1 没有名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="126"/>
+        <source>the labels use class %1 but only %2 names were given</source>
+        <translation>标注用到了类别 %1，但只给出了 %2 个名称</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="131"/>
+        <source>a data.yaml already exists here; choose it as the dataset instead</source>
+        <translation>这里已有 data.yaml；请改为选择它作为数据集</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="180"/>
+        <source>names no dataset; choose its data.yaml</source>
+        <translation>没有指定数据集；请选择它的 data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="185"/>
+        <source>dataset &apos;%1&apos; not found here (Ultralytics&apos; built-in names such as coco8.yaml are not files); choose its data.yaml</source>
+        <translation>这里找不到数据集“%1”（Ultralytics 的内置名称如 coco8.yaml 并不是文件）；请选择它的 data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../core/studio/project/new_project.cpp" line="194"/>
         <source>Choose the checkpoint file (.pt) to start from.</source>
         <translation>请选择作为起点的检查点文件 (.pt)。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="185"/>
+        <location filename="../core/studio/project/new_project.cpp" line="197"/>
         <source>%1 is not a checkpoint: expected a .pt file (Stave&apos;s or Ultralytics&apos;, such as yolo11n.pt)</source>
         <translation>%1 不是检查点：需要 .pt 文件（Stave 或 Ultralytics 的，例如 yolo11n.pt）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="191"/>
+        <location filename="../core/studio/project/new_project.cpp" line="203"/>
         <source>%1 is a folder, not a checkpoint file</source>
         <translation>%1 是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="194"/>
+        <location filename="../core/studio/project/new_project.cpp" line="206"/>
         <source>%1 does not exist. Stave does not download weights: Ultralytics publishes yolo11n.pt and the others at github.com/ultralytics/assets/releases.</source>
         <translation>%1 不存在。Stave 不会下载权重：Ultralytics 在 github.com/ultralytics/assets/releases 发布 yolo11n.pt 等权重。</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/new_project.cpp" line="200"/>
+        <location filename="../core/studio/project/new_project.cpp" line="212"/>
         <source>%1 cannot be read</source>
         <translation>无法读取 %1</translation>
     </message>
@@ -5226,142 +5256,142 @@
 <context>
     <name>stave::studio::RunQueue</name>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="77"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="78"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="79"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="80"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="81"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="82"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="83"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="84"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="85"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="86"/>
         <source>finished</source>
         <translation>已结束</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="87"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="88"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="89"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="90"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="123"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="124"/>
         <source>%1 × %2 — %3</source>
         <translation>%1 × %2 — %3</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="129"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="130"/>
         <source>queued %1</source>
         <translation>排队于 %1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="158"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="159"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="162"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="163"/>
         <source>no config named %1</source>
         <translation>没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="232"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="233"/>
         <source>GPU %1 is used by %2</source>
         <translation>GPU %1 正被 %2 使用</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="235"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="236"/>
         <source>GPU %1 has %2% of its memory in use</source>
         <translation>GPU %1 的显存已用 %2%</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="254"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="255"/>
         <source>Cannot read the GPUs and leases: %1</source>
         <translation>无法读取 GPU 与占用信息：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="264"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="265"/>
         <source>%1/%2 GPUs free</source>
         <translation>%1/%2 个 GPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="267"/>
         <source>CPU free</source>
         <translation>CPU 空闲</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="266"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="267"/>
         <source>CPU busy (%1)</source>
         <translation>CPU 繁忙（%1）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="303"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="304"/>
         <source>its run folder %1 is gone (was the project moved or the run deleted?)</source>
         <translation>其运行文件夹 %1 已不存在（项目是否被移动或运行被删除？）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="305"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="306"/>
         <source>Queued run %1: %2</source>
         <translation>排队的运行 %1：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="326"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="327"/>
         <source>the run never started (nothing in %1)</source>
         <translation>运行从未启动（%1 中没有内容）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="331"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="332"/>
         <source>Queued run %1 ended: %2</source>
         <translation>排队的运行 %1 已结束：%2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="356"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="358"/>
         <source>the project has no config named %1</source>
         <translation>项目中没有名为 %1 的配置</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="371"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="373"/>
         <source>devices=%1: there is no GPU %2</source>
         <translation>devices=%1：没有 GPU %2</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="383"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="385"/>
         <source>needs %1 free GPUs, %2 free (%3)</source>
         <translation>需要 %1 个空闲 GPU，目前空闲 %2 个（%3）</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="485"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="530"/>
         <source>Cannot save the queue: %1</source>
         <translation>无法保存队列：%1</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="496"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="541"/>
         <source>Cannot read the queue %1: %2; the queue starts empty and the file is replaced at the next change</source>
         <translation>无法读取队列 %1：%2；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="505"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="550"/>
         <source>%1 is not a Stave queue file (%2); the queue starts empty and the file is replaced at the next change</source>
         <translation>%1 不是 Stave 队列文件（%2）；队列从空开始，下次修改时将替换该文件</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/run_queue.cpp" line="508"/>
+        <location filename="../core/studio/run/run_queue.cpp" line="553"/>
         <source>unexpected content</source>
         <translation>内容不符合预期</translation>
     </message>
@@ -8991,62 +9021,62 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio</name>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="44"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="46"/>
         <source>Ultralytics&apos; default for a GPU, not above the images&apos; own size</source>
         <translation>Ultralytics 在 GPU 上的默认值，不超过图像本身的尺寸</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="45"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="47"/>
         <source>a CPU trains about 4x faster at 320 than at 640; not above the images&apos; own size</source>
         <translation>在 CPU 上以 320 训练比以 640 快约 4 倍；不超过图像本身的尺寸</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="50"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="52"/>
         <source>enough images for the small network on a GPU</source>
         <translation>图像足够多，可在 GPU 上训练 small 网络</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="51"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="53"/>
         <source>the nano network: fast to train, enough for this dataset or machine</source>
         <translation>nano 网络：训练快，对此数据集或本机已足够</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="62"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="64"/>
         <source>fits the smallest GPU&apos;s memory (%1 GiB) at this image size</source>
         <translation>在此图像尺寸下可放入显存最小的 GPU（%1 GiB）</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="64"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="66"/>
         <source>a CPU batch: larger ones are not faster per image</source>
         <translation>CPU 上的批量：更大的批量并不能让每张图像更快</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="69"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="71"/>
         <source>Ultralytics&apos; nominal batch</source>
         <translation>Ultralytics 的名义批量</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="70"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="72"/>
         <source>one optimiser step per batch: a short CPU run makes enough steps</source>
         <translation>每批执行一次优化器步：CPU 上的短时间运行也能有足够的步数</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="79"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="81"/>
         <source>Ultralytics&apos; default; fewer for a large dataset</source>
         <translation>Ultralytics 的默认值；数据集较大时减少</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="80"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="82"/>
         <source>about 5,000 images seen in all: minutes to an hour on a CPU</source>
         <translation>累计约见过 5,000 张图像：在 CPU 上需几分钟到一小时</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="83"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="85"/>
         <source>a tenth of a short run, at most Ultralytics&apos; 3</source>
         <translation>短时间运行的十分之一，最多为 Ultralytics 的 3 轮</translation>
     </message>
     <message>
-        <location filename="../core/studio/project/settings_proposal.cpp" line="88"/>
+        <location filename="../core/studio/project/settings_proposal.cpp" line="90"/>
         <source>%1 logical cores shared by %2 rank(s), one left for training</source>
         <translation>%1 个逻辑核心由 %2 个进程共用，留出一个用于训练</translation>
     </message>

@@ -401,6 +401,13 @@ class TestEngineWords : public QObject {
     // The file and the kind are named as they are.
     QVERIFY2(check.summary.contains(QStringLiteral("a.txt:1: label-class")),
              qPrintable(check.summary));
+    // The wizard's own refusals of a folder of images (no class names) and of an args.yaml.
+    stave::studio::ImagesFolder folder;
+    folder.root = root;
+    const auto noNames = stave::studio::writeDataYaml(folder, {});
+    QVERIFY(!noNames.ok());
+    const QString refused = stave::studio::errorsText(noNames.errors());
+    QVERIFY2(hasHan(refused) && englishLeft(refused, {"class name"}).isEmpty(), qPrintable(refused));
     // The settings the check page proposes beside the report, each with its reason.
     for (const int gpus : {0, 1})
       for (const auto& p : stave::studio::proposeSettings({gpus, 16.0, 8}, {check.trainImages, 640}))

@@ -106,18 +106,29 @@ std::string dataYamlText(const ImagesFolder& folder, const QStringList& names) {
   return config::emittedText(out);
 }
 
+namespace {
+
+// The wizard's own words in the UI language (they reach no log).
+std::string said(const QString& text) {
+  return text.toStdString();
+}
+
+}  // namespace
+
 Result<std::string> writeDataYaml(const ImagesFolder& folder, const QStringList& names) {
   const std::string path = QDir(folder.root).filePath(QStringLiteral("data.yaml")).toStdString();
-  if (names.isEmpty()) return Error{path, 0, "names", "at least one class name is needed"};
+  if (names.isEmpty()) return Error{path, 0, "names", said(QCoreApplication::translate("NewProject", "at least one class name is needed"))};
   for (int i = 0; i < names.size(); ++i)
     if (names[i].trimmed().isEmpty())
-      return Error{path, 0, "names", "class " + std::to_string(i) + " has no name"};
+      return Error{path, 0, "names", said(QCoreApplication::translate("NewProject", "class %1 has no name").arg(i))};
   if (folder.maxClassId >= names.size())
     return Error{path, 0, "names",
-                 "the labels use class " + std::to_string(folder.maxClassId) + " but only " +
-                     std::to_string(names.size()) + " names were given"};
+                 said(QCoreApplication::translate("NewProject", "the labels use class %1 but only %2 names were given")
+                          .arg(folder.maxClassId)
+                          .arg(names.size()))};
   if (QFileInfo::exists(QString::fromStdString(path)))
-    return Error{path, 0, "", "a data.yaml already exists here; choose it as the dataset instead"};
+    return Error{path, 0, "",
+                 said(QCoreApplication::translate("NewProject", "a data.yaml already exists here; choose it as the dataset instead"))};
   if (auto st = writeFileAtomic(path, dataYamlText(folder, names)); !st) return st.errors();
   return path;
 }
@@ -165,14 +176,15 @@ Result<std::string> datasetOfUltralyticsArgs(const QString& argsYaml) {
   if (!imported) return imported.errors();
   const QString data = QString::fromStdString(imported->config.getString("data"));
   if (data.isEmpty())
-    return Error{argsYaml.toStdString(), 0, "data", "names no dataset; choose its data.yaml"};
+    return Error{argsYaml.toStdString(), 0, "data",
+                 said(QCoreApplication::translate("NewProject", "names no dataset; choose its data.yaml"))};
   const QString resolved =
       QFileInfo(data).isAbsolute() ? data : QFileInfo(argsYaml).absoluteDir().filePath(data);
   if (!QFileInfo(resolved).isFile())
     return Error{argsYaml.toStdString(), 0, "data",
-                 "dataset '" + data.toStdString() +
-                     "' not found here (Ultralytics' built-in names such as coco8.yaml are not "
-                     "files); choose its data.yaml"};
+                 said(QCoreApplication::translate("NewProject", "dataset '%1' not found here (Ultralytics' built-in names such as "
+                          "coco8.yaml are not files); choose its data.yaml")
+                          .arg(data))};
   return QFileInfo(resolved).absoluteFilePath().toStdString();
 }
 
