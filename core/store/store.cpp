@@ -172,7 +172,34 @@ Status Store::exec(const std::string& sql) {
   return Error{m_path, 0, "", msg};
 }
 
+namespace {
+
+/// Whether opening failed only because another connection held the file a moment (SQLite's
+/// "database is locked", which a new file's first WAL set-up can return at once, without waiting
+/// in the busy handler, while another connection sets the file up).
+bool lockedNow(const Result<std::unique_ptr<Store>>& r) {
+  if (r.ok()) return false;
+  for (const auto& e : r.errors())
+    if (e.message.find(sqlite3_errstr(SQLITE_BUSY)) != std::string::npos ||
+        e.message.find(sqlite3_errstr(SQLITE_LOCKED)) != std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
+  // Tried again for up to the busy timeout (5 s) while another connection holds the file: the
+  // studio's History page and Run page may open a project's new store at the same moment.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (;;) {
+    auto r = openOnce(dbPath);
+    if (!lockedNow(r) || std::chrono::steady_clock::now() >= until) return r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+Result<std::unique_ptr<Store>> Store::openOnce(const std::string& dbPath) {
   std::error_code ec;
   if (fs::is_directory(dbPath, ec)) return textError(dbPath, 0, "", Text("store.is_folder"));
   std::unique_ptr<Store> s(new Store);
@@ -224,6 +251,25 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
   if (version < kSchemaVersion) {
     // Migrations run in one transaction: a database is either at the old or the new version.
     if (auto st = s->exec("BEGIN IMMEDIATE"); !st) return st.errors();
+    // The version again, now that this connection holds the write lock: two connections that
+    // opened a new file at once (History's ingest and the Run page's) both read 0, and the one
+    // that waited must not create the tables the other has just made ("table runs already
+    // exists").
+    {
+      Stmt v(s->m_db, "PRAGMA user_version");
+      if (!v.ok() || v.step() != SQLITE_ROW) {
+        const int code = sqlite3_errcode(s->m_db);
+        s->exec("ROLLBACK");
+        return textError(dbPath, 0, "", sqliteText(s->m_db, code));
+      }
+      version = static_cast<int>(v.i64(0));
+    }
+    if (version > kSchemaVersion) {
+      s->exec("ROLLBACK");
+      return textError(dbPath, 0, "",
+                       Text("store.schema_newer", {{"version", std::to_string(version)},
+                                                   {"supported", std::to_string(kSchemaVersion)}}));
+    }
     Status st = Ok{};
     if (version < 1) st = s->exec(kSchemaV1);
     if (st && version < 2) st = s->migrateToV2();
@@ -231,7 +277,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& dbPath) {
     if (st && version < 4) st = s->migrateToV4();
     if (st && version < 5) st = s->migrateToV5();
     if (st && version < 6) st = s->migrateToV6();
-    if (st) st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    if (st && version < kSchemaVersion)
+      st = s->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     if (!st) {
       s->exec("ROLLBACK");
       return st.errors();

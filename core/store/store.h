@@ -221,6 +221,8 @@ class Store {
   int64_t pageCountForTesting() const;
 
  private:
+  /// One try of open(); open() tries again while another connection holds the file.
+  static Result<std::unique_ptr<Store>> openOnce(const std::string& dbPath);
   Store() = default;
   Status exec(const std::string& sql);
   Status migrateToV2();

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <atomic>
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -382,6 +384,31 @@ class TestStore : public QObject {
       QVERIFY(seen[0].ingestedBytes <= static_cast<int64_t>(done));
     }
     QCOMPARE(reader.value()->findRun("c")->status, std::string("completed"));
+  }
+
+  // Two connections that open a new file at once (the studio's History ingest and its Run page)
+  // both make it: the second finds the tables made, never "table runs already exists".
+  void twoConnectionsMakeOneNewFile() {
+    for (int round = 0; round < 40; ++round) {
+      QTemporaryDir dir;
+      const std::string db = dir.filePath("stave.db").toStdString();
+      std::string errors[2];
+      std::atomic<int> ready{0};
+      auto openIt = [&](int i) {
+        ++ready;
+        while (ready.load() < 2) std::this_thread::yield();
+        auto s = Store::open(db);
+        if (!s.ok()) errors[i] = s.errors().front().toString();
+      };
+      std::thread a(openIt, 0), b(openIt, 1);
+      a.join();
+      b.join();
+      QVERIFY2(errors[0].empty() && errors[1].empty(),
+               qPrintable(QString::fromStdString(errors[0] + " | " + errors[1])));
+      auto again = Store::open(db);
+      QVERIFY(again.ok());
+      QVERIFY(again.value()->runs().empty());
+    }
   }
 
   // A version-1 database (checked in, written by the previous schema) of a project that was
