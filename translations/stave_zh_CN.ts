@@ -4196,17 +4196,17 @@
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/run_folders.cpp" line="51"/>
+        <location filename="../core/studio/run/run_folders.cpp" line="51"/>
         <source>no results.csv yet</source>
         <translation>尚无 results.csv</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/run_folders.cpp" line="65"/>
+        <location filename="../core/studio/run/run_folders.cpp" line="65"/>
         <source>results.csv has no mAP columns</source>
         <translation>results.csv 中没有 mAP 列</translation>
     </message>
     <message>
-        <location filename="../core/studio/models/run_folders.cpp" line="78"/>
+        <location filename="../core/studio/run/run_folders.cpp" line="78"/>
         <source>results.csv line %1 is malformed</source>
         <translation>results.csv 第 %1 行格式错误</translation>
     </message>
@@ -4628,7 +4628,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="138"/>
-        <location filename="../widgets/run_page.cpp" line="512"/>
+        <location filename="../widgets/run_page_control.cpp" line="185"/>
         <source>Worker processes on this machine (one per GPU; on a CPU, Gloo ranks)</source>
         <translation>本机上的工作进程（每块 GPU 一个；在 CPU 上为 Gloo 进程）</translation>
     </message>
@@ -4644,7 +4644,7 @@
     </message>
     <message>
         <location filename="../widgets/run_page.cpp" line="146"/>
-        <location filename="../widgets/run_page.cpp" line="509"/>
+        <location filename="../widgets/run_page_control.cpp" line="182"/>
         <source>Start (F5)</source>
         <translation>开始 (F5)</translation>
     </message>
@@ -4867,12 +4867,12 @@
         <translation>正在跟踪集群上的 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="397"/>
+        <location filename="../widgets/run_page_control.cpp" line="70"/>
         <source>The config “%1” cannot start:</source>
         <translation>配置“%1”无法启动：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="567"/>
+        <location filename="../widgets/run_page.cpp" line="355"/>
         <source>No run shown</source>
         <translation>未显示运行</translation>
     </message>
@@ -4892,142 +4892,142 @@
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="359"/>
+        <location filename="../widgets/run_page_control.cpp" line="32"/>
         <source>Open a project first.</source>
         <translation>请先打开项目。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="363"/>
+        <location filename="../widgets/run_page_control.cpp" line="36"/>
         <source>%1 is still running; stop it first.</source>
         <translation>%1 仍在运行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="368"/>
-        <location filename="../widgets/run_page.cpp" line="396"/>
-        <location filename="../widgets/run_page.cpp" line="407"/>
+        <location filename="../widgets/run_page_control.cpp" line="41"/>
+        <location filename="../widgets/run_page_control.cpp" line="69"/>
+        <location filename="../widgets/run_page_control.cpp" line="80"/>
         <source>Start Training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="369"/>
+        <location filename="../widgets/run_page_control.cpp" line="42"/>
         <source>The project has unsaved changes.</source>
         <translation>项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="371"/>
+        <location filename="../widgets/run_page_control.cpp" line="44"/>
         <source>The run trains with the project as saved. Save it and start?</source>
         <translation>运行使用已保存的项目进行训练。保存并开始吗？</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="372"/>
+        <location filename="../widgets/run_page_control.cpp" line="45"/>
         <source>Save and Start</source>
         <translation>保存并开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="377"/>
+        <location filename="../widgets/run_page_control.cpp" line="50"/>
         <source>Not started: the project has unsaved changes.</source>
         <translation>未开始：项目有未保存的修改。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="382"/>
+        <location filename="../widgets/run_page_control.cpp" line="55"/>
         <source>Not started: the project could not be saved: %1</source>
         <translation>未开始：无法保存项目：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="402"/>
+        <location filename="../widgets/run_page_control.cpp" line="75"/>
         <source>Not started: %1</source>
         <translation>未开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="408"/>
+        <location filename="../widgets/run_page_control.cpp" line="81"/>
         <source>%1 may not finish:</source>
         <translation>%1 可能无法完成：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="412"/>
+        <location filename="../widgets/run_page_control.cpp" line="85"/>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="415"/>
+        <location filename="../widgets/run_page_control.cpp" line="88"/>
         <source>Not started.</source>
         <translation>未开始。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="420"/>
-        <location filename="../widgets/run_page.cpp" line="440"/>
+        <location filename="../widgets/run_page_control.cpp" line="93"/>
+        <location filename="../widgets/run_page_control.cpp" line="113"/>
         <source>Cannot start: %1</source>
         <translation>无法开始：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="434"/>
+        <location filename="../widgets/run_page_control.cpp" line="107"/>
         <source>Started %1</source>
         <translation>已开始 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="474"/>
+        <location filename="../widgets/run_page_control.cpp" line="147"/>
         <source>Not sent: the cluster profile “%1” is no longer in Settings.</source>
         <translation>未发送：集群配置“%1”已不在设置中。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="481"/>
+        <location filename="../widgets/run_page_control.cpp" line="154"/>
         <source>Not sent: %1</source>
         <translation>未发送：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="485"/>
+        <location filename="../widgets/run_page_control.cpp" line="158"/>
         <source>Sending %1 to %2…</source>
         <translation>正在把 %1 发送到 %2…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="494"/>
+        <location filename="../widgets/run_page_control.cpp" line="167"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="495"/>
+        <location filename="../widgets/run_page_control.cpp" line="168"/>
         <source>Cluster: %1</source>
         <translation>集群：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="509"/>
+        <location filename="../widgets/run_page_control.cpp" line="182"/>
         <source>Run on cluster (F5)</source>
         <translation>在集群上运行 (F5)</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="510"/>
+        <location filename="../widgets/run_page_control.cpp" line="183"/>
         <source>Ranks per node on the cluster when its profile asks for no GPUs (CPU ranks) or takes the config&apos;s number</source>
         <translation>集群配置不申请 GPU（CPU 进程）或沿用配置的进程数时，每个节点的进程数</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="522"/>
-        <location filename="../widgets/run_page.cpp" line="527"/>
+        <location filename="../widgets/run_page_control.cpp" line="195"/>
+        <location filename="../widgets/run_page_control.cpp" line="200"/>
         <source>Cannot stop: %1</source>
         <translation>无法停止：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="531"/>
+        <location filename="../widgets/run_page_control.cpp" line="204"/>
         <source>stopping: Slurm sends SIGTERM; the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：Slurm 发送 SIGTERM；训练器完成当前步骤并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="532"/>
+        <location filename="../widgets/run_page_control.cpp" line="205"/>
         <source>stopping: the trainer finishes its step and writes a checkpoint…</source>
         <translation>正在停止：训练器完成当前步并写入检查点…</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="547"/>
-        <location filename="../widgets/run_page.cpp" line="553"/>
+        <location filename="../widgets/run_page_control.cpp" line="220"/>
+        <location filename="../widgets/run_page_control.cpp" line="226"/>
         <source>Cannot resume: %1</source>
         <translation>无法继续：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="543"/>
+        <location filename="../widgets/run_page_control.cpp" line="216"/>
         <source>Resumed %1</source>
         <translation>已继续 %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="622"/>
+        <location filename="../widgets/run_page.cpp" line="410"/>
         <source>This run wrote no checkpoint: there is nothing to resume; start it again</source>
         <translation>此运行没有写出检查点：没有可继续的内容；请重新开始</translation>
     </message>
@@ -5142,7 +5142,7 @@
         <translation>[进程 %1] 错误：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="652"/>
+        <location filename="../widgets/run_page.cpp" line="440"/>
         <location filename="../widgets/run_page_events.cpp" line="202"/>
         <source> — %1</source>
         <translation> — %1</translation>
@@ -5178,7 +5178,7 @@
         <translation>[进程 0] 检查点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="598"/>
+        <location filename="../widgets/run_page.cpp" line="386"/>
         <source>more findings: %1 (Details)</source>
         <translation>另有 %1 条诊断结果（见详情）</translation>
     </message>
@@ -5188,67 +5188,67 @@
         <translation>各进程的步时间 — %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="630"/>
+        <location filename="../widgets/run_page.cpp" line="418"/>
         <source>No run yet: press Start (F5).</source>
         <translation>还没有运行：按“开始 (F5)”。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="631"/>
+        <location filename="../widgets/run_page.cpp" line="419"/>
         <source>Open a project to train.</source>
         <translation>打开项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="634"/>
+        <location filename="../widgets/run_page.cpp" line="422"/>
         <source>&lt;b&gt;%1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="639"/>
+        <location filename="../widgets/run_page.cpp" line="427"/>
         <source> · epoch %1/%2</source>
         <translation> · 第 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="641"/>
+        <location filename="../widgets/run_page.cpp" line="429"/>
         <source> · %1 of %2 epoch(s) done</source>
         <translation> · 已完成 %1/%2 轮</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="643"/>
+        <location filename="../widgets/run_page.cpp" line="431"/>
         <source> · iteration %1/%2</source>
         <translation> · 迭代 %1/%2</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="644"/>
+        <location filename="../widgets/run_page.cpp" line="432"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="648"/>
+        <location filename="../widgets/run_page.cpp" line="436"/>
         <source> · ETA %1 (training steps)</source>
         <translation> · 预计剩余 %1（训练步）</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="658"/>
+        <location filename="../widgets/run_page.cpp" line="446"/>
         <source> · %1</source>
         <translation> · %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="659"/>
+        <location filename="../widgets/run_page.cpp" line="447"/>
         <source>Outcome: %1</source>
         <translation>结果：%1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="699"/>
+        <location filename="../widgets/run_page.cpp" line="487"/>
         <source>[studio] last lines of %1:</source>
         <translation>[工作室] %1 的最后几行：</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="708"/>
+        <location filename="../widgets/run_page.cpp" line="496"/>
         <source>[run] %1</source>
         <translation>[运行] %1</translation>
     </message>
     <message>
-        <location filename="../widgets/run_page.cpp" line="727"/>
+        <location filename="../widgets/run_page.cpp" line="515"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -9092,12 +9092,12 @@ load it with Ultralytics: YOLO(&quot;{file}&quot;); export: yolo export model={f
 <context>
     <name>stave::studio::ClusterProfile</name>
     <message>
-        <location filename="../core/studio/run/cluster_profile.cpp" line="94"/>
+        <location filename="../core/studio/project/cluster_profile.cpp" line="94"/>
         <source>run folder</source>
         <translation>运行文件夹</translation>
     </message>
     <message>
-        <location filename="../core/studio/run/cluster_profile.cpp" line="98"/>
+        <location filename="../core/studio/project/cluster_profile.cpp" line="98"/>
         <source>Slurm commands</source>
         <translation>Slurm 命令</translation>
     </message>

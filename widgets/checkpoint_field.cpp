@@ -10,7 +10,7 @@
 
 #include "core/studio/background_job.h"
 #include "core/studio/project/project_document.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/studio/run/weights_fetch.h"
 
 namespace stave::widgets {

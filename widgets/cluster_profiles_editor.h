@@ -7,7 +7,7 @@
 #include <QList>
 #include <QWidget>
 
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 
 class QLineEdit;
 class QListWidget;

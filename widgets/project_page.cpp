@@ -12,7 +12,7 @@
 
 #include "core/studio/background_job.h"
 #include "core/studio/project/project_document.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 
 namespace stave::widgets {
 namespace {

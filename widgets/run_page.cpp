@@ -33,7 +33,7 @@
 #include "core/studio/project/preflight.h"
 #include "core/studio/project/project_document.h"
 #include "core/studio/run/run_controller.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/studio/run/run_session.h"
 #include "core/studio/run_times.h"
 #include "widgets/chart_clock.h"

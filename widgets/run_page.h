@@ -15,7 +15,7 @@
 #include "core/studio/run/run_controller.h"
 #include "core/studio/models/stored_run.h"
 #include "core/studio/models/run_event.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/store/session_time.h"
 #include <QTextCursor>
 

@@ -28,7 +28,7 @@
 #include "core/studio/project/preferences.h"
 #include "core/studio/project/project_document.h"
 #include "core/studio/run/run_controller.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/studio/run/slurm_job.h"
 #include <qcustomplot.h>
 #include "widgets/cluster_profiles_editor.h"

@@ -31,7 +31,7 @@
 #include "core/data/label_fix_batch.h"
 #include "core/data/label_fixes.h"
 #include "core/data/label_issues.h"
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 #include "core/studio/models/dataset_scan.h"
 #include "core/studio/engine_text.h"
 #include "core/studio/hardware/hardware_monitor.h"

@@ -43,7 +43,7 @@ class ProjectDocument : public QObject {
   /// Problems that do not stop the project from opening (missing dataset, ...), one per line.
   QStringList problems() const;
   // The project's runs are file work, listed off the GUI thread: listRunSummaries
-  // (core/studio/models/run_folders.h) on the folder of path().
+  // (core/studio/run/run_folders.h) on the folder of path().
 
   /// The config `name`; nullptr when there is none.
   const config::RunConfig* config(const QString& name) const;

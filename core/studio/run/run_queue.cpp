@@ -2,7 +2,7 @@
 
 #include "core/studio/engine_text.h"
 #include "core/studio/project/preflight.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 
 #include <QDir>
 #include <QFile>

@@ -11,7 +11,7 @@
 #include "core/studio/background_job.h"
 #include "core/studio/models/stored_run.h"
 #include "core/studio/run/cluster_job.h"
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 
 namespace stave::studio {
 

@@ -10,7 +10,7 @@
 
 #include <atomic>
 
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 
 namespace stave::studio {
 

@@ -7,7 +7,7 @@
 #include "common/project_fixture.h"
 #include "core/studio/project/preferences.h"
 #include "core/studio/project/project_document.h"
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 
 using stave::config::RunConfig;
 using stave::studio::Preferences;

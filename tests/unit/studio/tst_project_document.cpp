@@ -7,7 +7,7 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/project/project_document.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 
 using stave::studio::ProjectDocument;
 using stave::studio::listRunSummaries;

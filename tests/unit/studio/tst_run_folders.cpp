@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/studio/gui_thread_reads.h"
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/studio/run/slurm_job.h"
 #include "core/telemetry/events.h"
 

@@ -24,7 +24,7 @@
 
 #include "common/project_fixture.h"
 #include "core/studio/run/child_process.h"
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 #include "core/studio/run/cluster_job.h"
 #include "core/studio/project/preferences.h"
 #include "core/studio/run/run_controller.h"

@@ -1,4 +1,4 @@
-#include "core/studio/models/run_folders.h"
+#include "core/studio/run/run_folders.h"
 #include "core/train/run_lock.h"
 
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "core/studio/run/cluster_profile.h"
+#include "core/studio/project/cluster_profile.h"
 
 #include <QCoreApplication>
 #include <QDir>
