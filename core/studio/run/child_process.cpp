@@ -247,35 +247,38 @@ QString ChildProcess::writeRecord(const QString& dir, const QString& exe, const 
   return st ? QString() : errorsText(st.errors());
 }
 
-bool ChildProcess::startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error) {
-  if (const QString why = spawn(exe, args, folder); !why.isEmpty()) {
-    if (error) *error = why;
-    return false;
-  }
+quint64 ChildProcess::beginLaunch(const QString& folder) {
   setFolder(folder);
   forgetStop();  // the same folder again (a resume): a stop of the last process is done
   m_starting = true;
+  if (!m_recordJob) m_recordJob = new BackgroundJob(this);
+  return ++m_launchSeq;
+}
+
+void ChildProcess::recordLaunch(const QString& exe, const QStringList& args, quint64 seq) {
   // The shell writes the pid at once; then the record of who runs the folder is written.
   // Waited for on a thread of its own (the window goes on).
-  if (!m_recordJob) m_recordJob = new BackgroundJob(this);
   const QString dir = m_folder;
-  const quint64 seq = ++m_launchSeq;
   m_recordJob->run<QString>([dir, exe, args] { return writeRecord(dir, exe, args); },
                             [this, dir, seq](QString error) {
                               if (dir != m_folder || seq != m_launchSeq) return;  // another start since
                               m_starting = false;
                               if (!error.isEmpty()) emit startFailed(error);
                             });
+}
+
+bool ChildProcess::startDetached(const QString& exe, const QStringList& args, const QString& folder, QString* error) {
+  if (const QString why = spawn(exe, args, folder); !why.isEmpty()) {
+    if (error) *error = why;
+    return false;
+  }
+  recordLaunch(exe, args, beginLaunch(folder));
   return true;
 }
 
 void ChildProcess::startDetachedInBackground(const QString& exe, const QStringList& args, const QString& folder) {
-  setFolder(folder);
-  forgetStop();  // the same folder again (a resume): a stop of the last process is done
-  m_starting = true;
-  if (!m_recordJob) m_recordJob = new BackgroundJob(this);
+  const quint64 seq = beginLaunch(folder);
   const QString dir = m_folder;
-  const quint64 seq = ++m_launchSeq;
   // The folder and the process first; the record once the process runs (the job before has
   // ended then, so the second starts at once on the same job).
   m_recordJob->run<QString>([dir, exe, args] { return spawn(exe, args, dir); },
@@ -286,12 +289,7 @@ void ChildProcess::startDetachedInBackground(const QString& exe, const QStringLi
                                 emit launched(why);
                                 return;
                               }
-                              m_recordJob->run<QString>([dir, exe, args] { return writeRecord(dir, exe, args); },
-                                                        [this, dir, seq](QString error) {
-                                                          if (dir != m_folder || seq != m_launchSeq) return;
-                                                          m_starting = false;
-                                                          if (!error.isEmpty()) emit startFailed(error);
-                                                        });
+                              recordLaunch(exe, args, seq);
                               emit launched({});
                             });
 }

@@ -139,6 +139,11 @@ class ChildProcess : public QObject {
  private:
   /// Cancels a SIGKILL still due and forgets that a stop was asked for (a new process).
   void forgetStop();
+  /// A start of a detached process in `folder` begins: followed, no stop due, starting; the
+  /// launch's number (an answer of an older launch is dropped).
+  quint64 beginLaunch(const QString& folder);
+  /// Writes launch `seq`'s record on the record job once the shell runs; startFailed if it cannot.
+  void recordLaunch(const QString& exe, const QStringList& args, quint64 seq);
   /// What startDetached does before the record: checks `exe`, makes `folder`, removes the last
   /// process's record files and starts the waiting shell. Any thread. "" or why not.
   static QString spawn(const QString& exe, const QStringList& args, const QString& folder);
